@@ -1,0 +1,220 @@
+/**
+ * Every setting the service reads, with its default. One place: handlers, workers and the local stack
+ * all call `loadConfig(process.env)`; tests build a config from a plain object.
+ *
+ * Limits follow the spec's convention: 0 means "no ceiling".
+ */
+
+export interface RateWindow {
+  perMinute: number;
+  perDay: number;
+}
+
+export interface Config {
+  stage: string;
+  region: string;
+  /** Endpoint override for every AWS client (LocalStack, moto, the local stack's emulators). */
+  awsEndpointUrl: string | undefined;
+  /** Separate endpoint for SQS when it is not the same emulator as DynamoDB (local stack). */
+  sqsEndpointUrl: string | undefined;
+  tableName: string;
+  jobsQueueUrl: string;
+  webhooksQueueUrl: string;
+  /** S3 bucket for large payloads; when empty the blob store is the folder `blobDir`. */
+  blobBucket: string;
+  blobDir: string;
+  /** Problems (as JSON) over this many bytes are kept in the blob store, not in the item. */
+  inlinePayloadMaxBytes: number;
+
+  apiVersion: string;
+  machineNote: string;
+
+  // Instance caps (spec: Limits). 0 = no ceiling.
+  instanceMaxDailySolves: number;
+  instanceMaxSolveTimeSeconds: number;
+  instanceMaxVariables: number;
+  instanceMaxCronSchedules: number;
+  maxRequestBodyMb: number;
+
+  // Rate limits, statement A (per client IP / per e-mail) and B (per endpoint, per organization).
+  instanceRateLimit: RateWindow;
+  solveRateLimit: RateWindow;
+  modelsExecuteRateLimit: RateWindow;
+  modelsReadRateLimit: RateWindow;
+  creditsCalculatorRateLimit: RateWindow;
+  authLoginRateLimit: RateWindow;
+  authLoginPerEmailRateLimit: RateWindow;
+  authSignupRateLimit: RateWindow;
+  authPasswordResetPerHour: number;
+  triggerFireRateLimitPerMinute: number;
+
+  // Identity.
+  jwtSecret: string;
+  jwtSecretArn: string;
+  jwtTtlSeconds: number;
+  passwordResetTtlSeconds: number;
+  authMaxActiveApiKeysPerUser: number;
+  apiKeyCacheSeconds: number;
+  /** Password-reset tokens are handed to this sink; locally it is the log, never a response. */
+  passwordResetDelivery: "log" | "none";
+
+  // Solving.
+  defaultTimeLimitSeconds: number;
+  defaultGapTolerance: number;
+  solverThreads: number;
+  killGraceSeconds: number;
+  solveWaitSeconds: number;
+  jobLeaseSeconds: number;
+  pythonPath: string;
+  /** Names of the solvers the fleet is built with, used until a worker has reported its inventory. */
+  fleetSolvers: string[];
+
+  // Credits.
+  creditPriceEur: number;
+  creditsInitialGrant: number;
+  creditsLowThreshold: number;
+  maxCreditsPerSolve: number;
+
+  // Webhooks.
+  webhookTimeoutSeconds: number;
+  webhookRetryDelaysSeconds: number[];
+  webhookAllowPrivateNetworks: boolean;
+
+  // Sweeper.
+  sweepIntervalSeconds: number;
+
+  // Documents.
+  documentUnnamedVersionsKept: number;
+
+  // Metrics.
+  metricsFlushSeconds: number;
+  metricsRecentKept: number;
+
+  /** Monthly budget of the AI assistant on the instance's own key (spec); no assistant ships yet. */
+  llmMonthlyBudgetEur: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function num(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`config: ${name} must be a non-negative number, got "${raw}"`);
+  }
+  return value;
+}
+
+function str(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  return raw === undefined || raw === "" ? fallback : raw;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`config: ${name} must be true or false, got "${raw}"`);
+}
+
+function list(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function window(env: Env, prefix: string, perMinute: number, perDay: number): RateWindow {
+  return { perMinute: num(env, `${prefix}_PER_MINUTE`, perMinute), perDay: num(env, `${prefix}_PER_DAY`, perDay) };
+}
+
+/** The retry schedule of webhook deliveries: ~24 h in 8 attempts after the first. */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = [30, 120, 600, 1800, 3600, 7200, 21600, 43200];
+
+export function loadConfig(env: Env = process.env): Config {
+  const retryDelays = list(env, "WEBHOOK_RETRY_DELAYS_SECONDS", DEFAULT_WEBHOOK_RETRY_DELAYS.map(String)).map((s) => {
+    const v = Number(s);
+    if (!Number.isFinite(v) || v < 0) throw new Error(`config: WEBHOOK_RETRY_DELAYS_SECONDS has a bad entry "${s}"`);
+    return v;
+  });
+  return {
+    stage: str(env, "STAGE", "local"),
+    region: str(env, "AWS_REGION", "us-east-1"),
+    awsEndpointUrl: env.AWS_ENDPOINT_URL || undefined,
+    sqsEndpointUrl: env.AWS_ENDPOINT_URL_SQS || env.AWS_ENDPOINT_URL || undefined,
+    tableName: str(env, "TABLE_NAME", "incumbent"),
+    jobsQueueUrl: str(env, "JOBS_QUEUE_URL", ""),
+    webhooksQueueUrl: str(env, "WEBHOOKS_QUEUE_URL", ""),
+    blobBucket: str(env, "BLOB_BUCKET", ""),
+    blobDir: str(env, "BLOB_DIR", ".data/blobs"),
+    inlinePayloadMaxBytes: num(env, "INLINE_PAYLOAD_MAX_BYTES", 300_000),
+
+    apiVersion: str(env, "API_VERSION", "2.0.0"),
+    machineNote: str(env, "MACHINE_NOTE", ""),
+
+    instanceMaxDailySolves: num(env, "INSTANCE_MAX_DAILY_SOLVES", 0),
+    instanceMaxSolveTimeSeconds: num(env, "INSTANCE_MAX_SOLVE_TIME_SECONDS", 0),
+    instanceMaxVariables: num(env, "INSTANCE_MAX_VARIABLES", 0),
+    instanceMaxCronSchedules: num(env, "INSTANCE_MAX_CRON_SCHEDULES", 0),
+    maxRequestBodyMb: num(env, "MAX_REQUEST_BODY_MB", 0),
+
+    instanceRateLimit: {
+      perMinute: num(env, "INSTANCE_RATE_LIMIT_PER_MINUTE", 120),
+      perDay: num(env, "INSTANCE_RATE_LIMIT_PER_DAY", 50_000),
+    },
+    solveRateLimit: window(env, "SOLVE_RATE_LIMIT", 60, 10_000),
+    modelsExecuteRateLimit: window(env, "MODELS_EXECUTE_RATE_LIMIT", 60, 10_000),
+    modelsReadRateLimit: window(env, "MODELS_READ_RATE_LIMIT", 120, 50_000),
+    creditsCalculatorRateLimit: window(env, "CREDITS_CALCULATOR_RATE_LIMIT", 120, 50_000),
+    authLoginRateLimit: window(env, "AUTH_LOGIN_RATE_LIMIT", 30, 300),
+    authLoginPerEmailRateLimit: window(env, "AUTH_LOGIN_PER_EMAIL_RATE_LIMIT", 10, 1_000),
+    authSignupRateLimit: window(env, "AUTH_SIGNUP_RATE_LIMIT", 10, 50),
+    authPasswordResetPerHour: num(env, "AUTH_PASSWORD_RESET_RATE_LIMIT_PER_HOUR", 3),
+    triggerFireRateLimitPerMinute: num(env, "TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE", 60),
+
+    jwtSecret: str(env, "JWT_SECRET", ""),
+    jwtSecretArn: str(env, "JWT_SECRET_ARN", ""),
+    jwtTtlSeconds: num(env, "JWT_TTL_SECONDS", 3600),
+    passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
+    authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
+    apiKeyCacheSeconds: num(env, "API_KEY_CACHE_SECONDS", 10),
+    passwordResetDelivery: str(env, "PASSWORD_RESET_DELIVERY", "log") === "none" ? "none" : "log",
+
+    defaultTimeLimitSeconds: num(env, "DEFAULT_TIME_LIMIT_SECONDS", 60),
+    defaultGapTolerance: num(env, "DEFAULT_GAP_TOLERANCE", 1e-4),
+    solverThreads: Math.max(1, num(env, "SOLVER_THREADS", 1)),
+    killGraceSeconds: num(env, "KILL_GRACE_SECONDS", 5),
+    solveWaitSeconds: num(env, "SOLVE_WAIT_SECONDS", 30),
+    jobLeaseSeconds: num(env, "JOB_LEASE_SECONDS", 120),
+    pythonPath: str(env, "SOLVER_PYTHON", ".venv/bin/python"),
+    fleetSolvers: list(env, "FLEET_SOLVERS", ["scip", "highs", "cbc", "glpk", "jaos"]),
+
+    creditPriceEur: num(env, "CREDIT_PRICE_EUR", 0.01),
+    creditsInitialGrant: num(env, "CREDITS_INITIAL_GRANT", 10_000),
+    creditsLowThreshold: num(env, "CREDITS_LOW_THRESHOLD", 100),
+    maxCreditsPerSolve: num(env, "MAX_CREDITS_PER_SOLVE", 500),
+
+    webhookTimeoutSeconds: num(env, "WEBHOOK_TIMEOUT_SECONDS", 30),
+    webhookRetryDelaysSeconds: retryDelays,
+    webhookAllowPrivateNetworks: bool(env, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", false),
+
+    sweepIntervalSeconds: num(env, "SWEEP_INTERVAL_SECONDS", 60),
+
+    documentUnnamedVersionsKept: num(env, "DOCUMENT_UNNAMED_VERSIONS_KEPT", 20),
+
+    metricsFlushSeconds: num(env, "METRICS_FLUSH_SECONDS", 2),
+    metricsRecentKept: num(env, "METRICS_RECENT_KEPT", 100),
+
+    llmMonthlyBudgetEur: num(env, "LLM_MONTHLY_BUDGET_EUR", 0),
+  };
+}
+
+/** Clamp a requested time limit by the instance ceiling (0 = no ceiling). Never refuses. */
+export function clampTimeLimit(config: Pick<Config, "instanceMaxSolveTimeSeconds">, requested: number): number {
+  const ceiling = config.instanceMaxSolveTimeSeconds;
+  return ceiling > 0 ? Math.min(requested, ceiling) : requested;
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/** The five comparable solvers, and `auto`, which picks one of them per problem class. */
+export const SOLVER_NAMES = ["scip", "highs", "cbc", "glpk", "jaos"] as const;
+export type SolverName = (typeof SOLVER_NAMES)[number];
+export const SolverNameSchema = z.enum(SOLVER_NAMES);
+export const SolverChoiceSchema = z.enum(["auto", ...SOLVER_NAMES]);
+export type SolverChoice = z.infer<typeof SolverChoiceSchema>;
+
+export const SOLVER_STATUSES = ["optimal", "feasible", "infeasible", "unbounded", "time_limit", "error"] as const;
+export const SolverStatusSchema = z.enum(SOLVER_STATUSES);
+export type SolverStatus = z.infer<typeof SolverStatusSchema>;
+
+export const UNSUPPORTED_REASONS = ["integer_variables", "quadratic_terms", "not_registered", "not_available"] as const;
+export type UnsupportedReason = (typeof UNSUPPORTED_REASONS)[number];
+
+/** Settings that reach every solver identically. `threads` is set by the platform, never by a request. */
+export interface SolveSettings {
+  timeLimitSeconds: number;
+  gapTolerance: number;
+  threads: number;
+}
+
+/** One solver's normalised answer. Field names are the spec's row fields. */
+export const SolverResultSchema = z.object({
+  solver_status: SolverStatusSchema,
+  objective_value: z.number().nullable(),
+  dual_bound: z.number().nullable(),
+  gap: z.number().nullable(),
+  nodes: z.number().nullable(),
+  iterations: z.number().nullable(),
+  solver_time_seconds: z.number().nullable(),
+  wall_time_ms: z.number().nullable(),
+  solution: z.record(z.string(), z.number()).nullable(),
+  solver_version: z.string().nullable(),
+  error_message: z.string().nullable(),
+});
+export type SolverResult = z.infer<typeof SolverResultSchema>;
+
+export function emptyResult(status: SolverStatus, error: string | null = null): SolverResult {
+  return {
+    solver_status: status,
+    objective_value: null,
+    dual_bound: null,
+    gap: null,
+    nodes: null,
+    iterations: null,
+    solver_time_seconds: null,
+    wall_time_ms: null,
+    solution: null,
+    solver_version: null,
+    error_message: error,
+  };
+}

@@ -1,0 +1,474 @@
+/**
+ * Markowitz elimination for the basis LU (see lu.ts for the conventions). The active submatrix keeps
+ * values row-wise in a pool where each row has a capacity; a row that outgrows it moves to the end of
+ * the pool, and a full pool is compacted. Column patterns (row numbers only) live in a second pool
+ * managed the same way. Rows and columns sit in doubly linked lists by active count, so the search
+ * visits the sparsest first.
+ */
+import { GrowableF64, GrowableI32 } from "./growable.js";
+
+const THRESHOLD = 0.1;
+const PIVOT_ABS_TOL = 1e-10;
+const DROP_TOL = 1e-14;
+const SEARCH_LIMIT = 4;
+
+export interface EliminationResult {
+  pivotRow: Int32Array;
+  pivotCol: Int32Array;
+  pivotValue: Float64Array;
+  lStart: Int32Array;
+  lIndex: GrowableI32;
+  lValue: GrowableF64;
+  uStart: Int32Array;
+  uIndex: GrowableI32;
+  uValue: GrowableF64;
+  deficientPositions: number[];
+  replacementRows: number[];
+}
+
+export class Elimination {
+  private readonly m: number;
+  // rows: values
+  private rowBeg: Int32Array;
+  private rowLen: Int32Array;
+  private rowCap: Int32Array;
+  private rIdx: Int32Array;
+  private rVal: Float64Array;
+  private rEnd = 0;
+  // columns: pattern
+  private colBeg: Int32Array;
+  private colLen: Int32Array;
+  private colCap: Int32Array;
+  private cIdx: Int32Array;
+  private cEnd = 0;
+  // count buckets (doubly linked lists by active count), -1 terminated
+  private rowHead: Int32Array;
+  private rowNext: Int32Array;
+  private rowPrev: Int32Array;
+  private colHead: Int32Array;
+  private colNext: Int32Array;
+  private colPrev: Int32Array;
+  private rowDone: Uint8Array;
+  private colDone: Uint8Array;
+  // cached column maxima for the threshold test
+  private colMax: Float64Array;
+  private colMaxValid: Uint8Array;
+  // scatter work
+  private wVal: Float64Array;
+  private wMark: Int32Array;
+  private seen: Int32Array;
+  private stamp = 0;
+
+  constructor(m: number, colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array) {
+    this.m = m;
+    const nnz = colStart[m];
+    this.rowBeg = new Int32Array(m);
+    this.rowLen = new Int32Array(m);
+    this.rowCap = new Int32Array(m);
+    this.colBeg = new Int32Array(m);
+    this.colLen = new Int32Array(m);
+    this.colCap = new Int32Array(m);
+    for (let k = 0; k < nnz; k++) this.rowLen[colIndex[k]]++;
+    const poolSize = 2 * nnz + 4 * m + 16;
+    this.rIdx = new Int32Array(poolSize);
+    this.rVal = new Float64Array(poolSize);
+    this.cIdx = new Int32Array(poolSize);
+    for (let i = 0; i < m; i++) {
+      const cap = this.rowLen[i] + 4;
+      this.rowBeg[i] = this.rEnd;
+      this.rowCap[i] = cap;
+      this.rEnd += cap;
+      this.rowLen[i] = 0;
+    }
+    for (let j = 0; j < m; j++) {
+      const len = colStart[j + 1] - colStart[j];
+      const cap = len + 4;
+      this.colBeg[j] = this.cEnd;
+      this.colCap[j] = cap;
+      this.cEnd += cap;
+      for (let k = colStart[j]; k < colStart[j + 1]; k++) {
+        const i = colIndex[k];
+        const v = colValue[k];
+        if (v === 0) continue;
+        this.rIdx[this.rowBeg[i] + this.rowLen[i]] = j;
+        this.rVal[this.rowBeg[i] + this.rowLen[i]] = v;
+        this.rowLen[i]++;
+        this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
+        this.colLen[j]++;
+      }
+    }
+    this.rowHead = new Int32Array(m + 1).fill(-1);
+    this.rowNext = new Int32Array(m);
+    this.rowPrev = new Int32Array(m);
+    this.colHead = new Int32Array(m + 1).fill(-1);
+    this.colNext = new Int32Array(m);
+    this.colPrev = new Int32Array(m);
+    this.rowDone = new Uint8Array(m);
+    this.colDone = new Uint8Array(m);
+    // insert in descending order so that each bucket lists indices ascending (determinism, readability)
+    for (let i = m - 1; i >= 0; i--) this.linkRow(i);
+    for (let j = m - 1; j >= 0; j--) this.linkCol(j);
+    this.colMax = new Float64Array(m);
+    this.colMaxValid = new Uint8Array(m);
+    this.wVal = new Float64Array(m);
+    this.wMark = new Int32Array(m).fill(-1);
+    this.seen = new Int32Array(m).fill(-1);
+  }
+
+  private linkRow(i: number): void {
+    const c = this.rowLen[i];
+    const h = this.rowHead[c];
+    this.rowPrev[i] = -1;
+    this.rowNext[i] = h;
+    if (h >= 0) this.rowPrev[h] = i;
+    this.rowHead[c] = i;
+  }
+  private unlinkRow(i: number, count: number): void {
+    const p = this.rowPrev[i];
+    const n = this.rowNext[i];
+    if (p >= 0) this.rowNext[p] = n;
+    else this.rowHead[count] = n;
+    if (n >= 0) this.rowPrev[n] = p;
+  }
+  private linkCol(j: number): void {
+    const c = this.colLen[j];
+    const h = this.colHead[c];
+    this.colPrev[j] = -1;
+    this.colNext[j] = h;
+    if (h >= 0) this.colPrev[h] = j;
+    this.colHead[c] = j;
+  }
+  private unlinkCol(j: number, count: number): void {
+    const p = this.colPrev[j];
+    const n = this.colNext[j];
+    if (p >= 0) this.colNext[p] = n;
+    else this.colHead[count] = n;
+    if (n >= 0) this.colPrev[n] = p;
+  }
+
+  /** Value of active entry (i, j), or 0. */
+  private entry(i: number, j: number): number {
+    const b = this.rowBeg[i];
+    const e = b + this.rowLen[i];
+    for (let k = b; k < e; k++) if (this.rIdx[k] === j) return this.rVal[k];
+    return 0;
+  }
+
+  private columnMax(j: number): number {
+    if (this.colMaxValid[j]) return this.colMax[j];
+    let mx = 0;
+    const b = this.colBeg[j];
+    for (let k = b; k < b + this.colLen[j]; k++) {
+      const v = Math.abs(this.entry(this.cIdx[k], j));
+      if (v > mx) mx = v;
+    }
+    this.colMax[j] = mx;
+    this.colMaxValid[j] = 1;
+    return mx;
+  }
+
+  run(): EliminationResult {
+    const m = this.m;
+    const pivotRow = new Int32Array(m);
+    const pivotCol = new Int32Array(m);
+    const pivotValue = new Float64Array(m);
+    const lStart = new Int32Array(m + 1);
+    const lIndex = new GrowableI32();
+    const lValue = new GrowableF64();
+    const uStart = new Int32Array(m + 1);
+    const uIndex = new GrowableI32();
+    const uValue = new GrowableF64();
+    const deficient: number[] = [];
+    let step = 0;
+    const gatherRow = new GrowableI32();
+    const gatherVal = new GrowableF64();
+
+    while (step < m) {
+      if (!this.choosePivot(deficient)) break;
+      const prow = this.pickedRow;
+      const q = this.pickedCol;
+      const piv = this.pickedValue;
+      // take row p and column q out of the active structure
+      this.unlinkRow(prow, this.rowLen[prow]);
+      this.rowDone[prow] = 1;
+      this.unlinkCol(q, this.colLen[q]);
+      this.colDone[q] = 1;
+      // gather column q from the other rows, removing entry (i, q) from each
+      gatherRow.clear();
+      gatherVal.clear();
+      const cb = this.colBeg[q];
+      for (let k = cb; k < cb + this.colLen[q]; k++) {
+        const i = this.cIdx[k];
+        if (i === prow) continue;
+        this.unlinkRow(i, this.rowLen[i]);
+        gatherRow.push(i);
+        gatherVal.push(this.removeFromRow(i, q));
+      }
+      this.colLen[q] = 0;
+      // pivot row -> U (its entries also serve as the scatter list below, since the pool may be
+      // compacted while rows fill in); remove row p from the patterns of its other columns
+      const pb = this.rowBeg[prow];
+      const pe = pb + this.rowLen[prow];
+      const rowStamp = step;
+      for (let k = pb; k < pe; k++) {
+        const j = this.rIdx[k];
+        if (j === q) continue;
+        uIndex.push(j);
+        uValue.push(this.rVal[k]);
+        this.wVal[j] = this.rVal[k];
+        this.wMark[j] = rowStamp;
+        this.unlinkCol(j, this.colLen[j]);
+        this.removeFromCol(j, prow);
+        this.colMaxValid[j] = 0;
+      }
+      uStart[step + 1] = uIndex.length;
+      // eliminate column q from the gathered rows
+      for (let g = 0; g < gatherRow.length; g++) {
+        const i = gatherRow.data[g];
+        const l = gatherVal.data[g] / piv;
+        lIndex.push(i);
+        lValue.push(l);
+        this.eliminateRow(i, l, uIndex.data, uStart[step], uStart[step + 1], rowStamp);
+        this.linkRow(i);
+      }
+      lStart[step + 1] = lIndex.length;
+      for (let k = uStart[step]; k < uStart[step + 1]; k++) this.linkCol(uIndex.data[k]);
+      pivotRow[step] = prow;
+      pivotCol[step] = q;
+      pivotValue[step] = piv;
+      step++;
+    }
+
+    // Dependent columns: pair each with an unpivoted row, factor as that row's unit column.
+    const replacementRows: number[] = [];
+    if (step < m) {
+      for (let j = 0; j < m; j++) if (!this.colDone[j] && !deficient.includes(j)) deficient.push(j);
+      deficient.sort((a, b) => a - b);
+      let row = 0;
+      for (const k of deficient) {
+        while (this.rowDone[row]) row++;
+        this.rowDone[row] = 1;
+        replacementRows.push(row);
+        pivotRow[step] = row;
+        pivotCol[step] = k;
+        pivotValue[step] = 1;
+        lStart[step + 1] = lIndex.length;
+        uStart[step + 1] = uIndex.length;
+        step++;
+      }
+    }
+    return { pivotRow, pivotCol, pivotValue, lStart, lIndex, lValue, uStart, uIndex, uValue, deficientPositions: deficient, replacementRows };
+  }
+
+  private pickedRow = -1;
+  private pickedCol = -1;
+  private pickedValue = 0;
+
+  /**
+   * Markowitz search. Returns true with the pick in picked*, or false when every remaining column is
+   * numerically zero (those are appended to `deficient`).
+   */
+  private choosePivot(deficient: number[]): boolean {
+    const m = this.m;
+    let bestCost = Infinity;
+    let found = 0;
+    for (let count = 1; count <= m; count++) {
+      // columns with `count` entries
+      let j = this.colHead[count];
+      while (j >= 0) {
+        const next = this.colNext[j];
+        const cmax = this.columnMax(j);
+        if (cmax <= PIVOT_ABS_TOL) {
+          // numerically zero column: drop its entries, it is dependent
+          this.unlinkCol(j, count);
+          this.dropColumn(j);
+          this.colDone[j] = 1;
+          deficient.push(j);
+          j = next;
+          continue;
+        }
+        const b = this.colBeg[j];
+        for (let k = b; k < b + this.colLen[j]; k++) {
+          const i = this.cIdx[k];
+          const v = this.entry(i, j);
+          const av = Math.abs(v);
+          if (av < THRESHOLD * cmax || av <= PIVOT_ABS_TOL) continue;
+          const cost = (this.rowLen[i] - 1) * (count - 1);
+          if (cost < bestCost || (cost === bestCost && av > Math.abs(this.pickedValue))) {
+            bestCost = cost;
+            this.pickedRow = i;
+            this.pickedCol = j;
+            this.pickedValue = v;
+          }
+        }
+        found++;
+        if (bestCost === 0 || (found >= SEARCH_LIMIT && bestCost < Infinity)) return true;
+        j = next;
+      }
+      // rows with `count` entries
+      let i = this.rowHead[count];
+      while (i >= 0) {
+        const b = this.rowBeg[i];
+        for (let k = b; k < b + this.rowLen[i]; k++) {
+          const jj = this.rIdx[k];
+          const v = this.rVal[k];
+          const av = Math.abs(v);
+          if (av <= PIVOT_ABS_TOL || av < THRESHOLD * this.columnMax(jj)) continue;
+          const cost = (count - 1) * (this.colLen[jj] - 1);
+          if (cost < bestCost || (cost === bestCost && av > Math.abs(this.pickedValue))) {
+            bestCost = cost;
+            this.pickedRow = i;
+            this.pickedCol = jj;
+            this.pickedValue = v;
+          }
+        }
+        found++;
+        if (bestCost === 0 || (found >= SEARCH_LIMIT && bestCost < Infinity)) return true;
+        i = this.rowNext[i];
+      }
+      if (bestCost <= count * count) return true;
+    }
+    return bestCost < Infinity;
+  }
+
+  /** Removes entry (i, j) from row i and returns its value. */
+  private removeFromRow(i: number, j: number): number {
+    const b = this.rowBeg[i];
+    const last = b + this.rowLen[i] - 1;
+    for (let k = b; k <= last; k++) {
+      if (this.rIdx[k] === j) {
+        const v = this.rVal[k];
+        this.rIdx[k] = this.rIdx[last];
+        this.rVal[k] = this.rVal[last];
+        this.rowLen[i]--;
+        return v;
+      }
+    }
+    return 0;
+  }
+
+  private removeFromCol(j: number, i: number): void {
+    const b = this.colBeg[j];
+    const last = b + this.colLen[j] - 1;
+    for (let k = b; k <= last; k++) {
+      if (this.cIdx[k] === i) {
+        this.cIdx[k] = this.cIdx[last];
+        this.colLen[j]--;
+        return;
+      }
+    }
+  }
+
+  /** Removes all entries of column j (numerically zero) from their rows. */
+  private dropColumn(j: number): void {
+    const b = this.colBeg[j];
+    for (let k = b; k < b + this.colLen[j]; k++) {
+      const i = this.cIdx[k];
+      this.unlinkRow(i, this.rowLen[i]);
+      this.removeFromRow(i, j);
+      this.linkRow(i);
+    }
+    this.colLen[j] = 0;
+  }
+
+  /** row_i -= l · row_p (row p scattered in wVal/wMark with `rowStamp`, its columns listed in
+   * pivotCols[from..to)), with fill-in. */
+  private eliminateRow(i: number, l: number, pivotCols: Int32Array, from: number, to: number, rowStamp: number): void {
+    const seenStamp = ++this.stamp;
+    let b = this.rowBeg[i];
+    let len = this.rowLen[i];
+    for (let k = b; k < b + len; k++) {
+      const j = this.rIdx[k];
+      if (this.wMark[j] !== rowStamp) continue;
+      this.seen[j] = seenStamp;
+      const v = this.rVal[k] - l * this.wVal[j];
+      this.rVal[k] = v;
+      this.colMaxValid[j] = 0;
+      if (Math.abs(v) <= DROP_TOL) {
+        // cancellation: remove the entry from row i and column j
+        const last = b + len - 1;
+        this.rIdx[k] = this.rIdx[last];
+        this.rVal[k] = this.rVal[last];
+        len--;
+        k--;
+        this.removeFromCol(j, i);
+      }
+    }
+    this.rowLen[i] = len;
+    for (let k = from; k < to; k++) {
+      const j = pivotCols[k];
+      if (this.seen[j] === seenStamp) continue;
+      const v = -l * this.wVal[j];
+      if (Math.abs(v) <= DROP_TOL) continue;
+      if (this.rowLen[i] >= this.rowCap[i]) this.growRow(i);
+      b = this.rowBeg[i];
+      this.rIdx[b + this.rowLen[i]] = j;
+      this.rVal[b + this.rowLen[i]] = v;
+      this.rowLen[i]++;
+      if (this.colLen[j] >= this.colCap[j]) this.growCol(j);
+      this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
+      this.colLen[j]++;
+      this.colMaxValid[j] = 0;
+    }
+  }
+
+  private growRow(i: number): void {
+    const need = Math.max(8, 2 * this.rowLen[i]);
+    if (this.rEnd + need > this.rIdx.length) this.compactRows(need);
+    const from = this.rowBeg[i];
+    this.rIdx.copyWithin(this.rEnd, from, from + this.rowLen[i]);
+    this.rVal.copyWithin(this.rEnd, from, from + this.rowLen[i]);
+    this.rowBeg[i] = this.rEnd;
+    this.rowCap[i] = need;
+    this.rEnd += need;
+  }
+
+  private compactRows(extra: number): void {
+    let used = 0;
+    for (let i = 0; i < this.m; i++) if (!this.rowDone[i]) used += this.rowLen[i] + 4;
+    const size = Math.max(this.rIdx.length, 2 * (used + extra));
+    const idx = new Int32Array(size);
+    const val = new Float64Array(size);
+    let end = 0;
+    for (let i = 0; i < this.m; i++) {
+      if (this.rowDone[i]) continue;
+      const b = this.rowBeg[i];
+      idx.set(this.rIdx.subarray(b, b + this.rowLen[i]), end);
+      val.set(this.rVal.subarray(b, b + this.rowLen[i]), end);
+      this.rowBeg[i] = end;
+      this.rowCap[i] = this.rowLen[i] + 4;
+      end += this.rowCap[i];
+    }
+    this.rIdx = idx;
+    this.rVal = val;
+    this.rEnd = end;
+  }
+
+  private growCol(j: number): void {
+    const need = Math.max(8, 2 * this.colLen[j]);
+    if (this.cEnd + need > this.cIdx.length) this.compactCols(need);
+    const from = this.colBeg[j];
+    this.cIdx.copyWithin(this.cEnd, from, from + this.colLen[j]);
+    this.colBeg[j] = this.cEnd;
+    this.colCap[j] = need;
+    this.cEnd += need;
+  }
+
+  private compactCols(extra: number): void {
+    let used = 0;
+    for (let j = 0; j < this.m; j++) if (!this.colDone[j]) used += this.colLen[j] + 4;
+    const size = Math.max(this.cIdx.length, 2 * (used + extra));
+    const idx = new Int32Array(size);
+    let end = 0;
+    for (let j = 0; j < this.m; j++) {
+      if (this.colDone[j]) continue;
+      const b = this.colBeg[j];
+      idx.set(this.cIdx.subarray(b, b + this.colLen[j]), end);
+      this.colBeg[j] = end;
+      this.colCap[j] = this.colLen[j] + 4;
+      end += this.colCap[j];
+    }
+    this.cIdx = idx;
+    this.cEnd = end;
+  }
+}

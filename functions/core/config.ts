@@ -182,7 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
     authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
     apiKeyCacheSeconds: num(env, "API_KEY_CACHE_SECONDS", 10),
-    passwordResetDelivery: str(env, "PASSWORD_RESET_DELIVERY", "log") === "none" ? "none" : "log",
+    passwordResetDelivery: str(env, "PASSWORD_RESET_DELIVERY", "none") === "log" ? "log" : "none",
 
     defaultTimeLimitSeconds: num(env, "DEFAULT_TIME_LIMIT_SECONDS", 60),
     defaultGapTolerance: num(env, "DEFAULT_GAP_TOLERANCE", 1e-4),

@@ -1,0 +1,146 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { createApp } from "../../functions/api/app.js";
+import type { ApiDeps } from "../../functions/api/http/context.js";
+import type { Clock } from "../../functions/core/clock.js";
+import { loadConfig, type Config } from "../../functions/core/config.js";
+import { createSqsClient } from "../../functions/core/queue/sqs.js";
+import { createServices, type Services } from "../../functions/core/services.js";
+import { ensureTable } from "../../functions/core/store/dynamo.js";
+import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
+
+/**
+ * The whole service on one machine: embedded emulators, the Hono app on a port, and the pollers that
+ * play Lambda's event sources. `npm start` runs it; integration tests start it in-process.
+ */
+export interface LocalStackOptions {
+  port?: number;
+  /** Keep DynamoDB data (and the JWT secret, and blobs) in this folder across restarts. */
+  dataDir?: string;
+  /** Extra environment on top of process.env (tests set limits, quotas, retry schedules here). */
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Seed credentials (BOOTSTRAP_EMAIL / BOOTSTRAP_PASSWORD / BOOTSTRAP_API_KEY). */
+  bootstrap?: { email?: string; password?: string; apiKey?: string };
+}
+
+export interface Bootstrap {
+  created: boolean;
+  organizationId: string;
+  email: string;
+  password: string | null;
+  apiKey: string | null;
+}
+
+export interface LocalStack {
+  url: string;
+  port: number;
+  config: Config;
+  services: Services;
+  bootstrap: Bootstrap;
+  stop(): Promise<void>;
+}
+
+function jwtSecretFor(dataDir: string | undefined, env: Record<string, string | undefined>): string {
+  if (env.JWT_SECRET) return env.JWT_SECRET;
+  if (!dataDir) return randomBytes(32).toString("hex");
+  const file = path.join(dataDir, "jwt-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const baseEnv: Record<string, string | undefined> = { ...process.env, ...options.env };
+  const dataDir = options.dataDir ? path.resolve(options.dataDir) : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+
+  // Point every AWS client at the emulators unless the environment names real endpoints.
+  let emulators: Emulators | null = null;
+  const useEmulators = !baseEnv.AWS_ENDPOINT_URL && !baseEnv.TABLE_ENDPOINT_IS_AWS;
+  if (useEmulators) emulators = await startEmulators({ dataDir });
+  const env: Record<string, string | undefined> = {
+    AWS_ACCESS_KEY_ID: "local",
+    AWS_SECRET_ACCESS_KEY: "local",
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    PASSWORD_RESET_DELIVERY: "log",
+    MACHINE_NOTE: `local stack on ${process.platform}/${process.arch}, Node ${process.version}`,
+    BLOB_DIR: dataDir ? path.join(dataDir, "blobs") : path.join(process.cwd(), ".data", `blobs-${process.pid}-${Date.now()}`),
+    ...baseEnv,
+    ...(emulators ? { AWS_ENDPOINT_URL: emulators.dynamoEndpoint, AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint } : {}),
+  };
+  for (const key of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) process.env[key] ??= env[key];
+  let config = loadConfig(env);
+
+  const services0 = createServices({ config, jwtSecret: "", clock: options.clock });
+  await ensureTable(services0.dynamo, config.tableName);
+  const sqs = createSqsClient(config);
+  if (!config.jobsQueueUrl || !config.webhooksQueueUrl) {
+    const longestJob = Math.max(config.defaultTimeLimitSeconds, config.instanceMaxSolveTimeSeconds) + config.killGraceSeconds;
+    const jobs = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs`, { visibilityTimeoutSeconds: 30, maxReceiveCount: 5 });
+    const hooks = await ensureQueueWithDlq(sqs, `${config.tableName}-webhooks`, { visibilityTimeoutSeconds: Math.max(60, config.webhookTimeoutSeconds * 2), maxReceiveCount: 5 });
+    void longestJob;
+    config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url };
+  }
+
+  const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo });
+  const bootstrap = await bootstrapIdentity(services, {
+    email: options.bootstrap?.email ?? env.BOOTSTRAP_EMAIL,
+    password: options.bootstrap?.password ?? env.BOOTSTRAP_PASSWORD,
+    apiKey: options.bootstrap?.apiKey ?? env.BOOTSTRAP_API_KEY,
+  });
+
+  const deps: ApiDeps = {
+    ...services,
+    startedAtMs: services.clock.now(),
+    clientIp: (c) => getConnInfo(c).remote.address ?? "unknown",
+  };
+  const app = createApp(deps);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? Number(env.PORT ?? 8080), hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  let stopped = false;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    config,
+    services,
+    bootstrap,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.metrics.maybeFlush(true).catch(() => undefined);
+      await emulators?.stop();
+    },
+  };
+}
+
+/**
+ * First start: an organization, an owner and an API key. The key is shown once (printed by
+ * `npm start`); later starts on the same data find the organization and create nothing.
+ */
+async function bootstrapIdentity(
+  services: Services,
+  seed: { email?: string; password?: string; apiKey?: string },
+): Promise<Bootstrap> {
+  const marker = await services.table.get<{ org_id: string; email: string }>("BOOTSTRAP", "BOOTSTRAP");
+  if (marker) return { created: false, organizationId: marker.org_id, email: marker.email, password: null, apiKey: null };
+  const email = seed.email ?? "owner@incumbent.local";
+  const password = seed.password ?? randomBytes(12).toString("base64url");
+  const { org, user } = await services.auth.createOrganizationWithOwner({ orgName: "Local organization", email, password, name: "Owner" });
+  const key = await services.auth.createApiKey(
+    { kind: "session", userId: user.id, orgId: org.id, role: "owner", keyId: null },
+    { name: "bootstrap" },
+    seed.apiKey,
+  );
+  await services.table.putNew({ pk: "BOOTSTRAP", sk: "BOOTSTRAP", org_id: org.id, email });
+  return { created: true, organizationId: org.id, email, password, apiKey: key.key };
+}

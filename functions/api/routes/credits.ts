@@ -1,0 +1,85 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { creditQuote, creditsToEur } from "../../core/credits/formula.js";
+import { notFound } from "../../core/errors.js";
+import type { ApiEnv } from "../http/context.js";
+import { requirePrincipal, route } from "../http/route.js";
+
+const count = z.number().int().min(0);
+
+export const CreditCalculatorRequest = z.object({
+  num_variables: count,
+  num_integer_vars: count.default(0),
+  num_binary_vars: count.default(0),
+  num_constraints: count,
+  time_limit_seconds: z.number().min(0).default(60),
+});
+
+export const CreditCalculatorResponse = z.object({
+  credits_required: z.number().int(),
+  breakdown: z.object({
+    base_cost: z.number(),
+    variable_cost: z.number(),
+    mip_penalty: z.number(),
+    constraint_cost: z.number(),
+    time_bonus: z.number(),
+    raw_total: z.number(),
+    cap_applied: z.boolean(),
+    max_credits_per_solve: z.number().int(),
+  }),
+  cost_eur: z.number(),
+});
+
+export const CreditBalanceResponse = z.object({
+  organization_id: z.string(),
+  credits_remaining: z.number(),
+  credit_price_eur: z.number(),
+  balance_eur: z.number(),
+});
+
+export function registerCreditRoutes(app: Hono<ApiEnv>): void {
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/credits/calculator",
+      operationId: "creditCalculator",
+      summary: "Credits a solve of this size would cost",
+      description: "The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP.",
+      tag: "Credits",
+      access: "public",
+      body: CreditCalculatorRequest,
+      responses: { 200: { description: "The quote and how it was made.", schema: CreditCalculatorResponse } },
+    },
+    (c, { body }) => {
+      const config = c.get("deps").config;
+      const quote = creditQuote(body, config.maxCreditsPerSolve);
+      return c.json({ ...quote, cost_eur: creditsToEur(quote.credits_required, config.creditPriceEur) });
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/credits/balance",
+      operationId: "creditBalance",
+      summary: "The organization's credit balance",
+      tag: "Credits",
+      access: "user",
+      responses: { 200: { description: "Credits remaining.", schema: CreditBalanceResponse } },
+    },
+    async (c, input) => {
+      const principal = requirePrincipal(input);
+      const deps = c.get("deps");
+      const org = await deps.identity.getOrganization(principal.orgId);
+      if (!org) throw notFound("Organization");
+      return c.json({
+        organization_id: org.id,
+        credits_remaining: org.credit_balance,
+        credit_price_eur: deps.config.creditPriceEur,
+        balance_eur: creditsToEur(org.credit_balance, deps.config.creditPriceEur),
+      });
+    },
+  );
+}

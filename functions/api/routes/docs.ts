@@ -1,0 +1,45 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { ApiEnv } from "../http/context.js";
+import { route, routesOf } from "../http/route.js";
+import { buildOpenApi } from "../openapi/document.js";
+import { renderReference } from "../openapi/reference-page.js";
+
+export function registerDocsRoutes(app: Hono<ApiEnv>): void {
+  let cached: { doc: Record<string, unknown>; html: string } | null = null;
+  const build = (version: string) => {
+    if (!cached) {
+      const doc = buildOpenApi(routesOf(app), { version });
+      cached = { doc, html: renderReference(doc) };
+    }
+    return cached;
+  };
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/openapi.json",
+      operationId: "openapi",
+      summary: "This API's OpenAPI 3.1 document",
+      tag: "Docs",
+      access: "public",
+      responses: { 200: { description: "Generated from the same zod schemas that validate requests.", schema: z.record(z.string(), z.unknown()) } },
+    },
+    (c) => c.json(build(c.get("deps").config.apiVersion).doc),
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/docs",
+      operationId: "docs",
+      summary: "Readable API reference (HTML, no external assets)",
+      tag: "Docs",
+      access: "public",
+      responses: { 200: { description: "HTML page.", contentType: "text/html", schema: z.string() } },
+    },
+    (c) => c.html(build(c.get("deps").config.apiVersion).html),
+  );
+}

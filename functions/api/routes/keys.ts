@@ -1,0 +1,72 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { ApiEnv } from "../http/context.js";
+import { requirePrincipal, route } from "../http/route.js";
+
+export const ApiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string().describe("leading characters of the key, for recognising it"),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  status: z.enum(["active", "expired", "revoked"]),
+});
+
+export const CreateApiKeyRequest = z
+  .object({
+    name: z.string().min(1).max(100),
+    expires_in_days: z.number().int().min(1).max(3650).nullable().optional(),
+    expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  })
+  .refine((b) => !(b.expires_in_days && b.expires_at), { message: "give expires_in_days or expires_at, not both" });
+
+export function registerKeyRoutes(app: Hono<ApiEnv>): void {
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/keys",
+      operationId: "createApiKey",
+      summary: "Create an API key (the plaintext key is in this response only)",
+      description: "Stored as a SHA-256 hash. Live keys per user are capped by AUTH_MAX_ACTIVE_API_KEYS_PER_USER (default 25; 0 = none): past it, 409 naming the number.",
+      tag: "API keys",
+      access: "user",
+      body: CreateApiKeyRequest,
+      responses: {
+        201: { description: "The key, once.", schema: ApiKeySchema.extend({ key: z.string() }) },
+        409: { description: "Live-key cap reached, or a live key already has this name." },
+      },
+    },
+    async (c, input) => c.json(await c.get("deps").auth.createApiKey(requirePrincipal(input), input.body), 201),
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/keys",
+      operationId: "listApiKeys",
+      summary: "The caller's API keys, newest first (never the keys themselves)",
+      tag: "API keys",
+      access: "user",
+      responses: { 200: { description: "Keys.", schema: z.object({ keys: z.array(ApiKeySchema) }) } },
+    },
+    async (c, input) => c.json({ keys: await c.get("deps").auth.listApiKeys(requirePrincipal(input)) }),
+  );
+
+  route(
+    app,
+    {
+      method: "delete",
+      path: "/api/v2/keys/:key_id",
+      operationId: "revokeApiKey",
+      summary: "Revoke an API key; its slot is free at once",
+      tag: "API keys",
+      access: "user",
+      params: z.object({ key_id: z.string().min(1) }),
+      responses: { 200: { description: "The revoked key.", schema: ApiKeySchema }, 404: { description: "No such key of the caller." } },
+    },
+    async (c, input) => c.json(await c.get("deps").auth.revokeApiKey(requirePrincipal(input), input.params.key_id)),
+  );
+}

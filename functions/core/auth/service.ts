@@ -1,0 +1,245 @@
+import type { Clock } from "../clock.js";
+import { epochSeconds, isoTime } from "../clock.js";
+import type { Config } from "../config.js";
+import { AppError, conflict, notFound, unauthorized } from "../errors.js";
+import { newId } from "../ids.js";
+import type { ApiKeyLookup, ApiKeyRecord, IdentityStore, OrganizationRecord, UserRecord } from "../store/identity.js";
+import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
+import { effectiveWorkspaceRole, type Role } from "./roles.js";
+import { dummyPasswordHash, generateSecret, hashPassword, secretPrefix, sha256Hex, verifyPassword } from "./secrets.js";
+
+/** Who is calling: the result of authenticating a bearer credential. */
+export interface Principal {
+  kind: "api_key" | "session";
+  userId: string;
+  orgId: string;
+  role: Role;
+  keyId: string | null;
+}
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  status: "active" | "expired" | "revoked";
+}
+
+interface CachedLookup {
+  lookup: ApiKeyLookup | null;
+  until: number;
+}
+
+/**
+ * Identity rules: sign-in, API keys (plaintext once, SHA-256 at rest, live-key cap per user),
+ * password reset, organizations and users. Storage is the IdentityStore; time is the injected clock.
+ */
+export class AuthService {
+  /** Key lookups cached in the process for `apiKeyCacheSeconds`: an authenticated read costs no GetItem. */
+  private readonly keyCache = new Map<string, CachedLookup>();
+
+  constructor(
+    private readonly store: IdentityStore,
+    private readonly config: Config,
+    private readonly clock: Clock,
+    private readonly jwtSecret: string,
+  ) {}
+
+  // Bootstrap, sign-up and users ----------------------------------------------------------------
+
+  async createOrganizationWithOwner(input: { orgName: string; email: string; password: string; name?: string }): Promise<{
+    org: OrganizationRecord;
+    user: UserRecord;
+  }> {
+    const now = this.clock.now();
+    const org: OrganizationRecord = {
+      id: newId("org", now),
+      name: input.orgName,
+      credit_balance: this.config.creditsInitialGrant,
+      default_workspace_id: newId("ws", now),
+      created_at: isoTime(now),
+    };
+    await this.store.createOrganization(org);
+    const user = await this.createUser(org.id, { email: input.email, password: input.password, name: input.name, role: "owner" });
+    return { org, user };
+  }
+
+  async createUser(orgId: string, input: { email: string; password: string; name?: string; role: Role }): Promise<UserRecord> {
+    const now = this.clock.now();
+    const user: UserRecord = {
+      id: newId("usr", now),
+      org_id: orgId,
+      email: input.email,
+      name: input.name ?? input.email.split("@")[0]!,
+      role: input.role,
+      password_hash: await hashPassword(input.password),
+      created_at: isoTime(now),
+    };
+    if (!(await this.store.createUser(user))) throw conflict("A user with this e-mail address already exists.");
+    return user;
+  }
+
+  // Sign-in -------------------------------------------------------------------------------------
+
+  async login(email: string, password: string): Promise<{ access_token: string; token_type: "bearer"; expires_at: string; expires_in: number }> {
+    const user = await this.store.findUserByEmail(email);
+    // Verify against a dummy hash when the user is unknown, so timing does not tell accounts apart.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    if (!user || !ok) throw unauthorized("Invalid e-mail address or password.");
+    const now = epochSeconds(this.clock.now());
+    const exp = now + this.config.jwtTtlSeconds;
+    const token = signJwt({ sub: user.id, org: user.org_id, role: user.role, iat: now, exp, typ: "session" }, this.jwtSecret);
+    return { access_token: token, token_type: "bearer", expires_at: isoTime(exp * 1000), expires_in: this.config.jwtTtlSeconds };
+  }
+
+  /**
+   * Resolves `Authorization: Bearer <credential>` to a principal: a session JWT (no storage call) or
+   * an API key (one GetItem, cached). Anything else is 401 `unauthorized`.
+   */
+  async authenticate(credential: string | null): Promise<Principal> {
+    if (!credential) throw unauthorized();
+    if (looksLikeJwt(credential)) {
+      const claims = verifyJwt(credential, this.jwtSecret, epochSeconds(this.clock.now()));
+      if (!claims) throw unauthorized("Session token invalid or expired.");
+      return { kind: "session", userId: claims.sub, orgId: claims.org, role: claims.role as Role, keyId: null };
+    }
+    const hash = sha256Hex(credential);
+    const lookup = await this.lookupKey(hash);
+    const now = this.clock.now();
+    if (!lookup || lookup.revoked || (lookup.expires_at_ms !== null && lookup.expires_at_ms <= now)) {
+      throw unauthorized("API key invalid, expired or revoked.");
+    }
+    return { kind: "api_key", userId: lookup.user_id, orgId: lookup.org_id, role: lookup.role, keyId: lookup.key_id };
+  }
+
+  private async lookupKey(hash: string): Promise<ApiKeyLookup | null> {
+    const now = this.clock.now();
+    const cached = this.keyCache.get(hash);
+    if (cached && cached.until > now) return cached.lookup;
+    const lookup = await this.store.findApiKeyByHash(hash);
+    if (this.config.apiKeyCacheSeconds > 0) {
+      if (this.keyCache.size > 10_000) this.keyCache.clear();
+      this.keyCache.set(hash, { lookup, until: now + this.config.apiKeyCacheSeconds * 1000 });
+    }
+    return lookup;
+  }
+
+  // API keys -------------------------------------------------------------------------------------
+
+  async createApiKey(
+    principal: Principal,
+    input: { name: string; expires_in_days?: number | null; expires_at?: string | null },
+    /** A caller-chosen key (the local stack's BOOTSTRAP_API_KEY, for automation); random otherwise. */
+    chosenPlaintext?: string,
+  ): Promise<ApiKeyView & { key: string }> {
+    const user = await this.store.getUser(principal.userId);
+    if (!user) throw unauthorized();
+    const now = this.clock.now();
+    const expiresAtMs = input.expires_at
+      ? Date.parse(input.expires_at)
+      : input.expires_in_days
+        ? now + input.expires_in_days * 86_400_000
+        : null;
+    if (expiresAtMs !== null && (!Number.isFinite(expiresAtMs) || expiresAtMs <= now)) {
+      throw new AppError("validation_error", "expires_at must be a time in the future.");
+    }
+    const keyId = newId("key", now);
+    if (!(await this.store.claimKeyName(user.id, input.name, keyId, expiresAtMs, now))) {
+      throw conflict(`An API key named "${input.name}" already exists.`);
+    }
+    let slot: number | null = null;
+    try {
+      slot = await this.claimSlot(user.id, keyId, expiresAtMs, now);
+    } catch (error) {
+      await this.store.releaseKeyName(user.id, input.name, keyId);
+      throw error;
+    }
+    const plaintext = chosenPlaintext ?? generateSecret("key");
+    const record: ApiKeyRecord = {
+      id: keyId,
+      user_id: user.id,
+      org_id: user.org_id,
+      name: input.name,
+      prefix: secretPrefix(plaintext),
+      key_hash: sha256Hex(plaintext),
+      slot,
+      created_at: isoTime(now),
+      expires_at: expiresAtMs === null ? null : isoTime(expiresAtMs),
+      revoked_at: null,
+    };
+    await this.store.putApiKey(record, user.role);
+    return { ...this.view(record), key: plaintext };
+  }
+
+  /**
+   * The live-key cap: each live key holds one of `cap` slot items. Free slots (absent, or whose key
+   * expired) are tried in order with a conditional put, so two racing creations never share one.
+   */
+  private async claimSlot(userId: string, keyId: string, expiresAtMs: number | null, now: number): Promise<number | null> {
+    const cap = this.config.authMaxActiveApiKeysPerUser;
+    if (cap <= 0) return null;
+    const taken = new Map((await this.store.listKeySlots(userId)).map((s) => [s.slot, s]));
+    for (let slot = 0; slot < cap; slot++) {
+      const holder = taken.get(slot);
+      const free = !holder || (holder.expires_at_ms > 0 && holder.expires_at_ms <= now);
+      if (free && (await this.store.claimKeySlot(userId, slot, keyId, expiresAtMs, now))) return slot;
+    }
+    throw new AppError("api_key_limit_reached", `Live API key limit reached: at most ${cap} active keys per user. Revoke one first.`, {
+      limit: cap,
+    });
+  }
+
+  async listApiKeys(principal: Principal): Promise<ApiKeyView[]> {
+    const keys = await this.store.listApiKeys(principal.userId);
+    return keys.map((k) => this.view(k)).reverse();
+  }
+
+  async revokeApiKey(principal: Principal, keyId: string): Promise<ApiKeyView> {
+    const record = await this.store.getApiKey(principal.userId, keyId);
+    if (!record) throw notFound("API key");
+    const now = this.clock.now();
+    if (!record.revoked_at) {
+      await this.store.revokeApiKey(record, now);
+      if (record.slot !== null) await this.store.releaseKeySlot(record.user_id, record.slot, record.id);
+      await this.store.releaseKeyName(record.user_id, record.name, record.id);
+      this.keyCache.delete(record.key_hash);
+      record.revoked_at = isoTime(now);
+    }
+    return this.view(record);
+  }
+
+  private view(k: ApiKeyRecord): ApiKeyView {
+    const now = this.clock.now();
+    const status = k.revoked_at ? "revoked" : k.expires_at && Date.parse(k.expires_at) <= now ? "expired" : "active";
+    return { id: k.id, name: k.name, prefix: k.prefix, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at, status };
+  }
+
+  // Password reset ----------------------------------------------------------------------------------
+
+  /**
+   * Records a reset token for a known address and hands it to the delivery sink. The caller answers
+   * 202 whatever happens here, so nobody learns which addresses exist.
+   */
+  async requestPasswordReset(email: string, deliver: (to: string, token: string) => void): Promise<void> {
+    const user = await this.store.findUserByEmail(email);
+    if (!user) return;
+    const token = generateSecret("rst");
+    await this.store.putResetToken(sha256Hex(token), user.id, this.clock.now() + this.config.passwordResetTtlSeconds * 1000);
+    deliver(user.email, token);
+  }
+
+  async confirmPasswordReset(token: string, newPassword: string): Promise<void> {
+    const userId = await this.store.consumeResetToken(sha256Hex(token), this.clock.now());
+    if (!userId) throw new AppError("bad_request", "Reset token invalid, expired or already used.");
+    await this.store.setPasswordHash(userId, await hashPassword(newPassword));
+  }
+
+  // Workspaces ----------------------------------------------------------------------------------------
+
+  async workspaceRole(principal: Principal, workspaceId: string): Promise<Role> {
+    if (principal.role === "owner" || principal.role === "admin") return principal.role;
+    return effectiveWorkspaceRole(principal.role, await this.store.getMembershipRole(principal.userId, workspaceId));
+  }
+}

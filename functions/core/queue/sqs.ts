@@ -1,0 +1,35 @@
+import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import type { Config } from "../config.js";
+import { AppError } from "../errors.js";
+import type { JobMessage, WebhookMessage } from "./messages.js";
+
+export function createSqsClient(config: Pick<Config, "region" | "sqsEndpointUrl">): SQSClient {
+  return new SQSClient({ region: config.region, ...(config.sqsEndpointUrl ? { endpoint: config.sqsEndpointUrl } : {}), maxAttempts: 3 });
+}
+
+/** SQS allows at most 15 minutes of delay per message; longer waits are re-sent in steps. */
+export const MAX_SQS_DELAY_SECONDS = 900;
+
+export class Queues {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly config: Pick<Config, "jobsQueueUrl" | "webhooksQueueUrl">,
+  ) {}
+
+  /** Enqueues a solve job; a broker refusal becomes 503 `enqueue_failed` for the caller to record. */
+  async sendJob(job: JobMessage): Promise<string> {
+    try {
+      const out = await this.sqs.send(new SendMessageCommand({ QueueUrl: this.config.jobsQueueUrl, MessageBody: JSON.stringify(job) }));
+      return out.MessageId ?? "";
+    } catch (error) {
+      throw new AppError("enqueue_failed", `The job broker refused the job (${(error as Error).name}); retry shortly.`);
+    }
+  }
+
+  async sendWebhook(message: WebhookMessage, nowMs: number): Promise<void> {
+    const delay = Math.min(MAX_SQS_DELAY_SECONDS, Math.max(0, Math.ceil((message.due_at_ms - nowMs) / 1000)));
+    await this.sqs.send(
+      new SendMessageCommand({ QueueUrl: this.config.webhooksQueueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delay }),
+    );
+  }
+}

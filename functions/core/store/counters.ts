@@ -1,0 +1,105 @@
+import { epochSeconds } from "../clock.js";
+import type { Table } from "./table.js";
+
+/**
+ * Fixed-window counters kept in DynamoDB so limits hold across Lambda instances.
+ *
+ * One item per scope and period of the longest window (e.g. one UTC day); each window is an attribute
+ * of that item (`w86400_0`, `w60_1337`, …). Consuming is ONE conditional UpdateItem: `ADD` every
+ * window's counter, on condition that each is still under its limit. No read-modify-write, no
+ * transaction. The item expires (ttl) after its period.
+ */
+export interface WindowSpec {
+  /** Unique within one consume call; also the policy name in the IETF RateLimit headers. */
+  name: string;
+  seconds: number;
+  /** 0 = unlimited: counted, never refused. */
+  limit: number;
+}
+
+export interface WindowState {
+  name: string;
+  seconds: number;
+  limit: number;
+  count: number;
+  remaining: number;
+  /** Unix seconds when this window resets. */
+  resetAt: number;
+}
+
+export interface ConsumeResult {
+  allowed: boolean;
+  windows: WindowState[];
+}
+
+function windowAttribute(w: WindowSpec, nowMs: number): { attr: string; resetAt: number } {
+  const index = Math.floor(nowMs / 1000 / w.seconds);
+  return { attr: `${w.name}_${index}`, resetAt: (index + 1) * w.seconds };
+}
+
+export class CounterStore {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * Counts one hit against every window of `scope`, or none when any limited window is full.
+   * Returns the windows' states for the response headers.
+   */
+  async consume(scope: string, windows: WindowSpec[], nowMs: number, amount = 1): Promise<ConsumeResult> {
+    const longest = windows.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+    const period = Math.floor(nowMs / 1000 / longest.seconds);
+    const key = { pk: `LIMIT#${scope}`, sk: `P${longest.seconds}#${period}` };
+    const attrs = windows.map((w) => ({ ...windowAttribute(w, nowMs), spec: w }));
+
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ":n": amount, ":ttl": (period + 1) * longest.seconds + 3600 };
+    const adds: string[] = [];
+    const conditions: string[] = [];
+    attrs.forEach((a, i) => {
+      names[`#w${i}`] = a.attr;
+      adds.push(`#w${i} :n`);
+      if (a.spec.limit > 0) {
+        values[`:max${i}`] = a.spec.limit - amount;
+        conditions.push(`(attribute_not_exists(#w${i}) OR #w${i} <= :max${i})`);
+      }
+    });
+    const updated = await this.table.update<Record<string, number>>({
+      Key: key,
+      UpdateExpression: `ADD ${adds.join(", ")} SET #ttl = :ttl`,
+      ConditionExpression: conditions.length ? conditions.join(" AND ") : undefined,
+      ExpressionAttributeNames: { ...names, "#ttl": "ttl" },
+      ExpressionAttributeValues: values,
+    });
+    // Refused: read the counters once (only on this path) so the 429 can say where they stand.
+    const counts = updated ?? (await this.table.get<Record<string, number>>(key.pk, key.sk)) ?? {};
+    return {
+      allowed: updated !== null,
+      windows: attrs.map((a) => {
+        const count = Number(counts[a.attr] ?? 0);
+        return {
+          name: a.spec.name,
+          seconds: a.spec.seconds,
+          limit: a.spec.limit,
+          count,
+          remaining: a.spec.limit > 0 ? Math.max(0, a.spec.limit - count) : Number.POSITIVE_INFINITY,
+          resetAt: a.resetAt,
+        };
+      }),
+    };
+  }
+
+  /** Today's (UTC) count of a one-window daily counter named `name`, without changing it. */
+  async dailyCount(scope: string, name: string, nowMs: number): Promise<number> {
+    const day = Math.floor(nowMs / 86_400_000);
+    const item = await this.table.get<Record<string, number>>(`LIMIT#${scope}`, `P86400#${day}`);
+    return Number(item?.[`${name}_${day}`] ?? 0);
+  }
+}
+
+/** The window that binds first: the fewest remaining, the shorter on a tie. */
+export function bindingWindow(windows: WindowState[]): WindowState | null {
+  const limited = windows.filter((w) => w.limit > 0);
+  if (limited.length === 0) return null;
+  return limited.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.seconds < a.seconds) ? b : a));
+}
+
+export const ttlFromNow = (nowMs: number, seconds: number): number => epochSeconds(nowMs) + seconds;

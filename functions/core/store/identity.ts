@@ -1,0 +1,292 @@
+import { epochSeconds, isoTime } from "../clock.js";
+import type { Role } from "../auth/roles.js";
+import type { Table } from "./table.js";
+
+/**
+ * Organizations, users, workspaces, API keys and password-reset tokens.
+ *
+ * Layout (pk / sk):
+ *   ORG#<org>        ORG              organization (credit balance lives here)
+ *   ORG#<org>        WS#<ws>          workspace
+ *   USER#<usr>       USER             user (gsi1: ORG#<org> / USER#<usr>)
+ *   USER#<usr>       MEMBER#<ws>      workspace membership with its role
+ *   USER#<usr>       APIKEY#<key>     API key record (listing, revocation)
+ *   USER#<usr>       KEYSLOT#<n>      one live key per slot: the cap holds under races without transactions
+ *   USER#<usr>       KEYNAME#<name>   a live key's name, unique per user
+ *   EMAIL#<email>    EMAIL            claim of an e-mail address → user id (unique, login lookup)
+ *   KEY#<sha256>     KEY              API key lookup by hash: all that authentication needs, one GetItem
+ *   RESET#<sha256>   RESET            password-reset token, usable once, expiring
+ */
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  credit_balance: number;
+  default_workspace_id: string;
+  created_at: string;
+}
+
+export interface UserRecord {
+  id: string;
+  org_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  user_id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  slot: number | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** What authenticating an API key needs, in the lookup item. */
+export interface ApiKeyLookup {
+  key_id: string;
+  key_hash: string;
+  user_id: string;
+  org_id: string;
+  role: Role;
+  expires_at_ms: number | null;
+  revoked: boolean;
+}
+
+export interface ResetTokenRecord {
+  user_id: string;
+  expires_at_ms: number;
+  used_at: string | null;
+}
+
+const strip = <T>(item: Record<string, unknown> | null): T | null => {
+  if (!item) return null;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ttl: _ttl, ...rest } = item;
+  return rest as T;
+};
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+export class IdentityStore {
+  constructor(private readonly table: Table) {}
+
+  // Organizations and workspaces -------------------------------------------------------------
+
+  async createOrganization(org: OrganizationRecord, workspaceName = "Default"): Promise<void> {
+    await this.table.putNew({ pk: `ORG#${org.id}`, sk: "ORG", ...org });
+    await this.table.putNew({
+      pk: `ORG#${org.id}`,
+      sk: `WS#${org.default_workspace_id}`,
+      id: org.default_workspace_id,
+      org_id: org.id,
+      name: workspaceName,
+      created_at: org.created_at,
+    });
+  }
+
+  async getOrganization(orgId: string): Promise<OrganizationRecord | null> {
+    return strip<OrganizationRecord>(await this.table.get(`ORG#${orgId}`, "ORG"));
+  }
+
+  /**
+   * Adds `delta` credits (negative to charge). With `floor`, the change is refused (null) when it
+   * would take the balance below it: one conditional ADD, no read-modify-write.
+   */
+  async adjustCredits(orgId: string, delta: number, floor: number | null): Promise<number | null> {
+    const out = await this.table.update<{ credit_balance: number }>({
+      Key: { pk: `ORG#${orgId}`, sk: "ORG" },
+      UpdateExpression: "ADD credit_balance :d",
+      ConditionExpression: floor === null ? "attribute_exists(pk)" : "attribute_exists(pk) AND credit_balance >= :need",
+      ExpressionAttributeValues: floor === null ? { ":d": delta } : { ":d": delta, ":need": floor - delta },
+    });
+    return out ? out.credit_balance : null;
+  }
+
+  async createWorkspace(ws: WorkspaceRecord): Promise<void> {
+    await this.table.putNew({ pk: `ORG#${ws.org_id}`, sk: `WS#${ws.id}`, ...ws });
+  }
+
+  async getWorkspace(orgId: string, workspaceId: string): Promise<WorkspaceRecord | null> {
+    return strip<WorkspaceRecord>(await this.table.get(`ORG#${orgId}`, `WS#${workspaceId}`));
+  }
+
+  async listWorkspaces(orgId: string): Promise<WorkspaceRecord[]> {
+    return (await this.table.queryPrefix(`ORG#${orgId}`, "WS#")).map((i) => strip<WorkspaceRecord>(i)!);
+  }
+
+  async setMembership(userId: string, workspaceId: string, role: Role): Promise<void> {
+    await this.table.put({ pk: `USER#${userId}`, sk: `MEMBER#${workspaceId}`, workspace_id: workspaceId, role });
+  }
+
+  async getMembershipRole(userId: string, workspaceId: string): Promise<Role | null> {
+    const item = await this.table.get<{ role: Role }>(`USER#${userId}`, `MEMBER#${workspaceId}`);
+    return item?.role ?? null;
+  }
+
+  // Users -----------------------------------------------------------------------------------
+
+  /** Creates a user; false when the e-mail address is taken (claimed first, conditionally). */
+  async createUser(user: UserRecord): Promise<boolean> {
+    const email = normalizeEmail(user.email);
+    const claimed = await this.table.putNew({ pk: `EMAIL#${email}`, sk: "EMAIL", user_id: user.id });
+    if (!claimed) return false;
+    try {
+      await this.table.putNew({ pk: `USER#${user.id}`, sk: "USER", gsi1pk: `ORG#${user.org_id}`, gsi1sk: `USER#${user.id}`, ...user, email });
+    } catch (error) {
+      await this.table.delete(`EMAIL#${email}`, "EMAIL");
+      throw error;
+    }
+    return true;
+  }
+
+  async getUser(userId: string): Promise<UserRecord | null> {
+    return strip<UserRecord>(await this.table.get(`USER#${userId}`, "USER"));
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | null> {
+    const claim = await this.table.get<{ user_id: string }>(`EMAIL#${normalizeEmail(email)}`, "EMAIL");
+    return claim ? this.getUser(claim.user_id) : null;
+  }
+
+  async listUsers(orgId: string): Promise<UserRecord[]> {
+    const items = await this.table.queryAll({
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :p)",
+      ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":p": "USER#" },
+    });
+    return items.map((i) => strip<UserRecord>(i)!);
+  }
+
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.table.update({
+      Key: { pk: `USER#${userId}`, sk: "USER" },
+      UpdateExpression: "SET password_hash = :h",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":h": passwordHash },
+    });
+  }
+
+  // API keys --------------------------------------------------------------------------------
+
+  async listApiKeys(userId: string): Promise<ApiKeyRecord[]> {
+    return (await this.table.queryPrefix(`USER#${userId}`, "APIKEY#")).map((i) => strip<ApiKeyRecord>(i)!);
+  }
+
+  async getApiKey(userId: string, keyId: string): Promise<ApiKeyRecord | null> {
+    return strip<ApiKeyRecord>(await this.table.get(`USER#${userId}`, `APIKEY#${keyId}`));
+  }
+
+  /**
+   * Claims slot `slot` for a new key. A slot is free when empty or when its key is revoked (the slot
+   * item is deleted on revocation) or expired (`expires_at_ms` in the past). The conditional put is
+   * what keeps the live-key cap exact when two creations race.
+   */
+  async claimKeySlot(userId: string, slot: number, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
+    return this.table.put(
+      { pk: `USER#${userId}`, sk: `KEYSLOT#${String(slot).padStart(4, "0")}`, key_id: keyId, expires_at_ms: expiresAtMs ?? 0, slot },
+      "attribute_not_exists(pk) OR (expires_at_ms > :zero AND expires_at_ms <= :now)",
+      undefined,
+      { ":zero": 0, ":now": nowMs },
+    );
+  }
+
+  async listKeySlots(userId: string): Promise<{ slot: number; key_id: string; expires_at_ms: number }[]> {
+    return this.table.queryPrefix(`USER#${userId}`, "KEYSLOT#");
+  }
+
+  async releaseKeySlot(userId: string, slot: number, keyId: string): Promise<void> {
+    await this.table.delete(`USER#${userId}`, `KEYSLOT#${String(slot).padStart(4, "0")}`, "key_id = :k", { ":k": keyId });
+  }
+
+  /** Claims a key name for the user; false when a live key already has it. */
+  async claimKeyName(userId: string, name: string, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
+    return this.table.put(
+      { pk: `USER#${userId}`, sk: `KEYNAME#${name}`, key_id: keyId, expires_at_ms: expiresAtMs ?? 0 },
+      "attribute_not_exists(pk) OR (expires_at_ms > :zero AND expires_at_ms <= :now)",
+      undefined,
+      { ":zero": 0, ":now": nowMs },
+    );
+  }
+
+  async releaseKeyName(userId: string, name: string, keyId: string): Promise<void> {
+    await this.table.delete(`USER#${userId}`, `KEYNAME#${name}`, "key_id = :k", { ":k": keyId });
+  }
+
+  async putApiKey(record: ApiKeyRecord, role: Role): Promise<void> {
+    const expiresMs = record.expires_at ? Date.parse(record.expires_at) : null;
+    const lookup: ApiKeyLookup = {
+      key_id: record.id,
+      key_hash: record.key_hash,
+      user_id: record.user_id,
+      org_id: record.org_id,
+      role,
+      expires_at_ms: expiresMs,
+      revoked: false,
+    };
+    await this.table.putNew({ pk: `USER#${record.user_id}`, sk: `APIKEY#${record.id}`, ...record });
+    await this.table.putNew({
+      pk: `KEY#${record.key_hash}`,
+      sk: "KEY",
+      ...lookup,
+      // Expired lookups disappear a week after expiry; until then readers check expires_at_ms.
+      ...(expiresMs ? { ttl: epochSeconds(expiresMs) + 7 * 86400 } : {}),
+    });
+  }
+
+  async findApiKeyByHash(hash: string): Promise<ApiKeyLookup | null> {
+    return strip<ApiKeyLookup>(await this.table.get(`KEY#${hash}`, "KEY", false));
+  }
+
+  /** Marks a key revoked: the lookup first (authentication stops), then the record. */
+  async revokeApiKey(record: ApiKeyRecord, nowMs: number): Promise<void> {
+    await this.table.update({
+      Key: { pk: `KEY#${record.key_hash}`, sk: "KEY" },
+      UpdateExpression: "SET revoked = :t",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":t": true },
+    });
+    await this.table.update({
+      Key: { pk: `USER#${record.user_id}`, sk: `APIKEY#${record.id}` },
+      UpdateExpression: "SET revoked_at = if_not_exists(revoked_at, :now)",
+      ExpressionAttributeValues: { ":now": isoTime(nowMs) },
+    });
+  }
+
+  // Password reset --------------------------------------------------------------------------
+
+  async putResetToken(tokenHash: string, userId: string, expiresAtMs: number): Promise<void> {
+    await this.table.putNew({
+      pk: `RESET#${tokenHash}`,
+      sk: "RESET",
+      user_id: userId,
+      expires_at_ms: expiresAtMs,
+      used_at: null,
+      ttl: epochSeconds(expiresAtMs) + 86400,
+    });
+  }
+
+  /** Marks the token used if it is unused and unexpired; returns its user, or null. */
+  async consumeResetToken(tokenHash: string, nowMs: number): Promise<string | null> {
+    const out = await this.table.update<ResetTokenRecord>({
+      Key: { pk: `RESET#${tokenHash}`, sk: "RESET" },
+      UpdateExpression: "SET used_at = :now",
+      ConditionExpression: "attribute_exists(pk) AND used_at = :null AND expires_at_ms > :nowMs",
+      ExpressionAttributeValues: { ":now": isoTime(nowMs), ":null": null, ":nowMs": nowMs },
+    });
+    return out?.user_id ?? null;
+  }
+}

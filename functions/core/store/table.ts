@@ -1,0 +1,129 @@
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type UpdateCommandInput,
+} from "@aws-sdk/lib-dynamodb";
+import type { Clock } from "../clock.js";
+import { isConditionFailure } from "./dynamo.js";
+
+export type Item = Record<string, unknown> & { pk: string; sk: string };
+
+/**
+ * Thin, typed access to the single table. Repositories build keys and conditions; this class only
+ * removes SDK boilerplate. Every state change a repository makes is a conditional write.
+ */
+export class Table {
+  constructor(
+    readonly doc: DynamoDBDocumentClient,
+    readonly name: string,
+    readonly clock: Clock,
+  ) {}
+
+  async get<T = Item>(pk: string, sk: string, consistent = true): Promise<T | null> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.name, Key: { pk, sk }, ConsistentRead: consistent }));
+    if (!Item || this.expired(Item)) return null;
+    return Item as T;
+  }
+
+  /** Put; with `condition`, returns false instead of throwing when the condition fails. */
+  async put(item: Item, condition?: string, names?: Record<string, string>, values?: Record<string, unknown>): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.name,
+          Item: item,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (condition && isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Put only if no item has this key yet. */
+  putNew(item: Item): Promise<boolean> {
+    return this.put(item, "attribute_not_exists(pk)");
+  }
+
+  /** Update; returns the new attributes, or null when the condition failed. */
+  async update<T = Item>(input: Omit<UpdateCommandInput, "TableName">): Promise<T | null> {
+    try {
+      const out = await this.doc.send(new UpdateCommand({ TableName: this.name, ReturnValues: "ALL_NEW", ...input }));
+      return (out.Attributes ?? null) as T | null;
+    } catch (error) {
+      if (input.ConditionExpression && isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(pk: string, sk: string, condition?: string, values?: Record<string, unknown>): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({ TableName: this.name, Key: { pk, sk }, ConditionExpression: condition, ExpressionAttributeValues: values }),
+      );
+      return true;
+    } catch (error) {
+      if (condition && isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** One page of a query. */
+  async queryPage<T = Item>(input: Omit<QueryCommandInput, "TableName">): Promise<{ items: T[]; next?: Record<string, unknown> }> {
+    const out = await this.doc.send(new QueryCommand({ TableName: this.name, ...input }));
+    const items = (out.Items ?? []).filter((i) => !this.expired(i)) as T[];
+    return { items, next: out.LastEvaluatedKey };
+  }
+
+  /** Every item of a query, following pages. */
+  async queryAll<T = Item>(input: Omit<QueryCommandInput, "TableName">): Promise<T[]> {
+    const all: T[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.queryPage<T>({ ...input, ExclusiveStartKey: start });
+      all.push(...page.items);
+      start = page.next;
+    } while (start);
+    return all;
+  }
+
+  /** Items of a partition whose sort key starts with `prefix`, in key order (or reversed). */
+  queryPrefix<T = Item>(pk: string, prefix: string, options: { newestFirst?: boolean; limit?: number } = {}): Promise<T[]> {
+    const input: Omit<QueryCommandInput, "TableName"> = {
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
+      ScanIndexForward: !options.newestFirst,
+      ConsistentRead: true,
+    };
+    if (options.limit) return this.queryPage<T>({ ...input, Limit: options.limit }).then((p) => p.items);
+    return this.queryAll<T>(input);
+  }
+
+  /** Deletes many keys, 25 per request, retrying unprocessed ones. */
+  async deleteMany(keys: { pk: string; sk: string }[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 25) {
+      let requests: Record<string, unknown>[] = keys.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
+      for (let attempt = 0; requests.length > 0 && attempt < 8; attempt++) {
+        const out = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.name]: requests as never } }));
+        requests = (out.UnprocessedItems?.[this.name] ?? []) as Record<string, unknown>[];
+        if (requests.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      }
+    }
+  }
+
+  /** TTL is a promise of deletion, not a guarantee of timing (and emulators may not enforce it). */
+  private expired(item: Record<string, unknown>): boolean {
+    const ttl = item.ttl;
+    return typeof ttl === "number" && ttl * 1000 <= this.clock.now();
+  }
+}

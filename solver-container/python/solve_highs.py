@@ -1,0 +1,200 @@
+"""Native HiGHS through highspy, built directly from the canonical problem's arrays (no file, no names)."""
+
+from collections import deque
+
+import highspy
+import numpy as np
+
+from solve_common import Deadline, empty_result, finite
+
+INF = highspy.kHighsInf
+STATUS = highspy.HighsModelStatus
+SOLUTION_FEASIBLE = 2  # primal_solution_status: a feasible primal solution is held
+
+# Statuses where HiGHS stopped early for a reason other than the time limit.
+OTHER_LIMITS = {
+    STATUS.kObjectiveBound, STATUS.kObjectiveTarget, STATUS.kSolutionLimit, STATUS.kIterationLimit,
+    STATUS.kInterrupt, STATUS.kHighsInterrupt,
+}
+
+
+def version_string():
+    return f"HiGHS {highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH} (native, highspy)"
+
+
+def probe():
+    return {"available": True, "version": version_string(), "build": f"git {highspy.Highs().githash()}"}
+
+
+def option_value(h, name):
+    """getOptionValue answers (status, value) in highspy 1.15 and a bare value in some other releases."""
+    value = h.getOptionValue(name)
+    return value[1] if isinstance(value, tuple) else value
+
+
+def _bounds(values):
+    return np.array([v if v is not None else np.nan for v in values], dtype=np.float64)
+
+
+def build_lp(form, objective=True):
+    n, m = form["numCols"], form["numRows"]
+    lp = highspy.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = m
+    lp.col_cost_ = np.array(form["colCost"], dtype=np.float64) if objective else np.zeros(n)
+    lower, upper = _bounds(form["colLower"]), _bounds(form["colUpper"])
+    lp.col_lower_ = np.where(np.isnan(lower), -INF, lower)
+    lp.col_upper_ = np.where(np.isnan(upper), INF, upper)
+    row_lower, row_upper = _bounds(form["rowLower"]), _bounds(form["rowUpper"])
+    lp.row_lower_ = np.where(np.isnan(row_lower), -INF, row_lower)
+    lp.row_upper_ = np.where(np.isnan(row_upper), INF, row_upper)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.num_col_ = n
+    lp.a_matrix_.num_row_ = m
+    lp.a_matrix_.start_ = np.array(form["rowStarts"], dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(form["rowIndices"], dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(form["rowValues"], dtype=np.float64)
+    if any(form["integrality"]):
+        lp.integrality_ = [highspy.HighsVarType.kInteger if t else highspy.HighsVarType.kContinuous for t in form["integrality"]]
+    if objective:
+        lp.sense_ = highspy.ObjSense.kMaximize if form["sense"] == "maximize" else highspy.ObjSense.kMinimize
+        lp.offset_ = float(form["offset"])
+    return lp
+
+
+def build_hessian(form):
+    """HiGHS minimizes c'x + ½x'Qx, Q lower triangle by columns: coef·xi·xj is Q[j,i] = coef, coef·xi² is Q[i,i] = 2·coef."""
+    n = form["numCols"]
+    columns = [[] for _ in range(n)]
+    for i, j, v in zip(form["qRow"], form["qCol"], form["qValues"]):
+        columns[i].append((j, 2.0 * v if i == j else float(v)))
+    hessian = highspy.HighsHessian()
+    hessian.dim_ = n
+    hessian.format_ = highspy.HessianFormat.kTriangular
+    start, index, value = [0], [], []
+    for col in columns:
+        for row, v in sorted(col):
+            index.append(row)
+            value.append(v)
+        start.append(len(index))
+    hessian.start_ = np.array(start, dtype=np.int32)
+    hessian.index_ = np.array(index, dtype=np.int32)
+    hessian.value_ = np.array(value, dtype=np.float64)
+    return hessian
+
+
+class Run:
+    """One HiGHS run() and the numbers it left behind."""
+
+    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True):
+        h = highspy.Highs()
+        self.highs = h
+        self.log = deque(maxlen=40)
+        # Keep HiGHS's words for error messages without printing them.
+        h.setOptionValue("log_to_console", False)
+        h.cbLogging.subscribe(lambda e: self.log.append(e.message.rstrip()))
+        h.setOptionValue("time_limit", max(float(seconds), 0.001))
+        h.setOptionValue("mip_rel_gap", float(settings["gap"]))
+        h.setOptionValue("threads", int(settings["threads"]))
+        if not presolve:
+            h.setOptionValue("presolve", "off")
+        self.applied = {name: option_value(h, name) for name in ("time_limit", "mip_rel_gap", "threads")}
+        self.is_mip = any(form["integrality"])
+        h.passModel(build_lp(form, objective))
+        if objective and form["qValues"]:
+            h.passHessian(build_hessian(form))
+        if reporter is not None and self.is_mip:
+            h.cbMipImprovingSolution.subscribe(
+                lambda e: reporter.progress(e.data_out.objective_function_value, e.data_out.mip_dual_bound, e.data_out.mip_node_count, force=True)
+            )
+            h.cbMipLogging.subscribe(
+                lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
+            )
+        h.run()
+        self.status = h.getModelStatus()
+        self.info = h.getInfo()
+        self.seconds = h.getRunTime()
+        self.primal_ok = self.info.primal_solution_status == SOLUTION_FEASIBLE
+
+    def status_text(self):
+        return self.highs.modelStatusToString(self.status)
+
+    def iterations(self):
+        i = self.info
+        return sum(max(0, c) for c in (i.simplex_iteration_count, i.ipm_iteration_count, i.qp_iteration_count, i.pdlp_iteration_count))
+
+    def fill(self, result):
+        """Objective and solution only when HiGHS holds a feasible primal solution (not after every time limit)."""
+        if self.primal_ok:
+            result["objective_value"] = finite(self.info.objective_function_value)
+            result["solution"] = list(self.highs.getSolution().col_value)
+        if self.is_mip:
+            result["dual_bound"] = finite(self.info.mip_dual_bound)
+        elif self.status == STATUS.kOptimal:
+            result["dual_bound"] = result["objective_value"]
+
+    def words(self):
+        lines = [line for line in self.log if line.strip()]
+        return " | ".join(lines[-6:])
+
+
+def settle_infeasible_or_unbounded(form, settings, deadline, first):
+    """
+    kUnboundedOrInfeasible proves only one of the two. HiGHS without presolve usually tells which; if
+    not, a feasible point for the constraints alone plus that proof means unbounded.
+    """
+    runs = [first]
+    again = Run(form, settings, deadline.remaining(), presolve=False)
+    runs.append(again)
+    if again.status in (STATUS.kInfeasible, STATUS.kUnbounded, STATUS.kOptimal, STATUS.kTimeLimit):
+        return again.status, runs
+    feasibility = Run(form, settings, deadline.remaining(), objective=False)
+    runs.append(feasibility)
+    if feasibility.status == STATUS.kInfeasible:
+        return STATUS.kInfeasible, runs
+    if feasibility.primal_ok:
+        return STATUS.kUnbounded, runs
+    return STATUS.kUnboundedOrInfeasible, runs
+
+
+def solve(form, settings, reporter):
+    deadline = Deadline(settings["time_limit"])
+    result = empty_result("error")
+    result["solver_version"] = version_string()
+    if form["qValues"] and any(form["integrality"]):
+        result["error_message"] = "HiGHS does not solve problems with both integer variables and quadratic terms"
+        return result
+
+    # The first run gets exactly the requested limit (so it reads back as sent); follow-ups the rest.
+    run = Run(form, settings, settings["time_limit"], reporter=reporter)
+    status, runs = run.status, [run]
+    if status == STATUS.kUnboundedOrInfeasible:
+        status, runs = settle_infeasible_or_unbounded(form, settings, deadline, run)
+    final = runs[1] if len(runs) > 1 and status == STATUS.kOptimal else run
+
+    result["settings_applied"] = run.applied
+    result["raw_status"] = " -> ".join(r.status_text() for r in runs[:2])
+    result["solver_time_seconds"] = sum(r.seconds for r in runs)
+    result["iterations"] = sum(r.iterations() for r in runs)
+    result["nodes"] = sum(max(0, r.info.mip_node_count) for r in runs) if run.is_mip else None
+
+    if status == STATUS.kOptimal and final.primal_ok:
+        result["solver_status"] = "optimal"
+        final.fill(result)
+    elif status == STATUS.kInfeasible:
+        result["solver_status"] = "infeasible"
+    elif status == STATUS.kUnbounded:
+        result["solver_status"] = "unbounded"
+    elif status == STATUS.kTimeLimit:
+        result["solver_status"] = "time_limit"
+        (runs[-1] if len(runs) > 1 else run).fill(result)
+    elif status in OTHER_LIMITS and run.primal_ok:
+        result["solver_status"] = "feasible"
+        run.fill(result)
+        result["error_message"] = f"HiGHS stopped early: {run.status_text()}"
+    elif status == STATUS.kUnboundedOrInfeasible:
+        result["error_message"] = "HiGHS: infeasible or unbounded (HiGHS could not tell which)"
+    else:
+        words = run.words()
+        result["error_message"] = f"HiGHS: {run.status_text()}" + (f" ({words})" if words else "")
+    return result

@@ -1,0 +1,179 @@
+"""SCIP through pyscipopt, built directly from the canonical problem's arrays (no file, no names)."""
+
+import time
+
+import pyscipopt
+from pyscipopt import SCIP_EVENTTYPE, SCIP_PARAMSETTING, Eventhdlr, ExprCons, quicksum
+
+from solve_common import Deadline, bound_or_none, empty_result, finite
+
+# SCIP statuses that stop the search early for a reason other than the time limit.
+OTHER_LIMITS = {
+    "nodelimit", "totalnodelimit", "stallnodelimit", "memlimit", "sollimit", "bestsollimit",
+    "restartlimit", "userinterrupt", "terminate", "primallimit", "duallimit",
+}
+
+
+def version_string():
+    m = pyscipopt.Model()
+    return f"SCIP {m.getMajorVersion()}.{m.getMinorVersion()}.{m.getTechVersion()} (pyscipopt {pyscipopt.__version__})"
+
+
+def probe():
+    return {"available": True, "version": version_string()}
+
+
+class ProgressHandler(Eventhdlr):
+    """Reports each new incumbent at once and the dual bound at most every PROGRESS_INTERVAL_SECONDS."""
+
+    def __init__(self, reporter):
+        super().__init__()
+        self.reporter = reporter
+
+    def eventinit(self):
+        self.model.catchEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+        self.model.catchEvent(SCIP_EVENTTYPE.DUALBOUNDIMPROVED, self)
+
+    def eventexit(self):
+        self.model.dropEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+        self.model.dropEvent(SCIP_EVENTTYPE.DUALBOUNDIMPROVED, self)
+
+    def eventexec(self, event):
+        m = self.model
+        force = event.getType() == SCIP_EVENTTYPE.BESTSOLFOUND
+        # Inside BESTSOLFOUND the primal bound is not updated yet: read the new best solution itself.
+        incumbent = m.getSolObjVal(m.getBestSol()) if m.getNSols() > 0 else None
+        self.reporter.progress(incumbent, m.getDualbound(), m.getNNodes(), force=force)
+
+
+def build(form, objective=True):
+    """The model and its variables in column order. objective=False gives the feasibility version."""
+    m = pyscipopt.Model(form.get("name") or "problem")
+    m.hideOutput()
+    n = form["numCols"]
+    cost, lower, upper, integrality = form["colCost"], form["colLower"], form["colUpper"], form["integrality"]
+    xs = [
+        m.addVar(
+            name=f"x{j}",
+            vtype="I" if integrality[j] else "C",
+            lb=bound_or_none(lower[j]),
+            ub=bound_or_none(upper[j]),
+            obj=float(cost[j]) if objective else 0.0,
+        )
+        for j in range(n)
+    ]
+    starts, indices, values = form["rowStarts"], form["rowIndices"], form["rowValues"]
+    for i in range(form["numRows"]):
+        expr = quicksum(values[k] * xs[indices[k]] for k in range(starts[i], starts[i + 1]))
+        m.addCons(ExprCons(expr, lhs=bound_or_none(form["rowLower"][i]), rhs=bound_or_none(form["rowUpper"][i])), name=f"r{i}")
+    if objective:
+        if form["sense"] == "maximize":
+            m.setMaximize()
+        if form["offset"]:
+            m.addObjoffset(float(form["offset"]))
+        if form["qValues"]:
+            # SCIP's objective is linear: minimize t subject to q(x) <= t (>= t when maximizing).
+            q = quicksum(v * xs[i] * xs[j] for i, j, v in zip(form["qRow"], form["qCol"], form["qValues"]))
+            t = m.addVar(name="quadratic_objective", vtype="C", lb=None, ub=None, obj=1.0)
+            m.addCons(q - t <= 0 if form["sense"] == "minimize" else q - t >= 0, name="quadratic_objective")
+    return m, xs
+
+
+def apply_settings(m, settings, seconds):
+    m.setParam("limits/time", max(seconds, 0.001))
+    m.setParam("limits/gap", float(settings["gap"]))
+    # SCIP's optimize() searches with one thread; lp/threads is what it offers to the LP solver.
+    m.setParam("lp/threads", int(settings["threads"]))
+    return {name: m.getParam(name) for name in ("limits/time", "limits/gap", "lp/threads")}
+
+
+class Run:
+    """One optimize() call and the numbers it left behind."""
+
+    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True):
+        self.model, self.xs = build(form, objective=objective)
+        self.applied = apply_settings(self.model, settings, seconds)
+        if not presolve:
+            self.model.setPresolve(SCIP_PARAMSETTING.OFF)
+        if reporter is not None:
+            self.model.includeEventhdlr(ProgressHandler(reporter), "incumbent_progress", "streams incumbent and bound")
+        self.model.optimize()
+        m = self.model
+        self.status = m.getStatus()
+        self.has_solution = m.getNSols() > 0
+        self.seconds = m.getSolvingTime()
+        self.nodes = m.getNNodes()
+        self.iterations = m.getNLPIterations()
+
+    def fill(self, result):
+        m = self.model
+        result["raw_status"] = self.status
+        if self.has_solution:
+            sol = m.getBestSol()
+            result["objective_value"] = finite(m.getSolObjVal(sol))
+            result["solution"] = [m.getSolVal(sol, x) for x in self.xs]
+        result["dual_bound"] = finite(m.getDualbound())
+
+
+def settle_infeasible_or_unbounded(form, settings, deadline, first):
+    """
+    SCIP's `inforunbd` proves only that the problem is infeasible or unbounded. Without presolve SCIP
+    usually tells which; if not, a feasible point for the constraints alone (objective dropped) together
+    with that proof means unbounded, and a proved-infeasible feasibility problem means infeasible.
+    Returns (status, message, runs).
+    """
+    runs = [first]
+    again = Run(form, settings, deadline.remaining(), presolve=False)
+    runs.append(again)
+    if again.status in ("infeasible", "unbounded"):
+        return again.status, None, runs
+    if again.status == "timelimit":
+        return "timelimit", None, runs
+    if again.status in ("optimal", "gaplimit"):
+        # A finite optimum contradicts the first answer; the run that proved something wins.
+        return "optimal", None, runs
+    feasibility = Run(form, settings, deadline.remaining(), presolve=False, objective=False)
+    runs.append(feasibility)
+    if feasibility.status == "infeasible":
+        return "infeasible", None, runs
+    if feasibility.has_solution:
+        return "unbounded", None, runs
+    return "error", "SCIP: infeasible or unbounded (SCIP could not tell which within the time limit)", runs
+
+
+def solve(form, settings, reporter):
+    deadline = Deadline(settings["time_limit"])
+    version = version_string()
+    # The first run gets exactly the requested limit (so it reads back as sent); follow-ups the rest.
+    run = Run(form, settings, settings["time_limit"], reporter=reporter)
+    status, message, runs = run.status, None, [run]
+    final = run
+
+    if status == "inforunbd":
+        status, message, runs = settle_infeasible_or_unbounded(form, settings, deadline, run)
+        final = runs[1] if status == "optimal" else run
+
+    result = empty_result("error")
+    result["solver_version"] = version
+    result["settings_applied"] = run.applied
+    result["solver_time_seconds"] = sum(r.seconds for r in runs)
+    result["nodes"] = sum(r.nodes for r in runs)
+    result["iterations"] = sum(r.iterations for r in runs)
+
+    if status in ("optimal", "gaplimit"):
+        result["solver_status"] = "optimal"
+        final.fill(result)
+    elif status in ("infeasible", "unbounded"):
+        result["solver_status"] = status
+        result["raw_status"] = run.status if len(runs) == 1 else f"{run.status} -> {status}"
+    elif status == "timelimit":
+        result["solver_status"] = "time_limit"
+        run.fill(result)
+    elif status in OTHER_LIMITS and run.has_solution:
+        result["solver_status"] = "feasible"
+        run.fill(result)
+        result["error_message"] = f"SCIP stopped early: {status}"
+    else:
+        result["raw_status"] = run.status
+        result["error_message"] = message or f"SCIP stopped without a verdict: {status}"
+    return result

@@ -1,0 +1,164 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import loadHighs, { type Highs, type Model, type ModelData, type VariableType } from "highs";
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import { namedSolution, toMatrixForm, type MatrixForm } from "./matrix-form.js";
+import { blankResult } from "./result.js";
+import type { AdapterResult, Progress, TypeScriptEngine } from "./types.js";
+
+/**
+ * HiGHS compiled to WebAssembly (npm `highs`), for machines without Python. It runs inside the Node
+ * child (node-child.ts), as any TypeScript engine does. The build is single-threaded and rejects thread
+ * options, so `threads` reads back as 1 whatever was asked.
+ */
+
+let runtime: Promise<Highs> | null = null;
+const highs = (): Promise<Highs> => (runtime ??= loadHighs());
+
+/** The npm package's version (its `exports` hide package.json, so read it beside the entry point). */
+function packageVersion(): string {
+  const entry = createRequire(import.meta.url).resolve("highs");
+  const manifest = path.join(path.dirname(entry), "..", "package.json");
+  return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+}
+
+function modelData(h: Highs, form: MatrixForm, objective: boolean): ModelData {
+  const inf = h.infinity;
+  const data: ModelData = {
+    numCols: form.numCols,
+    numRows: form.numRows,
+    sense: form.sense === "maximize" ? h.constants.objectiveSense.maximize : h.constants.objectiveSense.minimize,
+    offset: objective ? form.offset : 0,
+    colCost: objective ? form.colCost : new Array<number>(form.numCols).fill(0),
+    colLower: form.colLower.map((v) => v ?? -inf),
+    colUpper: form.colUpper.map((v) => v ?? inf),
+    rowLower: form.rowLower.map((v) => v ?? -inf),
+    rowUpper: form.rowUpper.map((v) => v ?? inf),
+    matrix: { format: "csr", numRows: form.numRows, numCols: form.numCols, starts: form.rowStarts, indices: form.rowIndices, values: form.rowValues },
+    integrality: form.integrality.some((t) => t === 1) ? (form.integrality as VariableType[]) : undefined,
+  };
+  if (!objective || form.qValues.length === 0) return data;
+  // ½x'Qx with Q's lower triangle by columns: coef·xi·xj (i<j) is Q[j,i] = coef; coef·xi² is Q[i,i] = 2·coef.
+  const columns: [number, number][][] = Array.from({ length: form.numCols }, () => []);
+  form.qRow.forEach((i, k) => {
+    const j = form.qCol[k]!;
+    columns[i]!.push([j, i === j ? 2 * form.qValues[k]! : form.qValues[k]!]);
+  });
+  const starts = [0];
+  const indices: number[] = [];
+  const values: number[] = [];
+  for (const col of columns) {
+    for (const [row, v] of col.sort((a, b) => a[0] - b[0])) {
+      indices.push(row);
+      values.push(v);
+    }
+    starts.push(indices.length);
+  }
+  return { ...data, hessian: { format: "triangular", dimension: form.numCols, starts, indices, values } };
+}
+
+interface WasmRun {
+  status: number;
+  primalFeasible: boolean;
+  objective: number;
+  dualBound: number;
+  nodes: number;
+  iterations: number;
+  seconds: number;
+  solution: number[];
+  applied: Record<string, number | string | boolean>;
+}
+
+function runOnce(h: Highs, form: MatrixForm, settings: SolveSettings, options: { presolve: boolean; objective: boolean; report?: (p: Progress) => void }): WasmRun {
+  const model: Model = h.createModel(modelData(h, form, options.objective));
+  try {
+    model.options.set({ output_flag: false, time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance });
+    if (!options.presolve) model.options.set("presolve", "off");
+    const report = options.report;
+    const cb = h.constants.callbackType;
+    model.run(
+      report
+        ? {
+            [cb.mipImprovingSolution]: (e) => void report({ incumbent: e.data.objective_function_value ?? null, bound: e.data.mip_dual_bound ?? null, nodes: Number(e.data.mip_node_count ?? 0) }),
+            [cb.mipLogging]: (e) => void report({ incumbent: e.data.mip_primal_bound ?? null, bound: e.data.mip_dual_bound ?? null, nodes: Number(e.data.mip_node_count ?? 0) }),
+          }
+        : undefined,
+    );
+    const info = (name: string) => Number(model.info.get(name));
+    return {
+      status: model.getModelStatus(),
+      primalFeasible: info("primal_solution_status") === h.constants.solutionStatus.feasible,
+      objective: info("objective_function_value"),
+      dualBound: info("mip_dual_bound"),
+      nodes: info("mip_node_count"),
+      iterations: ["simplex_iteration_count", "ipm_iteration_count", "qp_iteration_count"].reduce((s, n) => s + Math.max(0, info(n)), 0),
+      seconds: model.getRunTime(),
+      solution: Array.from(model.getSolution().colValue),
+      applied: {
+        time_limit: model.options.get("time_limit") as number,
+        mip_rel_gap: model.options.get("mip_rel_gap") as number,
+        threads: 1,
+      },
+    };
+  } finally {
+    model.dispose();
+  }
+}
+
+const finiteOrNull = (v: number): number | null => (Number.isFinite(v) && Math.abs(v) < 1e19 ? v : null);
+
+export const highsWasmEngine: TypeScriptEngine = {
+  async version() {
+    const h = await highs();
+    return `HiGHS ${h.version.string} (wasm, npm highs ${packageVersion()})`;
+  },
+
+  async solve(problem: Problem, settings: SolveSettings, report): Promise<AdapterResult> {
+    const h = await highs();
+    const version = await this.version();
+    const form = toMatrixForm(problem);
+    const isMip = form.integrality.some((t) => t === 1);
+    if (isMip && form.qValues.length > 0) return blankResult("error", version, "HiGHS does not solve problems with both integer variables and quadratic terms");
+    const S = h.constants.modelStatus;
+    const first = runOnce(h, form, settings, { presolve: true, objective: true, report });
+    let final = first;
+    let status: number = first.status;
+    if (status === S.unboundedOrInfeasible) {
+      // Only "one of the two" is proved; without presolve HiGHS usually tells which.
+      final = runOnce(h, form, { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - first.seconds) }, { presolve: false, objective: true });
+      status = final.status;
+    }
+    const result = blankResult("error", version);
+    result.settings_applied = first.applied;
+    result.solver_time_seconds = first.seconds + (final === first ? 0 : final.seconds);
+    result.iterations = first.iterations + (final === first ? 0 : final.iterations);
+    result.nodes = isMip ? Math.max(0, final.nodes) : null;
+    const fill = () => {
+      if (final.primalFeasible) {
+        result.objective_value = finiteOrNull(final.objective);
+        result.solution = namedSolution(form, final.solution);
+      }
+      result.dual_bound = isMip ? finiteOrNull(final.dualBound) : status === S.optimal ? result.objective_value : null;
+    };
+    if (status === S.optimal && final.primalFeasible) {
+      result.solver_status = "optimal";
+      fill();
+    } else if (status === S.infeasible) result.solver_status = "infeasible";
+    else if (status === S.unbounded) result.solver_status = "unbounded";
+    else if (status === S.timeLimit) {
+      result.solver_status = "time_limit";
+      fill();
+    } else if (status === S.unboundedOrInfeasible) {
+      result.error_message = "HiGHS: infeasible or unbounded (HiGHS could not tell which)";
+    } else if (final.primalFeasible && status !== S.solveError && status !== S.modelError) {
+      result.solver_status = "feasible";
+      fill();
+      result.error_message = `HiGHS stopped early (model status ${status})`;
+    } else {
+      result.error_message = `HiGHS ended with model status ${status}`;
+    }
+    return result;
+  },
+};

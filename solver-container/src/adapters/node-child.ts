@@ -1,0 +1,70 @@
+/**
+ * Entry of the Node child that runs a solver written in TypeScript (jaos, HiGHS-wasm), so the worker's
+ * kill switch can stop it like any other solver: the engine's loop may block its thread for minutes.
+ *
+ * stdin: one JSON object { module, exportName, problem, settings, resultPath }.
+ * stdout: progress lines { "event": "progress", incumbent, bound, nodes }.
+ * The result goes to `resultPath` (write, then rename), so a half-written result is never read.
+ */
+import { rename, writeFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import type { AdapterResult, TypeScriptEngine } from "./types.js";
+
+interface ChildRequest {
+  module: string;
+  exportName: string;
+  problem: Problem;
+  settings: SolveSettings;
+  resultPath: string;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function main(): Promise<void> {
+  const request = JSON.parse(await readStdin()) as ChildRequest;
+  let result: AdapterResult;
+  try {
+    const mod = (await import(pathToFileURL(request.module).href)) as Record<string, TypeScriptEngine | undefined>;
+    const engine = mod[request.exportName];
+    if (!engine) throw new Error(`${request.module} has no export "${request.exportName}"`);
+    let lastLine = "";
+    result = await engine.solve(request.problem, request.settings, (progress) => {
+      const line = JSON.stringify({ event: "progress", ...progress });
+      if (line !== lastLine) process.stdout.write(line + "\n");
+      lastLine = line;
+    });
+  } catch (err) {
+    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    result = {
+      solver_status: "error",
+      objective_value: null,
+      dual_bound: null,
+      gap: null,
+      nodes: null,
+      iterations: null,
+      solver_time_seconds: null,
+      wall_time_ms: null,
+      solution: null,
+      solver_version: null,
+      error_message: message,
+      settings_applied: null,
+    };
+  }
+  const tmp = `${request.resultPath}.tmp${process.pid}`;
+  await writeFile(tmp, JSON.stringify(result));
+  await rename(tmp, request.resultPath);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,69 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import { REPO_ROOT } from "./paths.js";
+import { runChild } from "./process.js";
+import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
+import type { AdapterResult, Progress, SolveContext } from "./types.js";
+
+/**
+ * Runs a `TypeScriptEngine` (jaos, HiGHS-wasm) in a Node child under the kill switch. From sources
+ * (tests, `npm start`) the child needs tsx to load TypeScript; a compiled build runs the .js entry as is.
+ */
+export interface NodeEngineModule {
+  /** Absolute path of the module that exports the engine. */
+  modulePath: string;
+  exportName: string;
+}
+
+const HERE = fileURLToPath(import.meta.url);
+const FROM_SOURCES = HERE.endsWith(".ts");
+const CHILD_ENTRY = path.join(path.dirname(HERE), FROM_SOURCES ? "node-child.ts" : "node-child.js");
+
+/** The module path of a sibling adapter file, with the extension this build uses. */
+export function siblingModule(baseName: string): string {
+  return path.join(path.dirname(HERE), `${baseName}${FROM_SOURCES ? ".ts" : ".js"}`);
+}
+
+export async function solveInNodeChild(
+  engine: NodeEngineModule,
+  solverTitle: string,
+  version: string | null,
+  problem: Problem,
+  settings: SolveSettings,
+  context: SolveContext,
+): Promise<AdapterResult> {
+  const started = performance.now();
+  const resultPath = path.join(context.workDir, `node-result-${process.pid}-${Date.now()}.json`);
+  let progress: Progress = noProgress();
+  const outcome = await runChild({
+    command: process.execPath,
+    args: [...(FROM_SOURCES ? ["--import", "tsx"] : []), CHILD_ENTRY],
+    // The repo root, so `--import tsx` resolves from the project's node_modules.
+    cwd: REPO_ROOT,
+    input: JSON.stringify({ module: engine.modulePath, exportName: engine.exportName, problem, settings, resultPath }),
+    deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
+    signal: context.signal,
+    onLine: (line, stream) => {
+      if (stream !== "stdout") return;
+      try {
+        const event = JSON.parse(line) as { event?: string } & Progress;
+        if (event.event === "progress") progress = { incumbent: event.incumbent, bound: event.bound, nodes: event.nodes };
+      } catch {
+        // not a progress line
+      }
+    },
+  });
+  let result: AdapterResult | null = null;
+  try {
+    result = JSON.parse(await readFile(resultPath, "utf8")) as AdapterResult;
+  } catch {
+    result = null;
+  }
+  if (result) return finish({ ...result, solver_version: result.solver_version ?? version }, started);
+  if (outcome.stopped) return finish(stoppedResult(outcome.stopped, progress, version, settings.timeLimitSeconds, solverTitle), started);
+  const why = outcome.spawnError ?? `exit ${outcome.exitCode ?? outcome.exitSignal}: ${lastLines(outcome.stderr)}`;
+  return finish(blankResult("error", version, `${solverTitle} child failed: ${why}`), started);
+}

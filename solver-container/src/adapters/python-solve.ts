@@ -1,0 +1,54 @@
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import { namedSolution, toMatrixForm } from "./matrix-form.js";
+import type { PythonRuntime, PythonSolverName } from "./python-host.js";
+import { blankResult, finish, stoppedResult } from "./result.js";
+import type { AdapterResult, SolveContext } from "./types.js";
+
+const SOLVER_TITLES: Record<PythonSolverName, string> = { scip: "SCIP", highs: "HiGHS" };
+
+/**
+ * One solve through the Python runner, from the canonical problem's arrays. The runner decides the
+ * verdict (it can re-solve to settle "infeasible or unbounded"); this side maps the solution back to
+ * the original names, measures the wall time and applies the kill switch's answer when it fired.
+ */
+export async function solveInPython(
+  runtime: PythonRuntime,
+  solver: PythonSolverName,
+  version: string | null,
+  problem: Problem,
+  settings: SolveSettings,
+  context: SolveContext,
+): Promise<AdapterResult> {
+  const started = performance.now();
+  const { colNames, ...model } = toMatrixForm(problem);
+  const outcome = await runtime.run(
+    { solver, model, settings: { time_limit: settings.timeLimitSeconds, gap: settings.gapTolerance, threads: settings.threads } },
+    {
+      workDir: context.workDir,
+      deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
+      signal: context.signal,
+    },
+  );
+
+  if (outcome.result) {
+    const r = outcome.result;
+    return finish(
+      {
+        ...blankResult(r.solver_status, r.solver_version ?? version, r.error_message),
+        objective_value: r.objective_value,
+        dual_bound: r.dual_bound,
+        nodes: r.nodes,
+        iterations: r.iterations,
+        solver_time_seconds: r.solver_time_seconds,
+        solution: r.solution ? namedSolution({ colNames }, r.solution) : null,
+        settings_applied: r.settings_applied,
+      },
+      started,
+    );
+  }
+  if (outcome.stopped) {
+    return finish(stoppedResult(outcome.stopped, outcome.progress, version, settings.timeLimitSeconds, SOLVER_TITLES[solver]), started);
+  }
+  return finish(blankResult("error", version, outcome.failure), started);
+}

@@ -1,0 +1,58 @@
+import { emptyResult, type SolverStatus } from "../../../functions/core/solvers/types.js";
+import type { StopReason } from "./process.js";
+import type { AdapterResult, Progress } from "./types.js";
+
+/**
+ * One gap definition for every solver (each solver's own differs: SCIP divides by the smaller of the
+ * two bounds, CBC and glpsol by the incumbent): |incumbent − bound| / max(|incumbent|, 1e-10), as
+ * HiGHS and CPLEX do. 0 when the two agree to 1e-9 relative (a proved optimum); null without both.
+ */
+export function relativeGap(objective: number | null, bound: number | null): number | null {
+  if (objective === null || bound === null || !Number.isFinite(objective) || !Number.isFinite(bound)) return null;
+  const diff = Math.abs(objective - bound);
+  if (diff <= 1e-9 * Math.max(1, Math.abs(objective))) return 0;
+  return diff / Math.max(Math.abs(objective), 1e-10);
+}
+
+export function blankResult(status: SolverStatus, version: string | null, message: string | null = null): AdapterResult {
+  return { ...emptyResult(status, message), solver_version: version, settings_applied: null };
+}
+
+/** Fills the fields every adapter computes the same way: the gap and the wall time of the whole call. */
+export function finish(result: AdapterResult, startedAtMs: number): AdapterResult {
+  const gap = result.solver_status === "optimal" || result.solver_status === "time_limit" || result.solver_status === "feasible"
+    ? relativeGap(result.objective_value, result.dual_bound)
+    : null;
+  return { ...result, gap, wall_time_ms: Math.round(performance.now() - startedAtMs) };
+}
+
+/**
+ * The answer when the kill switch stopped a solver: a time limit with the last incumbent and bound the
+ * solver printed, or a cancellation. No solution vector: a killed process cannot hand one over.
+ */
+export function stoppedResult(reason: StopReason, progress: Progress, version: string | null, limitSeconds: number, solverName: string): AdapterResult {
+  if (reason === "aborted") return blankResult("error", version, "cancelled");
+  const result = blankResult(
+    "time_limit",
+    version,
+    `${solverName} did not stop at its own time limit (${limitSeconds} s); the kill switch stopped it`,
+  );
+  result.objective_value = progress.incumbent;
+  result.dual_bound = progress.bound;
+  result.nodes = progress.nodes;
+  return result;
+}
+
+export function noProgress(): Progress {
+  return { incumbent: null, bound: null, nodes: null };
+}
+
+/** The last `maxLines` non-empty lines of a text: the solver's own words for an error message. */
+export function lastLines(text: string, maxLines = 6): string {
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .slice(-maxLines)
+    .join(" | ");
+}

@@ -1,0 +1,25 @@
+import { solveInPython } from "./python-solve.js";
+import type { PythonRuntime } from "./python-host.js";
+import { blankResult, finish } from "./result.js";
+import type { SolverAdapter } from "./types.js";
+
+/**
+ * SCIP through pyscipopt (no SCIP exists on npm or in Debian). Settings: `limits/time`, `limits/gap`,
+ * `lp/threads` (SCIP's search itself is sequential). Quadratic objectives, with or without integers,
+ * go in as a linear objective over an epigraph variable. An `inforunbd` answer is settled by the
+ * runner (re-solve without presolve, then a feasibility check) or reported as an error, never guessed.
+ */
+export function createScipAdapter(python: PythonRuntime): SolverAdapter {
+  return {
+    name: "scip",
+    async probe() {
+      return (await python.probe()).scip;
+    },
+    async solve(problem, settings, context) {
+      const started = performance.now();
+      const probe = (await python.probe()).scip;
+      if (!probe.available) return finish(blankResult("error", null, `SCIP is not available: ${probe.detail ?? "unknown reason"}`), started);
+      return solveInPython(python, "scip", probe.version, problem, settings, context);
+    },
+  };
+}

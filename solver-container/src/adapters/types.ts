@@ -1,0 +1,70 @@
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import type { SolveSettings, SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
+
+/**
+ * The contract between the solver container's worker and one solver.
+ *
+ * Every adapter runs its solver in a child process (a CLI, a forked Python child, or a Node child for a
+ * solver written in TypeScript), so the worker's kill switch can always stop it: at
+ * `settings.timeLimitSeconds + context.killGraceSeconds` the child's process group gets SIGTERM, then
+ * SIGKILL, and the adapter answers `time_limit` with the best incumbent and bound it saw streamed.
+ */
+export interface SolverAdapter {
+  readonly name: SolverName;
+  /** Is the solver installed here, and which build. Cheap enough to call at worker start. */
+  probe(): Promise<ProbeResult>;
+  /**
+   * Solve one problem. Never throws for a solver failure: it answers `solver_status: "error"` with the
+   * solver's own words in `error_message`. Rejects only for a bug in the adapter itself.
+   */
+  solve(problem: Problem, settings: SolveSettings, context: SolveContext): Promise<AdapterResult>;
+}
+
+export interface ProbeResult {
+  available: boolean;
+  /** The string a result's `solver_version` carries, e.g. "CBC 2.10.8"; null when not available. */
+  version: string | null;
+  /** Extra build facts (git hash, build date) for the inventory, not for result rows. */
+  build?: string;
+  /** Why it is not available, or how it runs (e.g. which HiGHS build). */
+  detail?: string;
+}
+
+export interface SolveContext {
+  /** A private, existing directory for this solve's files; the caller removes it. */
+  workDir: string;
+  /** Cancels the solve: the child is killed and the result is `error` "cancelled". */
+  signal?: AbortSignal;
+  /** Seconds past the time limit before the kill switch fires. */
+  killGraceSeconds: number;
+}
+
+/**
+ * The option values the solver itself reported back (read from its parameter store, or echoed in its
+ * log), under the solver's own option names. Lets tests prove the settings arrived.
+ */
+export type AppliedSettings = Record<string, string | number | boolean>;
+
+/** A result row plus what was applied. `SolverResultSchema.parse` strips the extra field for storage. */
+export interface AdapterResult extends SolverResult {
+  settings_applied: AppliedSettings | null;
+}
+
+/** What a solver prints while it runs, as far as the adapter can read it (objective sense of the problem). */
+export interface Progress {
+  incumbent: number | null;
+  bound: number | null;
+  nodes: number | null;
+}
+
+/**
+ * A solver written in TypeScript (jaos, or HiGHS compiled to WebAssembly). It runs inside a Node child
+ * (`node-child.ts`), never in the worker's own process, so the kill switch applies to it as to the others.
+ * The engine reports progress through `report` and returns a finished result; `wall_time_ms` and
+ * `settings_applied` may be left null (the parent fills the wall time).
+ */
+export interface TypeScriptEngine {
+  /** e.g. "HiGHS 1.15.1 (wasm, npm highs 1.15.3)". */
+  version(): Promise<string>;
+  solve(problem: Problem, settings: SolveSettings, report: (progress: Progress) => void): Promise<AdapterResult>;
+}

@@ -9,7 +9,7 @@ import type { ApiDeps } from "../../functions/api/http/context.js";
 import type { Clock } from "../../functions/core/clock.js";
 import { loadConfig, type Config } from "../../functions/core/config.js";
 import { createSqsClient } from "../../functions/core/queue/sqs.js";
-import { createServices, type Services } from "../../functions/core/services.js";
+import { createServices, type Mailbox, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
 
@@ -24,6 +24,8 @@ export interface LocalStackOptions {
   /** Extra environment on top of process.env (tests set limits, quotas, retry schedules here). */
   env?: Record<string, string>;
   clock?: Clock;
+  /** Where user mail goes; default: printed to the console (the local stack has no mail server). */
+  mailbox?: Mailbox;
   /** Seed credentials (BOOTSTRAP_EMAIL / BOOTSTRAP_PASSWORD / BOOTSTRAP_API_KEY). */
   bootstrap?: { email?: string; password?: string; apiKey?: string };
 }
@@ -68,7 +70,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     AWS_ACCESS_KEY_ID: "local",
     AWS_SECRET_ACCESS_KEY: "local",
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
-    PASSWORD_RESET_DELIVERY: "log",
     MACHINE_NOTE: `local stack on ${process.platform}/${process.arch}, Node ${process.version}`,
     BLOB_DIR: dataDir ? path.join(dataDir, "blobs") : path.join(process.cwd(), ".data", `blobs-${process.pid}-${Date.now()}`),
     ...baseEnv,
@@ -88,7 +89,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url };
   }
 
-  const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo });
+  const mailbox: Mailbox = options.mailbox ?? ((to, subject, body) => console.log(`[mail to ${to}] ${subject}: ${body}`));
+  const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo, mailbox });
   const bootstrap = await bootstrapIdentity(services, {
     email: options.bootstrap?.email ?? env.BOOTSTRAP_EMAIL,
     password: options.bootstrap?.password ?? env.BOOTSTRAP_PASSWORD,

@@ -56,6 +56,8 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   app.onError((error, c) => {
     if (isAppError(error)) {
       if (error instanceof RateLimitError) c.header("Retry-After", String(error.state.retryAfter));
+      // The unread rest of an oversize body would be taken for the next request on this connection.
+      if (error.code === "payload_too_large") c.header("Connection", "close");
       return c.json(error.body(), error.status as 400);
     }
     c.get("logger")?.error("unhandled error", { error });

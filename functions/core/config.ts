@@ -55,8 +55,6 @@ export interface Config {
   passwordResetTtlSeconds: number;
   authMaxActiveApiKeysPerUser: number;
   apiKeyCacheSeconds: number;
-  /** Password-reset tokens are handed to this sink; locally it is the log, never a response. */
-  passwordResetDelivery: "log" | "none";
 
   // Solving.
   defaultTimeLimitSeconds: number;
@@ -182,7 +180,6 @@ export function loadConfig(env: Env = process.env): Config {
     passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
     authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
     apiKeyCacheSeconds: num(env, "API_KEY_CACHE_SECONDS", 10),
-    passwordResetDelivery: str(env, "PASSWORD_RESET_DELIVERY", "none") === "log" ? "log" : "none",
 
     defaultTimeLimitSeconds: num(env, "DEFAULT_TIME_LIMIT_SECONDS", 60),
     defaultGapTolerance: num(env, "DEFAULT_GAP_TOLERANCE", 1e-4),

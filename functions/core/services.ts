@@ -14,8 +14,12 @@ import { Table } from "./store/table.js";
  * Everything the handlers and workers share, built once per process (per Lambda cold start, per
  * worker, per local stack). Core services only: no HTTP, no Lambda types.
  */
+/** Where messages to users go (password-reset tokens). Locally the console; in AWS, none yet. */
+export type Mailbox = (to: string, subject: string, body: string) => void;
+
 export interface Services {
   config: Config;
+  mailbox: Mailbox;
   clock: Clock;
   logger: Logger;
   dynamo: DynamoDBClient;
@@ -34,6 +38,7 @@ export interface ServiceOptions {
   clock?: Clock;
   dynamo?: DynamoDBClient;
   logger?: Logger;
+  mailbox?: Mailbox;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -47,6 +52,7 @@ export function createServices(options: ServiceOptions): Services {
   const metricsStore = new MetricsStore(table);
   return {
     config,
+    mailbox: options.mailbox ?? (() => undefined),
     clock,
     logger,
     dynamo,

@@ -6,14 +6,22 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
  * A local stack for one test file: real emulators, the real app on a free port. Tests talk HTTP to
  * `stack.url` with the bootstrap key, and reach `stack.services` only to arrange or inspect state.
  */
-export async function startTestStack(options: LocalStackOptions = {}): Promise<LocalStack & { apiKey: string; api: Api }> {
+export interface Mail {
+  to: string;
+  subject: string;
+  body: string;
+}
+
+export async function startTestStack(options: LocalStackOptions = {}): Promise<LocalStack & { apiKey: string; api: Api; mail: Mail[] }> {
+  const mail: Mail[] = [];
   const stack = await startLocalStack({
     port: 0,
+    mailbox: (to, subject, body) => mail.push({ to, subject, body }),
     ...options,
     env: { METRICS_FLUSH_SECONDS: "3600", ...options.env },
     bootstrap: { email: "owner@example.test", password: "correct horse battery", ...options.bootstrap },
   });
-  return Object.assign(stack, { apiKey: stack.bootstrap.apiKey!, api: new Api(stack.url, stack.bootstrap.apiKey!) });
+  return Object.assign(stack, { apiKey: stack.bootstrap.apiKey!, api: new Api(stack.url, stack.bootstrap.apiKey!), mail });
 }
 
 export interface ApiResponse<T = any> {

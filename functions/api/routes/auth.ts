@@ -106,12 +106,9 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       const limit = await deps.limiter.passwordReset(email, now);
       c.set("rateLimitHeaders", rateLimitHeaders(limit, now));
       assertAllowed(limit, now, "password-reset requests for this address");
-      await deps.auth.requestPasswordReset(email, (to, token) => {
-        // The local stack has no mail server: the token goes to the log, the only place it appears.
-        if (deps.config.passwordResetDelivery === "log") {
-          console.log(`[password-reset] token for ${to}: ${token}`);
-        }
-      });
+      await deps.auth.requestPasswordReset(email, (to, token) =>
+        deps.mailbox(to, "Incumbent password reset", `Use this token with POST /api/v2/auth/password-reset/confirm: ${token}`),
+      );
       return c.json({ status: "accepted" as const, detail: "If the address belongs to an account, a reset token has been sent." }, 202);
     },
   );

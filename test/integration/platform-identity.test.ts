@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../functions/core/clock.js";
+import { startTestStack } from "../support/stack.js";
+
+type Stack = Awaited<ReturnType<typeof startTestStack>>;
+let stack: Stack;
+const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
+
+beforeAll(async () => {
+  // A high request limit: this file makes many requests in one (frozen) minute.
+  stack = await startTestStack({ clock, env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", API_KEY_CACHE_SECONDS: "0" } });
+});
+afterAll(() => stack?.stop());
+
+async function newUser(email: string) {
+  const signup = await stack.api.as(null).post("/api/v2/auth/signup", { organization_name: `org of ${email}`, email, password: "password 123" });
+  expect(signup.status).toBe(201);
+  const login = await stack.api.as(null).post("/api/v2/auth/login", { email, password: "password 123" });
+  expect(login.status).toBe(200);
+  return stack.api.as(login.body.access_token);
+}
+
+describe("API keys: live-key cap per user", () => {
+  it("answers the 26th live key with 409 naming 25; a revoked key frees its slot at once", async () => {
+    const user = await newUser("cap@example.test");
+    const ids: string[] = [];
+    const plaintexts: string[] = [];
+    for (let i = 1; i <= 25; i++) {
+      const res = await user.post("/api/v2/keys", { name: `key ${i}` });
+      expect(res.status, `key ${i}`).toBe(201);
+      expect(res.body.key).toMatch(/^inc_key_/);
+      expect(res.body.prefix).toBe(res.body.key.slice(0, 12));
+      ids.push(res.body.id);
+      plaintexts.push(res.body.key);
+    }
+    const refused = await user.post("/api/v2/keys", { name: "key 26" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_code).toBe("api_key_limit_reached");
+    expect(refused.body.detail).toContain("25");
+    expect(refused.body.limit).toBe(25);
+
+    const revoked = await user.delete(`/api/v2/keys/${ids[3]}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.status).toBe("revoked");
+    expect((await user.post("/api/v2/keys", { name: "key 26" })).status).toBe(201);
+    expect((await user.post("/api/v2/keys", { name: "key 27" })).status).toBe(409);
+
+    const list = await user.get("/api/v2/keys");
+    expect(list.body.keys).toHaveLength(26);
+    const listed = JSON.stringify(list.body);
+    for (const key of plaintexts) expect(listed).not.toContain(key);
+  });
+
+  it("does not count expired keys, and an expired key no longer authenticates", async () => {
+    const user = await newUser("expiry@example.test");
+    const short = await user.post("/api/v2/keys", { name: "short-lived", expires_in_days: 1 });
+    expect(short.status).toBe(201);
+    for (let i = 0; i < 24; i++) expect((await user.post("/api/v2/keys", { name: `k${i}` })).status).toBe(201);
+    expect((await user.post("/api/v2/keys", { name: "one too many" })).status).toBe(409);
+    expect((await stack.api.as(short.body.key).get("/api/v2/auth/me")).status).toBe(200);
+
+    clock.advance(86_400_000 + 1000);
+    expect((await stack.api.as(short.body.key).get("/api/v2/auth/me")).status).toBe(401);
+    const fresh = await user.as(null).post("/api/v2/auth/login", { email: "expiry@example.test", password: "password 123" });
+    const again = user.as(fresh.body.access_token);
+    expect((await again.post("/api/v2/keys", { name: "after expiry" })).status).toBe(201);
+    const keys = (await again.get("/api/v2/keys")).body.keys as { name: string; status: string }[];
+    expect(keys.find((k) => k.name === "short-lived")?.status).toBe("expired");
+  });
+
+  it("has no ceiling when the cap is 0", async () => {
+    const unlimited = await startTestStack({ env: { AUTH_MAX_ACTIVE_API_KEYS_PER_USER: "0", INSTANCE_RATE_LIMIT_PER_MINUTE: "0" } });
+    try {
+      for (let i = 0; i < 30; i++) expect((await unlimited.api.post("/api/v2/keys", { name: `n${i}` })).status).toBe(201);
+    } finally {
+      await unlimited.stop();
+    }
+  });
+
+  it("refuses a second live key with the same name (409) and a revoked key authenticates no more", async () => {
+    const user = await newUser("names@example.test");
+    const a = await user.post("/api/v2/keys", { name: "ci" });
+    expect((await user.post("/api/v2/keys", { name: "ci" })).status).toBe(409);
+    expect((await stack.api.as(a.body.key).get("/api/v2/auth/me")).body.credential).toBe("api_key");
+    await user.delete(`/api/v2/keys/${a.body.id}`);
+    const after = await stack.api.as(a.body.key).get("/api/v2/auth/me");
+    expect(after.status).toBe(401);
+    expect(after.body.error_code).toBe("unauthorized");
+    expect((await user.post("/api/v2/keys", { name: "ci" })).status).toBe(201);
+  });
+});
+
+describe("sign-in and password reset", () => {
+  it("issues an expiring JWT, and a reset token works once and only before it expires", async () => {
+    await newUser("reset@example.test");
+    const anon = stack.api.as(null);
+    expect((await anon.post("/api/v2/auth/login", { email: "reset@example.test", password: "wrong password" })).status).toBe(401);
+
+    stack.mail.length = 0;
+    expect((await anon.post("/api/v2/auth/password-reset", { email: "reset@example.test" })).status).toBe(202);
+    expect((await anon.post("/api/v2/auth/password-reset", { email: "unknown@example.test" })).status).toBe(202);
+    expect(stack.mail).toHaveLength(1);
+    const token = /inc_rst_\w+/.exec(stack.mail[0]!.body)![0];
+
+    expect((await anon.post("/api/v2/auth/password-reset/confirm", { token, new_password: "brand new password" })).status).toBe(200);
+    expect((await anon.post("/api/v2/auth/password-reset/confirm", { token, new_password: "again new password" })).status).toBe(400);
+    expect((await anon.post("/api/v2/auth/login", { email: "reset@example.test", password: "password 123" })).status).toBe(401);
+    const login = await anon.post("/api/v2/auth/login", { email: "reset@example.test", password: "brand new password" });
+    expect(login.status).toBe(200);
+    expect(login.body.expires_in).toBe(3600);
+
+    stack.mail.length = 0;
+    await anon.post("/api/v2/auth/password-reset", { email: "reset@example.test" });
+    const late = /inc_rst_\w+/.exec(stack.mail[0]!.body)![0];
+    clock.advance(3600_000 + 1);
+    expect((await anon.post("/api/v2/auth/password-reset/confirm", { token: late, new_password: "too late password" })).status).toBe(400);
+
+    // The session token from before has expired by now too.
+    expect((await anon.as(login.body.access_token).get("/api/v2/auth/me")).status).toBe(401);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Readers for what glpsol (GLPK 5.0) writes: the raw solution of `-w <file>` and the terminal log.
+ * Pure functions over text, unit-tested on captured output. Numbers are in the sense of the file glpsol
+ * was given (the adapter always writes a minimization without the objective constant).
+ *
+ * Raw solution format (glpk's glp_write_sol / glp_write_mip):
+ *   c ...                         comments
+ *   s bas <m> <n> <p> <d> <obj>   basic (LP) solution; p, d ∈ u undefined, f feasible, i infeasible, n none
+ *   s mip <m> <n> <s> <obj>       MIP solution; s ∈ o optimal, f feasible, n no feasible, u undefined
+ *   i <row> ...  /  j <col> <st> <prim> <dual> (LP) or j <col> <value> (MIP)
+ *   e o f
+ */
+
+export type GlpkSolutionState = "undefined" | "feasible" | "infeasible" | "no_feasible" | "optimal";
+
+const STATE: Record<string, GlpkSolutionState> = { u: "undefined", f: "feasible", i: "infeasible", n: "no_feasible", o: "optimal" };
+
+export interface GlpkRawSolution {
+  kind: "lp" | "mip";
+  rows: number;
+  columns: number;
+  /** LP: primal state; MIP: the solution state. */
+  primal: GlpkSolutionState;
+  /** LP only: dual state ("no_feasible" with a feasible primal = unbounded). */
+  dual: GlpkSolutionState | null;
+  objective: number;
+  /** Column values in column order (index 0 = column 1). */
+  values: number[];
+}
+
+export function parseGlpkRaw(text: string): GlpkRawSolution {
+  let head: string[] | null = null;
+  const values: number[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const f = line.trim().split(/\s+/);
+    if (f[0] === "s") head = f;
+    else if (f[0] === "j" && head) {
+      const index = Number(f[1]) - 1;
+      // LP lines carry a status letter before the value; MIP lines only the value.
+      values[index] = Number(head[1] === "bas" ? f[3] : f[2]);
+    }
+  }
+  if (!head) throw new Error("glpsol raw solution has no 's' line");
+  if (head[1] === "bas") {
+    return {
+      kind: "lp",
+      rows: Number(head[2]),
+      columns: Number(head[3]),
+      primal: STATE[head[4]!] ?? "undefined",
+      dual: STATE[head[5]!] ?? "undefined",
+      objective: Number(head[6]),
+      values,
+    };
+  }
+  if (head[1] === "mip") {
+    return { kind: "mip", rows: Number(head[2]), columns: Number(head[3]), primal: STATE[head[4]!] ?? "undefined", dual: null, objective: Number(head[5]), values };
+  }
+  throw new Error(`glpsol raw solution of an unexpected kind "${head[1]}"`);
+}
+
+/** glpsol's one-line verdicts, in capitals in its log. */
+export type GlpkMessage =
+  | "optimal_lp"
+  | "integer_optimal"
+  | "lp_unbounded"
+  | "lp_infeasible"
+  | "no_primal_feasible"
+  | "no_dual_feasible"
+  | "no_integer_feasible"
+  | "time_limit"
+  | "other";
+
+const MESSAGES: [RegExp, GlpkMessage][] = [
+  [/^OPTIMAL LP SOLUTION FOUND/, "optimal_lp"],
+  [/^INTEGER OPTIMAL SOLUTION FOUND/, "integer_optimal"],
+  [/^LP HAS UNBOUNDED PRIMAL SOLUTION/, "lp_unbounded"],
+  [/^LP HAS NO PRIMAL FEASIBLE SOLUTION/, "lp_infeasible"],
+  [/^PROBLEM HAS NO PRIMAL FEASIBLE SOLUTION/, "no_primal_feasible"],
+  [/^(?:PROBLEM|LP RELAXATION) HAS NO DUAL FEASIBLE SOLUTION/, "no_dual_feasible"],
+  [/^PROBLEM HAS NO INTEGER FEASIBLE SOLUTION/, "no_integer_feasible"],
+  [/^TIME LIMIT EXCEEDED/, "time_limit"],
+];
+
+export interface GlpkLogSummary {
+  version: string | null;
+  /** Every verdict line, in order (an LP relaxation's comes before the MIP's). */
+  messages: { kind: GlpkMessage; text: string }[];
+  /** Simplex iterations: the counter of the last progress line. */
+  iterations: number | null;
+  /** MIP: the last `+` line's incumbent, bound and nodes. */
+  incumbent: number | null;
+  bound: number | null;
+  nodes: number | null;
+  /** glpsol's own "Time used" (0.1 s resolution). */
+  timeUsedSeconds: number | null;
+  /** The command line glpsol echoes ("Parameter(s) specified in the command line"). */
+  echoedArgs: string | null;
+}
+
+export interface GlpkProgressUpdate {
+  incumbent: number | null;
+  bound: number | null;
+  nodes: number | null;
+  iterations: number;
+}
+
+/**
+ * One MIP progress line: `+ <iter>: mip = <incumbent | not found yet> >= <bound | -inf | tree is empty>
+ * [gap%] (<active>; <done>)`, or `+ <iter>: >>>>> <incumbent> >= <bound> ...` for a new incumbent. An
+ * empty tree means the search is complete: the bound is the incumbent.
+ */
+export function parseGlpkProgressLine(line: string): GlpkProgressUpdate | null {
+  const m = /^\+\s*(\d+):\s+(?:mip =|>>>>>)\s+(not found yet|\S+)\s+[<>]=\s+(tree is empty|[-+]?inf|\S+)(?:\s+\S+%)?\s+\((\d+);\s*(\d+)\)/.exec(line.trim());
+  if (!m) return null;
+  const incumbent = m[2] === "not found yet" ? null : Number(m[2]);
+  const bound = m[3] === "tree is empty" ? incumbent : /inf/.test(m[3]!) ? null : Number(m[3]);
+  return { iterations: Number(m[1]), incumbent, bound, nodes: Number(m[5]) };
+}
+
+export function parseGlpkLog(log: string): GlpkLogSummary {
+  const messages: GlpkLogSummary["messages"] = [];
+  let iterations: number | null = null;
+  let last: GlpkProgressUpdate | null = null;
+  let echoIndex = -1;
+  const lines = log.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const line = raw.trim();
+    const kind = MESSAGES.find(([re]) => re.test(line))?.[1];
+    if (kind) messages.push({ kind, text: line });
+    const progress = parseGlpkProgressLine(line);
+    if (progress) {
+      last = progress;
+      iterations = progress.iterations;
+      return;
+    }
+    // Simplex lines: "*   471: obj = ..." or "     26: obj = ..." (the star marks phase 2).
+    const simplex = /^\*?\s*(\d+):\s+obj\s*=/.exec(line);
+    if (simplex) iterations = Number(simplex[1]);
+    if (/^Parameter\(s\) specified in the command line:/.test(line)) echoIndex = i + 1;
+  });
+  const final = last as GlpkProgressUpdate | null;
+  return {
+    version: /GLPK LP\/MIP Solver\s+(\S+)/.exec(log)?.[1] ?? null,
+    messages,
+    iterations,
+    incumbent: final?.incumbent ?? null,
+    bound: final?.bound ?? null,
+    nodes: final?.nodes ?? null,
+    timeUsedSeconds: (() => {
+      const m = [...log.matchAll(/^Time used:\s+(\S+)\s+secs/gm)];
+      return m.length ? m.reduce((s, x) => s + Number(x[1]), 0) : null;
+    })(),
+    echoedArgs: echoIndex >= 0 ? (lines[echoIndex] ?? "").trim() : null,
+  };
+}

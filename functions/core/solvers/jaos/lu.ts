@@ -22,6 +22,8 @@ import { Elimination, type EliminationResult } from "./markowitz.js";
 
 /** Entries of an eta column below this are roundoff and are not stored. */
 const DROP_TOL = 1e-14;
+/** Refactorise after this many updates (the eta file grows; accuracy and speed drop). */
+export const MAX_UPDATES = 100;
 
 export interface FactorStats {
   /** Basis positions whose column was dependent and was replaced by a unit column. */

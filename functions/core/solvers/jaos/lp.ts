@@ -1,0 +1,241 @@
+/**
+ * The LP driver: scaling, the order of the simplex phases, removal of perturbations, and the checks
+ * that stand behind every verdict.
+ *
+ * Path: factorise the (slack or warm) basis → if it is not dual feasible, dual phase 1 → perturb costs
+ * → dual phase 2 → remove perturbation; leftover dual infeasibilities are cleaned up by primal phase 2.
+ * When dual phase 1 shows there is no dual feasible basis, the primal simplex (phase 1, then 2)
+ * decides between infeasible and unbounded.
+ *
+ * Verdicts: "optimal" only when the unscaled solution satisfies rows and bounds (relative 1e-6) with no
+ * dual infeasibility under the true costs; "infeasible" only with a Farkas certificate that passes
+ * `checkFarkas` on the unscaled model; "unbounded" only with a feasible point and a ray that pass
+ * `checkUnboundedRay`. Anything else is "error" with a message.
+ */
+import { checkFarkas, checkUnboundedRay } from "./certificates.js";
+import { dualPhase1, perturbCosts } from "./dual-phase1.js";
+import { maxViolation, objectiveValue, type LpModel } from "./model.js";
+import { Rng } from "./rng.js";
+import { applyScaling, computeScaling, type Scaling } from "./scaling.js";
+import { runDual } from "./simplex-dual.js";
+import { runPrimal, type PrimalOutcome } from "./simplex-primal.js";
+import { SimplexState } from "./simplex-state.js";
+
+export type LpStatus = "optimal" | "infeasible" | "unbounded" | "cutoff" | "time_limit" | "iteration_limit" | "error";
+
+export interface LpSolveOptions {
+  /** performance.now() value after which the solve stops with "time_limit". */
+  deadline: number;
+  iterationLimit?: number;
+  /** Minimisation objective (with offset) above which the solve may stop with "cutoff". */
+  cutoff?: number;
+  /** Perturb costs before dual phase 2 (default true). */
+  perturb?: boolean;
+}
+
+export interface LpResult {
+  status: LpStatus;
+  /** cᵀx + offset (minimisation sense); meaningful for "optimal". */
+  objective: number;
+  /** Unscaled column values: the optimum, or for "unbounded" the feasible point of the certificate. */
+  x: Float64Array | null;
+  ray: Float64Array | null;
+  farkas: Float64Array | null;
+  iterations: number;
+  message?: string;
+}
+
+const FEASIBILITY_CHECK = 1e-6;
+const MAX_ROUNDS = 12;
+
+export class LpEngine {
+  /** The unscaled model; its column bounds change through setColumnBounds. */
+  readonly model: LpModel;
+  readonly state: SimplexState;
+  private readonly scaling: Scaling;
+  private readonly scaled: LpModel;
+  private hasBasis = false;
+  private readonly rng = new Rng(0x6a616f73);
+
+  constructor(model: LpModel, options: { scale?: boolean } = {}) {
+    this.model = { ...model, colLower: model.colLower.slice(), colUpper: model.colUpper.slice() };
+    this.scaling =
+      options.scale === false
+        ? { row: new Float64Array(model.rows).fill(1), col: new Float64Array(model.cols).fill(1) }
+        : computeScaling(model);
+    this.scaled = applyScaling(this.model, this.scaling);
+    this.state = new SimplexState(this.scaled);
+  }
+
+  get iterations(): number {
+    return this.state.iterations;
+  }
+
+  setColumnBounds(j: number, lower: number, upper: number): void {
+    this.model.colLower[j] = lower;
+    this.model.colUpper[j] = upper;
+    this.scaled.colLower[j] = lower / this.scaling.col[j];
+    this.scaled.colUpper[j] = upper / this.scaling.col[j];
+  }
+
+  /** Basis statuses (one per column then one per row), for warm starts. */
+  getBasis(): Int8Array {
+    return this.state.status.slice();
+  }
+
+  setBasis(status: Int8Array): void {
+    this.hasBasis = this.state.setBasis(status);
+  }
+
+  /** Forget the basis: the next solve starts from the slack basis. */
+  resetBasis(): void {
+    this.hasBasis = false;
+  }
+
+  solve(opt: LpSolveOptions): LpResult {
+    const st = this.state;
+    const startIter = st.iterations;
+    const budget = () => Math.max(0, (opt.iterationLimit ?? Infinity) - (st.iterations - startIter));
+    const limits = () => ({ deadline: opt.deadline, iterationLimit: budget() });
+    const result = (status: LpStatus, extra: Partial<LpResult> = {}): LpResult => ({
+      status,
+      objective: NaN,
+      x: null,
+      ray: null,
+      farkas: null,
+      iterations: st.iterations - startIter,
+      ...extra,
+    });
+
+    st.restoreBounds();
+    st.restoreCosts();
+    if (!this.hasBasis) st.setSlackBasis();
+    else st.fixNonbasicStatuses();
+    this.hasBasis = true;
+    st.refactor();
+    st.computePrimal();
+    st.computeDual();
+    const cutoff = opt.cutoff === undefined ? undefined : opt.cutoff - this.model.offset;
+
+    let perturbed = false;
+    let lastProblem = "no convergence";
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (st.dualInfeasibility().count > 0) {
+        let primalNeeded = st.primalInfeasibility().count === 0;
+        if (!primalNeeded) {
+          const ph1 = dualPhase1(st, limits());
+          if (ph1 === "time_limit" || ph1 === "iteration_limit") return result(ph1);
+          if (ph1 === "numerical") {
+            lastProblem = "numerical trouble in dual phase 1";
+            primalNeeded = true;
+          } else primalNeeded = ph1 === "dual_infeasible";
+        }
+        if (primalNeeded) {
+          const res = runPrimal(st, limits());
+          const verdict = this.primalVerdict(res, result);
+          if (verdict) return verdict;
+          lastProblem = `primal simplex ended ${res.status}`;
+          continue;
+        }
+      }
+      if (opt.perturb !== false && !perturbed) {
+        perturbCosts(st, this.rng);
+        perturbed = true;
+      }
+      const res = runDual(st, { ...limits(), cutoff });
+      if (res.status === "time_limit" || res.status === "iteration_limit" || res.status === "cutoff") return result(res.status);
+      if (res.status === "optimal") {
+        if (st.costsAltered) {
+          st.restoreCosts();
+          st.computeDual();
+          if (st.dualInfeasibility().count > 0) continue; // primal cleanup next round
+        }
+        const done = this.optimalVerdict(result);
+        if (done) return done;
+        lastProblem = "solution failed the feasibility check";
+        continue;
+      }
+      if (res.status === "infeasible") {
+        const y = this.unscaleRow(res.farkasRow!);
+        if (checkFarkas(this.model, y) !== null) return result("infeasible", { farkas: y });
+        // not a proof: continue from this basis with true costs
+        lastProblem = "dual ray failed the Farkas check";
+        st.restoreCosts();
+        st.computeDual();
+        const pres = runPrimal(st, limits());
+        const verdict = this.primalVerdict(pres, result);
+        if (verdict) return verdict;
+        continue;
+      }
+      // numerical trouble: restart from the slack basis once, then give up
+      lastProblem = "numerical trouble in the dual simplex";
+      st.restoreCosts();
+      st.setSlackBasis();
+      st.refactor();
+      st.computePrimal();
+      st.computeDual();
+    }
+    return result("error", { message: lastProblem });
+  }
+
+  /** Interprets a primal simplex ending; null means "keep going". */
+  private primalVerdict(res: PrimalOutcome, result: (s: LpStatus, e?: Partial<LpResult>) => LpResult): LpResult | null {
+    const st = this.state;
+    if (res.status === "time_limit" || res.status === "iteration_limit") return result(res.status);
+    if (res.status === "optimal") {
+      if (st.costsAltered) {
+        st.restoreCosts();
+        st.computeDual();
+        return null;
+      }
+      return this.optimalVerdict(result);
+    }
+    if (res.status === "infeasible") {
+      const y = this.unscaleRow(res.farkasRow!);
+      if (checkFarkas(this.model, y) !== null) return result("infeasible", { farkas: y });
+      return null;
+    }
+    if (res.status === "unbounded") {
+      const { q, dir, alphaCol } = res.ray!;
+      const raw = new Float64Array(st.total);
+      raw[q] = dir;
+      for (let k = 0; k < st.m; k++) raw[st.basicIndex[k]] = -dir * alphaCol[k];
+      const ray = new Float64Array(st.n);
+      for (let j = 0; j < st.n; j++) ray[j] = raw[j] * this.scaling.col[j];
+      const x = this.unscaledColumns();
+      if (checkUnboundedRay(this.model, x, ray)) return result("unbounded", { x, ray });
+      if (st.costsAltered) {
+        st.restoreCosts();
+        st.computeDual();
+      }
+      return null;
+    }
+    return null;
+  }
+
+  private optimalVerdict(result: (s: LpStatus, e?: Partial<LpResult>) => LpResult): LpResult | null {
+    const st = this.state;
+    let x = this.unscaledColumns();
+    if (maxViolation(this.model, x) > FEASIBILITY_CHECK) {
+      st.refactor();
+      st.computePrimal();
+      st.computeDual();
+      x = this.unscaledColumns();
+      if (maxViolation(this.model, x) > FEASIBILITY_CHECK) return null;
+    }
+    if (st.dualInfeasibility().count > 0 || st.primalInfeasibility().count > 0) return null;
+    return result("optimal", { x, objective: objectiveValue(this.model, x) });
+  }
+
+  unscaledColumns(): Float64Array {
+    const x = new Float64Array(this.state.n);
+    for (let j = 0; j < x.length; j++) x[j] = this.state.x[j] * this.scaling.col[j];
+    return x;
+  }
+
+  private unscaleRow(rho: Float64Array): Float64Array {
+    const y = new Float64Array(rho.length);
+    for (let i = 0; i < y.length; i++) y[i] = rho[i] * this.scaling.row[i];
+    return y;
+  }
+}

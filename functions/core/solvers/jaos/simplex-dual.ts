@@ -1,0 +1,202 @@
+/**
+ * Dual simplex, phase 2 (the basis must be dual feasible for the working bounds and costs).
+ *
+ * Pricing: dual steepest edge (leaving row maximises infeasibility² / ‖e_rᵀB⁻¹‖², weights updated by
+ * Forrest–Goldfarb, the leaving row's weight recomputed exactly every iteration from ρ_r).
+ * Ratio test: bound-flipping ("long-step") ratio test with Harris's two passes: boxed variables whose
+ * breakpoints are passed while the dual slope stays positive flip to their other bound; among the
+ * breakpoints within the Harris-relaxed step, the largest |α_rj| enters (stability). A reduced cost that
+ * is slightly infeasible at the chosen step is made exactly zero by shifting its cost (recorded through
+ * `costsAltered`, removed by the driver).
+ * Checks: the pivot α_rq is computed twice (row and column); disagreement triggers refactorisation.
+ *
+ * When no entering candidate exists the row r proves primal infeasibility: ρ_r = B⁻ᵀe_r is returned
+ * for the driver to verify as a Farkas certificate. No verdict is final here.
+ */
+import { AT_LOWER, AT_UPPER, BASIC, type SimplexState } from "./simplex-state.js";
+
+export type DualStatus = "optimal" | "infeasible" | "cutoff" | "iteration_limit" | "time_limit" | "numerical";
+
+export interface DualOptions {
+  deadline: number;
+  iterationLimit: number;
+  /** Stop when the objective (a valid bound only with unaltered costs) exceeds this. */
+  cutoff?: number;
+}
+
+export interface DualOutcome {
+  status: DualStatus;
+  /** For "infeasible": ρ = B⁻ᵀe_r of the row without entering candidate (scaled row space). */
+  farkasRow?: Float64Array;
+}
+
+const MIN_DSE_WEIGHT = 1e-8;
+
+export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
+  const { m, n, total, x, d, lower, upper, status, basicIndex } = st;
+  const rho = new Float64Array(m);
+  const alphaCol = new Float64Array(m);
+  const tau = new Float64Array(m);
+  const flipRhs = new Float64Array(m);
+  const cand = new Int32Array(total);
+  const flips = new Int32Array(total);
+  const tolP = st.tol.primal;
+  const tolD = st.tol.dual;
+  let trouble = 0;
+  const startIter = st.iterations;
+
+  for (;;) {
+    if (st.iterations - startIter >= opt.iterationLimit) return { status: "iteration_limit" };
+    if ((st.iterations & 15) === 0 && performance.now() > opt.deadline) return { status: "time_limit" };
+    if (opt.cutoff !== undefined && !st.costsAltered && st.objective() > opt.cutoff) return { status: "cutoff" };
+
+    // CHUZR: dual steepest edge
+    let r = -1;
+    let best = 0;
+    for (let k = 0; k < m; k++) {
+      const j = basicIndex[k];
+      const v = x[j];
+      let inf: number;
+      if (v < lower[j] - tolP) inf = lower[j] - v;
+      else if (v > upper[j] + tolP) inf = v - upper[j];
+      else continue;
+      const score = (inf * inf) / st.dseWeight[k];
+      if (score > best) {
+        best = score;
+        r = k;
+      }
+    }
+    if (r < 0) return { status: "optimal" };
+    const p = basicIndex[r];
+    const toUpper = x[p] > upper[p];
+    const s = toUpper ? 1 : -1;
+    const delta = toUpper ? x[p] - upper[p] : lower[p] - x[p];
+
+    rho.fill(0);
+    rho[r] = 1;
+    st.lu.btran(rho);
+    let wr = 0;
+    for (let i = 0; i < m; i++) wr += rho[i] * rho[i];
+    st.dseWeight[r] = wr;
+    const alphaRow = st.computePivotRow(rho);
+
+    // Ratio test: candidates j with d_j − t·s·α_j reaching zero for some t ≥ 0.
+    let nc = 0;
+    for (let j = 0; j < total; j++) {
+      const sj = status[j];
+      if (sj === BASIC || lower[j] === upper[j]) continue;
+      const a = s * alphaRow[j];
+      if (sj === AT_LOWER ? a > st.tol.pivot : sj === AT_UPPER ? a < -st.tol.pivot : Math.abs(a) > st.tol.pivot) cand[nc++] = j;
+    }
+    let slope = delta;
+    let nflip = 0;
+    let q = -1;
+    while (nc > 0) {
+      let thetaMax = Infinity;
+      for (let c = 0; c < nc; c++) {
+        const j = cand[c];
+        const a = s * alphaRow[j];
+        const relaxed = a > 0 ? (d[j] + tolD) / a : (d[j] - tolD) / a;
+        if (relaxed < thetaMax) thetaMax = relaxed;
+      }
+      let groupSlope = 0;
+      let bestAbs = 0;
+      let bestJ = -1;
+      let groupSize = 0;
+      for (let c = 0; c < nc; c++) {
+        const j = cand[c];
+        const a = s * alphaRow[j];
+        if (d[j] / a > thetaMax) continue;
+        groupSize++;
+        groupSlope += Math.abs(a) * (upper[j] - lower[j]);
+        if (Math.abs(a) > bestAbs) {
+          bestAbs = Math.abs(a);
+          bestJ = j;
+        }
+      }
+      // Passing the last group leaves no entering variable: that is the infeasibility claim, made only
+      // when the slope left is clearly positive (not roundoff of a degenerate row).
+      const last = groupSize === nc;
+      if (groupSlope < slope && !(last && slope - groupSlope <= tolP)) {
+        // pass the whole group: flip each member to its other bound
+        slope -= groupSlope;
+        let w = 0;
+        for (let c = 0; c < nc; c++) {
+          const j = cand[c];
+          if (d[j] / (s * alphaRow[j]) <= thetaMax) flips[nflip++] = j;
+          else cand[w++] = j;
+        }
+        nc = w;
+        continue;
+      }
+      q = bestJ;
+      break;
+    }
+    if (q < 0) {
+      return { status: "infeasible", farkasRow: rho.slice() };
+    }
+
+    st.ftranColumn(q, alphaCol);
+    const pivot = alphaCol[r];
+    if (Math.abs(pivot - alphaRow[q]) > 1e-7 * (1 + Math.abs(pivot)) || Math.abs(pivot) < 1e-11) {
+      if (++trouble > 3) return { status: "numerical" };
+      st.refactor();
+      st.computePrimal();
+      st.computeDual();
+      continue;
+    }
+    trouble = 0;
+    tau.set(rho);
+    st.lu.ftran(tau);
+
+    if (nflip > 0) {
+      flipRhs.fill(0);
+      for (let f = 0; f < nflip; f++) {
+        const j = flips[f];
+        const from = x[j];
+        const toUp = status[j] === AT_LOWER;
+        status[j] = toUp ? AT_UPPER : AT_LOWER;
+        x[j] = toUp ? upper[j] : lower[j];
+        const delta = x[j] - from;
+        if (j < n) for (let k = st.a.start[j]; k < st.a.start[j + 1]; k++) flipRhs[st.a.index[k]] += st.a.value[k] * delta;
+        else flipRhs[j - n] += delta;
+      }
+      st.lu.ftran(flipRhs);
+      for (let k = 0; k < m; k++) x[basicIndex[k]] -= flipRhs[k];
+    }
+
+    // primal step: the leaving variable goes exactly to its violated bound
+    const target = toUpper ? upper[p] : lower[p];
+    const thetaP = (x[p] - target) / pivot;
+    for (let k = 0; k < m; k++) x[basicIndex[k]] -= thetaP * alphaCol[k];
+    x[q] += thetaP;
+    x[p] = target;
+
+    // dual step; a slightly infeasible d_q is shifted to zero instead of stepping backwards
+    let thetaD = d[q] / alphaRow[q];
+    if (thetaD * s < 0) {
+      st.cost[q] -= d[q];
+      st.costsAltered = true;
+      d[q] = 0;
+      thetaD = 0;
+    }
+    if (thetaD !== 0) {
+      for (let j = 0; j < total; j++) if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
+    }
+    d[p] = -thetaD;
+
+    // dual steepest-edge weights (old basis' τ = B⁻¹ρ_r)
+    for (let k = 0; k < m; k++) {
+      if (k === r) continue;
+      const ak = alphaCol[k];
+      if (ak === 0) continue;
+      const ratio = ak / pivot;
+      const w = st.dseWeight[k] + ratio * (ratio * wr - 2 * tau[k]);
+      st.dseWeight[k] = Math.max(w, MIN_DSE_WEIGHT);
+    }
+    st.dseWeight[r] = Math.max(wr / (pivot * pivot), MIN_DSE_WEIGHT);
+
+    const leavingStatus = lower[p] === upper[p] ? AT_LOWER : toUpper ? AT_UPPER : AT_LOWER;
+    st.replaceBasic(r, q, leavingStatus, alphaCol);
+  }
+}

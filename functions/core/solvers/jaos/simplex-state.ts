@@ -1,0 +1,332 @@
+/**
+ * The state both simplex methods work on: the scaled LP in computational form
+ *
+ *     minimise cᵀx  subject to  [A I] x = 0,  lower ≤ x ≤ upper,
+ *
+ * with n structural columns followed by m logical columns (logical n+i = −(row i activity), bounds
+ * [−rowUpper, −rowLower], the convention HiGHS uses), a basis, its LU factors, primal values x for
+ * every variable and reduced costs d (zero on basic variables).
+ *
+ * `lower`, `upper` and `cost` are working copies: the algorithms change them (phase-1 boxes, cost
+ * perturbation and shifts, branching bounds) and restore them from the model.
+ */
+import { LuFactor, MAX_UPDATES } from "./lu.js";
+import type { LpModel } from "./model.js";
+import { toRowWise, type CscMatrix, type CsrMatrix } from "./sparse.js";
+
+export const BASIC = 0;
+export const AT_LOWER = 1;
+export const AT_UPPER = 2;
+/** A free nonbasic variable, held at zero. */
+export const AT_ZERO = 3;
+
+export interface Tolerances {
+  primal: number;
+  dual: number;
+  /** Smallest |α| accepted as a ratio-test candidate. */
+  pivot: number;
+}
+
+export const DEFAULT_TOLERANCES: Tolerances = { primal: 1e-7, dual: 1e-7, pivot: 1e-9 };
+
+export class SimplexState {
+  readonly m: number;
+  readonly n: number;
+  readonly total: number;
+  readonly model: LpModel;
+  readonly a: CscMatrix;
+  readonly ar: CsrMatrix;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly cost: Float64Array;
+  readonly x: Float64Array;
+  readonly d: Float64Array;
+  readonly status: Int8Array;
+  readonly basicIndex: Int32Array;
+  readonly lu: LuFactor;
+  /** Dual steepest-edge weights ‖e_rᵀB⁻¹‖² by basis position (maintained by the dual simplex). */
+  readonly dseWeight: Float64Array;
+  readonly tol: Tolerances = { ...DEFAULT_TOLERANCES };
+  iterations = 0;
+  /** True while working costs differ from the model's (perturbation or shifts). */
+  costsAltered = false;
+  // scratch vectors
+  readonly alphaRow: Float64Array;
+  private readonly buildStart: Int32Array;
+  private buildIndex: Int32Array;
+  private buildValue: Float64Array;
+
+  constructor(model: LpModel) {
+    this.model = model;
+    this.m = model.rows;
+    this.n = model.cols;
+    this.total = this.m + this.n;
+    this.a = model.a;
+    this.ar = toRowWise(model.a);
+    this.lower = new Float64Array(this.total);
+    this.upper = new Float64Array(this.total);
+    this.cost = new Float64Array(this.total);
+    this.x = new Float64Array(this.total);
+    this.d = new Float64Array(this.total);
+    this.status = new Int8Array(this.total);
+    this.basicIndex = new Int32Array(this.m);
+    this.lu = new LuFactor(this.m);
+    this.dseWeight = new Float64Array(this.m).fill(1);
+    this.alphaRow = new Float64Array(this.total);
+    this.buildStart = new Int32Array(this.m + 1);
+    this.buildIndex = new Int32Array(model.a.index.length + this.m);
+    this.buildValue = new Float64Array(model.a.index.length + this.m);
+    this.restoreBounds();
+    this.restoreCosts();
+  }
+
+  /** Working bounds := the model's (structural) and the rows' (logical). */
+  restoreBounds(): void {
+    const { n, m, model } = this;
+    for (let j = 0; j < n; j++) {
+      this.lower[j] = model.colLower[j];
+      this.upper[j] = model.colUpper[j];
+    }
+    for (let i = 0; i < m; i++) {
+      this.lower[n + i] = -model.rowUpper[i];
+      this.upper[n + i] = -model.rowLower[i];
+    }
+  }
+
+  restoreCosts(): void {
+    this.cost.fill(0);
+    this.cost.set(this.model.cost);
+    this.costsAltered = false;
+  }
+
+  /** The value a nonbasic variable sits at, given its status. */
+  nonbasicValue(j: number): number {
+    const s = this.status[j];
+    return s === AT_LOWER ? this.lower[j] : s === AT_UPPER ? this.upper[j] : 0;
+  }
+
+  /** A nonbasic status consistent with the bounds, preferring `preferred` when it is finite. */
+  nonbasicStatusFor(j: number, preferred: number): number {
+    const lo = this.lower[j];
+    const up = this.upper[j];
+    if (preferred === AT_UPPER && up < Infinity) return AT_UPPER;
+    if (preferred === AT_LOWER && lo > -Infinity) return AT_LOWER;
+    if (lo > -Infinity) return AT_LOWER;
+    if (up < Infinity) return AT_UPPER;
+    return AT_ZERO;
+  }
+
+  /** All logicals basic, structurals at a finite bound (the lower one first) or zero. */
+  setSlackBasis(): void {
+    const { n, m } = this;
+    for (let j = 0; j < n; j++) this.status[j] = this.nonbasicStatusFor(j, AT_LOWER);
+    for (let i = 0; i < m; i++) {
+      this.basicIndex[i] = n + i;
+      this.status[n + i] = BASIC;
+    }
+    this.dseWeight.fill(1);
+  }
+
+  /**
+   * Installs a basis from statuses (BASIC or a nonbasic status per variable). Returns false when the
+   * number of basic variables is not m; the caller then starts from the slack basis.
+   */
+  setBasis(status: Int8Array): boolean {
+    let k = 0;
+    for (let j = 0; j < this.total; j++) if (status[j] === BASIC) k++;
+    if (k !== this.m) return false;
+    k = 0;
+    for (let j = 0; j < this.total; j++) {
+      if (status[j] === BASIC) {
+        this.status[j] = BASIC;
+        this.basicIndex[k++] = j;
+      } else this.status[j] = this.nonbasicStatusFor(j, status[j]);
+    }
+    this.dseWeight.fill(1);
+    return true;
+  }
+
+  /** Re-derives nonbasic statuses after bounds changed (a status whose bound vanished is moved). */
+  fixNonbasicStatuses(): void {
+    for (let j = 0; j < this.total; j++) {
+      const s = this.status[j];
+      if (s !== BASIC) this.status[j] = this.nonbasicStatusFor(j, s);
+    }
+  }
+
+  /**
+   * Factorises the current basis. Dependent columns are swapped for the logicals of the rows the
+   * factorisation left unpivoted (the repaired basis is always nonsingular). Returns the number of
+   * columns replaced. Primal values and reduced costs must be recomputed afterwards.
+   */
+  refactor(): number {
+    const { m, n, a } = this;
+    let nz = 0;
+    for (let k = 0; k < m; k++) {
+      const j = this.basicIndex[k];
+      this.buildStart[k] = nz;
+      if (j < n) {
+        for (let p = a.start[j]; p < a.start[j + 1]; p++) {
+          this.buildIndex[nz] = a.index[p];
+          this.buildValue[nz++] = a.value[p];
+        }
+      } else {
+        this.buildIndex[nz] = j - n;
+        this.buildValue[nz++] = 1;
+      }
+    }
+    this.buildStart[m] = nz;
+    const stats = this.lu.factorize(this.buildStart, this.buildIndex, this.buildValue);
+    const replaced = stats.deficientPositions.length;
+    for (let t = 0; t < replaced; t++) {
+      const k = stats.deficientPositions[t];
+      const out = this.basicIndex[k];
+      const logical = n + stats.replacementRows[t];
+      this.status[out] = this.nonbasicStatusFor(out, Math.abs(this.x[out] - this.lower[out]) <= Math.abs(this.x[out] - this.upper[out]) ? AT_LOWER : AT_UPPER);
+      this.basicIndex[k] = logical;
+      this.status[logical] = BASIC;
+      this.dseWeight[k] = 1;
+    }
+    return replaced;
+  }
+
+  /** x_N at their bounds, x_B = −B⁻¹ N x_N. */
+  computePrimal(): void {
+    const { m, n, a, x } = this;
+    const rhs = new Float64Array(m);
+    for (let j = 0; j < this.total; j++) {
+      if (this.status[j] === BASIC) continue;
+      const v = this.nonbasicValue(j);
+      x[j] = v;
+      if (v === 0) continue;
+      if (j < n) for (let p = a.start[j]; p < a.start[j + 1]; p++) rhs[a.index[p]] -= a.value[p] * v;
+      else rhs[j - n] -= v;
+    }
+    this.lu.ftran(rhs);
+    for (let k = 0; k < m; k++) x[this.basicIndex[k]] = rhs[k];
+  }
+
+  /** y = B⁻ᵀc_B and d_j = c_j − a_jᵀy for nonbasic j (0 for basic). Returns y (scaled row space). */
+  computeDual(): Float64Array {
+    const { m, n, a, d } = this;
+    const y = new Float64Array(m);
+    for (let k = 0; k < m; k++) y[k] = this.cost[this.basicIndex[k]];
+    this.lu.btran(y);
+    for (let j = 0; j < n; j++) {
+      if (this.status[j] === BASIC) {
+        d[j] = 0;
+        continue;
+      }
+      let s = this.cost[j];
+      for (let p = a.start[j]; p < a.start[j + 1]; p++) s -= a.value[p] * y[a.index[p]];
+      d[j] = s;
+    }
+    for (let i = 0; i < m; i++) d[n + i] = this.status[n + i] === BASIC ? 0 : this.cost[n + i] - y[i];
+    return y;
+  }
+
+  /** out := B⁻¹ a_j (by basis position). */
+  ftranColumn(j: number, out: Float64Array): void {
+    out.fill(0);
+    if (j < this.n) {
+      const a = this.a;
+      for (let p = a.start[j]; p < a.start[j + 1]; p++) out[a.index[p]] = a.value[p];
+    } else out[j - this.n] = 1;
+    this.lu.ftran(out);
+  }
+
+  /** alphaRow := ρᵀ[A I] for every column (ρ by row). Uses the row-wise matrix when ρ is sparse. */
+  computePivotRow(rho: Float64Array): Float64Array {
+    const { m, n, ar, a } = this;
+    const out = this.alphaRow;
+    let nnz = 0;
+    for (let i = 0; i < m; i++) if (rho[i] !== 0) nnz++;
+    if (nnz < 0.3 * m) {
+      out.fill(0, 0, n);
+      for (let i = 0; i < m; i++) {
+        const r = rho[i];
+        if (r === 0) continue;
+        for (let p = ar.start[i]; p < ar.start[i + 1]; p++) out[ar.index[p]] += r * ar.value[p];
+      }
+    } else {
+      for (let j = 0; j < n; j++) {
+        let s = 0;
+        for (let p = a.start[j]; p < a.start[j + 1]; p++) s += a.value[p] * rho[a.index[p]];
+        out[j] = s;
+      }
+    }
+    for (let i = 0; i < m; i++) out[n + i] = rho[i];
+    return out;
+  }
+
+  /**
+   * Basis change: q enters at position r, the variable there leaves with status `leaving`.
+   * `alphaCol` = B⁻¹a_q (old basis). Refactorises when the eta file is long; returns true then (the
+   * caller's primal values and reduced costs have been recomputed).
+   */
+  replaceBasic(r: number, q: number, leavingStatus: number, alphaCol: Float64Array): boolean {
+    const p = this.basicIndex[r];
+    this.basicIndex[r] = q;
+    this.status[q] = BASIC;
+    this.status[p] = leavingStatus;
+    this.d[q] = 0;
+    this.iterations++;
+    if (this.lu.updateCount + 1 >= MAX_UPDATES || this.lu.etaNonzeros > 4 * this.a.index.length + 10 * this.m) {
+      this.refactor();
+      this.computePrimal();
+      this.computeDual();
+      return true;
+    }
+    this.lu.update(alphaCol, r);
+    return false;
+  }
+
+  /** cᵀx with the working costs. */
+  objective(): number {
+    let s = 0;
+    for (let j = 0; j < this.total; j++) if (this.cost[j] !== 0) s += this.cost[j] * this.x[j];
+    return s;
+  }
+
+  /** Sum of basic primal infeasibilities beyond the tolerance. */
+  primalInfeasibility(): { count: number; sum: number; max: number } {
+    let count = 0;
+    let sum = 0;
+    let max = 0;
+    const tol = this.tol.primal;
+    for (let k = 0; k < this.m; k++) {
+      const j = this.basicIndex[k];
+      const v = this.x[j];
+      const inf = v < this.lower[j] - tol ? this.lower[j] - v : v > this.upper[j] + tol ? v - this.upper[j] : 0;
+      if (inf > 0) {
+        count++;
+        sum += inf;
+        if (inf > max) max = inf;
+      }
+    }
+    return { count, sum, max };
+  }
+
+  /** Reduced costs of the wrong sign for the nonbasic statuses, beyond the tolerance. */
+  dualInfeasibility(): { count: number; sum: number; max: number } {
+    let count = 0;
+    let sum = 0;
+    let max = 0;
+    const tol = this.tol.dual;
+    for (let j = 0; j < this.total; j++) {
+      const s = this.status[j];
+      if (s === BASIC || this.lower[j] === this.upper[j]) continue;
+      const dj = this.d[j];
+      let inf = 0;
+      if (s === AT_LOWER) inf = -dj;
+      else if (s === AT_UPPER) inf = dj;
+      else inf = Math.abs(dj);
+      if (inf > tol) {
+        count++;
+        sum += inf;
+        if (inf > max) max = inf;
+      }
+    }
+    return { count, sum, max };
+  }
+}

@@ -55,6 +55,7 @@ describe("CBC log", () => {
     expect(log.result).toBe("Stopped on time limit");
     expect(log.objective).toBe(3905);
     expect(log.lowerBound).toBeCloseTo(2424.667, 3);
+    expect(log.bestPossible).toBe(2424.667);
   });
 
   it("reads a pure LP, which has no summary block", () => {

@@ -66,7 +66,10 @@ export interface CbcLogSummary {
   /** "Result - ..." of a MILP run (absent for a pure LP). */
   result: string | null;
   objective: number | null;
+  /** "Lower bound:" of the summary (printed with 3 decimals only). */
   lowerBound: number | null;
+  /** "best possible" of a partial search (Cbc0005I), in full precision. */
+  bestPossible: number | null;
   nodes: number | null;
   iterations: number | null;
   /** CBC's own wall-clock measure of the solve (seconds). */
@@ -115,6 +118,7 @@ export function parseCbcLog(log: string): CbcLogSummary {
     result,
     objective,
     lowerBound: num(lastMatch(log, /^Lower bound:\s+(\S+)/m)?.[1]),
+    bestPossible: num(lastMatch(log, /^Cbc0005I Partial search - best objective \S+ \(best possible (\S+)\)/m)?.[1]),
     nodes: num(lastMatch(log, /^Enumerated nodes:\s+(\d+)/m)?.[1]),
     iterations,
     wallSeconds,

@@ -68,10 +68,11 @@ export type GlpkMessage =
   | "no_dual_feasible"
   | "no_integer_feasible"
   | "time_limit"
+  | "mip_gap"
   | "other";
 
 const MESSAGES: [RegExp, GlpkMessage][] = [
-  [/^OPTIMAL LP SOLUTION FOUND/, "optimal_lp"],
+  [/^OPTIMAL (?:LP )?SOLUTION FOUND/, "optimal_lp"],
   [/^INTEGER OPTIMAL SOLUTION FOUND/, "integer_optimal"],
   [/^LP HAS UNBOUNDED PRIMAL SOLUTION/, "lp_unbounded"],
   [/^LP HAS NO PRIMAL FEASIBLE SOLUTION/, "lp_infeasible"],
@@ -79,6 +80,7 @@ const MESSAGES: [RegExp, GlpkMessage][] = [
   [/^(?:PROBLEM|LP RELAXATION) HAS NO DUAL FEASIBLE SOLUTION/, "no_dual_feasible"],
   [/^PROBLEM HAS NO INTEGER FEASIBLE SOLUTION/, "no_integer_feasible"],
   [/^TIME LIMIT EXCEEDED/, "time_limit"],
+  [/^RELATIVE MIP GAP TOLERANCE REACHED/, "mip_gap"],
 ];
 
 export interface GlpkLogSummary {

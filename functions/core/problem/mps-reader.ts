@@ -37,6 +37,10 @@ const UNSUPPORTED_SECTIONS = new Set([
 ]);
 const BOUND_TYPES_WITHOUT_VALUE = new Set(["FR", "MI", "PL", "BV"]);
 
+function fieldsFound(count: number): string {
+  return `found ${count} field${count === 1 ? "" : "s"}`;
+}
+
 /** Space, tab or carriage return. */
 function isBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 13;
@@ -271,7 +275,7 @@ export class MpsReader {
 
   private readRow(line: string): void {
     const count = this.readFields(line, "typed");
-    if (count !== -1 && count !== 2) this.fail(`a ROWS line has a type and a name (found ${count} fields)`);
+    if (count !== -1 && count !== 2) this.fail(`a ROWS line has a type and a name (${fieldsFound(count)})`);
     const type = this.field[0]!.toUpperCase();
     const name = this.field[1]!;
     this.checkName(name, "row");
@@ -308,7 +312,7 @@ export class MpsReader {
   private readColumnLine(line: string): void {
     if (line.indexOf("'MARKER'") !== -1) return this.readMarker(line);
     const count = this.readFields(line, "entries");
-    if (count !== -1 && count !== 3 && count !== 5) this.fail(`a COLUMNS line has a column and one or two (row, value) pairs (found ${count} fields)`);
+    if (count !== -1 && count !== 3 && count !== 5) this.fail(`a COLUMNS line has a column and one or two (row, value) pairs (${fieldsFound(count)})`);
     const f = this.field;
     const name = f[1]!;
     if (this.currentColumn === -1 || this.columnNames[this.currentColumn] !== name) this.startColumn(name);
@@ -365,7 +369,7 @@ export class MpsReader {
 
   private readRhsOrRange(line: string, section: "rhs" | "ranges"): void {
     const count = this.readFields(line, "rhs");
-    if (count !== -1 && (count < 2 || count > 5)) this.fail(`an ${section.toUpperCase()} line has an optional set name and one or two (row, value) pairs (found ${count} fields)`);
+    if (count !== -1 && (count < 2 || count > 5)) this.fail(`an ${section.toUpperCase()} line has an optional set name and one or two (row, value) pairs (${fieldsFound(count)})`);
     const f = this.field;
     this.setRowValue(f[2]!, f[3]!, section);
     if (f[4]!.length > 0 || f[5]!.length > 0) this.setRowValue(f[4]!, f[5]!, section);
@@ -391,7 +395,7 @@ export class MpsReader {
 
   private readBound(line: string): void {
     const count = this.readFields(line, "bounds");
-    if (count !== -1 && (count < 2 || count > 4)) this.fail(`a BOUNDS line has a type, an optional set name, a column and a value (found ${count} fields)`);
+    if (count !== -1 && (count < 2 || count > 4)) this.fail(`a BOUNDS line has a type, an optional set name, a column and a value (${fieldsFound(count)})`);
     const f = this.field;
     const type = f[0]!.toUpperCase();
     const name = f[2]!;
@@ -452,7 +456,7 @@ export class MpsReader {
 
   private readQuadratic(line: string, section: "quadobj" | "qmatrix"): void {
     const count = this.readFields(line, "entries");
-    if (count !== -1 && count !== 3 && count !== 5) this.fail(`a ${section.toUpperCase()} line has a column and one or two (column, value) pairs (found ${count} fields)`);
+    if (count !== -1 && count !== 3 && count !== 5) this.fail(`a ${section.toUpperCase()} line has a column and one or two (column, value) pairs (${fieldsFound(count)})`);
     const f = this.field;
     this.addQuadratic(f[1]!, f[2]!, f[3]!, section);
     if (f[4]!.length > 0 || f[5]!.length > 0) this.addQuadratic(f[1]!, f[4]!, f[5]!, section);

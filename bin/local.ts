@@ -21,6 +21,8 @@ const lines = [
   b.created ? `  owner          ${b.email} / password ${b.password}` : `  owner          ${b.email} (created on an earlier start)`,
   b.created ? `  API key        ${b.apiKey}   (shown once: keep it)` : "  API key        created on an earlier start (POST /api/v2/keys makes more)",
   `  data           ${values.data ? values.data : "in memory (use --data DIR to keep it)"}`,
+  "  solvers:",
+  ...stack.solvers.map((s) => `    ${s.name.padEnd(6)} ${s.available ? `available  ${s.version ?? ""}` : `not available (${s.detail ?? "unknown"})`}`),
   "",
   `Try: curl -H "Authorization: Bearer <API key>" ${stack.url}/api/v2/credits/balance`,
   "Ctrl-C stops everything.",

@@ -11,7 +11,12 @@ import { loadConfig, type Config } from "../../functions/core/config.js";
 import { createSqsClient } from "../../functions/core/queue/sqs.js";
 import { createServices, type Mailbox, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
+import { createDispatcher } from "../../functions/dispatcher/handler.js";
+import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
+import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
+import { SqsPoller } from "./sqs-poller.js";
+import { LocalWorkerPool } from "./worker-pool.js";
 
 /**
  * The whole service on one machine: embedded emulators, the Hono app on a port, and the pollers that
@@ -44,6 +49,8 @@ export interface LocalStack {
   config: Config;
   services: Services;
   bootstrap: Bootstrap;
+  solvers: InventoryEntry[];
+  workers: LocalWorkerPool;
   stop(): Promise<void>;
 }
 
@@ -90,7 +97,38 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
 
   const mailbox: Mailbox = options.mailbox ?? ((to, subject, body) => console.log(`[mail to ${to}] ${subject}: ${body}`));
-  const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo, mailbox });
+  const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo, mailbox, sqs });
+
+  // The solvers this machine has, as a worker would report them (printed by `npm start`).
+  const probe = await createSolverToolkit(config, { warm: false });
+  const solvers = await probe.inventory();
+  await probe.close();
+  await services.inventory.report(solvers, "local-stack", services.clock.now());
+
+  // Fargate's stand-in: worker processes, fed by the solve-jobs queue through the same dispatcher.
+  const workerEnv: Record<string, string | undefined> = {
+    ...env,
+    JOBS_QUEUE_URL: config.jobsQueueUrl,
+    WEBHOOKS_QUEUE_URL: config.webhooksQueueUrl,
+    LOG_LEVEL: env.WORKER_LOG_LEVEL ?? "WARN",
+  };
+  const maxWorkers = Number(env.LOCAL_MAX_WORKERS ?? 2);
+  const workers = new LocalWorkerPool({
+    maxWorkers,
+    standby: Number(env.LOCAL_STANDBY_WORKERS ?? Math.min(2, maxWorkers)),
+    env: workerEnv,
+    onOutput: (line) => console.error(`[worker] ${line}`),
+  });
+  workers.start();
+  const dispatcher = createDispatcher(workers, services.logger);
+  const jobsPoller = new SqsPoller(sqs, config.jobsQueueUrl, dispatcher, {
+    batchSize: 10,
+    waitTimeSeconds: 1,
+    capacity: () => workers.capacity(),
+    retryVisibilitySeconds: 1,
+    onError: (error) => services.logger.warn("jobs poller", { error }),
+  });
+  jobsPoller.start();
   const bootstrap = await bootstrapIdentity(services, {
     email: options.bootstrap?.email ?? env.BOOTSTRAP_EMAIL,
     password: options.bootstrap?.password ?? env.BOOTSTRAP_PASSWORD,
@@ -115,9 +153,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     config,
     services,
     bootstrap,
+    solvers,
+    workers,
     async stop() {
       if (stopped) return;
       stopped = true;
+      await jobsPoller.stop();
+      await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.metrics.maybeFlush(true).catch(() => undefined);
       await emulators?.stop();

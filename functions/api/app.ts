@@ -4,10 +4,14 @@ import { AppError, RateLimitError, isAppError } from "../core/errors.js";
 import { newId } from "../core/ids.js";
 import type { ApiDeps, ApiEnv } from "./http/context.js";
 import { registerAuthRoutes } from "./routes/auth.js";
+import { registerCompareRoutes } from "./routes/compare.js";
 import { registerCreditRoutes } from "./routes/credits.js";
 import { registerDocsRoutes } from "./routes/docs.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerKeyRoutes } from "./routes/keys.js";
+import { registerNotificationRoutes } from "./routes/notifications.js";
+import { registerProjectRoutes } from "./routes/projects.js";
+import { registerSolveRoutes } from "./routes/solve.js";
 
 /**
  * The Hono app: the same object serves API Gateway through Lambda and the local stack through
@@ -71,6 +75,10 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerCreditRoutes(app);
   registerAuthRoutes(app);
   registerKeyRoutes(app);
+  registerSolveRoutes(app);
+  registerNotificationRoutes(app);
+  registerProjectRoutes(app);
+  registerCompareRoutes(app);
   registerDocsRoutes(app);
   return app;
 }

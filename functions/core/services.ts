@@ -1,8 +1,21 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import { AuthService } from "./auth/service.js";
+import { createBlobStore, type BlobStore } from "./blob/blob-store.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
+import { ComparisonService } from "./comparisons/service.js";
+import { ComparisonStore } from "./comparisons/store.js";
+import { ExecutionService } from "./executions/service.js";
+import { ExecutionStore } from "./executions/store.js";
+import { SolveCharges } from "./limits/charges.js";
+import { DailyQuota } from "./limits/quota.js";
 import { RateLimiter } from "./limits/rate-limits.js";
+import { Notifications } from "./notifications/notifications.js";
+import { ProjectService } from "./projects/service.js";
+import { ProjectStore } from "./projects/store.js";
+import { createSqsClient, Queues } from "./queue/sqs.js";
+import { InventoryStore } from "./solvers/inventory.js";
 import { createLogger, type Logger } from "./logger.js";
 import { CounterStore } from "./store/counters.js";
 import { awsClientOptions, createDocumentClient, createDynamoClient } from "./store/dynamo.js";
@@ -30,6 +43,19 @@ export interface Services {
   metrics: MetricsRecorder;
   auth: AuthService;
   limiter: RateLimiter;
+  sqs: SQSClient;
+  queues: Queues;
+  blobs: BlobStore;
+  inventory: InventoryStore;
+  notifications: Notifications;
+  quota: DailyQuota;
+  charges: SolveCharges;
+  executionStore: ExecutionStore;
+  executions: ExecutionService;
+  projectStore: ProjectStore;
+  projects: ProjectService;
+  comparisonStore: ComparisonStore;
+  comparisons: ComparisonService;
 }
 
 export interface ServiceOptions {
@@ -39,6 +65,8 @@ export interface ServiceOptions {
   dynamo?: DynamoDBClient;
   logger?: Logger;
   mailbox?: Mailbox;
+  sqs?: SQSClient;
+  blobs?: BlobStore;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -50,6 +78,17 @@ export function createServices(options: ServiceOptions): Services {
   const identity = new IdentityStore(table);
   const counters = new CounterStore(table);
   const metricsStore = new MetricsStore(table);
+  const sqs = options.sqs ?? createSqsClient(config);
+  const queues = new Queues(sqs, config);
+  const blobs = options.blobs ?? createBlobStore(config);
+  const inventory = new InventoryStore(table, config);
+  const notifications = new Notifications(table, clock);
+  const quota = new DailyQuota(counters, config);
+  const charges = new SolveCharges(identity, quota, notifications, config, clock);
+  const executionStore = new ExecutionStore(table);
+  const projectStore = new ProjectStore(table);
+  const projects = new ProjectService({ store: projectStore, blobs, clock, config });
+  const comparisonStore = new ComparisonStore(table);
   return {
     config,
     mailbox: options.mailbox ?? (() => undefined),
@@ -67,5 +106,18 @@ export function createServices(options: ServiceOptions): Services {
     }),
     auth: new AuthService(identity, config, clock, options.jwtSecret),
     limiter: new RateLimiter(counters, config),
+    sqs,
+    queues,
+    blobs,
+    inventory,
+    notifications,
+    quota,
+    charges,
+    executionStore,
+    executions: new ExecutionService({ config, clock, executions: executionStore, blobs, inventory, charges, queues }),
+    projectStore,
+    projects,
+    comparisonStore,
+    comparisons: new ComparisonService({ config, clock, store: comparisonStore, projects, blobs, inventory, charges, queues }),
   };
 }

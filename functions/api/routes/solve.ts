@@ -1,0 +1,121 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { AppError } from "../../core/errors.js";
+import { AsyncSolveResponseSchema, ExecutionViewSchema, SolveRequestSchema, SolveResponseSchema } from "../../core/executions/schemas.js";
+import { roleAtLeast } from "../../core/auth/roles.js";
+import { forbidden } from "../../core/errors.js";
+import { InventoryEntrySchema } from "../../core/solvers/inventory.js";
+import { SOLVERS } from "../../core/solvers/registry.js";
+import type { ApiEnv } from "../http/context.js";
+import { requirePrincipal, route } from "../http/route.js";
+
+const SolverAvailableSchema = InventoryEntrySchema.extend({
+  title: z.string(),
+  can_express: z.object({ integer_variables: z.boolean(), quadratic_terms: z.enum(["none", "continuous_only", "all"]) }),
+});
+
+export function registerSolveRoutes(app: Hono<ApiEnv>): void {
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/solvers/available",
+      operationId: "solversAvailable",
+      summary: "The solvers this service has, their versions and what each can express",
+      tag: "Solve",
+      access: "user",
+      responses: {
+        200: {
+          description: "One entry per registered solver; `auto` picks among the available ones per problem class.",
+          schema: z.object({ solvers: z.array(SolverAvailableSchema), reported_at: z.string().nullable(), threads: z.number().int() }),
+        },
+      },
+    },
+    async (c) => {
+      const deps = c.get("deps");
+      const inv = await deps.inventory.read(deps.clock.now());
+      const solvers = inv.solvers.map((s) => {
+        const d = SOLVERS[s.name as keyof typeof SOLVERS];
+        return { ...s, title: d?.title ?? s.name, can_express: { integer_variables: d?.capabilities.integers ?? false, quadratic_terms: d?.capabilities.quadratic ?? "none" } };
+      });
+      return c.json({ solvers, reported_at: inv.reported_at, threads: deps.config.solverThreads });
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/solve",
+      operationId: "solve",
+      summary: "Solve a problem and wait for the result",
+      description:
+        "Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async).",
+      tag: "Solve",
+      access: "user",
+      body: SolveRequestSchema,
+      responses: {
+        200: { description: "The solve response; `status` is the verdict.", schema: SolveResponseSchema },
+        403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded or insufficient_credits." },
+        422: { description: "Validation failed, or no_solver_can_run_this_model." },
+        503: { description: "All solver workers busy past the wait bound (solver_busy), or enqueue_failed." },
+      },
+    },
+    async (c, input) => {
+      const principal = requirePrincipal(input);
+      if (!roleAtLeast(principal.role, "solver")) throw forbidden("Solving needs the solver role.");
+      const deps = c.get("deps");
+      const record = await deps.executions.launch(principal, input.body, { kind: "solve", id: null }, false);
+      const final = await deps.executions.waitForFinal(principal.orgId, record.id, deps.config.solveWaitSeconds * 1000);
+      if (!final) {
+        throw new AppError(
+          "solver_busy",
+          `All solver workers are busy; the solve is queued as execution ${record.id}. Poll GET /api/v2/models/executions/${record.id}, and use POST /api/v2/solve/async for long solves.`,
+          { execution_id: record.id },
+        );
+      }
+      const result = await deps.executions.result(final);
+      if (!result) throw new AppError("internal_error", final.error_message ?? `Execution ${final.id} failed without a result.`, { execution_id: final.id });
+      return c.json(result);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/solve/async",
+      operationId: "solveAsync",
+      summary: "Queue a solve; poll the execution",
+      tag: "Solve",
+      access: "user",
+      body: SolveRequestSchema,
+      responses: {
+        202: { description: "Queued.", schema: AsyncSolveResponseSchema },
+        403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded or insufficient_credits." },
+        503: { description: "enqueue_failed: the broker refused the job; the execution records it." },
+      },
+    },
+    async (c, input) => {
+      const principal = requirePrincipal(input);
+      if (!roleAtLeast(principal.role, "solver")) throw forbidden("Solving needs the solver role.");
+      const record = await c.get("deps").executions.launch(principal, input.body, { kind: "solve_async", id: null }, true);
+      return c.json({ execution_id: record.id, status: "queued" as const }, 202);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/models/executions/:execution_id",
+      operationId: "getExecution",
+      summary: "One execution, with its result once finished",
+      tag: "Solve",
+      access: "user",
+      params: z.object({ execution_id: z.string().min(1) }),
+      responses: { 200: { description: "The execution.", schema: ExecutionViewSchema }, 404: { description: "No such execution in the organization." } },
+    },
+    async (c, input) => c.json(await c.get("deps").executions.view(requirePrincipal(input), input.params.execution_id)),
+  );
+}

@@ -1,0 +1,108 @@
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Config } from "../config.js";
+
+/**
+ * Large payloads (problems over the inline threshold, solution vectors) live outside DynamoDB's
+ * 400 KB items: in S3 in AWS, in a folder locally. Items keep the key.
+ */
+export interface BlobStore {
+  put(key: string, body: string): Promise<void>;
+  get(key: string): Promise<string | null>;
+  delete(key: string): Promise<void>;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9_\-/.]+$/;
+
+function checkKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.includes("..")) throw new Error(`blob key not allowed: ${key}`);
+}
+
+export class FolderBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  async put(key: string, body: string): Promise<void> {
+    checkKey(key);
+    const file = path.join(this.root, key);
+    await mkdir(path.dirname(file), { recursive: true });
+    // Write then rename, so a reader never sees half a file.
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, body);
+    const { rename } = await import("node:fs/promises");
+    await rename(tmp, file);
+  }
+
+  async get(key: string): Promise<string | null> {
+    checkKey(key);
+    try {
+      return await readFile(path.join(this.root, key), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    checkKey(key);
+    await rm(path.join(this.root, key), { force: true });
+  }
+}
+
+export class S3BlobStore implements BlobStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async put(key: string, body: string): Promise<void> {
+    checkKey(key);
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: "application/json" }));
+  }
+
+  async get(key: string): Promise<string | null> {
+    checkKey(key);
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return (await out.Body?.transformToString("utf8")) ?? null;
+    } catch (error) {
+      if ((error as { name?: string }).name === "NoSuchKey") return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    checkKey(key);
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+}
+
+export function createBlobStore(config: Pick<Config, "blobBucket" | "blobDir" | "region" | "awsEndpointUrl">): BlobStore {
+  if (config.blobBucket) {
+    return new S3BlobStore(
+      new S3Client({ region: config.region, ...(config.awsEndpointUrl ? { endpoint: config.awsEndpointUrl, forcePathStyle: true } : {}) }),
+      config.blobBucket,
+    );
+  }
+  return new FolderBlobStore(path.resolve(config.blobDir));
+}
+
+/**
+ * A JSON value kept inline (as a string attribute) when small, in the blob store when large.
+ * The item stores `{ inline }` or `{ blob }`.
+ */
+export type PayloadRef = { inline: string } | { blob: string };
+
+export async function storePayload(blobs: BlobStore, key: string, value: unknown, inlineMaxBytes: number): Promise<PayloadRef> {
+  const json = JSON.stringify(value);
+  if (Buffer.byteLength(json) <= inlineMaxBytes) return { inline: json };
+  await blobs.put(key, json);
+  return { blob: key };
+}
+
+export async function loadPayload<T>(blobs: BlobStore, ref: PayloadRef): Promise<T> {
+  if ("inline" in ref) return JSON.parse(ref.inline) as T;
+  const json = await blobs.get(ref.blob);
+  if (json === null) throw new Error(`payload ${ref.blob} is missing from the blob store`);
+  return JSON.parse(json) as T;
+}

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import { ProblemSchema } from "../problem/schema.js";
+import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
+import { SolverStatusSchema, UNSUPPORTED_REASONS } from "../solvers/types.js";
+
+/** Shapes of the spec's Solver comparison endpoints and resources (Comparison, Row, Agreement, Matrix). */
+const SolverNames = z
+  .array(z.string().min(1).max(50))
+  .min(1)
+  .max(8)
+  .refine((names) => new Set(names).size === names.length, { message: "each solver may be named once" })
+  .describe("1 to 8 names as GET /api/v2/solvers/available lists them, run in this order");
+
+export const CompareRequestSchema = z
+  .object({
+    solver_names: SolverNames,
+    problem: ProblemSchema.optional().describe("inline problem, the same shape the plain solve takes"),
+    project_id: z.string().min(1).optional(),
+    version_id: z.string().min(1).optional().describe("a committed version of project_id; the draft when omitted"),
+    uploaded_filename: z.string().max(255).optional().describe("shown in the header only"),
+    settings: SettingsRequestSchema.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if ((b.problem === undefined) === (b.project_id === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["problem"], message: "give exactly one of problem and project_id" });
+    }
+    if (b.version_id !== undefined && b.project_id === undefined) {
+      ctx.addIssue({ code: "custom", path: ["version_id"], message: "version_id needs project_id" });
+    }
+  });
+export type CompareRequest = z.infer<typeof CompareRequestSchema>;
+
+export const RowStatusSchema = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
+export type RowStatus = z.infer<typeof RowStatusSchema>;
+
+export const RowSchema = z.object({
+  solver_name: z.string(),
+  solver_version: z.string().nullable(),
+  execution_id: z.string().nullable(),
+  status: RowStatusSchema,
+  solver_status: z.union([SolverStatusSchema, z.literal("unsupported")]).nullable(),
+  unsupported_reason: z.enum(UNSUPPORTED_REASONS).nullable(),
+  objective_value: z.number().nullable(),
+  dual_bound: z.number().nullable(),
+  gap: z.number().nullable(),
+  nodes: z.number().nullable(),
+  iterations: z.number().nullable(),
+  wall_time_ms: z.number().nullable(),
+  solver_time_seconds: z.number().nullable(),
+  error_message: z.string().nullable(),
+});
+export type Row = z.infer<typeof RowSchema>;
+
+export const AgreementSchema = z.object({
+  compared_solvers: z.array(z.string()),
+  objectives_agree: z.boolean(),
+  solutions_identical: z.boolean(),
+  max_objective_delta: z.number(),
+  alternative_optima: z.boolean(),
+  objective_tolerance: z.number().describe("the absolute tolerance the objectives were compared with (docs/decisions.md)"),
+});
+export type Agreement = z.infer<typeof AgreementSchema>;
+
+export const ComparisonStatusSchema = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
+export type ComparisonStatus = z.infer<typeof ComparisonStatusSchema>;
+
+export const ComparisonDetailSchema = z.object({
+  id: z.string(),
+  status: ComparisonStatusSchema,
+  problem_name: z.string(),
+  batch_id: z.string().nullable(),
+  source_kind: z.enum(["inline_problem", "model_project"]),
+  model_project_id: z.string().nullable(),
+  model_project_version_id: z.string().nullable(),
+  dataset_id: z.string().nullable(),
+  uploaded_filename: z.string().nullable(),
+  settings: SettingsSchema,
+  problem_class: z.string().nullable(),
+  variable_count: z.number().int().nullable(),
+  constraint_count: z.number().int().nullable(),
+  machine_note: z.string().nullable(),
+  results: z.array(RowSchema),
+  agreement: AgreementSchema.nullable(),
+  error_message: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+});
+export type ComparisonDetail = z.infer<typeof ComparisonDetailSchema>;
+
+export const ComparisonListItemSchema = z.object({
+  id: z.string(),
+  status: ComparisonStatusSchema,
+  problem_name: z.string(),
+  solver_names: z.array(z.string()),
+  batch_id: z.string().nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+
+export const ListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+// Matrix -------------------------------------------------------------------------------------------
+
+export const MatrixRequestSchema = z.object({
+  project_id: z.string().min(1),
+  version_id: z.string().min(1).optional(),
+  dataset_ids: z
+    .array(z.string().min(1))
+    .min(1)
+    .max(12)
+    .refine((ids) => new Set(ids).size === ids.length, { message: "each dataset may be named once" }),
+  solver_names: SolverNames,
+  settings: SettingsRequestSchema.optional(),
+});
+export type MatrixRequest = z.infer<typeof MatrixRequestSchema>;
+
+export const MatrixRowSchema = z.object({
+  comparison_id: z.string(),
+  dataset_id: z.string(),
+  dataset_name: z.string(),
+  status: ComparisonStatusSchema,
+  problem_class: z.string().nullable(),
+  variable_count: z.number().int().nullable(),
+  constraint_count: z.number().int().nullable(),
+  error_message: z.string().nullable(),
+  results: z.array(RowSchema),
+});
+
+export const MatrixDetailSchema = z.object({
+  batch_id: z.string(),
+  status: ComparisonStatusSchema.describe("derived from the rows, never stored"),
+  project_id: z.string(),
+  project_name: z.string(),
+  model_project_version_id: z.string().nullable(),
+  settings: SettingsSchema,
+  solver_names: z.array(z.string()),
+  machine_note: z.string().nullable(),
+  quota_cost: z.number().int().describe("solves charged at launch: datasets × solvers that can run"),
+  rows: z.array(MatrixRowSchema),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type MatrixDetail = z.infer<typeof MatrixDetailSchema>;
+
+export const MatrixListItemSchema = z.object({
+  batch_id: z.string(),
+  status: ComparisonStatusSchema,
+  project_id: z.string(),
+  project_name: z.string(),
+  dataset_count: z.number().int(),
+  solver_names: z.array(z.string()),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+
+export const MatrixListQuerySchema = ListQuerySchema.extend({ project_id: z.string().min(1).optional() });

@@ -1,0 +1,262 @@
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { isoTime } from "../clock.js";
+import type { PayloadRef } from "../blob/blob-store.js";
+import type { Settings } from "../solvers/settings.js";
+import { activeIndex, Leases } from "../store/leases.js";
+import type { Table } from "../store/table.js";
+import type { Agreement, ComparisonStatus, Row } from "./schemas.js";
+
+/**
+ * A comparison (`ORG#<org>` / `CMP#<id>`) with its rows inside the item. Rows change one at a time with
+ * `SET results[i] = …` on conditions (the worker's lease, the row still pending), so a poller sees them
+ * fill in, a cancel never overwrites a row that started, and a redelivered job never redoes a row.
+ */
+export interface ComparisonRecord {
+  id: string;
+  org_id: string;
+  created_by: string;
+  status: ComparisonStatus;
+  problem_name: string;
+  batch_id: string | null;
+  source_kind: "inline_problem" | "model_project";
+  model_project_id: string | null;
+  model_project_version_id: string | null;
+  dataset_id: string | null;
+  uploaded_filename: string | null;
+  settings: Settings;
+  problem_class: string | null;
+  variable_count: number | null;
+  constraint_count: number | null;
+  machine_note: string | null;
+  solver_names: string[];
+  results: Row[];
+  agreement: Agreement | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  /** The problem to solve (inline comparisons, and matrix rows once compiled). */
+  problem: PayloadRef | null;
+  /** A matrix row's model and dataset, compiled by its worker: { jmodel_source, data }. */
+  model: PayloadRef | null;
+  credits_each: number;
+  cancel_requested: boolean;
+}
+
+export const comparisonKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `CMP#${id}` });
+
+const strip = (item: Record<string, unknown>): ComparisonRecord => {
+  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, active_kind: _e, lease_owner: _f, lease_expires_at_ms: _g, ...rest } = item;
+  return rest as unknown as ComparisonRecord;
+};
+
+export const FINAL_STATUSES: ComparisonStatus[] = ["completed", "failed", "cancelled"];
+
+export class ComparisonStore {
+  readonly leases: Leases;
+  constructor(private readonly table: Table) {
+    this.leases = new Leases(table);
+  }
+
+  async create(record: ComparisonRecord): Promise<void> {
+    const active = FINAL_STATUSES.includes(record.status) ? {} : activeIndex("comparison", `${record.org_id}#${record.id}`);
+    await this.table.putNew({ ...comparisonKey(record.org_id, record.id), ...record, ...active });
+  }
+
+  async get(orgId: string, id: string): Promise<ComparisonRecord | null> {
+    const key = comparisonKey(orgId, id);
+    const item = await this.table.get(key.pk, key.sk);
+    return item ? strip(item) : null;
+  }
+
+  async getMany(orgId: string, ids: string[]): Promise<ComparisonRecord[]> {
+    const found = await Promise.all(ids.map((id) => this.get(orgId, id)));
+    return found.filter((r): r is ComparisonRecord => r !== null);
+  }
+
+  /** Newest first; `total` counts every comparison of the organization. */
+  async list(orgId: string, limit: number, offset: number): Promise<{ items: ComparisonRecord[]; total: number }> {
+    const fields = "id, #status, problem_name, solver_names, batch_id, created_at, completed_at";
+    const items: ComparisonRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    let skipped = 0;
+    do {
+      const page = await this.table.queryPage<Record<string, unknown>>({
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+        ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":p": "CMP#" },
+        ExpressionAttributeNames: { "#status": "status" },
+        ProjectionExpression: fields,
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+      });
+      for (const item of page.items) {
+        if (skipped < offset) skipped++;
+        else if (items.length < limit) items.push(item as unknown as ComparisonRecord);
+      }
+      start = items.length < limit ? page.next : undefined;
+    } while (start);
+    return { items, total: await this.count(orgId) };
+  }
+
+  private async count(orgId: string): Promise<number> {
+    let total = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+          ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":p": "CMP#" },
+          Select: "COUNT",
+          ExclusiveStartKey: start,
+        }),
+      );
+      total += out.Count ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return total;
+  }
+
+  async acquire(orgId: string, id: string, worker: string, leaseMs: number, nowMs: number): Promise<ComparisonRecord | null> {
+    const item = await this.leases.acquire<Record<string, unknown>>(comparisonKey(orgId, id), ["pending"], worker, leaseMs, nowMs, isoTime(nowMs));
+    return item ? strip(item) : null;
+  }
+
+  /** Sets fields of a comparison the worker holds (compiled stats, the problem ref). */
+  async setFields(orgId: string, id: string, worker: string, fields: Partial<ComparisonRecord>): Promise<boolean> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ":owner": worker, ":running": "running" };
+    const sets: string[] = [];
+    Object.entries(fields).forEach(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:f${i}`] = v;
+      sets.push(`#f${i} = :f${i}`);
+    });
+    const out = await this.table.update({
+      Key: comparisonKey(orgId, id),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "#status = :running AND lease_owner = :owner",
+      ExpressionAttributeNames: { ...names, "#status": "status" },
+      ExpressionAttributeValues: values,
+    });
+    return out !== null;
+  }
+
+  /**
+   * Starts row `index` for the worker holding the comparison: only if the row is still pending and no
+   * cancel was asked. Returns "started", or "cancelled" / "lost" when it must not run.
+   */
+  async startRow(orgId: string, id: string, index: number, worker: string, executionId: string): Promise<"started" | "cancelled" | "lost"> {
+    const out = await this.table.update({
+      Key: comparisonKey(orgId, id),
+      UpdateExpression: `SET results[${index}].#rs = :running, results[${index}].execution_id = :exe`,
+      ConditionExpression: `#status = :running AND lease_owner = :owner AND results[${index}].#rs = :pending AND cancel_requested = :false`,
+      ExpressionAttributeNames: { "#status": "status", "#rs": "status" },
+      ExpressionAttributeValues: { ":running": "running", ":owner": worker, ":pending": "pending", ":false": false, ":exe": executionId },
+    });
+    if (out) return "started";
+    const now = await this.get(orgId, id);
+    return now && now.cancel_requested ? "cancelled" : "lost";
+  }
+
+  /** Writes a finished row (and the agreement so far) for the worker holding the comparison. */
+  async writeRow(orgId: string, id: string, index: number, worker: string, row: Row, agreement: Agreement | null): Promise<boolean> {
+    const out = await this.table.update({
+      Key: comparisonKey(orgId, id),
+      UpdateExpression: `SET results[${index}] = :row, agreement = :agreement`,
+      ConditionExpression: "#status = :running AND lease_owner = :owner",
+      ExpressionAttributeNames: { "#status": "status" },
+      ExpressionAttributeValues: { ":row": row, ":agreement": agreement, ":running": "running", ":owner": worker },
+    });
+    return out !== null;
+  }
+
+  async finish(orgId: string, id: string, worker: string, status: ComparisonStatus, fields: Partial<ComparisonRecord>): Promise<ComparisonRecord | null> {
+    const item = await this.leases.finish<Record<string, unknown>>(comparisonKey(orgId, id), worker, status, fields as Record<string, unknown>);
+    return item ? strip(item) : null;
+  }
+
+  /** Ends a comparison no worker holds (enqueue refused, never started, swept). */
+  async end(orgId: string, id: string, from: ComparisonStatus[], status: ComparisonStatus, fields: Partial<ComparisonRecord>): Promise<ComparisonRecord | null> {
+    const item = await this.leases.end<Record<string, unknown>>(comparisonKey(orgId, id), from, status, fields as Record<string, unknown>);
+    return item ? strip(item) : null;
+  }
+
+  /**
+   * Cancels what has not started: every pending row becomes cancelled and `cancel_requested` is set, in
+   * one conditional update on the rows read (retried if the worker moved meanwhile). A comparison no
+   * worker has taken yet ends `cancelled` at once; a running one is ended by its worker after the solve
+   * in flight. A finished comparison is returned unchanged.
+   */
+  async cancel(orgId: string, id: string, nowMs: number): Promise<ComparisonRecord | null> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const current = await this.get(orgId, id);
+      if (!current || FINAL_STATUSES.includes(current.status)) return current;
+      const pending = current.results.map((r, i) => (r.status === "pending" ? i : -1)).filter((i) => i >= 0);
+      const names: Record<string, string> = { "#status": "status", "#rs": "status" };
+      const values: Record<string, unknown> = { ":true": true, ":seen": current.status, ":pending": "pending", ":cancelled": "cancelled" };
+      const sets = ["cancel_requested = :true", ...pending.map((i) => `results[${i}].#rs = :cancelled`)];
+      const conditions = ["#status = :seen", ...pending.map((i) => `results[${i}].#rs = :pending`)];
+      let remove = "";
+      if (current.status === "pending") {
+        sets.push("#status = :cancelled", "completed_at = :now");
+        values[":now"] = isoTime(nowMs);
+        remove = " REMOVE gsi1pk, gsi1sk";
+      }
+      const out = await this.table.update<Record<string, unknown>>({
+        Key: comparisonKey(orgId, id),
+        UpdateExpression: `SET ${sets.join(", ")}${remove}`,
+        ConditionExpression: conditions.join(" AND "),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      });
+      if (out) return strip(out);
+    }
+    return this.get(orgId, id);
+  }
+
+  // Matrices ------------------------------------------------------------------------------------
+
+  async createMatrix(m: MatrixRecord): Promise<void> {
+    await this.table.putNew({ pk: `ORG#${m.org_id}`, sk: `CMB#${m.id}`, gsi1pk: `PRJCMB#${m.project_id}`, gsi1sk: m.id, ...m });
+  }
+
+  async getMatrix(orgId: string, id: string): Promise<MatrixRecord | null> {
+    const item = await this.table.get(`ORG#${orgId}`, `CMB#${id}`);
+    if (!item) return null;
+    const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, ...rest } = item;
+    return rest as unknown as MatrixRecord;
+  }
+
+  /** Newest first, optionally of one project. */
+  async listMatrices(orgId: string, projectId: string | undefined): Promise<MatrixRecord[]> {
+    const items = projectId
+      ? await this.table.queryAll<Record<string, unknown>>({
+          IndexName: "gsi1",
+          KeyConditionExpression: "gsi1pk = :p",
+          ExpressionAttributeValues: { ":p": `PRJCMB#${projectId}` },
+          ScanIndexForward: false,
+        })
+      : await this.table.queryPrefix<Record<string, unknown>>(`ORG#${orgId}`, "CMB#", { newestFirst: true });
+    return items.filter((i) => i.org_id === orgId).map((i) => {
+      const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, ...rest } = i;
+      return rest as unknown as MatrixRecord;
+    });
+  }
+}
+
+/** A matrix (`ORG#<org>` / `CMB#<id>`): its rows are comparisons with `batch_id`; its status is derived. */
+export interface MatrixRecord {
+  id: string;
+  org_id: string;
+  created_by: string;
+  project_id: string;
+  project_name: string;
+  model_project_version_id: string | null;
+  settings: Settings;
+  solver_names: string[];
+  machine_note: string | null;
+  quota_cost: number;
+  rows: { comparison_id: string; dataset_id: string; dataset_name: string }[];
+  created_at: string;
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { ProblemSchema } from "../problem/schema.js";
+import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
+import { SolverChoiceSchema, SolverStatusSchema } from "../solvers/types.js";
+
+/** Body of POST /api/v2/solve and /solve/async. */
+export const SolveRequestSchema = z.object({
+  problem: ProblemSchema,
+  solver_name: SolverChoiceSchema.default("auto").describe("auto picks the best available solver for the problem class"),
+  settings: SettingsRequestSchema.optional(),
+});
+export type SolveRequest = z.infer<typeof SolveRequestSchema>;
+
+/**
+ * The solve response: a plain solve's body, an execution's `result`, a trigger run's `result_data`
+ * and a webhook's `data.result`. `status` is the verdict (the same value as `solver_status`).
+ */
+export const SolveResponseSchema = z.object({
+  execution_id: z.string(),
+  status: SolverStatusSchema,
+  solver_status: SolverStatusSchema,
+  objective_value: z.number().nullable(),
+  dual_bound: z.number().nullable(),
+  gap: z.number().nullable(),
+  nodes: z.number().nullable(),
+  iterations: z.number().nullable(),
+  solution: z.record(z.string(), z.number()).nullable(),
+  solve_time_seconds: z.number().nullable().describe("the solver's own measure of its search"),
+  wall_time_ms: z.number().nullable().describe("around the whole solver call, including building the model"),
+  solver_name: z.string(),
+  solver_version: z.string().nullable(),
+  error_message: z.string().nullable(),
+});
+export type SolveResponse = z.infer<typeof SolveResponseSchema>;
+
+export const ExecutionStatusSchema = z.enum(["queued", "running", "completed", "failed", "cancelled"]);
+export type ExecutionStatus = z.infer<typeof ExecutionStatusSchema>;
+
+export const ExecutionOriginSchema = z.object({
+  kind: z.enum(["solve", "solve_async", "comparison", "trigger_run", "document_run"]),
+  id: z.string().nullable(),
+});
+export type ExecutionOrigin = z.infer<typeof ExecutionOriginSchema>;
+
+export const ExecutionViewSchema = z.object({
+  id: z.string(),
+  status: ExecutionStatusSchema,
+  solver_name: z.string(),
+  solver_requested: z.string(),
+  problem_name: z.string(),
+  problem_class: z.string(),
+  variable_count: z.number().int(),
+  constraint_count: z.number().int(),
+  settings: SettingsSchema,
+  credits_charged: z.number(),
+  origin: ExecutionOriginSchema,
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  error_message: z.string().nullable(),
+  result: SolveResponseSchema.nullable(),
+});
+export type ExecutionView = z.infer<typeof ExecutionViewSchema>;
+
+export const AsyncSolveResponseSchema = z.object({ execution_id: z.string(), status: z.literal("queued") });

@@ -1,0 +1,108 @@
+import { isoTime } from "../clock.js";
+import type { PayloadRef } from "../blob/blob-store.js";
+import type { Settings } from "../solvers/settings.js";
+import { activeIndex, Leases } from "../store/leases.js";
+import type { Table } from "../store/table.js";
+import type { ExecutionOrigin, ExecutionStatus, ExecutionView, SolveResponse } from "./schemas.js";
+
+/**
+ * One solver run (DESIGN §3: `ORG#<org>` / `EXE#<id>`). Created queued by the API (plain and async
+ * solve, document runs) or running by a comparison's worker for each row it starts.
+ */
+export interface ExecutionRecord {
+  id: string;
+  org_id: string;
+  created_by: string;
+  status: ExecutionStatus;
+  origin: ExecutionOrigin;
+  /** Create in-app notifications for `created_by` when it ends (async runs). */
+  notify: boolean;
+  solver_requested: string;
+  solver_name: string;
+  problem: PayloadRef;
+  problem_name: string;
+  problem_class: string;
+  variable_count: number;
+  constraint_count: number;
+  settings: Settings;
+  credits_charged: number;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  error_message: string | null;
+  result: PayloadRef | null;
+  /** When the sweeper may call a waiting execution abandoned (ms). */
+  deadline_ms: number | null;
+}
+
+export const executionKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `EXE#${id}` });
+
+const strip = (item: Record<string, unknown>): ExecutionRecord => {
+  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, active_kind: _e, lease_owner: _f, lease_expires_at_ms: _g, ...rest } = item;
+  return rest as unknown as ExecutionRecord;
+};
+
+export class ExecutionStore {
+  readonly leases: Leases;
+  constructor(private readonly table: Table) {
+    this.leases = new Leases(table);
+  }
+
+  async create(record: ExecutionRecord): Promise<void> {
+    const active = record.status === "queued" || record.status === "running" ? activeIndex("execution", `${record.org_id}#${record.id}`) : {};
+    await this.table.putNew({ ...executionKey(record.org_id, record.id), ...record, ...active });
+  }
+
+  /** A running execution created by a worker that already holds the work (comparison rows). */
+  async createRunning(record: ExecutionRecord, worker: string, leaseMs: number, nowMs: number): Promise<void> {
+    await this.table.putNew({
+      ...executionKey(record.org_id, record.id),
+      ...record,
+      status: "running",
+      lease_owner: worker,
+      lease_expires_at_ms: nowMs + leaseMs,
+      ...activeIndex("execution", `${record.org_id}#${record.id}`),
+    });
+  }
+
+  async get(orgId: string, id: string): Promise<ExecutionRecord | null> {
+    const item = await this.table.get(executionKey(orgId, id).pk, executionKey(orgId, id).sk);
+    return item ? strip(item) : null;
+  }
+
+  async acquire(orgId: string, id: string, worker: string, leaseMs: number, nowMs: number): Promise<ExecutionRecord | null> {
+    const item = await this.leases.acquire<Record<string, unknown>>(executionKey(orgId, id), ["queued"], worker, leaseMs, nowMs, isoTime(nowMs));
+    return item ? strip(item) : null;
+  }
+
+  async finish(orgId: string, id: string, worker: string, status: "completed" | "failed" | "cancelled", fields: { result: PayloadRef | null; error_message: string | null; completed_at: string }): Promise<boolean> {
+    return (await this.leases.finish(executionKey(orgId, id), worker, status, fields)) !== null;
+  }
+
+  /** Fails an execution that never got a worker (enqueue refused) or whose worker died (sweeper). */
+  async fail(orgId: string, id: string, from: ExecutionStatus[], reason: string, nowMs: number): Promise<ExecutionRecord | null> {
+    const item = await this.leases.end<Record<string, unknown>>(executionKey(orgId, id), from, "failed", { error_message: reason, completed_at: isoTime(nowMs) });
+    return item ? strip(item) : null;
+  }
+}
+
+export function executionView(record: ExecutionRecord, result: SolveResponse | null): ExecutionView {
+  return {
+    id: record.id,
+    status: record.status,
+    solver_name: record.solver_name,
+    solver_requested: record.solver_requested,
+    problem_name: record.problem_name,
+    problem_class: record.problem_class,
+    variable_count: record.variable_count,
+    constraint_count: record.constraint_count,
+    settings: record.settings,
+    credits_charged: record.credits_charged,
+    origin: record.origin,
+    created_at: record.created_at,
+    started_at: record.started_at,
+    completed_at: record.completed_at,
+    error_message: record.error_message,
+    result,
+  };
+}

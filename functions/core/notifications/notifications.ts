@@ -1,0 +1,140 @@
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import { epochSeconds, isoTime, type Clock } from "../clock.js";
+import { notFound } from "../errors.js";
+import { newId } from "../ids.js";
+import type { Table } from "../store/table.js";
+
+/**
+ * In-app notifications (`USER#<usr>` / `NTF#<id>`, newest first by id). An unread notification also
+ * sits in the sparse gsi1 partition `UNREAD#<usr>`; reading it removes it from there. The unread
+ * count is that partition's size, so it cannot drift from the notifications themselves.
+ */
+export const NOTIFICATION_TYPES = ["execution_complete", "execution_failed", "credits_low", "credits_purchased", "subscription_updated", "system"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const NotificationSchema = z.object({
+  id: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  title: z.string(),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  link: z.string(),
+  is_read: z.boolean(),
+  created_at: z.string(),
+});
+export type Notification = z.infer<typeof NotificationSchema>;
+
+export interface NewNotification {
+  type: NotificationType;
+  title: string;
+  message: string;
+  data?: Record<string, unknown>;
+  link: string;
+}
+
+const RETENTION_DAYS = 90;
+
+const view = (item: Record<string, unknown>): Notification => ({
+  id: item.id as string,
+  type: item.type as NotificationType,
+  title: item.title as string,
+  message: item.message as string,
+  data: (item.data as Record<string, unknown>) ?? {},
+  link: item.link as string,
+  is_read: item.is_read as boolean,
+  created_at: item.created_at as string,
+});
+
+export class Notifications {
+  constructor(
+    private readonly table: Table,
+    private readonly clock: Clock,
+  ) {}
+
+  async notify(userId: string, n: NewNotification): Promise<Notification> {
+    const now = this.clock.now();
+    const id = newId("ntf", now);
+    const item = {
+      pk: `USER#${userId}`,
+      sk: `NTF#${id}`,
+      gsi1pk: `UNREAD#${userId}`,
+      gsi1sk: id,
+      id,
+      type: n.type,
+      title: n.title,
+      message: n.message,
+      data: n.data ?? {},
+      link: n.link,
+      is_read: false,
+      created_at: isoTime(now),
+      ttl: epochSeconds(now) + RETENTION_DAYS * 86_400,
+    };
+    await this.table.putNew(item);
+    return view(item);
+  }
+
+  async list(userId: string, options: { unreadOnly: boolean; limit: number }): Promise<Notification[]> {
+    if (options.unreadOnly) {
+      const page = await this.table.queryPage({
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :p",
+        ExpressionAttributeValues: { ":p": `UNREAD#${userId}` },
+        ScanIndexForward: false,
+        Limit: options.limit,
+      });
+      return page.items.map(view);
+    }
+    return (await this.table.queryPrefix(`USER#${userId}`, "NTF#", { newestFirst: true, limit: options.limit })).map(view);
+  }
+
+  async unreadCount(userId: string): Promise<number> {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: "gsi1",
+          KeyConditionExpression: "gsi1pk = :p",
+          ExpressionAttributeValues: { ":p": `UNREAD#${userId}` },
+          Select: "COUNT",
+          ExclusiveStartKey: start,
+        }),
+      );
+      count += out.Count ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return count;
+  }
+
+  /** Marks one read (idempotent); 404 when the user has no such notification. */
+  async markRead(userId: string, id: string): Promise<void> {
+    const out = await this.table.update({
+      Key: { pk: `USER#${userId}`, sk: `NTF#${id}` },
+      UpdateExpression: "SET is_read = :t REMOVE gsi1pk, gsi1sk",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":t": true },
+    });
+    if (!out) throw notFound("Notification");
+  }
+
+  async markAllRead(userId: string): Promise<number> {
+    const unread = await this.table.queryAll<{ id: string }>({
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :p",
+      ExpressionAttributeValues: { ":p": `UNREAD#${userId}` },
+    });
+    let marked = 0;
+    for (const n of unread) {
+      const out = await this.table.update({
+        Key: { pk: `USER#${userId}`, sk: `NTF#${n.id}` },
+        UpdateExpression: "SET is_read = :t REMOVE gsi1pk, gsi1sk",
+        ConditionExpression: "is_read = :f",
+        ExpressionAttributeValues: { ":t": true, ":f": false },
+      });
+      if (out) marked++;
+    }
+    return marked;
+  }
+}

@@ -1,0 +1,133 @@
+import { isoTime } from "../clock.js";
+import type { PayloadRef } from "../blob/blob-store.js";
+import type { Table } from "../store/table.js";
+
+/**
+ * Model projects, their committed versions and their datasets.
+ *
+ *   ORG#<org>  PRJ#<prj>   project: name, draft (JModel source + default data, or a canonical problem)
+ *   PRJ#<prj>  VER#<ver>   committed version: a frozen copy of the draft, numbered 1, 2, …
+ *   PRJ#<prj>  DST#<dst>   dataset: a JSON document of sets and parameters
+ *
+ * A project is found through its organization's partition, so another organization's id is simply
+ * not found (404, never 403).
+ */
+export interface ModelContent {
+  jmodel_source: string | null;
+  /** Data compiled with the source when no dataset is named (single comparisons). */
+  default_data: Record<string, unknown> | null;
+  /** A flat or imported canonical problem, for projects without JModel source. */
+  problem: PayloadRef | null;
+}
+
+export interface ProjectRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  draft: ModelContent;
+  version_count: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VersionRecord extends ModelContent {
+  id: string;
+  project_id: string;
+  number: number;
+  name: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface DatasetRecord {
+  id: string;
+  project_id: string;
+  name: string;
+  data: PayloadRef;
+  created_at: string;
+}
+
+const strip = <T>(item: Record<string, unknown>): T => {
+  const { pk: _a, sk: _b, ...rest } = item;
+  return rest as T;
+};
+
+export class ProjectStore {
+  constructor(private readonly table: Table) {}
+
+  async create(p: ProjectRecord): Promise<void> {
+    await this.table.putNew({ pk: `ORG#${p.org_id}`, sk: `PRJ#${p.id}`, ...p });
+  }
+
+  async get(orgId: string, id: string): Promise<ProjectRecord | null> {
+    const item = await this.table.get(`ORG#${orgId}`, `PRJ#${id}`);
+    return item ? strip<ProjectRecord>(item) : null;
+  }
+
+  async list(orgId: string): Promise<ProjectRecord[]> {
+    return (await this.table.queryPrefix(`ORG#${orgId}`, "PRJ#", { newestFirst: true })).map((i) => strip<ProjectRecord>(i));
+  }
+
+  async update(orgId: string, id: string, fields: Partial<Pick<ProjectRecord, "name" | "description" | "draft">>, nowMs: number): Promise<ProjectRecord | null> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ":now": isoTime(nowMs) };
+    const sets = ["updated_at = :now"];
+    Object.entries(fields).forEach(([k, v], i) => {
+      if (v === undefined) return;
+      names[`#f${i}`] = k;
+      values[`:f${i}`] = v;
+      sets.push(`#f${i} = :f${i}`);
+    });
+    const out = await this.table.update<Record<string, unknown>>({
+      Key: { pk: `ORG#${orgId}`, sk: `PRJ#${id}` },
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+      ExpressionAttributeValues: values,
+    });
+    return out ? strip<ProjectRecord>(out) : null;
+  }
+
+  /** The next version number: one conditional ADD, so two commits never share a number. */
+  async nextVersionNumber(orgId: string, id: string): Promise<number | null> {
+    const out = await this.table.update<{ version_count: number }>({
+      Key: { pk: `ORG#${orgId}`, sk: `PRJ#${id}` },
+      UpdateExpression: "ADD version_count :one",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":one": 1 },
+    });
+    return out?.version_count ?? null;
+  }
+
+  async putVersion(v: VersionRecord): Promise<void> {
+    await this.table.putNew({ pk: `PRJ#${v.project_id}`, sk: `VER#${v.id}`, ...v });
+  }
+
+  async getVersion(projectId: string, versionId: string): Promise<VersionRecord | null> {
+    const item = await this.table.get(`PRJ#${projectId}`, `VER#${versionId}`);
+    return item ? strip<VersionRecord>(item) : null;
+  }
+
+  async listVersions(projectId: string): Promise<VersionRecord[]> {
+    return (await this.table.queryPrefix(`PRJ#${projectId}`, "VER#", { newestFirst: true })).map((i) => strip<VersionRecord>(i));
+  }
+
+  async putDataset(d: DatasetRecord): Promise<void> {
+    await this.table.putNew({ pk: `PRJ#${d.project_id}`, sk: `DST#${d.id}`, ...d });
+  }
+
+  async getDataset(projectId: string, datasetId: string): Promise<DatasetRecord | null> {
+    const item = await this.table.get(`PRJ#${projectId}`, `DST#${datasetId}`);
+    return item ? strip<DatasetRecord>(item) : null;
+  }
+
+  async listDatasets(projectId: string): Promise<DatasetRecord[]> {
+    return (await this.table.queryPrefix(`PRJ#${projectId}`, "DST#", { newestFirst: true })).map((i) => strip<DatasetRecord>(i));
+  }
+
+  async deleteDataset(projectId: string, datasetId: string): Promise<boolean> {
+    return this.table.delete(`PRJ#${projectId}`, `DST#${datasetId}`, "attribute_exists(pk)");
+  }
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { clampTimeLimit, type Config } from "../config.js";
+import type { SolveSettings } from "./types.js";
+
+/** Settings a request may give. `threads` is not among them: the platform sets it, and reports it. */
+export const SettingsRequestSchema = z
+  .object({
+    time_limit_seconds: z.number().positive().max(86_400).optional().describe("default 60; clamped by the instance ceiling"),
+    gap_tolerance: z.number().min(0).max(1).optional().describe("relative MIP gap; default 0.0001"),
+  })
+  .strict();
+export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
+
+export const SettingsSchema = z.object({
+  time_limit_seconds: z.number(),
+  gap_tolerance: z.number(),
+  threads: z.number().int(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** Defaults, then the instance ceiling (clamped, never refused), then the platform's thread count. */
+export function resolveSettings(config: Config, requested: SettingsRequest | undefined): Settings {
+  return {
+    time_limit_seconds: clampTimeLimit(config, requested?.time_limit_seconds ?? config.defaultTimeLimitSeconds),
+    gap_tolerance: requested?.gap_tolerance ?? config.defaultGapTolerance,
+    threads: config.solverThreads,
+  };
+}
+
+export const toSolveSettings = (s: Settings): SolveSettings => ({
+  timeLimitSeconds: s.time_limit_seconds,
+  gapTolerance: s.gap_tolerance,
+  threads: s.threads,
+});

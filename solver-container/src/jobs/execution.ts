@@ -1,0 +1,88 @@
+import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
+import { isoTime } from "../../../functions/core/clock.js";
+import { resultKey } from "../../../functions/core/executions/service.js";
+import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
+import type { ExecutionRecord } from "../../../functions/core/executions/store.js";
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import { toSolveSettings } from "../../../functions/core/solvers/settings.js";
+import type { SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
+import { LeaseKeeper } from "../heartbeat.js";
+import type { WorkerRuntime } from "../runtime.js";
+
+export function toSolveResponse(executionId: string, solver: string, r: SolverResult): SolveResponse {
+  return {
+    execution_id: executionId,
+    status: r.solver_status,
+    solver_status: r.solver_status,
+    objective_value: r.objective_value,
+    dual_bound: r.dual_bound,
+    gap: r.gap,
+    nodes: r.nodes,
+    iterations: r.iterations,
+    solution: r.solution,
+    solve_time_seconds: r.solver_time_seconds,
+    wall_time_ms: r.wall_time_ms,
+    solver_name: solver,
+    solver_version: r.solver_version,
+    error_message: r.error_message,
+  };
+}
+
+/**
+ * Runs one held execution: the solver under the kill switch, the result stored, the execution moved
+ * to completed (a verdict) or failed (the solver errored), metrics and notifications recorded.
+ */
+export async function solveExecution(rt: WorkerRuntime, record: ExecutionRecord, problem: Problem, signal?: AbortSignal): Promise<{ response: SolveResponse; final: "completed" | "failed" }> {
+  const { services } = rt;
+  const result = await rt.toolkit.solve(record.solver_name as SolverName, problem, toSolveSettings(record.settings), {
+    signal,
+    killGraceSeconds: services.config.killGraceSeconds,
+  });
+  const response = toSolveResponse(record.id, record.solver_name, result);
+  const final = result.solver_status === "error" ? "failed" : "completed";
+  const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id), response, services.config.inlinePayloadMaxBytes);
+  const now = services.clock.now();
+  await services.executionStore.finish(record.org_id, record.id, rt.workerId, final, {
+    result: ref,
+    error_message: final === "failed" ? (result.error_message ?? "the solver failed") : null,
+    completed_at: isoTime(now),
+  });
+  await services.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);
+  if (record.notify) await notifyExecution(rt, record, response, final);
+  return { response, final };
+}
+
+async function notifyExecution(rt: WorkerRuntime, record: ExecutionRecord, response: SolveResponse, final: "completed" | "failed"): Promise<void> {
+  const org = await rt.services.identity.getOrganization(record.org_id);
+  await rt.services.notifications.notify(record.created_by, {
+    type: final === "completed" ? "execution_complete" : "execution_failed",
+    title: final === "completed" ? `Solve finished: ${response.solver_status}` : "Solve failed",
+    message:
+      final === "completed"
+        ? `${record.problem_name} with ${record.solver_name}: ${response.solver_status}${response.objective_value !== null ? `, objective ${response.objective_value}` : ""}.`
+        : `${record.problem_name} with ${record.solver_name} failed: ${response.error_message ?? "unknown error"}.`,
+    data: { execution_id: record.id, objective_value: response.objective_value, credits_remaining: org?.credit_balance ?? null },
+    link: `/executions/${record.id}`,
+  });
+}
+
+/** The job for a queued execution (plain and async solve, document runs). */
+export async function runExecutionJob(rt: WorkerRuntime, orgId: string, id: string): Promise<void> {
+  const { services } = rt;
+  const leaseMs = services.config.jobLeaseSeconds * 1000;
+  const record = await services.executionStore.acquire(orgId, id, rt.workerId, leaseMs, services.clock.now());
+  if (!record) return; // finished already, or another worker holds it: a redelivery does nothing
+  const keeper = new LeaseKeeper(
+    () => services.executionStore.leases.renew({ pk: `ORG#${orgId}`, sk: `EXE#${id}` }, rt.workerId, leaseMs, services.clock.now()),
+    leaseMs,
+  ).start();
+  try {
+    const problem = await loadPayload<Problem>(services.blobs, record.problem);
+    await solveExecution(rt, record, problem, keeper.signal);
+  } catch (error) {
+    await services.executionStore.fail(orgId, id, ["running"], `worker error: ${(error as Error).message}`, services.clock.now());
+    throw error;
+  } finally {
+    keeper.stop();
+  }
+}

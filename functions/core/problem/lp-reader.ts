@@ -173,6 +173,8 @@ export class LpReader {
     const expression: Expression = { linear: new Map(), constant: 0, quadratic: [] };
     let first = true;
     while (!this.atSectionEnd() && this.kind() !== Token.Sense) {
+      // `name:` starts the next constraint (after the open-ended form `2 <= x`).
+      if (!first && this.kind() === Token.Name && this.kind(1) === Token.Colon) break;
       if (this.kind() === Token.Implies) this.fail("indicator constraints (->) are not supported");
       let sign = 1;
       let signed = false;

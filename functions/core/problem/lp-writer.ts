@@ -30,7 +30,7 @@ function lpNameProblem(name: string): string | null {
   return null;
 }
 
-/** Lines of at most about `width` characters, broken between terms, continuation lines indented. */
+/** Lines of at most about `width` characters, broken between terms; indented one space, continuations two. */
 class Lines {
   private current = "";
   constructor(
@@ -38,11 +38,16 @@ class Lines {
     private readonly width = 100,
   ) {}
   add(part: string): void {
-    if (this.current.length > 0 && this.current.length + part.length + 1 > this.width) {
-      this.out.push(this.current);
-      this.current = "  ";
+    if (this.current.length === 0) {
+      this.current = ` ${part}`;
+      return;
     }
-    this.current += this.current.length === 0 || this.current === "  " ? part : ` ${part}`;
+    if (this.current.length + part.length + 1 > this.width) {
+      this.out.push(this.current);
+      this.current = `  ${part}`;
+      return;
+    }
+    this.current += ` ${part}`;
   }
   end(): void {
     if (this.current.length > 0) this.out.push(this.current);
@@ -67,7 +72,7 @@ export function writeLp(problem: Problem, options: WriteLpOptions = {}): Written
   const written = problem.sense === "maximize" && sign === 1 ? "Maximize" : "Minimize";
   out.push(written);
   const objective = new Lines(out);
-  objective.add(` ${unusedName("obj", plan.usedNames)}:`);
+  objective.add(`${unusedName("obj", plan.usedNames)}:`);
   const cost = new Float64Array(names.length);
   for (const t of mergeLinearTerms(problem.objective.terms)) cost[columnIndex.get(t.var)!] = sign * t.coef;
   names.forEach((name, j) => objective.add(cost[j] === 0 ? `+ 0 ${name}` : signed(cost[j]!, name)));
@@ -90,7 +95,7 @@ export function writeLp(problem: Problem, options: WriteLpOptions = {}): Written
   const used = new Set(plan.usedNames);
   const writeRow = (name: string, original: string, terms: Term[], head: string, tail: string) => {
     const row = new Lines(out);
-    row.add(` ${name}:`);
+    row.add(`${name}:`);
     if (head) row.add(head);
     if (terms.length === 0) row.add(`0 ${names[0]}`); // LP has no empty expression
     for (const t of terms) row.add(signed(t.coef, fileName(t.var)));

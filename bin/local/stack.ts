@@ -12,6 +12,8 @@ import { createSqsClient } from "../../functions/core/queue/sqs.js";
 import { createServices, type Mailbox, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { createDispatcher } from "../../functions/dispatcher/handler.js";
+import { createSweeper } from "../../functions/sweeper/handler.js";
+import type { SweepReport } from "../../functions/core/sweeper/sweep.js";
 import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
@@ -51,6 +53,8 @@ export interface LocalStack {
   bootstrap: Bootstrap;
   solvers: InventoryEntry[];
   workers: LocalWorkerPool;
+  /** Runs one sweep now (the schedule runs one every SWEEP_INTERVAL_SECONDS). */
+  sweepNow(): Promise<SweepReport>;
   stop(): Promise<void>;
 }
 
@@ -129,6 +133,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     onError: (error) => services.logger.warn("jobs poller", { error }),
   });
   jobsPoller.start();
+
+  // The sweeper's schedule (EventBridge in AWS).
+  const sweeper = createSweeper(services);
+  const sweepTimer = setInterval(() => void sweeper().catch((error) => services.logger.warn("sweep failed", { error })), Math.max(1, config.sweepIntervalSeconds) * 1000);
+  sweepTimer.unref();
   const bootstrap = await bootstrapIdentity(services, {
     email: options.bootstrap?.email ?? env.BOOTSTRAP_EMAIL,
     password: options.bootstrap?.password ?? env.BOOTSTRAP_PASSWORD,
@@ -155,9 +164,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     bootstrap,
     solvers,
     workers,
+    sweepNow: sweeper,
     async stop() {
       if (stopped) return;
       stopped = true;
+      clearInterval(sweepTimer);
       await jobsPoller.stop();
       await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -80,6 +80,8 @@ export interface Config {
 
   // Sweeper.
   sweepIntervalSeconds: number;
+  /** A queued job no worker took within this long is failed by the sweeper (its message reached the DLQ). */
+  staleQueuedSeconds: number;
 
   // Documents.
   documentUnnamedVersionsKept: number;
@@ -200,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateNetworks: bool(env, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", false),
 
     sweepIntervalSeconds: num(env, "SWEEP_INTERVAL_SECONDS", 60),
+    staleQueuedSeconds: num(env, "STALE_QUEUED_SECONDS", 3600),
 
     documentUnnamedVersionsKept: num(env, "DOCUMENT_UNNAMED_VERSIONS_KEPT", 20),
 

@@ -1,0 +1,26 @@
+import { handle } from "hono/aws-lambda";
+import { loadConfig } from "../core/config.js";
+import { createLogger } from "../core/logger.js";
+import { resolveJwtSecret } from "../core/secrets.js";
+import { createServices } from "../core/services.js";
+import { createApp } from "./app.js";
+
+/**
+ * Lambda entry of the API (API Gateway HTTP API → Hono). Services are built once per cold start; the
+ * caller's IP is API Gateway's sourceIp, never a client-supplied header.
+ */
+const config = loadConfig(process.env);
+const logger = createLogger("incumbent-api");
+const services = createServices({
+  config,
+  jwtSecret: await resolveJwtSecret(config),
+  logger,
+  mailbox: (to) => logger.warn("no mail transport configured; a password-reset token was not delivered", { to_domain: to.split("@")[1] }),
+});
+const app = createApp({
+  ...services,
+  startedAtMs: Date.now(),
+  clientIp: (c) => (c.env as { event?: { requestContext?: { http?: { sourceIp?: string } } } })?.event?.requestContext?.http?.sourceIp ?? "unknown",
+});
+
+export const handler = handle(app);

@@ -1,0 +1,15 @@
+import { sweep, type SweepHook, type SweepReport } from "../core/sweeper/sweep.js";
+import type { Services } from "../core/services.js";
+
+/** Extra work per sweep in AWS: stopping Fargate tasks whose job is over (see task-reaper.ts). */
+export type AfterSweep = (report: SweepReport) => Promise<void>;
+
+/** The scheduled reconcile: EventBridge in AWS, a timer in the local stack. */
+export function createSweeper(services: Services, hooks: Record<string, SweepHook> = {}, after?: AfterSweep) {
+  return async (): Promise<SweepReport> => {
+    const report = await sweep(services, hooks);
+    if (report.failed.length > 0) services.logger.warn("swept abandoned work", { failed: report.failed });
+    if (after) await after(report);
+    return report;
+  };
+}

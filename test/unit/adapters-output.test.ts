@@ -145,6 +145,11 @@ describe("glpsol log", () => {
     expect(parseGlpkLog(fixture("glpk-afiro-lp.log")).iterations).toBe(10);
   });
 
+  it("joins the command line glpsol wraps", () => {
+    const log = "GLPSOL--GLPK LP/MIP Solver 5.0\nParameter(s) specified in the command line:\n --freemps /a/long/path/m.mps\n --tmlim 8 --mipgap 0.003 -w /a/long/path/m.raw\nReading problem data from '/a/long/path/m.mps'...\n";
+    expect(parseGlpkLog(log).echoedArgs).toBe("--freemps /a/long/path/m.mps --tmlim 8 --mipgap 0.003 -w /a/long/path/m.raw");
+  });
+
   it("streams MIP progress lines", () => {
     expect(parseGlpkProgressLine("+   199: >>>>>   1.201500000e+06 >=   1.187241667e+06   1.2% (61; 94)")).toEqual({
       iterations: 199,

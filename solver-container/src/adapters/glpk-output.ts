@@ -119,6 +119,13 @@ export function parseGlpkProgressLine(line: string): GlpkProgressUpdate | null {
   return { iterations: Number(m[1]), incumbent, bound, nodes: Number(m[5]) };
 }
 
+/** glpsol wraps a long command line over several lines, each indented by one space. */
+function echoedCommandLine(lines: string[], start: number): string {
+  const parts: string[] = [];
+  for (let i = start; i < lines.length && /^ \S/.test(lines[i]!); i++) parts.push(lines[i]!.trim());
+  return parts.join(" ");
+}
+
 export function parseGlpkLog(log: string): GlpkLogSummary {
   const messages: GlpkLogSummary["messages"] = [];
   let iterations: number | null = null;
@@ -152,6 +159,6 @@ export function parseGlpkLog(log: string): GlpkLogSummary {
       const m = [...log.matchAll(/^Time used:\s+(\S+)\s+secs/gm)];
       return m.length ? m.reduce((s, x) => s + Number(x[1]), 0) : null;
     })(),
-    echoedArgs: echoIndex >= 0 ? (lines[echoIndex] ?? "").trim() : null,
+    echoedArgs: echoIndex >= 0 ? echoedCommandLine(lines, echoIndex) : null,
   };
 }

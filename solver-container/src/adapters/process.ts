@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * The kill switch. Every solve runs in a child process that leads its own process group, so one
@@ -40,15 +41,41 @@ export interface ChildRunOutcome {
 
 const DEFAULT_TERM_GRACE_MS = 1000;
 
-/** True while any process of group `pgid` exists. */
+/**
+ * True while any process of group `pgid` is still running. A killed grandchild is reparented to init
+ * and stays a zombie until init reaps it (slowly, under some container inits); a zombie runs nothing
+ * and holds nothing but its pid, so on Linux it does not count as alive.
+ */
 export function processGroupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch {
     // ESRCH: no such group. (EPERM would mean a group of another user, which cannot be one of ours.)
     return false;
   }
+  return hasRunningMember(pgid);
+}
+
+function hasRunningMember(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true; // no /proc: the group exists, take it as alive
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+  }
+  return false;
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

@@ -47,6 +47,8 @@ export interface PythonRunOptions {
 }
 
 export interface PythonRunOutcome {
+  /** The solving process (forked child or one-shot interpreter), which led its own process group. */
+  pid: number | null;
   result: PythonResult | null;
   stopped: StopReason | null;
   /** Why there is no result (exit status and the interpreter's last words). */
@@ -198,7 +200,7 @@ export class PythonRuntime {
         resolve,
       };
       if (options.signal?.aborted) {
-        resolve({ result: null, stopped: "aborted", failure: null, progress: entry.progress, via: "host" });
+        resolve({ pid: null, result: null, stopped: "aborted", failure: null, progress: entry.progress, via: "host" });
         return;
       }
       this.pending.set(id, entry);
@@ -243,7 +245,7 @@ export class PythonRuntime {
     // The child is gone; anything it started goes with its group.
     if (entry.pid !== null && processGroupAlive(entry.pid)) await killProcessGroup(entry.pid, 0);
     const result = await readResult(entry.resultPath);
-    entry.resolve({ result, stopped: entry.stopped, failure: result ? null : (failure ?? "python solve wrote no result"), progress: entry.progress, via: "host" });
+    entry.resolve({ pid: entry.pid, result, stopped: entry.stopped, failure: result ? null : (failure ?? "python solve wrote no result"), progress: entry.progress, via: "host" });
   }
 
   private failAllPending(why: string): void {
@@ -283,7 +285,7 @@ export class PythonRuntime {
       : outcome.spawnError
         ? `python could not start (${this.pythonPath}): ${outcome.spawnError}`
         : `python solve ended (${outcome.exitCode ?? outcome.exitSignal}) without a result: ${lastLines(outcome.stderr)}`;
-    return { result, stopped: outcome.stopped, failure, progress, via: "once" };
+    return { pid: outcome.pid, result, stopped: outcome.stopped, failure, progress, via: "once" };
   }
 }
 

@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readMps } from "../../functions/core/problem/mps.js";
+import { toMatrixForm } from "../../solver-container/src/adapters/matrix-form.js";
+import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
+import { processGroupAlive, runChild } from "../../solver-container/src/adapters/process.js";
+import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
+import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+
+/**
+ * The kill switch: a solver that ignores its time limit is stopped at limit + grace, with its whole
+ * process group, and nothing of it is left running.
+ */
+const gt2 = path.join(INSTANCES_DIR, "gt2.mps");
+let workDir: string;
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), "incumbent-kill-"));
+});
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** Processes of group `pgid` that still run, per ps (zombies awaiting init's reaping run nothing). */
+function runningMembers(pgid: number): string[] {
+  let out = "";
+  try {
+    out = execFileSync("ps", ["-o", "pid=,stat=,comm=", "-g", String(pgid)], { encoding: "utf8" });
+  } catch {
+    // ps exits 1 when it lists nothing
+  }
+  return out
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !/^\d+\s+Z/.test(l));
+}
+
+describe.runIf(machineHas("glpsol", "instances"))("kill switch on a CLI solver", () => {
+  it("kills glpsol on gt2 (no --tmlim: it would run far past 60 s) at 1 s + 1 s grace, and its group is gone", async () => {
+    let lines = 0;
+    const outcome = await runChild({ command: "glpsol", args: ["--freemps", gt2], cwd: workDir, deadlineMs: 2000, termGraceMs: 1000, onLine: () => lines++ });
+    expect(outcome.stopped).toBe("deadline");
+    expect(outcome.exitSignal).toBe("SIGTERM");
+    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(1900);
+    expect(outcome.elapsedMs).toBeLessThan(4000);
+    expect(lines).toBeGreaterThan(5); // it was streaming its log when it was stopped
+    expect(processGroupAlive(outcome.pid!)).toBe(false);
+    expect(runningMembers(outcome.pid!)).toEqual([]);
+  });
+
+  it("kills every process of the group, and SIGKILLs one that ignores SIGTERM", async () => {
+    // A shell that ignores TERM, with two solvers under it.
+    const script = `trap '' TERM; glpsol --freemps ${gt2} >/dev/null & glpsol --freemps ${gt2} >/dev/null & wait`;
+    const outcome = await runChild({ command: "sh", args: ["-c", script], cwd: workDir, deadlineMs: 1000, termGraceMs: 500 });
+    expect(outcome.stopped).toBe("deadline");
+    expect(outcome.exitSignal).toBe("SIGKILL");
+    expect(processGroupAlive(outcome.pid!)).toBe(false);
+    expect(runningMembers(outcome.pid!)).toEqual([]);
+  });
+
+  it("cancels on an AbortSignal", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const outcome = await runChild({ command: "glpsol", args: ["--freemps", gt2], cwd: workDir, deadlineMs: 60_000, signal: controller.signal });
+    expect(outcome.stopped).toBe("aborted");
+    expect(outcome.elapsedMs).toBeLessThan(2000);
+    expect(processGroupAlive(outcome.pid!)).toBe(false);
+  });
+});
+
+describe.runIf(machineHas("python_solvers", "instances"))("kill switch on the warm Python host", () => {
+  const python = new PythonRuntime({ pythonPath: resolvePythonPath(".venv/bin/python") });
+  // dcmulti takes SCIP several seconds; a 60 s solver limit leaves the stopping to the kill switch.
+  const model = (() => {
+    const { colNames: _names, ...form } = toMatrixForm(readMps(readFileSync(path.join(INSTANCES_DIR, "dcmulti.mps"), "utf8")));
+    return form;
+  })();
+  const request = { solver: "scip" as const, model, settings: { time_limit: 60, gap: 0, threads: 1 } };
+  beforeAll(() => python.startHost());
+  afterAll(() => python.stopHost());
+
+  it("kills exactly the forked solve at its deadline, keeps the incumbent and bound it streamed, and the host serves on", async () => {
+    const seen: number[] = [];
+    const outcome = await python.run(request, { workDir, deadlineMs: 1500, termGraceMs: 500, onProgress: (p) => p.incumbent !== null && seen.push(p.incumbent) });
+    expect(outcome.via).toBe("host");
+    expect(outcome.stopped).toBe("deadline");
+    expect(outcome.result).toBeNull();
+    expect(outcome.progress.incumbent).not.toBeNull();
+    expect(outcome.progress.bound).not.toBeNull();
+    expect(outcome.progress.bound!).toBeLessThanOrEqual(outcome.progress.incumbent!);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(processGroupAlive(outcome.pid!)).toBe(false);
+    expect(python.hostRunning).toBe(true);
+
+    const next = await python.run({ ...request, settings: { ...request.settings, time_limit: 0.5 } }, { workDir, deadlineMs: 5000 });
+    expect(next.result?.solver_status).toBe("time_limit");
+  });
+
+  it("cancels a forked solve on an AbortSignal", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 400);
+    const started = Date.now();
+    const outcome = await python.run(request, { workDir, deadlineMs: 60_000, signal: controller.signal });
+    expect(outcome.stopped).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

@@ -1,0 +1,207 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readMps } from "../../functions/core/problem/mps.js";
+import { ProblemSchema, type ProblemInput } from "../../functions/core/problem/schema.js";
+import type { SolveSettings, SolverName } from "../../functions/core/solvers/types.js";
+import { createHighsAdapter } from "../../solver-container/src/adapters/highs.js";
+import { createAdapters, probeAll, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
+import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
+import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
+import type { SolveContext } from "../../solver-container/src/adapters/types.js";
+import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+
+/** What every adapter must do beyond the manifest: settings, time limits, quadratic objectives, inventory. */
+const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+
+const problem = (input: ProblemInput) => ProblemSchema.parse(input);
+const instance = (file: string) => readMps(readFileSync(path.join(INSTANCES_DIR, file), "utf8"));
+const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
+
+/** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary, odd names: optimum 16 at x = 5, y = 0. */
+const smallMilp = problem({
+  name: "small milp",
+  sense: "maximize",
+  variables: [{ name: "x[1] a", type: "integer", ub: 10 }, { name: "y", type: "binary" }],
+  objective: { constant: 1, terms: [{ var: "x[1] a", coef: 3 }, { var: "y", coef: 2 }] },
+  constraints: [{ name: "cap", terms: [{ var: "x[1] a", coef: 2 }, { var: "y", coef: 3 }], ub: 11 }],
+});
+
+/** min x² + y² − xy − 3x + 5, x + y ≥ 1, 0 ≤ x, y ≤ 10: convex, optimum 2 at (2, 1). */
+const qp = problem({
+  name: "qp",
+  variables: [{ name: "x", ub: 10 }, { name: "y", ub: 10 }],
+  objective: {
+    constant: 5,
+    terms: [{ var: "x", coef: -3 }],
+    quadratic: [{ var1: "x", var2: "x", coef: 1 }, { var1: "y", var2: "y", coef: 1 }, { var1: "x", var2: "y", coef: -1 }],
+  },
+  constraints: [{ name: "sum", terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }], lb: 1 }],
+});
+const negated = (p: typeof qp) =>
+  problem({
+    ...p,
+    sense: "maximize",
+    objective: {
+      constant: -p.objective.constant,
+      terms: p.objective.terms.map((t) => ({ ...t, coef: -t.coef })),
+      quadratic: p.objective.quadratic!.map((q) => ({ ...q, coef: -q.coef })),
+    },
+  });
+/** min (x − 1.4)² + (y − 2.6)² over integers: 0.32 at (1, 3), where the continuous optimum is 0. */
+const miqp = problem({
+  name: "miqp",
+  variables: [{ name: "x", type: "integer", lb: -10, ub: 10 }, { name: "y", type: "integer", lb: -10, ub: 10 }],
+  objective: {
+    constant: 1.4 ** 2 + 2.6 ** 2,
+    terms: [{ var: "x", coef: -2.8 }, { var: "y", coef: -5.2 }],
+    quadratic: [{ var1: "x", var2: "x", coef: 1 }, { var1: "y", var2: "y", coef: 1 }],
+  },
+});
+
+describe.runIf(enabled)("solver adapters", () => {
+  const python = new PythonRuntime({ pythonPath: resolvePythonPath(".venv/bin/python") });
+  let adapters: AdapterRegistry;
+  let workDir: string;
+  const context = (): SolveContext => ({ workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 });
+  const solve = (name: SolverName, p: typeof qp, s = settings()) => adapters.get(name)!.solve(p, s, context());
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "incumbent-adapters-"));
+    await python.startHost();
+    adapters = createAdapters({ python });
+  });
+  afterAll(async () => {
+    await python.stopHost();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("reports the inventory: real builds, and jaos registered but not landed", async () => {
+    const inventory = await probeAll(adapters);
+    expect(inventory.map((e) => e.name)).toEqual(["scip", "highs", "cbc", "glpk", "jaos"]);
+    const byName = Object.fromEntries(inventory.map((e) => [e.name, e]));
+    expect(byName.scip!.version).toMatch(/^SCIP \d+\.\d+\.\d+ \(pyscipopt \d+\.\d+\.\d+\)$/);
+    expect(byName.highs!.version).toMatch(/^HiGHS \d+\.\d+\.\d+ \(native, highspy\)$/);
+    expect(byName.cbc!.version).toMatch(/^CBC \d+\.\d+\.\d+$/);
+    expect(byName.glpk!.version).toMatch(/^GLPK \d+\.\d+$/);
+    expect(byName.jaos).toEqual({ name: "jaos", available: false, version: null, detail: "engine not yet landed" });
+  });
+
+  it.each(["scip", "highs", "cbc", "glpk"] as const)("%s solves a small MILP with odd names, a maximisation and a constant", async (name) => {
+    const r = await solve(name, smallMilp);
+    expect(r.solver_status).toBe("optimal");
+    expect(r.objective_value).toBeCloseTo(16, 9);
+    expect(r.dual_bound).toBeCloseTo(16, 6);
+    expect(r.gap).toBe(0);
+    expect(r.solution).toEqual({ "x[1] a": 5, y: 0 });
+    expect(r.wall_time_ms).toBeGreaterThanOrEqual(0);
+    expect(r.solver_time_seconds).toBeGreaterThanOrEqual(0);
+  });
+
+  describe("settings reach every solver, read back from it", () => {
+    const asked = settings({ timeLimitSeconds: 7.5, gapTolerance: 0.003, threads: 2 });
+    it("scip: limits/time, limits/gap, lp/threads from getParam", async () => {
+      expect((await solve("scip", smallMilp, asked)).settings_applied).toEqual({ "limits/time": 7.5, "limits/gap": 0.003, "lp/threads": 2 });
+    });
+    it("highs (native): time_limit, mip_rel_gap, threads from getOptionValue", async () => {
+      expect((await solve("highs", smallMilp, asked)).settings_applied).toEqual({ time_limit: 7.5, mip_rel_gap: 0.003, threads: 2 });
+    });
+    it("highs (wasm): time_limit and mip_rel_gap; the build has one thread", async () => {
+      const wasm = createHighsAdapter(null, "wasm");
+      const r = await wasm.solve(smallMilp, asked, context());
+      expect(r.solver_version).toMatch(/^HiGHS \d+\.\d+\.\d+ \(wasm, npm highs [\d.]+\)$/);
+      expect(r.settings_applied).toEqual({ time_limit: 7.5, mip_rel_gap: 0.003, threads: 1 });
+      expect(r.objective_value).toBeCloseTo(16, 9);
+    });
+    it("cbc: as its log echoes them", async () => {
+      expect((await solve("cbc", smallMilp, asked)).settings_applied).toEqual({ timeMode: "elapsed", seconds: "7.5", ratioGap: "0.003", threads: "2" });
+    });
+    it("glpk: as its command line echo shows them (whole seconds; no threads option)", async () => {
+      const applied = (await solve("glpk", smallMilp, asked)).settings_applied!;
+      expect(applied.command_line).toMatch(/--tmlim 8 --mipgap 0\.003/);
+      expect(applied).toMatchObject({ tmlim: 8, mipgap: 0.003 });
+    });
+  });
+
+  // Instances each solver cannot finish in 1 s here, but finds an incumbent for.
+  it.each([
+    ["scip", "dcmulti.mps"],
+    ["highs", "dcmulti.mps"],
+    ["cbc", "misc03.mps"],
+    ["glpk", "gt2.mps"],
+  ] as const)("%s stopped by a 1 s limit on %s reports time_limit with its incumbent and bound", async (name, file) => {
+    const p = instance(file);
+    const r = await solve(name, p, settings({ timeLimitSeconds: 1 }));
+    expect(r.solver_status).toBe("time_limit");
+    expect(r.objective_value).not.toBeNull();
+    expect(r.dual_bound).not.toBeNull();
+    expect(r.dual_bound!).toBeLessThanOrEqual(r.objective_value! + 1e-6);
+    expect(r.gap).toBeGreaterThan(0);
+    expect(Object.keys(r.solution ?? {})).toHaveLength(p.variables.length);
+    expect(r.wall_time_ms!).toBeLessThan(5000);
+  });
+
+  describe("quadratic objectives go to SCIP and HiGHS", () => {
+    it.each(["scip", "highs"] as const)("%s: convex QP, minimised and maximised", async (name) => {
+      const min = await solve(name, qp);
+      expect(min.solver_status).toBe("optimal");
+      expect(min.objective_value).toBeCloseTo(2, 5);
+      expect(min.solution!.x).toBeCloseTo(2, 3);
+      expect(min.solution!.y).toBeCloseTo(1, 3);
+      const max = await solve(name, negated(qp));
+      expect(max.solver_status).toBe("optimal");
+      expect(max.objective_value).toBeCloseTo(-2, 5);
+    });
+    it("highs (wasm): convex QP", async () => {
+      const r = await createHighsAdapter(null, "wasm").solve(qp, settings(), context());
+      expect(r.objective_value).toBeCloseTo(2, 5);
+    });
+    it("scip takes integers with quadratic terms; highs refuses them in its own words", async () => {
+      const scip = await solve("scip", miqp);
+      expect(scip.solver_status).toBe("optimal");
+      expect(scip.objective_value).toBeCloseTo(0.32, 6);
+      expect(scip.solution).toEqual({ x: 1, y: 3 });
+      const highs = await solve("highs", miqp);
+      expect(highs).toMatchObject({ solver_status: "error", objective_value: null });
+      expect(highs.error_message).toMatch(/integer variables and quadratic terms/);
+    });
+    it.each(["cbc", "glpk"] as const)("%s refuses quadratic terms instead of dropping them", async (name) => {
+      expect(await solve(name, qp)).toMatchObject({ solver_status: "error", objective_value: null });
+    });
+  });
+
+  describe("the warm Python host", () => {
+    it("keeps the fixed overhead of a solve well under 150 ms (median)", async () => {
+      const walls: number[] = [];
+      for (let i = 0; i < 15; i++) walls.push((await solve(i % 2 ? "scip" : "highs", smallMilp)).wall_time_ms!);
+      walls.sort((a, b) => a - b);
+      expect(walls[7]!).toBeLessThan(150);
+    });
+
+    it("falls back to a one-shot interpreter when no host runs, with the same answer", async () => {
+      const cold = new PythonRuntime({ pythonPath: resolvePythonPath(".venv/bin/python") });
+      const oneShot = createAdapters({ python: cold });
+      for (const name of ["scip", "highs"] as const) {
+        const r = await oneShot.get(name)!.solve(smallMilp, settings(), context());
+        expect(r).toMatchObject({ solver_status: "optimal", solution: { "x[1] a": 5, y: 0 } });
+      }
+      expect(cold.hostRunning).toBe(false);
+    });
+
+    it("answers `error` when the interpreter is missing, without throwing", async () => {
+      const missing = createAdapters({ python: new PythonRuntime({ pythonPath: "/nonexistent/python" }) });
+      expect((await missing.get("scip")!.probe()).available).toBe(false);
+      expect(await missing.get("scip")!.solve(smallMilp, settings(), context())).toMatchObject({ solver_status: "error" });
+    });
+  });
+
+  it.each(["scip", "cbc"] as const)("%s: an AbortSignal cancels the solve", async (name) => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    const r = await adapters.get(name)!.solve(instance("dcmulti.mps"), settings({ gapTolerance: 0 }), { ...context(), signal: controller.signal });
+    expect(r).toMatchObject({ solver_status: "error", error_message: "cancelled" });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

@@ -22,6 +22,22 @@ function range(coef: number, lo: number, up: number): [number, number] {
  * certificate does not prove it.
  */
 export function checkFarkas(model: LpModel, y: Float64Array): number | null {
+  const direct = farkasGap(model, y);
+  if (direct !== null) return direct;
+  // Multipliers of rows that are basic (slack) in the final basis are zero in exact arithmetic but
+  // carry roundoff; a tiny one on a row with an infinite side spoils the interval. The cleaned vector
+  // is a certificate of its own, checked the same way.
+  let max = 0;
+  for (let i = 0; i < y.length; i++) max = Math.max(max, Math.abs(y[i]));
+  for (const rel of [1e-12, 1e-9]) {
+    const cleaned = y.map((v) => (Math.abs(v) <= rel * max ? 0 : v));
+    const gap = farkasGap(model, cleaned);
+    if (gap !== null) return gap;
+  }
+  return null;
+}
+
+function farkasGap(model: LpModel, y: Float64Array): number | null {
   const { a } = model;
   let cmin = 0;
   let cmax = 0;

@@ -42,6 +42,11 @@ export interface LpResult {
   ray: Float64Array | null;
   farkas: Float64Array | null;
   iterations: number;
+  /**
+   * For "iteration_limit" and "time_limit" reached inside dual phase 2 with true costs: the dual
+   * objective, a valid lower bound on the LP optimum.
+   */
+  bound?: number;
   message?: string;
 }
 
@@ -143,7 +148,11 @@ export class LpEngine {
         perturbed = true;
       }
       const res = runDual(st, { ...limits(), cutoff });
-      if (res.status === "time_limit" || res.status === "iteration_limit" || res.status === "cutoff") return result(res.status);
+      if (res.status === "cutoff") return result("cutoff");
+      if (res.status === "time_limit" || res.status === "iteration_limit") {
+        const valid = !st.costsAltered && st.dualInfeasibility().count === 0;
+        return result(res.status, valid ? { bound: st.objective() + this.model.offset } : {});
+      }
       if (res.status === "optimal") {
         if (st.costsAltered) {
           st.restoreCosts();

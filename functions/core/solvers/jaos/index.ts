@@ -1,0 +1,137 @@
+/**
+ * jaos: Incumbent's LP/MILP engine in pure TypeScript. `solveJaos` takes the canonical problem and
+ * returns the normalised solver result plus engine statistics.
+ *
+ * Every verdict is backed before it is reported: an optimal or feasible solution is postsolved and
+ * checked against the original problem (rows, bounds, integrality); "infeasible" and "unbounded" for
+ * an LP come with certificates checked on the original model (a verdict reached on the presolved
+ * model is re-derived without presolve); for a MILP, "infeasible" is the exhausted search tree whose
+ * every leaf was closed by a certified LP verdict, a bound, or presolve's activity argument.
+ */
+import pkg from "../../../../package.json" with { type: "json" };
+import { hasQuadratic, type Problem } from "../../problem/schema.js";
+import type { SolverResult } from "../types.js";
+import { LpEngine } from "./lp.js";
+import { solveMip, type MipStats } from "./mip.js";
+import { maxViolation, modelFromProblem, objectiveValue, type LpModel } from "./model.js";
+import { noPresolve, presolve, type PresolveStats, type Presolved } from "./presolve.js";
+
+export const JAOS_VERSION: string = pkg.version;
+
+export interface JaosOptions {
+  timeLimitSeconds: number;
+  /** Relative gap at which branch and bound stops (|primal − dual| / max(1, |primal|)). */
+  gapTolerance: number;
+  /** Absolute stop time, Date.now() milliseconds; the earlier of this and the time limit applies. */
+  deadline?: number;
+  /** Presolve on (default) or off. */
+  presolve?: boolean;
+}
+
+export interface JaosStats {
+  presolve: PresolveStats;
+  simplexIterations: number;
+  nodes: number;
+  mip?: MipStats;
+}
+
+export type JaosResult = SolverResult & { stats: JaosStats };
+
+const FEASIBILITY = 1e-6;
+
+export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
+  const started = performance.now();
+  let deadline = started + Math.max(0, options.timeLimitSeconds) * 1000;
+  if (options.deadline !== undefined) deadline = Math.min(deadline, started + (options.deadline - Date.now()));
+  const stats: JaosStats = { presolve: { rowsRemoved: 0, colsRemoved: 0, boundsTightened: 0 }, simplexIterations: 0, nodes: 0 };
+  const finish = (partial: Partial<SolverResult> & Pick<SolverResult, "solver_status">): JaosResult => {
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      objective_value: null,
+      dual_bound: null,
+      gap: null,
+      nodes: null,
+      iterations: stats.simplexIterations,
+      solver_time_seconds: seconds,
+      wall_time_ms: Math.round(seconds * 1000),
+      solution: null,
+      solver_version: JAOS_VERSION,
+      error_message: null,
+      ...partial,
+      stats,
+    };
+  };
+
+  if (hasQuadratic(problem)) return finish({ solver_status: "error", error_message: "jaos cannot express quadratic objective terms" });
+  const mapping = modelFromProblem(problem);
+  const { model, sign } = mapping;
+  const named = (x: Float64Array) => Object.fromEntries(mapping.colNames.map((name, j) => [name, x[j]]));
+  const isMip = model.integer.some((v) => v === 1);
+
+  const pre = options.presolve === false ? noPresolve(model) : presolve(model);
+  stats.presolve = pre.stats;
+
+  if (!isMip) {
+    const outcome = solveLpWithFallback(model, pre, deadline, stats);
+    if (outcome.status === "optimal") {
+      const obj = sign * objectiveValue(model, outcome.x!);
+      return finish({ solver_status: "optimal", objective_value: obj, dual_bound: obj, gap: 0, solution: named(outcome.x!) });
+    }
+    if (outcome.status === "infeasible" || outcome.status === "unbounded") return finish({ solver_status: outcome.status });
+    if (outcome.status === "time_limit") return finish({ solver_status: "time_limit" });
+    return finish({ solver_status: "error", error_message: outcome.message ?? `LP ended ${outcome.status}` });
+  }
+
+  if (pre.status === "infeasible") return finish({ solver_status: "infeasible", nodes: 0 });
+  const mip = solveMip(model, pre, { deadline, gapTolerance: options.gapTolerance });
+  stats.simplexIterations = mip.iterations;
+  stats.nodes = mip.nodes;
+  stats.mip = mip.stats;
+  const common = { nodes: mip.nodes, iterations: mip.iterations };
+  const bound = mip.dualBound === null ? null : sign * mip.dualBound;
+  if (mip.status === "infeasible") return finish({ solver_status: "infeasible", ...common });
+  if (mip.status === "unbounded") return finish({ solver_status: "unbounded", ...common });
+  if (mip.status === "error") return finish({ solver_status: "error", error_message: mip.message ?? "branch and bound failed", ...common });
+  if (mip.incumbent === null) return finish({ solver_status: mip.status === "time_limit" ? "time_limit" : "error", dual_bound: bound, error_message: mip.message ?? null, ...common });
+  const obj = sign * objectiveValue(model, mip.incumbent);
+  const status = mip.status === "optimal" ? "optimal" : mip.status === "time_limit" ? "time_limit" : "feasible";
+  return finish({ solver_status: status, objective_value: obj, dual_bound: bound, gap: mip.gap, solution: named(mip.incumbent), ...common });
+}
+
+interface LpOutcome {
+  status: "optimal" | "infeasible" | "unbounded" | "time_limit" | "error";
+  x?: Float64Array;
+  message?: string;
+}
+
+/**
+ * Solves the presolved LP and maps the answer back. Verdicts other than a checked optimum (and any
+ * presolve infeasibility) are re-derived on the original model, so their certificates refer to it.
+ */
+function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, stats: JaosStats): LpOutcome {
+  const direct = (): LpOutcome => {
+    const engine = new LpEngine(model);
+    const r = engine.solve({ deadline });
+    stats.simplexIterations += r.iterations;
+    if (r.status === "optimal") return { status: "optimal", x: r.x! };
+    if (r.status === "infeasible" || r.status === "unbounded" || r.status === "time_limit") return { status: r.status };
+    return { status: "error", message: r.message ?? `LP ended ${r.status}` };
+  };
+  const presolved = pre.stats.rowsRemoved > 0 || pre.stats.colsRemoved > 0 || pre.stats.boundsTightened > 0;
+  if (!presolved) return direct();
+  if (pre.status === "infeasible") return direct();
+  if (pre.reduced.cols === 0) {
+    const x = pre.postsolve(new Float64Array(0));
+    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x };
+    return direct();
+  }
+  const engine = new LpEngine(pre.reduced);
+  const r = engine.solve({ deadline });
+  stats.simplexIterations += r.iterations;
+  if (r.status === "time_limit") return { status: "time_limit" };
+  if (r.status === "optimal") {
+    const x = pre.postsolve(r.x!);
+    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x };
+  }
+  return direct();
+}

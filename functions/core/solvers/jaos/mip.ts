@@ -1,0 +1,381 @@
+/**
+ * Branch and bound on the LP relaxation of the presolved model.
+ *
+ * - Node LPs: warm-started dual simplex from the parent's basis (always dual feasible: branching only
+ *   changes bounds), with the incumbent-based cutoff passed to the LP so hopeless nodes stop early.
+ * - Node selection: best bound, with depth-first plunges: after branching, one child is processed
+ *   next while its bound is close to the global bound (always, before the first incumbent), which
+ *   finds incumbents early and keeps warm starts short.
+ * - Branching: reliability pseudo-cost branching (branching.ts).
+ * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
+ * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
+ *   objective that only takes values offset + k·step (integer columns with integral costs), when its
+ *   bound rounds up to the incumbent.
+ *
+ * Every incumbent is postsolved and verified on the original model before it is accepted. The dual
+ * bound is the smallest bound of the open nodes (and of nodes whose LP could not be solved, which are
+ * kept as unresolved bounds rather than pruned).
+ */
+import { chooseBranch, PseudoCosts } from "./branching.js";
+import { computeLocks, fractionalDive, INTEGRALITY_TOL, isFractional, simpleRounding, type Locks } from "./heuristics.js";
+import { LpEngine, type LpResult } from "./lp.js";
+import { maxViolation, objectiveValue, type LpModel } from "./model.js";
+import { NodeQueue, type MipNode } from "./node-queue.js";
+import type { Presolved } from "./presolve.js";
+
+export interface MipOptions {
+  deadline: number;
+  gapTolerance: number;
+}
+
+export interface MipStats {
+  rootBound: number | null;
+  rootIterations: number;
+  strongBranchings: number;
+  strongIterations: number;
+  dives: number;
+  heuristicSolutions: number;
+  maxDepth: number;
+  openNodes: number;
+  unsolvedNodes: number;
+}
+
+export interface MipOutcome {
+  status: "optimal" | "infeasible" | "unbounded" | "time_limit" | "error";
+  /** Best solution in the original column space, verified. */
+  incumbent: Float64Array | null;
+  /** Lower bound on the optimum (minimisation sense, with offset). */
+  dualBound: number | null;
+  /** (incumbent − bound) / |incumbent|, 0 when equal. */
+  gap: number | null;
+  nodes: number;
+  iterations: number;
+  message?: string;
+  stats: MipStats;
+}
+
+const FEASIBILITY = 1e-6;
+const ABS_GAP = 1e-6;
+const MAX_STORED_BASES = 200_000;
+
+export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
+  return new BranchAndBound(original, pre, pre.reduced, opt).run();
+}
+
+class BranchAndBound {
+  private readonly engine: LpEngine;
+  private readonly queue = new NodeQueue();
+  private readonly pseudo: PseudoCosts;
+  private readonly locks: Locks;
+  private readonly rootLower: Float64Array;
+  private readonly rootUpper: Float64Array;
+  private readonly objectiveStep: number;
+  private incumbent: Float64Array | null = null;
+  private incumbentValue = Infinity;
+  private nodes = 0;
+  private iterations = 0;
+  private nextId = 0;
+  private unsolvedBound = Infinity;
+  private strongEffort = 0;
+  private readonly stats: MipStats = {
+    rootBound: null,
+    rootIterations: 0,
+    strongBranchings: 0,
+    strongIterations: 0,
+    dives: 0,
+    heuristicSolutions: 0,
+    maxDepth: 0,
+    openNodes: 0,
+    unsolvedNodes: 0,
+  };
+
+  constructor(
+    private readonly original: LpModel,
+    private readonly pre: Presolved,
+    private readonly model: LpModel,
+    private readonly opt: MipOptions,
+  ) {
+    this.engine = new LpEngine(model);
+    this.pseudo = new PseudoCosts(model.cols);
+    this.locks = computeLocks(model);
+    this.rootLower = model.colLower.slice();
+    this.rootUpper = model.colUpper.slice();
+    this.objectiveStep = integralObjectiveStep(model);
+  }
+
+  run(): MipOutcome {
+    const { model, opt } = this;
+    if (model.cols === 0) {
+      this.offer(new Float64Array(0));
+      return this.outcome(this.incumbent ? "optimal" : "infeasible");
+    }
+    const root = this.engine.solve({ deadline: opt.deadline });
+    this.iterations += root.iterations;
+    this.stats.rootIterations = root.iterations;
+    if (root.status === "infeasible") return this.outcome("infeasible");
+    if (root.status === "time_limit") return this.outcome("time_limit");
+    if (root.status === "unbounded") return this.unboundedRelaxation();
+    if (root.status !== "optimal") return this.outcome("error", root.message ?? `root LP ended ${root.status}`);
+    this.stats.rootBound = root.objective;
+
+    let current: MipNode | null = { id: this.nextId++, depth: 0, lowerBound: root.objective, estimate: root.objective, decision: null, basis: null, branch: null };
+    let preSolved: LpResult | null = root;
+    let stopped = false;
+    for (;;) {
+      if (current === null) {
+        const next = this.queue.pop();
+        if (!next) break;
+        if (next.lowerBound >= this.pruneLevel()) continue;
+        current = next;
+      }
+      if (this.globalBound(current) >= this.pruneLevel()) {
+        this.queue.push(current); // kept for the reported bound
+        break;
+      }
+      if (performance.now() > opt.deadline) {
+        this.queue.push(current);
+        stopped = true;
+        break;
+      }
+      const out = this.processNode(current, preSolved);
+      preSolved = null;
+      if (out === "stopped") {
+        this.queue.push(current);
+        stopped = true;
+        break;
+      }
+      if (out === null) {
+        current = null;
+        continue;
+      }
+      const [dive, other] = out;
+      if (other) this.queue.push(other);
+      if (dive && this.plunge(dive)) current = dive;
+      else {
+        if (dive) this.queue.push(dive);
+        current = null;
+      }
+      if (this.queue.size > MAX_STORED_BASES) this.queue.dropBases();
+    }
+    this.stats.openNodes = this.queue.size;
+    if (stopped) return this.outcome("time_limit");
+    if (this.unsolvedBound < this.pruneLevel()) return this.outcome("error", "some node LPs could not be solved; the search is incomplete");
+    return this.outcome(this.incumbent ? "optimal" : "infeasible");
+  }
+
+  /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
+  private processNode(node: MipNode, preSolved: LpResult | null): [MipNode | null, MipNode | null] | null | "stopped" {
+    const { engine, model } = this;
+    this.applyBounds(node);
+    if (node.basis) engine.setBasis(node.basis);
+    const cutoff = this.pruneLevel();
+    let r = preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false });
+    this.nodes++;
+    if (node.depth > this.stats.maxDepth) this.stats.maxDepth = node.depth;
+    if (r.status === "error" || r.status === "iteration_limit" || r.status === "unbounded") {
+      // numerical trouble: retry once from the slack basis with perturbation
+      this.iterations += r.iterations;
+      engine.resetBasis();
+      r = engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff) });
+    }
+    if (!preSolved) this.iterations += r.iterations;
+    if (r.status === "time_limit") return "stopped";
+    if (r.status === "infeasible" || r.status === "cutoff") return null;
+    if (r.status !== "optimal") {
+      if (process.env.JAOS_DEBUG) console.log("unsolved node", r.status, r.message, node.depth);
+      this.stats.unsolvedNodes++;
+      this.unsolvedBound = Math.min(this.unsolvedBound, node.lowerBound);
+      return null;
+    }
+    const z = r.objective;
+    const x = r.x!;
+    if (node.branch) {
+      const b = node.branch;
+      this.pseudo.record(b.col, b.up, (z - b.parentObjective) / b.fraction);
+    }
+    if (z >= this.pruneLevel()) return null;
+    node.lowerBound = Math.max(node.lowerBound, z);
+    const fractional: number[] = [];
+    for (let j = 0; j < model.cols; j++) if (model.integer[j] && isFractional(x[j])) fractional.push(j);
+    if (fractional.length === 0) {
+      this.offer(x);
+      return null;
+    }
+    const rounded = simpleRounding(model, this.locks, x);
+    if (rounded && this.offer(rounded)) this.stats.heuristicSolutions++;
+    const basis = engine.getBasis();
+    if (this.shouldDive()) {
+      this.stats.dives++;
+      const dive = fractionalDive(
+        { engine, model, deadline: this.opt.deadline, cutoff: () => this.pruneLevel(), offer: (c) => this.offer(c) && !!++this.stats.heuristicSolutions },
+        x,
+        Math.max(200, this.iterations / 5),
+      );
+      this.iterations += dive.iterations;
+      if (z >= this.pruneLevel()) return null;
+    }
+    const strong = this.strongEffort < Math.max(1000, 0.5 * this.iterations);
+    const choice = chooseBranch({ engine, x, objective: z, fractional, basis, cutoff: this.pruneLevel(), deadline: this.opt.deadline, pseudo: this.pseudo, strong });
+    this.stats.strongBranchings += choice.strongBranched;
+    this.stats.strongIterations += choice.strongIterations;
+    this.strongEffort += choice.strongIterations;
+    this.iterations += choice.strongIterations;
+    const j = choice.col;
+    const v = choice.value;
+    const f = v - Math.floor(v);
+    const make = (up: boolean, bound: number): MipNode => {
+      const lower = up ? Math.ceil(v) : engine.model.colLower[j];
+      const upper = up ? engine.model.colUpper[j] : Math.floor(v);
+      const frac = up ? 1 - f : f;
+      return {
+        id: this.nextId++,
+        depth: node.depth + 1,
+        lowerBound: Math.max(z, bound),
+        estimate: z + frac * this.pseudo.value(j, up),
+        decision: { parent: node.decision, col: j, lower, upper },
+        basis,
+        branch: { col: j, up, fraction: frac, parentObjective: z },
+      };
+    };
+    const down = choice.downPruned ? null : make(false, choice.downBound);
+    const up = choice.upPruned ? null : make(true, choice.upBound);
+    if (!down) return [up, null];
+    if (!up) return [down, null];
+    const upFirst = up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
+    return upFirst ? [up, down] : [down, up];
+  }
+
+  /** Column bounds of the node: the root's, tightened by every decision on the path. */
+  private applyBounds(node: MipNode): void {
+    const lo = this.rootLower.slice();
+    const up = this.rootUpper.slice();
+    for (let d = node.decision; d; d = d.parent) {
+      if (d.lower > lo[d.col]) lo[d.col] = d.lower;
+      if (d.upper < up[d.col]) up[d.col] = d.upper;
+    }
+    const m = this.engine.model;
+    for (let j = 0; j < this.model.cols; j++) {
+      if (m.colLower[j] !== lo[j] || m.colUpper[j] !== up[j]) this.engine.setColumnBounds(j, lo[j], up[j]);
+    }
+  }
+
+  private shouldDive(): boolean {
+    if (this.nodes === 1) return true;
+    const every = this.incumbent ? 500 : 100;
+    return this.nodes % every === 0;
+  }
+
+  /** Keep plunging into the child while its bound is close to the global bound. */
+  private plunge(child: MipNode): boolean {
+    if (child.lowerBound >= this.pruneLevel()) return false;
+    if (!this.incumbent) return true;
+    const global = Math.min(this.queue.bestBound(), child.lowerBound);
+    return child.lowerBound <= global + 0.25 * (this.incumbentValue - global);
+  }
+
+  private globalBound(current: MipNode | null): number {
+    return Math.min(this.queue.bestBound(), current ? current.lowerBound : Infinity, this.unsolvedBound);
+  }
+
+  /** Nodes with a lower bound at or above this cannot hold a better solution worth finding. */
+  private pruneLevel(): number {
+    if (!this.incumbent) return Infinity;
+    const ub = this.incumbentValue;
+    let level = ub - Math.max(this.opt.gapTolerance * Math.abs(ub), ABS_GAP);
+    if (Number.isFinite(this.objectiveStep)) level = Math.min(level, ub - this.objectiveStep + ABS_GAP * Math.max(1, Math.abs(ub)));
+    return level;
+  }
+
+  /**
+   * Proposes a point of the presolved model; it becomes the incumbent if, with integer columns
+   * rounded, it is feasible for the original model and better.
+   */
+  private offer(xr: Float64Array): boolean {
+    const { model } = this;
+    const rounded = xr.slice();
+    for (let j = 0; j < model.cols; j++) if (model.integer[j]) rounded[j] = Math.round(rounded[j]);
+    for (const candidate of [rounded, xr]) {
+      const x = this.pre.postsolve(candidate);
+      if (maxViolation(this.original, x) > FEASIBILITY) continue;
+      let integral = true;
+      for (let j = 0; j < this.original.cols && integral; j++) {
+        if (this.original.integer[j] && Math.abs(x[j] - Math.round(x[j])) > INTEGRALITY_TOL) integral = false;
+      }
+      if (!integral) continue;
+      const value = objectiveValue(this.original, x);
+      if (value >= this.incumbentValue - 1e-9 * Math.max(1, Math.abs(value))) return false;
+      this.incumbent = x;
+      this.incumbentValue = value;
+      return true;
+    }
+    return false;
+  }
+
+  /** The relaxation is unbounded: the MILP is unbounded if it has any feasible point (Meyer). */
+  private unboundedRelaxation(): MipOutcome {
+    const zero: LpModel = { ...this.model, cost: new Float64Array(this.model.cols), offset: 0 };
+    const feasibility = new BranchAndBound({ ...this.original, cost: new Float64Array(this.original.cols), offset: 0 }, this.pre, zero, this.opt).run();
+    this.nodes += feasibility.nodes;
+    this.iterations += feasibility.iterations;
+    if (feasibility.status === "optimal") return this.outcome("unbounded");
+    if (feasibility.status === "infeasible") return this.outcome("infeasible");
+    return this.outcome(feasibility.status === "time_limit" ? "time_limit" : "error", "the LP relaxation is unbounded and no feasible point was found");
+  }
+
+  private outcome(status: MipOutcome["status"], message?: string): MipOutcome {
+    let bound: number | null = null;
+    if (status === "optimal") bound = this.incumbentValue;
+    else if (status === "time_limit" || status === "error") {
+      const b = Math.min(this.queue.bestBound(), this.unsolvedBound, this.incumbentValue);
+      bound = Number.isFinite(b) ? this.roundBound(b) : null;
+    }
+    if (status === "optimal" && this.incumbent) {
+      const b = Math.min(this.queue.bestBound(), this.unsolvedBound);
+      bound = Math.min(this.incumbentValue, this.roundBound(b));
+    }
+    const ub = this.incumbentValue;
+    const gap = this.incumbent && bound !== null ? (ub === bound ? 0 : Math.abs(ub - bound) / Math.max(Math.abs(ub), 1e-10)) : null;
+    return {
+      status,
+      incumbent: status === "unbounded" ? null : this.incumbent,
+      dualBound: status === "infeasible" || status === "unbounded" ? null : bound,
+      gap,
+      nodes: this.nodes,
+      iterations: this.iterations,
+      message,
+      stats: this.stats,
+    };
+  }
+
+  /** A bound rounded up to the objective's lattice when the objective is integral. */
+  private roundBound(b: number): number {
+    if (!Number.isFinite(this.objectiveStep) || !Number.isFinite(b)) return b;
+    const off = this.model.offset;
+    return off + this.objectiveStep * Math.ceil((b - off) / this.objectiveStep - 1e-6);
+  }
+}
+
+function finiteOrUndefined(v: number): number | undefined {
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * When every column with a nonzero cost is integer and the costs are integer multiples of a common
+ * step, the objective only takes values offset + k·step. Returns that step, or Infinity otherwise.
+ */
+function integralObjectiveStep(model: LpModel): number {
+  let g = 0;
+  for (let j = 0; j < model.cols; j++) {
+    const c = model.cost[j];
+    if (c === 0) continue;
+    if (!model.integer[j] || Math.abs(c - Math.round(c)) > 1e-9 || Math.abs(c) > 1e9) return Infinity;
+    g = gcd(g, Math.abs(Math.round(c)));
+  }
+  return g > 0 ? g : Infinity;
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+

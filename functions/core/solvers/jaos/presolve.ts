@@ -1,0 +1,449 @@
+/**
+ * Basic presolve with primal postsolve.
+ *
+ * Reductions, repeated until a pass changes nothing:
+ *  - fixed columns (lb = ub) are substituted into the rows and the objective constant;
+ *  - empty rows are dropped (or prove infeasibility); empty columns are fixed at their best bound
+ *    (a column whose cost pushes it to an infinite bound is kept, for the simplex to certify);
+ *  - singleton rows become column bounds;
+ *  - rows whose activity bounds lie within the row bounds are dropped; rows whose activity bounds meet
+ *    a row bound force all their columns to the corresponding bounds (forcing rows);
+ *  - integer columns get the bounds implied by the rows, rounded inward;
+ *  - a continuous zero-cost column singleton is a slack: it is removed and its range moved to the
+ *    row bounds;
+ *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
+ *    free) is substituted out together with the row.
+ *
+ * Postsolve restores primal values only (jaos reports no duals), replaying the reductions in reverse.
+ * Decisions use a tolerance of 1e-9 relative; a reported infeasibility is an activity argument on one
+ * row (or one column's domain) under these tolerances.
+ */
+import type { LpModel } from "./model.js";
+import { cscFromTriplets, toRowWise, type CsrMatrix } from "./sparse.js";
+
+const TOL = 1e-9;
+const INT_TOL = 1e-6;
+
+/** Decision tolerance for a bound value: relative to it, and zero for an infinite bound. */
+function tolOf(v: number): number {
+  return Number.isFinite(v) ? TOL * Math.max(1, Math.abs(v)) : 0;
+}
+
+type Reduction =
+  | { kind: "fix"; col: number; value: number }
+  | { kind: "slack"; col: number; coef: number; lower: number; upper: number; rowLower: number; rowUpper: number; cols: number[]; coefs: number[] }
+  | { kind: "substitute"; col: number; coef: number; rhs: number; cols: number[]; coefs: number[] };
+
+export interface PresolveStats {
+  rowsRemoved: number;
+  colsRemoved: number;
+  boundsTightened: number;
+}
+
+export interface Presolved {
+  status: "reduced" | "infeasible";
+  /** Why presolve found the problem infeasible. */
+  reason?: string;
+  reduced: LpModel;
+  /** reduced column → original column, reduced row → original row */
+  colMap: Int32Array;
+  rowMap: Int32Array;
+  stats: PresolveStats;
+  /** Original column values from reduced ones. */
+  postsolve(x: ArrayLike<number>): Float64Array;
+}
+
+class Presolver {
+  readonly m: number;
+  readonly n: number;
+  readonly col: LpModel["a"];
+  readonly row: CsrMatrix;
+  readonly colLower: Float64Array;
+  readonly colUpper: Float64Array;
+  readonly rowLower: Float64Array;
+  readonly rowUpper: Float64Array;
+  readonly cost: Float64Array;
+  readonly integer: Uint8Array;
+  offset: number;
+  readonly rowActive: Uint8Array;
+  readonly colActive: Uint8Array;
+  readonly rowCount: Int32Array;
+  readonly colCount: Int32Array;
+  readonly stack: Reduction[] = [];
+  infeasible: string | null = null;
+  tightened = 0;
+
+  constructor(model: LpModel) {
+    this.m = model.rows;
+    this.n = model.cols;
+    this.col = model.a;
+    this.row = toRowWise(model.a);
+    this.colLower = model.colLower.slice();
+    this.colUpper = model.colUpper.slice();
+    this.rowLower = model.rowLower.slice();
+    this.rowUpper = model.rowUpper.slice();
+    this.cost = model.cost.slice();
+    this.integer = model.integer;
+    this.offset = model.offset;
+    this.rowActive = new Uint8Array(this.m).fill(1);
+    this.colActive = new Uint8Array(this.n).fill(1);
+    this.rowCount = new Int32Array(this.m);
+    this.colCount = new Int32Array(this.n);
+    for (let i = 0; i < this.m; i++) this.rowCount[i] = this.row.start[i + 1] - this.row.start[i];
+    for (let j = 0; j < this.n; j++) this.colCount[j] = this.col.start[j + 1] - this.col.start[j];
+  }
+
+  run(): void {
+    for (let pass = 0; pass < 20 && !this.infeasible; pass++) {
+      const before = this.stack.length + this.tightened + this.removedRows();
+      for (let j = 0; j < this.n && !this.infeasible; j++) {
+        if (!this.colActive[j]) continue;
+        if (this.colLower[j] > this.colUpper[j] + tolOf(this.colLower[j])) {
+          this.infeasible = `column ${j} has an empty domain [${this.colLower[j]}, ${this.colUpper[j]}]`;
+        } else if (this.colUpper[j] - this.colLower[j] <= tolOf(this.colLower[j])) this.fixColumn(j, this.colLower[j]);
+        else if (this.colCount[j] === 0) this.emptyColumn(j);
+      }
+      for (let i = 0; i < this.m && !this.infeasible; i++) {
+        if (!this.rowActive[i]) continue;
+        if (this.rowCount[i] === 0) this.emptyRow(i);
+        else if (this.rowCount[i] === 1) this.singletonRow(i);
+        else this.activityChecks(i);
+      }
+      for (let j = 0; j < this.n && !this.infeasible; j++) {
+        if (this.colActive[j] && this.colCount[j] === 1 && !this.integer[j]) this.singletonColumn(j);
+      }
+      if (this.stack.length + this.tightened + this.removedRows() === before) break;
+    }
+  }
+
+  private removedRows(): number {
+    let r = 0;
+    for (let i = 0; i < this.m; i++) if (!this.rowActive[i]) r++;
+    return r;
+  }
+
+  private fixColumn(j: number, value: number): void {
+    for (let k = this.col.start[j]; k < this.col.start[j + 1]; k++) {
+      const i = this.col.index[k];
+      if (!this.rowActive[i]) continue;
+      const t = this.col.value[k] * value;
+      this.rowLower[i] -= t;
+      this.rowUpper[i] -= t;
+      this.rowCount[i]--;
+    }
+    this.offset += this.cost[j] * value;
+    this.colActive[j] = 0;
+    this.stack.push({ kind: "fix", col: j, value });
+  }
+
+  private emptyColumn(j: number): void {
+    const c = this.cost[j];
+    const lo = this.colLower[j];
+    const up = this.colUpper[j];
+    let v: number;
+    if (c > 0) v = lo;
+    else if (c < 0) v = up;
+    else v = lo > 0 ? lo : up < 0 ? up : Math.max(lo, Math.min(up, 0));
+    if (!Number.isFinite(v)) return; // unbounded direction: left for the simplex to certify
+    this.fixColumn(j, v);
+  }
+
+  private removeRow(i: number): void {
+    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
+      const j = this.row.index[k];
+      if (this.colActive[j]) this.colCount[j]--;
+    }
+    this.rowActive[i] = 0;
+  }
+
+  private emptyRow(i: number): void {
+    const lo = this.rowLower[i];
+    const up = this.rowUpper[i];
+    if (lo > tolOf(lo) || up < -tolOf(up)) {
+      this.infeasible = `row ${i} has no columns left but needs activity in [${lo}, ${up}]`;
+      return;
+    }
+    this.removeRow(i);
+  }
+
+  private singletonRow(i: number): void {
+    let j = -1;
+    let a = 0;
+    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
+      if (this.colActive[this.row.index[k]]) {
+        j = this.row.index[k];
+        a = this.row.value[k];
+      }
+    }
+    const lo = a > 0 ? this.rowLower[i] / a : this.rowUpper[i] / a;
+    const up = a > 0 ? this.rowUpper[i] / a : this.rowLower[i] / a;
+    this.tightenColumn(j, lo, up, `row ${i}`);
+    this.removeRow(i);
+  }
+
+  /** Intersects column j's bounds with [lo, up] (rounded inward for integers). */
+  private tightenColumn(j: number, lo: number, up: number, why: string): void {
+    if (this.integer[j]) {
+      lo = Math.ceil(lo - INT_TOL);
+      up = Math.floor(up + INT_TOL);
+    }
+    if (lo > this.colLower[j]) {
+      this.colLower[j] = lo;
+      this.tightened++;
+    }
+    if (up < this.colUpper[j]) {
+      this.colUpper[j] = up;
+      this.tightened++;
+    }
+    const gap = this.colLower[j] - this.colUpper[j];
+    if (gap > tolOf(this.colUpper[j])) {
+      this.infeasible = `${why} leaves column ${j} the empty domain [${this.colLower[j]}, ${this.colUpper[j]}]`;
+    } else if (gap > 0) this.colLower[j] = this.colUpper[j];
+  }
+
+  /** Activity bounds of row i over active columns: finite parts and counts of infinite contributions. */
+  private activity(i: number): { min: number; max: number; minInf: number; maxInf: number } {
+    let min = 0;
+    let max = 0;
+    let minInf = 0;
+    let maxInf = 0;
+    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
+      const j = this.row.index[k];
+      if (!this.colActive[j]) continue;
+      const a = this.row.value[k];
+      const lo = a > 0 ? this.colLower[j] : this.colUpper[j];
+      const up = a > 0 ? this.colUpper[j] : this.colLower[j];
+      if (Number.isFinite(lo)) min += a * lo;
+      else minInf++;
+      if (Number.isFinite(up)) max += a * up;
+      else maxInf++;
+    }
+    return { min, max, minInf, maxInf };
+  }
+
+  private activityChecks(i: number): void {
+    const act = this.activity(i);
+    const lo = this.rowLower[i];
+    const up = this.rowUpper[i];
+    const minAct = act.minInf > 0 ? -Infinity : act.min;
+    const maxAct = act.maxInf > 0 ? Infinity : act.max;
+    const tolLo = tolOf(lo);
+    const tolUp = tolOf(up);
+    if (minAct > up + tolUp || maxAct < lo - tolLo) {
+      this.infeasible = `row ${i}: activity range [${minAct}, ${maxAct}] misses [${lo}, ${up}]`;
+      return;
+    }
+    if (minAct >= lo - tolLo && maxAct <= up + tolUp) {
+      this.removeRow(i);
+      return;
+    }
+    if (Number.isFinite(minAct) && minAct >= up - tolUp) return this.forceRow(i, true);
+    if (Number.isFinite(maxAct) && maxAct <= lo + tolLo) return this.forceRow(i, false);
+    this.impliedIntegerBounds(i, act);
+  }
+
+  /** All columns of row i to the bounds that minimise (atMin) or maximise its activity. */
+  private forceRow(i: number, atMin: boolean): void {
+    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
+      const j = this.row.index[k];
+      if (!this.colActive[j]) continue;
+      const a = this.row.value[k];
+      const v = a > 0 === atMin ? this.colLower[j] : this.colUpper[j];
+      this.fixColumn(j, v);
+    }
+    this.removeRow(i);
+  }
+
+  /** Bounds on integer columns implied by row i, rounded inward. */
+  private impliedIntegerBounds(i: number, act: { min: number; max: number; minInf: number; maxInf: number }): void {
+    const lo = this.rowLower[i];
+    const up = this.rowUpper[i];
+    for (let k = this.row.start[i]; k < this.row.start[i + 1] && !this.infeasible; k++) {
+      const j = this.row.index[k];
+      if (!this.colActive[j] || !this.integer[j]) continue;
+      const a = this.row.value[k];
+      const [restMin, restMax] = this.restActivity(act, a, j);
+      // a·x_j ∈ [lo − restMax, up − restMin]
+      const hiA = up - restMin;
+      const loA = lo - restMax;
+      let newLo = -Infinity;
+      let newUp = Infinity;
+      if (a > 0) {
+        newLo = loA / a;
+        newUp = hiA / a;
+      } else {
+        newLo = hiA / a;
+        newUp = loA / a;
+      }
+      if (Math.abs(newLo) > 1e9) newLo = -Infinity;
+      if (Math.abs(newUp) > 1e9) newUp = Infinity;
+      if (newLo > this.colLower[j] + 0.5 || newUp < this.colUpper[j] - 0.5) this.tightenColumn(j, newLo, newUp, `row ${i}`);
+    }
+  }
+
+  /** Activity bounds of the row without column j's own contribution. */
+  private restActivity(act: { min: number; max: number; minInf: number; maxInf: number }, a: number, j: number): [number, number] {
+    const lo = a > 0 ? this.colLower[j] : this.colUpper[j];
+    const up = a > 0 ? this.colUpper[j] : this.colLower[j];
+    let restMin: number;
+    if (Number.isFinite(lo)) restMin = act.minInf > 0 ? -Infinity : act.min - a * lo;
+    else restMin = act.minInf > 1 ? -Infinity : act.min;
+    let restMax: number;
+    if (Number.isFinite(up)) restMax = act.maxInf > 0 ? Infinity : act.max - a * up;
+    else restMax = act.maxInf > 1 ? Infinity : act.max;
+    return [restMin, restMax];
+  }
+
+  private singletonColumn(j: number): void {
+    let i = -1;
+    let a = 0;
+    for (let k = this.col.start[j]; k < this.col.start[j + 1]; k++) {
+      if (this.rowActive[this.col.index[k]]) {
+        i = this.col.index[k];
+        a = this.col.value[k];
+      }
+    }
+    if (i < 0 || this.rowCount[i] < 2) return;
+    const cols: number[] = [];
+    const coefs: number[] = [];
+    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
+      const c = this.row.index[k];
+      if (c !== j && this.colActive[c]) {
+        cols.push(c);
+        coefs.push(this.row.value[k]);
+      }
+    }
+    const lo = this.colLower[j];
+    const up = this.colUpper[j];
+    if (this.cost[j] === 0) {
+      // slack: rest ∈ [rowLower − max(a·x_j), rowUpper − min(a·x_j)]
+      const aMin = a > 0 ? a * lo : a * up;
+      const aMax = a > 0 ? a * up : a * lo;
+      this.stack.push({ kind: "slack", col: j, coef: a, lower: lo, upper: up, rowLower: this.rowLower[i], rowUpper: this.rowUpper[i], cols, coefs });
+      this.rowLower[i] = this.rowLower[i] - aMax;
+      this.rowUpper[i] = this.rowUpper[i] - aMin;
+      if (Number.isNaN(this.rowLower[i])) this.rowLower[i] = -Infinity;
+      if (Number.isNaN(this.rowUpper[i])) this.rowUpper[i] = Infinity;
+      this.colActive[j] = 0;
+      this.rowCount[i]--;
+      if (this.rowLower[i] === -Infinity && this.rowUpper[i] === Infinity) this.removeRow(i);
+      return;
+    }
+    if (this.rowLower[i] !== this.rowUpper[i]) return;
+    // implied free: x_j = (b − rest)/a stays within [lo, up] for every rest in its activity range
+    const act = this.activity(i);
+    const [restMin, restMax] = this.restActivity(act, a, j);
+    const b = this.rowLower[i];
+    const v1 = (b - restMin) / a;
+    const v2 = (b - restMax) / a;
+    const impliedLo = Math.min(v1, v2);
+    const impliedUp = Math.max(v1, v2);
+    if (!(impliedLo >= lo - tolOf(lo) && impliedUp <= up + tolOf(up))) return;
+    const c = this.cost[j];
+    for (let t = 0; t < cols.length; t++) this.cost[cols[t]] -= (c * coefs[t]) / a;
+    this.offset += (c * b) / a;
+    this.stack.push({ kind: "substitute", col: j, coef: a, rhs: b, cols, coefs });
+    this.colActive[j] = 0;
+    this.rowCount[i]--;
+    this.removeRow(i);
+  }
+
+  result(model: LpModel): Presolved {
+    const colMap: number[] = [];
+    const rowMap: number[] = [];
+    const newCol = new Int32Array(this.n).fill(-1);
+    const newRow = new Int32Array(this.m).fill(-1);
+    for (let j = 0; j < this.n; j++) if (this.colActive[j]) newCol[j] = colMap.push(j) - 1;
+    for (let i = 0; i < this.m; i++) if (this.rowActive[i]) newRow[i] = rowMap.push(i) - 1;
+    const ri: number[] = [];
+    const ci: number[] = [];
+    const vv: number[] = [];
+    for (const j of colMap) {
+      for (let k = this.col.start[j]; k < this.col.start[j + 1]; k++) {
+        const i = this.col.index[k];
+        if (newRow[i] < 0) continue;
+        ri.push(newRow[i]);
+        ci.push(newCol[j]);
+        vv.push(this.col.value[k]);
+      }
+    }
+    const pick = (src: Float64Array, map: number[]) => Float64Array.from(map, (k) => src[k]);
+    const reduced: LpModel = {
+      rows: rowMap.length,
+      cols: colMap.length,
+      a: cscFromTriplets(rowMap.length, colMap.length, ri, ci, vv),
+      cost: pick(this.cost, colMap),
+      colLower: pick(this.colLower, colMap),
+      colUpper: pick(this.colUpper, colMap),
+      rowLower: pick(this.rowLower, rowMap),
+      rowUpper: pick(this.rowUpper, rowMap),
+      offset: this.offset,
+      integer: Uint8Array.from(colMap, (j) => this.integer[j]),
+    };
+    const stack = this.stack.slice();
+    const n = model.cols;
+    const colMapArr = Int32Array.from(colMap);
+    return {
+      status: this.infeasible ? "infeasible" : "reduced",
+      reason: this.infeasible ?? undefined,
+      reduced,
+      colMap: colMapArr,
+      rowMap: Int32Array.from(rowMap),
+      stats: { rowsRemoved: model.rows - rowMap.length, colsRemoved: model.cols - colMap.length, boundsTightened: this.tightened },
+      postsolve: (xr) => postsolve(n, colMapArr, stack, xr),
+    };
+  }
+}
+
+function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr: ArrayLike<number>): Float64Array {
+  const x = new Float64Array(n);
+  for (let k = 0; k < colMap.length; k++) x[colMap[k]] = xr[k]!;
+  for (let s = stack.length - 1; s >= 0; s--) {
+    const r = stack[s]!;
+    if (r.kind === "fix") {
+      x[r.col] = r.value;
+      continue;
+    }
+    let rest = 0;
+    for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * x[r.cols[t]!];
+    if (r.kind === "substitute") {
+      x[r.col] = (r.rhs - rest) / r.coef;
+      continue;
+    }
+    // slack: any x_j in [lower, upper] with rowLower ≤ rest + a·x_j ≤ rowUpper; prefer the value
+    // closest to zero inside that interval
+    const a = r.coef;
+    let lo = r.lower;
+    let up = r.upper;
+    const fromRowLo = (r.rowLower - rest) / a;
+    const fromRowUp = (r.rowUpper - rest) / a;
+    if (a > 0) {
+      lo = Math.max(lo, fromRowLo);
+      up = Math.min(up, fromRowUp);
+    } else {
+      lo = Math.max(lo, fromRowUp);
+      up = Math.min(up, fromRowLo);
+    }
+    x[r.col] = lo > up ? (Math.abs(lo - r.lower) < Math.abs(up - r.upper) ? lo : up) : Math.max(lo, Math.min(up, 0));
+  }
+  return x;
+}
+
+export function presolve(model: LpModel): Presolved {
+  const p = new Presolver(model);
+  p.run();
+  return p.result(model);
+}
+
+/** The identity "presolve": no reductions (used when presolve is switched off). */
+export function noPresolve(model: LpModel): Presolved {
+  const colMap = Int32Array.from({ length: model.cols }, (_, j) => j);
+  return {
+    status: "reduced",
+    reduced: model,
+    colMap,
+    rowMap: Int32Array.from({ length: model.rows }, (_, i) => i),
+    stats: { rowsRemoved: 0, colsRemoved: 0, boundsTightened: 0 },
+    postsolve: (x) => Float64Array.from(x),
+  };
+}

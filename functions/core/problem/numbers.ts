@@ -59,8 +59,9 @@ export function nextDown(x: number): number {
  * RANGES value. MPS keeps one bound and the width, and readers rebuild the other bound as
  * `rhs + |R|` (G row) or `rhs − |R|` (L row) in double arithmetic, which is not always exact for
  * `R = upper − lower`. This tries R and its neighbouring doubles on both anchors, so the bound a
- * reader rebuilds is the original one; `exact` is false only if no candidate does (not seen in
- * practice; the row is then off by the rounding of one subtraction).
+ * reader rebuilds is the original one (0.1 and 0.3 come back exactly). When the width has a larger
+ * exponent than a side it can sit on a coarser grid (−0.8 and 0.6: 1.4), no width works, `exact` is
+ * false and the rebuilt side is off by one unit in its last place: a limit of MPS. LP keeps both.
  */
 export function encodeRangedRow(lower: number, upper: number): { type: "L" | "G"; rhs: number; range: number; exact: boolean } {
   let width = upper - lower;

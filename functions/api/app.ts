@@ -8,7 +8,9 @@ import { registerCompareRoutes } from "./routes/compare.js";
 import { registerCreditRoutes } from "./routes/credits.js";
 import { registerDocsRoutes } from "./routes/docs.js";
 import { registerHealthRoutes } from "./routes/health.js";
+import { registerImportRoutes } from "./routes/import.js";
 import { registerKeyRoutes } from "./routes/keys.js";
+import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerNotificationRoutes } from "./routes/notifications.js";
 import { registerProjectRoutes } from "./routes/projects.js";
 import { registerSolveRoutes } from "./routes/solve.js";
@@ -76,9 +78,11 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerAuthRoutes(app);
   registerKeyRoutes(app);
   registerSolveRoutes(app);
+  registerImportRoutes(app);
   registerNotificationRoutes(app);
   registerProjectRoutes(app);
   registerCompareRoutes(app);
+  registerMcpRoutes(app);
   registerDocsRoutes(app);
   return app;
 }

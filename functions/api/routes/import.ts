@@ -1,0 +1,81 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { AppError, invalid, ValidationError } from "../../core/errors.js";
+import { detectFormat, readProblemFile } from "../../core/problem/index.js";
+import { ProblemSchema, problemStats } from "../../core/problem/schema.js";
+import type { ApiEnv } from "../http/context.js";
+import { readJsonBody, requirePrincipal, route, zodIssues } from "../http/route.js";
+
+const Format = z.enum(["mps", "lp", "auto"]);
+const JsonImport = z.object({
+  content: z.string().min(1).describe("the file's text"),
+  format: Format.default("auto"),
+  filename: z.string().max(255).optional(),
+});
+
+const PreviewSchema = z.object({
+  problem: ProblemSchema.describe("ready to send as a comparison's or a solve's `problem`"),
+  stats: z.object({
+    problem_class: z.enum(["LP", "MILP", "QP", "MIQP"]),
+    variable_count: z.number().int(),
+    constraint_count: z.number().int(),
+    integer_count: z.number().int(),
+    binary_count: z.number().int(),
+    nonzero_count: z.number().int(),
+    quadratic_term_count: z.number().int(),
+  }),
+  format: z.enum(["mps", "lp"]),
+  filename: z.string().nullable(),
+});
+
+/** The uploaded text, its declared format and name, from multipart, JSON or a plain-text body. */
+async function readUpload(c: Parameters<Parameters<typeof route>[2]>[0]): Promise<{ text: string; format: "mps" | "lp" | "auto"; filename: string | undefined }> {
+  const type = c.req.header("content-type") ?? "";
+  if (type.startsWith("multipart/form-data")) {
+    const form = await c.req.parseBody();
+    const file = form.file;
+    if (!(file instanceof File)) throw invalid(["body", "file"], "a multipart field `file` holding the problem file is required");
+    const format = Format.safeParse(typeof form.format === "string" ? form.format : "auto");
+    if (!format.success) throw new ValidationError(zodIssues(format.error, "body").map((i) => ({ ...i, loc: ["body", "format"] })));
+    return { text: await file.text(), format: format.data, filename: file.name || undefined };
+  }
+  if (type.startsWith("text/plain")) {
+    const format = Format.safeParse(c.req.query("format") ?? "auto");
+    if (!format.success) throw new ValidationError(zodIssues(format.error, "query").map((i) => ({ ...i, loc: ["query", "format"] })));
+    return { text: await c.req.text(), format: format.data, filename: c.req.query("filename") };
+  }
+  const parsed = JsonImport.safeParse(await readJsonBody(c));
+  if (!parsed.success) throw new ValidationError(zodIssues(parsed.error, "body"));
+  return { text: parsed.data.content, format: parsed.data.format, filename: parsed.data.filename };
+}
+
+export function registerImportRoutes(app: Hono<ApiEnv>): void {
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/solve/import/preview",
+      operationId: "importPreview",
+      summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored)",
+      description:
+        "Send the file as multipart/form-data (`file`, optional `format`), as JSON `{content, format, filename}`, or as text/plain with `?format=mps|lp`. A file that cannot be read answers 422 invalid_problem_file with the line.",
+      tag: "Solve",
+      access: "user",
+      rawBody: { contentTypes: ["multipart/form-data", "application/json", "text/plain"], description: "the problem file" },
+      responses: {
+        200: { description: "The parsed problem and its stats.", schema: PreviewSchema },
+        422: { description: "invalid_problem_file with `line` and `format`, or validation of the request." },
+      },
+    },
+    async (c, input) => {
+      requirePrincipal(input);
+      const upload = await readUpload(c);
+      if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
+      const problem = readProblemFile(upload.text, upload.format, upload.filename);
+      const checked = ProblemSchema.safeParse(problem);
+      if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
+      const format = upload.format !== "auto" ? upload.format : detectFormat(upload.text, upload.filename);
+      return c.json({ problem: checked.data, stats: problemStats(checked.data), format, filename: upload.filename ?? null });
+    },
+  );
+}

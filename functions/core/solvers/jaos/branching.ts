@@ -57,7 +57,10 @@ export interface BranchChoice {
   /** Lower bounds for the children when strong branching measured them. */
   downBound: number;
   upBound: number;
-  /** True when strong branching proved that child empty (infeasible or beyond the cutoff). */
+  /**
+   * True when strong branching closed that child: infeasible (bound Infinity) or beyond the cutoff
+   * (bound = the value it proved, which still limits the dual bound).
+   */
   downPruned: boolean;
   upPruned: boolean;
   strongBranched: number;
@@ -148,9 +151,10 @@ function probe(input: BranchInput, j: number, lo: number, up: number): { bound: 
   engine.setColumnBounds(j, lo, up);
   engine.setBasis(input.basis);
   const r = engine.solve({ deadline: input.deadline, iterationLimit: STRONG_ITERATIONS, cutoff: input.cutoff, perturb: false });
-  if (r.status === "infeasible" || r.status === "cutoff") return { bound: Infinity, pruned: true, iterations: r.iterations };
+  if (r.status === "infeasible") return { bound: Infinity, pruned: true, iterations: r.iterations };
+  if (r.status === "cutoff") return { bound: input.cutoff, pruned: true, iterations: r.iterations };
   if (r.status === "optimal") {
-    if (r.objective >= input.cutoff) return { bound: Infinity, pruned: true, iterations: r.iterations };
+    if (r.objective >= input.cutoff) return { bound: r.objective, pruned: true, iterations: r.iterations };
     return { bound: Math.max(r.objective, input.objective), pruned: false, iterations: r.iterations };
   }
   return { bound: Math.max(r.bound ?? input.objective, input.objective), pruned: false, iterations: r.iterations };

@@ -76,6 +76,8 @@ class BranchAndBound {
   private iterations = 0;
   private nextId = 0;
   private unsolvedBound = Infinity;
+  /** Smallest bound among nodes pruned while still below the incumbent (gap or lattice pruning). */
+  private prunedBound = Infinity;
   private strongEffort = 0;
   private readonly stats: MipStats = {
     rootBound: null,
@@ -125,7 +127,10 @@ class BranchAndBound {
       if (current === null) {
         const next = this.queue.pop();
         if (!next) break;
-        if (next.lowerBound >= this.pruneLevel()) continue;
+        if (next.lowerBound >= this.pruneLevel()) {
+          this.notePruned(next.lowerBound);
+          continue;
+        }
         current = next;
       }
       if (this.globalBound(current) >= this.pruneLevel()) {
@@ -180,7 +185,11 @@ class BranchAndBound {
     }
     if (!preSolved) this.iterations += r.iterations;
     if (r.status === "time_limit") return "stopped";
-    if (r.status === "infeasible" || r.status === "cutoff") return null;
+    if (r.status === "infeasible") return null;
+    if (r.status === "cutoff") {
+      this.notePruned(cutoff);
+      return null;
+    }
     if (r.status !== "optimal") {
       if (process.env.JAOS_DEBUG) console.log("unsolved node", r.status, r.message, node.depth);
       this.stats.unsolvedNodes++;
@@ -193,7 +202,10 @@ class BranchAndBound {
       const b = node.branch;
       this.pseudo.record(b.col, b.up, (z - b.parentObjective) / b.fraction);
     }
-    if (z >= this.pruneLevel()) return null;
+    if (z >= this.pruneLevel()) {
+      this.notePruned(z);
+      return null;
+    }
     node.lowerBound = Math.max(node.lowerBound, z);
     const fractional: number[] = [];
     for (let j = 0; j < model.cols; j++) if (model.integer[j] && isFractional(x[j])) fractional.push(j);
@@ -212,7 +224,10 @@ class BranchAndBound {
         Math.max(200, this.iterations / 5),
       );
       this.iterations += dive.iterations;
-      if (z >= this.pruneLevel()) return null;
+      if (z >= this.pruneLevel()) {
+        this.notePruned(z);
+        return null;
+      }
     }
     const strong = this.strongEffort < Math.max(1000, 0.5 * this.iterations);
     const choice = chooseBranch({ engine, x, objective: z, fractional, basis, cutoff: this.pruneLevel(), deadline: this.opt.deadline, pseudo: this.pseudo, strong });
@@ -237,6 +252,9 @@ class BranchAndBound {
         branch: { col: j, up, fraction: frac, parentObjective: z },
       };
     };
+    // a child that strong branching cut off (rather than proved infeasible) still bounds the search
+    if (choice.downPruned && Number.isFinite(choice.downBound)) this.notePruned(choice.downBound);
+    if (choice.upPruned && Number.isFinite(choice.upBound)) this.notePruned(choice.upBound);
     const down = choice.downPruned ? null : make(false, choice.downBound);
     const up = choice.upPruned ? null : make(true, choice.upBound);
     if (!down) return [up, null];
@@ -263,6 +281,12 @@ class BranchAndBound {
     if (this.nodes === 1) return true;
     const every = this.incumbent ? 500 : 100;
     return this.nodes % every === 0;
+  }
+
+  /** Records the bound of a node pruned below the incumbent (it still limits the dual bound). */
+  private notePruned(bound: number): void {
+    const b = this.roundBound(bound);
+    if (b < this.incumbentValue && b < this.prunedBound) this.prunedBound = b;
   }
 
   /** Keep plunging into the child while its bound is close to the global bound. */
@@ -324,14 +348,9 @@ class BranchAndBound {
 
   private outcome(status: MipOutcome["status"], message?: string): MipOutcome {
     let bound: number | null = null;
-    if (status === "optimal") bound = this.incumbentValue;
-    else if (status === "time_limit" || status === "error") {
-      const b = Math.min(this.queue.bestBound(), this.unsolvedBound, this.incumbentValue);
-      bound = Number.isFinite(b) ? this.roundBound(b) : null;
-    }
-    if (status === "optimal" && this.incumbent) {
-      const b = Math.min(this.queue.bestBound(), this.unsolvedBound);
-      bound = Math.min(this.incumbentValue, this.roundBound(b));
+    if (status === "optimal" || status === "time_limit" || status === "error") {
+      const b = Math.min(this.roundBound(Math.min(this.queue.bestBound(), this.unsolvedBound)), this.prunedBound, this.incumbentValue);
+      bound = Number.isFinite(b) ? b : null;
     }
     const ub = this.incumbentValue;
     const gap = this.incumbent && bound !== null ? (ub === bound ? 0 : Math.abs(ub - bound) / Math.max(Math.abs(ub), 1e-10)) : null;

@@ -8,7 +8,8 @@
  *  - singleton rows become column bounds;
  *  - rows whose activity bounds lie within the row bounds are dropped; rows whose activity bounds meet
  *    a row bound force all their columns to the corresponding bounds (forcing rows);
- *  - integer columns get the bounds implied by the rows, rounded inward;
+ *  - integer columns get the bounds implied by the rows, rounded inward; a row over integer columns
+ *    with integer coefficients gets its sides rounded to multiples of the coefficients' gcd;
  *  - a continuous zero-cost column singleton is a slack: it is removed and its range moved to the
  *    row bounds;
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
@@ -237,9 +238,39 @@ class Presolver {
       this.removeRow(i);
       return;
     }
+    if (this.integerRowRounding(i)) return;
     if (Number.isFinite(minAct) && minAct >= up - tolUp) return this.forceRow(i, true);
     if (Number.isFinite(maxAct) && maxAct <= lo + tolLo) return this.forceRow(i, false);
     this.impliedIntegerBounds(i, act);
+  }
+
+  /**
+   * A row over integer columns with integer coefficients takes only multiples of their gcd g: its
+   * sides round inward to multiples of g (an equality whose side is not one is infeasible).
+   * Returns true when it proved infeasibility.
+   */
+  private integerRowRounding(i: number): boolean {
+    let g = 0;
+    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
+      const j = this.row.index[k];
+      if (!this.colActive[j]) continue;
+      const a = this.row.value[k];
+      if (!this.integer[j] || Math.abs(a - Math.round(a)) > 1e-12 || Math.abs(a) > 1e9) return false;
+      g = gcd(g, Math.abs(Math.round(a)));
+    }
+    if (g === 0) return false;
+    const lo = this.rowLower[i];
+    const up = this.rowUpper[i];
+    const newLo = Number.isFinite(lo) ? g * Math.ceil(lo / g - 1e-9) : lo;
+    const newUp = Number.isFinite(up) ? g * Math.floor(up / g + 1e-9) : up;
+    if (newLo > newUp) {
+      this.infeasible = `row ${i}: integer activity (multiples of ${g}) cannot lie in [${lo}, ${up}]`;
+      return true;
+    }
+    if (newLo > lo + tolOf(lo) || newUp < up - tolOf(up)) this.tightened++;
+    this.rowLower[i] = newLo;
+    this.rowUpper[i] = newUp;
+    return false;
   }
 
   /** All columns of row i to the bounds that minimise (atMin) or maximise its activity. */
@@ -393,6 +424,11 @@ class Presolver {
       postsolve: (xr) => postsolve(n, colMapArr, stack, xr),
     };
   }
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
 }
 
 function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr: ArrayLike<number>): Float64Array {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LuFactor } from "../../functions/core/solvers/jaos/lu.js";
 import { Rng } from "../../functions/core/solvers/jaos/rng.js";
+import { cscFromTriplets, toRowWise } from "../../functions/core/solvers/jaos/sparse.js";
 
 /** A random sparse m×m matrix, column-wise, made nonsingular by a shuffled diagonal-like pattern. */
 function randomMatrix(m: number, density: number, rng: Rng): number[][][] {
@@ -113,5 +114,19 @@ describe("jaos LU", () => {
       lu.btran(y);
       expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-8);
     }
+  });
+});
+
+describe("jaos sparse matrices", () => {
+  it("builds columns from triplets: duplicates summed, zeros dropped, rows sorted", () => {
+    // column 0: (1, 2) twice and an explicit zero; column 1: a zero then entries that must not merge
+    // into column 0's slots
+    const a = cscFromTriplets(4, 3, [1, 3, 1, 2, 0, 3, 2], [0, 0, 0, 1, 1, 1, 2], [2, 0, 2, 5, 0, 7, 1]);
+    expect(Array.from(a.start)).toEqual([0, 1, 3, 4]);
+    expect(Array.from(a.index)).toEqual([1, 2, 3, 2]);
+    expect(Array.from(a.value)).toEqual([4, 5, 7, 1]);
+    const r = toRowWise(a);
+    expect(Array.from(r.start)).toEqual([0, 0, 1, 3, 4]);
+    expect(Array.from(r.index)).toEqual([0, 1, 2, 1]);
   });
 });

@@ -46,14 +46,16 @@ export function cscFromTriplets(
   const start = new Int32Array(cols + 1);
   const outIndex = new Int32Array(colIdx.length);
   const outValue = new Float64Array(colIdx.length);
-  const slot = new Int32Array(rows).fill(-1);
+  const slot = new Int32Array(rows);
+  const owner = new Int32Array(rows).fill(-1); // column that last used slot[i]
   let nz = 0;
   for (let j = 0; j < cols; j++) {
     const begin = nz;
     for (let k = count[j]; k < count[j + 1]; k++) {
       const i = index[k];
-      if (slot[i] >= begin) outValue[slot[i]] += val[k];
+      if (owner[i] === j) outValue[slot[i]] += val[k];
       else {
+        owner[i] = j;
         slot[i] = nz;
         outIndex[nz] = i;
         outValue[nz] = val[k];

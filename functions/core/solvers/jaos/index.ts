@@ -26,6 +26,8 @@ export interface JaosOptions {
   deadline?: number;
   /** Presolve on (default) or off. */
   presolve?: boolean;
+  /** Branch-and-bound progress, in the problem's own objective sense. */
+  onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;
 }
 
 export interface JaosStats {
@@ -83,7 +85,14 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   }
 
   if (pre.status === "infeasible") return finish({ solver_status: "infeasible", nodes: 0 });
-  const mip = solveMip(model, pre, { deadline, gapTolerance: options.gapTolerance });
+  const onProgress = options.onProgress;
+  const mip = solveMip(model, pre, {
+    deadline,
+    gapTolerance: options.gapTolerance,
+    onProgress: onProgress
+      ? (incumbent, bound, nodes) => onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })
+      : undefined,
+  });
   stats.simplexIterations = mip.iterations;
   stats.nodes = mip.nodes;
   stats.mip = mip.stats;

@@ -26,6 +26,8 @@ import type { Presolved } from "./presolve.js";
 export interface MipOptions {
   deadline: number;
   gapTolerance: number;
+  /** Called on each new incumbent and every few hundred nodes (minimisation sense, with offset). */
+  onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
 }
 
 export interface MipStats {
@@ -161,6 +163,7 @@ class BranchAndBound {
         current = null;
       }
       if (this.queue.size > MAX_STORED_BASES) this.queue.dropBases();
+      if ((this.nodes & 255) === 0) this.report(current);
     }
     this.stats.openNodes = this.queue.size;
     if (stopped) return this.outcome("time_limit");
@@ -283,6 +286,12 @@ class BranchAndBound {
     return this.nodes % every === 0;
   }
 
+  private report(current: MipNode | null): void {
+    if (!this.opt.onProgress) return;
+    const b = Math.min(this.globalBound(current), this.prunedBound, this.incumbentValue);
+    this.opt.onProgress(this.incumbent ? this.incumbentValue : null, Number.isFinite(b) ? this.roundBound(b) : null, this.nodes);
+  }
+
   /** Records the bound of a node pruned below the incumbent (it still limits the dual bound). */
   private notePruned(bound: number): void {
     const b = this.roundBound(bound);
@@ -330,6 +339,7 @@ class BranchAndBound {
       if (value >= this.incumbentValue - 1e-9 * Math.max(1, Math.abs(value))) return false;
       this.incumbent = x;
       this.incumbentValue = value;
+      this.report(null);
       return true;
     }
     return false;

@@ -1,0 +1,54 @@
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import { JAOS_VERSION, solveJaos } from "../../../functions/core/solvers/jaos/index.js";
+import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import { siblingModule, solveInNodeChild } from "./node-engine.js";
+import { blankResult } from "./result.js";
+import type { AdapterResult, Progress, SolverAdapter, TypeScriptEngine } from "./types.js";
+
+/**
+ * jaos, Incumbent's own LP/MILP engine (functions/core/solvers/jaos/), pure TypeScript. Like every
+ * solver it runs in a child process (a Node child, node-child.ts), so the worker's kill switch stops it
+ * if it ever overran its own time limit. Settings: `time_limit` and `mip_rel_gap` reach the engine;
+ * it is single-threaded, so `threads` reads back as 1. It cannot express quadratic terms (the registry
+ * answers `unsupported`/`quadratic_terms` before an adapter is called; the engine refuses them too).
+ */
+export const JAOS_TITLE = "jaos";
+
+export function jaosVersion(): string {
+  return `jaos ${JAOS_VERSION}`;
+}
+
+export const jaosEngine: TypeScriptEngine = {
+  async version() {
+    return jaosVersion();
+  },
+
+  async solve(problem: Problem, settings: SolveSettings, report: (progress: Progress) => void): Promise<AdapterResult> {
+    const result = solveJaos(problem, {
+      timeLimitSeconds: settings.timeLimitSeconds,
+      gapTolerance: settings.gapTolerance,
+      onProgress: (p) => report({ incumbent: p.incumbent, bound: p.bound, nodes: p.nodes }),
+    });
+    const { stats: _stats, ...row } = result;
+    return {
+      ...row,
+      solver_version: jaosVersion(),
+      settings_applied: { time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance, threads: 1 },
+    };
+  },
+};
+
+const ENGINE = { modulePath: siblingModule("jaos"), exportName: "jaosEngine" };
+
+export function createJaosAdapter(): SolverAdapter {
+  return {
+    name: "jaos",
+    async probe() {
+      return { available: true, version: jaosVersion(), detail: "pure TypeScript, runs in a Node child" };
+    },
+    async solve(problem, settings, context) {
+      if ((problem.objective.quadratic?.length ?? 0) > 0) return { ...blankResult("error", jaosVersion(), "jaos cannot express quadratic terms"), wall_time_ms: 0 };
+      return solveInNodeChild(ENGINE, JAOS_TITLE, jaosVersion(), problem, settings, context);
+    },
+  };
+}

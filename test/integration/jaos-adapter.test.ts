@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readMps } from "../../functions/core/problem/mps.js";
+import { ProblemSchema } from "../../functions/core/problem/schema.js";
+import { checkSolution } from "../../functions/core/solvers/checker.js";
+import type { SolveSettings } from "../../functions/core/solvers/types.js";
+import { createJaosAdapter } from "../../solver-container/src/adapters/jaos.js";
+import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+
+const workDir = mkdtempSync(path.join(tmpdir(), "jaos-adapter-"));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 30, gapTolerance: 1e-4, threads: 2, ...overrides });
+const context = { workDir, killGraceSeconds: 5 };
+
+/** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary: optimum 16 at x = 5, y = 0. */
+const smallMilp = ProblemSchema.parse({
+  name: "small milp",
+  sense: "maximize",
+  variables: [{ name: "x[1] a", type: "integer", ub: 10 }, { name: "y", type: "binary" }],
+  objective: { constant: 1, terms: [{ var: "x[1] a", coef: 3 }, { var: "y", coef: 2 }] },
+  constraints: [{ name: "cap", terms: [{ var: "x[1] a", coef: 2 }, { var: "y", coef: 3 }], ub: 11 }],
+});
+
+describe("jaos adapter (Node child under the kill switch)", () => {
+  const adapter = createJaosAdapter();
+
+  it("is available and names its version from the package", async () => {
+    const probe = await adapter.probe();
+    expect(probe.available).toBe(true);
+    const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+    expect(probe.version).toBe(`jaos ${pkg.version}`);
+  });
+
+  it("solves in a child and returns a checked, normalised row", async () => {
+    const r = await adapter.solve(smallMilp, settings(), context);
+    expect(r.solver_status).toBe("optimal");
+    expect(r.objective_value).toBe(16);
+    expect(r.gap).toBe(0);
+    expect(r.solution).toEqual({ "x[1] a": 5, y: 0 });
+    expect(checkSolution(smallMilp, r.solution!, { objective: r.objective_value })).toEqual([]);
+    expect(r.settings_applied).toEqual({ time_limit: 30, mip_rel_gap: 1e-4, threads: 1 });
+    expect(r.wall_time_ms).toBeGreaterThan(0);
+    expect(r.solver_version).toMatch(/^jaos /);
+  }, 30_000);
+
+  it("refuses quadratic terms", async () => {
+    const qp = ProblemSchema.parse({ variables: [{ name: "x" }], objective: { terms: [], quadratic: [{ var1: "x", var2: "x", coef: 1 }] } });
+    const r = await adapter.solve(qp, settings(), context);
+    expect(r.solver_status).toBe("error");
+    expect(r.error_message).toMatch(/quadratic/);
+  });
+
+  it.runIf(machineHas("instances"))("stops at its own time limit with the best found", async () => {
+    const bell5 = readMps(readFileSync(path.join(INSTANCES_DIR, "bell5.mps"), "utf8"));
+    const started = performance.now();
+    const r = await adapter.solve(bell5, settings({ timeLimitSeconds: 2, gapTolerance: 0 }), context);
+    expect(performance.now() - started).toBeLessThan(2000 + 5000); // before the kill switch
+    expect(r.solver_status).toBe("time_limit");
+    expect(r.error_message).toBeNull(); // stopped by itself, not killed
+    if (r.solution) expect(checkSolution(bell5, r.solution, { objective: r.objective_value })).toEqual([]);
+    expect(r.nodes!).toBeGreaterThan(0);
+  }, 30_000);
+});

@@ -123,6 +123,23 @@ subject to later{i in I}: sum{j in I: j > i} x[j] >= k;`;
     expect(solved.values.y).toBeCloseTo(1, 5);
   });
 
+  it("fits a least-squares line: a sum of squares of linear expressions (the reference's example)", async () => {
+    const { problem } = compileJModel(
+      `set POINTS;
+       param x{POINTS};
+       param y{POINTS};
+       var slope;
+       var intercept;
+       minimize squared_error: sum{p in POINTS} (slope * x[p] + intercept - y[p])^2;`,
+      { POINTS: ["a", "b", "c"], x: { a: 0, b: 1, c: 2 }, y: { a: 1, b: 2, c: 4 } },
+    );
+    // Normal equations: slope 3/2, intercept 5/6, residuals -1/6, 1/3, -1/6: error 1/6.
+    const solved = await solveWithHighs(problem);
+    expect(solved.objective).toBeCloseTo(1 / 6, 6);
+    expect(solved.values.slope).toBeCloseTo(1.5, 5);
+    expect(solved.values.intercept).toBeCloseTo(5 / 6, 5);
+  });
+
   it("merges x·y and y·x into one quadratic term", () => {
     const { problem } = compileJModel("var x; var y; maximize z: x * y + y * x - 3 * x * x;", {});
     expect(problem.objective.quadratic).toEqual([{ var1: "x", var2: "x", coef: -3 }, { var1: "x", var2: "y", coef: 2 }]);

@@ -13,4 +13,4 @@ export async function pollUntil<T = any>(api: Api, path: string, done: (body: T)
 }
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
-export const isFinal = (body: { status: string }) => FINAL.has(body.status);
+export const isFinal = (body: any): boolean => FINAL.has(body.status);

@@ -2,7 +2,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { activeIndex, Leases } from "../store/leases.js";
+import { activeIndex, Leases, withoutUnsetTimes } from "../store/leases.js";
 import type { Table } from "../store/table.js";
 import type { Agreement, ComparisonStatus, Row } from "./schemas.js";
 
@@ -47,7 +47,7 @@ export const comparisonKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}
 
 const strip = (item: Record<string, unknown>): ComparisonRecord => {
   const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, active_kind: _e, lease_owner: _f, lease_expires_at_ms: _g, ...rest } = item;
-  return rest as unknown as ComparisonRecord;
+  return { ...rest, started_at: rest.started_at ?? null, completed_at: rest.completed_at ?? null } as unknown as ComparisonRecord;
 };
 
 export const FINAL_STATUSES: ComparisonStatus[] = ["completed", "failed", "cancelled"];
@@ -60,7 +60,7 @@ export class ComparisonStore {
 
   async create(record: ComparisonRecord): Promise<void> {
     const active = FINAL_STATUSES.includes(record.status) ? {} : activeIndex("comparison", `${record.org_id}#${record.id}`);
-    await this.table.putNew({ ...comparisonKey(record.org_id, record.id), ...record, ...active });
+    await this.table.putNew({ ...comparisonKey(record.org_id, record.id), ...withoutUnsetTimes(record), ...active });
   }
 
   async get(orgId: string, id: string): Promise<ComparisonRecord | null> {

@@ -1,7 +1,7 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { activeIndex, Leases } from "../store/leases.js";
+import { activeIndex, Leases, withoutUnsetTimes } from "../store/leases.js";
 import type { Table } from "../store/table.js";
 import type { ExecutionOrigin, ExecutionStatus, ExecutionView, SolveResponse } from "./schemas.js";
 
@@ -39,7 +39,7 @@ export const executionKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`
 
 const strip = (item: Record<string, unknown>): ExecutionRecord => {
   const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, active_kind: _e, lease_owner: _f, lease_expires_at_ms: _g, ...rest } = item;
-  return rest as unknown as ExecutionRecord;
+  return { ...rest, started_at: rest.started_at ?? null, completed_at: rest.completed_at ?? null } as unknown as ExecutionRecord;
 };
 
 export class ExecutionStore {
@@ -50,7 +50,7 @@ export class ExecutionStore {
 
   async create(record: ExecutionRecord): Promise<void> {
     const active = record.status === "queued" || record.status === "running" ? activeIndex("execution", `${record.org_id}#${record.id}`) : {};
-    await this.table.putNew({ ...executionKey(record.org_id, record.id), ...record, ...active });
+    await this.table.putNew({ ...executionKey(record.org_id, record.id), ...withoutUnsetTimes(record), ...active });
   }
 
   /** A running execution created by a worker that already holds the work (comparison rows). */

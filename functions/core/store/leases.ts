@@ -32,6 +32,16 @@ export interface ActiveRef {
   deadline_ms: number | null;
 }
 
+/**
+ * Attributes of a new item that must be absent rather than null: `if_not_exists` treats a stored null
+ * as present, so a null `started_at` would never be set by `acquire`.
+ */
+export function withoutUnsetTimes<T extends { started_at?: string | null; completed_at?: string | null }>(record: T): T {
+  const out = { ...record };
+  if (out.started_at === null) delete out.started_at;
+  return out;
+}
+
 /** gsi1 attributes that put an item in the ACTIVE partition. */
 export const activeIndex = (kind: string, id: string) => ({ gsi1pk: ACTIVE_PARTITION, gsi1sk: `${kind}#${id}`, active_kind: kind });
 

@@ -1,0 +1,79 @@
+/**
+ * Small JModel models used by the comparison tests, with datasets generated from a fixed seed.
+ */
+
+/** Market split (Cornuéjols & Dawande): equality knapsacks that branch and bound finds very hard. */
+export const MARKET_SPLIT = `
+set ROWS;
+set ITEMS;
+param a{ROWS, ITEMS} >= 0;
+param d{ROWS} >= 0;
+var x{ITEMS} binary;
+var over{ROWS} >= 0;
+var under{ROWS} >= 0;
+minimize slack: sum{i in ROWS} (over[i] + under[i]);
+subject to split{i in ROWS}: sum{j in ITEMS} a[i, j] * x[j] - over[i] + under[i] == d[i];
+`;
+
+/** A deterministic linear congruential generator, so datasets are the same on every run. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+export function marketSplitData(rows: number, items: number, seed: number): Record<string, unknown> {
+  const rand = seeded(seed);
+  const ROWS = Array.from({ length: rows }, (_, i) => `r${i + 1}`);
+  const ITEMS = Array.from({ length: items }, (_, j) => `j${j + 1}`);
+  const a: Record<string, Record<string, number>> = {};
+  const d: Record<string, number> = {};
+  for (const r of ROWS) {
+    a[r] = {};
+    let sum = 0;
+    for (const j of ITEMS) {
+      const v = Math.floor(rand() * 100);
+      a[r]![j] = v;
+      sum += v;
+    }
+    d[r] = Math.floor(sum / 2);
+  }
+  return { ROWS, ITEMS, a, d };
+}
+
+export const KNAPSACK = `
+set ITEMS;
+param weight{ITEMS} > 0;
+param value{ITEMS} >= 0;
+param capacity >= 0;
+var take{ITEMS} binary;
+maximize total_value: sum{i in ITEMS} value[i] * take[i];
+subject to fits: sum{i in ITEMS} weight[i] * take[i] <= capacity;
+`;
+
+export function knapsackData(items: number, seed: number): { ITEMS: string[]; weight: Record<string, number>; value: Record<string, number>; capacity: number } {
+  const rand = seeded(seed);
+  const ITEMS = Array.from({ length: items }, (_, i) => `item${i + 1}`);
+  const weight: Record<string, number> = {};
+  const value: Record<string, number> = {};
+  let total = 0;
+  for (const i of ITEMS) {
+    weight[i] = 1 + Math.floor(rand() * 30);
+    value[i] = 1 + Math.floor(rand() * 50);
+    total += weight[i]!;
+  }
+  return { ITEMS, weight, value, capacity: Math.floor(total / 3) };
+}
+
+/** The knapsack optimum by dynamic programming: an answer independent of every solver. */
+export function knapsackOptimum(data: ReturnType<typeof knapsackData>): number {
+  const best = new Array<number>(data.capacity + 1).fill(0);
+  for (const i of data.ITEMS) {
+    const w = data.weight[i]!;
+    const v = data.value[i]!;
+    for (let c = data.capacity; c >= w; c--) best[c] = Math.max(best[c]!, best[c - w]! + v);
+  }
+  return best[data.capacity]!;
+}

@@ -181,8 +181,10 @@ class Host:
                     self.shutdown()
                     return
                 pending += chunk
-                while b"\n" in pending:
-                    line, pending = pending.split(b"\n", 1)
+                if b"\n" not in chunk:
+                    continue  # a long request still arriving: do not rescan what is already buffered
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
                     if line.strip():
                         self.handle(line.decode("utf-8"))
 

@@ -50,10 +50,15 @@ def error_result(message, detail=None):
 
 
 def write_result(path, result):
-    """Write-then-rename, so the reader never sees half a file."""
+    """Write-then-rename, so the reader never sees half a file. JSON has no NaN or infinity: a result
+    carrying one becomes an error result rather than a file the Node side cannot read."""
+    try:
+        text = json.dumps(result, allow_nan=False)
+    except ValueError as exc:
+        text = json.dumps(error_result(f"the solver returned a non-finite number ({exc})"))
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(result, fh, allow_nan=False)
+        fh.write(text)
     os.replace(tmp, path)
 
 

@@ -79,6 +79,7 @@ export class PythonRuntime {
   readonly pythonPath: string;
   readonly runnerPath: string;
   private host: ChildProcessWithoutNullStreams | null = null;
+  private starting: Promise<void> | null = null;
   private hostProbe: Record<PythonSolverName, ProbeResult> | null = null;
   private probeCache: Promise<Record<PythonSolverName, ProbeResult>> | null = null;
   private readonly pending = new Map<string, PendingSolve>();
@@ -98,9 +99,18 @@ export class PythonRuntime {
    * Starts the warm host and waits until it has imported the solvers. Rejects (and leaves solves on the
    * one-shot path) when Python or the runner cannot start.
    */
-  async startHost(timeoutMs = 30_000): Promise<void> {
-    if (this.host) return;
+  startHost(timeoutMs = 30_000): Promise<void> {
+    if (this.host) return Promise.resolve();
+    this.starting ??= this.spawnHost(timeoutMs).finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async spawnHost(timeoutMs: number): Promise<void> {
     const child = spawn(this.pythonPath, [this.runnerPath, "--host"], { stdio: ["pipe", "pipe", "pipe"] });
+    // EPIPE after the host died: its exit handler fails the pending solves.
+    child.stdin.on("error", () => undefined);
     await new Promise<void>((resolve, reject) => {
       let buffered = "";
       const timer = setTimeout(() => {

@@ -13,6 +13,8 @@ import { createServices, type Mailbox, type Services } from "../../functions/cor
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { createDispatcher } from "../../functions/dispatcher/handler.js";
 import { createSweeper } from "../../functions/sweeper/handler.js";
+import { triggerSweepHooks } from "../../functions/core/triggers/sweep-hook.js";
+import { createWebhookHandler } from "../../functions/webhook/handler.js";
 import type { SweepReport } from "../../functions/core/sweeper/sweep.js";
 import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
@@ -97,7 +99,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const jobs = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs`, { visibilityTimeoutSeconds: 30, maxReceiveCount: 5 });
     const hooks = await ensureQueueWithDlq(sqs, `${config.tableName}-webhooks`, { visibilityTimeoutSeconds: Math.max(60, config.webhookTimeoutSeconds * 2), maxReceiveCount: 5 });
     void longestJob;
-    config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url };
+    config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url, webhooksDlqUrl: config.webhooksDlqUrl || hooks.dlqUrl };
   }
 
   const mailbox: Mailbox = options.mailbox ?? ((to, subject, body) => console.log(`[mail to ${to}] ${subject}: ${body}`));
@@ -114,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ...env,
     JOBS_QUEUE_URL: config.jobsQueueUrl,
     WEBHOOKS_QUEUE_URL: config.webhooksQueueUrl,
+    WEBHOOKS_DLQ_URL: config.webhooksDlqUrl,
     LOG_LEVEL: env.WORKER_LOG_LEVEL ?? "WARN",
   };
   const maxWorkers = Number(env.LOCAL_MAX_WORKERS ?? 2);
@@ -134,8 +137,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   });
   jobsPoller.start();
 
+  // The webhook Lambda's stand-in: the same handler, fed by the webhooks queue.
+  const webhooksPoller = new SqsPoller(sqs, config.webhooksQueueUrl, createWebhookHandler(services), {
+    batchSize: 10,
+    waitTimeSeconds: 1,
+    retryVisibilitySeconds: 5,
+    onError: (error) => services.logger.warn("webhooks poller", { error }),
+  });
+  webhooksPoller.start();
+
   // The sweeper's schedule (EventBridge in AWS).
-  const sweeper = createSweeper(services);
+  const sweeper = createSweeper(services, triggerSweepHooks(services));
   const sweepTimer = setInterval(() => void sweeper().catch((error) => services.logger.warn("sweep failed", { error })), Math.max(1, config.sweepIntervalSeconds) * 1000);
   sweepTimer.unref();
   const bootstrap = await bootstrapIdentity(services, {
@@ -170,6 +182,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       stopped = true;
       clearInterval(sweepTimer);
       await jobsPoller.stop();
+      await webhooksPoller.stop();
       await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.metrics.maybeFlush(true).catch(() => undefined);

@@ -5,7 +5,9 @@ import { newId } from "../core/ids.js";
 import type { ApiDeps, ApiEnv } from "./http/context.js";
 import { registerAuthRoutes } from "./routes/auth.js";
 import { registerCompareRoutes } from "./routes/compare.js";
+import { registerCreditGrantRoutes } from "./routes/credit-grants.js";
 import { registerCreditRoutes } from "./routes/credits.js";
+import { registerDocumentRoutes } from "./routes/documents.js";
 import { registerDocsRoutes } from "./routes/docs.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerImportRoutes } from "./routes/import.js";
@@ -14,6 +16,7 @@ import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerNotificationRoutes } from "./routes/notifications.js";
 import { registerProjectRoutes } from "./routes/projects.js";
 import { registerSolveRoutes } from "./routes/solve.js";
+import { registerTriggerRoutes } from "./routes/triggers.js";
 
 /**
  * The Hono app: the same object serves API Gateway through Lambda and the local stack through
@@ -82,6 +85,9 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerNotificationRoutes(app);
   registerProjectRoutes(app);
   registerCompareRoutes(app);
+  registerDocumentRoutes(app);
+  registerTriggerRoutes(app);
+  registerCreditGrantRoutes(app);
   registerMcpRoutes(app);
   registerDocsRoutes(app);
   return app;

@@ -20,6 +20,8 @@ export interface Config {
   tableName: string;
   jobsQueueUrl: string;
   webhooksQueueUrl: string;
+  /** Where an exhausted webhook delivery's last message is put (the webhooks queue's DLQ). */
+  webhooksDlqUrl: string;
   /** S3 bucket for large payloads; when empty the blob store is the folder `blobDir`. */
   blobBucket: string;
   blobDir: string;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     tableName: str(env, "TABLE_NAME", "incumbent"),
     jobsQueueUrl: str(env, "JOBS_QUEUE_URL", ""),
     webhooksQueueUrl: str(env, "WEBHOOKS_QUEUE_URL", ""),
+    webhooksDlqUrl: str(env, "WEBHOOKS_DLQ_URL", ""),
     blobBucket: str(env, "BLOB_BUCKET", ""),
     blobDir: str(env, "BLOB_DIR", ".data/blobs"),
     inlinePayloadMaxBytes: num(env, "INLINE_PAYLOAD_MAX_BYTES", 300_000),

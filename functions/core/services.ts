@@ -6,6 +6,8 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ComparisonService } from "./comparisons/service.js";
 import { ComparisonStore } from "./comparisons/store.js";
+import { DocumentService } from "./documents/service.js";
+import { DocumentStore } from "./documents/store.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
 import { SolveCharges } from "./limits/charges.js";
@@ -22,6 +24,11 @@ import { awsClientOptions, createDocumentClient, createDynamoClient } from "./st
 import { IdentityStore } from "./store/identity.js";
 import { MetricsRecorder, MetricsStore } from "./store/metrics.js";
 import { Table } from "./store/table.js";
+import { RunOutcomes } from "./triggers/outcomes.js";
+import { TriggerRuns } from "./triggers/runs.js";
+import { TriggerService } from "./triggers/service.js";
+import { TriggerStore } from "./triggers/store.js";
+import { WebhookDeliveries } from "./webhooks/delivery.js";
 
 /**
  * Everything the handlers and workers share, built once per process (per Lambda cold start, per
@@ -56,6 +63,13 @@ export interface Services {
   projects: ProjectService;
   comparisonStore: ComparisonStore;
   comparisons: ComparisonService;
+  documentStore: DocumentStore;
+  documents: DocumentService;
+  triggerStore: TriggerStore;
+  triggers: TriggerService;
+  triggerRuns: TriggerRuns;
+  runOutcomes: RunOutcomes;
+  webhooks: WebhookDeliveries;
 }
 
 export interface ServiceOptions {
@@ -89,6 +103,14 @@ export function createServices(options: ServiceOptions): Services {
   const projectStore = new ProjectStore(table);
   const projects = new ProjectService({ store: projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
+  const auth = new AuthService(identity, config, clock, options.jwtSecret);
+  const limiter = new RateLimiter(counters, config);
+  const executions = new ExecutionService({ config, clock, executions: executionStore, blobs, inventory, charges, queues });
+  const documentStore = new DocumentStore(table);
+  const documents = new DocumentService({ store: documentStore, blobs, clock, config, executions, inventory });
+  const triggerStore = new TriggerStore(table);
+  const webhooks = new WebhookDeliveries({ config, clock, store: triggerStore, queues, sqs, blobs, notifications, logger });
+  const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
   return {
     config,
     mailbox: options.mailbox ?? (() => undefined),
@@ -104,8 +126,8 @@ export function createServices(options: ServiceOptions): Services {
       recentKept: config.metricsRecentKept,
       now: () => clock.now(),
     }),
-    auth: new AuthService(identity, config, clock, options.jwtSecret),
-    limiter: new RateLimiter(counters, config),
+    auth,
+    limiter,
     sqs,
     queues,
     blobs,
@@ -114,10 +136,17 @@ export function createServices(options: ServiceOptions): Services {
     quota,
     charges,
     executionStore,
-    executions: new ExecutionService({ config, clock, executions: executionStore, blobs, inventory, charges, queues }),
+    executions,
     projectStore,
     projects,
     comparisonStore,
     comparisons: new ComparisonService({ config, clock, store: comparisonStore, projects, blobs, inventory, charges, queues }),
+    documentStore,
+    documents,
+    triggerStore,
+    triggers: new TriggerService({ config, clock, store: triggerStore, documents, identity, auth, blobs }),
+    triggerRuns: new TriggerRuns({ config, clock, store: triggerStore, documents, inventory, limiter, queues, outcomes: runOutcomes, auth, blobs }),
+    runOutcomes,
+    webhooks,
   };
 }

@@ -1,6 +1,7 @@
 import { DescribeTasksCommand, ListTasksCommand, StopTaskCommand, type ECSClient } from "@aws-sdk/client-ecs";
 import { JobMessageSchema, type JobMessage } from "../core/queue/messages.js";
 import type { Services } from "../core/services.js";
+import { runKey } from "../core/triggers/store.js";
 
 /**
  * Stops Fargate tasks that should no longer run: their job is finished (a worker that hangs after
@@ -23,7 +24,8 @@ async function jobState(services: Services, job: JobMessage): Promise<{ final: b
     const solvers = c?.results.filter((r) => r.solver_status !== "unsupported").length ?? 1;
     return { final: !c || !["pending", "running"].includes(c.status), startedAt: c?.started_at ?? null, limitSeconds: (c?.settings.time_limit_seconds ?? 0) * solvers };
   }
-  const item = await services.table.get<{ status: string; started_at?: string; time_limit_seconds?: number }>(`TRG#${job.trigger_id}`, `RUN#${job.id}`);
+  const key = runKey(job.trigger_id ?? "", job.id);
+  const item = key ? await services.table.get<{ status: string; started_at?: string; time_limit_seconds?: number }>(key.pk, key.sk) : null;
   return { final: !item || !["queued", "pending", "running"].includes(item.status), startedAt: item?.started_at ?? null, limitSeconds: item?.time_limit_seconds ?? 0 };
 }
 

@@ -18,6 +18,7 @@ import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/me
 import { createServices } from "../../functions/core/services.js";
 import { runComparisonJob } from "./jobs/comparison.js";
 import { runExecutionJob } from "./jobs/execution.js";
+import { runTriggerRunJob } from "./jobs/trigger-run.js";
 import { describeMachine, workerIdentity, type WorkerRuntime } from "./runtime.js";
 import { createSolverToolkit } from "./solver-toolkit.js";
 
@@ -30,7 +31,8 @@ export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> 
     case "comparison":
       return runComparisonJob(rt, job.org_id, job.id);
     case "trigger_run":
-      throw new Error("trigger runs are not handled by this worker build");
+      if (!job.trigger_id) throw new Error("a trigger_run job names its trigger_id");
+      return runTriggerRunJob(rt, job.org_id, job.trigger_id, job.id);
   }
 }
 

@@ -1,0 +1,198 @@
+import type { z } from "zod";
+import type { Principal } from "../auth/service.js";
+import { loadPayload, storePayload, type BlobStore } from "../blob/blob-store.js";
+import { isoTime, type Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import { AppError, notFound } from "../errors.js";
+import type { ExecutionService } from "../executions/service.js";
+import { newId } from "../ids.js";
+import { compileJModel, isJModelError, modelSymbols } from "../jmodel/index.js";
+import type { Problem } from "../problem/schema.js";
+import type { InventoryStore } from "../solvers/inventory.js";
+import type { SettingsRequest } from "../solvers/settings.js";
+import type { SolverChoice } from "../solvers/types.js";
+import { resolveRunInput, SOLVER_OVERRIDE } from "../triggers/overrides.js";
+import type { CreateDocumentSchema, CreateVersionSchema, DocumentModel, DocumentViewSchema, VersionSummarySchema, VersionViewSchema } from "./schemas.js";
+import type { DocumentRecord, DocumentStore, VersionRecord } from "./store.js";
+
+type DocumentView = z.infer<typeof DocumentViewSchema>;
+type VersionView = z.infer<typeof VersionViewSchema>;
+type VersionSummary = z.infer<typeof VersionSummarySchema>;
+
+/**
+ * Builder documents: saving makes a version; unnamed versions beyond DOCUMENT_UNNAMED_VERSIONS_KEPT
+ * (0 = keep all) are pruned after each save, newest kept; named versions are never pruned. A version a
+ * trigger pins is named first (`promote`), so pruning cannot remove it.
+ */
+export class DocumentService {
+  constructor(
+    private readonly deps: { store: DocumentStore; blobs: BlobStore; clock: Clock; config: Config; executions: ExecutionService; inventory: InventoryStore },
+  ) {}
+
+  async create(principal: Principal, input: z.infer<typeof CreateDocumentSchema>): Promise<{ document: DocumentRecord; version: VersionRecord }> {
+    const now = this.deps.clock.now();
+    const document: DocumentRecord = {
+      id: newId("doc", now),
+      org_id: principal.orgId,
+      name: input.name,
+      created_by: principal.userId,
+      version_count: 1,
+      created_at: isoTime(now),
+      updated_at: isoTime(now),
+    };
+    const version = await this.versionRecord(principal, document.id, 1, input.model, input.solver_name, null, now);
+    await this.deps.store.create(document);
+    await this.deps.store.putVersion(version);
+    return { document, version };
+  }
+
+  async saveVersion(principal: Principal, documentId: string, input: z.infer<typeof CreateVersionSchema>): Promise<VersionRecord> {
+    await this.get(principal, documentId);
+    const latest = await this.deps.store.latestVersion(documentId);
+    const model = input.model ?? (latest ? await this.model(latest) : null);
+    if (!model) throw new AppError("validation_error", "The document has no version to take the model from; give `model`.");
+    const now = this.deps.clock.now();
+    const number = await this.deps.store.nextVersionNumber(principal.orgId, documentId, now);
+    if (number === null) throw notFound("Document");
+    const version = await this.versionRecord(principal, documentId, number, model, input.solver_name ?? latest?.solver_name ?? "auto", input.name ?? null, now);
+    await this.deps.store.putVersion(version);
+    await this.prune(documentId);
+    return version;
+  }
+
+  private async versionRecord(principal: Principal, documentId: string, number: number, model: DocumentModel, solver: SolverChoice, name: string | null, now: number): Promise<VersionRecord> {
+    const id = newId("ver", now);
+    return {
+      id,
+      document_id: documentId,
+      org_id: principal.orgId,
+      number,
+      name,
+      solver_name: solver,
+      model_kind: model.kind,
+      model: await storePayload(this.deps.blobs, `documents/${principal.orgId}/${documentId}/${id}.json`, model, this.deps.config.inlinePayloadMaxBytes),
+      created_by: principal.userId,
+      created_at: isoTime(now),
+    };
+  }
+
+  /** Deletes unnamed versions past the newest `kept` (each delete conditional on still being unnamed). */
+  private async prune(documentId: string): Promise<void> {
+    const kept = this.deps.config.documentUnnamedVersionsKept;
+    if (kept <= 0) return;
+    const unnamed = (await this.deps.store.listVersions(documentId)).filter((v) => v.name === null);
+    for (const v of unnamed.slice(kept)) {
+      if (await this.deps.store.deleteUnnamedVersion(documentId, v.id)) {
+        if ("blob" in v.model) await this.deps.blobs.delete(v.model.blob).catch(() => undefined);
+      }
+    }
+  }
+
+  async get(principal: Principal, id: string): Promise<DocumentRecord> {
+    const doc = await this.deps.store.get(principal.orgId, id);
+    if (!doc) throw notFound("Document");
+    return doc;
+  }
+
+  async list(principal: Principal): Promise<DocumentRecord[]> {
+    return this.deps.store.list(principal.orgId);
+  }
+
+  /** A version of a document of the organization, or null. */
+  async findVersion(orgId: string, documentId: string, versionId: string): Promise<VersionRecord | null> {
+    const version = await this.deps.store.getVersion(documentId, versionId);
+    return version && version.org_id === orgId ? version : null;
+  }
+
+  async getVersion(principal: Principal, documentId: string, versionId: string): Promise<VersionRecord> {
+    await this.get(principal, documentId);
+    const version = await this.findVersion(principal.orgId, documentId, versionId);
+    if (!version) throw notFound("Version");
+    return version;
+  }
+
+  /** Names a pinned version `v<number>` if unnamed. Null when it no longer exists (pruned meanwhile). */
+  async promote(version: VersionRecord): Promise<VersionRecord | null> {
+    if (version.name !== null) return version;
+    return this.deps.store.nameVersion(version.document_id, version.id, `v${version.number}`);
+  }
+
+  model(version: VersionRecord): Promise<DocumentModel> {
+    return loadPayload<DocumentModel>(this.deps.blobs, version.model);
+  }
+
+  /** Names an override may replace: the data-given sets and parameters of a JModel model (none for a problem). */
+  overridable(model: DocumentModel): string[] {
+    if (model.kind !== "jmodel") return [];
+    try {
+      return modelSymbols(model.source).overridable;
+    } catch (error) {
+      if (isJModelError(error)) return [];
+      throw error;
+    }
+  }
+
+  /** The canonical problem of a model with overrides applied; throws 422 model_did_not_compile. */
+  compile(model: DocumentModel, overrides: Record<string, unknown>, name: string): Problem {
+    if (model.kind === "problem") return model.problem;
+    try {
+      return compileJModel(model.source, model.data, { overrides, name }).problem;
+    } catch (error) {
+      if (!isJModelError(error)) throw error;
+      throw new AppError("model_did_not_compile", `The model did not compile with this data: ${error.message} (line ${error.line}, column ${error.column}).`, {
+        position: { line: error.line, column: error.column },
+        problems: error.problems.slice(0, 3).map((p) => ({ line: p.line, column: p.column, message: p.message, code: p.code, kind: p.kind })),
+      });
+    }
+  }
+
+  /**
+   * Runs a version as an async execution with the trigger's override rules: any data-given name of the
+   * model, or solver_name, may be overridden; the order is the version's solver, then the request's,
+   * then an override's.
+   */
+  async execute(
+    principal: Principal,
+    documentId: string,
+    input: { version_id?: string; override_data?: Record<string, unknown>; solver_name?: SolverChoice; settings?: SettingsRequest },
+  ): Promise<{ executionId: string; versionId: string }> {
+    const doc = await this.get(principal, documentId);
+    const version = input.version_id ? await this.getVersion(principal, documentId, input.version_id) : await this.deps.store.latestVersion(documentId);
+    if (!version) throw notFound("Version");
+    const model = await this.model(version);
+    const fields = [...this.overridable(model).map((name) => ({ name, type: "any" as const, required: false })), { name: SOLVER_OVERRIDE, type: "string" as const, required: false }];
+    // Refusals answer 422 with the trigger codes (run_id null: a document run records no run).
+    const resolved = resolveRunInput(fields, input.override_data ?? {}, {
+      version: version.solver_name,
+      chosen: input.solver_name ?? null,
+      available: await this.deps.inventory.available(this.deps.clock.now()),
+    });
+    const problem = this.compile(model, resolved.modelOverrides, doc.name);
+    const record = await this.deps.executions.launch(principal, { problem, solver_name: resolved.solver, settings: input.settings }, { kind: "document_run", id: documentId }, true);
+    return { executionId: record.id, versionId: version.id };
+  }
+
+  summary(v: VersionRecord): VersionSummary {
+    return { id: v.id, document_id: v.document_id, number: v.number, name: v.name, solver_name: v.solver_name, model_kind: v.model_kind, created_at: v.created_at };
+  }
+
+  async versionView(v: VersionRecord): Promise<VersionView> {
+    const model = await this.model(v);
+    return { ...this.summary(v), model, overridable: this.overridable(model) };
+  }
+
+  async view(doc: DocumentRecord): Promise<DocumentView> {
+    const versions = await this.deps.store.listVersions(doc.id);
+    if (versions.length === 0) throw notFound("Version");
+    return {
+      id: doc.id,
+      name: doc.name,
+      created_by: doc.created_by,
+      version_count: doc.version_count,
+      latest_version: await this.versionView(versions[0]!),
+      versions: versions.map((v) => this.summary(v)),
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
+    };
+  }
+}

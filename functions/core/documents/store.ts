@@ -1,0 +1,133 @@
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
+import type { PayloadRef } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
+import type { SolverChoice } from "../solvers/types.js";
+import { isConditionFailure } from "../store/dynamo.js";
+import type { Table } from "../store/table.js";
+
+/**
+ * Builder documents and their versions.
+ *
+ *   ORG#<org>  DOC#<doc>   document: name, version counter
+ *   DOC#<doc>  VER#<ver>   version: the model (JModel source + data, or a problem) and its solver;
+ *                          ids are time-sortable, so the newest version is the last key
+ *
+ * An unnamed version has no `name` attribute at all, so "still unnamed" is a condition DynamoDB can
+ * check: pruning deletes only on `attribute_not_exists(name)`, and a trigger's promotion sets the name
+ * only on `attribute_exists(pk)`. Whichever lands first wins cleanly, without a transaction.
+ */
+export interface DocumentRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  created_by: string;
+  version_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VersionRecord {
+  id: string;
+  document_id: string;
+  org_id: string;
+  number: number;
+  name: string | null;
+  solver_name: SolverChoice;
+  model_kind: "jmodel" | "problem";
+  model: PayloadRef;
+  created_by: string;
+  created_at: string;
+}
+
+export const documentKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `DOC#${id}` });
+export const versionKey = (documentId: string, versionId: string) => ({ pk: `DOC#${documentId}`, sk: `VER#${versionId}` });
+
+function toDocument(item: Record<string, unknown>): DocumentRecord {
+  const { pk: _a, sk: _b, ...rest } = item;
+  return rest as unknown as DocumentRecord;
+}
+
+function toVersion(item: Record<string, unknown>): VersionRecord {
+  const { pk: _a, sk: _b, ...rest } = item;
+  return { ...(rest as unknown as VersionRecord), name: (rest.name as string | undefined) ?? null };
+}
+
+export class DocumentStore {
+  constructor(private readonly table: Table) {}
+
+  async create(doc: DocumentRecord): Promise<void> {
+    await this.table.putNew({ ...documentKey(doc.org_id, doc.id), ...doc });
+  }
+
+  async get(orgId: string, id: string): Promise<DocumentRecord | null> {
+    const key = documentKey(orgId, id);
+    const item = await this.table.get(key.pk, key.sk);
+    return item ? toDocument(item) : null;
+  }
+
+  async list(orgId: string): Promise<DocumentRecord[]> {
+    return (await this.table.queryPrefix(`ORG#${orgId}`, "DOC#", { newestFirst: true })).map(toDocument);
+  }
+
+  /** The next version number (one conditional ADD: two saves never share a number). Null when the document is gone. */
+  async nextVersionNumber(orgId: string, id: string, nowMs: number): Promise<number | null> {
+    const out = await this.table.update<{ version_count: number }>({
+      Key: documentKey(orgId, id),
+      UpdateExpression: "ADD version_count :one SET updated_at = :now",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":one": 1, ":now": isoTime(nowMs) },
+    });
+    return out?.version_count ?? null;
+  }
+
+  async putVersion(v: VersionRecord): Promise<void> {
+    const { name, ...rest } = v;
+    await this.table.putNew({ ...versionKey(v.document_id, v.id), ...rest, ...(name !== null ? { name } : {}) });
+  }
+
+  async getVersion(documentId: string, versionId: string): Promise<VersionRecord | null> {
+    const key = versionKey(documentId, versionId);
+    const item = await this.table.get(key.pk, key.sk);
+    return item ? toVersion(item) : null;
+  }
+
+  async latestVersion(documentId: string): Promise<VersionRecord | null> {
+    const items = await this.table.queryPrefix(`DOC#${documentId}`, "VER#", { newestFirst: true, limit: 1 });
+    return items[0] ? toVersion(items[0]) : null;
+  }
+
+  async listVersions(documentId: string): Promise<VersionRecord[]> {
+    return (await this.table.queryPrefix(`DOC#${documentId}`, "VER#", { newestFirst: true })).map(toVersion);
+  }
+
+  /** Names an unnamed version (keeps an existing name). Null when the version no longer exists. */
+  async nameVersion(documentId: string, versionId: string, name: string): Promise<VersionRecord | null> {
+    const out = await this.table.update<Record<string, unknown>>({
+      Key: versionKey(documentId, versionId),
+      UpdateExpression: "SET #name = if_not_exists(#name, :name)",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#name": "name" },
+      ExpressionAttributeValues: { ":name": name },
+    });
+    return out ? toVersion(out) : null;
+  }
+
+  /** Deletes a version only while it is still unnamed; false when it was named meanwhile (or is gone). */
+  async deleteUnnamedVersion(documentId: string, versionId: string): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: versionKey(documentId, versionId),
+          // `name` is a DynamoDB reserved word, hence the placeholder (Table.delete takes no names).
+          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#name)",
+          ExpressionAttributeNames: { "#name": "name" },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { TriggerInputError, type ValidationIssue } from "../errors.js";
+import { isSolverName } from "../solvers/registry.js";
+import { SolverChoiceSchema, type SolverChoice } from "../solvers/types.js";
+
+/**
+ * Override rules, shared by trigger runs and document executions. A run's input is built in the
+ * spec's order: the pinned version's model (and the solver it names), then the trigger's solver_name,
+ * then the overrides — so a `solver_name` override, sent or taken from its default, wins.
+ *
+ * Checks at fire time, first failing one answers (each a 422 with its code):
+ *   1. every sent field is declared                → trigger.override_unknown_fields
+ *   2. every required field is sent or has a default → trigger.override_missing_required
+ *   3. every value has its declared JSON type      → trigger.override_invalid_type (ours; see decisions)
+ *   4. the solver the run would use is here        → trigger.solver_unavailable
+ */
+export const OVERRIDE_TYPES = ["array", "object", "number", "integer", "string", "boolean"] as const;
+export type OverrideType = (typeof OVERRIDE_TYPES)[number];
+
+/** The override that names a solver instead of a model parameter. */
+export const SOLVER_OVERRIDE = "solver_name";
+
+export const OverrideFieldSchema = z.object({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a set or parameter name of the model, or solver_name").max(100),
+  type: z.enum(OVERRIDE_TYPES).describe("JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean"),
+  required: z.boolean().default(false),
+  default: z.unknown().optional().describe("used when the field is not sent; a required field with a default need not be sent"),
+});
+export type OverrideField = z.infer<typeof OverrideFieldSchema>;
+
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+export function matchesType(value: unknown, type: OverrideType | "any"): boolean {
+  switch (type) {
+    case "any":
+      return value !== undefined;
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "object":
+      return jsonTypeOf(value) === "object";
+    default:
+      return jsonTypeOf(value) === type;
+  }
+}
+
+/**
+ * What is wrong with an override schema for a model whose data-given names are `overridable` (checked
+ * when a trigger is created or its schema changed, so a fire never meets a field the model lacks).
+ */
+export function overrideSchemaIssues(fields: OverrideField[], overridable: readonly string[], root: (string | number)[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  fields.forEach((f, i) => {
+    const at = [...root, i];
+    if (seen.has(f.name)) issues.push({ loc: [...at, "name"], msg: `${f.name} is declared twice`, type: "value_error" });
+    seen.add(f.name);
+    if (f.name === SOLVER_OVERRIDE) {
+      if (f.type !== "string") issues.push({ loc: [...at, "type"], msg: "solver_name is a string", type: "value_error" });
+      if (f.default !== undefined && !SolverChoiceSchema.safeParse(f.default).success) {
+        issues.push({ loc: [...at, "default"], msg: `default must be one of ${SolverChoiceSchema.options.join(", ")}`, type: "value_error" });
+      }
+      return;
+    }
+    if (!overridable.includes(f.name)) {
+      const known = overridable.length ? `it has: ${overridable.join(", ")}` : "it has none";
+      issues.push({ loc: [...at, "name"], msg: `the pinned model has no set or parameter ${f.name} that data may give (${known}; or solver_name)`, type: "value_error" });
+    }
+    if (f.default !== undefined && !matchesType(f.default, f.type)) {
+      issues.push({ loc: [...at, "default"], msg: `default is ${jsonTypeOf(f.default)}, not ${f.type}`, type: "value_error" });
+    }
+  });
+  return issues;
+}
+
+export interface SolverChain {
+  /** The solver the pinned version names. */
+  version: SolverChoice;
+  /** The trigger's (or request's) solver_name; null = the version's. */
+  chosen: SolverChoice | null;
+  /** Solvers this server has. */
+  available: ReadonlySet<string>;
+}
+
+export interface ResolvedInput {
+  /** The override values the run uses: sent ones plus defaults (recorded as the run's override_data). */
+  effective: Record<string, unknown>;
+  /** The effective values that replace model data (everything but solver_name). */
+  modelOverrides: Record<string, unknown>;
+  solver: SolverChoice;
+}
+
+/** A field as the checks see it: declared fields of a trigger, or every overridable name (document runs). */
+export interface CheckedField {
+  name: string;
+  type: OverrideType | "any";
+  required: boolean;
+  default?: unknown;
+}
+
+/** Applies defaults and checks `sent` against `fields`; throws TriggerInputError (run_id null) when refused. */
+export function resolveRunInput(fields: readonly CheckedField[], sent: Record<string, unknown>, solvers: SolverChain): ResolvedInput {
+  const declared = new Map(fields.map((f) => [f.name, f]));
+  const unknown = Object.keys(sent).filter((k) => !declared.has(k));
+  if (unknown.length > 0) {
+    throw new TriggerInputError("trigger.override_unknown_fields", `override_data has fields the trigger does not declare: ${unknown.join(", ")}.`, {
+      unknown_fields: unknown,
+      allowed_fields: fields.map((f) => f.name),
+    });
+  }
+  const missing = fields.filter((f) => f.required && !(f.name in sent) && f.default === undefined).map((f) => f.name);
+  if (missing.length > 0) {
+    throw new TriggerInputError("trigger.override_missing_required", `override_data lacks required fields: ${missing.join(", ")}.`, {
+      missing_fields: missing,
+    });
+  }
+  const effective: Record<string, unknown> = {};
+  for (const f of fields) if (f.default !== undefined) effective[f.name] = f.default;
+  Object.assign(effective, sent);
+  const wrong = Object.entries(sent)
+    .filter(([k, v]) => !matchesType(v, declared.get(k)!.type))
+    .map(([k, v]) => ({ name: k, expected: declared.get(k)!.type, received: jsonTypeOf(v) }));
+  if (wrong.length > 0) {
+    throw new TriggerInputError("trigger.override_invalid_type", `override_data has values of the wrong type: ${wrong.map((w) => `${w.name} (${w.received}, expected ${w.expected})`).join(", ")}.`, {
+      invalid_fields: wrong,
+    });
+  }
+
+  const { [SOLVER_OVERRIDE]: solverOverride, ...modelOverrides } = effective;
+  const solver = (solverOverride ?? solvers.chosen ?? solvers.version) as string;
+  const known = solver === "auto" || isSolverName(solver);
+  if (!known || (solver !== "auto" && !solvers.available.has(solver))) {
+    throw new TriggerInputError("trigger.solver_unavailable", `Solver ${solver} is not available on this server.`, {
+      solver_name: solver,
+      available_solvers: [...solvers.available].sort(),
+    });
+  }
+  return { effective, modelOverrides, solver: solver as SolverChoice };
+}

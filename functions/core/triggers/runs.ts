@@ -1,0 +1,237 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { z } from "zod";
+import { roleAtLeast } from "../auth/roles.js";
+import type { AuthService, Principal } from "../auth/service.js";
+import { loadPayload, type BlobStore } from "../blob/blob-store.js";
+import { isoTime, type Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { DocumentService } from "../documents/service.js";
+import { AppError, forbidden, notFound, TriggerInputError, unauthorized } from "../errors.js";
+import type { SolveResponse } from "../executions/schemas.js";
+import { newId } from "../ids.js";
+import { assertAllowed, type RateLimiter } from "../limits/rate-limits.js";
+import type { Queues } from "../queue/sqs.js";
+import type { InventoryStore } from "../solvers/inventory.js";
+import { resolveSettings } from "../solvers/settings.js";
+import type { ConsumeResult } from "../store/counters.js";
+import type { RunOutcomes } from "./outcomes.js";
+import { resolveRunInput, type ResolvedInput } from "./overrides.js";
+import type { RunListItemSchema, RunViewSchema } from "./schemas.js";
+import type { RunRecord, TriggerRecord, TriggerStore } from "./store.js";
+
+type RunListItem = z.infer<typeof RunListItemSchema>;
+type RunView = z.infer<typeof RunViewSchema>;
+
+/** Compares a presented secret with the stored SHA-256 hash in constant time (both are 32-byte digests). */
+export function secretMatches(storedHashHex: string, presented: string): boolean {
+  const stored = Buffer.from(storedHashHex, "hex");
+  const given = createHash("sha256").update(presented, "utf8").digest();
+  return stored.length === given.length && timingSafeEqual(stored, given);
+}
+
+/** Shows the caller the trigger's rate-limit state (response headers), refused or not. */
+export type RateLimitObserver = (result: ConsumeResult, nowMs: number) => void;
+
+interface StartOptions {
+  source: RunRecord["source"];
+  sent: Record<string, unknown>;
+  createdBy: string;
+  rerunOf: string | null;
+  /** Fire records a refused input as a validation_failed run; run now and rerun record nothing. */
+  recordRefusal: boolean;
+}
+
+/**
+ * Making runs: fire (trigger secret), run now (session or API key) and rerun (API key). Fire checks,
+ * in order: a secret was sent (401), the trigger exists (404), the secret matches (401), the trigger is
+ * enabled (409), the per-trigger rate limit (429) — none of these records anything — then the input
+ * (422 with a recorded validation_failed run), then records the run, counts it and queues it.
+ */
+export class TriggerRuns {
+  constructor(
+    private readonly deps: {
+      config: Config;
+      clock: Clock;
+      store: TriggerStore;
+      documents: DocumentService;
+      inventory: InventoryStore;
+      limiter: RateLimiter;
+      queues: Queues;
+      outcomes: RunOutcomes;
+      auth: AuthService;
+      blobs: BlobStore;
+    },
+  ) {}
+
+  async fire(triggerId: string, presentedSecret: string | null, overrideData: Record<string, unknown>, observe: RateLimitObserver): Promise<RunRecord> {
+    if (!presentedSecret) throw unauthorized("Missing trigger secret: send Authorization: Bearer <trigger secret>, or trigger_secret in the body.");
+    const trigger = await this.deps.store.findTrigger(triggerId);
+    if (!trigger) throw notFound("Trigger");
+    if (!secretMatches(trigger.secret_hash, presentedSecret)) throw unauthorized("Invalid trigger secret.");
+    this.assertEnabled(trigger);
+    await this.takeSlot(trigger, observe);
+    return this.start(trigger, { source: "fire", sent: overrideData, createdBy: trigger.created_by, rerunOf: null, recordRefusal: true });
+  }
+
+  async runNow(principal: Principal, triggerId: string, observe: RateLimitObserver): Promise<RunRecord> {
+    const trigger = await this.triggerFor(principal, triggerId);
+    await this.assertCanRun(principal, trigger);
+    this.assertEnabled(trigger);
+    await this.takeSlot(trigger, observe);
+    return this.start(trigger, { source: "run_now", sent: {}, createdBy: principal.userId, rerunOf: null, recordRefusal: false });
+  }
+
+  /** A new run from an earlier run's override data; the input is checked before anything is counted or recorded. */
+  async rerun(principal: Principal, triggerId: string, runId: string, observe: RateLimitObserver): Promise<RunRecord> {
+    const trigger = await this.triggerFor(principal, triggerId);
+    await this.assertCanRun(principal, trigger);
+    const earlier = await this.deps.store.getRun(trigger.id, runId);
+    if (!earlier) throw notFound("Run");
+    this.assertEnabled(trigger);
+    await this.resolve(trigger, earlier.override_data);
+    await this.takeSlot(trigger, observe);
+    return this.start(trigger, { source: "rerun", sent: earlier.override_data, createdBy: principal.userId, rerunOf: earlier.id, recordRefusal: false });
+  }
+
+  async triggerFor(principal: Principal, triggerId: string): Promise<TriggerRecord> {
+    const trigger = await this.deps.store.getTrigger(principal.orgId, triggerId);
+    if (!trigger) throw notFound("Trigger");
+    return trigger;
+  }
+
+  private async assertCanRun(principal: Principal, trigger: TriggerRecord): Promise<void> {
+    const role = await this.deps.auth.workspaceRole(principal, trigger.workspace_id);
+    if (!roleAtLeast(role, "solver")) throw forbidden("Running a trigger needs the solver role in its workspace.");
+  }
+
+  private assertEnabled(trigger: TriggerRecord): void {
+    if (!trigger.is_enabled) throw new AppError("trigger_disabled", "The trigger is disabled; nothing was queued. Enable it with POST /api/v2/triggers/{trigger_id}/toggle.");
+  }
+
+  /** Fire, run now and rerun share one per-trigger window (TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE). */
+  private async takeSlot(trigger: TriggerRecord, observe: RateLimitObserver): Promise<void> {
+    const now = this.deps.clock.now();
+    const result = await this.deps.limiter.triggerFire(trigger.id, now);
+    observe(result, now);
+    assertAllowed(result, now, "runs of this trigger");
+  }
+
+  private async resolve(trigger: TriggerRecord, sent: Record<string, unknown>): Promise<ResolvedInput> {
+    const version = await this.deps.documents.findVersion(trigger.org_id, trigger.document_id, trigger.version_id);
+    if (!version) throw new AppError("conflict", "The trigger's pinned version no longer exists; create a new trigger.");
+    return resolveRunInput(trigger.override_schema, sent, {
+      version: version.solver_name,
+      chosen: trigger.solver_name,
+      available: await this.deps.inventory.available(this.deps.clock.now()),
+    });
+  }
+
+  private async start(trigger: TriggerRecord, options: StartOptions): Promise<RunRecord> {
+    const { store, clock, config } = this.deps;
+    const now = clock.now();
+    const settings = resolveSettings(config, undefined);
+    const base: RunRecord = {
+      id: newId(options.source === "run_now" ? "trun" : "run", now),
+      trigger_id: trigger.id,
+      org_id: trigger.org_id,
+      created_by: options.createdBy,
+      status: options.source === "run_now" ? "pending" : "queued",
+      source: options.source,
+      rerun_of: options.rerunOf,
+      override_data: options.sent,
+      solver_name: trigger.solver_name ?? "auto",
+      document_id: trigger.document_id,
+      version_id: trigger.version_id,
+      settings,
+      time_limit_seconds: settings.time_limit_seconds,
+      execution_id: null,
+      result: null,
+      error: null,
+      validation: null,
+      created_at: isoTime(now),
+      started_at: null,
+      completed_at: null,
+      webhook: null,
+    };
+    let resolved: ResolvedInput;
+    try {
+      resolved = await this.resolve(trigger, options.sent);
+    } catch (error) {
+      if (!(error instanceof TriggerInputError) || !options.recordRefusal) throw error;
+      const refused: RunRecord = {
+        ...base,
+        status: "validation_failed",
+        error: error.detail,
+        validation: { code: error.fireCode, params: error.params },
+        completed_at: isoTime(now),
+      };
+      await this.record(trigger, refused);
+      throw error.withRun(refused.id);
+    }
+    const run: RunRecord = { ...base, override_data: resolved.effective, solver_name: resolved.solver };
+    await this.record(trigger, run);
+    try {
+      await this.deps.queues.sendJob({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id });
+    } catch (error) {
+      const reason = `enqueue_failed: ${(error as Error).message}`;
+      const outcome = { status: "failed" as const, result: null, error: reason };
+      const ended = await store.endRun(run.trigger_id, run.id, [run.status], "failed", await this.deps.outcomes.finalFields(trigger, run, outcome, clock.now()));
+      if (ended) await this.deps.outcomes.announce(ended, trigger, null);
+      throw error;
+    }
+    return run;
+  }
+
+  /** Records a run and counts it on the trigger; a trigger deleted meanwhile takes the run with it (404). */
+  private async record(trigger: TriggerRecord, run: RunRecord): Promise<void> {
+    await this.deps.store.createRun(run);
+    if (!(await this.deps.store.countRun(trigger.org_id, trigger.id, run.created_at))) {
+      await this.deps.store.deleteRun(trigger.id, run.id);
+      throw notFound("Trigger");
+    }
+  }
+
+  // Reading ------------------------------------------------------------------------------------
+
+  async page(principal: Principal, triggerId: string, page: number, pageSize: number) {
+    const trigger = await this.triggerFor(principal, triggerId);
+    const { items, total } = await this.deps.store.runPage(trigger.id, page, pageSize);
+    return { items: await Promise.all(items.map((r) => this.listItem(r))), total, page, page_size: pageSize };
+  }
+
+  async get(principal: Principal, triggerId: string, runId: string): Promise<RunView> {
+    const trigger = await this.triggerFor(principal, triggerId);
+    const run = await this.deps.store.getRun(trigger.id, runId);
+    if (!run) throw notFound("Run");
+    return this.view(run);
+  }
+
+  async listItem(run: RunRecord): Promise<RunListItem> {
+    return {
+      id: run.id,
+      trigger_id: run.trigger_id,
+      status: run.status,
+      override_data: run.override_data,
+      result_data: run.result ? await loadPayload<SolveResponse>(this.deps.blobs, run.result) : null,
+      created_at: run.created_at,
+      completed_at: run.completed_at,
+    };
+  }
+
+  async view(run: RunRecord): Promise<RunView> {
+    const w = run.webhook;
+    return {
+      ...(await this.listItem(run)),
+      source: run.source,
+      rerun_of: run.rerun_of,
+      solver_name: run.solver_name,
+      execution_id: run.execution_id,
+      error: run.error,
+      validation: run.validation,
+      started_at: run.started_at,
+      webhook: w
+        ? { delivery_id: w.delivery_id, event: w.event, status: w.status, attempts: w.attempts, next_attempt_at: w.next_attempt_at, delivered_at: w.delivered_at, reason: w.reason }
+        : null,
+    };
+  }
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { SolveResponseSchema } from "../executions/schemas.js";
+import { SolverChoiceSchema } from "../solvers/types.js";
+import { OverrideFieldSchema } from "./overrides.js";
+
+/** Triggers and their runs: the spec's fields, plus a few of ours (marked "ours" in descriptions). */
+const WebhookUrl = z.string().max(2048).describe("http(s) URL the run's outcome is POSTed to");
+const WebhookSecret = z.string().min(16).max(256).describe("signs deliveries (X-Incumbent-Signature and webhook-signature); write-only, never returned");
+
+export const CreateTriggerSchema = z.object({
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).optional(),
+  document_id: z.string().min(1),
+  version_id: z.string().min(1).describe("pinned for the trigger's life; an unnamed version is named so pruning keeps it"),
+  override_schema: z.array(OverrideFieldSchema).max(100).default([]),
+  solver_name: SolverChoiceSchema.nullable().optional().describe("omitted or null: the solver the pinned version names"),
+  webhook_url: WebhookUrl.nullable().optional(),
+  webhook_secret: WebhookSecret.optional(),
+  workspace_id: z.string().min(1).optional().describe("the organization's default workspace when omitted"),
+});
+export type CreateTriggerInput = z.infer<typeof CreateTriggerSchema>;
+
+export const UpdateTriggerSchema = z.object({
+  name: z.string().min(1).max(200).optional(),
+  description: z.string().max(2000).nullable().optional(),
+  override_schema: z.array(OverrideFieldSchema).max(100).optional(),
+  solver_name: SolverChoiceSchema.nullable().optional().describe("null returns to the pinned version's solver"),
+  webhook_url: WebhookUrl.nullable().optional().describe("null stops deliveries, including retries still scheduled"),
+  webhook_secret: WebhookSecret.optional(),
+  version_id: z.unknown().optional().describe("cannot be changed: answers 422; create a new trigger"),
+  document_id: z.unknown().optional().describe("cannot be changed: answers 422"),
+});
+export type UpdateTriggerInput = z.infer<typeof UpdateTriggerSchema>;
+
+export const ToggleTriggerSchema = z.object({ enabled: z.boolean() });
+
+export const FireTriggerSchema = z.object({
+  trigger_secret: z.string().max(512).optional().describe("alternative to Authorization: Bearer <trigger secret>"),
+  override_data: z.record(z.string(), z.unknown()).optional().describe("values for fields declared in override_schema"),
+});
+
+export const TriggerViewSchema = z.object({
+  id: z.string(),
+  organization_id: z.string(),
+  workspace_id: z.string(),
+  created_by: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  document_id: z.string(),
+  version_id: z.string(),
+  solver_name: SolverChoiceSchema.nullable(),
+  trigger_secret_prefix: z.string(),
+  override_schema: z.array(OverrideFieldSchema),
+  webhook_url: z.string().nullable(),
+  has_webhook_secret: z.boolean().describe("ours: whether a webhook secret is set (the secret itself is never returned)"),
+  is_enabled: z.boolean(),
+  total_runs: z.number().int(),
+  last_fired_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const CreatedTriggerSchema = TriggerViewSchema.extend({
+  trigger_secret: z.string().describe("plaintext; in this response only, never again"),
+});
+export const TriggerListItemSchema = TriggerViewSchema.pick({
+  id: true,
+  name: true,
+  document_id: true,
+  version_id: true,
+  trigger_secret_prefix: true,
+  is_enabled: true,
+  total_runs: true,
+  last_fired_at: true,
+  created_at: true,
+});
+
+export const RunStatusSchema = z.enum(["queued", "pending", "running", "completed", "failed", "validation_failed"]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const DeliveryAttemptSchema = z.object({
+  attempt: z.number().int(),
+  attempted_at: z.string(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number(),
+  outcome: z.enum(["delivered", "failed", "refused"]),
+});
+export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;
+
+export const WebhookDeliveryViewSchema = z.object({
+  delivery_id: z.string().describe("the webhook-id header of every attempt"),
+  event: z.enum(["trigger.run.completed", "trigger.run.failed"]),
+  status: z.enum(["pending", "delivered", "exhausted", "cancelled"]),
+  attempts: z.array(DeliveryAttemptSchema),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  reason: z.string().nullable().describe("why an exhausted or cancelled delivery stopped"),
+});
+
+export const RunListItemSchema = z.object({
+  id: z.string(),
+  trigger_id: z.string(),
+  status: RunStatusSchema,
+  override_data: z.record(z.string(), z.unknown()),
+  result_data: SolveResponseSchema.nullable().describe("the solve response once the run finished with a verdict"),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export const RunViewSchema = RunListItemSchema.extend({
+  source: z.enum(["fire", "run_now", "rerun"]),
+  rerun_of: z.string().nullable(),
+  solver_name: z.string().describe("the solver asked for (auto until the worker picks)"),
+  execution_id: z.string().nullable(),
+  error: z.string().nullable(),
+  validation: z.object({ code: z.string(), params: z.record(z.string(), z.unknown()) }).nullable().describe("why a validation_failed run was refused"),
+  started_at: z.string().nullable(),
+  webhook: WebhookDeliveryViewSchema.nullable().describe("the delivery of this run's outcome, every attempt recorded"),
+});
+export const RunPageSchema = z.object({
+  items: z.array(RunListItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+
+export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) });
+export const TriggerFireRefusalSchema = z.object({
+  detail: z.object({ error: z.string(), run_id: z.string().nullable() }),
+  code: z.enum(["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.override_invalid_type", "trigger.solver_unavailable"]),
+  params: z.record(z.string(), z.unknown()),
+  status_code: z.literal(422),
+});

@@ -1,0 +1,193 @@
+import type { z } from "zod";
+import { roleAtLeast } from "../auth/roles.js";
+import type { AuthService, Principal } from "../auth/service.js";
+import { generateSecret, secretPrefix, sha256Hex } from "../auth/secrets.js";
+import type { BlobStore } from "../blob/blob-store.js";
+import { isoTime, type Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { DocumentService } from "../documents/service.js";
+import { forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
+import { newId } from "../ids.js";
+import type { IdentityStore } from "../store/identity.js";
+import { webhookUrlProblem } from "../webhooks/destination.js";
+import { overrideSchemaIssues, type OverrideField } from "./overrides.js";
+import type { CreateTriggerInput, TriggerListItemSchema, TriggerViewSchema, UpdateTriggerInput } from "./schemas.js";
+import type { TriggerRecord, TriggerStore } from "./store.js";
+
+type TriggerView = z.infer<typeof TriggerViewSchema>;
+type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
+
+/**
+ * Trigger management (spec: Triggers). Reading needs membership of the organization; creating,
+ * changing and deleting need the solver role in the trigger's workspace. Views are built field by
+ * field from the record, so neither secret (nor the trigger secret's hash) can reach a response.
+ */
+export class TriggerService {
+  constructor(
+    private readonly deps: { config: Config; clock: Clock; store: TriggerStore; documents: DocumentService; identity: IdentityStore; auth: AuthService; blobs: BlobStore },
+  ) {}
+
+  async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string }> {
+    const { store, documents, identity, clock } = this.deps;
+    const org = await identity.getOrganization(principal.orgId);
+    if (!org) throw notFound("Organization");
+    const workspaceId = input.workspace_id ?? org.default_workspace_id;
+    if (input.workspace_id && !(await identity.getWorkspace(principal.orgId, input.workspace_id))) throw notFound("Workspace");
+    await this.assertCanChange(principal, workspaceId);
+    await documents.get(principal, input.document_id);
+    const version = await documents.findVersion(principal.orgId, input.document_id, input.version_id);
+    if (!version) throw notFound("Version");
+    await this.checkOverrideSchema(version.document_id, version.id, principal.orgId, input.override_schema);
+    this.checkWebhook(input.webhook_url ?? null, input.webhook_secret ?? null, input.webhook_url !== undefined);
+    // Name the pinned version before the trigger exists, so retention pruning can never take it.
+    if (!(await documents.promote(version))) throw notFound("Version");
+
+    const now = clock.now();
+    const secret = generateSecret("trg");
+    const record: TriggerRecord = {
+      id: newId("trg", now),
+      org_id: principal.orgId,
+      workspace_id: workspaceId,
+      created_by: principal.userId,
+      name: input.name,
+      description: input.description ?? null,
+      document_id: input.document_id,
+      version_id: input.version_id,
+      solver_name: input.solver_name ?? null,
+      secret_hash: sha256Hex(secret),
+      secret_prefix: secretPrefix(secret),
+      override_schema: input.override_schema,
+      webhook_url: input.webhook_url ?? null,
+      webhook_secret: input.webhook_secret ?? null,
+      is_enabled: true,
+      total_runs: 0,
+      last_fired_at: null,
+      created_at: isoTime(now),
+      updated_at: isoTime(now),
+    };
+    await store.createTrigger(record);
+    return { view: triggerView(record), secret };
+  }
+
+  async list(principal: Principal, documentId: string | undefined): Promise<TriggerListItem[]> {
+    const all = await this.deps.store.listTriggers(principal.orgId);
+    return all
+      .filter((t) => documentId === undefined || t.document_id === documentId)
+      .map((t) => ({
+        id: t.id,
+        name: t.name,
+        document_id: t.document_id,
+        version_id: t.version_id,
+        trigger_secret_prefix: t.secret_prefix,
+        is_enabled: t.is_enabled,
+        total_runs: t.total_runs,
+        last_fired_at: t.last_fired_at,
+        created_at: t.created_at,
+      }));
+  }
+
+  /** A trigger of the caller's organization (404 for any other). */
+  async get(principal: Principal, id: string): Promise<TriggerRecord> {
+    const t = await this.deps.store.getTrigger(principal.orgId, id);
+    if (!t) throw notFound("Trigger");
+    return t;
+  }
+
+  async update(principal: Principal, id: string, input: UpdateTriggerInput): Promise<TriggerView> {
+    const t = await this.get(principal, id);
+    await this.assertCanChange(principal, t.workspace_id);
+    const fixed: ValidationIssue[] = [];
+    if (input.version_id !== undefined) fixed.push({ loc: ["body", "version_id"], msg: "version_id cannot be changed: create a new trigger to pin another version", type: "value_error" });
+    if (input.document_id !== undefined) fixed.push({ loc: ["body", "document_id"], msg: "document_id cannot be changed: create a new trigger", type: "value_error" });
+    if (fixed.length > 0) throw new ValidationError(fixed);
+    if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
+    const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
+    this.checkWebhook(url, input.webhook_secret ?? t.webhook_secret, input.webhook_url !== undefined);
+    const updated = await this.deps.store.updateTrigger(
+      t.org_id,
+      t.id,
+      {
+        name: input.name,
+        description: input.description,
+        override_schema: input.override_schema,
+        solver_name: input.solver_name,
+        webhook_url: input.webhook_url,
+        webhook_secret: input.webhook_secret,
+      },
+      this.deps.clock.now(),
+    );
+    if (!updated) throw notFound("Trigger");
+    return triggerView(updated);
+  }
+
+  async toggle(principal: Principal, id: string, enabled: boolean): Promise<TriggerView> {
+    const t = await this.get(principal, id);
+    await this.assertCanChange(principal, t.workspace_id);
+    const updated = await this.deps.store.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, this.deps.clock.now());
+    if (!updated) throw notFound("Trigger");
+    return triggerView(updated);
+  }
+
+  /**
+   * Deletes the trigger first (no fire can find it after), then every run and their stored payloads.
+   * A fire racing the delete finds the trigger gone when it counts its run, and removes that run.
+   */
+  async delete(principal: Principal, id: string): Promise<void> {
+    const t = await this.get(principal, id);
+    await this.assertCanChange(principal, t.workspace_id);
+    if (!(await this.deps.store.deleteTrigger(t.org_id, t.id))) throw notFound("Trigger");
+    const runs = await this.deps.store.allRuns(t.id);
+    for (const r of runs) {
+      for (const ref of [r.result, r.webhook?.body]) if (ref && "blob" in ref) await this.deps.blobs.delete(ref.blob).catch(() => undefined);
+    }
+    await this.deps.store.deleteKeys(runs.map((r) => ({ pk: r.pk, sk: r.sk })));
+  }
+
+  /** The solver role in the workspace (owners and admins everywhere). */
+  async assertCanChange(principal: Principal, workspaceId: string): Promise<void> {
+    const role = await this.deps.auth.workspaceRole(principal, workspaceId);
+    if (!roleAtLeast(role, "solver")) throw forbidden("This needs the solver role in the trigger's workspace.");
+  }
+
+  private async checkOverrideSchema(documentId: string, versionId: string, orgId: string, fields: OverrideField[]): Promise<void> {
+    if (fields.length === 0) return;
+    const version = await this.deps.documents.findVersion(orgId, documentId, versionId);
+    if (!version) throw notFound("Version");
+    const overridable = this.deps.documents.overridable(await this.deps.documents.model(version));
+    const issues = overrideSchemaIssues(fields, overridable, ["body", "override_schema"]);
+    if (issues.length > 0) throw new ValidationError(issues);
+  }
+
+  /** A webhook needs a secret (every delivery is signed) and a URL the destination guard can accept. */
+  private checkWebhook(url: string | null, secret: string | null, urlChanged: boolean): void {
+    if (url === null) return;
+    if (urlChanged) {
+      const problem = webhookUrlProblem(url, this.deps.config.webhookAllowPrivateNetworks);
+      if (problem) throw invalid(["body", "webhook_url"], `webhook_url ${problem}`);
+    }
+    if (!secret) throw invalid(["body", "webhook_secret"], "webhook_secret is required with webhook_url: every delivery is signed with it");
+  }
+}
+
+export function triggerView(t: TriggerRecord): TriggerView {
+  return {
+    id: t.id,
+    organization_id: t.org_id,
+    workspace_id: t.workspace_id,
+    created_by: t.created_by,
+    name: t.name,
+    description: t.description,
+    document_id: t.document_id,
+    version_id: t.version_id,
+    solver_name: t.solver_name,
+    trigger_secret_prefix: t.secret_prefix,
+    override_schema: t.override_schema,
+    webhook_url: t.webhook_url,
+    has_webhook_secret: Boolean(t.webhook_secret),
+    is_enabled: t.is_enabled,
+    total_runs: t.total_runs,
+    last_fired_at: t.last_fired_at,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  };
+}

@@ -1,0 +1,367 @@
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { PayloadRef } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
+import { looksLikeId } from "../ids.js";
+import type { Settings } from "../solvers/settings.js";
+import type { SolverChoice } from "../solvers/types.js";
+import { activeIndex, Leases } from "../store/leases.js";
+import type { Table } from "../store/table.js";
+import type { OverrideField } from "./overrides.js";
+import type { DeliveryAttempt, RunStatus } from "./schemas.js";
+
+/**
+ * Triggers and their runs (DESIGN §3).
+ *
+ *   ORG#<org>  TRG#<trg>             trigger; gsi1 TRG#<trg> / TRIGGER finds it from its id alone (fire
+ *                                    has no organization context)
+ *   TRG#<trg>  RUN#<time+random>     run; the sort key is the id's time-sortable part, so `run_…` and
+ *                                    `trun_…` runs interleave by creation time (newest first = reverse scan)
+ *
+ * The trigger secret is stored as its SHA-256 hash and a short prefix; the webhook secret is stored as
+ * given (it must sign), never returned and never logged (the logger redacts any `*secret*` key).
+ * A run is in the ACTIVE gsi1 partition while queued, pending or running, for the sweeper.
+ */
+export interface TriggerRecord {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  created_by: string;
+  name: string;
+  description: string | null;
+  document_id: string;
+  version_id: string;
+  solver_name: SolverChoice | null;
+  secret_hash: string;
+  secret_prefix: string;
+  override_schema: OverrideField[];
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  is_enabled: boolean;
+  total_runs: number;
+  last_fired_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WebhookEvent = "trigger.run.completed" | "trigger.run.failed";
+
+/** The delivery of one run's outcome, kept on the run: every attempt is appended here. */
+export interface WebhookState {
+  delivery_id: string;
+  event: WebhookEvent;
+  status: "pending" | "delivered" | "exhausted" | "cancelled";
+  /** The attempt the next message must carry; a message with another number is a duplicate. */
+  next_attempt: number;
+  next_attempt_at: string | null;
+  attempts: DeliveryAttempt[];
+  /** The exact bytes every attempt sends. */
+  body: PayloadRef;
+  created_at: string;
+  delivered_at: string | null;
+  reason: string | null;
+  dead_lettered_at: string | null;
+}
+
+export interface RunRecord {
+  id: string;
+  trigger_id: string;
+  org_id: string;
+  /** Who gets the run's notifications: the trigger's creator for fires, the caller for run now and rerun. */
+  created_by: string;
+  status: RunStatus;
+  source: "fire" | "run_now" | "rerun";
+  rerun_of: string | null;
+  override_data: Record<string, unknown>;
+  solver_name: string;
+  document_id: string;
+  version_id: string;
+  settings: Settings;
+  /** Read by the Fargate task reaper. */
+  time_limit_seconds: number;
+  execution_id: string | null;
+  result: PayloadRef | null;
+  error: string | null;
+  validation: { code: string; params: Record<string, unknown> } | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  webhook: WebhookState | null;
+}
+
+export const ACTIVE_RUN_KIND = "trigger_run";
+export const triggerKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `TRG#${id}` });
+export const triggerIndexKey = (id: string) => ({ gsi1pk: `TRG#${id}`, gsi1sk: "TRIGGER" });
+
+/** The key of a run; null for a string that is not a run id (so it is simply not found). */
+export function runKey(triggerId: string, runId: string): { pk: string; sk: string } | null {
+  if (!looksLikeId(runId, "run") && !looksLikeId(runId, "trun")) return null;
+  return { pk: `TRG#${triggerId}`, sk: `RUN#${runId.slice(runId.indexOf("_") + 1)}` };
+}
+
+const INTERNAL = ["pk", "sk", "gsi1pk", "gsi1sk", "active_kind", "lease_owner", "lease_expires_at_ms"];
+function strip<T>(item: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) if (!INTERNAL.includes(k)) out[k] = v;
+  return out as T;
+}
+
+export class TriggerStore {
+  readonly leases: Leases;
+  constructor(private readonly table: Table) {
+    this.leases = new Leases(table);
+  }
+
+  // Triggers ------------------------------------------------------------------------------------
+
+  async createTrigger(t: TriggerRecord): Promise<void> {
+    await this.table.putNew({ ...triggerKey(t.org_id, t.id), ...triggerIndexKey(t.id), ...t });
+  }
+
+  async getTrigger(orgId: string, id: string): Promise<TriggerRecord | null> {
+    const key = triggerKey(orgId, id);
+    const item = await this.table.get(key.pk, key.sk);
+    return item ? strip<TriggerRecord>(item) : null;
+  }
+
+  /**
+   * A trigger from its id alone (fire). The index is read only for the organization, which never
+   * changes; the trigger itself is then read consistently, so a disable or a secret change is seen at once.
+   */
+  async findTrigger(id: string): Promise<TriggerRecord | null> {
+    if (!looksLikeId(id, "trg")) return null;
+    const page = await this.table.queryPage<{ org_id: string }>({
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :p AND gsi1sk = :s",
+      ExpressionAttributeValues: { ":p": triggerIndexKey(id).gsi1pk, ":s": "TRIGGER" },
+      ProjectionExpression: "org_id",
+      Limit: 1,
+    });
+    const orgId = page.items[0]?.org_id;
+    return orgId ? this.getTrigger(orgId, id) : null;
+  }
+
+  async listTriggers(orgId: string): Promise<TriggerRecord[]> {
+    return (await this.table.queryPrefix(`ORG#${orgId}`, "TRG#", { newestFirst: true })).map((i) => strip<TriggerRecord>(i));
+  }
+
+  async updateTrigger(orgId: string, id: string, fields: Partial<TriggerRecord>, nowMs: number): Promise<TriggerRecord | null> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ":now": isoTime(nowMs) };
+    const sets = ["updated_at = :now"];
+    Object.entries(fields).forEach(([k, v], i) => {
+      if (v === undefined) return;
+      names[`#f${i}`] = k;
+      values[`:f${i}`] = v;
+      sets.push(`#f${i} = :f${i}`);
+    });
+    const out = await this.table.update<Record<string, unknown>>({
+      Key: triggerKey(orgId, id),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+      ExpressionAttributeValues: values,
+    });
+    return out ? strip<TriggerRecord>(out) : null;
+  }
+
+  /** Counts one recorded run: an atomic ADD. False when the trigger was deleted meanwhile. */
+  async countRun(orgId: string, id: string, firedAt: string): Promise<boolean> {
+    const out = await this.table.update({
+      Key: triggerKey(orgId, id),
+      UpdateExpression: "ADD total_runs :one SET last_fired_at = :at",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":one": 1, ":at": firedAt },
+    });
+    return out !== null;
+  }
+
+  async deleteTrigger(orgId: string, id: string): Promise<boolean> {
+    const key = triggerKey(orgId, id);
+    return this.table.delete(key.pk, key.sk, "attribute_exists(pk)");
+  }
+
+  // Runs ----------------------------------------------------------------------------------------
+
+  async createRun(run: RunRecord): Promise<void> {
+    const waiting = run.status === "queued" || run.status === "pending";
+    const key = runKey(run.trigger_id, run.id)!;
+    await this.table.putNew({ ...key, ...run, ...(waiting ? activeIndex(ACTIVE_RUN_KIND, `${run.trigger_id}#${run.id}`) : {}) });
+  }
+
+  async getRun(triggerId: string, runId: string): Promise<RunRecord | null> {
+    const key = runKey(triggerId, runId);
+    if (!key) return null;
+    const item = await this.table.get(key.pk, key.sk);
+    return item && item.id === runId ? strip<RunRecord>(item) : null;
+  }
+
+  async deleteRun(triggerId: string, runId: string): Promise<void> {
+    const key = runKey(triggerId, runId);
+    if (key) await this.table.delete(key.pk, key.sk);
+  }
+
+  /** Every run of a trigger (deleting a trigger); results kept in the blob store are listed for deletion. */
+  async allRuns(triggerId: string): Promise<{ pk: string; sk: string; result?: PayloadRef | null; webhook?: { body?: PayloadRef } | null }[]> {
+    return this.table.queryAll({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+      ExpressionAttributeValues: { ":pk": `TRG#${triggerId}`, ":p": "RUN#" },
+      ProjectionExpression: "pk, sk, #result, webhook.body",
+      ExpressionAttributeNames: { "#result": "result" },
+    });
+  }
+
+  deleteKeys(keys: { pk: string; sk: string }[]): Promise<void> {
+    return this.table.deleteMany(keys);
+  }
+
+  /** One page of runs, newest first: the skipped runs are read as keys only. */
+  async runPage(triggerId: string, page: number, pageSize: number): Promise<{ items: RunRecord[]; total: number }> {
+    const base = {
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+      ExpressionAttributeValues: { ":pk": `TRG#${triggerId}`, ":p": "RUN#" },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    };
+    let start: Record<string, unknown> | undefined;
+    let toSkip = (page - 1) * pageSize;
+    let pastTheEnd = false;
+    while (toSkip > 0) {
+      const skipped = await this.table.queryPage({ ...base, ProjectionExpression: "pk, sk", Limit: toSkip, ExclusiveStartKey: start });
+      toSkip -= skipped.items.length;
+      start = skipped.next;
+      if (!start) {
+        pastTheEnd = true;
+        break;
+      }
+    }
+    const items: RunRecord[] = [];
+    if (!pastTheEnd) {
+      do {
+        const got = await this.table.queryPage<Record<string, unknown>>({ ...base, Limit: pageSize - items.length, ExclusiveStartKey: start });
+        items.push(...got.items.map((i) => strip<RunRecord>(i)));
+        start = got.next;
+      } while (start && items.length < pageSize);
+    }
+    return { items, total: await this.countRuns(triggerId) };
+  }
+
+  async countRuns(triggerId: string): Promise<number> {
+    let total = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+          ExpressionAttributeValues: { ":pk": `TRG#${triggerId}`, ":p": "RUN#" },
+          Select: "COUNT",
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      total += out.Count ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return total;
+  }
+
+  async acquireRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<RunRecord | null> {
+    const key = runKey(triggerId, runId);
+    if (!key) return null;
+    const item = await this.leases.acquire<Record<string, unknown>>(key, ["queued", "pending"], worker, leaseMs, nowMs, isoTime(nowMs));
+    return item ? strip<RunRecord>(item) : null;
+  }
+
+  async renewRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<boolean> {
+    const key = runKey(triggerId, runId);
+    return key ? this.leases.renew(key, worker, leaseMs, nowMs) : false;
+  }
+
+  /** Sets fields of a run the worker holds (its execution id once created). */
+  async setRunFields(triggerId: string, runId: string, worker: string, fields: Partial<RunRecord>): Promise<boolean> {
+    const names: Record<string, string> = { "#status": "status" };
+    const values: Record<string, unknown> = { ":running": "running", ":owner": worker };
+    const sets: string[] = [];
+    Object.entries(fields).forEach(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:f${i}`] = v;
+      sets.push(`#f${i} = :f${i}`);
+    });
+    const out = await this.table.update({
+      Key: runKey(triggerId, runId)!,
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "#status = :running AND lease_owner = :owner",
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+    return out !== null;
+  }
+
+  /** Final state by the worker holding the run; null when it no longer holds it (swept, deleted). */
+  async finishRun(triggerId: string, runId: string, worker: string, status: "completed" | "failed", set: Partial<RunRecord>): Promise<RunRecord | null> {
+    const item = await this.leases.finish<Record<string, unknown>>(runKey(triggerId, runId)!, worker, status, set as Record<string, unknown>);
+    return item ? strip<RunRecord>(item) : null;
+  }
+
+  /** Final state for a run no worker holds (enqueue refused, swept); null when it had moved on. */
+  async endRun(triggerId: string, runId: string, from: RunStatus[], status: "failed", set: Partial<RunRecord>): Promise<RunRecord | null> {
+    const key = runKey(triggerId, runId);
+    if (!key) return null;
+    const item = await this.leases.end<Record<string, unknown>>(key, from, status, set as Record<string, unknown>);
+    return item ? strip<RunRecord>(item) : null;
+  }
+
+  // Webhook deliveries --------------------------------------------------------------------------
+
+  /**
+   * Records attempt `attempt` of delivery `deliveryId` and moves the delivery on, only if that attempt
+   * is the one expected: a duplicate message (SQS delivers at least once) records nothing and gets false.
+   */
+  async recordAttempt(
+    triggerId: string,
+    runId: string,
+    deliveryId: string,
+    attempt: DeliveryAttempt,
+    next: Pick<WebhookState, "status" | "next_attempt" | "next_attempt_at" | "delivered_at" | "reason">,
+  ): Promise<RunRecord | null> {
+    const out = await this.table.update<Record<string, unknown>>({
+      Key: runKey(triggerId, runId)!,
+      UpdateExpression:
+        "SET #w.#attempts = list_append(#w.#attempts, :a), #w.#next = :next, #w.#st = :st, #w.#nextAt = :nextAt, #w.#deliveredAt = :deliveredAt, #w.#reason = :reason",
+      ConditionExpression: "#w.#id = :id AND #w.#next = :n AND #w.#st = :pending",
+      ExpressionAttributeNames: {
+        "#w": "webhook", "#attempts": "attempts", "#next": "next_attempt", "#st": "status", "#nextAt": "next_attempt_at",
+        "#deliveredAt": "delivered_at", "#reason": "reason", "#id": "delivery_id",
+      },
+      ExpressionAttributeValues: {
+        ":a": [attempt], ":next": next.next_attempt, ":st": next.status, ":nextAt": next.next_attempt_at, ":deliveredAt": next.delivered_at,
+        ":reason": next.reason, ":id": deliveryId, ":n": attempt.attempt, ":pending": "pending",
+      },
+    });
+    return out ? strip<RunRecord>(out) : null;
+  }
+
+  /** Stops a pending delivery (webhook removed, trigger gone). */
+  async cancelDelivery(triggerId: string, runId: string, deliveryId: string, reason: string): Promise<boolean> {
+    const out = await this.table.update({
+      Key: runKey(triggerId, runId)!,
+      UpdateExpression: "SET #w.#st = :cancelled, #w.#reason = :reason, #w.#nextAt = :null",
+      ConditionExpression: "#w.#id = :id AND #w.#st = :pending",
+      ExpressionAttributeNames: { "#w": "webhook", "#st": "status", "#reason": "reason", "#nextAt": "next_attempt_at", "#id": "delivery_id" },
+      ExpressionAttributeValues: { ":cancelled": "cancelled", ":reason": reason, ":null": null, ":id": deliveryId, ":pending": "pending" },
+    });
+    return out !== null;
+  }
+
+  /** Marks an exhausted delivery as handed to the dead-letter queue; false when already marked. */
+  async markDeadLettered(triggerId: string, runId: string, deliveryId: string, nowMs: number): Promise<boolean> {
+    const out = await this.table.update({
+      Key: runKey(triggerId, runId)!,
+      UpdateExpression: "SET #w.#dl = :now",
+      ConditionExpression: "#w.#id = :id AND #w.#st = :exhausted AND #w.#dl = :null",
+      ExpressionAttributeNames: { "#w": "webhook", "#dl": "dead_lettered_at", "#id": "delivery_id", "#st": "status" },
+      ExpressionAttributeValues: { ":now": isoTime(nowMs), ":id": deliveryId, ":exhausted": "exhausted", ":null": null },
+    });
+    return out !== null;
+  }
+}

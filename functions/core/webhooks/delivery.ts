@@ -1,0 +1,219 @@
+import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { loadPayload, storePayload, type BlobStore } from "../blob/blob-store.js";
+import { isoTime, type Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { SolveResponse } from "../executions/schemas.js";
+import { newId } from "../ids.js";
+import type { Logger } from "../logger.js";
+import type { Notifications } from "../notifications/notifications.js";
+import type { WebhookMessage } from "../queue/messages.js";
+import type { Queues } from "../queue/sqs.js";
+import type { DeliveryAttempt } from "../triggers/schemas.js";
+import type { RunRecord, TriggerRecord, TriggerStore, WebhookEvent, WebhookState } from "../triggers/store.js";
+import { postWebhook, type WebhookPoster } from "./http-post.js";
+import { parseRetryAfter, retryDelaySeconds } from "./schedule.js";
+import { deliveryHeaders } from "./signing.js";
+
+/** The body POSTed for a finished run (spec: Events). */
+export interface WebhookPayload {
+  event: WebhookEvent;
+  trigger_id: string;
+  run_id: string;
+  timestamp: string;
+  data: { status: "completed" | "failed"; result?: SolveResponse; error?: string; override_data: Record<string, unknown> };
+}
+
+/** Tolerance for a message that arrives a little before its due time (SQS delays are whole seconds). */
+const EARLY_TOLERANCE_MS = 1000;
+
+/**
+ * Webhook delivery of run outcomes. A run that ends with a webhook_url gets a delivery state on its own
+ * item (in the same write that ends it), then attempt 1 goes on the webhooks queue. Each message is one
+ * attempt:
+ *
+ *   due later than now? ──▶ re-sent with the remaining delay (SQS caps one delay at 15 min)
+ *   not the attempt the run expects? ──▶ duplicate (SQS delivers at least once): dropped
+ *   webhook removed or trigger gone ──▶ delivery cancelled
+ *   POST, signed ──2xx──▶ delivered
+ *               ──else──▶ attempt recorded; next attempt sent with the next (jittered) delay, or
+ *                         after the last one: exhausted, the message put on the webhooks DLQ, and
+ *                         the trigger's creator told with a `system` notification
+ *
+ * The attempt is recorded with a condition on the attempt number, so of two copies of one message only
+ * one moves the delivery on. A copy handled while the POST is in flight can still POST twice: receivers
+ * drop duplicates by `webhook-id`, which is the same on every attempt.
+ */
+export class WebhookDeliveries {
+  private readonly post: WebhookPoster;
+  private readonly random: () => number;
+
+  constructor(
+    private readonly deps: {
+      config: Config;
+      clock: Clock;
+      store: TriggerStore;
+      queues: Queues;
+      sqs: SQSClient;
+      blobs: BlobStore;
+      notifications: Notifications;
+      logger: Logger;
+      post?: WebhookPoster;
+      random?: () => number;
+    },
+  ) {
+    this.post = deps.post ?? postWebhook;
+    this.random = deps.random ?? Math.random;
+  }
+
+  /** The delivery a run ending now will carry, or null when its trigger has no webhook. */
+  async prepare(trigger: TriggerRecord | null, run: RunRecord, outcome: { status: "completed" | "failed"; result: SolveResponse | null; error: string | null }, nowMs: number): Promise<WebhookState | null> {
+    if (!trigger?.webhook_url || !trigger.webhook_secret) return null;
+    const event: WebhookEvent = outcome.status === "completed" ? "trigger.run.completed" : "trigger.run.failed";
+    const payload: WebhookPayload = {
+      event,
+      trigger_id: run.trigger_id,
+      run_id: run.id,
+      timestamp: isoTime(nowMs),
+      data: {
+        status: outcome.status,
+        ...(outcome.status === "completed" && outcome.result ? { result: outcome.result } : {}),
+        ...(outcome.status === "failed" ? { error: outcome.error ?? "the run failed" } : {}),
+        override_data: run.override_data,
+      },
+    };
+    const deliveryId = newId("dlv", nowMs);
+    return {
+      delivery_id: deliveryId,
+      event,
+      status: "pending",
+      next_attempt: 1,
+      next_attempt_at: isoTime(nowMs),
+      attempts: [],
+      body: await storePayload(this.deps.blobs, `webhooks/${run.org_id}/${deliveryId}.json`, payload, this.deps.config.inlinePayloadMaxBytes),
+      created_at: isoTime(nowMs),
+      delivered_at: null,
+      reason: null,
+      dead_lettered_at: null,
+    };
+  }
+
+  /** Queues attempt 1 of a run's delivery (after the run's final write). */
+  async dispatch(run: RunRecord): Promise<void> {
+    const w = run.webhook;
+    if (!w || w.status !== "pending" || w.next_attempt !== 1) return;
+    const now = this.deps.clock.now();
+    try {
+      await this.deps.queues.sendWebhook({ delivery_id: w.delivery_id, trigger_id: run.trigger_id, run_id: run.id, org_id: run.org_id, attempt: 1, due_at_ms: now }, now);
+    } catch (error) {
+      this.deps.logger.error("webhook not queued; the run shows it pending", { delivery_id: w.delivery_id, run_id: run.id, error });
+    }
+  }
+
+  /** One message of the webhooks queue. Throws only for infrastructure errors (the message is then retried by SQS). */
+  async handle(message: WebhookMessage): Promise<void> {
+    const { store, clock, queues } = this.deps;
+    const now = clock.now();
+    if (message.due_at_ms - now > EARLY_TOLERANCE_MS) {
+      await queues.sendWebhook(message, now); // the next leg of a wait longer than one SQS delay
+      return;
+    }
+    const log = { delivery_id: message.delivery_id, run_id: message.run_id, attempt: message.attempt };
+    const run = await store.getRun(message.trigger_id, message.run_id);
+    const w = run?.webhook;
+    if (!run || !w || w.delivery_id !== message.delivery_id) {
+      this.deps.logger.info("webhook message for no current delivery: dropped", log);
+      return;
+    }
+    const last = w.attempts.at(-1)?.attempt ?? 0;
+    // This message's attempt was recorded but its follow-up may not have been sent (the send failed
+    // and SQS handed this message back): finish that step.
+    if (last === message.attempt && w.status === "pending" && w.next_attempt === message.attempt + 1) {
+      await queues.sendWebhook({ ...message, attempt: w.next_attempt, due_at_ms: Date.parse(w.next_attempt_at ?? isoTime(now)) }, now);
+      return;
+    }
+    if (last === message.attempt && w.status === "exhausted" && !w.dead_lettered_at) {
+      await this.deadLetter(run, message, w.reason ?? "exhausted");
+      return;
+    }
+    if (w.status !== "pending" || w.next_attempt !== message.attempt) {
+      this.deps.logger.info("duplicate webhook message: dropped", log);
+      return;
+    }
+    const trigger = await store.getTrigger(message.org_id, message.trigger_id);
+    if (!trigger?.webhook_url || !trigger.webhook_secret) {
+      await store.cancelDelivery(run.trigger_id, run.id, w.delivery_id, trigger ? "the trigger's webhook_url was removed" : "the trigger was deleted");
+      return;
+    }
+    await this.attempt(trigger, run, w, message);
+  }
+
+  private async attempt(trigger: TriggerRecord, run: RunRecord, w: WebhookState, message: WebhookMessage): Promise<void> {
+    const { config, clock, store } = this.deps;
+    const body = JSON.stringify(await loadPayload<WebhookPayload>(this.deps.blobs, w.body));
+    const startedAt = clock.now();
+    const headers = deliveryHeaders(trigger.webhook_secret!, w.delivery_id, Math.floor(startedAt / 1000), body);
+    const result = await this.post(trigger.webhook_url!, body, headers, {
+      timeoutMs: config.webhookTimeoutSeconds * 1000,
+      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    });
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const redirect = result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400;
+    const attempt: DeliveryAttempt = {
+      attempt: message.attempt,
+      attempted_at: isoTime(startedAt),
+      status_code: result.statusCode,
+      error: result.error ?? (redirect ? "redirects are not followed" : ok ? null : `HTTP ${result.statusCode}`),
+      duration_ms: result.durationMs,
+      outcome: ok ? "delivered" : result.refused ? "refused" : "failed",
+    };
+    const now = clock.now();
+    this.deps.logger.info("webhook attempt", { delivery_id: w.delivery_id, run_id: run.id, attempt: attempt.attempt, outcome: attempt.outcome, status_code: attempt.status_code, host: hostOf(trigger.webhook_url!) });
+    if (ok) {
+      await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "delivered", next_attempt: message.attempt + 1, next_attempt_at: null, delivered_at: isoTime(now), reason: null });
+      return;
+    }
+    // A refused destination will not become allowed by waiting: stop at once.
+    const delay = result.refused ? null : retryDelaySeconds(config.webhookRetryDelaysSeconds, message.attempt, parseRetryAfter(result.retryAfter, now), this.random);
+    if (delay !== null) {
+      const dueAt = now + Math.round(delay * 1000);
+      const moved = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "pending", next_attempt: message.attempt + 1, next_attempt_at: isoTime(dueAt), delivered_at: null, reason: null });
+      if (moved) await this.deps.queues.sendWebhook({ ...message, attempt: message.attempt + 1, due_at_ms: dueAt }, now);
+      return;
+    }
+    const reason = result.refused ? `destination refused: ${result.error}` : `no 2xx answer after ${message.attempt} attempts`;
+    const ended = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "exhausted", next_attempt: message.attempt + 1, next_attempt_at: null, delivered_at: null, reason });
+    if (ended) await this.deadLetter(ended, message, reason);
+  }
+
+  /**
+   * The end of an exhausted delivery: the last message goes to the webhooks DLQ (for operators to
+   * inspect or redrive), and the trigger's creator gets a `system` notification, once.
+   */
+  private async deadLetter(run: RunRecord, message: WebhookMessage, reason: string): Promise<void> {
+    const { config, sqs, store, clock } = this.deps;
+    if (config.webhooksDlqUrl) {
+      await sqs.send(new SendMessageCommand({ QueueUrl: config.webhooksDlqUrl, MessageBody: JSON.stringify({ ...message, reason }) }));
+    } else {
+      this.deps.logger.error("WEBHOOKS_DLQ_URL is not set: an exhausted delivery is recorded on its run only", { delivery_id: message.delivery_id });
+    }
+    if (!(await store.markDeadLettered(run.trigger_id, run.id, message.delivery_id, clock.now()))) return;
+    const trigger = await store.getTrigger(run.org_id, run.trigger_id);
+    if (!trigger) return;
+    await this.deps.notifications.notify(trigger.created_by, {
+      type: "system",
+      title: `Webhook delivery failed: ${trigger.name}`,
+      message: `The outcome of run ${run.id} could not be delivered to ${hostOf(trigger.webhook_url ?? "")}: ${reason}. The attempts are on the run.`,
+      data: { trigger_id: trigger.id, run_id: run.id, delivery_id: message.delivery_id, attempts: message.attempt, execution_id: run.execution_id },
+      link: `/triggers/${trigger.id}/runs/${run.id}`,
+    });
+  }
+}
+
+/** Only the host reaches logs and messages: a URL's path or query may carry the receiver's own token. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "(invalid URL)";
+  }
+}

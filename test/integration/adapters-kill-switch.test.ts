@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readMps } from "../../functions/core/problem/mps.js";
+import { ProblemSchema } from "../../functions/core/problem/schema.js";
+import { createTypeScriptEngineAdapter } from "../../solver-container/src/adapters/node-engine.js";
 import { toMatrixForm } from "../../solver-container/src/adapters/matrix-form.js";
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { processGroupAlive, runChild } from "../../solver-container/src/adapters/process.js";
@@ -103,5 +105,24 @@ describe.runIf(machineHas("python_solvers", "instances"))("kill switch on the wa
     const outcome = await python.run(request, { workDir, deadlineMs: 60_000, signal: controller.signal });
     expect(outcome.stopped).toBe("aborted");
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe("kill switch on a TypeScript engine in a Node child (how jaos runs)", () => {
+  it("stops an engine that blocks its thread, with the progress it reported, and nothing left running", async () => {
+    const adapter = createTypeScriptEngineAdapter("jaos", "stubborn", {
+      modulePath: path.join(import.meta.dirname, "../fixtures/engines/stubborn-engine.ts"),
+      exportName: "stubbornEngine",
+    });
+    expect(await adapter.probe()).toEqual({ available: true, version: "stubborn 0.0.1" });
+    const problem = ProblemSchema.parse({ variables: [{ name: "x" }] });
+    const started = Date.now();
+    const r = await adapter.solve(problem, { timeLimitSeconds: 1, gapTolerance: 0, threads: 1 }, { workDir, killGraceSeconds: 1 });
+    expect(r).toMatchObject({ solver_status: "time_limit", objective_value: 42, dual_bound: 40, nodes: 7, solver_version: "stubborn 0.0.1" });
+    expect(r.error_message).toMatch(/kill switch/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // No Node child of this engine is left: the fixture's module path is on no running command line.
+    const processes = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" }).split("\n");
+    expect(processes.filter((l) => /node-child/.test(l) && !/^Z/.test(l.trim()))).toEqual([]);
   });
 });

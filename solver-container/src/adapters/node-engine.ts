@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { REPO_ROOT } from "./paths.js";
 import { runChild } from "./process.js";
 import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
-import type { AdapterResult, Progress, SolveContext } from "./types.js";
+import type { SolverName } from "../../../functions/core/solvers/types.js";
+import type { AdapterResult, ProbeResult, Progress, SolveContext, SolverAdapter, TypeScriptEngine } from "./types.js";
 
 /**
  * Runs a `TypeScriptEngine` (jaos, HiGHS-wasm) in a Node child under the kill switch. From sources
@@ -66,4 +67,34 @@ export async function solveInNodeChild(
   if (outcome.stopped) return finish(stoppedResult(outcome.stopped, progress, version, settings.timeLimitSeconds, solverTitle), started);
   const why = outcome.spawnError ?? `exit ${outcome.exitCode ?? outcome.exitSignal}: ${lastLines(outcome.stderr)}`;
   return finish(blankResult("error", version, `${solverTitle} child failed: ${why}`), started);
+}
+
+/**
+ * An adapter for a solver written in TypeScript (how jaos plugs in): `engine.modulePath` exports a
+ * `TypeScriptEngine` under `engine.exportName`. Probing imports the module here, which only reads its
+ * version; every solve runs in a Node child under the kill switch.
+ */
+export function createTypeScriptEngineAdapter(name: SolverName, title: string, engine: NodeEngineModule): SolverAdapter {
+  let probed: Promise<ProbeResult> | null = null;
+  const probe = () =>
+    (probed ??= (async (): Promise<ProbeResult> => {
+      try {
+        const mod = (await import(pathToFileURL(engine.modulePath).href)) as Record<string, TypeScriptEngine | undefined>;
+        const loaded = mod[engine.exportName];
+        if (!loaded) return { available: false, version: null, detail: `${engine.modulePath} has no export "${engine.exportName}"` };
+        return { available: true, version: await loaded.version() };
+      } catch (err) {
+        return { available: false, version: null, detail: `${title} failed to load: ${(err as Error).message}` };
+      }
+    })());
+  return {
+    name,
+    probe,
+    async solve(problem, settings, context) {
+      const started = performance.now();
+      const info = await probe();
+      if (!info.available) return finish(blankResult("error", null, `${title} is not available: ${info.detail}`), started);
+      return solveInNodeChild(engine, title, info.version, problem, settings, context);
+    },
+  };
 }

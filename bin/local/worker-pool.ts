@@ -45,6 +45,19 @@ export class LocalWorkerPool implements TaskLauncher {
     return this.busy.size;
   }
 
+  /** Resolves when a started-ahead worker is ready for a job (benchmarks wait for the steady state). */
+  async standbyReady(): Promise<void> {
+    for (;;) {
+      const first = this.standby[0];
+      if (!first) {
+        this.topUp();
+        if (!this.standby[0]) return;
+        continue;
+      }
+      if (await first.ready) return;
+    }
+  }
+
   async launch(job: JobMessage): Promise<void> {
     if (this.stopped) throw new Error("worker pool stopped");
     if (this.busy.size >= this.options.maxWorkers) throw new CapacityReached(this.busy.size, this.options.maxWorkers);

@@ -71,6 +71,8 @@ async function main(): Promise<number> {
   try {
     let raw = values.job ?? process.env.JOB;
     if (values.standby) {
+      // Idle time before the job arrives: the inventory report costs the job nothing here.
+      await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
       process.stdout.write(JSON.stringify({ event: "ready", pid: process.pid }) + "\n");
       raw = await readStdinLine();
     }
@@ -80,9 +82,9 @@ async function main(): Promise<number> {
       return 2;
     }
     logger.appendKeys({ job_id: parsed.data.id, job_type: parsed.data.type, org_id: parsed.data.org_id, worker_id: rt.workerId });
-    await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
     const started = Date.now();
     await runJob(rt, parsed.data);
+    if (!values.standby) await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
     logger.info("job done", { ms: Date.now() - started });
     return 0;
   } catch (error) {

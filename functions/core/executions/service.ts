@@ -134,7 +134,7 @@ export class ExecutionService {
       if (record && (record.status === "completed" || record.status === "failed" || record.status === "cancelled")) return record;
       if (Date.now() >= deadline) return null;
       await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, deadline - Date.now()))));
-      delay = Math.min(100, delay * 1.5);
+      delay = Math.min(50, delay * 1.3);
     }
   }
 }

@@ -79,12 +79,27 @@ describe("JModel parser", () => {
     const ast = parseJModel("set I; var x{I}; minimize z: sum{i in I} 2 * x[i] + 1 - -x[\"a\"]^2;");
     const objective = ast.declarations[2]!;
     if (objective.kind !== "objective") throw new Error("expected the objective");
-    // (sum …) + 1 - (-(x^2))
+    // (sum …) + 1 - (-(x^2)), one flat chain of additions
     const top = objective.expr;
-    expect(top.kind === "binary" && top.op).toBe("-");
-    if (top.kind !== "binary") return;
-    expect(top.left.kind === "binary" && top.left.op === "+" && top.left.left.kind).toBe("iterated");
-    expect(top.right.kind === "unary" && top.right.operand.kind === "binary" && top.right.operand.op).toBe("^");
+    if (top.kind !== "plus") throw new Error(`expected a sum, found ${top.kind}`);
+    expect(top.signs).toEqual([1, 1, -1]);
+    expect(top.terms.map((t) => t.kind)).toEqual(["iterated", "number", "unary"]);
+    const negated = top.terms[2]!;
+    expect(negated.kind === "unary" && negated.operand.kind === "binary" && negated.operand.op).toBe("^");
+  });
+
+  it("keeps a very long explicit sum flat, and refuses pathological nesting with a position", () => {
+    // Deep enough that a left-nested tree would overflow the stack in the checker.
+    const terms = Array.from({ length: 30_000 }, (_, i) => `x[${i + 1}]`).join(" + ");
+    const source = `set I := 1..30000; var x{I} >= 0; minimize z: ${terms};`;
+    expect(checkJModel(source)).toEqual([]);
+    const deep = `var x; minimize z: ${"(".repeat(500)}x${")".repeat(500)};`;
+    const problems = checkJModel(deep);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ kind: "syntax", line: 1 });
+    expect(problems[0]!.message).toMatch(/nested too deeply/);
+    const fine = `var x; minimize z: ${"(".repeat(150)}x${")".repeat(150)};`;
+    expect(checkJModel(fine)).toEqual([]);
   });
 
   it("reads `s.t.` and `subject to` alike, and `<>` as `!=`", () => {

@@ -162,7 +162,12 @@ export interface InfinityLit extends ExprBase { kind: "infinity" }
 /** `x`, `cost[i,j]` — a set, parameter, variable or dummy. */
 export interface NameRef extends ExprBase { kind: "name"; name: string; indices: Expr[] | null; resolved?: Resolved }
 export interface Unary extends ExprBase { kind: "unary"; op: "-" | "+"; operand: Expr }
-export type ArithOp = "+" | "-" | "*" | "/" | "^" | "mod";
+/**
+ * `a + b - c`: one node for a whole chain of additions, so a generated model's sum of a hundred
+ * thousand explicit terms is a flat list, not a tree that deep. `signs[0]` is always 1.
+ */
+export interface Plus extends ExprBase { kind: "plus"; terms: Expr[]; signs: (1 | -1)[] }
+export type ArithOp = "*" | "/" | "^" | "mod";
 export interface Binary extends ExprBase { kind: "binary"; op: ArithOp; left: Expr; right: Expr; opPos: Pos }
 export type CompareOp = "<" | "<=" | "==" | "!=" | ">=" | ">";
 export interface Compare extends ExprBase { kind: "compare"; op: CompareOp; left: Expr; right: Expr; opPos: Pos }
@@ -188,6 +193,7 @@ export type Expr =
   | InfinityLit
   | NameRef
   | Unary
+  | Plus
   | Binary
   | Compare
   | Logical

@@ -183,6 +183,17 @@ export class ExpressionChecker {
         this.expectNumber(expr.operand, operand);
         return { type: NUMBER, degree: operand.degree, minFree: operand.minFree };
       }
+      case "plus": {
+        let degree = 0;
+        let minFree = Infinity;
+        for (const term of expr.terms) {
+          const info = this.check(term, ctx);
+          this.expectNumber(term, info);
+          degree = Math.max(degree, info.degree);
+          minFree = Math.min(minFree, info.minFree);
+        }
+        return { type: NUMBER, degree, minFree };
+      }
       case "binary":
         return this.inferArithmetic(expr, ctx);
       case "compare": {

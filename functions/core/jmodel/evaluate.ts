@@ -48,13 +48,17 @@ export class Evaluator {
       }
       case "unary":
         return expr.op === "-" ? -this.evalNum(expr.operand, frame) : this.evalNum(expr.operand, frame);
+      case "plus": {
+        let total = 0;
+        for (let k = 0; k < expr.terms.length; k++) total += expr.signs[k]! * this.evalNum(expr.terms[k]!, frame);
+        if (Number.isNaN(total)) throw dataError("non_finite", expr.pos, "this sum adds infinities of opposite signs");
+        return total;
+      }
       case "binary": {
         const left = this.evalNum(expr.left, frame);
         const right = this.evalNum(expr.right, frame);
         let result: number;
         switch (expr.op) {
-          case "+": result = left + right; break;
-          case "-": result = left - right; break;
           case "*": result = left * right; break;
           case "/":
             if (right === 0) throw dataError("division_by_zero", expr.opPos, `division by zero (${left} / 0)`);

@@ -38,6 +38,14 @@ export interface Token extends SourcePosition {
 
 const KEYWORD_SET: ReadonlySet<string> = new Set<string>(KEYWORDS);
 
+/** Punctuation by first character, longest first, so `<=` wins over `<`. */
+const PUNCTUATION_BY_FIRST = new Map<string, Punctuation[]>();
+for (const p of [...PUNCTUATION].sort((a, b) => b.length - a.length)) {
+  const list = PUNCTUATION_BY_FIRST.get(p[0]!) ?? [];
+  list.push(p);
+  PUNCTUATION_BY_FIRST.set(p[0]!, list);
+}
+
 const isDigit = (c: string) => c >= "0" && c <= "9";
 const isNameStart = (c: string) => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
 const isNamePart = (c: string) => isNameStart(c) || isDigit(c);
@@ -116,7 +124,7 @@ export function tokenize(source: string): Token[] {
       push("string", start, at, source.slice(start + 1, i - 1));
       continue;
     }
-    const punctuation = PUNCTUATION.find((p) => source.startsWith(p, i));
+    const punctuation = PUNCTUATION_BY_FIRST.get(c)?.find((p) => p.length === 1 || source.startsWith(p, i));
     if (punctuation === undefined) {
       throw syntaxError("unexpected_character", at, `unexpected character \`${c}\``);
     }

@@ -127,13 +127,11 @@ export class Linearizer {
       case "unary":
         this.add(expr.operand, frame, expr.op === "-" ? -scale : scale, sink);
         return;
+      case "plus":
+        for (let k = 0; k < expr.terms.length; k++) this.add(expr.terms[k]!, frame, expr.signs[k]! * scale, sink);
+        return;
       case "binary":
         switch (expr.op) {
-          case "+":
-          case "-":
-            this.add(expr.left, frame, scale, sink);
-            this.add(expr.right, frame, expr.op === "-" ? -scale : scale, sink);
-            return;
           case "*":
             if (expr.left.degree === 0) this.add(expr.right, frame, scale * this.ev.evalNum(expr.left, frame), sink);
             else if (expr.right.degree === 0) this.add(expr.left, frame, scale * this.ev.evalNum(expr.right, frame), sink);

@@ -12,8 +12,17 @@ import { describeToken, type Token, type TokenType } from "./lexer.js";
  * `sum{…} body`, `min{…} body` and `max{…} body` take a body at the level of `*`, so
  * `sum{i in I} c[i]*x[i] + 1` is `(sum{i in I} c[i]*x[i]) + 1`.
  */
+/** Deepest expression accepted, far beyond hand-written models and well within the stack. */
+export const MAX_NESTING = 200;
+
 export class ExpressionParser {
   protected index = 0;
+  /**
+   * Depth of the expression being parsed: parentheses, unary operators and chains of binary
+   * operators other than + and - all deepen the tree, and every later pass recurses over it. Reset
+   * at each statement, since an error abandons the statement midway.
+   */
+  protected depth = 0;
 
   constructor(
     protected readonly tokens: Token[],
@@ -60,32 +69,44 @@ export class ExpressionParser {
     return [expr, this.source.slice(start, this.tokens[Math.max(0, this.index - 1)]!.end)];
   }
 
+  private deeper(): void {
+    if (++this.depth > MAX_NESTING) {
+      throw syntaxError("unexpected_token", this.current, `expression nested too deeply (more than ${MAX_NESTING} levels); split it with parameters`);
+    }
+  }
+
   // ------------------------------------------------------------ logical level
 
   parseExpression(): Expr {
     let left = this.parseAnd();
+    let links = 0;
     while (this.at("or")) {
+      this.deeper();
+      links++;
       this.advance();
       left = { kind: "logical", op: "or", left, right: this.parseAnd(), pos: left.pos };
     }
+    this.depth -= links;
     return left;
   }
 
   private parseAnd(): Expr {
     let left = this.parseNot();
+    let links = 0;
     while (this.at("and")) {
+      this.deeper();
+      links++;
       this.advance();
       left = { kind: "logical", op: "and", left, right: this.parseNot(), pos: left.pos };
     }
+    this.depth -= links;
     return left;
   }
 
   private parseNot(): Expr {
-    if (this.at("not")) {
-      const token = this.advance();
-      return { kind: "not", operand: this.parseNot(), pos: token };
-    }
-    return this.parseComparison();
+    if (!this.at("not")) return this.parseComparison();
+    const token = this.advance();
+    return { kind: "not", operand: this.nested(() => this.parseNot()), pos: token };
   }
 
   private parseComparison(): Expr {
@@ -111,28 +132,40 @@ export class ExpressionParser {
   /** An expression without comparisons or logic: a number, a set, or a variable expression. */
   parseValue(): Expr {
     let left = this.parseInter();
+    let links = 0;
     while (this.at("union", "diff", "symdiff")) {
+      this.deeper();
+      links++;
       const op = this.advance().type as SetOp;
       left = { kind: "setop", op, left, right: this.parseInter(), pos: left.pos };
     }
+    this.depth -= links;
     return left;
   }
 
   private parseInter(): Expr {
     let left = this.parseCross();
+    let links = 0;
     while (this.at("inter")) {
+      this.deeper();
+      links++;
       this.advance();
       left = { kind: "setop", op: "inter", left, right: this.parseCross(), pos: left.pos };
     }
+    this.depth -= links;
     return left;
   }
 
   private parseCross(): Expr {
     let left = this.parseRange();
+    let links = 0;
     while (this.at("cross")) {
+      this.deeper();
+      links++;
       this.advance();
       left = { kind: "setop", op: "cross", left, right: this.parseRange(), pos: left.pos };
     }
+    this.depth -= links;
     return left;
   }
 
@@ -148,38 +181,56 @@ export class ExpressionParser {
   // ------------------------------------------------------------ arithmetic level
 
   private parseAdditive(): Expr {
-    let left = this.parseMultiplicative();
+    const first = this.parseMultiplicative();
+    if (!this.at("+", "-")) return first;
+    const terms = [first];
+    const signs: (1 | -1)[] = [1];
     while (this.at("+", "-")) {
-      const token = this.advance();
-      const right = this.parseMultiplicative();
-      left = { kind: "binary", op: token.type as ArithOp, left, right, opPos: token, pos: left.pos };
+      signs.push(this.advance().type === "-" ? -1 : 1);
+      terms.push(this.parseMultiplicative());
     }
-    return left;
+    return { kind: "plus", terms, signs, pos: first.pos };
   }
 
   protected parseMultiplicative(): Expr {
     let left = this.parseUnary();
+    let links = 0;
     while (this.at("*", "/", "mod")) {
+      this.deeper();
+      links++;
       const token = this.advance();
       const right = this.parseUnary();
       left = { kind: "binary", op: token.type as ArithOp, left, right, opPos: token, pos: left.pos };
     }
+    this.depth -= links;
     return left;
   }
 
   private parseUnary(): Expr {
     if (this.at("-", "+")) {
       const token = this.advance();
-      return { kind: "unary", op: token.type as "-" | "+", operand: this.parseUnary(), pos: token };
+      return { kind: "unary", op: token.type as "-" | "+", operand: this.nested(() => this.parseUnary()), pos: token };
     }
     const base = this.parsePrimary();
     if (!this.at("^")) return base;
     const token = this.advance();
     // Right-associative, and the exponent may carry its own sign: 2^-1, 2^3^2 = 2^9.
-    return { kind: "binary", op: "^", left: base, right: this.parseUnary(), opPos: token, pos: base.pos };
+    return { kind: "binary", op: "^", left: base, right: this.nested(() => this.parseUnary()), opPos: token, pos: base.pos };
+  }
+
+  /** Parses one level deeper: a parenthesis, an operand of a unary operator, a sum's body. */
+  private nested<T>(parse: () => T): T {
+    this.deeper();
+    const result = parse();
+    this.depth--;
+    return result;
   }
 
   private parsePrimary(): Expr {
+    return this.nested(() => this.parsePrimaryAtThisDepth());
+  }
+
+  private parsePrimaryAtThisDepth(): Expr {
     const token = this.current;
     switch (token.type) {
       case "number":

@@ -57,6 +57,7 @@ class StatementParser extends ExpressionParser {
       this.pendingName = null;
       const startsObjective = this.at("minimize", "maximize");
       const statementStart = this.index;
+      this.depth = 0;
       try {
         declarations.push(this.parseStatement());
       } catch (error) {

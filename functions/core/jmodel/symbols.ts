@@ -138,6 +138,8 @@ function constantValue(expr: Expr): number | null {
         return true;
       case "unary":
         return literal(e.operand);
+      case "plus":
+        return e.terms.every(literal);
       case "binary":
         return literal(e.left) && literal(e.right);
       default:

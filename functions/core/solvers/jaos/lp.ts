@@ -117,7 +117,7 @@ export class LpEngine {
     if (!this.hasBasis) st.setSlackBasis();
     else st.fixNonbasicStatuses();
     this.hasBasis = true;
-    st.refactor();
+    if (!st.factorValid) st.refactor();
     st.computePrimal();
     st.computeDual();
     const cutoff = opt.cutoff === undefined ? undefined : opt.cutoff - this.model.offset;

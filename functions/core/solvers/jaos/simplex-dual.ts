@@ -34,12 +34,11 @@ const MIN_DSE_WEIGHT = 1e-8;
 
 export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   const { m, n, total, x, d, lower, upper, status, basicIndex } = st;
-  const rho = new Float64Array(m);
-  const alphaCol = new Float64Array(m);
-  const tau = new Float64Array(m);
-  const flipRhs = new Float64Array(m);
-  const cand = new Int32Array(total);
-  const flips = new Int32Array(total);
+  const [rho, alphaCol, tau, flipRhs] = st.work;
+  const cand = st.candidates;
+  const flips = st.flipList;
+  const nz = st.rowNz;
+  const pivotTol = st.tol.pivot;
   const tolP = st.tol.primal;
   const tolD = st.tol.dual;
   let trouble = 0;
@@ -82,11 +81,13 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 
     // Ratio test: candidates j with d_j − t·s·α_j reaching zero for some t ≥ 0.
     let nc = 0;
-    for (let j = 0; j < total; j++) {
+    const rowCount = st.rowNzCount;
+    for (let k = 0; k < rowCount; k++) {
+      const j = nz[k];
       const sj = status[j];
       if (sj === BASIC || lower[j] === upper[j]) continue;
       const a = s * alphaRow[j];
-      if (sj === AT_LOWER ? a > st.tol.pivot : sj === AT_UPPER ? a < -st.tol.pivot : Math.abs(a) > st.tol.pivot) cand[nc++] = j;
+      if (sj === AT_LOWER ? a > pivotTol : sj === AT_UPPER ? a < -pivotTol : Math.abs(a) > pivotTol) cand[nc++] = j;
     }
     let slope = delta;
     let nflip = 0;
@@ -181,7 +182,10 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       thetaD = 0;
     }
     if (thetaD !== 0) {
-      for (let j = 0; j < total; j++) if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
+      for (let k = 0; k < rowCount; k++) {
+        const j = nz[k];
+        if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
+      }
     }
     d[p] = -thetaD;
 

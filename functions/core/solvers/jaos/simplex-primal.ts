@@ -31,9 +31,8 @@ export interface PrimalOutcome {
 
 export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
   const { m, total, x, d, lower, upper, status, basicIndex } = st;
-  const alphaCol = new Float64Array(m);
-  const rho = new Float64Array(m);
-  const phaseCost = new Float64Array(m);
+  const [alphaCol, rho, phaseCost] = st.work;
+  const nz = st.rowNz;
   const devex = new Float64Array(total).fill(1);
   const tolP = st.tol.primal;
   const tolD = st.tol.dual;
@@ -180,12 +179,16 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
 
     if (!infeasible) {
       const thetaD = d[q] / alphaRow[q];
-      for (let j = 0; j < total; j++) if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
+      for (let k = 0; k < st.rowNzCount; k++) {
+        const j = nz[k];
+        if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
+      }
       d[p] = -thetaD;
     }
     const wq = devex[q];
     let reset = false;
-    for (let j = 0; j < total; j++) {
+    for (let k = 0; k < st.rowNzCount; k++) {
+      const j = nz[k];
       if (status[j] === BASIC || j === q) continue;
       const ratio = alphaRow[j] / pivot;
       const w = ratio * ratio * wq;

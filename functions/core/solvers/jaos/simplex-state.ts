@@ -50,8 +50,21 @@ export class SimplexState {
   iterations = 0;
   /** True while working costs differ from the model's (perturbation or shifts). */
   costsAltered = false;
+  /** True while `lu` factors the current basis (possibly with updates). */
+  factorValid = false;
   // scratch vectors
+  /** The last pivot row ρᵀ[A I]; exact zeros outside `rowNz`. Entries of basic columns are not used. */
   readonly alphaRow: Float64Array;
+  /** Columns with a (possibly) nonzero entry in the last pivot row: rowNz[0 .. rowNzCount). */
+  readonly rowNz: Int32Array;
+  rowNzCount = 0;
+  private readonly rowMark: Int32Array;
+  private rowStamp = 0;
+  /** Work vectors of length m shared by the simplex loops (never live across a call). */
+  readonly work: Float64Array[];
+  /** Work lists of length m + n for ratio-test candidates and bound flips. */
+  readonly candidates: Int32Array;
+  readonly flipList: Int32Array;
   private readonly buildStart: Int32Array;
   private buildIndex: Int32Array;
   private buildValue: Float64Array;
@@ -73,6 +86,11 @@ export class SimplexState {
     this.lu = new LuFactor(this.m);
     this.dseWeight = new Float64Array(this.m).fill(1);
     this.alphaRow = new Float64Array(this.total);
+    this.rowNz = new Int32Array(this.total);
+    this.rowMark = new Int32Array(this.total);
+    this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
+    this.candidates = new Int32Array(this.total);
+    this.flipList = new Int32Array(this.total);
     this.buildStart = new Int32Array(this.m + 1);
     this.buildIndex = new Int32Array(model.a.index.length + this.m);
     this.buildValue = new Float64Array(model.a.index.length + this.m);
@@ -125,6 +143,7 @@ export class SimplexState {
       this.status[n + i] = BASIC;
     }
     this.dseWeight.fill(1);
+    this.factorValid = false;
   }
 
   /**
@@ -133,8 +152,18 @@ export class SimplexState {
    */
   setBasis(status: Int8Array): boolean {
     let k = 0;
-    for (let j = 0; j < this.total; j++) if (status[j] === BASIC) k++;
+    let same = this.factorValid;
+    for (let j = 0; j < this.total; j++) {
+      if (status[j] === BASIC) k++;
+      if ((status[j] === BASIC) !== (this.status[j] === BASIC)) same = false;
+    }
     if (k !== this.m) return false;
+    if (same) {
+      // the same basic set: keep the factors (and weights); only nonbasic sides may differ
+      for (let j = 0; j < this.total; j++) if (status[j] !== BASIC) this.status[j] = this.nonbasicStatusFor(j, status[j]);
+      return true;
+    }
+    this.factorValid = false;
     k = 0;
     for (let j = 0; j < this.total; j++) {
       if (status[j] === BASIC) {
@@ -177,6 +206,7 @@ export class SimplexState {
     }
     this.buildStart[m] = nz;
     const stats = this.lu.factorize(this.buildStart, this.buildIndex, this.buildValue);
+    this.factorValid = true;
     const replaced = stats.deficientPositions.length;
     for (let t = 0; t < replaced; t++) {
       const k = stats.deficientPositions[t];
@@ -193,7 +223,8 @@ export class SimplexState {
   /** x_N at their bounds, x_B = −B⁻¹ N x_N. */
   computePrimal(): void {
     const { m, n, a, x } = this;
-    const rhs = new Float64Array(m);
+    const rhs = this.work[5];
+    rhs.fill(0);
     for (let j = 0; j < this.total; j++) {
       if (this.status[j] === BASIC) continue;
       const v = this.nonbasicValue(j);
@@ -235,27 +266,53 @@ export class SimplexState {
     this.lu.ftran(out);
   }
 
-  /** alphaRow := ρᵀ[A I] for every column (ρ by row). Uses the row-wise matrix when ρ is sparse. */
+  /**
+   * alphaRow := ρᵀ[A I] (ρ by row) and the list of its nonzero columns. Row-wise (touching only rows
+   * with ρ_i ≠ 0) when ρ is sparse, else column by column over the nonbasic columns.
+   */
   computePivotRow(rho: Float64Array): Float64Array {
-    const { m, n, ar, a } = this;
+    const { m, n, ar, a, status } = this;
     const out = this.alphaRow;
+    const list = this.rowNz;
+    for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
+    let count = 0;
     let nnz = 0;
     for (let i = 0; i < m; i++) if (rho[i] !== 0) nnz++;
-    if (nnz < 0.3 * m) {
-      out.fill(0, 0, n);
+    if (nnz < 0.4 * m) {
+      const mark = this.rowMark;
+      const stamp = ++this.rowStamp;
       for (let i = 0; i < m; i++) {
         const r = rho[i];
         if (r === 0) continue;
-        for (let p = ar.start[i]; p < ar.start[i + 1]; p++) out[ar.index[p]] += r * ar.value[p];
+        for (let p = ar.start[i]; p < ar.start[i + 1]; p++) {
+          const j = ar.index[p];
+          if (mark[j] !== stamp) {
+            mark[j] = stamp;
+            list[count++] = j;
+          }
+          out[j] += r * ar.value[p];
+        }
+        out[n + i] = r;
+        list[count++] = n + i;
       }
     } else {
       for (let j = 0; j < n; j++) {
+        if (status[j] === BASIC) continue;
         let s = 0;
         for (let p = a.start[j]; p < a.start[j + 1]; p++) s += a.value[p] * rho[a.index[p]];
-        out[j] = s;
+        if (s !== 0) {
+          out[j] = s;
+          list[count++] = j;
+        }
+      }
+      for (let i = 0; i < m; i++) {
+        if (rho[i] !== 0) {
+          out[n + i] = rho[i];
+          list[count++] = n + i;
+        }
       }
     }
-    for (let i = 0; i < m; i++) out[n + i] = rho[i];
+    this.rowNzCount = count;
     return out;
   }
 

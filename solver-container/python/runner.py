@@ -49,9 +49,21 @@ except ImportError as exc:
     _highs_import_error = str(exc)
 
 
+# Where protocol lines go. A solving process moves it off fd 1 (see isolate_protocol_stream), so that
+# whatever a solver library prints on its own cannot splice into a protocol line.
+PROTOCOL_FD = 1
+
+
 def write_line(obj):
     data = (json.dumps(obj, allow_nan=False, default=str) + "\n").encode()
-    os.write(1, data)
+    os.write(PROTOCOL_FD, data)
+
+
+def isolate_protocol_stream():
+    """Protocol lines keep the original stdout; fd 1 (C-level prints of SCIP or HiGHS) goes to stderr."""
+    global PROTOCOL_FD
+    PROTOCOL_FD = os.dup(1)
+    os.dup2(2, 1)
 
 
 def probe():
@@ -82,6 +94,7 @@ def execute(request):
 
 def run_once():
     line = sys.stdin.readline()
+    isolate_protocol_stream()
     execute(json.loads(line))
 
 
@@ -105,6 +118,7 @@ class Host:
                 signal.set_wakeup_fd(-1)
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                isolate_protocol_stream()
                 execute(request)
             except BaseException:
                 code = 1

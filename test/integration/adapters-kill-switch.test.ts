@@ -121,8 +121,9 @@ describe("kill switch on a TypeScript engine in a Node child (how jaos runs)", (
     expect(r).toMatchObject({ solver_status: "time_limit", objective_value: 42, dual_bound: 40, nodes: 7, solver_version: "stubborn 0.0.1" });
     expect(r.error_message).toMatch(/kill switch/);
     expect(Date.now() - started).toBeLessThan(5000);
-    // No Node child of this engine is left: the fixture's module path is on no running command line.
-    const processes = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" }).split("\n");
-    expect(processes.filter((l) => /node-child/.test(l) && !/^Z/.test(l.trim()))).toEqual([]);
+    // No Node child of ours is left running (other test files run their own, under other parents).
+    const processes = execFileSync("ps", ["-eo", "ppid=,stat=,args="], { encoding: "utf8" }).split("\n");
+    const ours = processes.map((l) => l.trim().split(/\s+/)).filter(([ppid, stat, ...args]) => Number(ppid) === process.pid && !stat!.startsWith("Z") && args.join(" ").includes("node-child"));
+    expect(ours).toEqual([]);
   });
 });

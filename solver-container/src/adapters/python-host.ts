@@ -152,7 +152,7 @@ export class PythonRuntime {
       child.on("exit", (code, signal) => {
         clearTimeout(timer);
         const wasRunning = this.host === child;
-        this.host = null;
+        if (wasRunning) this.host = null;
         if (!wasRunning) reject(new Error(`python host exited before ready (${code ?? signal}): ${lastLines(this.hostStderr)}`));
         this.failAllPending(`python host exited (${code ?? signal}): ${lastLines(this.hostStderr)}`);
       });

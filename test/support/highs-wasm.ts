@@ -1,25 +1,22 @@
+import { writeLp } from "../../functions/core/problem/lp.js";
 import type { Problem } from "../../functions/core/problem/schema.js";
+import { originalObjective } from "../../functions/core/problem/write-common.js";
 
 /**
- * An independent check of compiled problems: HiGHS's WebAssembly build (npm `highs`) solving CPLEX LP
- * text written here. Deliberately small and separate from the product's LP writer, so a JModel test
- * does not trust the code it could share a bug with. Variables and rows are renamed v0…/r0… because
- * generated names such as `x[a,b]` are not valid LP-format names.
+ * An independent solver for tests: HiGHS's WebAssembly build (npm `highs`), fed CPLEX LP text from the
+ * product's LP writer. Generated names such as `x[a,b]` are not LP names, so the file uses safe names
+ * and the answer is mapped back; HiGHS 1.15 aborts on ranged rows, so they are written as two rows.
  */
 
 export interface HighsOutcome {
   status: string;
-  /** Objective including the problem's constant term. */
+  /** Objective of the problem as given, constant term included. */
   objective: number;
   values: Record<string, number>;
 }
 
-interface HighsColumn {
-  Primal: number;
-}
-
 interface HighsSolver {
-  solve(lp: string): { Status: string; ObjectiveValue: number; Columns: Record<string, HighsColumn> };
+  solve(lp: string): { Status: string; ObjectiveValue: number; Columns: Record<string, { Primal: number }> };
 }
 
 let loaded: Promise<HighsSolver> | null = null;
@@ -30,56 +27,12 @@ async function highs(): Promise<HighsSolver> {
 }
 
 export async function solveWithHighs(problem: Problem): Promise<HighsOutcome> {
-  const solver = await highs();
-  const result = solver.solve(toLpText(problem));
+  const written = writeLp(problem, { safeNames: true, rangedRows: "split", omitObjectiveConstant: true });
+  const result = (await highs()).solve(written.text);
   const values: Record<string, number> = {};
-  problem.variables.forEach((v, i) => {
-    const column = result.Columns[`v${i}`];
-    if (column !== undefined) values[v.name] = column.Primal;
+  written.fileColumnNames.forEach((fileName, j) => {
+    const column = result.Columns[fileName];
+    if (column !== undefined) values[written.columnNames[j]!] = column.Primal;
   });
-  return { status: result.Status, objective: result.ObjectiveValue + problem.objective.constant, values };
-}
-
-const num = (x: number) => (Object.is(x, -0) ? "0" : String(x));
-
-function linear(terms: { var: string; coef: number }[], column: Map<string, string>): string {
-  return terms.map((t, k) => `${t.coef < 0 ? "-" : k === 0 ? "" : "+"} ${num(Math.abs(t.coef))} ${column.get(t.var)}`).join(" ");
-}
-
-export function toLpText(problem: Problem): string {
-  const column = new Map(problem.variables.map((v, i) => [v.name, `v${i}`] as const));
-  const lines: string[] = [problem.sense === "maximize" ? "Maximize" : "Minimize"];
-  let objective = linear(problem.objective.terms, column);
-  const quadratic = problem.objective.quadratic ?? [];
-  if (quadratic.length > 0) {
-    // LP format's quadratic block is [ … ] / 2, so each coefficient is written doubled.
-    const inner = quadratic
-      .map((q, k) => {
-        const product = q.var1 === q.var2 ? `${column.get(q.var1)} ^ 2` : `${column.get(q.var1)} * ${column.get(q.var2)}`;
-        return `${q.coef < 0 ? "-" : k === 0 ? "" : "+"} ${num(Math.abs(2 * q.coef))} ${product}`;
-      })
-      .join(" ");
-    objective = `${objective === "" ? "" : `${objective} + `}[ ${inner} ] / 2`;
-  }
-  lines.push(` obj: ${objective === "" ? "0 v0" : objective}`);
-  lines.push("Subject To");
-  problem.constraints.forEach((c, i) => {
-    if (c.terms.length === 0) return;
-    const body = linear(c.terms, column);
-    if (c.lb !== null && c.ub !== null && c.lb === c.ub) lines.push(` r${i}: ${body} = ${num(c.lb)}`);
-    else {
-      if (c.lb !== null) lines.push(` r${i}_lo: ${body} >= ${num(c.lb)}`);
-      if (c.ub !== null) lines.push(` r${i}_up: ${body} <= ${num(c.ub)}`);
-    }
-  });
-  lines.push("Bounds");
-  problem.variables.forEach((v, i) => {
-    const lb = v.lb === null ? "-inf" : num(v.lb);
-    const ub = v.ub === null ? "+inf" : num(v.ub);
-    lines.push(` ${lb} <= v${i} <= ${ub}`);
-  });
-  const integers = problem.variables.flatMap((v, i) => (v.type === "continuous" ? [] : [`v${i}`]));
-  if (integers.length > 0) lines.push("General", ` ${integers.join(" ")}`);
-  lines.push("End");
-  return lines.join("\n");
+  return { status: result.Status, objective: originalObjective(written, result.ObjectiveValue), values };
 }

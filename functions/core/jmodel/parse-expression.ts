@@ -351,7 +351,12 @@ export class ExpressionParser {
   parseIndexing(): Indexing {
     const open = this.expect("{", "`{`");
     const entries = [this.parseIndexEntry()];
-    while (this.accept(",")) entries.push(this.parseIndexEntry());
+    // Each entry is one more level of nested loops when the indexing is expanded.
+    while (this.accept(",")) {
+      this.deeper();
+      entries.push(this.parseIndexEntry());
+    }
+    this.depth -= entries.length - 1;
     const condition = this.accept(":") ? this.parseExpression() : null;
     this.expect("}", condition === null ? "`,`, `:` or `}`" : "`}`");
     return { pos: open, entries, condition };

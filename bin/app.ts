@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+/**
+ * The CDK app: one Incumbent stack for the stage chosen with `-c stage=<name>` (or INCUMBENT_STAGE),
+ * default `dev`. Stage settings: lib/stage.ts. Synth needs no AWS credentials: the stack is
+ * environment-agnostic unless CDK_DEFAULT_ACCOUNT/REGION are known (they are under `cdk deploy`).
+ */
+import { App } from "aws-cdk-lib";
+import { IncumbentStack } from "../lib/stack.js";
+import { resolveStageConfig } from "../lib/stage.js";
+
+const app = new App();
+const config = resolveStageConfig({ context: (key) => app.node.tryGetContext(key), env: process.env });
+const account = process.env.CDK_DEFAULT_ACCOUNT;
+const region = process.env.CDK_DEFAULT_REGION;
+
+new IncumbentStack(app, `Incumbent-${config.stage}`, {
+  config,
+  description: `Incumbent optimization service (${config.stage})`,
+  env: account && region ? { account, region } : undefined,
+  terminationProtection: config.production,
+});

@@ -1,0 +1,140 @@
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import * as apigw from "aws-cdk-lib/aws-apigateway";
+import * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import * as acm from "aws-cdk-lib/aws-certificatemanager";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as logs from "aws-cdk-lib/aws-logs";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import type * as sqs from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { grantBlobs, grantTableItems } from "./data.js";
+import { ServiceFunction } from "./service-function.js";
+
+export interface ApiProps {
+  namePrefix: string;
+  production: boolean;
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  jobsQueue: sqs.IQueue;
+  webhooksQueue: sqs.IQueue;
+  /** Settings every handler shares (stage, table, caps…), set by the stack. */
+  environment: Record<string, string>;
+  logRetentionDays: number;
+  throttle: { rateLimit: number; burstLimit: number };
+  domain?: { name: string; certificateArn: string };
+}
+
+/**
+ * HTTP API latency ceiling: API Gateway gives up on an integration after 30 s, so the function stops
+ * first, and a plain solve waits for its result a little less than that before answering "queued".
+ */
+const FUNCTION_TIMEOUT_SECONDS = 29;
+const SOLVE_WAIT_SECONDS = 25;
+
+/**
+ * The public API: an HTTP API whose default route sends every request to the Hono app in one Lambda,
+ * with JSON access logs, stage throttling, and the JWT signing secret generated in Secrets Manager
+ * (never in the template or the function's environment: the function receives its ARN).
+ */
+export class Api extends Construct {
+  readonly httpApi: apigwv2.HttpApi;
+  readonly stage: apigwv2.HttpStage;
+  readonly handler: ServiceFunction;
+  readonly jwtSecret: secretsmanager.Secret;
+  readonly accessLogs: logs.LogGroup;
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.jwtSecret = new secretsmanager.Secret(this, "JwtSecret", {
+      secretName: `${props.namePrefix}/jwt-secret`,
+      description: "HMAC key that signs Incumbent session tokens; resolveJwtSecret reads the `secret` field.",
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({}),
+        generateStringKey: "secret",
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      removalPolicy,
+    });
+
+    this.handler = new ServiceFunction(this, "Handler", {
+      entry: "functions/api/lambda.ts",
+      functionName: `${props.namePrefix}-api`,
+      description: "Incumbent HTTP API (Hono)",
+      memorySize: 1024,
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      logRetentionDays: props.logRetentionDays,
+      removalPolicy,
+      environment: {
+        ...props.environment,
+        TABLE_NAME: props.table.tableName,
+        BLOB_BUCKET: props.bucket.bucketName,
+        JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
+        JWT_SECRET_ARN: this.jwtSecret.secretArn,
+        SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
+      },
+    });
+    const role = this.handler.role;
+    grantTableItems(props.table, role);
+    // Large problems are written on submit and read back for results.
+    grantBlobs(props.bucket, role, { write: true });
+    props.jobsQueue.grantSendMessages(role);
+    // Trigger runs and "run now" enqueue their own webhook deliveries.
+    props.webhooksQueue.grantSendMessages(role);
+    this.jwtSecret.grantRead(role);
+
+    this.accessLogs = new logs.LogGroup(this, "AccessLogs", {
+      logGroupName: `/aws/apigateway/${props.namePrefix}-api`,
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy,
+    });
+
+    this.httpApi = new apigwv2.HttpApi(this, "HttpApi", {
+      apiName: `${props.namePrefix}-api`,
+      description: "Incumbent /api/v2",
+      defaultIntegration: new HttpLambdaIntegration("Hono", this.handler.fn, { payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0 }),
+      // The default stage is declared below, with logs and throttling.
+      createDefaultStage: false,
+    });
+
+    const domainName = props.domain
+      ? new apigwv2.DomainName(this, "Domain", {
+          domainName: props.domain.name,
+          certificate: acm.Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn),
+        })
+      : undefined;
+
+    this.stage = this.httpApi.addStage("DefaultStage", {
+      stageName: "$default",
+      autoDeploy: true,
+      throttle: props.throttle,
+      ...(domainName ? { domainMapping: { domainName } } : {}),
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(this.accessLogs),
+        // One JSON line per request; no headers, so no credentials reach the logs.
+        format: apigw.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: "$context.requestId",
+            time: "$context.requestTime",
+            ip: "$context.identity.sourceIp",
+            method: "$context.httpMethod",
+            path: "$context.path",
+            status: "$context.status",
+            responseLength: "$context.responseLength",
+            latencyMs: "$context.responseLatency",
+            integrationLatencyMs: "$context.integrationLatency",
+            integrationError: "$context.integrationErrorMessage",
+            userAgent: "$context.identity.userAgent",
+          }),
+        ),
+      },
+    });
+    this.url = domainName ? `https://${props.domain!.name}` : this.httpApi.apiEndpoint;
+  }
+}

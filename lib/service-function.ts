@@ -1,0 +1,90 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
+import { Construct } from "constructs";
+
+/** The checkout's root: Lambda entries and the solver image's build context are found from here. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * The handlers are ESM with top-level await; some of their dependencies are CommonJS and call
+ * `require`, which an ESM bundle lacks, so the bundle defines one.
+ */
+const ESM_REQUIRE_BANNER = "import { createRequire as __incumbentCreateRequire } from 'node:module'; const require = __incumbentCreateRequire(import.meta.url);";
+
+export interface ServiceFunctionProps {
+  /** Entry file, relative to the repository root (it exports `handler`). */
+  entry: string;
+  /** Physical name, also the log group's (`/aws/lambda/<name>`). */
+  functionName: string;
+  description: string;
+  memorySize: number;
+  timeout: Duration;
+  environment: Record<string, string>;
+  logRetentionDays: number;
+  /** Stage data policy: production keeps its logs when the stack goes. */
+  removalPolicy: RemovalPolicy;
+  reservedConcurrentExecutions?: number;
+}
+
+/**
+ * One of our Lambda functions: Node 22 on ARM64, bundled locally by esbuild (never Docker), with its
+ * own role and log group. The role starts empty — no AWSLambdaBasicExecutionRole, whose log rights
+ * cover every log group — and gets write access to this function's log group only; each construct
+ * then grants exactly what its handler calls.
+ */
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, "Logs", {
+      logGroupName: `/aws/lambda/${props.functionName}`,
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: props.removalPolicy,
+    });
+    this.role = new iam.Role(this, "Role", {
+      assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
+      description: `${props.functionName}: least privilege, granted per resource by its construct`,
+    });
+    this.logGroup.grant(this.role, "logs:CreateLogStream", "logs:PutLogEvents");
+
+    this.fn = new NodejsFunction(this, "Function", {
+      entry: path.join(REPO_ROOT, props.entry),
+      handler: "handler",
+      functionName: props.functionName,
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
+      environment: {
+        NODE_OPTIONS: "--enable-source-maps",
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: "node22",
+        mainFields: ["module", "main"],
+        banner: ESM_REQUIRE_BANNER,
+        // Ship the SDK versions the code was tested with, not whichever the runtime carries.
+        bundleAwsSDK: true,
+        minify: true,
+        sourceMap: true,
+        forceDockerBundling: false,
+      },
+    });
+  }
+}

@@ -1,0 +1,202 @@
+import { z } from "zod";
+
+/**
+ * The settings one deployment stage (dev, staging, prod, …) differs in, and the numbers derived from
+ * them that several constructs must agree on (queue visibility vs the longest job, the sweeper's
+ * staleness window vs the time a job can spend in the queue).
+ *
+ * Sources, later wins: built-in defaults (`dev`-like, or `prod`-like for a production stage) →
+ * cdk.json context `incumbent:stages.<stage>` → `-c incumbent:<key>=<value>` → environment
+ * `INCUMBENT_<KEY>` (camelCase key in upper snake case, e.g. INCUMBENT_MAX_SOLVE_TIME_SECONDS).
+ * The stage itself comes from `-c stage=<name>` or INCUMBENT_STAGE, default `dev`.
+ */
+
+/** Spec: a comparison runs 1 to 8 solvers, one after another, in one task. */
+export const MAX_SOLVERS_PER_COMPARISON = 8;
+/** Fargate start-up (image pull, ENI) plus the worker warming its solvers and writing results. */
+export const TASK_OVERHEAD_SECONDS = 180;
+/** SQS caps a message's visibility timeout at 12 hours. */
+export const SQS_MAX_VISIBILITY_SECONDS = 43_200;
+/**
+ * What reaches the API Lambda is a JSON event carrying the body as an escaped string, and Lambda
+ * refuses synchronous payloads over 6 MB; 4 MB of JSON leaves room for escaping and headers, so the
+ * app's own 413 (MAX_REQUEST_BODY_MB) answers before the platform's opaque failure does.
+ */
+export const MAX_REQUEST_BODY_MB_ON_LAMBDA = 4;
+
+/** CloudWatch Logs accepts only these retention periods. */
+const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
+
+/** Fargate's valid task sizes: CPU units → allowed memory (MiB), a list or a range with its step. */
+const FARGATE_SIZES: Record<number, number[] | { min: number; max: number; step: number }> = {
+  256: [512, 1024, 2048],
+  512: { min: 1024, max: 4096, step: 1024 },
+  1024: { min: 2048, max: 8192, step: 1024 },
+  2048: { min: 4096, max: 16384, step: 1024 },
+  4096: { min: 8192, max: 30720, step: 1024 },
+  8192: { min: 16384, max: 61440, step: 4096 },
+  16384: { min: 32768, max: 122880, step: 8192 },
+};
+
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().min(0);
+const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
+
+/** Every stage setting, flat, so each one can be given on the command line or in the environment. */
+export const StageSettingsSchema = z.object({
+  /** Prefix of every named resource: `<namePrefix>-api`, `<namePrefix>-jobs`, … */
+  namePrefix: z.string().regex(/^[a-z][a-z0-9-]{1,30}$/, "lower-case letters, digits and dashes"),
+  /** Production stages keep data on stack deletion and turn on deletion protection and versioning. */
+  production: flag,
+  /** Custom domain of the API (optional): the name and an ACM certificate for it in the stack's region. */
+  domainName: z.string().optional(),
+  certificateArn: z.string().optional(),
+  /** Fargate task size of one solver task, and its CPU architecture. */
+  solverCpu: positiveInt,
+  solverMemoryMiB: positiveInt,
+  solverArchitecture: z.enum(["x86_64", "arm64"]),
+  /** Upper bound of solver tasks running at once; further jobs wait in the queue. */
+  maxRunningSolverTasks: positiveInt,
+  logRetentionDays: positiveInt.refine((d) => (RETENTION_DAYS as readonly number[]).includes(d), "a CloudWatch Logs retention period"),
+  /** Instance caps the handlers enforce (spec: Limits). The solve ceiling must be set in AWS. */
+  maxSolveTimeSeconds: positiveInt,
+  killGraceSeconds: positiveInt,
+  maxDailySolves: nonNegativeInt,
+  maxVariables: nonNegativeInt,
+  maxRequestBodyMb: positiveInt.max(MAX_REQUEST_BODY_MB_ON_LAMBDA),
+  /** API Gateway stage throttling (requests per second, and burst). */
+  apiRateLimit: positiveInt,
+  apiBurstLimit: positiveInt,
+  /** Webhook Lambda's reserved concurrency; 0 leaves it unreserved (accounts with a 10-execution quota). */
+  webhookReservedConcurrency: nonNegativeInt,
+  /** Receives of a solve-job message before it goes to the DLQ. */
+  jobMaxReceiveCount: positiveInt.max(1000),
+  /** Receives of a webhook message before it goes to the DLQ (the handler's own retry schedule comes first). */
+  webhookMaxReceiveCount: positiveInt.max(1000),
+  /** Blobs (large problems, solutions) expire after this many days; 0 keeps them. */
+  blobExpirationDays: nonNegativeInt,
+  sweepIntervalMinutes: positiveInt.max(60),
+  /** Where alarm notifications go (an e-mail subscription to the alarm topic), optional. */
+  alarmEmail: z.email().optional(),
+});
+export type StageSettings = z.infer<typeof StageSettingsSchema>;
+
+export interface StageConfig extends StageSettings {
+  stage: string;
+}
+
+const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
+  solverCpu: 1024,
+  solverMemoryMiB: 2048,
+  solverArchitecture: "x86_64",
+  maxRunningSolverTasks: 4,
+  logRetentionDays: 14,
+  maxSolveTimeSeconds: 300,
+  killGraceSeconds: 5,
+  maxDailySolves: 0,
+  maxVariables: 0,
+  maxRequestBodyMb: MAX_REQUEST_BODY_MB_ON_LAMBDA,
+  apiRateLimit: 50,
+  apiBurstLimit: 100,
+  webhookReservedConcurrency: 5,
+  jobMaxReceiveCount: 5,
+  webhookMaxReceiveCount: 5,
+  blobExpirationDays: 30,
+  sweepIntervalMinutes: 1,
+};
+
+/** What a production stage changes from the base: bigger tasks, more of them, longer retention. */
+const PRODUCTION: Partial<StageSettings> = {
+  solverCpu: 2048,
+  solverMemoryMiB: 4096,
+  maxRunningSolverTasks: 20,
+  logRetentionDays: 90,
+  maxSolveTimeSeconds: 600,
+  apiRateLimit: 200,
+  apiBurstLimit: 400,
+  webhookReservedConcurrency: 10,
+  blobExpirationDays: 0,
+};
+
+const PRODUCTION_STAGES = new Set(["prod", "production"]);
+
+/** camelCase setting → INCUMBENT_UPPER_SNAKE environment variable. */
+export const envNameOf = (key: string): string => `INCUMBENT_${key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}`;
+
+export interface StageSources {
+  /** Reads a CDK context value (App#node.tryGetContext). */
+  context: (key: string) => unknown;
+  env: Record<string, string | undefined>;
+}
+
+/** Resolves and validates the stage's settings; throws with every problem listed. */
+export function resolveStageConfig({ context, env }: StageSources): StageConfig {
+  const stage = String(env.INCUMBENT_STAGE ?? context("stage") ?? "dev");
+  if (!/^[a-z][a-z0-9-]{0,20}$/.test(stage)) throw new Error(`stage "${stage}": lower-case letters, digits and dashes`);
+  const fromFile = ((context("incumbent:stages") ?? {}) as Record<string, Record<string, unknown>>)[stage] ?? {};
+  const production = parseFlag(env[envNameOf("production")] ?? context("incumbent:production") ?? fromFile.production) ?? PRODUCTION_STAGES.has(stage);
+  const merged: Record<string, unknown> = { ...BASE, ...(production ? PRODUCTION : {}), namePrefix: `incumbent-${stage}`, ...fromFile, production };
+  for (const key of Object.keys(StageSettingsSchema.shape)) {
+    const given = env[envNameOf(key)] ?? context(`incumbent:${key}`);
+    if (given !== undefined && given !== "") merged[key] = given;
+  }
+  const parsed = StageSettingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`stage "${stage}" settings: ${problems}`);
+  }
+  const config: StageConfig = { stage, ...parsed.data };
+  validate(config);
+  return config;
+}
+
+function parseFlag(value: unknown): boolean | undefined {
+  if (value === undefined || value === "") return undefined;
+  const parsed = flag.safeParse(value);
+  if (!parsed.success) throw new Error(`production: true or false, got "${String(value)}"`);
+  return parsed.data;
+}
+
+function validate(config: StageConfig): void {
+  const size = FARGATE_SIZES[config.solverCpu];
+  if (!size) throw new Error(`solverCpu ${config.solverCpu}: one of ${Object.keys(FARGATE_SIZES).join(", ")}`);
+  const m = config.solverMemoryMiB;
+  const valid = Array.isArray(size) ? size.includes(m) : m >= size.min && m <= size.max && (m - size.min) % size.step === 0;
+  if (!valid) throw new Error(`solverMemoryMiB ${m} is not a Fargate memory size for ${config.solverCpu} CPU units`);
+  if (Boolean(config.domainName) !== Boolean(config.certificateArn)) throw new Error("domainName and certificateArn go together");
+  const longest = longestJobSeconds(config);
+  if (longest > SQS_MAX_VISIBILITY_SECONDS) {
+    throw new Error(
+      `the longest job (${MAX_SOLVERS_PER_COMPARISON} solvers × (${config.maxSolveTimeSeconds} s + ${config.killGraceSeconds} s grace) + ${TASK_OVERHEAD_SECONDS} s = ${longest} s) ` +
+        `exceeds SQS's 12-hour visibility timeout: lower maxSolveTimeSeconds`,
+    );
+  }
+}
+
+/**
+ * The longest job a solver task runs: a comparison row's solvers one after another, each stopped at
+ * the solve ceiling plus the kill switch's grace, plus the task's own start-up.
+ */
+export function longestJobSeconds(config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds">): number {
+  return MAX_SOLVERS_PER_COMPARISON * (config.maxSolveTimeSeconds + config.killGraceSeconds) + TASK_OVERHEAD_SECONDS;
+}
+
+/** Function timeouts the queue settings depend on. */
+export const DISPATCHER_TIMEOUT_SECONDS = 60;
+
+/**
+ * Jobs queue visibility: never shorter than the longest job, so a redelivered message (a dispatcher
+ * that started the task but failed to report) only comes back once its task has finished or been
+ * reaped; and at least six times the dispatcher's timeout, as Lambda's SQS integration asks.
+ */
+export function jobsVisibilitySeconds(config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds">): number {
+  return Math.max(longestJobSeconds(config), 6 * DISPATCHER_TIMEOUT_SECONDS);
+}
+
+/**
+ * How long a job can wait before its message reaches the DLQ (every receive a failed launch), plus
+ * two sweeps: the sweeper fails a queued item only after that, never one SQS may still deliver.
+ */
+export function staleQueuedSeconds(config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds" | "jobMaxReceiveCount" | "sweepIntervalMinutes">): number {
+  return config.jobMaxReceiveCount * jobsVisibilitySeconds(config) + 2 * 60 * config.sweepIntervalMinutes;
+}

@@ -1,0 +1,75 @@
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import type * as sqs from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { grantBlobs, grantTableItems } from "./data.js";
+import type { SolverClusterAccess } from "./ecs-permissions.js";
+import { ServiceFunction } from "./service-function.js";
+
+export interface SweeperProps {
+  namePrefix: string;
+  production: boolean;
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  webhooksQueue: sqs.IQueue;
+  /** Settings every handler shares (stage, table, caps…), set by the stack. */
+  environment: Record<string, string>;
+  logRetentionDays: number;
+  intervalMinutes: number;
+  /** A queued job older than this has left the queue for the DLQ: fail it (stage.ts staleQueuedSeconds). */
+  staleQueuedSeconds: number;
+  cluster: { arn: string; access: SolverClusterAccess; startedBy: string; containerName: string };
+}
+
+/**
+ * The scheduled reconcile (DESIGN §1): fails runs whose worker died or whose job never started, and
+ * stops Fargate tasks whose job is finished or past its time limit. Sweeps are idempotent (conditional
+ * writes), so an overlapping or retried invocation does no harm, and a missed one is made up by the
+ * next: the schedule does not retry.
+ */
+export class Sweeper extends Construct {
+  readonly handler: ServiceFunction;
+  readonly rule: events.Rule;
+
+  constructor(scope: Construct, id: string, props: SweeperProps) {
+    super(scope, id);
+    const interval = Duration.minutes(props.intervalMinutes);
+    this.handler = new ServiceFunction(this, "Handler", {
+      entry: "functions/sweeper/lambda.ts",
+      functionName: `${props.namePrefix}-sweeper`,
+      description: "Scheduled reconcile: abandoned runs, stale queued jobs, stray solver tasks",
+      memorySize: 512,
+      // Finishes well before the next sweep starts.
+      timeout: Duration.seconds(Math.min(interval.toSeconds() - 10, 300)),
+      logRetentionDays: props.logRetentionDays,
+      removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      environment: {
+        ...props.environment,
+        TABLE_NAME: props.table.tableName,
+        BLOB_BUCKET: props.bucket.bucketName,
+        WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
+        STALE_QUEUED_SECONDS: String(props.staleQueuedSeconds),
+        SWEEP_INTERVAL_SECONDS: String(interval.toSeconds()),
+        SOLVER_CLUSTER_ARN: props.cluster.arn,
+        SOLVER_STARTED_BY: props.cluster.startedBy,
+        SOLVER_CONTAINER_NAME: props.cluster.containerName,
+      },
+    });
+    const role = this.handler.role;
+    grantTableItems(props.table, role);
+    // A swept trigger run still owes its webhook a "failed" delivery, whose body may go to the blob store.
+    props.webhooksQueue.grantSendMessages(role);
+    grantBlobs(props.bucket, role, { write: true });
+    props.cluster.access.grantReapTasks(role);
+
+    this.rule = new events.Rule(this, "Schedule", {
+      ruleName: `${props.namePrefix}-sweep`,
+      description: "Runs the Incumbent sweeper",
+      schedule: events.Schedule.rate(interval),
+      targets: [new targets.LambdaFunction(this.handler.fn, { retryAttempts: 0, maxEventAge: Duration.seconds(Math.max(60, interval.toSeconds())) })],
+    });
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Checks over a synthesized CloudFormation template, each returning the list of what it found wrong
+ * (empty = fine). They are plain functions over the template JSON so the tests can run them on the
+ * real template and on deliberately broken copies of it, proving each guard catches its regression.
+ */
+export type Json = any;
+export type Template = { Resources: Record<string, { Type: string; Properties?: Json; DeletionPolicy?: string }> };
+
+/**
+ * Actions that may name `Resource: "*"`, because IAM offers nothing narrower for them:
+ * - ecs:ListTasks — its only resource type (container-instance) does not exist on Fargate; scoped to
+ *   the solver cluster by the `ecs:cluster` condition instead, which the guard requires.
+ * - ecr:GetAuthorizationToken — account-wide by design (the ECS execution role pulls the image with it).
+ */
+export const WILDCARD_RESOURCE_ACTIONS: Record<string, { requiredConditionKey?: string }> = {
+  "ecs:ListTasks": { requiredConditionKey: "ecs:cluster" },
+  "ecr:GetAuthorizationToken": {},
+};
+
+export const resourcesOfType = (t: Template, type: string): [string, Json][] =>
+  Object.entries(t.Resources).filter(([, r]) => r.Type === type) as [string, Json][];
+
+const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** The logical id a `{ Ref }` or `{ Fn::GetAtt: [id, attr] }` points at, if any. */
+export function refTarget(value: Json): string | undefined {
+  if (value && typeof value === "object") {
+    if (typeof value.Ref === "string") return value.Ref;
+    if (Array.isArray(value["Fn::GetAtt"])) return value["Fn::GetAtt"][0];
+  }
+  return undefined;
+}
+
+/** Every logical id mentioned anywhere inside a value (Ref, GetAtt, inside Joins…). */
+export function referencedIds(value: Json, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => referencedIds(v, into));
+  else if (value && typeof value === "object") {
+    const target = refTarget(value);
+    if (target) into.add(target);
+    Object.values(value).forEach((v) => referencedIds(v, into));
+  }
+  return into;
+}
+
+export interface Statement {
+  source: string;
+  Effect: string;
+  Action: string[];
+  Resource: Json[];
+  Condition?: Record<string, Record<string, Json>>;
+}
+
+/** Identity-policy statements: AWS::IAM::Policy documents and roles' inline policies. */
+export function identityStatements(t: Template): (Statement & { roles: string[] })[] {
+  const out: (Statement & { roles: string[] })[] = [];
+  const push = (source: string, roles: string[], doc: Json) => {
+    for (const s of asArray(doc?.Statement)) {
+      out.push({ source, roles, Effect: s.Effect, Action: asArray(s.Action), Resource: asArray(s.Resource), Condition: s.Condition });
+    }
+  };
+  for (const [id, policy] of resourcesOfType(t, "AWS::IAM::Policy")) {
+    push(id, asArray(policy.Properties.Roles).map(refTarget).filter((r): r is string => !!r), policy.Properties.PolicyDocument);
+  }
+  for (const [id, policy] of resourcesOfType(t, "AWS::IAM::ManagedPolicy")) {
+    push(id, asArray(policy.Properties.Roles).map(refTarget).filter((r): r is string => !!r), policy.Properties.PolicyDocument);
+  }
+  for (const [id, role] of resourcesOfType(t, "AWS::IAM::Role")) {
+    for (const p of asArray(role.Properties?.Policies)) push(`${id}/${(p as Json).PolicyName}`, [id], (p as Json).PolicyDocument);
+  }
+  return out;
+}
+
+/** Allow statements on `Resource: "*"` outside the documented exceptions, and wildcard actions. */
+export function wildcardViolations(t: Template): string[] {
+  const found: string[] = [];
+  for (const s of identityStatements(t)) {
+    if (s.Effect !== "Allow") continue;
+    for (const action of s.Action) {
+      if (action === "*" || action.endsWith(":*")) found.push(`${s.source}: wildcard action ${action}`);
+    }
+    if (!s.Resource.includes("*")) continue;
+    for (const action of s.Action) {
+      const allowed = WILDCARD_RESOURCE_ACTIONS[action];
+      if (!allowed) {
+        found.push(`${s.source}: ${action} on Resource "*"`);
+        continue;
+      }
+      const key = allowed.requiredConditionKey;
+      if (key && !Object.values(s.Condition ?? {}).some((c) => key in c)) found.push(`${s.source}: ${action} on "*" without a ${key} condition`);
+    }
+  }
+  return found;
+}
+
+/** Queues a Lambda consumes, and whether each has a redrive policy to a queue of this template. */
+export function redriveViolations(t: Template): string[] {
+  const found: string[] = [];
+  const queues = Object.fromEntries(resourcesOfType(t, "AWS::SQS::Queue"));
+  const consumed = resourcesOfType(t, "AWS::Lambda::EventSourceMapping")
+    .map(([, m]) => refTarget(m.Properties.EventSourceArn))
+    .filter((id): id is string => !!id && id in queues);
+  if (consumed.length === 0) found.push("no Lambda consumes an SQS queue");
+  for (const id of consumed) {
+    const redrive = queues[id].Properties?.RedrivePolicy;
+    const dlq = refTarget(redrive?.deadLetterTargetArn);
+    if (!redrive) found.push(`${id}: consumed by a Lambda but has no redrive policy`);
+    else if (!dlq || !(dlq in queues)) found.push(`${id}: its dead-letter target is not a queue of this stack`);
+    else if (!(redrive.maxReceiveCount >= 1)) found.push(`${id}: maxReceiveCount missing`);
+  }
+  return found;
+}
+
+/** Every DLQ has a depth alarm and every consumed queue an oldest-message alarm, each with an action. */
+export function alarmViolations(t: Template): string[] {
+  const found: string[] = [];
+  const alarms = resourcesOfType(t, "AWS::CloudWatch::Alarm").map(([, a]) => a.Properties);
+  const alarmOn = (queueId: string, metric: string) =>
+    alarms.find(
+      (a) =>
+        a.Namespace === "AWS/SQS" &&
+        a.MetricName === metric &&
+        asArray(a.Dimensions).some((d: Json) => d.Name === "QueueName" && refTarget(d.Value) === queueId) &&
+        asArray(a.AlarmActions).length > 0,
+    );
+  for (const [id, q] of resourcesOfType(t, "AWS::SQS::Queue")) {
+    const dlq = refTarget(q.Properties?.RedrivePolicy?.deadLetterTargetArn);
+    if (!dlq) continue;
+    if (!alarmOn(dlq, "ApproximateNumberOfMessagesVisible")) found.push(`${dlq}: no depth alarm with an action`);
+    if (!alarmOn(id, "ApproximateAgeOfOldestMessage")) found.push(`${id}: no oldest-message-age alarm with an action`);
+  }
+  return found;
+}
+
+/** The queue a function name consumes and its visibility timeout vs the function's timeout. */
+export function consumerTimeouts(t: Template): { queue: string; visibility: number; functionTimeout: number }[] {
+  const functions = Object.fromEntries(resourcesOfType(t, "AWS::Lambda::Function"));
+  const queues = Object.fromEntries(resourcesOfType(t, "AWS::SQS::Queue"));
+  return resourcesOfType(t, "AWS::Lambda::EventSourceMapping").map(([, m]) => {
+    const queue = refTarget(m.Properties.EventSourceArn)!;
+    const fn = functions[refTarget(m.Properties.FunctionName)!];
+    return { queue, visibility: queues[queue]?.Properties?.VisibilityTimeout ?? 30, functionTimeout: fn?.Properties?.Timeout ?? 3 };
+  });
+}
+
+/** A visibility timeout shorter than the work one of its messages starts. */
+export function visibilityViolations(t: Template, jobsQueueName: string, minimumJobsVisibility: number): string[] {
+  const found: string[] = [];
+  for (const c of consumerTimeouts(t)) {
+    if (c.visibility < c.functionTimeout) found.push(`${c.queue}: visibility ${c.visibility} s < consumer timeout ${c.functionTimeout} s`);
+  }
+  const jobs = resourcesOfType(t, "AWS::SQS::Queue").find(([, q]) => q.Properties?.QueueName === jobsQueueName);
+  if (!jobs) found.push(`no queue named ${jobsQueueName}`);
+  else if (!(jobs[1].Properties.VisibilityTimeout >= minimumJobsVisibility)) {
+    found.push(`${jobsQueueName}: visibility ${jobs[1].Properties.VisibilityTimeout} s < the longest job, ${minimumJobsVisibility} s`);
+  }
+  return found;
+}

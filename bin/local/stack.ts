@@ -105,11 +105,31 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const mailbox: Mailbox = options.mailbox ?? ((to, subject, body) => console.log(`[mail to ${to}] ${subject}: ${body}`));
   const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo, mailbox, sqs });
 
-  // The solvers this machine has, as a worker would report them (printed by `npm start`).
-  const probe = await createSolverToolkit(config, { warm: false });
-  const solvers = await probe.inventory();
-  await probe.close();
-  await services.inventory.report(solvers, "local-stack", services.clock.now());
+  // The solvers this machine has, as a worker would report them (printed by `npm start`). Probing
+  // starts child processes; it runs while the identity is seeded and the server starts.
+  const probing = (async () => {
+    const probe = await createSolverToolkit(config, { warm: false });
+    const found = await probe.inventory();
+    await probe.close();
+    await services.inventory.report(found, "local-stack", services.clock.now());
+    return found;
+  })();
+  const bootstrap = await bootstrapIdentity(services, {
+    email: options.bootstrap?.email ?? env.BOOTSTRAP_EMAIL,
+    password: options.bootstrap?.password ?? env.BOOTSTRAP_PASSWORD,
+    apiKey: options.bootstrap?.apiKey ?? env.BOOTSTRAP_API_KEY,
+  });
+  const deps: ApiDeps = {
+    ...services,
+    startedAtMs: services.clock.now(),
+    clientIp: (c) => getConnInfo(c).remote.address ?? "unknown",
+  };
+  const app = createApp(deps);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? Number(env.PORT ?? 8080), hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const solvers = await probing;
 
   // Fargate's stand-in: worker processes, fed by the solve-jobs queue through the same dispatcher.
   const workerEnv: Record<string, string | undefined> = {
@@ -150,22 +170,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const sweeper = createSweeper(services, triggerSweepHooks(services));
   const sweepTimer = setInterval(() => void sweeper().catch((error) => services.logger.warn("sweep failed", { error })), Math.max(1, config.sweepIntervalSeconds) * 1000);
   sweepTimer.unref();
-  const bootstrap = await bootstrapIdentity(services, {
-    email: options.bootstrap?.email ?? env.BOOTSTRAP_EMAIL,
-    password: options.bootstrap?.password ?? env.BOOTSTRAP_PASSWORD,
-    apiKey: options.bootstrap?.apiKey ?? env.BOOTSTRAP_API_KEY,
-  });
-
-  const deps: ApiDeps = {
-    ...services,
-    startedAtMs: services.clock.now(),
-    clientIp: (c) => getConnInfo(c).remote.address ?? "unknown",
-  };
-  const app = createApp(deps);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? Number(env.PORT ?? 8080), hostname: "127.0.0.1" }, () => resolve(s));
-  });
-  const port = (server.address() as AddressInfo).port;
 
   let stopped = false;
   return {

@@ -196,6 +196,44 @@ describe.runIf(enabled)("solver adapters", () => {
     });
   });
 
+  describe("verdicts on small edge cases, never guessed", () => {
+    const maxSum = { sense: "maximize" as const, objective: { terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }] } };
+    const cases: Record<string, ProblemInput> = {
+      "no rows": { variables: [{ name: "x", lb: 1, ub: 4 }, { name: "y", type: "integer", lb: -2, ub: 3 }], objective: { terms: [{ var: "x", coef: 1 }, { var: "y", coef: 2 }] } },
+      "an empty row": { variables: [{ name: "x", ub: 4 }], objective: { terms: [{ var: "x", coef: -1 }] }, constraints: [{ name: "e", terms: [], ub: 1 }, { name: "c", terms: [{ var: "x", coef: 1 }], ub: 3 }] },
+      "an infeasible empty row": { variables: [{ name: "x" }], constraints: [{ name: "e", terms: [], lb: 1 }] },
+      "an unbounded MILP": { ...maxSum, variables: [{ name: "x", type: "integer" }, { name: "y", type: "integer" }], constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }, { var: "y", coef: -1 }], ub: 1 }] },
+      // 2x − 2y = 1 has no integer point, while its LP relaxation is unbounded.
+      "an infeasible MILP with an unbounded relaxation": {
+        ...maxSum,
+        variables: [{ name: "x", type: "integer", lb: null }, { name: "y", type: "integer", lb: null }],
+        objective: { terms: [{ var: "x", coef: 1 }] },
+        constraints: [{ name: "c", terms: [{ var: "x", coef: 2 }, { var: "y", coef: -2 }], lb: 1, ub: 1 }],
+      },
+    };
+    const expected: Record<string, Record<SolverName, string>> = {
+      "no rows": { scip: "optimal", highs: "optimal", cbc: "optimal", glpk: "optimal", jaos: "" },
+      "an empty row": { scip: "optimal", highs: "optimal", cbc: "optimal", glpk: "optimal", jaos: "" },
+      "an infeasible empty row": { scip: "infeasible", highs: "infeasible", cbc: "infeasible", glpk: "infeasible", jaos: "" },
+      "an unbounded MILP": { scip: "unbounded", highs: "unbounded", cbc: "unbounded", glpk: "unbounded", jaos: "" },
+      // CBC and glpsol search the feasibility problem until their limit: they cannot say, so they say so.
+      "an infeasible MILP with an unbounded relaxation": { scip: "infeasible", highs: "infeasible", cbc: "error", glpk: "error", jaos: "" },
+    };
+    for (const [title, input] of Object.entries(cases)) {
+      it.each(["scip", "highs", "cbc", "glpk"] as const)(`%s on ${title}`, async (name) => {
+        const r = await solve(name, problem(input), settings({ timeLimitSeconds: 2 }));
+        expect(r.solver_status).toBe(expected[title]![name]);
+        if (r.solver_status === "error") expect(r.error_message).toMatch(/relaxation is unbounded|said "Unbounded"/);
+        if (r.solver_status !== "optimal") expect(r.objective_value).toBeNull();
+      });
+    }
+
+    it("cbc: an LP stopped by its limit reports no objective from an infeasible basis", async () => {
+      const r = await solve("cbc", instance("25fv47.mps"), settings({ timeLimitSeconds: 0.02 }));
+      expect(r).toMatchObject({ solver_status: "time_limit", objective_value: null, solution: null, dual_bound: null });
+    });
+  });
+
   it.each(["scip", "cbc"] as const)("%s: an AbortSignal cancels the solve", async (name) => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);

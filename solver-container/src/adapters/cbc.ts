@@ -6,7 +6,7 @@ import { hasIntegers, hasQuadratic } from "../../../functions/core/problem/schem
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
-import { settleInfeasibleOrUnbounded, type AuxiliaryAnswer } from "./certificates.js";
+import { pointViolation, POINT_TOLERANCE, settleInfeasibleOrUnbounded, type AuxiliaryAnswer } from "./certificates.js";
 import { runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
 import type { AdapterResult, ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
@@ -151,15 +151,21 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         result.solver_time_seconds = (result.solver_time_seconds ?? 0) + extraSeconds;
         if (settled.status === "error") result.error_message = settled.message;
         else result.solver_status = settled.status;
-      } else if (sol.status === "stopped_on_time") {
-        result.solver_status = "time_limit";
-        if (sol.hasIncumbent) fillIncumbent();
-        result.dual_bound = toOriginal(main.log.bestPossible ?? main.log.lowerBound);
-      } else if (sol.status.startsWith("stopped_on") && sol.hasIncumbent) {
-        result.solver_status = "feasible";
-        fillIncumbent();
-        result.dual_bound = toOriginal(main.log.lowerBound);
-        result.error_message = `CBC: ${sol.headline}`;
+      } else if (sol.status.startsWith("stopped_on")) {
+        // A MILP's listed values are an integer solution. An LP's are wherever simplex stopped, an
+        // incumbent only if feasible, which is checked (CBC marks such an LP "Stopped on iterations").
+        const usable = sol.hasIncumbent && (hasIntegers(problem) || pointViolation(problem, values(main)).worst <= POINT_TOLERANCE);
+        if (usable) fillIncumbent();
+        result.dual_bound = hasIntegers(problem) ? toOriginal(main.log.bestPossible ?? main.log.lowerBound) : null;
+        if (sol.status === "stopped_on_time" || main.log.result?.startsWith("Stopped on time")) result.solver_status = "time_limit";
+        else if (usable) {
+          result.solver_status = "feasible";
+          result.error_message = `CBC: ${sol.headline}`;
+        } else {
+          result.objective_value = null;
+          result.dual_bound = null;
+          result.error_message = words(main);
+        }
       } else {
         result.error_message = words(main);
       }

@@ -19,7 +19,7 @@ import { Rng } from "./rng.js";
 import { applyScaling, computeScaling, type Scaling } from "./scaling.js";
 import { runDual } from "./simplex-dual.js";
 import { runPrimal, type PrimalOutcome } from "./simplex-primal.js";
-import { SimplexState } from "./simplex-state.js";
+import { BASIC, SimplexState } from "./simplex-state.js";
 
 export type LpStatus = "optimal" | "infeasible" | "unbounded" | "cutoff" | "time_limit" | "iteration_limit" | "error";
 
@@ -90,6 +90,29 @@ export class LpEngine {
 
   setBasis(status: Int8Array): void {
     this.hasBasis = this.state.setBasis(status);
+  }
+
+  /**
+   * Row r of the simplex tableau of the current (factored, optimal) basis in unscaled terms:
+   * x_B(r) + Σ_{j nonbasic} α_j x_j = 0 over structural columns j < n and logicals n + i
+   * (logical = −row activity). Returns the basic variable and α (exact zeros outside `nonzeros`).
+   */
+  tableauRow(r: number): { basic: number; alpha: Float64Array; nonzeros: Int32Array } {
+    const st = this.state;
+    const rho = new Float64Array(st.m);
+    rho[r] = 1;
+    st.lu.btran(rho);
+    const row = st.computePivotRow(rho);
+    const basic = st.basicIndex[r];
+    const scaleBasic = basic < st.n ? this.scaling.col[basic] : 1 / this.scaling.row[basic - st.n];
+    const alpha = new Float64Array(st.total);
+    const nonzeros = st.rowNz.slice(0, st.rowNzCount);
+    for (const j of nonzeros) {
+      if (st.status[j] === BASIC) continue;
+      const scaleJ = j < st.n ? this.scaling.col[j] : 1 / this.scaling.row[j - st.n];
+      alpha[j] = (row[j] * scaleBasic) / scaleJ;
+    }
+    return { basic, alpha, nonzeros };
   }
 
   /** Forget the basis: the next solve starts from the slack basis. */

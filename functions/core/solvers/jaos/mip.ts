@@ -17,11 +17,13 @@
  * kept as unresolved bounds rather than pruned).
  */
 import { chooseBranch, PseudoCosts } from "./branching.js";
+import { gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { computeLocks, fractionalDive, INTEGRALITY_TOL, isFractional, simpleRounding, type Locks } from "./heuristics.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import { maxViolation, objectiveValue, type LpModel } from "./model.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
 import type { Presolved } from "./presolve.js";
+import { BASIC } from "./simplex-state.js";
 
 export interface MipOptions {
   deadline: number;
@@ -32,6 +34,10 @@ export interface MipOptions {
 
 export interface MipStats {
   rootBound: number | null;
+  /** Root bound after the cut rounds. */
+  rootBoundAfterCuts: number | null;
+  cuts: number;
+  cutsKept: number;
   rootIterations: number;
   strongBranchings: number;
   strongIterations: number;
@@ -64,11 +70,16 @@ export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): Mi
   return new BranchAndBound(original, pre, pre.reduced, opt).run();
 }
 
+const CUT_ROUNDS = 20;
+const CUTS_PER_ROUND = 50;
+
 class BranchAndBound {
-  private readonly engine: LpEngine;
+  private engine: LpEngine;
+  /** The presolved model plus the root cuts kept for the search. */
+  private model: LpModel;
   private readonly queue = new NodeQueue();
   private readonly pseudo: PseudoCosts;
-  private readonly locks: Locks;
+  private locks: Locks;
   private readonly rootLower: Float64Array;
   private readonly rootUpper: Float64Array;
   private readonly objectiveStep: number;
@@ -83,6 +94,9 @@ class BranchAndBound {
   private strongEffort = 0;
   private readonly stats: MipStats = {
     rootBound: null,
+    rootBoundAfterCuts: null,
+    cuts: 0,
+    cutsKept: 0,
     rootIterations: 0,
     strongBranchings: 0,
     strongIterations: 0,
@@ -96,9 +110,10 @@ class BranchAndBound {
   constructor(
     private readonly original: LpModel,
     private readonly pre: Presolved,
-    private readonly model: LpModel,
+    model: LpModel,
     private readonly opt: MipOptions,
   ) {
+    this.model = model;
     this.engine = new LpEngine(model);
     this.pseudo = new PseudoCosts(model.cols);
     this.locks = computeLocks(model);
@@ -113,7 +128,7 @@ class BranchAndBound {
       this.offer(new Float64Array(0));
       return this.outcome(this.incumbent ? "optimal" : "infeasible");
     }
-    const root = this.engine.solve({ deadline: opt.deadline });
+    let root = this.engine.solve({ deadline: opt.deadline });
     this.iterations += root.iterations;
     this.stats.rootIterations = root.iterations;
     if (root.status === "infeasible") return this.outcome("infeasible");
@@ -121,6 +136,8 @@ class BranchAndBound {
     if (root.status === "unbounded") return this.unboundedRelaxation();
     if (root.status !== "optimal") return this.outcome("error", root.message ?? `root LP ended ${root.status}`);
     this.stats.rootBound = root.objective;
+    root = this.rootCuts(root);
+    this.stats.rootBoundAfterCuts = root.objective;
 
     let current: MipNode | null = { id: this.nextId++, depth: 0, lowerBound: root.objective, estimate: root.objective, decision: null, basis: null, branch: null };
     let preSolved: LpResult | null = root;
@@ -169,6 +186,75 @@ class BranchAndBound {
     if (stopped) return this.outcome("time_limit");
     if (this.unsolvedBound < this.pruneLevel()) return this.outcome("error", "some node LPs could not be solved; the search is incomplete");
     return this.outcome(this.incumbent ? "optimal" : "infeasible");
+  }
+
+  /**
+   * Rounds of Gomory cuts at the root: add the violated cuts, re-solve from the extended basis (the
+   * cuts' slacks basic), stop when the bound stalls. Cuts whose slack is basic at the end are dropped.
+   * Returns the final root LP (optimal). If an extended LP does not end optimal, the cuts of that
+   * round are discarded.
+   */
+  private rootCuts(root: LpResult): LpResult {
+    const baseRows = this.model.rows;
+    let current = root;
+    let stall = 0;
+    for (let round = 0; round < CUT_ROUNDS && performance.now() < this.opt.deadline; round++) {
+      let fractional = false;
+      for (let j = 0; j < this.model.cols && !fractional; j++) if (this.model.integer[j] && isFractional(current.x![j])) fractional = true;
+      if (!fractional) break;
+      const cuts = gomoryCuts(this.engine, this.model, current.x!, CUTS_PER_ROUND);
+      if (cuts.length === 0) break;
+      const previous = { model: this.model, engine: this.engine };
+      const basis = this.engine.getBasis();
+      const model = withRows(this.model, cuts);
+      const engine = new LpEngine(model);
+      const status = new Int8Array(model.cols + model.rows);
+      status.set(basis.subarray(0, this.model.cols + this.model.rows));
+      status.fill(BASIC, this.model.cols + this.model.rows);
+      engine.setBasis(status);
+      const r = engine.solve({ deadline: this.opt.deadline });
+      this.iterations += r.iterations;
+      this.stats.rootIterations += r.iterations;
+      if (r.status !== "optimal") {
+        this.model = previous.model;
+        this.engine = previous.engine;
+        break;
+      }
+      this.model = model;
+      this.engine = engine;
+      this.stats.cuts += cuts.length;
+      const gain = r.objective - current.objective;
+      current = r;
+      stall = gain <= 1e-4 * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
+      if (stall >= 3) break;
+    }
+    if (this.model.rows > baseRows) current = this.dropSlackCuts(baseRows, current);
+    this.locks = computeLocks(this.model);
+    return current;
+  }
+
+  /** Removes cut rows whose slack is basic (not binding), keeping the basis. */
+  private dropSlackCuts(baseRows: number, current: LpResult): LpResult {
+    const n = this.model.cols;
+    const basis = this.engine.getBasis();
+    const keep = new Uint8Array(this.model.rows);
+    for (let i = 0; i < this.model.rows; i++) keep[i] = i < baseRows || basis[n + i] !== BASIC ? 1 : 0;
+    const kept = keep.reduce((s, v) => s + v, 0);
+    if (kept === this.model.rows) return current;
+    const model = keepRows(this.model, keep);
+    const status = new Int8Array(n + model.rows);
+    status.set(basis.subarray(0, n));
+    let w = n;
+    for (let i = 0; i < this.model.rows; i++) if (keep[i]) status[w++] = basis[n + i];
+    const engine = new LpEngine(model);
+    engine.setBasis(status);
+    const r = engine.solve({ deadline: this.opt.deadline });
+    this.iterations += r.iterations;
+    if (r.status !== "optimal") return current; // keep the full set
+    this.model = model;
+    this.engine = engine;
+    this.stats.cutsKept = model.rows - baseRows;
+    return r;
   }
 
   /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */

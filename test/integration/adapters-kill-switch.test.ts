@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../functions/core/config.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import { ProblemSchema } from "../../functions/core/problem/schema.js";
 import { createTypeScriptEngineAdapter } from "../../solver-container/src/adapters/node-engine.js";
@@ -71,7 +72,7 @@ describe.runIf(machineHas("glpsol", "instances"))("kill switch on a CLI solver",
 });
 
 describe.runIf(machineHas("python_solvers", "instances"))("kill switch on the warm Python host", () => {
-  const python = new PythonRuntime({ pythonPath: resolvePythonPath(".venv/bin/python") });
+  const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
   // dcmulti takes SCIP several seconds; a 60 s solver limit leaves the stopping to the kill switch.
   const model = (() => {
     const { colNames: _names, ...form } = toMatrixForm(readMps(readFileSync(path.join(INSTANCES_DIR, "dcmulti.mps"), "utf8")));

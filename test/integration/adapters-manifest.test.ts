@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLp } from "../../functions/core/problem/lp.js";
+import { loadConfig } from "../../functions/core/config.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import type { Problem } from "../../functions/core/problem/schema.js";
 import { createAdapters, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
@@ -73,7 +74,7 @@ const SLOW_FIRST = ["gt2.mps/glpk", "p0548.mps/glpk"];
 
 describe.runIf(enabled)("manifest instances through the adapters (60 s limit)", () => {
   const manifest = enabled ? readManifest() : [];
-  const python = new PythonRuntime({ pythonPath: resolvePythonPath(".venv/bin/python") });
+  const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
   let adapters: AdapterRegistry;
   let workDir: string;
   let solves: Map<string, Promise<AdapterResult>>;

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../functions/core/config.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import { ProblemSchema, type ProblemInput } from "../../functions/core/problem/schema.js";
 import type { SolveSettings, SolverName } from "../../functions/core/solvers/types.js";
@@ -61,7 +62,7 @@ const miqp = problem({
 });
 
 describe.runIf(enabled)("solver adapters", () => {
-  const python = new PythonRuntime({ pythonPath: resolvePythonPath(".venv/bin/python") });
+  const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
   let adapters: AdapterRegistry;
   let workDir: string;
   const context = (): SolveContext => ({ workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 });
@@ -180,7 +181,7 @@ describe.runIf(enabled)("solver adapters", () => {
     });
 
     it("falls back to a one-shot interpreter when no host runs, with the same answer", async () => {
-      const cold = new PythonRuntime({ pythonPath: resolvePythonPath(".venv/bin/python") });
+      const cold = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
       const oneShot = createAdapters({ python: cold });
       for (const name of ["scip", "highs"] as const) {
         const r = await oneShot.get(name)!.solve(smallMilp, settings(), context());

@@ -18,6 +18,9 @@ import type { AdapterResult, ProbeResult, Progress, SolveContext, SolverAdapter 
  * Settings: `--tmlim` (whole seconds only: the limit is rounded up, and the kill switch counts from
  * that), `--mipgap`. glpsol has no threads option; it is single-threaded.
  *
+ * Time: glpsol's own "Time used" has 0.1 s resolution, so `solver_time_seconds` is measured from its
+ * streamed log instead, from the "GLPK ... Optimizer" line to the "Time used" line (it flushes each line).
+ *
  * Verdicts: the LP presolver's "no dual feasible solution" proves neither infeasible nor unbounded, so
  * that LP is solved again with `--nopresol`, whose simplex tells. A MILP whose LP relaxation is
  * unbounded is settled with certificates (certificates.ts).

@@ -11,6 +11,7 @@ import type { ProbeResult, SolverAdapter } from "./types.js";
 export type { AdapterResult, AppliedSettings, ProbeResult, Progress, SolveContext, SolverAdapter, TypeScriptEngine } from "./types.js";
 export { PythonRuntime } from "./python-host.js";
 export { resolvePythonPath } from "./paths.js";
+export { createTypeScriptEngineAdapter } from "./node-engine.js";
 
 /**
  * The solver container's adapters. A worker builds the registry once:
@@ -45,8 +46,9 @@ export interface AdapterOptions {
   cbcCommand?: string;
   glpsolCommand?: string;
   /**
-   * The jaos adapter, once the engine exists: build it with `solveInNodeChild` (node-engine.ts) around
-   * a `TypeScriptEngine` export, so it runs in a child under the kill switch like every other solver.
+   * The jaos adapter, once the engine exists: `createTypeScriptEngineAdapter("jaos", "jaos", { modulePath,
+   * exportName })` around a module exporting a `TypeScriptEngine`, so it runs in a Node child under the
+   * kill switch like every other solver.
    */
   jaos?: SolverAdapter;
 }

@@ -13,6 +13,7 @@ import { assertAllowed, type RateLimiter } from "../limits/rate-limits.js";
 import type { Queues } from "../queue/sqs.js";
 import type { InventoryStore } from "../solvers/inventory.js";
 import { resolveSettings } from "../solvers/settings.js";
+import type { SolverChoice } from "../solvers/types.js";
 import type { ConsumeResult } from "../store/counters.js";
 import type { RunOutcomes } from "./outcomes.js";
 import { resolveRunInput, type ResolvedInput } from "./overrides.js";
@@ -48,6 +49,8 @@ interface StartOptions {
  * (422 with a recorded validation_failed run), then records the run, counts it and queues it.
  */
 export class TriggerRuns {
+  private readonly versionSolvers = new Map<string, SolverChoice>();
+
   constructor(
     private readonly deps: {
       config: Config;
@@ -117,13 +120,22 @@ export class TriggerRuns {
   }
 
   private async resolve(trigger: TriggerRecord, sent: Record<string, unknown>): Promise<ResolvedInput> {
-    const version = await this.deps.documents.findVersion(trigger.org_id, trigger.document_id, trigger.version_id);
-    if (!version) throw new AppError("conflict", "The trigger's pinned version no longer exists; create a new trigger.");
     return resolveRunInput(trigger.override_schema, sent, {
-      version: version.solver_name,
+      version: await this.versionSolver(trigger),
       chosen: trigger.solver_name,
       available: await this.deps.inventory.available(this.deps.clock.now()),
     });
+  }
+
+  /** The solver a pinned version names. A version's solver never changes, and a pinned version is never pruned. */
+  private async versionSolver(trigger: TriggerRecord): Promise<SolverChoice> {
+    const cached = this.versionSolvers.get(trigger.version_id);
+    if (cached) return cached;
+    const version = await this.deps.documents.findVersion(trigger.org_id, trigger.document_id, trigger.version_id);
+    if (!version) throw new AppError("conflict", "The trigger's pinned version no longer exists; create a new trigger.");
+    if (this.versionSolvers.size >= 10_000) this.versionSolvers.clear();
+    this.versionSolvers.set(version.id, version.solver_name);
+    return version.solver_name;
   }
 
   private async start(trigger: TriggerRecord, options: StartOptions): Promise<RunRecord> {

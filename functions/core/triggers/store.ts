@@ -107,6 +107,8 @@ function strip<T>(item: Record<string, unknown>): T {
 
 export class TriggerStore {
   readonly leases: Leases;
+  /** A trigger's organization never changes: fire reads the index once per trigger and process. */
+  private readonly orgOfTrigger = new Map<string, string>();
   constructor(private readonly table: Table) {
     this.leases = new Leases(table);
   }
@@ -129,15 +131,23 @@ export class TriggerStore {
    */
   async findTrigger(id: string): Promise<TriggerRecord | null> {
     if (!looksLikeId(id, "trg")) return null;
-    const page = await this.table.queryPage<{ org_id: string }>({
-      IndexName: "gsi1",
-      KeyConditionExpression: "gsi1pk = :p AND gsi1sk = :s",
-      ExpressionAttributeValues: { ":p": triggerIndexKey(id).gsi1pk, ":s": "TRIGGER" },
-      ProjectionExpression: "org_id",
-      Limit: 1,
-    });
-    const orgId = page.items[0]?.org_id;
-    return orgId ? this.getTrigger(orgId, id) : null;
+    let orgId = this.orgOfTrigger.get(id);
+    if (!orgId) {
+      const page = await this.table.queryPage<{ org_id: string }>({
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :p AND gsi1sk = :s",
+        ExpressionAttributeValues: { ":p": triggerIndexKey(id).gsi1pk, ":s": "TRIGGER" },
+        ProjectionExpression: "org_id",
+        Limit: 1,
+      });
+      orgId = page.items[0]?.org_id;
+      if (!orgId) return null;
+      if (this.orgOfTrigger.size >= 10_000) this.orgOfTrigger.clear();
+      this.orgOfTrigger.set(id, orgId);
+    }
+    const trigger = await this.getTrigger(orgId, id);
+    if (!trigger) this.orgOfTrigger.delete(id);
+    return trigger;
   }
 
   async listTriggers(orgId: string): Promise<TriggerRecord[]> {

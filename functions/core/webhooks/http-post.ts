@@ -30,6 +30,7 @@ export const postWebhook: WebhookPoster = (rawUrl, body, headers, options) => {
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const done = (outcome: Omit<PostOutcome, "durationMs">) => {
       if (settled) return;
       settled = true;
@@ -53,7 +54,7 @@ export const postWebhook: WebhookPoster = (rawUrl, body, headers, options) => {
     const client = url.protocol === "https:" ? https : url.protocol === "http:" ? http : null;
     if (!client) return fail(new DestinationRefused(`${url.protocol} is not an allowed scheme`));
 
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       request.destroy(new Error(`no response within ${Math.round(options.timeoutMs / 1000)} s`));
     }, options.timeoutMs);
     const request = client.request(url, {

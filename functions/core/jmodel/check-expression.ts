@@ -1,4 +1,5 @@
-import type { Declaration, Expr, ExprType, Indexing, NameRef, Pos } from "./ast.js";
+import type { Declaration, Expr, Indexing, NameRef, Pos } from "./ast.js";
+import { BOOL, describeKind, describeType, letters, literalValue, NUMBER, UNKNOWN, type Context, type Info } from "./check-types.js";
 import { problemAt, type JModelErrorCode, type JModelProblem } from "./errors.js";
 import { canonicalAtom, invalidElementReason } from "./values.js";
 
@@ -9,29 +10,10 @@ import { canonicalAtom, invalidElementReason } from "./values.js";
  * the offending sub-expression typed as "unknown" so one mistake is reported once.
  */
 
-/** What the context allows: 0 = no variables (data, bounds, conditions), 1 = linear, 2 = quadratic. */
-export interface Context {
-  maxDegree: 0 | 1 | 2;
-  /** Where the expression sits, for messages: "a constraint", "the bounds of `x`". */
-  where: string;
-}
-
-/** Result of checking one expression; `type` null means "already reported, do not report again". */
-export interface Info {
-  type: ExprType | null;
-  degree: number;
-  /** Smallest dummy slot the expression reads without binding it (Infinity: none, the value is closed). */
-  minFree: number;
-}
-
 interface Scope {
   names: Map<string, number>;
   parent: Scope | null;
 }
-
-const NUMBER: ExprType = { kind: "number" };
-const BOOL: ExprType = { kind: "bool" };
-const UNKNOWN: Info = { type: null, degree: 0, minFree: Infinity };
 
 export class ExpressionChecker {
   readonly problems: JModelProblem[] = [];
@@ -446,36 +428,4 @@ export class ExpressionChecker {
     }
     return { type: { kind: "set", dimension }, degree: 0, minFree };
   }
-}
-
-/** The value of a number literal, possibly signed: the only exponents allowed on variables. */
-function literalValue(expr: Expr): number | null {
-  if (expr.kind === "number") return expr.value;
-  if (expr.kind === "unary" && expr.operand.kind === "number") return expr.op === "-" ? -expr.operand.value : expr.operand.value;
-  return null;
-}
-
-export function describeType(type: ExprType): string {
-  switch (type.kind) {
-    case "number":
-      return "a number";
-    case "atom":
-      return "a set element";
-    case "string":
-      return "a string";
-    case "bool":
-      return "a condition";
-    case "set":
-      return `a set (dimension ${type.dimension})`;
-    case "tuple":
-      return `a tuple of ${type.size}`;
-  }
-}
-
-export function describeKind(decl: Declaration): string {
-  return decl.kind === "param" ? "parameter" : decl.kind === "var" ? "variable" : decl.kind;
-}
-
-function letters(n: number): string {
-  return Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i)).join(", ");
 }

@@ -1,5 +1,6 @@
 import type { ConstraintDecl, Declaration, Expr, ModelAst, ObjectiveDecl, ParamDecl, SetDecl, VarDecl } from "./ast.js";
-import { describeKind, ExpressionChecker, type Context } from "./check-expression.js";
+import { ExpressionChecker } from "./check-expression.js";
+import { describeKind, type Context } from "./check-types.js";
 import { problemAt, type JModelProblem } from "./errors.js";
 
 /**

@@ -70,7 +70,7 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   let dropped = 0;
   let problem: Omit<Problem, "constraints"> | null = null;
   for (const decl of ast.declarations) {
-    if (decl.kind === "objective") problem = expandObjective(decl, ev, linearizer, names, variables, options.name ?? "jmodel");
+    if (decl.kind === "objective") problem = expandObjective(decl, linearizer, names, variables, options.name ?? "jmodel");
     else if (decl.kind === "constraint") dropped += expandConstraint(decl, ev, linearizer, row, names, constraints);
   }
   const result: Problem = { ...problem!, constraints };
@@ -108,7 +108,6 @@ function createVariables(ev: Evaluator, decl: VarDecl, variables: Variable[]): V
 
 function expandObjective(
   decl: ObjectiveDecl,
-  ev: Evaluator,
   linearizer: Linearizer,
   names: string[],
   variables: Variable[],

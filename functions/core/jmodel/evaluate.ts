@@ -1,5 +1,6 @@
-import type { Expr, IndexEntry, Indexing, NameRef, ParamDecl, Pos, SetDecl } from "./ast.js";
+import type { Expr, IndexEntry, Indexing, NameRef, ParamDecl, SetDecl } from "./ast.js";
 import { dataError } from "./errors.js";
+import { buildSet, memberOf, whyNotIn } from "./evaluate-sets.js";
 import { atomKey, formatIndex, SetValue, TupleMap, type Atom, type Tuple } from "./values.js";
 
 /**
@@ -10,9 +11,6 @@ import { atomKey, formatIndex, SetValue, TupleMap, type Atom, type Tuple } from 
  */
 
 export type Frame = Atom[];
-
-/** Largest set the evaluator builds, so that `1..1e12` fails cleanly instead of exhausting memory. */
-export const MAX_SET_SIZE = 10_000_000;
 
 export interface ParamTable {
   decl: ParamDecl;
@@ -229,118 +227,19 @@ export class Evaluator {
       const cached = this.setCache.get(expr);
       if (cached !== undefined) return cached;
     }
-    const value = this.buildSet(expr, frame);
+    const value = buildSet(this, expr, frame);
     if (expr.closed) this.setCache.set(expr, value);
     return value;
   }
 
-  private buildSet(expr: Expr, frame: Frame): SetValue {
-    const dimension = expr.type?.kind === "set" ? expr.type.dimension : 1;
-    switch (expr.kind) {
-      case "range": {
-        const { from, to, step } = this.rangeBounds(expr, frame);
-        const count = Math.floor((to - from) / step + 1e-9) + 1;
-        this.limitSize(count, expr.pos);
-        const set = new SetValue(1);
-        for (let k = 0; k < count; k++) set.add([from + k * step]);
-        return set;
-      }
-      case "setop": {
-        const left = this.evalSet(expr.left, frame);
-        const right = this.evalSet(expr.right, frame);
-        if (expr.op === "cross") {
-          this.limitSize(left.size * right.size, expr.pos);
-          const set = new SetValue(dimension);
-          for (const a of left.tuples) for (const b of right.tuples) set.add([...a, ...b]);
-          return set;
-        }
-        const set = new SetValue(dimension);
-        if (expr.op !== "inter") for (const t of left.tuples) if (expr.op === "union" || !right.has(t)) set.add(t);
-        if (expr.op === "inter") for (const t of left.tuples) if (right.has(t)) set.add(t);
-        if (expr.op === "union") for (const t of right.tuples) set.add(t);
-        if (expr.op === "symdiff") for (const t of right.tuples) if (!left.has(t)) set.add(t);
-        return set;
-      }
-      case "setlit":
-        return SetValue.of(
-          dimension,
-          expr.elements.map((e) => (e.kind === "tuple" ? e.items.map((i) => this.evalElement(i, frame)) : [this.evalElement(e, frame)])),
-        );
-      case "setbuilder": {
-        const set = new SetValue(dimension);
-        this.iterate(expr.indexing, frame, (index) => set.add([...index]));
-        return set;
-      }
-      default:
-        throw new Error(`internal: ${expr.kind} evaluated as a set`);
-    }
-  }
-
-  private rangeBounds(expr: Extract<Expr, { kind: "range" }>, frame: Frame): { from: number; to: number; step: number } {
-    const from = this.evalNum(expr.from, frame);
-    const to = this.evalNum(expr.to, frame);
-    const step = expr.step === null ? 1 : this.evalNum(expr.step, frame);
-    if (!Number.isFinite(from) || !Number.isFinite(to) || !Number.isFinite(step) || step <= 0) {
-      throw dataError("non_finite", expr.pos, `range ${from}..${to}${expr.step === null ? "" : ` by ${step}`} needs finite ends and a positive step`);
-    }
-    return { from, to, step };
-  }
-
-  private limitSize(size: number, at: Pos): void {
-    if (size > MAX_SET_SIZE) {
-      throw dataError("range_too_large", at, `this set would have ${size} elements; the limit is ${MAX_SET_SIZE}`);
-    }
-  }
-
-  /**
-   * The set's own copy of `tuple` when it is a member (so the string key "1" becomes the element 1),
-   * or null. Walks ranges and products structurally: `(i,j) in NODES cross NODES` builds no product.
-   */
+  /** The set's own copy of `tuple` when it is a member, or null (see `memberOf`). */
   member(expr: Expr, tuple: Tuple, frame: Frame): Tuple | null {
-    switch (expr.kind) {
-      case "name":
-        return this.evalSet(expr, frame).find(tuple) ?? null;
-      case "range": {
-        const value = tuple[0];
-        if (tuple.length !== 1 || typeof value !== "number") return null;
-        const { from, to, step } = this.rangeBounds(expr, frame);
-        if (value < from || value > to) return null;
-        return step === 1 && Number.isInteger(from) ? (Number.isInteger(value) ? [value] : null) : this.evalSet(expr, frame).findAtom(value) ?? null;
-      }
-      case "setop": {
-        if (expr.op === "cross") {
-          const leftDim = setDimension(expr.left);
-          const left = this.member(expr.left, tuple.slice(0, leftDim), frame);
-          const right = left === null ? null : this.member(expr.right, tuple.slice(leftDim), frame);
-          return left === null || right === null ? null : [...left, ...right];
-        }
-        const left = this.member(expr.left, tuple, frame);
-        const right = this.member(expr.right, tuple, frame);
-        if (expr.op === "union") return left ?? right;
-        if (expr.op === "inter") return left !== null && right !== null ? left : null;
-        if (expr.op === "diff") return right === null ? left : null;
-        return left === null ? right : right === null ? left : null;
-      }
-      default:
-        return this.evalSet(expr, frame).find(tuple) ?? null;
-    }
+    return memberOf(this, expr, tuple, frame);
   }
 
   /** Why `tuple` is not in the set, for messages: "`x9` is not in set `MARKETS`". */
   whyNotIn(expr: Expr, tuple: Tuple, frame: Frame): string {
-    const shown = tuple.length === 1 ? `\`${atomKey(tuple[0]!)}\`` : formatIndex(tuple);
-    if (expr.kind === "name") return `${shown} is not in set \`${expr.name}\``;
-    if (expr.kind === "setop" && expr.op === "cross") {
-      const leftDim = setDimension(expr.left);
-      const leftPart = tuple.slice(0, leftDim);
-      if (this.member(expr.left, leftPart, frame) === null) return this.whyNotIn(expr.left, leftPart, frame);
-      return this.whyNotIn(expr.right, tuple.slice(leftDim), frame);
-    }
-    if (expr.kind === "range") {
-      const { from, to, step } = this.rangeBounds(expr, frame);
-      return `${shown} is not in ${from}..${to}${step === 1 ? "" : ` by ${step}`}`;
-    }
-    return `${shown} is not in the indexing set`;
+    return whyNotIn(this, expr, tuple, frame);
   }
 
   // ------------------------------------------------------------ indexings
@@ -443,6 +342,3 @@ export function describeDomainMiss(miss: DomainMiss, tuple: Tuple): string {
   return `index ${formatIndex(tuple)} is outside the domain: ${miss.reason}`;
 }
 
-function setDimension(expr: Expr): number {
-  return expr.type?.kind === "set" && expr.type.dimension > 0 ? expr.type.dimension : 1;
-}

@@ -1,7 +1,6 @@
 import type {
   ConstraintDecl,
   Declaration,
-  Expr,
   ModelAst,
   ObjectiveDecl,
   ParamCheckOp,

@@ -9,7 +9,7 @@
 export type Atom = string | number;
 export type Tuple = readonly Atom[];
 
-/** Separates components in tuple keys; element strings may not contain control characters. */
+/** How an element prints, in generated names and messages (numbers in their shortest form). */
 export function atomKey(atom: Atom): string {
   return typeof atom === "number" ? String(atom) : atom;
 }

@@ -273,6 +273,18 @@ describe.runIf(run)("builder documents", () => {
   });
 });
 
+describe.runIf(run)("OpenAPI", () => {
+  it("documents the trigger, document and credit-grant routes with their shapes", async () => {
+    const doc = await stack.api.as(null).get("/api/v2/openapi.json");
+    expect(doc.status).toBe(200);
+    const paths = doc.body.paths;
+    for (const p of ["/api/v2/triggers", "/api/v2/triggers/{trigger_id}", "/api/v2/triggers/{trigger_id}/fire", "/api/v2/triggers/{trigger_id}/run", "/api/v2/triggers/{trigger_id}/toggle", "/api/v2/triggers/{trigger_id}/runs", "/api/v2/triggers/{trigger_id}/runs/{run_id}", "/api/v2/triggers/{trigger_id}/runs/{run_id}/rerun", "/api/v2/documents", "/api/v2/documents/{document_id}/versions", "/api/v2/models/{document_id}", "/api/v2/models/{document_id}/execute", "/api/v2/credits/grant"]) {
+      expect(paths[p], p).toBeDefined();
+    }
+    expect(JSON.stringify(paths["/api/v2/triggers/{trigger_id}/fire"].post)).toContain("trigger.override_unknown_fields");
+  });
+});
+
 describe.runIf(run)("credit grants", () => {
   it("an owner's grant adds credits and notifies with credits_purchased", async () => {
     const before = (await stack.api.get("/api/v2/credits/balance")).body.credits_remaining;

@@ -255,6 +255,27 @@ describe("JModel compiler: dataset errors name the symbol and the index", () => 
     expect(compileError(model2, {})).toMatchObject({ code: "not_in_domain", line: 4, column: 25, message: "parameter `p`: index `4` is not in set `I`" });
   });
 
+  it("respects conditional domains, tuple-indexed parameters and `within` ranges", () => {
+    const conditional = "set I := 1..3; param p{i in I: i > 1}; var x{i in I: i > 1}; minimize z: sum{i in I: i > 1} p[i] * x[i];";
+    expect(compileJModel(conditional, { p: { "2": 1, "3": 4 } }).problem.objective.terms).toEqual([{ var: "x[2]", coef: 1 }, { var: "x[3]", coef: 4 }]);
+    expect(compileError(conditional, { p: { "1": 5, "2": 1, "3": 1 } }).message).toBe(
+      "parameter `p`: index `1` is outside the domain: the indexing condition is false for it",
+    );
+    const tupleIndexed = "set N; set A within N cross N; param c{A}; var f{A} >= 0; minimize z: sum{(i, j) in A} c[i, j] * f[i, j];";
+    const data = { N: ["a", "b"], A: [["a", "b"], ["b", "a"]] };
+    expect(compileJModel(tupleIndexed, { ...data, c: { a: { b: 2 }, b: { a: 3 } } }).problem.objective.terms.map((t) => t.coef)).toEqual([2, 3]);
+    expect(compileError(tupleIndexed, { ...data, c: { a: { a: 2 } } }).message).toBe("parameter `c`: index [`a`,`a`] is not in set `A`");
+    expect(compileError("param T := 4; set S within 1..T; var x{S}; minimize z: 0;", { S: [1, 5] }).message).toBe(
+      "set `S` has element `5` outside its `within` set: `5` is not in 1..4",
+    );
+  });
+
+  it("orders strings alphabetically in conditions, and refuses to order a string against a number", () => {
+    const model = "set N; var x{i in N, j in N: i < j}; minimize z: 0;";
+    expect(compileJModel(model, { N: ["b", "a", "c"] }).problem.variables.map((v) => v.name)).toEqual(["x[b,c]", "x[a,b]", "x[a,c]"]);
+    expect(compileError(model, { N: ["b", 1] })).toMatchObject({ code: "not_a_number", column: 32 });
+  });
+
   it("reports arithmetic on a non-numeric index, and division by zero, at their place", () => {
     expect(compileError("set S; var x{S}; minimize z: sum{s in S} s * x[s];", { S: ["a"] })).toMatchObject({
       code: "not_a_number",

@@ -338,7 +338,9 @@ export interface DomainMiss {
 
 /** "index `x9` is not in set `MARKETS` (at [`seattle`,`x9`])" or "index [..] is outside the domain: …". */
 export function describeDomainMiss(miss: DomainMiss, tuple: Tuple): string {
-  if (miss.notInSet) return tuple.length === 1 ? `index ${miss.reason}` : `index ${miss.reason} (at ${formatIndex(tuple)})`;
-  return `index ${formatIndex(tuple)} is outside the domain: ${miss.reason}`;
+  const whole = tuple.length === 1 ? `\`${atomKey(tuple[0]!)}\`` : formatIndex(tuple);
+  if (!miss.notInSet) return `index ${whole} is outside the domain: ${miss.reason}`;
+  // "index `x9` is not in set `MARKETS` (at [`seattle`,`x9`])"; no "(at …)" when the reason shows it all.
+  return miss.reason.startsWith(whole) ? `index ${miss.reason}` : `index ${miss.reason} (at ${whole})`;
 }
 

@@ -66,6 +66,16 @@ describe("jaos LU", () => {
     }
   });
 
+  it("refuses an update without the entering column's spike", () => {
+    const lu = new LuFactor(3);
+    const cols = [[[0, 1]], [[1, 1]], [[2, 1]]];
+    const { start, index, value } = toCsc(cols);
+    lu.factorize(start, index, value);
+    const alpha = Float64Array.from([1, 1, 1]);
+    lu.ftran(alpha); // not kept
+    expect(lu.update(alpha, 0)).toBe(false);
+  });
+
   it("reports dependent columns and factors the repaired basis", () => {
     const rng = new Rng(3);
     const m = 30;
@@ -87,7 +97,7 @@ describe("jaos LU", () => {
     expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-9);
   });
 
-  it("keeps solving correctly through product-form updates", () => {
+  it("keeps solving correctly through Forrest–Tomlin updates", () => {
     const rng = new Rng(11);
     const m = 60;
     const cols = randomMatrix(m, 0.05, rng);
@@ -101,10 +111,10 @@ describe("jaos LU", () => {
       const dense = new Float64Array(m);
       for (const [i, v] of entering) dense[i] += v;
       const alpha = dense.slice();
-      lu.ftran(alpha);
+      lu.ftran(alpha, true);
       let r = 0;
       for (let i = 1; i < m; i++) if (Math.abs(alpha[i]) > Math.abs(alpha[r])) r = i;
-      lu.update(alpha, r);
+      expect(lu.update(alpha, r)).toBe(true);
       cols[r] = [...dense].map((v, i) => [i, v]).filter(([, v]) => v !== 0);
       const b = Float64Array.from({ length: m }, () => rng.next());
       const x = b.slice();

@@ -1,29 +1,33 @@
 /**
- * LU factorisation of the simplex basis B (m × m) with product-form updates.
+ * LU factorisation of the simplex basis B (m × m) with Forrest–Tomlin updates.
  *
- * Factorisation: right-looking Gaussian elimination on an active submatrix stored row-wise (values)
- * and column-wise (pattern only). The pivot is chosen by Markowitz's rule — minimum (r−1)(c−1) over
- * entries passing a threshold test |a_pq| ≥ u·max_i |a_iq| (u = 0.1) — searching columns and rows in
- * order of increasing count and stopping after a few candidates (Suhl & Suhl's limited search). Column
- * singletons (slack columns, triangular parts) fall out of the same search at count 1.
+ * Factorisation (markowitz.ts): L·B = U up to row and column permutations, L a sequence of column etas,
+ * U kept here both row-wise (row p: entries at the basis positions pivoted after p) and column-wise
+ * (position k: entries in the rows pivoted before it), with the pivot rows in `order`. A column found
+ * dependent is reported in `deficientPositions` and factored as the unit column of an unpivoted row;
+ * the caller then puts that row's logical variable in the basis (basis repair).
  *
- * A column whose remaining entries are all below `PIVOT_ABS_TOL` is numerically dependent: it is
- * reported in `deficientPositions`, paired with an unpivoted row, and factored as that row's unit
- * (slack) column. The caller must then put that row's logical variable in the basis (basis repair).
- *
- * Updates: each basis change appends an eta column (the FTRAN'd entering column), B' = B·E. The caller
- * refactorises after `MAX_UPDATES` updates or on numerical trouble.
+ * Forrest–Tomlin update for a basis change at position r (pivot row p): the old column r leaves U; the
+ * entering column's "spike" L⁻¹a_q (saved by the FTRAN that computed it) takes its place; row p moves
+ * to the end of the pivot order, and its entries to the right of the diagonal are eliminated with the
+ * rows below it. The multipliers form a row eta R (stored; applied after L in FTRAN, before Lᵀ in
+ * BTRAN); the new diagonal must equal α_r times the old one, which is checked. Unlike product-form
+ * etas (dense columns of B⁻¹), row etas and spikes stay about as sparse as L and U. The caller
+ * refactorises after `MAX_UPDATES` updates, when U has grown a lot, or on numerical trouble.
  *
  * Conventions: FTRAN solves B x = b with b indexed by row and x by basis position; BTRAN solves
  * Bᵀ y = c with c indexed by basis position and y by row. Both work in place on dense arrays.
  */
 import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationResult } from "./markowitz.js";
+import { SparseLists } from "./sparse-lists.js";
 
-/** Entries of an eta column below this are roundoff and are not stored. */
+/** Spike entries below this are roundoff and are not stored. */
 const DROP_TOL = 1e-14;
-/** Refactorise after this many updates (the eta file grows; accuracy and speed drop). */
+/** Refactorise after this many updates. */
 export const MAX_UPDATES = 100;
+/** An update whose new diagonal disagrees with α_r·(old diagonal) beyond this is refused. */
+const UPDATE_CHECK = 1e-6;
 
 export interface FactorStats {
   /** Basis positions whose column was dependent and was replaced by a unit column. */
@@ -36,47 +40,54 @@ export interface FactorStats {
 
 export class LuFactor {
   readonly m: number;
-  private readonly pivotRow: Int32Array;
-  private readonly pivotCol: Int32Array;
-  private readonly pivotValue: Float64Array;
-  // L as column etas per step: rows l_i with row_i -= l_i·row_p
+  // L: column etas by elimination step t, pivot row lRow[t]: row_i -= l_i·row_p
+  private lRow: Int32Array;
   private lStart: Int32Array;
   private lIndex = new GrowableI32();
   private lValue = new GrowableF64();
-  // U by step, row-wise (entries: basis positions pivoted later) and column-wise (entries: rows)
-  private uStart: Int32Array;
-  private uIndex = new Int32Array(0);
-  private uValue = new Float64Array(0);
-  private ucStart: Int32Array;
-  private ucIndex = new Int32Array(0);
-  private ucValue = new Float64Array(0);
-  // product-form etas
-  private etaPos = new GrowableI32();
-  private etaPivot = new GrowableF64();
-  private etaStart = new GrowableI32();
-  private etaIndex = new GrowableI32();
-  private etaValue = new GrowableF64();
+  // U with its pivot structure
+  private readonly order: Int32Array;
+  private readonly orderIndex: Int32Array;
+  private readonly posOfRow: Int32Array;
+  private readonly rowOfPos: Int32Array;
+  private readonly diag: Float64Array;
+  private readonly uRows: SparseLists;
+  private readonly uCols: SparseLists;
+  private nnzUFactored = 0;
+  // Forrest–Tomlin row etas: row rRow[e] -= Σ μ·(other rows)
+  private readonly rRow = new GrowableI32();
+  private readonly rStart = new GrowableI32();
+  private readonly rIndex = new GrowableI32();
+  private readonly rValue = new GrowableF64();
+  private readonly spike: Float64Array;
+  private spikeValid = false;
   private readonly work: Float64Array;
+  private readonly work2: Float64Array;
 
   constructor(m: number) {
     this.m = m;
-    this.pivotRow = new Int32Array(m);
-    this.pivotCol = new Int32Array(m);
-    this.pivotValue = new Float64Array(m);
+    this.lRow = new Int32Array(m);
     this.lStart = new Int32Array(m + 1);
-    this.uStart = new Int32Array(m + 1);
-    this.ucStart = new Int32Array(m + 1);
+    this.order = new Int32Array(m);
+    this.orderIndex = new Int32Array(m);
+    this.posOfRow = new Int32Array(m);
+    this.rowOfPos = new Int32Array(m);
+    this.diag = new Float64Array(m);
+    this.uRows = new SparseLists(m, 4 * m);
+    this.uCols = new SparseLists(m, 4 * m);
+    this.spike = new Float64Array(m);
     this.work = new Float64Array(m);
-    this.etaStart.push(0);
+    this.work2 = new Float64Array(m);
+    this.rStart.push(0);
   }
 
   get updateCount(): number {
-    return this.etaPos.length;
+    return this.rRow.length;
   }
 
-  /** Nonzeros held in the eta file (used to refactorise early when updates fill in). */
+  /** Growth of the factors since the last factorisation (row etas plus U fill). */
   get etaNonzeros(): number {
-    return this.etaIndex.length;
+    return this.rIndex.length + Math.max(0, this.uRows.nonzeros() - this.nnzUFactored);
   }
 
   /**
@@ -84,144 +95,138 @@ export class LuFactor {
    * were dependent and which rows' unit columns took their place.
    */
   factorize(colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array): FactorStats {
-    const elim = new Elimination(this.m, colStart, colIndex, colValue);
-    const result = elim.run();
-    this.pivotRow.set(result.pivotRow);
-    this.pivotCol.set(result.pivotCol);
-    this.pivotValue.set(result.pivotValue);
+    const result = new Elimination(this.m, colStart, colIndex, colValue).run();
+    this.lRow = result.pivotRow;
     this.lStart = result.lStart;
     this.lIndex = result.lIndex;
     this.lValue = result.lValue;
-    this.buildU(result);
-    this.etaPos.clear();
-    this.etaPivot.clear();
-    this.etaStart.clear();
-    this.etaStart.push(0);
-    this.etaIndex.clear();
-    this.etaValue.clear();
+    this.loadU(result);
+    this.rRow.clear();
+    this.rStart.clear();
+    this.rStart.push(0);
+    this.rIndex.clear();
+    this.rValue.clear();
+    this.spikeValid = false;
     return {
       deficientPositions: result.deficientPositions,
       replacementRows: result.replacementRows,
       nnzL: this.lIndex.length,
-      nnzU: this.uIndex.length,
+      nnzU: this.nnzUFactored,
     };
   }
 
-  /** Packs U rows (dropping entries in replaced positions) and builds the column-wise copy. */
-  private buildU(r: EliminationResult): void {
+  /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
+  private loadU(r: EliminationResult): void {
     const m = this.m;
     const replaced = new Uint8Array(m);
     for (const k of r.deficientPositions) replaced[k] = 1;
-    const stepOfPos = new Int32Array(m);
-    for (let t = 0; t < m; t++) stepOfPos[r.pivotCol[t]] = t;
-    let nnz = 0;
+    const rowCount = new Int32Array(m);
+    const colCount = new Int32Array(m);
     for (let t = 0; t < m; t++) {
-      for (let k = r.uStart[t]; k < r.uStart[t + 1]; k++) if (!replaced[r.uIndex.data[k]]) nnz++;
-    }
-    const uIndex = new Int32Array(nnz);
-    const uValue = new Float64Array(nnz);
-    const colCount = new Int32Array(m + 1);
-    let w = 0;
-    for (let t = 0; t < m; t++) {
-      this.uStart[t] = w;
+      const p = r.pivotRow[t];
+      this.order[t] = p;
+      this.orderIndex[p] = t;
+      this.posOfRow[p] = r.pivotCol[t];
+      this.rowOfPos[r.pivotCol[t]] = p;
+      this.diag[p] = r.pivotValue[t];
       for (let k = r.uStart[t]; k < r.uStart[t + 1]; k++) {
         const pos = r.uIndex.data[k];
         if (replaced[pos]) continue;
-        uIndex[w] = pos;
-        uValue[w] = r.uValue.data[k];
-        colCount[stepOfPos[pos] + 1]++;
-        w++;
+        rowCount[p]++;
+        colCount[pos]++;
       }
     }
-    this.uStart[m] = w;
-    this.uIndex = uIndex;
-    this.uValue = uValue;
-    for (let t = 0; t < m; t++) colCount[t + 1] += colCount[t];
-    const fill = colCount.slice(0, m);
-    const ucIndex = new Int32Array(nnz);
-    const ucValue = new Float64Array(nnz);
+    this.uRows.reset(rowCount);
+    this.uCols.reset(colCount);
+    let nnz = 0;
     for (let t = 0; t < m; t++) {
-      const row = r.pivotRow[t];
-      for (let k = this.uStart[t]; k < this.uStart[t + 1]; k++) {
-        const at = fill[stepOfPos[uIndex[k]]]++;
-        ucIndex[at] = row;
-        ucValue[at] = uValue[k];
+      const p = r.pivotRow[t];
+      for (let k = r.uStart[t]; k < r.uStart[t + 1]; k++) {
+        const pos = r.uIndex.data[k];
+        if (replaced[pos]) continue;
+        const v = r.uValue.data[k];
+        this.uRows.push(p, pos, v);
+        this.uCols.push(pos, p, v);
+        nnz++;
       }
     }
-    this.ucStart = colCount;
-    this.ucIndex = ucIndex;
-    this.ucValue = ucValue;
+    this.nnzUFactored = nnz;
   }
 
-  /** Solves B x = b in place: `rhs` holds b by row on entry and x by basis position on exit. */
-  ftran(rhs: Float64Array): void {
+  /**
+   * Solves B x = b in place: `rhs` holds b by row on entry and x by basis position on exit. With
+   * `keepSpike`, the partially transformed vector (after L and the row etas) is saved for `update`.
+   */
+  ftran(rhs: Float64Array, keepSpike = false): void {
     const m = this.m;
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
     const lStart = this.lStart;
+    const lRow = this.lRow;
     for (let t = 0; t < m; t++) {
-      const v = rhs[this.pivotRow[t]];
+      const v = rhs[lRow[t]];
       if (v === 0) continue;
       for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
     }
+    const etas = this.rRow.length;
+    if (etas > 0) {
+      const rRow = this.rRow.data;
+      const rStart = this.rStart.data;
+      const rIndex = this.rIndex.data;
+      const rValue = this.rValue.data;
+      for (let e = 0; e < etas; e++) {
+        let s = rhs[rRow[e]];
+        for (let k = rStart[e]; k < rStart[e + 1]; k++) s -= rValue[k] * rhs[rIndex[k]];
+        rhs[rRow[e]] = s;
+      }
+    }
+    if (keepSpike) {
+      this.spike.set(rhs);
+      this.spikeValid = true;
+    }
     const work = this.work;
-    const ucStart = this.ucStart;
-    const ucIndex = this.ucIndex;
-    const ucValue = this.ucValue;
-    for (let t = m - 1; t >= 0; t--) {
-      const p = this.pivotRow[t];
+    const { start, length, key, value } = this.uCols;
+    for (let idx = m - 1; idx >= 0; idx--) {
+      const p = this.order[idx];
       let v = rhs[p];
       if (v === 0) continue;
-      v /= this.pivotValue[t];
-      work[this.pivotCol[t]] = v;
-      for (let k = ucStart[t]; k < ucStart[t + 1]; k++) rhs[ucIndex[k]] -= ucValue[k] * v;
+      v /= this.diag[p];
+      const pos = this.posOfRow[p];
+      work[pos] = v;
+      const b = start[pos];
+      const e = b + length[pos];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
     rhs.set(work);
     work.fill(0);
-    this.applyEtas(rhs);
-  }
-
-  private applyEtas(x: Float64Array): void {
-    const count = this.etaPos.length;
-    const pos = this.etaPos.data;
-    const piv = this.etaPivot.data;
-    const start = this.etaStart.data;
-    const index = this.etaIndex.data;
-    const value = this.etaValue.data;
-    for (let e = 0; e < count; e++) {
-      const r = pos[e];
-      let v = x[r];
-      if (v === 0) continue;
-      v /= piv[e];
-      x[r] = v;
-      for (let k = start[e]; k < start[e + 1]; k++) x[index[k]] -= value[k] * v;
-    }
   }
 
   /** Solves Bᵀ y = c in place: `rhs` holds c by basis position on entry and y by row on exit. */
   btran(rhs: Float64Array): void {
     const m = this.m;
-    const pos = this.etaPos.data;
-    const piv = this.etaPivot.data;
-    const start = this.etaStart.data;
-    const index = this.etaIndex.data;
-    const value = this.etaValue.data;
-    for (let e = this.etaPos.length - 1; e >= 0; e--) {
-      const r = pos[e];
-      let s = rhs[r];
-      for (let k = start[e]; k < start[e + 1]; k++) s -= value[k] * rhs[index[k]];
-      rhs[r] = s / piv[e];
-    }
     const work = this.work;
-    const uStart = this.uStart;
-    const uIndex = this.uIndex;
-    const uValue = this.uValue;
-    for (let t = 0; t < m; t++) {
-      let v = rhs[this.pivotCol[t]];
+    const { start, length, key, value } = this.uRows;
+    for (let idx = 0; idx < m; idx++) {
+      const p = this.order[idx];
+      let v = rhs[this.posOfRow[p]];
       if (v === 0) continue;
-      v /= this.pivotValue[t];
-      work[this.pivotRow[t]] = v;
-      for (let k = uStart[t]; k < uStart[t + 1]; k++) rhs[uIndex[k]] -= uValue[k] * v;
+      v /= this.diag[p];
+      work[p] = v;
+      const b = start[p];
+      const e = b + length[p];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
+    }
+    const etas = this.rRow.length;
+    if (etas > 0) {
+      const rRow = this.rRow.data;
+      const rStart = this.rStart.data;
+      const rIndex = this.rIndex.data;
+      const rValue = this.rValue.data;
+      for (let e = etas - 1; e >= 0; e--) {
+        const v = work[rRow[e]];
+        if (v === 0) continue;
+        for (let k = rStart[e]; k < rStart[e + 1]; k++) work[rIndex[k]] -= rValue[k] * v;
+      }
     }
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
@@ -230,30 +235,77 @@ export class LuFactor {
       const b = lStart[t];
       const e = lStart[t + 1];
       if (b === e) continue;
-      let s = work[this.pivotRow[t]];
+      let s = work[this.lRow[t]];
       for (let k = b; k < e; k++) s -= lValue[k] * work[lIndex[k]];
-      work[this.pivotRow[t]] = s;
+      work[this.lRow[t]] = s;
     }
     rhs.set(work);
     work.fill(0);
   }
 
   /**
-   * Records the basis change at position r: `alpha` = B⁻¹a_q by position (the FTRAN'd entering column,
-   * computed before this update). The pivot alpha[r] must be safely nonzero (the caller checks it).
+   * Forrest–Tomlin update for the basis change at position r. `alpha` = B⁻¹a_q by position (old
+   * basis), from the FTRAN that also saved the spike. Returns false when the update is refused
+   * (no spike, or a new diagonal that fails the check): the caller must refactorise.
    */
-  update(alpha: Float64Array, r: number): void {
-    this.etaPos.push(r);
-    this.etaPivot.push(alpha[r]);
+  update(alpha: Float64Array, r: number): boolean {
+    if (!this.spikeValid) return false;
+    this.spikeValid = false;
     const m = this.m;
-    for (let i = 0; i < m; i++) {
-      const v = alpha[i];
-      if (i !== r && (v > DROP_TOL || v < -DROP_TOL)) {
-        this.etaIndex.push(i);
-        this.etaValue.push(v);
-      }
+    const spike = this.spike;
+    const p = this.rowOfPos[r];
+    const k = this.orderIndex[p];
+    const oldDiag = this.diag[p];
+    const rows = this.uRows;
+    const cols = this.uCols;
+
+    // Row p to the right of its diagonal, scattered by position; eliminated with the rows below it.
+    const w = this.work2;
+    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
+    const etaFrom = this.rIndex.length;
+    let newDiag = spike[p];
+    for (let idx = k + 1; idx < m; idx++) {
+      const s = this.order[idx];
+      const pos = this.posOfRow[s];
+      const v = w[pos];
+      if (v === 0) continue;
+      w[pos] = 0;
+      const mu = v / this.diag[s];
+      this.rIndex.push(s);
+      this.rValue.push(mu);
+      newDiag -= mu * spike[s];
+      for (let q = rows.start[s], e = q + rows.length[s]; q < e; q++) w[rows.key[q]] -= mu * rows.value[q];
     }
-    this.etaStart.push(this.etaIndex.length);
+    if (!(Math.abs(newDiag) > 1e-11) || Math.abs(newDiag - alpha[r] * oldDiag) > UPDATE_CHECK * (Math.abs(newDiag) + Math.abs(oldDiag))) {
+      this.rIndex.length = etaFrom;
+      this.rValue.length = etaFrom;
+      return false;
+    }
+    if (this.rIndex.length > etaFrom) {
+      this.rRow.push(p);
+      this.rStart.push(this.rIndex.length);
+    }
+
+    // Old row p and old column r leave U.
+    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) cols.remove(rows.key[q], p);
+    rows.clear(p);
+    for (let q = cols.start[r], e = q + cols.length[r]; q < e; q++) rows.remove(cols.key[q], r);
+    cols.clear(r);
+    // The spike becomes column r; row p becomes the last pivot row with the new diagonal.
+    for (let i = 0; i < m; i++) {
+      const v = spike[i];
+      if (i === p || (v < DROP_TOL && v > -DROP_TOL)) continue;
+      cols.push(r, i, v);
+      rows.push(i, r, v);
+    }
+    this.diag[p] = newDiag;
+    for (let idx = k; idx < m - 1; idx++) {
+      const s = this.order[idx + 1];
+      this.order[idx] = s;
+      this.orderIndex[s] = idx;
+    }
+    this.order[m - 1] = p;
+    this.orderIndex[p] = m - 1;
+    return true;
   }
 }
-

@@ -256,14 +256,14 @@ export class SimplexState {
     return y;
   }
 
-  /** out := B⁻¹ a_j (by basis position). */
+  /** out := B⁻¹ a_j (by basis position); the factor keeps the spike for the update if j enters. */
   ftranColumn(j: number, out: Float64Array): void {
     out.fill(0);
     if (j < this.n) {
       const a = this.a;
       for (let p = a.start[j]; p < a.start[j + 1]; p++) out[a.index[p]] = a.value[p];
     } else out[j - this.n] = 1;
-    this.lu.ftran(out);
+    this.lu.ftran(out, true);
   }
 
   /**
@@ -328,13 +328,12 @@ export class SimplexState {
     this.status[p] = leavingStatus;
     this.d[q] = 0;
     this.iterations++;
-    if (this.lu.updateCount + 1 >= MAX_UPDATES || this.lu.etaNonzeros > 4 * this.a.index.length + 10 * this.m) {
+    if (this.lu.updateCount + 1 >= MAX_UPDATES || this.lu.etaNonzeros > 4 * this.a.index.length + 10 * this.m || !this.lu.update(alphaCol, r)) {
       this.refactor();
       this.computePrimal();
       this.computeDual();
       return true;
     }
-    this.lu.update(alphaCol, r);
     return false;
   }
 

@@ -84,7 +84,7 @@ export class IncumbentStack extends Stack {
       bucket,
       jobsQueue,
       webhooksQueue,
-      task: { cpu: c.solverCpu, memoryMiB: c.solverMemoryMiB, architecture: c.solverArchitecture },
+      task: { cpu: c.solverCpu, memoryMiB: c.solverMemoryMib, architecture: c.solverArchitecture },
       maxRunningTasks: c.maxRunningSolverTasks,
       killGraceSeconds: c.killGraceSeconds,
     });

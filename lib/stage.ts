@@ -53,7 +53,7 @@ export const StageSettingsSchema = z.object({
   certificateArn: z.string().optional(),
   /** Fargate task size of one solver task, and its CPU architecture. */
   solverCpu: positiveInt,
-  solverMemoryMiB: positiveInt,
+  solverMemoryMib: positiveInt,
   solverArchitecture: z.enum(["x86_64", "arm64"]),
   /** Upper bound of solver tasks running at once; further jobs wait in the queue. */
   maxRunningSolverTasks: positiveInt,
@@ -87,7 +87,7 @@ export interface StageConfig extends StageSettings {
 
 const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
   solverCpu: 1024,
-  solverMemoryMiB: 2048,
+  solverMemoryMib: 2048,
   solverArchitecture: "x86_64",
   maxRunningSolverTasks: 4,
   logRetentionDays: 14,
@@ -108,7 +108,7 @@ const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
 /** What a production stage changes from the base: bigger tasks, more of them, longer retention. */
 const PRODUCTION: Partial<StageSettings> = {
   solverCpu: 2048,
-  solverMemoryMiB: 4096,
+  solverMemoryMib: 4096,
   maxRunningSolverTasks: 20,
   logRetentionDays: 90,
   maxSolveTimeSeconds: 600,
@@ -160,9 +160,9 @@ function parseFlag(value: unknown): boolean | undefined {
 function validate(config: StageConfig): void {
   const size = FARGATE_SIZES[config.solverCpu];
   if (!size) throw new Error(`solverCpu ${config.solverCpu}: one of ${Object.keys(FARGATE_SIZES).join(", ")}`);
-  const m = config.solverMemoryMiB;
+  const m = config.solverMemoryMib;
   const valid = Array.isArray(size) ? size.includes(m) : m >= size.min && m <= size.max && (m - size.min) % size.step === 0;
-  if (!valid) throw new Error(`solverMemoryMiB ${m} is not a Fargate memory size for ${config.solverCpu} CPU units`);
+  if (!valid) throw new Error(`solverMemoryMib ${m} is not a Fargate memory size for ${config.solverCpu} CPU units`);
   if (Boolean(config.domainName) !== Boolean(config.certificateArn)) throw new Error("domainName and certificateArn go together");
   const longest = longestJobSeconds(config);
   if (longest > SQS_MAX_VISIBILITY_SECONDS) {

@@ -308,7 +308,7 @@ describe("data, API and fleet per stage", () => {
     for (const s of [dev, prod]) {
       s.template.hasResourceProperties("AWS::ECS::TaskDefinition", {
         Cpu: String(s.config.solverCpu),
-        Memory: String(s.config.solverMemoryMiB),
+        Memory: String(s.config.solverMemoryMib),
         RequiresCompatibilities: ["FARGATE"],
         NetworkMode: "awsvpc",
         RuntimePlatform: { CpuArchitecture: "X86_64", OperatingSystemFamily: "LINUX" },

@@ -139,6 +139,25 @@ describe.runIf(run)("trigger → signed webhook", () => {
     expect(receiver.requests).toHaveLength(4);
   });
 
+  it("copies of one attempt's message (SQS delivers at least once) POST once and record once", async () => {
+    receiver.requests.length = 0;
+    receiver.answerWith(500, 200);
+    const trigger = await knapsackTrigger();
+    const fired = await stack.api.as(null).post(`/api/v2/triggers/${trigger.id}/fire`, {}, { authorization: `Bearer ${trigger.secret}` });
+    await receiver.waitFor(1, 60_000);
+    const pending = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.attempts.length === 1);
+    // Attempt 2 is scheduled about a second out; three more copies of its message arrive now, together.
+    const copy = { delivery_id: pending.body.webhook.delivery_id, trigger_id: trigger.id, run_id: fired.body.run_id, org_id: stack.bootstrap.organizationId, attempt: 2, due_at_ms: Date.now() };
+    await Promise.all([1, 2, 3].map(() => stack.services.webhooks.handle(copy)));
+    const done = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.status === "delivered");
+    await new Promise((r) => setTimeout(r, 2500)); // the scheduled message comes and goes
+    expect(receiver.requests.map((h) => h.answered)).toEqual([500, 200]);
+    expect(done.body.webhook.attempts.map((a: any) => a.attempt)).toEqual([1, 2]);
+    // A copy of attempt 1 long after: nothing.
+    await stack.services.webhooks.handle({ ...copy, attempt: 1 });
+    expect(receiver.requests).toHaveLength(2);
+  });
+
   it("webhook_url set to null stops deliveries still scheduled", async () => {
     receiver.requests.length = 0;
     receiver.answerWith(500);

@@ -60,6 +60,9 @@ export interface WebhookState {
   delivered_at: string | null;
   reason: string | null;
   dead_lettered_at: string | null;
+  /** The attempt a consumer is POSTing now, and until when its claim holds (ms; 0 = none). */
+  claimed_attempt: number;
+  claim_until_ms: number;
 }
 
 export interface RunRecord {
@@ -351,16 +354,32 @@ export class TriggerStore {
     return out ? strip<RunRecord>(out) : null;
   }
 
-  /** Stops a pending delivery (webhook removed, trigger gone). */
-  async cancelDelivery(triggerId: string, runId: string, deliveryId: string, reason: string): Promise<boolean> {
+  /**
+   * Claims attempt `attempt` for one consumer until `untilMs`: two copies of one message (SQS delivers
+   * at least once) never POST at the same time. A claim whose consumer died expires, so a redelivered
+   * message can take over.
+   */
+  async claimAttempt(triggerId: string, runId: string, deliveryId: string, attempt: number, untilMs: number, nowMs: number): Promise<boolean> {
     const out = await this.table.update({
       Key: runKey(triggerId, runId)!,
-      UpdateExpression: "SET #w.#st = :cancelled, #w.#reason = :reason, #w.#nextAt = :null",
-      ConditionExpression: "#w.#id = :id AND #w.#st = :pending",
-      ExpressionAttributeNames: { "#w": "webhook", "#st": "status", "#reason": "reason", "#nextAt": "next_attempt_at", "#id": "delivery_id" },
-      ExpressionAttributeValues: { ":cancelled": "cancelled", ":reason": reason, ":null": null, ":id": deliveryId, ":pending": "pending" },
+      UpdateExpression: "SET #w.#ca = :n, #w.#cu = :until",
+      ConditionExpression: "#w.#id = :id AND #w.#st = :pending AND #w.#next = :n AND (#w.#ca < :n OR #w.#cu < :now)",
+      ExpressionAttributeNames: { "#w": "webhook", "#ca": "claimed_attempt", "#cu": "claim_until_ms", "#id": "delivery_id", "#st": "status", "#next": "next_attempt" },
+      ExpressionAttributeValues: { ":n": attempt, ":until": untilMs, ":now": nowMs, ":id": deliveryId, ":pending": "pending" },
     });
     return out !== null;
+  }
+
+  /** Ends a pending delivery without an attempt: cancelled (webhook removed, trigger gone) or exhausted. */
+  async stopDelivery(triggerId: string, runId: string, deliveryId: string, status: "cancelled" | "exhausted", reason: string): Promise<RunRecord | null> {
+    const out = await this.table.update<Record<string, unknown>>({
+      Key: runKey(triggerId, runId)!,
+      UpdateExpression: "SET #w.#st = :status, #w.#reason = :reason, #w.#nextAt = :null",
+      ConditionExpression: "#w.#id = :id AND #w.#st = :pending",
+      ExpressionAttributeNames: { "#w": "webhook", "#st": "status", "#reason": "reason", "#nextAt": "next_attempt_at", "#id": "delivery_id" },
+      ExpressionAttributeValues: { ":status": status, ":reason": reason, ":null": null, ":id": deliveryId, ":pending": "pending" },
+    });
+    return out ? strip<RunRecord>(out) : null;
   }
 
   /** Marks an exhausted delivery as handed to the dead-letter queue; false when already marked. */

@@ -34,14 +34,16 @@ const EARLY_TOLERANCE_MS = 1000;
  *   due later than now? ──▶ re-sent with the remaining delay (SQS caps one delay at 15 min)
  *   not the attempt the run expects? ──▶ duplicate (SQS delivers at least once): dropped
  *   webhook removed or trigger gone ──▶ delivery cancelled
+ *   another consumer is POSTing this attempt ──▶ looked at again after its claim expires
  *   POST, signed ──2xx──▶ delivered
  *               ──else──▶ attempt recorded; next attempt sent with the next (jittered) delay, or
  *                         after the last one: exhausted, the message put on the webhooks DLQ, and
  *                         the trigger's creator told with a `system` notification
  *
- * The attempt is recorded with a condition on the attempt number, so of two copies of one message only
- * one moves the delivery on. A copy handled while the POST is in flight can still POST twice: receivers
- * drop duplicates by `webhook-id`, which is the same on every attempt.
+ * An attempt is claimed before its POST and recorded with a condition on its number, so two copies of
+ * one message neither POST together nor move the delivery on twice. A consumer that dies after its POST
+ * but before recording leaves a claim that expires; the redelivered message then POSTs again — receivers
+ * drop such duplicates by `webhook-id`, which is the same on every attempt.
  */
 export class WebhookDeliveries {
   private readonly post: WebhookPoster;
@@ -94,6 +96,8 @@ export class WebhookDeliveries {
       delivered_at: null,
       reason: null,
       dead_lettered_at: null,
+      claimed_attempt: 0,
+      claim_until_ms: 0,
     };
   }
 
@@ -125,12 +129,7 @@ export class WebhookDeliveries {
       return;
     }
     const last = w.attempts.at(-1)?.attempt ?? 0;
-    // This message's attempt was recorded but its follow-up may not have been sent (the send failed
-    // and SQS handed this message back): finish that step.
-    if (last === message.attempt && w.status === "pending" && w.next_attempt === message.attempt + 1) {
-      await queues.sendWebhook({ ...message, attempt: w.next_attempt, due_at_ms: Date.parse(w.next_attempt_at ?? isoTime(now)) }, now);
-      return;
-    }
+    // The last attempt was recorded but its dead-lettering did not finish (SQS handed the message back).
     if (last === message.attempt && w.status === "exhausted" && !w.dead_lettered_at) {
       await this.deadLetter(run, message, w.reason ?? "exhausted");
       return;
@@ -141,7 +140,16 @@ export class WebhookDeliveries {
     }
     const trigger = await store.getTrigger(message.org_id, message.trigger_id);
     if (!trigger?.webhook_url || !trigger.webhook_secret) {
-      await store.cancelDelivery(run.trigger_id, run.id, w.delivery_id, trigger ? "the trigger's webhook_url was removed" : "the trigger was deleted");
+      await store.stopDelivery(run.trigger_id, run.id, w.delivery_id, "cancelled", trigger ? "the trigger's webhook_url was removed" : "the trigger was deleted");
+      return;
+    }
+    // The claim outlives the attempt's timeout, so only a consumer that died loses it.
+    const claimUntil = now + (this.deps.config.webhookTimeoutSeconds + 30) * 1000;
+    if (!(await store.claimAttempt(run.trigger_id, run.id, w.delivery_id, message.attempt, claimUntil, now))) {
+      // Another copy is POSTing this attempt. Look again once its claim has expired: by then it was
+      // recorded (and this copy is dropped as a duplicate), or its consumer died and this copy takes over.
+      this.deps.logger.info("attempt claimed by another consumer: checked again later", log);
+      await queues.sendWebhook({ ...message, due_at_ms: claimUntil + 1000 }, now);
       return;
     }
     await this.attempt(trigger, run, w, message);
@@ -177,12 +185,28 @@ export class WebhookDeliveries {
     if (delay !== null) {
       const dueAt = now + Math.round(delay * 1000);
       const moved = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "pending", next_attempt: message.attempt + 1, next_attempt_at: isoTime(dueAt), delivered_at: null, reason: null });
-      if (moved) await this.deps.queues.sendWebhook({ ...message, attempt: message.attempt + 1, due_at_ms: dueAt }, now);
+      if (moved) await this.scheduleNext(moved, { ...message, attempt: message.attempt + 1, due_at_ms: dueAt });
       return;
     }
     const reason = result.refused ? `destination refused: ${result.error}` : `no 2xx answer after ${message.attempt} attempts`;
     const ended = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "exhausted", next_attempt: message.attempt + 1, next_attempt_at: null, delivered_at: null, reason });
     if (ended) await this.deadLetter(ended, message, reason);
+  }
+
+  /**
+   * Sends the next attempt's message. Its attempt number is already recorded as the one expected, so if
+   * the broker refuses it (after the SDK's own retries) nothing would ever carry it: the delivery ends
+   * exhausted, with the reason, rather than stay pending forever.
+   */
+  private async scheduleNext(run: RunRecord, next: WebhookMessage): Promise<void> {
+    try {
+      await this.deps.queues.sendWebhook(next, this.deps.clock.now());
+    } catch (error) {
+      this.deps.logger.error("next webhook attempt not queued", { delivery_id: next.delivery_id, attempt: next.attempt, error });
+      const reason = `the next attempt could not be queued (${(error as Error).name})`;
+      const ended = await this.deps.store.stopDelivery(run.trigger_id, run.id, next.delivery_id, "exhausted", reason);
+      if (ended) await this.deadLetter(ended, { ...next, attempt: next.attempt - 1 }, reason);
+    }
   }
 
   /**

@@ -159,6 +159,8 @@ export class SolverFleet extends Construct {
       logRetentionDays: props.logRetentionDays,
       removalPolicy,
       environment: {
+        // The dispatcher reads no shared setting, only where ECS is (LocalStack) and its own below.
+        ...(props.environment.AWS_ENDPOINT_URL ? { AWS_ENDPOINT_URL: props.environment.AWS_ENDPOINT_URL } : {}),
         SOLVER_CLUSTER_ARN: this.cluster.clusterArn,
         SOLVER_TASK_DEFINITION_ARN: this.taskDefinition.taskDefinitionArn,
         SOLVER_CONTAINER_NAME: SOLVER_CONTAINER_NAME,

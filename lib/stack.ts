@@ -43,6 +43,7 @@ export class IncumbentStack extends Stack {
       MAX_REQUEST_BODY_MB: String(c.maxRequestBodyMb),
       KILL_GRACE_SECONDS: String(c.killGraceSeconds),
       FLEET_SOLVERS,
+      ...(c.awsEndpointUrl ? { AWS_ENDPOINT_URL: c.awsEndpointUrl } : {}),
     };
     const common = { namePrefix: c.namePrefix, production: c.production, logRetentionDays: c.logRetentionDays, environment: shared };
 

@@ -78,6 +78,8 @@ export const StageSettingsSchema = z.object({
   sweepIntervalMinutes: positiveInt.max(60),
   /** Where alarm notifications go (an e-mail subscription to the alarm topic), optional. */
   alarmEmail: z.email().optional(),
+  /** LocalStack only: the endpoint every handler's and the worker's AWS clients use (AWS_ENDPOINT_URL). */
+  awsEndpointUrl: z.url().optional(),
 });
 export type StageSettings = z.infer<typeof StageSettingsSchema>;
 

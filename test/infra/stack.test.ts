@@ -235,6 +235,15 @@ describe("functions: runtime, architecture, environment", () => {
     for (const name of [...OUR_FUNCTIONS.flatMap((n) => Object.keys(fn(dev, n).env)), ...containerEnv]) expect(known, name).toContain(name);
   });
 
+  it("a LocalStack stage points every handler and the worker at its endpoint; AWS stages set none", () => {
+    const local = synthesize("local", { awsEndpointUrl: "http://localhost.localstack.cloud:4566" });
+    for (const name of OUR_FUNCTIONS) expect(fn(local, name).env.AWS_ENDPOINT_URL).toBe("http://localhost.localstack.cloud:4566");
+    local.template.hasResourceProperties("AWS::ECS::TaskDefinition", {
+      ContainerDefinitions: [Match.objectLike({ Environment: Match.arrayWith([{ Name: "AWS_ENDPOINT_URL", Value: "http://localhost.localstack.cloud:4566" }]) })],
+    });
+    for (const name of OUR_FUNCTIONS) expect(fn(dev, name).env.AWS_ENDPOINT_URL).toBeUndefined();
+  });
+
   it("the webhook Lambda has reserved concurrency and no VPC (egress to the internet only)", () => {
     const { props } = fn(prod, "webhook");
     expect(props.ReservedConcurrentExecutions).toBe(prod.config.webhookReservedConcurrency);

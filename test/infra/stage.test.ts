@@ -31,6 +31,7 @@ describe("stage settings", () => {
     expect(() => resolve({ "incumbent:maxSolveTimeSeconds": 6000 })).toThrow(/12-hour visibility/);
     expect(() => resolve({ stage: "Prod!" })).toThrow(/lower-case/);
     expect(() => resolve({}, { INCUMBENT_PRODUCTION: "maybe" })).toThrow(/production/);
+    expect(() => resolve({ "incumbent:awsEndpointUrl": "localstack" })).toThrow(/awsEndpointUrl/);
   });
 
   it("derives the queue and sweeper windows from the solve ceiling", () => {

@@ -61,7 +61,7 @@ export class Data extends Construct {
 
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
-    const definition = tableDefinition(`${props.namePrefix}`);
+    const definition = tableDefinition(props.namePrefix);
     const attribute = (name: string): dynamodb.Attribute => {
       const type = definition.AttributeDefinitions?.find((a) => a.AttributeName === name)?.AttributeType;
       if (!type || !ATTRIBUTE_TYPES[type]) throw new Error(`table definition: no type for attribute ${name}`);

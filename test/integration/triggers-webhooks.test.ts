@@ -70,6 +70,8 @@ describe.runIf(run)("trigger → signed webhook", () => {
     expect(detail.body.webhook.delivery_id).toBe(hook!.headers["webhook-id"]);
     expect(detail.body.webhook.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, outcome: "delivered" })]);
     expect(detail.body.execution_id).toMatch(/^exe_/);
+    expect(Date.parse(detail.body.started_at)).toBeGreaterThanOrEqual(Date.parse(detail.body.created_at));
+    expect(Date.parse(detail.body.completed_at)).toBeGreaterThanOrEqual(Date.parse(detail.body.started_at));
 
     const t = await stack.api.get(`/api/v2/triggers/${trigger.id}`);
     expect(t.body.total_runs).toBe(1);

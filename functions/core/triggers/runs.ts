@@ -240,7 +240,7 @@ export class TriggerRuns {
       execution_id: run.execution_id,
       error: run.error,
       validation: run.validation,
-      started_at: run.started_at,
+      started_at: run.started_at ?? null,
       webhook: w
         ? { delivery_id: w.delivery_id, event: w.event, status: w.status, attempts: w.attempts, next_attempt_at: w.next_attempt_at, delivered_at: w.delivered_at, reason: w.reason }
         : null,

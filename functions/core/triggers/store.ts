@@ -198,7 +198,9 @@ export class TriggerStore {
   async createRun(run: RunRecord): Promise<void> {
     const waiting = run.status === "queued" || run.status === "pending";
     const key = runKey(run.trigger_id, run.id)!;
-    await this.table.putNew({ ...key, ...run, ...(waiting ? activeIndex(ACTIVE_RUN_KIND, `${run.trigger_id}#${run.id}`) : {}) });
+    // No `started_at` attribute until a worker takes the run: the lease sets it with if_not_exists.
+    const { started_at: _unset, ...item } = run;
+    await this.table.putNew({ ...key, ...item, ...(waiting ? activeIndex(ACTIVE_RUN_KIND, `${run.trigger_id}#${run.id}`) : {}) });
   }
 
   async getRun(triggerId: string, runId: string): Promise<RunRecord | null> {

@@ -93,6 +93,23 @@ describe.runIf(run)("trigger management", () => {
     expect((await stack.api.delete(`/api/v2/triggers/${b.id}`)).status).toBe(404);
   });
 
+  it("a viewer reads triggers but cannot create, change, run now or rerun (solver role in the workspace)", async () => {
+    const t = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId });
+    const orgId = stack.bootstrap.organizationId;
+    const viewer = await stack.services.auth.createUser(orgId, { email: `viewer-${Date.now()}@example.test`, password: "viewer password 1", role: "viewer" });
+    const key = await stack.services.auth.createApiKey({ kind: "session", userId: viewer.id, orgId, role: "viewer", keyId: null }, { name: "viewer key" });
+    const asViewer = stack.api.as(key.key);
+    expect((await asViewer.get(`/api/v2/triggers/${t.id}`)).status).toBe(200);
+    expect((await asViewer.post("/api/v2/triggers", { name: "v", document_id: doc.documentId, version_id: doc.versionId })).status).toBe(403);
+    expect((await asViewer.patch(`/api/v2/triggers/${t.id}`, { name: "v" })).status).toBe(403);
+    expect((await asViewer.post(`/api/v2/triggers/${t.id}/run`)).status).toBe(403);
+    expect((await asViewer.delete(`/api/v2/triggers/${t.id}`)).status).toBe(403);
+    expect((await runsOf(t.id)).total).toBe(0);
+    // A solver-role membership in the trigger's workspace lets the viewer run it.
+    await stack.services.identity.setMembership(viewer.id, t.body.workspace_id, "solver");
+    expect((await asViewer.post(`/api/v2/triggers/${t.id}/run`)).status).toBe(202);
+  });
+
   it("management takes an API key, not a session token", async () => {
     const login = await stack.api.as(null).post("/api/v2/auth/login", { email: "owner@example.test", password: "correct horse battery" });
     expect((await stack.api.as(login.body.access_token).get("/api/v2/triggers")).status).toBe(401);

@@ -169,9 +169,13 @@ export class SolverFleet extends Construct {
         SOLVER_ASSIGN_PUBLIC_IP: "true",
         MAX_RUNNING_SOLVER_TASKS: String(props.maxRunningTasks),
         SOLVER_STARTED_BY: this.startedBy,
+        // A job that finds the fleet full is sent again with this delay (see functions/dispatcher/handler.ts).
+        JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        CAPACITY_RETRY_SECONDS: "30",
       },
     });
     this.access.grantRunTask(this.dispatcher.role);
+    props.jobsQueue.grantSendMessages(this.dispatcher.role);
     this.dispatcher.fn.addEventSource(
       new SqsEventSource(props.jobsQueue, {
         // Small batches: each record is a ListTasks count plus a RunTask, done one after another.

@@ -1,5 +1,7 @@
 import { ECSClient } from "@aws-sdk/client-ecs";
 import { createLogger } from "../core/logger.js";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { Queues } from "../core/queue/sqs.js";
 import { EcsTaskLauncher } from "./ecs-launcher.js";
 import { createDispatcher } from "./handler.js";
 
@@ -18,4 +20,13 @@ const launcher = new EcsTaskLauncher(new ECSClient({ ...(env.AWS_ENDPOINT_URL ? 
   startedBy: env.SOLVER_STARTED_BY ?? "incumbent-dispatcher",
 });
 
-export const handler = createDispatcher(launcher, createLogger("incumbent-dispatcher"));
+// A job that finds the fleet full is sent again after CAPACITY_RETRY_SECONDS (SQS delays are ≤ 15 min).
+const queues = new Queues(new SQSClient({ ...(env.AWS_ENDPOINT_URL ? { endpoint: env.AWS_ENDPOINT_URL } : {}) }), {
+  jobsQueueUrl: env.JOBS_QUEUE_URL ?? "",
+  webhooksQueueUrl: "",
+});
+const capacityRetrySeconds = Number(env.CAPACITY_RETRY_SECONDS ?? 30);
+
+export const handler = createDispatcher(launcher, createLogger("incumbent-dispatcher"), {
+  requeue: (job) => queues.sendJob(job, capacityRetrySeconds).then(() => undefined),
+});

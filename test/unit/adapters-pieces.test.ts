@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ProblemSchema, type ProblemInput } from "../../functions/core/problem/schema.js";
-import { cbcArguments, withRhsSection } from "../../solver-container/src/adapters/cbc.js";
+import { cbcArguments } from "../../solver-container/src/adapters/cbc.js";
+import { readMps, writeMps } from "../../functions/core/problem/mps.js";
 import {
   checkRay,
   feasibilityProblem,
@@ -90,11 +91,10 @@ describe("settings reach the CLI solvers", () => {
     expect(glpkArguments("m.mps", "m.raw", settings, false)).toContain("--nopresol");
     expect(glpkTimeLimit(0.2)).toBe(1);
   });
-  it("gives CBC an RHS section when a problem has none", () => {
-    expect(withRhsSection("ROWS\nCOLUMNS\nBOUNDS\n UP BND C1 1\nENDATA\n")).toBe("ROWS\nCOLUMNS\nRHS\nBOUNDS\n UP BND C1 1\nENDATA\n");
-    expect(withRhsSection("ROWS\nCOLUMNS\nENDATA\n")).toBe("ROWS\nCOLUMNS\nRHS\nENDATA\n");
-    const withRhs = "ROWS\nCOLUMNS\nRHS\n RHS R1 4\nENDATA\n";
-    expect(withRhsSection(withRhs)).toBe(withRhs);
+  it("writes an RHS section even when every right-hand side is 0 (CBC refuses a file without one)", () => {
+    const written = writeMps({ name: "zero", sense: "minimize", variables: [{ name: "x", lb: 0, ub: 1, type: "continuous" }], objective: { constant: 0, terms: [{ var: "x", coef: 1 }] }, constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }], lb: 0, ub: null }] });
+    expect(written.text).toMatch(/^RHS\s*$/m);
+    expect(readMps(written.text).constraints).toHaveLength(1);
   });
 });
 

@@ -97,7 +97,8 @@ export function writeMps(problem: Problem, options: WriteMpsOptions = {}): Writt
 
   // HiGHS, CBC and SCIP read an objective-row RHS as minus the constant.
   if (plan.writtenConstant !== 0) rhs.unshift(`    ${rhsSet}  ${objectiveRow}  ${formatNumber(-plan.writtenConstant)}`);
-  if (rhs.length > 0) out.push("RHS", ...rhs);
+  // Always written, even empty: CBC's CoinMpsIO refuses a file without an RHS section.
+  out.push("RHS", ...rhs);
   if (ranges.length > 0) out.push("RANGES", ...ranges);
 
   const bounds: string[] = [];

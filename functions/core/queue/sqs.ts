@@ -17,9 +17,11 @@ export class Queues {
   ) {}
 
   /** Enqueues a solve job; a broker refusal becomes 503 `enqueue_failed` for the caller to record. */
-  async sendJob(job: JobMessage): Promise<string> {
+  async sendJob(job: JobMessage, delaySeconds = 0): Promise<string> {
     try {
-      const out = await this.sqs.send(new SendMessageCommand({ QueueUrl: this.config.jobsQueueUrl, MessageBody: JSON.stringify(job) }));
+      const out = await this.sqs.send(
+        new SendMessageCommand({ QueueUrl: this.config.jobsQueueUrl, MessageBody: JSON.stringify(job), DelaySeconds: Math.min(MAX_SQS_DELAY_SECONDS, delaySeconds) }),
+      );
       return out.MessageId ?? "";
     } catch (error) {
       throw new AppError("enqueue_failed", `The job broker refused the job (${(error as Error).name}); retry shortly.`);

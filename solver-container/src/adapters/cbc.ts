@@ -35,15 +35,6 @@ interface CbcRun {
   progress: Progress;
 }
 
-/**
- * CoinMpsIO (CBC 2.10) rejects a file without an RHS section ("Bad image at line n < BOUNDS >"), which
- * a problem whose right-hand sides are all zero legitimately lacks; an empty section satisfies it.
- */
-export function withRhsSection(mps: string): string {
-  if (/^RHS[ \t]*$/m.test(mps)) return mps;
-  return mps.replace(/^(RANGES|BOUNDS|QUADOBJ|ENDATA)[ \t]*$/m, "RHS\n$1");
-}
-
 export function cbcArguments(file: string, solutionFile: string, settings: SolveSettings): string[] {
   const args = [file, "timeMode", "elapsed", "sec", String(settings.timeLimitSeconds), "ratio", String(settings.gapTolerance)];
   if (settings.threads > 1) args.push("threads", String(settings.threads));
@@ -58,7 +49,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
   async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string): Promise<CbcRun> {
     const written = writeMps(problem, { safeNames: true, omitObjectiveConstant: true, sense: "minimize" });
     const stem = path.join(context.workDir, `cbc-${purpose}-${++runs}`);
-    await writeFile(`${stem}.mps`, withRhsSection(written.text));
+    await writeFile(`${stem}.mps`, written.text);
     const progress = noProgress();
     const outcome = await runChild({
       command,

@@ -2,6 +2,7 @@ import { SOLVER_NAMES, type SolverName } from "../../../functions/core/solvers/t
 import { createCbcAdapter } from "./cbc.js";
 import { createGlpkAdapter } from "./glpk.js";
 import { createHighsAdapter, type HighsBuild } from "./highs.js";
+import { createJaosAdapter } from "./jaos.js";
 import { resolvePythonPath } from "./paths.js";
 import { PythonRuntime } from "./python-host.js";
 import { blankResult } from "./result.js";
@@ -24,32 +25,13 @@ export { createTypeScriptEngineAdapter } from "./node-engine.js";
  *   await python.stopHost();
  */
 
-/** jaos is registered but reports not_available until its engine lands (functions/core/solvers/jaos/). */
-export const JAOS_NOT_LANDED = "engine not yet landed";
-
-function jaosPlaceholder(): SolverAdapter {
-  return {
-    name: "jaos",
-    async probe() {
-      return { available: false, version: null, detail: JAOS_NOT_LANDED };
-    },
-    async solve() {
-      return { ...blankResult("error", null, `jaos: ${JAOS_NOT_LANDED}`), wall_time_ms: 0 };
-    },
-  };
-}
-
 export interface AdapterOptions {
   /** The Python runtime for SCIP and native HiGHS; null = none on this machine (HiGHS falls back to wasm). */
   python: PythonRuntime | null;
   highsBuild?: HighsBuild;
   cbcCommand?: string;
   glpsolCommand?: string;
-  /**
-   * The jaos adapter, once the engine exists: `createTypeScriptEngineAdapter("jaos", "jaos", { modulePath,
-   * exportName })` around a module exporting a `TypeScriptEngine`, so it runs in a Node child under the
-   * kill switch like every other solver.
-   */
+  /** Another jaos adapter (tests); by default the engine in functions/core/solvers/jaos/, in a Node child. */
   jaos?: SolverAdapter;
 }
 
@@ -62,7 +44,7 @@ export function createAdapters(options: AdapterOptions): AdapterRegistry {
     createHighsAdapter(python, options.highsBuild),
     createCbcAdapter({ command: options.cbcCommand }),
     createGlpkAdapter({ command: options.glpsolCommand }),
-    options.jaos ?? jaosPlaceholder(),
+    options.jaos ?? createJaosAdapter(),
   ];
   return new Map(adapters.map((a) => [a.name, a]));
 }

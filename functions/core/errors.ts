@@ -103,7 +103,6 @@ export type TriggerFireCode =
   | "trigger.override_unknown_fields"
   | "trigger.override_missing_required"
   /** Ours, beside the spec's three: a value whose JSON type is not the declared one (docs/decisions-triggers.md). */
-  | "trigger.override_invalid_type"
   | "trigger.solver_unavailable";
 
 /** A refused trigger input: 422 with detail {error, run_id}, code and params. */

@@ -126,7 +126,7 @@ export const RunPageSchema = z.object({
 export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) });
 export const TriggerFireRefusalSchema = z.object({
   detail: z.object({ error: z.string(), run_id: z.string().nullable() }),
-  code: z.enum(["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.override_invalid_type", "trigger.solver_unavailable"]),
+  code: z.enum(["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.solver_unavailable"]),
   params: z.record(z.string(), z.unknown()),
   status_code: z.literal(422),
 });

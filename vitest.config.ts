@@ -6,6 +6,16 @@ const shared = {
   env: { LOG_LEVEL: "SILENT", POWERTOOLS_DEV: "false", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
 };
 
+/**
+ * Files whose assertions depend on solvers getting the CPU they are timed against (60 s wall-clock
+ * limits on the manifest, a parallel-speed-up bound): they run after the rest, one file at a time.
+ */
+const HEAVY = [
+  "test/integration/solve-manifest.test.ts",
+  "test/integration/jaos-manifest.test.ts",
+  "test/integration/compare-matrix.test.ts",
+];
+
 export default defineConfig({
   test: {
     // Solver and stack tests are CPU-bound on small machines; two files at a time keeps timings honest.
@@ -14,8 +24,27 @@ export default defineConfig({
       {
         test: {
           ...shared,
-          name: "unit+integration",
-          include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts", "test/infra/**/*.test.ts", "functions/**/*.test.ts", "solver-container/**/*.test.ts", "lib/**/*.test.ts"],
+          name: "unit",
+          include: ["test/unit/**/*.test.ts", "test/infra/**/*.test.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          exclude: HEAVY,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "heavy",
+          include: HEAVY,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -24,6 +53,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/e2e/global-setup.ts"],
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -102,7 +102,6 @@ export class RateLimitError extends AppError {
 export type TriggerFireCode =
   | "trigger.override_unknown_fields"
   | "trigger.override_missing_required"
-  /** Ours, beside the spec's three: a value whose JSON type is not the declared one (docs/decisions-triggers.md). */
   | "trigger.solver_unavailable";
 
 /** A refused trigger input: 422 with detail {error, run_id}, code and params. */

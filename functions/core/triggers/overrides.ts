@@ -13,7 +13,7 @@ import { SolverChoiceSchema, type SolverChoice } from "../solvers/types.js";
  *   2. every required field is sent or has a default → trigger.override_missing_required
  *   3. the solver the run would use is here        → trigger.solver_unavailable
  * The spec's list of codes is closed, so a value of the wrong JSON type is not refused here: the run
- * fails when the model is compiled with it, with the compiler's words (decisions-triggers.md).
+ * fails when the model is compiled with it, with the compiler's words (docs/decisions.md, Triggers).
  */
 export const OVERRIDE_TYPES = ["array", "object", "number", "integer", "string", "boolean"] as const;
 export type OverrideType = (typeof OVERRIDE_TYPES)[number];

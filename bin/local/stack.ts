@@ -77,18 +77,20 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
   // Point every AWS client at the emulators unless the environment names real endpoints.
   let emulators: Emulators | null = null;
-  const useEmulators = !baseEnv.AWS_ENDPOINT_URL && !baseEnv.TABLE_ENDPOINT_IS_AWS;
+  // LOCAL_EMULATORS=false uses the AWS account the SDK's credentials name (table and queues from the
+  // config, created when missing); AWS_ENDPOINT_URL points everything at LocalStack or moto instead.
+  const useEmulators = !baseEnv.AWS_ENDPOINT_URL && baseEnv.LOCAL_EMULATORS !== "false";
   if (useEmulators) emulators = await startEmulators({ dataDir });
   const env: Record<string, string | undefined> = {
-    AWS_ACCESS_KEY_ID: "local",
-    AWS_SECRET_ACCESS_KEY: "local",
+    // The emulators accept any credentials; a real account's come from the SDK's usual chain.
+    ...(emulators ? { AWS_ACCESS_KEY_ID: "local", AWS_SECRET_ACCESS_KEY: "local" } : {}),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     MACHINE_NOTE: `local stack on ${process.platform}/${process.arch}, Node ${process.version}`,
     BLOB_DIR: dataDir ? path.join(dataDir, "blobs") : path.join(process.cwd(), ".data", `blobs-${process.pid}-${Date.now()}`),
     ...baseEnv,
     ...(emulators ? { AWS_ENDPOINT_URL: emulators.dynamoEndpoint, AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint } : {}),
   };
-  for (const key of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) process.env[key] ??= env[key];
+  if (emulators) for (const key of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) process.env[key] ??= env[key];
   let config = loadConfig(env);
 
   const services0 = createServices({ config, jwtSecret: "", clock: options.clock });

@@ -3,11 +3,14 @@
  * columns. Each returned solution goes through the independent checker; an "optimal" verdict must
  * carry the manifest's objective (1e-6 relative).
  *
- * MILPs that stop at their time limit instead of being solved, and why:
- *  - bell5: plain branch and bound without cutting planes (flow covers, Gomory cuts) closes its last
- *    0.1 % of gap slowly — tens of thousands of nodes a minute at our node rate, and the literature's
- *    cut-free trees are in the millions. The test checks what a stopped run must deliver: an incumbent
- *    that passes the checker and is no better than the optimum, and a dual bound no worse than it.
+ * MILPs are solved to a relative gap of 1e-7, which puts a proved optimum within the manifest's 1e-6.
+ *
+ * MILPs allowed to stop at their time limit instead of being solved, and why:
+ *  - bell5: Gomory cuts close most of the root gap, but without flow-cover/MIR cuts and stronger
+ *    primal heuristics the last 0.05 % is closed by branching, and the tree size depends on finding
+ *    the optimal incumbent early: today's path solves it in about 6 s, small changes to the search
+ *    have sent it past a minute. If it stops, the test checks what a stopped run must deliver: an
+ *    incumbent that passes the checker and is no better than the optimum, and a valid dual bound.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -19,7 +22,7 @@ import { objectiveMatches, readManifest, type ManifestEntry } from "../support/m
 import { solveChecked } from "../support/jaos.js";
 
 const STOPS_AT_LIMIT: Record<string, { seconds: number; why: string }> = {
-  "bell5.mps": { seconds: 20, why: "no cutting planes: the last 0.1 % of gap needs a tree far larger than 20 s of nodes" },
+  "bell5.mps": { seconds: 20, why: "without flow-cover/MIR cuts the tree size hinges on finding the optimal incumbent early" },
 };
 
 const run = machineHas("instances");
@@ -49,7 +52,7 @@ describe.runIf(run)("jaos on the manifest LPs", () => {
 describe.runIf(run)("jaos on the manifest MILPs with fewer than 200 integer columns", () => {
   it.each(milps.map((e) => [e.file, e] as const))("%s", (_, entry) => {
     const limited = STOPS_AT_LIMIT[entry.file];
-    const r = solveChecked(load(entry), { timeLimitSeconds: limited?.seconds ?? 60, gapTolerance: 0 });
+    const r = solveChecked(load(entry), { timeLimitSeconds: limited?.seconds ?? 60, gapTolerance: 1e-7 });
     if (r.solver_status === "optimal" || !limited) {
       // whatever the path, an "optimal" verdict must carry the right objective
       expectVerdict(entry, r.solver_status, r.objective_value);

@@ -13,8 +13,10 @@
  * logical is −its activity). Logicals count as continuous; a free nonbasic column voids the row.
  *
  * Numerical safeguards (a wrong cut would cut off the optimum): rows with a very fractional basic value
- * only (f0 ∈ [0.01, 0.99]); no row with |ā_j| > 1e6; coefficients below 1e-9·max are removed by
- * relaxing the right-hand side over the column's bounds (never by dropping them); dynamism at most 1e6;
+ * only (f0 ∈ [0.01, 0.99]); no row with |ā_j| > 1e6; coefficients below 1e-12·max are cancellation
+ * residue of substituting the logicals and count as zero; those below 1e-9·max are removed by relaxing
+ * the right-hand side over the column's bounds (a cut needing an infinite bound is discarded); dynamism
+ * at most 1e6;
  * the right-hand side is relaxed by 1e-9 relative; a cut must be violated with efficacy ≥ 1e-5 and not
  * nearly parallel (cosine ≥ 0.98) to a better one.
  */
@@ -31,6 +33,7 @@ export interface Cut {
 }
 
 const MIN_FRAC = 0.01;
+const ROUNDOFF = 1e-12;
 const MAX_TABLEAU = 1e6;
 const MAX_DYNAMISM = 1e6;
 const MIN_EFFICACY = 1e-5;
@@ -130,7 +133,9 @@ function finishCut(dense: Float64Array, rhs: number, model: LpModel): Cut | null
   let min = Infinity;
   for (let k = 0; k < dense.length; k++) {
     const c = dense[k];
-    if (c === 0) continue;
+    // below 1e-12·max: cancellation residue of the logical substitution (exact zeros in exact
+    // arithmetic, observed around 1e-18 relative); treated as zero
+    if (Math.abs(c) <= ROUNDOFF * max) continue;
     if (Math.abs(c) < 1e-9 * max) {
       // drop c·x_k from a ≥ row: rhs −= max over the bounds of c·x_k
       const worst = c > 0 ? c * model.colUpper[k] : c * model.colLower[k];

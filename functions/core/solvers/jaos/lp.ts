@@ -19,7 +19,7 @@ import { Rng } from "./rng.js";
 import { applyScaling, computeScaling, type Scaling } from "./scaling.js";
 import { runDual } from "./simplex-dual.js";
 import { runPrimal, type PrimalOutcome } from "./simplex-primal.js";
-import { BASIC, SimplexState } from "./simplex-state.js";
+import { BASIC, DEFAULT_TOLERANCES, SimplexState } from "./simplex-state.js";
 
 export type LpStatus = "optimal" | "infeasible" | "unbounded" | "cutoff" | "time_limit" | "iteration_limit" | "error";
 
@@ -51,6 +51,8 @@ export interface LpResult {
 }
 
 const FEASIBILITY_CHECK = 1e-6;
+/** The primal tolerance is tightened down to this when unscaled rows stay violated. */
+const MIN_PRIMAL_TOL = 1e-11;
 const MAX_ROUNDS = 12;
 
 export class LpEngine {
@@ -137,6 +139,7 @@ export class LpEngine {
 
     st.restoreBounds();
     st.restoreCosts();
+    st.tol.primal = DEFAULT_TOLERANCES.primal;
     if (!this.hasBasis) st.setSlackBasis();
     else st.fixNonbasicStatuses();
     this.hasBasis = true;
@@ -253,10 +256,21 @@ export class LpEngine {
       st.computePrimal();
       st.computeDual();
       x = this.unscaledColumns();
-      if (maxViolation(this.model, x) > FEASIBILITY_CHECK) return null;
+      if (maxViolation(this.model, x) > FEASIBILITY_CHECK) {
+        // feasible to the scaled tolerance but not unscaled (badly scaled rows): tighten and go on
+        st.tol.primal = Math.max(st.tol.primal / 10, MIN_PRIMAL_TOL);
+        return null;
+      }
     }
     if (st.dualInfeasibility().count > 0 || st.primalInfeasibility().count > 0) return null;
     return result("optimal", { x, objective: objectiveValue(this.model, x) });
+  }
+
+  /** Reduced costs of the structural columns in unscaled terms (0 for basic columns). */
+  reducedCosts(): Float64Array {
+    const d = new Float64Array(this.state.n);
+    for (let j = 0; j < d.length; j++) d[j] = this.state.d[j] / this.scaling.col[j];
+    return d;
   }
 
   unscaledColumns(): Float64Array {

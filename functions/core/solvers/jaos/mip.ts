@@ -23,7 +23,7 @@ import { LpEngine, type LpResult } from "./lp.js";
 import { maxViolation, objectiveValue, type LpModel } from "./model.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
 import type { Presolved } from "./presolve.js";
-import { BASIC } from "./simplex-state.js";
+import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
 
 export interface MipOptions {
   deadline: number;
@@ -45,6 +45,9 @@ export interface MipStats {
   heuristicSolutions: number;
   maxDepth: number;
   openNodes: number;
+  /** Bounds tightened by reduced-cost fixing at the root (global) and at nodes (local). */
+  rootFixings: number;
+  reducedCostFixings: number;
   unsolvedNodes: number;
 }
 
@@ -70,8 +73,11 @@ export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): Mi
   return new BranchAndBound(original, pre, pre.reduced, opt).run();
 }
 
-const CUT_ROUNDS = 20;
-const CUTS_PER_ROUND = 50;
+const CUT_ROUNDS = 50;
+const CUTS_PER_ROUND = 100;
+/** A round gaining less than this (relative to the bound) counts toward the stall limit. */
+const CUT_STALL_GAIN = 1e-5;
+const CUT_STALL_ROUNDS = 3;
 
 class BranchAndBound {
   private engine: LpEngine;
@@ -89,6 +95,10 @@ class BranchAndBound {
   private iterations = 0;
   private nextId = 0;
   private unsolvedBound = Infinity;
+  /** Root LP value and reduced costs (after cuts), for global reduced-cost fixing. */
+  private rootObjective = -Infinity;
+  private rootReducedCosts: Float64Array | null = null;
+  private rootStatus: Int8Array | null = null;
   /** Smallest bound among nodes pruned while still below the incumbent (gap or lattice pruning). */
   private prunedBound = Infinity;
   private strongEffort = 0;
@@ -104,6 +114,8 @@ class BranchAndBound {
     heuristicSolutions: 0,
     maxDepth: 0,
     openNodes: 0,
+    rootFixings: 0,
+    reducedCostFixings: 0,
     unsolvedNodes: 0,
   };
 
@@ -138,6 +150,10 @@ class BranchAndBound {
     this.stats.rootBound = root.objective;
     root = this.rootCuts(root);
     this.stats.rootBoundAfterCuts = root.objective;
+    this.rootObjective = root.objective;
+    this.rootReducedCosts = this.engine.reducedCosts();
+    this.rootStatus = this.engine.getBasis();
+    this.rootFixing();
 
     let current: MipNode | null = { id: this.nextId++, depth: 0, lowerBound: root.objective, estimate: root.objective, decision: null, basis: null, branch: null };
     let preSolved: LpResult | null = root;
@@ -190,7 +206,8 @@ class BranchAndBound {
 
   /**
    * Rounds of Gomory cuts at the root: add the violated cuts, re-solve from the extended basis (the
-   * cuts' slacks basic), stop when the bound stalls. Cuts whose slack is basic at the end are dropped.
+   * cuts' slacks basic), stop when the bound gains less than 1e-5 (relative) in three consecutive
+   * rounds, or after 50 rounds. Cuts whose slack is basic at the end are dropped.
    * Returns the final root LP (optimal). If an extended LP does not end optimal, the cuts of that
    * round are discarded.
    */
@@ -225,8 +242,8 @@ class BranchAndBound {
       this.stats.cuts += cuts.length;
       const gain = r.objective - current.objective;
       current = r;
-      stall = gain <= 1e-4 * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
-      if (stall >= 3) break;
+      stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
+      if (stall >= CUT_STALL_ROUNDS) break;
     }
     if (this.model.rows > baseRows) current = this.dropSlackCuts(baseRows, current);
     this.locks = computeLocks(this.model);
@@ -280,7 +297,6 @@ class BranchAndBound {
       return null;
     }
     if (r.status !== "optimal") {
-      if (process.env.JAOS_DEBUG) console.log("unsolved node", r.status, r.message, node.depth);
       this.stats.unsolvedNodes++;
       this.unsolvedBound = Math.min(this.unsolvedBound, node.lowerBound);
       return null;
@@ -305,6 +321,7 @@ class BranchAndBound {
     const rounded = simpleRounding(model, this.locks, x);
     if (rounded && this.offer(rounded)) this.stats.heuristicSolutions++;
     const basis = engine.getBasis();
+    const fixings = this.reducedCostFixing(z, engine.reducedCosts(), basis);
     if (this.shouldDive()) {
       this.stats.dives++;
       const dive = fractionalDive(
@@ -327,6 +344,9 @@ class BranchAndBound {
     const j = choice.col;
     const v = choice.value;
     const f = v - Math.floor(v);
+    // the node's reduced-cost fixings hold in both children
+    let inherited = node.decision;
+    for (const fix of fixings) if (fix.col !== j) inherited = { parent: inherited, ...fix };
     const make = (up: boolean, bound: number): MipNode => {
       const lower = up ? Math.ceil(v) : engine.model.colLower[j];
       const upper = up ? engine.model.colUpper[j] : Math.floor(v);
@@ -336,7 +356,7 @@ class BranchAndBound {
         depth: node.depth + 1,
         lowerBound: Math.max(z, bound),
         estimate: z + frac * this.pseudo.value(j, up),
-        decision: { parent: node.decision, col: j, lower, upper },
+        decision: { parent: inherited, col: j, lower, upper },
         basis,
         branch: { col: j, up, fraction: frac, parentObjective: z },
       };
@@ -350,6 +370,66 @@ class BranchAndBound {
     if (!up) return [down, null];
     const upFirst = up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
     return upFirst ? [up, down] : [down, up];
+  }
+
+  /**
+   * Reduced-cost fixing: at an LP optimum z, moving a nonbasic column j away from its bound by t
+   * raises the LP value by at least |d_j|·t, so a solution below the pruning level keeps
+   * t ≤ (level − z)/|d_j| (rounded down for integer columns). Returns the tightened bounds (only
+   * integer columns, only real tightenings). Valid in the node's subtree.
+   */
+  private reducedCostFixing(z: number, d: Float64Array, status: Int8Array): { col: number; lower: number; upper: number }[] {
+    const level = this.pruneLevel();
+    if (!Number.isFinite(level)) return [];
+    const room = level - z;
+    if (!(room >= 0)) return [];
+    const m = this.engine.model;
+    const out: { col: number; lower: number; upper: number }[] = [];
+    for (let j = 0; j < this.model.cols; j++) {
+      if (!this.model.integer[j]) continue;
+      const lo = m.colLower[j];
+      const up = m.colUpper[j];
+      if (lo === up) continue;
+      const dj = d[j];
+      if (status[j] === AT_LOWER && dj > 1e-7 && Number.isFinite(lo)) {
+        const newUp = lo + Math.floor(room / dj + 1e-9);
+        if (newUp < up) out.push({ col: j, lower: lo, upper: newUp });
+      } else if (status[j] === AT_UPPER && dj < -1e-7 && Number.isFinite(up)) {
+        const newLo = up - Math.floor(room / -dj + 1e-9);
+        if (newLo > lo) out.push({ col: j, lower: newLo, upper: up });
+      }
+    }
+    this.stats.reducedCostFixings += out.length;
+    return out;
+  }
+
+  /** Root reduced-cost fixing with the current incumbent: tightens the global (root) bounds. */
+  private rootFixing(): void {
+    if (!this.rootReducedCosts || !this.rootStatus || !this.incumbent) return;
+    const level = this.pruneLevel();
+    const room = level - this.rootObjective;
+    if (!(room >= 0)) return;
+    for (let j = 0; j < this.model.cols; j++) {
+      if (!this.model.integer[j]) continue;
+      const lo = this.rootLower[j];
+      const up = this.rootUpper[j];
+      if (lo === up) continue;
+      const dj = this.rootReducedCosts[j];
+      const s = this.rootStatus[j];
+      if (s === AT_LOWER && dj > 1e-7 && Number.isFinite(lo)) {
+        const newUp = lo + Math.floor(room / dj + 1e-9);
+        if (newUp < up) {
+          this.rootUpper[j] = newUp;
+          this.stats.rootFixings++;
+        }
+      } else if (s === AT_UPPER && dj < -1e-7 && Number.isFinite(up)) {
+        const newLo = up - Math.floor(room / -dj + 1e-9);
+        if (newLo > lo) {
+          this.rootLower[j] = newLo;
+          this.stats.rootFixings++;
+        }
+      }
+    }
   }
 
   /** Column bounds of the node: the root's, tightened by every decision on the path. */
@@ -425,6 +505,7 @@ class BranchAndBound {
       if (value >= this.incumbentValue - 1e-9 * Math.max(1, Math.abs(value))) return false;
       this.incumbent = x;
       this.incumbentValue = value;
+      this.rootFixing();
       this.report(null);
       return true;
     }

@@ -1,5 +1,5 @@
 /**
- * Getting the dual simplex started: dual phase 1 and cost perturbation.
+ * Dual phase 1.
  *
  * Dual phase 1 is the "auxiliary problem" approach (Fourer; Koberstein's thesis, §4.1): replace every
  * bound pair by a box around zero — free → [−1, 1], lower only → [0, 1], upper only → [−1, 0], boxed
@@ -7,12 +7,7 @@
  * feasible). Its optimal basis is dual feasible for the original bounds exactly when its optimum is 0;
  * otherwise the original LP has no dual feasible basis (it is primal infeasible or unbounded) and the
  * driver continues with the primal simplex.
- *
- * Cost perturbation: nonbasic costs are moved by a small random amount in the direction that makes
- * their reduced cost more feasible, which breaks the ties behind dual degeneracy and stalling. The
- * driver removes it at the end and cleans up with the primal simplex.
  */
-import type { Rng } from "./rng.js";
 import { runDual, type DualOptions } from "./simplex-dual.js";
 import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC, type SimplexState } from "./simplex-state.js";
 
@@ -59,21 +54,4 @@ export function dualPhase1(st: SimplexState, opt: DualOptions): DualPhase1Status
   }
   st.computePrimal();
   return st.dualInfeasibility().count === 0 ? "dual_feasible" : "dual_infeasible";
-}
-
-/** Perturbs nonbasic structural costs toward dual feasibility; recomputes reduced costs. */
-export function perturbCosts(st: SimplexState, rng: Rng): void {
-  const { n, cost, status, lower, upper } = st;
-  let maxAbs = 0;
-  for (let j = 0; j < n; j++) maxAbs = Math.max(maxAbs, Math.abs(cost[j]));
-  const base = 5e-7 * Math.max(1, Math.sqrt(Math.min(maxAbs, 1e6)));
-  for (let j = 0; j < n; j++) {
-    const s = status[j];
-    const r = rng.next();
-    if (s === BASIC || s === AT_ZERO || lower[j] === upper[j]) continue;
-    const mag = base * (1 + Math.abs(cost[j])) * (1 + r);
-    cost[j] += s === AT_LOWER ? mag : -mag;
-  }
-  st.costsAltered = true;
-  st.computeDual();
 }

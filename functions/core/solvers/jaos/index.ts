@@ -11,6 +11,7 @@
 import pkg from "../../../../package.json" with { type: "json" };
 import { hasQuadratic, type Problem } from "../../problem/schema.js";
 import type { SolverResult } from "../types.js";
+import { checkUnboundedRay } from "./certificates.js";
 import { LpEngine } from "./lp.js";
 import { solveMip, type MipStats } from "./mip.js";
 import { maxViolation, modelFromProblem, objectiveValue, type LpModel } from "./model.js";
@@ -114,8 +115,9 @@ interface LpOutcome {
 }
 
 /**
- * Solves the presolved LP and maps the answer back. Verdicts other than a checked optimum (and any
- * presolve infeasibility) are re-derived on the original model, so their certificates refer to it.
+ * Solves the presolved LP and maps the answer back. A checked optimum and an unbounded ray that,
+ * mapped back, passes the check on the original model are reported; other verdicts (and any presolve
+ * infeasibility) are re-derived on the original model, so their certificates refer to it.
  */
 function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, stats: JaosStats): LpOutcome {
   const direct = (): LpOutcome => {
@@ -141,6 +143,10 @@ function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, s
   if (r.status === "optimal") {
     const x = pre.postsolve(r.x!);
     if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x };
+  }
+  if (r.status === "unbounded" && r.x && r.ray) {
+    // the certificate mapped back and checked on the original model
+    if (checkUnboundedRay(model, pre.postsolve(r.x), pre.postsolveRay(r.ray))) return { status: "unbounded" };
   }
   return direct();
 }

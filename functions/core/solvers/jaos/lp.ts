@@ -13,9 +13,9 @@
  * `checkUnboundedRay`. Anything else is "error" with a message.
  */
 import { checkFarkas, checkUnboundedRay } from "./certificates.js";
-import { dualPhase1, perturbCosts } from "./dual-phase1.js";
+import { dualPhase1 } from "./dual-phase1.js";
+import { perturbCosts } from "./perturbation.js";
 import { maxViolation, objectiveValue, type LpModel } from "./model.js";
-import { Rng } from "./rng.js";
 import { applyScaling, computeScaling, type Scaling } from "./scaling.js";
 import { runDual } from "./simplex-dual.js";
 import { runPrimal, type PrimalOutcome } from "./simplex-primal.js";
@@ -62,7 +62,6 @@ export class LpEngine {
   private readonly scaling: Scaling;
   private readonly scaled: LpModel;
   private hasBasis = false;
-  private readonly rng = new Rng(0x6a616f73);
 
   constructor(model: LpModel, options: { scale?: boolean } = {}) {
     this.model = { ...model, colLower: model.colLower.slice(), colUpper: model.colUpper.slice() };
@@ -170,7 +169,7 @@ export class LpEngine {
         }
       }
       if (opt.perturb !== false && !perturbed) {
-        perturbCosts(st, this.rng);
+        perturbCosts(st);
         perturbed = true;
       }
       const res = runDual(st, { ...limits(), cutoff });

@@ -52,6 +52,11 @@ export interface Presolved {
   stats: PresolveStats;
   /** Original column values from reduced ones. */
   postsolve(x: ArrayLike<number>): Float64Array;
+  /**
+   * The same map without its constant part, for directions: a ray of the reduced problem becomes a
+   * direction of the original (fixed columns 0, substituted and slack columns following their row).
+   */
+  postsolveRay(d: ArrayLike<number>): Float64Array;
 }
 
 class Presolver {
@@ -422,6 +427,7 @@ class Presolver {
       rowMap: Int32Array.from(rowMap),
       stats: { rowsRemoved: model.rows - rowMap.length, colsRemoved: model.cols - colMap.length, boundsTightened: this.tightened },
       postsolve: (xr) => postsolve(n, colMapArr, stack, xr),
+      postsolveRay: (dr) => postsolveRay(n, colMapArr, stack, dr),
     };
   }
 }
@@ -465,6 +471,24 @@ function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr: ArrayL
   return x;
 }
 
+/**
+ * Directions: along a ray the row a_iᵀx of a removed slack or substituted column moves by a_iᵀd,
+ * which the column must absorb (its bound is infinite in that direction whenever the reduced row's
+ * side was, and a finite reduced side means the ray does not move the row).
+ */
+function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], dr: ArrayLike<number>): Float64Array {
+  const d = new Float64Array(n);
+  for (let k = 0; k < colMap.length; k++) d[colMap[k]] = dr[k]!;
+  for (let s = stack.length - 1; s >= 0; s--) {
+    const r = stack[s]!;
+    if (r.kind === "fix") continue;
+    let rest = 0;
+    for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * d[r.cols[t]!];
+    d[r.col] = -rest / r.coef;
+  }
+  return d;
+}
+
 export function presolve(model: LpModel): Presolved {
   const p = new Presolver(model);
   p.run();
@@ -481,5 +505,6 @@ export function noPresolve(model: LpModel): Presolved {
     rowMap: Int32Array.from({ length: model.rows }, (_, i) => i),
     stats: { rowsRemoved: 0, colsRemoved: 0, boundsTightened: 0 },
     postsolve: (x) => Float64Array.from(x),
+    postsolveRay: (d) => Float64Array.from(d),
   };
 }

@@ -13,6 +13,7 @@
  * When no entering candidate exists the row r proves primal infeasibility: ρ_r = B⁻ᵀe_r is returned
  * for the driver to verify as a Farkas certificate. No verdict is final here.
  */
+import { perturbCosts } from "./perturbation.js";
 import { AT_LOWER, AT_UPPER, BASIC, type SimplexState } from "./simplex-state.js";
 
 export type DualStatus = "optimal" | "infeasible" | "cutoff" | "iteration_limit" | "time_limit" | "numerical";
@@ -31,6 +32,8 @@ export interface DualOutcome {
 }
 
 const MIN_DSE_WEIGHT = 1e-8;
+/** Consecutive degenerate iterations after which the costs are perturbed. */
+const STALL_ITERATIONS = 100;
 
 export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   const { m, n, total, x, d, lower, upper, status, basicIndex } = st;
@@ -42,6 +45,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   const tolP = st.tol.primal;
   const tolD = st.tol.dual;
   let trouble = 0;
+  let degenerate = 0;
   const startIter = st.iterations;
 
   for (;;) {
@@ -202,5 +206,8 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 
     const leavingStatus = lower[p] === upper[p] ? AT_LOWER : toUpper ? AT_UPPER : AT_LOWER;
     st.replaceBasic(r, q, leavingStatus, alphaCol);
+    // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
+    if (Math.abs(thetaD) > 1e-12) degenerate = 0;
+    else if (++degenerate === STALL_ITERATIONS && !st.costsAltered) perturbCosts(st);
   }
 }

@@ -14,6 +14,9 @@
  */
 import { AT_LOWER, AT_UPPER, BASIC, type SimplexState } from "./simplex-state.js";
 
+/** Consecutive degenerate pivots after which Bland's rule takes over. */
+const STALL_ITERATIONS = 100;
+
 export type PrimalStatus = "optimal" | "infeasible" | "unbounded" | "iteration_limit" | "time_limit" | "numerical";
 
 export interface PrimalOptions {
@@ -39,6 +42,9 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
   const startIter = st.iterations;
   let trouble = 0;
   let wasPhase1 = true;
+  // Anti-cycling: after a run of degenerate pivots, Bland's rule (lowest-index entering column,
+  // exact minimum ratio with ties to the lowest index) until a step makes progress.
+  let degenerate = 0;
 
   for (;;) {
     if (st.iterations - startIter >= opt.iterationLimit) return { status: "iteration_limit" };
@@ -64,7 +70,8 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
       wasPhase1 = false;
     }
 
-    // CHUZC: Devex
+    // CHUZC: Devex (Bland when stalling)
+    const bland = degenerate >= STALL_ITERATIONS;
     let q = -1;
     let best = 0;
     for (let j = 0; j < total; j++) {
@@ -72,6 +79,10 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
       if (sj === BASIC || lower[j] === upper[j]) continue;
       const dj = d[j];
       if (sj === AT_LOWER ? dj < -tolD : sj === AT_UPPER ? dj > tolD : Math.abs(dj) > tolD) {
+        if (bland) {
+          q = j;
+          break;
+        }
         const score = (dj * dj) / devex[j];
         if (score > best) {
           best = score;
@@ -105,7 +116,7 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
         room = v < lower[j] - tolP ? lower[j] - v : upper[j] - v;
       }
       if (room === Infinity) continue;
-      const relaxed = (room + tolP) / Math.abs(rate);
+      const relaxed = (bland ? Math.max(room, 0) : room + tolP) / Math.abs(rate);
       if (relaxed < thetaMax) thetaMax = relaxed;
     }
     // pass 2: largest |α| among breakpoints within the relaxed step
@@ -132,6 +143,14 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
       }
       if (room === Infinity) continue;
       const ratio = room / Math.abs(rate);
+      if (bland) {
+        if (Math.max(ratio, 0) <= thetaMax && (r < 0 || j < basicIndex[r])) {
+          r = k;
+          rRatio = ratio;
+          rToUpper = toUpper;
+        }
+        continue;
+      }
       if (ratio <= thetaMax && Math.abs(ak) > rAbs) {
         rAbs = Math.abs(ak);
         r = k;
@@ -172,6 +191,7 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
 
     const p = basicIndex[r];
     const theta = Math.max(rRatio, 0);
+    degenerate = theta * Math.abs(d[q]) > 1e-12 ? 0 : degenerate + 1;
     const step = dir * theta;
     for (let k = 0; k < m; k++) x[basicIndex[k]] -= step * alphaCol[k];
     x[q] += step;

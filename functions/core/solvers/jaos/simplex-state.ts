@@ -12,6 +12,7 @@
  */
 import { LuFactor, MAX_UPDATES } from "./lu.js";
 import type { LpModel } from "./model.js";
+import { Rng } from "./rng.js";
 import { toRowWise, type CscMatrix, type CsrMatrix } from "./sparse.js";
 
 export const BASIC = 0;
@@ -48,6 +49,8 @@ export class SimplexState {
   readonly dseWeight: Float64Array;
   readonly tol: Tolerances = { ...DEFAULT_TOLERANCES };
   iterations = 0;
+  /** Seeded generator for perturbations (determinism). */
+  readonly rng = new Rng(0x6a616f73);
   /** True while working costs differ from the model's (perturbation or shifts). */
   costsAltered = false;
   /** True while `lu` factors the current basis (possibly with updates). */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { startEmulators } from "../../bin/local/emulators.js";
 
@@ -28,10 +28,38 @@ export async function startDynaliteBackend(): Promise<Backend> {
   return { name: "dynalite", endpoint: emulators.dynamoEndpoint, stop: () => emulators.stop() };
 }
 
-/** Starts `moto_server` on a free port and waits until it answers. */
+/**
+ * moto's server answers requests on threads without locking items, so two conditional writes to one
+ * item can both pass their condition — which DynamoDB never allows. Served on one thread, moto applies
+ * requests one at a time, as DynamoDB applies writes to an item. (Same app as `moto_server`, whose
+ * command line has no switch for this.)
+ */
+const SINGLE_THREADED_MOTO = [
+  "import sys",
+  "from werkzeug.serving import run_simple",
+  "from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app",
+  "run_simple('127.0.0.1', int(sys.argv[1]), DomainDispatcherApplication(create_backend_app), threaded=False)",
+].join("\n");
+
+function motoPython(): string | null {
+  for (const python of ["python3", "python"]) {
+    try {
+      execFileSync(python, ["-c", "import moto.moto_server.werkzeug_app, werkzeug.serving"], { stdio: "ignore" });
+      return python;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+/** Starts moto's server on a free port (single-threaded when its Python is at hand) and waits until it answers. */
 export async function startMotoBackend(): Promise<Backend> {
   const port = await freePort();
-  const child: ChildProcess = spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
+  const python = motoPython();
+  const child: ChildProcess = python
+    ? spawn(python, ["-c", SINGLE_THREADED_MOTO, String(port)], { stdio: "ignore" })
+    : spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {

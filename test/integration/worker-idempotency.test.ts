@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { machineHas, REPO_ROOT } from "../support/machine.js";
+import { startTestStack } from "../support/stack.js";
+
+const run = promisify(execFile);
+type Stack = Awaited<ReturnType<typeof startTestStack>>;
+
+/**
+ * The worker entry, run as a Fargate task runs it (`node --import tsx solver-container/src/worker.ts
+ * --job …`): two workers given the same job never both solve it (a conditional lease), and a job that
+ * is already finished is not run again when its message is delivered twice.
+ */
+describe.runIf(machineHas("cbc"))("solver-container worker", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    // No local workers: this test starts the worker processes itself.
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "0", LOCAL_STANDBY_WORKERS: "0" } });
+  });
+  afterAll(() => stack?.stop());
+
+  function worker(job: object) {
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL: stack.config.awsEndpointUrl,
+      AWS_ENDPOINT_URL_SQS: stack.config.sqsEndpointUrl,
+      AWS_ACCESS_KEY_ID: "local",
+      AWS_SECRET_ACCESS_KEY: "local",
+      TABLE_NAME: stack.config.tableName,
+      JOBS_QUEUE_URL: stack.config.jobsQueueUrl,
+      WEBHOOKS_QUEUE_URL: stack.config.webhooksQueueUrl,
+      BLOB_DIR: stack.config.blobDir,
+      LOG_LEVEL: "INFO",
+    } as NodeJS.ProcessEnv;
+    return run(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "solver-container/src/worker.ts"), "--job", JSON.stringify(job)], { cwd: REPO_ROOT, env });
+  }
+
+  it("runs a job once when two workers get it, and not again when it is redelivered after finishing", async () => {
+    const problem = {
+      name: "once",
+      sense: "maximize",
+      variables: Array.from({ length: 30 }, (_, i) => ({ name: `x${i}`, type: "binary" })),
+      objective: { terms: Array.from({ length: 30 }, (_, i) => ({ var: `x${i}`, coef: 1 + (i % 7) })) },
+      constraints: [{ name: "cap", terms: Array.from({ length: 30 }, (_, i) => ({ var: `x${i}`, coef: 1 + (i % 5) })), ub: 40 }],
+    };
+    const launched = await stack.api.post("/api/v2/solve/async", { problem, solver_name: "cbc" });
+    expect(launched.status).toBe(202);
+    const job = { type: "execution", id: launched.body.execution_id, org_id: stack.bootstrap.organizationId };
+    const solvedBefore = (await stack.services.metricsStore.totals()).total_solved;
+
+    const [a, b] = await Promise.all([worker(job), worker(job)]);
+    const done = (out: { stdout: string; stderr: string }) => (out.stdout + out.stderr).includes('"message":"job done"');
+    expect(done(a) && done(b)).toBe(true); // both exit cleanly…
+    expect((await stack.services.metricsStore.totals()).total_solved - solvedBefore).toBe(1); // …one solved
+    const exe = await stack.api.get(`/api/v2/models/executions/${job.id}`);
+    expect(exe.body).toMatchObject({ status: "completed", result: { solver_status: "optimal" } });
+
+    await worker(job); // a redelivery of a finished job
+    expect((await stack.services.metricsStore.totals()).total_solved - solvedBefore).toBe(1);
+    expect((await stack.api.get(`/api/v2/models/executions/${job.id}`)).body.completed_at).toBe(exe.body.completed_at);
+  });
+
+  it("answers 422 for an unknown solver name in a plain solve", async () => {
+    const res = await stack.api.post("/api/v2/solve", { problem: { variables: [{ name: "x", ub: 1 }] }, solver_name: "gurobi" });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(["body", "solver_name"]);
+  });
+});

@@ -18,7 +18,8 @@
  * the right-hand side over the column's bounds (a cut needing an infinite bound is discarded); dynamism
  * at most 1e6;
  * the right-hand side is relaxed by 1e-9 relative; a cut must be violated with efficacy ≥ 1e-5 and not
- * nearly parallel (cosine ≥ 0.98) to a better one.
+ * nearly parallel (cosine ≥ 0.98) to a better one. Cuts with more than max(100, 0.2·n) nonzeros are
+ * left out: they make every node LP's factors dense.
  */
 import type { LpEngine } from "./lp.js";
 import { rowActivities, type LpModel } from "./model.js";
@@ -148,6 +149,8 @@ function finishCut(dense: Float64Array, rhs: number, model: LpModel): Cut | null
     min = Math.min(min, Math.abs(c));
   }
   if (index.length === 0 || max / min > MAX_DYNAMISM || !Number.isFinite(rhs)) return null;
+  // dense cuts fill the basis factors of every node LP: at most max(100, 20 % of the columns)
+  if (index.length > Math.max(100, 0.2 * model.cols)) return null;
   rhs -= 1e-9 * Math.max(1, Math.abs(rhs));
   return { index: Int32Array.from(index), value: Float64Array.from(value), lower: rhs };
 }

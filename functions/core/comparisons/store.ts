@@ -1,4 +1,3 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
@@ -98,23 +97,8 @@ export class ComparisonStore {
     return { items, total: await this.count(orgId) };
   }
 
-  private async count(orgId: string): Promise<number> {
-    let total = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
-          ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":p": "CMP#" },
-          Select: "COUNT",
-          ExclusiveStartKey: start,
-        }),
-      );
-      total += out.Count ?? 0;
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return total;
+  private count(orgId: string): Promise<number> {
+    return this.table.countPrefix(`ORG#${orgId}`, "CMP#");
   }
 
   async acquire(orgId: string, id: string, worker: string, leaseMs: number, nowMs: number): Promise<ComparisonRecord | null> {
@@ -124,20 +108,10 @@ export class ComparisonStore {
 
   /** Sets fields of a comparison the worker holds (compiled stats, the problem ref). */
   async setFields(orgId: string, id: string, worker: string, fields: Partial<ComparisonRecord>): Promise<boolean> {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ":owner": worker, ":running": "running" };
-    const sets: string[] = [];
-    Object.entries(fields).forEach(([k, v], i) => {
-      names[`#f${i}`] = k;
-      values[`:f${i}`] = v;
-      sets.push(`#f${i} = :f${i}`);
-    });
-    const out = await this.table.update({
-      Key: comparisonKey(orgId, id),
-      UpdateExpression: `SET ${sets.join(", ")}`,
-      ConditionExpression: "#status = :running AND lease_owner = :owner",
-      ExpressionAttributeNames: { ...names, "#status": "status" },
-      ExpressionAttributeValues: values,
+    const out = await this.table.setFields(comparisonKey(orgId, id), fields, {
+      condition: "#status = :running AND lease_owner = :owner",
+      names: { "#status": "status" },
+      values: { ":owner": worker, ":running": "running" },
     });
     return out !== null;
   }

@@ -1,4 +1,3 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { epochSeconds, isoTime, type Clock } from "../clock.js";
 import { notFound } from "../errors.js";
@@ -89,23 +88,7 @@ export class Notifications {
   }
 
   async unreadCount(userId: string): Promise<number> {
-    let count = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: "gsi1",
-          KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: { ":p": `UNREAD#${userId}` },
-          Select: "COUNT",
-          ExclusiveStartKey: start,
-        }),
-      );
-      count += out.Count ?? 0;
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return count;
+    return this.table.count({ IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :p", ExpressionAttributeValues: { ":p": `UNREAD#${userId}` } });
   }
 
   /** Marks one read (idempotent); 404 when the user has no such notification. */

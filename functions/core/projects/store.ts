@@ -71,22 +71,7 @@ export class ProjectStore {
   }
 
   async update(orgId: string, id: string, fields: Partial<Pick<ProjectRecord, "name" | "description" | "draft">>, nowMs: number): Promise<ProjectRecord | null> {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ":now": isoTime(nowMs) };
-    const sets = ["updated_at = :now"];
-    Object.entries(fields).forEach(([k, v], i) => {
-      if (v === undefined) return;
-      names[`#f${i}`] = k;
-      values[`:f${i}`] = v;
-      sets.push(`#f${i} = :f${i}`);
-    });
-    const out = await this.table.update<Record<string, unknown>>({
-      Key: { pk: `ORG#${orgId}`, sk: `PRJ#${id}` },
-      UpdateExpression: `SET ${sets.join(", ")}`,
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-      ExpressionAttributeValues: values,
-    });
+    const out = await this.table.setFields<Record<string, unknown>>({ pk: `ORG#${orgId}`, sk: `PRJ#${id}` }, { ...fields, updated_at: isoTime(nowMs) });
     return out ? strip<ProjectRecord>(out) : null;
   }
 

@@ -82,20 +82,11 @@ export class Leases {
    * out of the ACTIVE partition. Null when the worker no longer holds it.
    */
   async finish<T>(key: { pk: string; sk: string }, worker: string, status: string, set: Record<string, unknown>): Promise<T | null> {
-    const names: Record<string, string> = { "#status": "status" };
-    const values: Record<string, unknown> = { ":final": status, ":running": "running", ":owner": worker };
-    const assignments = ["#status = :final"];
-    Object.entries(set).forEach(([attr, value], i) => {
-      names[`#a${i}`] = attr;
-      values[`:a${i}`] = value;
-      assignments.push(`#a${i} = :a${i}`);
-    });
-    return this.table.update<T>({
-      Key: key,
-      UpdateExpression: `SET ${assignments.join(", ")} REMOVE gsi1pk, gsi1sk, lease_owner, lease_expires_at_ms`,
-      ConditionExpression: "#status = :running AND lease_owner = :owner",
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+    return this.table.setFields<T>(key, { ...set, status }, {
+      condition: "#status = :running AND lease_owner = :owner",
+      names: { "#status": "status" },
+      values: { ":running": "running", ":owner": worker },
+      remove: ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms"],
     });
   }
 
@@ -104,22 +95,14 @@ export class Leases {
    * was never started), with `set`. Null when it had already moved on.
    */
   async end<T>(key: { pk: string; sk: string }, from: string[], status: string, set: Record<string, unknown>, extraCondition?: { expression: string; values: Record<string, unknown> }): Promise<T | null> {
-    const names: Record<string, string> = { "#status": "status" };
-    const values: Record<string, unknown> = { ":final": status, ...(extraCondition?.values ?? {}) };
+    const values: Record<string, unknown> = { ...(extraCondition?.values ?? {}) };
     from.forEach((s, i) => (values[`:f${i}`] = s));
-    const assignments = ["#status = :final"];
-    Object.entries(set).forEach(([attr, value], i) => {
-      names[`#a${i}`] = attr;
-      values[`:a${i}`] = value;
-      assignments.push(`#a${i} = :a${i}`);
-    });
     const fromCondition = from.map((_, i) => `#status = :f${i}`).join(" OR ");
-    return this.table.update<T>({
-      Key: key,
-      UpdateExpression: `SET ${assignments.join(", ")} REMOVE gsi1pk, gsi1sk, lease_owner, lease_expires_at_ms`,
-      ConditionExpression: `(${fromCondition})${extraCondition ? ` AND (${extraCondition.expression})` : ""}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+    return this.table.setFields<T>(key, { ...set, status }, {
+      condition: `(${fromCondition})${extraCondition ? ` AND (${extraCondition.expression})` : ""}`,
+      names: { "#status": "status" },
+      values,
+      remove: ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms"],
     });
   }
 

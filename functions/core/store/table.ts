@@ -109,6 +109,55 @@ export class Table {
     return this.queryAll<T>(input);
   }
 
+  /**
+   * How many items a query matches, following pages. A COUNT query still reads the items (and pays
+   * for them), but sends none back.
+   */
+  async count(input: Omit<QueryCommandInput, "TableName" | "Select">): Promise<number> {
+    let total = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(new QueryCommand({ TableName: this.name, ...input, Select: "COUNT", ExclusiveStartKey: start }));
+      total += out.Count ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return total;
+  }
+
+  /** Items of a partition whose sort key starts with `prefix`. */
+  countPrefix(pk: string, prefix: string): Promise<number> {
+    return this.count({ KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)", ExpressionAttributeValues: { ":pk": pk, ":p": prefix }, ConsistentRead: true });
+  }
+
+  /**
+   * Sets each defined entry of `fields` (an attribute per key; undefined ones are left alone) on the
+   * item, on `condition` (default: the item exists). Returns the new item, or null when the condition
+   * failed.
+   */
+  async setFields<T = Item>(
+    key: { pk: string; sk: string },
+    fields: Record<string, unknown>,
+    options: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown>; remove?: string[] } = {},
+  ): Promise<T | null> {
+    const names: Record<string, string> = { ...options.names };
+    const values: Record<string, unknown> = { ...options.values };
+    const sets: string[] = [];
+    Object.entries(fields).forEach(([attr, value], i) => {
+      if (value === undefined) return;
+      names[`#set${i}`] = attr;
+      values[`:set${i}`] = value;
+      sets.push(`#set${i} = :set${i}`);
+    });
+    const remove = options.remove?.length ? ` REMOVE ${options.remove.join(", ")}` : "";
+    return this.update<T>({
+      Key: key,
+      UpdateExpression: `SET ${sets.join(", ")}${remove}`,
+      ConditionExpression: options.condition ?? "attribute_exists(pk)",
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+  }
+
   /** Deletes many keys, 25 per request, retrying unprocessed ones. */
   async deleteMany(keys: { pk: string; sk: string }[]): Promise<void> {
     for (let i = 0; i < keys.length; i += 25) {

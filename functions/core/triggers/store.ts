@@ -1,4 +1,3 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { PayloadRef } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { looksLikeId } from "../ids.js";
@@ -158,22 +157,7 @@ export class TriggerStore {
   }
 
   async updateTrigger(orgId: string, id: string, fields: Partial<TriggerRecord>, nowMs: number): Promise<TriggerRecord | null> {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ":now": isoTime(nowMs) };
-    const sets = ["updated_at = :now"];
-    Object.entries(fields).forEach(([k, v], i) => {
-      if (v === undefined) return;
-      names[`#f${i}`] = k;
-      values[`:f${i}`] = v;
-      sets.push(`#f${i} = :f${i}`);
-    });
-    const out = await this.table.update<Record<string, unknown>>({
-      Key: triggerKey(orgId, id),
-      UpdateExpression: `SET ${sets.join(", ")}`,
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-      ExpressionAttributeValues: values,
-    });
+    const out = await this.table.setFields<Record<string, unknown>>(triggerKey(orgId, id), { ...fields, updated_at: isoTime(nowMs) });
     return out ? strip<TriggerRecord>(out) : null;
   }
 
@@ -260,25 +244,10 @@ export class TriggerStore {
     return { items, total: await this.countRuns(triggerId) };
   }
 
-  async countRuns(triggerId: string): Promise<number> {
-    let total = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
-          ExpressionAttributeValues: { ":pk": `TRG#${triggerId}`, ":p": "RUN#" },
-          Select: "COUNT",
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      total += out.Count ?? 0;
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return total;
+  countRuns(triggerId: string): Promise<number> {
+    return this.table.countPrefix(`TRG#${triggerId}`, "RUN#");
   }
+
 
   async acquireRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);

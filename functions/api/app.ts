@@ -16,6 +16,7 @@ import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerNotificationRoutes } from "./routes/notifications.js";
 import { registerProjectRoutes } from "./routes/projects.js";
 import { registerSolveRoutes } from "./routes/solve.js";
+import { registerWorkspaceRoutes } from "./routes/workspaces.js";
 import { registerTriggerRoutes } from "./routes/triggers.js";
 
 /**
@@ -80,6 +81,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerCreditRoutes(app);
   registerAuthRoutes(app);
   registerKeyRoutes(app);
+  registerWorkspaceRoutes(app);
   registerSolveRoutes(app);
   registerImportRoutes(app);
   registerNotificationRoutes(app);

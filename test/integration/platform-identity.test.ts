@@ -119,3 +119,32 @@ describe("sign-in and password reset", () => {
     expect((await anon.as(login.body.access_token).get("/api/v2/auth/me")).status).toBe(401);
   });
 });
+
+describe("roles and workspaces", () => {
+  it("lets admins add users and workspaces; a viewer reads but may not solve; another organization's ids are 404", async () => {
+    const owner = stack.api;
+    const viewer = await owner.post("/api/v2/users", { email: "viewer@example.test", password: "viewer password", role: "viewer" });
+    expect(viewer.status).toBe(201);
+    expect(viewer.body.role).toBe("viewer");
+    const login = await owner.as(null).post("/api/v2/auth/login", { email: "viewer@example.test", password: "viewer password" });
+    const asViewer = owner.as(login.body.access_token);
+
+    const solve = await asViewer.post("/api/v2/solve", { problem: { variables: [{ name: "x", ub: 1 }] } });
+    expect(solve.status).toBe(403);
+    expect(solve.body.error_code).toBe("forbidden");
+    expect((await asViewer.get("/api/v2/solvers/compare")).status).toBe(200);
+    expect((await asViewer.post("/api/v2/workspaces", { name: "nope" })).status).toBe(403);
+    expect((await asViewer.post("/api/v2/users", { email: "x@example.test", password: "password 123" })).status).toBe(403);
+
+    const ws = await owner.post("/api/v2/workspaces", { name: "Planning" });
+    expect(ws.status).toBe(201);
+    const list = await owner.get("/api/v2/workspaces");
+    expect(list.body.workspaces.map((w: { name: string }) => w.name)).toEqual(expect.arrayContaining(["Default", "Planning"]));
+    const member = await owner.put(`/api/v2/workspaces/${ws.body.id}/members/${viewer.body.id}`, { role: "solver" });
+    expect(member.body).toEqual({ workspace_id: ws.body.id, user_id: viewer.body.id, role: "solver" });
+    expect((await owner.get("/api/v2/users")).body.users.map((u: { email: string }) => u.email)).toContain("viewer@example.test");
+
+    const stranger = await newUser("stranger@example.test");
+    expect((await stranger.put(`/api/v2/workspaces/${ws.body.id}/members/${viewer.body.id}`, { role: "solver" })).status).toBe(404);
+  });
+});

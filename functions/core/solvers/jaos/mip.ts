@@ -17,13 +17,14 @@
  * kept as unresolved bounds rather than pruned).
  */
 import { chooseBranch, PseudoCosts } from "./branching.js";
-import { gomoryCuts, keepRows, withRows } from "./cuts.js";
-import { computeLocks, fractionalDive, INTEGRALITY_TOL, isFractional, simpleRounding, type Locks } from "./heuristics.js";
+import { computeLocks, fractionalDive, isFractional, simpleRounding, type Locks } from "./heuristics.js";
+import { Incumbent } from "./incumbent.js";
 import { LpEngine, type LpResult } from "./lp.js";
-import { maxViolation, objectiveValue, type LpModel } from "./model.js";
+import type { LpModel } from "./model.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
 import type { Presolved } from "./presolve.js";
-import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
+import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
+import { rootCutLoop } from "./root-cuts.js";
 
 export interface MipOptions {
   deadline: number;
@@ -65,19 +66,11 @@ export interface MipOutcome {
   stats: MipStats;
 }
 
-const FEASIBILITY = 1e-6;
-const ABS_GAP = 1e-6;
 const MAX_STORED_BASES = 200_000;
 
 export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
   return new BranchAndBound(original, pre, pre.reduced, opt).run();
 }
-
-const CUT_ROUNDS = 50;
-const CUTS_PER_ROUND = 100;
-/** A round gaining less than this (relative to the bound) counts toward the stall limit. */
-const CUT_STALL_GAIN = 1e-5;
-const CUT_STALL_ROUNDS = 3;
 
 class BranchAndBound {
   private engine: LpEngine;
@@ -88,9 +81,7 @@ class BranchAndBound {
   private locks: Locks;
   private readonly rootLower: Float64Array;
   private readonly rootUpper: Float64Array;
-  private readonly objectiveStep: number;
-  private incumbent: Float64Array | null = null;
-  private incumbentValue = Infinity;
+  private readonly best: Incumbent;
   private nodes = 0;
   private iterations = 0;
   private nextId = 0;
@@ -131,14 +122,14 @@ class BranchAndBound {
     this.locks = computeLocks(model);
     this.rootLower = model.colLower.slice();
     this.rootUpper = model.colUpper.slice();
-    this.objectiveStep = integralObjectiveStep(model);
+    this.best = new Incumbent(original, pre, model, opt.gapTolerance);
   }
 
   run(): MipOutcome {
-    const { model, opt } = this;
-    if (model.cols === 0) {
+    const { opt } = this;
+    if (this.model.cols === 0) {
       this.offer(new Float64Array(0));
-      return this.outcome(this.incumbent ? "optimal" : "infeasible");
+      return this.outcome(this.best.found ? "optimal" : "infeasible");
     }
     let root = this.engine.solve({ deadline: opt.deadline });
     this.iterations += root.iterations;
@@ -148,7 +139,15 @@ class BranchAndBound {
     if (root.status === "unbounded") return this.unboundedRelaxation();
     if (root.status !== "optimal") return this.outcome("error", root.message ?? `root LP ended ${root.status}`);
     this.stats.rootBound = root.objective;
-    root = this.rootCuts(root);
+    const cut = rootCutLoop(this.model, this.engine, root, opt.deadline);
+    this.model = cut.model;
+    this.engine = cut.engine;
+    this.locks = computeLocks(cut.model);
+    root = cut.root;
+    this.iterations += cut.iterations;
+    this.stats.rootIterations += cut.iterations;
+    this.stats.cuts = cut.cutsAdded;
+    this.stats.cutsKept = cut.cutsKept;
     this.stats.rootBoundAfterCuts = root.objective;
     this.rootObjective = root.objective;
     this.rootReducedCosts = this.engine.reducedCosts();
@@ -201,77 +200,7 @@ class BranchAndBound {
     this.stats.openNodes = this.queue.size;
     if (stopped) return this.outcome("time_limit");
     if (this.unsolvedBound < this.pruneLevel()) return this.outcome("error", "some node LPs could not be solved; the search is incomplete");
-    return this.outcome(this.incumbent ? "optimal" : "infeasible");
-  }
-
-  /**
-   * Rounds of Gomory cuts at the root: add the violated cuts, re-solve from the extended basis (the
-   * cuts' slacks basic), stop when the bound gains less than 1e-5 (relative) in three consecutive
-   * rounds, or after 50 rounds. Cuts whose slack is basic at the end are dropped.
-   * Returns the final root LP (optimal). If an extended LP does not end optimal, the cuts of that
-   * round are discarded.
-   */
-  private rootCuts(root: LpResult): LpResult {
-    const baseRows = this.model.rows;
-    let current = root;
-    let stall = 0;
-    for (let round = 0; round < CUT_ROUNDS && performance.now() < this.opt.deadline; round++) {
-      let fractional = false;
-      for (let j = 0; j < this.model.cols && !fractional; j++) if (this.model.integer[j] && isFractional(current.x![j])) fractional = true;
-      if (!fractional) break;
-      const cuts = gomoryCuts(this.engine, this.model, current.x!, CUTS_PER_ROUND);
-      if (cuts.length === 0) break;
-      const previous = { model: this.model, engine: this.engine };
-      const basis = this.engine.getBasis();
-      const model = withRows(this.model, cuts);
-      const engine = new LpEngine(model);
-      const status = new Int8Array(model.cols + model.rows);
-      status.set(basis.subarray(0, this.model.cols + this.model.rows));
-      status.fill(BASIC, this.model.cols + this.model.rows);
-      engine.setBasis(status);
-      const r = engine.solve({ deadline: this.opt.deadline });
-      this.iterations += r.iterations;
-      this.stats.rootIterations += r.iterations;
-      if (r.status !== "optimal") {
-        this.model = previous.model;
-        this.engine = previous.engine;
-        break;
-      }
-      this.model = model;
-      this.engine = engine;
-      this.stats.cuts += cuts.length;
-      const gain = r.objective - current.objective;
-      current = r;
-      stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
-      if (stall >= CUT_STALL_ROUNDS) break;
-    }
-    if (this.model.rows > baseRows) current = this.dropSlackCuts(baseRows, current);
-    this.locks = computeLocks(this.model);
-    return current;
-  }
-
-  /** Removes cut rows whose slack is basic (not binding), keeping the basis. */
-  private dropSlackCuts(baseRows: number, current: LpResult): LpResult {
-    const n = this.model.cols;
-    const basis = this.engine.getBasis();
-    const keep = new Uint8Array(this.model.rows);
-    for (let i = 0; i < this.model.rows; i++) keep[i] = i < baseRows || basis[n + i] !== BASIC ? 1 : 0;
-    const kept = keep.reduce((s, v) => s + v, 0);
-    if (kept === this.model.rows) return current;
-    const model = keepRows(this.model, keep);
-    const status = new Int8Array(n + model.rows);
-    status.set(basis.subarray(0, n));
-    let w = n;
-    for (let i = 0; i < this.model.rows; i++) if (keep[i]) status[w++] = basis[n + i];
-    const engine = new LpEngine(model);
-    engine.setBasis(status);
-    const r = engine.solve({ deadline: this.opt.deadline });
-    this.iterations += r.iterations;
-    if (r.status !== "optimal") return current; // keep the full set
-    this.model = model;
-    this.engine = engine;
-    this.stats.cutsKept = model.rows - baseRows;
-    return r;
+    return this.outcome(this.best.found ? "optimal" : "infeasible");
   }
 
   /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
@@ -372,63 +301,22 @@ class BranchAndBound {
     return upFirst ? [up, down] : [down, up];
   }
 
-  /**
-   * Reduced-cost fixing: at an LP optimum z, moving a nonbasic column j away from its bound by t
-   * raises the LP value by at least |d_j|·t, so a solution below the pruning level keeps
-   * t ≤ (level − z)/|d_j| (rounded down for integer columns). Returns the tightened bounds (only
-   * integer columns, only real tightenings). Valid in the node's subtree.
-   */
-  private reducedCostFixing(z: number, d: Float64Array, status: Int8Array): { col: number; lower: number; upper: number }[] {
-    const level = this.pruneLevel();
-    if (!Number.isFinite(level)) return [];
-    const room = level - z;
-    if (!(room >= 0)) return [];
+  /** Reduced-cost fixing in a node's subtree (see reduced-cost.ts). */
+  private reducedCostFixing(z: number, d: Float64Array, status: Int8Array): BoundChange[] {
     const m = this.engine.model;
-    const out: { col: number; lower: number; upper: number }[] = [];
-    for (let j = 0; j < this.model.cols; j++) {
-      if (!this.model.integer[j]) continue;
-      const lo = m.colLower[j];
-      const up = m.colUpper[j];
-      if (lo === up) continue;
-      const dj = d[j];
-      if (status[j] === AT_LOWER && dj > 1e-7 && Number.isFinite(lo)) {
-        const newUp = lo + Math.floor(room / dj + 1e-9);
-        if (newUp < up) out.push({ col: j, lower: lo, upper: newUp });
-      } else if (status[j] === AT_UPPER && dj < -1e-7 && Number.isFinite(up)) {
-        const newLo = up - Math.floor(room / -dj + 1e-9);
-        if (newLo > lo) out.push({ col: j, lower: newLo, upper: up });
-      }
-    }
+    const out = reducedCostBounds(this.model.integer, m.colLower, m.colUpper, d, status, this.pruneLevel() - z);
     this.stats.reducedCostFixings += out.length;
     return out;
   }
 
   /** Root reduced-cost fixing with the current incumbent: tightens the global (root) bounds. */
   private rootFixing(): void {
-    if (!this.rootReducedCosts || !this.rootStatus || !this.incumbent) return;
-    const level = this.pruneLevel();
-    const room = level - this.rootObjective;
-    if (!(room >= 0)) return;
-    for (let j = 0; j < this.model.cols; j++) {
-      if (!this.model.integer[j]) continue;
-      const lo = this.rootLower[j];
-      const up = this.rootUpper[j];
-      if (lo === up) continue;
-      const dj = this.rootReducedCosts[j];
-      const s = this.rootStatus[j];
-      if (s === AT_LOWER && dj > 1e-7 && Number.isFinite(lo)) {
-        const newUp = lo + Math.floor(room / dj + 1e-9);
-        if (newUp < up) {
-          this.rootUpper[j] = newUp;
-          this.stats.rootFixings++;
-        }
-      } else if (s === AT_UPPER && dj < -1e-7 && Number.isFinite(up)) {
-        const newLo = up - Math.floor(room / -dj + 1e-9);
-        if (newLo > lo) {
-          this.rootLower[j] = newLo;
-          this.stats.rootFixings++;
-        }
-      }
+    if (!this.rootReducedCosts || !this.rootStatus || !this.best.found) return;
+    const room = this.pruneLevel() - this.rootObjective;
+    for (const c of reducedCostBounds(this.model.integer, this.rootLower, this.rootUpper, this.rootReducedCosts, this.rootStatus, room)) {
+      this.rootLower[c.col] = c.lower;
+      this.rootUpper[c.col] = c.upper;
+      this.stats.rootFixings++;
     }
   }
 
@@ -448,28 +336,28 @@ class BranchAndBound {
 
   private shouldDive(): boolean {
     if (this.nodes === 1) return true;
-    const every = this.incumbent ? 500 : 100;
+    const every = this.best.found ? 500 : 100;
     return this.nodes % every === 0;
   }
 
   private report(current: MipNode | null): void {
     if (!this.opt.onProgress) return;
-    const b = Math.min(this.globalBound(current), this.prunedBound, this.incumbentValue);
-    this.opt.onProgress(this.incumbent ? this.incumbentValue : null, Number.isFinite(b) ? this.roundBound(b) : null, this.nodes);
+    const b = Math.min(this.globalBound(current), this.prunedBound, this.best.value);
+    this.opt.onProgress(this.best.found ? this.best.value : null, Number.isFinite(b) ? this.roundBound(b) : null, this.nodes);
   }
 
   /** Records the bound of a node pruned below the incumbent (it still limits the dual bound). */
   private notePruned(bound: number): void {
     const b = this.roundBound(bound);
-    if (b < this.incumbentValue && b < this.prunedBound) this.prunedBound = b;
+    if (b < this.best.value && b < this.prunedBound) this.prunedBound = b;
   }
 
   /** Keep plunging into the child while its bound is close to the global bound. */
   private plunge(child: MipNode): boolean {
     if (child.lowerBound >= this.pruneLevel()) return false;
-    if (!this.incumbent) return true;
+    if (!this.best.found) return true;
     const global = Math.min(this.queue.bestBound(), child.lowerBound);
-    return child.lowerBound <= global + 0.25 * (this.incumbentValue - global);
+    return child.lowerBound <= global + 0.25 * (this.best.value - global);
   }
 
   private globalBound(current: MipNode | null): number {
@@ -478,38 +366,19 @@ class BranchAndBound {
 
   /** Nodes with a lower bound at or above this cannot hold a better solution worth finding. */
   private pruneLevel(): number {
-    if (!this.incumbent) return Infinity;
-    const ub = this.incumbentValue;
-    let level = ub - Math.max(this.opt.gapTolerance * Math.abs(ub), ABS_GAP);
-    if (Number.isFinite(this.objectiveStep)) level = Math.min(level, ub - this.objectiveStep + ABS_GAP * Math.max(1, Math.abs(ub)));
-    return level;
+    return this.best.pruneLevel();
   }
 
-  /**
-   * Proposes a point of the presolved model; it becomes the incumbent if, with integer columns
-   * rounded, it is feasible for the original model and better.
-   */
+  private roundBound(b: number): number {
+    return this.best.roundBound(b);
+  }
+
+  /** Proposes a point of the presolved model (verified on the original one by `Incumbent`). */
   private offer(xr: Float64Array): boolean {
-    const { model } = this;
-    const rounded = xr.slice();
-    for (let j = 0; j < model.cols; j++) if (model.integer[j]) rounded[j] = Math.round(rounded[j]);
-    for (const candidate of [rounded, xr]) {
-      const x = this.pre.postsolve(candidate);
-      if (maxViolation(this.original, x) > FEASIBILITY) continue;
-      let integral = true;
-      for (let j = 0; j < this.original.cols && integral; j++) {
-        if (this.original.integer[j] && Math.abs(x[j] - Math.round(x[j])) > INTEGRALITY_TOL) integral = false;
-      }
-      if (!integral) continue;
-      const value = objectiveValue(this.original, x);
-      if (value >= this.incumbentValue - 1e-9 * Math.max(1, Math.abs(value))) return false;
-      this.incumbent = x;
-      this.incumbentValue = value;
-      this.rootFixing();
-      this.report(null);
-      return true;
-    }
-    return false;
+    if (!this.best.offer(xr, this.model.integer)) return false;
+    this.rootFixing();
+    this.report(null);
+    return true;
   }
 
   /** The relaxation is unbounded: the MILP is unbounded if it has any feasible point (Meyer). */
@@ -526,14 +395,14 @@ class BranchAndBound {
   private outcome(status: MipOutcome["status"], message?: string): MipOutcome {
     let bound: number | null = null;
     if (status === "optimal" || status === "time_limit" || status === "error") {
-      const b = Math.min(this.roundBound(Math.min(this.queue.bestBound(), this.unsolvedBound)), this.prunedBound, this.incumbentValue);
+      const b = Math.min(this.roundBound(Math.min(this.queue.bestBound(), this.unsolvedBound)), this.prunedBound, this.best.value);
       bound = Number.isFinite(b) ? b : null;
     }
-    const ub = this.incumbentValue;
-    const gap = this.incumbent && bound !== null ? (ub === bound ? 0 : Math.abs(ub - bound) / Math.max(Math.abs(ub), 1e-10)) : null;
+    const ub = this.best.value;
+    const gap = this.best.found && bound !== null ? (ub === bound ? 0 : Math.abs(ub - bound) / Math.max(Math.abs(ub), 1e-10)) : null;
     return {
       status,
-      incumbent: status === "unbounded" ? null : this.incumbent,
+      incumbent: status === "unbounded" ? null : this.best.x,
       dualBound: status === "infeasible" || status === "unbounded" ? null : bound,
       gap,
       nodes: this.nodes,
@@ -542,36 +411,8 @@ class BranchAndBound {
       stats: this.stats,
     };
   }
-
-  /** A bound rounded up to the objective's lattice when the objective is integral. */
-  private roundBound(b: number): number {
-    if (!Number.isFinite(this.objectiveStep) || !Number.isFinite(b)) return b;
-    const off = this.model.offset;
-    return off + this.objectiveStep * Math.ceil((b - off) / this.objectiveStep - 1e-6);
-  }
 }
 
 function finiteOrUndefined(v: number): number | undefined {
   return Number.isFinite(v) ? v : undefined;
 }
-
-/**
- * When every column with a nonzero cost is integer and the costs are integer multiples of a common
- * step, the objective only takes values offset + k·step. Returns that step, or Infinity otherwise.
- */
-function integralObjectiveStep(model: LpModel): number {
-  let g = 0;
-  for (let j = 0; j < model.cols; j++) {
-    const c = model.cost[j];
-    if (c === 0) continue;
-    if (!model.integer[j] || Math.abs(c - Math.round(c)) > 1e-9 || Math.abs(c) > 1e9) return Infinity;
-    g = gcd(g, Math.abs(Math.round(c)));
-  }
-  return g > 0 ? g : Infinity;
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-

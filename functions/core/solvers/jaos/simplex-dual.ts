@@ -36,7 +36,7 @@ const MIN_DSE_WEIGHT = 1e-8;
 const STALL_ITERATIONS = 100;
 
 export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
-  const { m, n, total, x, d, lower, upper, status, basicIndex } = st;
+  const { m, n, x, d, lower, upper, status, basicIndex } = st;
   const [rho, alphaCol, tau, flipRhs] = st.work;
   const cand = st.candidates;
   const flips = st.flipList;

@@ -20,6 +20,7 @@
  * row (or one column's domain) under these tolerances.
  */
 import type { LpModel } from "./model.js";
+import { postsolve, postsolveRay, type Reduction } from "./postsolve.js";
 import { cscFromTriplets, toRowWise, type CsrMatrix } from "./sparse.js";
 
 const TOL = 1e-9;
@@ -29,11 +30,6 @@ const INT_TOL = 1e-6;
 function tolOf(v: number): number {
   return Number.isFinite(v) ? TOL * Math.max(1, Math.abs(v)) : 0;
 }
-
-type Reduction =
-  | { kind: "fix"; col: number; value: number }
-  | { kind: "slack"; col: number; coef: number; lower: number; upper: number; rowLower: number; rowUpper: number; cols: number[]; coefs: number[] }
-  | { kind: "substitute"; col: number; coef: number; rhs: number; cols: number[]; coefs: number[] };
 
 export interface PresolveStats {
   rowsRemoved: number;
@@ -435,58 +431,6 @@ class Presolver {
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
   return a;
-}
-
-function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr: ArrayLike<number>): Float64Array {
-  const x = new Float64Array(n);
-  for (let k = 0; k < colMap.length; k++) x[colMap[k]] = xr[k]!;
-  for (let s = stack.length - 1; s >= 0; s--) {
-    const r = stack[s]!;
-    if (r.kind === "fix") {
-      x[r.col] = r.value;
-      continue;
-    }
-    let rest = 0;
-    for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * x[r.cols[t]!];
-    if (r.kind === "substitute") {
-      x[r.col] = (r.rhs - rest) / r.coef;
-      continue;
-    }
-    // slack: any x_j in [lower, upper] with rowLower ≤ rest + a·x_j ≤ rowUpper; prefer the value
-    // closest to zero inside that interval
-    const a = r.coef;
-    let lo = r.lower;
-    let up = r.upper;
-    const fromRowLo = (r.rowLower - rest) / a;
-    const fromRowUp = (r.rowUpper - rest) / a;
-    if (a > 0) {
-      lo = Math.max(lo, fromRowLo);
-      up = Math.min(up, fromRowUp);
-    } else {
-      lo = Math.max(lo, fromRowUp);
-      up = Math.min(up, fromRowLo);
-    }
-    x[r.col] = lo > up ? (Math.abs(lo - r.lower) < Math.abs(up - r.upper) ? lo : up) : Math.max(lo, Math.min(up, 0));
-  }
-  return x;
-}
-
-/**
- * Directions: along a ray the row a_iᵀx of a removed slack or substituted column moves by a_iᵀd,
- * which the column must absorb (its bound is infinite in that direction whenever the reduced row's
- * side was, and a finite reduced side means the ray does not move the row).
- */
-function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], dr: ArrayLike<number>): Float64Array {
-  const d = new Float64Array(n);
-  for (let k = 0; k < colMap.length; k++) d[colMap[k]] = dr[k]!;
-  for (let s = stack.length - 1; s >= 0; s--) {
-    const r = stack[s]!;
-    if (r.kind === "fix") continue;
-    let rest = 0;
-    for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * d[r.cols[t]!];
-    d[r.col] = -rest / r.coef;
-  }
-  return d;
 }
 
 export function presolve(model: LpModel): Presolved {

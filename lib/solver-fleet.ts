@@ -40,7 +40,7 @@ export const SOLVER_CONTAINER_NAME = "solver";
 export const SOLVER_HEALTHCHECK = 'command -v cbc >/dev/null && command -v glpsol >/dev/null && test -x "$SOLVER_PYTHON"';
 
 /** The worker's command, identical to the local stack's (bin/local/worker-pool.ts) and CI's. */
-export const WORKER_COMMAND = ["node", "--import", "tsx", "solver-container/src/worker.ts"];
+export const WORKER_COMMAND = ["node", "solver-container/dist/worker.js"];
 
 /**
  * The solver fleet: a Fargate task per job, started by the dispatcher Lambda from the jobs queue.

@@ -17,6 +17,7 @@ import { triggerSweepHooks } from "../../functions/core/triggers/sweep-hook.js";
 import { createWebhookHandler } from "../../functions/webhook/handler.js";
 import type { SweepReport } from "../../functions/core/sweeper/sweep.js";
 import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
+import { ensureWorkerBuild } from "../../solver-container/build.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
 import { SqsPoller } from "./sqs-poller.js";
@@ -143,6 +144,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   const maxWorkers = Number(env.LOCAL_MAX_WORKERS ?? 2);
   const workers = new LocalWorkerPool({
+    build: await ensureWorkerBuild(),
     maxWorkers,
     standby: Number(env.LOCAL_STANDBY_WORKERS ?? Math.min(2, maxWorkers)),
     env: workerEnv,

@@ -4,13 +4,13 @@ import { CapacityReached, type TaskLauncher } from "../../functions/dispatcher/t
 import type { JobMessage } from "../../functions/core/queue/messages.js";
 
 /**
- * The local stack's stand-in for Fargate: each job runs in its own worker process, the same entry a
- * task runs (`node --import tsx solver-container/src/worker.ts`). At most `maxWorkers` run at once.
- * A few workers are started ahead in `--standby` mode (solvers loaded, waiting for a job on stdin), so
- * a job does not wait for Node, tsx and Python to start — Fargate's own start-up in AWS.
+ * The local stack's stand-in for Fargate: each job runs in its own worker process, the command a task
+ * runs (`node <worker build>/worker.js`, built by solver-container/build.ts as the image is). At most
+ * `maxWorkers` run at once. A few workers are started ahead in `--standby` mode (solvers loaded, waiting
+ * for a job on stdin), so a job does not wait for Node and Python to start — Fargate's own start-up in
+ * AWS.
  */
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
-const WORKER_ENTRY = path.join(REPO_ROOT, "solver-container/src/worker.ts");
 
 interface Standby {
   child: ChildProcessWithoutNullStreams;
@@ -18,6 +18,8 @@ interface Standby {
 }
 
 export interface WorkerPoolOptions {
+  /** The worker build's folder (holds worker.js). */
+  build: string;
   maxWorkers: number;
   /** Workers kept started ahead (at most maxWorkers). */
   standby: number;
@@ -80,7 +82,7 @@ export class LocalWorkerPool implements TaskLauncher {
   }
 
   private spawnWorker(): Standby {
-    const child = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY, "--standby"], {
+    const child = spawn(process.execPath, [path.join(this.options.build, "worker.js"), "--standby"], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.options.env } as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],

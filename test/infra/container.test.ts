@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { WORKER_COMMAND } from "../../lib/solver-fleet.js";
+import { buildWorker } from "../../solver-container/build.js";
 import { REPO_ROOT } from "../support/machine.js";
 
 /**
@@ -35,13 +36,14 @@ describe("solver-container/Dockerfile", () => {
     expect(installs).toContain("--no-install-recommends python3 coinor-cbc glpk-utils");
     expect(installs).not.toMatch(/build-essential|gcc|python3-venv|python3-pip|\bgit\b/);
     const copies = runtime.filter((l) => l.startsWith("COPY ") && !l.startsWith("COPY --from"));
-    expect(copies.map((l) => l.split(/\s+/).slice(1, -1).join(" ")).sort()).toEqual(["functions/core", "package.json tsconfig.json", "solver-container/python", "solver-container/src"]);
+    expect(copies.map((l) => l.split(/\s+/).slice(1, -1).join(" ")).sort()).toEqual(["package.json", "solver-container/python"]);
+    expect(runtime).toContain("COPY --from=build /app/solver-container/dist ./solver-container/dist");
   });
 
-  it("installs production dependencies only, and those include tsx, which runs the worker", () => {
+  it("compiles the worker in a build stage and installs production dependencies only at run time", () => {
+    const build = instructions.slice(instructions.indexOf("FROM ${NODE_IMAGE} AS build"), instructions.indexOf("FROM ${NODE_IMAGE} AS node-deps"));
+    expect(build).toContain("RUN node --import tsx solver-container/build.ts solver-container/dist");
     expect(dockerfile).toContain("npm ci --omit=dev");
-    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
-    expect(pkg.dependencies, "tsx must be in dependencies: the image installs with --omit=dev").toHaveProperty("tsx");
   });
 
   it("the build context is an allow-list (.dockerignore)", () => {
@@ -53,13 +55,16 @@ describe("solver-container/Dockerfile", () => {
 });
 
 describe("the worker command", () => {
-  it("is the local stack's", () => {
+  it("is the local stack's: node running worker.js of a build made by the same script", () => {
     const pool = readFileSync(path.join(REPO_ROOT, "bin/local/worker-pool.ts"), "utf8");
-    expect(pool).toContain(`"${WORKER_COMMAND[3]}"`);
-    expect(pool).toMatch(/spawn\(process\.execPath, \["--import", "tsx", WORKER_ENTRY/);
+    expect(pool).toMatch(/spawn\(process\.execPath, \[path\.join\(this\.options\.build, "worker\.js"\)/);
+    const stack = readFileSync(path.join(REPO_ROOT, "bin/local/stack.ts"), "utf8");
+    expect(stack).toContain("build: await ensureWorkerBuild()");
+    expect(WORKER_COMMAND).toEqual(["node", "solver-container/dist/worker.js"]);
   });
 
   it("runs outside Docker from a checkout: a bad job is refused with exit code 2", async () => {
+    await buildWorker(path.join(REPO_ROOT, "solver-container/dist"));
     const [, ...args] = WORKER_COMMAND;
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
       const child = spawn(process.execPath, args, {

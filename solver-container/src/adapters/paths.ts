@@ -1,10 +1,19 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 
 /**
- * Paths the adapters need, resolved from this file's place in the checkout (or the image, which keeps the
- * same layout), never from the process's working directory.
+ * Paths the adapters need, resolved from where this code sits — the checkout's sources, a worker build
+ * (solver-container/dist, .build/worker/…) or the image, which keeps the layout — never from the
+ * process's working directory: the root is the nearest folder above holding package.json.
  */
-export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, "../../..");
+  }
+}
+
+export const REPO_ROOT = findRoot(import.meta.dirname);
 
 export const PYTHON_RUNNER = path.join(REPO_ROOT, "solver-container/python/runner.py");
 

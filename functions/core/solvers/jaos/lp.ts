@@ -136,6 +136,10 @@ export class LpEngine {
       ...extra,
     });
 
+    for (let j = 0; j < this.model.cols; j++) {
+      // an empty column box is its own certificate
+      if (this.model.colLower[j] > this.model.colUpper[j]) return result("infeasible", { message: `column ${j} has lower bound above upper bound` });
+    }
     st.restoreBounds();
     st.restoreCosts();
     st.tol.primal = DEFAULT_TOLERANCES.primal;

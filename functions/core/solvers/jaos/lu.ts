@@ -87,7 +87,7 @@ export class LuFactor {
 
   /** Growth of the factors since the last factorisation (row etas plus U fill). */
   get etaNonzeros(): number {
-    return this.rIndex.length + Math.max(0, this.uRows.nonzeros() - this.nnzUFactored);
+    return this.rIndex.length + Math.max(0, this.uRows.nonzeros - this.nnzUFactored);
   }
 
   /**

@@ -206,7 +206,10 @@ class BranchAndBound {
   /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
   private processNode(node: MipNode, preSolved: LpResult | null): [MipNode | null, MipNode | null] | null | "stopped" {
     const { engine, model } = this;
-    this.applyBounds(node);
+    if (!this.applyBounds(node)) {
+      this.nodes++;
+      return null;
+    }
     if (node.basis) engine.setBasis(node.basis);
     const cutoff = this.pruneLevel();
     let r = preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false });
@@ -320,18 +323,24 @@ class BranchAndBound {
     }
   }
 
-  /** Column bounds of the node: the root's, tightened by every decision on the path. */
-  private applyBounds(node: MipNode): void {
+  /**
+   * Column bounds of the node: the root's, tightened by every decision on the path. Returns false
+   * (bounds untouched) when some column's box is empty: the node holds no point.
+   */
+  private applyBounds(node: MipNode): boolean {
     const lo = this.rootLower.slice();
     const up = this.rootUpper.slice();
     for (let d = node.decision; d; d = d.parent) {
       if (d.lower > lo[d.col]) lo[d.col] = d.lower;
       if (d.upper < up[d.col]) up[d.col] = d.upper;
     }
+    // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
+    for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return false;
     const m = this.engine.model;
     for (let j = 0; j < this.model.cols; j++) {
       if (m.colLower[j] !== lo[j] || m.colUpper[j] !== up[j]) this.engine.setColumnBounds(j, lo[j], up[j]);
     }
+    return true;
   }
 
   private shouldDive(): boolean {

@@ -10,6 +10,8 @@ export class SparseLists {
   key: Int32Array;
   value: Float64Array;
   private end = 0;
+  /** Entries held in all lists. */
+  nonzeros = 0;
 
   constructor(lists: number, poolSize: number) {
     this.start = new Int32Array(lists);
@@ -35,6 +37,7 @@ export class SparseLists {
       at += this.capacity[l];
     }
     this.end = at;
+    this.nonzeros = 0;
   }
 
   push(list: number, key: number, value: number): void {
@@ -42,6 +45,7 @@ export class SparseLists {
     const at = this.start[list] + this.length[list]++;
     this.key[at] = key;
     this.value[at] = value;
+    this.nonzeros++;
   }
 
   /** Removes the entry with `key` from `list` (no-op when absent). */
@@ -53,20 +57,15 @@ export class SparseLists {
         this.key[k] = this.key[last];
         this.value[k] = this.value[last];
         this.length[list]--;
+        this.nonzeros--;
         return;
       }
     }
   }
 
   clear(list: number): void {
+    this.nonzeros -= this.length[list];
     this.length[list] = 0;
-  }
-
-  /** Entries held in all lists. */
-  nonzeros(): number {
-    let s = 0;
-    for (let l = 0; l < this.length.length; l++) s += this.length[l];
-    return s;
   }
 
   private grow(list: number): void {

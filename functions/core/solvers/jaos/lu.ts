@@ -86,7 +86,7 @@ export class LuFactor {
   }
 
   /** Growth of the factors since the last factorisation (row etas plus U fill). */
-  get etaNonzeros(): number {
+  get growth(): number {
     return this.rIndex.length + Math.max(0, this.uRows.nonzeros - this.nnzUFactored);
   }
 

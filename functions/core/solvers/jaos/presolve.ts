@@ -336,6 +336,9 @@ class Presolver {
       }
     }
     if (i < 0 || this.rowCount[i] < 2) return;
+    const slack = this.cost[j] === 0;
+    if (!slack && this.rowLower[i] !== this.rowUpper[i]) return;
+    // the row's other active columns, recorded for postsolve
     const cols: number[] = [];
     const coefs: number[] = [];
     for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
@@ -347,7 +350,7 @@ class Presolver {
     }
     const lo = this.colLower[j];
     const up = this.colUpper[j];
-    if (this.cost[j] === 0) {
+    if (slack) {
       // slack: rest ∈ [rowLower − max(a·x_j), rowUpper − min(a·x_j)]
       const aMin = a > 0 ? a * lo : a * up;
       const aMax = a > 0 ? a * up : a * lo;
@@ -361,7 +364,6 @@ class Presolver {
       if (this.rowLower[i] === -Infinity && this.rowUpper[i] === Infinity) this.removeRow(i);
       return;
     }
-    if (this.rowLower[i] !== this.rowUpper[i]) return;
     // implied free: x_j = (b − rest)/a stays within [lo, up] for every rest in its activity range
     const act = this.activity(i);
     const [restMin, restMax] = this.restActivity(act, a, j);

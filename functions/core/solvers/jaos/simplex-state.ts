@@ -321,8 +321,9 @@ export class SimplexState {
 
   /**
    * Basis change: q enters at position r, the variable there leaves with status `leaving`.
-   * `alphaCol` = B⁻¹a_q (old basis). Refactorises when the eta file is long; returns true then (the
-   * caller's primal values and reduced costs have been recomputed).
+   * `alphaCol` = B⁻¹a_q (old basis, from `ftranColumn(q)`, which kept the spike). Refactorises instead
+   * of updating after MAX_UPDATES updates, when the factors have grown, or when the Forrest–Tomlin
+   * update is refused; returns true then (primal values and reduced costs have been recomputed).
    */
   replaceBasic(r: number, q: number, leavingStatus: number, alphaCol: Float64Array): boolean {
     const p = this.basicIndex[r];
@@ -331,7 +332,7 @@ export class SimplexState {
     this.status[p] = leavingStatus;
     this.d[q] = 0;
     this.iterations++;
-    if (this.lu.updateCount + 1 >= MAX_UPDATES || this.lu.etaNonzeros > 4 * this.a.index.length + 10 * this.m || !this.lu.update(alphaCol, r)) {
+    if (this.lu.updateCount + 1 >= MAX_UPDATES || this.lu.growth > 4 * this.a.index.length + 10 * this.m || !this.lu.update(alphaCol, r)) {
       this.refactor();
       this.computePrimal();
       this.computeDual();

@@ -7,7 +7,7 @@
  * timed two ways:
  *  - cold: through the jaos adapter, in a fresh Node child per solve — how the service runs it, V8's
  *    compiler warming up inside the measured time;
- *  - warm: in this process, after an untimed warm-up solve — the engine's steady-state speed.
+ *  - warm: in this process, after solving every manifest LP once untimed — the engine's steady state.
  * Per kind and mode it prints the ratio of shifted geometric means, shift 1 s:
  *
  *     sgm(t) = (Π (t_i + 1))^(1/k) − 1,   ratio = sgm(jaos) / sgm(HiGHS)
@@ -62,10 +62,12 @@ function verdict(entry: ManifestEntry, t: Timing | null): string {
 
 const cell = (t: Timing | null, entry: ManifestEntry) => (t ? `${t.seconds.toFixed(3).padStart(9)} ${verdict(entry, t).padEnd(6)}` : `${"-".padStart(9)} ${"".padEnd(6)}`);
 
-/** A small LP solved untimed first, so that warm timings measure the engine rather than the compiler. */
-function warmUp(entries: ManifestEntry[]): void {
-  const small = entries.find((e) => e.file === "afiro.mps") ?? entries[0];
-  if (small) solveJaos(load(small), { timeLimitSeconds: 10, gapTolerance: 1e-6 });
+/**
+ * Every manifest LP solved once, untimed, so that warm timings measure the engine's steady state
+ * rather than V8 compiling it (nothing else carries over between solves: no caches, no shared state).
+ */
+function warmUp(): void {
+  for (const e of readManifest().filter((m) => m.kind === "LP")) solveJaos(load(e), { timeLimitSeconds: 10, gapTolerance: 1e-6 });
 }
 
 export default async function bench(args: string[]): Promise<void> {
@@ -96,7 +98,7 @@ export default async function bench(args: string[]): Promise<void> {
   console.log(`${"instance".padEnd(20)}${"kind".padEnd(6)}${"jaos cold".padStart(9)} ${"".padEnd(6)}${"jaos warm".padStart(9)} ${"".padEnd(6)}${"HiGHS".padStart(9)} ${"".padEnd(6)}  nodes jaos/HiGHS`);
   const rows: Row[] = [];
   try {
-    if (mode !== "cold") warmUp(entries);
+    if (mode !== "cold") warmUp();
     for (const entry of entries) {
       const problem = load(entry);
       const row: Row = { entry, cold: null, warm: null, highs: null };

@@ -6,6 +6,7 @@ import type { AdapterResult } from "./adapters/types.js";
 /** What a worker needs from the solvers: run one, and say which are here. */
 export interface SolverToolkit {
   solve(name: SolverName, problem: Problem, settings: SolveSettings, options: { signal?: AbortSignal; killGraceSeconds: number }): Promise<AdapterResult>;
+  /** Probes every solver (each adapter keeps what it learns), so a job does not pay for it. */
   inventory(): Promise<InventoryEntry[]>;
   close(): Promise<void>;
 }

@@ -71,8 +71,15 @@ async function main(): Promise<number> {
   try {
     let raw = values.job ?? process.env.JOB;
     if (values.standby) {
-      // Idle time before the job arrives: the inventory report costs the job nothing here.
+      // Idle time before the job arrives: probing the solvers (each adapter keeps its version) and the
+      // inventory report cost the job nothing here.
+      await toolkit.inventory().catch(() => undefined);
       await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
+      // The SDK sets up each command's machinery on its first use: pay that for UpdateItem (the lease,
+      // the result) now, with a conditional write that matches no item and so writes nothing.
+      await services.table
+        .update({ Key: { pk: "WARMUP", sk: "WARMUP" }, UpdateExpression: "SET warm = :t", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":t": true } })
+        .catch(() => undefined);
       process.stdout.write(JSON.stringify({ event: "ready", pid: process.pid }) + "\n");
       raw = await readStdinLine();
     }

@@ -168,18 +168,7 @@ export class LuFactor {
       if (v === 0) continue;
       for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
     }
-    const etas = this.rRow.length;
-    if (etas > 0) {
-      const rRow = this.rRow.data;
-      const rStart = this.rStart.data;
-      const rIndex = this.rIndex.data;
-      const rValue = this.rValue.data;
-      for (let e = 0; e < etas; e++) {
-        let s = rhs[rRow[e]];
-        for (let k = rStart[e]; k < rStart[e + 1]; k++) s -= rValue[k] * rhs[rIndex[k]];
-        rhs[rRow[e]] = s;
-      }
-    }
+    if (this.rRow.length > 0) this.applyRowEtas(rhs);
     if (keepSpike) {
       this.spike.set(rhs);
       this.spikeValid = true;
@@ -216,18 +205,7 @@ export class LuFactor {
       const e = b + length[p];
       for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
-    const etas = this.rRow.length;
-    if (etas > 0) {
-      const rRow = this.rRow.data;
-      const rStart = this.rStart.data;
-      const rIndex = this.rIndex.data;
-      const rValue = this.rValue.data;
-      for (let e = etas - 1; e >= 0; e--) {
-        const v = work[rRow[e]];
-        if (v === 0) continue;
-        for (let k = rStart[e]; k < rStart[e + 1]; k++) work[rIndex[k]] -= rValue[k] * v;
-      }
-    }
+    if (this.rRow.length > 0) this.applyRowEtasTransposed(work);
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
     const lStart = this.lStart;
@@ -241,6 +219,34 @@ export class LuFactor {
     }
     rhs.set(work);
     work.fill(0);
+  }
+
+  /** rhs[p] −= Σ μ·rhs[s] for each row eta in order (FTRAN, after L). Kept apart so that the hot
+   * solves are compiled before the first update exists (V8 would otherwise deoptimise them). */
+  private applyRowEtas(rhs: Float64Array): void {
+    const etas = this.rRow.length;
+    const rRow = this.rRow.data;
+    const rStart = this.rStart.data;
+    const rIndex = this.rIndex.data;
+    const rValue = this.rValue.data;
+    for (let e = 0; e < etas; e++) {
+      let s = rhs[rRow[e]];
+      for (let k = rStart[e]; k < rStart[e + 1]; k++) s -= rValue[k] * rhs[rIndex[k]];
+      rhs[rRow[e]] = s;
+    }
+  }
+
+  /** The transposed row etas in reverse order (BTRAN, before Lᵀ): w[s] −= μ·w[p]. */
+  private applyRowEtasTransposed(w: Float64Array): void {
+    const rRow = this.rRow.data;
+    const rStart = this.rStart.data;
+    const rIndex = this.rIndex.data;
+    const rValue = this.rValue.data;
+    for (let e = this.rRow.length - 1; e >= 0; e--) {
+      const v = w[rRow[e]];
+      if (v === 0) continue;
+      for (let k = rStart[e]; k < rStart[e + 1]; k++) w[rIndex[k]] -= rValue[k] * v;
+    }
   }
 
   /**

@@ -274,49 +274,62 @@ export class SimplexState {
    * with ρ_i ≠ 0) when ρ is sparse, else column by column over the nonbasic columns.
    */
   computePivotRow(rho: Float64Array): Float64Array {
-    const { m, n, ar, a, status } = this;
     const out = this.alphaRow;
     const list = this.rowNz;
     for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
-    let count = 0;
     let nnz = 0;
-    for (let i = 0; i < m; i++) if (rho[i] !== 0) nnz++;
-    if (nnz < 0.4 * m) {
-      const mark = this.rowMark;
-      const stamp = ++this.rowStamp;
-      for (let i = 0; i < m; i++) {
-        const r = rho[i];
-        if (r === 0) continue;
-        for (let p = ar.start[i]; p < ar.start[i + 1]; p++) {
-          const j = ar.index[p];
-          if (mark[j] !== stamp) {
-            mark[j] = stamp;
-            list[count++] = j;
-          }
-          out[j] += r * ar.value[p];
-        }
-        out[n + i] = r;
-        list[count++] = n + i;
-      }
-    } else {
-      for (let j = 0; j < n; j++) {
-        if (status[j] === BASIC) continue;
-        let s = 0;
-        for (let p = a.start[j]; p < a.start[j + 1]; p++) s += a.value[p] * rho[a.index[p]];
-        if (s !== 0) {
-          out[j] = s;
+    for (let i = 0; i < this.m; i++) if (rho[i] !== 0) nnz++;
+    this.rowNzCount = nnz < 0.4 * this.m ? this.pivotRowByRows(rho) : this.pivotRowByColumns(rho);
+    return out;
+  }
+
+  /** ρᵀA through the row-wise matrix, touching only rows with ρ_i ≠ 0; returns the list length. */
+  private pivotRowByRows(rho: Float64Array): number {
+    const { m, n, ar } = this;
+    const out = this.alphaRow;
+    const list = this.rowNz;
+    const mark = this.rowMark;
+    const stamp = ++this.rowStamp;
+    let count = 0;
+    for (let i = 0; i < m; i++) {
+      const r = rho[i];
+      if (r === 0) continue;
+      for (let p = ar.start[i]; p < ar.start[i + 1]; p++) {
+        const j = ar.index[p];
+        if (mark[j] !== stamp) {
+          mark[j] = stamp;
           list[count++] = j;
         }
+        out[j] += r * ar.value[p];
       }
-      for (let i = 0; i < m; i++) {
-        if (rho[i] !== 0) {
-          out[n + i] = rho[i];
-          list[count++] = n + i;
-        }
+      out[n + i] = r;
+      list[count++] = n + i;
+    }
+    return count;
+  }
+
+  /** ρᵀa_j column by column for the nonbasic columns (ρ dense); returns the list length. */
+  private pivotRowByColumns(rho: Float64Array): number {
+    const { m, n, a, status } = this;
+    const out = this.alphaRow;
+    const list = this.rowNz;
+    let count = 0;
+    for (let j = 0; j < n; j++) {
+      if (status[j] === BASIC) continue;
+      let s = 0;
+      for (let p = a.start[j]; p < a.start[j + 1]; p++) s += a.value[p] * rho[a.index[p]];
+      if (s !== 0) {
+        out[j] = s;
+        list[count++] = j;
       }
     }
-    this.rowNzCount = count;
-    return out;
+    for (let i = 0; i < m; i++) {
+      if (rho[i] !== 0) {
+        out[n + i] = rho[i];
+        list[count++] = n + i;
+      }
+    }
+    return count;
   }
 
   /**

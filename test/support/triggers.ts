@@ -1,3 +1,4 @@
+import { KNAPSACK } from "./models.js";
 import type { Api } from "./stack.js";
 
 /**
@@ -5,15 +6,7 @@ import type { Api } from "./stack.js";
  * milliseconds. Items a..d weigh 2, 3, 4, 5 and are worth 3, 4, 5, 6: the best value is 7 at capacity 5,
  * 9 at capacity 7, 12 at capacity 9.
  */
-export const KNAPSACK_SOURCE = `
-set ITEMS;
-param weight{ITEMS} > 0;
-param value{ITEMS} >= 0;
-param capacity >= 0;
-var take{ITEMS} binary;
-maximize total_value: sum{i in ITEMS} value[i] * take[i];
-subject to fits: sum{i in ITEMS} weight[i] * take[i] <= capacity;
-`;
+export const KNAPSACK_SOURCE = KNAPSACK;
 
 export const KNAPSACK_DATA = {
   ITEMS: ["a", "b", "c", "d"],

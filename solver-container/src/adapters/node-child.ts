@@ -9,7 +9,7 @@
 import { rename, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import type { Problem } from "../../../functions/core/problem/schema.js";
-import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import { emptyResult, type SolveSettings } from "../../../functions/core/solvers/types.js";
 import type { AdapterResult, TypeScriptEngine } from "./types.js";
 
 interface ChildRequest {
@@ -41,20 +41,7 @@ async function main(): Promise<void> {
     });
   } catch (err) {
     const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    result = {
-      solver_status: "error",
-      objective_value: null,
-      dual_bound: null,
-      gap: null,
-      nodes: null,
-      iterations: null,
-      solver_time_seconds: null,
-      wall_time_ms: null,
-      solution: null,
-      solver_version: null,
-      error_message: message,
-      settings_applied: null,
-    };
+    result = { ...emptyResult("error", message), settings_applied: null };
   }
   const tmp = `${request.resultPath}.tmp${process.pid}`;
   await writeFile(tmp, JSON.stringify(result));

@@ -67,6 +67,14 @@ async function main(): Promise<number> {
   const config = loadConfig(process.env);
   const services = createServices({ config, jwtSecret: "", logger });
   const toolkit = await createSolverToolkit(config, { warm: true });
+  // Stopped (StopTask, the local stack shutting down): stop the Python host and its solves first, so
+  // nothing this worker started outlives it.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      logger.warn("stopped by signal", { signal });
+      void toolkit.close().finally(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)));
+    });
+  }
   const rt: WorkerRuntime = { services, toolkit, workerId: workerIdentity(), machineNote: describeMachine(config.machineNote) };
   try {
     let raw = values.job ?? process.env.JOB;

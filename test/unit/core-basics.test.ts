@@ -61,3 +61,24 @@ describe("logger redaction", () => {
     });
   });
 });
+
+describe("solution values", () => {
+  it("reports integer and binary variables as integers when within the integrality tolerance, and nothing else changes", async () => {
+    const { snapIntegerValues } = await import("../../functions/core/solvers/solution.js");
+    const problem = {
+      name: "p",
+      sense: "minimize" as const,
+      variables: [
+        { name: "b", lb: 0, ub: 1, type: "binary" as const },
+        { name: "i", lb: null, ub: null, type: "integer" as const },
+        { name: "c", lb: 0, ub: null, type: "continuous" as const },
+        { name: "far", lb: 0, ub: 10, type: "integer" as const },
+      ],
+      objective: { constant: 0, terms: [] },
+      constraints: [],
+    };
+    expect(snapIntegerValues(problem, { b: 0.9999999999999992, i: -7.894919286223335e-16, c: 0.9999999999999992, far: 2.4 })).toEqual({ b: 1, i: 0, c: 0.9999999999999992, far: 2.4 });
+    expect(Object.is(snapIntegerValues(problem, { i: -1e-12 })!.i, -0)).toBe(false);
+    expect(snapIntegerValues(problem, null)).toBeNull();
+  });
+});

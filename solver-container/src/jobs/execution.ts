@@ -5,6 +5,7 @@ import type { SolveResponse } from "../../../functions/core/executions/schemas.j
 import type { ExecutionRecord } from "../../../functions/core/executions/store.js";
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import { toSolveSettings } from "../../../functions/core/solvers/settings.js";
+import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
 import { LeaseKeeper } from "../heartbeat.js";
 import type { WorkerRuntime } from "../runtime.js";
@@ -38,7 +39,7 @@ export async function solveExecution(rt: WorkerRuntime, record: ExecutionRecord,
     signal,
     killGraceSeconds: services.config.killGraceSeconds,
   });
-  const response = toSolveResponse(record.id, record.solver_name, result);
+  const response = toSolveResponse(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) });
   const final = result.solver_status === "error" ? "failed" : "completed";
   const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id), response, services.config.inlinePayloadMaxBytes);
   const now = services.clock.now();

@@ -79,6 +79,8 @@ export interface Config {
   webhookTimeoutSeconds: number;
   webhookRetryDelaysSeconds: number[];
   webhookAllowPrivateNetworks: boolean;
+  /** A finished run whose first webhook attempt is not queued this long after it ended is sent by the sweeper. */
+  webhookOutboxGraceSeconds: number;
 
   // Sweeper.
   sweepIntervalSeconds: number;
@@ -203,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutSeconds: num(env, "WEBHOOK_TIMEOUT_SECONDS", 30),
     webhookRetryDelaysSeconds: retryDelays,
     webhookAllowPrivateNetworks: bool(env, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", false),
+    webhookOutboxGraceSeconds: num(env, "WEBHOOK_OUTBOX_GRACE_SECONDS", 60),
 
     sweepIntervalSeconds: num(env, "SWEEP_INTERVAL_SECONDS", 60),
     staleQueuedSeconds: num(env, "STALE_QUEUED_SECONDS", 3600),

@@ -14,6 +14,9 @@ import type { Table } from "./table.js";
  */
 export const ACTIVE_PARTITION = "ACTIVE";
 
+/** What a final write takes away: the lease, and the ACTIVE index entry — unless the write sets a new one. */
+const leaseAttributes = (set: Record<string, unknown>) => ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms"].filter((a) => !(a in set));
+
 export interface LeaseFields {
   status: string;
   lease_owner?: string | null;
@@ -86,7 +89,7 @@ export class Leases {
       condition: "#status = :running AND lease_owner = :owner",
       names: { "#status": "status" },
       values: { ":running": "running", ":owner": worker },
-      remove: ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms"],
+      remove: leaseAttributes(set),
     });
   }
 
@@ -102,7 +105,7 @@ export class Leases {
       condition: `(${fromCondition})${extraCondition ? ` AND (${extraCondition.expression})` : ""}`,
       names: { "#status": "status" },
       values,
-      remove: ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms"],
+      remove: leaseAttributes(set),
     });
   }
 

@@ -6,7 +6,7 @@ import type { Logger } from "../logger.js";
 import type { Notifications } from "../notifications/notifications.js";
 import type { IdentityStore } from "../store/identity.js";
 import type { WebhookDeliveries } from "../webhooks/delivery.js";
-import type { RunRecord, TriggerRecord } from "./store.js";
+import { outboxIndex, type FinalRunFields, type RunRecord, type TriggerRecord } from "./store.js";
 
 export interface RunOutcome {
   status: "completed" | "failed";
@@ -26,12 +26,15 @@ export class RunOutcomes {
     private readonly deps: { config: Config; blobs: BlobStore; webhooks: WebhookDeliveries; notifications: Notifications; identity: IdentityStore; logger: Logger },
   ) {}
 
-  async finalFields(trigger: TriggerRecord | null, run: RunRecord, outcome: RunOutcome, nowMs: number): Promise<Partial<RunRecord>> {
+  async finalFields(trigger: TriggerRecord | null, run: RunRecord, outcome: RunOutcome, nowMs: number): Promise<FinalRunFields> {
+    const webhook = await this.deps.webhooks.prepare(trigger, run, outcome, nowMs);
     return {
       result: outcome.result ? await storePayload(this.deps.blobs, `runs/${run.org_id}/${run.id}.json`, outcome.result, this.deps.config.inlinePayloadMaxBytes) : null,
       error: outcome.status === "failed" ? (outcome.error ?? "the run failed") : null,
       completed_at: isoTime(nowMs),
-      webhook: await this.deps.webhooks.prepare(trigger, run, outcome, nowMs),
+      webhook,
+      // Until attempt 1 is queued, the run waits in the outbox: a crash in between loses no delivery.
+      ...(webhook ? outboxIndex(run, isoTime(nowMs)) : {}),
     };
   }
 

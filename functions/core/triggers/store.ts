@@ -101,11 +101,22 @@ export function runKey(triggerId: string, runId: string): { pk: string; sk: stri
 }
 
 const INTERNAL = ["pk", "sk", "gsi1pk", "gsi1sk", "active_kind", "lease_owner", "lease_expires_at_ms"];
+export const WEBHOOK_OUTBOX = "WEBHOOK_OUTBOX";
+
+/** The index entry that puts a run ending now in the webhook outbox. */
+export const outboxIndex = (run: { trigger_id: string; id: string }, endedAtIso: string) => ({
+  gsi1pk: WEBHOOK_OUTBOX,
+  gsi1sk: `${endedAtIso}#${run.trigger_id}#${run.id}`,
+});
+
 function strip<T>(item: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(item)) if (!INTERNAL.includes(k)) out[k] = v;
   return out as T;
 }
+
+/** What a run's final write sets: its outcome fields, and the outbox entry when a webhook is due. */
+export type FinalRunFields = Partial<RunRecord> & { gsi1pk?: string; gsi1sk?: string };
 
 export class TriggerStore {
   readonly leases: Leases;
@@ -282,13 +293,13 @@ export class TriggerStore {
   }
 
   /** Final state by the worker holding the run; null when it no longer holds it (swept, deleted). */
-  async finishRun(triggerId: string, runId: string, worker: string, status: "completed" | "failed", set: Partial<RunRecord>): Promise<RunRecord | null> {
+  async finishRun(triggerId: string, runId: string, worker: string, status: "completed" | "failed", set: FinalRunFields): Promise<RunRecord | null> {
     const item = await this.leases.finish<Record<string, unknown>>(runKey(triggerId, runId)!, worker, status, set as Record<string, unknown>);
     return item ? strip<RunRecord>(item) : null;
   }
 
   /** Final state for a run no worker holds (enqueue refused, swept); null when it had moved on. */
-  async endRun(triggerId: string, runId: string, from: RunStatus[], status: "failed", set: Partial<RunRecord>): Promise<RunRecord | null> {
+  async endRun(triggerId: string, runId: string, from: RunStatus[], status: "failed", set: FinalRunFields): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const item = await this.leases.end<Record<string, unknown>>(key, from, status, set as Record<string, unknown>);
@@ -296,6 +307,32 @@ export class TriggerStore {
   }
 
   // Webhook deliveries --------------------------------------------------------------------------
+
+  /**
+   * A run that ends with a webhook to send sits in the sparse gsi1 partition WEBHOOK_OUTBOX (put there
+   * by the final write itself) until its first attempt is on the queue; the sweeper sends what a crash
+   * left there. The sort key starts with the time the run ended.
+   */
+  async leaveOutbox(triggerId: string, runId: string): Promise<void> {
+    const key = runKey(triggerId, runId);
+    if (!key) return;
+    await this.table.update({
+      Key: key,
+      UpdateExpression: "REMOVE gsi1pk, gsi1sk",
+      ConditionExpression: "gsi1pk = :outbox",
+      ExpressionAttributeValues: { ":outbox": WEBHOOK_OUTBOX },
+    });
+  }
+
+  /** Runs that ended before `beforeIso` and whose first webhook attempt is not known to be queued. */
+  async outbox(beforeIso: string): Promise<{ trigger_id: string; id: string }[]> {
+    return this.table.queryAll<{ trigger_id: string; id: string }>({
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :outbox AND gsi1sk < :before",
+      ExpressionAttributeValues: { ":outbox": WEBHOOK_OUTBOX, ":before": beforeIso },
+      ProjectionExpression: "trigger_id, id",
+    });
+  }
 
   /**
    * Records attempt `attempt` of delivery `deliveryId` and moves the delivery on, only if that attempt

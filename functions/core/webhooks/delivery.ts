@@ -101,16 +101,32 @@ export class WebhookDeliveries {
     };
   }
 
-  /** Queues attempt 1 of a run's delivery (after the run's final write). */
+  /**
+   * Queues attempt 1 of a run's delivery (after the run's final write), then takes the run out of the
+   * outbox. If the send fails, the run stays there and the sweeper sends it (sweepWebhookOutbox).
+   */
   async dispatch(run: RunRecord): Promise<void> {
     const w = run.webhook;
-    if (!w || w.status !== "pending" || w.next_attempt !== 1) return;
-    const now = this.deps.clock.now();
-    try {
-      await this.deps.queues.sendWebhook({ delivery_id: w.delivery_id, trigger_id: run.trigger_id, run_id: run.id, org_id: run.org_id, attempt: 1, due_at_ms: now }, now);
-    } catch (error) {
-      this.deps.logger.error("webhook not queued; the run shows it pending", { delivery_id: w.delivery_id, run_id: run.id, error });
+    if (w && w.status === "pending" && w.next_attempt === 1) {
+      const now = this.deps.clock.now();
+      try {
+        await this.deps.queues.sendWebhook({ delivery_id: w.delivery_id, trigger_id: run.trigger_id, run_id: run.id, org_id: run.org_id, attempt: 1, due_at_ms: now }, now);
+      } catch (error) {
+        this.deps.logger.error("webhook not queued; it stays in the outbox for the sweeper", { delivery_id: w.delivery_id, run_id: run.id, error });
+        return;
+      }
     }
+    await this.deps.store.leaveOutbox(run.trigger_id, run.id);
+  }
+
+  /** The sweeper's part: sends what a crash left in the outbox (runs ended more than `graceMs` ago). */
+  async sweepOutbox(graceMs: number): Promise<number> {
+    const waiting = await this.deps.store.outbox(isoTime(this.deps.clock.now() - graceMs));
+    for (const ref of waiting) {
+      const run = await this.deps.store.getRun(ref.trigger_id, ref.id);
+      if (run) await this.dispatch(run);
+    }
+    return waiting.length;
   }
 
   /** One message of the webhooks queue. Throws only for infrastructure errors (the message is then retried by SQS). */

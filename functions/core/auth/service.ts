@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import { epochSeconds, isoTime } from "../clock.js";
 import type { Config } from "../config.js";
-import { AppError, conflict, notFound, unauthorized } from "../errors.js";
+import { AppError, conflict, invalid, notFound, unauthorized } from "../errors.js";
 import { newId } from "../ids.js";
 import type { ApiKeyLookup, ApiKeyRecord, IdentityStore, OrganizationRecord, UserRecord } from "../store/identity.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
@@ -143,7 +143,7 @@ export class AuthService {
         ? now + input.expires_in_days * 86_400_000
         : null;
     if (expiresAtMs !== null && (!Number.isFinite(expiresAtMs) || expiresAtMs <= now)) {
-      throw new AppError("validation_error", "expires_at must be a time in the future.");
+      throw invalid(["body", input.expires_at ? "expires_at" : "expires_in_days"], "must be a time in the future");
     }
     const keyId = newId("key", now);
     if (!(await this.store.claimKeyName(user.id, input.name, keyId, expiresAtMs, now))) {

@@ -3,7 +3,7 @@ import type { Principal } from "../auth/service.js";
 import { loadPayload, storePayload, type BlobStore } from "../blob/blob-store.js";
 import { isoTime, type Clock } from "../clock.js";
 import type { Config } from "../config.js";
-import { AppError, notFound } from "../errors.js";
+import { AppError, invalid, notFound } from "../errors.js";
 import type { ExecutionService } from "../executions/service.js";
 import { newId } from "../ids.js";
 import { compileJModel, isJModelError, modelSymbols } from "../jmodel/index.js";
@@ -50,7 +50,7 @@ export class DocumentService {
     await this.get(principal, documentId);
     const latest = await this.deps.store.latestVersion(documentId);
     const model = input.model ?? (latest ? await this.model(latest) : null);
-    if (!model) throw new AppError("validation_error", "The document has no version to take the model from; give `model`.");
+    if (!model) throw invalid(["body", "model"], "the document has no version to take the model from; give model");
     const now = this.deps.clock.now();
     const number = await this.deps.store.nextVersionNumber(principal.orgId, documentId, now);
     if (number === null) throw notFound("Document");

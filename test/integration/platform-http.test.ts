@@ -62,6 +62,12 @@ describe("bad input gets the right status and the spec's body shape", () => {
       body: general(401, "unauthorized"),
     },
     {
+      name: "a rule checked outside the schema (a key expiring in the past) → 422 with the same shape",
+      send: () => stack.api.post("/api/v2/keys", { name: "past", expires_at: "2001-01-01T00:00:00Z" }),
+      status: 422,
+      body: { detail: [{ loc: ["body", "expires_at"], msg: expect.any(String), type: "value_error" }], status_code: 422 },
+    },
+    {
       name: "a query parameter out of range → 422",
       send: () => stack.api.get("/api/v2/health/metrics/recent?limit=101"),
       status: 422,

@@ -69,9 +69,12 @@ async function main(): Promise<number> {
   const toolkit = await createSolverToolkit(config, { warm: true });
   // Stopped (StopTask, the local stack shutting down): stop the Python host and its solves first, so
   // nothing this worker started outlives it.
+  let working = false;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      logger.warn("stopped by signal", { signal });
+      // A standby worker stopped before any job is routine; one stopped mid-job leaves it to the sweeper.
+      if (working) logger.warn("stopped by signal mid-job; the sweeper will fail the job when its lease lapses", { signal });
+      else logger.info("stopped by signal while idle", { signal });
       void toolkit.close().finally(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)));
     });
   }
@@ -98,6 +101,7 @@ async function main(): Promise<number> {
     }
     logger.appendKeys({ job_id: parsed.data.id, job_type: parsed.data.type, org_id: parsed.data.org_id, worker_id: rt.workerId });
     const started = Date.now();
+    working = true;
     await runJob(rt, parsed.data);
     if (!values.standby) await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
     logger.info("job done", { ms: Date.now() - started });

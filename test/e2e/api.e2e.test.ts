@@ -187,3 +187,24 @@ describe("model projects and matrices", () => {
     ]);
   });
 });
+
+describe("marketplace", () => {
+  it("creates a project from a marketplace model with its datasets, and compares solvers on them", async () => {
+    const list = await api.get("/api/v2/marketplace");
+    expect(list.body.models.map((m: { id: string }) => m.id)).toContain("knapsack");
+    const created = await api.post("/api/v2/projects/from-marketplace/knapsack", { name: `e2e marketplace ${randomSuffix()}` });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.project.kind).toBe("jmodel");
+    for (const d of created.body.datasets) cleanup.push(() => api.delete(`/api/v2/projects/${created.body.project.id}/datasets/${d.id}`));
+    const byName = Object.fromEntries(created.body.datasets.map((d: { name: string; id: string }) => [d.name, d.id]));
+    const matrix = await api.post("/api/v2/solvers/compare/batches", { project_id: created.body.project.id, dataset_ids: [byName.default, byName.p01], solver_names: ["highs", "cbc"] });
+    expect(matrix.status, matrix.text).toBe(202);
+    const done = await poll(`/api/v2/solvers/compare/batches/${matrix.body.batch_id}`, final);
+    // Rosetta Code's knapsack: 1030; Burkardt's P01: 309 (checked by dynamic programming in the JModel tests).
+    expect(done.rows.map((r: { results: { objective_value: number }[] }) => r.results.map((c) => c.objective_value))).toEqual([
+      [1030, 1030],
+      [309, 309],
+    ]);
+    expect((await api.post("/api/v2/projects/from-marketplace/no-such-model", {})).status).toBe(404);
+  });
+});

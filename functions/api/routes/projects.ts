@@ -14,6 +14,7 @@ import {
   UpdateProjectSchema,
   VersionViewSchema,
 } from "../../core/projects/schemas.js";
+import { marketplaceModel, marketplaceModels } from "../../core/marketplace/catalog.js";
 import type { ApiEnv } from "../http/context.js";
 import { requirePrincipal, route } from "../http/route.js";
 
@@ -33,6 +34,30 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
     body: CreateProjectSchema,
     responses: { 201: { description: "The project.", schema: ProjectViewSchema } },
   }, async (c, input) => c.json(await c.get("deps").projects.create(writer(input), input.body), 201));
+
+  route(app, {
+    method: "get", path: "/api/v2/marketplace", operationId: "listMarketplace", summary: "Ready-made models a project can start from", tag, access: "user",
+    responses: {
+      200: {
+        description: "The classic models, each with its datasets.",
+        schema: z.object({ models: z.array(z.object({ id: z.string(), title: z.string(), summary: z.string(), datasets: z.array(z.string()) })) }),
+      },
+    },
+  }, (c) => c.json({ models: marketplaceModels().map((m) => ({ id: m.id, title: m.title, summary: m.summary, datasets: m.datasets.map((d) => d.name) })) }));
+
+  route(app, {
+    method: "post", path: "/api/v2/projects/from-marketplace/:model_id", operationId: "createProjectFromMarketplace",
+    summary: "Create a project from a marketplace model, with its datasets", tag, access: "user",
+    params: z.object({ model_id: z.string().min(1) }),
+    body: z.object({ name: z.string().min(1).max(200).optional() }),
+    responses: {
+      201: { description: "The project and its datasets.", schema: z.object({ project: ProjectViewSchema, datasets: z.array(DatasetViewSchema) }) },
+      404: { description: "No such marketplace model." },
+    },
+  }, async (c, input) => {
+    const principal = writer(input);
+    return c.json(await c.get("deps").projects.createFromMarketplace(principal, marketplaceModel(input.params.model_id), input.body.name), 201);
+  });
 
   route(app, {
     method: "get", path: "/api/v2/projects", operationId: "listProjects", summary: "The organization's projects, newest first", tag, access: "user",

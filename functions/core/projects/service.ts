@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import { notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { checkJModel } from "../jmodel/index.js";
+import type { MarketplaceModel } from "../marketplace/catalog.js";
 import type { Problem } from "../problem/schema.js";
 import type { CreateProjectSchema, DatasetViewSchema, ProjectViewSchema, UpdateDraftSchema, VersionViewSchema } from "./schemas.js";
 import type { DatasetRecord, ModelContent, ProjectRecord, ProjectStore, VersionRecord } from "./store.js";
@@ -59,6 +60,22 @@ export class ProjectService {
     };
     await this.deps.store.create(record);
     return this.view(record);
+  }
+
+  /**
+   * Copies a marketplace model into the organization: a project with its JModel source (the first
+   * dataset as default data, so a single comparison compiles it at once) and every dataset.
+   */
+  async createFromMarketplace(principal: Principal, model: MarketplaceModel, name: string | undefined): Promise<{ project: ProjectView; datasets: DatasetView[] }> {
+    const project = await this.create(principal, {
+      name: name ?? model.title,
+      description: model.summary,
+      jmodel_source: model.jmodel_source,
+      default_data: model.datasets[0]?.data,
+    });
+    const datasets: DatasetView[] = [];
+    for (const d of model.datasets) datasets.push(await this.createDataset(principal, project.id, { name: d.name, data: d.data }));
+    return { project, datasets };
   }
 
   async get(principal: Principal, id: string): Promise<ProjectRecord> {

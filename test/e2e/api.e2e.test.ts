@@ -167,6 +167,7 @@ describe("model projects and matrices", () => {
     const source = `set ITEMS;\nparam w{ITEMS} > 0;\nparam v{ITEMS} >= 0;\nparam cap >= 0;\nvar take{ITEMS} binary;\nmaximize value: sum{i in ITEMS} v[i] * take[i];\nsubject to fits: sum{i in ITEMS} w[i] * take[i] <= cap;\n`;
     const project = await api.post("/api/v2/projects", { name: `e2e knapsack ${randomSuffix()}`, jmodel_source: source });
     expect(project.status, project.text).toBe(201);
+    cleanup.push(() => api.delete(`/api/v2/projects/${project.body.id}`));
     const datasets = [];
     for (const [name, data] of [
       ["small", { ITEMS: ["a", "b", "c"], w: { a: 2, b: 3, c: 4 }, v: { a: 3, b: 4, c: 5 }, cap: 5 }],
@@ -175,7 +176,6 @@ describe("model projects and matrices", () => {
       const d = await api.post(`/api/v2/projects/${project.body.id}/datasets`, { name, data });
       expect(d.status).toBe(201);
       datasets.push(d.body.id);
-      cleanup.push(() => api.delete(`/api/v2/projects/${project.body.id}/datasets/${d.body.id}`));
     }
     const matrix = await api.post("/api/v2/solvers/compare/batches", { project_id: project.body.id, dataset_ids: datasets, solver_names: ["highs", "cbc"] });
     expect(matrix.status, matrix.text).toBe(202);
@@ -195,7 +195,7 @@ describe("marketplace", () => {
     const created = await api.post("/api/v2/projects/from-marketplace/knapsack", { name: `e2e marketplace ${randomSuffix()}` });
     expect(created.status, created.text).toBe(201);
     expect(created.body.project.kind).toBe("jmodel");
-    for (const d of created.body.datasets) cleanup.push(() => api.delete(`/api/v2/projects/${created.body.project.id}/datasets/${d.id}`));
+    cleanup.push(() => api.delete(`/api/v2/projects/${created.body.project.id}`));
     const byName = Object.fromEntries(created.body.datasets.map((d: { name: string; id: string }) => [d.name, d.id]));
     const matrix = await api.post("/api/v2/solvers/compare/batches", { project_id: created.body.project.id, dataset_ids: [byName.default, byName.p01], solver_names: ["highs", "cbc"] });
     expect(matrix.status, matrix.text).toBe(202);
@@ -206,5 +206,14 @@ describe("marketplace", () => {
       [309, 309],
     ]);
     expect((await api.post("/api/v2/projects/from-marketplace/no-such-model", {})).status).toBe(404);
+
+    // Datasets and projects can be deleted; the matrix made from them keeps what it ran.
+    const projectId = created.body.project.id;
+    expect((await api.delete(`/api/v2/projects/${projectId}/datasets/${byName.p01}`)).status).toBe(204);
+    expect((await api.get(`/api/v2/projects/${projectId}/datasets/${byName.p01}`)).status).toBe(404);
+    expect((await api.delete(`/api/v2/projects/${projectId}`)).status).toBe(204);
+    expect((await api.get(`/api/v2/projects/${projectId}`)).status).toBe(404);
+    expect((await api.delete(`/api/v2/projects/${projectId}`)).status).toBe(404);
+    expect((await api.get(`/api/v2/solvers/compare/batches/${matrix.body.batch_id}`)).body.rows).toHaveLength(2);
   });
 });

@@ -80,6 +80,16 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
   }, async (c, input) => c.json(await c.get("deps").projects.update(writer(input), input.params.project_id, input.body)));
 
   route(app, {
+    method: "delete", path: "/api/v2/projects/:project_id", operationId: "deleteProject", summary: "Delete a project with its versions and datasets", tag, access: "user",
+    description: "Comparisons and matrices made from it keep what they ran.",
+    params: ProjectId,
+    responses: { 204: { description: "Deleted." }, 404: { description: "not_found" } },
+  }, async (c, input) => {
+    await c.get("deps").projects.delete(writer(input), input.params.project_id);
+    return c.body(null, 204);
+  });
+
+  route(app, {
     method: "put", path: "/api/v2/projects/:project_id/draft", operationId: "updateDraft", summary: "Replace the draft's JModel source (and default data) or problem", tag, access: "user",
     params: ProjectId, body: UpdateDraftSchema,
     responses: { 200: { description: "The project; jmodel_problems lists what a check of the new source finds.", schema: ProjectViewSchema }, 404: { description: "not_found" } },

@@ -102,6 +102,14 @@ export class ProjectService {
     return this.view(p);
   }
 
+  /**
+   * Deletes a project, its versions and its datasets. Comparisons and matrices made from it keep what
+   * they ran (each stored its own copy of the problem or the model).
+   */
+  async delete(principal: Principal, id: string): Promise<void> {
+    if (!(await this.deps.store.delete(principal.orgId, id))) throw notFound("Project");
+  }
+
   /** Freezes the draft as the next numbered version. */
   async commit(principal: Principal, id: string, name: string | undefined): Promise<VersionView> {
     const project = await this.get(principal, id);

@@ -99,6 +99,18 @@ export class ProjectStore {
     return (await this.table.queryPrefix(`PRJ#${projectId}`, "VER#", { newestFirst: true })).map((i) => strip<VersionRecord>(i));
   }
 
+  /** Deletes a project with its versions and datasets; false when the organization has no such project. */
+  async delete(orgId: string, id: string): Promise<boolean> {
+    if (!(await this.table.delete(`ORG#${orgId}`, `PRJ#${id}`, "attribute_exists(pk)"))) return false;
+    const children = await this.table.queryAll<{ pk: string; sk: string }>({
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": `PRJ#${id}` },
+      ProjectionExpression: "pk, sk",
+    });
+    await this.table.deleteMany(children);
+    return true;
+  }
+
   async putDataset(d: DatasetRecord): Promise<void> {
     await this.table.putNew({ pk: `PRJ#${d.project_id}`, sk: `DST#${d.id}`, ...d });
   }

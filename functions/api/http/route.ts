@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import { roleAtLeast, type Role } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
 import { AppError, ValidationError, type ValidationIssue } from "../../core/errors.js";
 import { admit } from "./admission.js";
@@ -105,6 +106,13 @@ export function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodT
 export function requirePrincipal(input: { principal: Principal | null }): Principal {
   if (!input.principal) throw new AppError("unauthorized", "Missing or invalid credentials.");
   return input.principal;
+}
+
+/** The principal, when its role is at least `role`; 403 `forbidden` with `why` otherwise. */
+export function requireRole(input: { principal: Principal | null }, role: Role, why: string): Principal {
+  const principal = requirePrincipal(input);
+  if (!roleAtLeast(principal.role, role)) throw new AppError("forbidden", why);
+  return principal;
 }
 
 /** Query-string helpers: numbers and booleans arrive as strings. */

@@ -1,11 +1,11 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { roleAtLeast, ROLES } from "../../core/auth/roles.js";
+import { ROLES } from "../../core/auth/roles.js";
 import { forbidden, notFound } from "../../core/errors.js";
 import { assertAllowed, rateLimitHeaders } from "../../core/limits/rate-limits.js";
 import { normalizeEmail } from "../../core/store/identity.js";
 import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import { requirePrincipal, requireRole, route } from "../http/route.js";
 
 const Email = z.email().max(254);
 const Password = z.string().min(8, "at least 8 characters").max(256);
@@ -163,8 +163,7 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       responses: { 201: { description: "The new user.", schema: UserSchema }, 403: { description: "Caller is not an admin." } },
     },
     async (c, input) => {
-      const principal = requirePrincipal(input);
-      if (!roleAtLeast(principal.role, "admin")) throw forbidden("Only admins and owners add users.");
+      const principal = requireRole(input, "admin", "Only admins and owners add users.");
       if (input.body.role === "owner" && principal.role !== "owner") throw forbidden("Only an owner makes another owner.");
       const user = await c.get("deps").auth.createUser(principal.orgId, input.body);
       return c.json(userView(user), 201);

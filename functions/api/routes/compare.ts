@@ -1,6 +1,5 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { roleAtLeast } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
 import {
   CompareRequestSchema,
@@ -12,17 +11,12 @@ import {
   MatrixListQuerySchema,
   MatrixRequestSchema,
 } from "../../core/comparisons/schemas.js";
-import { forbidden } from "../../core/errors.js";
 import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import { requirePrincipal, requireRole, route } from "../http/route.js";
 
 const tag = "Solver comparison";
 
-function solverRole(input: { principal: Principal | null }): Principal {
-  const principal = requirePrincipal(input);
-  if (!roleAtLeast(principal.role, "solver")) throw forbidden("Comparing solvers needs the solver role.");
-  return principal;
-}
+const solverRole = (input: { principal: Principal | null }): Principal => requireRole(input, "solver", "Comparing solvers needs the solver role.");
 
 const launchErrors = {
   403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded (the solves counted before the refusal stay spent) or insufficient_credits." },

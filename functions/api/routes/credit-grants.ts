@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { roleAtLeast } from "../../core/auth/roles.js";
-import { forbidden, notFound } from "../../core/errors.js";
+import { notFound } from "../../core/errors.js";
 import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import { requireRole, route } from "../http/route.js";
 
 export const CreditGrantRequest = z.object({
   credits: z.number().int().min(1).max(100_000_000),
@@ -27,8 +27,7 @@ export function registerCreditGrantRoutes(app: Hono<ApiEnv>): void {
     body: CreditGrantRequest,
     responses: { 200: { description: "The new balance.", schema: CreditGrantResponse }, 403: { description: "Admins and owners only." } },
   }, async (c, input) => {
-    const principal = requirePrincipal(input);
-    if (!roleAtLeast(principal.role, "admin")) throw forbidden("Granting credits needs the admin or owner role.");
+    const principal = requireRole(input, "admin", "Granting credits needs the admin or owner role.");
     const deps = c.get("deps");
     const balance = await deps.identity.adjustCredits(principal.orgId, input.body.credits, null);
     if (balance === null) throw notFound("Organization");

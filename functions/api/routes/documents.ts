@@ -1,6 +1,5 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { roleAtLeast } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
 import {
   CreateDocumentSchema,
@@ -13,20 +12,15 @@ import {
   ExecuteResponseSchema,
   VersionViewSchema,
 } from "../../core/documents/schemas.js";
-import { forbidden } from "../../core/errors.js";
 import { TriggerFireRefusalSchema } from "../../core/triggers/schemas.js";
 import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import { requirePrincipal, requireRole, route } from "../http/route.js";
 
 const DocumentId = z.object({ document_id: z.string().min(1) });
 const tag = "Builder documents";
 
 /** Saving models and running them needs the solver role; reading them any role. */
-function solverRole(input: { principal: Principal | null }): Principal {
-  const principal = requirePrincipal(input);
-  if (!roleAtLeast(principal.role, "solver")) throw forbidden("This needs the solver role.");
-  return principal;
-}
+const solverRole = (input: { principal: Principal | null }): Principal => requireRole(input, "solver", "This needs the solver role.");
 
 export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
   route(app, {

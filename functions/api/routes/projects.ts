@@ -1,8 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { roleAtLeast } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
-import { forbidden } from "../../core/errors.js";
 import {
   CommitVersionSchema,
   CreateDatasetSchema,
@@ -16,17 +14,13 @@ import {
 } from "../../core/projects/schemas.js";
 import { marketplaceModel, marketplaceModels } from "../../core/marketplace/catalog.js";
 import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import { requirePrincipal, requireRole, route } from "../http/route.js";
 
 const ProjectId = z.object({ project_id: z.string().min(1) });
 const tag = "Model projects";
 
 /** Writing models needs the solver role; reading them any role. */
-function writer(input: { principal: Principal | null }): Principal {
-  const principal = requirePrincipal(input);
-  if (!roleAtLeast(principal.role, "solver")) throw forbidden("Changing models needs the solver role.");
-  return principal;
-}
+const writer = (input: { principal: Principal | null }): Principal => requireRole(input, "solver", "Changing models needs the solver role.");
 
 export function registerProjectRoutes(app: Hono<ApiEnv>): void {
   route(app, {

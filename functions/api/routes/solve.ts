@@ -2,12 +2,10 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../core/errors.js";
 import { AsyncSolveResponseSchema, ExecutionViewSchema, SolveRequestSchema, SolveResponseSchema } from "../../core/executions/schemas.js";
-import { roleAtLeast } from "../../core/auth/roles.js";
-import { forbidden } from "../../core/errors.js";
 import { InventoryEntrySchema } from "../../core/solvers/inventory.js";
 import { SOLVERS } from "../../core/solvers/registry.js";
 import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import { requirePrincipal, requireRole, route } from "../http/route.js";
 
 const SolverAvailableSchema = InventoryEntrySchema.extend({
   title: z.string(),
@@ -62,8 +60,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
       },
     },
     async (c, input) => {
-      const principal = requirePrincipal(input);
-      if (!roleAtLeast(principal.role, "solver")) throw forbidden("Solving needs the solver role.");
+      const principal = requireRole(input, "solver", "Solving needs the solver role.");
       const deps = c.get("deps");
       const record = await deps.executions.launch(principal, input.body, { kind: "solve", id: null }, false);
       const final = await deps.executions.waitForFinal(principal.orgId, record.id, deps.config.solveWaitSeconds * 1000);
@@ -97,8 +94,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
       },
     },
     async (c, input) => {
-      const principal = requirePrincipal(input);
-      if (!roleAtLeast(principal.role, "solver")) throw forbidden("Solving needs the solver role.");
+      const principal = requireRole(input, "solver", "Solving needs the solver role.");
       const record = await c.get("deps").executions.launch(principal, input.body, { kind: "solve_async", id: null }, true);
       return c.json({ execution_id: record.id, status: "queued" as const }, 202);
     },

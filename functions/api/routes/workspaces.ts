@@ -1,23 +1,19 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { isoTime } from "../../core/clock.js";
-import { roleAtLeast, ROLES } from "../../core/auth/roles.js";
+import { ROLES } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
-import { forbidden, notFound } from "../../core/errors.js";
+import { notFound } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import { requirePrincipal, requireRole, route } from "../http/route.js";
 import { UserSchema } from "./auth.js";
 
 const WorkspaceSchema = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 const MembershipSchema = z.object({ workspace_id: z.string(), user_id: z.string(), role: z.enum(ROLES) });
 const tag = "Organization";
 
-function admin(input: { principal: Principal | null }): Principal {
-  const principal = requirePrincipal(input);
-  if (!roleAtLeast(principal.role, "admin")) throw forbidden("Managing workspaces and members needs the admin role.");
-  return principal;
-}
+const admin = (input: { principal: Principal | null }): Principal => requireRole(input, "admin", "Managing workspaces and members needs the admin role.");
 
 /** Workspaces of an organization and the role a user has in each (roles: docs/decisions.md). */
 export function registerWorkspaceRoutes(app: Hono<ApiEnv>): void {

@@ -92,7 +92,11 @@ export class Data extends Construct {
         partitionKey: attribute(keyOf(gsi.KeySchema, "HASH")!),
         ...(sortKey ? { sortKey: attribute(sortKey) } : {}),
         projectionType:
-          projection === "KEYS_ONLY" ? dynamodb.ProjectionType.KEYS_ONLY : projection === "INCLUDE" ? dynamodb.ProjectionType.INCLUDE : dynamodb.ProjectionType.ALL,
+          projection === "KEYS_ONLY"
+            ? dynamodb.ProjectionType.KEYS_ONLY
+            : projection === "INCLUDE"
+              ? dynamodb.ProjectionType.INCLUDE
+              : dynamodb.ProjectionType.ALL,
         ...(projection === "INCLUDE" ? { nonKeyAttributes: gsi.Projection?.NonKeyAttributes ?? [] } : {}),
       });
     }

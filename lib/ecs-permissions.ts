@@ -36,7 +36,12 @@ export class SolverClusterAccess {
   grantRunTask(grantee: iam.IGrantable): void {
     const policy = grantee.grantPrincipal;
     policy.addToPrincipalPolicy(
-      new iam.PolicyStatement({ sid: "RunSolverTask", actions: ["ecs:RunTask"], resources: [this.taskDefinition.taskDefinitionArn], conditions: this.inCluster }),
+      new iam.PolicyStatement({
+        sid: "RunSolverTask",
+        actions: ["ecs:RunTask"],
+        resources: [this.taskDefinition.taskDefinitionArn],
+        conditions: this.inCluster,
+      }),
     );
     // RunTask with `tags` needs tag-on-create permission on the new task.
     policy.addToPrincipalPolicy(

@@ -75,22 +75,26 @@ export class Queues extends Construct {
       enforceSSL: true,
     });
 
-    const dlqDepthAlarm = dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: "Maximum" }).createAlarm(this, `${id}DlqDepth`, {
-      alarmName: `${name}-dlq-not-empty`,
-      alarmDescription: `Messages in ${name}-dlq failed every attempt. Inspect them, fix the cause, then redrive (docs/deploy.md, Operations).`,
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    const oldestMessageAlarm = queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: "Maximum" }).createAlarm(this, `${id}OldestMessage`, {
-      alarmName: `${name}-oldest-message-age`,
-      alarmDescription: `A message has waited over ${settings.oldestMessageAlarmAge.toHumanString()} in ${name}: its consumer is failing or saturated.`,
-      threshold: settings.oldestMessageAlarmAge.toSeconds(),
-      evaluationPeriods: 5,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    const dlqDepthAlarm = dlq
+      .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: "Maximum" })
+      .createAlarm(this, `${id}DlqDepth`, {
+        alarmName: `${name}-dlq-not-empty`,
+        alarmDescription: `Messages in ${name}-dlq failed every attempt. Inspect them, fix the cause, then redrive (docs/deploy.md, Operations).`,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    const oldestMessageAlarm = queue
+      .metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: "Maximum" })
+      .createAlarm(this, `${id}OldestMessage`, {
+        alarmName: `${name}-oldest-message-age`,
+        alarmDescription: `A message has waited over ${settings.oldestMessageAlarmAge.toHumanString()} in ${name}: its consumer is failing or saturated.`,
+        threshold: settings.oldestMessageAlarmAge.toSeconds(),
+        evaluationPeriods: 5,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
     for (const alarm of [dlqDepthAlarm, oldestMessageAlarm]) {
       alarm.addAlarmAction(new actions.SnsAction(this.alarmTopic));
       alarm.addOkAction(new actions.SnsAction(this.alarmTopic));

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import type { Duration, RemovalPolicy } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
@@ -14,7 +14,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * The handlers are ESM with top-level await; some of their dependencies are CommonJS and call
  * `require`, which an ESM bundle lacks, so the bundle defines one.
  */
-const ESM_REQUIRE_BANNER = "import { createRequire as __incumbentCreateRequire } from 'node:module'; const require = __incumbentCreateRequire(import.meta.url);";
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __incumbentCreateRequire } from 'node:module'; const require = __incumbentCreateRequire(import.meta.url);";
 
 export interface ServiceFunctionProps {
   /** Entry file, relative to the repository root (it exports `handler`). */

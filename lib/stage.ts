@@ -199,6 +199,8 @@ export function jobsVisibilitySeconds(config: Pick<StageConfig, "maxSolveTimeSec
  * How long a job can wait before its message reaches the DLQ (every receive a failed launch), plus
  * two sweeps: the sweeper fails a queued item only after that, never one SQS may still deliver.
  */
-export function staleQueuedSeconds(config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds" | "jobMaxReceiveCount" | "sweepIntervalMinutes">): number {
+export function staleQueuedSeconds(
+  config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds" | "jobMaxReceiveCount" | "sweepIntervalMinutes">,
+): number {
   return config.jobMaxReceiveCount * jobsVisibilitySeconds(config) + 2 * 60 * config.sweepIntervalMinutes;
 }

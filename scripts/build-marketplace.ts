@@ -41,7 +41,10 @@ export function readCatalog(): CatalogEntry[] {
       const datasets = readdirSync(dir)
         .filter((f) => /^data.*\.json$/.test(f))
         .sort()
-        .map((f) => ({ name: f === "data.json" ? "default" : f.replace(/^data-|\.json$/g, ""), data: JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Record<string, unknown> }));
+        .map((f) => ({
+          name: f === "data.json" ? "default" : f.replace(/^data-|\.json$/g, ""),
+          data: JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Record<string, unknown>,
+        }));
       return { id, ...describe(source), jmodel_source: source, datasets };
     });
 }

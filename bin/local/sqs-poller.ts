@@ -24,7 +24,7 @@ export interface SqsBatchResponse {
   batchItemFailures: { itemIdentifier: string }[];
 }
 
-export type SqsHandler = (event: SqsEvent) => Promise<SqsBatchResponse | void>;
+export type SqsHandler = (event: SqsEvent) => Promise<SqsBatchResponse | undefined>;
 
 export interface PollerOptions {
   batchSize: number;
@@ -122,7 +122,13 @@ export class SqsPoller {
     if (this.options.retryVisibilitySeconds !== undefined) {
       for (const r of records.filter((x) => failed.has(x.messageId))) {
         await this.sqs
-          .send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: r.receiptHandle, VisibilityTimeout: this.options.retryVisibilitySeconds }))
+          .send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: this.queueUrl,
+              ReceiptHandle: r.receiptHandle,
+              VisibilityTimeout: this.options.retryVisibilitySeconds,
+            }),
+          )
           .catch(() => undefined);
       }
     }

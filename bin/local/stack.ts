@@ -100,7 +100,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (!config.jobsQueueUrl || !config.webhooksQueueUrl) {
     const longestJob = Math.max(config.defaultTimeLimitSeconds, config.instanceMaxSolveTimeSeconds) + config.killGraceSeconds;
     const jobs = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs`, { visibilityTimeoutSeconds: 30, maxReceiveCount: 5 });
-    const hooks = await ensureQueueWithDlq(sqs, `${config.tableName}-webhooks`, { visibilityTimeoutSeconds: Math.max(60, config.webhookTimeoutSeconds * 2), maxReceiveCount: 5 });
+    const hooks = await ensureQueueWithDlq(sqs, `${config.tableName}-webhooks`, {
+      visibilityTimeoutSeconds: Math.max(60, config.webhookTimeoutSeconds * 2),
+      maxReceiveCount: 5,
+    });
     void longestJob;
     config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url, webhooksDlqUrl: config.webhooksDlqUrl || hooks.dlqUrl };
   }
@@ -172,7 +175,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
   // The sweeper's schedule (EventBridge in AWS).
   const sweeper = createSweeper(services, triggerSweepHooks(services));
-  const sweepTimer = setInterval(() => void sweeper().catch((error) => services.logger.warn("sweep failed", { error })), Math.max(1, config.sweepIntervalSeconds) * 1000);
+  const sweepTimer = setInterval(
+    () => void sweeper().catch((error) => services.logger.warn("sweep failed", { error })),
+    Math.max(1, config.sweepIntervalSeconds) * 1000,
+  );
   sweepTimer.unref();
 
   let stopped = false;
@@ -203,10 +209,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
  * First start: an organization, an owner and an API key. The key is shown once (printed by
  * `npm start`); later starts on the same data find the organization and create nothing.
  */
-async function bootstrapIdentity(
-  services: Services,
-  seed: { email?: string; password?: string; apiKey?: string },
-): Promise<Bootstrap> {
+async function bootstrapIdentity(services: Services, seed: { email?: string; password?: string; apiKey?: string }): Promise<Bootstrap> {
   const marker = await services.table.get<{ org_id: string; email: string }>("BOOTSTRAP", "BOOTSTRAP");
   if (marker) return { created: false, organizationId: marker.org_id, email: marker.email, password: null, apiKey: null };
   const email = seed.email ?? "owner@incumbent.local";

@@ -71,7 +71,7 @@ export class LocalWorkerPool implements TaskLauncher {
       this.busy.delete(worker.child);
       this.topUp();
     });
-    worker.child.stdin.end(JSON.stringify(job) + "\n");
+    worker.child.stdin.end(`${JSON.stringify(job)}\n`);
     this.topUp();
   }
 
@@ -103,7 +103,14 @@ export class LocalWorkerPool implements TaskLauncher {
       }
     });
     child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => chunk.split("\n").filter((l) => l.trim()).forEach((l) => this.options.onOutput?.(l)));
+    child.stderr.on("data", (chunk: string) =>
+      chunk
+        .split("\n")
+        .filter((l) => l.trim())
+        .forEach((l) => {
+          this.options.onOutput?.(l);
+        }),
+    );
     child.once("exit", () => {
       resolveReady(false);
       const i = this.standby.findIndex((s) => s.child === child);

@@ -83,7 +83,10 @@ export interface RateLimitState {
 }
 
 export class RateLimitError extends AppError {
-  constructor(readonly state: RateLimitState, what = "requests") {
+  constructor(
+    readonly state: RateLimitState,
+    what = "requests",
+  ) {
     super("rate_limit_exceeded", `Rate limit exceeded: at most ${state.limit} ${what} in this window.`);
   }
   override body(): Record<string, unknown> {
@@ -99,10 +102,7 @@ export class RateLimitError extends AppError {
   }
 }
 
-export type TriggerFireCode =
-  | "trigger.override_unknown_fields"
-  | "trigger.override_missing_required"
-  | "trigger.solver_unavailable";
+export type TriggerFireCode = "trigger.override_unknown_fields" | "trigger.override_missing_required" | "trigger.solver_unavailable";
 
 /** A refused trigger input: 422 with detail {error, run_id}, code and params. */
 export class TriggerInputError extends AppError {
@@ -134,8 +134,7 @@ export const conflict = (detail: string, extra?: Record<string, unknown>): AppEr
 export const badRequest = (detail: string): AppError => new AppError("bad_request", detail);
 
 /** One validation issue, for rules checked outside zod (they answer with the same 422 shape). */
-export const invalid = (loc: (string | number)[], msg: string, type = "value_error"): ValidationError =>
-  new ValidationError([{ loc, msg, type }]);
+export const invalid = (loc: (string | number)[], msg: string, type = "value_error"): ValidationError => new ValidationError([{ loc, msg, type }]);
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;

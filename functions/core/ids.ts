@@ -10,8 +10,24 @@ const TIME_LEN = 10;
 const RANDOM_LEN = 16;
 
 export type IdPrefix =
-  | "org" | "usr" | "ws" | "key" | "trg" | "run" | "trun" | "cmp" | "cmb" | "prj" | "dst" | "doc" | "ver"
-  | "ntf" | "exe" | "rst" | "dlv" | "req";
+  | "org"
+  | "usr"
+  | "ws"
+  | "key"
+  | "trg"
+  | "run"
+  | "trun"
+  | "cmp"
+  | "cmb"
+  | "prj"
+  | "dst"
+  | "doc"
+  | "ver"
+  | "ntf"
+  | "exe"
+  | "rst"
+  | "dlv"
+  | "req";
 
 let lastTime = -1;
 let lastRandom = 0n;
@@ -31,7 +47,7 @@ export function timeSortablePart(ms: number): string {
   if (time === lastTime) {
     random = lastRandom + 1n;
   } else {
-    random = BigInt("0x" + randomBytes(10).toString("hex"));
+    random = BigInt(`0x${randomBytes(10).toString("hex")}`);
   }
   lastTime = time;
   lastRandom = random;
@@ -51,5 +67,4 @@ export function idTime(id: string): number {
 }
 
 const ID_PATTERN = /^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{26}$/;
-export const looksLikeId = (value: string, prefix?: IdPrefix): boolean =>
-  ID_PATTERN.test(value) && (prefix === undefined || value.startsWith(prefix + "_"));
+export const looksLikeId = (value: string, prefix?: IdPrefix): boolean => ID_PATTERN.test(value) && (prefix === undefined || value.startsWith(`${prefix}_`));

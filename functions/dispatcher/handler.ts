@@ -44,7 +44,11 @@ export function createDispatcher(launcher: TaskLauncher, logger: Logger, options
             logger.warn("requeue failed; message returns to the queue", { job_id: job.id, error: requeueError });
           }
         }
-        logger.warn("launch failed; message returns to the queue", { message_id: record.messageId, error, receive_count: record.attributes?.ApproximateReceiveCount });
+        logger.warn("launch failed; message returns to the queue", {
+          message_id: record.messageId,
+          error,
+          receive_count: record.attributes?.ApproximateReceiveCount,
+        });
         failures.push({ itemIdentifier: record.messageId });
       }
     }

@@ -7,7 +7,11 @@ import { createDispatcher } from "./handler.js";
 
 /** Lambda entry of the dispatcher (SQS solve-jobs → ECS RunTask). Settings come from the stack. */
 const env = process.env;
-const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const launcher = new EcsTaskLauncher(new ECSClient({ ...(env.AWS_ENDPOINT_URL ? { endpoint: env.AWS_ENDPOINT_URL } : {}) }), {
   cluster: env.SOLVER_CLUSTER_ARN ?? "",

@@ -22,11 +22,19 @@ async function jobState(services: Services, job: JobMessage): Promise<{ final: b
   if (job.type === "comparison") {
     const c = await services.comparisonStore.get(job.org_id, job.id);
     const solvers = c?.results.filter((r) => r.solver_status !== "unsupported").length ?? 1;
-    return { final: !c || !["pending", "running"].includes(c.status), startedAt: c?.started_at ?? null, limitSeconds: (c?.settings.time_limit_seconds ?? 0) * solvers };
+    return {
+      final: !c || !["pending", "running"].includes(c.status),
+      startedAt: c?.started_at ?? null,
+      limitSeconds: (c?.settings.time_limit_seconds ?? 0) * solvers,
+    };
   }
   const key = runKey(job.trigger_id ?? "", job.id);
   const item = key ? await services.table.get<{ status: string; started_at?: string; time_limit_seconds?: number }>(key.pk, key.sk) : null;
-  return { final: !item || !["queued", "pending", "running"].includes(item.status), startedAt: item?.started_at ?? null, limitSeconds: item?.time_limit_seconds ?? 0 };
+  return {
+    final: !item || !["queued", "pending", "running"].includes(item.status),
+    startedAt: item?.started_at ?? null,
+    limitSeconds: item?.time_limit_seconds ?? 0,
+  };
 }
 
 export async function stopFinishedTasks(ecs: ECSClient, services: Services, options: ReaperOptions): Promise<string[]> {

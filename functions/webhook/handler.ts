@@ -25,7 +25,11 @@ export function createWebhookHandler(services: Pick<Services, "webhooks" | "logg
           const message = WebhookMessageSchema.parse(JSON.parse(record.body));
           await services.webhooks.handle(message);
         } catch (error) {
-          services.logger.warn("webhook message failed; SQS returns it", { message_id: record.messageId, error, receive_count: record.attributes?.ApproximateReceiveCount });
+          services.logger.warn("webhook message failed; SQS returns it", {
+            message_id: record.messageId,
+            error,
+            receive_count: record.attributes?.ApproximateReceiveCount,
+          });
           failures.push({ itemIdentifier: record.messageId });
         }
       }),

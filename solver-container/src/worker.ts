@@ -89,9 +89,14 @@ async function main(): Promise<number> {
       // The SDK sets up each command's machinery on its first use: pay that for UpdateItem (the lease,
       // the result) now, with a conditional write that matches no item and so writes nothing.
       await services.table
-        .update({ Key: { pk: "WARMUP", sk: "WARMUP" }, UpdateExpression: "SET warm = :t", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":t": true } })
+        .update({
+          Key: { pk: "WARMUP", sk: "WARMUP" },
+          UpdateExpression: "SET warm = :t",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":t": true },
+        })
         .catch(() => undefined);
-      process.stdout.write(JSON.stringify({ event: "ready", pid: process.pid }) + "\n");
+      process.stdout.write(`${JSON.stringify({ event: "ready", pid: process.pid })}\n`);
       raw = await readStdinLine();
     }
     const parsed = JobMessageSchema.safeParse(raw ? JSON.parse(raw) : undefined);

@@ -5,7 +5,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i]!;
 }
 
-export const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 50);
+export const median = (values: number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /** Shifted geometric mean (the usual solver-benchmark average): exp(mean(log(t + s))) − s. */
 export function shiftedGeomean(times: number[], shift = 1): number {
@@ -16,7 +20,9 @@ export function shiftedGeomean(times: number[], shift = 1): number {
 export function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((r) => r.map((c) => (typeof c === "number" ? fmt(c) : c)))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? "").length)));
-  return cells.map((r, n) => r.map((c, i) => String(c ?? "").padEnd(widths[i]!)).join("  ") + (n === 0 ? "\n" + widths.map((w) => "-".repeat(w)).join("  ") : "")).join("\n");
+  return cells
+    .map((r, n) => r.map((c, i) => String(c ?? "").padEnd(widths[i]!)).join("  ") + (n === 0 ? `\n${widths.map((w) => "-".repeat(w)).join("  ")}` : ""))
+    .join("\n");
 }
 
 export function fmt(x: number): string {

@@ -36,7 +36,9 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 export default async function bench(args: string[]): Promise<void> {
   const seconds = Number(args[0] ?? 10);
   const concurrency = Number(args[1] ?? 8);
-  const stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", INSTANCE_RATE_LIMIT_PER_DAY: "0", METRICS_FLUSH_SECONDS: "2", LOCAL_STANDBY_WORKERS: "0" } });
+  const stack = await startTestStack({
+    env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", INSTANCE_RATE_LIMIT_PER_DAY: "0", METRICS_FLUSH_SECONDS: "2", LOCAL_STANDBY_WORKERS: "0" },
+  });
   try {
     const health = `${stack.url}/api/v2/health`;
     const authed = `${stack.url}/api/v2/credits/balance`;
@@ -46,7 +48,10 @@ export default async function bench(args: string[]): Promise<void> {
     const slices = 4;
     const total = { health: { count: 0, latencies: [] as number[], errors: 0, ms: 0 }, authed: { count: 0, latencies: [] as number[], errors: 0, ms: 0 } };
     for (let i = 0; i < slices; i++) {
-      for (const [name, url, headers] of [["health", health, {}], ["authed", authed, auth]] as const) {
+      for (const [name, url, headers] of [
+        ["health", health, {}],
+        ["authed", authed, auth],
+      ] as const) {
         const r = await load(url, headers, seconds / slices / 2, concurrency);
         const t = total[name];
         t.count += r.count;

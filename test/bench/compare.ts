@@ -20,7 +20,11 @@ export default async function bench(args: string[]): Promise<void> {
   try {
     for (const entry of manifest) {
       const problem = readProblemFile(readFileSync(entry.path, "utf8"), "auto", entry.file);
-      const launched = await stack.api.post("/api/v2/solvers/compare", { problem, solver_names: solvers, settings: { time_limit_seconds: 60, gap_tolerance: 1e-6 } });
+      const launched = await stack.api.post("/api/v2/solvers/compare", {
+        problem,
+        solver_names: solvers,
+        settings: { time_limit_seconds: 60, gap_tolerance: 1e-6 },
+      });
       const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, 20 * 60_000, 200);
       const agreement = done.agreement as { compared_solvers: string[]; objectives_agree: boolean } | null;
       for (const row of done.results as { solver_name: string; solver_status: string; objective_value: number | null; solver_time_seconds: number | null }[]) {
@@ -34,7 +38,14 @@ export default async function bench(args: string[]): Promise<void> {
           s.compared++;
           if (agreement.objectives_agree) s.agreed++;
         }
-        lines.push([entry.file, row.solver_name, row.solver_status, row.objective_value === null ? "" : String(row.objective_value), row.solver_time_seconds ?? "", right ? "yes" : "NO"]);
+        lines.push([
+          entry.file,
+          row.solver_name,
+          row.solver_status,
+          row.objective_value === null ? "" : String(row.objective_value),
+          row.solver_time_seconds ?? "",
+          right ? "yes" : "NO",
+        ]);
       }
     }
   } finally {
@@ -48,7 +59,12 @@ export default async function bench(args: string[]): Promise<void> {
       ["solver", "solved", "sgm time s (shift 1)", "agreement rate"],
       solvers.map((name) => {
         const s = stats.get(name)!;
-        return [name, `${s.solved}/${manifest.length}`, shiftedGeomean(s.times, 1), s.compared ? `${((100 * s.agreed) / s.compared).toFixed(0)}% of ${s.compared}` : "n/a"];
+        return [
+          name,
+          `${s.solved}/${manifest.length}`,
+          shiftedGeomean(s.times, 1),
+          s.compared ? `${((100 * s.agreed) / s.compared).toFixed(0)}% of ${s.compared}` : "n/a",
+        ];
       }),
     ),
   );

@@ -60,7 +60,8 @@ function verdict(entry: ManifestEntry, t: Timing | null): string {
   return "ok";
 }
 
-const cell = (t: Timing | null, entry: ManifestEntry) => (t ? `${t.seconds.toFixed(3).padStart(9)} ${verdict(entry, t).padEnd(6)}` : `${"-".padStart(9)} ${"".padEnd(6)}`);
+const cell = (t: Timing | null, entry: ManifestEntry) =>
+  t ? `${t.seconds.toFixed(3).padStart(9)} ${verdict(entry, t).padEnd(6)}` : `${"-".padStart(9)} ${"".padEnd(6)}`;
 
 /**
  * Every manifest LP solved once, untimed, so that warm timings measure the engine's steady state
@@ -87,7 +88,13 @@ export default async function bench(args: string[]): Promise<void> {
   const workDir = mkdtempSync(path.join(tmpdir(), "bench-jaos-"));
   const settings = { timeLimitSeconds: timeLimit, gapTolerance: gap, threads: 1 };
   const context = { workDir, killGraceSeconds: 10 };
-  const timing = (r: { solver_status: string; solver_time_seconds: number | null; wall_time_ms: number | null; objective_value: number | null; nodes: number | null }): Timing => ({
+  const timing = (r: {
+    solver_status: string;
+    solver_time_seconds: number | null;
+    wall_time_ms: number | null;
+    objective_value: number | null;
+    nodes: number | null;
+  }): Timing => ({
     status: r.solver_status,
     seconds: r.solver_time_seconds ?? (r.wall_time_ms ?? 0) / 1000,
     objective: r.objective_value,
@@ -95,7 +102,9 @@ export default async function bench(args: string[]): Promise<void> {
   });
 
   console.log(`${(await jaos.probe()).version} vs ${probe.version ?? "HiGHS"} — own solve times, time limit ${timeLimit} s, gap ${gap}, one thread`);
-  console.log(`${"instance".padEnd(20)}${"kind".padEnd(6)}${"jaos cold".padStart(9)} ${"".padEnd(6)}${"jaos warm".padStart(9)} ${"".padEnd(6)}${"HiGHS".padStart(9)} ${"".padEnd(6)}  nodes jaos/HiGHS`);
+  console.log(
+    `${"instance".padEnd(20)}${"kind".padEnd(6)}${"jaos cold".padStart(9)} ${"".padEnd(6)}${"jaos warm".padStart(9)} ${"".padEnd(6)}${"HiGHS".padStart(9)} ${"".padEnd(6)}  nodes jaos/HiGHS`,
+  );
   const rows: Row[] = [];
   try {
     if (mode !== "cold") warmUp();
@@ -107,7 +116,9 @@ export default async function bench(args: string[]): Promise<void> {
       if (probe.available) row.highs = timing(await highs.solve(problem, settings, context));
       rows.push(row);
       const jaosNodes = (row.warm ?? row.cold)?.nodes;
-      console.log(`${entry.file.padEnd(20)}${entry.kind.padEnd(6)}${cell(row.cold, entry)}${cell(row.warm, entry)}${cell(row.highs, entry)}  ${jaosNodes ?? "-"}/${row.highs?.nodes ?? "-"}`);
+      console.log(
+        `${entry.file.padEnd(20)}${entry.kind.padEnd(6)}${cell(row.cold, entry)}${cell(row.warm, entry)}${cell(row.highs, entry)}  ${jaosNodes ?? "-"}/${row.highs?.nodes ?? "-"}`,
+      );
     }
   } finally {
     await python.stopHost().catch(() => undefined);

@@ -34,14 +34,23 @@ async function direct(solver: (typeof SOLVERS)[number], file: string): Promise<n
   const started = performance.now();
   const isLp = file.endsWith(".lp");
   if (solver === "cbc") await run("cbc", [file, "sec", String(LIMIT), "ratio", String(GAP), "threads", "1", "solve", "quit"], { maxBuffer: 1 << 26 });
-  else if (solver === "glpk") await run("glpsol", [isLp ? "--lp" : "--freemps", file, "--tmlim", String(LIMIT), "--mipgap", String(GAP)], { maxBuffer: 1 << 26 }).catch(() => undefined);
+  else if (solver === "glpk")
+    await run("glpsol", [isLp ? "--lp" : "--freemps", file, "--tmlim", String(LIMIT), "--mipgap", String(GAP)], { maxBuffer: 1 << 26 }).catch(() => undefined);
   else await run(path.join(REPO_ROOT, ".venv/bin/python"), ["-c", PY, solver, file, String(LIMIT), String(GAP)], { maxBuffer: 1 << 26 });
   return performance.now() - started;
 }
 
 export default async function bench(args: string[]): Promise<void> {
   const manifest = readManifest().filter((m) => args.length === 0 || args.some((a) => m.file.includes(a)));
-  const stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", SOLVE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "1", LOCAL_STANDBY_WORKERS: "1", SOLVE_WAIT_SECONDS: "120" } });
+  const stack = await startTestStack({
+    env: {
+      INSTANCE_RATE_LIMIT_PER_MINUTE: "0",
+      SOLVE_RATE_LIMIT_PER_MINUTE: "0",
+      LOCAL_MAX_WORKERS: "1",
+      LOCAL_STANDBY_WORKERS: "1",
+      SOLVE_WAIT_SECONDS: "120",
+    },
+  });
   const rows: (string | number)[][] = [];
   const overheads: number[] = [];
   try {
@@ -64,7 +73,9 @@ export default async function bench(args: string[]): Promise<void> {
   }
   console.log(`\nmanifest instances × solvers, time limit ${LIMIT} s, gap ${GAP}, one solve at a time (times in ms)\n`);
   console.log(table(["instance", "solver", "verdict", "service e2e", "direct", "ratio", "solver's own", "fixed overhead"], rows));
-  console.log(`\nmedian fixed overhead per solve (end-to-end minus the solver's own time): ${median(overheads).toFixed(1)} ms over ${overheads.length} solves (target < 150 ms)`);
+  console.log(
+    `\nmedian fixed overhead per solve (end-to-end minus the solver's own time): ${median(overheads).toFixed(1)} ms over ${overheads.length} solves (target < 150 ms)`,
+  );
   const ratios = rows.map((r) => Number(r[5])).filter(Number.isFinite);
   console.log(`median ratio service/direct: ${median(ratios).toFixed(2)}× (direct runs pay process and Python start-up; the service keeps a warm worker)`);
 }

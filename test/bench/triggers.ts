@@ -19,7 +19,9 @@ export default async function bench(args: string[]): Promise<void> {
   const runs = Math.max(1, Number(args[0] ?? 20));
   const solver = args[1] ?? "cbc";
   const receiver = await new WebhookReceiver([200]).start();
-  const stack = await startTestStack({ env: { LOG_LEVEL: "ERROR", WORKER_LOG_LEVEL: "ERROR", INSTANCE_RATE_LIMIT_PER_MINUTE: "100000", TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE: "100000" } });
+  const stack = await startTestStack({
+    env: { LOG_LEVEL: "ERROR", WORKER_LOG_LEVEL: "ERROR", INSTANCE_RATE_LIMIT_PER_MINUTE: "100000", TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE: "100000" },
+  });
   try {
     const doc = await createKnapsackDocument(stack.api, solver);
     const trigger = await createTrigger(stack.api, {

@@ -33,8 +33,22 @@ const MILP = {
     { name: "x", ub: 4 },
     { name: "y", type: "integer", ub: 10 },
   ],
-  objective: { terms: [{ var: "x", coef: 1 }, { var: "y", coef: 2 }] },
-  constraints: [{ name: "cap", terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }], ub: 5.5 }],
+  objective: {
+    terms: [
+      { var: "x", coef: 1 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cap",
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: 1 },
+      ],
+      ub: 5.5,
+    },
+  ],
 };
 const MPS = `NAME          E2E
 ROWS
@@ -64,7 +78,13 @@ describe("public endpoints", () => {
   });
 
   it("quotes credits with the spec's formula", async () => {
-    const res = await anon.post("/api/v2/credits/calculator", { num_variables: 101, num_integer_vars: 4, num_binary_vars: 0, num_constraints: 51, time_limit_seconds: 121 });
+    const res = await anon.post("/api/v2/credits/calculator", {
+      num_variables: 101,
+      num_integer_vars: 4,
+      num_binary_vars: 0,
+      num_constraints: 51,
+      time_limit_seconds: 121,
+    });
     expect(res.body.credits_required).toBe(22);
     expect(res.headers.get("x-ratelimit-limit")).toEqual(expect.any(String));
   });
@@ -99,7 +119,8 @@ describe("identity", () => {
 
   it("answers every response with rate-limit headers", async () => {
     const res = await api.get("/api/v2/credits/balance");
-    for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit-policy", "ratelimit"]) expect(res.headers.get(h), h).not.toBeNull();
+    for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit-policy", "ratelimit"])
+      expect(res.headers.get(h), h).not.toBeNull();
   });
 });
 
@@ -141,7 +162,11 @@ describe("solving", () => {
   it("parses an uploaded MPS file into a problem and compares solvers on it", async () => {
     const form = new FormData();
     form.set("file", new Blob([MPS]), "e2e.mps");
-    const res = await fetch(`${target.baseUrl}/api/v2/solve/import/preview`, { method: "POST", headers: { authorization: `Bearer ${target.apiKey}` }, body: form });
+    const res = await fetch(`${target.baseUrl}/api/v2/solve/import/preview`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${target.apiKey}` },
+      body: form,
+    });
     const preview = (await res.json()) as any;
     expect(res.status, JSON.stringify(preview)).toBe(200);
     expect(preview.stats).toMatchObject({ problem_class: "LP", variable_count: 2, constraint_count: 2 });
@@ -197,7 +222,11 @@ describe("marketplace", () => {
     expect(created.body.project.kind).toBe("jmodel");
     cleanup.push(() => api.delete(`/api/v2/projects/${created.body.project.id}`));
     const byName = Object.fromEntries(created.body.datasets.map((d: { name: string; id: string }) => [d.name, d.id]));
-    const matrix = await api.post("/api/v2/solvers/compare/batches", { project_id: created.body.project.id, dataset_ids: [byName.default, byName.p01], solver_names: ["highs", "cbc"] });
+    const matrix = await api.post("/api/v2/solvers/compare/batches", {
+      project_id: created.body.project.id,
+      dataset_ids: [byName.default, byName.p01],
+      solver_names: ["highs", "cbc"],
+    });
     expect(matrix.status, matrix.text).toBe(202);
     const done = await poll(`/api/v2/solvers/compare/batches/${matrix.body.batch_id}`, final);
     // Rosetta Code's knapsack: 1030; Burkardt's P01: 309 (checked by dynamic programming in the JModel tests).

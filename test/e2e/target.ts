@@ -16,7 +16,9 @@ export interface Target {
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
-export async function startNpmStart(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; key: string; msToHealthy: number; output: () => string }> {
+export async function startNpmStart(
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; key: string; msToHealthy: number; output: () => string }> {
   const started = performance.now();
   const child = spawn("npm", ["start"], {
     cwd: REPO_ROOT,

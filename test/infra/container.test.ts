@@ -31,7 +31,7 @@ describe("solver-container/Dockerfile", () => {
     expect(users.at(-1)).toBe("USER node");
     expect(instructions.some((l) => l.startsWith("HEALTHCHECK "))).toBe(true);
     expect(instructions.at(-1)).toBe(`CMD ${JSON.stringify(WORKER_COMMAND).replace(/","/g, '", "')}`);
-    const runtime = instructions.slice(instructions.findIndex((l) => l === "FROM ${NODE_IMAGE} AS runtime"));
+    const runtime = instructions.slice(instructions.indexOf("FROM ${NODE_IMAGE} AS runtime"));
     const installs = runtime.filter((l) => l.startsWith("RUN ")).join(" ");
     expect(installs).toContain("--no-install-recommends python3 coinor-cbc glpk-utils");
     expect(installs).not.toMatch(/build-essential|gcc|python3-venv|python3-pip|\bgit\b/);
@@ -47,7 +47,9 @@ describe("solver-container/Dockerfile", () => {
   });
 
   it("the build context is an allow-list (.dockerignore)", () => {
-    const ignore = readFileSync(path.join(REPO_ROOT, ".dockerignore"), "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
+    const ignore = readFileSync(path.join(REPO_ROOT, ".dockerignore"), "utf8")
+      .split("\n")
+      .filter((l) => l && !l.startsWith("#"));
     expect(ignore[0]).toBe("*");
     expect(ignore).toContain("!functions/core/**");
     expect(ignore).toContain("**/*.test.ts");

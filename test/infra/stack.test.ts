@@ -81,7 +81,8 @@ describe("queues: DLQs, redrive, visibility, alarms", () => {
     expect(resourcesOfType(dev.json, "AWS::CloudWatch::Alarm")).toHaveLength(4);
     prod.template.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com" });
     const broken = clone(dev.json);
-    for (const [id, a] of resourcesOfType(broken, "AWS::CloudWatch::Alarm")) if (a.Properties.MetricName === "ApproximateNumberOfMessagesVisible") delete broken.Resources[id];
+    for (const [id, a] of resourcesOfType(broken, "AWS::CloudWatch::Alarm"))
+      if (a.Properties.MetricName === "ApproximateNumberOfMessagesVisible") delete broken.Resources[id];
     expect(alarmViolations(broken)).toHaveLength(2);
   });
 
@@ -179,10 +180,16 @@ describe("IAM: least privilege per function", () => {
     expect(sources.length).toBeGreaterThan(2);
     const commands = new Set(sources.flatMap((text) => [...text.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]!)));
     const iamAction: Record<string, string | null> = {
-      Get: "dynamodb:GetItem", Put: "dynamodb:PutItem", Update: "dynamodb:UpdateItem", Delete: "dynamodb:DeleteItem",
-      Query: "dynamodb:Query", BatchWrite: "dynamodb:BatchWriteItem", DescribeTable: "dynamodb:DescribeTable",
+      Get: "dynamodb:GetItem",
+      Put: "dynamodb:PutItem",
+      Update: "dynamodb:UpdateItem",
+      Delete: "dynamodb:DeleteItem",
+      Query: "dynamodb:Query",
+      BatchWrite: "dynamodb:BatchWriteItem",
+      DescribeTable: "dynamodb:DescribeTable",
       // Only the local stack and the tests create tables.
-      CreateTable: null, UpdateTimeToLive: null,
+      CreateTable: null,
+      UpdateTimeToLive: null,
     };
     for (const c of commands) {
       expect(c in iamAction, `unknown DynamoDB command ${c}: map it here and grant it in lib/data.ts`).toBe(true);
@@ -226,7 +233,12 @@ describe("functions: runtime, architecture, environment", () => {
 
     const webhook = fn(dev, "webhook").env;
     for (const name of envReadsOf("functions/webhook/lambda.ts").filter((n) => n !== "AWS_ENDPOINT_URL")) expect(webhook, name).toHaveProperty(name);
-    expect(webhook).toMatchObject({ TABLE_NAME: table, WEBHOOKS_QUEUE_URL: webhooksUrl, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false", WEBHOOK_TIMEOUT_SECONDS: "30" });
+    expect(webhook).toMatchObject({
+      TABLE_NAME: table,
+      WEBHOOKS_QUEUE_URL: webhooksUrl,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false",
+      WEBHOOK_TIMEOUT_SECONDS: "30",
+    });
     expect(webhook.WEBHOOKS_DLQ_URL).toEqual({ Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks-dlq") });
     expect(refTarget(sweeper.BLOB_BUCKET)).toBe(refTarget(api.BLOB_BUCKET));
   });
@@ -245,7 +257,9 @@ describe("functions: runtime, architecture, environment", () => {
     const local = synthesize("local", { awsEndpointUrl: "http://localhost.localstack.cloud:4566" });
     for (const name of OUR_FUNCTIONS) expect(fn(local, name).env.AWS_ENDPOINT_URL).toBe("http://localhost.localstack.cloud:4566");
     local.template.hasResourceProperties("AWS::ECS::TaskDefinition", {
-      ContainerDefinitions: [Match.objectLike({ Environment: Match.arrayWith([{ Name: "AWS_ENDPOINT_URL", Value: "http://localhost.localstack.cloud:4566" }]) })],
+      ContainerDefinitions: [
+        Match.objectLike({ Environment: Match.arrayWith([{ Name: "AWS_ENDPOINT_URL", Value: "http://localhost.localstack.cloud:4566" }]) }),
+      ],
     });
     for (const name of OUR_FUNCTIONS) expect(fn(dev, name).env.AWS_ENDPOINT_URL).toBeUndefined();
   });
@@ -276,7 +290,15 @@ describe("data, API and fleet per stage", () => {
           { AttributeName: TABLE_KEYS.partitionKey, KeyType: "HASH" },
           { AttributeName: TABLE_KEYS.sortKey, KeyType: "RANGE" },
         ],
-        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: TABLE_KEYS.gsi1.name, KeySchema: [{ AttributeName: "gsi1pk", KeyType: "HASH" }, { AttributeName: "gsi1sk", KeyType: "RANGE" }] })],
+        GlobalSecondaryIndexes: [
+          Match.objectLike({
+            IndexName: TABLE_KEYS.gsi1.name,
+            KeySchema: [
+              { AttributeName: "gsi1pk", KeyType: "HASH" },
+              { AttributeName: "gsi1sk", KeyType: "RANGE" },
+            ],
+          }),
+        ],
         TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttlAttribute, Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: s === prod,
@@ -337,7 +359,10 @@ describe("data, API and fleet per stage", () => {
           }),
         ],
       });
-      s.template.hasResourceProperties("AWS::Logs::LogGroup", { LogGroupName: `/ecs/${s.config.namePrefix}-solver`, RetentionInDays: s.config.logRetentionDays });
+      s.template.hasResourceProperties("AWS::Logs::LogGroup", {
+        LogGroupName: `/ecs/${s.config.namePrefix}-solver`,
+        RetentionInDays: s.config.logRetentionDays,
+      });
     }
     const arm = synthesize("dev", { solverArchitecture: "arm64" });
     arm.template.hasResourceProperties("AWS::ECS::TaskDefinition", { RuntimePlatform: { CpuArchitecture: "ARM64", OperatingSystemFamily: "LINUX" } });

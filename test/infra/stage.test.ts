@@ -9,7 +9,14 @@ describe("stage settings", () => {
     const dev = resolve();
     expect(dev).toMatchObject({ stage: "dev", namePrefix: "incumbent-dev", production: false, solverCpu: 1024, solverMemoryMib: 2048, logRetentionDays: 14 });
     const prod = resolve({ stage: "prod" });
-    expect(prod).toMatchObject({ stage: "prod", namePrefix: "incumbent-prod", production: true, solverCpu: 2048, maxRunningSolverTasks: 20, logRetentionDays: 90 });
+    expect(prod).toMatchObject({
+      stage: "prod",
+      namePrefix: "incumbent-prod",
+      production: true,
+      solverCpu: 2048,
+      maxRunningSolverTasks: 20,
+      logRetentionDays: 90,
+    });
   });
 
   it("cdk.json's stage block < -c incumbent:<key> < INCUMBENT_<KEY>", () => {

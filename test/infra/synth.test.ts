@@ -78,10 +78,17 @@ describe("cdk synth (offline, no credentials, no Docker)", () => {
     expect(source.dockerFile).toBe("solver-container/Dockerfile");
     expect(source.platform).toBe("linux/amd64");
     const context = path.join(outdir, source.directory);
-    for (const file of ["solver-container/Dockerfile", "solver-container/src/worker.ts", "solver-container/python/requirements.txt", "functions/core/config.ts", "package-lock.json"]) {
+    for (const file of [
+      "solver-container/Dockerfile",
+      "solver-container/src/worker.ts",
+      "solver-container/python/requirements.txt",
+      "functions/core/config.ts",
+      "package-lock.json",
+    ]) {
       expect(existsSync(path.join(context, file)), file).toBe(true);
     }
-    for (const absent of ["node_modules", ".venv", ".git", "lib", "test", "functions/api", "cdk.out"]) expect(existsSync(path.join(context, absent)), absent).toBe(false);
+    for (const absent of ["node_modules", ".venv", ".git", "lib", "test", "functions/api", "cdk.out"])
+      expect(existsSync(path.join(context, absent)), absent).toBe(false);
     const files = readdirSync(context, { recursive: true }) as string[];
     expect(files.filter((f) => f.endsWith(".test.ts"))).toEqual([]);
   });

@@ -59,10 +59,22 @@ export function identityStatements(t: Template): (Statement & { roles: string[] 
     }
   };
   for (const [id, policy] of resourcesOfType(t, "AWS::IAM::Policy")) {
-    push(id, asArray(policy.Properties.Roles).map(refTarget).filter((r): r is string => !!r), policy.Properties.PolicyDocument);
+    push(
+      id,
+      asArray(policy.Properties.Roles)
+        .map(refTarget)
+        .filter((r): r is string => !!r),
+      policy.Properties.PolicyDocument,
+    );
   }
   for (const [id, policy] of resourcesOfType(t, "AWS::IAM::ManagedPolicy")) {
-    push(id, asArray(policy.Properties.Roles).map(refTarget).filter((r): r is string => !!r), policy.Properties.PolicyDocument);
+    push(
+      id,
+      asArray(policy.Properties.Roles)
+        .map(refTarget)
+        .filter((r): r is string => !!r),
+      policy.Properties.PolicyDocument,
+    );
   }
   for (const [id, role] of resourcesOfType(t, "AWS::IAM::Role")) {
     for (const p of asArray(role.Properties?.Policies)) push(`${id}/${(p as Json).PolicyName}`, [id], (p as Json).PolicyDocument);

@@ -84,7 +84,12 @@ describe.runIf(machineHas("python_solvers", "instances"))("kill switch on the wa
 
   it("kills exactly the forked solve at its deadline, keeps the incumbent and bound it streamed, and the host serves on", async () => {
     const seen: number[] = [];
-    const outcome = await python.run(request, { workDir, deadlineMs: 1500, termGraceMs: 500, onProgress: (p) => p.incumbent !== null && seen.push(p.incumbent) });
+    const outcome = await python.run(request, {
+      workDir,
+      deadlineMs: 1500,
+      termGraceMs: 500,
+      onProgress: (p) => p.incumbent !== null && seen.push(p.incumbent),
+    });
     expect(outcome.via).toBe("host");
     expect(outcome.stopped).toBe("deadline");
     expect(outcome.result).toBeNull();
@@ -124,7 +129,9 @@ describe("kill switch on a TypeScript engine in a Node child (how jaos runs)", (
     expect(Date.now() - started).toBeLessThan(5000);
     // No Node child of ours is left running (other test files run their own, under other parents).
     const processes = execFileSync("ps", ["-eo", "ppid=,stat=,args="], { encoding: "utf8" }).split("\n");
-    const ours = processes.map((l) => l.trim().split(/\s+/)).filter(([ppid, stat, ...args]) => Number(ppid) === process.pid && !stat!.startsWith("Z") && args.join(" ").includes("node-child"));
+    const ours = processes
+      .map((l) => l.trim().split(/\s+/))
+      .filter(([ppid, stat, ...args]) => Number(ppid) === process.pid && !stat!.startsWith("Z") && args.join(" ").includes("node-child"));
     expect(ours).toEqual([]);
   });
 });

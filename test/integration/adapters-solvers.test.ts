@@ -24,21 +24,55 @@ const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ t
 const smallMilp = problem({
   name: "small milp",
   sense: "maximize",
-  variables: [{ name: "x[1] a", type: "integer", ub: 10 }, { name: "y", type: "binary" }],
-  objective: { constant: 1, terms: [{ var: "x[1] a", coef: 3 }, { var: "y", coef: 2 }] },
-  constraints: [{ name: "cap", terms: [{ var: "x[1] a", coef: 2 }, { var: "y", coef: 3 }], ub: 11 }],
+  variables: [
+    { name: "x[1] a", type: "integer", ub: 10 },
+    { name: "y", type: "binary" },
+  ],
+  objective: {
+    constant: 1,
+    terms: [
+      { var: "x[1] a", coef: 3 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cap",
+      terms: [
+        { var: "x[1] a", coef: 2 },
+        { var: "y", coef: 3 },
+      ],
+      ub: 11,
+    },
+  ],
 });
 
 /** min x² + y² − xy − 3x + 5, x + y ≥ 1, 0 ≤ x, y ≤ 10: convex, optimum 2 at (2, 1). */
 const qp = problem({
   name: "qp",
-  variables: [{ name: "x", ub: 10 }, { name: "y", ub: 10 }],
+  variables: [
+    { name: "x", ub: 10 },
+    { name: "y", ub: 10 },
+  ],
   objective: {
     constant: 5,
     terms: [{ var: "x", coef: -3 }],
-    quadratic: [{ var1: "x", var2: "x", coef: 1 }, { var1: "y", var2: "y", coef: 1 }, { var1: "x", var2: "y", coef: -1 }],
+    quadratic: [
+      { var1: "x", var2: "x", coef: 1 },
+      { var1: "y", var2: "y", coef: 1 },
+      { var1: "x", var2: "y", coef: -1 },
+    ],
   },
-  constraints: [{ name: "sum", terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }], lb: 1 }],
+  constraints: [
+    {
+      name: "sum",
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: 1 },
+      ],
+      lb: 1,
+    },
+  ],
 });
 const negated = (p: typeof qp) =>
   problem({
@@ -53,11 +87,20 @@ const negated = (p: typeof qp) =>
 /** min (x − 1.4)² + (y − 2.6)² over integers: 0.32 at (1, 3), where the continuous optimum is 0. */
 const miqp = problem({
   name: "miqp",
-  variables: [{ name: "x", type: "integer", lb: -10, ub: 10 }, { name: "y", type: "integer", lb: -10, ub: 10 }],
+  variables: [
+    { name: "x", type: "integer", lb: -10, ub: 10 },
+    { name: "y", type: "integer", lb: -10, ub: 10 },
+  ],
   objective: {
     constant: 1.4 ** 2 + 2.6 ** 2,
-    terms: [{ var: "x", coef: -2.8 }, { var: "y", coef: -5.2 }],
-    quadratic: [{ var1: "x", var2: "x", coef: 1 }, { var1: "y", var2: "y", coef: 1 }],
+    terms: [
+      { var: "x", coef: -2.8 },
+      { var: "y", coef: -5.2 },
+    ],
+    quadratic: [
+      { var1: "x", var2: "x", coef: 1 },
+      { var1: "y", var2: "y", coef: 1 },
+    ],
   },
 });
 
@@ -198,18 +241,73 @@ describe.runIf(enabled)("solver adapters", () => {
   });
 
   describe("verdicts on small edge cases, never guessed", () => {
-    const maxSum = { sense: "maximize" as const, objective: { terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }] } };
+    const maxSum = {
+      sense: "maximize" as const,
+      objective: {
+        terms: [
+          { var: "x", coef: 1 },
+          { var: "y", coef: 1 },
+        ],
+      },
+    };
     const cases: Record<string, ProblemInput> = {
-      "no rows": { variables: [{ name: "x", lb: 1, ub: 4 }, { name: "y", type: "integer", lb: -2, ub: 3 }], objective: { terms: [{ var: "x", coef: 1 }, { var: "y", coef: 2 }] } },
-      "an empty row": { variables: [{ name: "x", ub: 4 }], objective: { terms: [{ var: "x", coef: -1 }] }, constraints: [{ name: "e", terms: [], ub: 1 }, { name: "c", terms: [{ var: "x", coef: 1 }], ub: 3 }] },
+      "no rows": {
+        variables: [
+          { name: "x", lb: 1, ub: 4 },
+          { name: "y", type: "integer", lb: -2, ub: 3 },
+        ],
+        objective: {
+          terms: [
+            { var: "x", coef: 1 },
+            { var: "y", coef: 2 },
+          ],
+        },
+      },
+      "an empty row": {
+        variables: [{ name: "x", ub: 4 }],
+        objective: { terms: [{ var: "x", coef: -1 }] },
+        constraints: [
+          { name: "e", terms: [], ub: 1 },
+          { name: "c", terms: [{ var: "x", coef: 1 }], ub: 3 },
+        ],
+      },
       "an infeasible empty row": { variables: [{ name: "x" }], constraints: [{ name: "e", terms: [], lb: 1 }] },
-      "an unbounded MILP": { ...maxSum, variables: [{ name: "x", type: "integer" }, { name: "y", type: "integer" }], constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }, { var: "y", coef: -1 }], ub: 1 }] },
+      "an unbounded MILP": {
+        ...maxSum,
+        variables: [
+          { name: "x", type: "integer" },
+          { name: "y", type: "integer" },
+        ],
+        constraints: [
+          {
+            name: "c",
+            terms: [
+              { var: "x", coef: 1 },
+              { var: "y", coef: -1 },
+            ],
+            ub: 1,
+          },
+        ],
+      },
       // 2x − 2y = 1 has no integer point, while its LP relaxation is unbounded.
       "an infeasible MILP with an unbounded relaxation": {
         ...maxSum,
-        variables: [{ name: "x", type: "integer", lb: null }, { name: "y", type: "integer", lb: null }],
+        variables: [
+          { name: "x", type: "integer", lb: null },
+          { name: "y", type: "integer", lb: null },
+        ],
         objective: { terms: [{ var: "x", coef: 1 }] },
-        constraints: [{ name: "c", terms: [{ var: "x", coef: 2 }, { var: "y", coef: -2 }], lb: 1, ub: 1 }],
+        constraints: [
+          {
+            name: "c",
+            terms: [
+              { var: "x", coef: 2 },
+              { var: "y", coef: -2 },
+            ],
+            lb: 1,
+            ub: 1,
+          },
+        ],
       },
     };
     const expected: Record<string, Record<SolverName, string>> = {

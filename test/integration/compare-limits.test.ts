@@ -47,7 +47,11 @@ describe.runIf(ready)("cancel and the tool-calling interface", () => {
 
   it("cancel while the first of three solvers runs a 20 s MILP: the solve in flight finishes, the others end cancelled, no quota comes back", async () => {
     const p = await stack.api.post("/api/v2/projects", { name: "hard", jmodel_source: MARKET_SPLIT, default_data: marketSplitData(5, 50, 7) });
-    const launched = await stack.api.post("/api/v2/solvers/compare", { project_id: p.body.id, solver_names: ["glpk", "cbc", "scip"], settings: { time_limit_seconds: 20 } });
+    const launched = await stack.api.post("/api/v2/solvers/compare", {
+      project_id: p.body.id,
+      solver_names: ["glpk", "cbc", "scip"],
+      settings: { time_limit_seconds: 20 },
+    });
     expect(launched.status, launched.text).toBe(202);
     expect(launched.body.source_kind).toBe("model_project");
     expect(launched.body.model_project_version_id).toBeNull();
@@ -79,18 +83,29 @@ describe.runIf(ready)("cancel and the tool-calling interface", () => {
     await client.connect(transport);
     try {
       const tools = await client.listTools();
-      expect(tools.tools.map((t) => t.name).sort()).toEqual(["compare_solvers", "compare_solvers_on_datasets", "get_solver_comparison", "get_solver_comparison_matrix"]);
+      expect(tools.tools.map((t) => t.name).sort()).toEqual([
+        "compare_solvers",
+        "compare_solvers_on_datasets",
+        "get_solver_comparison",
+        "get_solver_comparison_matrix",
+      ]);
       const compareTool = tools.tools.find((t) => t.name === "compare_solvers")!;
       expect(Object.keys(compareTool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["solver_names", "problem", "project_id", "settings"]));
 
       const data = knapsackData(10, 4);
-      const started = await client.callTool({ name: "compare_solvers", arguments: { solver_names: ["cbc", "highs"], problem: {
-        name: "mcp-knapsack",
-        sense: "maximize",
-        variables: data.ITEMS.map((i) => ({ name: i, type: "binary" })),
-        objective: { terms: data.ITEMS.map((i) => ({ var: i, coef: data.value[i] })) },
-        constraints: [{ name: "cap", terms: data.ITEMS.map((i) => ({ var: i, coef: data.weight[i] })), ub: data.capacity }],
-      } } });
+      const started = await client.callTool({
+        name: "compare_solvers",
+        arguments: {
+          solver_names: ["cbc", "highs"],
+          problem: {
+            name: "mcp-knapsack",
+            sense: "maximize",
+            variables: data.ITEMS.map((i) => ({ name: i, type: "binary" })),
+            objective: { terms: data.ITEMS.map((i) => ({ var: i, coef: data.value[i] })) },
+            constraints: [{ name: "cap", terms: data.ITEMS.map((i) => ({ var: i, coef: data.weight[i] })), ub: data.capacity }],
+          },
+        },
+      });
       expect(started.isError).toBeFalsy();
       const id = (started.structuredContent as { id: string }).id;
       let detail: { status: string; results: { objective_value: number }[] } | null = null;
@@ -105,7 +120,10 @@ describe.runIf(ready)("cancel and the tool-calling interface", () => {
 
       const p = await stack.api.post("/api/v2/projects", { name: "mcp matrix", jmodel_source: KNAPSACK });
       const d = await stack.api.post(`/api/v2/projects/${p.body.id}/datasets`, { name: "d", data });
-      const matrix = await client.callTool({ name: "compare_solvers_on_datasets", arguments: { project_id: p.body.id, dataset_ids: [d.body.id], solver_names: ["cbc"] } });
+      const matrix = await client.callTool({
+        name: "compare_solvers_on_datasets",
+        arguments: { project_id: p.body.id, dataset_ids: [d.body.id], solver_names: ["cbc"] },
+      });
       const batchId = (matrix.structuredContent as { batch_id: string }).batch_id;
       const read = await client.callTool({ name: "get_solver_comparison_matrix", arguments: { batch_id: batchId } });
       expect((read.structuredContent as { batch_id: string }).batch_id).toBe(batchId);

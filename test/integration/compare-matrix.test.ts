@@ -48,7 +48,10 @@ describe.runIf(ready)("comparison matrix: datasets × solvers", () => {
     const [first, bad, third] = done.rows;
     expect(bad.status).toBe("failed");
     expect(bad.error_message).toMatch(/capacity/);
-    for (const [row, d] of [[first, data[0]!], [third, data[2]!]] as const) {
+    for (const [row, d] of [
+      [first, data[0]!],
+      [third, data[2]!],
+    ] as const) {
       expect(row.status).toBe("completed");
       expect(row.problem_class).toBe("MILP");
       for (const cell of row.results.filter((r: { solver_status: string }) => r.solver_status !== "unsupported")) {

@@ -69,10 +69,29 @@ describe.runIf(ready)("solver comparison over HTTP", () => {
         { name: "x", ub: 3 },
         { name: "y", ub: 3 },
       ],
-      objective: { terms: [{ var: "x", coef: 2 }, { var: "y", coef: 2 }] },
+      objective: {
+        terms: [
+          { var: "x", coef: 2 },
+          { var: "y", coef: 2 },
+        ],
+      },
       constraints: [
-        { name: "c", terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }], ub: 4 },
-        { name: "d", terms: [{ var: "x", coef: 1 }, { var: "y", coef: -1 }], ub: 2 },
+        {
+          name: "c",
+          terms: [
+            { var: "x", coef: 1 },
+            { var: "y", coef: 1 },
+          ],
+          ub: 4,
+        },
+        {
+          name: "d",
+          terms: [
+            { var: "x", coef: 1 },
+            { var: "y", coef: -1 },
+          ],
+          ub: 2,
+        },
       ],
     };
     const res = await stack.api.post("/api/v2/solvers/compare", { problem, solver_names: NATIVE });
@@ -84,9 +103,27 @@ describe.runIf(ready)("solver comparison over HTTP", () => {
   it("gives unsupported/quadratic_terms rows to solvers that cannot take a QP, and those rows cost no quota", async () => {
     const problem = {
       name: "qp",
-      variables: [{ name: "x", lb: -10, ub: 10 }, { name: "y", lb: -10, ub: 10 }],
-      objective: { terms: [{ var: "x", coef: -2 }], quadratic: [{ var1: "x", var2: "x", coef: 1 }, { var1: "y", var2: "y", coef: 1 }] },
-      constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }], lb: 1 }],
+      variables: [
+        { name: "x", lb: -10, ub: 10 },
+        { name: "y", lb: -10, ub: 10 },
+      ],
+      objective: {
+        terms: [{ var: "x", coef: -2 }],
+        quadratic: [
+          { var1: "x", var2: "x", coef: 1 },
+          { var1: "y", var2: "y", coef: 1 },
+        ],
+      },
+      constraints: [
+        {
+          name: "c",
+          terms: [
+            { var: "x", coef: 1 },
+            { var: "y", coef: 1 },
+          ],
+          lb: 1,
+        },
+      ],
     };
     const before = await stack.services.quota.usedToday(stack.bootstrap.organizationId, Date.now());
     const res = await stack.api.post("/api/v2/solvers/compare", { problem, solver_names: ["cbc", "scip", "glpk", "highs"] });

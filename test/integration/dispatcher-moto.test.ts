@@ -55,7 +55,10 @@ describe.skipIf(!machineHas("moto_server"))("dispatcher → ECS RunTask on moto_
     // As in the stack's VPC; moto also needs it to name the task's network interface.
     await ec2(moto.endpoint, "ModifyVpcAttribute", { VpcId: vpcId, "EnableDnsHostnames.Value": "true" });
     const subnetId = xmlValue(await ec2(moto.endpoint, "CreateSubnet", { VpcId: vpcId, CidrBlock: "10.0.1.0/24" }), "subnetId");
-    const groupId = xmlValue(await ec2(moto.endpoint, "CreateSecurityGroup", { VpcId: vpcId, GroupName: "solver", GroupDescription: "solver tasks" }), "groupId");
+    const groupId = xmlValue(
+      await ec2(moto.endpoint, "CreateSecurityGroup", { VpcId: vpcId, GroupName: "solver", GroupDescription: "solver tasks" }),
+      "groupId",
+    );
     const cluster = await ecs.send(new CreateClusterCommand({ clusterName: "incumbent-test-solvers" }));
     const taskDefinition = await ecs.send(
       new RegisterTaskDefinitionCommand({
@@ -147,7 +150,8 @@ describe.skipIf(!machineHas("moto_server"))("dispatcher → ECS RunTask on moto_
       if (Messages.length === 0) return null;
       const response = await failing({ Records: Messages.map((m) => record(m.MessageId!, m.Body!)) });
       const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
-      for (const m of Messages) if (!failed.has(m.MessageId!)) await sqs.send(new DeleteMessageCommand({ QueueUrl: queue.QueueUrl, ReceiptHandle: m.ReceiptHandle! }));
+      for (const m of Messages)
+        if (!failed.has(m.MessageId!)) await sqs.send(new DeleteMessageCommand({ QueueUrl: queue.QueueUrl, ReceiptHandle: m.ReceiptHandle! }));
       return response;
     };
 

@@ -16,9 +16,27 @@ const context = { workDir, killGraceSeconds: 5 };
 const smallMilp = ProblemSchema.parse({
   name: "small milp",
   sense: "maximize",
-  variables: [{ name: "x[1] a", type: "integer", ub: 10 }, { name: "y", type: "binary" }],
-  objective: { constant: 1, terms: [{ var: "x[1] a", coef: 3 }, { var: "y", coef: 2 }] },
-  constraints: [{ name: "cap", terms: [{ var: "x[1] a", coef: 2 }, { var: "y", coef: 3 }], ub: 11 }],
+  variables: [
+    { name: "x[1] a", type: "integer", ub: 10 },
+    { name: "y", type: "binary" },
+  ],
+  objective: {
+    constant: 1,
+    terms: [
+      { var: "x[1] a", coef: 3 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cap",
+      terms: [
+        { var: "x[1] a", coef: 2 },
+        { var: "y", coef: 3 },
+      ],
+      ub: 11,
+    },
+  ],
 });
 
 describe("jaos adapter (Node child under the kill switch)", () => {
@@ -57,7 +75,12 @@ describe("jaos adapter (Node child under the kill switch)", () => {
     const constraints = Array.from({ length: rows }, (_, i) => {
       const coefs = Array.from({ length: n }, (_, j) => 1 + ((j * 37 + i * 53 + j * j * 11 + i * j * 7) % 97));
       const rhs = Math.floor(coefs.reduce((s, c) => s + c, 0) / 2);
-      return { name: `r${i}`, terms: [...coefs.map((c, j) => ({ var: `x${j}`, coef: c })), { var: `s${i}`, coef: 1 }, { var: `t${i}`, coef: -1 }], lb: rhs, ub: rhs };
+      return {
+        name: `r${i}`,
+        terms: [...coefs.map((c, j) => ({ var: `x${j}`, coef: c })), { var: `s${i}`, coef: 1 }, { var: `t${i}`, coef: -1 }],
+        lb: rhs,
+        ub: rhs,
+      };
     });
     const slacks = Array.from({ length: rows }, (_, i) => [`s${i}`, `t${i}`]).flat();
     const split = ProblemSchema.parse({

@@ -43,27 +43,35 @@ function expectVerdict(entry: ManifestEntry, status: string, objective: number |
 }
 
 describe.runIf(run)("jaos on the manifest LPs", () => {
-  it.each(lps.map((e) => [e.file, e] as const))("%s", (_, entry) => {
-    const r = solveChecked(load(entry), { timeLimitSeconds: 60, gapTolerance: 0 });
-    expectVerdict(entry, r.solver_status, r.objective_value);
-  }, 70_000);
+  it.each(lps.map((e) => [e.file, e] as const))(
+    "%s",
+    (_, entry) => {
+      const r = solveChecked(load(entry), { timeLimitSeconds: 60, gapTolerance: 0 });
+      expectVerdict(entry, r.solver_status, r.objective_value);
+    },
+    70_000,
+  );
 });
 
 describe.runIf(run)("jaos on the manifest MILPs with fewer than 200 integer columns", () => {
-  it.each(milps.map((e) => [e.file, e] as const))("%s", (_, entry) => {
-    const limited = STOPS_AT_LIMIT[entry.file];
-    const r = solveChecked(load(entry), { timeLimitSeconds: limited?.seconds ?? 60, gapTolerance: 1e-7 });
-    if (r.solver_status === "optimal" || !limited) {
-      // whatever the path, an "optimal" verdict must carry the right objective
-      expectVerdict(entry, r.solver_status, r.objective_value);
-      return;
-    }
-    expect(r.solver_status, `${entry.file} (${limited.why})`).toBe("time_limit");
-    const optimum = entry.expectedObjective!;
-    const slack = 1e-6 * Math.max(1, Math.abs(optimum));
-    expect(r.objective_value, "a stopped run still has an incumbent").not.toBeNull();
-    expect(r.objective_value!).toBeGreaterThanOrEqual(optimum - slack); // minimisations: no better than optimal
-    expect(r.dual_bound!).toBeLessThanOrEqual(optimum + slack); // a valid bound
-    expect(r.dual_bound!).toBeLessThanOrEqual(r.objective_value! + slack);
-  }, 70_000);
+  it.each(milps.map((e) => [e.file, e] as const))(
+    "%s",
+    (_, entry) => {
+      const limited = STOPS_AT_LIMIT[entry.file];
+      const r = solveChecked(load(entry), { timeLimitSeconds: limited?.seconds ?? 60, gapTolerance: 1e-7 });
+      if (r.solver_status === "optimal" || !limited) {
+        // whatever the path, an "optimal" verdict must carry the right objective
+        expectVerdict(entry, r.solver_status, r.objective_value);
+        return;
+      }
+      expect(r.solver_status, `${entry.file} (${limited.why})`).toBe("time_limit");
+      const optimum = entry.expectedObjective!;
+      const slack = 1e-6 * Math.max(1, Math.abs(optimum));
+      expect(r.objective_value, "a stopped run still has an incumbent").not.toBeNull();
+      expect(r.objective_value!).toBeGreaterThanOrEqual(optimum - slack); // minimisations: no better than optimal
+      expect(r.dual_bound!).toBeLessThanOrEqual(optimum + slack); // a valid bound
+      expect(r.dual_bound!).toBeLessThanOrEqual(r.objective_value! + slack);
+    },
+    70_000,
+  );
 });

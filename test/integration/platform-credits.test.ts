@@ -16,17 +16,47 @@ afterAll(() => stack?.stop());
  *   credits = max(1, min(round(total), 500)).
  */
 const cases = [
-  { name: "100 variables, 50 constraints: 1 + 10 + 2.5 = 13.5 → 14", body: { num_variables: 100, num_constraints: 50, time_limit_seconds: 60 }, credits: 14, raw: 13.5 },
-  { name: "101 variables: 10 + √1·1.5 = 11.5 → 1 + 11.5 + 2.5 = 15", body: { num_variables: 101, num_constraints: 50, time_limit_seconds: 60 }, credits: 15, raw: 15 },
-  { name: "51 constraints: 2.5 + √1·0.5 = 3 → 1 + 10 + 3 = 14", body: { num_variables: 100, num_constraints: 51, time_limit_seconds: 60 }, credits: 14, raw: 14 },
+  {
+    name: "100 variables, 50 constraints: 1 + 10 + 2.5 = 13.5 → 14",
+    body: { num_variables: 100, num_constraints: 50, time_limit_seconds: 60 },
+    credits: 14,
+    raw: 13.5,
+  },
+  {
+    name: "101 variables: 10 + √1·1.5 = 11.5 → 1 + 11.5 + 2.5 = 15",
+    body: { num_variables: 101, num_constraints: 50, time_limit_seconds: 60 },
+    credits: 15,
+    raw: 15,
+  },
+  {
+    name: "51 constraints: 2.5 + √1·0.5 = 3 → 1 + 10 + 3 = 14",
+    body: { num_variables: 100, num_constraints: 51, time_limit_seconds: 60 },
+    credits: 14,
+    raw: 14,
+  },
   { name: "small LP: 1 + 1 + 0.25 = 2.25 → 2", body: { num_variables: 10, num_constraints: 5, time_limit_seconds: 60 }, credits: 2, raw: 2.25 },
   { name: "61 s adds ⌈1/60⌉ = 1", body: { num_variables: 10, num_constraints: 5, time_limit_seconds: 61 }, credits: 3, raw: 3.25 },
   { name: "120 s adds ⌈60/60⌉ = 1", body: { num_variables: 10, num_constraints: 5, time_limit_seconds: 120 }, credits: 3, raw: 3.25 },
   { name: "121 s adds ⌈61/60⌉ = 2", body: { num_variables: 10, num_constraints: 5, time_limit_seconds: 121 }, credits: 4, raw: 4.25 },
   { name: "empty problem is the floor of 1", body: { num_variables: 0, num_constraints: 0, time_limit_seconds: 0 }, credits: 1, raw: 1 },
-  { name: "integers: √9·2 = 6 → 1 + 2 + 6 + 0.6 = 9.6 → 10", body: { num_variables: 20, num_integer_vars: 9, num_constraints: 12, time_limit_seconds: 30 }, credits: 10, raw: 9.6 },
-  { name: "integers and binaries count together: √(12+4)·2 = 8", body: { num_variables: 20, num_integer_vars: 12, num_binary_vars: 4, num_constraints: 12, time_limit_seconds: 60 }, credits: 12, raw: 11.6 },
-  { name: "mixed: 1 + 25 + 20 + 7.5 + 4 = 57.5 → 58", body: { num_variables: 200, num_integer_vars: 100, num_constraints: 150, time_limit_seconds: 300 }, credits: 58, raw: 57.5 },
+  {
+    name: "integers: √9·2 = 6 → 1 + 2 + 6 + 0.6 = 9.6 → 10",
+    body: { num_variables: 20, num_integer_vars: 9, num_constraints: 12, time_limit_seconds: 30 },
+    credits: 10,
+    raw: 9.6,
+  },
+  {
+    name: "integers and binaries count together: √(12+4)·2 = 8",
+    body: { num_variables: 20, num_integer_vars: 12, num_binary_vars: 4, num_constraints: 12, time_limit_seconds: 60 },
+    credits: 12,
+    raw: 11.6,
+  },
+  {
+    name: "mixed: 1 + 25 + 20 + 7.5 + 4 = 57.5 → 58",
+    body: { num_variables: 200, num_integer_vars: 100, num_constraints: 150, time_limit_seconds: 300 },
+    credits: 58,
+    raw: 57.5,
+  },
   { name: "huge problem is capped at 500", body: { num_variables: 1_000_000, num_constraints: 10_000, time_limit_seconds: 3600 }, credits: 500, raw: null },
 ] as const;
 
@@ -42,7 +72,9 @@ describe("POST /api/v2/credits/calculator", () => {
   });
 
   it("shows every part of the breakdown for the 101-variable case", async () => {
-    const res = await stack.api.as(null).post("/api/v2/credits/calculator", { num_variables: 101, num_integer_vars: 4, num_binary_vars: 0, num_constraints: 51, time_limit_seconds: 121 });
+    const res = await stack.api
+      .as(null)
+      .post("/api/v2/credits/calculator", { num_variables: 101, num_integer_vars: 4, num_binary_vars: 0, num_constraints: 51, time_limit_seconds: 121 });
     expect(res.body.breakdown).toEqual({
       base_cost: 1,
       variable_cost: 11.5,

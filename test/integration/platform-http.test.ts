@@ -139,7 +139,13 @@ describe("health and documentation", () => {
     expect(metrics.body.problem_stats).toEqual({ total_solved: expect.any(Number), avg_solve_time_ms: expect.any(Number) });
     const recent = await stack.api.as(null).get("/api/v2/health/metrics/recent?limit=2");
     expect(recent.body.items).toHaveLength(2);
-    expect(recent.body.items[0]).toEqual({ method: "GET", path: "/api/v2/health/metrics", status: 200, duration_ms: expect.any(Number), timestamp: expect.any(String) });
+    expect(recent.body.items[0]).toEqual({
+      method: "GET",
+      path: "/api/v2/health/metrics",
+      status: 200,
+      duration_ms: expect.any(Number),
+      timestamp: expect.any(String),
+    });
     expect(recent.body.items[1].path).toBe("/api/v2/no-such-page");
   });
 

@@ -24,7 +24,9 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
   beforeAll(async () => {
     stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "2" } });
     // The slow ones first, so they overlap the rest instead of adding to it.
-    const ordered = [...manifest].sort((a, b) => Number(b.file === "gt2.mps") - Number(a.file === "gt2.mps") || Number(b.file === "p0548.mps") - Number(a.file === "p0548.mps"));
+    const ordered = [...manifest].sort(
+      (a, b) => Number(b.file === "gt2.mps") - Number(a.file === "gt2.mps") || Number(b.file === "p0548.mps") - Number(a.file === "p0548.mps"),
+    );
     for (const entry of ordered) {
       const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readFileSync(entry.path, "utf8"), filename: entry.file });
       expect(preview.status, `${entry.file}: ${preview.text.slice(0, 300)}`).toBe(200);
@@ -55,7 +57,9 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
   });
 
   for (const entry of manifest) {
-    it(`${entry.file}: ${entry.expectedStatus}${entry.expectedObjective === null ? "" : ` ${entry.expectedObjective}`} from every solver`, { timeout: 15 * 60_000 }, async () => {
+    it(`${entry.file}: ${entry.expectedStatus}${entry.expectedObjective === null ? "" : ` ${entry.expectedObjective}`} from every solver`, {
+      timeout: 15 * 60_000,
+    }, async () => {
       const done = await comparisons.get(entry.file)!;
       expect(done.problem_class).toBe(entry.kind);
       for (const row of done.results) {

@@ -10,7 +10,12 @@ function marketSplit(rows: number, items: number, seed: number) {
   return {
     name: "market-split",
     variables: [...data.ITEMS.map((j) => ({ name: `x_${j}`, type: "binary" })), ...data.ROWS.flatMap((r) => [{ name: `over_${r}` }, { name: `under_${r}` }])],
-    objective: { terms: data.ROWS.flatMap((r) => [{ var: `over_${r}`, coef: 1 }, { var: `under_${r}`, coef: 1 }]) },
+    objective: {
+      terms: data.ROWS.flatMap((r) => [
+        { var: `over_${r}`, coef: 1 },
+        { var: `under_${r}`, coef: 1 },
+      ]),
+    },
     constraints: data.ROWS.map((r) => ({
       name: `split_${r}`,
       terms: [...data.ITEMS.map((j) => ({ var: `x_${j}`, coef: data.a[r]![j]! })), { var: `over_${r}`, coef: -1 }, { var: `under_${r}`, coef: 1 }],

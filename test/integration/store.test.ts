@@ -51,7 +51,10 @@ describe.each(backends)("store on %s", (_name, start) => {
   it("consumes a password-reset token once", async () => {
     const { user } = await services.auth.createOrganizationWithOwner({ orgName: "C", email: "once@example.test", password: "password one" });
     await services.identity.putResetToken("hash-once", user.id, clock.now() + 60_000);
-    const takes = await Promise.all([services.identity.consumeResetToken("hash-once", clock.now()), services.identity.consumeResetToken("hash-once", clock.now())]);
+    const takes = await Promise.all([
+      services.identity.consumeResetToken("hash-once", clock.now()),
+      services.identity.consumeResetToken("hash-once", clock.now()),
+    ]);
     expect(takes.filter((t) => t === user.id)).toHaveLength(1);
   });
 

@@ -15,7 +15,14 @@ const WEBHOOK_SECRET = "a-webhook-secret-of-some-length";
 
 beforeAll(async () => {
   if (!run) return;
-  stack = await startTestStack({ env: { DOCUMENT_UNNAMED_VERSIONS_KEPT: "2", TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE: "1000", INSTANCE_RATE_LIMIT_PER_MINUTE: "100000", MODELS_READ_RATE_LIMIT_PER_MINUTE: "100000" } });
+  stack = await startTestStack({
+    env: {
+      DOCUMENT_UNNAMED_VERSIONS_KEPT: "2",
+      TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE: "1000",
+      INSTANCE_RATE_LIMIT_PER_MINUTE: "100000",
+      MODELS_READ_RATE_LIMIT_PER_MINUTE: "100000",
+    },
+  });
   doc = await createKnapsackDocument(stack.api);
 }, 120_000);
 afterAll(() => stack?.stop());
@@ -28,16 +35,33 @@ const runsOf = async (id: string) => (await stack.api.get(`/api/v2/triggers/${id
 describe.runIf(run)("trigger management", () => {
   it("create answers 201 with the secret once, its prefix, enabled, no runs; webhook_secret appears nowhere", async () => {
     const res = await stack.api.post("/api/v2/triggers", {
-      name: "nightly", description: "d", document_id: doc.documentId, version_id: doc.versionId,
-      override_schema: [capacityField], webhook_url: "https://example.com/hook", webhook_secret: WEBHOOK_SECRET,
+      name: "nightly",
+      description: "d",
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      override_schema: [capacityField],
+      webhook_url: "https://example.com/hook",
+      webhook_secret: WEBHOOK_SECRET,
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^trg_/), is_enabled: true, total_runs: 0, solver_name: null, has_webhook_secret: true, last_fired_at: null });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^trg_/),
+      is_enabled: true,
+      total_runs: 0,
+      solver_name: null,
+      has_webhook_secret: true,
+      last_fired_at: null,
+    });
     expect(res.body.trigger_secret).toMatch(/^inc_trg_/);
     expect(res.body.trigger_secret.startsWith(res.body.trigger_secret_prefix)).toBe(true);
     expect(res.body.trigger_secret_prefix.length).toBeLessThan(res.body.trigger_secret.length / 2);
     const secret = res.body.trigger_secret;
-    const reads = [await stack.api.get(`/api/v2/triggers/${res.body.id}`), await stack.api.get("/api/v2/triggers"), await stack.api.patch(`/api/v2/triggers/${res.body.id}`, { name: "renamed" }), await stack.api.post(`/api/v2/triggers/${res.body.id}/toggle`, { enabled: true })];
+    const reads = [
+      await stack.api.get(`/api/v2/triggers/${res.body.id}`),
+      await stack.api.get("/api/v2/triggers"),
+      await stack.api.patch(`/api/v2/triggers/${res.body.id}`, { name: "renamed" }),
+      await stack.api.post(`/api/v2/triggers/${res.body.id}/toggle`, { enabled: true }),
+    ];
     for (const r of [res, ...reads]) expect(r.text).not.toContain(WEBHOOK_SECRET);
     for (const r of reads) {
       expect(r.status).toBe(200);
@@ -69,7 +93,17 @@ describe.runIf(run)("trigger management", () => {
     const all = await stack.api.get("/api/v2/triggers");
     const ids = all.body.map((t: any) => t.id);
     expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
-    expect(Object.keys(all.body[0]).sort()).toEqual(["created_at", "document_id", "id", "is_enabled", "last_fired_at", "name", "total_runs", "trigger_secret_prefix", "version_id"]);
+    expect(Object.keys(all.body[0]).sort()).toEqual([
+      "created_at",
+      "document_id",
+      "id",
+      "is_enabled",
+      "last_fired_at",
+      "name",
+      "total_runs",
+      "trigger_secret_prefix",
+      "version_id",
+    ]);
     const filtered = await stack.api.get(`/api/v2/triggers?document_id=${other.documentId}`);
     expect(filtered.body.map((t: any) => t.id)).toEqual([b.id]);
 
@@ -85,7 +119,11 @@ describe.runIf(run)("trigger management", () => {
     expect(fixed.body.detail[0].loc).toEqual(["body", "version_id"]);
 
     expect((await stack.api.post(`/api/v2/triggers/${b.id}/toggle`, { enabled: false })).body.is_enabled).toBe(false);
-    await eventually(() => runsOf(b.id), (p) => p.items.every((r: any) => FINAL_RUN_STATUSES.includes(r.status)), 60_000);
+    await eventually(
+      () => runsOf(b.id),
+      (p) => p.items.every((r: any) => FINAL_RUN_STATUSES.includes(r.status)),
+      60_000,
+    );
     expect((await stack.api.delete(`/api/v2/triggers/${b.id}`)).status).toBe(204);
     expect((await stack.api.get(`/api/v2/triggers/${b.id}`)).status).toBe(404);
     expect((await stack.api.get(`/api/v2/triggers/${b.id}/runs`)).status).toBe(404);
@@ -120,7 +158,7 @@ describe.runIf(run)("fire", () => {
   it("401 for a missing or wrong secret and 404 for an unknown trigger, recording nothing", async () => {
     const t = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId });
     expect((await fire(t.id, null)).status).toBe(401);
-    expect((await fire(t.id, t.secret + "x")).status).toBe(401);
+    expect((await fire(t.id, `${t.secret}x`)).status).toBe(401);
     expect((await fire(t.id, t.secret.slice(0, -1))).status).toBe(401);
     expect((await fire(t.id, null, { trigger_secret: "inc_trg_wrong" })).status).toBe(401);
     expect((await fire(t.id, stack.apiKey)).status).toBe(401); // an API key is not a trigger secret
@@ -148,11 +186,19 @@ describe.runIf(run)("fire", () => {
       stack.services.clock.now(),
     );
     const t = await createTrigger(stack.api, {
-      document_id: doc.documentId, version_id: doc.versionId,
-      override_schema: [{ name: "capacity", type: "number", required: true }, { name: "solver_name", type: "string", required: false }],
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      override_schema: [
+        { name: "capacity", type: "number", required: true },
+        { name: "solver_name", type: "string", required: false },
+      ],
     });
     const cases = [
-      { body: { override_data: { capacity: 5, colour: "red", size: 2 } }, code: "trigger.override_unknown_fields", params: { unknown_fields: ["colour", "size"], allowed_fields: ["capacity", "solver_name"] } },
+      {
+        body: { override_data: { capacity: 5, colour: "red", size: 2 } },
+        code: "trigger.override_unknown_fields",
+        params: { unknown_fields: ["colour", "size"], allowed_fields: ["capacity", "solver_name"] },
+      },
       { body: { override_data: {} }, code: "trigger.override_missing_required", params: { missing_fields: ["capacity"] } },
       { body: { override_data: { capacity: 5, solver_name: "glpk" } }, code: "trigger.solver_unavailable", params: { solver_name: "glpk" } },
       { body: { override_data: { capacity: 5, solver_name: "gurobi" } }, code: "trigger.solver_unavailable", params: { solver_name: "gurobi" } },
@@ -161,9 +207,19 @@ describe.runIf(run)("fire", () => {
     for (const c of cases) {
       const r = await fire(t.id, t.secret, c.body);
       expect(r.status, c.code).toBe(422);
-      expect(r.body).toEqual({ detail: { error: expect.any(String), run_id: expect.stringMatching(/^run_/) }, code: c.code, params: expect.objectContaining(c.params), status_code: 422 });
+      expect(r.body).toEqual({
+        detail: { error: expect.any(String), run_id: expect.stringMatching(/^run_/) },
+        code: c.code,
+        params: expect.objectContaining(c.params),
+        status_code: 422,
+      });
       const recorded = await stack.api.get(`/api/v2/triggers/${t.id}/runs/${r.body.detail.run_id}`);
-      expect(recorded.body).toMatchObject({ status: "validation_failed", validation: { code: c.code }, override_data: c.body.override_data, error: r.body.detail.error });
+      expect(recorded.body).toMatchObject({
+        status: "validation_failed",
+        validation: { code: c.code },
+        override_data: c.body.override_data,
+        error: r.body.detail.error,
+      });
       runIds.push(r.body.detail.run_id);
     }
     const history = await runsOf(t.id);
@@ -174,7 +230,11 @@ describe.runIf(run)("fire", () => {
     // A value of the wrong type is not among the spec's refusals: the run is queued and fails at compile.
     const wrongType = await fire(t.id, t.secret, { override_data: { capacity: "lots", solver_name: "cbc" } });
     expect(wrongType.status).toBe(202);
-    const failed = await eventually(() => stack.api.get(`/api/v2/triggers/${t.id}/runs/${wrongType.body.run_id}`), (r) => FINAL_RUN_STATUSES.includes(r.body.status), 60_000);
+    const failed = await eventually(
+      () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${wrongType.body.run_id}`),
+      (r) => FINAL_RUN_STATUSES.includes(r.body.status),
+      60_000,
+    );
     expect(failed.body).toMatchObject({ status: "failed", error: expect.stringMatching(/capacity/) });
 
     // The trigger's own solver is checked too: glpk pinned on the trigger is unavailable here.
@@ -184,7 +244,11 @@ describe.runIf(run)("fire", () => {
     // …and an override naming a solver wins over it.
     const overridden = await fire(t.id, t.secret, { override_data: { capacity: 9, solver_name: "cbc" } });
     expect(overridden.status).toBe(202);
-    const done = await eventually(() => stack.api.get(`/api/v2/triggers/${t.id}/runs/${overridden.body.run_id}`), (r) => FINAL_RUN_STATUSES.includes(r.body.status), 60_000);
+    const done = await eventually(
+      () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${overridden.body.run_id}`),
+      (r) => FINAL_RUN_STATUSES.includes(r.body.status),
+      60_000,
+    );
     expect(done.body).toMatchObject({ status: "completed", solver_name: "cbc", result_data: { objective_value: KNAPSACK_BEST[9], solver_name: "cbc" } });
     await stack.services.inventory.report(stack.solvers, "test", stack.services.clock.now());
   });
@@ -200,12 +264,25 @@ describe.runIf(run)("run now, rerun and history", () => {
     const login = await stack.api.as(null).post("/api/v2/auth/login", { email: "owner@example.test", password: "correct horse battery" });
     const bySession = await stack.api.as(login.body.access_token).post(`/api/v2/triggers/${t.id}/run`);
     expect(bySession.status).toBe(202);
-    const done = await eventually(() => stack.api.get(`/api/v2/triggers/${t.id}/runs/${byKey.body.run_id}`), (r) => FINAL_RUN_STATUSES.includes(r.body.status), 60_000);
-    expect(done.body).toMatchObject({ status: "completed", source: "run_now", override_data: { capacity: 5 }, result_data: { objective_value: KNAPSACK_BEST[5] } });
+    const done = await eventually(
+      () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${byKey.body.run_id}`),
+      (r) => FINAL_RUN_STATUSES.includes(r.body.status),
+      60_000,
+    );
+    expect(done.body).toMatchObject({
+      status: "completed",
+      source: "run_now",
+      override_data: { capacity: 5 },
+      result_data: { objective_value: KNAPSACK_BEST[5] },
+    });
   });
 
   it("run now with a required field and no default answers 422 and records no run", async () => {
-    const t = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId, override_schema: [{ name: "capacity", type: "number", required: true }] });
+    const t = await createTrigger(stack.api, {
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      override_schema: [{ name: "capacity", type: "number", required: true }],
+    });
     const r = await stack.api.post(`/api/v2/triggers/${t.id}/run`);
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ code: "trigger.override_missing_required", detail: { run_id: null } });
@@ -220,8 +297,17 @@ describe.runIf(run)("run now, rerun and history", () => {
     const again = await stack.api.post(`/api/v2/triggers/${t.id}/runs/${first.body.run_id}/rerun`);
     expect(again.status).toBe(202);
     expect(again.body).toEqual({ run_id: expect.stringMatching(/^run_/), status: "queued" });
-    const done = await eventually(() => stack.api.get(`/api/v2/triggers/${t.id}/runs/${again.body.run_id}`), (r) => FINAL_RUN_STATUSES.includes(r.body.status), 60_000);
-    expect(done.body).toMatchObject({ source: "rerun", rerun_of: first.body.run_id, override_data: { capacity: 7 }, result_data: { objective_value: KNAPSACK_BEST[7] } });
+    const done = await eventually(
+      () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${again.body.run_id}`),
+      (r) => FINAL_RUN_STATUSES.includes(r.body.status),
+      60_000,
+    );
+    expect(done.body).toMatchObject({
+      source: "rerun",
+      rerun_of: first.body.run_id,
+      override_data: { capacity: 7 },
+      result_data: { objective_value: KNAPSACK_BEST[7] },
+    });
 
     await stack.api.patch(`/api/v2/triggers/${t.id}`, { override_schema: [] });
     const before = (await runsOf(t.id)).total;
@@ -232,7 +318,11 @@ describe.runIf(run)("run now, rerun and history", () => {
   });
 
   it("history is paginated newest first with page_size at most 100", async () => {
-    const t = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId, override_schema: [{ name: "capacity", type: "number", required: true }] });
+    const t = await createTrigger(stack.api, {
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      override_schema: [{ name: "capacity", type: "number", required: true }],
+    });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await fire(t.id, t.secret, { override_data: {} })).body.detail.run_id);
     const p1 = await stack.api.get(`/api/v2/triggers/${t.id}/runs?page=1&page_size=2`);
@@ -264,7 +354,10 @@ describe.runIf(run)("builder documents", () => {
     // the named release (3) and the pinned v2; v1 and v4 are pruned.
     expect(view.body.versions.map((v: any) => v.number)).toEqual([6, 5, 3, 2]);
     expect(view.body.versions.find((v: any) => v.number === 3).id).toBe(named.body.id);
-    expect(view.body).toMatchObject({ version_count: 6, latest_version: { number: 6, model: { kind: "jmodel" }, overridable: ["ITEMS", "weight", "value", "capacity"] } });
+    expect(view.body).toMatchObject({
+      version_count: 6,
+      latest_version: { number: 6, model: { kind: "jmodel" }, overridable: ["ITEMS", "weight", "value", "capacity"] },
+    });
     expect((await stack.api.get(`/api/v2/documents/${d.documentId}/versions/${d.versionId}`)).status).toBe(404);
     expect((await fire(t.id, t.secret)).status).toBe(202);
   });
@@ -273,8 +366,17 @@ describe.runIf(run)("builder documents", () => {
     const ex = await stack.api.post(`/api/v2/models/${doc.documentId}/execute`, { override_data: { capacity: 9 } });
     expect(ex.status).toBe(202);
     expect(ex.body).toMatchObject({ execution_id: expect.stringMatching(/^exe_/), status: "queued", version_id: doc.versionId });
-    const done = await eventually(() => stack.api.get(`/api/v2/models/executions/${ex.body.execution_id}`), (r) => ["completed", "failed"].includes(r.body.status), 60_000);
-    expect(done.body).toMatchObject({ status: "completed", solver_name: "cbc", origin: { kind: "document_run", id: doc.documentId }, result: { objective_value: KNAPSACK_BEST[9] } });
+    const done = await eventually(
+      () => stack.api.get(`/api/v2/models/executions/${ex.body.execution_id}`),
+      (r) => ["completed", "failed"].includes(r.body.status),
+      60_000,
+    );
+    expect(done.body).toMatchObject({
+      status: "completed",
+      solver_name: "cbc",
+      origin: { kind: "document_run", id: doc.documentId },
+      result: { objective_value: KNAPSACK_BEST[9] },
+    });
 
     const unknown = await stack.api.post(`/api/v2/models/${doc.documentId}/execute`, { override_data: { colour: 1 } });
     expect(unknown.status).toBe(422);
@@ -285,12 +387,22 @@ describe.runIf(run)("builder documents", () => {
   });
 
   it("a problem document runs its canonical problem", async () => {
-    const problem = { name: "tiny", sense: "maximize", variables: [{ name: "x", lb: 0, ub: 4, type: "integer" }], objective: { constant: 0, terms: [{ var: "x", coef: 2 }] }, constraints: [] };
+    const problem = {
+      name: "tiny",
+      sense: "maximize",
+      variables: [{ name: "x", lb: 0, ub: 4, type: "integer" }],
+      objective: { constant: 0, terms: [{ var: "x", coef: 2 }] },
+      constraints: [],
+    };
     const created = await stack.api.post("/api/v2/documents", { name: "flat", model: { kind: "problem", problem }, solver_name: "cbc" });
     expect(created.status).toBe(201);
     const t = await createTrigger(stack.api, { document_id: created.body.id, version_id: created.body.version_id });
     const fired = await fire(t.id, t.secret);
-    const done = await eventually(() => stack.api.get(`/api/v2/triggers/${t.id}/runs/${fired.body.run_id}`), (r) => FINAL_RUN_STATUSES.includes(r.body.status), 60_000);
+    const done = await eventually(
+      () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${fired.body.run_id}`),
+      (r) => FINAL_RUN_STATUSES.includes(r.body.status),
+      60_000,
+    );
     expect(done.body.result_data).toMatchObject({ objective_value: 8, status: "optimal" });
   });
 });
@@ -300,7 +412,21 @@ describe.runIf(run)("OpenAPI", () => {
     const doc = await stack.api.as(null).get("/api/v2/openapi.json");
     expect(doc.status).toBe(200);
     const paths = doc.body.paths;
-    for (const p of ["/api/v2/triggers", "/api/v2/triggers/{trigger_id}", "/api/v2/triggers/{trigger_id}/fire", "/api/v2/triggers/{trigger_id}/run", "/api/v2/triggers/{trigger_id}/toggle", "/api/v2/triggers/{trigger_id}/runs", "/api/v2/triggers/{trigger_id}/runs/{run_id}", "/api/v2/triggers/{trigger_id}/runs/{run_id}/rerun", "/api/v2/documents", "/api/v2/documents/{document_id}/versions", "/api/v2/models/{document_id}", "/api/v2/models/{document_id}/execute", "/api/v2/credits/grant"]) {
+    for (const p of [
+      "/api/v2/triggers",
+      "/api/v2/triggers/{trigger_id}",
+      "/api/v2/triggers/{trigger_id}/fire",
+      "/api/v2/triggers/{trigger_id}/run",
+      "/api/v2/triggers/{trigger_id}/toggle",
+      "/api/v2/triggers/{trigger_id}/runs",
+      "/api/v2/triggers/{trigger_id}/runs/{run_id}",
+      "/api/v2/triggers/{trigger_id}/runs/{run_id}/rerun",
+      "/api/v2/documents",
+      "/api/v2/documents/{document_id}/versions",
+      "/api/v2/models/{document_id}",
+      "/api/v2/models/{document_id}/execute",
+      "/api/v2/credits/grant",
+    ]) {
       expect(paths[p], p).toBeDefined();
     }
     expect(JSON.stringify(paths["/api/v2/triggers/{trigger_id}/fire"].post)).toContain("trigger.override_unknown_fields");
@@ -314,6 +440,12 @@ describe.runIf(run)("credit grants", () => {
     expect(granted.status).toBe(200);
     expect(granted.body.credits_remaining).toBe(before + 500);
     const notes = await stack.api.get("/api/v2/notifications?limit=100");
-    expect(notes.body.items).toContainEqual(expect.objectContaining({ type: "credits_purchased", link: "/credits", data: expect.objectContaining({ credits_granted: 500, credits_remaining: before + 500 }) }));
+    expect(notes.body.items).toContainEqual(
+      expect.objectContaining({
+        type: "credits_purchased",
+        link: "/credits",
+        data: expect.objectContaining({ credits_granted: 500, credits_remaining: before + 500 }),
+      }),
+    );
   });
 });

@@ -25,7 +25,11 @@ afterAll(() => stack?.stop());
 describe.runIf(run)("a burst of fires", () => {
   it(`${FIRES} fires: every 202 ends completed or failed, every 429 leaves nothing, total_runs = runs recorded`, async () => {
     const doc = await createKnapsackDocument(stack.api);
-    const trigger = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId, override_schema: [{ name: "capacity", type: "number", required: false, default: 5 }] });
+    const trigger = await createTrigger(stack.api, {
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      override_schema: [{ name: "capacity", type: "number", required: false, default: 5 }],
+    });
     const fireApi = stack.api.as(trigger.secret);
 
     const accepted: string[] = [];

@@ -17,7 +17,9 @@ describe("webhook outbox", () => {
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await startTestStack({ env: { LOCAL_MAX_WORKERS: "0", LOCAL_STANDBY_WORKERS: "0", WEBHOOK_OUTBOX_GRACE_SECONDS: "0", SWEEP_INTERVAL_SECONDS: "3600" } });
+    stack = await startTestStack({
+      env: { LOCAL_MAX_WORKERS: "0", LOCAL_STANDBY_WORKERS: "0", WEBHOOK_OUTBOX_GRACE_SECONDS: "0", SWEEP_INTERVAL_SECONDS: "3600" },
+    });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -26,7 +28,12 @@ describe("webhook outbox", () => {
 
   it("delivers the webhook of a run whose process died right after its final write", async () => {
     const doc = await createKnapsackDocument(stack.api);
-    const trigger = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId, webhook_url: receiver.url, webhook_secret: SECRET });
+    const trigger = await createTrigger(stack.api, {
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      webhook_url: receiver.url,
+      webhook_secret: SECRET,
+    });
     const fired = await stack.api.as(null).post(`/api/v2/triggers/${trigger.id}/fire`, {}, { authorization: `Bearer ${trigger.secret}` });
     expect(fired.status).toBe(202);
 

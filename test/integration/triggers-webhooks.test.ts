@@ -45,7 +45,9 @@ describe.runIf(run)("trigger → signed webhook", () => {
     receiver.requests.length = 0;
     receiver.answerWith(200);
     const trigger = await knapsackTrigger();
-    const fired = await stack.api.as(null).post(`/api/v2/triggers/${trigger.id}/fire`, { override_data: { capacity: 9 } }, { authorization: `Bearer ${trigger.secret}` });
+    const fired = await stack.api
+      .as(null)
+      .post(`/api/v2/triggers/${trigger.id}/fire`, { override_data: { capacity: 9 } }, { authorization: `Bearer ${trigger.secret}` });
     expect(fired.status).toBe(202);
     expect(fired.body).toEqual({ run_id: expect.stringMatching(/^run_/), status: "queued" });
 
@@ -53,7 +55,7 @@ describe.runIf(run)("trigger → signed webhook", () => {
     expect(hook!.headers["content-type"]).toBe("application/json");
     expect(verifyIncumbentSignature(hook!, WEBHOOK_SECRET)).toBe(true);
     expect(verifyStandardWebhook(hook!, WEBHOOK_SECRET)).toBe(true);
-    expect(verifyIncumbentSignature(hook!, WEBHOOK_SECRET + "x")).toBe(false);
+    expect(verifyIncumbentSignature(hook!, `${WEBHOOK_SECRET}x`)).toBe(false);
     expect(verifyStandardWebhook({ ...hook!, raw: hook!.raw.replace("12", "13") }, WEBHOOK_SECRET)).toBe(false);
     expect(hook!.body).toMatchObject({
       event: "trigger.run.completed",
@@ -65,8 +67,16 @@ describe.runIf(run)("trigger → signed webhook", () => {
     expect(typeof hook!.body.data.result.solve_time_seconds).toBe("number");
     expect(Date.parse(hook!.body.timestamp)).toBeGreaterThan(0);
 
-    const detail = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.status === "delivered");
-    expect(detail.body).toMatchObject({ status: "completed", source: "fire", override_data: { capacity: 9 }, result_data: { objective_value: 12, status: "optimal" } });
+    const detail = await eventually(
+      () => runOf(trigger.id, fired.body.run_id),
+      (r) => r.body.webhook?.status === "delivered",
+    );
+    expect(detail.body).toMatchObject({
+      status: "completed",
+      source: "fire",
+      override_data: { capacity: 9 },
+      result_data: { objective_value: 12, status: "optimal" },
+    });
     expect(detail.body.webhook.delivery_id).toBe(hook!.headers["webhook-id"]);
     expect(detail.body.webhook.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, outcome: "delivered" })]);
     expect(detail.body.execution_id).toMatch(/^exe_/);
@@ -81,7 +91,11 @@ describe.runIf(run)("trigger → signed webhook", () => {
 
     const notes = await stack.api.get("/api/v2/notifications?limit=100");
     expect(notes.body.items).toContainEqual(
-      expect.objectContaining({ type: "execution_complete", data: expect.objectContaining({ run_id: fired.body.run_id, objective_value: 12, execution_id: detail.body.execution_id }), link: `/triggers/${trigger.id}/runs/${fired.body.run_id}` }),
+      expect.objectContaining({
+        type: "execution_complete",
+        data: expect.objectContaining({ run_id: fired.body.run_id, objective_value: 12, execution_id: detail.body.execution_id }),
+        link: `/triggers/${trigger.id}/runs/${fired.body.run_id}`,
+      }),
     );
   });
 
@@ -104,7 +118,10 @@ describe.runIf(run)("trigger → signed webhook", () => {
     expect(hooks[1]!.at - hooks[0]!.at).toBeGreaterThanOrEqual(700);
     expect(hooks[0]!.body.data.result.objective_value).toBe(KNAPSACK_BEST[7]);
 
-    const detail = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.status === "delivered");
+    const detail = await eventually(
+      () => runOf(trigger.id, fired.body.run_id),
+      (r) => r.body.webhook?.status === "delivered",
+    );
     const attempts = detail.body.webhook.attempts;
     expect(attempts.map((a: any) => [a.attempt, a.status_code, a.outcome])).toEqual([
       [1, 500, "failed"],
@@ -124,16 +141,24 @@ describe.runIf(run)("trigger → signed webhook", () => {
     expect(fired.status).toBe(202);
 
     await receiver.waitFor(4, 60_000); // 1 + three retries
-    const detail = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.status === "exhausted");
+    const detail = await eventually(
+      () => runOf(trigger.id, fired.body.run_id),
+      (r) => r.body.webhook?.status === "exhausted",
+    );
     expect(detail.body.webhook.attempts.map((a: any) => a.status_code)).toEqual([503, 503, 503, 503]);
     expect(detail.body.webhook.reason).toContain("4 attempts");
     expect(detail.body.result_data.objective_value).toBe(KNAPSACK_BEST[5]); // the default capacity
 
-    const dlq = await stack.services.sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.config.webhooksDlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }));
+    const dlq = await stack.services.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: stack.config.webhooksDlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
+    );
     const dead = (dlq.Messages ?? []).map((m) => JSON.parse(m.Body!));
     expect(dead).toContainEqual(expect.objectContaining({ run_id: fired.body.run_id, attempt: 4, delivery_id: detail.body.webhook.delivery_id }));
 
-    const notes = await eventually(() => stack.api.get("/api/v2/notifications?limit=100"), (r) => r.body.items.some((n: any) => n.type === "system" && n.data.run_id === fired.body.run_id));
+    const notes = await eventually(
+      () => stack.api.get("/api/v2/notifications?limit=100"),
+      (r) => r.body.items.some((n: any) => n.type === "system" && n.data.run_id === fired.body.run_id),
+    );
     const note = notes.body.items.find((n: any) => n.type === "system" && n.data.run_id === fired.body.run_id);
     expect(note.message).toContain("127.0.0.1");
     expect(note.message).not.toContain("token=abc");
@@ -147,11 +172,24 @@ describe.runIf(run)("trigger → signed webhook", () => {
     const trigger = await knapsackTrigger();
     const fired = await stack.api.as(null).post(`/api/v2/triggers/${trigger.id}/fire`, {}, { authorization: `Bearer ${trigger.secret}` });
     await receiver.waitFor(1, 60_000);
-    const pending = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.attempts.length === 1);
+    const pending = await eventually(
+      () => runOf(trigger.id, fired.body.run_id),
+      (r) => r.body.webhook?.attempts.length === 1,
+    );
     // Attempt 2 is scheduled about a second out; three more copies of its message arrive now, together.
-    const copy = { delivery_id: pending.body.webhook.delivery_id, trigger_id: trigger.id, run_id: fired.body.run_id, org_id: stack.bootstrap.organizationId, attempt: 2, due_at_ms: Date.now() };
+    const copy = {
+      delivery_id: pending.body.webhook.delivery_id,
+      trigger_id: trigger.id,
+      run_id: fired.body.run_id,
+      org_id: stack.bootstrap.organizationId,
+      attempt: 2,
+      due_at_ms: Date.now(),
+    };
     await Promise.all([1, 2, 3].map(() => stack.services.webhooks.handle(copy)));
-    const done = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.status === "delivered");
+    const done = await eventually(
+      () => runOf(trigger.id, fired.body.run_id),
+      (r) => r.body.webhook?.status === "delivered",
+    );
     await new Promise((r) => setTimeout(r, 2500)); // the scheduled message comes and goes
     expect(receiver.requests.map((h) => h.answered)).toEqual([500, 200]);
     expect(done.body.webhook.attempts.map((a: any) => a.attempt)).toEqual([1, 2]);
@@ -167,7 +205,10 @@ describe.runIf(run)("trigger → signed webhook", () => {
     const fired = await stack.api.as(null).post(`/api/v2/triggers/${trigger.id}/fire`, {}, { authorization: `Bearer ${trigger.secret}` });
     await receiver.waitFor(1, 60_000);
     expect((await stack.api.patch(`/api/v2/triggers/${trigger.id}`, { webhook_url: null })).status).toBe(200);
-    const detail = await eventually(() => runOf(trigger.id, fired.body.run_id), (r) => r.body.webhook?.status === "cancelled");
+    const detail = await eventually(
+      () => runOf(trigger.id, fired.body.run_id),
+      (r) => r.body.webhook?.status === "cancelled",
+    );
     expect(detail.body.webhook.reason).toContain("removed");
     expect(receiver.requests.length).toBeLessThanOrEqual(2);
   });
@@ -176,7 +217,9 @@ describe.runIf(run)("trigger → signed webhook", () => {
     receiver.requests.length = 0;
     receiver.answerWith(200);
     const trigger = await knapsackTrigger();
-    const refused = await stack.api.as(null).post(`/api/v2/triggers/${trigger.id}/fire`, { override_data: { nope: 1 } }, { authorization: `Bearer ${trigger.secret}` });
+    const refused = await stack.api
+      .as(null)
+      .post(`/api/v2/triggers/${trigger.id}/fire`, { override_data: { nope: 1 } }, { authorization: `Bearer ${trigger.secret}` });
     expect(refused.status).toBe(422);
     const detail = await runOf(trigger.id, refused.body.detail.run_id);
     expect(detail.body).toMatchObject({ status: "validation_failed", webhook: null });

@@ -34,7 +34,10 @@ describe.runIf(machineHas("cbc"))("solver-container worker", () => {
       BLOB_DIR: stack.config.blobDir,
       LOG_LEVEL: "INFO",
     } as NodeJS.ProcessEnv;
-    return run(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "solver-container/src/worker.ts"), "--job", JSON.stringify(job)], { cwd: REPO_ROOT, env });
+    return run(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "solver-container/src/worker.ts"), "--job", JSON.stringify(job)], {
+      cwd: REPO_ROOT,
+      env,
+    });
   }
 
   it("runs a job once when two workers get it, and not again when it is redelivered after finishing", async () => {

@@ -53,7 +53,10 @@ maximize total_value: sum{i in ITEMS} value[i] * take[i];
 subject to fits: sum{i in ITEMS} weight[i] * take[i] <= capacity;
 `;
 
-export function knapsackData(items: number, seed: number): { ITEMS: string[]; weight: Record<string, number>; value: Record<string, number>; capacity: number } {
+export function knapsackData(
+  items: number,
+  seed: number,
+): { ITEMS: string[]; weight: Record<string, number>; value: Record<string, number>; capacity: number } {
   const rand = seeded(seed);
   const ITEMS = Array.from({ length: items }, (_, i) => `item${i + 1}`);
   const weight: Record<string, number> = {};

@@ -26,4 +26,3 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<L
   });
   return Object.assign(stack, { apiKey: stack.bootstrap.apiKey!, api: new Api(stack.url, stack.bootstrap.apiKey!), mail });
 }
-

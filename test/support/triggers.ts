@@ -18,7 +18,11 @@ export const KNAPSACK_DATA = {
 export const KNAPSACK_BEST: Record<number, number> = { 5: 7, 7: 9, 9: 12 };
 
 export async function createKnapsackDocument(api: Api, solver = "cbc"): Promise<{ documentId: string; versionId: string }> {
-  const res = await api.post("/api/v2/documents", { name: "knapsack", model: { kind: "jmodel", source: KNAPSACK_SOURCE, data: KNAPSACK_DATA }, solver_name: solver });
+  const res = await api.post("/api/v2/documents", {
+    name: "knapsack",
+    model: { kind: "jmodel", source: KNAPSACK_SOURCE, data: KNAPSACK_DATA },
+    solver_name: solver,
+  });
   if (res.status !== 201) throw new Error(`document not created: ${res.status} ${res.text}`);
   return { documentId: res.body.id, versionId: res.body.version_id };
 }

@@ -88,7 +88,9 @@ describe("CBC log", () => {
       incumbent: undefined,
       bound: 2433.9794,
     });
-    expect(parseCbcProgressLine("Cbc0012I Integer solution of 3905 found by feasibility pump after 0 iterations and 0 nodes (0.16 seconds)")).toEqual({ incumbent: 3905 });
+    expect(parseCbcProgressLine("Cbc0012I Integer solution of 3905 found by feasibility pump after 0 iterations and 0 nodes (0.16 seconds)")).toEqual({
+      incumbent: 3905,
+    });
     expect(parseCbcProgressLine("Cbc0004I Integer solution of 3360 found after 4117 iterations and 48 nodes (1.20 seconds)")).toEqual({ incumbent: 3360 });
     expect(parseCbcProgressLine("Cbc0013I At root node, 26 cuts changed objective from 1910 to 2433.9794 in 100 passes")).toEqual({ bound: 2433.9794 });
     expect(parseCbcProgressLine("Coin0008I read with 0 errors")).toBeNull();
@@ -146,7 +148,8 @@ describe("glpsol log", () => {
   });
 
   it("joins the command line glpsol wraps", () => {
-    const log = "GLPSOL--GLPK LP/MIP Solver 5.0\nParameter(s) specified in the command line:\n --freemps /a/long/path/m.mps\n --tmlim 8 --mipgap 0.003 -w /a/long/path/m.raw\nReading problem data from '/a/long/path/m.mps'...\n";
+    const log =
+      "GLPSOL--GLPK LP/MIP Solver 5.0\nParameter(s) specified in the command line:\n --freemps /a/long/path/m.mps\n --tmlim 8 --mipgap 0.003 -w /a/long/path/m.raw\nReading problem data from '/a/long/path/m.mps'...\n";
     expect(parseGlpkLog(log).echoedArgs).toBe("--freemps /a/long/path/m.mps --tmlim 8 --mipgap 0.003 -w /a/long/path/m.raw");
   });
 
@@ -157,8 +160,16 @@ describe("glpsol log", () => {
       bound: 1187241.667,
       nodes: 94,
     });
-    expect(parseGlpkProgressLine("+     8: mip =     not found yet >=              -inf        (1; 0)")).toEqual({ iterations: 8, incumbent: null, bound: null, nodes: 0 });
-    expect(parseGlpkProgressLine("+   267: mip =   1.201500000e+06 >=     tree is empty   0.0% (0; 385)")).toMatchObject({ incumbent: 1201500, bound: 1201500 });
+    expect(parseGlpkProgressLine("+     8: mip =     not found yet >=              -inf        (1; 0)")).toEqual({
+      iterations: 8,
+      incumbent: null,
+      bound: null,
+      nodes: 0,
+    });
+    expect(parseGlpkProgressLine("+   267: mip =   1.201500000e+06 >=     tree is empty   0.0% (0; 385)")).toMatchObject({
+      incumbent: 1201500,
+      bound: 1201500,
+    });
     expect(parseGlpkProgressLine("*    10: obj =  -4.647531429e+02 inf =   0.000e+00 (0)")).toBeNull();
   });
 });

@@ -22,17 +22,56 @@ const problem = (input: ProblemInput) => ProblemSchema.parse(input);
 const unbounded = problem({
   sense: "maximize",
   variables: [{ name: "x" }, { name: "y" }],
-  objective: { terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }] },
-  constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }, { var: "y", coef: -1 }], ub: 1 }],
+  objective: {
+    terms: [
+      { var: "x", coef: 1 },
+      { var: "y", coef: 1 },
+    ],
+  },
+  constraints: [
+    {
+      name: "c",
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: -1 },
+      ],
+      ub: 1,
+    },
+  ],
 });
 
 describe("matrix form", () => {
   it("merges repeated terms, clips binaries, keeps infinite bounds as null", () => {
     const form = toMatrixForm(
       problem({
-        variables: [{ name: "a", lb: null }, { name: "b", type: "binary" }, { name: "c", type: "integer", ub: 7 }],
-        objective: { constant: 3, terms: [{ var: "a", coef: 1 }, { var: "a", coef: 2 }], quadratic: [{ var1: "b", var2: "a", coef: 1 }, { var1: "a", var2: "b", coef: 2 }, { var1: "c", var2: "c", coef: 4 }] },
-        constraints: [{ name: "r", terms: [{ var: "c", coef: 1 }, { var: "a", coef: 2 }, { var: "c", coef: -1 }], lb: 1 }],
+        variables: [
+          { name: "a", lb: null },
+          { name: "b", type: "binary" },
+          { name: "c", type: "integer", ub: 7 },
+        ],
+        objective: {
+          constant: 3,
+          terms: [
+            { var: "a", coef: 1 },
+            { var: "a", coef: 2 },
+          ],
+          quadratic: [
+            { var1: "b", var2: "a", coef: 1 },
+            { var1: "a", var2: "b", coef: 2 },
+            { var1: "c", var2: "c", coef: 4 },
+          ],
+        },
+        constraints: [
+          {
+            name: "r",
+            terms: [
+              { var: "c", coef: 1 },
+              { var: "a", coef: 2 },
+              { var: "c", coef: -1 },
+            ],
+            lb: 1,
+          },
+        ],
       }),
     );
     expect(form.colCost).toEqual([3, 0, 0]);
@@ -42,7 +81,11 @@ describe("matrix form", () => {
     expect(form.offset).toBe(3);
     // c − c cancels: the row keeps only a.
     expect([form.rowStarts, form.rowIndices, form.rowValues]).toEqual([[0, 1], [0], [2]]);
-    expect([form.qRow, form.qCol, form.qValues]).toEqual([[0, 2], [1, 2], [3, 4]]);
+    expect([form.qRow, form.qCol, form.qValues]).toEqual([
+      [0, 2],
+      [1, 2],
+      [3, 4],
+    ]);
     expect(namedSolution(form, [1, 0, 2])).toEqual({ a: 1, b: 0, c: 2 });
   });
 });
@@ -52,8 +95,14 @@ describe("certificates", () => {
     expect(feasibilityProblem(unbounded).objective.terms).toEqual([]);
     const rec = recessionProblem(unbounded);
     expect(rec.sense).toBe("minimize");
-    expect(rec.objective.terms).toEqual([{ var: "x", coef: -1 }, { var: "y", coef: -1 }]);
-    expect(rec.variables.map((v) => [v.lb, v.ub])).toEqual([[0, 1], [0, 1]]);
+    expect(rec.objective.terms).toEqual([
+      { var: "x", coef: -1 },
+      { var: "y", coef: -1 },
+    ]);
+    expect(rec.variables.map((v) => [v.lb, v.ub])).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
     expect(rec.constraints[0]).toMatchObject({ lb: null, ub: 0 });
   });
 
@@ -72,18 +121,36 @@ describe("certificates", () => {
     const point = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
     const ray = { status: "optimal" as const, values: { x: 1, y: 1 }, words: "" };
     expect(await settleInfeasibleOrUnbounded(unbounded, "claim", answers(point, ray))).toEqual({ status: "unbounded" });
-    expect(await settleInfeasibleOrUnbounded(unbounded, "claim", answers({ status: "infeasible", values: null, words: "" }, ray))).toEqual({ status: "infeasible" });
+    expect(await settleInfeasibleOrUnbounded(unbounded, "claim", answers({ status: "infeasible", values: null, words: "" }, ray))).toEqual({
+      status: "infeasible",
+    });
     const badPoint = { status: "optimal" as const, values: { x: 5, y: 0 }, words: "" };
     expect(await settleInfeasibleOrUnbounded(unbounded, "claim", answers(badPoint, ray))).toMatchObject({ status: "error" });
     const noRay = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
-    expect(await settleInfeasibleOrUnbounded(unbounded, "CBC said", answers(point, noRay))).toMatchObject({ status: "error", message: expect.stringContaining("CBC said") });
+    expect(await settleInfeasibleOrUnbounded(unbounded, "CBC said", answers(point, noRay))).toMatchObject({
+      status: "error",
+      message: expect.stringContaining("CBC said"),
+    });
   });
 });
 
 describe("settings reach the CLI solvers", () => {
   const settings = { timeLimitSeconds: 7.5, gapTolerance: 0.003, threads: 2 };
   it("cbc: elapsed-time limit, ratio gap, threads", () => {
-    expect(cbcArguments("m.mps", "m.sol", settings)).toEqual(["m.mps", "timeMode", "elapsed", "sec", "7.5", "ratio", "0.003", "threads", "2", "solve", "solu", "m.sol"]);
+    expect(cbcArguments("m.mps", "m.sol", settings)).toEqual([
+      "m.mps",
+      "timeMode",
+      "elapsed",
+      "sec",
+      "7.5",
+      "ratio",
+      "0.003",
+      "threads",
+      "2",
+      "solve",
+      "solu",
+      "m.sol",
+    ]);
     expect(cbcArguments("m.mps", "m.sol", { ...settings, threads: 1 })).not.toContain("threads");
   });
   it("glpsol: whole-second time limit rounded up, mip gap, presolve switch", () => {
@@ -92,7 +159,13 @@ describe("settings reach the CLI solvers", () => {
     expect(glpkTimeLimit(0.2)).toBe(1);
   });
   it("writes an RHS section even when every right-hand side is 0 (CBC refuses a file without one)", () => {
-    const written = writeMps({ name: "zero", sense: "minimize", variables: [{ name: "x", lb: 0, ub: 1, type: "continuous" }], objective: { constant: 0, terms: [{ var: "x", coef: 1 }] }, constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }], lb: 0, ub: null }] });
+    const written = writeMps({
+      name: "zero",
+      sense: "minimize",
+      variables: [{ name: "x", lb: 0, ub: 1, type: "continuous" }],
+      objective: { constant: 0, terms: [{ var: "x", coef: 1 }] },
+      constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }], lb: 0, ub: null }],
+    });
     expect(written.text).toMatch(/^RHS\s*$/m);
     expect(readMps(written.text).constraints).toHaveLength(1);
   });

@@ -77,7 +77,12 @@ describe("solution values", () => {
       objective: { constant: 0, terms: [] },
       constraints: [],
     };
-    expect(snapIntegerValues(problem, { b: 0.9999999999999992, i: -7.894919286223335e-16, c: 0.9999999999999992, far: 2.4 })).toEqual({ b: 1, i: 0, c: 0.9999999999999992, far: 2.4 });
+    expect(snapIntegerValues(problem, { b: 0.9999999999999992, i: -7.894919286223335e-16, c: 0.9999999999999992, far: 2.4 })).toEqual({
+      b: 1,
+      i: 0,
+      c: 0.9999999999999992,
+      far: 2.4,
+    });
     expect(Object.is(snapIntegerValues(problem, { i: -1e-12 })!.i, -0)).toBe(false);
     expect(snapIntegerValues(problem, null)).toBeNull();
   });

@@ -10,10 +10,32 @@ const p = problem({
     { name: "b", type: "binary" },
     { name: "f", lb: null, ub: null },
   ],
-  objective: { constant: 1.5, terms: [{ var: "x", coef: 2 }, { var: "n", coef: -1 }], quadratic: [{ var1: "x", var2: "f", coef: 0.5 }] },
+  objective: {
+    constant: 1.5,
+    terms: [
+      { var: "x", coef: 2 },
+      { var: "n", coef: -1 },
+    ],
+    quadratic: [{ var1: "x", var2: "f", coef: 0.5 }],
+  },
   constraints: [
-    { name: "le", terms: [{ var: "x", coef: 1 }, { var: "n", coef: 1 }], ub: 6 },
-    { name: "range", terms: [{ var: "f", coef: 1 }, { var: "b", coef: -2 }], lb: -1, ub: 1 },
+    {
+      name: "le",
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "n", coef: 1 },
+      ],
+      ub: 6,
+    },
+    {
+      name: "range",
+      terms: [
+        { var: "f", coef: 1 },
+        { var: "b", coef: -2 },
+      ],
+      lb: -1,
+      ub: 1,
+    },
   ],
 });
 

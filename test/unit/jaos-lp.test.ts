@@ -45,10 +45,11 @@ describe("jaos LP: small hand-made problems", () => {
     const n = 8;
     const vars = [];
     const terms = [];
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-      vars.push(v(`x${i}_${j}`));
-      terms.push(t(((i * 7 + j * 3) % 5) + 1, `x${i}_${j}`));
-    }
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        vars.push(v(`x${i}_${j}`));
+        terms.push(t(((i * 7 + j * 3) % 5) + 1, `x${i}_${j}`));
+      }
     const rows = [];
     for (let i = 0; i < n; i++) rows.push({ name: `r${i}`, terms: Array.from({ length: n }, (_, j) => t(1, `x${i}_${j}`)), lb: 1, ub: 1 });
     for (let j = 0; j < n; j++) rows.push({ name: `c${j}`, terms: Array.from({ length: n }, (_, i) => t(1, `x${i}_${j}`)), lb: 1, ub: 1 });
@@ -132,7 +133,10 @@ describe("jaos LP: small hand-made problems", () => {
     const fixed = problem({
       variables: [v("x", 2, 2), v("y"), v("unused", 0, 10)],
       objective: { constant: 0, terms: [t(1, "y"), t(1, "x")] },
-      constraints: [{ name: "r", terms: [t(1, "x"), t(1, "y")], lb: 5 }, { name: "empty", terms: [], lb: -1, ub: 1 }],
+      constraints: [
+        { name: "r", terms: [t(1, "x"), t(1, "y")], lb: 5 },
+        { name: "empty", terms: [], lb: -1, ub: 1 },
+      ],
     });
     const r4 = solveChecked(fixed);
     expect(r4.solver_status).toBe("optimal");

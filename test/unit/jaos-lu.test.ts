@@ -49,7 +49,13 @@ const maxDiff = (a: Float64Array, b: Float64Array) => a.reduce((m, v, i) => Math
 describe("jaos LU", () => {
   it("solves B x = b and Bᵀ y = c on random sparse matrices", () => {
     const rng = new Rng(7);
-    for (const [m, density] of [[1, 0], [5, 0.3], [40, 0.05], [200, 0.02], [300, 0.01]] as const) {
+    for (const [m, density] of [
+      [1, 0],
+      [5, 0.3],
+      [40, 0.05],
+      [200, 0.02],
+      [300, 0.01],
+    ] as const) {
       const cols = randomMatrix(m, density, rng);
       const { start, index, value } = toCsc(cols);
       const lu = new LuFactor(m);

@@ -22,10 +22,11 @@ function bruteForce(values: number[], weights: number[], capacity: number): numb
   for (let mask = 0; mask < 1 << values.length; mask++) {
     let w = 0;
     let val = 0;
-    for (let i = 0; i < values.length; i++) if (mask & (1 << i)) {
-      w += weights[i]!;
-      val += values[i]!;
-    }
+    for (let i = 0; i < values.length; i++)
+      if (mask & (1 << i)) {
+        w += weights[i]!;
+        val += values[i]!;
+      }
     if (w <= capacity && val > best) best = val;
   }
   return best;
@@ -55,10 +56,11 @@ describe("jaos MILP: small hand-made problems", () => {
     expect(r.solver_status).toBe("optimal");
     // enumerate x, y; z = 2x + 3y − 7.5 ≥ 0
     let best = Infinity;
-    for (let x = 0; x <= 10; x++) for (let y = -5; y <= 5; y++) {
-      const z = 2 * x + 3 * y - 7.5;
-      if (z >= 0 && x + y >= 2.5) best = Math.min(best, 1 + 3 * x + 2 * y + z);
-    }
+    for (let x = 0; x <= 10; x++)
+      for (let y = -5; y <= 5; y++) {
+        const z = 2 * x + 3 * y - 7.5;
+        if (z >= 0 && x + y >= 2.5) best = Math.min(best, 1 + 3 * x + 2 * y + z);
+      }
     expectObjective(r, best);
   });
 

@@ -37,16 +37,46 @@ describe("JModel compiler: expansion to the canonical problem", () => {
     const { problem, stats } = compileJModel(TRANSPORT, TRANSPORT_DATA, { name: "transport" });
     expect(ProblemSchema.safeParse(problem).success).toBe(true);
     expect(problem.name).toBe("transport");
-    expect(problem.variables.map((v) => v.name)).toEqual([
-      "ship[seattle,berlin]", "ship[seattle,paris]", "ship[san-diego,berlin]", "ship[san-diego,paris]",
-    ]);
+    expect(problem.variables.map((v) => v.name)).toEqual(["ship[seattle,berlin]", "ship[seattle,paris]", "ship[san-diego,berlin]", "ship[san-diego,paris]"]);
     expect(problem.objective.terms.map((t) => t.coef)).toEqual([2, 3, 1, 1]);
     expect(problem.constraints).toEqual([
-      { name: "within_supply[seattle]", terms: [{ var: "ship[seattle,berlin]", coef: 1 }, { var: "ship[seattle,paris]", coef: 1 }], lb: null, ub: 10 },
-      { name: "within_supply[san-diego]", terms: [{ var: "ship[san-diego,berlin]", coef: 1 }, { var: "ship[san-diego,paris]", coef: 1 }], lb: null, ub: 20 },
+      {
+        name: "within_supply[seattle]",
+        terms: [
+          { var: "ship[seattle,berlin]", coef: 1 },
+          { var: "ship[seattle,paris]", coef: 1 },
+        ],
+        lb: null,
+        ub: 10,
+      },
+      {
+        name: "within_supply[san-diego]",
+        terms: [
+          { var: "ship[san-diego,berlin]", coef: 1 },
+          { var: "ship[san-diego,paris]", coef: 1 },
+        ],
+        lb: null,
+        ub: 20,
+      },
       // written `demand[m] <= sum …`: kept as `sum … >= demand[m]`
-      { name: "meet_demand[berlin]", terms: [{ var: "ship[seattle,berlin]", coef: 1 }, { var: "ship[san-diego,berlin]", coef: 1 }], lb: 5, ub: null },
-      { name: "meet_demand[paris]", terms: [{ var: "ship[seattle,paris]", coef: 1 }, { var: "ship[san-diego,paris]", coef: 1 }], lb: 7, ub: null },
+      {
+        name: "meet_demand[berlin]",
+        terms: [
+          { var: "ship[seattle,berlin]", coef: 1 },
+          { var: "ship[san-diego,berlin]", coef: 1 },
+        ],
+        lb: 5,
+        ub: null,
+      },
+      {
+        name: "meet_demand[paris]",
+        terms: [
+          { var: "ship[seattle,paris]", coef: 1 },
+          { var: "ship[san-diego,paris]", coef: 1 },
+        ],
+        lb: 7,
+        ub: null,
+      },
     ]);
     expect(stats).toMatchObject({ problem_class: "LP", variable_count: 4, constraint_count: 4, nonzero_count: 8, dropped_constraint_count: 0 });
   });
@@ -63,10 +93,35 @@ describe("JModel compiler: expansion to the canonical problem", () => {
     );
     expect(problem.objective).toEqual({ constant: 7, terms: [{ var: "x", coef: 3 }] });
     expect(problem.constraints).toEqual([
-      { name: "c", terms: [{ var: "x", coef: -1 }, { var: "y", coef: 1 }, { var: "w", coef: 1 }], lb: null, ub: 4 },
+      {
+        name: "c",
+        terms: [
+          { var: "x", coef: -1 },
+          { var: "y", coef: 1 },
+          { var: "w", coef: 1 },
+        ],
+        lb: null,
+        ub: 4,
+      },
       { name: "r", terms: [{ var: "x", coef: 2 }], lb: -7, ub: 5 },
-      { name: "e", terms: [{ var: "x", coef: -1 }, { var: "y", coef: 2 }], lb: -1, ub: -1 },
-      { name: "g", terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }], lb: -10, ub: 10 },
+      {
+        name: "e",
+        terms: [
+          { var: "x", coef: -1 },
+          { var: "y", coef: 2 },
+        ],
+        lb: -1,
+        ub: -1,
+      },
+      {
+        name: "g",
+        terms: [
+          { var: "x", coef: 1 },
+          { var: "y", coef: 1 },
+        ],
+        lb: -10,
+        ub: 10,
+      },
     ]);
   });
 
@@ -85,9 +140,13 @@ describe("JModel compiler: expansion to the canonical problem", () => {
       pos: [0, null, "continuous"],
       box: [-1, 1, "continuous"],
       n: [0, null, "integer"],
-      "b[1]": [0, 1, "binary"], "b[2]": [0, 1, "binary"], "b[3]": [0, 1, "binary"],
+      "b[1]": [0, 1, "binary"],
+      "b[2]": [0, 1, "binary"],
+      "b[3]": [0, 1, "binary"],
       fixed: [2.5, 2.5, "continuous"],
-      "tight[1]": [-1, 1, "continuous"], "tight[2]": [0, 2, "continuous"], "tight[3]": [1, 3, "continuous"],
+      "tight[1]": [-1, 1, "continuous"],
+      "tight[2]": [0, 2, "continuous"],
+      "tight[3]": [1, 3, "continuous"],
     });
   });
 
@@ -111,8 +170,14 @@ subject to later{i in I}: sum{j in I: j > i} x[j] >= k;`;
     );
     expect(problem.objective).toEqual({
       constant: 5,
-      terms: [{ var: "x", coef: -2 }, { var: "y", coef: -4 }],
-      quadratic: [{ var1: "x", var2: "x", coef: 1 }, { var1: "y", var2: "y", coef: 1 }],
+      terms: [
+        { var: "x", coef: -2 },
+        { var: "y", coef: -4 },
+      ],
+      quadratic: [
+        { var1: "x", var2: "x", coef: 1 },
+        { var1: "y", var2: "y", coef: 1 },
+      ],
     });
     expect(stats).toMatchObject({ problem_class: "QP", quadratic_term_count: 2 });
     // The projection of (1, 2) on x + y <= 1 is (0, 1), at squared distance 2.
@@ -142,7 +207,10 @@ subject to later{i in I}: sum{j in I: j > i} x[j] >= k;`;
 
   it("merges x·y and y·x into one quadratic term", () => {
     const { problem } = compileJModel("var x; var y; maximize z: x * y + y * x - 3 * x * x;", {});
-    expect(problem.objective.quadratic).toEqual([{ var1: "x", var2: "x", coef: -3 }, { var1: "x", var2: "y", coef: 2 }]);
+    expect(problem.objective.quadratic).toEqual([
+      { var1: "x", var2: "x", coef: -3 },
+      { var1: "x", var2: "y", coef: 2 },
+    ]);
   });
 
   it("expands conditions, slices of tuple sets, if-then-else and iterated min/max", () => {
@@ -157,19 +225,38 @@ subject to later{i in I}: sum{j in I: j > i} x[j] >= k;`;
          sum{(i, k) in ARCS} flow[i, k] - sum{(k, j) in ARCS} flow[k, j] == supply[k];
        subject to hub{k in NODES: card({(i, k) in ARCS}) == busiest}:
          sum{(i, k) in ARCS} (if i == "a" then 3 else 1) * flow[i, k] <= 10;`,
-      { NODES: ["a", "b", "c"], ARCS: [["a", "b"], ["b", "c"], ["a", "c"], ["c", "a"]], supply: { a: -2, c: 2 } },
+      {
+        NODES: ["a", "b", "c"],
+        ARCS: [
+          ["a", "b"],
+          ["b", "c"],
+          ["a", "c"],
+          ["c", "a"],
+        ],
+        supply: { a: -2, c: 2 },
+      },
     );
     expect(problem.objective.terms).toEqual([
-      { var: "flow[a,b]", coef: 1 }, { var: "flow[b,c]", coef: 1 }, { var: "flow[a,c]", coef: 1 }, { var: "flow[c,a]", coef: 2 },
+      { var: "flow[a,b]", coef: 1 },
+      { var: "flow[b,c]", coef: 1 },
+      { var: "flow[a,c]", coef: 1 },
+      { var: "flow[c,a]", coef: 2 },
     ]);
     const rows = Object.fromEntries(problem.constraints.map((c) => [c.name, c]));
     expect(rows["balance[a]"]).toEqual({
       name: "balance[a]",
-      terms: [{ var: "flow[a,b]", coef: -1 }, { var: "flow[a,c]", coef: -1 }, { var: "flow[c,a]", coef: 1 }],
+      terms: [
+        { var: "flow[a,b]", coef: -1 },
+        { var: "flow[a,c]", coef: -1 },
+        { var: "flow[c,a]", coef: 1 },
+      ],
       lb: -2,
       ub: -2,
     });
-    expect(rows["hub[c]"]?.terms).toEqual([{ var: "flow[b,c]", coef: 1 }, { var: "flow[a,c]", coef: 3 }]);
+    expect(rows["hub[c]"]?.terms).toEqual([
+      { var: "flow[b,c]", coef: 1 },
+      { var: "flow[a,c]", coef: 3 },
+    ]);
     expect(Object.keys(rows)).toEqual(["balance[a]", "balance[b]", "balance[c]", "hub[c]"]);
   });
 
@@ -192,13 +279,29 @@ subject to later{i in I}: sum{j in I: j > i} x[j] >= k;`;
     const model = `set T; param demand{T}; var make{T} >= 0; minimize z: sum{t in T} make[t];
 subject to c{t in T: t > 1}: make[t] >= demand[t] - demand[t - 1];`;
     const asNumbers = compileJModel(model, { T: [1, 2, 3], demand: { "1": 4, "2": 6, "3": 9 } });
-    const asStrings = compileJModel(model, { T: ["1", "2", "3"], demand: [["1", 4], [2, 6], ["3", 9]] });
+    const asStrings = compileJModel(model, {
+      T: ["1", "2", "3"],
+      demand: [
+        ["1", 4],
+        [2, 6],
+        ["3", 9],
+      ],
+    });
     expect(asStrings.problem).toEqual(asNumbers.problem);
-    expect(asNumbers.problem.constraints.map((c) => [c.name, c.lb])).toEqual([["c[2]", 2], ["c[3]", 3]]);
+    expect(asNumbers.problem.constraints.map((c) => [c.name, c.lb])).toEqual([
+      ["c[2]", 2],
+      ["c[3]", 3],
+    ]);
   });
 
   it("reads indexed parameters as nested objects or as rows, with the same result", () => {
-    const rows = { ...TRANSPORT_DATA, cost: [["seattle", "berlin", 2], ["seattle", "paris", 3]] };
+    const rows = {
+      ...TRANSPORT_DATA,
+      cost: [
+        ["seattle", "berlin", 2],
+        ["seattle", "paris", 3],
+      ],
+    };
     expect(compileJModel(TRANSPORT, rows).problem).toEqual(compileJModel(TRANSPORT, TRANSPORT_DATA).problem);
   });
 
@@ -209,23 +312,125 @@ subject to c{t in T: t > 1}: make[t] >= demand[t] - demand[t - 1];`;
 
 describe("JModel compiler: dataset errors name the symbol and the index", () => {
   const cases: { name: string; data: Record<string, unknown>; code: string; message: string; line: number }[] = [
-    { name: "missing parameter value", data: { ...TRANSPORT_DATA, demand: { paris: 7 } }, code: "missing_value", line: 4, message: "missing parameter `demand` for index [`berlin`]" },
-    { name: "parameter absent", data: { ...TRANSPORT_DATA, demand: undefined }, code: "missing_value", line: 4, message: "missing parameter `demand` for index [`berlin`] (the dataset does not give `demand`)" },
-    { name: "index outside its set", data: { ...TRANSPORT_DATA, supply: { seattle: 1, "san-diego": 2, x9: 3 } }, code: "not_in_set", line: 3, message: "parameter `supply`: index `x9` is not in set `PLANTS`" },
-    { name: "second index outside its set", data: { ...TRANSPORT_DATA, cost: { seattle: { x9: 1 } } }, code: "not_in_set", line: 5, message: "parameter `cost`: index `x9` is not in set `MARKETS` (at [`seattle`,`x9`])" },
-    { name: "row index outside its set", data: { ...TRANSPORT_DATA, cost: [["x9", "paris", 1]] }, code: "not_in_set", line: 5, message: "parameter `cost`: index `x9` is not in set `PLANTS` (at [`x9`,`paris`])" },
-    { name: "non-numeric value", data: { ...TRANSPORT_DATA, supply: { seattle: "ten", "san-diego": 2 } }, code: "wrong_type", line: 3, message: 'parameter `supply` at [`seattle`] must be a number, found string "ten"' },
-    { name: "null value", data: { ...TRANSPORT_DATA, demand: { berlin: null, paris: 1 } }, code: "wrong_type", line: 4, message: "parameter `demand` at [`berlin`] must be a number, found null" },
-    { name: "value below its bound", data: { ...TRANSPORT_DATA, supply: { seattle: -1, "san-diego": 2 } }, code: "value_out_of_range", line: 3, message: "parameter `supply` at [`seattle`] is -1, but must be >= 0" },
-    { name: "nested object too shallow", data: { ...TRANSPORT_DATA, cost: { seattle: 5 } }, code: "wrong_type", line: 5, message: "parameter `cost` at [`seattle`] must be an object keyed by the next index (it has 2 index components), found number 5" },
-    { name: "row of the wrong length", data: { ...TRANSPORT_DATA, cost: [["seattle", 5]] }, code: "wrong_type", line: 5, message: "parameter `cost` row 1 must be [i, j, value] (2 index component(s), then the value), found an array of 2 items" },
-    { name: "indexed parameter given as a number", data: { ...TRANSPORT_DATA, demand: 5 }, code: "wrong_type", line: 4, message: "parameter `demand` is indexed: give an object keyed by index, or an array of rows [i, value]; found number 5" },
-    { name: "set given as a string", data: { ...TRANSPORT_DATA, PLANTS: "seattle" }, code: "wrong_type", line: 1, message: 'set `PLANTS` must be an array of elements (strings or numbers), found string "seattle"' },
-    { name: "set element of the wrong type", data: { ...TRANSPORT_DATA, MARKETS: ["berlin", true] }, code: "wrong_type", line: 2, message: "set `MARKETS` element 2 must be a string or a number, found boolean true" },
-    { name: "set element twice", data: { ...TRANSPORT_DATA, PLANTS: ["seattle", "seattle"] }, code: "duplicate_element", line: 1, message: "set `PLANTS` lists `seattle` twice" },
-    { name: "set element that would break names", data: { ...TRANSPORT_DATA, MARKETS: ["berlin", "paris]"] }, code: "invalid_element", line: 2, message: 'set `MARKETS` element 2: "paris]" cannot be a set element: it contains `]`, which would make generated names ambiguous' },
-    { name: "missing set", data: { ...TRANSPORT_DATA, PLANTS: undefined }, code: "missing_value", line: 1, message: "missing set `PLANTS`: the dataset does not give it" },
-    { name: "undeclared dataset key", data: { ...TRANSPORT_DATA, suply: 3 }, code: "unknown_data_key", line: 1, message: "the dataset gives `suply`, but the model declares no set or parameter of that name" },
+    {
+      name: "missing parameter value",
+      data: { ...TRANSPORT_DATA, demand: { paris: 7 } },
+      code: "missing_value",
+      line: 4,
+      message: "missing parameter `demand` for index [`berlin`]",
+    },
+    {
+      name: "parameter absent",
+      data: { ...TRANSPORT_DATA, demand: undefined },
+      code: "missing_value",
+      line: 4,
+      message: "missing parameter `demand` for index [`berlin`] (the dataset does not give `demand`)",
+    },
+    {
+      name: "index outside its set",
+      data: { ...TRANSPORT_DATA, supply: { seattle: 1, "san-diego": 2, x9: 3 } },
+      code: "not_in_set",
+      line: 3,
+      message: "parameter `supply`: index `x9` is not in set `PLANTS`",
+    },
+    {
+      name: "second index outside its set",
+      data: { ...TRANSPORT_DATA, cost: { seattle: { x9: 1 } } },
+      code: "not_in_set",
+      line: 5,
+      message: "parameter `cost`: index `x9` is not in set `MARKETS` (at [`seattle`,`x9`])",
+    },
+    {
+      name: "row index outside its set",
+      data: { ...TRANSPORT_DATA, cost: [["x9", "paris", 1]] },
+      code: "not_in_set",
+      line: 5,
+      message: "parameter `cost`: index `x9` is not in set `PLANTS` (at [`x9`,`paris`])",
+    },
+    {
+      name: "non-numeric value",
+      data: { ...TRANSPORT_DATA, supply: { seattle: "ten", "san-diego": 2 } },
+      code: "wrong_type",
+      line: 3,
+      message: 'parameter `supply` at [`seattle`] must be a number, found string "ten"',
+    },
+    {
+      name: "null value",
+      data: { ...TRANSPORT_DATA, demand: { berlin: null, paris: 1 } },
+      code: "wrong_type",
+      line: 4,
+      message: "parameter `demand` at [`berlin`] must be a number, found null",
+    },
+    {
+      name: "value below its bound",
+      data: { ...TRANSPORT_DATA, supply: { seattle: -1, "san-diego": 2 } },
+      code: "value_out_of_range",
+      line: 3,
+      message: "parameter `supply` at [`seattle`] is -1, but must be >= 0",
+    },
+    {
+      name: "nested object too shallow",
+      data: { ...TRANSPORT_DATA, cost: { seattle: 5 } },
+      code: "wrong_type",
+      line: 5,
+      message: "parameter `cost` at [`seattle`] must be an object keyed by the next index (it has 2 index components), found number 5",
+    },
+    {
+      name: "row of the wrong length",
+      data: { ...TRANSPORT_DATA, cost: [["seattle", 5]] },
+      code: "wrong_type",
+      line: 5,
+      message: "parameter `cost` row 1 must be [i, j, value] (2 index component(s), then the value), found an array of 2 items",
+    },
+    {
+      name: "indexed parameter given as a number",
+      data: { ...TRANSPORT_DATA, demand: 5 },
+      code: "wrong_type",
+      line: 4,
+      message: "parameter `demand` is indexed: give an object keyed by index, or an array of rows [i, value]; found number 5",
+    },
+    {
+      name: "set given as a string",
+      data: { ...TRANSPORT_DATA, PLANTS: "seattle" },
+      code: "wrong_type",
+      line: 1,
+      message: 'set `PLANTS` must be an array of elements (strings or numbers), found string "seattle"',
+    },
+    {
+      name: "set element of the wrong type",
+      data: { ...TRANSPORT_DATA, MARKETS: ["berlin", true] },
+      code: "wrong_type",
+      line: 2,
+      message: "set `MARKETS` element 2 must be a string or a number, found boolean true",
+    },
+    {
+      name: "set element twice",
+      data: { ...TRANSPORT_DATA, PLANTS: ["seattle", "seattle"] },
+      code: "duplicate_element",
+      line: 1,
+      message: "set `PLANTS` lists `seattle` twice",
+    },
+    {
+      name: "set element that would break names",
+      data: { ...TRANSPORT_DATA, MARKETS: ["berlin", "paris]"] },
+      code: "invalid_element",
+      line: 2,
+      message: 'set `MARKETS` element 2: "paris]" cannot be a set element: it contains `]`, which would make generated names ambiguous',
+    },
+    {
+      name: "missing set",
+      data: { ...TRANSPORT_DATA, PLANTS: undefined },
+      code: "missing_value",
+      line: 1,
+      message: "missing set `PLANTS`: the dataset does not give it",
+    },
+    {
+      name: "undeclared dataset key",
+      data: { ...TRANSPORT_DATA, suply: 3 },
+      code: "unknown_data_key",
+      line: 1,
+      message: "the dataset gives `suply`, but the model declares no set or parameter of that name",
+    },
   ];
 
   it.each(cases)("$name", ({ data, code, message, line }) => {
@@ -257,12 +462,21 @@ describe("JModel compiler: dataset errors name the symbol and the index", () => 
 
   it("respects conditional domains, tuple-indexed parameters and `within` ranges", () => {
     const conditional = "set I := 1..3; param p{i in I: i > 1}; var x{i in I: i > 1}; minimize z: sum{i in I: i > 1} p[i] * x[i];";
-    expect(compileJModel(conditional, { p: { "2": 1, "3": 4 } }).problem.objective.terms).toEqual([{ var: "x[2]", coef: 1 }, { var: "x[3]", coef: 4 }]);
+    expect(compileJModel(conditional, { p: { "2": 1, "3": 4 } }).problem.objective.terms).toEqual([
+      { var: "x[2]", coef: 1 },
+      { var: "x[3]", coef: 4 },
+    ]);
     expect(compileError(conditional, { p: { "1": 5, "2": 1, "3": 1 } }).message).toBe(
       "parameter `p`: index `1` is outside the domain: the indexing condition is false for it",
     );
     const tupleIndexed = "set N; set A within N cross N; param c{A}; var f{A} >= 0; minimize z: sum{(i, j) in A} c[i, j] * f[i, j];";
-    const data = { N: ["a", "b"], A: [["a", "b"], ["b", "a"]] };
+    const data = {
+      N: ["a", "b"],
+      A: [
+        ["a", "b"],
+        ["b", "a"],
+      ],
+    };
     expect(compileJModel(tupleIndexed, { ...data, c: { a: { b: 2 }, b: { a: 3 } } }).problem.objective.terms.map((t) => t.coef)).toEqual([2, 3]);
     expect(compileError(tupleIndexed, { ...data, c: { a: { a: 2 } } }).message).toBe("parameter `c`: index [`a`,`a`] is not in set `A`");
     expect(compileError("param T := 4; set S within 1..T; var x{S}; minimize z: 0;", { S: [1, 5] }).message).toBe(
@@ -325,10 +539,22 @@ describe("JModel compiler: overrides", () => {
     expect(symbols.overridable).toEqual(["PLANTS", "MARKETS", "EXTRA", "supply", "demand", "cost", "rate"]);
     expect(symbols.sets.find((s) => s.name === "EXTRA")).toMatchObject({ dimension: 1, required: false, default_text: "{1, 2}", json_types: ["array"] });
     expect(symbols.params.find((p) => p.name === "cost")).toMatchObject({
-      indexed_over: ["PLANTS", "MARKETS"], arity: 2, value_type: "number", required: false, default_value: 1, json_types: ["object", "array"], line: 5, column: 7,
+      indexed_over: ["PLANTS", "MARKETS"],
+      arity: 2,
+      value_type: "number",
+      required: false,
+      default_value: 1,
+      json_types: ["object", "array"],
+      line: 5,
+      column: 7,
     });
     expect(symbols.params.find((p) => p.name === "supply")).toMatchObject({ required: true, default_text: null });
-    expect(symbols.params.find((p) => p.name === "freight")).toMatchObject({ source: "model", overridable: false, definition_text: "90", json_types: ["number"] });
+    expect(symbols.params.find((p) => p.name === "freight")).toMatchObject({
+      source: "model",
+      overridable: false,
+      definition_text: "90",
+      json_types: ["number"],
+    });
     expect(symbols.params.find((p) => p.name === "rate")).toMatchObject({ value_type: "integer", default_value: 2 });
     expect(symbols.variables).toEqual([{ name: "ship", indexed_over: ["PLANTS", "MARKETS"], arity: 2, type: "continuous" }]);
     expect(symbols.constraints.map((c) => c.name)).toEqual(["within_supply", "meet_demand"]);

@@ -35,14 +35,12 @@ async function solve(name: string, dataset = "data.json") {
   return result;
 }
 
-const relClose = (actual: number, expected: number) =>
-  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(expected)));
+const relClose = (actual: number, expected: number) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(expected)));
 
 /** 0-1 knapsack by dynamic programming over integer capacities. */
 function knapsackOptimum(data: Data): number {
   const items: unknown[] = data.ITEMS;
-  const read = (p: Data | [unknown, number][], item: unknown) =>
-    Array.isArray(p) ? p.find((row) => row[0] === item)![1] : (p as Data)[String(item)];
+  const read = (p: Data | [unknown, number][], item: unknown) => (Array.isArray(p) ? p.find((row) => row[0] === item)![1] : (p as Data)[String(item)]);
   const best = new Array<number>(data.capacity + 1).fill(0);
   for (const item of items) {
     const w = read(data.weight, item);

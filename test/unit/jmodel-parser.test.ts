@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkJModel, isJModelError, JModelError, parseJModel, type JModelProblem } from "../../functions/core/jmodel/index.js";
+import { checkJModel, isJModelError, type JModelError, parseJModel, type JModelProblem } from "../../functions/core/jmodel/index.js";
 
 /** Every construct of the language in one model; it must parse and check without a problem. */
 const EVERYTHING = `
@@ -49,12 +49,37 @@ describe("JModel parser", () => {
   it("parses every construct of the language", () => {
     const ast = parseJModel(EVERYTHING);
     expect(ast.declarations.map((d) => `${d.kind} ${d.name}`)).toEqual([
-      "set NODES", "set ARCS", "set PAIRS", "set COLORS", "set STEPS", "set MIXED", "set EVEN", "set BOTH", "set SOME",
-      "param n", "param big", "param half", "param cap", "param cost", "param w", "param flag", "param total",
-      "param most", "param least", "param count",
-      "var flow", "var pick", "var level", "var fixed", "var free",
+      "set NODES",
+      "set ARCS",
+      "set PAIRS",
+      "set COLORS",
+      "set STEPS",
+      "set MIXED",
+      "set EVEN",
+      "set BOTH",
+      "set SOME",
+      "param n",
+      "param big",
+      "param half",
+      "param cap",
+      "param cost",
+      "param w",
+      "param flag",
+      "param total",
+      "param most",
+      "param least",
+      "param count",
+      "var flow",
+      "var pick",
+      "var level",
+      "var fixed",
+      "var free",
       "objective score",
-      "constraint balance", "constraint one_color", "constraint ranged", "constraint reversed", "constraint guarded",
+      "constraint balance",
+      "constraint one_color",
+      "constraint ranged",
+      "constraint reversed",
+      "constraint guarded",
     ]);
     expect(problemsOf(EVERYTHING)).toEqual([]);
   });
@@ -76,7 +101,7 @@ describe("JModel parser", () => {
   });
 
   it("gives `sum` a body at the level of `*`, and `^` right associativity over unary minus", () => {
-    const ast = parseJModel("set I; var x{I}; minimize z: sum{i in I} 2 * x[i] + 1 - -x[\"a\"]^2;");
+    const ast = parseJModel('set I; var x{I}; minimize z: sum{i in I} 2 * x[i] + 1 - -x["a"]^2;');
     const objective = ast.declarations[2]!;
     if (objective.kind !== "objective") throw new Error("expected the objective");
     // (sum …) + 1 - (-(x^2)), one flat chain of additions
@@ -109,27 +134,104 @@ describe("JModel parser", () => {
 
   // Each malformed source, with the exact place and kind of its (first) error.
   const malformed: { name: string; source: string; line: number; column: number; code: string; message: RegExp }[] = [
-    { name: "missing semicolon before the next statement", source: "set A;\nparam p{A} >= 0\nvar x;", line: 2, column: 16, code: "unexpected_token", message: /expected `;` after number `0`/ },
-    { name: "missing semicolon after an expression", source: "var x;\nminimize z: x + 1\nsubject to c: x <= 2;", line: 2, column: 18, code: "unexpected_token", message: /expected `;`/ },
-    { name: "operator with no operand", source: "var x >= 0;\nminimize z: x +* 2;", line: 2, column: 16, code: "unexpected_token", message: /expected an expression, found `\*`/ },
-    { name: "constraint without `subject to`", source: "var x;\nminimize z: x;\ncap: x <= 3;", line: 3, column: 1, code: "unexpected_token", message: /subject to/ },
-    { name: "strict inequality", source: "var x;\nminimize z: x;\nsubject to c: x < 3;", line: 3, column: 17, code: "unexpected_token", message: /strict inequalities/ },
+    {
+      name: "missing semicolon before the next statement",
+      source: "set A;\nparam p{A} >= 0\nvar x;",
+      line: 2,
+      column: 16,
+      code: "unexpected_token",
+      message: /expected `;` after number `0`/,
+    },
+    {
+      name: "missing semicolon after an expression",
+      source: "var x;\nminimize z: x + 1\nsubject to c: x <= 2;",
+      line: 2,
+      column: 18,
+      code: "unexpected_token",
+      message: /expected `;`/,
+    },
+    {
+      name: "operator with no operand",
+      source: "var x >= 0;\nminimize z: x +* 2;",
+      line: 2,
+      column: 16,
+      code: "unexpected_token",
+      message: /expected an expression, found `\*`/,
+    },
+    {
+      name: "constraint without `subject to`",
+      source: "var x;\nminimize z: x;\ncap: x <= 3;",
+      line: 3,
+      column: 1,
+      code: "unexpected_token",
+      message: /subject to/,
+    },
+    {
+      name: "strict inequality",
+      source: "var x;\nminimize z: x;\nsubject to c: x < 3;",
+      line: 3,
+      column: 17,
+      code: "unexpected_token",
+      message: /strict inequalities/,
+    },
     { name: "unknown character", source: "param p := 3 $ 4;", line: 1, column: 14, code: "unexpected_character", message: /`\$`/ },
     { name: "unterminated string", source: 'set S := {"abc};\nvar x;', line: 1, column: 11, code: "unterminated_string", message: /not closed/ },
-    { name: "unterminated block comment", source: "var x;\n  /* never closed\nminimize z: x;", line: 2, column: 3, code: "unterminated_comment", message: /never closed/ },
+    {
+      name: "unterminated block comment",
+      source: "var x;\n  /* never closed\nminimize z: x;",
+      line: 2,
+      column: 3,
+      code: "unterminated_comment",
+      message: /never closed/,
+    },
     { name: "number glued to a name", source: "var x;\nminimize z: 2x;", line: 2, column: 13, code: "invalid_number", message: /`2x` is not a number/ },
     { name: "indexed set", source: "set A;\nset B {A};", line: 2, column: 7, code: "unexpected_token", message: /indexed sets are not supported/ },
-    { name: "mixed ranged relations", source: "var x;\nminimize z: x;\nsubject to c: 1 <= x >= 0;", line: 3, column: 22, code: "unexpected_token", message: /ranged constraint/ },
+    {
+      name: "mixed ranged relations",
+      source: "var x;\nminimize z: x;\nsubject to c: 1 <= x >= 0;",
+      line: 3,
+      column: 22,
+      code: "unexpected_token",
+      message: /ranged constraint/,
+    },
     { name: "sum without indexing", source: "var x;\nminimize z: sum x;", line: 2, column: 17, code: "unexpected_token", message: /`\{` after `sum`/ },
-    { name: "`subject` without `to`", source: "var x;\nminimize z: x;\nsubject c: x <= 1;", line: 3, column: 9, code: "unexpected_token", message: /`to` after `subject`/ },
-    { name: "default without a value", source: "param p default;", line: 1, column: 16, code: "unexpected_token", message: /expected an expression, found `;`/ },
+    {
+      name: "`subject` without `to`",
+      source: "var x;\nminimize z: x;\nsubject c: x <= 1;",
+      line: 3,
+      column: 9,
+      code: "unexpected_token",
+      message: /`to` after `subject`/,
+    },
+    {
+      name: "default without a value",
+      source: "param p default;",
+      line: 1,
+      column: 16,
+      code: "unexpected_token",
+      message: /expected an expression, found `;`/,
+    },
     { name: "unclosed parenthesis", source: "var x;\nmaximize z: (x + 1;", line: 2, column: 19, code: "unexpected_token", message: /expected `\)`/ },
-    { name: "unclosed bracket", source: "set I; var x{I};\nminimize z: x[\"a\" + 1;", line: 2, column: 22, code: "unexpected_token", message: /`,` or `\]`/ },
+    { name: "unclosed bracket", source: 'set I; var x{I};\nminimize z: x["a" + 1;', line: 2, column: 22, code: "unexpected_token", message: /`,` or `\]`/ },
     { name: "`=` instead of `:=` for a parameter", source: "param n = 3;", line: 1, column: 9, code: "unexpected_token", message: /`:=`/ },
     { name: "variable given a value", source: "var x := 1;", line: 1, column: 7, code: "unexpected_token", message: /bounds, not values/ },
     { name: "keyword used as a name", source: "param sum;", line: 1, column: 7, code: "unexpected_token", message: /a parameter name, found `sum`/ },
-    { name: "tab counts as one column", source: "var x;\n\tminimize z: x +;", line: 2, column: 17, code: "unexpected_token", message: /expected an expression/ },
-    { name: "CRLF line endings", source: "var x;\r\nminimize z: x;\r\nsubject to c: x <= ;", line: 3, column: 20, code: "unexpected_token", message: /expected an expression/ },
+    {
+      name: "tab counts as one column",
+      source: "var x;\n\tminimize z: x +;",
+      line: 2,
+      column: 17,
+      code: "unexpected_token",
+      message: /expected an expression/,
+    },
+    {
+      name: "CRLF line endings",
+      source: "var x;\r\nminimize z: x;\r\nsubject to c: x <= ;",
+      line: 3,
+      column: 20,
+      code: "unexpected_token",
+      message: /expected an expression/,
+    },
   ];
 
   it.each(malformed)("reports $name at its exact line and column", ({ source, line, column, code, message }) => {
@@ -149,7 +251,14 @@ describe("JModel parser", () => {
   });
 
   it("recovers after a broken statement and reports every one", () => {
-    const source = ["set A;", "param p{A} >= ;", "var x{A} >= 0;", "param q := (1 + ;", "minimize z: sum{a in A} x[a] + ;", "subject to c{a in A}: x[a] <= 1;"].join("\n");
+    const source = [
+      "set A;",
+      "param p{A} >= ;",
+      "var x{A} >= 0;",
+      "param q := (1 + ;",
+      "minimize z: sum{a in A} x[a] + ;",
+      "subject to c{a in A}: x[a] <= 1;",
+    ].join("\n");
     const error = (() => {
       try {
         parseJModel(source);

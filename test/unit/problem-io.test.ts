@@ -78,7 +78,11 @@ describe.runIf(haveInstances)("manifest instances", () => {
     expect(problem.objective.terms).toHaveLength(27);
     expect(problem.constraints[0]).toEqual({
       name: "A1",
-      terms: [{ var: "x0002", coef: 1 }, { var: "x0003", coef: 1 }, { var: "x0004", coef: 1 }],
+      terms: [
+        { var: "x0002", coef: 1 },
+        { var: "x0003", coef: 1 },
+        { var: "x0004", coef: 1 },
+      ],
       lb: 1,
       ub: null,
     });

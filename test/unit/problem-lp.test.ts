@@ -15,34 +15,70 @@ function parseError(text: string): ProblemParseError {
 
 describe("readLp", () => {
   it("reads sense keywords and their abbreviations, named and unnamed constraints", () => {
-    for (const [keyword, sense] of [["Minimize", "minimize"], ["MINIMUM", "minimize"], ["min", "minimize"], ["Maximize", "maximize"], ["max", "maximize"], ["maximum", "maximize"]] as const) {
+    for (const [keyword, sense] of [
+      ["Minimize", "minimize"],
+      ["MINIMUM", "minimize"],
+      ["min", "minimize"],
+      ["Maximize", "maximize"],
+      ["max", "maximize"],
+      ["maximum", "maximize"],
+    ] as const) {
       for (const st of ["Subject To", "such that", "st", "s.t.", "ST"]) {
         const p = readLp(`${keyword}\n obj: 2 x + 3y\n${st}\n c1: x + y >= 1\n x - y <= 4\nEnd`);
         expect(p.sense).toBe(sense);
-        expect(p.objective.terms).toEqual([{ var: "x", coef: 2 }, { var: "y", coef: 3 }]);
-        expect(p.constraints.map((c) => [c.name, c.lb, c.ub])).toEqual([["c1", 1, null], ["c2", null, 4]]);
+        expect(p.objective.terms).toEqual([
+          { var: "x", coef: 2 },
+          { var: "y", coef: 3 },
+        ]);
+        expect(p.constraints.map((c) => [c.name, c.lb, c.ub])).toEqual([
+          ["c1", 1, null],
+          ["c2", null, 4],
+        ]);
       }
     }
   });
 
   it("reads ranged constraints in both directions, infinite sides and `=<`/`=>`/`<`/`>` senses", () => {
-    const p = readLp(`Minimize\n x\nSubject To\n r1: -3 <= x + y <= 3\n r2: 5 >= x - y >= -2\n r3: 2 <= x\n r4: x + y >= -inf\n r5: x =< 4\n r6: y => 1\n r7: x < 9\n r8: y > 0\n r9: x = 2\nEnd`);
+    const p = readLp(
+      `Minimize\n x\nSubject To\n r1: -3 <= x + y <= 3\n r2: 5 >= x - y >= -2\n r3: 2 <= x\n r4: x + y >= -inf\n r5: x =< 4\n r6: y => 1\n r7: x < 9\n r8: y > 0\n r9: x = 2\nEnd`,
+    );
     expect(p.constraints.map((c) => [c.name, c.lb, c.ub])).toEqual([
-      ["r1", -3, 3], ["r2", -2, 5], ["r3", 2, null], ["r4", null, null], ["r5", null, 4], ["r6", 1, null], ["r7", null, 9], ["r8", 0, null], ["r9", 2, 2],
+      ["r1", -3, 3],
+      ["r2", -2, 5],
+      ["r3", 2, null],
+      ["r4", null, null],
+      ["r5", null, 4],
+      ["r6", 1, null],
+      ["r7", null, 9],
+      ["r8", 0, null],
+      ["r9", 2, 2],
     ]);
   });
 
   it("reads every bound form; the last one given wins", () => {
-    const p = readLp(`Minimize\n a + b + c + d + e + f + g + h\nSubject To\n c: a >= 0\nBounds\n a free\n -inf <= b <= 5\n c >= -Infinity\n d <= +INF\n 2 <= e\n 7 >= f\n g = 3\n h <= 9\n -1 <= h <= 2\nEnd`);
+    const p = readLp(
+      `Minimize\n a + b + c + d + e + f + g + h\nSubject To\n c: a >= 0\nBounds\n a free\n -inf <= b <= 5\n c >= -Infinity\n d <= +INF\n 2 <= e\n 7 >= f\n g = 3\n h <= 9\n -1 <= h <= 2\nEnd`,
+    );
     expect(p.variables.map((v) => [v.name, v.lb, v.ub])).toEqual([
-      ["a", null, null], ["b", null, 5], ["c", null, null], ["d", 0, null], ["e", 2, null], ["f", 0, 7], ["g", 3, 3], ["h", -1, 2],
+      ["a", null, null],
+      ["b", null, 5],
+      ["c", null, null],
+      ["d", 0, null],
+      ["e", 2, null],
+      ["f", 0, 7],
+      ["g", 3, 3],
+      ["h", -1, 2],
     ]);
   });
 
   it("reads General/Generals/Integers and Binary/Binaries, declaring unseen variables", () => {
     const p = readLp(`Maximize\n x\nSubject To\n c: x + y <= 10\nBounds\n y <= 5\n 0 <= z <= 1\nGenerals\n y w\nBinaries\n z v\nEnd`);
     expect(p.variables.map((v) => [v.name, v.type, v.lb, v.ub])).toEqual([
-      ["x", "continuous", 0, null], ["y", "integer", 0, 5], ["z", "binary", 0, 1], ["w", "integer", 0, null], ["v", "binary", 0, 1],
+      ["x", "continuous", 0, null],
+      ["y", "integer", 0, 5],
+      ["z", "binary", 0, 1],
+      ["w", "integer", 0, null],
+      ["v", "binary", 0, 1],
     ]);
     for (const section of ["General", "Gen", "Integers", "integer"]) {
       expect(readLp(`Minimize\n x\n${section}\n x\nEnd`).variables[0]!.type).toBe("integer");
@@ -54,11 +90,16 @@ describe("readLp", () => {
 
   it("intersects a binary's declared bounds with [0, 1]", () => {
     const p = readLp(`Minimize\n x + y\nSubject To\n c: x + y >= 0\nBounds\n x = 1\n -5 <= y <= 5\nBinary\n x y\nEnd`);
-    expect(p.variables.map((v) => [v.lb, v.ub])).toEqual([[1, 1], [0, 1]]);
+    expect(p.variables.map((v) => [v.lb, v.ub])).toEqual([
+      [1, 1],
+      [0, 1],
+    ]);
   });
 
   it("reads the quadratic objective [ … ] / 2, objective constants and comments", () => {
-    const p = readLp(`\\Problem name: quad\n\\ a comment\nMinimize\n obj: 3 + x - 2 y + [ 4 x ^ 2 + 2 x * y - 6 y^2 + 2 y * x ] / 2 - 1 \\ trailing comment\nSubject To\n c: x + y >= 1\nEnd`);
+    const p = readLp(
+      `\\Problem name: quad\n\\ a comment\nMinimize\n obj: 3 + x - 2 y + [ 4 x ^ 2 + 2 x * y - 6 y^2 + 2 y * x ] / 2 - 1 \\ trailing comment\nSubject To\n c: x + y >= 1\nEnd`,
+    );
     expect(p.name).toBe("quad");
     expect(p.objective.constant).toBe(2);
     expect(p.objective.quadratic).toEqual([
@@ -85,7 +126,12 @@ describe("readLp errors name the line", () => {
   const cases: [string, string, number, RegExp][] = [
     ["nothing before the objective", "x + y\nMinimize\n x\nEnd", 1, /expected Minimize or Maximize/],
     ["missing sense", "Minimize\n x\nSubject To\n c: x + y\n d: x >= 1\nEnd", 5, /expected <=, >= or = after the constraint's expression, found "d"/],
-    ["missing right-hand side", "Minimize\n x\nSubject To\n c: x + y >=\nBounds\n x <= 1\nEnd", 5, /expected a number for the right-hand side, found "bounds"/i],
+    [
+      "missing right-hand side",
+      "Minimize\n x\nSubject To\n c: x + y >=\nBounds\n x <= 1\nEnd",
+      5,
+      /expected a number for the right-hand side, found "bounds"/i,
+    ],
     ["constant on the left", "Minimize\n x\nSubject To\n c: x + 3 >= 2\nEnd", 4, /constant \(3\) on the left/],
     ["quadratic constraint", "Minimize\n x\nSubject To\n\n c: [ x ^ 2 ] <= 2\nEnd", 5, /quadratic constraints are not supported/],
     ["bad power", "Minimize\n obj: [ x ^ 3 ] / 2\nEnd", 2, /only squares/],
@@ -124,9 +170,24 @@ describe("writeLp", () => {
       { name: "b", lb: 0, ub: null, type: "binary" },
       { name: "idle", lb: 0, ub: null, type: "continuous" },
     ],
-    objective: { constant: -1.5, terms: [{ var: "n", coef: 1 }, { var: "x(1,2)", coef: -1 }], quadratic: [{ var1: "n", var2: "x(1,2)", coef: -0.5 }] },
+    objective: {
+      constant: -1.5,
+      terms: [
+        { var: "n", coef: 1 },
+        { var: "x(1,2)", coef: -1 },
+      ],
+      quadratic: [{ var1: "n", var2: "x(1,2)", coef: -0.5 }],
+    },
     constraints: [
-      { name: "range", terms: [{ var: "x(1,2)", coef: 1 }, { var: "b", coef: 2 }], lb: -1, ub: 3 },
+      {
+        name: "range",
+        terms: [
+          { var: "x(1,2)", coef: 1 },
+          { var: "b", coef: 2 },
+        ],
+        lb: -1,
+        ub: 3,
+      },
       { name: "empty", terms: [], lb: 0, ub: null },
     ],
   };
@@ -143,7 +204,14 @@ describe("writeLp", () => {
       ...problem,
       name: "my_model",
       variables: problem.variables.map((v) => (v.type === "binary" ? { ...v, ub: 1 } : v)),
-      objective: { ...problem.objective, terms: [{ var: "x(1,2)", coef: -1 }, { var: "n", coef: 1 }], quadratic: [{ var1: "x(1,2)", var2: "n", coef: -0.5 }] },
+      objective: {
+        ...problem.objective,
+        terms: [
+          { var: "x(1,2)", coef: -1 },
+          { var: "n", coef: 1 },
+        ],
+        quadratic: [{ var1: "x(1,2)", var2: "n", coef: -0.5 }],
+      },
     });
   });
 
@@ -167,7 +235,10 @@ describe("writeLp", () => {
     const back = readLp(written.text);
     expect(back.sense).toBe("minimize");
     expect(back.objective.constant).toBe(0);
-    expect(back.objective.terms).toEqual([{ var: "x(1,2)", coef: 1 }, { var: "n", coef: -1 }]);
+    expect(back.objective.terms).toEqual([
+      { var: "x(1,2)", coef: 1 },
+      { var: "n", coef: -1 },
+    ]);
     expect(back.objective.quadratic).toEqual([{ var1: "x(1,2)", var2: "n", coef: 0.5 }]);
     expect([written.objectiveSign, written.omittedObjectiveConstant]).toEqual([-1, -1.5]);
   });

@@ -67,7 +67,20 @@ describe("readMps sections", () => {
       mps({
         ROWS: ["N obj"],
         COLUMNS: names.map((n) => `${n} obj 1`),
-        BOUNDS: ["UP BND up 4", "LO BND lo -2", "FX BND fx 3", "FR BND fr", "MI BND mi", "PL BND pl", "BV BND bv", "LI BND li 2", "UI BND ui 9", "UP BND neg -1", "LO BND negLo -5", "UP BND negLo -1"],
+        BOUNDS: [
+          "UP BND up 4",
+          "LO BND lo -2",
+          "FX BND fx 3",
+          "FR BND fr",
+          "MI BND mi",
+          "PL BND pl",
+          "BV BND bv",
+          "LI BND li 2",
+          "UI BND ui 9",
+          "UP BND neg -1",
+          "LO BND negLo -5",
+          "UP BND negLo -1",
+        ],
       }),
     );
     const byName = Object.fromEntries(p.variables.map((v) => [v.name, [v.lb, v.ub, v.type]]));
@@ -140,14 +153,29 @@ describe("readMps sections", () => {
     ].join("\n");
     const p = readMps(fixed);
     expect(p.name).toBe("SPACES");
-    expect(p.variables.map((v) => [v.name, v.ub])).toEqual([["X 1", 3], ["X2", null], ["X 3", null]]);
-    expect(p.constraints).toEqual([{ name: "LIM 1", terms: [{ var: "X 1", coef: 1 }, { var: "X 3", coef: -123456.7890123 }], lb: null, ub: 4 }]);
+    expect(p.variables.map((v) => [v.name, v.ub])).toEqual([
+      ["X 1", 3],
+      ["X2", null],
+      ["X 3", null],
+    ]);
+    expect(p.constraints).toEqual([
+      {
+        name: "LIM 1",
+        terms: [
+          { var: "X 1", coef: 1 },
+          { var: "X 3", coef: -123456.7890123 },
+        ],
+        lb: null,
+        ub: 4,
+      },
+    ]);
     expect(readMps(fixed, { format: "fixed" })).toEqual(p);
     expect(() => readMps(fixed, { format: "free" })).toThrow(ProblemParseError);
   });
 
   it("reads free MPS with long names, data lines from column 1, CRLF line ends and no RHS set name", () => {
-    const text = "NAME long FREE\r\nROWS\r\n N objective_row\r\n G a_rather_long_row_name\r\nCOLUMNS\r\nvariable_with_long_name objective_row 1 a_rather_long_row_name 2\r\nRHS\r\n a_rather_long_row_name 3\r\nENDATA\r\n";
+    const text =
+      "NAME long FREE\r\nROWS\r\n N objective_row\r\n G a_rather_long_row_name\r\nCOLUMNS\r\nvariable_with_long_name objective_row 1 a_rather_long_row_name 2\r\nRHS\r\n a_rather_long_row_name 3\r\nENDATA\r\n";
     const p = readMps(text);
     expect(p.name).toBe("long");
     expect(p.constraints[0]).toEqual({ name: "a_rather_long_row_name", terms: [{ var: "variable_with_long_name", coef: 2 }], lb: 3, ub: null });
@@ -169,7 +197,12 @@ describe("readMps errors name the line", () => {
     ["unknown column in BOUNDS", mps({ ROWS: rows, COLUMNS: columns, BOUNDS: ["UP BND z 1"] }), 12, /column "z" in BOUNDS/],
     ["semi-continuous", mps({ ROWS: rows, COLUMNS: columns, BOUNDS: ["SC BND x 5"] }), 12, /semi-continuous bounds \(SC\) are not supported/],
     ["unknown bound type", mps({ ROWS: rows, COLUMNS: columns, BOUNDS: ["XX BND x 5"] }), 12, /unknown bound type "XX"/],
-    ["two upper bounds", mps({ ROWS: rows, COLUMNS: columns, BOUNDS: ["UP BND x 5", "UP BND x 6"] }), 13, /second upper bound for column "x" \(first on line 12\)/],
+    [
+      "two upper bounds",
+      mps({ ROWS: rows, COLUMNS: columns, BOUNDS: ["UP BND x 5", "UP BND x 6"] }),
+      13,
+      /second upper bound for column "x" \(first on line 12\)/,
+    ],
     ["crossed bounds", mps({ ROWS: rows, COLUMNS: columns, BOUNDS: ["LO BND x 5", "UP BND x 2"] }), 13, /lower bound 5 above its upper bound 2/],
     ["two RHS", mps({ ROWS: rows, COLUMNS: columns, RHS: ["RHS lim 1", "RHS lim 2"] }), 13, /second right-hand side for row "lim"/],
     ["unbalanced marker", mps({ ROWS: rows, COLUMNS: ["M 'MARKER' 'INTEND'", ...columns] }), 8, /'INTEND' without an opening 'INTORG'/],
@@ -190,7 +223,16 @@ describe("readMps errors name the line", () => {
   });
 
   it("reports the fixed reading's error when it gets further than the free one", () => {
-    const text = ["NAME", "ROWS", " N  COST", " L  LIM 1", "COLUMNS", "    X 1       COST               1.0", "    X 1       LIM 2              1.0", "ENDATA"].join("\n");
+    const text = [
+      "NAME",
+      "ROWS",
+      " N  COST",
+      " L  LIM 1",
+      "COLUMNS",
+      "    X 1       COST               1.0",
+      "    X 1       LIM 2              1.0",
+      "ENDATA",
+    ].join("\n");
     const error = parseError(text);
     expect([error.line, error.reason]).toEqual([7, 'row "LIM 2" is not declared in ROWS']);
   });
@@ -207,9 +249,24 @@ describe("writeMps", () => {
       { name: "f", lb: 1, ub: 1, type: "binary" },
       { name: "unused", lb: null, ub: 5, type: "continuous" },
     ],
-    objective: { constant: 4, terms: [{ var: "x[1]", coef: 2 }, { var: "n", coef: 1 }, { var: "n", coef: 0.5 }] },
+    objective: {
+      constant: 4,
+      terms: [
+        { var: "x[1]", coef: 2 },
+        { var: "n", coef: 1 },
+        { var: "n", coef: 0.5 },
+      ],
+    },
     constraints: [
-      { name: "r", terms: [{ var: "x[1]", coef: 1 }, { var: "b", coef: 1 }], lb: 0.1, ub: 0.3 },
+      {
+        name: "r",
+        terms: [
+          { var: "x[1]", coef: 1 },
+          { var: "b", coef: 1 },
+        ],
+        lb: 0.1,
+        ub: 0.3,
+      },
       { name: "free row", terms: [{ var: "n", coef: 1 }], lb: null, ub: null },
       { name: "eq", terms: [], lb: 2, ub: 2 },
     ],
@@ -228,9 +285,18 @@ describe("writeMps", () => {
       [1, 1, "integer"], // a binary fixed at 1 is written as an integer fixed at 1
       [null, 5, "continuous"],
     ]);
-    expect(back.objective).toEqual({ constant: 4, terms: [{ var: "C1", coef: 2 }, { var: "C2", coef: 1.5 }] });
+    expect(back.objective).toEqual({
+      constant: 4,
+      terms: [
+        { var: "C1", coef: 2 },
+        { var: "C2", coef: 1.5 },
+      ],
+    });
     // The free row is left out; the ranged row keeps both sides exactly although 0.3 − 0.1 ≠ 0.2.
-    expect(back.constraints.map((c) => [c.name, c.lb, c.ub, c.terms.length])).toEqual([["R1", 0.1, 0.3, 2], ["R2", 2, 2, 0]]);
+    expect(back.constraints.map((c) => [c.name, c.lb, c.ub, c.terms.length])).toEqual([
+      ["R1", 0.1, 0.3, 2],
+      ["R2", 2, 2, 0],
+    ]);
   });
 
   it("returns the names in file order with their originals", () => {
@@ -246,7 +312,9 @@ describe("writeMps", () => {
     const named = (name: string) => ({ ...problem, constraints: [{ name, terms: [], lb: 0, ub: null }] });
     expect(() => writeMps(named("row 1"))).toThrow(/row name "row 1" cannot be written in free MPS/);
     expect(writeMps(named("row 1"), { safeNames: true }).fileRowNames).toEqual(["R1"]);
-    expect(() => writeMps({ ...problem, variables: [{ name: "RHS", lb: 0, ub: null, type: "continuous" }], objective: { constant: 0, terms: [] }, constraints: [] })).toThrow(/section name/);
+    expect(() =>
+      writeMps({ ...problem, variables: [{ name: "RHS", lb: 0, ub: null, type: "continuous" }], objective: { constant: 0, terms: [] }, constraints: [] }),
+    ).toThrow(/section name/);
   });
 
   it("can leave the constant out and write a maximisation as a minimisation", () => {
@@ -256,13 +324,25 @@ describe("writeMps", () => {
     expect(written.omittedObjectiveConstant).toBe(4);
     const back = readMps(written.text);
     expect(back.sense).toBe("minimize");
-    expect(back.objective).toEqual({ constant: 0, terms: [{ var: "C1", coef: -2 }, { var: "C2", coef: -1.5 }] });
+    expect(back.objective).toEqual({
+      constant: 0,
+      terms: [
+        { var: "C1", coef: -2 },
+        { var: "C2", coef: -1.5 },
+      ],
+    });
     expect(readMps(writeMps(problem, { safeNames: true }).text).sense).toBe("maximize");
   });
 
   it("writes numbers that read back bit for bit", () => {
     const values = [0.1, 1 / 3, -2.5e-300, 1.7976931348623157e308, 123456789.123456789, 5e-324];
-    const p: Problem = { name: "n", sense: "minimize", variables: values.map((v, j) => ({ name: `v${j}`, lb: null, ub: v, type: "continuous" as const })), objective: { constant: 0, terms: values.map((v, j) => ({ var: `v${j}`, coef: v })) }, constraints: [] };
+    const p: Problem = {
+      name: "n",
+      sense: "minimize",
+      variables: values.map((v, j) => ({ name: `v${j}`, lb: null, ub: v, type: "continuous" as const })),
+      objective: { constant: 0, terms: values.map((v, j) => ({ var: `v${j}`, coef: v })) },
+      constraints: [],
+    };
     expect(readMps(writeMps(p).text)).toEqual(p);
   });
 });
@@ -282,7 +362,8 @@ describe("readMps speed", () => {
       const picked = new Set<number>();
       while (picked.size < 30) picked.add(Math.floor(random() * rowCount));
       const sorted = [...picked].sort((a, b) => a - b);
-      for (let k = 0; k < sorted.length; k += 2) lines.push(`    column_${j}   row_${sorted[k]}      ${(random() * 10 - 5).toFixed(10)}   row_${sorted[k + 1]}      ${(random() * 10 - 5).toFixed(10)}`);
+      for (let k = 0; k < sorted.length; k += 2)
+        lines.push(`    column_${j}   row_${sorted[k]}      ${(random() * 10 - 5).toFixed(10)}   row_${sorted[k + 1]}      ${(random() * 10 - 5).toFixed(10)}`);
     }
     lines.push("RHS");
     for (let i = 0; i < rowCount; i++) lines.push(`    RHS  row_${i}  ${(random() * 50).toFixed(4)}`);

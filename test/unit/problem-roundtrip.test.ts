@@ -38,39 +38,41 @@ const variable = (name: string): fc.Arbitrary<Variable> =>
   );
 
 /** Terms over a subset of the variables, in variable order. */
-const terms = (names: string[]) =>
-  fc.subarray(names).chain((subset) => fc.tuple(...subset.map((n) => nonzero.map((coef) => ({ var: n, coef })))));
+const terms = (names: string[]) => fc.subarray(names).chain((subset) => fc.tuple(...subset.map((n) => nonzero.map((coef) => ({ var: n, coef })))));
 
 const problem: fc.Arbitrary<Problem> = fc.integer({ min: 1, max: 6 }).chain((n) => {
   const names = Array.from({ length: n }, (_, j) => `v${j}`);
   const pairs = names.flatMap((a, i) => names.slice(i).map((b) => [a, b] as const));
   const row = (name: string) =>
-    fc
-      .record({ terms: terms(names), kind: fc.constantFrom("eq", "le", "ge", "range"), a: value, b: value })
-      .map(({ terms: t, kind, a, b }) => {
-        const [low, high] = a <= b ? [a, b] : [b, a];
-        const sides = { eq: [a, a], le: [null, a], ge: [a, null], range: low === high ? [low, null] : [low, high] }[kind];
-        return { name, terms: t, lb: sides[0]!, ub: sides[1]! };
-      });
-  return fc.record({
-    name: fc.constantFrom("p", "model_1"),
-    sense: fc.constantFrom<Problem["sense"]>("minimize", "maximize"),
-    variables: fc.tuple(...names.map(variable)),
-    objective: fc.record({
-      constant: value,
-      terms: terms(names),
-      quadratic: fc.subarray(pairs).chain((chosen) => fc.tuple(...chosen.map(([var1, var2]) => nonzero.map((coef) => ({ var1, var2, coef }))))),
-    }),
-    constraints: fc.integer({ min: 0, max: 4 }).chain((m) => fc.tuple(...Array.from({ length: m }, (_, i) => row(`r${i}`)))),
-  }).map((p): Problem => {
-    const { quadratic, ...objective } = p.objective;
-    return { ...p, objective: quadratic.length > 0 ? { ...objective, quadratic } : objective };
-  });
+    fc.record({ terms: terms(names), kind: fc.constantFrom("eq", "le", "ge", "range"), a: value, b: value }).map(({ terms: t, kind, a, b }) => {
+      const [low, high] = a <= b ? [a, b] : [b, a];
+      const sides = { eq: [a, a], le: [null, a], ge: [a, null], range: low === high ? [low, null] : [low, high] }[kind];
+      return { name, terms: t, lb: sides[0]!, ub: sides[1]! };
+    });
+  return fc
+    .record({
+      name: fc.constantFrom("p", "model_1"),
+      sense: fc.constantFrom<Problem["sense"]>("minimize", "maximize"),
+      variables: fc.tuple(...names.map(variable)),
+      objective: fc.record({
+        constant: value,
+        terms: terms(names),
+        quadratic: fc.subarray(pairs).chain((chosen) => fc.tuple(...chosen.map(([var1, var2]) => nonzero.map((coef) => ({ var1, var2, coef }))))),
+      }),
+      constraints: fc.integer({ min: 0, max: 4 }).chain((m) => fc.tuple(...Array.from({ length: m }, (_, i) => row(`r${i}`)))),
+    })
+    .map((p): Problem => {
+      const { quadratic, ...objective } = p.objective;
+      return { ...p, objective: quadratic.length > 0 ? { ...objective, quadratic } : objective };
+    });
 });
 
 describe("round trip of random problems", () => {
   it("generates valid problems", () => {
-    fc.assert(fc.property(problem, (p) => ProblemSchema.safeParse(p).success), { numRuns: 200 });
+    fc.assert(
+      fc.property(problem, (p) => ProblemSchema.safeParse(p).success),
+      { numRuns: 200 },
+    );
   });
 
   it("MPS: read(write(p)) is p", () => {
@@ -83,7 +85,11 @@ describe("round trip of random problems", () => {
             if (c.lb === null || c.ub === null || c.lb === c.ub || encodeRangedRow(c.lb, c.ub).exact) return c;
             const read = back.constraints[i]!;
             const scale = Math.max(Math.abs(c.lb), Math.abs(c.ub));
-            for (const [a, b] of [[c.lb, read.lb!], [c.ub, read.ub!]]) expect(Math.abs(a - b)).toBeLessThanOrEqual(scale * 2 ** -52);
+            for (const [a, b] of [
+              [c.lb, read.lb!],
+              [c.ub, read.ub!],
+            ])
+              expect(Math.abs(a - b)).toBeLessThanOrEqual(scale * 2 ** -52);
             return { ...c, lb: read.lb, ub: read.ub };
           }),
         };

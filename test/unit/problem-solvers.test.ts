@@ -88,7 +88,17 @@ describe("quadratic objectives keep their ½ convention through both writers", (
         { var1: "y", var2: "y", coef: scale },
       ],
     },
-    constraints: [{ name: "c", terms: [{ var: "x", coef: 1 }, { var: "y", coef: 1 }], lb: -10, ub: 10 }],
+    constraints: [
+      {
+        name: "c",
+        terms: [
+          { var: "x", coef: 1 },
+          { var: "y", coef: 1 },
+        ],
+        lb: -10,
+        ub: 10,
+      },
+    ],
   });
 
   it.each([

@@ -13,7 +13,8 @@ describe("README configuration table", () => {
     const names = [...direct, ...windows.map((w) => `${w}_PER_MINUTE`)];
     expect(names.length).toBeGreaterThan(40);
     // A per-day twin is written beside its per-minute setting: "`X_PER_MINUTE` / `_PER_DAY`".
-    const documented = (n: string) => readme.includes(n) || (n.endsWith("_PER_DAY") && readme.includes(`${n.replace(/_PER_DAY$/, "_PER_MINUTE")}\` / \`_PER_DAY`));
+    const documented = (n: string) =>
+      readme.includes(n) || (n.endsWith("_PER_DAY") && readme.includes(`${n.replace(/_PER_DAY$/, "_PER_MINUTE")}\` / \`_PER_DAY`));
     const missing = names.filter((n) => !documented(n));
     expect(missing).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TriggerInputError } from "../../functions/core/errors.js";
+import type { TriggerInputError } from "../../functions/core/errors.js";
 import { overrideSchemaIssues, resolveRunInput, type CheckedField } from "../../functions/core/triggers/overrides.js";
 import { isRefusedAddress, webhookUrlProblem } from "../../functions/core/webhooks/destination.js";
 import { postWebhook } from "../../functions/core/webhooks/http-post.js";
@@ -20,7 +20,7 @@ describe("signing", () => {
   it("X-Incumbent-Signature is the hex HMAC-SHA256 of the raw body with the secret's bytes", () => {
     const body = '{"event":"trigger.run.completed","n":1.5}';
     expect(bodySignatureHex("s3cret-s3cret-s3cret", body)).toBe(createHmac("sha256", "s3cret-s3cret-s3cret").update(body).digest("hex"));
-    expect(bodySignatureHex("s3cret-s3cret-s3cret", body + " ")).not.toBe(bodySignatureHex("s3cret-s3cret-s3cret", body));
+    expect(bodySignatureHex("s3cret-s3cret-s3cret", `${body} `)).not.toBe(bodySignatureHex("s3cret-s3cret-s3cret", body));
   });
 
   it("a plain (non-whsec_) secret keys Standard Webhooks with its UTF-8 bytes; the timestamp is signed", () => {
@@ -35,12 +35,36 @@ describe("signing", () => {
 
 describe("destination guard", () => {
   it.each([
-    ["127.0.0.1", true], ["127.255.0.9", true], ["10.1.2.3", true], ["172.16.0.1", true], ["172.31.255.255", true], ["192.168.1.1", true],
-    ["169.254.169.254", true], ["100.64.0.1", true], ["0.0.0.0", true], ["224.0.0.1", true], ["255.255.255.255", true],
-    ["::1", true], ["::", true], ["fe80::1", true], ["fc00::1", true], ["fd00:ec2::254", true], ["ff02::1", true],
-    ["::ffff:127.0.0.1", true], ["::ffff:7f00:1", true], ["::ffff:10.0.0.1", true], ["64:ff9b::a9fe:a9fe", true], ["[::1]", true], ["fe80::1%eth0", true],
+    ["127.0.0.1", true],
+    ["127.255.0.9", true],
+    ["10.1.2.3", true],
+    ["172.16.0.1", true],
+    ["172.31.255.255", true],
+    ["192.168.1.1", true],
+    ["169.254.169.254", true],
+    ["100.64.0.1", true],
+    ["0.0.0.0", true],
+    ["224.0.0.1", true],
+    ["255.255.255.255", true],
+    ["::1", true],
+    ["::", true],
+    ["fe80::1", true],
+    ["fc00::1", true],
+    ["fd00:ec2::254", true],
+    ["ff02::1", true],
+    ["::ffff:127.0.0.1", true],
+    ["::ffff:7f00:1", true],
+    ["::ffff:10.0.0.1", true],
+    ["64:ff9b::a9fe:a9fe", true],
+    ["[::1]", true],
+    ["fe80::1%eth0", true],
     ["not-an-ip", true],
-    ["8.8.8.8", false], ["172.32.0.1", false], ["192.169.0.1", false], ["1.1.1.1", false], ["2606:4700:4700::1111", false], ["::ffff:8.8.8.8", false],
+    ["8.8.8.8", false],
+    ["172.32.0.1", false],
+    ["192.169.0.1", false],
+    ["1.1.1.1", false],
+    ["2606:4700:4700::1111", false],
+    ["::ffff:8.8.8.8", false],
   ])("%s refused: %s", (address, refused) => {
     expect(isRefusedAddress(address)).toBe(refused);
   });
@@ -101,9 +125,16 @@ describe("override rules", () => {
   };
 
   it("applies defaults; the order is version solver, then the trigger's, then an override's", () => {
-    expect(resolveRunInput(fields, { ITEMS: ["a"] }, chain)).toEqual({ effective: { capacity: 5, ITEMS: ["a"] }, modelOverrides: { capacity: 5, ITEMS: ["a"] }, solver: "cbc" });
+    expect(resolveRunInput(fields, { ITEMS: ["a"] }, chain)).toEqual({
+      effective: { capacity: 5, ITEMS: ["a"] },
+      modelOverrides: { capacity: 5, ITEMS: ["a"] },
+      solver: "cbc",
+    });
     expect(resolveRunInput(fields, { ITEMS: [] }, { ...chain, chosen: null }).solver).toBe("highs");
-    expect(resolveRunInput(fields, { ITEMS: [], solver_name: "highs", capacity: 2 }, chain)).toMatchObject({ solver: "highs", modelOverrides: { capacity: 2, ITEMS: [] } });
+    expect(resolveRunInput(fields, { ITEMS: [], solver_name: "highs", capacity: 2 }, chain)).toMatchObject({
+      solver: "highs",
+      modelOverrides: { capacity: 2, ITEMS: [] },
+    });
     expect(resolveRunInput([{ name: "solver_name", type: "string", required: false, default: "auto" }], {}, chain).solver).toBe("auto");
   });
 
@@ -111,10 +142,18 @@ describe("override rules", () => {
     expect(refusal({ x: 1, capacity: "wrong" })).toMatchObject({ fireCode: "trigger.override_unknown_fields", params: { unknown_fields: ["x"] } });
     expect(refusal({ capacity: "wrong" })).toMatchObject({ fireCode: "trigger.override_missing_required", params: { missing_fields: ["ITEMS"] } });
     expect(resolveRunInput(fields, { ITEMS: {}, capacity: 1 }, chain).modelOverrides).toEqual({ ITEMS: {}, capacity: 1 });
-    expect(refusal({ ITEMS: [], solver_name: "glpk" })).toMatchObject({ fireCode: "trigger.solver_unavailable", params: { solver_name: "glpk", available_solvers: ["cbc", "highs"] } });
+    expect(refusal({ ITEMS: [], solver_name: "glpk" })).toMatchObject({
+      fireCode: "trigger.solver_unavailable",
+      params: { solver_name: "glpk", available_solvers: ["cbc", "highs"] },
+    });
     expect(refusal({ ITEMS: [] }, { ...chain, chosen: "scip" as never })).toMatchObject({ fireCode: "trigger.solver_unavailable" });
     expect(refusal({ ITEMS: [], solver_name: 7 })).toMatchObject({ fireCode: "trigger.solver_unavailable", params: { solver_name: "7" } });
-    expect(refusal({ x: 1 }).body()).toEqual({ detail: { error: expect.any(String), run_id: null }, code: "trigger.override_unknown_fields", params: expect.any(Object), status_code: 422 });
+    expect(refusal({ x: 1 }).body()).toEqual({
+      detail: { error: expect.any(String), run_id: null },
+      code: "trigger.override_unknown_fields",
+      params: expect.any(Object),
+      status_code: 422,
+    });
   });
 
   it("checks an override schema against the model's data-given names", () => {
@@ -129,7 +168,12 @@ describe("override rules", () => {
       ["capacity", "weight"],
       ["body", "override_schema"],
     );
-    expect(issues.map((i) => i.loc.join("."))).toEqual(["body.override_schema.1.name", "body.override_schema.2.name", "body.override_schema.3.default", "body.override_schema.4.default"]);
+    expect(issues.map((i) => i.loc.join("."))).toEqual([
+      "body.override_schema.1.name",
+      "body.override_schema.2.name",
+      "body.override_schema.3.default",
+      "body.override_schema.4.default",
+    ]);
   });
 });
 
@@ -165,7 +209,7 @@ describe("one delivery attempt over HTTP", () => {
   it("refuses loopback destinations, by IP literal or by name, unless private networks are allowed", async () => {
     const deny = { ...allow, allowPrivateNetworks: false };
     expect(await postWebhook(`${base}/ok`, "{}", {}, deny)).toMatchObject({ statusCode: null, refused: true });
-    const byName = await postWebhook(base.replace("127.0.0.1", "localhost") + "/ok", "{}", {}, deny);
+    const byName = await postWebhook(`${base.replace("127.0.0.1", "localhost")}/ok`, "{}", {}, deny);
     expect(byName).toMatchObject({ statusCode: null, refused: true });
     expect(byName.error).toMatch(/resolves to/);
   });

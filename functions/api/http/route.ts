@@ -116,8 +116,7 @@ export function requireRole(input: { principal: Principal | null }, role: Role, 
 }
 
 /** Query-string helpers: numbers and booleans arrive as strings. */
-export const queryInt = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+export const queryInt = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
 export const queryBool = (def: boolean) =>
   z

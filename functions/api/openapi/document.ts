@@ -56,7 +56,10 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
       responses["422"] = { description: "Validation failed.", content: { "application/json": { schema: { $ref: "#/components/schemas/ValidationError" } } } };
     }
     if (spec.access !== "public") {
-      responses["401"] ??= { description: "Missing or invalid credential.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+      responses["401"] ??= {
+        description: "Missing or invalid credential.",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      };
       responses["429"] ??= { description: "Rate limit exceeded.", content: { "application/json": { schema: { $ref: "#/components/schemas/RateLimit" } } } };
     }
     const operation: Json = {
@@ -67,7 +70,13 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
       parameters: parameters(spec),
       responses,
       security:
-        spec.access === "public" ? [] : spec.access === "trigger_secret" ? [{ triggerSecret: [] }] : spec.access === "api_key" ? [{ apiKey: [] }] : [{ apiKey: [] }, { sessionJwt: [] }],
+        spec.access === "public"
+          ? []
+          : spec.access === "trigger_secret"
+            ? [{ triggerSecret: [] }]
+            : spec.access === "api_key"
+              ? [{ apiKey: [] }]
+              : [{ apiKey: [] }, { sessionJwt: [] }],
     };
     if (spec.body) operation.requestBody = { required: true, content: { "application/json": { schema: schema(spec.body, "input") } } };
     if (spec.rawBody) {

@@ -2,10 +2,10 @@
  * A readable API reference rendered on the server from the OpenAPI document: plain HTML and CSS, no
  * script, nothing from a CDN, so it works offline and under a strict Content-Security-Policy.
  */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: walks arbitrary JSON Schema documents
+type Json = Record<string, any>;
 
-const esc = (s: unknown): string =>
-  String(s ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+const esc = (s: unknown): string => String(s ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 function typeOf(s: Json | undefined): string {
   if (!s) return "any";

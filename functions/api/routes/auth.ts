@@ -17,7 +17,12 @@ export const LoginResponse = z.object({
   expires_at: z.string(),
   expires_in: z.number().int(),
 });
-export const SignupRequest = z.object({ organization_name: z.string().min(1).max(200), email: Email, password: Password, name: z.string().max(200).optional() });
+export const SignupRequest = z.object({
+  organization_name: z.string().min(1).max(200),
+  email: Email,
+  password: Password,
+  name: z.string().max(200).optional(),
+});
 export const UserSchema = z.object({
   id: z.string(),
   organization_id: z.string(),
@@ -81,7 +86,12 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       const limit = await deps.limiter.signUp(deps.clientIp(c), now);
       c.set("rateLimitHeaders", rateLimitHeaders(limit, now));
       assertAllowed(limit, now, "sign-ups");
-      const { user } = await deps.auth.createOrganizationWithOwner({ orgName: body.organization_name, email: body.email, password: body.password, name: body.name });
+      const { user } = await deps.auth.createOrganizationWithOwner({
+        orgName: body.organization_name,
+        email: body.email,
+        password: body.password,
+        name: body.name,
+      });
       return c.json(userView(user), 201);
     },
   );
@@ -123,7 +133,10 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       tag: "Auth",
       access: "public",
       body: z.object({ token: z.string().min(1).max(200), new_password: Password }),
-      responses: { 200: { description: "Password changed.", schema: z.object({ status: z.literal("password_changed") }) }, 400: { description: "Token invalid, expired or used." } },
+      responses: {
+        200: { description: "Password changed.", schema: z.object({ status: z.literal("password_changed") }) },
+        400: { description: "Token invalid, expired or used." },
+      },
     },
     async (c, { body }) => {
       await c.get("deps").auth.confirmPasswordReset(body.token, body.new_password);

@@ -23,72 +23,141 @@ const tag = "Builder documents";
 const solverRole = (input: { principal: Principal | null }): Principal => requireRole(input, "solver", "This needs the solver role.");
 
 export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
-  route(app, {
-    method: "post", path: "/api/v2/documents", operationId: "createDocument", summary: "Create a builder document; its first version is saved with it", tag, access: "user",
-    body: CreateDocumentSchema,
-    responses: { 201: { description: "The document and its first version.", schema: CreatedDocumentSchema }, 422: { description: "Validation failed." } },
-  }, async (c, input) => {
-    const { document, version } = await c.get("deps").documents.create(solverRole(input), input.body);
-    return c.json({ id: document.id, version_id: version.id, name: document.name, created_at: document.created_at }, 201);
-  });
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/documents",
+      operationId: "createDocument",
+      summary: "Create a builder document; its first version is saved with it",
+      tag,
+      access: "user",
+      body: CreateDocumentSchema,
+      responses: { 201: { description: "The document and its first version.", schema: CreatedDocumentSchema }, 422: { description: "Validation failed." } },
+    },
+    async (c, input) => {
+      const { document, version } = await c.get("deps").documents.create(solverRole(input), input.body);
+      return c.json({ id: document.id, version_id: version.id, name: document.name, created_at: document.created_at }, 201);
+    },
+  );
 
-  route(app, {
-    method: "get", path: "/api/v2/documents", operationId: "listDocuments", summary: "The organization's builder documents, newest first", tag, access: "user",
-    responses: { 200: { description: "Documents.", schema: z.object({ documents: z.array(DocumentListItemSchema) }) } },
-  }, async (c, input) => {
-    const docs = await c.get("deps").documents.list(requirePrincipal(input));
-    return c.json({ documents: docs.map((d) => ({ id: d.id, name: d.name, version_count: d.version_count, created_at: d.created_at, updated_at: d.updated_at })) });
-  });
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/documents",
+      operationId: "listDocuments",
+      summary: "The organization's builder documents, newest first",
+      tag,
+      access: "user",
+      responses: { 200: { description: "Documents.", schema: z.object({ documents: z.array(DocumentListItemSchema) }) } },
+    },
+    async (c, input) => {
+      const docs = await c.get("deps").documents.list(requirePrincipal(input));
+      return c.json({
+        documents: docs.map((d) => ({ id: d.id, name: d.name, version_count: d.version_count, created_at: d.created_at, updated_at: d.updated_at })),
+      });
+    },
+  );
 
   const readDocument = async (c: Context<ApiEnv>, principal: Principal, id: string) => {
     const documents = c.get("deps").documents;
     return c.json(await documents.view(await documents.get(principal, id)));
   };
 
-  route(app, {
-    method: "get", path: "/api/v2/documents/:document_id", operationId: "getDocument", summary: "One document: its latest version in full and the versions kept", tag, access: "user",
-    params: DocumentId,
-    responses: { 200: { description: "The document.", schema: DocumentViewSchema }, 404: { description: "not_found" } },
-  }, async (c, input) => readDocument(c, requirePrincipal(input), input.params.document_id));
-
-  route(app, {
-    method: "get", path: "/api/v2/models/:document_id", operationId: "getModel", summary: "The spec's models/* read of a builder document (same as GET /api/v2/documents/{id})", tag, access: "user",
-    params: DocumentId,
-    responses: { 200: { description: "The document.", schema: DocumentViewSchema }, 404: { description: "not_found" } },
-  }, async (c, input) => readDocument(c, requirePrincipal(input), input.params.document_id));
-
-  route(app, {
-    method: "post", path: "/api/v2/documents/:document_id/versions", operationId: "saveDocumentVersion", summary: "Save a version (optionally named); unnamed versions beyond DOCUMENT_UNNAMED_VERSIONS_KEPT are pruned", tag, access: "user",
-    params: DocumentId, body: CreateVersionSchema,
-    responses: { 201: { description: "The version.", schema: CreatedVersionSchema }, 404: { description: "not_found" } },
-  }, async (c, input) => {
-    const v = await c.get("deps").documents.saveVersion(solverRole(input), input.params.document_id, input.body);
-    return c.json({ id: v.id, document_id: v.document_id, number: v.number, name: v.name, created_at: v.created_at }, 201);
-  });
-
-  route(app, {
-    method: "get", path: "/api/v2/documents/:document_id/versions/:version_id", operationId: "getDocumentVersion", summary: "One version with its model", tag, access: "user",
-    params: DocumentId.extend({ version_id: z.string().min(1) }),
-    responses: { 200: { description: "The version.", schema: VersionViewSchema }, 404: { description: "not_found (also a pruned version)" } },
-  }, async (c, input) => {
-    const documents = c.get("deps").documents;
-    return c.json(await documents.versionView(await documents.getVersion(requirePrincipal(input), input.params.document_id, input.params.version_id)));
-  });
-
-  route(app, {
-    method: "post", path: "/api/v2/models/:document_id/execute", operationId: "executeModel",
-    summary: "Run a document's version (latest when omitted) as an async execution",
-    description: "Overrides follow a trigger's rules: any data-given set or parameter of the model, or solver_name; the solver is the version's, then the request's, then an override's. Poll GET /api/v2/models/executions/{execution_id}.",
-    tag, access: "user",
-    params: DocumentId, body: ExecuteDocumentSchema,
-    responses: {
-      202: { description: "Queued.", schema: ExecuteResponseSchema },
-      403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded or insufficient_credits." },
-      404: { description: "not_found" },
-      422: { description: "An override refused (trigger codes, run_id null), model_did_not_compile, or no_solver_can_run_this_model.", schema: TriggerFireRefusalSchema },
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/documents/:document_id",
+      operationId: "getDocument",
+      summary: "One document: its latest version in full and the versions kept",
+      tag,
+      access: "user",
+      params: DocumentId,
+      responses: { 200: { description: "The document.", schema: DocumentViewSchema }, 404: { description: "not_found" } },
     },
-  }, async (c, input) => {
-    const { executionId, versionId } = await c.get("deps").documents.execute(solverRole(input), input.params.document_id, input.body);
-    return c.json({ execution_id: executionId, status: "queued" as const, version_id: versionId }, 202);
-  });
+    async (c, input) => readDocument(c, requirePrincipal(input), input.params.document_id),
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/models/:document_id",
+      operationId: "getModel",
+      summary: "The spec's models/* read of a builder document (same as GET /api/v2/documents/{id})",
+      tag,
+      access: "user",
+      params: DocumentId,
+      responses: { 200: { description: "The document.", schema: DocumentViewSchema }, 404: { description: "not_found" } },
+    },
+    async (c, input) => readDocument(c, requirePrincipal(input), input.params.document_id),
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/documents/:document_id/versions",
+      operationId: "saveDocumentVersion",
+      summary: "Save a version (optionally named); unnamed versions beyond DOCUMENT_UNNAMED_VERSIONS_KEPT are pruned",
+      tag,
+      access: "user",
+      params: DocumentId,
+      body: CreateVersionSchema,
+      responses: { 201: { description: "The version.", schema: CreatedVersionSchema }, 404: { description: "not_found" } },
+    },
+    async (c, input) => {
+      const v = await c.get("deps").documents.saveVersion(solverRole(input), input.params.document_id, input.body);
+      return c.json({ id: v.id, document_id: v.document_id, number: v.number, name: v.name, created_at: v.created_at }, 201);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/documents/:document_id/versions/:version_id",
+      operationId: "getDocumentVersion",
+      summary: "One version with its model",
+      tag,
+      access: "user",
+      params: DocumentId.extend({ version_id: z.string().min(1) }),
+      responses: { 200: { description: "The version.", schema: VersionViewSchema }, 404: { description: "not_found (also a pruned version)" } },
+    },
+    async (c, input) => {
+      const documents = c.get("deps").documents;
+      return c.json(await documents.versionView(await documents.getVersion(requirePrincipal(input), input.params.document_id, input.params.version_id)));
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/models/:document_id/execute",
+      operationId: "executeModel",
+      summary: "Run a document's version (latest when omitted) as an async execution",
+      description:
+        "Overrides follow a trigger's rules: any data-given set or parameter of the model, or solver_name; the solver is the version's, then the request's, then an override's. Poll GET /api/v2/models/executions/{execution_id}.",
+      tag,
+      access: "user",
+      params: DocumentId,
+      body: ExecuteDocumentSchema,
+      responses: {
+        202: { description: "Queued.", schema: ExecuteResponseSchema },
+        403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded or insufficient_credits." },
+        404: { description: "not_found" },
+        422: {
+          description: "An override refused (trigger codes, run_id null), model_did_not_compile, or no_solver_can_run_this_model.",
+          schema: TriggerFireRefusalSchema,
+        },
+      },
+    },
+    async (c, input) => {
+      const { executionId, versionId } = await c.get("deps").documents.execute(solverRole(input), input.params.document_id, input.body);
+      return c.json({ execution_id: executionId, status: "queued" as const, version_id: versionId }, 202);
+    },
+  );
 }

@@ -29,7 +29,9 @@ const PreviewSchema = z.object({
 });
 
 /** The uploaded text, its declared format and name, from multipart, JSON or a plain-text body. */
-async function readUpload(c: Parameters<Parameters<typeof route>[2]>[0]): Promise<{ text: string; format: "mps" | "lp" | "auto"; filename: string | undefined }> {
+async function readUpload(
+  c: Parameters<Parameters<typeof route>[2]>[0],
+): Promise<{ text: string; format: "mps" | "lp" | "auto"; filename: string | undefined }> {
   const type = c.req.header("content-type") ?? "";
   if (type.startsWith("multipart/form-data")) {
     const form = await c.req.parseBody();

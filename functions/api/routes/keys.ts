@@ -29,7 +29,8 @@ export function registerKeyRoutes(app: Hono<ApiEnv>): void {
       path: "/api/v2/keys",
       operationId: "createApiKey",
       summary: "Create an API key (the plaintext key is in this response only)",
-      description: "Stored as a SHA-256 hash. Live keys per user are capped by AUTH_MAX_ACTIVE_API_KEYS_PER_USER (default 25; 0 = none): past it, 409 naming the number.",
+      description:
+        "Stored as a SHA-256 hash. Live keys per user are capped by AUTH_MAX_ACTIVE_API_KEYS_PER_USER (default 25; 0 = none): past it, 409 naming the number.",
       tag: "API keys",
       access: "user",
       body: CreateApiKeyRequest,

@@ -76,7 +76,8 @@ export function registerMcpRoutes(app: Hono<ApiEnv>): void {
       path: "/api/v2/mcp",
       operationId: "mcp",
       summary: "Model Context Protocol endpoint (Streamable HTTP, stateless)",
-      description: "Tools: compare_solvers, get_solver_comparison, compare_solvers_on_datasets, get_solver_comparison_matrix. Authenticate as for the REST API.",
+      description:
+        "Tools: compare_solvers, get_solver_comparison, compare_solvers_on_datasets, get_solver_comparison_matrix. Authenticate as for the REST API.",
       tag: "Tool calling",
       access: "user",
       rawBody: { contentTypes: ["application/json"], description: "a JSON-RPC message of the MCP protocol" },

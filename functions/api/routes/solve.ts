@@ -34,7 +34,11 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
       const inv = await deps.inventory.read(deps.clock.now());
       const solvers = inv.solvers.map((s) => {
         const d = SOLVERS[s.name as keyof typeof SOLVERS];
-        return { ...s, title: d?.title ?? s.name, can_express: { integer_variables: d?.capabilities.integers ?? false, quadratic_terms: d?.capabilities.quadratic ?? "none" } };
+        return {
+          ...s,
+          title: d?.title ?? s.name,
+          can_express: { integer_variables: d?.capabilities.integers ?? false, quadratic_terms: d?.capabilities.quadratic ?? "none" },
+        };
       });
       return c.json({ solvers, reported_at: inv.reported_at, threads: deps.config.solverThreads });
     },

@@ -137,11 +137,7 @@ export class AuthService {
     const user = await this.store.getUser(principal.userId);
     if (!user) throw unauthorized();
     const now = this.clock.now();
-    const expiresAtMs = input.expires_at
-      ? Date.parse(input.expires_at)
-      : input.expires_in_days
-        ? now + input.expires_in_days * 86_400_000
-        : null;
+    const expiresAtMs = input.expires_at ? Date.parse(input.expires_at) : input.expires_in_days ? now + input.expires_in_days * 86_400_000 : null;
     if (expiresAtMs !== null && (!Number.isFinite(expiresAtMs) || expiresAtMs <= now)) {
       throw invalid(["body", input.expires_at ? "expires_at" : "expires_in_days"], "must be a time in the future");
     }

@@ -40,9 +40,7 @@ export function solutionsIdentical(solutions: Record<string, number>[]): boolean
 }
 
 export function computeAgreement(finished: FinishedRow[], gapTolerance: number): Agreement | null {
-  const compared = finished.filter(
-    (f) => (f.row.solver_status === "optimal" || f.row.solver_status === "feasible") && f.row.objective_value !== null,
-  );
+  const compared = finished.filter((f) => (f.row.solver_status === "optimal" || f.row.solver_status === "feasible") && f.row.objective_value !== null);
   if (compared.length < 2) return null;
   const objectives = compared.map((f) => f.row.objective_value!);
   const delta = Math.max(...objectives) - Math.min(...objectives);

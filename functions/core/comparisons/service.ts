@@ -101,9 +101,13 @@ export class ComparisonService {
   }
 
   private cannotCompare(problems: JModelProblem[]): AppError {
-    return new AppError("model_cannot_be_compared", `The stored model is not a solvable problem: ${problems[0]!.message} (line ${problems[0]!.line}, column ${problems[0]!.column}).`, {
-      problems: problemsOf(problems),
-    });
+    return new AppError(
+      "model_cannot_be_compared",
+      `The stored model is not a solvable problem: ${problems[0]!.message} (line ${problems[0]!.line}, column ${problems[0]!.column}).`,
+      {
+        problems: problemsOf(problems),
+      },
+    );
   }
 
   async launch(principal: Principal, request: CompareRequest): Promise<ComparisonDetail> {
@@ -204,7 +208,10 @@ export class ComparisonService {
     const resolved = await this.deps.projects.resolve(principal, request.project_id, request.version_id);
     const source = resolved.content.jmodel_source;
     if (source === null) {
-      throw new AppError("project_has_no_jmodel_source", "A matrix compiles the project's JModel source with each dataset; this project has none (a flat or imported model cannot be used).");
+      throw new AppError(
+        "project_has_no_jmodel_source",
+        "A matrix compiles the project's JModel source with each dataset; this project has none (a flat or imported model cannot be used).",
+      );
     }
     const datasets = await Promise.all(request.dataset_ids.map((d) => this.deps.projects.getDataset(principal, request.project_id, d)));
     const datas = await Promise.all(datasets.map((d) => this.deps.projects.datasetData(d)));
@@ -264,7 +271,12 @@ export class ComparisonService {
         completed_at: null,
         problem: isFirst ? await storePayload(this.deps.blobs, `comparisons/${principal.orgId}/${id}.json`, first, config.inlinePayloadMaxBytes) : null,
         // The source is frozen with the row, so editing the draft later cannot change a running matrix.
-        model: await storePayload(this.deps.blobs, `comparisons/${principal.orgId}/${id}.model.json`, { jmodel_source: source, data: datas[i] }, config.inlinePayloadMaxBytes),
+        model: await storePayload(
+          this.deps.blobs,
+          `comparisons/${principal.orgId}/${id}.model.json`,
+          { jmodel_source: source, data: datas[i] },
+          config.inlinePayloadMaxBytes,
+        ),
         credits_each: creditsEach,
         cancel_requested: false,
       });
@@ -300,7 +312,13 @@ export class ComparisonService {
   async getMatrix(principal: Principal, batchId: string): Promise<MatrixDetail> {
     const matrix = await this.deps.store.getMatrix(principal.orgId, batchId);
     if (!matrix) throw notFound("Matrix");
-    return this.matrixDetail(matrix, await this.deps.store.getMany(principal.orgId, matrix.rows.map((r) => r.comparison_id)));
+    return this.matrixDetail(
+      matrix,
+      await this.deps.store.getMany(
+        principal.orgId,
+        matrix.rows.map((r) => r.comparison_id),
+      ),
+    );
   }
 
   async listMatrices(principal: Principal, projectId: string | undefined, limit: number, offset: number) {
@@ -308,7 +326,13 @@ export class ComparisonService {
     const page = all.slice(offset, offset + limit);
     const batches = await Promise.all(
       page.map(async (m) => {
-        const detail = await this.matrixDetail(m, await this.deps.store.getMany(principal.orgId, m.rows.map((r) => r.comparison_id)));
+        const detail = await this.matrixDetail(
+          m,
+          await this.deps.store.getMany(
+            principal.orgId,
+            m.rows.map((r) => r.comparison_id),
+          ),
+        );
         return {
           batch_id: m.id,
           status: detail.status,
@@ -349,7 +373,9 @@ export class ComparisonService {
     });
     const status = deriveMatrixStatus(rows.map((r) => r.status));
     const done = status === "completed" || status === "failed" || status === "cancelled";
-    const completedAt = done ? rows.map((r) => byId.get(r.comparison_id)?.completed_at ?? null).reduce<string | null>((a, b) => (b && (!a || b > a) ? b : a), null) : null;
+    const completedAt = done
+      ? rows.map((r) => byId.get(r.comparison_id)?.completed_at ?? null).reduce<string | null>((a, b) => (b && (!a || b > a) ? b : a), null)
+      : null;
     return {
       batch_id: matrix.id,
       status,

@@ -130,7 +130,7 @@ export class ComparisonStore {
     });
     if (out) return "started";
     const now = await this.get(orgId, id);
-    return now && now.cancel_requested ? "cancelled" : "lost";
+    return now?.cancel_requested ? "cancelled" : "lost";
   }
 
   /** Writes a finished row (and the agreement so far) for the worker holding the comparison. */
@@ -151,7 +151,13 @@ export class ComparisonStore {
   }
 
   /** Ends a comparison no worker holds (enqueue refused, never started, swept). */
-  async end(orgId: string, id: string, from: ComparisonStatus[], status: ComparisonStatus, fields: Partial<ComparisonRecord>): Promise<ComparisonRecord | null> {
+  async end(
+    orgId: string,
+    id: string,
+    from: ComparisonStatus[],
+    status: ComparisonStatus,
+    fields: Partial<ComparisonRecord>,
+  ): Promise<ComparisonRecord | null> {
     const item = await this.leases.end<Record<string, unknown>>(comparisonKey(orgId, id), from, status, fields as Record<string, unknown>);
     return item ? strip(item) : null;
   }
@@ -212,10 +218,12 @@ export class ComparisonStore {
           ScanIndexForward: false,
         })
       : await this.table.queryPrefix<Record<string, unknown>>(`ORG#${orgId}`, "CMB#", { newestFirst: true });
-    return items.filter((i) => i.org_id === orgId).map((i) => {
-      const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, ...rest } = i;
-      return rest as unknown as MatrixRecord;
-    });
+    return items
+      .filter((i) => i.org_id === orgId)
+      .map((i) => {
+        const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, ...rest } = i;
+        return rest as unknown as MatrixRecord;
+      });
   }
 }
 

@@ -39,7 +39,13 @@ export const ExecuteDocumentSchema = z.object({
 });
 
 export const CreatedDocumentSchema = z.object({ id: z.string(), version_id: z.string(), name: z.string(), created_at: z.string() });
-export const CreatedVersionSchema = z.object({ id: z.string(), document_id: z.string(), number: z.number().int(), name: z.string().nullable(), created_at: z.string() });
+export const CreatedVersionSchema = z.object({
+  id: z.string(),
+  document_id: z.string(),
+  number: z.number().int(),
+  name: z.string().nullable(),
+  created_at: z.string(),
+});
 
 export const VersionSummarySchema = z.object({
   id: z.string(),

@@ -60,7 +60,15 @@ export class DocumentService {
     return version;
   }
 
-  private async versionRecord(principal: Principal, documentId: string, number: number, model: DocumentModel, solver: SolverChoice, name: string | null, now: number): Promise<VersionRecord> {
+  private async versionRecord(
+    principal: Principal,
+    documentId: string,
+    number: number,
+    model: DocumentModel,
+    solver: SolverChoice,
+    name: string | null,
+    now: number,
+  ): Promise<VersionRecord> {
     const id = newId("ver", now);
     return {
       id,
@@ -160,7 +168,10 @@ export class DocumentService {
     const version = input.version_id ? await this.getVersion(principal, documentId, input.version_id) : await this.deps.store.latestVersion(documentId);
     if (!version) throw notFound("Version");
     const model = await this.model(version);
-    const fields = [...this.overridable(model).map((name) => ({ name, type: "any" as const, required: false })), { name: SOLVER_OVERRIDE, type: "string" as const, required: false }];
+    const fields = [
+      ...this.overridable(model).map((name) => ({ name, type: "any" as const, required: false })),
+      { name: SOLVER_OVERRIDE, type: "string" as const, required: false },
+    ];
     // Refusals answer 422 with the trigger codes (run_id null: a document run records no run).
     const resolved = resolveRunInput(fields, input.override_data ?? {}, {
       version: version.solver_name,
@@ -168,12 +179,25 @@ export class DocumentService {
       available: await this.deps.inventory.available(this.deps.clock.now()),
     });
     const problem = this.compile(model, resolved.modelOverrides, doc.name);
-    const record = await this.deps.executions.launch(principal, { problem, solver_name: resolved.solver, settings: input.settings }, { kind: "document_run", id: documentId }, true);
+    const record = await this.deps.executions.launch(
+      principal,
+      { problem, solver_name: resolved.solver, settings: input.settings },
+      { kind: "document_run", id: documentId },
+      true,
+    );
     return { executionId: record.id, versionId: version.id };
   }
 
   summary(v: VersionRecord): VersionSummary {
-    return { id: v.id, document_id: v.document_id, number: v.number, name: v.name, solver_name: v.solver_name, model_kind: v.model_kind, created_at: v.created_at };
+    return {
+      id: v.id,
+      document_id: v.document_id,
+      number: v.number,
+      name: v.name,
+      solver_name: v.solver_name,
+      model_kind: v.model_kind,
+      created_at: v.created_at,
+    };
   }
 
   async versionView(v: VersionRecord): Promise<VersionView> {

@@ -75,13 +75,22 @@ export class ExecutionStore {
     return item ? strip(item) : null;
   }
 
-  async finish(orgId: string, id: string, worker: string, status: "completed" | "failed" | "cancelled", fields: { result: PayloadRef | null; error_message: string | null; completed_at: string }): Promise<boolean> {
+  async finish(
+    orgId: string,
+    id: string,
+    worker: string,
+    status: "completed" | "failed" | "cancelled",
+    fields: { result: PayloadRef | null; error_message: string | null; completed_at: string },
+  ): Promise<boolean> {
     return (await this.leases.finish(executionKey(orgId, id), worker, status, fields)) !== null;
   }
 
   /** Fails an execution that never got a worker (enqueue refused) or whose worker died (sweeper). */
   async fail(orgId: string, id: string, from: ExecutionStatus[], reason: string, nowMs: number): Promise<ExecutionRecord | null> {
-    const item = await this.leases.end<Record<string, unknown>>(executionKey(orgId, id), from, "failed", { error_message: reason, completed_at: isoTime(nowMs) });
+    const item = await this.leases.end<Record<string, unknown>>(executionKey(orgId, id), from, "failed", {
+      error_message: reason,
+      completed_at: isoTime(nowMs),
+    });
     return item ? strip(item) : null;
   }
 }

@@ -131,11 +131,7 @@ export interface Indexing {
 // ---------------------------------------------------------------- expressions
 
 /** What a name refers to, filled by the checker. */
-export type Resolved =
-  | { kind: "dummy"; slot: number }
-  | { kind: "set"; decl: SetDecl }
-  | { kind: "param"; decl: ParamDecl }
-  | { kind: "var"; decl: VarDecl };
+export type Resolved = { kind: "dummy"; slot: number } | { kind: "set"; decl: SetDecl } | { kind: "param"; decl: ParamDecl } | { kind: "var"; decl: VarDecl };
 
 /** The static type of an expression, filled by the checker. `atom` is a set element (number or string). */
 export type ExprType =
@@ -155,37 +151,117 @@ interface ExprBase {
   closed?: boolean;
 }
 
-export interface NumberLit extends ExprBase { kind: "number"; value: number }
+export interface NumberLit extends ExprBase {
+  kind: "number";
+  value: number;
+}
 /** `atom` is the element the string stands for ("1" is the number 1), filled by the checker. */
-export interface StringLit extends ExprBase { kind: "string"; value: string; atom?: Atom }
-export interface InfinityLit extends ExprBase { kind: "infinity" }
+export interface StringLit extends ExprBase {
+  kind: "string";
+  value: string;
+  atom?: Atom;
+}
+export interface InfinityLit extends ExprBase {
+  kind: "infinity";
+}
 /** `x`, `cost[i,j]` — a set, parameter, variable or dummy. */
-export interface NameRef extends ExprBase { kind: "name"; name: string; indices: Expr[] | null; resolved?: Resolved }
-export interface Unary extends ExprBase { kind: "unary"; op: "-" | "+"; operand: Expr }
+export interface NameRef extends ExprBase {
+  kind: "name";
+  name: string;
+  indices: Expr[] | null;
+  resolved?: Resolved;
+}
+export interface Unary extends ExprBase {
+  kind: "unary";
+  op: "-" | "+";
+  operand: Expr;
+}
 /**
  * `a + b - c`: one node for a whole chain of additions, so a generated model's sum of a hundred
  * thousand explicit terms is a flat list, not a tree that deep. `signs[0]` is always 1.
  */
-export interface Plus extends ExprBase { kind: "plus"; terms: Expr[]; signs: (1 | -1)[] }
+export interface Plus extends ExprBase {
+  kind: "plus";
+  terms: Expr[];
+  signs: (1 | -1)[];
+}
 export type ArithOp = "*" | "/" | "^" | "mod";
-export interface Binary extends ExprBase { kind: "binary"; op: ArithOp; left: Expr; right: Expr; opPos: Pos }
+export interface Binary extends ExprBase {
+  kind: "binary";
+  op: ArithOp;
+  left: Expr;
+  right: Expr;
+  opPos: Pos;
+}
 export type CompareOp = "<" | "<=" | "==" | "!=" | ">=" | ">";
-export interface Compare extends ExprBase { kind: "compare"; op: CompareOp; left: Expr; right: Expr; opPos: Pos }
-export interface Logical extends ExprBase { kind: "logical"; op: "and" | "or"; left: Expr; right: Expr }
-export interface Not extends ExprBase { kind: "not"; operand: Expr }
-export interface Membership extends ExprBase { kind: "in"; item: Expr; set: Expr; negated: boolean }
-export interface If extends ExprBase { kind: "if"; condition: Expr; then: Expr; otherwise: Expr | null }
+export interface Compare extends ExprBase {
+  kind: "compare";
+  op: CompareOp;
+  left: Expr;
+  right: Expr;
+  opPos: Pos;
+}
+export interface Logical extends ExprBase {
+  kind: "logical";
+  op: "and" | "or";
+  left: Expr;
+  right: Expr;
+}
+export interface Not extends ExprBase {
+  kind: "not";
+  operand: Expr;
+}
+export interface Membership extends ExprBase {
+  kind: "in";
+  item: Expr;
+  set: Expr;
+  negated: boolean;
+}
+export interface If extends ExprBase {
+  kind: "if";
+  condition: Expr;
+  then: Expr;
+  otherwise: Expr | null;
+}
 export type FunctionName = "abs" | "floor" | "ceil" | "sqrt" | "exp" | "log" | "min" | "max" | "card";
-export interface Call extends ExprBase { kind: "call"; fn: FunctionName; args: Expr[] }
-export interface Iterated extends ExprBase { kind: "iterated"; op: "sum" | "min" | "max"; indexing: Indexing; body: Expr }
-export interface Tuple extends ExprBase { kind: "tuple"; items: Expr[] }
-export interface Range extends ExprBase { kind: "range"; from: Expr; to: Expr; step: Expr | null }
+export interface Call extends ExprBase {
+  kind: "call";
+  fn: FunctionName;
+  args: Expr[];
+}
+export interface Iterated extends ExprBase {
+  kind: "iterated";
+  op: "sum" | "min" | "max";
+  indexing: Indexing;
+  body: Expr;
+}
+export interface Tuple extends ExprBase {
+  kind: "tuple";
+  items: Expr[];
+}
+export interface Range extends ExprBase {
+  kind: "range";
+  from: Expr;
+  to: Expr;
+  step: Expr | null;
+}
 export type SetOp = "union" | "inter" | "diff" | "symdiff" | "cross";
-export interface SetOperation extends ExprBase { kind: "setop"; op: SetOp; left: Expr; right: Expr }
+export interface SetOperation extends ExprBase {
+  kind: "setop";
+  op: SetOp;
+  left: Expr;
+  right: Expr;
+}
 /** `{1, 2, 3}`, `{("a", 1), ("b", 2)}`, `{}` */
-export interface SetLiteral extends ExprBase { kind: "setlit"; elements: Expr[] }
+export interface SetLiteral extends ExprBase {
+  kind: "setlit";
+  elements: Expr[];
+}
 /** `{i in I, j in J: condition}`: the set of the dummies' values. */
-export interface SetBuilder extends ExprBase { kind: "setbuilder"; indexing: Indexing }
+export interface SetBuilder extends ExprBase {
+  kind: "setbuilder";
+  indexing: Indexing;
+}
 
 export type Expr =
   | NumberLit

@@ -60,7 +60,7 @@ export class ExpressionChecker {
       minFree = Math.min(minFree, set.minFree);
       const dim = set.dimension;
       entry.dimension = dim;
-      dimension += dim === 0 ? entry.dummies?.length ?? 1 : dim;
+      dimension += dim === 0 ? (entry.dummies?.length ?? 1) : dim;
       if (entry.dummies === null) continue;
       if (dim !== 0 && entry.dummies.length !== dim) {
         const hint = dim > 1 ? `; bind it with a tuple such as (${letters(dim)}) in …` : "";
@@ -74,7 +74,12 @@ export class ExpressionChecker {
         }
         inThisTuple.add(dummy.name);
         if (this.allNames.has(dummy.name)) {
-          this.report("dummy_shadows_name", dummy.pos, `index \`${dummy.name}\` has the name of a declared ${describeKind(this.allNames.get(dummy.name)!)}; choose another index name`, dummy.name);
+          this.report(
+            "dummy_shadows_name",
+            dummy.pos,
+            `index \`${dummy.name}\` has the name of a declared ${describeKind(this.allNames.get(dummy.name)!)}; choose another index name`,
+            dummy.name,
+          );
           continue;
         }
         const bound = this.lookupDummy(dummy.name);
@@ -83,11 +88,16 @@ export class ExpressionChecker {
             // AMPL's slice: in `{(i,k) in LINKS}` with k already bound, k filters instead of binding.
             dummy.filter = true;
             dummy.slot = bound;
-            (entry.filterPositions ??= []).push(entry.dummies.indexOf(dummy));
+            entry.filterPositions ??= [];
+            entry.filterPositions.push(entry.dummies.indexOf(dummy));
             minFree = Math.min(minFree, bound < base ? bound : Infinity);
             continue;
           }
-          this.report("duplicate_dummy", dummy.pos, `index \`${dummy.name}\` is already bound by an enclosing indexing; choose another name (or write a condition \`${dummy.name} in …\`)`);
+          this.report(
+            "duplicate_dummy",
+            dummy.pos,
+            `index \`${dummy.name}\` is already bound by an enclosing indexing; choose another name (or write a condition \`${dummy.name} in …\`)`,
+          );
           continue;
         }
         dummy.slot = this.nextSlot++;
@@ -286,7 +296,8 @@ export class ExpressionChecker {
     switch (decl.kind) {
       case "set":
         expr.resolved = { kind: "set", decl };
-        if (expr.indices !== null) this.report("type_mismatch", expr.pos, `set \`${decl.name}\` cannot be subscripted (indexed sets are not supported)`, decl.name);
+        if (expr.indices !== null)
+          this.report("type_mismatch", expr.pos, `set \`${decl.name}\` cannot be subscripted (indexed sets are not supported)`, decl.name);
         return { type: { kind: "set", dimension: decl.dimension ?? 1 }, degree: 0, minFree: Infinity };
       case "param":
       case "var": {
@@ -301,7 +312,12 @@ export class ExpressionChecker {
         return { type: NUMBER, degree: 1, minFree };
       }
       default:
-        this.report("wrong_symbol_kind", expr.pos, `\`${decl.name}\` is ${decl.kind === "objective" ? "the objective" : "a constraint"} and has no value in an expression`, decl.name);
+        this.report(
+          "wrong_symbol_kind",
+          expr.pos,
+          `\`${decl.name}\` is ${decl.kind === "objective" ? "the objective" : "a constraint"} and has no value in an expression`,
+          decl.name,
+        );
         return UNKNOWN;
     }
   }

@@ -43,7 +43,12 @@ class ModelChecker extends ExpressionChecker {
       );
     }
     for (const extra of objectives.slice(1)) {
-      this.report("objective_duplicate", extra.pos, `a model has exactly one objective; \`${objectives[0]!.name}\` is already declared at line ${objectives[0]!.pos.line}`, extra.name);
+      this.report(
+        "objective_duplicate",
+        extra.pos,
+        `a model has exactly one objective; \`${objectives[0]!.name}\` is already declared at line ${objectives[0]!.pos.line}`,
+        extra.name,
+      );
     }
     return this.problems.sort((a, b) => a.line - b.line || a.column - b.column);
   }
@@ -66,12 +71,21 @@ class ModelChecker extends ExpressionChecker {
   private checkSetDecl(decl: SetDecl): void {
     const ctx: Context = { maxDegree: 0, where: `the declaration of set \`${decl.name}\`` };
     let dimension = decl.dimen?.value ?? 0;
-    for (const [attribute, expr] of [["within", decl.within], [":=", decl.definition], ["default", decl.defaultValue]] as const) {
+    for (const [attribute, expr] of [
+      ["within", decl.within],
+      [":=", decl.definition],
+      ["default", decl.defaultValue],
+    ] as const) {
       if (expr === null) continue;
       const set = this.checkSet(expr, ctx);
       if (!set.ok || set.dimension === 0) continue;
       if (dimension !== 0 && set.dimension !== dimension) {
-        this.report("set_dimension", expr.pos, `\`${attribute}\` gives a set of dimension ${set.dimension}, but \`${decl.name}\` has dimension ${dimension}`, decl.name);
+        this.report(
+          "set_dimension",
+          expr.pos,
+          `\`${attribute}\` gives a set of dimension ${set.dimension}, but \`${decl.name}\` has dimension ${dimension}`,
+          decl.name,
+        );
       } else dimension = set.dimension;
     }
     if (decl.definition !== null && decl.defaultValue !== null) {
@@ -89,7 +103,12 @@ class ModelChecker extends ExpressionChecker {
     if (decl.definition !== null) this.checkNumber(decl.definition, ctx);
     if (decl.defaultValue !== null) this.checkNumber(decl.defaultValue, ctx);
     if (decl.definition !== null && decl.defaultValue !== null) {
-      this.report("conflicting_attributes", decl.defaultValue.pos, `parameter \`${decl.name}\` is defined with \`:=\`, so a default would never be used`, decl.name);
+      this.report(
+        "conflicting_attributes",
+        decl.defaultValue.pos,
+        `parameter \`${decl.name}\` is defined with \`:=\`, so a default would never be used`,
+        decl.name,
+      );
     }
     if (decl.integer && decl.binary) {
       this.report("conflicting_attributes", decl.pos, `parameter \`${decl.name}\` cannot be both \`integer\` and \`binary\``, decl.name);
@@ -103,7 +122,12 @@ class ModelChecker extends ExpressionChecker {
     const ctx: Context = { maxDegree: 0, where: `the bounds of variable \`${decl.name}\`` };
     for (const bound of [decl.lower, decl.upper, decl.fixed]) if (bound !== null) this.checkNumber(bound, ctx);
     if (decl.fixed !== null && (decl.lower !== null || decl.upper !== null)) {
-      this.report("conflicting_attributes", decl.fixed.pos, `variable \`${decl.name}\` is fixed with \`==\` and cannot also have \`>=\` or \`<=\` bounds`, decl.name);
+      this.report(
+        "conflicting_attributes",
+        decl.fixed.pos,
+        `variable \`${decl.name}\` is fixed with \`==\` and cannot also have \`>=\` or \`<=\` bounds`,
+        decl.name,
+      );
     }
     if (decl.integer && decl.binary) {
       this.report("conflicting_attributes", decl.pos, `variable \`${decl.name}\` cannot be both \`integer\` and \`binary\``, decl.name);

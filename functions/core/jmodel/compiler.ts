@@ -128,14 +128,7 @@ function expandObjective(
 }
 
 /** Appends the rows of one constraint declaration; returns how many rows were dropped as constant. */
-function expandConstraint(
-  decl: ConstraintDecl,
-  ev: Evaluator,
-  linearizer: Linearizer,
-  row: DenseRow,
-  names: string[],
-  out: Constraint[],
-): number {
+function expandConstraint(decl: ConstraintDecl, ev: Evaluator, linearizer: Linearizer, row: DenseRow, names: string[], out: Constraint[]): number {
   const frame: Frame = new Array(decl.frameSize ?? 0);
   let dropped = 0;
   // `demand[m] <= sum{…} x[p,m]` reads better as `sum{…} x[p,m] >= demand[m]`: keep the variables'

@@ -26,7 +26,9 @@ export function mergeDataset(ast: ModelAst, data: unknown, overrides: Record<str
   const take = (name: string, value: unknown, from: "dataset" | "override") => {
     const decl = symbols.get(name);
     if (decl === undefined) {
-      const what = others.has(name) ? `\`${name}\` is ${others.get(name)}, and only sets and parameters take data` : "the model declares no set or parameter of that name";
+      const what = others.has(name)
+        ? `\`${name}\` is ${others.get(name)}, and only sets and parameters take data`
+        : "the model declares no set or parameter of that name";
       if (from === "override") throw dataError("unknown_override", START_OF_SOURCE, `unknown override \`${name}\`: ${what}`, name);
       throw dataError("unknown_data_key", START_OF_SOURCE, `the dataset gives \`${name}\`, but ${what}`, name);
     }
@@ -64,7 +66,12 @@ export function bindSet(ev: Evaluator, decl: SetDecl, raw: unknown): void {
     for (const tuple of value.tuples) {
       if (ev.member(decl.within, tuple, frame) === null) {
         const shown = tuple.length === 1 ? `\`${tuple[0]}\`` : formatIndex(tuple);
-        throw dataError("not_in_set", decl.pos, `set \`${decl.name}\` has element ${shown} outside its \`within\` set: ${ev.whyNotIn(decl.within, tuple, frame)}`, decl.name);
+        throw dataError(
+          "not_in_set",
+          decl.pos,
+          `set \`${decl.name}\` has element ${shown} outside its \`within\` set: ${ev.whyNotIn(decl.within, tuple, frame)}`,
+          decl.name,
+        );
       }
     }
   }
@@ -84,7 +91,12 @@ function readSet(decl: SetDecl, raw: unknown): SetValue {
     if (dimension === 1) tuple = [readAtom(item, what, decl)];
     else {
       if (!Array.isArray(item) || item.length !== dimension) {
-        throw dataError("wrong_type", decl.pos, `${what} must be a tuple of ${dimension} elements such as ${exampleTuple(dimension)}, found ${describeJson(item)}`, decl.name);
+        throw dataError(
+          "wrong_type",
+          decl.pos,
+          `${what} must be a tuple of ${dimension} elements such as ${exampleTuple(dimension)}, found ${describeJson(item)}`,
+          decl.name,
+        );
       }
       tuple = item.map((a: unknown) => readAtom(a, what, decl));
     }
@@ -171,7 +183,7 @@ function productSets(ev: Evaluator, indexing: Indexing, frame: Frame): Factor[] 
   for (const entry of indexing.entries) {
     if (entry.set.kind !== "name" || entry.dimension !== 1) return null;
     if (entry.dummies !== null && (entry.dummies.length !== 1 || entry.dummies[0]!.filter)) return null;
-    factors.push({ name: entry.set.name, set: ev.evalSet(entry.set, frame), slot: entry.dummies?.[0]!.slot ?? -1 });
+    factors.push({ name: entry.set.name, set: ev.evalSet(entry.set, frame), slot: entry.dummies?.[0]?.slot ?? -1 });
   }
   return factors;
 }
@@ -180,13 +192,7 @@ function productSets(ev: Evaluator, indexing: Indexing, frame: Frame): Factor[] 
  * Nested objects over a product domain, read in one pass: a JSON key is a member exactly when the
  * set has an element with that key, so each key costs one hash look-up.
  */
-function bindNested(
-  decl: ParamDecl,
-  raw: Record<string, unknown>,
-  factors: Factor[],
-  frame: Frame,
-  store: (tuple: Tuple, value: unknown) => void,
-): void {
+function bindNested(decl: ParamDecl, raw: Record<string, unknown>, factors: Factor[], frame: Frame, store: (tuple: Tuple, value: unknown) => void): void {
   const tuple: Atom[] = new Array(factors.length);
   const walk = (node: Record<string, unknown>, depth: number) => {
     const factor = factors[depth]!;
@@ -280,7 +286,7 @@ export function describeJson(value: unknown): string {
   if (value === null) return "null";
   if (value === undefined) return "nothing";
   if (Array.isArray(value)) return value.length === 1 ? "an array of 1 item" : `an array of ${value.length} items`;
-  if (typeof value === "string") return `string "${value.length > 40 ? value.slice(0, 40) + "…" : value}"`;
+  if (typeof value === "string") return `string "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
   if (typeof value === "number") return Number.isFinite(value) ? `number ${value}` : `non-finite number ${value}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;

@@ -107,13 +107,7 @@ export function isJModelError(error: unknown): error is JModelError {
 /** Where an error that belongs to no place in the source (an unknown dataset key) points: the start. */
 export const START_OF_SOURCE: SourcePosition = { line: 1, column: 1 };
 
-export function problemAt(
-  kind: JModelErrorKind,
-  code: JModelErrorCode,
-  at: SourcePosition,
-  message: string,
-  symbol?: string,
-): JModelProblem {
+export function problemAt(kind: JModelErrorKind, code: JModelErrorCode, at: SourcePosition, message: string, symbol?: string): JModelProblem {
   const p: JModelProblem = { kind, code, message, line: at.line, column: at.column };
   if (symbol !== undefined) p.symbol = symbol;
   return p;

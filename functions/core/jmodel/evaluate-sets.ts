@@ -95,7 +95,7 @@ export function memberOf(ev: Evaluator, expr: Expr, tuple: Tuple, frame: Frame):
       if (tuple.length !== 1 || typeof value !== "number") return null;
       const { from, to, step } = rangeBounds(ev, expr, frame);
       if (value < from || value > to) return null;
-      return step === 1 && Number.isInteger(from) ? (Number.isInteger(value) ? [value] : null) : ev.evalSet(expr, frame).findAtom(value) ?? null;
+      return step === 1 && Number.isInteger(from) ? (Number.isInteger(value) ? [value] : null) : (ev.evalSet(expr, frame).findAtom(value) ?? null);
     }
     case "setop": {
       if (expr.op === "cross") {

@@ -1,7 +1,7 @@
 import type { Expr, IndexEntry, Indexing, NameRef, ParamDecl, SetDecl } from "./ast.js";
 import { dataError } from "./errors.js";
 import { buildSet, memberOf, whyNotIn } from "./evaluate-sets.js";
-import { atomKey, formatIndex, SetValue, TupleMap, type Atom, type Tuple } from "./values.js";
+import { atomKey, formatIndex, type SetValue, type TupleMap, type Atom, type Tuple } from "./values.js";
 
 /**
  * Evaluation of the constant part of a checked model: numbers, conditions, sets, indexings and
@@ -57,7 +57,9 @@ export class Evaluator {
         const right = this.evalNum(expr.right, frame);
         let result: number;
         switch (expr.op) {
-          case "*": result = left * right; break;
+          case "*":
+            result = left * right;
+            break;
           case "/":
             if (right === 0) throw dataError("division_by_zero", expr.opPos, `division by zero (${left} / 0)`);
             result = left / right;
@@ -66,7 +68,9 @@ export class Evaluator {
             if (right === 0) throw dataError("division_by_zero", expr.opPos, `\`mod\` by zero (${left} mod 0)`);
             result = left - right * Math.floor(left / right);
             break;
-          case "^": result = left ** right; break;
+          case "^":
+            result = left ** right;
+            break;
         }
         if (Number.isNaN(result)) throw dataError("non_finite", expr.opPos, `${left} ${expr.op} ${right} is not a number`);
         return result;
@@ -100,14 +104,30 @@ export class Evaluator {
     const x = args[0]!;
     let result: number;
     switch (expr.fn) {
-      case "abs": result = Math.abs(x); break;
-      case "floor": result = Math.floor(x); break;
-      case "ceil": result = Math.ceil(x); break;
-      case "sqrt": result = Math.sqrt(x); break;
-      case "exp": result = Math.exp(x); break;
-      case "log": result = Math.log(x); break;
-      case "min": result = Math.min(...args); break;
-      case "max": result = Math.max(...args); break;
+      case "abs":
+        result = Math.abs(x);
+        break;
+      case "floor":
+        result = Math.floor(x);
+        break;
+      case "ceil":
+        result = Math.ceil(x);
+        break;
+      case "sqrt":
+        result = Math.sqrt(x);
+        break;
+      case "exp":
+        result = Math.exp(x);
+        break;
+      case "log":
+        result = Math.log(x);
+        break;
+      case "min":
+        result = Math.min(...args);
+        break;
+      case "max":
+        result = Math.max(...args);
+        break;
     }
     if (Number.isNaN(result)) throw dataError("non_finite", expr.pos, `\`${expr.fn}(${args.join(", ")})\` is not a number`);
     return result;
@@ -173,11 +193,15 @@ export class Evaluator {
     for (const check of decl.checks) {
       const bound = this.evalNum(check.value, frame);
       const ok =
-        check.op === ">=" ? value >= bound
-        : check.op === "<=" ? value <= bound
-        : check.op === ">" ? value > bound
-        : check.op === "<" ? value < bound
-        : value !== bound;
+        check.op === ">="
+          ? value >= bound
+          : check.op === "<="
+            ? value <= bound
+            : check.op === ">"
+              ? value > bound
+              : check.op === "<"
+                ? value < bound
+                : value !== bound;
       if (!ok) throw outOfRange(decl, value, tuple, `${check.op} ${bound}`);
     }
   }
@@ -198,10 +222,14 @@ export class Evaluator {
           throw dataError("not_a_number", expr.opPos, `cannot order \`${left}\` and \`${right}\`: compare numbers with numbers, strings with strings`);
         }
         switch (expr.op) {
-          case "<": return left < right;
-          case "<=": return left <= right;
-          case ">": return left > right;
-          case ">=": return left >= right;
+          case "<":
+            return left < right;
+          case "<=":
+            return left <= right;
+          case ">":
+            return left > right;
+          case ">=":
+            return left >= right;
         }
         break;
       }
@@ -343,4 +371,3 @@ export function describeDomainMiss(miss: DomainMiss, tuple: Tuple): string {
   // "index `x9` is not in set `MARKETS` (at [`seattle`,`x9`])"; no "(at …)" when the reason shows it all.
   return miss.reason.startsWith(whole) ? `index ${miss.reason}` : `index ${miss.reason} (at ${whole})`;
 }
-

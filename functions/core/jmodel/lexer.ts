@@ -6,21 +6,49 @@ import { syntaxError, type SourcePosition } from "./errors.js";
  */
 
 export const KEYWORDS = [
-  "set", "param", "var", "minimize", "maximize", "subject",
-  "in", "sum", "min", "max", "card", "abs", "floor", "ceil", "sqrt", "exp", "log",
-  "integer", "binary", "default", "dimen", "within",
-  "union", "inter", "diff", "symdiff", "cross", "by",
-  "and", "or", "not", "if", "then", "else", "mod", "infinity",
+  "set",
+  "param",
+  "var",
+  "minimize",
+  "maximize",
+  "subject",
+  "in",
+  "sum",
+  "min",
+  "max",
+  "card",
+  "abs",
+  "floor",
+  "ceil",
+  "sqrt",
+  "exp",
+  "log",
+  "integer",
+  "binary",
+  "default",
+  "dimen",
+  "within",
+  "union",
+  "inter",
+  "diff",
+  "symdiff",
+  "cross",
+  "by",
+  "and",
+  "or",
+  "not",
+  "if",
+  "then",
+  "else",
+  "mod",
+  "infinity",
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
 /** `s.t.` is the short form of `subject to`; the lexer folds both spellings into this one token. */
 export const SUBJECT_TO = "subject to";
 
-const PUNCTUATION = [
-  ":=", "..", "<=", ">=", "==", "!=", "<>",
-  ";", ":", ",", "(", ")", "{", "}", "[", "]", "+", "-", "*", "/", "^", "<", ">", "=",
-] as const;
+const PUNCTUATION = [":=", "..", "<=", ">=", "==", "!=", "<>", ";", ":", ",", "(", ")", "{", "}", "[", "]", "+", "-", "*", "/", "^", "<", ">", "="] as const;
 export type Punctuation = (typeof PUNCTUATION)[number];
 
 export type TokenType = "name" | "number" | "string" | "eof" | Keyword | Punctuation | typeof SUBJECT_TO;

@@ -37,7 +37,10 @@ export class DenseRow implements LinearSink {
   /** coef of x_i·x_j by key i·n + j with i ≤ j; only the objective's row has one. */
   private readonly quadratic: Map<number, number> | null;
 
-  constructor(private readonly size: number, acceptsQuadratic = false) {
+  constructor(
+    private readonly size: number,
+    acceptsQuadratic = false,
+  ) {
     this.coefs = new Float64Array(size);
     this.seen = new Uint8Array(size);
     this.touched = new Int32Array(size);

@@ -1,14 +1,4 @@
-import type {
-  ConstraintDecl,
-  Declaration,
-  ModelAst,
-  ObjectiveDecl,
-  ParamCheckOp,
-  ParamDecl,
-  Relation,
-  SetDecl,
-  VarDecl,
-} from "./ast.js";
+import type { ConstraintDecl, Declaration, ModelAst, ObjectiveDecl, ParamCheckOp, ParamDecl, Relation, SetDecl, VarDecl } from "./ast.js";
 import { JModelError, problemAt, syntaxError, type JModelProblem } from "./errors.js";
 import { describeToken, SUBJECT_TO, tokenize, type Token, type TokenType } from "./lexer.js";
 import { ExpressionParser } from "./parse-expression.js";
@@ -69,7 +59,13 @@ class StatementParser extends ExpressionParser {
     }
     const eof = this.current;
     return {
-      ast: { declarations, brokenNames: this.brokenNames, brokenObjective: this.brokenObjective, end: { line: eof.line, column: eof.column }, source: this.source },
+      ast: {
+        declarations,
+        brokenNames: this.brokenNames,
+        brokenObjective: this.brokenObjective,
+        end: { line: eof.line, column: eof.column },
+        source: this.source,
+      },
       problems: this.problems,
     };
   }
@@ -97,10 +93,7 @@ class StatementParser extends ExpressionParser {
       case "subject":
         return this.parseConstraint();
       default: {
-        const hint =
-          this.at("name") && this.peek().type === ":"
-            ? " (a constraint starts with `subject to` or `s.t.`)"
-            : "";
+        const hint = this.at("name") && this.peek().type === ":" ? " (a constraint starts with `subject to` or `s.t.`)" : "";
         throw this.unexpected(`a declaration (set, param, var, minimize, maximize, subject to)${hint}`);
       }
     }
@@ -130,9 +123,7 @@ class StatementParser extends ExpressionParser {
   }
 
   private attributeTwice(decl: { name: string }, attribute: string, at: Token): void {
-    this.problems.push(
-      problemAt("semantic", "conflicting_attributes", at, `\`${decl.name}\` is given ${attribute} twice`, decl.name),
-    );
+    this.problems.push(problemAt("semantic", "conflicting_attributes", at, `\`${decl.name}\` is given ${attribute} twice`, decl.name));
   }
 
   // ------------------------------------------------------------ set
@@ -144,8 +135,15 @@ class StatementParser extends ExpressionParser {
       throw this.unexpected("`dimen`, `within`, `:=`, `default` or `;` (indexed sets are not supported: use a set of tuples)");
     }
     const decl: SetDecl = {
-      kind: "set", name: name.text, pos: name, dimen: null, within: null,
-      definition: null, definitionText: null, defaultValue: null, defaultText: null,
+      kind: "set",
+      name: name.text,
+      pos: name,
+      dimen: null,
+      within: null,
+      definition: null,
+      definitionText: null,
+      defaultValue: null,
+      defaultText: null,
     };
     while (!this.at(";")) {
       const token = this.current;
@@ -288,13 +286,27 @@ class StatementParser extends ExpressionParser {
         throw this.unexpected("`;` (a ranged constraint is `lo <= expr <= hi` or `hi >= expr >= lo`)", relationToken);
       }
       decl = {
-        kind: "constraint", name: name.text, pos: name, indexing, left, relation: first.relation,
-        relationPos: first.pos, middle: second, right: this.parseValue(),
+        kind: "constraint",
+        name: name.text,
+        pos: name,
+        indexing,
+        left,
+        relation: first.relation,
+        relationPos: first.pos,
+        middle: second,
+        right: this.parseValue(),
       };
     } else {
       decl = {
-        kind: "constraint", name: name.text, pos: name, indexing, left, relation: first.relation,
-        relationPos: first.pos, middle: null, right: second,
+        kind: "constraint",
+        name: name.text,
+        pos: name,
+        indexing,
+        left,
+        relation: first.relation,
+        relationPos: first.pos,
+        middle: null,
+        right: second,
       };
     }
     this.endStatement();

@@ -43,9 +43,9 @@ export function formatIndex(tuple: Tuple): string {
 /** `x`, `x[1]`, `flow[a,b]`: the generated name of a variable or constraint. */
 export function generatedName(base: string, tuple: Tuple): string {
   if (tuple.length === 0) return base;
-  let name = base + "[" + atomKey(tuple[0]!);
-  for (let i = 1; i < tuple.length; i++) name += "," + atomKey(tuple[i]!);
-  return name + "]";
+  let name = `${base}[${atomKey(tuple[0]!)}`;
+  for (let i = 1; i < tuple.length; i++) name += `,${atomKey(tuple[i]!)}`;
+  return `${name}]`;
 }
 
 /**

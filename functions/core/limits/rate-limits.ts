@@ -69,19 +69,11 @@ export class RateLimiter {
   }
 
   passwordReset(email: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(
-      `EMAIL#${email}#reset`,
-      [{ name: "reset-hour", seconds: 3600, limit: this.config.authPasswordResetPerHour }],
-      nowMs,
-    );
+    return this.counters.consume(`EMAIL#${email}#reset`, [{ name: "reset-hour", seconds: 3600, limit: this.config.authPasswordResetPerHour }], nowMs);
   }
 
   triggerFire(triggerId: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(
-      `TRG#${triggerId}`,
-      [{ name: "fire-minute", seconds: 60, limit: this.config.triggerFireRateLimitPerMinute }],
-      nowMs,
-    );
+    return this.counters.consume(`TRG#${triggerId}`, [{ name: "fire-minute", seconds: 60, limit: this.config.triggerFireRateLimitPerMinute }], nowMs);
   }
 }
 
@@ -90,10 +82,7 @@ export function assertAllowed(result: ConsumeResult, nowMs: number, what?: strin
   if (result.allowed) return;
   const refused = result.windows.filter((w) => w.limit > 0 && w.remaining <= 0);
   const w = refused.reduce((a, b) => (b.resetAt > a.resetAt ? b : a), refused[0] ?? result.windows[0]!);
-  throw new RateLimitError(
-    { limit: w.limit, remaining: 0, resetAt: w.resetAt, retryAfter: Math.max(1, w.resetAt - Math.floor(nowMs / 1000)) },
-    what,
-  );
+  throw new RateLimitError({ limit: w.limit, remaining: 0, resetAt: w.resetAt, retryAfter: Math.max(1, w.resetAt - Math.floor(nowMs / 1000)) }, what);
 }
 
 /** Response headers: X-RateLimit-* for the binding window, plus the IETF RateLimit-Policy / RateLimit fields. */

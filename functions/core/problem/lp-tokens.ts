@@ -6,7 +6,7 @@ import { ProblemParseError } from "./parse-error.js";
  * ignored. Numbers and names need no space between them (`2x` is 2·x, as CPLEX reads it).
  */
 
-export const enum Token {
+export enum Token {
   Number,
   Name,
   Plus,
@@ -38,23 +38,42 @@ export type LpSection =
   | "end";
 
 const ONE_WORD_SECTIONS = new Map<string, LpSection>([
-  ["minimize", "minimize"], ["minimise", "minimize"], ["minimum", "minimize"], ["min", "minimize"],
-  ["maximize", "maximize"], ["maximise", "maximize"], ["maximum", "maximize"], ["max", "maximize"],
-  ["st", "constraints"], ["s.t.", "constraints"], ["st.", "constraints"],
-  ["bounds", "bounds"], ["bound", "bounds"],
-  ["general", "generals"], ["generals", "generals"], ["gen", "generals"], ["integer", "generals"], ["integers", "generals"],
-  ["binary", "binaries"], ["binaries", "binaries"], ["bin", "binaries"],
-  ["semi-continuous", "semi-continuous"], ["semis", "semi-continuous"], ["semi", "semi-continuous"],
-  ["sos", "sos"], ["end", "end"],
+  ["minimize", "minimize"],
+  ["minimise", "minimize"],
+  ["minimum", "minimize"],
+  ["min", "minimize"],
+  ["maximize", "maximize"],
+  ["maximise", "maximize"],
+  ["maximum", "maximize"],
+  ["max", "maximize"],
+  ["st", "constraints"],
+  ["s.t.", "constraints"],
+  ["st.", "constraints"],
+  ["bounds", "bounds"],
+  ["bound", "bounds"],
+  ["general", "generals"],
+  ["generals", "generals"],
+  ["gen", "generals"],
+  ["integer", "generals"],
+  ["integers", "generals"],
+  ["binary", "binaries"],
+  ["binaries", "binaries"],
+  ["bin", "binaries"],
+  ["semi-continuous", "semi-continuous"],
+  ["semis", "semi-continuous"],
+  ["semi", "semi-continuous"],
+  ["sos", "sos"],
+  ["end", "end"],
 ]);
 const TWO_WORD_SECTIONS = new Map<string, LpSection>([
-  ["subject to", "constraints"], ["such that", "constraints"], ["lazy constraints", "lazy constraints"], ["user cuts", "user cuts"],
+  ["subject to", "constraints"],
+  ["such that", "constraints"],
+  ["lazy constraints", "lazy constraints"],
+  ["user cuts", "user cuts"],
 ]);
 
 /** Every word the LP format reserves: a writer must not use them as names. */
-export const LP_RESERVED_WORDS = new Set([
-  ...ONE_WORD_SECTIONS.keys(), "subject", "such", "lazy", "user", "free", "inf", "infinity", "infinite",
-]);
+export const LP_RESERVED_WORDS = new Set([...ONE_WORD_SECTIONS.keys(), "subject", "such", "lazy", "user", "free", "inf", "infinity", "infinite"]);
 
 export interface LpTokens {
   kinds: Token[];
@@ -144,22 +163,65 @@ export function tokenizeLp(text: string): LpTokens {
       }
       const next = line.charCodeAt(i + 1);
       switch (c) {
-        case 43: push(Token.Plus, "+", lineNumber); i++; continue;
+        case 43:
+          push(Token.Plus, "+", lineNumber);
+          i++;
+          continue;
         case 45:
-          if (next === 62) { push(Token.Implies, "->", lineNumber); i += 2; continue; }
-          push(Token.Minus, "-", lineNumber); i++; continue;
-        case 42: push(Token.Times, "*", lineNumber); i++; continue;
-        case 94: push(Token.Power, "^", lineNumber); i++; continue;
-        case 47: push(Token.Slash, "/", lineNumber); i++; continue;
-        case 91: push(Token.OpenBracket, "[", lineNumber); i++; continue;
-        case 93: push(Token.CloseBracket, "]", lineNumber); i++; continue;
-        case 58: push(Token.Colon, ":", lineNumber); i++; continue;
-        case 60: push(Token.Sense, "<=", lineNumber); i += next === 61 ? 2 : 1; continue;
-        case 62: push(Token.Sense, ">=", lineNumber); i += next === 61 ? 2 : 1; continue;
+          if (next === 62) {
+            push(Token.Implies, "->", lineNumber);
+            i += 2;
+            continue;
+          }
+          push(Token.Minus, "-", lineNumber);
+          i++;
+          continue;
+        case 42:
+          push(Token.Times, "*", lineNumber);
+          i++;
+          continue;
+        case 94:
+          push(Token.Power, "^", lineNumber);
+          i++;
+          continue;
+        case 47:
+          push(Token.Slash, "/", lineNumber);
+          i++;
+          continue;
+        case 91:
+          push(Token.OpenBracket, "[", lineNumber);
+          i++;
+          continue;
+        case 93:
+          push(Token.CloseBracket, "]", lineNumber);
+          i++;
+          continue;
+        case 58:
+          push(Token.Colon, ":", lineNumber);
+          i++;
+          continue;
+        case 60:
+          push(Token.Sense, "<=", lineNumber);
+          i += next === 61 ? 2 : 1;
+          continue;
+        case 62:
+          push(Token.Sense, ">=", lineNumber);
+          i += next === 61 ? 2 : 1;
+          continue;
         case 61:
-          if (next === 60) { push(Token.Sense, "<=", lineNumber); i += 2; continue; }
-          if (next === 62) { push(Token.Sense, ">=", lineNumber); i += 2; continue; }
-          push(Token.Sense, "=", lineNumber); i++; continue;
+          if (next === 60) {
+            push(Token.Sense, "<=", lineNumber);
+            i += 2;
+            continue;
+          }
+          if (next === 62) {
+            push(Token.Sense, ">=", lineNumber);
+            i += 2;
+            continue;
+          }
+          push(Token.Sense, "=", lineNumber);
+          i++;
+          continue;
       }
       if (c === 46) throw new ProblemParseError("lp", lineNumber, `a name cannot start with "." ("${line.slice(i).split(/\s/)[0]}")`);
       const from = i;

@@ -75,7 +75,9 @@ export function writeLp(problem: Problem, options: WriteLpOptions = {}): Written
   objective.add(`${unusedName("obj", plan.usedNames)}:`);
   const cost = new Float64Array(names.length);
   for (const t of mergeLinearTerms(problem.objective.terms)) cost[columnIndex.get(t.var)!] = sign * t.coef;
-  names.forEach((name, j) => objective.add(cost[j] === 0 ? `+ 0 ${name}` : signed(cost[j]!, name)));
+  names.forEach((name, j) => {
+    objective.add(cost[j] === 0 ? `+ 0 ${name}` : signed(cost[j]!, name));
+  });
   const quadratic = canonicalQuadratic(problem.objective.quadratic ?? [], columnIndex);
   if (quadratic.length > 0) {
     objective.add("+ [");
@@ -132,7 +134,10 @@ export function writeLp(problem: Problem, options: WriteLpOptions = {}): Written
     } else bounds.push(` ${v.lb === null ? "-inf" : formatNumber(v.lb)} <= ${name} <= ${formatNumber(v.ub)}`);
   });
   if (bounds.length > 0) out.push("Bounds", ...bounds);
-  for (const [section, type] of [["Generals", "integer"], ["Binaries", "binary"]] as const) {
+  for (const [section, type] of [
+    ["Generals", "integer"],
+    ["Binaries", "binary"],
+  ] as const) {
     const members = names.filter((_, j) => variables[j]!.type === type);
     if (members.length === 0) continue;
     out.push(section);

@@ -32,8 +32,22 @@ const MAX_NAME_LENGTH = 255;
 
 const SECTIONS = new Set(["NAME", "OBJSENSE", "OBJSENCE", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "QUADOBJ", "QMATRIX", "ENDATA"]);
 const UNSUPPORTED_SECTIONS = new Set([
-  "QSECTION", "QCMATRIX", "CSECTION", "SOS", "SETS", "INDICATORS", "GENCONS", "PWLOBJ", "PWLNAM", "PWLCON",
-  "DELAYEDROWS", "MODELCUTS", "USERCUTS", "LAZYCONS", "OBJNAME", "BRANCH",
+  "QSECTION",
+  "QCMATRIX",
+  "CSECTION",
+  "SOS",
+  "SETS",
+  "INDICATORS",
+  "GENCONS",
+  "PWLOBJ",
+  "PWLNAM",
+  "PWLCON",
+  "DELAYEDROWS",
+  "MODELCUTS",
+  "USERCUTS",
+  "LAZYCONS",
+  "OBJNAME",
+  "BRANCH",
 ]);
 const BOUND_TYPES_WITHOUT_VALUE = new Set(["FR", "MI", "PL", "BV"]);
 
@@ -335,7 +349,9 @@ export class MpsReader {
     this.checkName(name, "column");
     const seen = this.columnIndex.get(name);
     if (seen !== undefined) {
-      this.fail(`column "${name}" appears again after other columns (first on line ${this.columnLines[seen]}); an MPS file lists each column's entries together`);
+      this.fail(
+        `column "${name}" appears again after other columns (first on line ${this.columnLines[seen]}); an MPS file lists each column's entries together`,
+      );
     }
     const index = this.columnNames.length;
     this.columnIndex.set(name, index);
@@ -369,7 +385,8 @@ export class MpsReader {
 
   private readRhsOrRange(line: string, section: "rhs" | "ranges"): void {
     const count = this.readFields(line, "rhs");
-    if (count !== -1 && (count < 2 || count > 5)) this.fail(`an ${section.toUpperCase()} line has an optional set name and one or two (row, value) pairs (${fieldsFound(count)})`);
+    if (count !== -1 && (count < 2 || count > 5))
+      this.fail(`an ${section.toUpperCase()} line has an optional set name and one or two (row, value) pairs (${fieldsFound(count)})`);
     const f = this.field;
     this.setRowValue(f[2]!, f[3]!, section);
     if (f[4]!.length > 0 || f[5]!.length > 0) this.setRowValue(f[4]!, f[5]!, section);
@@ -382,7 +399,8 @@ export class MpsReader {
     const value = this.number(token, `${what} of row "${rowName}"`);
     if (row === DROPPED_ROW || (row === OBJECTIVE_ROW && section === "ranges")) return;
     if (row === OBJECTIVE_ROW) {
-      if (this.objectiveConstantLine !== 0) this.fail(`a second right-hand side for the objective row "${rowName}" (first on line ${this.objectiveConstantLine})`);
+      if (this.objectiveConstantLine !== 0)
+        this.fail(`a second right-hand side for the objective row "${rowName}" (first on line ${this.objectiveConstantLine})`);
       this.objectiveConstantLine = this.lineNumber;
       this.objectiveConstant = value === 0 ? 0 : -value;
       return;
@@ -456,7 +474,8 @@ export class MpsReader {
 
   private readQuadratic(line: string, section: "quadobj" | "qmatrix"): void {
     const count = this.readFields(line, "entries");
-    if (count !== -1 && count !== 3 && count !== 5) this.fail(`a ${section.toUpperCase()} line has a column and one or two (column, value) pairs (${fieldsFound(count)})`);
+    if (count !== -1 && count !== 3 && count !== 5)
+      this.fail(`a ${section.toUpperCase()} line has a column and one or two (column, value) pairs (${fieldsFound(count)})`);
     const f = this.field;
     this.addQuadratic(f[1]!, f[2]!, f[3]!, section);
     if (f[4]!.length > 0 || f[5]!.length > 0) this.addQuadratic(f[1]!, f[4]!, f[5]!, section);
@@ -464,7 +483,8 @@ export class MpsReader {
 
   private addQuadratic(name1: string, name2: string, token: string, section: "quadobj" | "qmatrix"): void {
     for (const name of [name1, name2]) {
-      if (!this.columnIndex.has(name)) this.fail(name.length === 0 ? "missing column name" : `column "${name}" in ${section.toUpperCase()} does not appear in COLUMNS`);
+      if (!this.columnIndex.has(name))
+        this.fail(name.length === 0 ? "missing column name" : `column "${name}" in ${section.toUpperCase()} does not appear in COLUMNS`);
     }
     const value = this.number(token, `coefficient of (${name1}, ${name2})`);
     // Objective is c'x + ½x'Qx: see the conventions at the top of this file.

@@ -21,9 +21,32 @@ export type WriteMpsOptions = WriteProblemOptions;
 
 /** Words that start a section for some MPS reader (HiGHS checks the first word of every line). */
 const MPS_KEYWORDS = new Set([
-  "NAME", "OBJSENSE", "OBJSENCE", "OBJNAME", "MAX", "MIN", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "QSECTION",
-  "QMATRIX", "QUADOBJ", "QCMATRIX", "CSECTION", "DELAYEDROWS", "MODELCUTS", "INDICATORS", "SETS", "SOS", "GENCONS",
-  "PWLOBJ", "PWLNAM", "PWLCON", "ENDATA",
+  "NAME",
+  "OBJSENSE",
+  "OBJSENCE",
+  "OBJNAME",
+  "MAX",
+  "MIN",
+  "ROWS",
+  "COLUMNS",
+  "RHS",
+  "RANGES",
+  "BOUNDS",
+  "QSECTION",
+  "QMATRIX",
+  "QUADOBJ",
+  "QCMATRIX",
+  "CSECTION",
+  "DELAYEDROWS",
+  "MODELCUTS",
+  "INDICATORS",
+  "SETS",
+  "SOS",
+  "GENCONS",
+  "PWLOBJ",
+  "PWLNAM",
+  "PWLCON",
+  "ENDATA",
 ]);
 
 /** Why `name` cannot appear in a free MPS file, or null if it can. */
@@ -102,17 +125,20 @@ export function writeMps(problem: Problem, options: WriteMpsOptions = {}): Writt
   if (ranges.length > 0) out.push("RANGES", ...ranges);
 
   const bounds: string[] = [];
-  variables.forEach((v, j) => {
-    const bound = (type: string, value?: number) => bounds.push(` ${type} ${boundSet}  ${names[j]}${value === undefined ? "" : `  ${formatNumber(value)}`}`);
-    if (v.type === "binary") return bound("BV");
-    if (v.lb !== null && v.lb === v.ub) return bound("FX", v.lb);
-    if (v.lb === null && v.ub === null) return bound("FR");
-    // Upper first: a later LO overrides whatever a reader made of a negative UP.
-    if (v.ub !== null) bound("UP", v.ub);
-    else if (v.type === "integer") bound("PL");
-    if (v.lb === null) bound("MI");
-    else if (v.lb !== 0) bound("LO", v.lb);
-  });
+  for (const [j, v] of variables.entries()) {
+    const bound = (type: string, value?: number): void =>
+      void bounds.push(` ${type} ${boundSet}  ${names[j]}${value === undefined ? "" : `  ${formatNumber(value)}`}`);
+    if (v.type === "binary") bound("BV");
+    else if (v.lb !== null && v.lb === v.ub) bound("FX", v.lb);
+    else if (v.lb === null && v.ub === null) bound("FR");
+    else {
+      // Upper first: a later LO overrides whatever a reader made of a negative UP.
+      if (v.ub !== null) bound("UP", v.ub);
+      else if (v.type === "integer") bound("PL");
+      if (v.lb === null) bound("MI");
+      else if (v.lb !== 0) bound("LO", v.lb);
+    }
+  }
   if (bounds.length > 0) out.push("BOUNDS", ...bounds);
 
   const quadratic = canonicalQuadratic(problem.objective.quadratic ?? [], columnIndex);

@@ -51,9 +51,10 @@ export const ProblemSchema = ProblemShape.superRefine((p, ctx) => {
       ctx.addIssue({ code: "custom", path: ["variables", i], message: `lower bound ${v.lb} is above upper bound ${v.ub}` });
     }
   });
-  const unknown = (path: (string | number)[], name: string) =>
-    ctx.addIssue({ code: "custom", path, message: `unknown variable "${name}"` });
-  p.objective.terms.forEach((t, i) => names.has(t.var) || unknown(["objective", "terms", i, "var"], t.var));
+  const unknown = (path: (string | number)[], name: string) => ctx.addIssue({ code: "custom", path, message: `unknown variable "${name}"` });
+  p.objective.terms.forEach((t, i) => {
+    if (!names.has(t.var)) unknown(["objective", "terms", i, "var"], t.var);
+  });
   p.objective.quadratic?.forEach((q, i) => {
     if (!names.has(q.var1)) unknown(["objective", "quadratic", i, "var1"], q.var1);
     if (!names.has(q.var2)) unknown(["objective", "quadratic", i, "var2"], q.var2);
@@ -65,7 +66,9 @@ export const ProblemSchema = ProblemShape.superRefine((p, ctx) => {
     if (c.lb !== null && c.ub !== null && c.lb > c.ub) {
       ctx.addIssue({ code: "custom", path: ["constraints", i], message: `lower bound ${c.lb} is above upper bound ${c.ub}` });
     }
-    c.terms.forEach((t, j) => names.has(t.var) || unknown(["constraints", i, "terms", j, "var"], t.var));
+    c.terms.forEach((t, j) => {
+      if (!names.has(t.var)) unknown(["constraints", i, "terms", j, "var"], t.var);
+    });
   });
 });
 

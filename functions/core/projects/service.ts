@@ -25,11 +25,14 @@ export interface ResolvedModel {
 }
 
 export class ProjectService {
-  constructor(
-    private readonly deps: { store: ProjectStore; blobs: BlobStore; clock: Clock; config: Config },
-  ) {}
+  constructor(private readonly deps: { store: ProjectStore; blobs: BlobStore; clock: Clock; config: Config }) {}
 
-  private async content(orgId: string, id: string, input: { jmodel_source?: string; default_data?: Record<string, unknown> | null; problem?: Problem }, base?: ModelContent): Promise<ModelContent> {
+  private async content(
+    orgId: string,
+    id: string,
+    input: { jmodel_source?: string; default_data?: Record<string, unknown> | null; problem?: Problem },
+    base?: ModelContent,
+  ): Promise<ModelContent> {
     if (input.problem !== undefined) {
       return {
         jmodel_source: null,
@@ -66,7 +69,11 @@ export class ProjectService {
    * Copies a marketplace model into the organization: a project with its JModel source (the first
    * dataset as default data, so a single comparison compiles it at once) and every dataset.
    */
-  async createFromMarketplace(principal: Principal, model: MarketplaceModel, name: string | undefined): Promise<{ project: ProjectView; datasets: DatasetView[] }> {
+  async createFromMarketplace(
+    principal: Principal,
+    model: MarketplaceModel,
+    name: string | undefined,
+  ): Promise<{ project: ProjectView; datasets: DatasetView[] }> {
     const project = await this.create(principal, {
       name: name ?? model.title,
       description: model.summary,
@@ -203,7 +210,10 @@ export class ProjectService {
       jmodel_source: p.draft.jmodel_source,
       default_data: p.draft.default_data,
       problem_name: problem?.name ?? null,
-      jmodel_problems: p.draft.jmodel_source !== null ? checkJModel(p.draft.jmodel_source).map((x) => ({ line: x.line, column: x.column, message: x.message, kind: x.kind, code: x.code })) : [],
+      jmodel_problems:
+        p.draft.jmodel_source !== null
+          ? checkJModel(p.draft.jmodel_source).map((x) => ({ line: x.line, column: x.column, message: x.message, kind: x.kind, code: x.code }))
+          : [],
       version_count: p.version_count,
       created_at: p.created_at,
       updated_at: p.updated_at,

@@ -70,7 +70,12 @@ export class ProjectStore {
     return (await this.table.queryPrefix(`ORG#${orgId}`, "PRJ#", { newestFirst: true })).map((i) => strip<ProjectRecord>(i));
   }
 
-  async update(orgId: string, id: string, fields: Partial<Pick<ProjectRecord, "name" | "description" | "draft">>, nowMs: number): Promise<ProjectRecord | null> {
+  async update(
+    orgId: string,
+    id: string,
+    fields: Partial<Pick<ProjectRecord, "name" | "description" | "draft">>,
+    nowMs: number,
+  ): Promise<ProjectRecord | null> {
     const out = await this.table.setFields<Record<string, unknown>>({ pk: `ORG#${orgId}`, sk: `PRJ#${id}` }, { ...fields, updated_at: isoTime(nowMs) });
     return out ? strip<ProjectRecord>(out) : null;
   }

@@ -20,7 +20,11 @@ export class Queues {
   async sendJob(job: JobMessage, delaySeconds = 0): Promise<string> {
     try {
       const out = await this.sqs.send(
-        new SendMessageCommand({ QueueUrl: this.config.jobsQueueUrl, MessageBody: JSON.stringify(job), DelaySeconds: Math.min(MAX_SQS_DELAY_SECONDS, delaySeconds) }),
+        new SendMessageCommand({
+          QueueUrl: this.config.jobsQueueUrl,
+          MessageBody: JSON.stringify(job),
+          DelaySeconds: Math.min(MAX_SQS_DELAY_SECONDS, delaySeconds),
+        }),
       );
       return out.MessageId ?? "";
     } catch (error) {
@@ -30,8 +34,6 @@ export class Queues {
 
   async sendWebhook(message: WebhookMessage, nowMs: number): Promise<void> {
     const delay = Math.min(MAX_SQS_DELAY_SECONDS, Math.max(0, Math.ceil((message.due_at_ms - nowMs) / 1000)));
-    await this.sqs.send(
-      new SendMessageCommand({ QueueUrl: this.config.webhooksQueueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delay }),
-    );
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.config.webhooksQueueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delay }));
   }
 }

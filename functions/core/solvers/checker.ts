@@ -79,7 +79,13 @@ export function checkSolution(problem: Problem, solution: Record<string, number>
       upper = upper === null ? 1 : Math.min(upper, 1);
     }
     const e = excess(x, lower, upper, tol);
-    if (e) out.push({ kind: "bound", name: v.name, amount: e.amount, message: `"${v.name}" = ${x} is outside [${lower ?? "-inf"}, ${upper ?? "inf"}] by ${e.amount}` });
+    if (e)
+      out.push({
+        kind: "bound",
+        name: v.name,
+        amount: e.amount,
+        message: `"${v.name}" = ${x} is outside [${lower ?? "-inf"}, ${upper ?? "inf"}] by ${e.amount}`,
+      });
     if (v.type !== "continuous") {
       const dist = Math.abs(x - Math.round(x));
       if (dist > intTol) out.push({ kind: "integrality", name: v.name, amount: dist, message: `"${v.name}" = ${x} is not integral` });
@@ -92,7 +98,13 @@ export function checkSolution(problem: Problem, solution: Record<string, number>
     for (const t of c.terms) sum.add(t.coef * value.get(t.var)!);
     const act = sum.value;
     const e = excess(act, c.lb, c.ub, tol);
-    if (e) out.push({ kind: "constraint", name: c.name, amount: e.amount, message: `constraint "${c.name}": activity ${act} violates its ${e.side} side by ${e.amount}` });
+    if (e)
+      out.push({
+        kind: "constraint",
+        name: c.name,
+        amount: e.amount,
+        message: `constraint "${c.name}": activity ${act} violates its ${e.side} side by ${e.amount}`,
+      });
   }
 
   if (options.objective !== undefined && options.objective !== null) {

@@ -85,5 +85,4 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   }
 }
 
-export const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: string })?.name === "ConditionalCheckFailedException";
+export const isConditionFailure = (error: unknown): boolean => (error as { name?: string })?.name === "ConditionalCheckFailedException";

@@ -57,7 +57,9 @@ export class Leases {
    */
   async acquire<T>(key: { pk: string; sk: string }, waiting: string[], worker: string, leaseMs: number, nowMs: number, startedAt: string): Promise<T | null> {
     const values: Record<string, unknown> = { ":running": "running", ":owner": worker, ":until": nowMs + leaseMs, ":now": nowMs, ":started": startedAt };
-    waiting.forEach((s, i) => (values[`:w${i}`] = s));
+    waiting.forEach((s, i) => {
+      values[`:w${i}`] = s;
+    });
     const waitingCondition = waiting.map((_, i) => `#status = :w${i}`).join(" OR ");
     return this.table.update<T>({
       Key: key,
@@ -85,38 +87,56 @@ export class Leases {
    * out of the ACTIVE partition. Null when the worker no longer holds it.
    */
   async finish<T>(key: { pk: string; sk: string }, worker: string, status: string, set: Record<string, unknown>): Promise<T | null> {
-    return this.table.setFields<T>(key, { ...set, status }, {
-      condition: "#status = :running AND lease_owner = :owner",
-      names: { "#status": "status" },
-      values: { ":running": "running", ":owner": worker },
-      remove: leaseAttributes(set),
-    });
+    return this.table.setFields<T>(
+      key,
+      { ...set, status },
+      {
+        condition: "#status = :running AND lease_owner = :owner",
+        names: { "#status": "status" },
+        values: { ":running": "running", ":owner": worker },
+        remove: leaseAttributes(set),
+      },
+    );
   }
 
   /**
    * Ends an item that is still in one of `from` (no lease check: the caller decided it is abandoned or
    * was never started), with `set`. Null when it had already moved on.
    */
-  async end<T>(key: { pk: string; sk: string }, from: string[], status: string, set: Record<string, unknown>, extraCondition?: { expression: string; values: Record<string, unknown> }): Promise<T | null> {
+  async end<T>(
+    key: { pk: string; sk: string },
+    from: string[],
+    status: string,
+    set: Record<string, unknown>,
+    extraCondition?: { expression: string; values: Record<string, unknown> },
+  ): Promise<T | null> {
     const values: Record<string, unknown> = { ...(extraCondition?.values ?? {}) };
-    from.forEach((s, i) => (values[`:f${i}`] = s));
-    const fromCondition = from.map((_, i) => `#status = :f${i}`).join(" OR ");
-    return this.table.setFields<T>(key, { ...set, status }, {
-      condition: `(${fromCondition})${extraCondition ? ` AND (${extraCondition.expression})` : ""}`,
-      names: { "#status": "status" },
-      values,
-      remove: leaseAttributes(set),
+    from.forEach((s, i) => {
+      values[`:f${i}`] = s;
     });
+    const fromCondition = from.map((_, i) => `#status = :f${i}`).join(" OR ");
+    return this.table.setFields<T>(
+      key,
+      { ...set, status },
+      {
+        condition: `(${fromCondition})${extraCondition ? ` AND (${extraCondition.expression})` : ""}`,
+        names: { "#status": "status" },
+        values,
+        remove: leaseAttributes(set),
+      },
+    );
   }
 
   /** Every waiting or running item (the sweeper's input). */
   async active(): Promise<ActiveRef[]> {
-    return this.table.queryAll<ActiveRef>({
-      IndexName: "gsi1",
-      KeyConditionExpression: "gsi1pk = :p",
-      ExpressionAttributeValues: { ":p": ACTIVE_PARTITION },
-      ProjectionExpression: "pk, sk, active_kind, #status, lease_expires_at_ms, created_at, deadline_ms",
-      ExpressionAttributeNames: { "#status": "status" },
-    }).then((items) => items.map((i) => ({ ...i, kind: (i as unknown as { active_kind: string }).active_kind })));
+    return this.table
+      .queryAll<ActiveRef>({
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :p",
+        ExpressionAttributeValues: { ":p": ACTIVE_PARTITION },
+        ProjectionExpression: "pk, sk, active_kind, #status, lease_expires_at_ms, created_at, deadline_ms",
+        ExpressionAttributeNames: { "#status": "status" },
+      })
+      .then((items) => items.map((i) => ({ ...i, kind: (i as unknown as { active_kind: string }).active_kind })));
   }
 }

@@ -34,7 +34,8 @@ export class MetricsStore {
   async addTotals(delta: { requests: number; ok: number; failed: number; solved: number; solveMs: number }, nowMs: number): Promise<void> {
     await this.table.update({
       Key: KEY,
-      UpdateExpression: "ADD total_requests :r, total_successful :o, total_failed :f, total_solved :s, solve_time_ms_sum :ms SET start_time = if_not_exists(start_time, :now)",
+      UpdateExpression:
+        "ADD total_requests :r, total_successful :o, total_failed :f, total_solved :s, solve_time_ms_sum :ms SET start_time = if_not_exists(start_time, :now)",
       ExpressionAttributeValues: { ":r": delta.requests, ":o": delta.ok, ":f": delta.failed, ":s": delta.solved, ":ms": delta.solveMs, ":now": isoTime(nowMs) },
     });
   }

@@ -68,9 +68,7 @@ export class Table {
 
   async delete(pk: string, sk: string, condition?: string, values?: Record<string, unknown>): Promise<boolean> {
     try {
-      await this.doc.send(
-        new DeleteCommand({ TableName: this.name, Key: { pk, sk }, ConditionExpression: condition, ExpressionAttributeValues: values }),
-      );
+      await this.doc.send(new DeleteCommand({ TableName: this.name, Key: { pk, sk }, ConditionExpression: condition, ExpressionAttributeValues: values }));
       return true;
     } catch (error) {
       if (condition && isConditionFailure(error)) return false;
@@ -126,7 +124,11 @@ export class Table {
 
   /** Items of a partition whose sort key starts with `prefix`. */
   countPrefix(pk: string, prefix: string): Promise<number> {
-    return this.count({ KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)", ExpressionAttributeValues: { ":pk": pk, ":p": prefix }, ConsistentRead: true });
+    return this.count({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+      ExpressionAttributeValues: { ":pk": pk, ":p": prefix },
+      ConsistentRead: true,
+    });
   }
 
   /**

@@ -39,7 +39,9 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
           (await services.comparisonStore.end(orgId, id, [item.status as "pending" | "running"], "failed", {
             error_message: reason,
             completed_at: isoTime(now),
-            results: current.results.map((r) => (r.status === "pending" || r.status === "running" ? { ...r, status: "failed" as const, error_message: reason } : r)),
+            results: current.results.map((r) =>
+              r.status === "pending" || r.status === "running" ? { ...r, status: "failed" as const, error_message: reason } : r,
+            ),
           })) !== null;
       }
     } else if (extraHooks[item.kind]) {

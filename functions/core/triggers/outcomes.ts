@@ -23,13 +23,22 @@ export interface RunOutcome {
  */
 export class RunOutcomes {
   constructor(
-    private readonly deps: { config: Config; blobs: BlobStore; webhooks: WebhookDeliveries; notifications: Notifications; identity: IdentityStore; logger: Logger },
+    private readonly deps: {
+      config: Config;
+      blobs: BlobStore;
+      webhooks: WebhookDeliveries;
+      notifications: Notifications;
+      identity: IdentityStore;
+      logger: Logger;
+    },
   ) {}
 
   async finalFields(trigger: TriggerRecord | null, run: RunRecord, outcome: RunOutcome, nowMs: number): Promise<FinalRunFields> {
     const webhook = await this.deps.webhooks.prepare(trigger, run, outcome, nowMs);
     return {
-      result: outcome.result ? await storePayload(this.deps.blobs, `runs/${run.org_id}/${run.id}.json`, outcome.result, this.deps.config.inlinePayloadMaxBytes) : null,
+      result: outcome.result
+        ? await storePayload(this.deps.blobs, `runs/${run.org_id}/${run.id}.json`, outcome.result, this.deps.config.inlinePayloadMaxBytes)
+        : null,
       error: outcome.status === "failed" ? (outcome.error ?? "the run failed") : null,
       completed_at: isoTime(nowMs),
       webhook,

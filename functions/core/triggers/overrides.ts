@@ -22,8 +22,15 @@ export type OverrideType = (typeof OVERRIDE_TYPES)[number];
 export const SOLVER_OVERRIDE = "solver_name";
 
 export const OverrideFieldSchema = z.object({
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a set or parameter name of the model, or solver_name").max(100),
-  type: z.enum(OVERRIDE_TYPES).describe("JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean"),
+  name: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a set or parameter name of the model, or solver_name")
+    .max(100),
+  type: z
+    .enum(OVERRIDE_TYPES)
+    .describe(
+      "JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean",
+    ),
   required: z.boolean().default(false),
   default: z.unknown().optional().describe("used when the field is not sent; a required field with a default need not be sent"),
 });
@@ -71,7 +78,11 @@ export function overrideSchemaIssues(fields: OverrideField[], overridable: reado
     }
     if (!overridable.includes(f.name)) {
       const known = overridable.length ? `it has: ${overridable.join(", ")}` : "it has none";
-      issues.push({ loc: [...at, "name"], msg: `the pinned model has no set or parameter ${f.name} that data may give (${known}; or solver_name)`, type: "value_error" });
+      issues.push({
+        loc: [...at, "name"],
+        msg: `the pinned model has no set or parameter ${f.name} that data may give (${known}; or solver_name)`,
+        type: "value_error",
+      });
     }
     if (f.default !== undefined && !matchesType(f.default, f.type)) {
       issues.push({ loc: [...at, "default"], msg: `default is ${jsonTypeOf(f.default)}, not ${f.type}`, type: "value_error" });

@@ -108,7 +108,8 @@ export class TriggerRuns {
   }
 
   private assertEnabled(trigger: TriggerRecord): void {
-    if (!trigger.is_enabled) throw new AppError("trigger_disabled", "The trigger is disabled; nothing was queued. Enable it with POST /api/v2/triggers/{trigger_id}/toggle.");
+    if (!trigger.is_enabled)
+      throw new AppError("trigger_disabled", "The trigger is disabled; nothing was queued. Enable it with POST /api/v2/triggers/{trigger_id}/toggle.");
   }
 
   /** Fire, run now and rerun share one per-trigger window (TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE). */
@@ -187,7 +188,13 @@ export class TriggerRuns {
     } catch (error) {
       const reason = `enqueue_failed: ${(error as Error).message}`;
       const outcome = { status: "failed" as const, result: null, error: reason };
-      const ended = await store.endRun(run.trigger_id, run.id, [run.status], "failed", await this.deps.outcomes.finalFields(trigger, run, outcome, clock.now()));
+      const ended = await store.endRun(
+        run.trigger_id,
+        run.id,
+        [run.status],
+        "failed",
+        await this.deps.outcomes.finalFields(trigger, run, outcome, clock.now()),
+      );
       if (ended) await this.deps.outcomes.announce(ended, trigger, null);
       throw error;
     }
@@ -242,7 +249,15 @@ export class TriggerRuns {
       validation: run.validation,
       started_at: run.started_at ?? null,
       webhook: w
-        ? { delivery_id: w.delivery_id, event: w.event, status: w.status, attempts: w.attempts, next_attempt_at: w.next_attempt_at, delivered_at: w.delivered_at, reason: w.reason }
+        ? {
+            delivery_id: w.delivery_id,
+            event: w.event,
+            status: w.status,
+            attempts: w.attempts,
+            next_attempt_at: w.next_attempt_at,
+            delivered_at: w.delivered_at,
+            reason: w.reason,
+          }
         : null,
     };
   }

@@ -112,7 +112,10 @@ export const RunViewSchema = RunListItemSchema.extend({
   solver_name: z.string().describe("the solver asked for (auto until the worker picks)"),
   execution_id: z.string().nullable(),
   error: z.string().nullable(),
-  validation: z.object({ code: z.string(), params: z.record(z.string(), z.unknown()) }).nullable().describe("why a validation_failed run was refused"),
+  validation: z
+    .object({ code: z.string(), params: z.record(z.string(), z.unknown()) })
+    .nullable()
+    .describe("why a validation_failed run was refused"),
   started_at: z.string().nullable(),
   webhook: WebhookDeliveryViewSchema.nullable().describe("the delivery of this run's outcome, every attempt recorded"),
 });

@@ -24,7 +24,15 @@ type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
  */
 export class TriggerService {
   constructor(
-    private readonly deps: { config: Config; clock: Clock; store: TriggerStore; documents: DocumentService; identity: IdentityStore; auth: AuthService; blobs: BlobStore },
+    private readonly deps: {
+      config: Config;
+      clock: Clock;
+      store: TriggerStore;
+      documents: DocumentService;
+      identity: IdentityStore;
+      auth: AuthService;
+      blobs: BlobStore;
+    },
   ) {}
 
   async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string }> {
@@ -97,8 +105,10 @@ export class TriggerService {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
     const fixed: ValidationIssue[] = [];
-    if (input.version_id !== undefined) fixed.push({ loc: ["body", "version_id"], msg: "version_id cannot be changed: create a new trigger to pin another version", type: "value_error" });
-    if (input.document_id !== undefined) fixed.push({ loc: ["body", "document_id"], msg: "document_id cannot be changed: create a new trigger", type: "value_error" });
+    if (input.version_id !== undefined)
+      fixed.push({ loc: ["body", "version_id"], msg: "version_id cannot be changed: create a new trigger to pin another version", type: "value_error" });
+    if (input.document_id !== undefined)
+      fixed.push({ loc: ["body", "document_id"], msg: "document_id cannot be changed: create a new trigger", type: "value_error" });
     if (fixed.length > 0) throw new ValidationError(fixed);
     if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;

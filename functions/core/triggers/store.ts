@@ -259,7 +259,6 @@ export class TriggerStore {
     return this.table.countPrefix(`TRG#${triggerId}`, "RUN#");
   }
 
-
   async acquireRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
@@ -351,12 +350,25 @@ export class TriggerStore {
         "SET #w.#attempts = list_append(#w.#attempts, :a), #w.#next = :next, #w.#st = :st, #w.#nextAt = :nextAt, #w.#deliveredAt = :deliveredAt, #w.#reason = :reason",
       ConditionExpression: "#w.#id = :id AND #w.#next = :n AND #w.#st = :pending",
       ExpressionAttributeNames: {
-        "#w": "webhook", "#attempts": "attempts", "#next": "next_attempt", "#st": "status", "#nextAt": "next_attempt_at",
-        "#deliveredAt": "delivered_at", "#reason": "reason", "#id": "delivery_id",
+        "#w": "webhook",
+        "#attempts": "attempts",
+        "#next": "next_attempt",
+        "#st": "status",
+        "#nextAt": "next_attempt_at",
+        "#deliveredAt": "delivered_at",
+        "#reason": "reason",
+        "#id": "delivery_id",
       },
       ExpressionAttributeValues: {
-        ":a": [attempt], ":next": next.next_attempt, ":st": next.status, ":nextAt": next.next_attempt_at, ":deliveredAt": next.delivered_at,
-        ":reason": next.reason, ":id": deliveryId, ":n": attempt.attempt, ":pending": "pending",
+        ":a": [attempt],
+        ":next": next.next_attempt,
+        ":st": next.status,
+        ":nextAt": next.next_attempt_at,
+        ":deliveredAt": next.delivered_at,
+        ":reason": next.reason,
+        ":id": deliveryId,
+        ":n": attempt.attempt,
+        ":pending": "pending",
       },
     });
     return out ? strip<RunRecord>(out) : null;
@@ -372,7 +384,14 @@ export class TriggerStore {
       Key: runKey(triggerId, runId)!,
       UpdateExpression: "SET #w.#ca = :n, #w.#cu = :until",
       ConditionExpression: "#w.#id = :id AND #w.#st = :pending AND #w.#next = :n AND (#w.#ca < :n OR #w.#cu < :now)",
-      ExpressionAttributeNames: { "#w": "webhook", "#ca": "claimed_attempt", "#cu": "claim_until_ms", "#id": "delivery_id", "#st": "status", "#next": "next_attempt" },
+      ExpressionAttributeNames: {
+        "#w": "webhook",
+        "#ca": "claimed_attempt",
+        "#cu": "claim_until_ms",
+        "#id": "delivery_id",
+        "#st": "status",
+        "#next": "next_attempt",
+      },
       ExpressionAttributeValues: { ":n": attempt, ":until": untilMs, ":now": nowMs, ":id": deliveryId, ":pending": "pending" },
     });
     return out !== null;

@@ -68,7 +68,12 @@ export class WebhookDeliveries {
   }
 
   /** The delivery a run ending now will carry, or null when its trigger has no webhook. */
-  async prepare(trigger: TriggerRecord | null, run: RunRecord, outcome: { status: "completed" | "failed"; result: SolveResponse | null; error: string | null }, nowMs: number): Promise<WebhookState | null> {
+  async prepare(
+    trigger: TriggerRecord | null,
+    run: RunRecord,
+    outcome: { status: "completed" | "failed"; result: SolveResponse | null; error: string | null },
+    nowMs: number,
+  ): Promise<WebhookState | null> {
     if (!trigger?.webhook_url || !trigger.webhook_secret) return null;
     const event: WebhookEvent = outcome.status === "completed" ? "trigger.run.completed" : "trigger.run.failed";
     const payload: WebhookPayload = {
@@ -110,7 +115,10 @@ export class WebhookDeliveries {
     if (w && w.status === "pending" && w.next_attempt === 1) {
       const now = this.deps.clock.now();
       try {
-        await this.deps.queues.sendWebhook({ delivery_id: w.delivery_id, trigger_id: run.trigger_id, run_id: run.id, org_id: run.org_id, attempt: 1, due_at_ms: now }, now);
+        await this.deps.queues.sendWebhook(
+          { delivery_id: w.delivery_id, trigger_id: run.trigger_id, run_id: run.id, org_id: run.org_id, attempt: 1, due_at_ms: now },
+          now,
+        );
       } catch (error) {
         this.deps.logger.error("webhook not queued; it stays in the outbox for the sweeper", { delivery_id: w.delivery_id, run_id: run.id, error });
         return;
@@ -156,7 +164,13 @@ export class WebhookDeliveries {
     }
     const trigger = await store.getTrigger(message.org_id, message.trigger_id);
     if (!trigger?.webhook_url || !trigger.webhook_secret) {
-      await store.stopDelivery(run.trigger_id, run.id, w.delivery_id, "cancelled", trigger ? "the trigger's webhook_url was removed" : "the trigger was deleted");
+      await store.stopDelivery(
+        run.trigger_id,
+        run.id,
+        w.delivery_id,
+        "cancelled",
+        trigger ? "the trigger's webhook_url was removed" : "the trigger was deleted",
+      );
       return;
     }
     // The claim outlives the attempt's timeout, so only a consumer that died loses it.
@@ -191,21 +205,48 @@ export class WebhookDeliveries {
       outcome: ok ? "delivered" : result.refused ? "refused" : "failed",
     };
     const now = clock.now();
-    this.deps.logger.info("webhook attempt", { delivery_id: w.delivery_id, run_id: run.id, attempt: attempt.attempt, outcome: attempt.outcome, status_code: attempt.status_code, host: hostOf(trigger.webhook_url!) });
+    this.deps.logger.info("webhook attempt", {
+      delivery_id: w.delivery_id,
+      run_id: run.id,
+      attempt: attempt.attempt,
+      outcome: attempt.outcome,
+      status_code: attempt.status_code,
+      host: hostOf(trigger.webhook_url!),
+    });
     if (ok) {
-      await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "delivered", next_attempt: message.attempt + 1, next_attempt_at: null, delivered_at: isoTime(now), reason: null });
+      await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, {
+        status: "delivered",
+        next_attempt: message.attempt + 1,
+        next_attempt_at: null,
+        delivered_at: isoTime(now),
+        reason: null,
+      });
       return;
     }
     // A refused destination will not become allowed by waiting: stop at once.
-    const delay = result.refused ? null : retryDelaySeconds(config.webhookRetryDelaysSeconds, message.attempt, parseRetryAfter(result.retryAfter, now), this.random);
+    const delay = result.refused
+      ? null
+      : retryDelaySeconds(config.webhookRetryDelaysSeconds, message.attempt, parseRetryAfter(result.retryAfter, now), this.random);
     if (delay !== null) {
       const dueAt = now + Math.round(delay * 1000);
-      const moved = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "pending", next_attempt: message.attempt + 1, next_attempt_at: isoTime(dueAt), delivered_at: null, reason: null });
+      const moved = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, {
+        status: "pending",
+        next_attempt: message.attempt + 1,
+        next_attempt_at: isoTime(dueAt),
+        delivered_at: null,
+        reason: null,
+      });
       if (moved) await this.scheduleNext(moved, { ...message, attempt: message.attempt + 1, due_at_ms: dueAt });
       return;
     }
     const reason = result.refused ? `destination refused: ${result.error}` : `no 2xx answer after ${message.attempt} attempts`;
-    const ended = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, { status: "exhausted", next_attempt: message.attempt + 1, next_attempt_at: null, delivered_at: null, reason });
+    const ended = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, {
+      status: "exhausted",
+      next_attempt: message.attempt + 1,
+      next_attempt_at: null,
+      delivered_at: null,
+      reason,
+    });
     if (ended) await this.deadLetter(ended, message, reason);
   }
 

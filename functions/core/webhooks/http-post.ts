@@ -37,8 +37,7 @@ export const postWebhook: WebhookPoster = (rawUrl, body, headers, options) => {
       clearTimeout(timer);
       resolve({ ...outcome, durationMs: elapsed() });
     };
-    const fail = (error: Error) =>
-      done({ statusCode: null, retryAfter: null, error: error.message, refused: error instanceof DestinationRefused });
+    const fail = (error: Error) => done({ statusCode: null, retryAfter: null, error: error.message, refused: error instanceof DestinationRefused });
 
     let url: URL;
     try {

@@ -87,7 +87,7 @@ const num = (s: string | undefined): number | null => {
 };
 
 function lastMatch(text: string, re: RegExp): RegExpExecArray | null {
-  const global = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g");
+  const global = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
   let last: RegExpExecArray | null = null;
   for (let m = global.exec(text); m !== null; m = global.exec(text)) last = m;
   return last;

@@ -9,7 +9,7 @@ import { parseCbcLog, parseCbcProgressLine, parseCbcSolution, type CbcLogSummary
 import { pointViolation, POINT_TOLERANCE, settleInfeasibleOrUnbounded, type AuxiliaryAnswer } from "./certificates.js";
 import { runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
-import type { AdapterResult, ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
+import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
 
 /**
  * COIN-OR CBC through its command line: the problem goes in as free MPS with safe names (C1.., R1..),
@@ -77,7 +77,8 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     return out;
   };
 
-  const words = (r: CbcRun) => `CBC: ${r.solution?.headline ?? "no solution file"}${r.log.result ? ` (${r.log.result})` : ""}; ${lastLines(r.outcome.stdout, 3)}`;
+  const words = (r: CbcRun) =>
+    `CBC: ${r.solution?.headline ?? "no solution file"}${r.log.result ? ` (${r.log.result})` : ""}; ${lastLines(r.outcome.stdout, 3)}`;
 
   const probe = (): Promise<ProbeResult> =>
     (probed ??= (async () => {
@@ -137,7 +138,11 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
           const r = await run(aux, { ...settings, timeLimitSeconds: remaining }, context, purpose);
           extraSeconds += r.log.wallSeconds ?? 0;
           const s = r.solution?.status;
-          return { status: s === "optimal" ? "optimal" : s === "infeasible" || s === "integer_infeasible" ? "infeasible" : "other", values: s === "optimal" ? values(r) : null, words: words(r) };
+          return {
+            status: s === "optimal" ? "optimal" : s === "infeasible" || s === "integer_infeasible" ? "infeasible" : "other",
+            values: s === "optimal" ? values(r) : null,
+            words: words(r),
+          };
         });
         result.solver_time_seconds = (result.solver_time_seconds ?? 0) + extraSeconds;
         if (settled.status === "error") result.error_message = settled.message;

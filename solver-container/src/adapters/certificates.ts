@@ -148,7 +148,10 @@ export async function settleInfeasibleOrUnbounded(
   }
   const off = pointViolation(problem, feasibility.values);
   if (off.worst > POINT_TOLERANCE) {
-    return { status: "error", message: `${claim}; the point found without the objective violates ${off.where} by ${off.worst.toExponential(2)} (relative), so nothing is proved` };
+    return {
+      status: "error",
+      message: `${claim}; the point found without the objective violates ${off.where} by ${off.worst.toExponential(2)} (relative), so nothing is proved`,
+    };
   }
   const recession = await solveAux(recessionProblem(problem), "recession");
   if (recession.status === "optimal" && recession.values && isImprovingRay(checkRay(problem, recession.values))) return { status: "unbounded" };

@@ -53,7 +53,15 @@ export function parseGlpkRaw(text: string): GlpkRawSolution {
     };
   }
   if (head[1] === "mip") {
-    return { kind: "mip", rows: Number(head[2]), columns: Number(head[3]), primal: STATE[head[4]!] ?? "undefined", dual: null, objective: Number(head[5]), values };
+    return {
+      kind: "mip",
+      rows: Number(head[2]),
+      columns: Number(head[3]),
+      primal: STATE[head[4]!] ?? "undefined",
+      dual: null,
+      objective: Number(head[5]),
+      values,
+    };
   }
   throw new Error(`glpsol raw solution of an unexpected kind "${head[1]}"`);
 }

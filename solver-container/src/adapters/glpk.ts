@@ -8,7 +8,7 @@ import { settleInfeasibleOrUnbounded, type AuxiliaryAnswer } from "./certificate
 import { parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw, type GlpkLogSummary, type GlpkMessage, type GlpkRawSolution } from "./glpk-output.js";
 import { runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
-import type { AdapterResult, ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
+import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
 
 /**
  * GLPK through glpsol. The problem goes in as free MPS (glpsol's fixed reader rejects tabs), with safe

@@ -71,7 +71,12 @@ interface WasmRun {
   applied: Record<string, number | string | boolean>;
 }
 
-function runOnce(h: Highs, form: MatrixForm, settings: SolveSettings, options: { presolve: boolean; objective: boolean; report?: (p: Progress) => void }): WasmRun {
+function runOnce(
+  h: Highs,
+  form: MatrixForm,
+  settings: SolveSettings,
+  options: { presolve: boolean; objective: boolean; report?: (p: Progress) => void },
+): WasmRun {
   const model: Model = h.createModel(modelData(h, form, options.objective));
   try {
     model.options.set({ output_flag: false, time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance });
@@ -81,8 +86,14 @@ function runOnce(h: Highs, form: MatrixForm, settings: SolveSettings, options: {
     model.run(
       report
         ? {
-            [cb.mipImprovingSolution]: (e) => void report({ incumbent: e.data.objective_function_value ?? null, bound: e.data.mip_dual_bound ?? null, nodes: Number(e.data.mip_node_count ?? 0) }),
-            [cb.mipLogging]: (e) => void report({ incumbent: e.data.mip_primal_bound ?? null, bound: e.data.mip_dual_bound ?? null, nodes: Number(e.data.mip_node_count ?? 0) }),
+            [cb.mipImprovingSolution]: (e) =>
+              void report({
+                incumbent: e.data.objective_function_value ?? null,
+                bound: e.data.mip_dual_bound ?? null,
+                nodes: Number(e.data.mip_node_count ?? 0),
+              }),
+            [cb.mipLogging]: (e) =>
+              void report({ incumbent: e.data.mip_primal_bound ?? null, bound: e.data.mip_dual_bound ?? null, nodes: Number(e.data.mip_node_count ?? 0) }),
           }
         : undefined,
     );
@@ -127,7 +138,12 @@ export const highsWasmEngine: TypeScriptEngine = {
     let status: number = first.status;
     if (status === S.unboundedOrInfeasible) {
       // Only "one of the two" is proved; without presolve HiGHS usually tells which.
-      final = runOnce(h, form, { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - first.seconds) }, { presolve: false, objective: true });
+      final = runOnce(
+        h,
+        form,
+        { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - first.seconds) },
+        { presolve: false, objective: true },
+      );
       status = final.status;
     }
     const result = blankResult("error", version);

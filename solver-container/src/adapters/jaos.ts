@@ -47,7 +47,8 @@ export function createJaosAdapter(): SolverAdapter {
       return { available: true, version: jaosVersion(), detail: "pure TypeScript, runs in a Node child" };
     },
     async solve(problem, settings, context) {
-      if ((problem.objective.quadratic?.length ?? 0) > 0) return { ...blankResult("error", jaosVersion(), "jaos cannot express quadratic terms"), wall_time_ms: 0 };
+      if ((problem.objective.quadratic?.length ?? 0) > 0)
+        return { ...blankResult("error", jaosVersion(), "jaos cannot express quadratic terms"), wall_time_ms: 0 };
       return solveInNodeChild(ENGINE, JAOS_TITLE, jaosVersion(), problem, settings, context);
     },
   };

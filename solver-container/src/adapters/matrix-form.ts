@@ -37,7 +37,9 @@ export interface MatrixForm {
 
 export function toMatrixForm(problem: Problem): MatrixForm {
   const index = new Map<string, number>();
-  problem.variables.forEach((v, j) => index.set(v.name, j));
+  problem.variables.forEach((v, j) => {
+    index.set(v.name, j);
+  });
   const col = (name: string): number => {
     const j = index.get(name);
     if (j === undefined) throw new Error(`unknown variable "${name}"`);

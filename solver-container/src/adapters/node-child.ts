@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     let lastLine = "";
     result = await engine.solve(request.problem, request.settings, (progress) => {
       const line = JSON.stringify({ event: "progress", ...progress });
-      if (line !== lastLine) process.stdout.write(line + "\n");
+      if (line !== lastLine) process.stdout.write(`${line}\n`);
       lastLine = line;
     });
   } catch (err) {

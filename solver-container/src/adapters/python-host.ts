@@ -216,7 +216,7 @@ export class PythonRuntime {
       this.pending.set(id, entry);
       if (options.deadlineMs !== null) entry.timer = setTimeout(() => this.stop(entry, "deadline"), options.deadlineMs);
       options.signal?.addEventListener("abort", entry.onAbort, { once: true });
-      host.stdin.write(line + "\n");
+      host.stdin.write(`${line}\n`);
     });
   }
 
@@ -255,7 +255,14 @@ export class PythonRuntime {
     // The child is gone; anything it started goes with its group.
     if (entry.pid !== null && processGroupAlive(entry.pid)) await killProcessGroup(entry.pid, 0);
     const result = await readResult(entry.resultPath);
-    entry.resolve({ pid: entry.pid, result, stopped: entry.stopped, failure: result ? null : (failure ?? "python solve wrote no result"), progress: entry.progress, via: "host" });
+    entry.resolve({
+      pid: entry.pid,
+      result,
+      stopped: entry.stopped,
+      failure: result ? null : (failure ?? "python solve wrote no result"),
+      progress: entry.progress,
+      via: "host",
+    });
   }
 
   private failAllPending(why: string): void {
@@ -272,7 +279,7 @@ export class PythonRuntime {
       command: this.pythonPath,
       args: [this.runnerPath, "--once"],
       cwd: options.workDir,
-      input: line + "\n",
+      input: `${line}\n`,
       deadlineMs: options.deadlineMs,
       signal: options.signal,
       termGraceMs: options.termGraceMs,

@@ -20,9 +20,10 @@ export function blankResult(status: SolverStatus, version: string | null, messag
 
 /** Fills the fields every adapter computes the same way: the gap and the wall time of the whole call. */
 export function finish(result: AdapterResult, startedAtMs: number): AdapterResult {
-  const gap = result.solver_status === "optimal" || result.solver_status === "time_limit" || result.solver_status === "feasible"
-    ? relativeGap(result.objective_value, result.dual_bound)
-    : null;
+  const gap =
+    result.solver_status === "optimal" || result.solver_status === "time_limit" || result.solver_status === "feasible"
+      ? relativeGap(result.objective_value, result.dual_bound)
+      : null;
   return { ...result, gap, wall_time_ms: Math.round(performance.now() - startedAtMs) };
 }
 
@@ -32,11 +33,7 @@ export function finish(result: AdapterResult, startedAtMs: number): AdapterResul
  */
 export function stoppedResult(reason: StopReason, progress: Progress, version: string | null, limitSeconds: number, solverName: string): AdapterResult {
   if (reason === "aborted") return blankResult("error", version, "cancelled");
-  const result = blankResult(
-    "time_limit",
-    version,
-    `${solverName} did not stop at its own time limit (${limitSeconds} s); the kill switch stopped it`,
-  );
+  const result = blankResult("time_limit", version, `${solverName} did not stop at its own time limit (${limitSeconds} s); the kill switch stopped it`);
   result.objective_value = progress.incumbent;
   result.dual_bound = progress.bound;
   result.nodes = progress.nodes;

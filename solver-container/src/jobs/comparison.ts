@@ -77,7 +77,10 @@ export async function runComparisonJob(rt: WorkerRuntime, orgId: string, id: str
       agreement: computeAgreement(finished, latest.settings.gap_tolerance),
     });
   } catch (error) {
-    await store.end(orgId, id, ["running"], "failed", { error_message: `worker error: ${(error as Error).message}`, completed_at: isoTime(services.clock.now()) });
+    await store.end(orgId, id, ["running"], "failed", {
+      error_message: `worker error: ${(error as Error).message}`,
+      completed_at: isoTime(services.clock.now()),
+    });
     throw error;
   } finally {
     keeper.stop();

@@ -33,7 +33,12 @@ export function toSolveResponse(executionId: string, solver: string, r: SolverRe
  * Runs one held execution: the solver under the kill switch, the result stored, the execution moved
  * to completed (a verdict) or failed (the solver errored), metrics and notifications recorded.
  */
-export async function solveExecution(rt: WorkerRuntime, record: ExecutionRecord, problem: Problem, signal?: AbortSignal): Promise<{ response: SolveResponse; final: "completed" | "failed" }> {
+export async function solveExecution(
+  rt: WorkerRuntime,
+  record: ExecutionRecord,
+  problem: Problem,
+  signal?: AbortSignal,
+): Promise<{ response: SolveResponse; final: "completed" | "failed" }> {
   const { services } = rt;
   const result = await rt.toolkit.solve(record.solver_name as SolverName, problem, toSolveSettings(record.settings), {
     signal,

@@ -101,12 +101,22 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   const bound = mip.dualBound === null ? null : sign * mip.dualBound;
   if (mip.status === "infeasible") return finish({ solver_status: "infeasible", ...common });
   if (mip.status === "unbounded") return finish({ solver_status: "unbounded", ...common });
-  if (mip.status === "error" && mip.incumbent === null) return finish({ solver_status: "error", dual_bound: bound, error_message: mip.message ?? "branch and bound failed", ...common });
-  if (mip.incumbent === null) return finish({ solver_status: mip.status === "time_limit" ? "time_limit" : "error", dual_bound: bound, error_message: mip.message ?? null, ...common });
+  if (mip.status === "error" && mip.incumbent === null)
+    return finish({ solver_status: "error", dual_bound: bound, error_message: mip.message ?? "branch and bound failed", ...common });
+  if (mip.incumbent === null)
+    return finish({ solver_status: mip.status === "time_limit" ? "time_limit" : "error", dual_bound: bound, error_message: mip.message ?? null, ...common });
   // an incomplete search (some node LP failed) still hands over its verified incumbent: "feasible"
   const obj = sign * objectiveValue(model, mip.incumbent);
   const status = mip.status === "optimal" ? "optimal" : mip.status === "time_limit" ? "time_limit" : "feasible";
-  return finish({ solver_status: status, objective_value: obj, dual_bound: bound, gap: mip.gap, solution: named(mip.incumbent), error_message: mip.message ?? null, ...common });
+  return finish({
+    solver_status: status,
+    objective_value: obj,
+    dual_bound: bound,
+    gap: mip.gap,
+    solution: named(mip.incumbent),
+    error_message: mip.message ?? null,
+    ...common,
+  });
 }
 
 interface LpOutcome {

@@ -65,10 +65,7 @@ export class LpEngine {
 
   constructor(model: LpModel, options: { scale?: boolean } = {}) {
     this.model = { ...model, colLower: model.colLower.slice(), colUpper: model.colUpper.slice() };
-    this.scaling =
-      options.scale === false
-        ? { row: new Float64Array(model.rows).fill(1), col: new Float64Array(model.cols).fill(1) }
-        : computeScaling(model);
+    this.scaling = options.scale === false ? { row: new Float64Array(model.rows).fill(1), col: new Float64Array(model.cols).fill(1) } : computeScaling(model);
     this.scaled = applyScaling(this.model, this.scaling);
     this.state = new SimplexState(this.scaled);
   }

@@ -154,7 +154,15 @@ class BranchAndBound {
     this.rootStatus = this.engine.getBasis();
     this.rootFixing();
 
-    let current: MipNode | null = { id: this.nextId++, depth: 0, lowerBound: root.objective, estimate: root.objective, decision: null, basis: null, branch: null };
+    let current: MipNode | null = {
+      id: this.nextId++,
+      depth: 0,
+      lowerBound: root.objective,
+      estimate: root.objective,
+      decision: null,
+      basis: null,
+      branch: null,
+    };
     let preSolved: LpResult | null = root;
     let stopped = false;
     for (;;) {
@@ -268,7 +276,17 @@ class BranchAndBound {
       }
     }
     const strong = this.strongEffort < Math.max(1000, 0.5 * this.iterations);
-    const choice = chooseBranch({ engine, x, objective: z, fractional, basis, cutoff: this.pruneLevel(), deadline: this.opt.deadline, pseudo: this.pseudo, strong });
+    const choice = chooseBranch({
+      engine,
+      x,
+      objective: z,
+      fractional,
+      basis,
+      cutoff: this.pruneLevel(),
+      deadline: this.opt.deadline,
+      pseudo: this.pseudo,
+      strong,
+    });
     this.stats.strongBranchings += choice.strongBranched;
     this.stats.strongIterations += choice.strongIterations;
     this.strongEffort += choice.strongIterations;

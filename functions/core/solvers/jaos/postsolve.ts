@@ -61,4 +61,3 @@ export function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], 
   }
   return d;
 }
-

@@ -25,13 +25,7 @@ export interface CsrMatrix {
  * Column-wise matrix from triplets (row, col, value). Duplicates are summed and exact zeros dropped;
  * within a column, entries are sorted by row so that the result does not depend on input order.
  */
-export function cscFromTriplets(
-  rows: number,
-  cols: number,
-  rowIdx: ArrayLike<number>,
-  colIdx: ArrayLike<number>,
-  value: ArrayLike<number>,
-): CscMatrix {
+export function cscFromTriplets(rows: number, cols: number, rowIdx: ArrayLike<number>, colIdx: ArrayLike<number>, value: ArrayLike<number>): CscMatrix {
   const count = new Int32Array(cols + 1);
   for (let k = 0; k < colIdx.length; k++) count[colIdx[k]! + 1]++;
   for (let j = 0; j < cols; j++) count[j + 1] += count[j];

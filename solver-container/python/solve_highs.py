@@ -138,6 +138,11 @@ class Run:
         return " | ".join(lines[-6:])
 
 
+def has_open_integer_column(form):
+    """An integer column with an infinite bound (see solve)."""
+    return any(t and (lo is None or up is None) for t, lo, up in zip(form["integrality"], form["colLower"], form["colUpper"]))
+
+
 def settle_infeasible_or_unbounded(form, settings, deadline, first):
     """
     kUnboundedOrInfeasible proves only one of the two. HiGHS without presolve usually tells which; if
@@ -148,7 +153,7 @@ def settle_infeasible_or_unbounded(form, settings, deadline, first):
     runs.append(again)
     if again.status in (STATUS.kInfeasible, STATUS.kUnbounded, STATUS.kOptimal, STATUS.kTimeLimit):
         return again.status, runs
-    feasibility = Run(form, settings, deadline.remaining(), objective=False)
+    feasibility = Run(form, settings, deadline.remaining(), presolve=not has_open_integer_column(form), objective=False)
     runs.append(feasibility)
     if feasibility.status == STATUS.kInfeasible:
         return STATUS.kInfeasible, runs
@@ -166,7 +171,10 @@ def solve(form, settings, reporter):
         return result
 
     # The first run gets exactly the requested limit (so it reads back as sent); follow-ups the rest.
-    run = Run(form, settings, settings["time_limit"], reporter=reporter)
+    # HiGHS 1.15's presolve can turn a MILP with an integer column unbounded on a side into one its
+    # search never closes (overrunning its own time limit), where the search without presolve ends at once.
+    presolve = not has_open_integer_column(form)
+    run = Run(form, settings, settings["time_limit"], reporter=reporter, presolve=presolve)
     status, runs = run.status, [run]
     if status == STATUS.kUnboundedOrInfeasible:
         status, runs = settle_infeasible_or_unbounded(form, settings, deadline, run)

@@ -5,7 +5,7 @@ import time
 import pyscipopt
 from pyscipopt import SCIP_EVENTTYPE, SCIP_PARAMSETTING, Eventhdlr, ExprCons, quicksum
 
-from solve_common import Deadline, bound_or_none, empty_result, finite
+from solve_common import INFINITY_THRESHOLD, Deadline, bound_or_none, empty_result, finite
 
 # SCIP statuses that stop the search early for a reason other than the time limit.
 OTHER_LIMITS = {
@@ -97,13 +97,28 @@ class Run:
             self.model.setPresolve(SCIP_PARAMSETTING.OFF)
         if reporter is not None:
             self.model.includeEventhdlr(ProgressHandler(reporter), "incumbent_progress", "streams incumbent and bound")
-        self.model.optimize()
+        # SCIP raises when its LP solver fails in a way it cannot recover from ("error in LP solver!").
+        self.failure = None
+        try:
+            self.model.optimize()
+        except Exception as exc:  # noqa: BLE001 - any SCIP error is reported, never a crash
+            self.failure = str(exc)
         m = self.model
-        self.status = m.getStatus()
+        self.status = "lperror" if self.failure else m.getStatus()
         self.has_solution = m.getNSols() > 0
         self.seconds = m.getSolvingTime()
         self.nodes = m.getNNodes()
         self.iterations = m.getNLPIterations()
+
+    def has_point(self):
+        """A finite best solution that SCIP itself finds feasible in the original problem."""
+        if not self.has_solution:
+            return False
+        m = self.model
+        sol = m.getBestSol()
+        if any(abs(m.getSolVal(sol, x)) >= INFINITY_THRESHOLD for x in self.xs):
+            return False
+        return m.checkSol(sol, printreason=False, original=True)
 
     def fill(self, result):
         m = self.model
@@ -125,7 +140,7 @@ def settle_infeasible_or_unbounded(form, settings, deadline, first):
     runs = [first]
     again = Run(form, settings, deadline.remaining(), presolve=False)
     runs.append(again)
-    if again.status in ("infeasible", "unbounded"):
+    if again.status == "infeasible" or (again.status == "unbounded" and again.has_point()):
         return again.status, None, runs
     if again.status == "timelimit":
         return "timelimit", None, runs
@@ -146,16 +161,27 @@ def solve(form, settings, reporter):
     version = version_string()
     # The first run gets exactly the requested limit (so it reads back as sent); follow-ups the rest.
     run = Run(form, settings, settings["time_limit"], reporter=reporter)
+    applied = run.applied
+    earlier = []
+    if run.status == "lperror" or (run.status == "unbounded" and not run.has_point()):
+        # Where SCIP 10 goes wrong on small problems, its presolve is involved: "unbounded" at a point
+        # SCIP finds infeasible in the original problem, LP failures proving an infeasibility. The
+        # problem is solved again without presolve, which decides.
+        earlier = [run]
+        run = Run(form, settings, deadline.remaining(), presolve=False)
     status, message, runs = run.status, None, [run]
     final = run
+    if status == "unbounded" and not run.has_point():
+        status = "inforunbd"  # a ray without a feasible point proves only "infeasible or unbounded"
 
     if status == "inforunbd":
         status, message, runs = settle_infeasible_or_unbounded(form, settings, deadline, run)
         final = runs[1] if status == "optimal" else run
+    runs = earlier + runs
 
     result = empty_result("error")
     result["solver_version"] = version
-    result["settings_applied"] = run.applied
+    result["settings_applied"] = applied
     result["solver_time_seconds"] = sum(r.seconds for r in runs)
     result["nodes"] = sum(r.nodes for r in runs)
     result["iterations"] = sum(r.iterations for r in runs)
@@ -175,5 +201,5 @@ def solve(form, settings, reporter):
         result["error_message"] = f"SCIP stopped early: {status}"
     else:
         result["raw_status"] = run.status
-        result["error_message"] = message or f"SCIP stopped without a verdict: {status}"
+        result["error_message"] = message or (f"SCIP: {run.failure}" if run.failure else f"SCIP stopped without a verdict: {status}")
     return result

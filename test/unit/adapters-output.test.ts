@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseCbcLog, parseCbcProgressLine, parseCbcSolution } from "../../solver-container/src/adapters/cbc-output.js";
-import { parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw } from "../../solver-container/src/adapters/glpk-output.js";
+import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution } from "../../solver-container/src/adapters/cbc-output.js";
+import { glpkClaim, parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw } from "../../solver-container/src/adapters/glpk-output.js";
 
 /** Output captured from cbc 2.10.8 and glpsol 5.0 on the manifest instances (long logs trimmed). */
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "../fixtures/solver-output", name), "utf8");
@@ -171,5 +171,73 @@ describe("glpsol log", () => {
       bound: 1201500,
     });
     expect(parseGlpkProgressLine("*    10: obj =  -4.647531429e+02 inf =   0.000e+00 (0)")).toBeNull();
+  });
+});
+
+describe("glpsol claims: every outcome of simplex, interior point and the MIP solver", () => {
+  const claimOf = (name: string) => glpkClaim(parseGlpkRaw(fixture(`glpk-${name}.raw`)), parseGlpkLog(fixture(`glpk-${name}.log`)));
+
+  it.each([
+    ["afiro-lp", "optimal"],
+    ["interior-optimal", "optimal"],
+    ["flugpl-optimal", "optimal"],
+    ["gt2-time-limit", "time_limit"],
+    ["lp-infeasible-simplex", "infeasible"],
+    ["lp-infeasible-presolver", "infeasible"],
+    ["lp-unbounded-simplex", "unbounded"],
+    ["gas11-nopresol", "unbounded"],
+    ["interior-undecided", "infeasible_or_unbounded"],
+    ["mip-relaxation-infeasible", "infeasible"],
+    ["mip-relaxation-unbounded", "unbounded"],
+    ["mip-presolver-infeasible", "integer_infeasible"],
+    ["infeasible-mip1", "integer_infeasible"],
+    ["mip-preprocessor-wrong-optimum", "optimal"],
+  ])("%s → %s", (name, claim) => {
+    expect(claimOf(name)).toBe(claim);
+  });
+
+  it("takes the presolver's undecided answer, with its undefined solution, as infeasible or unbounded", () => {
+    const presolved = parseGlpkRaw("s bas 459 862 u u 0\ne o f\n");
+    expect(glpkClaim(presolved, parseGlpkLog(fixture("glpk-gas11-presolve.log")))).toBe("infeasible_or_unbounded");
+  });
+
+  it("knows nothing from a crash or a numerical failure", () => {
+    expect(glpkClaim(null, { messages: [] })).toBe("unknown");
+    const failed = parseGlpkLog("NUMERIC INSTABILITY; SEARCH TERMINATED\n");
+    expect(failed.messages.map((m) => m.kind)).toEqual(["numerical_failure"]);
+    expect(glpkClaim(parseGlpkRaw("s bas 1 1 u u 0\n"), failed)).toBe("unknown");
+    expect(glpkClaim(parseGlpkRaw("s mip 1 1 f 3\n"), parseGlpkLog("ITERATION LIMIT EXCEEDED; SEARCH TERMINATED\n"))).toBe("integer_feasible");
+  });
+
+  it("reads interior-point values and the row duals of basic and interior solutions", () => {
+    const interior = parseGlpkRaw(fixture("glpk-interior-optimal.raw"));
+    expect(interior.kind).toBe("ipt");
+    expect(interior.values[0]).toBeCloseTo(2, 6);
+    expect(interior.values[1]).toBeCloseTo(2, 6);
+    expect(interior.rowDuals[0]).toBeCloseTo(-1, 6);
+    const basic = parseGlpkRaw(fixture("glpk-afiro-lp.raw"));
+    expect(basic.rowDuals.slice(0, 4)).toEqual([-0.628571428571429, 0, -0.344771428571429, -0.228571428571429]);
+    expect(parseGlpkRaw(fixture("glpk-flugpl-optimal.raw")).rowDuals).toEqual([]);
+  });
+});
+
+describe("CBC saved solution (saveSolution, full precision)", () => {
+  it("reads an LP's objective, values and duals as doubles: max x + y, 3x + y ≤ 1, x + 6y ≤ 1", () => {
+    const saved = parseCbcSavedSolution(readFileSync(path.join(import.meta.dirname, "../fixtures/solver-output/cbc-two-rows-lp.sol.bin")))!;
+    expect(saved.objective).toBeCloseTo(7 / 17, 15);
+    expect(saved.columnValues[0]).toBeCloseTo(5 / 17, 15);
+    expect(saved.columnValues[1]).toBeCloseTo(2 / 17, 15);
+    expect(saved.rowActivities).toEqual([1, 1]);
+    expect(saved.rowDuals[0]).toBeCloseTo(5 / 17, 15);
+    expect(saved.rowDuals[1]).toBeCloseTo(2 / 17, 15);
+  });
+
+  it("reads a MILP's incumbent in column order, and refuses a file of another shape", () => {
+    const saved = parseCbcSavedSolution(readFileSync(path.join(import.meta.dirname, "../fixtures/solver-output/cbc-flugpl-optimal.sol.bin")))!;
+    expect(saved.objective).toBeCloseTo(1201500, 6);
+    expect(saved.columnValues).toHaveLength(18);
+    expect(saved.columnValues[0]).toBeCloseTo(60, 9);
+    expect(parseCbcSavedSolution(new Uint8Array(12))).toBeNull();
+    expect(parseCbcSavedSolution(new Uint8Array([2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeNull();
   });
 });

@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ProblemSchema, type ProblemInput } from "../../functions/core/problem/schema.js";
+import { hasOpenIntegerColumn, ProblemSchema, type ProblemInput } from "../../functions/core/problem/schema.js";
 import { cbcArguments } from "../../solver-container/src/adapters/cbc.js";
 import { readMps, writeMps } from "../../functions/core/problem/mps.js";
 import {
   checkRay,
+  farkasProblem,
   feasibilityProblem,
   isImprovingRay,
   pointViolation,
+  provesInfeasible,
   recessionProblem,
-  settleInfeasibleOrUnbounded,
+  settleClaim,
   type AuxiliaryAnswer,
+  type AuxiliaryPurpose,
 } from "../../solver-container/src/adapters/certificates.js";
 import { glpkArguments, glpkTimeLimit } from "../../solver-container/src/adapters/glpk.js";
 import { namedSolution, toMatrixForm } from "../../solver-container/src/adapters/matrix-form.js";
@@ -116,27 +119,116 @@ describe("certificates", () => {
   });
 
   it("settles unbounded only with a verified point and ray, and never guesses", async () => {
-    const answers = (feasibility: AuxiliaryAnswer, recession: AuxiliaryAnswer) => async (_: unknown, purpose: "feasibility" | "recession") =>
-      purpose === "feasibility" ? feasibility : recession;
+    const answers = (feasibility: AuxiliaryAnswer, recession: AuxiliaryAnswer) => async (_: unknown, purpose: AuxiliaryPurpose) =>
+      purpose === "feasibility" ? feasibility : purpose === "recession" ? recession : none;
+    const none: AuxiliaryAnswer = { status: "other", values: null, words: "" };
     const point = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
     const ray = { status: "optimal" as const, values: { x: 1, y: 1 }, words: "" };
-    expect(await settleInfeasibleOrUnbounded(unbounded, "claim", answers(point, ray))).toEqual({ status: "unbounded" });
-    expect(await settleInfeasibleOrUnbounded(unbounded, "claim", answers({ status: "infeasible", values: null, words: "" }, ray))).toEqual({
-      status: "infeasible",
-    });
+    expect(await settleClaim(unbounded, "unbounded", "claim", answers(point, ray))).toEqual({ status: "unbounded" });
     const badPoint = { status: "optimal" as const, values: { x: 5, y: 0 }, words: "" };
-    expect(await settleInfeasibleOrUnbounded(unbounded, "claim", answers(badPoint, ray))).toMatchObject({ status: "error" });
+    expect(await settleClaim(unbounded, "unbounded", "claim", answers(badPoint, ray))).toMatchObject({ status: "error" });
     const noRay = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
-    expect(await settleInfeasibleOrUnbounded(unbounded, "CBC said", answers(point, noRay))).toMatchObject({
+    expect(await settleClaim(unbounded, "infeasible_or_unbounded", "CBC said", answers(point, noRay))).toMatchObject({
       status: "error",
       message: expect.stringContaining("CBC said"),
+    });
+    // "No point" for an LP needs a Farkas certificate, which this feasible LP cannot have.
+    const noPoint = { status: "infeasible" as const, values: null, words: "" };
+    expect(await settleClaim(unbounded, "unbounded", "claim", answers(noPoint, ray))).toMatchObject({
+      status: "error",
+      message: expect.stringContaining("no Farkas certificate"),
+    });
+  });
+});
+
+describe("Farkas certificates", () => {
+  /** x + 2y ≤ 4, 3x + y ≤ 5, 4x + 3y ≥ 10 (x, y ≥ 0): the first two rows add up to 4x + 3y ≤ 9. */
+  const infeasible = problem({
+    variables: [{ name: "x" }, { name: "y", type: "integer" }],
+    constraints: [
+      {
+        name: "a",
+        terms: [
+          { var: "x", coef: 1 },
+          { var: "y", coef: 2 },
+        ],
+        ub: 4,
+      },
+      {
+        name: "b",
+        terms: [
+          { var: "x", coef: 3 },
+          { var: "y", coef: 1 },
+        ],
+        ub: 5,
+      },
+      {
+        name: "c",
+        terms: [
+          { var: "x", coef: 4 },
+          { var: "y", coef: 3 },
+        ],
+        lb: 10,
+      },
+    ],
+  });
+
+  it("builds the LP over multipliers of row sides and bounds, each in [0, 1], that cancel every column", () => {
+    const farkas = farkasProblem(infeasible);
+    expect(farkas.sense).toBe("maximize");
+    expect(farkas.variables.map((v) => v.name)).toEqual(["row0_upper", "row1_upper", "row2_lower", "column0_lower", "column1_lower"]);
+    expect(farkas.variables.every((v) => v.lb === 0 && v.ub === 1)).toBe(true);
+    expect(farkas.objective.terms).toEqual([
+      { var: "row0_upper", coef: -4 },
+      { var: "row1_upper", coef: -5 },
+      { var: "row2_lower", coef: 10 },
+    ]);
+    expect(farkas.constraints[0]).toEqual({
+      name: "column0",
+      lb: 0,
+      ub: 0,
+      terms: [
+        { var: "row0_upper", coef: -1 },
+        { var: "row1_upper", coef: -3 },
+        { var: "row2_lower", coef: 4 },
+        { var: "column0_lower", coef: 1 },
+      ],
+    });
+  });
+
+  it("accepts the combination that proves infeasibility, and nothing weaker", () => {
+    expect(provesInfeasible(infeasible, { row0_upper: 1, row1_upper: 1, row2_lower: 1 })).toBe(true);
+    expect(provesInfeasible(infeasible, { row0_upper: 0.5, row1_upper: 0.5, row2_lower: 0.5 })).toBe(true);
+    expect(provesInfeasible(infeasible, { row0_upper: 1, row2_lower: 1 })).toBe(false);
+    expect(provesInfeasible(infeasible, {})).toBe(false);
+    const feasible = { ...infeasible, constraints: infeasible.constraints.map((c) => (c.name === "c" ? { ...c, lb: 9 } : c)) };
+    expect(provesInfeasible(feasible, { row0_upper: 1, row1_upper: 1, row2_lower: 1 })).toBe(false);
+  });
+
+  it("settles an infeasibility claim by the certificate alone, and refuses one it cannot prove", async () => {
+    const asked: AuxiliaryPurpose[] = [];
+    const certificate = { status: "optimal" as const, values: { row0_upper: 1, row1_upper: 1, row2_lower: 1 }, words: "" };
+    const solveAux = (farkas: AuxiliaryAnswer, rest: AuxiliaryAnswer) => async (_: unknown, purpose: AuxiliaryPurpose) => {
+      asked.push(purpose);
+      return purpose === "farkas" ? farkas : rest;
+    };
+    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(certificate, certificate))).toEqual({ status: "infeasible" });
+    expect(asked).toEqual(["farkas"]);
+    const zero = { status: "optimal" as const, values: {}, words: "" };
+    const integerSearch = { status: "integer_infeasible" as const, values: null, words: "" };
+    // A MILP's finished search stands on the solver's word; an LP's "infeasible" does not.
+    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(zero, integerSearch))).toEqual({ status: "infeasible" });
+    const lp = { ...infeasible, variables: infeasible.variables.map((v) => ({ ...v, type: "continuous" as const })) };
+    expect(await settleClaim(lp, "infeasible", "glpsol said so", solveAux(zero, { ...integerSearch, status: "infeasible" }))).toMatchObject({
+      status: "error",
+      message: expect.stringContaining("glpsol said so"),
     });
   });
 });
 
 describe("settings reach the CLI solvers", () => {
   const settings = { timeLimitSeconds: 7.5, gapTolerance: 0.003, threads: 2 };
-  it("cbc: elapsed-time limit, ratio gap, threads", () => {
+  it("cbc: elapsed-time limit, ratio gap, threads, the solution in text and in full precision, preprocessing switch", () => {
     expect(cbcArguments("m.mps", "m.sol", settings)).toEqual([
       "m.mps",
       "timeMode",
@@ -150,12 +242,19 @@ describe("settings reach the CLI solvers", () => {
       "solve",
       "solu",
       "m.sol",
+      "saveSolution",
+      "m.sol.bin",
     ]);
     expect(cbcArguments("m.mps", "m.sol", { ...settings, threads: 1 })).not.toContain("threads");
+    expect(cbcArguments("m.mps", "m.sol", settings, false).join(" ")).toContain("preprocess off solve");
   });
   it("glpsol: whole-second time limit rounded up, mip gap, presolve switch", () => {
     expect(glpkArguments("m.mps", "m.raw", settings)).toEqual(["--freemps", "m.mps", "--tmlim", "8", "--mipgap", "0.003", "-w", "m.raw"]);
-    expect(glpkArguments("m.mps", "m.raw", settings, false)).toContain("--nopresol");
+    expect(glpkArguments("m.mps", "m.raw", settings, { presolve: false, mipPresolve: true })).toContain("--nopresol");
+    expect(glpkArguments("m.mps", "m.raw", settings, { presolve: true, mipPresolve: false })).toContain("--nointopt");
+    expect(hasOpenIntegerColumn(problem({ variables: [{ name: "n", type: "integer", ub: 5 }] }))).toBe(false);
+    expect(hasOpenIntegerColumn(problem({ variables: [{ name: "n", type: "integer" }] }))).toBe(true);
+    expect(hasOpenIntegerColumn(problem({ variables: [{ name: "b", type: "binary" }, { name: "x" }] }))).toBe(false);
     expect(glpkTimeLimit(0.2)).toBe(1);
   });
   it("writes an RHS section even when every right-hand side is 0 (CBC refuses a file without one)", () => {

@@ -85,6 +85,14 @@ export function hasIntegers(p: Problem): boolean {
   return p.variables.some((v) => v.type !== "continuous");
 }
 
+/**
+ * An integer column unbounded on a side. Branch and bound cannot enumerate such a column, and some
+ * solvers' presolvers loop or stall on it (GLPK 5.0, HiGHS 1.15), so adapters solve these differently.
+ */
+export function hasOpenIntegerColumn(p: Problem): boolean {
+  return p.variables.some((v) => v.type === "integer" && (v.lb === null || v.ub === null));
+}
+
 export function hasQuadratic(p: Problem): boolean {
   return (p.objective.quadratic?.length ?? 0) > 0;
 }

@@ -61,6 +61,30 @@ export function parseCbcSolution(text: string): CbcSolutionFile {
   return { status, headline, objective: objective !== null && Number.isFinite(objective) ? objective : null, hasIncumbent, values };
 }
 
+export interface CbcSavedSolution {
+  objective: number;
+  rowActivities: number[];
+  /** Row duals y with reduced costs c − Aᵀy, in the file's (minimisation) sense. */
+  rowDuals: number[];
+  columnValues: number[];
+}
+
+/**
+ * The file of CBC's `saveSolution` command: int32 rows, int32 columns, then doubles — the objective,
+ * row activities, row duals, column values, column reduced costs (machine byte order; little-endian on
+ * every machine this runs on). Null when the file is not that shape.
+ */
+export function parseCbcSavedSolution(data: Uint8Array): CbcSavedSolution | null {
+  if (data.byteLength < 16) return null;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const rows = view.getInt32(0, true);
+  const columns = view.getInt32(4, true);
+  if (rows < 0 || columns < 0 || data.byteLength !== 8 + 8 * (1 + 2 * rows + 2 * columns)) return null;
+  const number = (k: number) => view.getFloat64(8 + 8 * k, true);
+  const slice = (start: number, count: number) => Array.from({ length: count }, (_, k) => number(start + k));
+  return { objective: number(0), rowActivities: slice(1, rows), rowDuals: slice(1 + rows, rows), columnValues: slice(1 + 2 * rows, columns) };
+}
+
 export interface CbcLogSummary {
   version: string | null;
   /** "Result - ..." of a MILP run (absent for a pure LP). */
@@ -78,6 +102,8 @@ export interface CbcLogSummary {
   echoed: Record<string, string>;
   /** Lines where CBC says it could not tell infeasible from unbounded (never a proof of either). */
   undecidedRemarks: string[];
+  /** CBC's preprocessing, not its search, declared the problem infeasible or unbounded. */
+  preprocessingVerdict: boolean;
 }
 
 const num = (s: string | undefined): number | null => {
@@ -124,6 +150,7 @@ export function parseCbcLog(log: string): CbcLogSummary {
     wallSeconds,
     echoed,
     undecidedRemarks,
+    preprocessingVerdict: /^Pre-processing says infeasible/m.test(log),
   };
 }
 

@@ -4,9 +4,10 @@ import { writeMps } from "../../../functions/core/problem/mps.js";
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import { hasIntegers, hasQuadratic } from "../../../functions/core/problem/schema.js";
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
+import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
-import { parseCbcLog, parseCbcProgressLine, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
-import { pointViolation, POINT_TOLERANCE, settleInfeasibleOrUnbounded, type AuxiliaryAnswer } from "./certificates.js";
+import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
+import { checkLpOptimum, emptyRowConflict, pointViolation, POINT_TOLERANCE, settleClaim, withoutEmptyRows, type SolveAuxiliary } from "./certificates.js";
 import { runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
 import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
@@ -19,8 +20,9 @@ import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types
  * `threads` when more than one (CBC's default, no threads, is its serial code path).
  *
  * Verdicts: CBC 2.10.8 calls the unbounded gas11 "infeasible", with or without presolve. So an
- * infeasibility that CBC's LP stage declares, and any "unbounded", is checked with certificates
- * (certificates.ts) before it is reported; an "Integer infeasible" from a completed search stands.
+ * infeasibility that CBC's LP stage declares is proved with a Farkas certificate, and any "unbounded"
+ * with a feasible point and an improving ray (certificates.ts), before it is reported; an "Integer
+ * infeasible" from a completed search stands.
  */
 
 export interface CbcOptions {
@@ -31,14 +33,29 @@ interface CbcRun {
   outcome: ChildRunOutcome;
   log: CbcLogSummary;
   solution: CbcSolutionFile | null;
+  /** `saveSolution`'s objective, column values and row duals in full precision (null when CBC saved none). */
+  saved: { objective: number; values: number[]; rowDuals: number[] } | null;
   written: WrittenProblem;
   progress: Progress;
 }
 
-export function cbcArguments(file: string, solutionFile: string, settings: SolveSettings): string[] {
+/**
+ * MILPs with at most this many columns are solved without CBC's preprocessing. On such small problems
+ * CBC 2.10.8's preprocessing returns wrong optima (min 5a − 4b − 5c − 5 over binaries a, b and c ∈ {1, 2}
+ * with 2b + 4c ≤ 7 and 1 ≤ 4a − 3b + 2c ≤ 3: "Optimal" −9 where −10 is), which no check after the
+ * fact catches, and buys nothing; on the manifest's larger MILPs it is what makes CBC fast.
+ */
+export const CBC_PREPROCESS_MIN_COLUMNS = 100;
+
+/**
+ * `solu` writes the verdict and 8 significant digits; `saveSolution` the same values as doubles (see
+ * parseCbcSavedSolution), which are the ones reported and checked.
+ */
+export function cbcArguments(file: string, solutionFile: string, settings: SolveSettings, preprocess = true): string[] {
   const args = [file, "timeMode", "elapsed", "sec", String(settings.timeLimitSeconds), "ratio", String(settings.gapTolerance)];
   if (settings.threads > 1) args.push("threads", String(settings.threads));
-  return [...args, "solve", "solu", solutionFile];
+  if (!preprocess) args.push("preprocess", "off");
+  return [...args, "solve", "solu", solutionFile, "saveSolution", `${solutionFile}.bin`];
 }
 
 export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
@@ -46,14 +63,14 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
   let probed: Promise<ProbeResult> | null = null;
   let runs = 0;
 
-  async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string): Promise<CbcRun> {
+  async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string, preprocess = true): Promise<CbcRun> {
     const written = writeMps(problem, { safeNames: true, omitObjectiveConstant: true, sense: "minimize" });
     const stem = path.join(context.workDir, `cbc-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);
     const progress = noProgress();
     const outcome = await runChild({
       command,
-      args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings),
+      args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess),
       cwd: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,
@@ -66,16 +83,60 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       },
     });
     const solutionText = await readFile(`${stem}.sol`, "utf8").catch(() => null);
-    return { outcome, log: parseCbcLog(outcome.stdout), solution: solutionText ? parseCbcSolution(solutionText) : null, written, progress };
+    const binary = await readFile(`${stem}.sol.bin`).catch(() => null);
+    const saved = binary ? parseCbcSavedSolution(binary) : null;
+    return {
+      outcome,
+      log: parseCbcLog(outcome.stdout),
+      solution: solutionText ? parseCbcSolution(solutionText) : null,
+      saved:
+        saved && saved.columnValues.length === written.columnNames.length && saved.rowDuals.length === written.rowNames.length
+          ? { objective: saved.objective, values: saved.columnValues, rowDuals: saved.rowDuals }
+          : null,
+      written,
+      progress,
+    };
   }
 
+  /**
+   * The run's column values by original name: full precision when CBC saved them (8 digits neither
+   * cancel a Farkas combination to 1e-9 nor describe a point far from the origin), else the text file's.
+   */
   const values = (r: CbcRun): Record<string, number> => {
     const out: Record<string, number> = {};
     r.written.fileColumnNames.forEach((fileName, j) => {
-      out[r.written.columnNames[j]!] = r.solution?.values.get(fileName) ?? 0; // CBC lists nonzero columns only
+      out[r.written.columnNames[j]!] = r.saved?.values[j] ?? r.solution?.values.get(fileName) ?? 0; // the text lists nonzero columns only
     });
     return out;
   };
+  const duals = (r: CbcRun): Record<string, number> | null =>
+    r.saved ? Object.fromEntries(r.written.rowNames.map((name, i) => [name, r.saved!.rowDuals[i]!])) : null;
+  const objectiveOf = (r: CbcRun) => originalObjective(r.written, r.saved?.objective ?? r.solution?.objective ?? Number.NaN);
+  const pointIsOff = (problem: Problem, r: CbcRun) => pointViolation(problem, values(r)).worst > POINT_TOLERANCE;
+
+  /**
+   * CBC's MILP preprocessing goes wrong on small problems: it hands back a point its own postprocessing
+   * found infeasible ("Cgl0013I Postprocessed model is infeasible - possible tolerance issue - try
+   * without preprocessing") under the verdict "Optimal", and calls feasible problems "Integer
+   * infeasible" ("Pre-processing says infeasible or unbounded"). Small MILPs run without it (see
+   * CBC_PREPROCESS_MIN_COLUMNS); a larger one's suspect answer is repeated without it, as CBC advises,
+   * in the time left. Without preprocessing CBC can crash where its bound tightening finds the problem
+   * infeasible (a segmentation fault writing the solution): then the other run's answer stands, to be
+   * settled like any other.
+   */
+  async function runChecked(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string): Promise<CbcRun> {
+    const milp = hasIntegers(problem);
+    const preprocess = !milp || problem.variables.length > CBC_PREPROCESS_MIN_COLUMNS;
+    const first = await run(problem, settings, context, purpose, preprocess);
+    if (first.outcome.stopped || !milp) return first;
+    const suspect = preprocess
+      ? first.log.preprocessingVerdict || (first.solution?.hasIncumbent === true && pointIsOff(problem, first))
+      : first.solution === null;
+    if (!suspect) return first;
+    const left = Math.max(1, settings.timeLimitSeconds - first.outcome.elapsedMs / 1000);
+    const second = await run(problem, { ...settings, timeLimitSeconds: left }, context, `${purpose}-again`, !preprocess);
+    return second.solution || second.outcome.stopped || !first.solution ? second : first;
+  }
 
   const words = (r: CbcRun) =>
     `CBC: ${r.solution?.headline ?? "no solution file"}${r.log.result ? ` (${r.log.result})` : ""}; ${lastLines(r.outcome.stdout, 3)}`;
@@ -92,14 +153,17 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
   return {
     name: "cbc",
     probe,
-    async solve(problem, settings, context) {
+    async solve(given, settings, context) {
       const started = performance.now();
       const info = await probe();
       const version = info.version;
       if (!info.available) return finish(blankResult("error", null, `CBC is not available: ${info.detail}`), started);
-      if (hasQuadratic(problem)) return finish(blankResult("error", version, "CBC does not take quadratic objective terms"), started);
+      if (hasQuadratic(given)) return finish(blankResult("error", version, "CBC does not take quadratic objective terms"), started);
+      if (emptyRowConflict(given)) return finish(blankResult("infeasible", version), started);
+      // CBC abandons some problems with empty rows ("Stopped on difficulties"); they constrain nothing.
+      const problem = withoutEmptyRows(given);
 
-      const main = await run(problem, settings, context, "solve");
+      const main = await runChecked(problem, settings, context, "solve");
       if (main.outcome.stopped) return finish(stoppedResult(main.outcome.stopped, main.progress, version, settings.timeLimitSeconds, "CBC"), started);
 
       const result = blankResult("error", version);
@@ -114,14 +178,35 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       }
       const toOriginal = (v: number | null) => (v === null ? null : originalObjective(main.written, v));
       const fillIncumbent = () => {
-        result.objective_value = toOriginal(sol.objective);
-        result.solution = values(main);
+        result.objective_value = objectiveOf(main);
+        result.solution = snapIntegerValues(problem, values(main));
+      };
+
+      const auxiliary: SolveAuxiliary = async (aux, purpose) => {
+        const remaining = Math.max(1, settings.timeLimitSeconds - (performance.now() - started) / 1000);
+        const r = await runChecked(aux, { ...settings, timeLimitSeconds: remaining }, context, purpose);
+        result.solver_time_seconds = (result.solver_time_seconds ?? 0) + (r.log.wallSeconds ?? 0);
+        const s = r.solution?.status;
+        return {
+          status: s === "optimal" || s === "infeasible" || s === "integer_infeasible" ? s : "other",
+          values: s === "optimal" ? values(r) : null,
+          words: words(r),
+        };
       };
 
       const lpStageInfeasible = sol.status === "infeasible";
       const unboundedClaim = sol.status === "unbounded";
       const integerInfeasible = sol.status === "integer_infeasible";
-      if (sol.status === "optimal") {
+      if (sol.status === "optimal" && pointIsOff(problem, main)) {
+        const off = pointViolation(problem, values(main));
+        result.error_message = `${words(main)}; yet its optimum violates ${off.where} by ${off.worst.toExponential(2)} (relative)`;
+      } else if (
+        sol.status === "optimal" &&
+        !hasIntegers(problem) &&
+        (await checkLpOptimum(problem, objectiveOf(main), duals(main), auxiliary)) === "unbounded"
+      ) {
+        result.solver_status = "unbounded";
+      } else if (sol.status === "optimal") {
         result.solver_status = "optimal";
         fillIncumbent();
         // A search stopped within the gap tolerance prints its bound; a closed one's bound is its optimum.
@@ -131,26 +216,15 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         result.solver_status = "infeasible";
       } else if (lpStageInfeasible || unboundedClaim || integerInfeasible) {
         // CBC's claim is checked before it is believed (see the file comment).
-        const claim = `CBC said "${sol.headline}"${main.log.undecidedRemarks.length ? ` (${main.log.undecidedRemarks.join("; ")})` : ""}`;
-        let extraSeconds = 0;
-        const settled = await settleInfeasibleOrUnbounded(problem, claim, async (aux, purpose): Promise<AuxiliaryAnswer> => {
-          const remaining = Math.max(1, settings.timeLimitSeconds - (performance.now() - started) / 1000);
-          const r = await run(aux, { ...settings, timeLimitSeconds: remaining }, context, purpose);
-          extraSeconds += r.log.wallSeconds ?? 0;
-          const s = r.solution?.status;
-          return {
-            status: s === "optimal" ? "optimal" : s === "infeasible" || s === "integer_infeasible" ? "infeasible" : "other",
-            values: s === "optimal" ? values(r) : null,
-            words: words(r),
-          };
-        });
-        result.solver_time_seconds = (result.solver_time_seconds ?? 0) + extraSeconds;
+        const said = `CBC said "${sol.headline}"${main.log.undecidedRemarks.length ? ` (${main.log.undecidedRemarks.join("; ")})` : ""}`;
+        const claim = lpStageInfeasible ? "infeasible" : unboundedClaim ? "unbounded" : "infeasible_or_unbounded";
+        const settled = await settleClaim(problem, claim, said, auxiliary);
         if (settled.status === "error") result.error_message = settled.message;
         else result.solver_status = settled.status;
       } else if (sol.status.startsWith("stopped_on")) {
         // A MILP's listed values are an integer solution. An LP's are wherever simplex stopped, an
         // incumbent only if feasible, which is checked (CBC marks such an LP "Stopped on iterations").
-        const usable = sol.hasIncumbent && (hasIntegers(problem) || pointViolation(problem, values(main)).worst <= POINT_TOLERANCE);
+        const usable = sol.hasIncumbent && !pointIsOff(problem, main);
         if (usable) fillIncumbent();
         result.dual_bound = hasIntegers(problem) ? toOriginal(main.log.bestPossible ?? main.log.lowerBound) : null;
         if (sol.status === "stopped_on_time" || main.log.result?.startsWith("Stopped on time")) result.solver_status = "time_limit";

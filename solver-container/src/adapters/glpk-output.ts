@@ -5,9 +5,10 @@
  *
  * Raw solution format (glpk's glp_write_sol / glp_write_mip):
  *   c ...                         comments
- *   s bas <m> <n> <p> <d> <obj>   basic (LP) solution; p, d ∈ u undefined, f feasible, i infeasible, n none
+ *   s bas <m> <n> <p> <d> <obj>   basic (simplex) solution; p, d ∈ u undefined, f feasible, i infeasible, n none
+ *   s ipt <m> <n> <s> <obj>       interior-point solution; s ∈ o optimal, i infeasible, n no feasible, u undefined
  *   s mip <m> <n> <s> <obj>       MIP solution; s ∈ o optimal, f feasible, n no feasible, u undefined
- *   i <row> ...  /  j <col> <st> <prim> <dual> (LP) or j <col> <value> (MIP)
+ *   i <row> ...  /  j <col> <st> <prim> <dual> (basic), j <col> <prim> <dual> (interior), j <col> <value> (MIP)
  *   e o f
  */
 
@@ -16,24 +17,29 @@ export type GlpkSolutionState = "undefined" | "feasible" | "infeasible" | "no_fe
 const STATE: Record<string, GlpkSolutionState> = { u: "undefined", f: "feasible", i: "infeasible", n: "no_feasible", o: "optimal" };
 
 export interface GlpkRawSolution {
-  kind: "lp" | "mip";
+  /** lp: simplex (basic) solution; ipt: interior point; mip: integer. */
+  kind: "lp" | "ipt" | "mip";
   rows: number;
   columns: number;
-  /** LP: primal state; MIP: the solution state. */
+  /** LP: primal state; interior point and MIP: the solution state. */
   primal: GlpkSolutionState;
   /** LP only: dual state ("no_feasible" with a feasible primal = unbounded). */
   dual: GlpkSolutionState | null;
   objective: number;
   /** Column values in column order (index 0 = column 1). */
   values: number[];
+  /** Basic and interior-point solutions: row duals y (reduced costs c − Aᵀy) in row order; empty for MIP. */
+  rowDuals: number[];
 }
 
 export function parseGlpkRaw(text: string): GlpkRawSolution {
   let head: string[] | null = null;
   const values: number[] = [];
+  const rowDuals: number[] = [];
   for (const line of text.split(/\r?\n/)) {
     const f = line.trim().split(/\s+/);
     if (f[0] === "s") head = f;
+    else if (f[0] === "i" && head && head[1] !== "mip") rowDuals[Number(f[1]) - 1] = Number(head[1] === "bas" ? f[4] : f[3]);
     else if (f[0] === "j" && head) {
       const index = Number(f[1]) - 1;
       // LP lines carry a status letter before the value; MIP lines only the value.
@@ -50,46 +56,108 @@ export function parseGlpkRaw(text: string): GlpkRawSolution {
       dual: STATE[head[5]!] ?? "undefined",
       objective: Number(head[6]),
       values,
+      rowDuals,
     };
   }
-  if (head[1] === "mip") {
+  if (head[1] === "mip" || head[1] === "ipt") {
     return {
-      kind: "mip",
+      kind: head[1],
       rows: Number(head[2]),
       columns: Number(head[3]),
       primal: STATE[head[4]!] ?? "undefined",
       dual: null,
       objective: Number(head[5]),
       values,
+      rowDuals,
     };
   }
   throw new Error(`glpsol raw solution of an unexpected kind "${head[1]}"`);
 }
 
-/** glpsol's one-line verdicts, in capitals in its log. */
+/**
+ * glpsol's one-line verdicts, in capitals in its log (every one GLPK 5.0 prints). For a MILP, the
+ * simplex's words are about the LP relaxation.
+ */
 export type GlpkMessage =
+  /** Simplex, interior point, or either presolver found an optimum. */
   | "optimal_lp"
   | "integer_optimal"
+  /** Simplex found an improving ray from a feasible point (exact simplex: "PROBLEM HAS UNBOUNDED SOLUTION"). */
   | "lp_unbounded"
+  /** Simplex's phase 1 (or the exact simplex) ended without a feasible point. */
   | "lp_infeasible"
+  /** The LP or MIP presolver found the rows contradictory. */
   | "no_primal_feasible"
+  /** The dual is infeasible (presolver, dual simplex, a MILP's relaxation): infeasible or unbounded. */
   | "no_dual_feasible"
+  /** Interior point: neither a primal nor a dual feasible point — infeasible or unbounded. */
+  | "no_primal_dual_feasible"
   | "no_integer_feasible"
   | "time_limit"
+  | "iteration_limit"
+  | "objective_limit"
   | "mip_gap"
-  | "other";
+  /** Numerical trouble or an interior point method that did not converge. */
+  | "numerical_failure";
 
 const MESSAGES: [RegExp, GlpkMessage][] = [
   [/^OPTIMAL (?:LP )?SOLUTION FOUND/, "optimal_lp"],
   [/^INTEGER OPTIMAL SOLUTION FOUND/, "integer_optimal"],
-  [/^LP HAS UNBOUNDED PRIMAL SOLUTION/, "lp_unbounded"],
-  [/^LP HAS NO PRIMAL FEASIBLE SOLUTION/, "lp_infeasible"],
+  [/^(?:LP HAS UNBOUNDED PRIMAL SOLUTION|PROBLEM HAS UNBOUNDED SOLUTION)/, "lp_unbounded"],
+  [/^(?:LP HAS NO PRIMAL FEASIBLE SOLUTION|PROBLEM HAS NO FEASIBLE SOLUTION)/, "lp_infeasible"],
   [/^PROBLEM HAS NO PRIMAL FEASIBLE SOLUTION/, "no_primal_feasible"],
-  [/^(?:PROBLEM|LP RELAXATION) HAS NO DUAL FEASIBLE SOLUTION/, "no_dual_feasible"],
+  [/^(?:PROBLEM|LP RELAXATION|LP) HAS NO DUAL FEASIBLE SOLUTION/, "no_dual_feasible"],
+  [/^PROBLEM HAS NO FEASIBLE PRIMAL\/DUAL SOLUTION/, "no_primal_dual_feasible"],
   [/^PROBLEM HAS NO INTEGER FEASIBLE SOLUTION/, "no_integer_feasible"],
   [/^TIME LIMIT EXCEEDED/, "time_limit"],
+  [/^ITERATIONS? LIMIT EXCEEDED/, "iteration_limit"],
+  [/^OBJECTIVE (?:LOWER|UPPER) LIMIT REACHED/, "objective_limit"],
   [/^RELATIVE MIP GAP TOLERANCE REACHED/, "mip_gap"],
+  [/^(?:NUMERIC INSTABILITY|NO CONVERGENCE); SEARCH TERMINATED/, "numerical_failure"],
 ];
+
+/**
+ * What a glpsol run claims, from its raw solution and its log together (with the presolver on, a
+ * non-optimal LP leaves the raw solution undefined and only the log tells). The adapter proves every
+ * claim but `optimal` and `integer_infeasible` before it reports one:
+ *
+ *  - optimal: the raw solution is a proved optimum (basic f/f, interior o, MIP o, or a MIP incumbent
+ *    within the gap tolerance);
+ *  - integer_feasible: a MIP incumbent, the search stopped for another reason than time;
+ *  - integer_infeasible: a MIP with no integer point, by a finished search or the MIP presolver;
+ *  - infeasible: the LP, or a MILP's relaxation, declared infeasible by simplex or the LP presolver;
+ *  - unbounded: simplex found a ray from a feasible point (for a MILP: of its relaxation);
+ *  - infeasible_or_unbounded: the dual is infeasible, which leaves both open;
+ *  - time_limit; unknown: anything else (numerical trouble, an iteration limit, a crash).
+ */
+export type GlpkClaim =
+  | "optimal"
+  | "integer_feasible"
+  | "integer_infeasible"
+  | "infeasible"
+  | "unbounded"
+  | "infeasible_or_unbounded"
+  | "time_limit"
+  | "unknown";
+
+export function glpkClaim(raw: GlpkRawSolution | null, log: Pick<GlpkLogSummary, "messages">): GlpkClaim {
+  const said = (kind: GlpkMessage) => log.messages.some((m) => m.kind === kind);
+  if (said("time_limit")) return "time_limit";
+  if (raw === null) return "unknown";
+  if (raw.kind === "lp" && raw.primal === "feasible" && raw.dual === "feasible") return "optimal";
+  if (raw.kind === "ipt" && raw.primal === "optimal") return "optimal";
+  if (raw.kind === "mip") {
+    if (raw.primal === "optimal" || (raw.primal === "feasible" && said("mip_gap"))) return "optimal";
+    if (raw.primal === "feasible") return "integer_feasible";
+    // Written by the MIP presolver or a finished search, both integer reasoning (a relaxation that
+    // simplex found infeasible before the integer stage leaves the MIP solution undefined instead).
+    if (raw.primal === "no_feasible") return "integer_infeasible";
+  }
+  if (said("lp_infeasible") || said("no_primal_feasible") || (raw.kind === "lp" && raw.primal === "no_feasible")) return "infeasible";
+  if (said("lp_unbounded") || (raw.kind === "lp" && raw.primal === "feasible" && raw.dual === "no_feasible")) return "unbounded";
+  if (said("no_dual_feasible") || said("no_primal_dual_feasible") || (raw.kind === "ipt" && raw.primal === "no_feasible")) return "infeasible_or_unbounded";
+  return "unknown";
+}
 
 export interface GlpkLogSummary {
   version: string | null;

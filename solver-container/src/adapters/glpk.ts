@@ -1,11 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { writeMps } from "../../../functions/core/problem/mps.js";
-import { hasQuadratic, type Problem } from "../../../functions/core/problem/schema.js";
+import { hasIntegers, hasOpenIntegerColumn, hasQuadratic, type Problem } from "../../../functions/core/problem/schema.js";
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
-import { settleInfeasibleOrUnbounded, type AuxiliaryAnswer } from "./certificates.js";
-import { parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw, type GlpkLogSummary, type GlpkMessage, type GlpkRawSolution } from "./glpk-output.js";
+import { checkLpOptimum, pointViolation, POINT_TOLERANCE, settleClaim, type SolveAuxiliary } from "./certificates.js";
+import { glpkClaim, parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw, type GlpkLogSummary, type GlpkRawSolution } from "./glpk-output.js";
 import { runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
 import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
@@ -21,9 +21,15 @@ import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types
  * Time: glpsol's own "Time used" has 0.1 s resolution, so `solver_time_seconds` is measured from its
  * streamed log instead, from the "GLPK ... Optimizer" line to the "Time used" line (it flushes each line).
  *
- * Verdicts: the LP presolver's "no dual feasible solution" proves neither infeasible nor unbounded, so
- * that LP is solved again with `--nopresol`, whose simplex tells. A MILP whose LP relaxation is
- * unbounded is settled with certificates (certificates.ts).
+ * Verdicts: `glpkClaim` reads what a run claims (glpk-output.ts). An optimum is reported with its point
+ * checked against the problem; an integer infeasibility from a finished search stands on glpsol's word;
+ * every other claim — infeasible, unbounded, "no dual feasible solution" — is proved with a Farkas
+ * certificate, or a feasible point and an improving ray, from auxiliary glpsol runs (certificates.ts),
+ * or answered as `error` with glpsol's words.
+ *
+ * GLPK 5.0's MIP presolver can loop for ever tightening bounds when an integer column has an infinite
+ * bound and the rows contradict each other (it ignores `--tmlim` there), so such MILPs run with
+ * `--nointopt`: the LP relaxation is solved first, and its infeasibility is proved as an LP's.
  */
 
 export interface GlpkOptions {
@@ -44,9 +50,22 @@ export function glpkTimeLimit(seconds: number): number {
   return Math.max(1, Math.ceil(seconds));
 }
 
-export function glpkArguments(file: string, rawFile: string, settings: SolveSettings, presolve = true): string[] {
+export interface GlpkSwitches {
+  /** The LP presolver (glpsol's default); off for auxiliary LPs. */
+  presolve: boolean;
+  /** The MIP presolver (glpsol's default); off when an integer column has an infinite bound. */
+  mipPresolve: boolean;
+}
+
+export function glpkArguments(
+  file: string,
+  rawFile: string,
+  settings: SolveSettings,
+  switches: GlpkSwitches = { presolve: true, mipPresolve: true },
+): string[] {
   const args = ["--freemps", file, "--tmlim", String(glpkTimeLimit(settings.timeLimitSeconds)), "--mipgap", String(settings.gapTolerance)];
-  if (!presolve) args.push("--nopresol");
+  if (!switches.presolve) args.push("--nopresol");
+  if (!switches.mipPresolve) args.push("--nointopt");
   return [...args, "-w", rawFile];
 }
 
@@ -55,7 +74,8 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
   let probed: Promise<ProbeResult> | null = null;
   let runs = 0;
 
-  async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string, presolve = true): Promise<GlpkRun> {
+  async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string, presolve = true, mipPresolve = true): Promise<GlpkRun> {
+    const switches = { presolve, mipPresolve: mipPresolve && !hasOpenIntegerColumn(problem) };
     const written = writeMps(problem, { safeNames: true, omitObjectiveConstant: true, sense: "minimize" });
     const stem = path.join(context.workDir, `glpk-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);
@@ -64,7 +84,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
     let searchSeconds: number | null = null;
     const outcome = await runChild({
       command,
-      args: glpkArguments(`${stem}.mps`, `${stem}.raw`, settings, presolve),
+      args: glpkArguments(`${stem}.mps`, `${stem}.raw`, settings, switches),
       cwd: context.workDir,
       deadlineMs: (glpkTimeLimit(settings.timeLimitSeconds) + context.killGraceSeconds) * 1000,
       signal: context.signal,
@@ -97,7 +117,9 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
     });
     return out;
   };
-  const said = (r: GlpkRun, kind: GlpkMessage) => r.log.messages.some((m) => m.kind === kind);
+  /** Row duals of a basic or interior-point solution, by constraint name (the file is a minimisation). */
+  const duals = (r: GlpkRun): Record<string, number> | null =>
+    r.raw && r.raw.rowDuals.length > 0 ? Object.fromEntries(r.written.rowNames.map((name, i) => [name, r.raw!.rowDuals[i] ?? 0])) : null;
   const words = (r: GlpkRun) => `glpsol: ${r.log.messages.map((m) => m.text).join("; ") || lastLines(r.outcome.stdout + r.outcome.stderr, 3)}`;
 
   const probe = (): Promise<ProbeResult> =>
@@ -120,70 +142,80 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
 
       const remaining = () => Math.max(1, settings.timeLimitSeconds - (performance.now() - started) / 1000);
       let main = await run(problem, settings, context, "solve");
-      const firstEcho = main.log.echoedArgs;
-      let searchSeconds = main.searchSeconds ?? 0;
-      if (!main.outcome.stopped && main.raw?.kind === "lp" && said(main, "no_dual_feasible")) {
-        // Presolve proved only that the dual is infeasible; the simplex without it decides.
-        main = await run(problem, { ...settings, timeLimitSeconds: remaining() }, context, "nopresol", false);
-        searchSeconds += main.searchSeconds ?? 0;
+      if (
+        !main.outcome.stopped &&
+        main.raw?.kind === "mip" &&
+        glpkClaim(main.raw, main.log) === "optimal" &&
+        pointViolation(problem, values(main)).worst > POINT_TOLERANCE
+      ) {
+        // GLPK 5.0's MIP preprocessor can claim an optimum at a point that violates a row
+        // ("INTEGER OPTIMAL SOLUTION FOUND BY MIP PREPROCESSOR"): the search without it decides.
+        main = await run(problem, { ...settings, timeLimitSeconds: remaining() }, context, "nointopt", true, false);
       }
       if (main.outcome.stopped) return finish(stoppedResult(main.outcome.stopped, main.progress, version, settings.timeLimitSeconds, "glpsol"), started);
 
       const result = blankResult("error", version);
-      result.settings_applied = firstEcho ? { command_line: firstEcho, tmlim: glpkTimeLimit(settings.timeLimitSeconds), mipgap: settings.gapTolerance } : null;
-      result.solver_time_seconds = searchSeconds;
+      const echoed = main.log.echoedArgs;
+      result.settings_applied = echoed ? { command_line: echoed, tmlim: glpkTimeLimit(settings.timeLimitSeconds), mipgap: settings.gapTolerance } : null;
+      result.solver_time_seconds = main.searchSeconds ?? 0;
       result.iterations = main.log.iterations;
+      if (hasIntegers(problem)) result.nodes = main.log.nodes;
       const raw = main.raw;
       if (!raw) {
         result.error_message = `glpsol wrote no solution (exit ${main.outcome.exitCode ?? main.outcome.exitSignal}): ${lastLines(main.outcome.stdout + main.outcome.stderr)}`;
         return finish(result, started);
       }
       const toOriginal = (v: number | null) => (v === null ? null : originalObjective(main.written, v));
-      const fillIncumbent = () => {
+      const mipBound = () => (raw.kind === "mip" ? toOriginal(main.log.bound) : null);
+      /** The run's point as the incumbent, when it satisfies the problem; the violation otherwise. */
+      const takeIncumbent = (): string | null => {
+        const point = values(main);
+        const off = pointViolation(problem, point);
+        if (off.worst > POINT_TOLERANCE) return `${off.where} by ${off.worst.toExponential(2)} (relative)`;
         result.objective_value = toOriginal(raw.objective);
-        result.solution = values(main);
+        result.solution = point;
+        return null;
       };
 
-      if (raw.kind === "lp") {
-        if (raw.primal === "feasible" && raw.dual === "feasible") {
-          result.solver_status = "optimal";
-          fillIncumbent();
-          result.dual_bound = result.objective_value;
-        } else if (raw.primal === "feasible" && raw.dual === "no_feasible") result.solver_status = "unbounded";
-        else if (raw.primal === "no_feasible" || said(main, "no_primal_feasible")) result.solver_status = "infeasible";
-        else if (said(main, "time_limit")) {
-          result.solver_status = "time_limit";
-          if (raw.primal === "feasible") fillIncumbent();
-        } else result.error_message = words(main);
-        return finish(result, started);
-      }
+      const auxiliary: SolveAuxiliary = async (aux, purpose) => {
+        const r = await run(aux, { ...settings, timeLimitSeconds: remaining() }, context, purpose, false);
+        result.solver_time_seconds = (result.solver_time_seconds ?? 0) + (r.searchSeconds ?? 0);
+        const answer = r.outcome.stopped ? "unknown" : glpkClaim(r.raw, r.log);
+        const status = answer === "optimal" || answer === "infeasible" || answer === "integer_infeasible" ? answer : "other";
+        return { status, values: status === "optimal" ? values(r) : null, words: words(r) };
+      };
 
-      result.nodes = main.log.nodes;
-      const bound = () => toOriginal(main.log.bound);
-      if (raw.primal === "optimal" || (raw.primal === "feasible" && said(main, "mip_gap"))) {
-        result.solver_status = "optimal";
-        fillIncumbent();
-        result.dual_bound = raw.primal === "optimal" ? result.objective_value : bound();
-      } else if (raw.primal === "no_feasible") result.solver_status = "infeasible";
-      else if (said(main, "time_limit")) {
+      const claim = glpkClaim(raw, main.log);
+      if (claim === "optimal") {
+        const off = takeIncumbent();
+        if (off !== null) result.error_message = `${words(main)}; yet its optimum violates ${off}`;
+        else if (raw.kind !== "mip" && (await checkLpOptimum(problem, result.objective_value!, duals(main), auxiliary)) === "unbounded") {
+          result.solver_status = "unbounded";
+          result.objective_value = null;
+          result.solution = null;
+        } else {
+          result.solver_status = "optimal";
+          result.dual_bound = raw.kind === "mip" && raw.primal === "feasible" ? mipBound() : result.objective_value;
+        }
+      } else if (claim === "integer_infeasible") {
+        result.solver_status = "infeasible";
+      } else if (claim === "time_limit") {
         result.solver_status = "time_limit";
-        if (raw.primal === "feasible") fillIncumbent();
-        result.dual_bound = bound();
-      } else if (raw.primal === "feasible") {
-        result.solver_status = "feasible";
-        fillIncumbent();
-        result.dual_bound = bound();
+        if (raw.primal === "feasible") takeIncumbent();
+        result.dual_bound = mipBound();
+      } else if (claim === "integer_feasible") {
+        const off = takeIncumbent();
+        result.dual_bound = mipBound();
+        if (off === null) result.solver_status = "feasible";
         result.error_message = words(main);
-      } else if (said(main, "lp_unbounded") || said(main, "no_dual_feasible")) {
-        // The LP relaxation is unbounded: the MILP is infeasible or unbounded, glpsol cannot say which.
-        const settled = await settleInfeasibleOrUnbounded(problem, `glpsol: the LP relaxation is unbounded`, async (aux, purpose): Promise<AuxiliaryAnswer> => {
-          // Without the LP presolver, whose undecided answers leave the raw status undefined.
-          const r = await run(aux, { ...settings, timeLimitSeconds: remaining() }, context, purpose, false);
-          result.solver_time_seconds = (result.solver_time_seconds ?? 0) + (r.searchSeconds ?? 0);
-          const state = r.raw?.primal;
-          const solved = state === "optimal" || (r.raw?.kind === "lp" && state === "feasible" && r.raw.dual === "feasible");
-          return { status: solved ? "optimal" : state === "no_feasible" ? "infeasible" : "other", values: solved ? values(r) : null, words: words(r) };
-        });
+      } else if (claim === "infeasible" || claim === "unbounded" || claim === "infeasible_or_unbounded") {
+        const subject = raw.kind === "mip" ? "the LP relaxation" : "the LP";
+        const said = {
+          infeasible: `glpsol: ${subject} has no feasible point`,
+          unbounded: `glpsol: ${subject} is unbounded`,
+          infeasible_or_unbounded: `glpsol: ${subject} is infeasible or unbounded (no dual feasible solution)`,
+        }[claim];
+        const settled = await settleClaim(problem, claim, said, auxiliary);
         if (settled.status === "error") result.error_message = settled.message;
         else result.solver_status = settled.status;
       } else result.error_message = words(main);

@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import loadHighs, { type Highs, type Model, type ModelData, type VariableType } from "highs";
-import type { Problem } from "../../../functions/core/problem/schema.js";
+import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm, type MatrixForm } from "./matrix-form.js";
+import { settleClaim, type AuxiliaryAnswer } from "./certificates.js";
 import { blankResult } from "./result.js";
 import type { AdapterResult, Progress, TypeScriptEngine } from "./types.js";
 
@@ -133,7 +134,8 @@ export const highsWasmEngine: TypeScriptEngine = {
     const isMip = form.integrality.some((t) => t === 1);
     if (isMip && form.qValues.length > 0) return blankResult("error", version, "HiGHS does not solve problems with both integer variables and quadratic terms");
     const S = h.constants.modelStatus;
-    const first = runOnce(h, form, settings, { presolve: true, objective: true, report });
+    // As natively: HiGHS's presolve can stall a MILP with an integer column unbounded on a side.
+    const first = runOnce(h, form, settings, { presolve: !hasOpenIntegerColumn(problem), objective: true, report });
     let final = first;
     let status: number = first.status;
     if (status === S.unboundedOrInfeasible) {
@@ -167,7 +169,20 @@ export const highsWasmEngine: TypeScriptEngine = {
       result.solver_status = "time_limit";
       fill();
     } else if (status === S.unboundedOrInfeasible) {
-      result.error_message = "HiGHS: infeasible or unbounded (HiGHS could not tell which)";
+      // Still undecided: settled with certificates from further HiGHS runs, as the CLI adapters do.
+      let left = settings.timeLimitSeconds - result.solver_time_seconds;
+      const settled = await settleClaim(problem, "infeasible_or_unbounded", "HiGHS: infeasible or unbounded", async (aux): Promise<AuxiliaryAnswer> => {
+        const auxForm = toMatrixForm(aux);
+        const r = runOnce(h, auxForm, { ...settings, timeLimitSeconds: Math.max(0.001, left) }, { presolve: !hasOpenIntegerColumn(aux), objective: true });
+        left -= r.seconds;
+        result.solver_time_seconds! += r.seconds;
+        const integer = auxForm.integrality.some((t) => t === 1);
+        if (r.status === S.optimal && r.primalFeasible) return { status: "optimal", values: namedSolution(auxForm, r.solution), words: "" };
+        if (r.status === S.infeasible) return { status: integer ? "integer_infeasible" : "infeasible", values: null, words: "" };
+        return { status: "other", values: null, words: `HiGHS model status ${r.status}` };
+      });
+      if (settled.status === "error") result.error_message = settled.message;
+      else result.solver_status = settled.status;
     } else if (final.primalFeasible && status !== S.solveError && status !== S.modelError) {
       result.solver_status = "feasible";
       fill();

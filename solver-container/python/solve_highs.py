@@ -1,5 +1,6 @@
 """Native HiGHS through highspy, built directly from the canonical problem's arrays (no file, no names)."""
 
+import time
 from collections import deque
 
 import highspy
@@ -139,8 +140,25 @@ class Run:
 
 
 def has_open_integer_column(form):
-    """An integer column with an infinite bound (see solve)."""
+    """An integer column with an infinite bound."""
     return any(t and (lo is None or up is None) for t, lo, up in zip(form["integrality"], form["colLower"], form["colUpper"]))
+
+
+def run_with_presolve_choice(form, settings, seconds, reporter=None, objective=True):
+    """
+    One solve, and the runs before it. With an integer column unbounded on a side, HiGHS 1.15's presolve
+    can leave a search that never closes (and overruns its own time limit) where the search without
+    presolve ends at once; yet presolve alone proves some of these infeasible (2x − 2y = 1). So: half
+    the time without presolve, then the rest with it.
+    """
+    if not has_open_integer_column(form):
+        return Run(form, settings, seconds, reporter=reporter, objective=objective), []
+    started = time.monotonic()
+    first = Run(form, settings, seconds / 2, reporter=reporter, presolve=False, objective=objective)
+    if first.status != STATUS.kTimeLimit:
+        return first, []
+    left = max(0.001, seconds - (time.monotonic() - started))
+    return Run(form, settings, left, reporter=reporter, objective=objective), [first]
 
 
 def settle_infeasible_or_unbounded(form, settings, deadline, first):
@@ -153,7 +171,7 @@ def settle_infeasible_or_unbounded(form, settings, deadline, first):
     runs.append(again)
     if again.status in (STATUS.kInfeasible, STATUS.kUnbounded, STATUS.kOptimal, STATUS.kTimeLimit):
         return again.status, runs
-    feasibility = Run(form, settings, deadline.remaining(), presolve=not has_open_integer_column(form), objective=False)
+    feasibility, _ = run_with_presolve_choice(form, settings, deadline.remaining(), objective=False)
     runs.append(feasibility)
     if feasibility.status == STATUS.kInfeasible:
         return STATUS.kInfeasible, runs
@@ -171,20 +189,17 @@ def solve(form, settings, reporter):
         return result
 
     # The first run gets exactly the requested limit (so it reads back as sent); follow-ups the rest.
-    # HiGHS 1.15's presolve can turn a MILP with an integer column unbounded on a side into one its
-    # search never closes (overrunning its own time limit), where the search without presolve ends at once.
-    presolve = not has_open_integer_column(form)
-    run = Run(form, settings, settings["time_limit"], reporter=reporter, presolve=presolve)
+    run, earlier = run_with_presolve_choice(form, settings, settings["time_limit"], reporter=reporter)
     status, runs = run.status, [run]
     if status == STATUS.kUnboundedOrInfeasible:
         status, runs = settle_infeasible_or_unbounded(form, settings, deadline, run)
     final = runs[1] if len(runs) > 1 and status == STATUS.kOptimal else run
 
-    result["settings_applied"] = run.applied
-    result["raw_status"] = " -> ".join(r.status_text() for r in runs[:2])
-    result["solver_time_seconds"] = sum(r.seconds for r in runs)
-    result["iterations"] = sum(r.iterations() for r in runs)
-    result["nodes"] = sum(max(0, r.info.mip_node_count) for r in runs) if run.is_mip else None
+    result["settings_applied"] = (earlier or runs)[0].applied
+    result["raw_status"] = " -> ".join(r.status_text() for r in (earlier + runs)[:3])
+    result["solver_time_seconds"] = sum(r.seconds for r in earlier + runs)
+    result["iterations"] = sum(r.iterations() for r in earlier + runs)
+    result["nodes"] = sum(max(0, r.info.mip_node_count) for r in earlier + runs) if run.is_mip else None
 
     if status == STATUS.kOptimal and final.primal_ok:
         result["solver_status"] = "optimal"

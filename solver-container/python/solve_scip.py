@@ -2,6 +2,7 @@
 
 import time
 
+import numpy as np
 import pyscipopt
 from pyscipopt import SCIP_EVENTTYPE, SCIP_PARAMSETTING, Eventhdlr, ExprCons, quicksum
 
@@ -46,19 +47,79 @@ class ProgressHandler(Eventhdlr):
         self.reporter.progress(incumbent, m.getDualbound(), m.getNNodes(), force=force)
 
 
+def quadratic_columns(form):
+    """Columns that appear in a quadratic term, in index order."""
+    return sorted(set(form["qRow"]) | set(form["qCol"]))
+
+
+def objective_value(form, values):
+    """The problem's objective at a point: constant + cᵀx + Σ q·xᵢ·xⱼ, evaluated, never an epigraph variable."""
+    linear = sum(c * v for c, v in zip(form["colCost"], values))
+    quadratic = sum(q * values[i] * values[j] for i, j, q in zip(form["qRow"], form["qCol"], form["qValues"]))
+    return float(form["offset"] or 0) + linear + quadratic
+
+
+def unconstrained_minimum(form, columns, sign):
+    """
+    min over all x of sign·f(x), f = q(x) + cᵀx over `columns`, when that is finite: f convex (for sign
+    = −1, concave) and ∇f = 0 solvable. Then every feasible point is at least that good, so it bounds
+    the epigraph variable. None otherwise (a nonconvex q, or a direction along which f falls for ever).
+    """
+    index = {j: k for k, j in enumerate(columns)}
+    n = len(columns)
+    hessian = np.zeros((n, n))
+    for i, j, q in zip(form["qRow"], form["qCol"], form["qValues"]):
+        a, b = index[i], index[j]
+        if a == b:
+            hessian[a, a] += 2 * sign * q
+        else:
+            hessian[a, b] += sign * q
+            hessian[b, a] += sign * q
+    cost = np.array([sign * form["colCost"][j] for j in columns], dtype=float)
+    eigenvalues = np.linalg.eigvalsh(hessian)
+    scale = max(1.0, float(np.max(np.abs(eigenvalues))))
+    if eigenvalues.min() < -1e-9 * scale:
+        return None
+    stationary = np.linalg.lstsq(hessian, -cost, rcond=None)[0]
+    if np.linalg.norm(hessian @ stationary + cost) > 1e-9 * max(1.0, float(np.linalg.norm(cost))):
+        return None
+    # At a stationary point f = ½ xᵀHx + cᵀx = ½ cᵀx.
+    return 0.5 * float(cost @ stationary)
+
+
+def set_quadratic_objective(m, form, xs):
+    """
+    SCIP's objective is linear, so the quadratic part and the linear costs of its columns go into one
+    epigraph constraint f(x) ≤ t (≥ t when maximizing), with t as the objective. When f is convex
+    (concave when maximizing), t gets the unconstrained optimum of f as its bound: left free, SCIP's
+    LP relaxation is unbounded in t and its search never closes on free variables. The objective is
+    reported from the solution (objective_value), not read off t.
+    """
+    columns = quadratic_columns(form)
+    sign = 1 if form["sense"] == "minimize" else -1
+    f = quicksum(q * xs[i] * xs[j] for i, j, q in zip(form["qRow"], form["qCol"], form["qValues"])) + quicksum(
+        float(form["colCost"][j]) * xs[j] for j in columns
+    )
+    best = unconstrained_minimum(form, columns, sign)
+    bound = None if best is None else sign * (best - 1e-6 * max(1.0, abs(best)))
+    t = m.addVar(name="quadratic_objective", vtype="C", lb=bound if sign > 0 else None, ub=bound if sign < 0 else None, obj=1.0)
+    m.addCons(f - t <= 0 if sign > 0 else f - t >= 0, name="quadratic_objective")
+
+
 def build(form, objective=True):
     """The model and its variables in column order. objective=False gives the feasibility version."""
     m = pyscipopt.Model(form.get("name") or "problem")
     m.hideOutput()
     n = form["numCols"]
     cost, lower, upper, integrality = form["colCost"], form["colLower"], form["colUpper"], form["integrality"]
+    in_epigraph = set(quadratic_columns(form)) if objective else set()
     xs = [
         m.addVar(
             name=f"x{j}",
             vtype="I" if integrality[j] else "C",
             lb=bound_or_none(lower[j]),
             ub=bound_or_none(upper[j]),
-            obj=float(cost[j]) if objective else 0.0,
+            obj=float(cost[j]) if objective and j not in in_epigraph else 0.0,
         )
         for j in range(n)
     ]
@@ -72,10 +133,7 @@ def build(form, objective=True):
         if form["offset"]:
             m.addObjoffset(float(form["offset"]))
         if form["qValues"]:
-            # SCIP's objective is linear: minimize t subject to q(x) <= t (>= t when maximizing).
-            q = quicksum(v * xs[i] * xs[j] for i, j, v in zip(form["qRow"], form["qCol"], form["qValues"]))
-            t = m.addVar(name="quadratic_objective", vtype="C", lb=None, ub=None, obj=1.0)
-            m.addCons(q - t <= 0 if form["sense"] == "minimize" else q - t >= 0, name="quadratic_objective")
+            set_quadratic_objective(m, form, xs)
     return m, xs
 
 
@@ -90,11 +148,15 @@ def apply_settings(m, settings, seconds):
 class Run:
     """One optimize() call and the numbers it left behind."""
 
-    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True):
+    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True, primal_simplex=False):
+        self.form = form
         self.model, self.xs = build(form, objective=objective)
         self.applied = apply_settings(self.model, settings, seconds)
         if not presolve:
             self.model.setPresolve(SCIP_PARAMSETTING.OFF)
+        if primal_simplex:
+            self.model.setParam("lp/initalgorithm", "p")
+            self.model.setParam("lp/resolvealgorithm", "p")
         if reporter is not None:
             self.model.includeEventhdlr(ProgressHandler(reporter), "incumbent_progress", "streams incumbent and bound")
         # SCIP raises when its LP solver fails in a way it cannot recover from ("error in LP solver!").
@@ -125,8 +187,11 @@ class Run:
         result["raw_status"] = self.status
         if self.has_solution:
             sol = m.getBestSol()
-            result["objective_value"] = finite(m.getSolObjVal(sol))
-            result["solution"] = [m.getSolVal(sol, x) for x in self.xs]
+            values = [m.getSolVal(sol, x) for x in self.xs]
+            result["solution"] = values
+            # With a quadratic objective SCIP's own value is that of the epigraph variable, which sits up to
+            # its feasibility tolerance away from q(x) + cᵀx; the objective is evaluated at the point instead.
+            result["objective_value"] = finite(objective_value(self.form, values) if self.form["qValues"] else m.getSolObjVal(sol))
         result["dual_bound"] = finite(m.getDualbound())
 
 
@@ -165,10 +230,11 @@ def solve(form, settings, reporter):
     earlier = []
     if run.status == "lperror" or (run.status == "unbounded" and not run.has_point()):
         # Where SCIP 10 goes wrong on small problems, its presolve is involved: "unbounded" at a point
-        # SCIP finds infeasible in the original problem, LP failures proving an infeasibility. The
-        # problem is solved again without presolve, which decides.
+        # SCIP finds infeasible in the original problem. And its LP solver fails where SCIP rejects the
+        # dual simplex's proof of an infeasible LP ("proof of infeasible LP not valid"). The problem is
+        # solved again without presolve, an LP failure also with the primal simplex; that run decides.
         earlier = [run]
-        run = Run(form, settings, deadline.remaining(), presolve=False)
+        run = Run(form, settings, deadline.remaining(), presolve=False, primal_simplex=run.status == "lperror")
     status, message, runs = run.status, None, [run]
     final = run
     if status == "unbounded" and not run.has_point():

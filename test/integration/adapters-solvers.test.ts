@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../functions/core/config.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import { ProblemSchema, type ProblemInput } from "../../functions/core/problem/schema.js";
+import { objectiveOf } from "../../functions/core/solvers/checker.js";
 import type { SolveSettings, SolverName } from "../../functions/core/solvers/types.js";
 import { createHighsAdapter } from "../../solver-container/src/adapters/highs.js";
 import { createAdapters, probeAll, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
@@ -206,6 +207,53 @@ describe.runIf(enabled)("solver adapters", () => {
     it("highs (wasm): convex QP", async () => {
       const r = await createHighsAdapter(null, "wasm").solve(qp, settings(), context());
       expect(r.objective_value).toBeCloseTo(2, 5);
+    });
+    it.each(["minimize", "maximize"] as const)(
+      "scip: a convex QP over free variables is proved optimal (%s), its objective q(x) + c evaluated at the point",
+      async (sense) => {
+        // min x² + xy + y² − 2x − 4y + 5 over free x, y: 1 at (0, 2). The maximisation is its negation.
+        const sign = sense === "minimize" ? 1 : -1;
+        const free = problem({
+          sense,
+          variables: [
+            { name: "x", lb: null },
+            { name: "y", lb: null },
+          ],
+          objective: {
+            constant: 5 * sign,
+            terms: [
+              { var: "x", coef: -2 * sign },
+              { var: "y", coef: -4 * sign },
+            ],
+            quadratic: [
+              { var1: "x", var2: "x", coef: sign },
+              { var1: "x", var2: "y", coef: sign },
+              { var1: "y", var2: "y", coef: sign },
+            ],
+          },
+        });
+        const r = await solve("scip", free, settings({ timeLimitSeconds: 30 }));
+        expect(r.solver_status).toBe("optimal"); // before the epigraph variable was bounded: time_limit, no bound
+        expect(r.objective_value! * sign).toBeCloseTo(1, 6);
+        expect(r.objective_value).toBeCloseTo(objectiveOf(free, r.solution!), 12);
+        expect(r.solution!.x).toBeCloseTo(0, 3);
+        expect(r.solution!.y).toBeCloseTo(2, 3);
+        expect(r.dual_bound! * sign).toBeLessThanOrEqual(1 + 1e-9);
+        expect(r.gap!).toBeLessThanOrEqual(1e-4);
+      },
+    );
+    it("scip: a nonconvex quadratic objective still goes through (spatial branching, no bound from the unconstrained optimum)", async () => {
+      // min xy over [−1, 2]²: −2 at (−1, 2) or (2, −1).
+      const saddle = problem({
+        variables: [
+          { name: "x", lb: -1, ub: 2 },
+          { name: "y", lb: -1, ub: 2 },
+        ],
+        objective: { quadratic: [{ var1: "x", var2: "y", coef: 1 }] },
+      });
+      const r = await solve("scip", saddle);
+      expect(r.solver_status).toBe("optimal");
+      expect(r.objective_value).toBeCloseTo(-2, 6);
     });
     it("scip takes integers with quadratic terms; highs refuses them in its own words", async () => {
       const scip = await solve("scip", miqp);

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { writeMps } from "../../../functions/core/problem/mps.js";
 import type { Problem } from "../../../functions/core/problem/schema.js";
-import { hasIntegers, hasQuadratic } from "../../../functions/core/problem/schema.js";
+import { hasIntegers, hasOpenIntegerColumn, hasQuadratic } from "../../../functions/core/problem/schema.js";
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
 import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
@@ -212,7 +212,10 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         // A search stopped within the gap tolerance prints its bound; a closed one's bound is its optimum.
         const bound = hasIntegers(problem) ? (main.log.bestPossible ?? main.log.lowerBound) : null;
         result.dual_bound = bound === null ? result.objective_value : toOriginal(bound);
-      } else if (integerInfeasible && main.log.undecidedRemarks.length === 0) {
+      } else if (integerInfeasible && main.log.undecidedRemarks.length === 0 && !hasOpenIntegerColumn(problem)) {
+        // A finished search over bounded integers. With an integer column unbounded on a side, CBC
+        // can end its search at once on an unbounded relaxation (at a "continuous objective" near
+        // 1e11) and call an unbounded MILP integer infeasible: that claim is settled below.
         result.solver_status = "infeasible";
       } else if (lpStageInfeasible || unboundedClaim || integerInfeasible) {
         // CBC's claim is checked before it is believed (see the file comment).

@@ -142,14 +142,12 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
 
       const remaining = () => Math.max(1, settings.timeLimitSeconds - (performance.now() - started) / 1000);
       let main = await run(problem, settings, context, "solve");
-      if (
-        !main.outcome.stopped &&
-        main.raw?.kind === "mip" &&
-        glpkClaim(main.raw, main.log) === "optimal" &&
-        pointViolation(problem, values(main)).worst > POINT_TOLERANCE
-      ) {
-        // GLPK 5.0's MIP preprocessor can claim an optimum at a point that violates a row
-        // ("INTEGER OPTIMAL SOLUTION FOUND BY MIP PREPROCESSOR"): the search without it decides.
+      const mipPresolved = hasIntegers(problem) && !hasOpenIntegerColumn(problem);
+      const suspect = main.raw === null || (glpkClaim(main.raw, main.log) === "optimal" && pointViolation(problem, values(main)).worst > POINT_TOLERANCE);
+      if (!main.outcome.stopped && mipPresolved && suspect) {
+        // GLPK 5.0's MIP preprocessor can claim an optimum at a point that violates a row ("INTEGER
+        // OPTIMAL SOLUTION FOUND BY MIP PREPROCESSOR") or fail an assertion ("q->lb < q->ub", npp3.c):
+        // the search without it decides.
         main = await run(problem, { ...settings, timeLimitSeconds: remaining() }, context, "nointopt", true, false);
       }
       if (main.outcome.stopped) return finish(stoppedResult(main.outcome.stopped, main.progress, version, settings.timeLimitSeconds, "glpsol"), started);

@@ -119,6 +119,24 @@ function runOnce(
   }
 }
 
+/**
+ * As natively (solve_highs.run_with_presolve_choice): with an integer column unbounded on a side,
+ * HiGHS's presolve can stall a search that ends at once without it, yet alone proves some such MILPs
+ * infeasible. Half the time without presolve, then the rest with it; the runs' times are summed.
+ */
+function runWithPresolveChoice(h: Highs, problem: Problem, form: MatrixForm, settings: SolveSettings, report?: (p: Progress) => void): WasmRun {
+  if (!hasOpenIntegerColumn(problem)) return runOnce(h, form, settings, { presolve: true, objective: true, report });
+  const half = runOnce(h, form, { ...settings, timeLimitSeconds: settings.timeLimitSeconds / 2 }, { presolve: false, objective: true, report });
+  if (half.status !== h.constants.modelStatus.timeLimit) return half;
+  const rest = runOnce(
+    h,
+    form,
+    { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - half.seconds) },
+    { presolve: true, objective: true, report },
+  );
+  return { ...rest, seconds: half.seconds + rest.seconds, iterations: half.iterations + rest.iterations, nodes: half.nodes + rest.nodes };
+}
+
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) && Math.abs(v) < 1e19 ? v : null);
 
 export const highsWasmEngine: TypeScriptEngine = {
@@ -134,8 +152,7 @@ export const highsWasmEngine: TypeScriptEngine = {
     const isMip = form.integrality.some((t) => t === 1);
     if (isMip && form.qValues.length > 0) return blankResult("error", version, "HiGHS does not solve problems with both integer variables and quadratic terms");
     const S = h.constants.modelStatus;
-    // As natively: HiGHS's presolve can stall a MILP with an integer column unbounded on a side.
-    const first = runOnce(h, form, settings, { presolve: !hasOpenIntegerColumn(problem), objective: true, report });
+    const first = runWithPresolveChoice(h, problem, form, settings, report);
     let final = first;
     let status: number = first.status;
     if (status === S.unboundedOrInfeasible) {
@@ -173,7 +190,7 @@ export const highsWasmEngine: TypeScriptEngine = {
       let left = settings.timeLimitSeconds - result.solver_time_seconds;
       const settled = await settleClaim(problem, "infeasible_or_unbounded", "HiGHS: infeasible or unbounded", async (aux): Promise<AuxiliaryAnswer> => {
         const auxForm = toMatrixForm(aux);
-        const r = runOnce(h, auxForm, { ...settings, timeLimitSeconds: Math.max(0.001, left) }, { presolve: !hasOpenIntegerColumn(aux), objective: true });
+        const r = runWithPresolveChoice(h, aux, auxForm, { ...settings, timeLimitSeconds: Math.max(0.001, left) });
         left -= r.seconds;
         result.solver_time_seconds! += r.seconds;
         const integer = auxForm.integrality.some((t) => t === 1);

@@ -119,6 +119,8 @@ export class SolverFleet extends Construct {
         BLOB_BUCKET: props.bucket.bucketName,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         SOLVER_THREADS: String(vcpus),
+        // Each solving process's ceiling: the task's memory less room for the worker and the Python host.
+        SOLVER_MEMORY_MB: String(Math.max(256, props.task.memoryMiB - 768)),
         SOLVER_PYTHON: "/app/.venv/bin/python",
         MACHINE_NOTE: `AWS Fargate ${props.task.architecture}, ${props.task.cpu / 1024} vCPU, ${props.task.memoryMiB / 1024} GiB`,
       },

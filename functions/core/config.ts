@@ -63,6 +63,11 @@ export interface Config {
   defaultGapTolerance: number;
   solverThreads: number;
   killGraceSeconds: number;
+  /**
+   * Memory ceiling of each solving process, in MB (0 = none): the data segment of a CLI solver or a
+   * Python solve, the V8 heap of a Node child. Past it the solve answers `error`, naming memory.
+   */
+  solverMemoryMb: number;
   solveWaitSeconds: number;
   jobLeaseSeconds: number;
   pythonPath: string;
@@ -192,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     defaultGapTolerance: num(env, "DEFAULT_GAP_TOLERANCE", 1e-4),
     solverThreads: Math.max(1, num(env, "SOLVER_THREADS", 1)),
     killGraceSeconds: num(env, "KILL_GRACE_SECONDS", 5),
+    solverMemoryMb: num(env, "SOLVER_MEMORY_MB", 2048),
     solveWaitSeconds: num(env, "SOLVE_WAIT_SECONDS", 30),
     jobLeaseSeconds: num(env, "JOB_LEASE_SECONDS", 120),
     pythonPath: str(env, "SOLVER_PYTHON", ".venv/bin/python"),

@@ -73,11 +73,16 @@ def probe():
     return out
 
 
+SOLVER_TITLES = {"scip": "SCIP", "highs": "HiGHS"}
+
+
 def execute(request):
     """Solves one request and writes its result file. Used by a forked child and by --once alike."""
     req_id = request.get("id")
     reporter = solve_common.Reporter(req_id, write_line)
+    ceiling = 0
     try:
+        ceiling = solve_common.apply_memory_ceiling(request["settings"])
         model = request.get("model")
         if model is None:
             with open(request["model_path"], encoding="utf-8") as fh:
@@ -87,6 +92,8 @@ def execute(request):
         if module is None:
             raise RuntimeError(f"solver {solver!r} is not available in this Python environment")
         result = module.solve(model, request["settings"], reporter)
+    except MemoryError:  # SCIP and HiGHS raise it when an allocation fails under the ceiling
+        result = solve_common.error_result(solve_common.memory_limit_message(SOLVER_TITLES.get(request.get("solver"), "the solver"), ceiling))
     except Exception as exc:  # the solver's own words go back as an error result, never a crash
         result = solve_common.error_result(f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=5))
     solve_common.write_result(request["result_path"], result)

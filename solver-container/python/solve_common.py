@@ -3,6 +3,7 @@
 import json
 import math
 import os
+import resource
 import time
 
 # Both solvers use 1e20 (SCIP) or inf (HiGHS) for "no value"; anything this large is not a number to report.
@@ -19,6 +20,11 @@ def finite(value):
     if math.isnan(value) or abs(value) >= INFINITY_THRESHOLD:
         return None
     return value
+
+
+def has_open_integer_column(form):
+    """An integer column with an infinite bound: branch and bound cannot enumerate it, and presolvers stall on it."""
+    return any(t and (lo is None or up is None) for t, lo, up in zip(form["integrality"], form["colLower"], form["colUpper"]))
 
 
 def bound_or_none(value):
@@ -91,3 +97,39 @@ class Deadline:
 
     def remaining(self):
         return max(0.0, self.end - time.monotonic())
+
+
+def memory_ceiling_mb(settings):
+    """The solve's memory ceiling in MB (settings.memory_mb, from SOLVER_MEMORY_MB), or 0 for none."""
+    return max(0, int(settings.get("memory_mb") or 0))
+
+
+def data_size_mb():
+    """This process's data segment now (VmData), in MB: what a ceiling leaves room beyond."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def apply_memory_ceiling(settings):
+    """
+    Puts the solving process (a forked solve child, or a one-shot runner) under RLIMIT_DATA = the
+    ceiling: past it an allocation fails, which SCIP and HiGHS turn into a MemoryError, never a crash
+    of the worker. Never called in the warm host itself.
+    """
+    mb = memory_ceiling_mb(settings)
+    if mb > 0:
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        limit = mb << 20
+        resource.setrlimit(resource.RLIMIT_DATA, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+    return mb
+
+
+def memory_limit_message(solver_title, mb):
+    ceiling = f"its memory ceiling of {mb} MB (SOLVER_MEMORY_MB)" if mb else "the memory available"
+    return f"memory limit: {solver_title} needed more than {ceiling}"

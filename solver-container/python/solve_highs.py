@@ -6,7 +6,7 @@ from collections import deque
 import highspy
 import numpy as np
 
-from solve_common import Deadline, empty_result, finite
+from solve_common import Deadline, empty_result, finite, has_open_integer_column
 
 INF = highspy.kHighsInf
 STATUS = highspy.HighsModelStatus
@@ -139,11 +139,6 @@ class Run:
         return " | ".join(lines[-6:])
 
 
-def has_open_integer_column(form):
-    """An integer column with an infinite bound."""
-    return any(t and (lo is None or up is None) for t, lo, up in zip(form["integrality"], form["colLower"], form["colUpper"]))
-
-
 def run_with_presolve_choice(form, settings, seconds, reporter=None, objective=True):
     """
     One solve, and the runs before it. With an integer column unbounded on a side, HiGHS 1.15's presolve
@@ -152,7 +147,11 @@ def run_with_presolve_choice(form, settings, seconds, reporter=None, objective=T
     the time without presolve, then the rest with it.
     """
     if not has_open_integer_column(form):
-        return Run(form, settings, seconds, reporter=reporter, objective=objective), []
+        run = Run(form, settings, seconds, reporter=reporter, objective=objective)
+        if run.status != STATUS.kSolveError:
+            return run, []
+        # HiGHS 1.15's presolve can end an infeasible LP over free columns in "Solve error"; without it, HiGHS decides.
+        return Run(form, settings, max(0.001, seconds - run.seconds), objective=objective, presolve=False), [run]
     started = time.monotonic()
     first = Run(form, settings, seconds / 2, reporter=reporter, presolve=False, objective=objective)
     if first.status != STATUS.kTimeLimit:

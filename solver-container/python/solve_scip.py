@@ -6,11 +6,21 @@ import numpy as np
 import pyscipopt
 from pyscipopt import SCIP_EVENTTYPE, SCIP_PARAMSETTING, Eventhdlr, ExprCons, quicksum
 
-from solve_common import INFINITY_THRESHOLD, Deadline, bound_or_none, empty_result, finite
+from solve_common import (
+    INFINITY_THRESHOLD,
+    Deadline,
+    bound_or_none,
+    data_size_mb,
+    empty_result,
+    finite,
+    has_open_integer_column,
+    memory_ceiling_mb,
+    memory_limit_message,
+)
 
 # SCIP statuses that stop the search early for a reason other than the time limit.
 OTHER_LIMITS = {
-    "nodelimit", "totalnodelimit", "stallnodelimit", "memlimit", "sollimit", "bestsollimit",
+    "nodelimit", "totalnodelimit", "stallnodelimit", "sollimit", "bestsollimit",
     "restartlimit", "userinterrupt", "terminate", "primallimit", "duallimit",
 }
 
@@ -142,7 +152,14 @@ def apply_settings(m, settings, seconds):
     m.setParam("limits/gap", float(settings["gap"]))
     # SCIP's optimize() searches with one thread; lp/threads is what it offers to the LP solver.
     m.setParam("lp/threads", int(settings["threads"]))
-    return {name: m.getParam(name) for name in ("limits/time", "limits/gap", "lp/threads")}
+    names = ["limits/time", "limits/gap", "lp/threads"]
+    ceiling = memory_ceiling_mb(settings)
+    if ceiling:
+        # SCIP stops by itself ("memlimit") before the process's data ceiling makes an allocation fail;
+        # its own count leaves out the interpreter and the LP solver, hence the margin.
+        m.setParam("limits/memory", max(1.0, 0.8 * (ceiling - data_size_mb())))
+        names.append("limits/memory")
+    return {name: m.getParam(name) for name in names}
 
 
 class Run:
@@ -225,15 +242,23 @@ def solve(form, settings, reporter):
     deadline = Deadline(settings["time_limit"])
     version = version_string()
     # The first run gets exactly the requested limit (so it reads back as sent); follow-ups the rest.
-    run = Run(form, settings, settings["time_limit"], reporter=reporter)
-    applied = run.applied
     earlier = []
+    if has_open_integer_column(form):
+        # With integer columns unbounded on a side SCIP's presolve can leave a search that improves for
+        # ever on an unbounded MILP, where without presolve SCIP says at once; half the time without it.
+        run = Run(form, settings, settings["time_limit"] / 2, reporter=reporter, presolve=False)
+        if run.status == "timelimit":
+            earlier = [run]
+            run = Run(form, settings, deadline.remaining(), reporter=reporter)
+    else:
+        run = Run(form, settings, settings["time_limit"], reporter=reporter)
+    applied = (earlier or [run])[0].applied
     if run.status == "lperror" or (run.status == "unbounded" and not run.has_point()):
         # Where SCIP 10 goes wrong on small problems, its presolve is involved: "unbounded" at a point
         # SCIP finds infeasible in the original problem. And its LP solver fails where SCIP rejects the
         # dual simplex's proof of an infeasible LP ("proof of infeasible LP not valid"). The problem is
         # solved again without presolve, an LP failure also with the primal simplex; that run decides.
-        earlier = [run]
+        earlier.append(run)
         run = Run(form, settings, deadline.remaining(), presolve=False, primal_simplex=run.status == "lperror")
     status, message, runs = run.status, None, [run]
     final = run
@@ -261,6 +286,9 @@ def solve(form, settings, reporter):
     elif status == "timelimit":
         result["solver_status"] = "time_limit"
         run.fill(result)
+    elif status == "memlimit":
+        result["raw_status"] = run.status
+        result["error_message"] = memory_limit_message("SCIP", memory_ceiling_mb(settings))
     elif status in OTHER_LIMITS and run.has_solution:
         result["solver_status"] = "feasible"
         run.fill(result)

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Config } from "../../functions/core/config.js";
 import { emptyResult } from "../../functions/core/solvers/types.js";
 import { createDefaultAdapters, probeAll } from "./adapters/index.js";
+import { stopAllProcessGroups } from "./adapters/process.js";
 import type { SolverToolkit } from "./toolkit.js";
 
 /**
@@ -19,7 +20,12 @@ export async function createSolverToolkit(config: Config, options: { warm: boole
       if (!adapter) return { ...emptyResult("error", `solver ${name} is not registered`), settings_applied: null };
       const workDir = await mkdtemp(path.join(os.tmpdir(), `incumbent-${name}-`));
       try {
-        return await adapter.solve(problem, settings, { workDir, signal: opts.signal, killGraceSeconds: opts.killGraceSeconds });
+        return await adapter.solve(problem, settings, {
+          workDir,
+          signal: opts.signal,
+          killGraceSeconds: opts.killGraceSeconds,
+          memoryMb: config.solverMemoryMb,
+        });
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }
@@ -27,8 +33,9 @@ export async function createSolverToolkit(config: Config, options: { warm: boole
     async inventory() {
       return (await probeAll(adapters)).map((p) => ({ name: p.name, available: p.available, version: p.version, detail: p.detail ?? null }));
     },
+    /** Stops every solver process this worker started (CLI solvers, Node children, Python solves) and the Python host. */
     async close() {
-      await python.stopHost();
+      await Promise.all([stopAllProcessGroups(), python.stopHost()]);
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { ProblemInput } from "../../functions/core/problem/schema.js";
+
 /**
  * Small JModel models used by the comparison tests, with datasets generated from a fixed seed.
  */
@@ -79,4 +81,21 @@ export function knapsackOptimum(data: ReturnType<typeof knapsackData>): number {
     for (let c = data.capacity; c >= w; c--) best[c] = Math.max(best[c]!, best[c - w]! + v);
   }
   return best[data.capacity]!;
+}
+
+/** A market-split instance as a canonical problem: minimise the slack of each row's equality. */
+export function marketSplitProblem(rows: number, items: number, seed: number): ProblemInput {
+  const data = marketSplitData(rows, items, seed) as { ROWS: string[]; ITEMS: string[]; a: Record<string, Record<string, number>>; d: Record<string, number> };
+  const slacks = data.ROWS.flatMap((r) => [`over_${r}`, `under_${r}`]);
+  return {
+    name: `market_split_${rows}x${items}`,
+    variables: [...data.ITEMS.map((j) => ({ name: j, type: "binary" as const })), ...slacks.map((name) => ({ name }))],
+    objective: { terms: slacks.map((name) => ({ var: name, coef: 1 })) },
+    constraints: data.ROWS.map((r) => ({
+      name: r,
+      terms: [...data.ITEMS.map((j) => ({ var: j, coef: data.a[r]![j]! })), { var: `over_${r}`, coef: -1 }, { var: `under_${r}`, coef: 1 }],
+      lb: data.d[r]!,
+      ub: data.d[r]!,
+    })),
+  };
 }

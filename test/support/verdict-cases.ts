@@ -10,7 +10,7 @@ import { checkSolution, objectiveOf } from "../../functions/core/solvers/checker
  *  - kkt-optimal: a point x*, row multipliers y and reduced costs d chosen to satisfy the optimality
  *    conditions (y and d signed by which bound is active, zero where none is), then c = Aᵀy + d. x* is
  *    optimal with objective cᵀx* + constant. Columns marked integer sit at integral x*, so the MILP has
- *    the same optimum as its relaxation.
+ *    the same optimum as its relaxation; they are boxed, as a search over unbounded integers need not end.
  *  - enumerated: pure-integer problems over small boxes, the optimum (or infeasibility) found by
  *    enumerating every integer point.
  *  - farkas-infeasible: rows r₁..r_k and a row Σ yᵢ·(±rᵢ) ≥ Σ yᵢ·(±bᵢ) + gap, which no point satisfies.
@@ -105,13 +105,16 @@ export const kktOptimal = fc
       let lb: number | null = null;
       let ub: number | null = null;
       let d = 0;
-      if (col.bounds === "fixed") {
+      // Branch and bound over an integer column without bounds need not end even where the optimum is
+      // known, so integer columns here are boxed (the other families keep free ones).
+      const bounds = integer && col.bounds !== "fixed" ? "boxed" : col.bounds;
+      if (bounds === "fixed") {
         [lb, ub, d] = [v, v, col.at === "upper" ? -col.reduced : col.reduced];
-      } else if (col.bounds === "lower") {
+      } else if (bounds === "lower") {
         [lb, d] = col.at === "lower" ? [v, col.reduced] : [v - col.width, 0];
-      } else if (col.bounds === "upper") {
+      } else if (bounds === "upper") {
         [ub, d] = col.at === "upper" ? [v, -col.reduced] : [v + col.width, 0];
-      } else if (col.bounds === "boxed") {
+      } else if (bounds === "boxed") {
         if (col.at === "lower") [lb, ub, d] = [v, v + col.width, col.reduced];
         else if (col.at === "upper") [lb, ub, d] = [v - col.width, v, -col.reduced];
         else [lb, ub] = [v - col.width, v + col.width];

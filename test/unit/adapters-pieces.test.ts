@@ -17,7 +17,9 @@ import {
 import { glpkArguments, glpkTimeLimit } from "../../solver-container/src/adapters/glpk.js";
 import { namedSolution, toMatrixForm } from "../../solver-container/src/adapters/matrix-form.js";
 import { resolvePythonPath, REPO_ROOT } from "../../solver-container/src/adapters/paths.js";
+import { ranOutOfMemory, solverEnvironment, withMemoryCeiling } from "../../solver-container/src/adapters/process.js";
 import { relativeGap } from "../../solver-container/src/adapters/result.js";
+import { loadConfig } from "../../functions/core/config.js";
 
 const problem = (input: ProblemInput) => ProblemSchema.parse(input);
 
@@ -267,6 +269,59 @@ describe("settings reach the CLI solvers", () => {
     });
     expect(written.text).toMatch(/^RHS\s*$/m);
     expect(readMps(written.text).constraints).toHaveLength(1);
+  });
+});
+
+describe("solver child processes", () => {
+  it("see PATH, HOME, the locale and the venv, never AWS credentials or the container-credentials endpoint", () => {
+    const env = solverEnvironment({
+      PATH: "/usr/bin",
+      HOME: "/home/w",
+      TMPDIR: "/tmp",
+      LANG: "C.UTF-8",
+      LC_ALL: "C",
+      VIRTUAL_ENV: "/app/.venv",
+      OMP_NUM_THREADS: "1",
+      AWS_ACCESS_KEY_ID: "a",
+      AWS_SECRET_ACCESS_KEY: "s",
+      AWS_SESSION_TOKEN: "t",
+      AWS_REGION: "eu-west-1",
+      AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: "/v2/credentials/x",
+      ECS_CONTAINER_METADATA_URI_V4: "http://169.254.170.2/v4",
+      TABLE_NAME: "incumbent",
+      JWT_SECRET: "j",
+      NODE_OPTIONS: "--inspect",
+    });
+    expect(env).toEqual({ PATH: "/usr/bin", HOME: "/home/w", TMPDIR: "/tmp", LANG: "C.UTF-8", LC_ALL: "C", VIRTUAL_ENV: "/app/.venv", OMP_NUM_THREADS: "1" });
+  });
+
+  it("run under a data ceiling through the shell's ulimit, in the same process; without one, as given", () => {
+    expect(withMemoryCeiling("cbc", ["m.mps", "solve"], 512)).toEqual({
+      command: "/bin/sh",
+      args: ["-c", 'ulimit -d 524288 && exec "$0" "$@"', "cbc", "m.mps", "solve"],
+    });
+    expect(withMemoryCeiling("cbc", ["m.mps"], 0)).toEqual({ command: "cbc", args: ["m.mps"] });
+    expect(withMemoryCeiling("cbc", ["m.mps"], undefined)).toEqual({ command: "cbc", args: ["m.mps"] });
+  });
+
+  it("know an out-of-memory end by the solver's words or by a SIGKILL nobody here sent", () => {
+    const ended = (stderr: string, exitSignal: NodeJS.Signals | null = "SIGABRT", stopped: "deadline" | null = null) => ({
+      stdout: "",
+      stderr,
+      exitSignal,
+      stopped,
+    });
+    expect(ranOutOfMemory(ended("terminate called after throwing an instance of 'std::bad_alloc'"))).toBe(true);
+    expect(ranOutOfMemory(ended("glp_alloc: memory allocation limit exceeded"))).toBe(true);
+    expect(ranOutOfMemory(ended("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"))).toBe(true);
+    expect(ranOutOfMemory(ended("", "SIGKILL"))).toBe(true);
+    expect(ranOutOfMemory(ended("", "SIGKILL", "deadline"))).toBe(false);
+    expect(ranOutOfMemory(ended("Segmentation fault", "SIGSEGV"))).toBe(false);
+  });
+
+  it("SOLVER_MEMORY_MB: 2048 MB by default, 0 for none", () => {
+    expect(loadConfig({}).solverMemoryMb).toBe(2048);
+    expect(loadConfig({ SOLVER_MEMORY_MB: "0" }).solverMemoryMb).toBe(0);
   });
 });
 

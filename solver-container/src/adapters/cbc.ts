@@ -8,8 +8,8 @@ import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
 import { checkLpOptimum, emptyRowConflict, pointViolation, POINT_TOLERANCE, settleClaim, withoutEmptyRows, type SolveAuxiliary } from "./certificates.js";
-import { runChild, type ChildRunOutcome } from "./process.js";
-import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
+import { ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
+import { blankResult, finish, lastLines, memoryLimitMessage, noProgress, stoppedResult } from "./result.js";
 import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
 
 /**
@@ -74,6 +74,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       cwd: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,
+      memoryMb: context.memoryMb,
       onLine: (line) => {
         const update = parseCbcProgressLine(line);
         if (!update) return;
@@ -131,7 +132,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     if (first.outcome.stopped || !milp) return first;
     const suspect = preprocess
       ? first.log.preprocessingVerdict || (first.solution?.hasIncumbent === true && pointIsOff(problem, first))
-      : first.solution === null;
+      : first.solution === null && !ranOutOfMemory(first.outcome);
     if (!suspect) return first;
     const left = Math.max(1, settings.timeLimitSeconds - first.outcome.elapsedMs / 1000);
     const second = await run(problem, { ...settings, timeLimitSeconds: left }, context, `${purpose}-again`, !preprocess);
@@ -172,6 +173,10 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       result.iterations = main.log.iterations;
       result.nodes = main.log.nodes;
       const sol = main.solution;
+      if (!sol && ranOutOfMemory(main.outcome)) {
+        result.error_message = memoryLimitMessage("CBC", context.memoryMb);
+        return finish(result, started);
+      }
       if (!sol) {
         result.error_message = `CBC wrote no solution (exit ${main.outcome.exitCode ?? main.outcome.exitSignal}): ${lastLines(main.outcome.stdout + main.outcome.stderr)}`;
         return finish(result, started);

@@ -6,8 +6,8 @@ import { originalObjective, type WrittenProblem } from "../../../functions/core/
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, settleClaim, type SolveAuxiliary } from "./certificates.js";
 import { glpkClaim, parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw, type GlpkLogSummary, type GlpkRawSolution } from "./glpk-output.js";
-import { runChild, type ChildRunOutcome } from "./process.js";
-import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
+import { ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
+import { blankResult, finish, lastLines, memoryLimitMessage, noProgress, stoppedResult } from "./result.js";
 import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
 
 /**
@@ -62,8 +62,12 @@ export function glpkArguments(
   rawFile: string,
   settings: SolveSettings,
   switches: GlpkSwitches = { presolve: true, mipPresolve: true },
+  memoryMb?: number,
 ): string[] {
   const args = ["--freemps", file, "--tmlim", String(glpkTimeLimit(settings.timeLimitSeconds)), "--mipgap", String(settings.gapTolerance)];
+  // glpsol's own allocation limit ends a run with "memory allocation limit exceeded"; the data
+  // ceiling the process runs under (process.ts) is the backstop.
+  if (memoryMb && memoryMb > 0) args.push("--memlim", String(Math.max(1, Math.floor(memoryMb))));
   if (!switches.presolve) args.push("--nopresol");
   if (!switches.mipPresolve) args.push("--nointopt");
   return [...args, "-w", rawFile];
@@ -84,10 +88,11 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
     let searchSeconds: number | null = null;
     const outcome = await runChild({
       command,
-      args: glpkArguments(`${stem}.mps`, `${stem}.raw`, settings, switches),
+      args: glpkArguments(`${stem}.mps`, `${stem}.raw`, settings, switches, context.memoryMb),
       cwd: context.workDir,
       deadlineMs: (glpkTimeLimit(settings.timeLimitSeconds) + context.killGraceSeconds) * 1000,
       signal: context.signal,
+      memoryMb: context.memoryMb,
       onLine: (line) => {
         // glpsol flushes each line, so arrival times measure its search to the millisecond.
         if (searchStarted === null && /^GLPK (?:Simplex|Integer) Optimizer/.test(line)) searchStarted = performance.now();
@@ -143,7 +148,9 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
       const remaining = () => Math.max(1, settings.timeLimitSeconds - (performance.now() - started) / 1000);
       let main = await run(problem, settings, context, "solve");
       const mipPresolved = hasIntegers(problem) && !hasOpenIntegerColumn(problem);
-      const suspect = main.raw === null || (glpkClaim(main.raw, main.log) === "optimal" && pointViolation(problem, values(main)).worst > POINT_TOLERANCE);
+      const suspect =
+        (main.raw === null && !ranOutOfMemory(main.outcome)) ||
+        (glpkClaim(main.raw, main.log) === "optimal" && pointViolation(problem, values(main)).worst > POINT_TOLERANCE);
       if (!main.outcome.stopped && mipPresolved && suspect) {
         // GLPK 5.0's MIP preprocessor can claim an optimum at a point that violates a row ("INTEGER
         // OPTIMAL SOLUTION FOUND BY MIP PREPROCESSOR") or fail an assertion ("q->lb < q->ub", npp3.c):
@@ -159,6 +166,10 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
       result.iterations = main.log.iterations;
       if (hasIntegers(problem)) result.nodes = main.log.nodes;
       const raw = main.raw;
+      if (!raw && ranOutOfMemory(main.outcome)) {
+        result.error_message = memoryLimitMessage("glpsol", context.memoryMb);
+        return finish(result, started);
+      }
       if (!raw) {
         result.error_message = `glpsol wrote no solution (exit ${main.outcome.exitCode ?? main.outcome.exitSignal}): ${lastLines(main.outcome.stdout + main.outcome.stderr)}`;
         return finish(result, started);

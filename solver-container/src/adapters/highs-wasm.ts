@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import loadHighs, { type Highs, type Model, type ModelData, type VariableType } from "highs";
+import loadHighs, { type Highs, type HighsCallbackMap, type Model, type ModelData, type VariableType } from "highs";
 import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm, type MatrixForm } from "./matrix-form.js";
@@ -84,20 +84,24 @@ function runOnce(
     if (!options.presolve) model.options.set("presolve", "off");
     const report = options.report;
     const cb = h.constants.callbackType;
-    model.run(
-      report
-        ? {
-            [cb.mipImprovingSolution]: (e) =>
-              void report({
-                incumbent: e.data.objective_function_value ?? null,
-                bound: e.data.mip_dual_bound ?? null,
-                nodes: Number(e.data.mip_node_count ?? 0),
-              }),
-            [cb.mipLogging]: (e) =>
-              void report({ incumbent: e.data.mip_primal_bound ?? null, bound: e.data.mip_dual_bound ?? null, nodes: Number(e.data.mip_node_count ?? 0) }),
-          }
-        : undefined,
-    );
+    const callbacks: HighsCallbackMap | undefined = report
+      ? {
+          [cb.mipImprovingSolution]: (e) =>
+            void report({
+              incumbent: e.data.objective_function_value ?? null,
+              bound: e.data.mip_dual_bound ?? null,
+              nodes: Number(e.data.mip_node_count ?? 0),
+            }),
+          [cb.mipLogging]: (e) =>
+            void report({ incumbent: e.data.mip_primal_bound ?? null, bound: e.data.mip_dual_bound ?? null, nodes: Number(e.data.mip_node_count ?? 0) }),
+        }
+      : undefined;
+    try {
+      model.run(callbacks);
+    } catch (err) {
+      // The package throws when HiGHS returns an error status ("Solve error"); the model status says what happened.
+      if (!(err instanceof Error && err.name === "HighsError")) throw err;
+    }
     const info = (name: string) => Number(model.info.get(name));
     return {
       status: model.getModelStatus(),
@@ -120,12 +124,23 @@ function runOnce(
 }
 
 /**
- * As natively (solve_highs.run_with_presolve_choice): with an integer column unbounded on a side,
+ * As natively (solve_highs.run_with_presolve_choice): a "Solve error" is solved again without presolve;
+ * with an integer column unbounded on a side,
  * HiGHS's presolve can stall a search that ends at once without it, yet alone proves some such MILPs
  * infeasible. Half the time without presolve, then the rest with it; the runs' times are summed.
  */
 function runWithPresolveChoice(h: Highs, problem: Problem, form: MatrixForm, settings: SolveSettings, report?: (p: Progress) => void): WasmRun {
-  if (!hasOpenIntegerColumn(problem)) return runOnce(h, form, settings, { presolve: true, objective: true, report });
+  if (!hasOpenIntegerColumn(problem)) {
+    const run = runOnce(h, form, settings, { presolve: true, objective: true, report });
+    if (run.status !== h.constants.modelStatus.solveError) return run;
+    // Presolve can end an infeasible LP over free columns in "Solve error"; without it HiGHS decides.
+    return runOnce(
+      h,
+      form,
+      { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - run.seconds) },
+      { presolve: false, objective: true, report },
+    );
+  }
   const half = runOnce(h, form, { ...settings, timeLimitSeconds: settings.timeLimitSeconds / 2 }, { presolve: false, objective: true, report });
   if (half.status !== h.constants.modelStatus.timeLimit) return half;
   const rest = runOnce(

@@ -4,8 +4,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { REPO_ROOT } from "./paths.js";
-import { runChild } from "./process.js";
-import { blankResult, finish, lastLines, noProgress, stoppedResult } from "./result.js";
+import { ranOutOfMemory, runChild } from "./process.js";
+import { blankResult, finish, lastLines, memoryLimitMessage, noProgress, stoppedResult } from "./result.js";
 import type { SolverName } from "../../../functions/core/solvers/types.js";
 import type { AdapterResult, ProbeResult, Progress, SolveContext, SolverAdapter, TypeScriptEngine } from "./types.js";
 
@@ -20,6 +20,8 @@ export interface NodeEngineModule {
 }
 
 const HERE = fileURLToPath(import.meta.url);
+/** Data-segment room for the Node runtime itself, on top of a child's memory ceiling. */
+const NODE_RUNTIME_MB = 256;
 const FROM_SOURCES = HERE.endsWith(".ts");
 const CHILD_ENTRY = path.join(path.dirname(HERE), FROM_SOURCES ? "node-child.ts" : "node-child.js");
 
@@ -41,7 +43,14 @@ export async function solveInNodeChild(
   let progress: Progress = noProgress();
   const outcome = await runChild({
     command: process.execPath,
-    args: [...(FROM_SOURCES ? ["--import", "tsx"] : []), CHILD_ENTRY],
+    // The ceiling holds the V8 heap; the data ceiling (typed arrays, WebAssembly memory) adds room for
+    // the runtime itself (Node and tsx take ~120 MB before the engine allocates anything).
+    args: [
+      ...(context.memoryMb ? [`--max-old-space-size=${Math.max(16, Math.floor(context.memoryMb))}`] : []),
+      ...(FROM_SOURCES ? ["--import", "tsx"] : []),
+      CHILD_ENTRY,
+    ],
+    memoryMb: context.memoryMb ? context.memoryMb + NODE_RUNTIME_MB : undefined,
     // The repo root, so `--import tsx` resolves from the project's node_modules.
     cwd: REPO_ROOT,
     input: JSON.stringify({ module: engine.modulePath, exportName: engine.exportName, problem, settings, resultPath }),
@@ -63,8 +72,12 @@ export async function solveInNodeChild(
   } catch {
     result = null;
   }
+  if (result?.solver_status === "error" && /allocation failed|out of memory/i.test(result.error_message ?? "")) {
+    return finish({ ...result, solver_version: result.solver_version ?? version, error_message: memoryLimitMessage(solverTitle, context.memoryMb) }, started);
+  }
   if (result) return finish({ ...result, solver_version: result.solver_version ?? version }, started);
   if (outcome.stopped) return finish(stoppedResult(outcome.stopped, progress, version, settings.timeLimitSeconds, solverTitle), started);
+  if (ranOutOfMemory(outcome)) return finish(blankResult("error", version, memoryLimitMessage(solverTitle, context.memoryMb)), started);
   const why = outcome.spawnError ?? `exit ${outcome.exitCode ?? outcome.exitSignal}: ${lastLines(outcome.stderr)}`;
   return finish(blankResult("error", version, `${solverTitle} child failed: ${why}`), started);
 }

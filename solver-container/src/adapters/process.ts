@@ -6,7 +6,77 @@ import { readdirSync, readFileSync } from "node:fs";
  * signal reaches the solver and anything it started. At the deadline (time limit + grace) or on abort
  * the group gets SIGTERM, and SIGKILL if anything in it is still alive `termGraceMs` later. After the
  * child exits by itself the group is swept too, so no helper process outlives a solve.
+ *
+ * Every group started here is in a registry until it is gone, so a worker that is stopped (SIGTERM,
+ * a lost lease) can stop them all (`stopAllProcessGroups`). Solver children get a stripped environment
+ * (`solverEnvironment`): no cloud credentials reach a solver, and a memory ceiling (`memoryMb`).
  */
+
+/**
+ * The process groups of solves now running (CLI solvers, Node children, the Python host's solves), each
+ * with how to stop it as a cancellation, so its solve answers "cancelled" rather than a crash.
+ */
+const liveGroups = new Map<number, () => Promise<void>>();
+
+export function registerProcessGroup(pgid: number, stop: () => Promise<void>): void {
+  liveGroups.set(pgid, stop);
+}
+
+export function forgetProcessGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+}
+
+export function liveProcessGroups(): number[] {
+  return [...liveGroups.keys()];
+}
+
+/** Stops every registered group (SIGTERM, then SIGKILL), all at once; resolves when they are gone. */
+export async function stopAllProcessGroups(): Promise<void> {
+  await Promise.all(
+    [...liveGroups].map(async ([pgid, stop]) => {
+      await stop();
+      liveGroups.delete(pgid);
+    }),
+  );
+}
+
+/**
+ * What a solver child may see of the worker's environment: the search path, a home and temporary
+ * directory, the locale and time zone, and the Python venv and thread settings the solvers read.
+ * Nothing else — above all no AWS credentials or the container-credentials endpoint
+ * (AWS_*, ECS_CONTAINER_METADATA_URI*, AWS_CONTAINER_CREDENTIALS_*), which a model cannot need.
+ */
+export function solverEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && SOLVER_ENVIRONMENT.test(name)) kept[name] = value;
+  }
+  return kept;
+}
+
+const SOLVER_ENVIRONMENT =
+  /^(?:PATH|HOME|TMPDIR|TMP|TEMP|LANG|LANGUAGE|LC_[A-Z]+|TZ|VIRTUAL_ENV|PYTHONHOME|PYTHONPATH|OMP_NUM_THREADS|OPENBLAS_NUM_THREADS|MKL_NUM_THREADS)$/;
+
+/**
+ * The command line that runs `command` under a data-segment ceiling (RLIMIT_DATA: heap and anonymous
+ * memory) of `memoryMb`, through the shell's ulimit and exec (same process, same group). Without a
+ * ceiling, the command as is.
+ */
+export function withMemoryCeiling(command: string, args: readonly string[], memoryMb: number | undefined): { command: string; args: string[] } {
+  if (!memoryMb || memoryMb <= 0) return { command, args: [...args] };
+  return { command: "/bin/sh", args: ["-c", `ulimit -d ${Math.ceil(memoryMb * 1024)} && exec "$0" "$@"`, command, ...args] };
+}
+
+/** Did a child stop because it ran out of memory? Its own words, or a SIGKILL nobody here sent (the kernel's OOM killer). */
+export function ranOutOfMemory(outcome: Pick<ChildRunOutcome, "stdout" | "stderr" | "exitSignal" | "stopped">): boolean {
+  if (
+    /std::bad_alloc|no memory available|memory allocation limit exceeded|heap out of memory|MemoryError|insufficient memory|Cannot allocate memory/i.test(
+      `${outcome.stderr}\n${outcome.stdout.slice(-4096)}`,
+    )
+  )
+    return true;
+  return outcome.exitSignal === "SIGKILL" && outcome.stopped === null;
+}
 
 export type StopReason = "deadline" | "aborted";
 
@@ -24,6 +94,8 @@ export interface ChildRunOptions {
   onLine?: (line: string, stream: "stdout" | "stderr") => void;
   /** Time between SIGTERM and SIGKILL. */
   termGraceMs?: number;
+  /** Data-segment ceiling of the child in MB (see withMemoryCeiling); none when absent or 0. */
+  memoryMb?: number;
 }
 
 export interface ChildRunOutcome {
@@ -177,9 +249,10 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
       return;
     }
 
-    const child = spawn(options.command, options.args, {
+    const launch = withMemoryCeiling(options.command, options.args, options.memoryMb);
+    const child = spawn(launch.command, launch.args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: options.env ?? solverEnvironment(),
       detached: true, // own process group: pgid = child.pid
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -190,6 +263,12 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
       stopped = reason;
       killing = killProcessGroup(pid, termGraceMs);
     };
+    if (pid !== null) {
+      registerProcessGroup(pid, () => {
+        stop("aborted");
+        return killing ?? Promise.resolve();
+      });
+    }
     const timer = options.deadlineMs === null ? null : setTimeout(() => stop("deadline"), Math.max(0, options.deadlineMs));
     const onAbort = () => stop("aborted");
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -218,7 +297,10 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       // Sweep the group: a solver's helper processes must not outlive the solve.
-      if (pid !== null) await (killing ?? killProcessGroup(pid, 0));
+      if (pid !== null) {
+        await (killing ?? killProcessGroup(pid, 0));
+        forgetProcessGroup(pid);
+      }
       outLines.flush();
       errLines.flush();
       resolve({

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { MatrixForm } from "./matrix-form.js";
 import { PYTHON_RUNNER } from "./paths.js";
-import { killProcessGroup, processGroupAlive, runChild, type StopReason } from "./process.js";
+import { forgetProcessGroup, killProcessGroup, processGroupAlive, registerProcessGroup, runChild, solverEnvironment, type StopReason } from "./process.js";
 import { lastLines, noProgress } from "./result.js";
 import type { ProbeResult, Progress } from "./types.js";
 
@@ -19,7 +19,8 @@ export type PythonSolverName = "scip" | "highs";
 export interface PythonSolveRequest {
   solver: PythonSolverName;
   model: Omit<MatrixForm, "colNames">;
-  settings: { time_limit: number; gap: number; threads: number };
+  /** memory_mb: the solving process's data ceiling (0 = none), applied by the runner in that process. */
+  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number };
 }
 
 /** The result file a solve writes (runner.py, solve_common.empty_result). */
@@ -85,6 +86,8 @@ export class PythonRuntime {
   private readonly pending = new Map<string, PendingSolve>();
   private nextId = 1;
   private hostStderr = "";
+  /** startHost was called and stopHost not: a host that died is started again for the next solve. */
+  private wanted = false;
 
   constructor(options: { pythonPath: string; runnerPath?: string }) {
     this.pythonPath = options.pythonPath;
@@ -95,11 +98,16 @@ export class PythonRuntime {
     return this.host !== null;
   }
 
+  get hostPid(): number | null {
+    return this.host?.pid ?? null;
+  }
+
   /**
    * Starts the warm host and waits until it has imported the solvers. Rejects (and leaves solves on the
    * one-shot path) when Python or the runner cannot start.
    */
   startHost(timeoutMs = 30_000): Promise<void> {
+    this.wanted = true;
     if (this.host) return Promise.resolve();
     this.starting ??= this.spawnHost(timeoutMs).finally(() => {
       this.starting = null;
@@ -108,7 +116,7 @@ export class PythonRuntime {
   }
 
   private async spawnHost(timeoutMs: number): Promise<void> {
-    const child = spawn(this.pythonPath, [this.runnerPath, "--host"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(this.pythonPath, [this.runnerPath, "--host"], { stdio: ["pipe", "pipe", "pipe"], env: solverEnvironment() });
     // EPIPE after the host died: its exit handler fails the pending solves.
     child.stdin.on("error", () => undefined);
     await new Promise<void>((resolve, reject) => {
@@ -161,6 +169,7 @@ export class PythonRuntime {
 
   /** Stops the host; it kills any solve it still runs when its stdin closes. */
   async stopHost(): Promise<void> {
+    this.wanted = false;
     const host = this.host;
     if (!host) return;
     await new Promise<void>((resolve) => {
@@ -189,11 +198,15 @@ export class PythonRuntime {
     return this.probeCache;
   }
 
-  /** Runs one solve on the host when it is up, else as a one-shot process. Never rejects. */
-  run(request: PythonSolveRequest, options: PythonRunOptions): Promise<PythonRunOutcome> {
+  /**
+   * Runs one solve on the host when it is up (starting it again if it died since startHost), else as a
+   * one-shot process. Never rejects.
+   */
+  async run(request: PythonSolveRequest, options: PythonRunOptions): Promise<PythonRunOutcome> {
     const id = `s${process.pid}-${this.nextId++}`;
     const resultPath = path.join(options.workDir, `python-result-${id}.json`);
     const line = JSON.stringify({ op: "solve", id, result_path: resultPath, ...request });
+    if (this.wanted && !this.host) await this.startHost().catch(() => undefined);
     return this.host ? this.runOnHost(this.host, id, resultPath, line, options) : this.runOnce(resultPath, line, options);
   }
 
@@ -223,8 +236,13 @@ export class PythonRuntime {
   private stop(entry: PendingSolve, reason: StopReason): void {
     if (entry.stopped) return;
     entry.stopped = reason;
-    // Before "started" arrives the pid is unknown: the kill happens when it does.
     if (entry.pid !== null) void killProcessGroup(entry.pid, entry.options.termGraceMs);
+    else if (reason === "deadline") {
+      // No "started" by the deadline: the host itself is stuck (a fork cannot take that long). It is
+      // killed; its exit settles every pending solve, and the next solve starts a fresh host.
+      this.host?.kill("SIGKILL");
+    }
+    // Aborted before "started": the kill happens when the pid arrives.
   }
 
   private onHostEvent(event: HostEvent): void {
@@ -234,6 +252,10 @@ export class PythonRuntime {
     if (!entry) return;
     if (event.event === "started") {
       entry.pid = event.pid;
+      registerProcessGroup(event.pid, () => {
+        this.stop(entry, "aborted");
+        return killProcessGroup(event.pid, entry.options.termGraceMs);
+      });
       if (entry.stopped) void killProcessGroup(event.pid, entry.options.termGraceMs);
     } else if (event.event === "progress") {
       entry.progress = { incumbent: event.incumbent, bound: event.bound, nodes: event.nodes };
@@ -254,6 +276,7 @@ export class PythonRuntime {
     entry.options.signal?.removeEventListener("abort", entry.onAbort);
     // The child is gone; anything it started goes with its group.
     if (entry.pid !== null && processGroupAlive(entry.pid)) await killProcessGroup(entry.pid, 0);
+    if (entry.pid !== null) forgetProcessGroup(entry.pid);
     const result = await readResult(entry.resultPath);
     entry.resolve({
       pid: entry.pid,

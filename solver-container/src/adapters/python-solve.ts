@@ -2,7 +2,7 @@ import type { Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm } from "./matrix-form.js";
 import type { PythonRuntime, PythonSolverName } from "./python-host.js";
-import { blankResult, finish, stoppedResult } from "./result.js";
+import { blankResult, finish, memoryLimitMessage, stoppedResult } from "./result.js";
 import type { AdapterResult, SolveContext } from "./types.js";
 
 const SOLVER_TITLES: Record<PythonSolverName, string> = { scip: "SCIP", highs: "HiGHS" };
@@ -23,7 +23,11 @@ export async function solveInPython(
   const started = performance.now();
   const { colNames, ...model } = toMatrixForm(problem);
   const outcome = await runtime.run(
-    { solver, model, settings: { time_limit: settings.timeLimitSeconds, gap: settings.gapTolerance, threads: settings.threads } },
+    {
+      solver,
+      model,
+      settings: { time_limit: settings.timeLimitSeconds, gap: settings.gapTolerance, threads: settings.threads, memory_mb: context.memoryMb ?? 0 },
+    },
     {
       workDir: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
@@ -50,5 +54,8 @@ export async function solveInPython(
   if (outcome.stopped) {
     return finish(stoppedResult(outcome.stopped, outcome.progress, version, settings.timeLimitSeconds, SOLVER_TITLES[solver]), started);
   }
-  return finish(blankResult("error", version, outcome.failure), started);
+  // A solve child SIGKILLed by no one here: the kernel's out-of-memory killer (the runner turns a failed
+  // allocation under the ceiling into its own memory-limit result).
+  const oom = outcome.failure !== null && /killed by signal 9\b/.test(outcome.failure);
+  return finish(blankResult("error", version, oom ? memoryLimitMessage(SOLVER_TITLES[solver], context.memoryMb) : outcome.failure), started);
 }

@@ -53,3 +53,9 @@ export function lastLines(text: string, maxLines = 6): string {
     .slice(-maxLines)
     .join(" | ");
 }
+
+/** The error of a solve stopped by its memory ceiling (config SOLVER_MEMORY_MB): `error`, naming memory. */
+export function memoryLimitMessage(solverName: string, memoryMb: number | undefined): string {
+  const ceiling = memoryMb ? `its memory ceiling of ${memoryMb} MB (SOLVER_MEMORY_MB)` : "the memory available";
+  return `memory limit: ${solverName} needed more than ${ceiling}`;
+}

@@ -37,6 +37,8 @@ export interface SolveContext {
   signal?: AbortSignal;
   /** Seconds past the time limit before the kill switch fires. */
   killGraceSeconds: number;
+  /** Memory ceiling of the solving process in MB (config SOLVER_MEMORY_MB); none when absent or 0. */
+  memoryMb?: number;
 }
 
 /**

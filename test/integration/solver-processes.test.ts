@@ -1,0 +1,236 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../functions/core/config.js";
+import { readMps } from "../../functions/core/problem/mps.js";
+import { ProblemSchema, type Problem } from "../../functions/core/problem/schema.js";
+import type { SolveSettings } from "../../functions/core/solvers/types.js";
+import { createAdapters, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
+import { createTypeScriptEngineAdapter } from "../../solver-container/src/adapters/node-engine.js";
+import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
+import { liveProcessGroups, processGroupAlive, runChild } from "../../solver-container/src/adapters/process.js";
+import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
+import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
+import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { marketSplitProblem } from "../support/models.js";
+
+/**
+ * Solver processes under the worker's control: a memory ceiling per solve, no cloud credentials in a
+ * solver's environment, every process group stoppable at once, and a Python host that cannot hang a
+ * solve past its deadline.
+ */
+const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const pythonPath = resolvePythonPath(loadConfig().pythonPath);
+const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
+const fixture = (...parts: string[]) => path.join(import.meta.dirname, "../fixtures", ...parts);
+/** pilot87 (2030 rows, 4883 columns): ~20 MB for CBC and glpsol, more than 12 MB beyond its start for SCIP and HiGHS. */
+const big = (): Problem => readMps(readFileSync(path.join(INSTANCES_DIR, "scale/pilot87.mps"), "utf8"));
+const small = ProblemSchema.parse({
+  sense: "maximize",
+  variables: [
+    { name: "x", type: "integer", ub: 10 },
+    { name: "y", type: "binary" },
+  ],
+  objective: {
+    terms: [
+      { var: "x", coef: 3 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cap",
+      terms: [
+        { var: "x", coef: 2 },
+        { var: "y", coef: 3 },
+      ],
+      ub: 11,
+    },
+  ],
+});
+
+let workDir: string;
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), "incumbent-processes-"));
+});
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const dir = () => mkdtempSync(path.join(workDir, "solve-"));
+
+describe.runIf(enabled)("a solve over its memory ceiling", () => {
+  const python = new PythonRuntime({ pythonPath });
+  let adapters: AdapterRegistry;
+  beforeAll(async () => {
+    await python.startHost();
+    adapters = createAdapters({ python });
+  });
+  afterAll(() => python.stopHost());
+
+  // The Python solves start from the warm host's ~60 MB of data; CLI solvers from next to nothing.
+  it.each([
+    ["cbc", 12, "CBC"],
+    ["glpk", 8, "glpsol"],
+    ["scip", 70, "SCIP"],
+    ["highs", 70, "HiGHS"],
+  ] as const)("%s with a ceiling of %i MB answers error naming memory, and its next solve runs", async (name, memoryMb, title) => {
+    const r = await adapters.get(name)!.solve(big(), settings(), { workDir: dir(), killGraceSeconds: 5, memoryMb });
+    expect(r).toMatchObject({ solver_status: "error", objective_value: null });
+    expect(r.error_message).toBe(`memory limit: ${title} needed more than its memory ceiling of ${memoryMb} MB (SOLVER_MEMORY_MB)`);
+    const next = await adapters.get(name)!.solve(small, settings(), { workDir: dir(), killGraceSeconds: 5, memoryMb });
+    expect(next).toMatchObject({ solver_status: "optimal", objective_value: 15 });
+  });
+
+  it.each([
+    ["heap", "the V8 heap (--max-old-space-size)"],
+    ["arrays", "typed arrays outside the heap (the data ceiling)"],
+  ])("a TypeScript engine in a Node child filling %s answers error naming memory", async (mode) => {
+    const greedy = createTypeScriptEngineAdapter("jaos", "greedy", { modulePath: fixture("engines/greedy-engine.ts"), exportName: "greedyEngine" });
+    const r = await greedy.solve(ProblemSchema.parse({ name: mode, variables: [{ name: "x" }] }), settings({ timeLimitSeconds: 30 }), {
+      workDir: dir(),
+      killGraceSeconds: 5,
+      memoryMb: 64,
+    });
+    expect(r).toMatchObject({ solver_status: "error", error_message: "memory limit: greedy needed more than its memory ceiling of 64 MB (SOLVER_MEMORY_MB)" });
+  });
+
+  it("through the toolkit, SOLVER_MEMORY_MB reaches the solve, and the worker's next job solves", async () => {
+    const toolkit = await createSolverToolkit({ ...loadConfig({}), solverMemoryMb: 12 }, { warm: false });
+    try {
+      const r = await toolkit.solve("cbc", big(), settings(), { killGraceSeconds: 5 });
+      expect(r.error_message).toMatch(/^memory limit: CBC needed more than its memory ceiling of 12 MB/);
+      expect(await toolkit.solve("glpk", small, settings(), { killGraceSeconds: 5 })).toMatchObject({ solver_status: "optimal", objective_value: 15 });
+    } finally {
+      await toolkit.close();
+    }
+  });
+});
+
+/** The environment of a running process, from /proc. */
+function environmentOf(pid: number): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, "utf8")
+      .split("\0")
+      .filter((e) => e.includes("="))
+      .map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]),
+  );
+}
+
+const SECRETS = {
+  AWS_ACCESS_KEY_ID: "AKIAEXAMPLEEXAMPLE",
+  AWS_SECRET_ACCESS_KEY: "secret-that-no-solver-may-see",
+  AWS_SESSION_TOKEN: "session-token",
+  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: "/v2/credentials/some-id",
+  AWS_CONTAINER_CREDENTIALS_FULL_URI: "http://169.254.170.2/creds",
+  ECS_CONTAINER_METADATA_URI_V4: "http://169.254.170.2/v4/meta",
+  ECS_CONTAINER_METADATA_URI: "http://169.254.170.2/v3/meta",
+};
+const leaked = (env: Record<string, string>) => Object.keys(env).filter((name) => /^(?:AWS_|ECS_CONTAINER_METADATA_URI)/.test(name));
+
+describe.runIf(enabled)("toolkit.close() and the solvers' environment", () => {
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    for (const [name, value] of Object.entries(SECRETS)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it("a CLI child sees PATH and HOME, and none of the worker's AWS or container-credentials variables", async () => {
+    const out = await runChild({ command: "/bin/sh", args: ["-c", "env"], cwd: workDir, deadlineMs: 5000 });
+    const env = Object.fromEntries(
+      out.stdout
+        .trim()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
+    expect(env.PATH).toBe(process.env.PATH);
+    expect(leaked(env)).toEqual([]);
+    expect(out.stdout).not.toContain(SECRETS.AWS_SECRET_ACCESS_KEY);
+  });
+
+  it("stops every solver process group it started — CLI solvers, a Node child, the Python host and its solves — and none saw a credential", async () => {
+    const toolkit = await createSolverToolkit(loadConfig({}), { warm: true });
+    const hard = ProblemSchema.parse(marketSplitProblem(6, 50, 7)); // no solver here closes it in a minute
+    const long = settings({ timeLimitSeconds: 120, gapTolerance: 0 });
+    const solves = (["cbc", "glpk", "scip", "highs", "jaos"] as const).map((name) => toolkit.solve(name, hard, long, { killGraceSeconds: 5 }));
+    for (let i = 0; i < 100 && liveProcessGroups().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
+    const groups = liveProcessGroups();
+    expect(groups).toHaveLength(5);
+    for (const pgid of groups) expect(leaked(environmentOf(pgid))).toEqual([]);
+
+    const closing = performance.now();
+    await toolkit.close();
+    const results = await Promise.all(solves);
+    expect(performance.now() - closing).toBeLessThan(10_000);
+    expect(liveProcessGroups()).toEqual([]);
+    for (const pgid of groups) expect(processGroupAlive(pgid)).toBe(false);
+    for (const r of results) expect(r).toMatchObject({ solver_status: "error", error_message: "cancelled" });
+  }, 60_000);
+
+  it("the Python host runs without them too", async () => {
+    const python = new PythonRuntime({ pythonPath });
+    await python.startHost();
+    try {
+      expect(leaked(environmentOf(python.hostPid!))).toEqual([]);
+    } finally {
+      await python.stopHost();
+    }
+  });
+});
+
+describe.runIf(machineHas("python_solvers"))("the Python host's deadline", () => {
+  it("kills a host that never reports a solve started, at the deadline, and starts a new one for the next solve", async () => {
+    const python = new PythonRuntime({ pythonPath, runnerPath: fixture("python/hung_host.py") });
+    await python.startHost();
+    const first = python.hostPid!;
+    const request = { solver: "scip" as const, model: { ...toMatrixLike() }, settings: { time_limit: 1, gap: 0, threads: 1 } };
+    const started = performance.now();
+    const outcome = await python.run(request, { workDir, deadlineMs: 500 });
+    expect(outcome).toMatchObject({ stopped: "deadline", result: null, via: "host" });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(isRunning(first)).toBe(false);
+
+    const again = await python.run(request, { workDir, deadlineMs: 500 });
+    expect(again.stopped).toBe("deadline");
+    expect(python.hostPid).not.toBe(first);
+    await python.stopHost();
+  });
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A request model the hung host never reads. */
+function toMatrixLike() {
+  return {
+    name: "p",
+    sense: "minimize" as const,
+    offset: 0,
+    numCols: 1,
+    numRows: 0,
+    colCost: [1],
+    colLower: [0],
+    colUpper: [null],
+    integrality: [0 as const],
+    rowLower: [],
+    rowUpper: [],
+    rowStarts: [0],
+    rowIndices: [],
+    rowValues: [],
+    qRow: [],
+    qCol: [],
+    qValues: [],
+  };
+}

@@ -325,9 +325,10 @@ export async function settleClaim(problem: Problem, claim: Claim, said: string, 
 }
 
 /**
- * An LP optimum a solver claimed, at a point already checked feasible: proved by the solver's duals, or
- * else the recession LP decides — an improving ray means the LP is unbounded (CBC 2.10.8 calls some
- * unbounded LPs optimal, at a point near 1e20), no ray means it is bounded and the claim stands.
+ * An optimum a solver claimed, at a point already checked feasible: for an LP, proved by the solver's
+ * duals; else the recession LP decides — an improving ray means the problem is unbounded (CBC 2.10.8
+ * calls some unbounded LPs optimal, at a point near 1e20; HiGHS 1.15 some unbounded MILPs over free
+ * integers), no ray means it is bounded and the claim stands. A MILP has no duals to give (null).
  */
 export async function checkLpOptimum(
   problem: Problem,

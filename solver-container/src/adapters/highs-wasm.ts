@@ -5,7 +5,7 @@ import loadHighs, { type Highs, type HighsCallbackMap, type Model, type ModelDat
 import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm, type MatrixForm } from "./matrix-form.js";
-import { settleClaim, type AuxiliaryAnswer } from "./certificates.js";
+import { checkLpOptimum, pointViolation, POINT_TOLERANCE, settleClaim, type AuxiliaryAnswer } from "./certificates.js";
 import { blankResult } from "./result.js";
 import type { AdapterResult, Progress, TypeScriptEngine } from "./types.js";
 
@@ -195,6 +195,20 @@ export const highsWasmEngine: TypeScriptEngine = {
     if (status === S.optimal && final.primalFeasible) {
       result.solver_status = "optimal";
       fill();
+      if (isMip && hasOpenIntegerColumn(problem) && result.solution && pointViolation(problem, result.solution).worst <= POINT_TOLERANCE) {
+        // As natively (python-solve.ts): an "optimum" of a MILP over free integers may be a ray's point.
+        const left = Math.max(0.001, settings.timeLimitSeconds - result.solver_time_seconds);
+        const recession = async (aux: Problem): Promise<AuxiliaryAnswer> => {
+          const auxForm = toMatrixForm(aux);
+          const r = runOnce(h, auxForm, { ...settings, timeLimitSeconds: left }, { presolve: true, objective: true });
+          return r.status === S.optimal && r.primalFeasible
+            ? { status: "optimal", values: namedSolution(auxForm, r.solution), words: "" }
+            : { status: "other", values: null, words: "" };
+        };
+        if ((await checkLpOptimum(problem, result.objective_value ?? 0, null, recession)) === "unbounded") {
+          Object.assign(result, { solver_status: "unbounded", objective_value: null, dual_bound: null, solution: null });
+        }
+      }
     } else if (status === S.infeasible) result.solver_status = "infeasible";
     else if (status === S.unbounded) result.solver_status = "unbounded";
     else if (status === S.timeLimit) {

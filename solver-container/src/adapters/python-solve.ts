@@ -1,4 +1,5 @@
-import type { Problem } from "../../../functions/core/problem/schema.js";
+import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
+import { checkLpOptimum, pointViolation, POINT_TOLERANCE, type SolveAuxiliary } from "./certificates.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm } from "./matrix-form.js";
 import type { PythonRuntime, PythonSolverName } from "./python-host.js";
@@ -37,19 +38,20 @@ export async function solveInPython(
 
   if (outcome.result) {
     const r = outcome.result;
-    return finish(
-      {
-        ...blankResult(r.solver_status, r.solver_version ?? version, r.error_message),
-        objective_value: r.objective_value,
-        dual_bound: r.dual_bound,
-        nodes: r.nodes,
-        iterations: r.iterations,
-        solver_time_seconds: r.solver_time_seconds,
-        solution: r.solution ? namedSolution({ colNames }, r.solution) : null,
-        settings_applied: r.settings_applied,
-      },
-      started,
-    );
+    const result: AdapterResult = {
+      ...blankResult(r.solver_status, r.solver_version ?? version, r.error_message),
+      objective_value: r.objective_value,
+      dual_bound: r.dual_bound,
+      nodes: r.nodes,
+      iterations: r.iterations,
+      solver_time_seconds: r.solver_time_seconds,
+      solution: r.solution ? namedSolution({ colNames }, r.solution) : null,
+      settings_applied: r.settings_applied,
+    };
+    if (solver === "highs" && (await unboundedAfterAll(runtime, problem, result, settings, context))) {
+      Object.assign(result, { solver_status: "unbounded", objective_value: null, dual_bound: null, solution: null });
+    }
+    return finish(result, started);
   }
   if (outcome.stopped) {
     return finish(stoppedResult(outcome.stopped, outcome.progress, version, settings.timeLimitSeconds, SOLVER_TITLES[solver]), started);
@@ -58,4 +60,35 @@ export async function solveInPython(
   // allocation under the ceiling into its own memory-limit result).
   const oom = outcome.failure !== null && /killed by signal 9\b/.test(outcome.failure);
   return finish(blankResult("error", version, oom ? memoryLimitMessage(SOLVER_TITLES[solver], context.memoryMb) : outcome.failure), started);
+}
+
+/**
+ * HiGHS 1.15 calls some unbounded MILPs over free integer columns optimal (two runs, two different
+ * "optima"). Such an optimum, at a point that satisfies the problem, is checked with the recession LP
+ * (certificates.ts): an improving ray makes the MILP unbounded.
+ */
+async function unboundedAfterAll(
+  runtime: PythonRuntime,
+  problem: Problem,
+  result: AdapterResult,
+  settings: SolveSettings,
+  context: SolveContext,
+): Promise<boolean> {
+  if (result.solver_status !== "optimal" || !result.solution || !hasOpenIntegerColumn(problem)) return false;
+  if (pointViolation(problem, result.solution).worst > POINT_TOLERANCE) return false;
+  const auxiliary: SolveAuxiliary = async (aux) => {
+    const { colNames, ...model } = toMatrixForm(aux);
+    const outcome = await runtime.run(
+      {
+        solver: "highs",
+        model,
+        settings: { time_limit: settings.timeLimitSeconds, gap: settings.gapTolerance, threads: settings.threads, memory_mb: context.memoryMb ?? 0 },
+      },
+      { workDir: context.workDir, deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000, signal: context.signal },
+    );
+    const r = outcome.result;
+    if (r?.solver_status === "optimal" && r.solution) return { status: "optimal", values: namedSolution({ colNames }, r.solution), words: "" };
+    return { status: "other", values: null, words: r?.error_message ?? outcome.failure ?? "" };
+  };
+  return (await checkLpOptimum(problem, result.objective_value ?? 0, null, auxiliary)) === "unbounded";
 }

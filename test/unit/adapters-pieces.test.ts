@@ -254,6 +254,8 @@ describe("settings reach the CLI solvers", () => {
     expect(glpkArguments("m.mps", "m.raw", settings)).toEqual(["--freemps", "m.mps", "--tmlim", "8", "--mipgap", "0.003", "-w", "m.raw"]);
     expect(glpkArguments("m.mps", "m.raw", settings, { presolve: false, mipPresolve: true })).toContain("--nopresol");
     expect(glpkArguments("m.mps", "m.raw", settings, { presolve: true, mipPresolve: false })).toContain("--nointopt");
+    expect(glpkArguments("m.mps", "m.raw", settings, { presolve: false, mipPresolve: true, exactCheck: true })).toContain("--xcheck");
+    expect(glpkArguments("m.mps", "m.raw", settings, undefined, 512).join(" ")).toContain("--memlim 512");
     expect(hasOpenIntegerColumn(problem({ variables: [{ name: "n", type: "integer", ub: 5 }] }))).toBe(false);
     expect(hasOpenIntegerColumn(problem({ variables: [{ name: "n", type: "integer" }] }))).toBe(true);
     expect(hasOpenIntegerColumn(problem({ variables: [{ name: "b", type: "binary" }, { name: "x" }] }))).toBe(false);

@@ -55,6 +55,11 @@ export interface GlpkSwitches {
   presolve: boolean;
   /** The MIP presolver (glpsol's default); off when an integer column has an infinite bound. */
   mipPresolve: boolean;
+  /**
+   * `--xcheck`: the final basis's solution recomputed in exact arithmetic, for auxiliary LPs whose
+   * point or multipliers are checked (on gas11 glpsol's own point misses a bound by 6e-5; this one by 2e-10).
+   */
+  exactCheck?: boolean;
 }
 
 export function glpkArguments(
@@ -70,6 +75,7 @@ export function glpkArguments(
   if (memoryMb && memoryMb > 0) args.push("--memlim", String(Math.max(1, Math.floor(memoryMb))));
   if (!switches.presolve) args.push("--nopresol");
   if (!switches.mipPresolve) args.push("--nointopt");
+  if (switches.exactCheck) args.push("--xcheck");
   return [...args, "-w", rawFile];
 }
 
@@ -79,7 +85,8 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
   let runs = 0;
 
   async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string, presolve = true, mipPresolve = true): Promise<GlpkRun> {
-    const switches = { presolve, mipPresolve: mipPresolve && !hasOpenIntegerColumn(problem) };
+    // Auxiliary LPs (run without presolve) get their basis checked exactly: their points are checked.
+    const switches = { presolve, mipPresolve: mipPresolve && !hasOpenIntegerColumn(problem), exactCheck: !presolve && !hasIntegers(problem) };
     const written = writeMps(problem, { safeNames: true, omitObjectiveConstant: true, sense: "minimize" });
     const stem = path.join(context.workDir, `glpk-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);

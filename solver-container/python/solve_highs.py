@@ -160,6 +160,21 @@ def run_with_presolve_choice(form, settings, seconds, reporter=None, objective=T
     return Run(form, settings, left, reporter=reporter, objective=objective), [first]
 
 
+def integral_relaxation_optimum(form, settings, seconds):
+    """
+    HiGHS 1.15's MIP presolve calls some feasible MILPs infeasible. Its LP relaxation then refutes the
+    claim when the relaxation's optimum is integral on the integer columns: that point is feasible for
+    the MILP and nothing beats it, so it is the MILP's optimum. The run, or None.
+    """
+    relaxation = Run(dict(form, integrality=[0] * form["numCols"]), settings, max(0.001, seconds))
+    if relaxation.status != STATUS.kOptimal or not relaxation.primal_ok:
+        return None
+    values = relaxation.highs.getSolution().col_value
+    if all(abs(v - round(v)) <= 1e-9 for v, integer in zip(values, form["integrality"]) if integer):
+        return relaxation
+    return None
+
+
 def settle_infeasible_or_unbounded(form, settings, deadline, first):
     """
     kUnboundedOrInfeasible proves only one of the two. HiGHS without presolve usually tells which; if
@@ -193,6 +208,11 @@ def solve(form, settings, reporter):
     if status == STATUS.kUnboundedOrInfeasible:
         status, runs = settle_infeasible_or_unbounded(form, settings, deadline, run)
     final = runs[1] if len(runs) > 1 and status == STATUS.kOptimal else run
+    if status == STATUS.kInfeasible and run.is_mip:
+        relaxed = integral_relaxation_optimum(form, settings, deadline.remaining())
+        if relaxed is not None:
+            status, final = STATUS.kOptimal, relaxed
+            runs.append(relaxed)
 
     result["settings_applied"] = (earlier or runs)[0].applied
     result["raw_status"] = " -> ".join(r.status_text() for r in (earlier + runs)[:3])

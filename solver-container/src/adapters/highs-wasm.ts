@@ -180,6 +180,25 @@ export const highsWasmEngine: TypeScriptEngine = {
       );
       status = final.status;
     }
+    let relaxationOptimum = false;
+    if (status === S.infeasible && isMip) {
+      // As natively (solve_highs.integral_relaxation_optimum): an integral LP-relaxation optimum refutes
+      // HiGHS's integer infeasibility and is the MILP's optimum.
+      const left = Math.max(0.001, settings.timeLimitSeconds - first.seconds);
+      const relaxed = runOnce(
+        h,
+        { ...form, integrality: form.integrality.map(() => 0 as const) },
+        { ...settings, timeLimitSeconds: left },
+        { presolve: true, objective: true },
+      );
+      if (
+        relaxed.status === S.optimal &&
+        relaxed.primalFeasible &&
+        relaxed.solution.every((v, j) => !form.integrality[j] || Math.abs(v - Math.round(v)) <= 1e-9)
+      ) {
+        [final, status, relaxationOptimum] = [relaxed, S.optimal, true];
+      }
+    }
     const result = blankResult("error", version);
     result.settings_applied = first.applied;
     result.solver_time_seconds = first.seconds + (final === first ? 0 : final.seconds);
@@ -190,7 +209,7 @@ export const highsWasmEngine: TypeScriptEngine = {
         result.objective_value = finiteOrNull(final.objective);
         result.solution = namedSolution(form, final.solution);
       }
-      result.dual_bound = isMip ? finiteOrNull(final.dualBound) : status === S.optimal ? result.objective_value : null;
+      result.dual_bound = isMip && !relaxationOptimum ? finiteOrNull(final.dualBound) : status === S.optimal ? result.objective_value : null;
     };
     if (status === S.optimal && final.primalFeasible) {
       result.solver_status = "optimal";

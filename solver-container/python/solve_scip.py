@@ -262,8 +262,11 @@ def solve(form, settings, reporter):
         run = Run(form, settings, deadline.remaining(), presolve=False, primal_simplex=run.status == "lperror")
     status, message, runs = run.status, None, [run]
     final = run
-    if status == "unbounded" and not run.has_point():
-        status = "inforunbd"  # a ray without a feasible point proves only "infeasible or unbounded"
+    claimed_unbounded = any(r.status == "unbounded" for r in earlier)
+    if (status == "unbounded" and not run.has_point()) or (status == "lperror" and claimed_unbounded):
+        # A ray without a feasible point proves only "infeasible or unbounded"; so does a first run's
+        # "unbounded" whose check without presolve failed in the LP solver.
+        status = "inforunbd"
 
     if status == "inforunbd":
         status, message, runs = settle_infeasible_or_unbounded(form, settings, deadline, run)

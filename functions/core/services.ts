@@ -10,8 +10,9 @@ import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
-import { SolveCharges } from "./limits/charges.js";
+import { Credits } from "./credits/credits.js";
 import { DailyQuota } from "./limits/quota.js";
+import { SolveAdmission } from "./limits/solve-admission.js";
 import { RateLimiter } from "./limits/rate-limits.js";
 import { Notifications } from "./notifications/notifications.js";
 import { ProjectService } from "./projects/service.js";
@@ -56,7 +57,8 @@ export interface Services {
   inventory: InventoryStore;
   notifications: Notifications;
   quota: DailyQuota;
-  charges: SolveCharges;
+  credits: Credits;
+  admission: SolveAdmission;
   executionStore: ExecutionStore;
   executions: ExecutionService;
   projectStore: ProjectStore;
@@ -98,14 +100,15 @@ export function createServices(options: ServiceOptions): Services {
   const inventory = new InventoryStore(table, config);
   const notifications = new Notifications(table, clock);
   const quota = new DailyQuota(counters, config);
-  const charges = new SolveCharges(identity, quota, notifications, config, clock);
+  const credits = new Credits({ identity, notifications, config });
+  const admission = new SolveAdmission({ config, clock, credits, quota, blobs });
   const executionStore = new ExecutionStore(table);
   const projectStore = new ProjectStore(table);
   const projects = new ProjectService({ store: projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
   const auth = new AuthService(identity, config, clock, options.jwtSecret);
   const limiter = new RateLimiter(counters, config);
-  const executions = new ExecutionService({ config, clock, executions: executionStore, blobs, inventory, charges, queues });
+  const executions = new ExecutionService({ clock, executions: executionStore, blobs, inventory, admission, queues });
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ store: documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
@@ -134,13 +137,14 @@ export function createServices(options: ServiceOptions): Services {
     inventory,
     notifications,
     quota,
-    charges,
+    credits,
+    admission,
     executionStore,
     executions,
     projectStore,
     projects,
     comparisonStore,
-    comparisons: new ComparisonService({ config, clock, store: comparisonStore, projects, blobs, inventory, charges, queues }),
+    comparisons: new ComparisonService({ config, clock, store: comparisonStore, projects, blobs, inventory, admission, queues }),
     documentStore,
     documents,
     triggerStore,

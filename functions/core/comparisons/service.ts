@@ -3,16 +3,15 @@ import { storePayload, type BlobStore } from "../blob/blob-store.js";
 import { isoTime, type Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { AppError, notFound } from "../errors.js";
-import { assertVariableCap } from "../executions/service.js";
 import { newId } from "../ids.js";
 import { checkJModel, compileJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
-import type { SolveCharges } from "../limits/charges.js";
+import type { SolveAdmission } from "../limits/solve-admission.js";
 import type { ProjectService, ResolvedModel } from "../projects/service.js";
-import { problemStats, type Problem, type ProblemClass } from "../problem/schema.js";
+import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import type { Queues } from "../queue/sqs.js";
 import type { InventoryStore } from "../solvers/inventory.js";
 import { unsupportedReason } from "../solvers/registry.js";
-import { resolveSettings } from "../solvers/settings.js";
+import type { SettingsRequest } from "../solvers/settings.js";
 import type { CompareRequest, ComparisonDetail, MatrixDetail, MatrixRequest, Row } from "./schemas.js";
 import type { ComparisonRecord, ComparisonStore, MatrixRecord } from "./store.js";
 import { deriveMatrixStatus, detailOf } from "./views.js";
@@ -45,10 +44,13 @@ export function shapeRows(solverNames: string[], cls: ProblemClass, available: R
   });
 }
 
+/** Where a comparison's problem is kept. */
+export const comparisonProblemKey = (orgId: string, id: string) => `comparisons/${orgId}/${id}.json`;
+
 const runnable = (rows: Row[]) => rows.filter((r) => r.solver_status !== "unsupported").length;
 
 function noSolverCanRun(rows: Row[], cls: ProblemClass): AppError {
-  const reasons = Object.fromEntries(rows.map((r) => [r.solver_name, r.unsupported_reason]));
+  const reasons = Object.fromEntries(rows.map((r) => [r.solver_name, r.unsupported_reason!]));
   return new AppError(
     "no_solver_can_run_this_model",
     `None of the named solvers can run this ${cls} model: ${rows.map((r) => `${r.solver_name} (${r.unsupported_reason})`).join(", ")}.`,
@@ -67,16 +69,45 @@ const problemsOf = (problems: JModelProblem[]) =>
 export class ComparisonService {
   constructor(
     private readonly deps: {
-      config: Config;
+      config: Pick<Config, "inlinePayloadMaxBytes">;
       clock: Clock;
       store: ComparisonStore;
-      projects: ProjectService;
+      projects: Pick<ProjectService, "resolve" | "problemOf" | "getDataset" | "datasetData">;
       blobs: BlobStore;
-      inventory: InventoryStore;
-      charges: SolveCharges;
-      queues: Queues;
+      inventory: Pick<InventoryStore, "available">;
+      admission: SolveAdmission;
+      queues: Pick<Queues, "sendJob">;
     },
   ) {}
+
+  /**
+   * Admits `copies` × the solvers that can express the problem (one comparison, or a matrix's rows):
+   * the rows are shaped from the problem's class; when no named solver can run it, 422 before anything
+   * is charged.
+   */
+  private admitRows(
+    orgId: string,
+    userId: string,
+    problem: Problem,
+    solverNames: string[],
+    settings: SettingsRequest | undefined,
+    copies: number,
+    idPrefix: "cmp" | "cmb",
+  ) {
+    return this.deps.admission.admit({
+      orgId,
+      userId,
+      problem,
+      settings,
+      idPrefix,
+      problemKey: idPrefix === "cmp" ? (id) => comparisonProblemKey(orgId, id) : undefined,
+      plan: async (stats: ProblemStats) => {
+        const rows = shapeRows(solverNames, stats.problem_class, await this.deps.inventory.available(this.deps.clock.now()));
+        if (runnable(rows) === 0) throw noSolverCanRun(rows, stats.problem_class);
+        return { rows, solves: runnable(rows) * copies };
+      },
+    });
+  }
 
   /** The problem a single comparison on a project runs: its source compiled with the default data, or its stored problem. */
   private async problemOfProject(resolved: ResolvedModel): Promise<Problem> {
@@ -111,20 +142,10 @@ export class ComparisonService {
   }
 
   async launch(principal: Principal, request: CompareRequest): Promise<ComparisonDetail> {
-    const { config, clock } = this.deps;
     const resolved = request.project_id ? await this.deps.projects.resolve(principal, request.project_id, request.version_id) : null;
     const problem = resolved ? await this.problemOfProject(resolved) : request.problem!;
-    const stats = problemStats(problem);
-    assertVariableCap(config, stats);
-    const available = await this.deps.inventory.available(clock.now());
-    const results = shapeRows(request.solver_names, stats.problem_class, available);
-    if (runnable(results) === 0) throw noSolverCanRun(results, stats.problem_class);
-    const settings = resolveSettings(config, request.settings);
-    const creditsEach = this.deps.charges.creditsFor(stats, settings.time_limit_seconds);
-    await this.deps.charges.charge(principal.orgId, principal.userId, runnable(results), creditsEach);
-
-    const now = clock.now();
-    const id = newId("cmp", now);
+    const admitted = await this.admitRows(principal.orgId, principal.userId, problem, request.solver_names, request.settings, 1, "cmp");
+    const { id, stats, settings, creditsEach } = admitted;
     const record: ComparisonRecord = {
       id,
       org_id: principal.orgId,
@@ -143,13 +164,13 @@ export class ComparisonService {
       constraint_count: stats.constraint_count,
       machine_note: null,
       solver_names: request.solver_names,
-      results,
+      results: admitted.plan.rows,
       agreement: null,
       error_message: null,
-      created_at: isoTime(now),
+      created_at: isoTime(this.deps.clock.now()),
       started_at: null,
       completed_at: null,
-      problem: await storePayload(this.deps.blobs, `comparisons/${principal.orgId}/${id}.json`, problem, config.inlinePayloadMaxBytes),
+      problem: admitted.problem,
       model: null,
       credits_each: creditsEach,
       cancel_requested: false,
@@ -229,18 +250,12 @@ export class ComparisonService {
         problems: problemsOf(error.problems),
       });
     }
-    const stats = problemStats(first);
-    assertVariableCap(config, stats);
-    const available = await this.deps.inventory.available(clock.now());
-    const shaped = shapeRows(request.solver_names, stats.problem_class, available);
-    if (runnable(shaped) === 0) throw noSolverCanRun(shaped, stats.problem_class);
-    const settings = resolveSettings(config, request.settings);
-    const creditsEach = this.deps.charges.creditsFor(stats, settings.time_limit_seconds);
-    const quotaCost = runnable(shaped) * datasets.length;
-    await this.deps.charges.charge(principal.orgId, principal.userId, quotaCost, creditsEach);
-
+    const admitted = await this.admitRows(principal.orgId, principal.userId, first, request.solver_names, request.settings, datasets.length, "cmb");
+    const { stats, settings, creditsEach } = admitted;
+    const shaped = admitted.plan.rows;
+    const quotaCost = admitted.plan.solves;
     const now = clock.now();
-    const batchId = newId("cmb", now);
+    const batchId = admitted.id;
     const records: ComparisonRecord[] = [];
     for (let i = 0; i < datasets.length; i++) {
       const id = newId("cmp", now);
@@ -269,7 +284,7 @@ export class ComparisonService {
         created_at: isoTime(now),
         started_at: null,
         completed_at: null,
-        problem: isFirst ? await storePayload(this.deps.blobs, `comparisons/${principal.orgId}/${id}.json`, first, config.inlinePayloadMaxBytes) : null,
+        problem: isFirst ? await storePayload(this.deps.blobs, comparisonProblemKey(principal.orgId, id), first, config.inlinePayloadMaxBytes) : null,
         // The source is frozen with the row, so editing the draft later cannot change a running matrix.
         model: await storePayload(
           this.deps.blobs,

@@ -30,6 +30,19 @@ export function secretMatches(storedHashHex: string, presented: string): boolean
   return stored.length === given.length && timingSafeEqual(stored, given);
 }
 
+/** A trigger secret as the service issues it (`inc_trg_…`). */
+export const isTriggerSecret = (credential: string): boolean => credential.startsWith("inc_trg_");
+
+/**
+ * The secret a fire presents: the Authorization header's when it holds a trigger secret, else the
+ * body's `trigger_secret` (so a client that sends its API key in the header and the secret in the
+ * body is served), else whatever the header holds (refused as an invalid secret).
+ */
+export function presentedTriggerSecret(authorization: string | null, bodySecret: string | undefined): string | null {
+  if (authorization && isTriggerSecret(authorization)) return authorization;
+  return bodySecret ?? authorization;
+}
+
 /** Shows the caller the trigger's rate-limit state (response headers), refused or not. */
 export type RateLimitObserver = (result: ConsumeResult, nowMs: number) => void;
 
@@ -115,7 +128,7 @@ export class TriggerRuns {
   /** Fire, run now and rerun share one per-trigger window (TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE). */
   private async takeSlot(trigger: TriggerRecord, observe: RateLimitObserver): Promise<void> {
     const now = this.deps.clock.now();
-    const result = await this.deps.limiter.triggerFire(trigger.id, now);
+    const result = (await this.deps.limiter.consume("trigger", trigger.id, now))!;
     observe(result, now);
     assertAllowed(result, now, "runs of this trigger");
   }

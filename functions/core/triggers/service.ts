@@ -10,6 +10,7 @@ import { forbidden, invalid, notFound, ValidationError, type ValidationIssue } f
 import { newId } from "../ids.js";
 import type { IdentityStore } from "../store/identity.js";
 import { webhookUrlProblem } from "../webhooks/destination.js";
+import { generateWebhookSecret } from "../webhooks/signing.js";
 import { overrideSchemaIssues, type OverrideField } from "./overrides.js";
 import type { CreateTriggerInput, TriggerListItemSchema, TriggerViewSchema, UpdateTriggerInput } from "./schemas.js";
 import type { TriggerRecord, TriggerStore } from "./store.js";
@@ -35,7 +36,7 @@ export class TriggerService {
     },
   ) {}
 
-  async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string }> {
+  async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string; webhookSecret: string | null }> {
     const { store, documents, identity, clock } = this.deps;
     const org = await identity.getOrganization(principal.orgId);
     if (!org) throw notFound("Organization");
@@ -46,7 +47,9 @@ export class TriggerService {
     const version = await documents.findVersion(principal.orgId, input.document_id, input.version_id);
     if (!version) throw notFound("Version");
     await this.checkOverrideSchema(version.document_id, version.id, principal.orgId, input.override_schema);
-    this.checkWebhook(input.webhook_url ?? null, input.webhook_secret ?? null, input.webhook_url !== undefined);
+    const webhookUrl = input.webhook_url ?? null;
+    this.checkWebhookUrl(webhookUrl, true);
+    const generated = webhookUrl !== null && !input.webhook_secret ? generateWebhookSecret() : null;
     // Name the pinned version before the trigger exists, so retention pruning can never take it.
     if (!(await documents.promote(version))) throw notFound("Version");
 
@@ -66,7 +69,7 @@ export class TriggerService {
       secret_prefix: secretPrefix(secret),
       override_schema: input.override_schema,
       webhook_url: input.webhook_url ?? null,
-      webhook_secret: input.webhook_secret ?? null,
+      webhook_secret: input.webhook_secret ?? generated,
       is_enabled: true,
       total_runs: 0,
       last_fired_at: null,
@@ -74,7 +77,7 @@ export class TriggerService {
       updated_at: isoTime(now),
     };
     await store.createTrigger(record);
-    return { view: triggerView(record), secret };
+    return { view: triggerView(record), secret, webhookSecret: generated };
   }
 
   async list(principal: Principal, documentId: string | undefined): Promise<TriggerListItem[]> {
@@ -101,7 +104,7 @@ export class TriggerService {
     return t;
   }
 
-  async update(principal: Principal, id: string, input: UpdateTriggerInput): Promise<TriggerView> {
+  async update(principal: Principal, id: string, input: UpdateTriggerInput): Promise<{ view: TriggerView; webhookSecret: string | null }> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
     const fixed: ValidationIssue[] = [];
@@ -112,7 +115,8 @@ export class TriggerService {
     if (fixed.length > 0) throw new ValidationError(fixed);
     if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
-    this.checkWebhook(url, input.webhook_secret ?? t.webhook_secret, input.webhook_url !== undefined);
+    this.checkWebhookUrl(url, input.webhook_url !== undefined);
+    const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
     const updated = await this.deps.store.updateTrigger(
       t.org_id,
       t.id,
@@ -122,12 +126,12 @@ export class TriggerService {
         override_schema: input.override_schema,
         solver_name: input.solver_name,
         webhook_url: input.webhook_url,
-        webhook_secret: input.webhook_secret,
+        webhook_secret: input.webhook_secret ?? generated ?? undefined,
       },
       this.deps.clock.now(),
     );
     if (!updated) throw notFound("Trigger");
-    return triggerView(updated);
+    return { view: triggerView(updated), webhookSecret: generated };
   }
 
   async toggle(principal: Principal, id: string, enabled: boolean): Promise<TriggerView> {
@@ -168,14 +172,11 @@ export class TriggerService {
     if (issues.length > 0) throw new ValidationError(issues);
   }
 
-  /** A webhook needs a secret (every delivery is signed) and a URL the destination guard can accept. */
-  private checkWebhook(url: string | null, secret: string | null, urlChanged: boolean): void {
-    if (url === null) return;
-    if (urlChanged) {
-      const problem = webhookUrlProblem(url, this.deps.config.webhookAllowPrivateNetworks);
-      if (problem) throw invalid(["body", "webhook_url"], `webhook_url ${problem}`);
-    }
-    if (!secret) throw invalid(["body", "webhook_secret"], "webhook_secret is required with webhook_url: every delivery is signed with it");
+  /** A new webhook URL must be one the destination guard can accept. (A missing secret is generated: every delivery is signed.) */
+  private checkWebhookUrl(url: string | null, urlChanged: boolean): void {
+    if (url === null || !urlChanged) return;
+    const problem = webhookUrlProblem(url, this.deps.config.webhookAllowPrivateNetworks);
+    if (problem) throw invalid(["body", "webhook_url"], `webhook_url ${problem}`);
   }
 }
 

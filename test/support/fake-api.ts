@@ -35,6 +35,12 @@ export class MemoryCounters implements Pick<CounterStore, "consume"> {
   }
 }
 
+/** A request init with `Authorization: Bearer <token>` added. */
+export const as = (token: string, init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` },
+});
+
 export const principalOf = (role: Principal["role"], kind: Principal["kind"] = "api_key"): Principal => ({
   kind,
   userId: `usr_${role}`,

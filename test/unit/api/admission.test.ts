@@ -2,14 +2,13 @@ import { describe, expect, it, vi } from "vitest";
 import type { ApiDeps } from "../../../functions/api/http/context.js";
 import { Credits } from "../../../functions/core/credits/credits.js";
 import { notFound, unauthorized } from "../../../functions/core/errors.js";
-import { fakeApp } from "../../support/fake-api.js";
+import { as, fakeApp } from "../../support/fake-api.js";
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: "POST",
   headers: { "content-type": "application/json", ...headers },
   body: JSON.stringify(body),
 });
-const as = (token: string, init: RequestInit = {}) => ({ ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } });
 
 const PROBLEM = { name: "p", variables: [{ name: "x", ub: 1 }], objective: { terms: [{ var: "x", coef: 1 }] }, constraints: [] };
 

@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { testSolve } from "../../core/health/solver-check.js";
 import { overallStatus, readSystem, usageStatus, type Component } from "../../core/health/system.js";
+import { SOLVER_NAMES } from "../../core/solvers/types.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryInt, route } from "../http/route.js";
 
@@ -56,7 +57,7 @@ const RecentItemSchema = z.object({
   timestamp: z.string(),
 });
 
-const SOLVER_ENGINE = "incumbent (scip, highs, cbc, glpk, jaos)";
+const SOLVER_ENGINE = `incumbent (${SOLVER_NAMES.join(", ")})`;
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T | null; error: Error | null; ms: number }> {
   const start = performance.now();

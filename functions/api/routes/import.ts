@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError, invalid, ValidationError } from "../../core/errors.js";
 import { detectFormat, readProblemFile } from "../../core/problem/index.js";
-import { ProblemSchema, problemStats } from "../../core/problem/schema.js";
+import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
 import type { ApiEnv } from "../http/context.js";
 import { readJsonBody, route, zodIssues } from "../http/route.js";
 
@@ -15,15 +15,7 @@ const JsonImport = z.object({
 
 const PreviewSchema = z.object({
   problem: ProblemSchema.describe("ready to send as a comparison's or a solve's `problem`"),
-  stats: z.object({
-    problem_class: z.enum(["LP", "MILP", "QP", "MIQP"]),
-    variable_count: z.number().int(),
-    constraint_count: z.number().int(),
-    integer_count: z.number().int(),
-    binary_count: z.number().int(),
-    nonzero_count: z.number().int(),
-    quadratic_term_count: z.number().int(),
-  }),
+  stats: ProblemStatsSchema,
   format: z.enum(["mps", "lp"]),
   filename: z.string().nullable(),
 });

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { AppError, RateLimitError } from "../../../core/errors.js";
 import type { RateClass } from "../../../core/limits/rate-limits.js";
@@ -14,14 +14,22 @@ function app(countUncounted: () => Promise<void>) {
     c.set("rateClass", undefined);
     await next();
   });
-  a.use(rateLimitHeaders({ countUncounted: async (c) => (await countUncounted(), c.set("rateLimitHeaders", WINDOW)) }));
+  a.use(
+    rateLimitHeaders({
+      countUncounted: async (c) => {
+        await countUncounted();
+        c.set("rateLimitHeaders", WINDOW);
+      },
+    }),
+  );
   a.onError((error, c) => c.json({ error: (error as AppError).code }, (error as AppError).status as 401));
-  const counted = (cls: RateClass) => (c: { set: (k: "rateClass" | "rateLimitHeaders", v: never) => void }) => {
-    c.set("rateClass", cls as never);
-    if (cls !== "exempt") c.set("rateLimitHeaders", { "X-RateLimit-Limit": "60" } as never);
+  const counted = (cls: RateClass) => (c: Context<ApiEnv>) => {
+    c.set("rateClass", cls);
+    if (cls !== "exempt") c.set("rateLimitHeaders", { "X-RateLimit-Limit": "60" });
+    return c.text("ok");
   };
-  a.get("/counted", (c) => (counted("solve")(c), c.text("ok")));
-  a.get("/health", (c) => (counted("exempt")(c), c.text("ok")));
+  a.get("/counted", counted("solve"));
+  a.get("/health", counted("exempt"));
   a.get("/refused", () => {
     throw new AppError("unauthorized", "no");
   });

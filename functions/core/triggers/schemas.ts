@@ -84,7 +84,13 @@ export const TriggerListItemSchema = TriggerViewSchema.pick({
   created_at: true,
 });
 
-export const RunStatusSchema = z.enum(["queued", "pending", "running", "completed", "failed", "validation_failed"]);
+/** The spec's run statuses, and ours beside them (docs/decisions.md, "Runs"). */
+export const SPEC_RUN_STATUSES = ["queued", "pending", "completed", "failed", "validation_failed"] as const;
+export const RunStatusSchema = z
+  .enum([...SPEC_RUN_STATUSES, "running"])
+  .describe(
+    "the spec's queued, pending, completed, failed, validation_failed; and running (ours: a worker holds the run) — treat an unknown status as not final",
+  );
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const DeliveryAttemptSchema = z.object({

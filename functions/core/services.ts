@@ -104,15 +104,15 @@ export function createServices(options: ServiceOptions): Services {
   const admission = new SolveAdmission({ config, clock, credits, quota, blobs });
   const executionStore = new ExecutionStore(table);
   const projectStore = new ProjectStore(table);
-  const projects = new ProjectService({ store: projectStore, blobs, clock, config });
+  const projects = new ProjectService({ projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
   const auth = new AuthService(identity, config, clock, options.jwtSecret);
   const limiter = new RateLimiter(counters, config);
-  const executions = new ExecutionService({ clock, executions: executionStore, blobs, inventory, admission, queues });
+  const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues });
   const documentStore = new DocumentStore(table);
-  const documents = new DocumentService({ store: documentStore, blobs, clock, config, executions, inventory });
+  const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
-  const webhooks = new WebhookDeliveries({ config, clock, store: triggerStore, queues, sqs, blobs, notifications, logger });
+  const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger });
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
   return {
     config,
@@ -144,12 +144,12 @@ export function createServices(options: ServiceOptions): Services {
     projectStore,
     projects,
     comparisonStore,
-    comparisons: new ComparisonService({ config, clock, store: comparisonStore, projects, blobs, inventory, admission, queues }),
+    comparisons: new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues }),
     documentStore,
     documents,
     triggerStore,
-    triggers: new TriggerService({ config, clock, store: triggerStore, documents, identity, auth, blobs }),
-    triggerRuns: new TriggerRuns({ config, clock, store: triggerStore, documents, inventory, limiter, queues, outcomes: runOutcomes, auth, blobs }),
+    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs }),
+    triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, queues, runOutcomes, auth, blobs }),
     runOutcomes,
     webhooks,
   };

@@ -1,19 +1,16 @@
+import type { Services } from "../services.js";
 import type { Principal } from "../auth/service.js";
-import { storePayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
+import { storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { checkJModel, compileJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
-import type { SolveAdmission } from "../limits/solve-admission.js";
-import type { ProjectService, ResolvedModel } from "../projects/service.js";
+import type { ResolvedModel } from "../projects/service.js";
 import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
-import type { Queues } from "../queue/sqs.js";
-import type { InventoryStore } from "../solvers/inventory.js";
 import { unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { CompareRequest, ComparisonDetail, MatrixDetail, MatrixRequest, Row } from "./schemas.js";
-import type { ComparisonRecord, ComparisonStore, MatrixRecord } from "./store.js";
+import type { ComparisonRecord, MatrixRecord } from "./store.js";
 import { deriveMatrixStatus, detailOf } from "./views.js";
 
 export function pendingRow(solver: string): Row {
@@ -67,18 +64,7 @@ const problemsOf = (problems: JModelProblem[]) =>
  * before anything is charged or stored, then charges, stores and enqueues.
  */
 export class ComparisonService {
-  constructor(
-    private readonly deps: {
-      config: Pick<Config, "inlinePayloadMaxBytes">;
-      clock: Clock;
-      store: ComparisonStore;
-      projects: Pick<ProjectService, "resolve" | "problemOf" | "getDataset" | "datasetData">;
-      blobs: BlobStore;
-      inventory: Pick<InventoryStore, "available">;
-      admission: SolveAdmission;
-      queues: Pick<Queues, "sendJob">;
-    },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "queues">) {}
 
   /**
    * Admits `copies` × the solvers that can express the problem (one comparison, or a matrix's rows):
@@ -175,7 +161,7 @@ export class ComparisonService {
       credits_each: creditsEach,
       cancel_requested: false,
     };
-    await this.deps.store.create(record);
+    await this.deps.comparisonStore.create(record);
     await this.enqueue(record);
     return detailOf(record);
   }
@@ -185,7 +171,7 @@ export class ComparisonService {
     try {
       await this.deps.queues.sendJob({ type: "comparison", id: record.id, org_id: record.org_id });
     } catch (error) {
-      await this.deps.store.end(record.org_id, record.id, ["pending"], "failed", {
+      await this.deps.comparisonStore.end(record.org_id, record.id, ["pending"], "failed", {
         error_message: `enqueue_failed: ${(error as Error).message}`,
         completed_at: isoTime(this.deps.clock.now()),
         results: record.results.map((r) => (r.status === "pending" ? { ...r, status: "failed" as const, error_message: "the job broker refused the job" } : r)),
@@ -195,13 +181,13 @@ export class ComparisonService {
   }
 
   async get(principal: Principal, id: string): Promise<ComparisonDetail> {
-    const record = await this.deps.store.get(principal.orgId, id);
+    const record = await this.deps.comparisonStore.get(principal.orgId, id);
     if (!record) throw notFound("Comparison");
     return detailOf(record);
   }
 
   async list(principal: Principal, limit: number, offset: number) {
-    const { items, total } = await this.deps.store.list(principal.orgId, limit, offset);
+    const { items, total } = await this.deps.comparisonStore.list(principal.orgId, limit, offset);
     return {
       comparisons: items.map((c) => ({
         id: c.id,
@@ -217,7 +203,7 @@ export class ComparisonService {
   }
 
   async cancel(principal: Principal, id: string): Promise<ComparisonDetail> {
-    const record = await this.deps.store.cancel(principal.orgId, id, this.deps.clock.now());
+    const record = await this.deps.comparisonStore.cancel(principal.orgId, id, this.deps.clock.now());
     if (!record) throw notFound("Comparison");
     return detailOf(record);
   }
@@ -310,8 +296,8 @@ export class ComparisonService {
       rows: records.map((r, i) => ({ comparison_id: r.id, dataset_id: datasets[i]!.id, dataset_name: datasets[i]!.name })),
       created_at: isoTime(now),
     };
-    await this.deps.store.createMatrix(matrix);
-    for (const r of records) await this.deps.store.create(r);
+    await this.deps.comparisonStore.createMatrix(matrix);
+    for (const r of records) await this.deps.comparisonStore.create(r);
     let refused: unknown = null;
     for (const r of records) {
       try {
@@ -325,11 +311,11 @@ export class ComparisonService {
   }
 
   async getMatrix(principal: Principal, batchId: string): Promise<MatrixDetail> {
-    const matrix = await this.deps.store.getMatrix(principal.orgId, batchId);
+    const matrix = await this.deps.comparisonStore.getMatrix(principal.orgId, batchId);
     if (!matrix) throw notFound("Matrix");
     return this.matrixDetail(
       matrix,
-      await this.deps.store.getMany(
+      await this.deps.comparisonStore.getMany(
         principal.orgId,
         matrix.rows.map((r) => r.comparison_id),
       ),
@@ -337,13 +323,13 @@ export class ComparisonService {
   }
 
   async listMatrices(principal: Principal, projectId: string | undefined, limit: number, offset: number) {
-    const all = await this.deps.store.listMatrices(principal.orgId, projectId);
+    const all = await this.deps.comparisonStore.listMatrices(principal.orgId, projectId);
     const page = all.slice(offset, offset + limit);
     const batches = await Promise.all(
       page.map(async (m) => {
         const detail = await this.matrixDetail(
           m,
-          await this.deps.store.getMany(
+          await this.deps.comparisonStore.getMany(
             principal.orgId,
             m.rows.map((r) => r.comparison_id),
           ),
@@ -364,9 +350,9 @@ export class ComparisonService {
   }
 
   async cancelMatrix(principal: Principal, batchId: string): Promise<MatrixDetail> {
-    const matrix = await this.deps.store.getMatrix(principal.orgId, batchId);
+    const matrix = await this.deps.comparisonStore.getMatrix(principal.orgId, batchId);
     if (!matrix) throw notFound("Matrix");
-    for (const row of matrix.rows) await this.deps.store.cancel(principal.orgId, row.comparison_id, this.deps.clock.now());
+    for (const row of matrix.rows) await this.deps.comparisonStore.cancel(principal.orgId, row.comparison_id, this.deps.clock.now());
     return this.getMatrix(principal, batchId);
   }
 

@@ -1,16 +1,15 @@
+import type { Services } from "../services.js";
 import type { Principal } from "../auth/service.js";
-import { loadPayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
+import { loadPayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
-import type { Admitted, SolveAdmission } from "../limits/solve-admission.js";
+import type { Admitted } from "../limits/solve-admission.js";
 import type { Problem, ProblemClass } from "../problem/schema.js";
-import type { Queues } from "../queue/sqs.js";
-import type { InventoryStore } from "../solvers/inventory.js";
 import { pickAuto, unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice, SolverName, UnsupportedReason } from "../solvers/types.js";
 import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js";
-import { executionView, type ExecutionRecord, type ExecutionStore } from "./store.js";
+import { executionView, type ExecutionRecord } from "./store.js";
 
 export const problemKey = (orgId: string, id: string) => `problems/${orgId}/${id}.json`;
 export const resultKey = (orgId: string, id: string) => `results/${orgId}/${id}.json`;
@@ -50,16 +49,7 @@ export function executionRecord(
  * (limits/solve-admission.ts), records it and enqueues it; the solver container does the rest.
  */
 export class ExecutionService {
-  constructor(
-    private readonly deps: {
-      clock: Clock;
-      executions: ExecutionStore;
-      blobs: BlobStore;
-      inventory: Pick<InventoryStore, "available">;
-      admission: SolveAdmission;
-      queues: Pick<Queues, "sendJob">;
-    },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "queues">) {}
 
   /** Which solver runs: `auto` picks per problem class; a named one must be able to run it. */
   async chooseSolver(choice: SolverChoice, cls: ProblemClass): Promise<SolverName> {
@@ -114,18 +104,18 @@ export class ExecutionService {
       problemName: input.problem.name,
       nowMs: clock.now(),
     });
-    await this.deps.executions.create(record);
+    await this.deps.executionStore.create(record);
     try {
       await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: principal.orgId });
     } catch (error) {
-      await this.deps.executions.fail(principal.orgId, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, clock.now());
+      await this.deps.executionStore.fail(principal.orgId, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, clock.now());
       throw error;
     }
     return record;
   }
 
   async view(principal: Principal, id: string): Promise<ExecutionView> {
-    const record = await this.deps.executions.get(principal.orgId, id);
+    const record = await this.deps.executionStore.get(principal.orgId, id);
     if (!record) throw notFound("Execution");
     return executionView(record, await this.result(record));
   }
@@ -142,7 +132,7 @@ export class ExecutionService {
     const deadline = Date.now() + timeoutMs;
     let delay = 5;
     for (;;) {
-      const record = await this.deps.executions.get(orgId, id);
+      const record = await this.deps.executionStore.get(orgId, id);
       if (record && (record.status === "completed" || record.status === "failed" || record.status === "cancelled")) return record;
       if (Date.now() >= deadline) return null;
       await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, deadline - Date.now()))));

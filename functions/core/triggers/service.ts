@@ -1,19 +1,16 @@
+import type { Services } from "../services.js";
 import type { z } from "zod";
 import { roleAtLeast } from "../auth/roles.js";
-import type { AuthService, Principal } from "../auth/service.js";
+import type { Principal } from "../auth/service.js";
 import { generateSecret, secretPrefix, sha256Hex } from "../auth/secrets.js";
-import type { BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
-import type { DocumentService } from "../documents/service.js";
+import { isoTime } from "../clock.js";
 import { forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
 import { newId } from "../ids.js";
-import type { IdentityStore } from "../store/identity.js";
 import { webhookUrlProblem } from "../webhooks/destination.js";
 import { generateWebhookSecret } from "../webhooks/signing.js";
 import { overrideSchemaIssues, type OverrideField } from "./overrides.js";
 import type { CreateTriggerInput, TriggerListItemSchema, TriggerViewSchema, UpdateTriggerInput } from "./schemas.js";
-import type { TriggerRecord, TriggerStore } from "./store.js";
+import type { TriggerRecord } from "./store.js";
 
 type TriggerView = z.infer<typeof TriggerViewSchema>;
 type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
@@ -24,20 +21,10 @@ type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
  * field from the record, so neither secret (nor the trigger secret's hash) can reach a response.
  */
 export class TriggerService {
-  constructor(
-    private readonly deps: {
-      config: Config;
-      clock: Clock;
-      store: TriggerStore;
-      documents: DocumentService;
-      identity: IdentityStore;
-      auth: AuthService;
-      blobs: BlobStore;
-    },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs">) {}
 
   async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string; webhookSecret: string | null }> {
-    const { store, documents, identity, clock } = this.deps;
+    const { triggerStore: store, documents, identity, clock } = this.deps;
     const org = await identity.getOrganization(principal.orgId);
     if (!org) throw notFound("Organization");
     const workspaceId = input.workspace_id ?? org.default_workspace_id;
@@ -81,7 +68,7 @@ export class TriggerService {
   }
 
   async list(principal: Principal, documentId: string | undefined): Promise<TriggerListItem[]> {
-    const all = await this.deps.store.listTriggers(principal.orgId);
+    const all = await this.deps.triggerStore.listTriggers(principal.orgId);
     return all
       .filter((t) => documentId === undefined || t.document_id === documentId)
       .map((t) => ({
@@ -99,7 +86,7 @@ export class TriggerService {
 
   /** A trigger of the caller's organization (404 for any other). */
   async get(principal: Principal, id: string): Promise<TriggerRecord> {
-    const t = await this.deps.store.getTrigger(principal.orgId, id);
+    const t = await this.deps.triggerStore.getTrigger(principal.orgId, id);
     if (!t) throw notFound("Trigger");
     return t;
   }
@@ -117,7 +104,7 @@ export class TriggerService {
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
     this.checkWebhookUrl(url, input.webhook_url !== undefined);
     const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
-    const updated = await this.deps.store.updateTrigger(
+    const updated = await this.deps.triggerStore.updateTrigger(
       t.org_id,
       t.id,
       {
@@ -137,7 +124,7 @@ export class TriggerService {
   async toggle(principal: Principal, id: string, enabled: boolean): Promise<TriggerView> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
-    const updated = await this.deps.store.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, this.deps.clock.now());
+    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, this.deps.clock.now());
     if (!updated) throw notFound("Trigger");
     return triggerView(updated);
   }
@@ -149,12 +136,12 @@ export class TriggerService {
   async delete(principal: Principal, id: string): Promise<void> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
-    if (!(await this.deps.store.deleteTrigger(t.org_id, t.id))) throw notFound("Trigger");
-    const runs = await this.deps.store.allRuns(t.id);
+    if (!(await this.deps.triggerStore.deleteTrigger(t.org_id, t.id))) throw notFound("Trigger");
+    const runs = await this.deps.triggerStore.allRuns(t.id);
     for (const r of runs) {
       for (const ref of [r.result, r.webhook?.body]) if (ref && "blob" in ref) await this.deps.blobs.delete(ref.blob).catch(() => undefined);
     }
-    await this.deps.store.deleteKeys(runs.map((r) => ({ pk: r.pk, sk: r.sk })));
+    await this.deps.triggerStore.deleteKeys(runs.map((r) => ({ pk: r.pk, sk: r.sk })));
   }
 
   /** The solver role in the workspace (owners and admins everywhere). */

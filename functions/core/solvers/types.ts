@@ -36,6 +36,8 @@ export const SolverMeasuresSchema = z.object({
   error_message: z.string().nullable().describe("why there are no numbers"),
 });
 
+export type SolverMeasures = z.infer<typeof SolverMeasuresSchema>;
+
 /** One solver's normalised answer. Field names are the spec's row fields. */
 export const SolverResultSchema = SolverMeasuresSchema.extend({
   solver_status: SolverStatusSchema,

@@ -106,7 +106,7 @@ export function createServices(options: ServiceOptions): Services {
   const projectStore = new ProjectStore(table);
   const projects = new ProjectService({ projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
-  const auth = new AuthService(identity, config, clock, options.jwtSecret);
+  const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues });
   const documentStore = new DocumentStore(table);

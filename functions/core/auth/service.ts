@@ -1,9 +1,8 @@
-import type { Clock } from "../clock.js";
+import type { Services } from "../services.js";
 import { epochSeconds, isoTime } from "../clock.js";
-import type { Config } from "../config.js";
 import { AppError, conflict, forbidden, invalid, notFound, unauthorized } from "../errors.js";
 import { newId } from "../ids.js";
-import type { ApiKeyLookup, ApiKeyRecord, IdentityStore, OrganizationRecord, UserRecord } from "../store/identity.js";
+import type { ApiKeyLookup, ApiKeyRecord, OrganizationRecord, UserRecord } from "../store/identity.js";
 import { isEmailAddress } from "./email.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
 import { effectiveWorkspaceRole, type Role } from "./roles.js";
@@ -41,12 +40,17 @@ export class AuthService {
   /** Key lookups cached in the process for `apiKeyCacheSeconds`: an authenticated read costs no GetItem. */
   private readonly keyCache = new Map<string, CachedLookup>();
 
-  constructor(
-    private readonly store: IdentityStore,
-    private readonly config: Config,
-    private readonly clock: Clock,
-    private readonly jwtSecret: string,
-  ) {}
+  private readonly store: Services["identity"];
+  private readonly config: Services["config"];
+  private readonly clock: Services["clock"];
+  private readonly jwtSecret: string;
+
+  constructor(deps: Pick<Services, "identity" | "config" | "clock"> & { jwtSecret: string }) {
+    this.store = deps.identity;
+    this.config = deps.config;
+    this.clock = deps.clock;
+    this.jwtSecret = deps.jwtSecret;
+  }
 
   // Bootstrap, sign-up and users ----------------------------------------------------------------
 

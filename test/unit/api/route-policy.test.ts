@@ -48,6 +48,19 @@ describe("the OpenAPI document lists, for every operation, exactly the errors it
     expect(components.RateLimitExceeded).toMatchObject({ properties: { retry_after: { type: "integer" } } });
   });
 
+  it("resolves every $ref it holds, and gives every operation a success response and a unique id", () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(schemas|headers)\/([^"]+)"/g)];
+    expect(refs.length).toBeGreaterThan(100);
+    for (const [, kind, name] of refs) expect(doc.components[kind!][name!], `${kind}/${name}`).toBeDefined();
+    const ids = specs.map((s) => s.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const spec of specs)
+      expect(
+        Object.keys(spec.responses).some((st) => Number(st) < 400),
+        spec.operationId,
+      ).toBe(true);
+  });
+
   it.each(specs.map((s) => [s.operationId, s] as const))("%s", (_id, spec) => {
     const op = doc.paths[spec.path.replace(/:([A-Za-z_]+)/g, "{$1}")][spec.method];
     const documented: string[] = [];

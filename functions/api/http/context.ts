@@ -23,6 +23,7 @@ export interface ApiEnv {
     principal: Principal | null;
     /** The matched route's class; unset for a path no route has. */
     rateClass: RateClass | undefined;
-    rateLimitHeaders: Record<string, string>;
+    /** The headers of the window that counted the request; null until one did (an unlimited window gives none). */
+    rateLimitHeaders: Record<string, string> | null;
   };
 }

@@ -79,6 +79,15 @@ describe("rate-limit headers on every response but health's", () => {
     expect(res.headers.get("connection")).toBe("close");
   });
 
+  it("counts an authenticated request once, against its organization, also when its windows are unlimited", async () => {
+    const envs: Record<string, string>[] = [{}, { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", INSTANCE_RATE_LIMIT_PER_DAY: "0" }];
+    for (const env of envs) {
+      const { app, counters } = fakeApp({ credits: { balance: async () => ({}) } as never }, env);
+      expect((await app.request("/api/v2/credits/balance", as("viewer"))).status).toBe(200);
+      expect([...counters.counts.keys()].map((k) => k.split("|")[0])).toEqual(["ORG#org_test", "ORG#org_test"]);
+    }
+  });
+
   it("never on health, which is never counted", async () => {
     const { app, counters } = fakeApp();
     const res = await app.request("/api/v2/health");

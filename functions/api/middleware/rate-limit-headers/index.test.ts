@@ -10,7 +10,7 @@ const WINDOW = { "X-RateLimit-Limit": "120", "X-RateLimit-Remaining": "7" };
 function app(countUncounted: () => Promise<void>) {
   const a = new Hono<ApiEnv>();
   a.use(async (c, next) => {
-    c.set("rateLimitHeaders", {});
+    c.set("rateLimitHeaders", null);
     c.set("rateClass", undefined);
     await next();
   });
@@ -40,6 +40,24 @@ describe("rateLimitHeaders", () => {
   it("puts the counting window's headers on the response", async () => {
     const res = await app(async () => undefined).request("/counted");
     expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+  });
+
+  it("counts nothing more for a request its route counted against an unlimited window (no headers to show)", async () => {
+    let counted = 0;
+    const a = new Hono<ApiEnv>();
+    a.use(async (c, next) => {
+      c.set("rateLimitHeaders", null);
+      await next();
+    });
+    a.use(rateLimitHeaders({ countUncounted: async () => void counted++ }));
+    a.get("/unlimited", (c) => {
+      c.set("rateClass", "organization");
+      c.set("rateLimitHeaders", {});
+      return c.text("ok");
+    });
+    const res = await a.request("/unlimited");
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+    expect(counted).toBe(0);
   });
 
   it("adds none for an exempt class, and counts nothing there", async () => {

@@ -24,7 +24,7 @@ export function rateLimitHeaders(options: RateLimitHeadersOptions): MiddlewareHa
   return async function rateLimitHeaders(c, next) {
     await next();
     if (exempt.has(c.get("rateClass"))) return;
-    if (Object.keys(c.get("rateLimitHeaders")).length === 0) {
+    if (c.get("rateLimitHeaders") === null) {
       try {
         await options.countUncounted(c);
       } catch (error) {
@@ -32,6 +32,6 @@ export function rateLimitHeaders(options: RateLimitHeadersOptions): MiddlewareHa
         c.res = c.json(error.body(), 429, { "Retry-After": String(error.state.retryAfter) });
       }
     }
-    for (const [name, value] of Object.entries(c.get("rateLimitHeaders"))) c.res.headers.set(name, value);
+    for (const [name, value] of Object.entries(c.get("rateLimitHeaders") ?? {})) c.res.headers.set(name, value);
   };
 }

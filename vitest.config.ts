@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: "unit",
-          include: ["test/unit/**/*.test.ts", "test/infra/**/*.test.ts"],
+          include: ["test/unit/**/*.test.ts", "test/infra/**/*.test.ts", "functions/**/*.test.ts"],
           sequence: { groupOrder: 0 },
         },
       },

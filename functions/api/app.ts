@@ -1,14 +1,18 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { AppError, RateLimitError, isAppError } from "../core/errors.js";
+import { AppError, isAppError, RateLimitError } from "../core/errors.js";
 import { newId } from "../core/ids.js";
+import { admitAnonymous } from "./http/admission.js";
 import type { ApiDeps, ApiEnv } from "./http/context.js";
+import { routesOf } from "./http/route.js";
+import { metrics } from "./middleware/metrics/index.js";
+import { rateLimitHeaders } from "./middleware/rate-limit-headers/index.js";
+import { requestContext } from "./middleware/request-context/index.js";
 import { registerAuthRoutes } from "./routes/auth.js";
 import { registerCompareRoutes } from "./routes/compare.js";
 import { registerCreditGrantRoutes } from "./routes/credit-grants.js";
 import { registerCreditRoutes } from "./routes/credits.js";
-import { registerDocumentRoutes } from "./routes/documents.js";
 import { registerDocsRoutes } from "./routes/docs.js";
+import { registerDocumentRoutes } from "./routes/documents.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerImportRoutes } from "./routes/import.js";
 import { registerKeyRoutes } from "./routes/keys.js";
@@ -16,52 +20,32 @@ import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerNotificationRoutes } from "./routes/notifications.js";
 import { registerProjectRoutes } from "./routes/projects.js";
 import { registerSolveRoutes } from "./routes/solve.js";
-import { registerWorkspaceRoutes } from "./routes/workspaces.js";
 import { registerTriggerRoutes } from "./routes/triggers.js";
+import { registerWorkspaceRoutes } from "./routes/workspaces.js";
+
+/** The methods the app's routes take on `path`, for a 405's `Allow` (empty: no route has the path). */
+function allowedMethods(app: Hono<ApiEnv>, path: string): string[] {
+  const methods = new Set<string>();
+  for (const spec of routesOf(app)) {
+    const pattern = new RegExp(`^${spec.path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`);
+    if (pattern.test(path)) methods.add(spec.method.toUpperCase());
+  }
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort();
+}
 
 /**
  * The Hono app: the same object serves API Gateway through Lambda and the local stack through
- * @hono/node-server. Middleware here is cross-cutting only (request context, body size, errors,
- * metrics); each area's routes live in routes/<area>.ts.
+ * @hono/node-server. Middleware here is cross-cutting only (request context, metrics, rate-limit
+ * headers); who may call a route and how often is the route's own declaration (http/route.ts), and
+ * each area's routes live in routes/<area>.ts with the services they use.
  */
 export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>({ strict: false });
 
-  app.use("*", async (c, next) => {
-    const started = performance.now();
-    const requestId = c.req.header("x-request-id")?.slice(0, 64) || newId("req", deps.clock.now());
-    c.set("deps", deps);
-    c.set("requestId", requestId);
-    c.set("principal", null);
-    c.set("rateLimitHeaders", {});
-    const logger = deps.logger.createChild();
-    logger.appendKeys({ request_id: requestId });
-    c.set("logger", logger);
-    await next();
-    for (const [name, value] of Object.entries(c.get("rateLimitHeaders"))) c.res.headers.set(name, value);
-    c.res.headers.set("X-Request-Id", requestId);
-    const duration = Math.round((performance.now() - started) * 100) / 100;
-    deps.metrics.recordRequest({
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      duration_ms: duration,
-      timestamp: new Date(deps.clock.now()).toISOString(),
-    });
-    await deps.metrics.maybeFlush();
-  });
-
-  if (deps.config.maxRequestBodyMb > 0) {
-    app.use(
-      "*",
-      bodyLimit({
-        maxSize: deps.config.maxRequestBodyMb * 1024 * 1024,
-        onError: () => {
-          throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxRequestBodyMb} MB.`);
-        },
-      }),
-    );
-  }
+  app.use("*", requestContext({ deps, logger: deps.logger, generateId: () => newId("req", deps.clock.now()) }));
+  app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock }));
+  app.use("*", rateLimitHeaders({ countUncounted: admitAnonymous }));
 
   app.onError((error, c) => {
     if (isAppError(error)) {
@@ -71,26 +55,33 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
       return c.json(error.body(), error.status as 400);
     }
     c.get("logger")?.error("unhandled error", { error });
-    const body = new AppError("internal_error", "Unexpected failure; retry after a short delay.").body();
-    return c.json(body, 500);
+    return c.json(new AppError("internal_error", "Unexpected failure; retry after a short delay.").body(), 500);
   });
 
-  app.notFound((c) => c.json(new AppError("not_found", `No route ${c.req.method} ${c.req.path}.`).body(), 404));
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length > 0) {
+      return c.json(new AppError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(", ")}.`).body(), 405, {
+        Allow: allow.join(", "),
+      });
+    }
+    return c.json(new AppError("not_found", `No route ${c.req.method} ${c.req.path}.`).body(), 404);
+  });
 
-  registerHealthRoutes(app);
-  registerCreditRoutes(app);
-  registerAuthRoutes(app);
-  registerKeyRoutes(app);
-  registerWorkspaceRoutes(app);
-  registerSolveRoutes(app);
+  registerHealthRoutes(app, deps);
+  registerCreditRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerKeyRoutes(app, deps);
+  registerWorkspaceRoutes(app, deps);
+  registerSolveRoutes(app, deps);
   registerImportRoutes(app);
-  registerNotificationRoutes(app);
-  registerProjectRoutes(app);
-  registerCompareRoutes(app);
-  registerDocumentRoutes(app);
-  registerTriggerRoutes(app);
-  registerCreditGrantRoutes(app);
-  registerMcpRoutes(app);
-  registerDocsRoutes(app);
+  registerNotificationRoutes(app, deps);
+  registerProjectRoutes(app, deps);
+  registerCompareRoutes(app, deps);
+  registerDocumentRoutes(app, deps);
+  registerTriggerRoutes(app, deps);
+  registerCreditGrantRoutes(app, deps);
+  registerMcpRoutes(app, deps);
+  registerDocsRoutes(app, deps);
   return app;
 }

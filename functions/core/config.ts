@@ -1,3 +1,5 @@
+import { SOLVER_NAMES } from "./solvers/types.js";
+
 /**
  * Every setting the service reads, with its default. One place: handlers, workers and the local stack
  * all call `loadConfig(process.env)`; tests build a config from a plain object.
@@ -201,7 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     solveWaitSeconds: num(env, "SOLVE_WAIT_SECONDS", 30),
     jobLeaseSeconds: num(env, "JOB_LEASE_SECONDS", 120),
     pythonPath: str(env, "SOLVER_PYTHON", ".venv/bin/python"),
-    fleetSolvers: list(env, "FLEET_SOLVERS", ["scip", "highs", "cbc", "glpk", "jaos"]),
+    fleetSolvers: list(env, "FLEET_SOLVERS", [...SOLVER_NAMES]),
 
     creditPriceEur: num(env, "CREDIT_PRICE_EUR", 0.01),
     creditsInitialGrant: num(env, "CREDITS_INITIAL_GRANT", 10_000),

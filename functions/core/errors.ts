@@ -1,12 +1,16 @@
+import { z } from "zod";
+import { UNSUPPORTED_REASONS } from "./solvers/types.js";
+
 /**
  * Domain errors and the one mapping from them to the spec's error bodies. Core code throws these;
- * the API's error handler renders them; no route builds an error body by hand.
+ * the API's error handler renders them; no route builds an error body by hand. The same registry
+ * gives each error name its JSON schema, so the OpenAPI document shows the bodies the service sends.
  *
  * Shapes (spec: Errors):
  *  - general: { detail: string, error_code, status_code } (+ `error`, the same name, and named extras)
  *  - validation 422: { detail: [{ loc, msg, type }], status_code }
  *  - rate limit 429: { error: "rate_limit_exceeded", message, limit, remaining, reset_at, retry_after }
- *  - trigger fire 422: { detail: { error, run_id }, code, params, status_code }
+ *  - trigger input 422: { detail: { error, run_id }, code, params, status_code }
  */
 
 export interface ValidationIssue {
@@ -15,49 +19,157 @@ export interface ValidationIssue {
   type: string;
 }
 
-/** Every named error the service can answer with, and its HTTP status. */
-export const ERROR_REGISTRY = {
-  bad_request: 400,
-  malformed_json: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  variable_limit_exceeded: 403,
-  daily_solve_quota_exceeded: 403,
-  insufficient_credits: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  api_key_limit_reached: 409,
-  trigger_disabled: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  validation_error: 422,
-  no_solver_can_run_this_model: 422,
-  model_cannot_be_compared: 422,
-  project_has_no_jmodel_source: 422,
-  dataset_did_not_compile: 422,
-  invalid_problem_file: 422,
-  model_did_not_compile: 422,
-  rate_limit_exceeded: 429,
-  internal_error: 500,
-  enqueue_failed: 503,
-  solver_busy: 503,
-  service_unavailable: 503,
-} as const;
+const Count = z.number().int();
+const Position = z.object({ line: Count, column: Count });
+const ModelProblem = z.object({
+  line: Count.nullable(),
+  column: Count.nullable(),
+  message: z.string(),
+  code: z.string(),
+  kind: z.string(),
+});
+const ModelProblems = z.array(ModelProblem).max(3).describe("up to three problems, each with line and column");
+
+type Shape = "general" | "validation" | "rate_limit" | "trigger_input";
+
+interface ErrorDefinition {
+  status: number;
+  /** When the error is answered, for the document. */
+  description: string;
+  shape?: Shape;
+  /** Named fields the general body carries besides detail, error_code, error and status_code. */
+  extra?: z.ZodRawShape;
+}
+
+const define = <T extends Record<string, ErrorDefinition>>(registry: T): T => registry;
+
+/** Every named error the service can answer with: its status, when, and what its body carries. */
+export const ERROR_REGISTRY = define({
+  bad_request: { status: 400, description: "Invalid input (for example a reset token that is invalid, expired or used)." },
+  malformed_json: { status: 400, description: "The body is not valid JSON." },
+  unauthorized: { status: 401, description: "Credential missing, invalid or expired." },
+  forbidden: { status: 403, description: "Valid credentials, insufficient permission." },
+  variable_limit_exceeded: {
+    status: 403,
+    description: "The model is past the instance's variable cap.",
+    extra: { variable_count: Count, limit: Count },
+  },
+  daily_solve_quota_exceeded: {
+    status: 403,
+    description: "The request needs more solves than the daily limit leaves; the solves counted before the refusal stay spent.",
+    extra: { needed: Count, spent: Count, limit: Count, used_today: Count },
+  },
+  insufficient_credits: {
+    status: 403,
+    description: "The organization's credits do not cover the request.",
+    extra: { credits_required: Count, credits_remaining: z.number() },
+  },
+  not_found: { status: 404, description: "The resource does not exist in the caller's organization." },
+  method_not_allowed: { status: 405, description: "The path exists, the method does not; `Allow` lists the methods it takes." },
+  conflict: { status: 409, description: "Conflict with the current state (a name or address taken, a pinned version gone)." },
+  api_key_limit_reached: { status: 409, description: "The user's live-key cap is reached.", extra: { limit: Count } },
+  trigger_disabled: { status: 409, description: "The trigger is disabled; nothing was queued." },
+  payload_too_large: { status: 413, description: "The body is larger than MAX_REQUEST_BODY_MB." },
+  unsupported_media_type: { status: 415, description: "The body's Content-Type is not one the operation takes." },
+  validation_error: { status: 422, shape: "validation", description: "The request fails validation." },
+  trigger_input_refused: {
+    status: 422,
+    shape: "trigger_input",
+    description: "The run's input was refused (trigger codes); fire records a validation_failed run named in detail.run_id.",
+  },
+  no_solver_can_run_this_model: {
+    status: 422,
+    description: "No named solver can express the model; reasons names each one's reason.",
+    extra: { reasons: z.record(z.string(), z.enum(UNSUPPORTED_REASONS)) },
+  },
+  model_cannot_be_compared: { status: 422, description: "The stored model is not a solvable problem.", extra: { problems: ModelProblems } },
+  project_has_no_jmodel_source: { status: 422, description: "A matrix needs a model with JModel source." },
+  dataset_did_not_compile: {
+    status: 422,
+    description: "The first dataset failed to compile; position points at the offending line.",
+    extra: { dataset_id: z.string(), position: Position, problems: ModelProblems },
+  },
+  invalid_problem_file: {
+    status: 422,
+    description: "The problem file cannot be read; line says where reading stopped.",
+    extra: { line: Count.optional(), format: z.enum(["mps", "lp"]).optional() },
+  },
+  model_did_not_compile: {
+    status: 422,
+    description: "The model did not compile with this data.",
+    extra: { position: Position, problems: ModelProblems },
+  },
+  rate_limit_exceeded: { status: 429, shape: "rate_limit", description: "A rate limit is exceeded; retry after retry_after seconds." },
+  internal_error: {
+    status: 500,
+    description: "Unexpected failure; retry after a short delay.",
+    extra: { execution_id: z.string().optional() },
+  },
+  enqueue_failed: { status: 503, description: "The broker refused the job; the resource exists and records it. Retry shortly." },
+  solver_busy: {
+    status: 503,
+    description: "All solver workers are busy past the wait bound; the execution goes on (poll it, or use the async solve).",
+    extra: { execution_id: z.string() },
+  },
+  service_unavailable: { status: 503, description: "Temporarily unavailable; retry shortly." },
+});
 
 export type ErrorName = keyof typeof ERROR_REGISTRY;
+export const ERROR_NAMES = Object.keys(ERROR_REGISTRY) as ErrorName[];
 
-export class AppError extends Error {
+type ExtraOf<N extends ErrorName> = (typeof ERROR_REGISTRY)[N] extends { extra: infer E extends z.ZodRawShape }
+  ? z.input<z.ZodObject<E>>
+  : Record<never, never>;
+
+export const errorStatus = (name: ErrorName): number => ERROR_REGISTRY[name].status;
+
+const ValidationIssueSchema = z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() });
+export const TRIGGER_INPUT_CODES = ["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.solver_unavailable"] as const;
+export type TriggerFireCode = (typeof TRIGGER_INPUT_CODES)[number];
+
+/**
+ * The body schema of one error name, closed (`strict`): a field the service sends that is not here is
+ * a contract break, which the response validator in the tests reports.
+ */
+export function errorBodySchema(name: ErrorName): z.ZodType {
+  const def: ErrorDefinition = ERROR_REGISTRY[name];
+  const status = z.literal(def.status);
+  switch (def.shape ?? "general") {
+    case "validation":
+      return z.strictObject({ detail: z.array(ValidationIssueSchema), status_code: status });
+    case "rate_limit":
+      return z.strictObject({
+        error: z.literal(name),
+        message: z.string(),
+        limit: Count,
+        remaining: Count,
+        reset_at: Count.describe("Unix seconds at which the window resets"),
+        retry_after: Count.describe("seconds"),
+        status_code: status,
+      });
+    case "trigger_input":
+      return z.strictObject({
+        detail: z.strictObject({ error: z.string(), run_id: z.string().nullable() }),
+        code: z.enum(TRIGGER_INPUT_CODES),
+        params: z.record(z.string(), z.unknown()),
+        status_code: status,
+      });
+    default:
+      return z.strictObject({ detail: z.string(), error_code: z.literal(name), error: z.literal(name), status_code: status, ...(def.extra ?? {}) });
+  }
+}
+
+export class AppError<N extends ErrorName = ErrorName> extends Error {
   readonly status: number;
   constructor(
-    readonly code: ErrorName,
+    readonly code: N,
     readonly detail: string,
-    /** Named extra fields the spec gives this error (reasons, problems, position, …). */
-    readonly extra: Record<string, unknown> = {},
+    /** Named extra fields the registry gives this error (reasons, problems, position, …). */
+    readonly extra: ExtraOf<N> = {} as ExtraOf<N>,
   ) {
     super(detail);
     this.name = "AppError";
-    this.status = ERROR_REGISTRY[code];
+    this.status = ERROR_REGISTRY[code].status;
   }
 
   body(): Record<string, unknown> {
@@ -65,7 +177,7 @@ export class AppError extends Error {
   }
 }
 
-export class ValidationError extends AppError {
+export class ValidationError extends AppError<"validation_error"> {
   constructor(readonly issues: ValidationIssue[]) {
     super("validation_error", issues.map((i) => `${i.loc.join(".")}: ${i.msg}`).join("; "));
   }
@@ -82,7 +194,7 @@ export interface RateLimitState {
   retryAfter: number;
 }
 
-export class RateLimitError extends AppError {
+export class RateLimitError extends AppError<"rate_limit_exceeded"> {
   constructor(
     readonly state: RateLimitState,
     what = "requests",
@@ -102,17 +214,15 @@ export class RateLimitError extends AppError {
   }
 }
 
-export type TriggerFireCode = "trigger.override_unknown_fields" | "trigger.override_missing_required" | "trigger.solver_unavailable";
-
 /** A refused trigger input: 422 with detail {error, run_id}, code and params. */
-export class TriggerInputError extends AppError {
+export class TriggerInputError extends AppError<"trigger_input_refused"> {
   constructor(
     readonly fireCode: TriggerFireCode,
     message: string,
     readonly params: Record<string, unknown>,
     readonly runId: string | null = null,
   ) {
-    super("validation_error", message);
+    super("trigger_input_refused", message);
   }
   withRun(runId: string | null): TriggerInputError {
     return new TriggerInputError(this.fireCode, this.detail, this.params, runId);
@@ -130,7 +240,7 @@ export class TriggerInputError extends AppError {
 export const notFound = (what: string): AppError => new AppError("not_found", `${what} not found.`);
 export const unauthorized = (detail = "Missing or invalid credentials."): AppError => new AppError("unauthorized", detail);
 export const forbidden = (detail: string): AppError => new AppError("forbidden", detail);
-export const conflict = (detail: string, extra?: Record<string, unknown>): AppError => new AppError("conflict", detail, extra);
+export const conflict = (detail: string): AppError => new AppError("conflict", detail);
 export const badRequest = (detail: string): AppError => new AppError("bad_request", detail);
 
 /** One validation issue, for rules checked outside zod (they answer with the same 422 shape). */

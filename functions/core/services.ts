@@ -10,8 +10,9 @@ import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
-import { SolveCharges } from "./limits/charges.js";
+import { Credits } from "./credits/credits.js";
 import { DailyQuota } from "./limits/quota.js";
+import { SolveAdmission } from "./limits/solve-admission.js";
 import { RateLimiter } from "./limits/rate-limits.js";
 import { Notifications } from "./notifications/notifications.js";
 import { ProjectService } from "./projects/service.js";
@@ -56,7 +57,8 @@ export interface Services {
   inventory: InventoryStore;
   notifications: Notifications;
   quota: DailyQuota;
-  charges: SolveCharges;
+  credits: Credits;
+  admission: SolveAdmission;
   executionStore: ExecutionStore;
   executions: ExecutionService;
   projectStore: ProjectStore;
@@ -98,18 +100,19 @@ export function createServices(options: ServiceOptions): Services {
   const inventory = new InventoryStore(table, config);
   const notifications = new Notifications(table, clock);
   const quota = new DailyQuota(counters, config);
-  const charges = new SolveCharges(identity, quota, notifications, config, clock);
+  const credits = new Credits({ identity, notifications, config });
+  const admission = new SolveAdmission({ config, clock, credits, quota, blobs });
   const executionStore = new ExecutionStore(table);
   const projectStore = new ProjectStore(table);
-  const projects = new ProjectService({ store: projectStore, blobs, clock, config });
+  const projects = new ProjectService({ projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
-  const auth = new AuthService(identity, config, clock, options.jwtSecret);
+  const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
-  const executions = new ExecutionService({ config, clock, executions: executionStore, blobs, inventory, charges, queues });
+  const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues });
   const documentStore = new DocumentStore(table);
-  const documents = new DocumentService({ store: documentStore, blobs, clock, config, executions, inventory });
+  const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
-  const webhooks = new WebhookDeliveries({ config, clock, store: triggerStore, queues, sqs, blobs, notifications, logger });
+  const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger });
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
   return {
     config,
@@ -134,18 +137,19 @@ export function createServices(options: ServiceOptions): Services {
     inventory,
     notifications,
     quota,
-    charges,
+    credits,
+    admission,
     executionStore,
     executions,
     projectStore,
     projects,
     comparisonStore,
-    comparisons: new ComparisonService({ config, clock, store: comparisonStore, projects, blobs, inventory, charges, queues }),
+    comparisons: new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues }),
     documentStore,
     documents,
     triggerStore,
-    triggers: new TriggerService({ config, clock, store: triggerStore, documents, identity, auth, blobs }),
-    triggerRuns: new TriggerRuns({ config, clock, store: triggerStore, documents, inventory, limiter, queues, outcomes: runOutcomes, auth, blobs }),
+    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs }),
+    triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, queues, runOutcomes, auth, blobs }),
     runOutcomes,
     webhooks,
   };

@@ -162,13 +162,9 @@ describe("solving", () => {
   it("parses an uploaded MPS file into a problem and compares solvers on it", async () => {
     const form = new FormData();
     form.set("file", new Blob([MPS]), "e2e.mps");
-    const res = await fetch(`${target.baseUrl}/api/v2/solve/import/preview`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${target.apiKey}` },
-      body: form,
-    });
-    const preview = (await res.json()) as any;
-    expect(res.status, JSON.stringify(preview)).toBe(200);
+    const res = await api.send("POST", "/api/v2/solve/import/preview", { body: form });
+    const preview = res.body;
+    expect(res.status, res.text).toBe(200);
     expect(preview.stats).toMatchObject({ problem_class: "LP", variable_count: 2, constraint_count: 2 });
 
     const solvers = available.filter((s) => s !== "jaos").slice(0, 3);

@@ -136,6 +136,37 @@ describe.runIf(ready)("cancel and the tool-calling interface", () => {
     }
   });
 
+  it("refuses a viewer's tools/call compare_solvers as REST refuses it (403), and charges nothing: credits and quota unchanged", async () => {
+    const viewer = await stack.api.post("/api/v2/users", { email: "mcp-viewer@example.test", password: "viewer password", role: "viewer" });
+    expect(viewer.status).toBe(201);
+    const login = await stack.api.as(null).post("/api/v2/auth/login", { email: "mcp-viewer@example.test", password: "viewer password" });
+    const balance = async () => (await stack.api.get("/api/v2/credits/balance")).body.credits_remaining as number;
+    const [creditsBefore, quotaBefore] = [await balance(), await stack.services.quota.usedToday(stack.bootstrap.organizationId, today())];
+    const comparisonsBefore = (await stack.api.get("/api/v2/solvers/compare")).body.total as number;
+
+    const transport = new StreamableHTTPClientTransport(new URL(`${stack.url}/api/v2/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${login.body.access_token}` } },
+    });
+    const client = new Client({ name: "incumbent-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const refused = await client.callTool({
+        name: "compare_solvers",
+        arguments: { solver_names: ["cbc"], problem: { name: "refused", variables: [{ name: "x", ub: 1 }] } },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse((refused.content as { text: string }[])[0]!.text)).toMatchObject({ error_code: "forbidden", status_code: 403 });
+      // Reading stays open to a viewer, as over REST.
+      const list = await client.callTool({ name: "get_solver_comparison", arguments: { comparison_id: "cmp_nope" } });
+      expect(JSON.parse((list.content as { text: string }[])[0]!.text).error_code).toBe("not_found");
+    } finally {
+      await client.close();
+    }
+    expect(await balance()).toBe(creditsBefore);
+    expect(await stack.services.quota.usedToday(stack.bootstrap.organizationId, today())).toBe(quotaBefore);
+    expect((await stack.api.get("/api/v2/solvers/compare")).body.total).toBe(comparisonsBefore);
+  });
+
   it("refuses the MCP endpoint without credentials", async () => {
     const res = await stack.api.as(null).post("/api/v2/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" });
     expect(res.status).toBe(401);

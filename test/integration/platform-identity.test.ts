@@ -8,7 +8,8 @@ const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
 
 beforeAll(async () => {
   // A high request limit: this file makes many requests in one (frozen) minute.
-  stack = await startTestStack({ clock, env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", API_KEY_CACHE_SECONDS: "0" } });
+  // The owner is seeded as `a@b.c`: the one e-mail rule must let the same address sign in.
+  stack = await startTestStack({ clock, env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", API_KEY_CACHE_SECONDS: "0" }, bootstrap: { email: "a@b.c" } });
 });
 afterAll(() => stack?.stop());
 
@@ -146,5 +147,72 @@ describe("roles and workspaces", () => {
 
     const stranger = await newUser("stranger@example.test");
     expect((await stranger.put(`/api/v2/workspaces/${ws.body.id}/members/${viewer.body.id}`, { role: "solver" })).status).toBe(404);
+  });
+});
+
+describe("one e-mail rule", () => {
+  it("lets the bootstrap owner seeded as a@b.c sign in, and takes the same short addresses at sign-up; refuses what is no address at every door", async () => {
+    const anon = stack.api.as(null);
+    const owner = await anon.post("/api/v2/auth/login", { email: "A@B.C", password: "correct horse battery" });
+    expect(owner.status, owner.text).toBe(200);
+    expect((await anon.as(owner.body.access_token).get("/api/v2/auth/me")).body).toMatchObject({ email: "a@b.c", role: "owner" });
+    const signup = await anon.post("/api/v2/auth/signup", { organization_name: "short", email: "x@y.z", password: "password 123" });
+    expect(signup.status).toBe(201);
+    expect((await anon.post("/api/v2/auth/login", { email: "x@y.z", password: "password 123" })).status).toBe(200);
+    for (const bad of ["no-at-sign", "two@@example.test", "space in@example.test", "nodot@example"]) {
+      expect((await anon.post("/api/v2/auth/signup", { organization_name: "o", email: bad, password: "password 123" })).status, bad).toBe(422);
+      expect((await anon.post("/api/v2/auth/login", { email: bad, password: "password 123" })).status, bad).toBe(422);
+    }
+  });
+});
+
+describe("sessions end when they should", () => {
+  it("ends every older session at once when the password is reset (401 on the next request); a new sign-in works", async () => {
+    const anon = stack.api.as(null);
+    await newUser("sessions@example.test");
+    const first = await anon.post("/api/v2/auth/login", { email: "sessions@example.test", password: "password 123" });
+    const second = await anon.post("/api/v2/auth/login", { email: "sessions@example.test", password: "password 123" });
+    for (const s of [first, second]) expect((await anon.as(s.body.access_token).get("/api/v2/auth/me")).status).toBe(200);
+
+    stack.mail.length = 0;
+    await anon.post("/api/v2/auth/password-reset", { email: "sessions@example.test" });
+    const token = /inc_rst_\w+/.exec(stack.mail[0]!.body)![0];
+    expect((await anon.post("/api/v2/auth/password-reset/confirm", { token, new_password: "the newer password" })).status).toBe(200);
+
+    for (const s of [first, second]) {
+      const ended = await anon.as(s.body.access_token).get("/api/v2/auth/me");
+      expect(ended.status).toBe(401);
+      expect(ended.body.error_code).toBe("unauthorized");
+    }
+    const fresh = await anon.post("/api/v2/auth/login", { email: "sessions@example.test", password: "the newer password" });
+    expect((await anon.as(fresh.body.access_token).get("/api/v2/auth/me")).status).toBe(200);
+  });
+
+  it("ends a user's sessions when an admin changes their role; the new session and the user's API keys carry the new role", async () => {
+    const owner = stack.api;
+    const added = await owner.post("/api/v2/users", { email: "promoted@example.test", password: "password 123", role: "viewer" });
+    expect(added.status).toBe(201);
+    const anon = owner.as(null);
+    const old = await anon.post("/api/v2/auth/login", { email: "promoted@example.test", password: "password 123" });
+    const asOld = anon.as(old.body.access_token);
+    const key = (await asOld.post("/api/v2/keys", { name: "mine" })).body.key as string;
+    expect((await asOld.post("/api/v2/workspaces", { name: "nope" })).status).toBe(403);
+
+    const changed = await owner.patch(`/api/v2/users/${added.body.id}`, { role: "admin" });
+    expect(changed.status).toBe(200);
+    expect(changed.body.role).toBe("admin");
+    expect((await asOld.get("/api/v2/auth/me")).status).toBe(401);
+
+    const renewed = await anon.post("/api/v2/auth/login", { email: "promoted@example.test", password: "password 123" });
+    const asNew = anon.as(renewed.body.access_token);
+    expect((await asNew.get("/api/v2/auth/me")).body.role).toBe("admin");
+    expect((await asNew.post("/api/v2/workspaces", { name: "allowed now" })).status).toBe(201);
+    expect((await anon.as(key).get("/api/v2/auth/me")).body.role).toBe("admin");
+
+    // Only an owner grants the owner role; an admin may not.
+    expect((await asNew.patch(`/api/v2/users/${added.body.id}`, { role: "owner" })).status).toBe(403);
+    // The last owner keeps the role.
+    const me = (await owner.get("/api/v2/auth/me")).body;
+    expect((await owner.patch(`/api/v2/users/${me.id}`, { role: "admin" })).status).toBe(409);
   });
 });

@@ -32,6 +32,28 @@ const fire = (id: string, secret: string | null, body: Record<string, unknown> =
   stack.api.as(null).post(`/api/v2/triggers/${id}/fire`, body, secret ? { authorization: `Bearer ${secret}` } : {});
 const runsOf = async (id: string) => (await stack.api.get(`/api/v2/triggers/${id}/runs?page_size=100`)).body;
 
+describe.runIf(run)("fire's credentials", () => {
+  it("honours a body trigger_secret whenever the Authorization header does not hold a trigger secret", async () => {
+    const t = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId });
+    // An API key in the header and the trigger secret in the body: the body's secret is the credential.
+    const withKey = await stack.api.post(`/api/v2/triggers/${t.id}/fire`, { trigger_secret: t.secret });
+    expect(withKey.status, withKey.text).toBe(202);
+    expect(withKey.headers.get("x-ratelimit-limit")).toBe("1000");
+    // A trigger secret in the header wins over the body's.
+    const headerWins = await fire(t.id, t.secret, { trigger_secret: "inc_trg_wrong" });
+    expect(headerWins.status).toBe(202);
+    const wrongHeader = await fire(t.id, "inc_trg_wrong", { trigger_secret: t.secret });
+    expect(wrongHeader.status).toBe(401);
+    // An API key alone is not a trigger secret.
+    const keyOnly = await stack.api.post(`/api/v2/triggers/${t.id}/fire`, {});
+    expect(keyOnly.status).toBe(401);
+    for (const refused of [wrongHeader, keyOnly]) expect(refused.headers.get("x-ratelimit-remaining")).toEqual(expect.any(String));
+    const missing = await fire("trg_00000000000000000000000000", t.secret);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-ratelimit-limit")).toEqual(expect.any(String));
+  });
+});
+
 describe.runIf(run)("trigger management", () => {
   it("create answers 201 with the secret once, its prefix, enabled, no runs; webhook_secret appears nowhere", async () => {
     const res = await stack.api.post("/api/v2/triggers", {
@@ -70,13 +92,13 @@ describe.runIf(run)("trigger management", () => {
     }
   });
 
-  it("refuses an unknown solver, an override field the model lacks, a webhook without a secret or to a private address", async () => {
+  it("refuses an unknown solver, an override field the model lacks, or a webhook to a private address", async () => {
     const base = { name: "x", document_id: doc.documentId, version_id: doc.versionId };
     const bad = [
       { ...base, solver_name: "gurobi" },
       { ...base, override_schema: [{ name: "nonexistent", type: "number", required: false }] },
       { ...base, override_schema: [{ name: "capacity", type: "number", default: "ten" }] },
-      { ...base, webhook_url: "https://example.com/hook" },
+      { ...base, webhook_url: "https://user:password@example.com/hook" },
     ];
     for (const body of bad) {
       const r = await stack.api.post("/api/v2/triggers", body);
@@ -429,7 +451,9 @@ describe.runIf(run)("OpenAPI", () => {
     ]) {
       expect(paths[p], p).toBeDefined();
     }
-    expect(JSON.stringify(paths["/api/v2/triggers/{trigger_id}/fire"].post)).toContain("trigger.override_unknown_fields");
+    const fire422 = JSON.stringify(paths["/api/v2/triggers/{trigger_id}/fire"].post.responses["422"]);
+    expect(fire422).toContain("#/components/schemas/TriggerInputRefused");
+    expect(JSON.stringify(doc.body.components.schemas.TriggerInputRefused)).toContain("trigger.override_unknown_fields");
   });
 });
 

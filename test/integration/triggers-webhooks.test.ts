@@ -41,6 +41,40 @@ async function knapsackTrigger(extra: Record<string, unknown> = {}) {
 const runOf = (triggerId: string, runId: string) => stack.api.get(`/api/v2/triggers/${triggerId}/runs/${runId}`);
 
 describe.runIf(run)("trigger → signed webhook", () => {
+  it("generates a webhook secret when the webhook came without one: returned once, never shown again, and it signs the deliveries", async () => {
+    receiver.requests.length = 0;
+    receiver.answerWith(200);
+    const trigger = await knapsackTrigger({ webhook_secret: undefined });
+    const generated: string = trigger.body.webhook_secret;
+    expect(generated).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    expect(trigger.body.has_webhook_secret).toBe(true);
+    for (const read of [await stack.api.get(`/api/v2/triggers/${trigger.id}`), await stack.api.get("/api/v2/triggers")]) {
+      expect(read.text).not.toContain(generated);
+      expect(read.text).not.toContain('"webhook_secret"');
+    }
+    const fired = await stack.api.as(null).post(`/api/v2/triggers/${trigger.id}/fire`, {}, { authorization: `Bearer ${trigger.secret}` });
+    expect(fired.status).toBe(202);
+    const [hook] = await receiver.waitFor(1, 60_000);
+    expect(verifyIncumbentSignature(hook!, generated)).toBe(true);
+    expect(verifyStandardWebhook(hook!, generated)).toBe(true);
+
+    // Setting a webhook on a trigger without one generates a secret in the PATCH response, once.
+    const { documentId, versionId } = await createKnapsackDocument(stack.api);
+    const plain = await createTrigger(stack.api, { document_id: documentId, version_id: versionId });
+    expect(plain.body.webhook_secret).toBeUndefined();
+    const patched = await stack.api.patch(`/api/v2/triggers/${plain.id}`, { webhook_url: receiver.url });
+    expect(patched.status).toBe(200);
+    expect(patched.body.webhook_secret).toMatch(/^whsec_/);
+    const again = await stack.api.patch(`/api/v2/triggers/${plain.id}`, { name: "renamed" });
+    expect(again.body.webhook_secret).toBeUndefined();
+  });
+
+  it("accepts a webhook secret of any length the spec allows (a short one too)", async () => {
+    const trigger = await knapsackTrigger({ webhook_secret: "short" });
+    expect(trigger.body.has_webhook_secret).toBe(true);
+    expect(trigger.body.webhook_secret).toBeUndefined();
+  });
+
   it("fires with overrides; the receiver verifies both signatures over the raw body and gets the objective", async () => {
     receiver.requests.length = 0;
     receiver.answerWith(200);

@@ -1,4 +1,10 @@
-/** A small HTTP client for tests: JSON in, JSON out, bearer credential by default. */
+import { contractOf } from "./contract.js";
+
+/**
+ * A small HTTP client for tests: JSON in, JSON out, bearer credential by default. Every response it
+ * receives is checked against the service's OpenAPI document (support/contract.ts): an undocumented
+ * status or field fails the test that made the call.
+ */
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -22,7 +28,14 @@ export class Api {
       init.body = typeof body === "string" ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)["content-type"] ??= "application/json";
     }
-    const res = await fetch(this.baseUrl + path, init);
+    return this.send<T>(method, path, init);
+  }
+
+  /** Any request (a multipart upload, a chosen content type), checked against the contract like the rest. */
+  async send<T = any>(method: string, path: string, init: RequestInit): Promise<ApiResponse<T>> {
+    const headers = new Headers(init.headers);
+    if (this.token && !headers.has("authorization")) headers.set("authorization", `Bearer ${this.token}`);
+    const res = await fetch(this.baseUrl + path, { ...init, method, headers });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -30,7 +43,9 @@ export class Api {
     } catch {
       // not JSON (the HTML reference page)
     }
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
+    const response = { status: res.status, headers: res.headers, body: parsed as T, text };
+    (await contractOf(this.baseUrl)).validate(method, new URL(this.baseUrl + path).pathname, response);
+    return response;
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {

@@ -1,7 +1,10 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { roleAtLeast } from "../../core/auth/roles.js";
+import { normalizeEmail } from "../../core/auth/email.js";
 import type { Principal } from "../../core/auth/service.js";
-import { unauthorized } from "../../core/errors.js";
-import { assertAllowed, classifyEndpoint, rateLimitHeaders } from "../../core/limits/rate-limits.js";
+import { AppError, forbidden, unauthorized } from "../../core/errors.js";
+import { assertAllowed, RATE_CLASSES, type RateClass, rateClassWhat, rateLimitHeaders } from "../../core/limits/rate-limits.js";
+import type { ConsumeResult } from "../../core/store/counters.js";
 import type { ApiEnv } from "./context.js";
 import type { RouteSpec } from "./route.js";
 
@@ -13,31 +16,94 @@ export function bearer(c: Context<ApiEnv>): string | null {
   return match ? match[1]! : null;
 }
 
+/** Keeps a window's state for the response headers; refuses (429) when it is full. */
+export function observeWindow(c: Context<ApiEnv>, result: ConsumeResult, nowMs: number, what?: string): void {
+  c.set("rateLimitHeaders", rateLimitHeaders(result, nowMs));
+  assertAllowed(result, nowMs, what);
+}
+
 /**
- * Who may call a route, and how often: authenticates the credential the route's access names, then
- * counts the request against the organization's (or, for public routes that are limited, the client
- * IP's) windows — one conditional UpdateItem — and keeps the headers for the response.
+ * Counts a request no organization can be charged for (no or a bad credential, an unknown route) against
+ * its client IP's window, so it carries the rate-limit headers and guessing is bounded; 429 when full.
+ */
+export async function admitAnonymous(c: Context<ApiEnv>): Promise<void> {
+  const deps = c.get("deps");
+  const now = deps.clock.now();
+  const result = await deps.limiter.consume("anonymous", deps.clientIp(c), now);
+  if (result) observeWindow(c, result, now);
+}
+
+async function authenticate(c: Context<ApiEnv>, spec: RouteSpec): Promise<Principal> {
+  const deps = c.get("deps");
+  const principal = await deps.auth.authenticate(bearer(c));
+  if (spec.access === "api_key" && principal.kind !== "api_key") throw unauthorized("This endpoint takes an API key, not a session token.");
+  return principal;
+}
+
+const isJson = (type: string): boolean => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type);
+
+/** 415 for a body whose declared type the route does not take (a JSON route: JSON; an upload: its types). */
+function assertContentType(c: Context<ApiEnv>, spec: RouteSpec): void {
+  const type = c.req.header("content-type");
+  if (!type || c.req.method === "GET" || c.req.method === "HEAD") return;
+  if (spec.body && !isJson(type)) {
+    throw new AppError("unsupported_media_type", `This operation takes application/json, not ${type.split(";")[0]}.`);
+  }
+  if (spec.rawBody && !spec.rawBody.contentTypes.some((t) => type.toLowerCase().startsWith(t))) {
+    throw new AppError("unsupported_media_type", `This operation takes ${spec.rawBody.contentTypes.join(", ")}, not ${type.split(";")[0]}.`);
+  }
+}
+
+/**
+ * Who may call a route, and how often, as its declaration says: authenticates the credential its access
+ * names, counts the request against its rate class (one conditional UpdateItem; the headers are kept
+ * for the response), checks the role, then the body's media type. Nothing here reads the body.
  */
 export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Principal | null> {
   const deps = c.get("deps");
-  const now = deps.clock.now();
-  const cls = classifyEndpoint(spec.method.toUpperCase(), c.req.path);
-  if (spec.access === "user" || spec.access === "api_key") {
-    const principal = await deps.auth.authenticate(bearer(c));
-    if (spec.access === "api_key" && principal.kind !== "api_key") {
-      throw unauthorized("This endpoint takes an API key, not a session token.");
-    }
+  c.set("rateClass", spec.rateClass);
+  const principal = spec.access === "user" || spec.access === "api_key" ? await authenticate(c, spec) : null;
+  if (principal) {
     c.set("principal", principal);
     c.get("logger").appendKeys({ org_id: principal.orgId, user_id: principal.userId });
-    const result = await deps.limiter.forOrganization(principal.orgId, cls, now);
-    c.set("rateLimitHeaders", rateLimitHeaders(result, now));
-    assertAllowed(result, now);
-    return principal;
   }
-  if (spec.access === "public" && cls === "credits_calculator") {
-    const result = await deps.limiter.forClientIp(deps.clientIp(c), cls, now);
-    c.set("rateLimitHeaders", rateLimitHeaders(result, now));
-    assertAllowed(result, now);
+  const scope = RATE_CLASSES[spec.rateClass].scope;
+  const subject = scope === "organization" ? principal?.orgId : scope === "client_ip" ? deps.clientIp(c) : undefined;
+  if (subject !== undefined) {
+    const now = deps.clock.now();
+    const result = await deps.limiter.consume(spec.rateClass, subject, now);
+    if (result) observeWindow(c, result, now, rateClassWhat(spec.rateClass));
   }
-  return null;
+  if (principal) assertRole(principal, spec);
+  assertContentType(c, spec);
+  return principal;
+}
+
+/** The role check of a declaration, for a caller already authenticated (a tool call inside the MCP route). */
+export function assertRole(principal: Principal, spec: Pick<RouteSpec, "role">): void {
+  if (spec.role !== null && !roleAtLeast(principal.role, spec.role)) {
+    throw forbidden(`This operation needs the ${spec.role} role; the caller is ${principal.role}.`);
+  }
+}
+
+/** The route's admission as middleware (the first handler of every declared route). */
+export const admission =
+  (spec: RouteSpec): MiddlewareHandler<ApiEnv> =>
+  async (c, next) => {
+    await admit(c, spec);
+    await next();
+  };
+
+/** Windows keyed by what the body says (sign-in's per-account window, password reset per address). */
+export async function admitInput(c: Context<ApiEnv>, spec: RouteSpec, body: unknown): Promise<void> {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  if (typeof email !== "string") return;
+  const deps = c.get("deps");
+  const now = deps.clock.now();
+  const cls: RateClass = spec.rateClass;
+  if (cls === "sign_in") assertAllowed(await deps.limiter.signInForEmail(normalizeEmail(email), now), now, "sign-in attempts for this account");
+  if (RATE_CLASSES[cls].scope === "email") {
+    const result = await deps.limiter.consume(cls, normalizeEmail(email), now);
+    if (result) observeWindow(c, result, now, rateClassWhat(cls));
+  }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Context } from "hono";
 import type { Principal } from "../../core/auth/service.js";
+import type { RateClass } from "../../core/limits/rate-limits.js";
 import type { Services } from "../../core/services.js";
 
 /** What the Hono app needs from its host (Lambda or the local stack). */
@@ -11,12 +12,18 @@ export interface ApiDeps extends Services {
   startedAtMs: number;
 }
 
+/** What admission reads on every request (authentication, rate limits, the body ceiling). */
+export type RequestDeps = Pick<ApiDeps, "auth" | "limiter" | "clock" | "clientIp" | "config">;
+
 export interface ApiEnv {
   Variables: {
-    deps: ApiDeps;
+    deps: RequestDeps;
     requestId: string;
     logger: Logger;
     principal: Principal | null;
-    rateLimitHeaders: Record<string, string>;
+    /** The matched route's class; unset for a path no route has. */
+    rateClass: RateClass | undefined;
+    /** The headers of the window that counted the request; null until one did (an unlimited window gives none). */
+    rateLimitHeaders: Record<string, string> | null;
   };
 }

@@ -1,14 +1,17 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { roleAtLeast, type Role } from "../../core/auth/roles.js";
+import type { Role } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
-import { AppError, ValidationError, type ValidationIssue } from "../../core/errors.js";
-import { admit } from "./admission.js";
+import { AppError, type ErrorName, ValidationError, type ValidationIssue } from "../../core/errors.js";
+import type { RateClass } from "../../core/limits/rate-limits.js";
+import { admission, admitInput } from "./admission.js";
 import type { ApiEnv } from "./context.js";
+import { requestBodyLimit } from "./request-body.js";
 
 /**
- * Routes are declared once: method, path, who may call, and zod schemas for params, query, body and
- * responses. The same declaration validates requests, types the handler, and feeds the OpenAPI document.
+ * Routes are declared once: method, path, who may call (credential and role), how often (rate class),
+ * which errors it answers, and zod schemas for params, query, body and responses. The same declaration
+ * admits and validates requests, types the handler, and is the OpenAPI document's source.
  */
 export type Access =
   /** no credential (health, calculator, sign-in) */
@@ -17,7 +20,7 @@ export type Access =
   | "user"
   /** API key only (trigger management, rerun) */
   | "api_key"
-  /** a trigger's own secret (fire): authenticated by the handler */
+  /** a trigger's own secret (fire): verified by the run service */
   | "trigger_secret";
 
 export interface ResponseSpec {
@@ -26,7 +29,7 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
-export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, A extends Access = Access> {
   method: "get" | "post" | "put" | "patch" | "delete";
   /** Hono path syntax: `/api/v2/keys/:key_id`. */
   path: string;
@@ -34,30 +37,57 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   summary: string;
   description?: string;
   tag: string;
-  access: Access;
+  access: A;
+  /** The weakest organization role that may call; null where no user calls (public, trigger secret). */
+  role: A extends "user" | "api_key" ? Role : null;
+  /** What the request is counted against (core/limits/rate-limits.ts). */
+  rateClass: RateClass;
+  /** The error names the route answers beyond those its access, role, rate class and inputs imply. */
+  errors: ErrorName[];
   params?: P;
   query?: Q;
   body?: B;
-  /** A body that is not JSON (multipart upload): the handler reads it. */
+  /** A body that is not JSON (multipart upload, JSON-RPC): the handler reads it. */
   rawBody?: { contentTypes: string[]; description: string };
+  /** Success responses; error responses come from `errors` and the policy (see routeErrors). */
   responses: Record<number, ResponseSpec>;
 }
 
-export interface RouteInput<P, Q, B> {
+export type AnyRouteSpec = RouteSpec<z.ZodType, z.ZodType, z.ZodType, Access>;
+
+export interface RouteInput<P, Q, B, A extends Access> {
   params: P;
   query: Q;
   body: B;
-  principal: Principal | null;
+  principal: A extends "user" | "api_key" ? Principal : null;
 }
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-export type RouteHandler<P, Q, B> = (c: Context<ApiEnv>, input: RouteInput<P, Q, B>) => Promise<Response> | Response;
+export type RouteHandler<P, Q, B, A extends Access> = (c: Context<ApiEnv>, input: RouteInput<P, Q, B, A>) => Promise<Response> | Response;
 
-const registries = new WeakMap<object, RouteSpec[]>();
+/**
+ * Every error a route can answer: what its declaration names, plus what its policy implies — a
+ * credential (401), a role above viewer (403), a rate class (429), inputs (422), a JSON body (400,
+ * 413, 415) — and the 500 any route may answer.
+ */
+export function routeErrors(spec: AnyRouteSpec): ErrorName[] {
+  const names = new Set<ErrorName>();
+  if (spec.access !== "public") names.add("unauthorized");
+  if (spec.role !== null && spec.role !== "viewer") names.add("forbidden");
+  if (spec.rateClass !== "exempt") names.add("rate_limit_exceeded");
+  if (spec.params || spec.query || spec.body) names.add("validation_error");
+  if (spec.body) for (const n of ["malformed_json", "payload_too_large", "unsupported_media_type"] as const) names.add(n);
+  if (spec.rawBody) for (const n of ["payload_too_large", "unsupported_media_type"] as const) names.add(n);
+  for (const n of spec.errors) names.add(n);
+  names.add("internal_error");
+  return [...names];
+}
+
+const registries = new WeakMap<object, AnyRouteSpec[]>();
 
 /** The routes registered on an app, in registration order (the OpenAPI document's source). */
-export const routesOf = (app: object): RouteSpec[] => registries.get(app) ?? [];
+export const routesOf = (app: object): AnyRouteSpec[] => registries.get(app) ?? [];
 
 export function zodIssues(error: z.ZodError, root: string): ValidationIssue[] {
   return error.issues.map((issue) => ({
@@ -85,34 +115,28 @@ export async function readJsonBody(c: Context<ApiEnv>): Promise<unknown> {
   }
 }
 
-/** Registers a route on the app and records it for the OpenAPI document. */
-export function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+/** A declaration kept as a value (the MCP tools name their REST twins' declarations). */
+export const defineRoute = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, A extends Access>(
+  spec: RouteSpec<P, Q, B, A>,
+): RouteSpec<P, Q, B, A> => spec;
+
+/** Registers a route on the app, behind its admission, and records it for the OpenAPI document. */
+export function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, A extends Access>(
   app: Hono<ApiEnv>,
-  spec: RouteSpec<P, Q, B>,
-  handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
+  spec: RouteSpec<P, Q, B, A>,
+  handler: RouteHandler<Out<P>, Out<Q>, Out<B>, A>,
 ): void {
+  const recorded = spec as unknown as AnyRouteSpec;
   if (!registries.has(app)) registries.set(app, []);
-  registries.get(app)!.push(spec as unknown as RouteSpec);
-  app.on(spec.method.toUpperCase(), spec.path, async (c) => {
-    const principal = await admit(c, spec);
+  registries.get(app)!.push(recorded);
+  app.on(spec.method.toUpperCase(), spec.path, admission(recorded), requestBodyLimit(), async (c) => {
     const params = parse(spec.params, c.req.param(), "path");
     const query = parse(spec.query, c.req.query(), "query");
     const body = spec.body ? parse(spec.body, await readJsonBody(c), "body") : undefined;
-    return handler(c, { params, query, body, principal } as RouteInput<Out<P>, Out<Q>, Out<B>>);
+    await admitInput(c, recorded, body);
+    const principal = c.get("principal");
+    return handler(c, { params, query, body, principal } as RouteInput<Out<P>, Out<Q>, Out<B>, A>);
   });
-}
-
-/** The principal of a route declared with access "user" or "api_key" (set by the auth middleware). */
-export function requirePrincipal(input: { principal: Principal | null }): Principal {
-  if (!input.principal) throw new AppError("unauthorized", "Missing or invalid credentials.");
-  return input.principal;
-}
-
-/** The principal, when its role is at least `role`; 403 `forbidden` with `why` otherwise. */
-export function requireRole(input: { principal: Principal | null }, role: Role, why: string): Principal {
-  const principal = requirePrincipal(input);
-  if (!roleAtLeast(principal.role, role)) throw new AppError("forbidden", why);
-  return principal;
 }
 
 /** Query-string helpers: numbers and booleans arrive as strings. */

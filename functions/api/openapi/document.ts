@@ -1,24 +1,14 @@
 import { z } from "zod";
-import type { RouteSpec } from "../http/route.js";
+import { ERROR_NAMES, ERROR_REGISTRY, type ErrorName, errorBodySchema } from "../../core/errors.js";
+import { type AnyRouteSpec, routeErrors } from "../http/route.js";
 
 /**
- * The OpenAPI 3.1 document, generated from the routes' zod schemas (the single source of shapes).
- * JSON Schema 2020-12 is OpenAPI 3.1's schema dialect, so zod's output is used as it is.
+ * The OpenAPI 3.1 document, generated from the routes' declarations: their zod schemas (the single
+ * source of shapes), their policy (security, rate-limit headers) and the error names each answers,
+ * whose bodies come from the error registry. JSON Schema 2020-12 is OpenAPI 3.1's schema dialect, so
+ * zod's output is used as it is; every object a response carries is closed (`additionalProperties:
+ * false`), so a field the service sends and the document does not name is a contract break.
  */
-const ErrorSchema = z.object({ detail: z.string(), error_code: z.string(), error: z.string(), status_code: z.number().int() });
-const ValidationErrorSchema = z.object({
-  detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
-  status_code: z.literal(422),
-});
-const RateLimitSchema = z.object({
-  error: z.literal("rate_limit_exceeded"),
-  message: z.string(),
-  limit: z.number().int(),
-  remaining: z.number().int(),
-  reset_at: z.number().int(),
-  retry_after: z.number().int(),
-});
-
 type Json = Record<string, unknown>;
 
 function schema(s: z.ZodType, io: "input" | "output"): Json {
@@ -29,7 +19,40 @@ function schema(s: z.ZodType, io: "input" | "output"): Json {
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
 
-function parameters(spec: RouteSpec): Json[] {
+/** The component name of an error's body: `not_found` → `NotFound`. */
+export const errorComponent = (name: ErrorName): string =>
+  name
+    .split("_")
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
+
+const ref = (component: string) => ({ $ref: `#/components/schemas/${component}` });
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer" } });
+
+/** Response headers, by component name. */
+export const RESPONSE_HEADERS = {
+  "X-Request-Id": {
+    description: "The request's id: the client's X-Request-Id when acceptable (1–255 of A–Z a–z 0–9 _ - =), else a fresh one.",
+    schema: { type: "string" },
+  },
+  "X-RateLimit-Limit": integerHeader("Maximum requests in the binding window (the window with the fewest remaining)."),
+  "X-RateLimit-Remaining": integerHeader("Requests left in the binding window."),
+  "X-RateLimit-Reset": integerHeader("Unix timestamp (seconds) at which the binding window resets."),
+  RateLimit: { description: 'IETF RateLimit field for the binding window: "<name>";r=<remaining>;t=<seconds to reset>.', schema: { type: "string" } },
+  "RateLimit-Policy": {
+    description: 'IETF RateLimit-Policy: every window counted, "<name>";q=<quota>;w=<seconds>, comma-separated.',
+    schema: { type: "string" },
+  },
+  "Retry-After": integerHeader("Seconds to wait before retrying."),
+  Allow: { description: "The methods the path takes.", schema: { type: "string" } },
+} as const;
+type HeaderName = keyof typeof RESPONSE_HEADERS;
+const RATE_LIMIT_HEADERS: HeaderName[] = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"];
+
+const headerRefs = (names: HeaderName[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+function parameters(spec: AnyRouteSpec): Json[] {
   const out: Json[] = [];
   const add = (s: z.ZodType | undefined, where: "path" | "query") => {
     if (!s) return;
@@ -43,25 +66,50 @@ function parameters(spec: RouteSpec): Json[] {
   return out;
 }
 
-export function buildOpenApi(routes: RouteSpec[], info: { version: string; serverUrl?: string }): Json {
+/** The error responses of an operation, one per status, each body one of its names' schemas. */
+function errorResponses(names: ErrorName[], headers: HeaderName[]): Json {
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of names) {
+    const status = ERROR_REGISTRY[name].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
+  }
+  const out: Json = {};
+  for (const [status, group] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+    const bodies = group.map((n) => ref(errorComponent(n)));
+    out[String(status)] = {
+      description: group.map((n) => `${n}: ${ERROR_REGISTRY[n].description}`).join(" "),
+      headers: headerRefs(status === 429 ? [...headers, "Retry-After"] : headers),
+      content: { "application/json": { schema: bodies.length === 1 ? bodies[0] : { oneOf: bodies } } },
+    };
+  }
+  return out;
+}
+
+const SECURITY: Record<AnyRouteSpec["access"], Json[]> = {
+  public: [],
+  trigger_secret: [{ triggerSecret: [] }],
+  api_key: [{ apiKey: [] }],
+  user: [{ apiKey: [] }, { sessionJwt: [] }],
+};
+
+export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; serverUrl?: string }): Json {
   const paths: Record<string, Json> = {};
   for (const spec of routes) {
+    const headers: HeaderName[] = spec.rateClass === "exempt" ? ["X-Request-Id"] : ["X-Request-Id", ...RATE_LIMIT_HEADERS];
     const responses: Json = {};
     for (const [status, r] of Object.entries(spec.responses)) {
-      responses[status] = r.schema
-        ? { description: r.description, content: { [r.contentType ?? "application/json"]: { schema: schema(r.schema, "output") } } }
-        : { description: r.description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-    }
-    if (spec.body && !responses["422"]) {
-      responses["422"] = { description: "Validation failed.", content: { "application/json": { schema: { $ref: "#/components/schemas/ValidationError" } } } };
-    }
-    if (spec.access !== "public") {
-      responses["401"] ??= {
-        description: "Missing or invalid credential.",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      const contentType = r.contentType ?? "application/json";
+      responses[status] = {
+        description: r.description,
+        headers: headerRefs(headers),
+        ...(r.schema
+          ? { content: { [contentType]: { schema: schema(r.schema, "output") } } }
+          : r.contentType
+            ? { content: { [contentType]: { schema: {} } } }
+            : {}),
       };
-      responses["429"] ??= { description: "Rate limit exceeded.", content: { "application/json": { schema: { $ref: "#/components/schemas/RateLimit" } } } };
     }
+    Object.assign(responses, errorResponses(routeErrors(spec), headers));
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
@@ -69,14 +117,9 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
       tags: [spec.tag],
       parameters: parameters(spec),
       responses,
-      security:
-        spec.access === "public"
-          ? []
-          : spec.access === "trigger_secret"
-            ? [{ triggerSecret: [] }]
-            : spec.access === "api_key"
-              ? [{ apiKey: [] }]
-              : [{ apiKey: [] }, { sessionJwt: [] }],
+      security: SECURITY[spec.access],
+      "x-role": spec.role,
+      "x-rate-class": spec.rateClass,
     };
     if (spec.body) operation.requestBody = { required: true, content: { "application/json": { schema: schema(spec.body, "input") } } };
     if (spec.rawBody) {
@@ -94,7 +137,8 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
     info: {
       title: "Incumbent API",
       version: info.version,
-      description: "Solve, compare and trigger LP/MILP solves. Errors follow the general, validation and rate-limit shapes below.",
+      description:
+        "Solve, compare and trigger LP/MILP solves. Every error name has its own body schema (components.schemas); a path answered with another method gets 405 MethodNotAllowed with Allow, an unknown path 404 NotFound. Every response but health's carries the rate-limit headers.",
     },
     servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
     paths,
@@ -104,11 +148,8 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
         sessionJwt: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A session token from POST /api/v2/auth/login" },
         triggerSecret: { type: "http", scheme: "bearer", description: "The trigger's own secret (or the body's trigger_secret)" },
       },
-      schemas: {
-        Error: schema(ErrorSchema, "output"),
-        ValidationError: schema(ValidationErrorSchema, "output"),
-        RateLimit: schema(RateLimitSchema, "output"),
-      },
+      headers: RESPONSE_HEADERS,
+      schemas: Object.fromEntries(ERROR_NAMES.map((name) => [errorComponent(name), schema(errorBodySchema(name), "output")])),
     },
   };
 }

@@ -1,13 +1,10 @@
 import type { Hono } from "hono";
 import { z } from "zod";
+import { EmailSchema as Email } from "../../core/auth/email.js";
 import { ROLES } from "../../core/auth/roles.js";
-import { forbidden, notFound } from "../../core/errors.js";
-import { assertAllowed, rateLimitHeaders } from "../../core/limits/rate-limits.js";
-import { normalizeEmail } from "../../core/store/identity.js";
-import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, requireRole, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
 
-const Email = z.email().max(254);
 const Password = z.string().min(8, "at least 8 characters").max(256);
 
 export const LoginRequest = z.object({ email: Email, password: z.string().min(1).max(256) });
@@ -33,7 +30,7 @@ export const UserSchema = z.object({
 });
 const Accepted = z.object({ status: z.literal("accepted"), detail: z.string() });
 
-const userView = (u: { id: string; org_id: string; email: string; name: string; role: (typeof ROLES)[number]; created_at: string }) => ({
+export const userView = (u: { id: string; org_id: string; email: string; name: string; role: (typeof ROLES)[number]; created_at: string }) => ({
   id: u.id,
   organization_id: u.org_id,
   email: u.email,
@@ -42,7 +39,7 @@ const userView = (u: { id: string; org_id: string; email: string; name: string; 
   created_at: u.created_at,
 });
 
-export function registerAuthRoutes(app: Hono<ApiEnv>): void {
+export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth" | "mailbox">): void {
   route(
     app,
     {
@@ -50,22 +47,17 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       path: "/api/v2/auth/login",
       operationId: "login",
       summary: "Sign in with e-mail and password; returns a session JWT",
-      description: "Limited per client IP (AUTH_LOGIN_RATE_LIMIT_*) and per e-mail address (AUTH_LOGIN_PER_EMAIL_RATE_LIMIT_*).",
+      description:
+        "Limited per client IP (AUTH_LOGIN_RATE_LIMIT_*) and per e-mail address (AUTH_LOGIN_PER_EMAIL_RATE_LIMIT_*). A session ends at its expiry, or at once when the user's password is reset or their role changes.",
       tag: "Auth",
       access: "public",
+      role: null,
+      rateClass: "sign_in",
+      errors: ["unauthorized"],
       body: LoginRequest,
-      responses: { 200: { description: "A bearer token for the API.", schema: LoginResponse }, 401: { description: "Wrong e-mail or password." } },
+      responses: { 200: { description: "A bearer token for the API.", schema: LoginResponse } },
     },
-    async (c, { body }) => {
-      const deps = c.get("deps");
-      const now = deps.clock.now();
-      const byIp = await deps.limiter.signIn(deps.clientIp(c), now);
-      c.set("rateLimitHeaders", rateLimitHeaders(byIp, now));
-      assertAllowed(byIp, now, "sign-in attempts");
-      const byEmail = await deps.limiter.signInForEmail(normalizeEmail(body.email), now);
-      assertAllowed(byEmail, now, "sign-in attempts for this account");
-      return c.json(await deps.auth.login(body.email, body.password));
-    },
+    async (c, { body }) => c.json(await deps.auth.login(body.email, body.password)),
   );
 
   route(
@@ -77,15 +69,13 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       summary: "Create an organization and its owner",
       tag: "Auth",
       access: "public",
+      role: null,
+      rateClass: "sign_up",
+      errors: ["conflict"],
       body: SignupRequest,
-      responses: { 201: { description: "The new owner.", schema: UserSchema }, 409: { description: "E-mail address taken." } },
+      responses: { 201: { description: "The new owner.", schema: UserSchema } },
     },
     async (c, { body }) => {
-      const deps = c.get("deps");
-      const now = deps.clock.now();
-      const limit = await deps.limiter.signUp(deps.clientIp(c), now);
-      c.set("rateLimitHeaders", rateLimitHeaders(limit, now));
-      assertAllowed(limit, now, "sign-ups");
       const { user } = await deps.auth.createOrganizationWithOwner({
         orgName: body.organization_name,
         email: body.email,
@@ -106,17 +96,14 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       description: "Always 202, whether or not the address exists. The token expires and is usable once.",
       tag: "Auth",
       access: "public",
+      role: null,
+      rateClass: "password_reset",
+      errors: [],
       body: z.object({ email: Email }),
       responses: { 202: { description: "Accepted.", schema: Accepted } },
     },
     async (c, { body }) => {
-      const deps = c.get("deps");
-      const now = deps.clock.now();
-      const email = normalizeEmail(body.email);
-      const limit = await deps.limiter.passwordReset(email, now);
-      c.set("rateLimitHeaders", rateLimitHeaders(limit, now));
-      assertAllowed(limit, now, "password-reset requests for this address");
-      await deps.auth.requestPasswordReset(email, (to, token) =>
+      await deps.auth.requestPasswordReset(body.email, (to, token) =>
         deps.mailbox(to, "Incumbent password reset", `Use this token with POST /api/v2/auth/password-reset/confirm: ${token}`),
       );
       return c.json({ status: "accepted" as const, detail: "If the address belongs to an account, a reset token has been sent." }, 202);
@@ -129,17 +116,17 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       method: "post",
       path: "/api/v2/auth/password-reset/confirm",
       operationId: "passwordResetConfirm",
-      summary: "Set a new password with a reset token",
+      summary: "Set a new password with a reset token; the user's sessions end",
       tag: "Auth",
       access: "public",
+      role: null,
+      rateClass: "anonymous",
+      errors: ["bad_request"],
       body: z.object({ token: z.string().min(1).max(200), new_password: Password }),
-      responses: {
-        200: { description: "Password changed.", schema: z.object({ status: z.literal("password_changed") }) },
-        400: { description: "Token invalid, expired or used." },
-      },
+      responses: { 200: { description: "Password changed.", schema: z.object({ status: z.literal("password_changed") }) } },
     },
     async (c, { body }) => {
-      await c.get("deps").auth.confirmPasswordReset(body.token, body.new_password);
+      await deps.auth.confirmPasswordReset(body.token, body.new_password);
       return c.json({ status: "password_changed" as const });
     },
   );
@@ -153,14 +140,12 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       summary: "The caller",
       tag: "Auth",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       responses: { 200: { description: "The authenticated user.", schema: UserSchema.extend({ credential: z.enum(["api_key", "session"]) }) } },
     },
-    async (c, input) => {
-      const principal = requirePrincipal(input);
-      const user = await c.get("deps").identity.getUser(principal.userId);
-      if (!user) throw notFound("User");
-      return c.json({ ...userView(user), credential: principal.kind });
-    },
+    async (c, { principal }) => c.json({ ...userView(await deps.auth.user(principal)), credential: principal.kind }),
   );
 
   route(
@@ -169,17 +154,35 @@ export function registerAuthRoutes(app: Hono<ApiEnv>): void {
       method: "post",
       path: "/api/v2/users",
       operationId: "createUser",
-      summary: "Add a user to the organization (admin or owner)",
+      summary: "Add a user to the organization (admin or owner; only an owner adds an owner)",
       tag: "Auth",
       access: "user",
+      role: "admin",
+      rateClass: "organization",
+      errors: ["conflict"],
       body: z.object({ email: Email, password: Password, name: z.string().max(200).optional(), role: z.enum(ROLES).default("solver") }),
-      responses: { 201: { description: "The new user.", schema: UserSchema }, 403: { description: "Caller is not an admin." } },
+      responses: { 201: { description: "The new user.", schema: UserSchema } },
     },
-    async (c, input) => {
-      const principal = requireRole(input, "admin", "Only admins and owners add users.");
-      if (input.body.role === "owner" && principal.role !== "owner") throw forbidden("Only an owner makes another owner.");
-      const user = await c.get("deps").auth.createUser(principal.orgId, input.body);
-      return c.json(userView(user), 201);
+    async (c, { principal, body }) => c.json(userView(await deps.auth.addUser(principal, body)), 201),
+  );
+
+  route(
+    app,
+    {
+      method: "patch",
+      path: "/api/v2/users/:user_id",
+      operationId: "changeUserRole",
+      summary: "Change a user's organization role (admin or owner; only an owner grants or takes the owner role)",
+      description: "The user's sessions end at once (401 on their next request); their API keys carry the new role.",
+      tag: "Auth",
+      access: "user",
+      role: "admin",
+      rateClass: "organization",
+      errors: ["not_found", "conflict"],
+      params: z.object({ user_id: z.string().min(1) }),
+      body: z.object({ role: z.enum(ROLES) }),
+      responses: { 200: { description: "The user with the new role.", schema: UserSchema } },
     },
+    async (c, { principal, params, body }) => c.json(userView(await deps.auth.changeRole(principal, params.user_id, body.role))),
   );
 }

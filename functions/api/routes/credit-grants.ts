@@ -1,9 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { roleAtLeast } from "../../core/auth/roles.js";
-import { notFound } from "../../core/errors.js";
-import type { ApiEnv } from "../http/context.js";
-import { requireRole, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
 
 export const CreditGrantRequest = z.object({
   credits: z.number().int().min(1).max(100_000_000),
@@ -16,12 +14,8 @@ export const CreditGrantResponse = z.object({
   credits_remaining: z.number(),
 });
 
-/**
- * An admin's credit grant to their own organization (a purchase recorded by hand until payments
- * exist). One conditional ADD on the balance; every owner and admin of the organization gets a
- * `credits_purchased` notification.
- */
-export function registerCreditGrantRoutes(app: Hono<ApiEnv>): void {
+/** An admin's credit grant to their own organization (rules: core/credits/credits.ts). */
+export function registerCreditGrantRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "credits">): void {
   route(
     app,
     {
@@ -31,25 +25,12 @@ export function registerCreditGrantRoutes(app: Hono<ApiEnv>): void {
       summary: "Add credits to the organization (admins and owners)",
       tag: "Credits",
       access: "user",
+      role: "admin",
+      rateClass: "organization",
+      errors: ["not_found"],
       body: CreditGrantRequest,
-      responses: { 200: { description: "The new balance.", schema: CreditGrantResponse }, 403: { description: "Admins and owners only." } },
+      responses: { 200: { description: "The new balance.", schema: CreditGrantResponse } },
     },
-    async (c, input) => {
-      const principal = requireRole(input, "admin", "Granting credits needs the admin or owner role.");
-      const deps = c.get("deps");
-      const balance = await deps.identity.adjustCredits(principal.orgId, input.body.credits, null);
-      if (balance === null) throw notFound("Organization");
-      const admins = (await deps.identity.listUsers(principal.orgId)).filter((u) => roleAtLeast(u.role, "admin"));
-      for (const user of admins) {
-        await deps.notifications.notify(user.id, {
-          type: "credits_purchased",
-          title: `${input.body.credits} credits added`,
-          message: `${input.body.credits} credits were added to your organization${input.body.note ? ` (${input.body.note})` : ""}; it now has ${balance}.`,
-          data: { credits_granted: input.body.credits, credits_remaining: balance, granted_by: principal.userId },
-          link: "/credits",
-        });
-      }
-      return c.json({ organization_id: principal.orgId, credits_granted: input.body.credits, credits_remaining: balance });
-    },
+    async (c, { principal, body }) => c.json(await deps.credits.grant(principal, body.credits, body.note)),
   );
 }

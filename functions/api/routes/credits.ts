@@ -1,9 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { creditQuote, creditsToEur } from "../../core/credits/formula.js";
-import { notFound } from "../../core/errors.js";
-import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
 
 const count = z.number().int().min(0);
 
@@ -37,7 +35,7 @@ export const CreditBalanceResponse = z.object({
   balance_eur: z.number(),
 });
 
-export function registerCreditRoutes(app: Hono<ApiEnv>): void {
+export function registerCreditRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "credits">): void {
   route(
     app,
     {
@@ -48,14 +46,13 @@ export function registerCreditRoutes(app: Hono<ApiEnv>): void {
       description: "The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP.",
       tag: "Credits",
       access: "public",
+      role: null,
+      rateClass: "calculator",
+      errors: [],
       body: CreditCalculatorRequest,
       responses: { 200: { description: "The quote and how it was made.", schema: CreditCalculatorResponse } },
     },
-    (c, { body }) => {
-      const config = c.get("deps").config;
-      const quote = creditQuote(body, config.maxCreditsPerSolve);
-      return c.json({ ...quote, cost_eur: creditsToEur(quote.credits_required, config.creditPriceEur) });
-    },
+    (c, { body }) => c.json(deps.credits.quote(body)),
   );
 
   route(
@@ -67,19 +64,11 @@ export function registerCreditRoutes(app: Hono<ApiEnv>): void {
       summary: "The organization's credit balance",
       tag: "Credits",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       responses: { 200: { description: "Credits remaining.", schema: CreditBalanceResponse } },
     },
-    async (c, input) => {
-      const principal = requirePrincipal(input);
-      const deps = c.get("deps");
-      const org = await deps.identity.getOrganization(principal.orgId);
-      if (!org) throw notFound("Organization");
-      return c.json({
-        organization_id: org.id,
-        credits_remaining: org.credit_balance,
-        credit_price_eur: deps.config.creditPriceEur,
-        balance_eur: creditsToEur(org.credit_balance, deps.config.creditPriceEur),
-      });
-    },
+    async (c, { principal }) => c.json(await deps.credits.balance(principal.orgId)),
   );
 }

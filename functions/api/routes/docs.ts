@@ -1,11 +1,11 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { ApiEnv } from "../http/context.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route, routesOf } from "../http/route.js";
 import { buildOpenApi } from "../openapi/document.js";
 import { renderReference } from "../openapi/reference-page.js";
 
-export function registerDocsRoutes(app: Hono<ApiEnv>): void {
+export function registerDocsRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "config">): void {
   let cached: { doc: Record<string, unknown>; html: string } | null = null;
   const build = (version: string) => {
     if (!cached) {
@@ -24,9 +24,12 @@ export function registerDocsRoutes(app: Hono<ApiEnv>): void {
       summary: "This API's OpenAPI 3.1 document",
       tag: "Docs",
       access: "public",
+      role: null,
+      rateClass: "anonymous",
+      errors: [],
       responses: { 200: { description: "Generated from the same zod schemas that validate requests.", schema: z.record(z.string(), z.unknown()) } },
     },
-    (c) => c.json(build(c.get("deps").config.apiVersion).doc),
+    (c) => c.json(build(deps.config.apiVersion).doc),
   );
 
   route(
@@ -38,8 +41,11 @@ export function registerDocsRoutes(app: Hono<ApiEnv>): void {
       summary: "Readable API reference (HTML, no external assets)",
       tag: "Docs",
       access: "public",
+      role: null,
+      rateClass: "anonymous",
+      errors: [],
       responses: { 200: { description: "HTML page.", contentType: "text/html", schema: z.string() } },
     },
-    (c) => c.html(build(c.get("deps").config.apiVersion).html),
+    (c) => c.html(build(deps.config.apiVersion).html),
   );
 }

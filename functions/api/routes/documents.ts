@@ -12,17 +12,15 @@ import {
   ExecuteResponseSchema,
   VersionViewSchema,
 } from "../../core/documents/schemas.js";
-import { TriggerFireRefusalSchema } from "../../core/triggers/schemas.js";
-import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, requireRole, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
 
 const DocumentId = z.object({ document_id: z.string().min(1) });
 const tag = "Builder documents";
 
 /** Saving models and running them needs the solver role; reading them any role. */
-const solverRole = (input: { principal: Principal | null }): Principal => requireRole(input, "solver", "This needs the solver role.");
-
-export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
+export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "documents">): void {
+  const { documents } = deps;
   route(
     app,
     {
@@ -32,11 +30,14 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
       summary: "Create a builder document; its first version is saved with it",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       body: CreateDocumentSchema,
-      responses: { 201: { description: "The document and its first version.", schema: CreatedDocumentSchema }, 422: { description: "Validation failed." } },
+      responses: { 201: { description: "The document and its first version.", schema: CreatedDocumentSchema } },
     },
     async (c, input) => {
-      const { document, version } = await c.get("deps").documents.create(solverRole(input), input.body);
+      const { document, version } = await documents.create(input.principal, input.body);
       return c.json({ id: document.id, version_id: version.id, name: document.name, created_at: document.created_at }, 201);
     },
   );
@@ -50,20 +51,20 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
       summary: "The organization's builder documents, newest first",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       responses: { 200: { description: "Documents.", schema: z.object({ documents: z.array(DocumentListItemSchema) }) } },
     },
     async (c, input) => {
-      const docs = await c.get("deps").documents.list(requirePrincipal(input));
+      const docs = await documents.list(input.principal);
       return c.json({
         documents: docs.map((d) => ({ id: d.id, name: d.name, version_count: d.version_count, created_at: d.created_at, updated_at: d.updated_at })),
       });
     },
   );
 
-  const readDocument = async (c: Context<ApiEnv>, principal: Principal, id: string) => {
-    const documents = c.get("deps").documents;
-    return c.json(await documents.view(await documents.get(principal, id)));
-  };
+  const readDocument = async (c: Context<ApiEnv>, principal: Principal, id: string) => c.json(await documents.view(await documents.get(principal, id)));
 
   route(
     app,
@@ -74,10 +75,13 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
       summary: "One document: its latest version in full and the versions kept",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: DocumentId,
-      responses: { 200: { description: "The document.", schema: DocumentViewSchema }, 404: { description: "not_found" } },
+      responses: { 200: { description: "The document.", schema: DocumentViewSchema } },
     },
-    async (c, input) => readDocument(c, requirePrincipal(input), input.params.document_id),
+    async (c, input) => readDocument(c, input.principal, input.params.document_id),
   );
 
   route(
@@ -89,10 +93,13 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
       summary: "The spec's models/* read of a builder document (same as GET /api/v2/documents/{id})",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "models_read",
+      errors: ["not_found"],
       params: DocumentId,
-      responses: { 200: { description: "The document.", schema: DocumentViewSchema }, 404: { description: "not_found" } },
+      responses: { 200: { description: "The document.", schema: DocumentViewSchema } },
     },
-    async (c, input) => readDocument(c, requirePrincipal(input), input.params.document_id),
+    async (c, input) => readDocument(c, input.principal, input.params.document_id),
   );
 
   route(
@@ -104,12 +111,15 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
       summary: "Save a version (optionally named); unnamed versions beyond DOCUMENT_UNNAMED_VERSIONS_KEPT are pruned",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: DocumentId,
       body: CreateVersionSchema,
-      responses: { 201: { description: "The version.", schema: CreatedVersionSchema }, 404: { description: "not_found" } },
+      responses: { 201: { description: "The version.", schema: CreatedVersionSchema } },
     },
     async (c, input) => {
-      const v = await c.get("deps").documents.saveVersion(solverRole(input), input.params.document_id, input.body);
+      const v = await documents.saveVersion(input.principal, input.params.document_id, input.body);
       return c.json({ id: v.id, document_id: v.document_id, number: v.number, name: v.name, created_at: v.created_at }, 201);
     },
   );
@@ -123,12 +133,14 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
       summary: "One version with its model",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: DocumentId.extend({ version_id: z.string().min(1) }),
-      responses: { 200: { description: "The version.", schema: VersionViewSchema }, 404: { description: "not_found (also a pruned version)" } },
+      responses: { 200: { description: "The version.", schema: VersionViewSchema } },
     },
     async (c, input) => {
-      const documents = c.get("deps").documents;
-      return c.json(await documents.versionView(await documents.getVersion(requirePrincipal(input), input.params.document_id, input.params.version_id)));
+      return c.json(await documents.versionView(await documents.getVersion(input.principal, input.params.document_id, input.params.version_id)));
     },
   );
 
@@ -143,20 +155,26 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>): void {
         "Overrides follow a trigger's rules: any data-given set or parameter of the model, or solver_name; the solver is the version's, then the request's, then an override's. Poll GET /api/v2/models/executions/{execution_id}.",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "models_execute",
+      errors: [
+        "not_found",
+        "variable_limit_exceeded",
+        "daily_solve_quota_exceeded",
+        "insufficient_credits",
+        "trigger_input_refused",
+        "model_did_not_compile",
+        "no_solver_can_run_this_model",
+        "enqueue_failed",
+      ],
       params: DocumentId,
       body: ExecuteDocumentSchema,
       responses: {
         202: { description: "Queued.", schema: ExecuteResponseSchema },
-        403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded or insufficient_credits." },
-        404: { description: "not_found" },
-        422: {
-          description: "An override refused (trigger codes, run_id null), model_did_not_compile, or no_solver_can_run_this_model.",
-          schema: TriggerFireRefusalSchema,
-        },
       },
     },
     async (c, input) => {
-      const { executionId, versionId } = await c.get("deps").documents.execute(solverRole(input), input.params.document_id, input.body);
+      const { executionId, versionId } = await documents.execute(input.principal, input.params.document_id, input.body);
       return c.json({ execution_id: executionId, status: "queued" as const, version_id: versionId }, 202);
     },
   );

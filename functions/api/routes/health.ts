@@ -3,7 +3,8 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { testSolve } from "../../core/health/solver-check.js";
 import { overallStatus, readSystem, usageStatus, type Component } from "../../core/health/system.js";
-import type { ApiEnv } from "../http/context.js";
+import { SOLVER_NAMES } from "../../core/solvers/types.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryInt, route } from "../http/route.js";
 
 const SystemSchema = z.object({
@@ -56,7 +57,7 @@ const RecentItemSchema = z.object({
   timestamp: z.string(),
 });
 
-const SOLVER_ENGINE = "incumbent (scip, highs, cbc, glpk, jaos)";
+const SOLVER_ENGINE = `incumbent (${SOLVER_NAMES.join(", ")})`;
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T | null; error: Error | null; ms: number }> {
   const start = performance.now();
@@ -68,11 +69,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T | null; error:
   }
 }
 
-export function registerHealthRoutes(app: Hono<ApiEnv>): void {
-  const uptime = (c: { get(k: "deps"): ApiEnv["Variables"]["deps"] }) => {
-    const deps = c.get("deps");
-    return Math.round((deps.clock.now() - deps.startedAtMs) / 10) / 100;
-  };
+export function registerHealthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "config" | "clock" | "startedAtMs" | "dynamo" | "metrics" | "metricsStore">): void {
+  const uptime = () => Math.round((deps.clock.now() - deps.startedAtMs) / 10) / 100;
 
   route(
     app,
@@ -83,15 +81,18 @@ export function registerHealthRoutes(app: Hono<ApiEnv>): void {
       summary: "Liveness and machine readings",
       tag: "Health",
       access: "public",
+      role: null,
+      rateClass: "exempt",
+      errors: [],
       responses: { 200: { description: "The service is up.", schema: HealthSchema } },
     },
     (c) =>
       c.json({
         status: "ok" as const,
-        version: c.get("deps").config.apiVersion,
+        version: deps.config.apiVersion,
         solver: SOLVER_ENGINE,
         system: readSystem(),
-        uptime_seconds: uptime(c),
+        uptime_seconds: uptime(),
         python_version: process.version,
       }),
   );
@@ -105,10 +106,12 @@ export function registerHealthRoutes(app: Hono<ApiEnv>): void {
       summary: "Component checks: database, solver, memory, disk",
       tag: "Health",
       access: "public",
+      role: null,
+      rateClass: "exempt",
+      errors: [],
       responses: { 200: { description: "Overall status and each component's.", schema: HealthStatusSchema } },
     },
     async (c) => {
-      const deps = c.get("deps");
       const [db, solver] = await Promise.all([
         timed(() => deps.dynamo.send(new DescribeTableCommand({ TableName: deps.config.tableName }))),
         timed(() => testSolve()),
@@ -133,7 +136,7 @@ export function registerHealthRoutes(app: Hono<ApiEnv>): void {
       return c.json({
         status: overallStatus(components),
         version: deps.config.apiVersion,
-        uptime_seconds: uptime(c),
+        uptime_seconds: uptime(),
         components,
         sla_target: "99.9%",
         checks_passed: components.filter((x) => x.status === "healthy").length,
@@ -151,10 +154,12 @@ export function registerHealthRoutes(app: Hono<ApiEnv>): void {
       summary: "Service-wide request and solve counters",
       tag: "Health",
       access: "public",
+      role: null,
+      rateClass: "exempt",
+      errors: [],
       responses: { 200: { description: "Counters kept in DynamoDB across all API instances.", schema: MetricsSchema } },
     },
     async (c) => {
-      const deps = c.get("deps");
       await deps.metrics.maybeFlush(true);
       const totals = await deps.metricsStore.totals();
       const start = totals.start_time ? Date.parse(totals.start_time) : deps.startedAtMs;
@@ -181,11 +186,13 @@ export function registerHealthRoutes(app: Hono<ApiEnv>): void {
       summary: "Recent requests, newest first",
       tag: "Health",
       access: "public",
+      role: null,
+      rateClass: "exempt",
+      errors: [],
       query: z.object({ limit: queryInt(10, 1, 100) }),
       responses: { 200: { description: "Recent request history.", schema: z.object({ items: z.array(RecentItemSchema), count: z.number().int() }) } },
     },
     async (c, { query }) => {
-      const deps = c.get("deps");
       await deps.metrics.maybeFlush(true);
       const items = await deps.metricsStore.recent(query.limit);
       return c.json({ items, count: items.length });

@@ -2,9 +2,9 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError, invalid, ValidationError } from "../../core/errors.js";
 import { detectFormat, readProblemFile } from "../../core/problem/index.js";
-import { ProblemSchema, problemStats } from "../../core/problem/schema.js";
+import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
 import type { ApiEnv } from "../http/context.js";
-import { readJsonBody, requirePrincipal, route, zodIssues } from "../http/route.js";
+import { readJsonBody, route, zodIssues } from "../http/route.js";
 
 const Format = z.enum(["mps", "lp", "auto"]);
 const JsonImport = z.object({
@@ -15,15 +15,7 @@ const JsonImport = z.object({
 
 const PreviewSchema = z.object({
   problem: ProblemSchema.describe("ready to send as a comparison's or a solve's `problem`"),
-  stats: z.object({
-    problem_class: z.enum(["LP", "MILP", "QP", "MIQP"]),
-    variable_count: z.number().int(),
-    constraint_count: z.number().int(),
-    integer_count: z.number().int(),
-    binary_count: z.number().int(),
-    nonzero_count: z.number().int(),
-    quadratic_term_count: z.number().int(),
-  }),
+  stats: ProblemStatsSchema,
   format: z.enum(["mps", "lp"]),
   filename: z.string().nullable(),
 });
@@ -63,14 +55,15 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
         "Send the file as multipart/form-data (`file`, optional `format`), as JSON `{content, format, filename}`, or as text/plain with `?format=mps|lp`. A file that cannot be read answers 422 invalid_problem_file with the line.",
       tag: "Solve",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["invalid_problem_file", "validation_error", "malformed_json"],
       rawBody: { contentTypes: ["multipart/form-data", "application/json", "text/plain"], description: "the problem file" },
       responses: {
         200: { description: "The parsed problem and its stats.", schema: PreviewSchema },
-        422: { description: "invalid_problem_file with `line` and `format`, or validation of the request." },
       },
     },
-    async (c, input) => {
-      requirePrincipal(input);
+    async (c) => {
       const upload = await readUpload(c);
       if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
       const problem = readProblemFile(upload.text, upload.format, upload.filename);

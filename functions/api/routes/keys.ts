@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
 
 export const ApiKeySchema = z.object({
   id: z.string(),
@@ -21,7 +21,7 @@ export const CreateApiKeyRequest = z
   })
   .refine((b) => !(b.expires_in_days && b.expires_at), { message: "give expires_in_days or expires_at, not both" });
 
-export function registerKeyRoutes(app: Hono<ApiEnv>): void {
+export function registerKeyRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth">): void {
   route(
     app,
     {
@@ -33,13 +33,13 @@ export function registerKeyRoutes(app: Hono<ApiEnv>): void {
         "Stored as a SHA-256 hash. Live keys per user are capped by AUTH_MAX_ACTIVE_API_KEYS_PER_USER (default 25; 0 = none): past it, 409 naming the number.",
       tag: "API keys",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["conflict", "api_key_limit_reached"],
       body: CreateApiKeyRequest,
-      responses: {
-        201: { description: "The key, once.", schema: ApiKeySchema.extend({ key: z.string() }) },
-        409: { description: "Live-key cap reached, or a live key already has this name." },
-      },
+      responses: { 201: { description: "The key, once.", schema: ApiKeySchema.extend({ key: z.string() }) } },
     },
-    async (c, input) => c.json(await c.get("deps").auth.createApiKey(requirePrincipal(input), input.body), 201),
+    async (c, { principal, body }) => c.json(await deps.auth.createApiKey(principal, body), 201),
   );
 
   route(
@@ -51,9 +51,12 @@ export function registerKeyRoutes(app: Hono<ApiEnv>): void {
       summary: "The caller's API keys, newest first (never the keys themselves)",
       tag: "API keys",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       responses: { 200: { description: "Keys.", schema: z.object({ keys: z.array(ApiKeySchema) }) } },
     },
-    async (c, input) => c.json({ keys: await c.get("deps").auth.listApiKeys(requirePrincipal(input)) }),
+    async (c, { principal }) => c.json({ keys: await deps.auth.listApiKeys(principal) }),
   );
 
   route(
@@ -65,9 +68,12 @@ export function registerKeyRoutes(app: Hono<ApiEnv>): void {
       summary: "Revoke an API key; its slot is free at once",
       tag: "API keys",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: z.object({ key_id: z.string().min(1) }),
-      responses: { 200: { description: "The revoked key.", schema: ApiKeySchema }, 404: { description: "No such key of the caller." } },
+      responses: { 200: { description: "The revoked key.", schema: ApiKeySchema } },
     },
-    async (c, input) => c.json(await c.get("deps").auth.revokeApiKey(requirePrincipal(input), input.params.key_id)),
+    async (c, { principal, params }) => c.json(await deps.auth.revokeApiKey(principal, params.key_id)),
   );
 }

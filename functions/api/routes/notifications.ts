@@ -1,12 +1,13 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { NotificationSchema } from "../../core/notifications/notifications.js";
-import type { ApiEnv } from "../http/context.js";
-import { queryBool, queryInt, requirePrincipal, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { queryBool, queryInt, route } from "../http/route.js";
 
 const Marked = z.object({ success: z.boolean(), marked_count: z.number().int() });
 
-export function registerNotificationRoutes(app: Hono<ApiEnv>): void {
+export function registerNotificationRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "notifications">): void {
+  const { notifications } = deps;
   route(
     app,
     {
@@ -16,6 +17,9 @@ export function registerNotificationRoutes(app: Hono<ApiEnv>): void {
       summary: "The caller's notifications, newest first",
       tag: "Notifications",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       query: z.object({ unread_only: queryBool(false), limit: queryInt(50, 1, 100) }),
       responses: {
         200: {
@@ -25,11 +29,10 @@ export function registerNotificationRoutes(app: Hono<ApiEnv>): void {
       },
     },
     async (c, input) => {
-      const principal = requirePrincipal(input);
-      const n = c.get("deps").notifications;
+      const principal = input.principal;
       const [items, unread] = await Promise.all([
-        n.list(principal.userId, { unreadOnly: input.query.unread_only, limit: input.query.limit }),
-        n.unreadCount(principal.userId),
+        notifications.list(principal.userId, { unreadOnly: input.query.unread_only, limit: input.query.limit }),
+        notifications.unreadCount(principal.userId),
       ]);
       return c.json({ items, total: items.length, unread_count: unread });
     },
@@ -44,9 +47,12 @@ export function registerNotificationRoutes(app: Hono<ApiEnv>): void {
       summary: "Unread count, for badges and polling",
       tag: "Notifications",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       responses: { 200: { description: "Unread count.", schema: z.object({ unread_count: z.number().int() }) } },
     },
-    async (c, input) => c.json({ unread_count: await c.get("deps").notifications.unreadCount(requirePrincipal(input).userId) }),
+    async (c, input) => c.json({ unread_count: await notifications.unreadCount(input.principal.userId) }),
   );
 
   route(
@@ -58,9 +64,12 @@ export function registerNotificationRoutes(app: Hono<ApiEnv>): void {
       summary: "Mark all the caller's notifications read",
       tag: "Notifications",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       responses: { 200: { description: "How many were marked.", schema: Marked } },
     },
-    async (c, input) => c.json({ success: true, marked_count: await c.get("deps").notifications.markAllRead(requirePrincipal(input).userId) }),
+    async (c, input) => c.json({ success: true, marked_count: await notifications.markAllRead(input.principal.userId) }),
   );
 
   route(
@@ -72,11 +81,14 @@ export function registerNotificationRoutes(app: Hono<ApiEnv>): void {
       summary: "Mark one notification read",
       tag: "Notifications",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: z.object({ notification_id: z.string().min(1) }),
-      responses: { 200: { description: "Marked.", schema: Marked }, 404: { description: "not_found" } },
+      responses: { 200: { description: "Marked.", schema: Marked } },
     },
     async (c, input) => {
-      await c.get("deps").notifications.markRead(requirePrincipal(input).userId, input.params.notification_id);
+      await notifications.markRead(input.principal.userId, input.params.notification_id);
       return c.json({ success: true, marked_count: 1 });
     },
   );

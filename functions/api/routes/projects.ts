@@ -1,6 +1,5 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { Principal } from "../../core/auth/service.js";
 import {
   CommitVersionSchema,
   CreateDatasetSchema,
@@ -13,16 +12,15 @@ import {
   VersionViewSchema,
 } from "../../core/projects/schemas.js";
 import { marketplaceModel, marketplaceModels } from "../../core/marketplace/catalog.js";
-import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, requireRole, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
 
 const ProjectId = z.object({ project_id: z.string().min(1) });
 const tag = "Model projects";
 
 /** Writing models needs the solver role; reading them any role. */
-const writer = (input: { principal: Principal | null }): Principal => requireRole(input, "solver", "Changing models needs the solver role.");
-
-export function registerProjectRoutes(app: Hono<ApiEnv>): void {
+export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "projects">): void {
+  const { projects } = deps;
   route(
     app,
     {
@@ -32,10 +30,13 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Create a model project (JModel source, or a canonical problem)",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: [],
       body: CreateProjectSchema,
       responses: { 201: { description: "The project.", schema: ProjectViewSchema } },
     },
-    async (c, input) => c.json(await c.get("deps").projects.create(writer(input), input.body), 201),
+    async (c, input) => c.json(await projects.create(input.principal, input.body), 201),
   );
 
   route(
@@ -47,6 +48,9 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Ready-made models a project can start from",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       responses: {
         200: {
           description: "The classic models, each with its datasets.",
@@ -66,17 +70,16 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Create a project from a marketplace model, with its datasets",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: z.object({ model_id: z.string().min(1) }),
       body: z.object({ name: z.string().min(1).max(200).optional() }),
       responses: {
         201: { description: "The project and its datasets.", schema: z.object({ project: ProjectViewSchema, datasets: z.array(DatasetViewSchema) }) },
-        404: { description: "No such marketplace model." },
       },
     },
-    async (c, input) => {
-      const principal = writer(input);
-      return c.json(await c.get("deps").projects.createFromMarketplace(principal, marketplaceModel(input.params.model_id), input.body.name), 201);
-    },
+    async (c, input) => c.json(await projects.createFromMarketplace(input.principal, marketplaceModel(input.params.model_id), input.body.name), 201),
   );
 
   route(
@@ -88,9 +91,12 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "The organization's projects, newest first",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       responses: { 200: { description: "Projects.", schema: z.object({ projects: z.array(ProjectViewSchema) }) } },
     },
-    async (c, input) => c.json({ projects: await c.get("deps").projects.list(requirePrincipal(input)) }),
+    async (c, input) => c.json({ projects: await projects.list(input.principal) }),
   );
 
   route(
@@ -102,12 +108,14 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "One project with its draft",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId,
-      responses: { 200: { description: "The project.", schema: ProjectViewSchema }, 404: { description: "not_found" } },
+      responses: { 200: { description: "The project.", schema: ProjectViewSchema } },
     },
     async (c, input) => {
-      const deps = c.get("deps");
-      return c.json(await deps.projects.view(await deps.projects.get(requirePrincipal(input), input.params.project_id)));
+      return c.json(await projects.view(await projects.get(input.principal, input.params.project_id)));
     },
   );
 
@@ -120,11 +128,14 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Rename or describe a project",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId,
       body: UpdateProjectSchema,
-      responses: { 200: { description: "The project.", schema: ProjectViewSchema }, 404: { description: "not_found" } },
+      responses: { 200: { description: "The project.", schema: ProjectViewSchema } },
     },
-    async (c, input) => c.json(await c.get("deps").projects.update(writer(input), input.params.project_id, input.body)),
+    async (c, input) => c.json(await projects.update(input.principal, input.params.project_id, input.body)),
   );
 
   route(
@@ -136,12 +147,15 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Delete a project with its versions and datasets",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       description: "Comparisons and matrices made from it keep what they ran.",
       params: ProjectId,
-      responses: { 204: { description: "Deleted." }, 404: { description: "not_found" } },
+      responses: { 204: { description: "Deleted." } },
     },
     async (c, input) => {
-      await c.get("deps").projects.delete(writer(input), input.params.project_id);
+      await projects.delete(input.principal, input.params.project_id);
       return c.body(null, 204);
     },
   );
@@ -155,14 +169,16 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Replace the draft's JModel source (and default data) or problem",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId,
       body: UpdateDraftSchema,
       responses: {
         200: { description: "The project; jmodel_problems lists what a check of the new source finds.", schema: ProjectViewSchema },
-        404: { description: "not_found" },
       },
     },
-    async (c, input) => c.json(await c.get("deps").projects.updateDraft(writer(input), input.params.project_id, input.body)),
+    async (c, input) => c.json(await projects.updateDraft(input.principal, input.params.project_id, input.body)),
   );
 
   route(
@@ -174,11 +190,14 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Commit the draft as the next numbered version",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId,
       body: CommitVersionSchema,
-      responses: { 201: { description: "The version.", schema: VersionViewSchema }, 404: { description: "not_found" } },
+      responses: { 201: { description: "The version.", schema: VersionViewSchema } },
     },
-    async (c, input) => c.json(await c.get("deps").projects.commit(writer(input), input.params.project_id, input.body.name), 201),
+    async (c, input) => c.json(await projects.commit(input.principal, input.params.project_id, input.body.name), 201),
   );
 
   route(
@@ -190,10 +209,13 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Committed versions, newest first",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId,
-      responses: { 200: { description: "Versions.", schema: z.object({ versions: z.array(VersionViewSchema) }) }, 404: { description: "not_found" } },
+      responses: { 200: { description: "Versions.", schema: z.object({ versions: z.array(VersionViewSchema) }) } },
     },
-    async (c, input) => c.json({ versions: await c.get("deps").projects.listVersions(requirePrincipal(input), input.params.project_id) }),
+    async (c, input) => c.json({ versions: await projects.listVersions(input.principal, input.params.project_id) }),
   );
 
   route(
@@ -205,11 +227,14 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Add a dataset (JSON sets and parameters)",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId,
       body: CreateDatasetSchema,
-      responses: { 201: { description: "The dataset.", schema: DatasetViewSchema }, 404: { description: "not_found" } },
+      responses: { 201: { description: "The dataset.", schema: DatasetViewSchema } },
     },
-    async (c, input) => c.json(await c.get("deps").projects.createDataset(writer(input), input.params.project_id, input.body), 201),
+    async (c, input) => c.json(await projects.createDataset(input.principal, input.params.project_id, input.body), 201),
   );
 
   route(
@@ -221,13 +246,15 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "The project's datasets, newest first",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId,
       responses: {
         200: { description: "Datasets (without their data).", schema: z.object({ datasets: z.array(DatasetSummarySchema) }) },
-        404: { description: "not_found" },
       },
     },
-    async (c, input) => c.json({ datasets: await c.get("deps").projects.listDatasets(requirePrincipal(input), input.params.project_id) }),
+    async (c, input) => c.json({ datasets: await projects.listDatasets(input.principal, input.params.project_id) }),
   );
 
   route(
@@ -239,12 +266,14 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "One dataset with its data",
       tag,
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId.extend({ dataset_id: z.string().min(1) }),
-      responses: { 200: { description: "The dataset.", schema: DatasetViewSchema }, 404: { description: "not_found" } },
+      responses: { 200: { description: "The dataset.", schema: DatasetViewSchema } },
     },
     async (c, input) => {
-      const projects = c.get("deps").projects;
-      return c.json(await projects.datasetView(await projects.getDataset(requirePrincipal(input), input.params.project_id, input.params.dataset_id)));
+      return c.json(await projects.datasetView(await projects.getDataset(input.principal, input.params.project_id, input.params.dataset_id)));
     },
   );
 
@@ -257,11 +286,14 @@ export function registerProjectRoutes(app: Hono<ApiEnv>): void {
       summary: "Delete a dataset",
       tag,
       access: "user",
+      role: "solver",
+      rateClass: "organization",
+      errors: ["not_found"],
       params: ProjectId.extend({ dataset_id: z.string().min(1) }),
-      responses: { 204: { description: "Deleted." }, 404: { description: "not_found" } },
+      responses: { 204: { description: "Deleted." } },
     },
     async (c, input) => {
-      await c.get("deps").projects.deleteDataset(writer(input), input.params.project_id, input.params.dataset_id);
+      await projects.deleteDataset(input.principal, input.params.project_id, input.params.dataset_id);
       return c.body(null, 204);
     },
   );

@@ -4,15 +4,15 @@ import { AppError } from "../../core/errors.js";
 import { AsyncSolveResponseSchema, ExecutionViewSchema, SolveRequestSchema, SolveResponseSchema } from "../../core/executions/schemas.js";
 import { InventoryEntrySchema } from "../../core/solvers/inventory.js";
 import { SOLVERS } from "../../core/solvers/registry.js";
-import type { ApiEnv } from "../http/context.js";
-import { requirePrincipal, requireRole, route } from "../http/route.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
 
 const SolverAvailableSchema = InventoryEntrySchema.extend({
   title: z.string(),
   can_express: z.object({ integer_variables: z.boolean(), quadratic_terms: z.enum(["none", "continuous_only", "all"]) }),
 });
 
-export function registerSolveRoutes(app: Hono<ApiEnv>): void {
+export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config">): void {
   route(
     app,
     {
@@ -22,6 +22,9 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
       summary: "The solvers this service has, their versions and what each can express",
       tag: "Solve",
       access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
       responses: {
         200: {
           description: "One entry per registered solver; `auto` picks among the available ones per problem class.",
@@ -30,7 +33,6 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
       },
     },
     async (c) => {
-      const deps = c.get("deps");
       const inv = await deps.inventory.read(deps.clock.now());
       const solvers = inv.solvers.map((s) => {
         const d = SOLVERS[s.name as keyof typeof SOLVERS];
@@ -55,17 +57,23 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
         "Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async).",
       tag: "Solve",
       access: "user",
+      role: "solver",
+      rateClass: "solve",
+      errors: [
+        "variable_limit_exceeded",
+        "daily_solve_quota_exceeded",
+        "insufficient_credits",
+        "no_solver_can_run_this_model",
+        "enqueue_failed",
+        "solver_busy",
+      ],
       body: SolveRequestSchema,
       responses: {
         200: { description: "The solve response; `status` is the verdict.", schema: SolveResponseSchema },
-        403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded or insufficient_credits." },
-        422: { description: "Validation failed, or no_solver_can_run_this_model." },
-        503: { description: "All solver workers busy past the wait bound (solver_busy), or enqueue_failed." },
       },
     },
     async (c, input) => {
-      const principal = requireRole(input, "solver", "Solving needs the solver role.");
-      const deps = c.get("deps");
+      const principal = input.principal;
       const record = await deps.executions.launch(principal, input.body, { kind: "solve", id: null }, false);
       const final = await deps.executions.waitForFinal(principal.orgId, record.id, deps.config.solveWaitSeconds * 1000);
       if (!final) {
@@ -90,16 +98,17 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
       summary: "Queue a solve; poll the execution",
       tag: "Solve",
       access: "user",
+      role: "solver",
+      rateClass: "solve",
+      errors: ["variable_limit_exceeded", "daily_solve_quota_exceeded", "insufficient_credits", "no_solver_can_run_this_model", "enqueue_failed"],
       body: SolveRequestSchema,
       responses: {
         202: { description: "Queued.", schema: AsyncSolveResponseSchema },
-        403: { description: "variable_limit_exceeded, daily_solve_quota_exceeded or insufficient_credits." },
-        503: { description: "enqueue_failed: the broker refused the job; the execution records it." },
       },
     },
     async (c, input) => {
-      const principal = requireRole(input, "solver", "Solving needs the solver role.");
-      const record = await c.get("deps").executions.launch(principal, input.body, { kind: "solve_async", id: null }, true);
+      const principal = input.principal;
+      const record = await deps.executions.launch(principal, input.body, { kind: "solve_async", id: null }, true);
       return c.json({ execution_id: record.id, status: "queued" as const }, 202);
     },
   );
@@ -113,9 +122,12 @@ export function registerSolveRoutes(app: Hono<ApiEnv>): void {
       summary: "One execution, with its result once finished",
       tag: "Solve",
       access: "user",
+      role: "viewer",
+      rateClass: "models_read",
+      errors: ["not_found"],
       params: z.object({ execution_id: z.string().min(1) }),
-      responses: { 200: { description: "The execution.", schema: ExecutionViewSchema }, 404: { description: "No such execution in the organization." } },
+      responses: { 200: { description: "The execution.", schema: ExecutionViewSchema } },
     },
-    async (c, input) => c.json(await c.get("deps").executions.view(requirePrincipal(input), input.params.execution_id)),
+    async (c, input) => c.json(await deps.executions.view(input.principal, input.params.execution_id)),
   );
 }

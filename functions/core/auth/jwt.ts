@@ -6,6 +6,8 @@ export interface SessionClaims {
   sub: string; // user id
   org: string;
   role: string;
+  /** The user's token version when the session began; a later version ends it. */
+  ver?: number;
   iat: number;
   exp: number;
   typ: "session";

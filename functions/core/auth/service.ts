@@ -1,9 +1,9 @@
-import type { Clock } from "../clock.js";
+import type { Services } from "../services.js";
 import { epochSeconds, isoTime } from "../clock.js";
-import type { Config } from "../config.js";
-import { AppError, conflict, invalid, notFound, unauthorized } from "../errors.js";
+import { AppError, conflict, forbidden, invalid, notFound, unauthorized } from "../errors.js";
 import { newId } from "../ids.js";
-import type { ApiKeyLookup, ApiKeyRecord, IdentityStore, OrganizationRecord, UserRecord } from "../store/identity.js";
+import type { ApiKeyLookup, ApiKeyRecord, OrganizationRecord, UserRecord } from "../store/identity.js";
+import { isEmailAddress } from "./email.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
 import { effectiveWorkspaceRole, type Role } from "./roles.js";
 import { dummyPasswordHash, generateSecret, hashPassword, secretPrefix, sha256Hex, verifyPassword } from "./secrets.js";
@@ -40,12 +40,17 @@ export class AuthService {
   /** Key lookups cached in the process for `apiKeyCacheSeconds`: an authenticated read costs no GetItem. */
   private readonly keyCache = new Map<string, CachedLookup>();
 
-  constructor(
-    private readonly store: IdentityStore,
-    private readonly config: Config,
-    private readonly clock: Clock,
-    private readonly jwtSecret: string,
-  ) {}
+  private readonly store: Services["identity"];
+  private readonly config: Services["config"];
+  private readonly clock: Services["clock"];
+  private readonly jwtSecret: string;
+
+  constructor(deps: Pick<Services, "identity" | "config" | "clock"> & { jwtSecret: string }) {
+    this.store = deps.identity;
+    this.config = deps.config;
+    this.clock = deps.clock;
+    this.jwtSecret = deps.jwtSecret;
+  }
 
   // Bootstrap, sign-up and users ----------------------------------------------------------------
 
@@ -66,7 +71,14 @@ export class AuthService {
     return { org, user };
   }
 
+  /** A user added by an admin or owner of the organization; only an owner makes another owner. */
+  async addUser(principal: Principal, input: { email: string; password: string; name?: string; role: Role }): Promise<UserRecord> {
+    if (input.role === "owner" && principal.role !== "owner") throw forbidden("Only an owner makes another owner.");
+    return this.createUser(principal.orgId, input);
+  }
+
   async createUser(orgId: string, input: { email: string; password: string; name?: string; role: Role }): Promise<UserRecord> {
+    if (!isEmailAddress(input.email)) throw invalid(["body", "email"], "must be an e-mail address (name@domain.tld)");
     const now = this.clock.now();
     const user: UserRecord = {
       id: newId("usr", now),
@@ -90,20 +102,26 @@ export class AuthService {
     if (!user || !ok) throw unauthorized("Invalid e-mail address or password.");
     const now = epochSeconds(this.clock.now());
     const exp = now + this.config.jwtTtlSeconds;
-    const token = signJwt({ sub: user.id, org: user.org_id, role: user.role, iat: now, exp, typ: "session" }, this.jwtSecret);
+    const token = signJwt({ sub: user.id, org: user.org_id, role: user.role, ver: user.token_version ?? 0, iat: now, exp, typ: "session" }, this.jwtSecret);
     return { access_token: token, token_type: "bearer", expires_at: isoTime(exp * 1000), expires_in: this.config.jwtTtlSeconds };
   }
 
   /**
-   * Resolves `Authorization: Bearer <credential>` to a principal: a session JWT (no storage call) or
-   * an API key (one GetItem, cached). Anything else is 401 `unauthorized`.
+   * Resolves `Authorization: Bearer <credential>` to a principal, with one GetItem: a session JWT reads
+   * its user (strongly consistent, never cached: a password reset or a role change bumps the user's
+   * token version, and every older session must fail on its next request, in every process); an API
+   * key reads its lookup item (cached for API_KEY_CACHE_SECONDS). Anything else is 401 `unauthorized`.
    */
   async authenticate(credential: string | null): Promise<Principal> {
     if (!credential) throw unauthorized();
     if (looksLikeJwt(credential)) {
       const claims = verifyJwt(credential, this.jwtSecret, epochSeconds(this.clock.now()));
       if (!claims) throw unauthorized("Session token invalid or expired.");
-      return { kind: "session", userId: claims.sub, orgId: claims.org, role: claims.role as Role, keyId: null };
+      const user = await this.store.getUser(claims.sub);
+      if (!user || user.org_id !== claims.org || (user.token_version ?? 0) !== (claims.ver ?? 0)) {
+        throw unauthorized("Session ended (the password was reset or the role changed); sign in again.");
+      }
+      return { kind: "session", userId: user.id, orgId: user.org_id, role: user.role, keyId: null };
     }
     const hash = sha256Hex(credential);
     const lookup = await this.lookupKey(hash);
@@ -226,10 +244,40 @@ export class AuthService {
     deliver(user.email, token);
   }
 
+  /** Sets the new password and ends every session of the user (their token version moves on). */
   async confirmPasswordReset(token: string, newPassword: string): Promise<void> {
     const userId = await this.store.consumeResetToken(sha256Hex(token), this.clock.now());
     if (!userId) throw new AppError("bad_request", "Reset token invalid, expired or already used.");
     await this.store.setPasswordHash(userId, await hashPassword(newPassword));
+  }
+
+  // Users ---------------------------------------------------------------------------------------------
+
+  /** The calling user's record. */
+  async user(principal: Principal): Promise<UserRecord> {
+    const user = await this.store.getUser(principal.userId);
+    if (!user) throw notFound("User");
+    return user;
+  }
+
+  /**
+   * Changes a user's organization role: their sessions end at once (token version), their API keys'
+   * lookups carry the new role (other processes see it within API_KEY_CACHE_SECONDS). Only an owner
+   * grants or takes the owner role, and the organization keeps at least one owner.
+   */
+  async changeRole(principal: Principal, userId: string, role: Role): Promise<UserRecord> {
+    const user = await this.store.getUser(userId);
+    if (!user || user.org_id !== principal.orgId) throw notFound("User");
+    if ((role === "owner" || user.role === "owner") && principal.role !== "owner") throw forbidden("Only an owner grants or takes the owner role.");
+    if (user.role === role) return user;
+    if (user.role === "owner") {
+      const owners = (await this.store.listUsers(principal.orgId)).filter((u) => u.role === "owner");
+      if (owners.length <= 1) throw conflict("The organization's last owner keeps the owner role.");
+    }
+    const updated = await this.store.setRole(user.id, role);
+    if (!updated) throw notFound("User");
+    for (const key of await this.store.listApiKeys(user.id)) this.keyCache.delete(key.key_hash);
+    return updated;
   }
 
   // Workspaces ----------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
-import { SolverStatusSchema, UNSUPPORTED_REASONS } from "../solvers/types.js";
+import { SolverMeasuresSchema, SolverResultSchema, SolverStatusSchema, UNSUPPORTED_REASONS } from "../solvers/types.js";
 
 /** Shapes of the spec's Solver comparison endpoints and resources (Comparison, Row, Agreement, Matrix). */
 const SolverNames = z
@@ -33,21 +33,13 @@ export type CompareRequest = z.infer<typeof CompareRequestSchema>;
 export const RowStatusSchema = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
 export type RowStatus = z.infer<typeof RowStatusSchema>;
 
-export const RowSchema = z.object({
+export const RowSchema = SolverMeasuresSchema.extend({
   solver_name: z.string(),
-  solver_version: z.string().nullable(),
-  execution_id: z.string().nullable(),
+  execution_id: z.string().nullable().describe("readable through GET /api/v2/models/executions/{id}"),
   status: RowStatusSchema,
   solver_status: z.union([SolverStatusSchema, z.literal("unsupported")]).nullable(),
   unsupported_reason: z.enum(UNSUPPORTED_REASONS).nullable(),
-  objective_value: z.number().nullable(),
-  dual_bound: z.number().nullable(),
-  gap: z.number().nullable(),
-  nodes: z.number().nullable(),
-  iterations: z.number().nullable(),
-  wall_time_ms: z.number().nullable(),
-  solver_time_seconds: z.number().nullable(),
-  error_message: z.string().nullable(),
+  solver_time_seconds: SolverResultSchema.shape.solver_time_seconds,
 });
 export type Row = z.infer<typeof RowSchema>;
 

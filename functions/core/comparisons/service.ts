@@ -1,20 +1,16 @@
+import type { Services } from "../services.js";
 import type { Principal } from "../auth/service.js";
-import { storePayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
+import { storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
-import { assertVariableCap } from "../executions/service.js";
 import { newId } from "../ids.js";
 import { checkJModel, compileJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
-import type { SolveCharges } from "../limits/charges.js";
-import type { ProjectService, ResolvedModel } from "../projects/service.js";
-import { problemStats, type Problem, type ProblemClass } from "../problem/schema.js";
-import type { Queues } from "../queue/sqs.js";
-import type { InventoryStore } from "../solvers/inventory.js";
+import type { ResolvedModel } from "../projects/service.js";
+import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import { unsupportedReason } from "../solvers/registry.js";
-import { resolveSettings } from "../solvers/settings.js";
+import type { SettingsRequest } from "../solvers/settings.js";
 import type { CompareRequest, ComparisonDetail, MatrixDetail, MatrixRequest, Row } from "./schemas.js";
-import type { ComparisonRecord, ComparisonStore, MatrixRecord } from "./store.js";
+import type { ComparisonRecord, MatrixRecord } from "./store.js";
 import { deriveMatrixStatus, detailOf } from "./views.js";
 
 export function pendingRow(solver: string): Row {
@@ -45,10 +41,13 @@ export function shapeRows(solverNames: string[], cls: ProblemClass, available: R
   });
 }
 
+/** Where a comparison's problem is kept. */
+export const comparisonProblemKey = (orgId: string, id: string) => `comparisons/${orgId}/${id}.json`;
+
 const runnable = (rows: Row[]) => rows.filter((r) => r.solver_status !== "unsupported").length;
 
 function noSolverCanRun(rows: Row[], cls: ProblemClass): AppError {
-  const reasons = Object.fromEntries(rows.map((r) => [r.solver_name, r.unsupported_reason]));
+  const reasons = Object.fromEntries(rows.map((r) => [r.solver_name, r.unsupported_reason!]));
   return new AppError(
     "no_solver_can_run_this_model",
     `None of the named solvers can run this ${cls} model: ${rows.map((r) => `${r.solver_name} (${r.unsupported_reason})`).join(", ")}.`,
@@ -65,18 +64,36 @@ const problemsOf = (problems: JModelProblem[]) =>
  * before anything is charged or stored, then charges, stores and enqueues.
  */
 export class ComparisonService {
-  constructor(
-    private readonly deps: {
-      config: Config;
-      clock: Clock;
-      store: ComparisonStore;
-      projects: ProjectService;
-      blobs: BlobStore;
-      inventory: InventoryStore;
-      charges: SolveCharges;
-      queues: Queues;
-    },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "queues">) {}
+
+  /**
+   * Admits `copies` × the solvers that can express the problem (one comparison, or a matrix's rows):
+   * the rows are shaped from the problem's class; when no named solver can run it, 422 before anything
+   * is charged.
+   */
+  private admitRows(
+    orgId: string,
+    userId: string,
+    problem: Problem,
+    solverNames: string[],
+    settings: SettingsRequest | undefined,
+    copies: number,
+    idPrefix: "cmp" | "cmb",
+  ) {
+    return this.deps.admission.admit({
+      orgId,
+      userId,
+      problem,
+      settings,
+      idPrefix,
+      problemKey: idPrefix === "cmp" ? (id) => comparisonProblemKey(orgId, id) : undefined,
+      plan: async (stats: ProblemStats) => {
+        const rows = shapeRows(solverNames, stats.problem_class, await this.deps.inventory.available(this.deps.clock.now()));
+        if (runnable(rows) === 0) throw noSolverCanRun(rows, stats.problem_class);
+        return { rows, solves: runnable(rows) * copies };
+      },
+    });
+  }
 
   /** The problem a single comparison on a project runs: its source compiled with the default data, or its stored problem. */
   private async problemOfProject(resolved: ResolvedModel): Promise<Problem> {
@@ -111,20 +128,10 @@ export class ComparisonService {
   }
 
   async launch(principal: Principal, request: CompareRequest): Promise<ComparisonDetail> {
-    const { config, clock } = this.deps;
     const resolved = request.project_id ? await this.deps.projects.resolve(principal, request.project_id, request.version_id) : null;
     const problem = resolved ? await this.problemOfProject(resolved) : request.problem!;
-    const stats = problemStats(problem);
-    assertVariableCap(config, stats);
-    const available = await this.deps.inventory.available(clock.now());
-    const results = shapeRows(request.solver_names, stats.problem_class, available);
-    if (runnable(results) === 0) throw noSolverCanRun(results, stats.problem_class);
-    const settings = resolveSettings(config, request.settings);
-    const creditsEach = this.deps.charges.creditsFor(stats, settings.time_limit_seconds);
-    await this.deps.charges.charge(principal.orgId, principal.userId, runnable(results), creditsEach);
-
-    const now = clock.now();
-    const id = newId("cmp", now);
+    const admitted = await this.admitRows(principal.orgId, principal.userId, problem, request.solver_names, request.settings, 1, "cmp");
+    const { id, stats, settings, creditsEach } = admitted;
     const record: ComparisonRecord = {
       id,
       org_id: principal.orgId,
@@ -143,18 +150,18 @@ export class ComparisonService {
       constraint_count: stats.constraint_count,
       machine_note: null,
       solver_names: request.solver_names,
-      results,
+      results: admitted.plan.rows,
       agreement: null,
       error_message: null,
-      created_at: isoTime(now),
+      created_at: isoTime(this.deps.clock.now()),
       started_at: null,
       completed_at: null,
-      problem: await storePayload(this.deps.blobs, `comparisons/${principal.orgId}/${id}.json`, problem, config.inlinePayloadMaxBytes),
+      problem: admitted.problem,
       model: null,
       credits_each: creditsEach,
       cancel_requested: false,
     };
-    await this.deps.store.create(record);
+    await this.deps.comparisonStore.create(record);
     await this.enqueue(record);
     return detailOf(record);
   }
@@ -164,7 +171,7 @@ export class ComparisonService {
     try {
       await this.deps.queues.sendJob({ type: "comparison", id: record.id, org_id: record.org_id });
     } catch (error) {
-      await this.deps.store.end(record.org_id, record.id, ["pending"], "failed", {
+      await this.deps.comparisonStore.end(record.org_id, record.id, ["pending"], "failed", {
         error_message: `enqueue_failed: ${(error as Error).message}`,
         completed_at: isoTime(this.deps.clock.now()),
         results: record.results.map((r) => (r.status === "pending" ? { ...r, status: "failed" as const, error_message: "the job broker refused the job" } : r)),
@@ -174,13 +181,13 @@ export class ComparisonService {
   }
 
   async get(principal: Principal, id: string): Promise<ComparisonDetail> {
-    const record = await this.deps.store.get(principal.orgId, id);
+    const record = await this.deps.comparisonStore.get(principal.orgId, id);
     if (!record) throw notFound("Comparison");
     return detailOf(record);
   }
 
   async list(principal: Principal, limit: number, offset: number) {
-    const { items, total } = await this.deps.store.list(principal.orgId, limit, offset);
+    const { items, total } = await this.deps.comparisonStore.list(principal.orgId, limit, offset);
     return {
       comparisons: items.map((c) => ({
         id: c.id,
@@ -196,7 +203,7 @@ export class ComparisonService {
   }
 
   async cancel(principal: Principal, id: string): Promise<ComparisonDetail> {
-    const record = await this.deps.store.cancel(principal.orgId, id, this.deps.clock.now());
+    const record = await this.deps.comparisonStore.cancel(principal.orgId, id, this.deps.clock.now());
     if (!record) throw notFound("Comparison");
     return detailOf(record);
   }
@@ -229,18 +236,12 @@ export class ComparisonService {
         problems: problemsOf(error.problems),
       });
     }
-    const stats = problemStats(first);
-    assertVariableCap(config, stats);
-    const available = await this.deps.inventory.available(clock.now());
-    const shaped = shapeRows(request.solver_names, stats.problem_class, available);
-    if (runnable(shaped) === 0) throw noSolverCanRun(shaped, stats.problem_class);
-    const settings = resolveSettings(config, request.settings);
-    const creditsEach = this.deps.charges.creditsFor(stats, settings.time_limit_seconds);
-    const quotaCost = runnable(shaped) * datasets.length;
-    await this.deps.charges.charge(principal.orgId, principal.userId, quotaCost, creditsEach);
-
+    const admitted = await this.admitRows(principal.orgId, principal.userId, first, request.solver_names, request.settings, datasets.length, "cmb");
+    const { stats, settings, creditsEach } = admitted;
+    const shaped = admitted.plan.rows;
+    const quotaCost = admitted.plan.solves;
     const now = clock.now();
-    const batchId = newId("cmb", now);
+    const batchId = admitted.id;
     const records: ComparisonRecord[] = [];
     for (let i = 0; i < datasets.length; i++) {
       const id = newId("cmp", now);
@@ -269,7 +270,7 @@ export class ComparisonService {
         created_at: isoTime(now),
         started_at: null,
         completed_at: null,
-        problem: isFirst ? await storePayload(this.deps.blobs, `comparisons/${principal.orgId}/${id}.json`, first, config.inlinePayloadMaxBytes) : null,
+        problem: isFirst ? await storePayload(this.deps.blobs, comparisonProblemKey(principal.orgId, id), first, config.inlinePayloadMaxBytes) : null,
         // The source is frozen with the row, so editing the draft later cannot change a running matrix.
         model: await storePayload(
           this.deps.blobs,
@@ -295,8 +296,8 @@ export class ComparisonService {
       rows: records.map((r, i) => ({ comparison_id: r.id, dataset_id: datasets[i]!.id, dataset_name: datasets[i]!.name })),
       created_at: isoTime(now),
     };
-    await this.deps.store.createMatrix(matrix);
-    for (const r of records) await this.deps.store.create(r);
+    await this.deps.comparisonStore.createMatrix(matrix);
+    for (const r of records) await this.deps.comparisonStore.create(r);
     let refused: unknown = null;
     for (const r of records) {
       try {
@@ -310,11 +311,11 @@ export class ComparisonService {
   }
 
   async getMatrix(principal: Principal, batchId: string): Promise<MatrixDetail> {
-    const matrix = await this.deps.store.getMatrix(principal.orgId, batchId);
+    const matrix = await this.deps.comparisonStore.getMatrix(principal.orgId, batchId);
     if (!matrix) throw notFound("Matrix");
     return this.matrixDetail(
       matrix,
-      await this.deps.store.getMany(
+      await this.deps.comparisonStore.getMany(
         principal.orgId,
         matrix.rows.map((r) => r.comparison_id),
       ),
@@ -322,13 +323,13 @@ export class ComparisonService {
   }
 
   async listMatrices(principal: Principal, projectId: string | undefined, limit: number, offset: number) {
-    const all = await this.deps.store.listMatrices(principal.orgId, projectId);
+    const all = await this.deps.comparisonStore.listMatrices(principal.orgId, projectId);
     const page = all.slice(offset, offset + limit);
     const batches = await Promise.all(
       page.map(async (m) => {
         const detail = await this.matrixDetail(
           m,
-          await this.deps.store.getMany(
+          await this.deps.comparisonStore.getMany(
             principal.orgId,
             m.rows.map((r) => r.comparison_id),
           ),
@@ -349,9 +350,9 @@ export class ComparisonService {
   }
 
   async cancelMatrix(principal: Principal, batchId: string): Promise<MatrixDetail> {
-    const matrix = await this.deps.store.getMatrix(principal.orgId, batchId);
+    const matrix = await this.deps.comparisonStore.getMatrix(principal.orgId, batchId);
     if (!matrix) throw notFound("Matrix");
-    for (const row of matrix.rows) await this.deps.store.cancel(principal.orgId, row.comparison_id, this.deps.clock.now());
+    for (const row of matrix.rows) await this.deps.comparisonStore.cancel(principal.orgId, row.comparison_id, this.deps.clock.now());
     return this.getMatrix(principal, batchId);
   }
 

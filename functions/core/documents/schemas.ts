@@ -4,8 +4,8 @@ import { SettingsRequestSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
 
 /**
- * Builder documents (shapes ours; DESIGN §5 fixes the request fields). A document holds a model and
- * the solver it names; every save is a version, optionally named.
+ * Builder documents (the shapes are ours: the spec only names them; docs/decisions.md, "Builder
+ * documents"). A document holds a model and the solver it names; every save is a version, optionally named.
  */
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -15,7 +15,7 @@ export const DocumentModelSchema = z.discriminatedUnion("kind", [
     source: z.string().min(1).max(1_000_000).describe("JModel source (docs/jmodel.md)"),
     data: JsonObject.default({}).describe("default data: sets and parameters; trigger overrides replace named ones"),
   }),
-  z.object({ kind: z.literal("problem"), problem: ProblemSchema.describe("a canonical problem (DESIGN §4)") }),
+  z.object({ kind: z.literal("problem"), problem: ProblemSchema.describe("a canonical problem, the shape the plain solve takes") }),
 ]);
 export type DocumentModel = z.infer<typeof DocumentModelSchema>;
 

@@ -1,19 +1,17 @@
+import type { Services } from "../services.js";
 import type { z } from "zod";
 import type { Principal } from "../auth/service.js";
-import { loadPayload, storePayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
+import { loadPayload, storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import { AppError, invalid, notFound } from "../errors.js";
-import type { ExecutionService } from "../executions/service.js";
 import { newId } from "../ids.js";
 import { compileJModel, isJModelError, modelSymbols } from "../jmodel/index.js";
 import type { Problem } from "../problem/schema.js";
-import type { InventoryStore } from "../solvers/inventory.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { resolveRunInput, SOLVER_OVERRIDE } from "../triggers/overrides.js";
 import type { CreateDocumentSchema, CreateVersionSchema, DocumentModel, DocumentViewSchema, VersionSummarySchema, VersionViewSchema } from "./schemas.js";
-import type { DocumentRecord, DocumentStore, VersionRecord } from "./store.js";
+import type { DocumentRecord, VersionRecord } from "./store.js";
 
 type DocumentView = z.infer<typeof DocumentViewSchema>;
 type VersionView = z.infer<typeof VersionViewSchema>;
@@ -25,9 +23,7 @@ type VersionSummary = z.infer<typeof VersionSummarySchema>;
  * trigger pins is named first (`promote`), so pruning cannot remove it.
  */
 export class DocumentService {
-  constructor(
-    private readonly deps: { store: DocumentStore; blobs: BlobStore; clock: Clock; config: Config; executions: ExecutionService; inventory: InventoryStore },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "documentStore" | "blobs" | "clock" | "config" | "executions" | "inventory">) {}
 
   async create(principal: Principal, input: z.infer<typeof CreateDocumentSchema>): Promise<{ document: DocumentRecord; version: VersionRecord }> {
     const now = this.deps.clock.now();
@@ -41,21 +37,21 @@ export class DocumentService {
       updated_at: isoTime(now),
     };
     const version = await this.versionRecord(principal, document.id, 1, input.model, input.solver_name, null, now);
-    await this.deps.store.create(document);
-    await this.deps.store.putVersion(version);
+    await this.deps.documentStore.create(document);
+    await this.deps.documentStore.putVersion(version);
     return { document, version };
   }
 
   async saveVersion(principal: Principal, documentId: string, input: z.infer<typeof CreateVersionSchema>): Promise<VersionRecord> {
     await this.get(principal, documentId);
-    const latest = await this.deps.store.latestVersion(documentId);
+    const latest = await this.deps.documentStore.latestVersion(documentId);
     const model = input.model ?? (latest ? await this.model(latest) : null);
     if (!model) throw invalid(["body", "model"], "the document has no version to take the model from; give model");
     const now = this.deps.clock.now();
-    const number = await this.deps.store.nextVersionNumber(principal.orgId, documentId, now);
+    const number = await this.deps.documentStore.nextVersionNumber(principal.orgId, documentId, now);
     if (number === null) throw notFound("Document");
     const version = await this.versionRecord(principal, documentId, number, model, input.solver_name ?? latest?.solver_name ?? "auto", input.name ?? null, now);
-    await this.deps.store.putVersion(version);
+    await this.deps.documentStore.putVersion(version);
     await this.prune(documentId);
     return version;
   }
@@ -88,27 +84,27 @@ export class DocumentService {
   private async prune(documentId: string): Promise<void> {
     const kept = this.deps.config.documentUnnamedVersionsKept;
     if (kept <= 0) return;
-    const unnamed = (await this.deps.store.listVersions(documentId)).filter((v) => v.name === null);
+    const unnamed = (await this.deps.documentStore.listVersions(documentId)).filter((v) => v.name === null);
     for (const v of unnamed.slice(kept)) {
-      if (await this.deps.store.deleteUnnamedVersion(documentId, v.id)) {
+      if (await this.deps.documentStore.deleteUnnamedVersion(documentId, v.id)) {
         if ("blob" in v.model) await this.deps.blobs.delete(v.model.blob).catch(() => undefined);
       }
     }
   }
 
   async get(principal: Principal, id: string): Promise<DocumentRecord> {
-    const doc = await this.deps.store.get(principal.orgId, id);
+    const doc = await this.deps.documentStore.get(principal.orgId, id);
     if (!doc) throw notFound("Document");
     return doc;
   }
 
   async list(principal: Principal): Promise<DocumentRecord[]> {
-    return this.deps.store.list(principal.orgId);
+    return this.deps.documentStore.list(principal.orgId);
   }
 
   /** A version of a document of the organization, or null. */
   async findVersion(orgId: string, documentId: string, versionId: string): Promise<VersionRecord | null> {
-    const version = await this.deps.store.getVersion(documentId, versionId);
+    const version = await this.deps.documentStore.getVersion(documentId, versionId);
     return version && version.org_id === orgId ? version : null;
   }
 
@@ -122,7 +118,7 @@ export class DocumentService {
   /** Names a pinned version `v<number>` if unnamed. Null when it no longer exists (pruned meanwhile). */
   async promote(version: VersionRecord): Promise<VersionRecord | null> {
     if (version.name !== null) return version;
-    return this.deps.store.nameVersion(version.document_id, version.id, `v${version.number}`);
+    return this.deps.documentStore.nameVersion(version.document_id, version.id, `v${version.number}`);
   }
 
   model(version: VersionRecord): Promise<DocumentModel> {
@@ -165,7 +161,7 @@ export class DocumentService {
     input: { version_id?: string; override_data?: Record<string, unknown>; solver_name?: SolverChoice; settings?: SettingsRequest },
   ): Promise<{ executionId: string; versionId: string }> {
     const doc = await this.get(principal, documentId);
-    const version = input.version_id ? await this.getVersion(principal, documentId, input.version_id) : await this.deps.store.latestVersion(documentId);
+    const version = input.version_id ? await this.getVersion(principal, documentId, input.version_id) : await this.deps.documentStore.latestVersion(documentId);
     if (!version) throw notFound("Version");
     const model = await this.model(version);
     const fields = [
@@ -206,7 +202,7 @@ export class DocumentService {
   }
 
   async view(doc: DocumentRecord): Promise<DocumentView> {
-    const versions = await this.deps.store.listVersions(doc.id);
+    const versions = await this.deps.documentStore.listVersions(doc.id);
     if (versions.length === 0) throw notFound("Version");
     return {
       id: doc.id,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
-import { SolverChoiceSchema, SolverStatusSchema } from "../solvers/types.js";
+import { SolverChoiceSchema, SolverResultSchema, SolverStatusSchema } from "../solvers/types.js";
 
 /** Body of POST /api/v2/solve and /solve/async. */
 export const SolveRequestSchema = z.object({
@@ -15,21 +15,11 @@ export type SolveRequest = z.infer<typeof SolveRequestSchema>;
  * The solve response: a plain solve's body, an execution's `result`, a trigger run's `result_data`
  * and a webhook's `data.result`. `status` is the verdict (the same value as `solver_status`).
  */
-export const SolveResponseSchema = z.object({
+export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds: true }).extend({
   execution_id: z.string(),
   status: SolverStatusSchema,
-  solver_status: SolverStatusSchema,
-  objective_value: z.number().nullable(),
-  dual_bound: z.number().nullable(),
-  gap: z.number().nullable(),
-  nodes: z.number().nullable(),
-  iterations: z.number().nullable(),
-  solution: z.record(z.string(), z.number()).nullable(),
-  solve_time_seconds: z.number().nullable().describe("the solver's own measure of its search"),
-  wall_time_ms: z.number().nullable().describe("around the whole solver call, including building the model"),
+  solve_time_seconds: SolverResultSchema.shape.solver_time_seconds.describe("the solver's own measure of its search"),
   solver_name: z.string(),
-  solver_version: z.string().nullable(),
-  error_message: z.string().nullable(),
 });
 export type SolveResponse = z.infer<typeof SolveResponseSchema>;
 

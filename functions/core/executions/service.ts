@@ -1,53 +1,58 @@
+import type { Services } from "../services.js";
 import type { Principal } from "../auth/service.js";
-import { loadPayload, storePayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
+import { loadPayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
-import { newId } from "../ids.js";
-import type { SolveCharges } from "../limits/charges.js";
-import { problemStats, type Problem, type ProblemStats } from "../problem/schema.js";
-import type { Queues } from "../queue/sqs.js";
-import type { InventoryStore } from "../solvers/inventory.js";
+import type { Admitted } from "../limits/solve-admission.js";
+import type { Problem, ProblemClass } from "../problem/schema.js";
 import { pickAuto, unsupportedReason } from "../solvers/registry.js";
-import { resolveSettings, type SettingsRequest } from "../solvers/settings.js";
+import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice, SolverName, UnsupportedReason } from "../solvers/types.js";
 import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js";
-import { executionView, type ExecutionRecord, type ExecutionStore } from "./store.js";
-
-/** 403 when a problem is past the instance's variable cap (0 = none). */
-export function assertVariableCap(config: Pick<Config, "instanceMaxVariables">, stats: ProblemStats): void {
-  const cap = config.instanceMaxVariables;
-  if (cap > 0 && stats.variable_count > cap) {
-    throw new AppError("variable_limit_exceeded", `The model has ${stats.variable_count} variables; this instance allows at most ${cap}.`, {
-      variable_count: stats.variable_count,
-      limit: cap,
-    });
-  }
-}
+import { executionView, type ExecutionRecord } from "./store.js";
 
 export const problemKey = (orgId: string, id: string) => `problems/${orgId}/${id}.json`;
 export const resultKey = (orgId: string, id: string) => `results/${orgId}/${id}.json`;
 
+/** The record of an admitted single-solver execution, before it is stored. */
+export function executionRecord(
+  admitted: Admitted<{ solver: SolverName }>,
+  fields: { orgId: string; userId: string; origin: ExecutionOrigin; notify: boolean; requested: string; problemName: string; nowMs: number },
+): ExecutionRecord {
+  return {
+    id: admitted.id,
+    org_id: fields.orgId,
+    created_by: fields.userId,
+    status: "queued",
+    origin: fields.origin,
+    notify: fields.notify,
+    solver_requested: fields.requested,
+    solver_name: admitted.plan.solver,
+    problem: admitted.problem!,
+    problem_name: fields.problemName,
+    problem_class: admitted.stats.problem_class,
+    variable_count: admitted.stats.variable_count,
+    constraint_count: admitted.stats.constraint_count,
+    settings: admitted.settings,
+    credits_charged: admitted.creditsEach,
+    created_at: isoTime(fields.nowMs),
+    started_at: null,
+    completed_at: null,
+    error_message: null,
+    result: null,
+    deadline_ms: null,
+  };
+}
+
 /**
- * Plain and async solves and builder-document runs: one execution, one solver. Launch validates,
- * picks the solver, charges, stores the problem, enqueues; the solver container does the rest.
+ * Plain and async solves and builder-document runs: one execution, one solver. Launch admits the solve
+ * (limits/solve-admission.ts), records it and enqueues it; the solver container does the rest.
  */
 export class ExecutionService {
-  constructor(
-    private readonly deps: {
-      config: Config;
-      clock: Clock;
-      executions: ExecutionStore;
-      blobs: BlobStore;
-      inventory: InventoryStore;
-      charges: SolveCharges;
-      queues: Queues;
-    },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "queues">) {}
 
   /** Which solver runs: `auto` picks per problem class; a named one must be able to run it. */
-  async chooseSolver(choice: SolverChoice, problem: Problem): Promise<SolverName> {
-    const cls = problemStats(problem).problem_class;
+  async chooseSolver(choice: SolverChoice, cls: ProblemClass): Promise<SolverName> {
     const available = await this.deps.inventory.available(this.deps.clock.now());
     if (choice === "auto") {
       const picked = pickAuto(cls, available);
@@ -63,57 +68,54 @@ export class ExecutionService {
     return choice;
   }
 
+  /** Admits one solve of `problem` with `choice`: the solver it runs and everything the admission decided. */
+  admit(
+    orgId: string,
+    userId: string,
+    problem: Problem,
+    choice: SolverChoice,
+    settings: SettingsRequest | undefined,
+  ): Promise<Admitted<{ solver: SolverName }>> {
+    return this.deps.admission.admit({
+      orgId,
+      userId,
+      problem,
+      settings,
+      idPrefix: "exe",
+      problemKey: (id) => problemKey(orgId, id),
+      plan: async (stats) => ({ solver: await this.chooseSolver(choice, stats.problem_class), solves: 1 }),
+    });
+  }
+
   async launch(
     principal: Principal,
     input: { problem: Problem; solver_name: SolverChoice; settings?: SettingsRequest },
     origin: ExecutionOrigin,
     notify: boolean,
   ): Promise<ExecutionRecord> {
-    const { config, clock } = this.deps;
-    const stats = problemStats(input.problem);
-    assertVariableCap(config, stats);
-    const solver = await this.chooseSolver(input.solver_name, input.problem);
-    const settings = resolveSettings(config, input.settings);
-    const credits = this.deps.charges.creditsFor(stats, settings.time_limit_seconds);
-    await this.deps.charges.charge(principal.orgId, principal.userId, 1, credits);
-
-    const now = clock.now();
-    const id = newId("exe", now);
-    const record: ExecutionRecord = {
-      id,
-      org_id: principal.orgId,
-      created_by: principal.userId,
-      status: "queued",
+    const { clock } = this.deps;
+    const admitted = await this.admit(principal.orgId, principal.userId, input.problem, input.solver_name, input.settings);
+    const record = executionRecord(admitted, {
+      orgId: principal.orgId,
+      userId: principal.userId,
       origin,
       notify,
-      solver_requested: input.solver_name,
-      solver_name: solver,
-      problem: await storePayload(this.deps.blobs, problemKey(principal.orgId, id), input.problem, config.inlinePayloadMaxBytes),
-      problem_name: input.problem.name,
-      problem_class: stats.problem_class,
-      variable_count: stats.variable_count,
-      constraint_count: stats.constraint_count,
-      settings,
-      credits_charged: credits,
-      created_at: isoTime(now),
-      started_at: null,
-      completed_at: null,
-      error_message: null,
-      result: null,
-      deadline_ms: null,
-    };
-    await this.deps.executions.create(record);
+      requested: input.solver_name,
+      problemName: input.problem.name,
+      nowMs: clock.now(),
+    });
+    await this.deps.executionStore.create(record);
     try {
-      await this.deps.queues.sendJob({ type: "execution", id, org_id: principal.orgId });
+      await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: principal.orgId });
     } catch (error) {
-      await this.deps.executions.fail(principal.orgId, id, ["queued"], `enqueue_failed: ${(error as Error).message}`, clock.now());
+      await this.deps.executionStore.fail(principal.orgId, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, clock.now());
       throw error;
     }
     return record;
   }
 
   async view(principal: Principal, id: string): Promise<ExecutionView> {
-    const record = await this.deps.executions.get(principal.orgId, id);
+    const record = await this.deps.executionStore.get(principal.orgId, id);
     if (!record) throw notFound("Execution");
     return executionView(record, await this.result(record));
   }
@@ -130,7 +132,7 @@ export class ExecutionService {
     const deadline = Date.now() + timeoutMs;
     let delay = 5;
     for (;;) {
-      const record = await this.deps.executions.get(orgId, id);
+      const record = await this.deps.executionStore.get(orgId, id);
       if (record && (record.status === "completed" || record.status === "failed" || record.status === "cancelled")) return record;
       if (Date.now() >= deadline) return null;
       await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, deadline - Date.now()))));

@@ -6,7 +6,7 @@ import type { Table } from "../store/table.js";
 import type { ExecutionOrigin, ExecutionStatus, ExecutionView, SolveResponse } from "./schemas.js";
 
 /**
- * One solver run (DESIGN §3: `ORG#<org>` / `EXE#<id>`). Created queued by the API (plain and async
+ * One solver run (`ORG#<org>` / `EXE#<id>` in the single table). Created queued by the API (plain and async
  * solve, document runs) or running by a comparison's worker for each row it starts.
  */
 export interface ExecutionRecord {

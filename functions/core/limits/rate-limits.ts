@@ -1,24 +1,40 @@
 import type { Config, RateWindow } from "../config.js";
 import { RateLimitError } from "../errors.js";
-import { bindingWindow, type CounterStore, type ConsumeResult, type WindowSpec, type WindowState } from "../store/counters.js";
+import { bindingWindow, type ConsumeResult, type CounterStore, type WindowSpec, type WindowState } from "../store/counters.js";
 
 /**
- * The spec's rate limits. Statement A: every request per organization (120/min, 50,000/day); sign-in
- * and sign-up per client IP; password reset per e-mail address (3/hour). Statement B: per endpoint
- * class per organization (solve and execute 60/min, 10,000/day; model reads and the calculator
- * 120/min). A request counts against the organization's overall windows AND its class's windows,
- * all attributes of one item: one UpdateItem per request.
+ * The spec's rate limits, by class. A route names its class in its declaration; the class says what
+ * the request is counted per and against which windows.
+ *
+ * Statement A: every request per organization (120/min, 50,000/day); sign-in and sign-up per client
+ * IP; password reset per e-mail address (3/hour). Statement B: per endpoint class per organization
+ * (solve and execute 60/min, 10,000/day; model reads and the calculator 120/min). An organization's
+ * request counts against its overall windows AND its class's windows, all attributes of one item:
+ * one UpdateItem per request.
  */
-export type EndpointClass = "solve" | "models_execute" | "models_read" | "credits_calculator" | "other";
+export const RATE_CLASSES = {
+  /** Health: never limited, no headers (monitors must never be throttled). */
+  exempt: { scope: "none", what: "requests" },
+  /** Statement A's "every API request", per organization. */
+  organization: { scope: "organization", what: "requests" },
+  solve: { scope: "organization", what: "requests" },
+  models_execute: { scope: "organization", what: "requests" },
+  models_read: { scope: "organization", what: "requests" },
+  /** The public credit calculator, per client IP with statement B's numbers. */
+  calculator: { scope: "client_ip", what: "requests" },
+  /** Per client IP here, then per e-mail address once the body is read. */
+  sign_in: { scope: "client_ip", what: "sign-in attempts" },
+  sign_up: { scope: "client_ip", what: "sign-ups" },
+  password_reset: { scope: "email", what: "password-reset requests for this address" },
+  /** What no organization can be charged for (no or a bad credential, unknown routes, public pages): per client IP. */
+  anonymous: { scope: "client_ip", what: "requests" },
+  /** Fire, run now and rerun share one window per trigger, counted by the run service. */
+  trigger: { scope: "trigger", what: "runs of this trigger" },
+} as const;
 
-export function classifyEndpoint(method: string, path: string): EndpointClass {
-  const p = path.replace(/\/+$/, "");
-  if (method === "POST" && (p === "/api/v2/solve" || p === "/api/v2/solve/async")) return "solve";
-  if (method === "POST" && /^\/api\/v2\/models\/[^/]+\/execute$/.test(p)) return "models_execute";
-  if (method === "GET" && p.startsWith("/api/v2/models/")) return "models_read";
-  if (method === "POST" && p === "/api/v2/credits/calculator") return "credits_calculator";
-  return "other";
-}
+export type RateClass = keyof typeof RATE_CLASSES;
+export type RateScope = (typeof RATE_CLASSES)[RateClass]["scope"];
+export const RATE_CLASS_NAMES = Object.keys(RATE_CLASSES) as RateClass[];
 
 const windows = (name: string, w: RateWindow): WindowSpec[] => [
   { name: `${name}-minute`, seconds: 60, limit: w.perMinute },
@@ -27,55 +43,75 @@ const windows = (name: string, w: RateWindow): WindowSpec[] => [
 
 export class RateLimiter {
   constructor(
-    private readonly counters: CounterStore,
-    private readonly config: Config,
+    private readonly counters: Pick<CounterStore, "consume">,
+    private readonly config: Pick<
+      Config,
+      | "instanceRateLimit"
+      | "solveRateLimit"
+      | "modelsExecuteRateLimit"
+      | "modelsReadRateLimit"
+      | "creditsCalculatorRateLimit"
+      | "authLoginRateLimit"
+      | "authLoginPerEmailRateLimit"
+      | "authSignupRateLimit"
+      | "authPasswordResetPerHour"
+      | "triggerFireRateLimitPerMinute"
+    >,
   ) {}
 
-  private classWindows(cls: EndpointClass): WindowSpec[] {
+  private classWindows(cls: RateClass): WindowSpec[] {
+    const c = this.config;
     switch (cls) {
       case "solve":
-        return windows("solve", this.config.solveRateLimit);
+        return windows("solve", c.solveRateLimit);
       case "models_execute":
-        return windows("execute", this.config.modelsExecuteRateLimit);
+        return windows("execute", c.modelsExecuteRateLimit);
       case "models_read":
-        return windows("models", this.config.modelsReadRateLimit);
-      case "credits_calculator":
-        return windows("calculator", this.config.creditsCalculatorRateLimit);
+        return windows("models", c.modelsReadRateLimit);
+      case "calculator":
+        return windows("calculator", c.creditsCalculatorRateLimit);
+      case "sign_in":
+        return windows("login", c.authLoginRateLimit);
+      case "sign_up":
+        return windows("signup", c.authSignupRateLimit);
+      case "password_reset":
+        return [{ name: "reset-hour", seconds: 3600, limit: c.authPasswordResetPerHour }];
+      case "anonymous":
+        return windows("anonymous", c.instanceRateLimit);
+      case "trigger":
+        return [{ name: "fire-minute", seconds: 60, limit: c.triggerFireRateLimitPerMinute }];
       default:
         return [];
     }
   }
 
-  /** An authenticated request of organization `orgId`: overall + endpoint-class windows. */
-  forOrganization(orgId: string, cls: EndpointClass, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`ORG#${orgId}`, [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)], nowMs);
+  /**
+   * Counts one request of class `cls` against the subject its scope names (an organization id, a
+   * client IP, an e-mail address or a trigger id). Exempt classes count nothing (null).
+   */
+  consume(cls: RateClass, subject: string, nowMs: number): Promise<ConsumeResult> | null {
+    switch (RATE_CLASSES[cls].scope) {
+      case "none":
+        return null;
+      case "organization":
+        return this.counters.consume(`ORG#${subject}`, [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)], nowMs);
+      case "client_ip":
+        return this.counters.consume(`IP#${subject}#${cls}`, this.classWindows(cls), nowMs);
+      case "email":
+        return this.counters.consume(`EMAIL#${subject}#${cls}`, this.classWindows(cls), nowMs);
+      case "trigger":
+        return this.counters.consume(`TRG#${subject}`, this.classWindows(cls), nowMs);
+    }
   }
 
-  /** A public endpoint with a per-IP limit (the credits calculator). */
-  forClientIp(ip: string, cls: EndpointClass, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`IP#${ip}#${cls}`, this.classWindows(cls), nowMs);
-  }
-
-  signIn(ip: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`IP#${ip}#login`, windows("login", this.config.authLoginRateLimit), nowMs);
-  }
-
+  /** Sign-in's second window: per account (statement B's login numbers), against distributed guessing. */
   signInForEmail(email: string, nowMs: number): Promise<ConsumeResult> {
     return this.counters.consume(`EMAIL#${email}#login`, windows("login-email", this.config.authLoginPerEmailRateLimit), nowMs);
   }
-
-  signUp(ip: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`IP#${ip}#signup`, windows("signup", this.config.authSignupRateLimit), nowMs);
-  }
-
-  passwordReset(email: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`EMAIL#${email}#reset`, [{ name: "reset-hour", seconds: 3600, limit: this.config.authPasswordResetPerHour }], nowMs);
-  }
-
-  triggerFire(triggerId: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`TRG#${triggerId}`, [{ name: "fire-minute", seconds: 60, limit: this.config.triggerFireRateLimitPerMinute }], nowMs);
-  }
 }
+
+/** What a refused window is called in the 429's message. */
+export const rateClassWhat = (cls: RateClass): string => RATE_CLASSES[cls].what;
 
 /** Throws the 429 for a refused result. */
 export function assertAllowed(result: ConsumeResult, nowMs: number, what?: string): void {

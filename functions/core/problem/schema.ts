@@ -79,7 +79,8 @@ export type Constraint = z.output<typeof ConstraintSchema>;
 export type Term = z.output<typeof TermSchema>;
 export type VariableType = z.output<typeof VariableTypeSchema>;
 
-export type ProblemClass = "LP" | "MILP" | "QP" | "MIQP";
+export const PROBLEM_CLASSES = ["LP", "MILP", "QP", "MIQP"] as const;
+export type ProblemClass = (typeof PROBLEM_CLASSES)[number];
 
 export function hasIntegers(p: Problem): boolean {
   return p.variables.some((v) => v.type !== "continuous");
@@ -103,15 +104,16 @@ export function problemClass(p: Problem): ProblemClass {
   return ints ? "MILP" : "LP";
 }
 
-export interface ProblemStats {
-  problem_class: ProblemClass;
-  variable_count: number;
-  constraint_count: number;
-  integer_count: number;
-  binary_count: number;
-  nonzero_count: number;
-  quadratic_term_count: number;
-}
+export const ProblemStatsSchema = z.object({
+  problem_class: z.enum(PROBLEM_CLASSES),
+  variable_count: z.number().int(),
+  constraint_count: z.number().int(),
+  integer_count: z.number().int(),
+  binary_count: z.number().int(),
+  nonzero_count: z.number().int(),
+  quadratic_term_count: z.number().int(),
+});
+export type ProblemStats = z.infer<typeof ProblemStatsSchema>;
 
 export function problemStats(p: Problem): ProblemStats {
   let integer = 0;

@@ -1,15 +1,15 @@
+import type { Services } from "../services.js";
 import type { z } from "zod";
 import type { Principal } from "../auth/service.js";
-import { loadPayload, storePayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
+import { loadPayload, storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import { notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { checkJModel } from "../jmodel/index.js";
 import type { MarketplaceModel } from "../marketplace/catalog.js";
 import type { Problem } from "../problem/schema.js";
 import type { CreateProjectSchema, DatasetViewSchema, ProjectViewSchema, UpdateDraftSchema, VersionViewSchema } from "./schemas.js";
-import type { DatasetRecord, ModelContent, ProjectRecord, ProjectStore, VersionRecord } from "./store.js";
+import type { DatasetRecord, ModelContent, ProjectRecord, VersionRecord } from "./store.js";
 
 type ProjectView = z.infer<typeof ProjectViewSchema>;
 type VersionView = z.infer<typeof VersionViewSchema>;
@@ -25,7 +25,7 @@ export interface ResolvedModel {
 }
 
 export class ProjectService {
-  constructor(private readonly deps: { store: ProjectStore; blobs: BlobStore; clock: Clock; config: Config }) {}
+  constructor(private readonly deps: Pick<Services, "projectStore" | "blobs" | "clock" | "config">) {}
 
   private async content(
     orgId: string,
@@ -61,7 +61,7 @@ export class ProjectService {
       created_at: isoTime(now),
       updated_at: isoTime(now),
     };
-    await this.deps.store.create(record);
+    await this.deps.projectStore.create(record);
     return this.view(record);
   }
 
@@ -86,17 +86,17 @@ export class ProjectService {
   }
 
   async get(principal: Principal, id: string): Promise<ProjectRecord> {
-    const p = await this.deps.store.get(principal.orgId, id);
+    const p = await this.deps.projectStore.get(principal.orgId, id);
     if (!p) throw notFound("Project");
     return p;
   }
 
   async list(principal: Principal): Promise<ProjectView[]> {
-    return Promise.all((await this.deps.store.list(principal.orgId)).map((p) => this.view(p)));
+    return Promise.all((await this.deps.projectStore.list(principal.orgId)).map((p) => this.view(p)));
   }
 
   async update(principal: Principal, id: string, fields: { name?: string; description?: string | null }): Promise<ProjectView> {
-    const p = await this.deps.store.update(principal.orgId, id, fields, this.deps.clock.now());
+    const p = await this.deps.projectStore.update(principal.orgId, id, fields, this.deps.clock.now());
     if (!p) throw notFound("Project");
     return this.view(p);
   }
@@ -104,7 +104,7 @@ export class ProjectService {
   async updateDraft(principal: Principal, id: string, input: z.infer<typeof UpdateDraftSchema>): Promise<ProjectView> {
     const project = await this.get(principal, id);
     const draft = await this.content(principal.orgId, id, input, project.draft);
-    const p = await this.deps.store.update(principal.orgId, id, { draft }, this.deps.clock.now());
+    const p = await this.deps.projectStore.update(principal.orgId, id, { draft }, this.deps.clock.now());
     if (!p) throw notFound("Project");
     return this.view(p);
   }
@@ -114,13 +114,13 @@ export class ProjectService {
    * they ran (each stored its own copy of the problem or the model).
    */
   async delete(principal: Principal, id: string): Promise<void> {
-    if (!(await this.deps.store.delete(principal.orgId, id))) throw notFound("Project");
+    if (!(await this.deps.projectStore.delete(principal.orgId, id))) throw notFound("Project");
   }
 
   /** Freezes the draft as the next numbered version. */
   async commit(principal: Principal, id: string, name: string | undefined): Promise<VersionView> {
     const project = await this.get(principal, id);
-    const number = await this.deps.store.nextVersionNumber(principal.orgId, id);
+    const number = await this.deps.projectStore.nextVersionNumber(principal.orgId, id);
     if (number === null) throw notFound("Project");
     const now = this.deps.clock.now();
     const version: VersionRecord = {
@@ -132,18 +132,18 @@ export class ProjectService {
       created_by: principal.userId,
       created_at: isoTime(now),
     };
-    await this.deps.store.putVersion(version);
+    await this.deps.projectStore.putVersion(version);
     return this.versionView(version);
   }
 
   async listVersions(principal: Principal, id: string): Promise<VersionView[]> {
     await this.get(principal, id);
-    return (await this.deps.store.listVersions(id)).map((v) => this.versionView(v));
+    return (await this.deps.projectStore.listVersions(id)).map((v) => this.versionView(v));
   }
 
   async getVersion(principal: Principal, id: string, versionId: string): Promise<VersionRecord> {
     await this.get(principal, id);
-    const v = await this.deps.store.getVersion(id, versionId);
+    const v = await this.deps.projectStore.getVersion(id, versionId);
     if (!v) throw notFound("Version");
     return v;
   }
@@ -151,7 +151,7 @@ export class ProjectService {
   async resolve(principal: Principal, projectId: string, versionId: string | undefined): Promise<ResolvedModel> {
     const project = await this.get(principal, projectId);
     if (!versionId) return { project, version: null, content: project.draft };
-    const version = await this.deps.store.getVersion(projectId, versionId);
+    const version = await this.deps.projectStore.getVersion(projectId, versionId);
     if (!version) throw notFound("Version");
     return { project, version, content: version };
   }
@@ -171,13 +171,13 @@ export class ProjectService {
       data: await storePayload(this.deps.blobs, `datasets/${principal.orgId}/${id}.json`, input.data, this.deps.config.inlinePayloadMaxBytes),
       created_at: isoTime(now),
     };
-    await this.deps.store.putDataset(record);
+    await this.deps.projectStore.putDataset(record);
     return { id, project_id: projectId, name: input.name, data: input.data, created_at: record.created_at };
   }
 
   async getDataset(principal: Principal, projectId: string, datasetId: string): Promise<DatasetRecord> {
     await this.get(principal, projectId);
-    const d = await this.deps.store.getDataset(projectId, datasetId);
+    const d = await this.deps.projectStore.getDataset(projectId, datasetId);
     if (!d) throw notFound("Dataset");
     return d;
   }
@@ -192,12 +192,12 @@ export class ProjectService {
 
   async listDatasets(principal: Principal, projectId: string): Promise<Omit<DatasetView, "data">[]> {
     await this.get(principal, projectId);
-    return (await this.deps.store.listDatasets(projectId)).map((d) => ({ id: d.id, project_id: d.project_id, name: d.name, created_at: d.created_at }));
+    return (await this.deps.projectStore.listDatasets(projectId)).map((d) => ({ id: d.id, project_id: d.project_id, name: d.name, created_at: d.created_at }));
   }
 
   async deleteDataset(principal: Principal, projectId: string, datasetId: string): Promise<void> {
     await this.get(principal, projectId);
-    if (!(await this.deps.store.deleteDataset(projectId, datasetId))) throw notFound("Dataset");
+    if (!(await this.deps.projectStore.deleteDataset(projectId, datasetId))) throw notFound("Dataset");
   }
 
   async view(p: ProjectRecord): Promise<ProjectView> {

@@ -21,19 +21,28 @@ export interface SolveSettings {
   threads: number;
 }
 
+/**
+ * What a solver's run measured: the spec's row fields, in one definition. The adapter's answer, the
+ * solve response and a comparison row are all derived from it (solvers/result.ts maps between them).
+ */
+export const SolverMeasuresSchema = z.object({
+  objective_value: z.number().nullable().describe("best objective found"),
+  dual_bound: z.number().nullable().describe("best objective proved possible"),
+  gap: z.number().nullable().describe("optimality gap; 0.0 means proven optimal"),
+  nodes: z.number().nullable().describe("branch-and-bound nodes explored; counted differently by each solver"),
+  iterations: z.number().nullable().describe("simplex iterations; counted differently by each solver"),
+  wall_time_ms: z.number().nullable().describe("around the whole solver call, including building the model"),
+  solver_version: z.string().nullable().describe("the build that produced the numbers"),
+  error_message: z.string().nullable().describe("why there are no numbers"),
+});
+
+export type SolverMeasures = z.infer<typeof SolverMeasuresSchema>;
+
 /** One solver's normalised answer. Field names are the spec's row fields. */
-export const SolverResultSchema = z.object({
+export const SolverResultSchema = SolverMeasuresSchema.extend({
   solver_status: SolverStatusSchema,
-  objective_value: z.number().nullable(),
-  dual_bound: z.number().nullable(),
-  gap: z.number().nullable(),
-  nodes: z.number().nullable(),
-  iterations: z.number().nullable(),
-  solver_time_seconds: z.number().nullable(),
-  wall_time_ms: z.number().nullable(),
+  solver_time_seconds: z.number().nullable().describe("the adapter's own measure of the search alone"),
   solution: z.record(z.string(), z.number()).nullable(),
-  solver_version: z.string().nullable(),
-  error_message: z.string().nullable(),
 });
 export type SolverResult = z.infer<typeof SolverResultSchema>;
 

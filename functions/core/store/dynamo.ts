@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Config } from "../config.js";
 
 /**
- * The single table (DESIGN §3). Keys are strings: `pk`/`sk`, one GSI (`gsi1pk`/`gsi1sk`) for lookups
+ * The single table. Keys are strings: `pk`/`sk`, one GSI (`gsi1pk`/`gsi1sk`) for lookups
  * that cross partitions, and `ttl` (epoch seconds) for expiring items. The CDK data construct and the
  * local stack both create the table from this definition, so they cannot drift.
  */

@@ -1,4 +1,5 @@
 import { epochSeconds, isoTime } from "../clock.js";
+import { normalizeEmail } from "../auth/email.js";
 import type { Role } from "../auth/roles.js";
 import type { Table } from "./table.js";
 
@@ -33,6 +34,8 @@ export interface UserRecord {
   name: string;
   role: Role;
   password_hash: string;
+  /** Moves on with every password reset and role change; a session of an older version has ended. */
+  token_version?: number;
   created_at: string;
 }
 
@@ -78,8 +81,6 @@ const strip = <T>(item: Record<string, unknown> | null): T | null => {
   const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ttl: _ttl, ...rest } = item;
   return rest as T;
 };
-
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 export class IdentityStore {
   constructor(private readonly table: Table) {}
@@ -171,13 +172,39 @@ export class IdentityStore {
     return items.map((i) => strip<UserRecord>(i)!);
   }
 
+  /** Sets the password and moves the token version on (every session ends). */
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.table.update({
       Key: { pk: `USER#${userId}`, sk: "USER" },
-      UpdateExpression: "SET password_hash = :h",
+      UpdateExpression: "SET password_hash = :h ADD token_version :one",
       ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":h": passwordHash },
+      ExpressionAttributeValues: { ":h": passwordHash, ":one": 1 },
     });
+  }
+
+  /**
+   * Sets the organization role and moves the token version on (every session ends), then copies the
+   * role into the user's API key lookups, which authentication reads. Null when the user is gone.
+   */
+  async setRole(userId: string, role: Role): Promise<UserRecord | null> {
+    const updated = await this.table.update<UserRecord>({
+      Key: { pk: `USER#${userId}`, sk: "USER" },
+      UpdateExpression: "SET #role = :r ADD token_version :one",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#role": "role" },
+      ExpressionAttributeValues: { ":r": role, ":one": 1 },
+    });
+    if (!updated) return null;
+    for (const key of await this.listApiKeys(userId)) {
+      await this.table.update({
+        Key: { pk: `KEY#${key.key_hash}`, sk: "KEY" },
+        UpdateExpression: "SET #role = :r",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#role": "role" },
+        ExpressionAttributeValues: { ":r": role },
+      });
+    }
+    return strip<UserRecord>(updated as unknown as Record<string, unknown>);
   }
 
   // API keys --------------------------------------------------------------------------------

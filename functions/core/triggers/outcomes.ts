@@ -1,11 +1,7 @@
-import { storePayload, type BlobStore } from "../blob/blob-store.js";
+import type { Services } from "../services.js";
+import { storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
-import type { Config } from "../config.js";
 import type { SolveResponse } from "../executions/schemas.js";
-import type { Logger } from "../logger.js";
-import type { Notifications } from "../notifications/notifications.js";
-import type { IdentityStore } from "../store/identity.js";
-import type { WebhookDeliveries } from "../webhooks/delivery.js";
 import { outboxIndex, type FinalRunFields, type RunRecord, type TriggerRecord } from "./store.js";
 
 export interface RunOutcome {
@@ -22,16 +18,7 @@ export interface RunOutcome {
  * validation_failed runs never come here: their caller got the 422, and no webhook is sent for them.
  */
 export class RunOutcomes {
-  constructor(
-    private readonly deps: {
-      config: Config;
-      blobs: BlobStore;
-      webhooks: WebhookDeliveries;
-      notifications: Notifications;
-      identity: IdentityStore;
-      logger: Logger;
-    },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "config" | "blobs" | "webhooks" | "notifications" | "identity" | "logger">) {}
 
   async finalFields(trigger: TriggerRecord | null, run: RunRecord, outcome: RunOutcome, nowMs: number): Promise<FinalRunFields> {
     const webhook = await this.deps.webhooks.prepare(trigger, run, outcome, nowMs);

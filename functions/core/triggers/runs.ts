@@ -1,24 +1,20 @@
+import type { Services } from "../services.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { roleAtLeast } from "../auth/roles.js";
-import type { AuthService, Principal } from "../auth/service.js";
-import { loadPayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
-import type { DocumentService } from "../documents/service.js";
+import type { Principal } from "../auth/service.js";
+import { loadPayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import { AppError, forbidden, notFound, TriggerInputError, unauthorized } from "../errors.js";
 import type { SolveResponse } from "../executions/schemas.js";
 import { newId } from "../ids.js";
-import { assertAllowed, type RateLimiter } from "../limits/rate-limits.js";
-import type { Queues } from "../queue/sqs.js";
-import type { InventoryStore } from "../solvers/inventory.js";
+import { assertAllowed } from "../limits/rate-limits.js";
 import { resolveSettings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
 import type { ConsumeResult } from "../store/counters.js";
-import type { RunOutcomes } from "./outcomes.js";
 import { resolveRunInput, type ResolvedInput } from "./overrides.js";
 import type { RunListItemSchema, RunViewSchema } from "./schemas.js";
-import type { RunRecord, TriggerRecord, TriggerStore } from "./store.js";
+import type { RunRecord, TriggerRecord } from "./store.js";
 
 type RunListItem = z.infer<typeof RunListItemSchema>;
 type RunView = z.infer<typeof RunViewSchema>;
@@ -28,6 +24,19 @@ export function secretMatches(storedHashHex: string, presented: string): boolean
   const stored = Buffer.from(storedHashHex, "hex");
   const given = createHash("sha256").update(presented, "utf8").digest();
   return stored.length === given.length && timingSafeEqual(stored, given);
+}
+
+/** A trigger secret as the service issues it (`inc_trg_…`). */
+export const isTriggerSecret = (credential: string): boolean => credential.startsWith("inc_trg_");
+
+/**
+ * The secret a fire presents: the Authorization header's when it holds a trigger secret, else the
+ * body's `trigger_secret` (so a client that sends its API key in the header and the secret in the
+ * body is served), else whatever the header holds (refused as an invalid secret).
+ */
+export function presentedTriggerSecret(authorization: string | null, bodySecret: string | undefined): string | null {
+  if (authorization && isTriggerSecret(authorization)) return authorization;
+  return bodySecret ?? authorization;
 }
 
 /** Shows the caller the trigger's rate-limit state (response headers), refused or not. */
@@ -52,23 +61,15 @@ export class TriggerRuns {
   private readonly versionSolvers = new Map<string, SolverChoice>();
 
   constructor(
-    private readonly deps: {
-      config: Config;
-      clock: Clock;
-      store: TriggerStore;
-      documents: DocumentService;
-      inventory: InventoryStore;
-      limiter: RateLimiter;
-      queues: Queues;
-      outcomes: RunOutcomes;
-      auth: AuthService;
-      blobs: BlobStore;
-    },
+    private readonly deps: Pick<
+      Services,
+      "config" | "clock" | "triggerStore" | "documents" | "inventory" | "limiter" | "queues" | "runOutcomes" | "auth" | "blobs"
+    >,
   ) {}
 
   async fire(triggerId: string, presentedSecret: string | null, overrideData: Record<string, unknown>, observe: RateLimitObserver): Promise<RunRecord> {
     if (!presentedSecret) throw unauthorized("Missing trigger secret: send Authorization: Bearer <trigger secret>, or trigger_secret in the body.");
-    const trigger = await this.deps.store.findTrigger(triggerId);
+    const trigger = await this.deps.triggerStore.findTrigger(triggerId);
     if (!trigger) throw notFound("Trigger");
     if (!secretMatches(trigger.secret_hash, presentedSecret)) throw unauthorized("Invalid trigger secret.");
     this.assertEnabled(trigger);
@@ -88,7 +89,7 @@ export class TriggerRuns {
   async rerun(principal: Principal, triggerId: string, runId: string, observe: RateLimitObserver): Promise<RunRecord> {
     const trigger = await this.triggerFor(principal, triggerId);
     await this.assertCanRun(principal, trigger);
-    const earlier = await this.deps.store.getRun(trigger.id, runId);
+    const earlier = await this.deps.triggerStore.getRun(trigger.id, runId);
     if (!earlier) throw notFound("Run");
     this.assertEnabled(trigger);
     await this.resolve(trigger, earlier.override_data);
@@ -97,7 +98,7 @@ export class TriggerRuns {
   }
 
   async triggerFor(principal: Principal, triggerId: string): Promise<TriggerRecord> {
-    const trigger = await this.deps.store.getTrigger(principal.orgId, triggerId);
+    const trigger = await this.deps.triggerStore.getTrigger(principal.orgId, triggerId);
     if (!trigger) throw notFound("Trigger");
     return trigger;
   }
@@ -115,7 +116,7 @@ export class TriggerRuns {
   /** Fire, run now and rerun share one per-trigger window (TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE). */
   private async takeSlot(trigger: TriggerRecord, observe: RateLimitObserver): Promise<void> {
     const now = this.deps.clock.now();
-    const result = await this.deps.limiter.triggerFire(trigger.id, now);
+    const result = (await this.deps.limiter.consume("trigger", trigger.id, now))!;
     observe(result, now);
     assertAllowed(result, now, "runs of this trigger");
   }
@@ -140,7 +141,7 @@ export class TriggerRuns {
   }
 
   private async start(trigger: TriggerRecord, options: StartOptions): Promise<RunRecord> {
-    const { store, clock, config } = this.deps;
+    const { triggerStore: store, clock, config } = this.deps;
     const now = clock.now();
     const settings = resolveSettings(config, undefined);
     const base: RunRecord = {
@@ -193,9 +194,9 @@ export class TriggerRuns {
         run.id,
         [run.status],
         "failed",
-        await this.deps.outcomes.finalFields(trigger, run, outcome, clock.now()),
+        await this.deps.runOutcomes.finalFields(trigger, run, outcome, clock.now()),
       );
-      if (ended) await this.deps.outcomes.announce(ended, trigger, null);
+      if (ended) await this.deps.runOutcomes.announce(ended, trigger, null);
       throw error;
     }
     return run;
@@ -203,9 +204,9 @@ export class TriggerRuns {
 
   /** Records a run and counts it on the trigger; a trigger deleted meanwhile takes the run with it (404). */
   private async record(trigger: TriggerRecord, run: RunRecord): Promise<void> {
-    await this.deps.store.createRun(run);
-    if (!(await this.deps.store.countRun(trigger.org_id, trigger.id, run.created_at))) {
-      await this.deps.store.deleteRun(trigger.id, run.id);
+    await this.deps.triggerStore.createRun(run);
+    if (!(await this.deps.triggerStore.countRun(trigger.org_id, trigger.id, run.created_at))) {
+      await this.deps.triggerStore.deleteRun(trigger.id, run.id);
       throw notFound("Trigger");
     }
   }
@@ -214,13 +215,13 @@ export class TriggerRuns {
 
   async page(principal: Principal, triggerId: string, page: number, pageSize: number) {
     const trigger = await this.triggerFor(principal, triggerId);
-    const { items, total } = await this.deps.store.runPage(trigger.id, page, pageSize);
+    const { items, total } = await this.deps.triggerStore.runPage(trigger.id, page, pageSize);
     return { items: await Promise.all(items.map((r) => this.listItem(r))), total, page, page_size: pageSize };
   }
 
   async get(principal: Principal, triggerId: string, runId: string): Promise<RunView> {
     const trigger = await this.triggerFor(principal, triggerId);
-    const run = await this.deps.store.getRun(trigger.id, runId);
+    const run = await this.deps.triggerStore.getRun(trigger.id, runId);
     if (!run) throw notFound("Run");
     return this.view(run);
   }

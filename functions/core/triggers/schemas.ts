@@ -5,7 +5,11 @@ import { OverrideFieldSchema } from "./overrides.js";
 
 /** Triggers and their runs: the spec's fields, plus a few of ours (marked "ours" in descriptions). */
 const WebhookUrl = z.string().max(2048).describe("http(s) URL the run's outcome is POSTed to");
-const WebhookSecret = z.string().min(16).max(256).describe("signs deliveries (X-Incumbent-Signature and webhook-signature); write-only, never returned");
+const WebhookSecret = z
+  .string()
+  .min(1)
+  .max(256)
+  .describe("signs deliveries (X-Incumbent-Signature and webhook-signature); write-only. Omitted with a webhook_url: one is generated and returned once");
 
 export const CreateTriggerSchema = z.object({
   name: z.string().min(1).max(200),
@@ -59,9 +63,15 @@ export const TriggerViewSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+const GeneratedWebhookSecret = z
+  .string()
+  .optional()
+  .describe("present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again");
 export const CreatedTriggerSchema = TriggerViewSchema.extend({
   trigger_secret: z.string().describe("plaintext; in this response only, never again"),
+  webhook_secret: GeneratedWebhookSecret,
 });
+export const UpdatedTriggerSchema = TriggerViewSchema.extend({ webhook_secret: GeneratedWebhookSecret });
 export const TriggerListItemSchema = TriggerViewSchema.pick({
   id: true,
   name: true,
@@ -74,7 +84,13 @@ export const TriggerListItemSchema = TriggerViewSchema.pick({
   created_at: true,
 });
 
-export const RunStatusSchema = z.enum(["queued", "pending", "running", "completed", "failed", "validation_failed"]);
+/** The spec's run statuses, and ours beside them (docs/decisions.md, "Runs"). */
+export const SPEC_RUN_STATUSES = ["queued", "pending", "completed", "failed", "validation_failed"] as const;
+export const RunStatusSchema = z
+  .enum([...SPEC_RUN_STATUSES, "running"])
+  .describe(
+    "the spec's queued, pending, completed, failed, validation_failed; and running (ours: a worker holds the run) — treat an unknown status as not final",
+  );
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const DeliveryAttemptSchema = z.object({

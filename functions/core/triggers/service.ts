@@ -1,18 +1,16 @@
+import type { Services } from "../services.js";
 import type { z } from "zod";
 import { roleAtLeast } from "../auth/roles.js";
-import type { AuthService, Principal } from "../auth/service.js";
+import type { Principal } from "../auth/service.js";
 import { generateSecret, secretPrefix, sha256Hex } from "../auth/secrets.js";
-import type { BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
-import type { DocumentService } from "../documents/service.js";
+import { isoTime } from "../clock.js";
 import { forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
 import { newId } from "../ids.js";
-import type { IdentityStore } from "../store/identity.js";
 import { webhookUrlProblem } from "../webhooks/destination.js";
+import { generateWebhookSecret } from "../webhooks/signing.js";
 import { overrideSchemaIssues, type OverrideField } from "./overrides.js";
 import type { CreateTriggerInput, TriggerListItemSchema, TriggerViewSchema, UpdateTriggerInput } from "./schemas.js";
-import type { TriggerRecord, TriggerStore } from "./store.js";
+import type { TriggerRecord } from "./store.js";
 
 type TriggerView = z.infer<typeof TriggerViewSchema>;
 type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
@@ -23,20 +21,10 @@ type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
  * field from the record, so neither secret (nor the trigger secret's hash) can reach a response.
  */
 export class TriggerService {
-  constructor(
-    private readonly deps: {
-      config: Config;
-      clock: Clock;
-      store: TriggerStore;
-      documents: DocumentService;
-      identity: IdentityStore;
-      auth: AuthService;
-      blobs: BlobStore;
-    },
-  ) {}
+  constructor(private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs">) {}
 
-  async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string }> {
-    const { store, documents, identity, clock } = this.deps;
+  async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string; webhookSecret: string | null }> {
+    const { triggerStore: store, documents, identity, clock } = this.deps;
     const org = await identity.getOrganization(principal.orgId);
     if (!org) throw notFound("Organization");
     const workspaceId = input.workspace_id ?? org.default_workspace_id;
@@ -46,7 +34,9 @@ export class TriggerService {
     const version = await documents.findVersion(principal.orgId, input.document_id, input.version_id);
     if (!version) throw notFound("Version");
     await this.checkOverrideSchema(version.document_id, version.id, principal.orgId, input.override_schema);
-    this.checkWebhook(input.webhook_url ?? null, input.webhook_secret ?? null, input.webhook_url !== undefined);
+    const webhookUrl = input.webhook_url ?? null;
+    this.checkWebhookUrl(webhookUrl, true);
+    const generated = webhookUrl !== null && !input.webhook_secret ? generateWebhookSecret() : null;
     // Name the pinned version before the trigger exists, so retention pruning can never take it.
     if (!(await documents.promote(version))) throw notFound("Version");
 
@@ -66,7 +56,7 @@ export class TriggerService {
       secret_prefix: secretPrefix(secret),
       override_schema: input.override_schema,
       webhook_url: input.webhook_url ?? null,
-      webhook_secret: input.webhook_secret ?? null,
+      webhook_secret: input.webhook_secret ?? generated,
       is_enabled: true,
       total_runs: 0,
       last_fired_at: null,
@@ -74,11 +64,11 @@ export class TriggerService {
       updated_at: isoTime(now),
     };
     await store.createTrigger(record);
-    return { view: triggerView(record), secret };
+    return { view: triggerView(record), secret, webhookSecret: generated };
   }
 
   async list(principal: Principal, documentId: string | undefined): Promise<TriggerListItem[]> {
-    const all = await this.deps.store.listTriggers(principal.orgId);
+    const all = await this.deps.triggerStore.listTriggers(principal.orgId);
     return all
       .filter((t) => documentId === undefined || t.document_id === documentId)
       .map((t) => ({
@@ -96,12 +86,12 @@ export class TriggerService {
 
   /** A trigger of the caller's organization (404 for any other). */
   async get(principal: Principal, id: string): Promise<TriggerRecord> {
-    const t = await this.deps.store.getTrigger(principal.orgId, id);
+    const t = await this.deps.triggerStore.getTrigger(principal.orgId, id);
     if (!t) throw notFound("Trigger");
     return t;
   }
 
-  async update(principal: Principal, id: string, input: UpdateTriggerInput): Promise<TriggerView> {
+  async update(principal: Principal, id: string, input: UpdateTriggerInput): Promise<{ view: TriggerView; webhookSecret: string | null }> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
     const fixed: ValidationIssue[] = [];
@@ -112,8 +102,9 @@ export class TriggerService {
     if (fixed.length > 0) throw new ValidationError(fixed);
     if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
-    this.checkWebhook(url, input.webhook_secret ?? t.webhook_secret, input.webhook_url !== undefined);
-    const updated = await this.deps.store.updateTrigger(
+    this.checkWebhookUrl(url, input.webhook_url !== undefined);
+    const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
+    const updated = await this.deps.triggerStore.updateTrigger(
       t.org_id,
       t.id,
       {
@@ -122,18 +113,18 @@ export class TriggerService {
         override_schema: input.override_schema,
         solver_name: input.solver_name,
         webhook_url: input.webhook_url,
-        webhook_secret: input.webhook_secret,
+        webhook_secret: input.webhook_secret ?? generated ?? undefined,
       },
       this.deps.clock.now(),
     );
     if (!updated) throw notFound("Trigger");
-    return triggerView(updated);
+    return { view: triggerView(updated), webhookSecret: generated };
   }
 
   async toggle(principal: Principal, id: string, enabled: boolean): Promise<TriggerView> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
-    const updated = await this.deps.store.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, this.deps.clock.now());
+    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, this.deps.clock.now());
     if (!updated) throw notFound("Trigger");
     return triggerView(updated);
   }
@@ -145,12 +136,12 @@ export class TriggerService {
   async delete(principal: Principal, id: string): Promise<void> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
-    if (!(await this.deps.store.deleteTrigger(t.org_id, t.id))) throw notFound("Trigger");
-    const runs = await this.deps.store.allRuns(t.id);
+    if (!(await this.deps.triggerStore.deleteTrigger(t.org_id, t.id))) throw notFound("Trigger");
+    const runs = await this.deps.triggerStore.allRuns(t.id);
     for (const r of runs) {
       for (const ref of [r.result, r.webhook?.body]) if (ref && "blob" in ref) await this.deps.blobs.delete(ref.blob).catch(() => undefined);
     }
-    await this.deps.store.deleteKeys(runs.map((r) => ({ pk: r.pk, sk: r.sk })));
+    await this.deps.triggerStore.deleteKeys(runs.map((r) => ({ pk: r.pk, sk: r.sk })));
   }
 
   /** The solver role in the workspace (owners and admins everywhere). */
@@ -168,14 +159,11 @@ export class TriggerService {
     if (issues.length > 0) throw new ValidationError(issues);
   }
 
-  /** A webhook needs a secret (every delivery is signed) and a URL the destination guard can accept. */
-  private checkWebhook(url: string | null, secret: string | null, urlChanged: boolean): void {
-    if (url === null) return;
-    if (urlChanged) {
-      const problem = webhookUrlProblem(url, this.deps.config.webhookAllowPrivateNetworks);
-      if (problem) throw invalid(["body", "webhook_url"], `webhook_url ${problem}`);
-    }
-    if (!secret) throw invalid(["body", "webhook_secret"], "webhook_secret is required with webhook_url: every delivery is signed with it");
+  /** A new webhook URL must be one the destination guard can accept. (A missing secret is generated: every delivery is signed.) */
+  private checkWebhookUrl(url: string | null, urlChanged: boolean): void {
+    if (url === null || !urlChanged) return;
+    const problem = webhookUrlProblem(url, this.deps.config.webhookAllowPrivateNetworks);
+    if (problem) throw invalid(["body", "webhook_url"], `webhook_url ${problem}`);
   }
 }
 

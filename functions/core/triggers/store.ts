@@ -9,7 +9,7 @@ import type { OverrideField } from "./overrides.js";
 import type { DeliveryAttempt, RunStatus } from "./schemas.js";
 
 /**
- * Triggers and their runs (DESIGN §3).
+ * Triggers and their runs, in the single table.
  *
  *   ORG#<org>  TRG#<trg>             trigger; gsi1 TRG#<trg> / TRIGGER finds it from its id alone (fire
  *                                    has no organization context)

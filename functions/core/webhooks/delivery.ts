@@ -1,15 +1,12 @@
-import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { loadPayload, storePayload, type BlobStore } from "../blob/blob-store.js";
-import { isoTime, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
+import type { Services } from "../services.js";
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { loadPayload, storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
 import type { SolveResponse } from "../executions/schemas.js";
 import { newId } from "../ids.js";
-import type { Logger } from "../logger.js";
-import type { Notifications } from "../notifications/notifications.js";
 import type { WebhookMessage } from "../queue/messages.js";
-import type { Queues } from "../queue/sqs.js";
 import type { DeliveryAttempt } from "../triggers/schemas.js";
-import type { RunRecord, TriggerRecord, TriggerStore, WebhookEvent, WebhookState } from "../triggers/store.js";
+import type { RunRecord, TriggerRecord, WebhookEvent, WebhookState } from "../triggers/store.js";
 import { postWebhook, type WebhookPoster } from "./http-post.js";
 import { parseRetryAfter, retryDelaySeconds } from "./schedule.js";
 import { deliveryHeaders } from "./signing.js";
@@ -50,15 +47,7 @@ export class WebhookDeliveries {
   private readonly random: () => number;
 
   constructor(
-    private readonly deps: {
-      config: Config;
-      clock: Clock;
-      store: TriggerStore;
-      queues: Queues;
-      sqs: SQSClient;
-      blobs: BlobStore;
-      notifications: Notifications;
-      logger: Logger;
+    private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "queues" | "sqs" | "blobs" | "notifications" | "logger"> & {
       post?: WebhookPoster;
       random?: () => number;
     },
@@ -124,14 +113,14 @@ export class WebhookDeliveries {
         return;
       }
     }
-    await this.deps.store.leaveOutbox(run.trigger_id, run.id);
+    await this.deps.triggerStore.leaveOutbox(run.trigger_id, run.id);
   }
 
   /** The sweeper's part: sends what a crash left in the outbox (runs ended more than `graceMs` ago). */
   async sweepOutbox(graceMs: number): Promise<number> {
-    const waiting = await this.deps.store.outbox(isoTime(this.deps.clock.now() - graceMs));
+    const waiting = await this.deps.triggerStore.outbox(isoTime(this.deps.clock.now() - graceMs));
     for (const ref of waiting) {
-      const run = await this.deps.store.getRun(ref.trigger_id, ref.id);
+      const run = await this.deps.triggerStore.getRun(ref.trigger_id, ref.id);
       if (run) await this.dispatch(run);
     }
     return waiting.length;
@@ -139,7 +128,7 @@ export class WebhookDeliveries {
 
   /** One message of the webhooks queue. Throws only for infrastructure errors (the message is then retried by SQS). */
   async handle(message: WebhookMessage): Promise<void> {
-    const { store, clock, queues } = this.deps;
+    const { triggerStore: store, clock, queues } = this.deps;
     const now = clock.now();
     if (message.due_at_ms - now > EARLY_TOLERANCE_MS) {
       await queues.sendWebhook(message, now); // the next leg of a wait longer than one SQS delay
@@ -186,7 +175,7 @@ export class WebhookDeliveries {
   }
 
   private async attempt(trigger: TriggerRecord, run: RunRecord, w: WebhookState, message: WebhookMessage): Promise<void> {
-    const { config, clock, store } = this.deps;
+    const { config, clock, triggerStore: store } = this.deps;
     const body = JSON.stringify(await loadPayload<WebhookPayload>(this.deps.blobs, w.body));
     const startedAt = clock.now();
     const headers = deliveryHeaders(trigger.webhook_secret!, w.delivery_id, Math.floor(startedAt / 1000), body);
@@ -261,7 +250,7 @@ export class WebhookDeliveries {
     } catch (error) {
       this.deps.logger.error("next webhook attempt not queued", { delivery_id: next.delivery_id, attempt: next.attempt, error });
       const reason = `the next attempt could not be queued (${(error as Error).name})`;
-      const ended = await this.deps.store.stopDelivery(run.trigger_id, run.id, next.delivery_id, "exhausted", reason);
+      const ended = await this.deps.triggerStore.stopDelivery(run.trigger_id, run.id, next.delivery_id, "exhausted", reason);
       if (ended) await this.deadLetter(ended, { ...next, attempt: next.attempt - 1 }, reason);
     }
   }
@@ -271,7 +260,7 @@ export class WebhookDeliveries {
    * inspect or redrive), and the trigger's creator gets a `system` notification, once.
    */
   private async deadLetter(run: RunRecord, message: WebhookMessage, reason: string): Promise<void> {
-    const { config, sqs, store, clock } = this.deps;
+    const { config, sqs, triggerStore: store, clock } = this.deps;
     if (config.webhooksDlqUrl) {
       await sqs.send(new SendMessageCommand({ QueueUrl: config.webhooksDlqUrl, MessageBody: JSON.stringify({ ...message, reason }) }));
     } else {

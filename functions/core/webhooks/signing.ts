@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 
 /**
  * How a webhook delivery is signed. Two signatures travel on every request, both over the raw body
@@ -17,6 +17,9 @@ export const INCUMBENT_SIGNATURE_HEADER = "X-Incumbent-Signature";
 export function bodySignatureHex(secret: string, rawBody: string): string {
   return createHmac("sha256", Buffer.from(secret, "utf8")).update(rawBody, "utf8").digest("hex");
 }
+
+/** A webhook secret for a trigger whose webhook came without one: Standard Webhooks' `whsec_<base64>` form, 192 random bits. */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(24).toString("base64")}`;
 
 /** The HMAC key Standard Webhooks derives from a secret. */
 export function standardWebhooksKey(secret: string): Buffer {

@@ -1,7 +1,6 @@
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { computeAgreement, type FinishedRow } from "../../../functions/core/comparisons/agreement.js";
-import type { Row } from "../../../functions/core/comparisons/schemas.js";
 import { shapeRows } from "../../../functions/core/comparisons/service.js";
 import { comparisonKey, type ComparisonRecord } from "../../../functions/core/comparisons/store.js";
 import { finalComparisonStatus } from "../../../functions/core/comparisons/views.js";
@@ -10,28 +9,10 @@ import type { ExecutionRecord } from "../../../functions/core/executions/store.j
 import { newId } from "../../../functions/core/ids.js";
 import { compileJModel, isJModelError } from "../../../functions/core/jmodel/index.js";
 import { problemStats, type Problem } from "../../../functions/core/problem/schema.js";
-import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
+import { rowOf } from "../../../functions/core/solvers/result.js";
 import { LeaseKeeper } from "../heartbeat.js";
 import type { WorkerRuntime } from "../runtime.js";
 import { solveExecution } from "./execution.js";
-
-function rowFrom(row: Row, response: SolveResponse, final: "completed" | "failed"): Row {
-  return {
-    ...row,
-    status: final,
-    solver_version: response.solver_version,
-    execution_id: response.execution_id,
-    solver_status: response.solver_status,
-    objective_value: response.objective_value,
-    dual_bound: response.dual_bound,
-    gap: response.gap,
-    nodes: response.nodes,
-    iterations: response.iterations,
-    wall_time_ms: response.wall_time_ms,
-    solver_time_seconds: response.solve_time_seconds,
-    error_message: response.error_message,
-  };
-}
 
 /**
  * One comparison, one task: its rows in request order, one after another, with identical settings.
@@ -66,7 +47,7 @@ export async function runComparisonJob(rt: WorkerRuntime, orgId: string, id: str
       const execution = rowExecution(rt, record, row.solver_name, executionId, problem);
       await services.executionStore.createRunning(execution, rt.workerId, leaseMs, services.clock.now());
       const { response, final } = await solveExecution(rt, execution, problem, keeper.signal);
-      const done = rowFrom(row, response, final);
+      const done = rowOf(row, response, final);
       finished.push({ row: done, solution: response.solution });
       await store.writeRow(orgId, id, i, rt.workerId, done, computeAgreement(finished, record.settings.gap_tolerance));
     }

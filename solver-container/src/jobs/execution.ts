@@ -6,28 +6,10 @@ import type { ExecutionRecord } from "../../../functions/core/executions/store.j
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import { toSolveSettings } from "../../../functions/core/solvers/settings.js";
 import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
-import type { SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
+import { solveResponseOf } from "../../../functions/core/solvers/result.js";
+import type { SolverName } from "../../../functions/core/solvers/types.js";
 import { LeaseKeeper } from "../heartbeat.js";
 import type { WorkerRuntime } from "../runtime.js";
-
-export function toSolveResponse(executionId: string, solver: string, r: SolverResult): SolveResponse {
-  return {
-    execution_id: executionId,
-    status: r.solver_status,
-    solver_status: r.solver_status,
-    objective_value: r.objective_value,
-    dual_bound: r.dual_bound,
-    gap: r.gap,
-    nodes: r.nodes,
-    iterations: r.iterations,
-    solution: r.solution,
-    solve_time_seconds: r.solver_time_seconds,
-    wall_time_ms: r.wall_time_ms,
-    solver_name: solver,
-    solver_version: r.solver_version,
-    error_message: r.error_message,
-  };
-}
 
 /**
  * Runs one held execution: the solver under the kill switch, the result stored, the execution moved
@@ -44,7 +26,7 @@ export async function solveExecution(
     signal,
     killGraceSeconds: services.config.killGraceSeconds,
   });
-  const response = toSolveResponse(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) });
+  const response = solveResponseOf(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) });
   const final = result.solver_status === "error" ? "failed" : "completed";
   const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id), response, services.config.inlinePayloadMaxBytes);
   const now = services.clock.now();

@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import type { RecentRequest } from "../../../core/store/metrics.js";
+import type { ApiEnv } from "../../http/context.js";
+import { metrics } from "./index.js";
+
+describe("metrics", () => {
+  it("records method, path, final status and duration of every request, then lets the recorder flush", async () => {
+    const recorded: RecentRequest[] = [];
+    let flushes = 0;
+    let t = 0;
+    const a = new Hono<ApiEnv>();
+    a.use(
+      metrics({
+        recorder: { recordRequest: (r) => void recorded.push(r), maybeFlush: async () => void flushes++ },
+        clock: { now: () => 0 },
+        now: () => (t += 12.5),
+      }),
+    );
+    a.onError((_error, c) => c.text("failed", 500));
+    a.get("/ok", (c) => c.text("ok"));
+    a.get("/boom", () => {
+      throw new Error("boom");
+    });
+    await a.request("/ok");
+    await a.request("/boom");
+    expect(recorded.map((r) => [r.method, r.path, r.status, r.duration_ms])).toEqual([
+      ["GET", "/ok", 200, 12.5],
+      ["GET", "/boom", 500, 12.5],
+    ]);
+    expect(recorded[0]!.timestamp).toBe("1970-01-01T00:00:00.000Z");
+    expect(flushes).toBe(2);
+  });
+});

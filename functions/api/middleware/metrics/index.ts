@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from "hono";
+import type { Clock } from "../../../core/clock.js";
+import type { MetricsRecorder } from "../../../core/store/metrics.js";
+import type { ApiEnv } from "../../http/context.js";
+
+export interface MetricsOptions {
+  recorder: Pick<MetricsRecorder, "recordRequest" | "maybeFlush">;
+  clock: Clock;
+  /** Milliseconds from a monotonic source, for the duration. */
+  now?: () => number;
+}
+
+/**
+ * Counts every request (method, path, final status, duration) for /health/metrics. The recorder keeps
+ * them in memory and flushes at most every METRICS_FLUSH_SECONDS, so a request pays no DynamoDB call
+ * unless it happens to flush.
+ */
+export function metrics(options: MetricsOptions): MiddlewareHandler<ApiEnv> {
+  const now = options.now ?? (() => performance.now());
+  return async function metrics(c, next) {
+    const started = now();
+    await next();
+    options.recorder.recordRequest({
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round((now() - started) * 100) / 100,
+      timestamp: new Date(options.clock.now()).toISOString(),
+    });
+    await options.recorder.maybeFlush();
+  };
+}

@@ -1,0 +1,113 @@
+import type { Principal } from "../auth/service.js";
+import { roleAtLeast } from "../auth/roles.js";
+import type { Config } from "../config.js";
+import { AppError, notFound } from "../errors.js";
+import type { Notifications } from "../notifications/notifications.js";
+import type { ProblemStats } from "../problem/schema.js";
+import type { IdentityStore } from "../store/identity.js";
+import { type CreditInput, type CreditQuote, creditQuote, creditsToEur } from "./formula.js";
+
+export interface CreditBalance {
+  organization_id: string;
+  credits_remaining: number;
+  credit_price_eur: number;
+  balance_eur: number;
+}
+
+export interface CreditGrant {
+  organization_id: string;
+  credits_granted: number;
+  credits_remaining: number;
+}
+
+/**
+ * An organization's credits, in one place: the spec's formula (per solve and the public quote), the
+ * charge (one conditional ADD on the balance, refused below zero), the refund, the balance, an admin's
+ * grant, and the notices (`credits_low` when a charge crosses CREDITS_LOW_THRESHOLD, `credits_purchased`
+ * to every admin and owner on a grant).
+ */
+export class Credits {
+  constructor(
+    private readonly deps: {
+      identity: Pick<IdentityStore, "adjustCredits" | "getOrganization" | "listUsers">;
+      notifications: Pick<Notifications, "notify">;
+      config: Pick<Config, "maxCreditsPerSolve" | "creditPriceEur" | "creditsLowThreshold">;
+    },
+  ) {}
+
+  /** The calculator's answer: the formula's credits, how they were made, and their price. */
+  quote(input: CreditInput): CreditQuote & { cost_eur: number } {
+    const quote = creditQuote(input, this.deps.config.maxCreditsPerSolve);
+    return { ...quote, cost_eur: creditsToEur(quote.credits_required, this.deps.config.creditPriceEur) };
+  }
+
+  /** What one solve of a problem of these stats costs at this time limit. */
+  perSolve(stats: ProblemStats, timeLimitSeconds: number): number {
+    return creditQuote(
+      {
+        num_variables: stats.variable_count,
+        num_integer_vars: stats.integer_count,
+        num_binary_vars: stats.binary_count,
+        num_constraints: stats.constraint_count,
+        time_limit_seconds: timeLimitSeconds,
+      },
+      this.deps.config.maxCreditsPerSolve,
+    ).credits_required;
+  }
+
+  /** Takes `amount` credits; 403 insufficient_credits (nothing taken) when the balance does not cover it. Returns the new balance. */
+  async charge(orgId: string, amount: number): Promise<number> {
+    const balance = await this.deps.identity.adjustCredits(orgId, -amount, 0);
+    if (balance !== null) return balance;
+    const org = await this.deps.identity.getOrganization(orgId);
+    throw new AppError("insufficient_credits", `This request costs ${amount} credits; the organization has ${org?.credit_balance ?? 0}.`, {
+      credits_required: amount,
+      credits_remaining: org?.credit_balance ?? 0,
+    });
+  }
+
+  /** Puts back credits taken for solves that will not run. */
+  async refund(orgId: string, amount: number): Promise<void> {
+    await this.deps.identity.adjustCredits(orgId, amount, null);
+  }
+
+  /** `credits_low` to the user charged, when this charge took the balance below the threshold. */
+  async noticeLowBalance(userId: string, balance: number, charged: number): Promise<void> {
+    const threshold = this.deps.config.creditsLowThreshold;
+    if (threshold <= 0 || balance >= threshold || balance + charged < threshold) return;
+    await this.deps.notifications.notify(userId, {
+      type: "credits_low",
+      title: "Credits running low",
+      message: `Your organization has ${balance} credits left (below ${threshold}).`,
+      data: { credits_remaining: balance, threshold },
+      link: "/credits",
+    });
+  }
+
+  async balance(orgId: string): Promise<CreditBalance> {
+    const org = await this.deps.identity.getOrganization(orgId);
+    if (!org) throw notFound("Organization");
+    const price = this.deps.config.creditPriceEur;
+    return { organization_id: org.id, credits_remaining: org.credit_balance, credit_price_eur: price, balance_eur: creditsToEur(org.credit_balance, price) };
+  }
+
+  /**
+   * An admin's grant to their own organization (a purchase recorded by hand until payments exist): one
+   * conditional ADD, then `credits_purchased` to every admin and owner of the organization.
+   */
+  async grant(principal: Principal, credits: number, note: string | undefined): Promise<CreditGrant> {
+    const balance = await this.deps.identity.adjustCredits(principal.orgId, credits, null);
+    if (balance === null) throw notFound("Organization");
+    const admins = (await this.deps.identity.listUsers(principal.orgId)).filter((u) => roleAtLeast(u.role, "admin"));
+    for (const user of admins) {
+      await this.deps.notifications.notify(user.id, {
+        type: "credits_purchased",
+        title: `${credits} credits added`,
+        message: `${credits} credits were added to your organization${note ? ` (${note})` : ""}; it now has ${balance}.`,
+        data: { credits_granted: credits, credits_remaining: balance, granted_by: principal.userId },
+        link: "/credits",
+      });
+    }
+    return { organization_id: principal.orgId, credits_granted: credits, credits_remaining: balance };
+  }
+}

@@ -1,0 +1,94 @@
+import { type BlobStore, type PayloadRef, storePayload } from "../blob/blob-store.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Credits } from "../credits/credits.js";
+import { AppError } from "../errors.js";
+import { type IdPrefix, newId } from "../ids.js";
+import { type Problem, type ProblemStats, problemStats } from "../problem/schema.js";
+import { resolveSettings, type Settings, type SettingsRequest } from "../solvers/settings.js";
+import type { DailyQuota } from "./quota.js";
+
+/** 403 when a problem is past the instance's variable cap (0 = none). */
+export function assertVariableCap(config: Pick<Config, "instanceMaxVariables">, stats: ProblemStats): void {
+  const cap = config.instanceMaxVariables;
+  if (cap > 0 && stats.variable_count > cap) {
+    throw new AppError("variable_limit_exceeded", `The model has ${stats.variable_count} variables; this instance allows at most ${cap}.`, {
+      variable_count: stats.variable_count,
+      limit: cap,
+    });
+  }
+}
+
+export interface AdmissionRequest<P> {
+  orgId: string;
+  /** Who is charged (and told when credits run low). */
+  userId: string;
+  problem: Problem;
+  settings: SettingsRequest | undefined;
+  /**
+   * What will run, decided from the problem's stats (the solver `auto` picks, a comparison's rows), and
+   * how many solves that is. Throws the 422 when nothing can run; nothing has been charged by then.
+   */
+  plan: (stats: ProblemStats) => Promise<P & { solves: number }> | (P & { solves: number });
+  /** Prefix of the new id: exe, cmp, cmb. */
+  idPrefix: IdPrefix;
+  /** Where the problem is kept for this id; omitted when the caller stores problems itself. */
+  problemKey?: (id: string) => string;
+}
+
+export interface Admitted<P> {
+  id: string;
+  stats: ProblemStats;
+  settings: Settings;
+  plan: P & { solves: number };
+  creditsEach: number;
+  problem: PayloadRef | null;
+}
+
+/**
+ * Admitting solves, the same way for every kind of work (plain and async solves, comparisons,
+ * matrices, trigger runs, document runs), in this order: the problem's stats → the variable cap →
+ * the plan (which solvers run, how many solves) → the settings (the instance ceiling clamps the time
+ * limit) → credits (the formula per solve) → the charge → the daily quota → the id → the problem kept.
+ *
+ * Credits are taken before the quota; if the quota then refuses, the credits go back (the quota's
+ * slots counted before the refusal stay spent, as the spec says, but nobody pays credits for solves
+ * that will not run). The low-credit notice goes out once both passed.
+ */
+export class SolveAdmission {
+  constructor(
+    private readonly deps: {
+      config: Pick<
+        Config,
+        "instanceMaxVariables" | "instanceMaxSolveTimeSeconds" | "defaultTimeLimitSeconds" | "defaultGapTolerance" | "solverThreads" | "inlinePayloadMaxBytes"
+      >;
+      clock: Clock;
+      credits: Pick<Credits, "perSolve" | "charge" | "refund" | "noticeLowBalance">;
+      quota: Pick<DailyQuota, "charge">;
+      blobs: BlobStore;
+    },
+  ) {}
+
+  async admit<P>(request: AdmissionRequest<P>): Promise<Admitted<P>> {
+    const { config, clock, credits, quota } = this.deps;
+    const stats = problemStats(request.problem);
+    assertVariableCap(config, stats);
+    const plan = await request.plan(stats);
+    const settings = resolveSettings(config, request.settings);
+    const creditsEach = credits.perSolve(stats, settings.time_limit_seconds);
+    const total = creditsEach * plan.solves;
+    if (plan.solves > 0) {
+      const balance = await credits.charge(request.orgId, total);
+      try {
+        await quota.charge(request.orgId, plan.solves, clock.now());
+      } catch (error) {
+        await credits.refund(request.orgId, total);
+        throw error;
+      }
+      await credits.noticeLowBalance(request.userId, balance, total);
+    }
+    const id = newId(request.idPrefix, clock.now());
+    const problem = request.problemKey ? await storePayload(this.deps.blobs, request.problemKey(id), request.problem, config.inlinePayloadMaxBytes) : null;
+    return { id, stats, settings, plan, creditsEach, problem };
+  }
+}

@@ -1,0 +1,35 @@
+import type { Row } from "../comparisons/schemas.js";
+import type { SolveResponse } from "../executions/schemas.js";
+import { type SolverMeasures, SolverMeasuresSchema, type SolverResult } from "./types.js";
+
+const MEASURES = SolverMeasuresSchema.keyof().options;
+
+/** Exactly the measured fields: an adapter's extras (the settings it applied, its command line) never reach a response. */
+function measuresOf(from: SolverMeasures): SolverMeasures {
+  return Object.fromEntries(MEASURES.map((k) => [k, from[k]])) as SolverMeasures;
+}
+
+/** An adapter's answer as the solve response (the spec names the search time `solve_time_seconds` there). */
+export function solveResponseOf(executionId: string, solver: string, r: SolverResult): SolveResponse {
+  return {
+    ...measuresOf(r),
+    execution_id: executionId,
+    status: r.solver_status,
+    solver_status: r.solver_status,
+    solution: r.solution,
+    solve_time_seconds: r.solver_time_seconds,
+    solver_name: solver,
+  };
+}
+
+/** A comparison row filled from its execution's solve response (the row names the search time `solver_time_seconds`). */
+export function rowOf(row: Row, response: SolveResponse, final: "completed" | "failed"): Row {
+  return {
+    ...row,
+    ...measuresOf(response),
+    status: final,
+    execution_id: response.execution_id,
+    solver_status: response.solver_status,
+    solver_time_seconds: response.solve_time_seconds,
+  };
+}

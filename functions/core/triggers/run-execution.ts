@@ -1,0 +1,59 @@
+import type { Problem } from "../problem/schema.js";
+import { isAppError } from "../errors.js";
+import { executionRecord } from "../executions/service.js";
+import type { ExecutionRecord } from "../executions/store.js";
+import type { Services } from "../services.js";
+import type { SolverChoice } from "../solvers/types.js";
+import { SOLVER_OVERRIDE } from "./overrides.js";
+import type { RunRecord } from "./store.js";
+
+export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { refused: string };
+
+/**
+ * The execution a held trigger run solves: the pinned version compiled with the run's overrides, then
+ * admitted like every solve (the variable cap, the solver, credits, the daily quota; the run's user is
+ * charged), recorded `running` under the worker's lease, and named on the run. A refusal the fire
+ * could not foresee (the model does not compile with these values, no solver can run its class, the
+ * organization is out of credits or quota) is the run's failure, with the reason.
+ */
+export async function startRunExecution(
+  services: Pick<Services, "documents" | "documentStore" | "executions" | "executionStore" | "triggerStore" | "clock">,
+  run: RunRecord,
+  worker: string,
+  leaseMs: number,
+): Promise<RunExecution> {
+  const { documents } = services;
+  const version = await documents.findVersion(run.org_id, run.document_id, run.version_id);
+  if (!version) return { refused: "the trigger's pinned version no longer exists" };
+  const document = await services.documentStore.get(run.org_id, run.document_id);
+  const { [SOLVER_OVERRIDE]: _solver, ...modelOverrides } = run.override_data;
+  let problem: Problem;
+  let execution: ExecutionRecord;
+  try {
+    problem = documents.compile(await documents.model(version), modelOverrides, document?.name ?? run.document_id);
+    const admitted = await services.executions.admit(run.org_id, run.created_by, problem, run.solver_name as SolverChoice, {
+      time_limit_seconds: run.settings.time_limit_seconds,
+      gap_tolerance: run.settings.gap_tolerance,
+    });
+    const now = services.clock.now();
+    execution = {
+      ...executionRecord(admitted, {
+        orgId: run.org_id,
+        userId: run.created_by,
+        origin: { kind: "trigger_run", id: run.id },
+        notify: false, // the run's own notification names the trigger and the run
+        requested: run.solver_name,
+        problemName: problem.name,
+        nowMs: now,
+      }),
+      status: "running",
+      started_at: new Date(now).toISOString(),
+    };
+  } catch (error) {
+    if (isAppError(error)) return { refused: `${error.code}: ${error.detail}` };
+    throw error;
+  }
+  await services.executionStore.createRunning(execution, worker, leaseMs, services.clock.now());
+  await services.triggerStore.setRunFields(run.trigger_id, run.id, worker, { execution_id: execution.id, solver_name: execution.solver_name });
+  return { execution, problem };
+}

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole service locally on embedded emulators.
  *   --data DIR   keep data on disk in DIR (default: in memory, gone on exit)
- *   PORT, BOOTSTRAP_EMAIL, BOOTSTRAP_PASSWORD, BOOTSTRAP_API_KEY: see README.
+ *   PORT, BOOTSTRAP_EMAIL, BOOTSTRAP_PASSWORD, BOOTSTRAP_API_KEY, LOCAL_WORKERS: see README.
+ * `npm start` first runs scripts/setup-test-env.sh (prestart), which installs the solvers it can.
  */
 import { parseArgs } from "node:util";
 
@@ -29,6 +30,12 @@ const lines = [
   "",
 ];
 console.log(lines.join("\n"));
+// The workers warm up (Python host, jaos child) while the server already answers; a solve sent before
+// they poll waits in the queue.
+void stack.workers.ready().then((ok) => {
+  if (stack.workers.size > 0)
+    console.log(ok ? `${stack.workers.size} solver workers are polling the jobs queue.` : "A solver worker exited while starting; it is replaced.");
+});
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -11,7 +11,6 @@ import { loadConfig, type Config } from "../../functions/core/config.js";
 import { createSqsClient } from "../../functions/core/queue/sqs.js";
 import { createServices, type Mailbox, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
-import { createDispatcher } from "../../functions/dispatcher/handler.js";
 import { createSweeper } from "../../functions/sweeper/handler.js";
 import { triggerSweepHooks } from "../../functions/core/triggers/sweep-hook.js";
 import { createWebhookHandler } from "../../functions/webhook/handler.js";
@@ -21,11 +20,13 @@ import { ensureWorkerBuild } from "../../solver-container/build.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
 import { SqsPoller } from "./sqs-poller.js";
-import { LocalWorkerPool } from "./worker-pool.js";
+import { LocalWorkerFleet } from "./worker-fleet.js";
 
 /**
- * The whole service on one machine: embedded emulators, the Hono app on a port, and the pollers that
- * play Lambda's event sources. `npm start` runs it; integration tests start it in-process.
+ * The whole service on one machine: embedded emulators, the Hono app on a port, the solver workers
+ * (the same long-lived program a Fargate task runs, polling the local queue), the poller that plays the
+ * webhook Lambda's event source, and the sweeper's schedule. `npm start` runs it; integration tests
+ * start it in-process.
  */
 export interface LocalStackOptions {
   port?: number;
@@ -55,7 +56,10 @@ export interface LocalStack {
   services: Services;
   bootstrap: Bootstrap;
   solvers: InventoryEntry[];
-  workers: LocalWorkerPool;
+  /** The solver workers (LOCAL_WORKERS processes); tests kill one mid-job through its pid. */
+  workers: LocalWorkerFleet;
+  /** The environment the workers run with (tests start more workers with it). */
+  workerEnv: Record<string, string | undefined>;
   /** Runs one sweep now (the schedule runs one every SWEEP_INTERVAL_SECONDS). */
   sweepNow(): Promise<SweepReport>;
   stop(): Promise<void>;
@@ -98,15 +102,35 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   await ensureTable(services0.dynamo, config.tableName);
   const sqs = createSqsClient(config);
   if (!config.jobsQueueUrl || !config.webhooksQueueUrl) {
-    const longestJob = Math.max(config.defaultTimeLimitSeconds, config.instanceMaxSolveTimeSeconds) + config.killGraceSeconds;
-    const jobs = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs`, { visibilityTimeoutSeconds: 30, maxReceiveCount: 5 });
+    // A worker sets each job message's visibility itself when it receives it, and extends it while it runs.
+    const jobs = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs`, { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 });
     const hooks = await ensureQueueWithDlq(sqs, `${config.tableName}-webhooks`, {
       visibilityTimeoutSeconds: Math.max(60, config.webhookTimeoutSeconds * 2),
       maxReceiveCount: 5,
     });
-    void longestJob;
     config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url, webhooksDlqUrl: config.webhooksDlqUrl || hooks.dlqUrl };
   }
+
+  // The solver fleet: LOCAL_WORKERS long-lived workers polling the jobs queue, as Fargate tasks poll SQS.
+  // They start once the server listens, so their warm-up (Python host, jaos child) does not slow it.
+  const workerEnv = {
+    ...env,
+    JOBS_QUEUE_URL: config.jobsQueueUrl,
+    WEBHOOKS_QUEUE_URL: config.webhooksQueueUrl,
+    WEBHOOKS_DLQ_URL: config.webhooksDlqUrl,
+    // Ctrl-C should not wait half a minute: a job in hand gets a few seconds, then is handed back, and
+    // an idle worker's poll (never aborted) ends within a second. A message wakes a poll at once anyway.
+    WORKER_STOP_TIMEOUT_SECONDS: env.WORKER_STOP_TIMEOUT_SECONDS ?? "5",
+    WORKER_POLL_SECONDS: env.WORKER_POLL_SECONDS ?? "1",
+    LOG_LEVEL: env.WORKER_LOG_LEVEL ?? "WARN",
+  };
+  const workers = new LocalWorkerFleet({
+    build: await ensureWorkerBuild(),
+    count: Number(env.LOCAL_WORKERS ?? 2),
+    env: workerEnv,
+    stopTimeoutSeconds: Number(workerEnv.WORKER_STOP_TIMEOUT_SECONDS),
+    onOutput: (line) => console.error(`[worker] ${line}`),
+  });
 
   const mailbox: Mailbox = options.mailbox ?? ((to, subject, body) => console.log(`[mail to ${to}] ${subject}: ${body}`));
   const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo, mailbox, sqs });
@@ -136,33 +160,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   });
   const port = (server.address() as AddressInfo).port;
   const solvers = await probing;
-
-  // Fargate's stand-in: worker processes, fed by the solve-jobs queue through the same dispatcher.
-  const workerEnv: Record<string, string | undefined> = {
-    ...env,
-    JOBS_QUEUE_URL: config.jobsQueueUrl,
-    WEBHOOKS_QUEUE_URL: config.webhooksQueueUrl,
-    WEBHOOKS_DLQ_URL: config.webhooksDlqUrl,
-    LOG_LEVEL: env.WORKER_LOG_LEVEL ?? "WARN",
-  };
-  const maxWorkers = Number(env.LOCAL_MAX_WORKERS ?? 2);
-  const workers = new LocalWorkerPool({
-    build: await ensureWorkerBuild(),
-    maxWorkers,
-    standby: Number(env.LOCAL_STANDBY_WORKERS ?? Math.min(2, maxWorkers)),
-    env: workerEnv,
-    onOutput: (line) => console.error(`[worker] ${line}`),
-  });
   workers.start();
-  const dispatcher = createDispatcher(workers, services.logger);
-  const jobsPoller = new SqsPoller(sqs, config.jobsQueueUrl, dispatcher, {
-    batchSize: 10,
-    waitTimeSeconds: 1,
-    capacity: () => workers.capacity(),
-    retryVisibilitySeconds: 1,
-    onError: (error) => services.logger.warn("jobs poller", { error }),
-  });
-  jobsPoller.start();
 
   // The webhook Lambda's stand-in: the same handler, fed by the webhooks queue.
   const webhooksPoller = new SqsPoller(sqs, config.webhooksQueueUrl, createWebhookHandler(services), {
@@ -190,12 +188,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     bootstrap,
     solvers,
     workers,
+    workerEnv,
     sweepNow: sweeper,
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(sweepTimer);
-      await jobsPoller.stop();
       await webhooksPoller.stop();
       await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

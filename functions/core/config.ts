@@ -76,6 +76,22 @@ export interface Config {
   /** Names of the solvers the fleet is built with, used until a worker has reported its inventory. */
   fleetSolvers: string[];
 
+  // Solver workers (the long-lived programs that poll the jobs queue).
+  /**
+   * Seconds a worker's ReceiveMessage long-polls the jobs queue (SQS allows 0–20). 0 polls briefly
+   * every 200 ms instead, for an emulator that serves one request at a time (single-threaded moto).
+   */
+  workerPollSeconds: number;
+  /**
+   * Seconds between the stop signal and the kill (ECS's stopTimeout): a worker finishes its job within
+   * this, less a margin to hand it back, or hands it back to the queue.
+   */
+  workerStopTimeoutSeconds: number;
+  /** The ECS agent's endpoint (set by ECS in every task); empty outside ECS: no scale-in protection. */
+  ecsAgentUri: string;
+  /** How long one call of the agent protects the task from scale-in; renewed while a job runs. */
+  taskProtectionMinutes: number;
+
   // Credits.
   creditPriceEur: number;
   creditsInitialGrant: number;
@@ -204,6 +220,11 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseSeconds: num(env, "JOB_LEASE_SECONDS", 120),
     pythonPath: str(env, "SOLVER_PYTHON", ".venv/bin/python"),
     fleetSolvers: list(env, "FLEET_SOLVERS", [...SOLVER_NAMES]),
+
+    workerPollSeconds: Math.min(20, num(env, "WORKER_POLL_SECONDS", 20)),
+    workerStopTimeoutSeconds: num(env, "WORKER_STOP_TIMEOUT_SECONDS", 30),
+    ecsAgentUri: str(env, "ECS_AGENT_URI", ""),
+    taskProtectionMinutes: Math.max(1, num(env, "TASK_PROTECTION_MINUTES", 30)),
 
     creditPriceEur: num(env, "CREDIT_PRICE_EUR", 0.01),
     creditsInitialGrant: num(env, "CREDITS_INITIAL_GRANT", 10_000),

@@ -8,12 +8,23 @@ import { stopAllProcessGroups } from "./adapters/process.js";
 import type { SolverToolkit } from "./toolkit.js";
 
 /**
- * The solvers of this machine behind the SolverToolkit port. `warm` starts the Python host up front
- * (a standby worker pays Python's start-up before a job arrives, not during it).
+ * The solvers of this machine behind the SolverToolkit port. `warm` starts the Python host up front and
+ * lets each adapter keep a process started ahead (jaos), so a worker pays start-up and compilation
+ * while idle, not during a job.
  */
 export async function createSolverToolkit(config: Config, options: { warm: boolean }): Promise<SolverToolkit> {
   const { adapters, python } = createDefaultAdapters(config.pythonPath);
-  if (options.warm) await python.startHost().catch(() => undefined); // without it, solves use one-shot Python
+  const warmOptions = { memoryMb: config.solverMemoryMb };
+  let keepHost = false;
+  let closed = false;
+  if (options.warm) {
+    for (const adapter of adapters.values()) void adapter.warm?.(warmOptions);
+    // Without a host, solves use one-shot Python; with one, a host that died is started again.
+    keepHost = await python.startHost().then(
+      () => true,
+      () => false,
+    );
+  }
   return {
     async solve(name, problem, settings, opts) {
       const adapter = adapters.get(name);
@@ -27,15 +38,22 @@ export async function createSolverToolkit(config: Config, options: { warm: boole
           memoryMb: config.solverMemoryMb,
         });
       } finally {
-        await rm(workDir, { recursive: true, force: true });
+        // The result is in hand: the files go while the worker reports it.
+        void rm(workDir, { recursive: true, force: true }).catch(() => undefined);
       }
     },
     async inventory() {
       return (await probeAll(adapters)).map((p) => ({ name: p.name, available: p.available, version: p.version, detail: p.detail ?? null }));
     },
-    /** Stops every solver process this worker started (CLI solvers, Node children, Python solves) and the Python host. */
+    async prepare() {
+      if (!options.warm || closed) return;
+      const host = keepHost && !python.hostRunning ? python.startHost().catch(() => undefined) : undefined;
+      await Promise.all([host, ...[...adapters.values()].map((a) => a.warm?.(warmOptions))]);
+    },
+    /** Stops every solver process this worker started (CLI solvers, Node children, Python solves), the Python host and the children kept warm. */
     async close() {
-      await Promise.all([stopAllProcessGroups(), python.stopHost()]);
+      closed = true;
+      await Promise.all([stopAllProcessGroups(), python.stopHost(), ...[...adapters.values()].map((a) => a.close?.())]);
     },
   };
 }

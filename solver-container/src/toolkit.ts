@@ -9,8 +9,14 @@ export interface SolverToolkit {
   /** Probes every solver (each adapter keeps what it learns), so a job does not pay for it. */
   inventory(): Promise<InventoryEntry[]>;
   /**
+   * The worker is idle (a job has ended): start again what is kept ahead of the next solve (a jaos child,
+   * a Python host that died), so that work does not compete with the job's own reporting. Resolves once
+   * all of it is ready.
+   */
+  prepare(): Promise<void>;
+  /**
    * Stops every solver process group this worker started (CLI solvers, Node children, the Python
-   * host's solves; each answers "cancelled") and the Python host. For SIGTERM and a lost lease.
+   * host's solves; each answers "cancelled"), the Python host and what is kept warm. For SIGTERM and a lost lease.
    */
   close(): Promise<void>;
 }

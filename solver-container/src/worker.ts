@@ -1,122 +1,181 @@
 /**
- * The solver container's entry: one job in, its results in DynamoDB, exit. A Fargate task and the local
- * stack run the same command:
+ * The solver container's program. Every solver worker runs it — a Fargate task of the fleet, the local
+ * stack's workers (`npm start`), `npm run worker` against another environment:
  *
- *   node --import tsx solver-container/src/worker.ts --job '{"type":"comparison","id":"cmp_…","org_id":"org_…"}'
- *   (or the JOB environment variable, which the dispatcher's RunTask override sets)
+ *   node solver-container/dist/worker.js            long-lived: polls the jobs queue (JOBS_QUEUE_URL),
+ *                                                   one job at a time, until SIGTERM/SIGINT
+ *   node solver-container/dist/worker.js --job '{"type":"comparison","id":"cmp_…","org_id":"org_…"}'
+ *                                                   runs exactly that job, then exits (also: JOB=…)
  *
- * `--standby` is the local stack's warm pool: the worker starts, warms its solvers, then reads the one job
- * it will run from stdin — Fargate's own start-up plays that part in AWS.
+ * The solvers stay warm between jobs: the Python host with SCIP and HiGHS imported, a jaos child
+ * started ahead. Each solve still runs in a process group of its own under the kill switch.
+ * Settings come from the environment (functions/core/config.ts); see README "Running a worker".
  *
- * Exit code 0: the job ran (or was already done or held elsewhere); 1: it failed with an error (the
- * item is marked failed first); 2: bad invocation.
+ * `--announce-ready` prints {"event":"ready","pid":…} on stdout once the worker polls, and again each
+ * time it is idle with its solvers warm after a job ({"event":"busy"} when it takes one): the local
+ * stack and the benchmarks wait for it.
+ *
+ * Exit code 0: stopped (long-lived), or the job ran or was already done or held elsewhere (--job);
+ * 1: the job failed with an error (--job; the item is marked failed first); 2: bad invocation.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../functions/core/config.js";
 import { createLogger } from "../../functions/core/logger.js";
-import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
+import { JobMessageSchema } from "../../functions/core/queue/messages.js";
 import { createServices } from "../../functions/core/services.js";
-import { runComparisonJob } from "./jobs/comparison.js";
-import { runExecutionJob } from "./jobs/execution.js";
-import { runTriggerRunJob } from "./jobs/trigger-run.js";
+import { handBackJob } from "./hand-back.js";
+import { runJob } from "./jobs/run-job.js";
+import { QueueWorker } from "./queue-worker.js";
 import { describeMachine, workerIdentity, type WorkerRuntime } from "./runtime.js";
 import { createSolverToolkit } from "./solver-toolkit.js";
+import { TaskProtection } from "./task-protection.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> {
-  switch (job.type) {
-    case "execution":
-      return runExecutionJob(rt, job.org_id, job.id);
-    case "comparison":
-      return runComparisonJob(rt, job.org_id, job.id);
-    case "trigger_run":
-      if (!job.trigger_id) throw new Error("a trigger_run job names its trigger_id");
-      return runTriggerRunJob(rt, job.org_id, job.trigger_id, job.id);
-  }
-}
+/** How often a worker's inventory report may be refreshed (the API reads the record). */
+const INVENTORY_EVERY_MS = 10 * 60_000;
 
-async function readStdinLine(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = "";
-    process.stdin.setEncoding("utf8");
-    process.stdin.on("data", (chunk: string) => {
-      buffer += chunk;
-      const nl = buffer.indexOf("\n");
-      if (nl >= 0) {
-        process.stdin.pause();
-        resolve(buffer.slice(0, nl));
-      }
-    });
-    process.stdin.on("end", () => resolve(buffer));
-    process.stdin.on("error", reject);
-  });
-}
-
-/** Records the fleet's solvers when no worker has done so recently (the API reads the record). */
+/** Records the fleet's solvers when no worker has done so recently. */
 async function reportInventory(rt: WorkerRuntime): Promise<void> {
   const { services } = rt;
   const current = await services.inventory.read(services.clock.now());
-  const stale = !current.reported_at || services.clock.now() - Date.parse(current.reported_at) > 10 * 60_000;
+  const stale = !current.reported_at || services.clock.now() - Date.parse(current.reported_at) > INVENTORY_EVERY_MS;
   if (stale) await services.inventory.report(await rt.toolkit.inventory(), rt.workerId, services.clock.now());
 }
 
+/**
+ * Idle time before the first job: probing the solvers (each adapter keeps its version) and the SDK's
+ * set-up of each command on its first use (the lease's UpdateItem, with a conditional write that matches
+ * no item and so writes nothing) cost no job anything here.
+ */
+async function warmUp(rt: WorkerRuntime): Promise<void> {
+  await rt.toolkit.inventory().catch(() => undefined);
+  await reportInventory(rt).catch((error) => rt.services.logger.warn("inventory report failed", { error }));
+  await rt.services.table
+    .update({
+      Key: { pk: "WARMUP", sk: "WARMUP" },
+      UpdateExpression: "SET warm = :t",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":t": true },
+    })
+    .catch(() => undefined);
+  await rt.services.table.get("WARMUP", "WARMUP").catch(() => undefined);
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { job: { type: "string" }, standby: { type: "boolean" } } });
+  const { values } = parseArgs({ options: { job: { type: "string" }, "announce-ready": { type: "boolean" } } });
   const logger = createLogger("incumbent-worker");
   const config = loadConfig(process.env);
   const services = createServices({ config, jwtSecret: "", logger });
-  const toolkit = await createSolverToolkit(config, { warm: true });
-  // Stopped (StopTask, the local stack shutting down): stop the Python host and its solves first, so
-  // nothing this worker started outlives it.
-  let working = false;
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      // A standby worker stopped before any job is routine; one stopped mid-job leaves it to the sweeper.
-      if (working) logger.warn("stopped by signal mid-job; the sweeper will fail the job when its lease lapses", { signal });
-      else logger.info("stopped by signal while idle", { signal });
-      void toolkit.close().finally(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)));
-    });
+  const rawJob = values.job ?? process.env.JOB;
+  if (rawJob === undefined && !config.jobsQueueUrl) {
+    logger.error("no job and no queue: set JOBS_QUEUE_URL (or pass --job)");
+    return 2;
   }
+  const toolkit = await createSolverToolkit(config, { warm: true });
   const rt: WorkerRuntime = { services, toolkit, workerId: workerIdentity(), machineNote: describeMachine(config.machineNote) };
+  logger.appendKeys({ worker_id: rt.workerId });
   try {
-    let raw = values.job ?? process.env.JOB;
-    if (values.standby) {
-      // Idle time before the job arrives: probing the solvers (each adapter keeps its version) and the
-      // inventory report cost the job nothing here.
-      await toolkit.inventory().catch(() => undefined);
-      await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
-      // The SDK sets up each command's machinery on its first use: pay that for UpdateItem (the lease,
-      // the result) now, with a conditional write that matches no item and so writes nothing.
-      await services.table
-        .update({
-          Key: { pk: "WARMUP", sk: "WARMUP" },
-          UpdateExpression: "SET warm = :t",
-          ConditionExpression: "attribute_exists(pk)",
-          ExpressionAttributeValues: { ":t": true },
-        })
-        .catch(() => undefined);
-      process.stdout.write(`${JSON.stringify({ event: "ready", pid: process.pid })}\n`);
-      raw = await readStdinLine();
-    }
-    const parsed = JobMessageSchema.safeParse(raw ? JSON.parse(raw) : undefined);
-    if (!parsed.success) {
-      logger.error("bad job", { raw });
-      return 2;
-    }
-    logger.appendKeys({ job_id: parsed.data.id, job_type: parsed.data.type, org_id: parsed.data.org_id, worker_id: rt.workerId });
-    const started = Date.now();
-    working = true;
-    await runJob(rt, parsed.data);
-    if (!values.standby) await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
-    logger.info("job done", { ms: Date.now() - started });
-    return 0;
-  } catch (error) {
-    logger.error("job failed", { error });
-    return 1;
+    return rawJob === undefined ? await pollQueue(rt, values["announce-ready"] === true) : await runOneJob(rt, rawJob);
   } finally {
     await toolkit.close().catch(() => undefined);
   }
 }
 
+/** The long-lived worker: polls until a stop signal, then finishes or hands back its job. */
+async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<number> {
+  const { config, logger } = rt.services;
+  const protection = new TaskProtection({
+    agentUri: config.ecsAgentUri,
+    expiresInMinutes: config.taskProtectionMinutes,
+    onError: (error) => logger.warn("ECS task protection call failed", { error }),
+  });
+  const leaseMs = config.jobLeaseSeconds * 1000;
+  let lastInventoryCheck = Date.now();
+  let jobsTaken = 0;
+  let stopping: Promise<void> | null = null;
+  const announce = (event: "ready" | "busy") => {
+    if (announceReady) process.stdout.write(`${JSON.stringify({ event, pid: process.pid })}\n`);
+  };
+  const worker = new QueueWorker({
+    sqs: rt.services.sqs,
+    queueUrl: config.jobsQueueUrl,
+    pollSeconds: config.workerPollSeconds,
+    claimSeconds: 20,
+    // A worker that dies leaves its message invisible past the lease and a sweep or two: by the time it
+    // is seen again the sweeper has failed the job, and the redelivery finds it final.
+    visibilitySeconds: Math.max(60, config.jobLeaseSeconds + 2 * config.sweepIntervalSeconds),
+    heartbeatMs: Math.max(200, Math.floor(leaseMs / 3)),
+    stopTimeoutMs: config.workerStopTimeoutSeconds * 1000,
+    handBackReserveMs: Math.min(5000, (config.workerStopTimeoutSeconds * 1000) / 3),
+    protection,
+    logger,
+    runJob: (job) => runJob(rt, job),
+    handBack: (job) => handBackJob(rt, job),
+    beforeJob: () => {
+      jobsTaken++;
+      announce("busy");
+    },
+    afterJob: () => {
+      const taken = jobsTaken;
+      void rt.toolkit.prepare().then(() => {
+        if (taken === jobsTaken && !stopping) announce("ready");
+      });
+    },
+    onIdle: async () => {
+      if (Date.now() - lastInventoryCheck < INVENTORY_EVERY_MS) return;
+      lastInventoryCheck = Date.now();
+      await reportInventory(rt);
+    },
+  });
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      logger.info("stop signal: no new jobs; the job in hand finishes or is handed back", { signal });
+      stopping = worker.stop();
+    });
+  }
+  await Promise.all([warmUp(rt), rt.toolkit.prepare()]);
+  logger.info("worker ready: polling the jobs queue", { queue: config.jobsQueueUrl, machine: rt.machineNote });
+  announce("ready");
+  await worker.run();
+  await stopping;
+  logger.info("worker stopped", { jobs: worker.jobs });
+  return 0;
+}
+
+/** One job given on the command line (or JOB): run it, report the inventory, exit. */
+async function runOneJob(rt: WorkerRuntime, raw: string): Promise<number> {
+  const { logger } = rt.services;
+  let parsed: ReturnType<typeof JobMessageSchema.safeParse>;
+  try {
+    parsed = JobMessageSchema.safeParse(JSON.parse(raw));
+  } catch {
+    parsed = JobMessageSchema.safeParse(undefined);
+  }
+  if (!parsed.success) {
+    logger.error("bad job", { raw });
+    return 2;
+  }
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      logger.warn("stopped by signal mid-job; the sweeper will fail the job when its lease lapses", { signal });
+      void rt.toolkit.close().finally(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)));
+    });
+  }
+  logger.appendKeys({ job_id: parsed.data.id, job_type: parsed.data.type, org_id: parsed.data.org_id });
+  const started = Date.now();
+  try {
+    await runJob(rt, parsed.data);
+  } catch (error) {
+    logger.error("job failed", { error });
+    return 1;
+  }
+  await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
+  logger.info("job done", { ms: Date.now() - started });
+  return 0;
+}
+
 process.exitCode = await main();
+// Whatever the SDK's sockets or a solver's pipes still hold, the worker is done.
+process.exit();

@@ -13,7 +13,7 @@ import { shiftedGeomean, table } from "./_stats.js";
 
 export default async function bench(args: string[]): Promise<void> {
   const manifest = readManifest().filter((m) => args.length === 0 || args.some((a) => m.file.includes(a)));
-  const stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "1" } });
+  const stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "1" } });
   const solvers = stack.solvers.filter((s) => s.available).map((s) => s.name);
   const stats = new Map(solvers.map((s) => [s, { solved: 0, times: [] as number[], agreed: 0, compared: 0 }]));
   const lines: (string | number)[][] = [];

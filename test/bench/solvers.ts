@@ -46,8 +46,7 @@ export default async function bench(args: string[]): Promise<void> {
     env: {
       INSTANCE_RATE_LIMIT_PER_MINUTE: "0",
       SOLVE_RATE_LIMIT_PER_MINUTE: "0",
-      LOCAL_MAX_WORKERS: "1",
-      LOCAL_STANDBY_WORKERS: "1",
+      LOCAL_WORKERS: "1",
       SOLVE_WAIT_SECONDS: "120",
     },
   });
@@ -57,8 +56,8 @@ export default async function bench(args: string[]): Promise<void> {
     for (const entry of manifest) {
       const problem = readProblemFile(readFileSync(entry.path, "utf8"), "auto", entry.file);
       for (const solver of SOLVERS) {
-        // Steady state: a started-ahead worker is ready, as it is between requests on a service in use.
-        await stack.workers.standbyReady();
+        // Steady state: the workers poll the queue, as they do between requests on a service in use.
+        await stack.workers.ready();
         const t = performance.now();
         const res = await stack.api.post("/api/v2/solve", { problem, solver_name: solver, settings: { time_limit_seconds: LIMIT, gap_tolerance: GAP } });
         const e2e = performance.now() - t;

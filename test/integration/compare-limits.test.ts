@@ -13,7 +13,7 @@ const today = () => Date.now();
 describe.runIf(ready)("comparison cancel, quota and tool calling", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", INSTANCE_MAX_DAILY_SOLVES: "5", LOCAL_MAX_WORKERS: "2" } });
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", INSTANCE_MAX_DAILY_SOLVES: "5", LOCAL_WORKERS: "2" } });
   });
   afterAll(() => stack?.stop());
 
@@ -41,7 +41,7 @@ describe.runIf(ready)("comparison cancel, quota and tool calling", () => {
 describe.runIf(ready)("cancel and the tool-calling interface", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "2" } });
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "2" } });
   });
   afterAll(() => stack?.stop());
 

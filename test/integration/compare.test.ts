@@ -13,7 +13,7 @@ const ready = machineHas("cbc", "glpsol", "python_solvers", "instances");
 describe.runIf(ready)("solver comparison over HTTP", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "2" } });
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "2" } });
   });
   afterAll(() => stack?.stop());
 

@@ -9,13 +9,13 @@ describe("local stack with --data", () => {
   it("keeps identities, keys and results across a restart, and bootstraps only once", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "incumbent-data-"));
     try {
-      const first = await startTestStack({ dataDir: dir, env: { LOCAL_STANDBY_WORKERS: "0" } });
+      const first = await startTestStack({ dataDir: dir, env: { LOCAL_WORKERS: "0" } });
       const key = await first.api.post("/api/v2/keys", { name: "survives" });
       const login = await first.api.as(null).post("/api/v2/auth/login", { email: "owner@example.test", password: "correct horse battery" });
       expect(first.bootstrap.created).toBe(true);
       await first.stop();
 
-      const second = await startTestStack({ dataDir: dir, env: { LOCAL_STANDBY_WORKERS: "0" } });
+      const second = await startTestStack({ dataDir: dir, env: { LOCAL_WORKERS: "0" } });
       try {
         expect(second.bootstrap.created).toBe(false);
         expect(second.bootstrap.organizationId).toBe(first.bootstrap.organizationId);

@@ -22,7 +22,7 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
   const comparisons = new Map<string, Promise<any>>();
 
   beforeAll(async () => {
-    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "2" } });
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "2" } });
     // The slow ones first, so they overlap the rest instead of adding to it.
     const ordered = [...manifest].sort(
       (a, b) => Number(b.file === "gt2.mps") - Number(a.file === "gt2.mps") || Number(b.file === "p0548.mps") - Number(a.file === "p0548.mps"),

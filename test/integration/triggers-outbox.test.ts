@@ -18,7 +18,7 @@ describe("webhook outbox", () => {
   beforeAll(async () => {
     await receiver.start();
     stack = await startTestStack({
-      env: { LOCAL_MAX_WORKERS: "0", LOCAL_STANDBY_WORKERS: "0", WEBHOOK_OUTBOX_GRACE_SECONDS: "0", SWEEP_INTERVAL_SECONDS: "3600" },
+      env: { LOCAL_WORKERS: "0", WEBHOOK_OUTBOX_GRACE_SECONDS: "0", SWEEP_INTERVAL_SECONDS: "3600" },
     });
   });
   afterAll(async () => {

@@ -19,7 +19,7 @@ const WEBHOOK_SECRET = "whsec_c2lnbmluZy1zZWNyZXQtZm9yLXRlc3RzLW9ubHk=";
 beforeAll(async () => {
   if (!run) return;
   await receiver.start();
-  stack = await startTestStack({ env: { WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1", LOCAL_MAX_WORKERS: "2" } });
+  stack = await startTestStack({ env: { WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1", LOCAL_WORKERS: "2" } });
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();

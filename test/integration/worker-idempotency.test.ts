@@ -9,15 +9,16 @@ const run = promisify(execFile);
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 
 /**
- * The worker entry, run as a Fargate task runs it (`node --import tsx solver-container/src/worker.ts
- * --job …`): two workers given the same job never both solve it (a conditional lease), and a job that
- * is already finished is not run again when its message is delivered twice.
+ * The worker entry run for exactly one job (`node --import tsx solver-container/src/worker.ts --job …`):
+ * two workers given the same job never both solve it (a conditional lease), and a job that is already
+ * finished is not run again when it is given twice. (Long-lived workers and duplicate deliveries on the
+ * queue: worker-fleet.test.ts.)
  */
 describe.runIf(machineHas("cbc"))("solver-container worker", () => {
   let stack: Stack;
   beforeAll(async () => {
     // No local workers: this test starts the worker processes itself.
-    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_MAX_WORKERS: "0", LOCAL_STANDBY_WORKERS: "0" } });
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "0" } });
   });
   afterAll(() => stack?.stop());
 

@@ -133,6 +133,27 @@ export class ComparisonStore {
     return now?.cancel_requested ? "cancelled" : "lost";
   }
 
+  /**
+   * Gives a comparison back to `pending` (its worker is stopping): the rows it had started (`running`,
+   * indexes into `rowCount` rows) become pending again, so the next worker solves them anew. Only if
+   * exactly those rows are running still (the worker moves on meanwhile: the caller reads again); a
+   * cancel that arrived meanwhile keeps its cancelled rows. Null when that does not hold.
+   */
+  async release(orgId: string, id: string, worker: string, running: number[], rowCount: number): Promise<ComparisonRecord | null> {
+    const names: Record<string, string> = { "#status": "status", "#rs": "status" };
+    const values: Record<string, unknown> = { ":running": "running", ":owner": worker, ":pending": "pending", ":none": null };
+    const sets = ["#status = :pending", ...running.flatMap((i) => [`results[${i}].#rs = :pending`, `results[${i}].execution_id = :none`])];
+    const rows = Array.from({ length: rowCount }, (_, i) => (running.includes(i) ? `results[${i}].#rs = :running` : `results[${i}].#rs <> :running`));
+    const item = await this.table.update<Record<string, unknown>>({
+      Key: comparisonKey(orgId, id),
+      UpdateExpression: `SET ${sets.join(", ")} REMOVE lease_owner, lease_expires_at_ms`,
+      ConditionExpression: ["#status = :running", "lease_owner = :owner", ...rows].join(" AND "),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+    return item ? strip(item) : null;
+  }
+
   /** Writes a finished row (and the agreement so far) for the worker holding the comparison. */
   async writeRow(orgId: string, id: string, index: number, worker: string, row: Row, agreement: Agreement | null): Promise<boolean> {
     const out = await this.table.update({

@@ -9,7 +9,7 @@ import { pickAuto, unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice, SolverName, UnsupportedReason } from "../solvers/types.js";
 import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js";
-import { executionView, type ExecutionRecord } from "./store.js";
+import { executionView, type ExecutionOutcome, type ExecutionRecord } from "./store.js";
 
 export const problemKey = (orgId: string, id: string) => `problems/${orgId}/${id}.json`;
 export const resultKey = (orgId: string, id: string) => `results/${orgId}/${id}.json`;
@@ -68,19 +68,24 @@ export class ExecutionService {
     return choice;
   }
 
-  /** Admits one solve of `problem` with `choice`: the solver it runs and everything the admission decided. */
+  /**
+   * Admits one solve of `problem` with `choice`: the solver it runs and everything the admission decided
+   * (`prepaid`: charged already, see AdmissionRequest).
+   */
   admit(
     orgId: string,
     userId: string,
     problem: Problem,
     choice: SolverChoice,
     settings: SettingsRequest | undefined,
+    prepaid = false,
   ): Promise<Admitted<{ solver: SolverName }>> {
     return this.deps.admission.admit({
       orgId,
       userId,
       problem,
       settings,
+      prepaid,
       idPrefix: "exe",
       problemKey: (id) => problemKey(orgId, id),
       plan: async (stats) => ({ solver: await this.chooseSolver(choice, stats.problem_class), solves: 1 }),
@@ -120,23 +125,34 @@ export class ExecutionService {
     return executionView(record, await this.result(record));
   }
 
-  async result(record: ExecutionRecord): Promise<SolveResponse | null> {
+  async result(record: Pick<ExecutionRecord, "result">): Promise<SolveResponse | null> {
     return record.result ? loadPayload<SolveResponse>(this.deps.blobs, record.result) : null;
   }
 
   /**
-   * Polls until the execution is final or `timeoutMs` passes (the plain solve's bounded wait).
-   * Starts fast and backs off, so a quick solve is answered within a few milliseconds of finishing.
+   * Polls until the execution is final or `timeoutMs` passes (the plain solve's bounded wait). Most
+   * plain solves end within a second, so the first seconds are polled every few milliseconds once a
+   * worker has the job, reading what the answer needs (status, result reference, reason) and not the
+   * problem; the answer leaves within a few milliseconds of the worker's final write. A longer solve is
+   * polled ever less often, up to every 50 ms.
    */
-  async waitForFinal(orgId: string, id: string, timeoutMs: number): Promise<ExecutionRecord | null> {
-    const deadline = Date.now() + timeoutMs;
-    let delay = 5;
+  async waitForFinal(orgId: string, id: string, timeoutMs: number): Promise<ExecutionOutcome | null> {
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    let delay = WAIT_POLL_FIRST_MS;
     for (;;) {
-      const record = await this.deps.executionStore.get(orgId, id);
-      if (record && (record.status === "completed" || record.status === "failed" || record.status === "cancelled")) return record;
+      const outcome = await this.deps.executionStore.outcome(orgId, id);
+      if (outcome && (outcome.status === "completed" || outcome.status === "failed" || outcome.status === "cancelled")) return outcome;
       if (Date.now() >= deadline) return null;
-      await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, deadline - Date.now()))));
-      delay = Math.min(50, delay * 1.3);
+      // Until a worker has taken it the job cannot be done: poll less, leaving the table to the worker.
+      const wait = outcome?.status === "queued" ? Math.max(delay, WAIT_POLL_QUEUED_MS) : delay;
+      await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(1, deadline - Date.now()))));
+      if (Date.now() - started > WAIT_TIGHT_MS) delay = Math.min(50, delay * 1.3);
     }
   }
 }
+
+/** The plain solve's wait: every WAIT_POLL_FIRST_MS (WAIT_POLL_QUEUED_MS while queued) for WAIT_TIGHT_MS, then backing off. */
+const WAIT_POLL_FIRST_MS = 4;
+const WAIT_POLL_QUEUED_MS = 10;
+const WAIT_TIGHT_MS = 2000;

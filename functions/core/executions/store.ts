@@ -35,6 +35,9 @@ export interface ExecutionRecord {
   deadline_ms: number | null;
 }
 
+/** What a waiting caller needs to answer: the status, and the result or the reason. */
+export type ExecutionOutcome = Pick<ExecutionRecord, "id" | "status" | "result" | "error_message">;
+
 export const executionKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `EXE#${id}` });
 
 const strip = (item: Record<string, unknown>): ExecutionRecord => {
@@ -70,6 +73,13 @@ export class ExecutionStore {
     return item ? strip(item) : null;
   }
 
+  /** Where an execution stands, without its problem (polling an item that may hold it inline). */
+  async outcome(orgId: string, id: string): Promise<ExecutionOutcome | null> {
+    const key = executionKey(orgId, id);
+    const item = await this.table.getAttributes<ExecutionOutcome>(key.pk, key.sk, ["id", "status", "result", "error_message"]);
+    return item ? { id: item.id, status: item.status, result: item.result ?? null, error_message: item.error_message ?? null } : null;
+  }
+
   async acquire(orgId: string, id: string, worker: string, leaseMs: number, nowMs: number): Promise<ExecutionRecord | null> {
     const item = await this.leases.acquire<Record<string, unknown>>(executionKey(orgId, id), ["queued"], worker, leaseMs, nowMs, isoTime(nowMs));
     return item ? strip(item) : null;
@@ -83,6 +93,11 @@ export class ExecutionStore {
     fields: { result: PayloadRef | null; error_message: string | null; completed_at: string },
   ): Promise<boolean> {
     return (await this.leases.finish(executionKey(orgId, id), worker, status, fields)) !== null;
+  }
+
+  /** Gives a queued execution's job back (its worker is stopping): queued again, for the next worker. */
+  async release(orgId: string, id: string, worker: string): Promise<boolean> {
+    return (await this.leases.release(executionKey(orgId, id), worker, "queued")) !== null;
   }
 
   /** Fails an execution that never got a worker (enqueue refused) or whose worker died (sweeper). */

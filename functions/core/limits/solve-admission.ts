@@ -34,6 +34,8 @@ export interface AdmissionRequest<P> {
   idPrefix: IdPrefix;
   /** Where the problem is kept for this id; omitted when the caller stores problems itself. */
   problemKey?: (id: string) => string;
+  /** Paid for already (a trigger run a stopping worker handed back after its charge): no charge again. */
+  prepaid?: boolean;
 }
 
 export interface Admitted<P> {
@@ -77,7 +79,7 @@ export class SolveAdmission {
     const settings = resolveSettings(config, request.settings);
     const creditsEach = credits.perSolve(stats, settings.time_limit_seconds);
     const total = creditsEach * plan.solves;
-    if (plan.solves > 0) {
+    if (plan.solves > 0 && !request.prepaid) {
       const balance = await credits.charge(request.orgId, total);
       try {
         await quota.charge(request.orgId, plan.solves, clock.now());

@@ -6,8 +6,9 @@ import type { Table } from "./table.js";
  * and two workers never run the same item:
  *
  *   waiting ──acquire──▶ running (lease: owner + expiry, renewed while working) ──finish──▶ final
- *                           │ lease expired (worker died)   ▲
- *                           └──────── sweeper ──────────────┘ failed
+ *      ▲                    │ │ lease expired (worker died)   ▲
+ *      └──── release ───────┘ └──────── sweeper ──────────────┘ failed
+ *   (its worker is stopping: the next worker takes it at once)
  *
  * While an item is waiting or running it sits in the sparse `gsi1` partition ACTIVE, which is all the
  * sweeper reads.
@@ -80,6 +81,24 @@ export class Leases {
       ExpressionAttributeValues: { ":until": nowMs + leaseMs, ":running": "running", ":owner": worker },
     });
     return out !== null;
+  }
+
+  /**
+   * Gives a running item held by `worker` back to its waiting status `waiting` with `set`: the lease
+   * goes, the item stays in the ACTIVE partition, and the next worker to receive its job acquires it
+   * at once. Null when the worker no longer holds it (it ended meanwhile, or was swept).
+   */
+  async release<T>(key: { pk: string; sk: string }, worker: string, waiting: string, set: Record<string, unknown> = {}): Promise<T | null> {
+    return this.table.setFields<T>(
+      key,
+      { ...set, status: waiting },
+      {
+        condition: "#status = :running AND lease_owner = :owner",
+        names: { "#status": "status" },
+        values: { ":running": "running", ":owner": worker },
+        remove: ["lease_owner", "lease_expires_at_ms"],
+      },
+    );
   }
 
   /**

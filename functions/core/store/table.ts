@@ -31,6 +31,21 @@ export class Table {
     return Item as T;
   }
 
+  /** Some attributes of an item (a cheap read of a large item), consistent. */
+  async getAttributes<T = Record<string, unknown>>(pk: string, sk: string, attributes: string[]): Promise<T | null> {
+    const names = Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.name,
+        Key: { pk, sk },
+        ConsistentRead: true,
+        ProjectionExpression: Object.keys(names).join(", "),
+        ExpressionAttributeNames: names,
+      }),
+    );
+    return (Item as T | undefined) ?? null;
+  }
+
   /** Put; with `condition`, returns false instead of throwing when the condition fails. */
   async put(item: Item, condition?: string, names?: Record<string, string>, values?: Record<string, unknown>): Promise<boolean> {
     try {

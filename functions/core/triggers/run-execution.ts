@@ -12,7 +12,7 @@ export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { 
 /**
  * The execution a held trigger run solves: the pinned version compiled with the run's overrides, then
  * admitted like every solve (the variable cap, the solver, credits, the daily quota; the run's user is
- * charged), recorded `running` under the worker's lease, and named on the run. A refusal the fire
+ * charged, unless the run was handed back after its charge), recorded `running` under the worker's lease, and named on the run. A refusal the fire
  * could not foresee (the model does not compile with these values, no solver can run its class, the
  * organization is out of credits or quota) is the run's failure, with the reason.
  */
@@ -31,10 +31,16 @@ export async function startRunExecution(
   let execution: ExecutionRecord;
   try {
     problem = documents.compile(await documents.model(version), modelOverrides, document?.name ?? run.document_id);
-    const admitted = await services.executions.admit(run.org_id, run.created_by, problem, run.solver_name as SolverChoice, {
-      time_limit_seconds: run.settings.time_limit_seconds,
-      gap_tolerance: run.settings.gap_tolerance,
-    });
+    // A run a stopping worker handed back after its charge has paid already (credits_charged).
+    const prepaid = run.credits_charged != null;
+    const admitted = await services.executions.admit(
+      run.org_id,
+      run.created_by,
+      problem,
+      run.solver_name as SolverChoice,
+      { time_limit_seconds: run.settings.time_limit_seconds, gap_tolerance: run.settings.gap_tolerance },
+      prepaid,
+    );
     const now = services.clock.now();
     execution = {
       ...executionRecord(admitted, {

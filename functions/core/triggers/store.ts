@@ -81,6 +81,8 @@ export interface RunRecord {
   /** Read by the Fargate task reaper. */
   time_limit_seconds: number;
   execution_id: string | null;
+  /** Credits already taken for this run: set when a stopping worker handed it back after charging it. */
+  credits_charged?: number | null;
   result: PayloadRef | null;
   error: string | null;
   validation: { code: string; params: Record<string, unknown> } | null;
@@ -289,6 +291,32 @@ export class TriggerStore {
       ExpressionAttributeValues: values,
     });
     return out !== null;
+  }
+
+  /**
+   * Gives a run back to `queued` (its worker is stopping): the next worker takes it at once and starts a
+   * new execution for it; `creditsCharged` records what this run has already paid, so it is not charged
+   * twice. Only while its execution is still `seenExecutionId` (the worker moves on meanwhile: the caller
+   * reads again). Null when that does not hold or the worker no longer holds it.
+   */
+  async releaseRun(triggerId: string, runId: string, worker: string, seenExecutionId: string | null, creditsCharged: number | null): Promise<RunRecord | null> {
+    const key = runKey(triggerId, runId);
+    if (!key) return null;
+    const item = await this.table.update<Record<string, unknown>>({
+      Key: key,
+      UpdateExpression: "SET #status = :queued, execution_id = :none, credits_charged = :credits REMOVE lease_owner, lease_expires_at_ms",
+      ConditionExpression: `#status = :running AND lease_owner = :owner AND ${seenExecutionId ? "execution_id = :seen" : "(attribute_not_exists(execution_id) OR execution_id = :none)"}`,
+      ExpressionAttributeNames: { "#status": "status" },
+      ExpressionAttributeValues: {
+        ":queued": "queued",
+        ":running": "running",
+        ":owner": worker,
+        ":none": null,
+        ":credits": creditsCharged,
+        ...(seenExecutionId ? { ":seen": seenExecutionId } : {}),
+      },
+    });
+    return item ? strip<RunRecord>(item) : null;
   }
 
   /** Final state by the worker holding the run; null when it no longer holds it (swept, deleted). */

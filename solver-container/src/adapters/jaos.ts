@@ -1,14 +1,17 @@
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import { JAOS_VERSION, solveJaos } from "../../../functions/core/solvers/jaos/index.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
-import { siblingModule, solveInNodeChild } from "./node-engine.js";
+import { jaosWarmUpProblems } from "./jaos-warm-up.js";
+import { siblingModule, solveInNodeChild, StandbyChild } from "./node-engine.js";
 import { blankResult } from "./result.js";
 import type { AdapterResult, Progress, SolverAdapter, TypeScriptEngine } from "./types.js";
 
 /**
  * jaos, Incumbent's own LP/MILP engine (functions/core/solvers/jaos/), pure TypeScript. Like every
  * solver it runs in a child process (a Node child, node-child.ts), so the worker's kill switch stops it
- * if it ever overran its own time limit. Settings: `time_limit` and `mip_rel_gap` reach the engine;
+ * if it ever overran its own time limit. A warm worker keeps one child started ahead that has imported
+ * the engine and solved a few small problems (`warmUp`), so a solve does not pay for V8 compiling the
+ * engine; each solve still has a process of its own. Settings: `time_limit` and `mip_rel_gap` reach the engine;
  * it is single-threaded, so `threads` reads back as 1. It cannot express quadratic terms (the registry
  * answers `unsupported`/`quadratic_terms` before an adapter is called; the engine refuses them too).
  */
@@ -17,6 +20,9 @@ export const JAOS_TITLE = "jaos";
 export function jaosVersion(): string {
   return `jaos ${JAOS_VERSION}`;
 }
+
+/** Rounds over the warm-up problems: V8 optimises a function after it has run hot a while, not at once. */
+const WARM_UP_ROUNDS = 3;
 
 export const jaosEngine: TypeScriptEngine = {
   async version() {
@@ -36,11 +42,24 @@ export const jaosEngine: TypeScriptEngine = {
       settings_applied: { time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance, threads: 1 },
     };
   },
+
+  async warmUp(requestArrived) {
+    const problems = jaosWarmUpProblems();
+    for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+      for (const problem of problems) {
+        // Let stdin be read between problems: a request that arrived ends the warm-up.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (requestArrived()) return;
+        solveJaos(problem, { timeLimitSeconds: 1, gapTolerance: 1e-6 });
+      }
+    }
+  },
 };
 
 const ENGINE = { modulePath: siblingModule("jaos"), exportName: "jaosEngine" };
 
-export function createJaosAdapter(): SolverAdapter {
+export function createJaosAdapter(): SolverAdapter & { standbyReady(): Promise<boolean> } {
+  let standby: StandbyChild | undefined;
   return {
     name: "jaos",
     async probe() {
@@ -49,7 +68,19 @@ export function createJaosAdapter(): SolverAdapter {
     async solve(problem, settings, context) {
       if ((problem.objective.quadratic?.length ?? 0) > 0)
         return { ...blankResult("error", jaosVersion(), "jaos cannot express quadratic terms"), wall_time_ms: 0 };
-      return solveInNodeChild(ENGINE, JAOS_TITLE, jaosVersion(), problem, settings, context);
+      return solveInNodeChild(ENGINE, JAOS_TITLE, jaosVersion(), problem, settings, context, standby);
+    },
+    async warm(options) {
+      standby ??= new StandbyChild(ENGINE);
+      standby.start(options?.memoryMb);
+      await standby.whenReady();
+    },
+    async close() {
+      await standby?.close();
+    },
+    /** True once the child started ahead has warmed up (benchmarks wait for it, as an idle worker would). */
+    async standbyReady() {
+      return (await standby?.whenReady()) ?? false;
     },
   };
 }

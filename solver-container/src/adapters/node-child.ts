@@ -5,6 +5,10 @@
  * stdin: one JSON object { module, exportName, problem, settings, resultPath }.
  * stdout: progress lines { "event": "progress", incumbent, bound, nodes }.
  * The result goes to `resultPath` (write, then rename), so a half-written result is never read.
+ *
+ * `--standby <module> <export>`: a child started ahead of its solve. It imports the engine and runs the
+ * engine's warm-up (V8 compiles the hot code while the worker is idle), prints { "event": "ready" }, and
+ * only then reads its request — one solve, as any child.
  */
 import { rename, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -26,13 +30,33 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+async function loadEngine(modulePath: string, exportName: string): Promise<TypeScriptEngine> {
+  const mod = (await import(pathToFileURL(modulePath).href)) as Record<string, TypeScriptEngine | undefined>;
+  const engine = mod[exportName];
+  if (!engine) throw new Error(`${modulePath} has no export "${exportName}"`);
+  return engine;
+}
+
+async function standBy(modulePath: string, exportName: string, requestArrived: () => boolean): Promise<void> {
+  try {
+    await (await loadEngine(modulePath, exportName)).warmUp?.(requestArrived);
+  } catch (err) {
+    // A failed warm-up costs speed, not correctness: the solve loads the engine again and reports.
+    process.stderr.write(`warm-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+  process.stdout.write(`${JSON.stringify({ event: "ready" })}\n`);
+}
+
 async function main(): Promise<void> {
-  const request = JSON.parse(await readStdin()) as ChildRequest;
+  const [mode, modulePath, exportName] = process.argv.slice(2);
+  const input = readStdin();
+  let arrived = false;
+  void input.then(() => (arrived = true));
+  if (mode === "--standby" && modulePath && exportName) await standBy(modulePath, exportName, () => arrived);
+  const request = JSON.parse(await input) as ChildRequest;
   let result: AdapterResult;
   try {
-    const mod = (await import(pathToFileURL(request.module).href)) as Record<string, TypeScriptEngine | undefined>;
-    const engine = mod[request.exportName];
-    if (!engine) throw new Error(`${request.module} has no export "${request.exportName}"`);
+    const engine = await loadEngine(request.module, request.exportName);
     let lastLine = "";
     result = await engine.solve(request.problem, request.settings, (progress) => {
       const line = JSON.stringify({ event: "progress", ...progress });

@@ -1,10 +1,11 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { REPO_ROOT } from "./paths.js";
-import { ranOutOfMemory, runChild } from "./process.js";
+import { killProcessGroup, ranOutOfMemory, runChild, solverEnvironment, withMemoryCeiling } from "./process.js";
 import { blankResult, finish, lastLines, memoryLimitMessage, noProgress, stoppedResult } from "./result.js";
 import type { SolverName } from "../../../functions/core/solvers/types.js";
 import type { AdapterResult, ProbeResult, Progress, SolveContext, SolverAdapter, TypeScriptEngine } from "./types.js";
@@ -30,6 +31,96 @@ export function siblingModule(baseName: string): string {
   return path.join(path.dirname(HERE), `${baseName}${FROM_SOURCES ? ".ts" : ".js"}`);
 }
 
+/**
+ * The child's command line. A memory ceiling holds the V8 heap (`--max-old-space-size`); the data
+ * ceiling (typed arrays, WebAssembly memory) adds room for the runtime itself (Node and tsx take
+ * ~120 MB before the engine allocates anything).
+ */
+function childLaunch(memoryMb: number | undefined, extra: string[] = []): { command: string; args: string[] } {
+  const args = [
+    ...(memoryMb ? [`--max-old-space-size=${Math.max(16, Math.floor(memoryMb))}`] : []),
+    ...(FROM_SOURCES ? ["--import", "tsx"] : []),
+    CHILD_ENTRY,
+    ...extra,
+  ];
+  return withMemoryCeiling(process.execPath, args, memoryMb ? memoryMb + NODE_RUNTIME_MB : undefined);
+}
+// The repo root, so `--import tsx` resolves from the project's node_modules.
+const CHILD_CWD = REPO_ROOT;
+
+/**
+ * One Node child kept started ahead for an engine: it has imported the engine and run its warm-up while
+ * the worker was idle, and waits for its one request. Each solve still gets its own process (and
+ * process group, under the kill switch); the next standby starts after the solve, not during it.
+ */
+export class StandbyChild {
+  private current: { child: ChildProcessWithoutNullStreams; ready: Promise<boolean>; memoryMb: number | undefined } | null = null;
+  private closed = false;
+
+  constructor(private readonly engine: NodeEngineModule) {}
+
+  /** Starts a standby if none is running, under the memory ceiling its solve will have. */
+  start(memoryMb?: number): void {
+    if (this.closed || this.current) return;
+    const launch = childLaunch(memoryMb, ["--standby", this.engine.modulePath, this.engine.exportName]);
+    const child = spawn(launch.command, launch.args, {
+      cwd: CHILD_CWD,
+      env: solverEnvironment(),
+      detached: true, // its own process group, as every solve
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdin.on("error", () => undefined); // EPIPE if it died: its exit is what counts
+    child.stderr.resume(); // warm-up notes are not worth keeping; the solve's own stderr is
+    const entry = {
+      child,
+      memoryMb,
+      ready: new Promise<boolean>((resolve) => {
+        let buffered = "";
+        child.stdout.setEncoding("utf8");
+        child.stdout.on("data", (chunk: string) => {
+          buffered += chunk;
+          if (buffered.includes('"event":"ready"')) resolve(true);
+        });
+        child.once("error", () => resolve(false));
+        child.once("exit", () => {
+          resolve(false);
+          if (this.current === entry) this.current = null;
+        });
+      }),
+    };
+    this.current = entry;
+  }
+
+  /** Resolves true once the standby has warmed up (false when none runs or it died): for benchmarks and tests. */
+  async whenReady(): Promise<boolean> {
+    return (await this.current?.ready) ?? false;
+  }
+
+  /**
+   * The standby, taken out of the pool (null when none is alive). It need not have finished warming up:
+   * it stops warming when its request arrives, and is further along than a child started now. A standby
+   * started under another memory ceiling than the solve's is stopped, not used.
+   */
+  take(memoryMb: number | undefined): ChildProcessWithoutNullStreams | null {
+    const entry = this.current;
+    this.current = null;
+    if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) return null;
+    if ((entry.memoryMb || 0) !== (memoryMb || 0)) {
+      if (entry.child.pid) void killProcessGroup(entry.child.pid, 500);
+      return null;
+    }
+    entry.child.stdout.removeAllListeners("data");
+    return entry.child;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const entry = this.current;
+    this.current = null;
+    if (entry?.child.pid) await killProcessGroup(entry.child.pid, 500);
+  }
+}
+
 export async function solveInNodeChild(
   engine: NodeEngineModule,
   solverTitle: string,
@@ -37,22 +128,18 @@ export async function solveInNodeChild(
   problem: Problem,
   settings: SolveSettings,
   context: SolveContext,
+  standby?: StandbyChild,
 ): Promise<AdapterResult> {
   const started = performance.now();
   const resultPath = path.join(context.workDir, `node-result-${process.pid}-${Date.now()}.json`);
   let progress: Progress = noProgress();
+  const spawned = context.signal?.aborted ? null : (standby?.take(context.memoryMb) ?? null);
+  const launch = childLaunch(context.memoryMb);
   const outcome = await runChild({
-    command: process.execPath,
-    // The ceiling holds the V8 heap; the data ceiling (typed arrays, WebAssembly memory) adds room for
-    // the runtime itself (Node and tsx take ~120 MB before the engine allocates anything).
-    args: [
-      ...(context.memoryMb ? [`--max-old-space-size=${Math.max(16, Math.floor(context.memoryMb))}`] : []),
-      ...(FROM_SOURCES ? ["--import", "tsx"] : []),
-      CHILD_ENTRY,
-    ],
-    memoryMb: context.memoryMb ? context.memoryMb + NODE_RUNTIME_MB : undefined,
-    // The repo root, so `--import tsx` resolves from the project's node_modules.
-    cwd: REPO_ROOT,
+    command: launch.command,
+    args: launch.args,
+    cwd: CHILD_CWD,
+    spawned: spawned ?? undefined,
     input: JSON.stringify({ module: engine.modulePath, exportName: engine.exportName, problem, settings, resultPath }),
     deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
     signal: context.signal,

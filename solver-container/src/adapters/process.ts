@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /**
@@ -96,6 +96,11 @@ export interface ChildRunOptions {
   termGraceMs?: number;
   /** Data-segment ceiling of the child in MB (see withMemoryCeiling); none when absent or 0. */
   memoryMb?: number;
+  /**
+   * A child started ahead (detached, all three stdio piped, still running) to run instead of spawning
+   * `command` now; the deadline counts from this call.
+   */
+  spawned?: ChildProcessWithoutNullStreams;
 }
 
 export interface ChildRunOutcome {
@@ -250,12 +255,14 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
     }
 
     const launch = withMemoryCeiling(options.command, options.args, options.memoryMb);
-    const child = spawn(launch.command, launch.args, {
-      cwd: options.cwd,
-      env: options.env ?? solverEnvironment(),
-      detached: true, // own process group: pgid = child.pid
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child =
+      options.spawned ??
+      spawn(launch.command, launch.args, {
+        cwd: options.cwd,
+        env: options.env ?? solverEnvironment(),
+        detached: true, // own process group: pgid = child.pid
+        stdio: ["pipe", "pipe", "pipe"],
+      });
     const pid = child.pid ?? null;
 
     const stop = (reason: StopReason) => {

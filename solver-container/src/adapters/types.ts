@@ -18,6 +18,14 @@ export interface SolverAdapter {
    * solver's own words in `error_message`. Rejects only for a bug in the adapter itself.
    */
   solve(problem: Problem, settings: SolveSettings, context: SolveContext): Promise<AdapterResult>;
+  /**
+   * Prepares for the next solve while the worker is idle (e.g. a process started ahead). A worker calls
+   * it when it starts and whenever a job has ended; it does nothing when the adapter is ready already.
+   * Resolves once the adapter is ready. `memoryMb` is the ceiling its solves will run under.
+   */
+  warm?(options?: { memoryMb?: number }): Promise<void>;
+  /** Stops whatever the adapter keeps running between solves. */
+  close?(): Promise<void>;
 }
 
 export interface ProbeResult {
@@ -69,4 +77,10 @@ export interface TypeScriptEngine {
   /** e.g. "HiGHS 1.15.1 (wasm, npm highs 1.15.3)". */
   version(): Promise<string>;
   solve(problem: Problem, settings: SolveSettings, report: (progress: Progress) => void): Promise<AdapterResult>;
+  /**
+   * Runs the engine on small problems of its own in a child started ahead of its solve, so V8 has
+   * compiled the hot code before the real problem arrives. Its results are thrown away. It stops early
+   * once `requestArrived()` answers true (checked between its problems), so a job never waits for it.
+   */
+  warmUp?(requestArrived: () => boolean): Promise<void>;
 }

@@ -30,11 +30,13 @@ export async function solveExecution(
   const final = result.solver_status === "error" ? "failed" : "completed";
   const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id), response, services.config.inlinePayloadMaxBytes);
   const now = services.clock.now();
-  await services.executionStore.finish(record.org_id, record.id, rt.workerId, final, {
+  const held = await services.executionStore.finish(record.org_id, record.id, rt.workerId, final, {
     result: ref,
     error_message: final === "failed" ? (result.error_message ?? "the solver failed") : null,
     completed_at: isoTime(now),
   });
+  // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing.
+  if (!held) return { response, final };
   await services.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);
   if (record.notify) await notifyExecution(rt, record, response, final);
   return { response, final };

@@ -1,0 +1,18 @@
+import type { JobMessage } from "../../../functions/core/queue/messages.js";
+import type { WorkerRuntime } from "../runtime.js";
+import { runComparisonJob } from "./comparison.js";
+import { runExecutionJob } from "./execution.js";
+import { runTriggerRunJob } from "./trigger-run.js";
+
+/** Runs one job of the queue to its end (or to nothing, when it is done already or held elsewhere). */
+export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> {
+  switch (job.type) {
+    case "execution":
+      return runExecutionJob(rt, job.org_id, job.id);
+    case "comparison":
+      return runComparisonJob(rt, job.org_id, job.id);
+    case "trigger_run":
+      if (!job.trigger_id) throw new Error("a trigger_run job names its trigger_id");
+      return runTriggerRunJob(rt, job.org_id, job.trigger_id, job.id);
+  }
+}

@@ -1,0 +1,199 @@
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
+import type { Logger } from "@aws-lambda-powertools/logger";
+import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
+import type { TaskProtection } from "./task-protection.js";
+
+/**
+ * The long-lived worker's loop: long-poll the jobs queue for one message, run its job, delete the
+ * message, and poll again. While a job runs, its message stays invisible (extended on the lease's
+ * schedule, so SQS never hands a running job to a second worker) and the task is protected from
+ * scale-in. A stop (SIGTERM) takes no new job; the job in hand finishes if it can within the stop
+ * timeout, else it is handed back: its item returns to waiting and its message becomes visible at once.
+ *
+ * A long poll is never aborted: SQS (and fauxqs) may hand a message to a request whose client has gone,
+ * and that message would stay invisible for its whole visibility timeout. A stopping worker lets its
+ * poll end (at most `pollSeconds`) and returns whatever it brought. For the same reason a message is
+ * received with a short claim (`claimSeconds`), extended while its job runs: a worker killed in the
+ * middle of a poll loses no message for long.
+ */
+export interface QueueWorkerOptions {
+  sqs: SQSClient;
+  queueUrl: string;
+  /** ReceiveMessage's long-poll wait (SQS: at most 20 s). */
+  pollSeconds: number;
+  /** The visibility a message is received with, before its job starts. */
+  claimSeconds: number;
+  /** How long a received message stays invisible; extended every `heartbeatMs` while its job runs. */
+  visibilitySeconds: number;
+  heartbeatMs: number;
+  /** From the stop signal to the kill: the job may use this, less `handBackReserveMs`. */
+  stopTimeoutMs: number;
+  handBackReserveMs: number;
+  protection: TaskProtection;
+  logger: Logger;
+  runJob(job: JobMessage): Promise<void>;
+  /** True when the job went back to waiting; false when this worker no longer held it. */
+  handBack(job: JobMessage): Promise<boolean>;
+  /** Called when a poll came back empty (idle housekeeping, e.g. the inventory report). */
+  onIdle?(): Promise<void>;
+  /** Called when a message is taken, before its job runs. */
+  beforeJob?(): void;
+  /** Called when a job has ended and its message is done with (e.g. start the solvers kept ahead again). */
+  afterJob?(): void;
+}
+
+/** Between empty short polls. */
+const SHORT_POLL_PAUSE_MS = 200;
+
+/** A malformed message is left for the queue's redrive policy (DLQ after maxReceiveCount), seen again after this. */
+const BAD_MESSAGE_RETRY_SECONDS = 30;
+
+export class QueueWorker {
+  private stopping = false;
+  /** Resolves when a stop's budget for the job in hand is spent. */
+  private readonly budgetSpent: Promise<"stop">;
+  private spendBudget!: () => void;
+  private current: Promise<void> | null = null;
+  /** Jobs taken since start (tests and logs). */
+  jobs = 0;
+
+  constructor(private readonly options: QueueWorkerOptions) {
+    this.budgetSpent = new Promise((resolve) => {
+      this.spendBudget = () => resolve("stop");
+    });
+  }
+
+  /** Polls until `stop()`; resolves once the job in hand is done or handed back. */
+  async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let message: Message | undefined;
+      try {
+        message = await this.receive();
+        failures = 0;
+      } catch (error) {
+        if (this.stopping) break;
+        failures++;
+        this.options.logger.warn("receiving from the jobs queue failed", { error, failures });
+        await sleep(Math.min(10_000, 500 * 2 ** Math.min(failures, 5)));
+        continue;
+      }
+      if (message && this.stopping) {
+        await this.setVisibility(message, 0); // brought by the last poll: the next worker's
+        break;
+      }
+      if (!message) {
+        await this.options.onIdle?.().catch((error) => this.options.logger.warn("idle housekeeping failed", { error }));
+        // Short polling (pollSeconds 0, for an emulator that serves one request at a time): pace it.
+        if (this.options.pollSeconds === 0) await sleep(SHORT_POLL_PAUSE_MS);
+        continue;
+      }
+      this.options.beforeJob?.();
+      this.current = this.handle(message);
+      await this.current;
+      this.current = null;
+      if (!this.stopping) this.options.afterJob?.();
+    }
+  }
+
+  /**
+   * Takes no new job; the job in hand gets the stop timeout (less the reserve) to end, then is handed
+   * back. Resolves when the worker holds nothing any more (`run` ends after its poll in flight).
+   */
+  async stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = true;
+      void sleep(Math.max(0, this.options.stopTimeoutMs - this.options.handBackReserveMs)).then(this.spendBudget);
+    }
+    await this.current;
+  }
+
+  private async receive(): Promise<Message | undefined> {
+    const out = await this.options.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.options.queueUrl,
+        MaxNumberOfMessages: 1,
+        WaitTimeSeconds: this.options.pollSeconds,
+        VisibilityTimeout: this.options.claimSeconds,
+        MessageSystemAttributeNames: ["ApproximateReceiveCount"],
+      }),
+    );
+    return out.Messages?.[0];
+  }
+
+  private async handle(message: Message): Promise<void> {
+    const { logger } = this.options;
+    const parsed = JobMessageSchema.safeParse(safeJson(message.Body));
+    if (!parsed.success) {
+      logger.error("bad job message; the queue's redrive policy will move it to the DLQ", { body: message.Body?.slice(0, 500) });
+      await this.setVisibility(message, BAD_MESSAGE_RETRY_SECONDS);
+      return;
+    }
+    const job = parsed.data;
+    const jobKeys = { job_id: job.id, job_type: job.type, org_id: job.org_id, receive_count: message.Attributes?.ApproximateReceiveCount };
+    this.jobs++;
+    const started = Date.now();
+    const protecting = this.options.protection.protect();
+    // A quick job ends within its claim and needs no extension (no extra call on its critical path);
+    // a longer one extends its message well before the claim runs out, then on the lease's schedule.
+    const heartbeat = setInterval(
+      () => {
+        void this.setVisibility(message, this.options.visibilitySeconds);
+        void this.options.protection.protect();
+      },
+      Math.min(this.options.heartbeatMs, (this.options.claimSeconds * 1000) / 2),
+    );
+    const done = this.options.runJob(job).then(
+      () => "done" as const,
+      (error: unknown) => {
+        // The job function has marked its item failed with the reason; the message is done with.
+        logger.error("job failed", { ...jobKeys, error });
+        return "done" as const;
+      },
+    );
+    try {
+      const outcome = await Promise.race([done, this.budgetSpent]);
+      if (outcome === "done") {
+        logger.info("job done", { ...jobKeys, ms: Date.now() - started });
+        await this.deleteMessage(message);
+        return;
+      }
+      const handedBack = await this.options.handBack(job).catch((error: unknown) => {
+        logger.error("handing the job back failed; the sweeper will fail it when its lease lapses", { ...jobKeys, error });
+        return false;
+      });
+      if (handedBack) {
+        logger.warn("stopping: job handed back to the queue", { ...jobKeys, ran_ms: Date.now() - started });
+        await this.setVisibility(message, 0);
+      } else {
+        await this.deleteMessage(message);
+      }
+    } finally {
+      clearInterval(heartbeat);
+      await protecting;
+      await this.options.protection.release();
+    }
+  }
+
+  private async deleteMessage(message: Message): Promise<void> {
+    await this.options.sqs
+      .send(new DeleteMessageCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle }))
+      .catch((error) => this.options.logger.warn("deleting a finished job's message failed; its redelivery will find the job done", { error }));
+  }
+
+  private async setVisibility(message: Message, seconds: number): Promise<void> {
+    await this.options.sqs
+      .send(new ChangeMessageVisibilityCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: seconds }))
+      .catch((error) => this.options.logger.warn("changing a job message's visibility failed", { error, seconds }));
+  }
+}
+
+function safeJson(text: string | undefined): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,65 @@
+/**
+ * ECS task scale-in protection: while a worker holds a job, its task must not be the one the service
+ * stops when the fleet scales in. The ECS agent in every task serves
+ * `PUT ${ECS_AGENT_URI}/task-protection/v1/state` with `{ ProtectionEnabled, ExpiresInMinutes }`.
+ * Outside ECS (no agent URI) protection is a no-op.
+ *
+ * The expiry bounds what a hung worker could hold: a job that runs longer renews it, and a
+ * worker that dies takes its task with it, protection and all.
+ */
+export interface TaskProtectionOptions {
+  agentUri: string;
+  expiresInMinutes: number;
+  onError?: (error: unknown) => void;
+  fetch?: typeof fetch;
+}
+
+export class TaskProtection {
+  private protectedUntil = 0;
+  private wanted = false;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: TaskProtectionOptions) {}
+
+  get enabled(): boolean {
+    return this.options.agentUri !== "";
+  }
+
+  /** Protects the task (or renews the protection once half of it has run out). */
+  protect(): Promise<void> {
+    this.wanted = true;
+    const halfLeft = this.protectedUntil - Date.now() > (this.options.expiresInMinutes * 60_000) / 2;
+    if (!this.enabled || halfLeft) return this.queue;
+    return this.put(true);
+  }
+
+  /** Lifts the protection: the task is idle and may be scaled in. */
+  release(): Promise<void> {
+    if (!this.enabled || !this.wanted) return this.queue;
+    this.wanted = false;
+    return this.put(false);
+  }
+
+  /** Calls run one after another, so a release never overtakes the protect before it. */
+  private put(enable: boolean): Promise<void> {
+    const body = enable ? { ProtectionEnabled: true, ExpiresInMinutes: this.options.expiresInMinutes } : { ProtectionEnabled: false };
+    this.queue = this.queue.then(async () => {
+      try {
+        const res = await (this.options.fetch ?? fetch)(`${this.options.agentUri}/task-protection/v1/state`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(5000),
+        });
+        const text = await res.text();
+        // The agent answers 200 with either `protection` or `failure` in the body.
+        if (!res.ok || text.includes('"failure"')) throw new Error(`ECS agent answered ${res.status}: ${text.slice(0, 300)}`);
+        this.protectedUntil = enable ? Date.now() + this.options.expiresInMinutes * 60_000 : 0;
+      } catch (error) {
+        this.protectedUntil = 0; // try again on the next renewal
+        this.options.onError?.(error);
+      }
+    });
+    return this.queue;
+  }
+}

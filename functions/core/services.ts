@@ -18,6 +18,7 @@ import { Notifications } from "./notifications/notifications.js";
 import { ProjectService } from "./projects/service.js";
 import { ProjectStore } from "./projects/store.js";
 import { createSqsClient, Queues } from "./queue/sqs.js";
+import { WorkerHeartbeats } from "./health/worker-heartbeats.js";
 import { InventoryStore } from "./solvers/inventory.js";
 import { createLogger, type Logger } from "./logger.js";
 import { CounterStore } from "./store/counters.js";
@@ -55,6 +56,7 @@ export interface Services {
   queues: Queues;
   blobs: BlobStore;
   inventory: InventoryStore;
+  workerHeartbeats: WorkerHeartbeats;
   notifications: Notifications;
   quota: DailyQuota;
   credits: Credits;
@@ -135,6 +137,7 @@ export function createServices(options: ServiceOptions): Services {
     queues,
     blobs,
     inventory,
+    workerHeartbeats: new WorkerHeartbeats(table),
     notifications,
     quota,
     credits,

@@ -161,6 +161,7 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     const apiAsset = functions.find((f) => f.logicalId.startsWith("Api"))!.assetDir;
     expect(readdirSync(apiAsset).filter((f) => f.endsWith(".wasm"))).toEqual([]);
     for (const fn of functions) expect(existsSync(path.join(fn.assetDir, "index.mjs")), fn.logicalId).toBe(true);
+    expect(existsSync(path.join(apiAsset, "mcp-sdk.mjs"))).toBe(true);
   });
 
   it("reports every health component healthy, the solver from the worker's heartbeat", async () => {
@@ -183,6 +184,21 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(key.status, key.text).toBe(201);
     api = anon.as(key.body.key);
     expect((await api.get("/api/v2/credits/balance")).status).toBe(200);
+  });
+
+  it("answers MCP from the SDK module shipped beside the API bundle (loaded on the first MCP request)", async () => {
+    const headers = { accept: "application/json, text/event-stream" };
+    const rpc = (id: number, method: string, params: Record<string, unknown> = {}) => api.post("/api/v2/mcp", { jsonrpc: "2.0", id, method, params }, headers);
+    const init = await rpc(1, "initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "assembly", version: "1" } });
+    expect(init.status, `${init.text}\n${logs()}`).toBe(200);
+    expect(init.body.result.serverInfo.name).toBe("incumbent");
+    const tools = await rpc(2, "tools/list");
+    expect(tools.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      "compare_solvers",
+      "compare_solvers_on_datasets",
+      "get_solver_comparison",
+      "get_solver_comparison_matrix",
+    ]);
   });
 
   it("answers a plain solve: API → jobs queue → worker → table → API", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { hasOpenIntegerColumn, ProblemSchema, type ProblemInput } from "../../../../functions/core/problem/schema.js";
-import { cbcArguments } from "../../../../solver-container/src/adapters/cbc.js";
-import { readMps, writeMps } from "../../../../functions/core/problem/mps.js";
+import { hasOpenIntegerColumn, ProblemSchema, type ProblemInput } from "../../../../../functions/core/problem/schema.js";
+import { cbcArguments } from "../../../../../solver-container/src/adapters/cbc.js";
+import { readMps, writeMps } from "../../../../../functions/core/problem/mps.js";
 import {
   checkRay,
   farkasProblem,
@@ -13,13 +13,13 @@ import {
   settleClaim,
   type AuxiliaryAnswer,
   type AuxiliaryPurpose,
-} from "../../../../solver-container/src/adapters/certificates.js";
-import { glpkArguments, glpkTimeLimit } from "../../../../solver-container/src/adapters/glpk.js";
-import { namedSolution, toMatrixForm } from "../../../../solver-container/src/adapters/matrix-form.js";
-import { resolvePythonPath, REPO_ROOT } from "../../../../solver-container/src/adapters/paths.js";
-import { ranOutOfMemory, solverEnvironment, withMemoryCeiling } from "../../../../solver-container/src/adapters/process.js";
-import { relativeGap } from "../../../../solver-container/src/adapters/result.js";
-import { loadConfig } from "../../../../functions/core/config.js";
+} from "../../../../../solver-container/src/adapters/certificates.js";
+import { glpkArguments, glpkTimeLimit } from "../../../../../solver-container/src/adapters/glpk.js";
+import { namedSolution, toMatrixForm } from "../../../../../solver-container/src/adapters/matrix-form.js";
+import { resolvePythonPath, REPO_ROOT } from "../../../../../solver-container/src/adapters/paths.js";
+import { ranOutOfMemory, solverEnvironment, withMemoryCeiling } from "../../../../../solver-container/src/adapters/process.js";
+import { relativeGap } from "../../../../../solver-container/src/adapters/result.js";
+import { loadConfig } from "../../../../../functions/core/config.js";
 
 const problem = (input: ProblemInput) => ProblemSchema.parse(input);
 

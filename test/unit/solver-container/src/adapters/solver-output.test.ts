@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution } from "../../../../solver-container/src/adapters/cbc-output.js";
-import { glpkClaim, parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw } from "../../../../solver-container/src/adapters/glpk-output.js";
+import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution } from "../../../../../solver-container/src/adapters/cbc-output.js";
+import { glpkClaim, parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw } from "../../../../../solver-container/src/adapters/glpk-output.js";
 
 /** Output captured from cbc 2.10.8 and glpsol 5.0 on the manifest instances (long logs trimmed). */
-const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "../../../fixtures/solver-output", name), "utf8");
+const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "../../../../fixtures/solver-output", name), "utf8");
 
 describe("CBC solution file", () => {
   it("reads an optimum and the nonzero columns", () => {
@@ -223,7 +223,7 @@ describe("glpsol claims: every outcome of simplex, interior point and the MIP so
 
 describe("CBC saved solution (saveSolution, full precision)", () => {
   it("reads an LP's objective, values and duals as doubles: max x + y, 3x + y ≤ 1, x + 6y ≤ 1", () => {
-    const saved = parseCbcSavedSolution(readFileSync(path.join(import.meta.dirname, "../../../fixtures/solver-output/cbc-two-rows-lp.sol.bin")))!;
+    const saved = parseCbcSavedSolution(readFileSync(path.join(import.meta.dirname, "../../../../fixtures/solver-output/cbc-two-rows-lp.sol.bin")))!;
     expect(saved.objective).toBeCloseTo(7 / 17, 15);
     expect(saved.columnValues[0]).toBeCloseTo(5 / 17, 15);
     expect(saved.columnValues[1]).toBeCloseTo(2 / 17, 15);
@@ -233,7 +233,7 @@ describe("CBC saved solution (saveSolution, full precision)", () => {
   });
 
   it("reads a MILP's incumbent in column order, and refuses a file of another shape", () => {
-    const saved = parseCbcSavedSolution(readFileSync(path.join(import.meta.dirname, "../../../fixtures/solver-output/cbc-flugpl-optimal.sol.bin")))!;
+    const saved = parseCbcSavedSolution(readFileSync(path.join(import.meta.dirname, "../../../../fixtures/solver-output/cbc-flugpl-optimal.sol.bin")))!;
     expect(saved.objective).toBeCloseTo(1201500, 6);
     expect(saved.columnValues).toHaveLength(18);
     expect(saved.columnValues[0]).toBeCloseTo(60, 9);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TaskProtection } from "../../../solver-container/src/task-protection.js";
+import { TaskProtection } from "../../../../solver-container/src/task-protection.js";
 
 /** A stand-in for the ECS agent's endpoint: records each PUT, answers as told. */
 function agent(answer: (body: unknown) => { status: number; body: unknown } = () => ({ status: 200, body: { protection: {} } })) {

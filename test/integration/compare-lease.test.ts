@@ -3,7 +3,7 @@ import type { ComparisonRecord } from "../../functions/core/comparisons/store.js
 import { executionKey } from "../../functions/core/executions/store.js";
 import { machineHas } from "../support/machine.js";
 import { marketSplitProblem } from "../support/models.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { jobDone, runWorkerForJob } from "../support/worker-process.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;

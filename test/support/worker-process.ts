@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { LocalStack } from "../../bin/local/stack.js";
+import type { LocalStack } from "../../bin/local/local-stack.js";
 import { REPO_ROOT } from "./machine.js";
 
 const run = promisify(execFile);

@@ -9,6 +9,7 @@ import { toSolveSettings } from "../../../functions/core/solvers/settings.js";
 import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import { solveResponseOf } from "../../../functions/core/solvers/result.js";
 import type { SolverName } from "../../../functions/core/solvers/types.js";
+import { traceMark } from "../../../functions/core/trace/solve-trace.js";
 import { LeaseKeeper } from "../heartbeat.js";
 import type { WorkerRuntime } from "../runtime.js";
 
@@ -23,10 +24,12 @@ export async function solveExecution(
   signal?: AbortSignal,
 ): Promise<{ response: SolveResponse; final: "completed" | "failed" }> {
   const { services } = rt;
+  traceMark("solve_start", record.id);
   const result = await rt.toolkit.solve(record.solver_name as SolverName, problem, toSolveSettings(record.settings), {
     signal,
     killGraceSeconds: services.config.killGraceSeconds,
   });
+  traceMark("solve_end", record.id);
   const response = solveResponseOf(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) });
   const final = result.solver_status === "error" ? "failed" : "completed";
   const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id, randomUUID()), response, services.config.inlinePayloadMaxBytes);
@@ -36,6 +39,8 @@ export async function solveExecution(
     error_message: final === "failed" ? (result.error_message ?? "the solver failed") : null,
     completed_at: isoTime(now),
   });
+  traceMark("result_written", record.id);
+  rt.announceFinal?.(record.id);
   // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing,
   // and take back this attempt's blob, which nothing references.
   if (!held) {
@@ -65,8 +70,10 @@ async function notifyExecution(rt: WorkerRuntime, record: ExecutionRecord, respo
 export async function runExecutionJob(rt: WorkerRuntime, orgId: string, id: string): Promise<void> {
   const { services } = rt;
   const leaseMs = services.config.jobLeaseSeconds * 1000;
+  traceMark("job_start", id);
   const record = await services.executionStore.acquire(orgId, id, rt.workerId, leaseMs, services.clock.now());
   if (!record) return; // finished already, or another worker holds it: a redelivery does nothing
+  traceMark("acquired", id);
   const keeper = new LeaseKeeper(
     () => services.executionStore.leases.renew(executionKey(orgId, id), rt.workerId, leaseMs, services.clock.now()),
     leaseMs,
@@ -81,6 +88,7 @@ export async function runExecutionJob(rt: WorkerRuntime, orgId: string, id: stri
       error_message: `worker error: ${(error as Error).message}`,
       completed_at: isoTime(services.clock.now()),
     });
+    rt.announceFinal?.(id);
     throw error;
   } finally {
     keeper.stop();

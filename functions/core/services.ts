@@ -8,6 +8,7 @@ import { ComparisonService } from "./comparisons/service.js";
 import { ComparisonStore } from "./comparisons/store.js";
 import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
+import { FinalSignals } from "./executions/final-signals.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
 import { Credits } from "./credits/credits.js";
@@ -63,6 +64,8 @@ export interface Services {
   admission: SolveAdmission;
   executionStore: ExecutionStore;
   executions: ExecutionService;
+  /** Wakes a plain solve's wait on a worker's final write, where this process hears of it. */
+  finalSignals: FinalSignals;
   projectStore: ProjectStore;
   projects: ProjectService;
   comparisonStore: ComparisonStore;
@@ -85,6 +88,8 @@ export interface ServiceOptions {
   mailbox?: Mailbox;
   sqs?: SQSClient;
   blobs?: BlobStore;
+  /** The local stack's, which hears its workers; by default none is heard and the wait polls. */
+  finalSignals?: FinalSignals;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -110,7 +115,8 @@ export function createServices(options: ServiceOptions): Services {
   const comparisonStore = new ComparisonStore(table);
   const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
-  const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues });
+  const finalSignals = options.finalSignals ?? new FinalSignals(false);
+  const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues, finalSignals });
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
@@ -144,6 +150,7 @@ export function createServices(options: ServiceOptions): Services {
     admission,
     executionStore,
     executions,
+    finalSignals,
     projectStore,
     projects,
     comparisonStore,

@@ -68,6 +68,8 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     const stem = path.join(context.workDir, `cbc-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);
     const progress = noProgress();
+    // Only the solve itself streams to the recorder: auxiliary runs (certificates) solve other problems.
+    const sink = purpose.startsWith("solve") ? context.progress : undefined;
     const outcome = await runChild({
       command,
       args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess),
@@ -76,11 +78,13 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       signal: context.signal,
       memoryMb: context.memoryMb,
       onLine: (line) => {
+        sink?.line(line);
         const update = parseCbcProgressLine(line);
         if (!update) return;
         if (update.incumbent !== undefined) progress.incumbent = originalObjective(written, update.incumbent);
         if (update.bound !== undefined) progress.bound = originalObjective(written, update.bound);
         if (update.nodes !== undefined) progress.nodes = update.nodes;
+        sink?.point({ ...progress });
       },
     });
     const solutionText = await readFile(`${stem}.sol`, "utf8").catch(() => null);

@@ -10,6 +10,8 @@ import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
+import { ProgressService } from "./progress/service.js";
+import { ProgressStore } from "./progress/store.js";
 import { Credits } from "./credits/credits.js";
 import { DailyQuota } from "./limits/quota.js";
 import { SolveAdmission } from "./limits/solve-admission.js";
@@ -61,6 +63,8 @@ export interface Services {
   admission: SolveAdmission;
   executionStore: ExecutionStore;
   executions: ExecutionService;
+  progressStore: ProgressStore;
+  progress: ProgressService;
   projectStore: ProjectStore;
   projects: ProjectService;
   comparisonStore: ComparisonStore;
@@ -109,6 +113,8 @@ export function createServices(options: ServiceOptions): Services {
   const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues });
+  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
+  const progressStore = new ProgressStore(table, blobs);
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
@@ -141,10 +147,12 @@ export function createServices(options: ServiceOptions): Services {
     admission,
     executionStore,
     executions,
+    progressStore,
+    progress: new ProgressService({ executionStore, progressStore, executions, comparisonStore, comparisons }),
     projectStore,
     projects,
     comparisonStore,
-    comparisons: new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues }),
+    comparisons,
     documentStore,
     documents,
     triggerStore,

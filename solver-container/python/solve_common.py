@@ -87,9 +87,12 @@ class Reporter:
                 self.write_line({"event": "log", "id": self.req_id, "text": line[:LOG_LINE_MAX_CHARS]})
 
     def progress(self, incumbent, bound, nodes=None, force=False):
-        snapshot = (finite(incumbent), finite(bound), None if nodes is None else int(nodes))
         now = time.monotonic()
-        if snapshot == self.last or (not force and now - self.last_sent < PROGRESS_INTERVAL_SECONDS):
+        # The common call (a solver's per-node callback between two reports) returns here, at once.
+        if not force and now - self.last_sent < PROGRESS_INTERVAL_SECONDS:
+            return
+        snapshot = (finite(incumbent), finite(bound), None if nodes is None else int(nodes))
+        if snapshot == self.last:
             return
         self.last = snapshot
         self.last_sent = now
@@ -169,10 +172,11 @@ class SolutionPool:
         if key in self.seen:
             return False
         self.seen.add(key)
-        self.entries.append({"objective_value": objective, "solution": [float(v) for v in values]})
+        entry = {"objective_value": objective, "solution": [float(v) for v in values]}
+        self.entries.append(entry)
         self.entries.sort(key=lambda e: self.sign * e["objective_value"])
         del self.entries[self.size:]
-        return True
+        return any(e is entry for e in self.entries)
 
     def result(self):
         return self.entries

@@ -116,6 +116,11 @@ class Run:
             h.cbMipLogging.subscribe(
                 lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
             )
+            # HiGHS logs its search every few seconds; its interrupt check runs often, and the reporter
+            # throttles what it sends to one point per PROGRESS_INTERVAL_SECONDS.
+            h.cbMipInterrupt.subscribe(
+                lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
+            )
         h.run()
         self.status = h.getModelStatus()
         self.info = h.getInfo()

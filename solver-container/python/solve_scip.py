@@ -306,8 +306,9 @@ def binary_columns_only(form):
 def solution_pool(form, settings, deadline, run):
     """
     Up to solution_pool_size distinct solutions, best first: those SCIP stored while it searched, then,
-    when the integer columns are all binary, the best solution outside the pool found so far, one
-    solve at a time with a row that excludes each pooled assignment (within the time left).
+    when the integer columns are all binary, the best solution outside the pool, one solve at a time
+    with a row that excludes each pooled assignment, while that solution still makes the pool (within
+    the time left). Solved to optimality, these are the k best assignments.
     """
     pool = SolutionPool(pool_size(settings), form["sense"])
     m = run.model
@@ -317,14 +318,14 @@ def solution_pool(form, settings, deadline, run):
     integers = [j for j, t in enumerate(form["integrality"]) if t]
     if not integers or not binary_columns_only(form):
         return pool.result()
-    while not pool.full() and deadline.remaining() > 0.05:
+    while deadline.remaining() > 0.05:
         extra = Run(form, settings, deadline.remaining(), excluded=[e["solution"] for e in pool.result()], columns=integers)
         if not extra.has_solution or extra.status not in ("optimal", "gaplimit", "timelimit"):
             break
         sol = extra.model.getBestSol()
         values = extra.values_of(sol)
         if not pool.add(extra.objective_of(sol, values), values):
-            break
+            break  # the best one left out is no better than the pool's worst
     return pool.result()
 
 

@@ -8,7 +8,7 @@ import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
 import { checkLpOptimum, emptyRowConflict, pointViolation, POINT_TOLERANCE, settleClaim, withoutEmptyRows, type SolveAuxiliary } from "./certificates.js";
-import { ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
+import { lineBuffered, ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, memoryLimitMessage, noProgress, stoppedResult } from "./result.js";
 import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
 
@@ -71,8 +71,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     // Only the solve itself streams to the recorder: auxiliary runs (certificates) solve other problems.
     const sink = purpose.startsWith("solve") ? context.progress : undefined;
     const outcome = await runChild({
-      command,
-      args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess),
+      ...lineBuffered(command, cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess)),
       cwd: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,

@@ -5,7 +5,7 @@ import { type Problem, ProblemSchema } from "../../functions/core/problem/schema
 import { checkSolution } from "../../functions/core/solvers/checker.js";
 import { INSTANCES_DIR, machineHas } from "../support/machine.js";
 import { isFinal } from "../support/poll.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 const SOLVERS = ["scip", "highs", "cbc", "glpk", "jaos"] as const;

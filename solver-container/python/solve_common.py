@@ -74,7 +74,10 @@ def write_result(path, result):
 class Reporter:
     """Streams the incumbent and bound to the Node side, which keeps the last one for the kill switch."""
 
-    def __init__(self, req_id, write_line):
+    def __init__(self, req_id, write_line, streaming=False):
+        # streaming: someone records the solve's log and progress (else only the last point matters, to
+        # the kill switch), so log lines are forwarded and solvers report between their own log lines.
+        self.streaming = streaming
         self.req_id = req_id
         self.write_line = write_line
         self.last_sent = 0.0

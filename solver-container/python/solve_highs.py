@@ -94,7 +94,7 @@ class Run:
         # Keep HiGHS's words for error messages without printing them.
         h.setOptionValue("log_to_console", False)
         h.cbLogging.subscribe(lambda e: self.log.append(e.message.rstrip()))
-        if reporter is not None:
+        if reporter is not None and reporter.streaming:
             h.cbLogging.subscribe(lambda e: reporter.log(e.message))
         if pool_size(settings) > 1:
             # HiGHS keeps every improving solution it finds when asked: the pool it can give.
@@ -116,11 +116,12 @@ class Run:
             h.cbMipLogging.subscribe(
                 lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
             )
-            # HiGHS logs its search every few seconds; its interrupt check runs often, and the reporter
-            # throttles what it sends to one point per PROGRESS_INTERVAL_SECONDS.
-            h.cbMipInterrupt.subscribe(
-                lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
-            )
+            if reporter.streaming:
+                # HiGHS logs its search every few seconds; its interrupt check runs often, and the reporter
+                # throttles what it sends to one point per PROGRESS_INTERVAL_SECONDS.
+                h.cbMipInterrupt.subscribe(
+                    lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
+                )
         h.run()
         self.status = h.getModelStatus()
         self.info = h.getInfo()

@@ -71,7 +71,10 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     // Only the solve itself streams to the recorder: auxiliary runs (certificates) solve other problems.
     const sink = purpose.startsWith("solve") ? context.progress : undefined;
     const outcome = await runChild({
-      ...lineBuffered(command, cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess)),
+      // Line-buffered only when someone records the progress: else the lines are read at the end anyway.
+      ...(sink
+        ? lineBuffered(command, cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess))
+        : { command, args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess) }),
       cwd: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,

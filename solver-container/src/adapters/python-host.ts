@@ -20,7 +20,8 @@ export interface PythonSolveRequest {
   solver: PythonSolverName;
   model: Omit<MatrixForm, "colNames">;
   /** memory_mb: the solving process's data ceiling (0 = none), applied by the runner in that process. */
-  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number; solution_pool_size?: number };
+  /** stream: forward the solver's log lines and report progress between its own log lines too (someone records them). */
+  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number; solution_pool_size?: number; stream?: boolean };
 }
 
 /** The result file a solve writes (runner.py, solve_common.empty_result). */

@@ -33,6 +33,7 @@ export async function solveInPython(
         threads: settings.threads,
         memory_mb: context.memoryMb ?? 0,
         solution_pool_size: settings.solutionPoolSize ?? 1,
+        stream: context.progress !== undefined,
       },
     },
     {

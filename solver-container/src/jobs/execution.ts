@@ -3,7 +3,7 @@ import { isoTime } from "../../../functions/core/clock.js";
 import { resultKey } from "../../../functions/core/executions/service.js";
 import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
 import type { ExecutionRecord } from "../../../functions/core/executions/store.js";
-import type { Problem } from "../../../functions/core/problem/schema.js";
+import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
 import { toSolveSettings } from "../../../functions/core/solvers/settings.js";
 import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import { solveResponseOf } from "../../../functions/core/solvers/result.js";
@@ -72,7 +72,9 @@ function finalProgress(problem: Problem, settings: SolveSettings, result: Adapte
   ) {
     incumbents.push({ time_seconds: result.solver_time_seconds ?? (result.wall_time_ms ?? 0) / 1000, objective_value: objective });
   }
-  if ((settings.solutionPoolSize ?? 1) <= 1 || result.solution === null) return { incumbents };
+  if ((settings.solutionPoolSize ?? 1) <= 1 || result.solution === null || objective === null) return { incumbents };
+  // An LP has one reported optimum: its pool is that solution, whatever the solver.
+  if (!hasIntegers(problem)) return { incumbents, solutions: [{ objective_value: objective, solution: result.solution }] };
   if (!Array.isArray(result.solution_pool)) return { incumbents, solution_pool: "unsupported" };
   // A pool member the checker rejects is left out, never reported as feasible.
   const solutions = result.solution_pool

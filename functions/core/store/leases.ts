@@ -1,16 +1,4 @@
-import {
-  and,
-  assign,
-  assignAll,
-  assignOnce,
-  buildUpdate,
-  leaseHeldBy,
-  leaseLapsed,
-  or,
-  type Part,
-  statusIs,
-  waitingUnleased,
-} from "./conditions.js";
+import { and, assign, assignAll, assignOnce, buildUpdate, leaseHeldBy, leaseLapsed, or, type Part, statusIs, waitingUnleased } from "./conditions.js";
 import type { Table } from "./table.js";
 
 type Key = { pk: string; sk: string };

@@ -23,8 +23,8 @@ export interface SweeperProps {
 }
 
 /**
- * The scheduled reconcile (DESIGN §1): fails runs whose worker died or whose job never started, and
- * sends the webhooks a crash left unqueued. Sweeps are idempotent (conditional
+ * The scheduled reconcile (see docs/decisions.md, Infrastructure): fails runs whose worker died or whose
+ * job never started, and sends the webhooks a crash left unqueued. Sweeps are idempotent (conditional
  * writes), so an overlapping or retried invocation does no harm, and a missed one is made up by the
  * next: the schedule does not retry.
  */

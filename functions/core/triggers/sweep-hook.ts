@@ -3,7 +3,7 @@ import type { SweepHook } from "../sweeper/sweep.js";
 import { ACTIVE_RUN_KIND, type RunRecord } from "./store.js";
 
 /**
- * The sweeper's hook for trigger runs (registered by bin/local/stack.ts and functions/sweeper/lambda.ts):
+ * The sweeper's hook for trigger runs (registered by bin/local/local-stack.ts and functions/sweeper/lambda.ts):
  * a run whose worker died (lease expired) or that no worker took in time becomes `failed` with the
  * sweeper's reason, in one write that also decides its webhook; then the webhook is queued and the
  * run's user notified, exactly as when a worker fails a run.

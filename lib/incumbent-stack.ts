@@ -1,0 +1,160 @@
+import { CfnOutput, Duration, Stack, Tags, type StackProps } from "aws-cdk-lib";
+import type { Construct } from "constructs";
+import { ServiceAlarms } from "./alarms.js";
+import { Api } from "./api.js";
+import { Data } from "./data.js";
+import { FleetScaling } from "./fleet-scaling.js";
+import { Queues } from "./queues.js";
+import type { ServiceFunction } from "./service-function.js";
+import { SolverFleet } from "./solver-fleet.js";
+import { jobsVisibilitySeconds, staleQueuedSeconds, type StageConfig } from "./stage.js";
+import { Sweeper } from "./sweeper.js";
+import { WEBHOOK_FUNCTION_TIMEOUT_SECONDS, Webhooks } from "./webhooks.js";
+
+export interface IncumbentStackProps extends StackProps {
+  config: StageConfig;
+}
+
+/** The solvers every task image carries (solver-container/Dockerfile), before a worker reports its own. */
+const FLEET_SOLVERS = "scip,highs,cbc,glpk,jaos";
+
+/**
+ * One stage of Incumbent (the picture in docs/deploy.md): data, queues, API, the warm solver fleet and
+ * its scaling, webhooks, sweeper, alarms. Each construct grants its own functions exactly what they
+ * call; this class only passes resources along and fixes the settings several of them must agree on.
+ * A stage without the fleet (`fleet: false`, LocalStack community) has everything else; its workers
+ * run on a host.
+ */
+export class IncumbentStack extends Stack {
+  readonly data: Data;
+  readonly queues: Queues;
+  readonly api: Api;
+  readonly fleet?: SolverFleet;
+  readonly fleetScaling?: FleetScaling;
+  readonly webhooks: Webhooks;
+  readonly sweeper: Sweeper;
+  readonly alarms: ServiceAlarms;
+
+  constructor(scope: Construct, id: string, props: IncumbentStackProps) {
+    super(scope, id, props);
+    const c = props.config;
+    Tags.of(this).add("project", "incumbent");
+    Tags.of(this).add("stage", c.stage);
+
+    // Settings every handler and the worker read through functions/core/config.ts.
+    const shared: Record<string, string> = {
+      STAGE: c.stage,
+      INSTANCE_MAX_SOLVE_TIME_SECONDS: String(c.maxSolveTimeSeconds),
+      INSTANCE_MAX_DAILY_SOLVES: String(c.maxDailySolves),
+      INSTANCE_MAX_VARIABLES: String(c.maxVariables),
+      MAX_REQUEST_BODY_MB: String(c.maxRequestBodyMb),
+      KILL_GRACE_SECONDS: String(c.killGraceSeconds),
+      FLEET_SOLVERS,
+      ...(c.awsEndpointUrl ? { AWS_ENDPOINT_URL: c.awsEndpointUrl } : {}),
+    };
+    const common = { namePrefix: c.namePrefix, production: c.production, logRetentionDays: c.logRetentionDays, environment: shared };
+
+    this.data = new Data(this, "Data", { namePrefix: c.namePrefix, production: c.production, blobExpirationDays: c.blobExpirationDays });
+    const { table, bucket } = this.data;
+
+    this.queues = new Queues(this, "Queues", {
+      namePrefix: c.namePrefix,
+      alarmEmail: c.alarmEmail,
+      jobs: {
+        visibilityTimeout: Duration.seconds(jobsVisibilitySeconds(c)),
+        maxReceiveCount: c.jobMaxReceiveCount,
+        oldestMessageAlarmAge: Duration.minutes(15),
+      },
+      webhooks: {
+        // Lambda's SQS integration asks for six times the consumer's timeout.
+        visibilityTimeout: Duration.seconds(6 * WEBHOOK_FUNCTION_TIMEOUT_SECONDS),
+        maxReceiveCount: c.webhookMaxReceiveCount,
+        // Retries wait in the queue up to SQS's 15-minute delay, so younger messages are normal.
+        oldestMessageAlarmAge: Duration.minutes(30),
+      },
+    });
+    const jobsQueue = this.queues.jobs.queue;
+    const webhooksQueue = this.queues.webhooks.queue;
+
+    this.api = new Api(this, "Api", {
+      ...common,
+      table,
+      bucket,
+      jobsQueue,
+      webhooksQueue,
+      throttle: { rateLimit: c.apiRateLimit, burstLimit: c.apiBurstLimit },
+      domain: c.domainName && c.certificateArn ? { name: c.domainName, certificateArn: c.certificateArn } : undefined,
+      mailFromAddress: c.mailFromAddress,
+    });
+
+    if (c.fleet) {
+      this.fleet = new SolverFleet(this, "SolverFleet", {
+        ...common,
+        table,
+        bucket,
+        jobsQueue,
+        webhooksQueue,
+        task: { cpu: c.solverCpu, memoryMiB: c.solverMemoryMib, architecture: c.solverArchitecture },
+        minTasks: c.minRunningSolverTasks,
+        maxTasks: c.maxRunningSolverTasks,
+        spot: c.solverSpot,
+        stopTimeoutSeconds: c.workerStopTimeoutSeconds,
+      });
+      this.fleetScaling = new FleetScaling(this, "FleetScaling", {
+        namePrefix: c.namePrefix,
+        production: c.production,
+        fleet: this.fleet,
+        jobsQueue,
+        alarmTopic: this.queues.alarmTopic,
+        logRetentionDays: c.logRetentionDays,
+        awsEndpointUrl: c.awsEndpointUrl,
+        minTasks: c.minRunningSolverTasks,
+        maxTasks: c.maxRunningSolverTasks,
+        backlogPerTaskTarget: c.backlogPerTaskTarget,
+      });
+    }
+
+    this.webhooks = new Webhooks(this, "Webhooks", {
+      ...common,
+      table,
+      bucket,
+      webhooksQueue,
+      webhooksDlq: this.queues.webhooks.dlq,
+      reservedConcurrency: c.webhookReservedConcurrency,
+      maxConcurrency: c.webhookMaxConcurrency,
+    });
+
+    this.sweeper = new Sweeper(this, "Sweeper", {
+      ...common,
+      table,
+      bucket,
+      webhooksQueue,
+      intervalMinutes: c.sweepIntervalMinutes,
+      staleQueuedSeconds: staleQueuedSeconds(c),
+    });
+
+    const functions: Record<string, ServiceFunction> = { api: this.api.handler, webhook: this.webhooks.handler, sweeper: this.sweeper.handler };
+    if (this.fleetScaling) functions["fleet-monitor"] = this.fleetScaling.monitor;
+    this.alarms = new ServiceAlarms(this, "Alarms", {
+      namePrefix: c.namePrefix,
+      alarmTopic: this.queues.alarmTopic,
+      httpApi: this.api.httpApi,
+      functions,
+      apiTimeout: this.api.handler.fn.timeout!,
+    });
+
+    const outputs: Record<string, string> = {
+      ApiUrl: this.api.url,
+      TableName: table.tableName,
+      BlobBucket: bucket.bucketName,
+      JobsQueueUrl: jobsQueue.queueUrl,
+      JobsDlqUrl: this.queues.jobs.dlq.queueUrl,
+      WebhooksQueueUrl: webhooksQueue.queueUrl,
+      WebhooksDlqUrl: this.queues.webhooks.dlq.queueUrl,
+      ...(this.fleet ? { SolverClusterName: this.fleet.cluster.clusterName, SolverServiceName: this.fleet.service.serviceName } : {}),
+      JwtSecretArn: this.api.jwtSecret.secretArn,
+      AlarmTopicArn: this.queues.alarmTopic.topicArn,
+    };
+    for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
+  }
+}

@@ -49,6 +49,8 @@ export class IncumbentStack extends Stack {
       INSTANCE_MAX_VARIABLES: String(c.maxVariables),
       MAX_REQUEST_BODY_MB: String(c.maxRequestBodyMb),
       KILL_GRACE_SECONDS: String(c.killGraceSeconds),
+      // The sweeper's period, which the worker's message visibility also allows for (two sweeps).
+      SWEEP_INTERVAL_SECONDS: String(60 * c.sweepIntervalMinutes),
       FLEET_SOLVERS,
       ...(c.awsEndpointUrl ? { AWS_ENDPOINT_URL: c.awsEndpointUrl } : {}),
     };

@@ -50,7 +50,6 @@ export class Sweeper extends Construct {
         BLOB_BUCKET: props.bucket.bucketName,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         STALE_QUEUED_SECONDS: String(props.staleQueuedSeconds),
-        SWEEP_INTERVAL_SECONDS: String(interval.toSeconds()),
       },
     });
     const role = this.handler.role;

@@ -264,6 +264,11 @@ describe("functions: runtime, architecture, environment", () => {
     const sweeper = fn(dev, "sweeper").env;
     expect(sweeper).toMatchObject({ TABLE_NAME: table, WEBHOOKS_QUEUE_URL: webhooksUrl });
     expect(Object.keys(sweeper).filter((n) => n.startsWith("SOLVER_"))).toEqual([]);
+    // The worker's message visibility allows for two sweeps: it must know the sweeper's period.
+    const [, taskDef] = resourcesOfType(dev.json, "AWS::ECS::TaskDefinition")[0]!;
+    const sweepOf = (env: { Name: string; Value: Json }[]) => env.find((e) => e.Name === "SWEEP_INTERVAL_SECONDS")?.Value;
+    expect(sweepOf(taskDef.Properties.ContainerDefinitions[0].Environment)).toBe("60");
+    expect(sweeper.SWEEP_INTERVAL_SECONDS).toBe("60");
 
     const webhook = fn(dev, "webhook").env;
     for (const name of envReadsOf("functions/webhook/lambda.ts").filter((n) => n !== "AWS_ENDPOINT_URL")) expect(webhook, name).toHaveProperty(name);

@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { Mailbox } from "./auth/mailer.js";
 import { AuthService } from "./auth/service.js";
 import { createBlobStore, type BlobStore } from "./blob/blob-store.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -38,8 +39,7 @@ import { WebhookDeliveries } from "./webhooks/delivery.js";
  * Everything the handlers and workers share, built once per process (per Lambda cold start, per
  * worker, per local stack). Core services only: no HTTP, no Lambda types.
  */
-/** Where messages to users go (password-reset tokens). Locally the console; in AWS, none yet. */
-export type Mailbox = (to: string, subject: string, body: string) => void;
+export type { Mailbox } from "./auth/mailer.js";
 
 export interface Services {
   config: Config;

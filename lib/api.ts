@@ -68,6 +68,7 @@ export class Api extends Construct {
 
     this.handler = new ServiceFunction(this, "Handler", {
       entry: "functions/api/lambda.ts",
+      separateModules: [{ specifier: "./mcp-sdk.mjs", entry: "functions/api/routes/mcp-sdk.mts" }],
       functionName: `${props.namePrefix}-api`,
       description: "Incumbent HTTP API (Hono)",
       memorySize: 1024,

@@ -22,6 +22,7 @@ import { Notifications } from "./notifications/notifications.js";
 import { ProjectService } from "./projects/service.js";
 import { ProjectStore } from "./projects/store.js";
 import { createSqsClient, Queues } from "./queue/sqs.js";
+import { WorkerHeartbeats } from "./health/worker-heartbeats.js";
 import { InventoryStore } from "./solvers/inventory.js";
 import { createLogger, type Logger } from "./logger.js";
 import { CounterStore } from "./store/counters.js";
@@ -58,6 +59,7 @@ export interface Services {
   queues: Queues;
   blobs: BlobStore;
   inventory: InventoryStore;
+  workerHeartbeats: WorkerHeartbeats;
   notifications: Notifications;
   quota: DailyQuota;
   credits: Credits;
@@ -147,6 +149,7 @@ export function createServices(options: ServiceOptions): Services {
     queues,
     blobs,
     inventory,
+    workerHeartbeats: new WorkerHeartbeats(table),
     notifications,
     quota,
     credits,

@@ -26,6 +26,7 @@ import { createLogger } from "../../functions/core/logger.js";
 import { JobMessageSchema } from "../../functions/core/queue/messages.js";
 import { createServices } from "../../functions/core/services.js";
 import { traceTake, tracing } from "../../functions/core/trace/solve-trace.js";
+import { FleetHeartbeat } from "./fleet-heartbeat.js";
 import { handBackJob } from "./hand-back.js";
 import { runJob } from "./jobs/run-job.js";
 import { QueueWorker } from "./queue-worker.js";
@@ -142,11 +143,13 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
       stopping = worker.stop();
     });
   }
-  await Promise.all([warmUp(rt), rt.toolkit.prepare()]);
+  const heartbeat = new FleetHeartbeat(rt);
+  await Promise.all([warmUp(rt).then(() => heartbeat.start()), rt.toolkit.prepare()]);
   logger.info("worker ready: polling the jobs queue", { queue: config.jobsQueueUrl, machine: rt.machineNote });
   announce("ready");
   await worker.run();
   await stopping;
+  await heartbeat.stop();
   logger.info("worker stopped", { jobs: worker.jobs });
   return 0;
 }

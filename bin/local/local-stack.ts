@@ -9,6 +9,7 @@ import type { ApiDeps } from "../../functions/api/http/context.js";
 import type { Clock } from "../../functions/core/clock.js";
 import { loadConfig, type Config } from "../../functions/core/config.js";
 import { createSqsClient } from "../../functions/core/queue/sqs.js";
+import { consoleMailbox } from "../../functions/core/auth/mailer.js";
 import { createServices, type Mailbox, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { createSweeper } from "../../functions/sweeper/handler.js";
@@ -138,7 +139,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     onTrace: traceMerge,
   });
 
-  const mailbox: Mailbox = options.mailbox ?? ((to, subject, body) => console.log(`[mail to ${to}] ${subject}: ${body}`));
+  const mailbox: Mailbox = options.mailbox ?? consoleMailbox();
   const services = createServices({
     config,
     jwtSecret: jwtSecretFor(dataDir, env),

@@ -57,6 +57,8 @@ export interface Config {
   jwtSecretArn: string;
   jwtTtlSeconds: number;
   passwordResetTtlSeconds: number;
+  /** Sender of password-reset mail through SES; empty: no mail transport (tokens are not delivered). */
+  mailFromAddress: string;
   authMaxActiveApiKeysPerUser: number;
   apiKeyCacheSeconds: number;
 
@@ -215,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecretArn: str(env, "JWT_SECRET_ARN", ""),
     jwtTtlSeconds: num(env, "JWT_TTL_SECONDS", 3600),
     passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
+    mailFromAddress: str(env, "MAIL_FROM_ADDRESS", ""),
     authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
     apiKeyCacheSeconds: num(env, "API_KEY_CACHE_SECONDS", 10),
 

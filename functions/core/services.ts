@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { Mailbox } from "./auth/mailer.js";
 import { AuthService } from "./auth/service.js";
 import { createBlobStore, type BlobStore } from "./blob/blob-store.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -11,6 +12,8 @@ import { DocumentStore } from "./documents/store.js";
 import { FinalSignals } from "./executions/final-signals.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
+import { ProgressService } from "./progress/service.js";
+import { ProgressStore } from "./progress/store.js";
 import { Credits } from "./credits/credits.js";
 import { DailyQuota } from "./limits/quota.js";
 import { SolveAdmission } from "./limits/solve-admission.js";
@@ -37,8 +40,7 @@ import { WebhookDeliveries } from "./webhooks/delivery.js";
  * Everything the handlers and workers share, built once per process (per Lambda cold start, per
  * worker, per local stack). Core services only: no HTTP, no Lambda types.
  */
-/** Where messages to users go (password-reset tokens). Locally the console; in AWS, none yet. */
-export type Mailbox = (to: string, subject: string, body: string) => void;
+export type { Mailbox } from "./auth/mailer.js";
 
 export interface Services {
   config: Config;
@@ -66,6 +68,8 @@ export interface Services {
   executions: ExecutionService;
   /** Wakes a plain solve's wait on a worker's final write, where this process hears of it. */
   finalSignals: FinalSignals;
+  progressStore: ProgressStore;
+  progress: ProgressService;
   projectStore: ProjectStore;
   projects: ProjectService;
   comparisonStore: ComparisonStore;
@@ -117,6 +121,8 @@ export function createServices(options: ServiceOptions): Services {
   const limiter = new RateLimiter(counters, config);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
   const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues, finalSignals });
+  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
+  const progressStore = new ProgressStore(table, blobs);
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
@@ -151,10 +157,12 @@ export function createServices(options: ServiceOptions): Services {
     executionStore,
     executions,
     finalSignals,
+    progressStore,
+    progress: new ProgressService({ executionStore, progressStore, executions, comparisonStore, comparisons }),
     projectStore,
     projects,
     comparisonStore,
-    comparisons: new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues }),
+    comparisons,
     documentStore,
     documents,
     triggerStore,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
-import { CreateClusterCommand, ECSClient } from "@aws-sdk/client-ecs";
+import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from "@aws-sdk/client-ecs";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
@@ -117,6 +117,36 @@ export class MotoResources {
       const name = (r.Properties?.ClusterName as string | undefined) ?? `assembly-${id}-${suffix}`;
       const out = await ecs.send(new CreateClusterCommand({ clusterName: name }));
       this.physical.set(id, { Ref: name, Arn: out.cluster!.clusterArn! });
+    }
+
+    // The fleet's service (the fleet monitor reads and scales it), on its task definition's family.
+    for (const [id, r] of resources.filter(([, r]) => r.Type === "AWS::ECS::Service")) {
+      const p = r.Properties ?? {};
+      const definitionId = (p.TaskDefinition as { Ref?: string }).Ref!;
+      const definition = this.template.Resources[definitionId]!.Properties!;
+      const containers = (definition.ContainerDefinitions as { Name: string }[]).map((c) => ({
+        name: c.Name,
+        image: "incumbent-solver:assembly",
+        essential: true,
+        cpu: Number(definition.Cpu),
+        memory: Number(definition.Memory),
+      }));
+      const family = (definition.Family as string | undefined) ?? `assembly-${definitionId}`;
+      const registered = await ecs.send(
+        new RegisterTaskDefinitionCommand({ family, containerDefinitions: containers, cpu: String(definition.Cpu), memory: String(definition.Memory) }),
+      );
+      const arn = registered.taskDefinition!.taskDefinitionArn!;
+      this.physical.set(definitionId, { Ref: arn, TaskDefinitionArn: arn });
+      const name = (p.ServiceName as string | undefined) ?? `assembly-${id}-${suffix}`;
+      const service = await ecs.send(
+        new CreateServiceCommand({
+          cluster: this.attribute((p.Cluster as { Ref: string }).Ref, "Ref"),
+          serviceName: name,
+          taskDefinition: arn,
+          desiredCount: p.DesiredCount ?? 0,
+        }),
+      );
+      this.physical.set(id, { Ref: service.service!.serviceArn!, Name: name, ServiceArn: service.service!.serviceArn! });
     }
   }
 

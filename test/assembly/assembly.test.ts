@@ -125,7 +125,8 @@ beforeAll(async () => {
     eventSources.push(source);
   }
   for (const schedule of triggers.schedules) scheduled.set(schedule.functionId, template.Resources[schedule.ruleId]!.Properties!.Name ?? schedule.ruleId);
-  const sweeperId = [...scheduled.keys()].find((id) => id.startsWith("Sweeper"))!;
+  // The sweeper's schedule, beside the fleet monitor's.
+  const sweeperId = [...scheduled.keys()].find((id) => /sweeper/i.test(id))!;
   sweeper = lambdas.get(sweeperId)!;
   sweepRule = scheduled.get(sweeperId)!;
 

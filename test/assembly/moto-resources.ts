@@ -95,8 +95,9 @@ export class MotoResources {
       this.physical.set(id, { Ref: out.ARN!, Id: out.ARN! });
     }
 
-    // Resources a function only passes along in calls the flows do not make (RunTask's network, a task
-    // definition, a topic): identifiers in CloudFormation's format, nothing created.
+    // Resources a function only passes along in calls the flows do not make (a task definition, a
+    // topic): identifiers in CloudFormation's format, nothing created. The fleet's service is created
+    // below, for the fleet monitor to read.
     for (const [id, r] of resources) {
       const hex = randomBytes(8).toString("hex").slice(0, 17);
       const named: Record<string, Attributes> = {

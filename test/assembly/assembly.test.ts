@@ -132,6 +132,8 @@ beforeAll(async () => {
 
   const app = path.join(root, "app");
   buildWorkerImage(task.contextDir, app);
+  // Secrets would come from Secrets Manager or SSM at task start; none yet, so none are modelled.
+  if (task.secrets.length > 0) throw new Error(`the task definition has secrets the assembly test does not model: ${JSON.stringify(task.secrets)}`);
   const taskEnvironment = resources.resolveEnvironment(task.environment);
   worker = new WorkerProcess(app, task.command, {
     ...taskEnvironment,

@@ -19,6 +19,7 @@ import { registerImportRoutes } from "./routes/import.js";
 import { registerKeyRoutes } from "./routes/keys.js";
 import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerNotificationRoutes } from "./routes/notifications.js";
+import { registerProgressRoutes } from "./routes/progress.js";
 import { registerProjectRoutes } from "./routes/projects.js";
 import { registerSolveRoutes } from "./routes/solve.js";
 import { registerTriggerRoutes } from "./routes/triggers.js";
@@ -84,6 +85,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerKeyRoutes(app, deps);
   registerWorkspaceRoutes(app, deps);
   registerSolveRoutes(app, deps);
+  registerProgressRoutes(app, deps);
   registerImportRoutes(app);
   registerNotificationRoutes(app, deps);
   registerProjectRoutes(app, deps);

@@ -11,6 +11,8 @@ import { DocumentStore } from "./documents/store.js";
 import { FinalSignals } from "./executions/final-signals.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
+import { ProgressService } from "./progress/service.js";
+import { ProgressStore } from "./progress/store.js";
 import { Credits } from "./credits/credits.js";
 import { DailyQuota } from "./limits/quota.js";
 import { SolveAdmission } from "./limits/solve-admission.js";
@@ -64,6 +66,8 @@ export interface Services {
   executions: ExecutionService;
   /** Wakes a plain solve's wait on a worker's final write, where this process hears of it. */
   finalSignals: FinalSignals;
+  progressStore: ProgressStore;
+  progress: ProgressService;
   projectStore: ProjectStore;
   projects: ProjectService;
   comparisonStore: ComparisonStore;
@@ -115,6 +119,8 @@ export function createServices(options: ServiceOptions): Services {
   const limiter = new RateLimiter(counters, config);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
   const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues, finalSignals });
+  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
+  const progressStore = new ProgressStore(table, blobs);
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
@@ -148,10 +154,12 @@ export function createServices(options: ServiceOptions): Services {
     executionStore,
     executions,
     finalSignals,
+    progressStore,
+    progress: new ProgressService({ executionStore, progressStore, executions, comparisonStore, comparisons }),
     projectStore,
     projects,
     comparisonStore,
-    comparisons: new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues }),
+    comparisons,
     documentStore,
     documents,
     triggerStore,

@@ -28,7 +28,7 @@ import { SOLVER_NAMES, type SolverName } from "../../functions/core/solvers/type
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { type TraceMarks, type TracePoint, traceTake } from "../../functions/core/trace/solve-trace.js";
 import { INSTANCES_DIR } from "../support/machine.js";
-import type { startTestStack } from "../support/stack.js";
+import type { startTestStack } from "../support/test-stack.js";
 import { median, percentile, table } from "./_stats.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;

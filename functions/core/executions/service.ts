@@ -155,14 +155,17 @@ export class ExecutionService {
     const signals = this.deps.finalSignals.heard ? this.deps.finalSignals.subscribe(id) : null;
     let delay = signals ? SIGNALLED_SAFETY_POLL_FIRST_MS : WAIT_POLL_FIRST_MS;
     let announced: ExecutionOutcome | null = null;
+    // Signalled, the first read waits for the worker's word (or the first safety delay): just after the
+    // enqueue it could only find the job queued, while the worker is taking it from the same table.
+    let wakes = signals ? 0 : 1;
     try {
-      for (;;) {
-        const outcome = announced ?? (await this.deps.executionStore.outcome(orgId, id));
+      for (; ; wakes++) {
+        const outcome = wakes === 0 ? null : (announced ?? (await this.deps.executionStore.outcome(orgId, id)));
         if (outcome && isFinal(outcome.status)) {
           traceMark("api_seen", id);
           return outcome;
         }
-        if (Date.now() >= deadline) return null;
+        if (wakes > 0 && Date.now() >= deadline) return null;
         const remaining = Math.max(1, deadline - Date.now());
         if (signals) {
           const signal = await signals.next(Math.min(delay, remaining));

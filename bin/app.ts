@@ -5,7 +5,7 @@
  * environment-agnostic unless CDK_DEFAULT_ACCOUNT/REGION are known (they are under `cdk deploy`).
  */
 import { App } from "aws-cdk-lib";
-import { IncumbentStack } from "../lib/stack.js";
+import { IncumbentStack } from "../lib/incumbent-stack.js";
 import { resolveStageConfig } from "../lib/stage.js";
 
 const app = new App();

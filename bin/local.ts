@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 
 // The local stack runs on Node 20 by design (Lambda runs 22); the SDK's upgrade notice is known.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-const { startLocalStack } = await import("./local/stack.js");
+const { startLocalStack } = await import("./local/local-stack.js");
 
 const { values } = parseArgs({ options: { data: { type: "string" }, port: { type: "string" } }, allowPositionals: false });
 

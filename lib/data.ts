@@ -50,7 +50,7 @@ const ATTRIBUTE_TYPES: Record<string, dynamodb.AttributeType> = {
 };
 
 /**
- * The single table (DESIGN §3) and the bucket for payloads too large for an item.
+ * The single table (its item layout: docs/decisions.md, Infrastructure) and the bucket for payloads too large for an item.
  *
  * The table is built from the store's own `tableDefinition()` — keys, attribute types, every GSI —
  * so the deployed table and the one the local stack and the tests create cannot drift apart.

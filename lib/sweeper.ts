@@ -25,7 +25,7 @@ export interface SweeperProps {
 }
 
 /**
- * The scheduled reconcile (DESIGN §1): fails runs whose worker died or whose job never started, and
+ * The scheduled reconcile (see docs/decisions.md, Infrastructure): fails runs whose worker died or whose job never started, and
  * stops Fargate tasks whose job is finished or past its time limit. Sweeps are idempotent (conditional
  * writes), so an overlapping or retried invocation does no harm, and a missed one is made up by the
  * next: the schedule does not retry.

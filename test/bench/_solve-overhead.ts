@@ -24,7 +24,7 @@ import { resolveSettings, toSolveSettings } from "../../functions/core/solvers/s
 import { SOLVER_NAMES, type SolverName } from "../../functions/core/solvers/types.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { INSTANCES_DIR } from "../support/machine.js";
-import type { startTestStack } from "../support/stack.js";
+import type { startTestStack } from "../support/test-stack.js";
 import { median, percentile, table } from "./_stats.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;

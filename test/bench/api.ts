@@ -7,7 +7,7 @@
  *    unauthenticated GET /api/v2/health, measured in the same run and interleaved in time slices, so the
  *    ratio is the cost of authentication + rate limiting, not of the machine's mood.
  */
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { solveOverhead } from "./_solve-overhead.js";
 import { percentile, table } from "./_stats.js";
 

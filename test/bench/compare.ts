@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { readProblemFile } from "../../functions/core/problem/index.js";
 import { objectiveMatches, readManifest } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { shiftedGeomean, table } from "./_stats.js";
 
 export default async function bench(args: string[]): Promise<void> {

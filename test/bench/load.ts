@@ -9,8 +9,8 @@
  * records say; and no limiter admitted more requests in a window than its limit.
  */
 import autocannon from "autocannon";
-import type { LocalStack } from "../../bin/local/stack.js";
-import { type Api, startTestStack } from "../support/stack.js";
+import type { LocalStack } from "../../bin/local/local-stack.js";
+import { type Api, startTestStack } from "../support/test-stack.js";
 import { table } from "./_stats.js";
 
 const LEVELS = [8, 32, 128];

@@ -11,7 +11,7 @@ import path from "node:path";
 import { readProblemFile } from "../../functions/core/problem/index.js";
 import { REPO_ROOT } from "../support/machine.js";
 import { readManifest } from "../support/manifest.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { median, table } from "./_stats.js";
 
 const run = promisify(execFile);

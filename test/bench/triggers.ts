@@ -5,7 +5,7 @@
  * between the columns is what the service adds: HTTP, DynamoDB, the jobs queue, a worker process
  * taking the job, compiling the model, the webhooks queue and the signed POST.
  */
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, createTrigger } from "../support/triggers.js";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
 

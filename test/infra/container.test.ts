@@ -60,7 +60,7 @@ describe("the worker command", () => {
   it("is the local stack's: node running worker.js of a build made by the same script", () => {
     const fleet = readFileSync(path.join(REPO_ROOT, "bin/local/worker-fleet.ts"), "utf8");
     expect(fleet).toMatch(/spawn\(process\.execPath, \[path\.join\(this\.options\.build, "worker\.js"\)/);
-    const stack = readFileSync(path.join(REPO_ROOT, "bin/local/stack.ts"), "utf8");
+    const stack = readFileSync(path.join(REPO_ROOT, "bin/local/local-stack.ts"), "utf8");
     expect(stack).toContain("build: await ensureWorkerBuild()");
     expect(WORKER_COMMAND).toEqual(["node", "solver-container/dist/worker.js"]);
   });

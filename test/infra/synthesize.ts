@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
-import { IncumbentStack } from "../../lib/stack.js";
+import { IncumbentStack } from "../../lib/incumbent-stack.js";
 import { resolveStageConfig, type StageConfig } from "../../lib/stage.js";
 import { REPO_ROOT } from "../support/machine.js";
 import type { Template as TemplateJson } from "./template-guards.js";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
 import { KNAPSACK, knapsackData, knapsackOptimum, MARKET_SPLIT, marketSplitData } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 const ready = machineHas("cbc", "glpsol", "python_solvers");

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas, INSTANCES_DIR } from "../support/machine.js";
 import { objectiveMatches, readManifest } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 const NATIVE = ["scip", "highs", "cbc", "glpk"];

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 
 /** `npm start -- --data DIR` keeps the data on disk: a second start finds the organization and keys. */
 describe("local stack with --data", () => {

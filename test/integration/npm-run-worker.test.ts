@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMotoBackend, type Backend } from "../support/backends.js";
 import { machineHas, REPO_ROOT } from "../support/machine.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { stopProcessGroup } from "../e2e/target.js";
 
 /**

@@ -4,7 +4,7 @@ import { GENUINE_LIMITS } from "../support/genuine-limits.js";
 import { machineHas } from "../support/machine.js";
 import { objectiveMatches, readManifest } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 
 /**
  * Issue 3's acceptance through the HTTP API: every manifest instance, uploaded with import preview (which

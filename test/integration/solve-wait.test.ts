@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
 import { marketSplitProblem } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 
 /**
  * The plain solve waits a bounded time (SOLVE_WAIT_SECONDS) for its answer; past it, 503 with the

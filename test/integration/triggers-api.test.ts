@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, createTrigger, eventually, FINAL_RUN_STATUSES, KNAPSACK_BEST } from "../support/triggers.js";
 
 /**

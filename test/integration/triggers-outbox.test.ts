@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runKey, WEBHOOK_OUTBOX } from "../../functions/core/triggers/store.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, createTrigger } from "../support/triggers.js";
 import { verifyIncumbentSignature, WebhookReceiver } from "../support/webhook-receiver.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runKey } from "../../functions/core/triggers/store.js";
 import { machineHas } from "../support/machine.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { createTrigger, eventually } from "../support/triggers.js";
 import { verifyIncumbentSignature, verifyStandardWebhook, WebhookReceiver } from "../support/webhook-receiver.js";
 

@@ -1,7 +1,7 @@
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, createTrigger, eventually, KNAPSACK_BEST } from "../support/triggers.js";
 import { verifyIncumbentSignature, verifyStandardWebhook, WebhookReceiver } from "../support/webhook-receiver.js";
 

@@ -5,7 +5,7 @@ import { ensureWorkerBuild } from "../../solver-container/build.js";
 import { FakeEcsAgent } from "../support/fake-ecs-agent.js";
 import { machineHas } from "../support/machine.js";
 import { marketSplitProblem } from "../support/models.js";
-import { startTestStack } from "../support/stack.js";
+import { startTestStack } from "../support/test-stack.js";
 import { createTrigger, eventually } from "../support/triggers.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Api } from "./stack.js";
+import type { Api } from "./test-stack.js";
 
 /** Polls `path` until `done(body)` or the timeout; returns the last body. */
 export async function pollUntil<T = any>(api: Api, path: string, done: (body: T) => boolean, timeoutMs = 120_000, everyMs = 100): Promise<T> {

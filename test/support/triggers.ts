@@ -1,5 +1,5 @@
 import { KNAPSACK } from "./models.js";
-import type { Api } from "./stack.js";
+import type { Api } from "./test-stack.js";
 
 /**
  * Builder documents and triggers for tests: a 0-1 knapsack small enough that every solver answers in

@@ -12,7 +12,11 @@ import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js
 import { executionView, type ExecutionOutcome, type ExecutionRecord } from "./store.js";
 
 export const problemKey = (orgId: string, id: string) => `problems/${orgId}/${id}.json`;
-export const resultKey = (orgId: string, id: string) => `results/${orgId}/${id}.json`;
+/**
+ * A result blob is keyed per attempt: a worker that lost its lease (swept, handed back) never overwrites
+ * the blob the attempt that finished references.
+ */
+export const resultKey = (orgId: string, id: string, attempt: string) => `results/${orgId}/${id}/${attempt}.json`;
 
 /** The record of an admitted single-solver execution, before it is stored. */
 export function executionRecord(

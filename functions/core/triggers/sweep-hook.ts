@@ -3,7 +3,7 @@ import type { SweepHook } from "../sweeper/sweep.js";
 import { ACTIVE_RUN_KIND, type RunRecord } from "./store.js";
 
 /**
- * The sweeper's hook for trigger runs (registered by bin/local/stack.ts and functions/sweeper/lambda.ts):
+ * The sweeper's hook for trigger runs (registered by bin/local/local-stack.ts and functions/sweeper/lambda.ts):
  * a run whose worker died (lease expired) or that no worker took in time becomes `failed` with the
  * sweeper's reason, in one write that also decides its webhook; then the webhook is queued and the
  * run's user notified, exactly as when a worker fails a run.
@@ -15,7 +15,7 @@ export function triggerSweepHooks(services: Services): Record<string, SweepHook>
     const trigger = await services.triggerStore.getTrigger(run.org_id, run.trigger_id);
     const outcome = { status: "failed" as const, result: null, error: reason };
     const fields = await services.runOutcomes.finalFields(trigger, run, outcome, nowMs);
-    const ended = await services.triggerStore.endRun(run.trigger_id, run.id, [run.status], "failed", fields);
+    const ended = await services.triggerStore.failRunIfLapsed(run.trigger_id, run.id, run.status, nowMs, fields);
     if (!ended) return false;
     await services.runOutcomes.announce(ended, trigger, null);
     return true;

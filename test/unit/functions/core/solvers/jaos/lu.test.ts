@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { LuFactor } from "../../../../../../functions/core/solvers/jaos/lu.js";
+import { Rng } from "../../../../../../functions/core/solvers/jaos/rng.js";
+import { cscFromTriplets, toRowWise } from "../../../../../../functions/core/solvers/jaos/sparse.js";
+
+/** A random sparse m×m matrix, column-wise, made nonsingular by a shuffled diagonal-like pattern. */
+function randomMatrix(m: number, density: number, rng: Rng): number[][][] {
+  const perm = Array.from({ length: m }, (_, i) => i);
+  for (let i = m - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [perm[i], perm[j]] = [perm[j]!, perm[i]!];
+  }
+  const cols: number[][][] = [];
+  for (let j = 0; j < m; j++) {
+    const entries = new Map<number, number>();
+    entries.set(perm[j]!, 1 + rng.next() * 3);
+    for (let i = 0; i < m; i++) if (rng.next() < density) entries.set(i, rng.next() * 2 - 1);
+    cols.push([...entries.entries()].sort((a, b) => a[0] - b[0]));
+  }
+  return cols;
+}
+
+function toCsc(cols: number[][][]) {
+  const start = new Int32Array(cols.length + 1);
+  const index: number[] = [];
+  const value: number[] = [];
+  cols.forEach((c, j) => {
+    for (const [i, v] of c) {
+      index.push(i);
+      value.push(v);
+    }
+    start[j + 1] = index.length;
+  });
+  return { start, index: Int32Array.from(index), value: Float64Array.from(value) };
+}
+
+function multiply(cols: number[][][], x: Float64Array): Float64Array {
+  const y = new Float64Array(cols.length);
+  cols.forEach((c, j) => c.forEach(([i, v]) => (y[i] += v * x[j])));
+  return y;
+}
+
+function multiplyT(cols: number[][][], y: Float64Array): Float64Array {
+  return Float64Array.from(cols.map((c) => c.reduce((s, [i, v]) => s + v * y[i], 0)));
+}
+
+const maxDiff = (a: Float64Array, b: Float64Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
+
+describe("jaos LU", () => {
+  it("solves B x = b and Bᵀ y = c on random sparse matrices", () => {
+    const rng = new Rng(7);
+    for (const [m, density] of [
+      [1, 0],
+      [5, 0.3],
+      [40, 0.05],
+      [200, 0.02],
+      [300, 0.01],
+    ] as const) {
+      const cols = randomMatrix(m, density, rng);
+      const { start, index, value } = toCsc(cols);
+      const lu = new LuFactor(m);
+      const stats = lu.factorize(start, index, value);
+      expect(stats.deficientPositions).toEqual([]);
+      const b = Float64Array.from({ length: m }, () => rng.next() - 0.5);
+      const x = b.slice();
+      lu.ftran(x);
+      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-9);
+      const c = Float64Array.from({ length: m }, () => rng.next() - 0.5);
+      const y = c.slice();
+      lu.btran(y);
+      expect(maxDiff(multiplyT(cols, y), c)).toBeLessThan(1e-9);
+    }
+  });
+
+  it("refuses an update without the entering column's spike", () => {
+    const lu = new LuFactor(3);
+    const cols = [[[0, 1]], [[1, 1]], [[2, 1]]];
+    const { start, index, value } = toCsc(cols);
+    lu.factorize(start, index, value);
+    const alpha = Float64Array.from([1, 1, 1]);
+    lu.ftran(alpha); // not kept
+    expect(lu.update(alpha, 0)).toBe(false);
+  });
+
+  it("reports dependent columns and factors the repaired basis", () => {
+    const rng = new Rng(3);
+    const m = 30;
+    const cols = randomMatrix(m, 0.1, rng);
+    cols[7] = cols[3]!.map(([i, v]) => [i, 2 * v]); // column 7 = 2 × column 3
+    cols[12] = []; // an empty column
+    const { start, index, value } = toCsc(cols);
+    const lu = new LuFactor(m);
+    const stats = lu.factorize(start, index, value);
+    expect(stats.deficientPositions.length).toBe(2);
+    expect(stats.deficientPositions).toContain(12);
+    stats.deficientPositions.forEach((k, n) => (cols[k] = [[stats.replacementRows[n]!, 1]]));
+    const b = Float64Array.from({ length: m }, () => rng.next());
+    const x = b.slice();
+    lu.ftran(x);
+    expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-9);
+    const y = b.slice();
+    lu.btran(y);
+    expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-9);
+  });
+
+  it("keeps solving correctly through Forrest–Tomlin updates", () => {
+    const rng = new Rng(11);
+    const m = 60;
+    const cols = randomMatrix(m, 0.05, rng);
+    const { start, index, value } = toCsc(cols);
+    const lu = new LuFactor(m);
+    lu.factorize(start, index, value);
+    for (let u = 0; u < 40; u++) {
+      const entering: number[][] = [];
+      for (let i = 0; i < m; i++) if (rng.next() < 0.1) entering.push([i, rng.next() * 2 - 1]);
+      entering.push([rng.int(m), 5]);
+      const dense = new Float64Array(m);
+      for (const [i, v] of entering) dense[i] += v;
+      const alpha = dense.slice();
+      lu.ftran(alpha, true);
+      let r = 0;
+      for (let i = 1; i < m; i++) if (Math.abs(alpha[i]) > Math.abs(alpha[r])) r = i;
+      expect(lu.update(alpha, r)).toBe(true);
+      cols[r] = [...dense].map((v, i) => [i, v]).filter(([, v]) => v !== 0);
+      const b = Float64Array.from({ length: m }, () => rng.next());
+      const x = b.slice();
+      lu.ftran(x);
+      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-8);
+      const y = b.slice();
+      lu.btran(y);
+      expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-8);
+    }
+  });
+});
+
+describe("jaos sparse matrices", () => {
+  it("builds columns from triplets: duplicates summed, zeros dropped, rows sorted", () => {
+    // column 0: (1, 2) twice and an explicit zero; column 1: a zero then entries that must not merge
+    // into column 0's slots
+    const a = cscFromTriplets(4, 3, [1, 3, 1, 2, 0, 3, 2], [0, 0, 0, 1, 1, 1, 2], [2, 0, 2, 5, 0, 7, 1]);
+    expect(Array.from(a.start)).toEqual([0, 1, 3, 4]);
+    expect(Array.from(a.index)).toEqual([1, 2, 3, 2]);
+    expect(Array.from(a.value)).toEqual([4, 5, 7, 1]);
+    const r = toRowWise(a);
+    expect(Array.from(r.start)).toEqual([0, 0, 1, 3, 4]);
+    expect(Array.from(r.index)).toEqual([0, 1, 2, 1]);
+  });
+});

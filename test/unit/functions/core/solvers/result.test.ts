@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { pendingRow } from "../../../../../functions/core/comparisons/service.js";
+import { RowSchema } from "../../../../../functions/core/comparisons/schemas.js";
+import { SolveResponseSchema } from "../../../../../functions/core/executions/schemas.js";
+import { rowOf, solveResponseOf } from "../../../../../functions/core/solvers/result.js";
+import { emptyResult } from "../../../../../functions/core/solvers/types.js";
+
+describe("solver results, defined once", () => {
+  const answer = {
+    ...emptyResult("optimal"),
+    objective_value: 7,
+    solver_time_seconds: 0.25,
+    solution: { x: 1 },
+    settings_applied: { command_line: "--tmlim 4 /tmp/incumbent-x/solve.mps" },
+  };
+
+  it("maps an adapter's answer to exactly the solve response's fields (solve_time_seconds), dropping the adapter's extras", () => {
+    const response = solveResponseOf("exe_1", "glpk", answer);
+    expect(SolveResponseSchema.strict().parse(response)).toEqual(response);
+    expect(response).toMatchObject({ status: "optimal", solver_status: "optimal", solve_time_seconds: 0.25, objective_value: 7, solver_name: "glpk" });
+    expect(JSON.stringify(response)).not.toContain("/tmp/");
+  });
+
+  it("fills a comparison row from the response with the spec's row names (solver_time_seconds)", () => {
+    const row = rowOf(pendingRow("glpk"), solveResponseOf("exe_1", "glpk", answer), "completed");
+    expect(RowSchema.strict().parse(row)).toEqual(row);
+    expect(row).toMatchObject({ status: "completed", execution_id: "exe_1", solver_time_seconds: 0.25, objective_value: 7, solver_status: "optimal" });
+  });
+});

@@ -1,0 +1,216 @@
+import { createHmac } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TriggerInputError } from "../../../../../functions/core/errors.js";
+import { overrideSchemaIssues, resolveRunInput, type CheckedField } from "../../../../../functions/core/triggers/overrides.js";
+import { isRefusedAddress, webhookUrlProblem } from "../../../../../functions/core/webhooks/destination.js";
+import { postWebhook } from "../../../../../functions/core/webhooks/http-post.js";
+import { parseRetryAfter, retryDelaySeconds } from "../../../../../functions/core/webhooks/schedule.js";
+import { bodySignatureHex, deliveryHeaders, standardWebhooksSignature } from "../../../../../functions/core/webhooks/signing.js";
+
+describe("signing", () => {
+  it("matches the Standard Webhooks reference vector", () => {
+    // The test vector published with the Standard Webhooks libraries.
+    expect(standardWebhooksSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}')).toBe(
+      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+    );
+  });
+
+  it("X-Incumbent-Signature is the hex HMAC-SHA256 of the raw body with the secret's bytes", () => {
+    const body = '{"event":"trigger.run.completed","n":1.5}';
+    expect(bodySignatureHex("s3cret-s3cret-s3cret", body)).toBe(createHmac("sha256", "s3cret-s3cret-s3cret").update(body).digest("hex"));
+    expect(bodySignatureHex("s3cret-s3cret-s3cret", `${body} `)).not.toBe(bodySignatureHex("s3cret-s3cret-s3cret", body));
+  });
+
+  it("a plain (non-whsec_) secret keys Standard Webhooks with its UTF-8 bytes; the timestamp is signed", () => {
+    const sig = standardWebhooksSignature("plain-secret-value", "dlv_1", 1700000000, "{}");
+    expect(sig).toBe(`v1,${createHmac("sha256", "plain-secret-value").update("dlv_1.1700000000.{}").digest("base64")}`);
+    expect(standardWebhooksSignature("plain-secret-value", "dlv_1", 1700000001, "{}")).not.toBe(sig);
+    const headers = deliveryHeaders("plain-secret-value", "dlv_1", 1700000000, "{}");
+    expect(headers).toMatchObject({ "Content-Type": "application/json", "webhook-id": "dlv_1", "webhook-timestamp": "1700000000", "webhook-signature": sig });
+    expect(JSON.stringify(headers)).not.toContain("plain-secret-value");
+  });
+});
+
+describe("destination guard", () => {
+  it.each([
+    ["127.0.0.1", true],
+    ["127.255.0.9", true],
+    ["10.1.2.3", true],
+    ["172.16.0.1", true],
+    ["172.31.255.255", true],
+    ["192.168.1.1", true],
+    ["169.254.169.254", true],
+    ["100.64.0.1", true],
+    ["0.0.0.0", true],
+    ["224.0.0.1", true],
+    ["255.255.255.255", true],
+    ["::1", true],
+    ["::", true],
+    ["fe80::1", true],
+    ["fc00::1", true],
+    ["fd00:ec2::254", true],
+    ["ff02::1", true],
+    ["::ffff:127.0.0.1", true],
+    ["::ffff:7f00:1", true],
+    ["::ffff:10.0.0.1", true],
+    ["64:ff9b::a9fe:a9fe", true],
+    ["[::1]", true],
+    ["fe80::1%eth0", true],
+    ["not-an-ip", true],
+    ["8.8.8.8", false],
+    ["172.32.0.1", false],
+    ["192.169.0.1", false],
+    ["1.1.1.1", false],
+    ["2606:4700:4700::1111", false],
+    ["::ffff:8.8.8.8", false],
+  ])("%s refused: %s", (address, refused) => {
+    expect(isRefusedAddress(address)).toBe(refused);
+  });
+
+  it("checks webhook URLs without DNS at create and update", () => {
+    expect(webhookUrlProblem("https://hooks.example.com/x?token=1", false)).toBeNull();
+    expect(webhookUrlProblem("ftp://example.com/", false)).toContain("http or https");
+    expect(webhookUrlProblem("https://user:pw@example.com/", false)).toContain("credentials");
+    expect(webhookUrlProblem("http://localhost:8080/", false)).toContain("localhost");
+    expect(webhookUrlProblem("http://169.254.169.254/latest/meta-data", false)).toContain("private");
+    expect(webhookUrlProblem("http://[::1]:9000/", false)).toContain("private");
+    expect(webhookUrlProblem("http://127.0.0.1:9000/", true)).toBeNull();
+    expect(webhookUrlProblem("not a url", true)).toContain("not a valid URL");
+  });
+});
+
+describe("retry schedule", () => {
+  const delays = [30, 120, 600];
+  it("the n-th failed attempt waits the n-th delay ±20 %, and the last attempt has no successor", () => {
+    expect(retryDelaySeconds(delays, 1, null, () => 0)).toBeCloseTo(24);
+    expect(retryDelaySeconds(delays, 1, null, () => 0.999999)).toBeCloseTo(36, 3);
+    expect(retryDelaySeconds(delays, 2, null, () => 0.5)).toBe(120);
+    expect(retryDelaySeconds(delays, 3, null, () => 0.5)).toBe(600);
+    expect(retryDelaySeconds(delays, 4, null, () => 0.5)).toBeNull();
+    expect(retryDelaySeconds([], 1, null)).toBeNull();
+  });
+
+  it("Retry-After lengthens a wait, never shortens it, capped at the longest step", () => {
+    expect(retryDelaySeconds(delays, 1, 90, () => 0.5)).toBe(90);
+    expect(retryDelaySeconds(delays, 1, 5, () => 0.5)).toBe(30);
+    expect(retryDelaySeconds(delays, 1, 1_000_000, () => 0.5)).toBe(600);
+  });
+
+  it("reads Retry-After as seconds or an HTTP date", () => {
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+    expect(parseRetryAfter("120", now)).toBe(120);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 12:02:00 GMT", now)).toBe(120);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 11:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeNull();
+    expect(parseRetryAfter(null, now)).toBeNull();
+  });
+});
+
+describe("override rules", () => {
+  const fields: CheckedField[] = [
+    { name: "capacity", type: "number", required: true, default: 5 },
+    { name: "ITEMS", type: "array", required: true },
+    { name: "solver_name", type: "string", required: false },
+  ];
+  const chain = { version: "highs" as const, chosen: "cbc" as const, available: new Set(["cbc", "highs"]) };
+  const refusal = (sent: Record<string, unknown>, c = chain) => {
+    try {
+      resolveRunInput(fields, sent, c);
+    } catch (error) {
+      return error as TriggerInputError;
+    }
+    throw new Error("accepted");
+  };
+
+  it("applies defaults; the order is version solver, then the trigger's, then an override's", () => {
+    expect(resolveRunInput(fields, { ITEMS: ["a"] }, chain)).toEqual({
+      effective: { capacity: 5, ITEMS: ["a"] },
+      modelOverrides: { capacity: 5, ITEMS: ["a"] },
+      solver: "cbc",
+    });
+    expect(resolveRunInput(fields, { ITEMS: [] }, { ...chain, chosen: null }).solver).toBe("highs");
+    expect(resolveRunInput(fields, { ITEMS: [], solver_name: "highs", capacity: 2 }, chain)).toMatchObject({
+      solver: "highs",
+      modelOverrides: { capacity: 2, ITEMS: [] },
+    });
+    expect(resolveRunInput([{ name: "solver_name", type: "string", required: false, default: "auto" }], {}, chain).solver).toBe("auto");
+  });
+
+  it("refuses unknown fields first, then missing required ones, then the solver; types are the compiler's to check", () => {
+    expect(refusal({ x: 1, capacity: "wrong" })).toMatchObject({ fireCode: "trigger.override_unknown_fields", params: { unknown_fields: ["x"] } });
+    expect(refusal({ capacity: "wrong" })).toMatchObject({ fireCode: "trigger.override_missing_required", params: { missing_fields: ["ITEMS"] } });
+    expect(resolveRunInput(fields, { ITEMS: {}, capacity: 1 }, chain).modelOverrides).toEqual({ ITEMS: {}, capacity: 1 });
+    expect(refusal({ ITEMS: [], solver_name: "glpk" })).toMatchObject({
+      fireCode: "trigger.solver_unavailable",
+      params: { solver_name: "glpk", available_solvers: ["cbc", "highs"] },
+    });
+    expect(refusal({ ITEMS: [] }, { ...chain, chosen: "scip" as never })).toMatchObject({ fireCode: "trigger.solver_unavailable" });
+    expect(refusal({ ITEMS: [], solver_name: 7 })).toMatchObject({ fireCode: "trigger.solver_unavailable", params: { solver_name: "7" } });
+    expect(refusal({ x: 1 }).body()).toEqual({
+      detail: { error: expect.any(String), run_id: null },
+      code: "trigger.override_unknown_fields",
+      params: expect.any(Object),
+      status_code: 422,
+    });
+  });
+
+  it("checks an override schema against the model's data-given names", () => {
+    const issues = overrideSchemaIssues(
+      [
+        { name: "capacity", type: "number", required: false },
+        { name: "capacity", type: "number", required: false },
+        { name: "cost", type: "object", required: false },
+        { name: "weight", type: "object", required: false, default: [1] },
+        { name: "solver_name", type: "string", required: false, default: "gurobi" },
+      ],
+      ["capacity", "weight"],
+      ["body", "override_schema"],
+    );
+    expect(issues.map((i) => i.loc.join("."))).toEqual([
+      "body.override_schema.1.name",
+      "body.override_schema.2.name",
+      "body.override_schema.3.default",
+      "body.override_schema.4.default",
+    ]);
+  });
+});
+
+describe("one delivery attempt over HTTP", () => {
+  let server: http.Server;
+  let base = "";
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === "/redirect") return void res.writeHead(302, { location: "/ok" }).end();
+      if (req.url === "/slow") return void setTimeout(() => res.writeHead(200).end(), 2000);
+      if (req.url === "/busy") return void res.writeHead(429, { "retry-after": "42" }).end();
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const allow = { timeoutMs: 1000, allowPrivateNetworks: true };
+
+  it("any 2xx is a status; a redirect is not followed; Retry-After is read", async () => {
+    expect(await postWebhook(`${base}/ok`, "{}", {}, allow)).toMatchObject({ statusCode: 204, error: null });
+    expect(await postWebhook(`${base}/redirect`, "{}", {}, allow)).toMatchObject({ statusCode: 302 });
+    expect(await postWebhook(`${base}/busy`, "{}", {}, allow)).toMatchObject({ statusCode: 429, retryAfter: "42" });
+  });
+
+  it("times out", async () => {
+    const out = await postWebhook(`${base}/slow`, "{}", {}, { ...allow, timeoutMs: 300 });
+    expect(out).toMatchObject({ statusCode: null, refused: false });
+    expect(out.error).toContain("no response");
+    expect(out.durationMs).toBeLessThan(1500);
+  });
+
+  it("refuses loopback destinations, by IP literal or by name, unless private networks are allowed", async () => {
+    const deny = { ...allow, allowPrivateNetworks: false };
+    expect(await postWebhook(`${base}/ok`, "{}", {}, deny)).toMatchObject({ statusCode: null, refused: true });
+    const byName = await postWebhook(`${base.replace("127.0.0.1", "localhost")}/ok`, "{}", {}, deny);
+    expect(byName).toMatchObject({ statusCode: null, refused: true });
+    expect(byName.error).toMatch(/resolves to/);
+  });
+});

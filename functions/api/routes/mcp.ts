@@ -40,6 +40,7 @@ export const mcpRoute = defineRoute({
   rawBody: { contentTypes: ["application/json"], description: "a JSON-RPC message of the MCP protocol" },
   responses: {
     200: { description: "JSON-RPC response (JSON or an SSE stream).", contentType: "application/json" },
+    202: { description: "A JSON-RPC notification or response (no id): accepted, no body." },
     400: { description: "The body is not a JSON-RPC message (JSON-RPC error -32700 or -32600).", schema: JsonRpcErrorSchema },
     406: { description: "Accept does not name both application/json and text/event-stream, as Streamable HTTP requires.", schema: JsonRpcErrorSchema },
   },

@@ -199,9 +199,9 @@ export class RequestFactory {
         return { text, contentType: "application/json", refused: !this.admits(o, JSON.parse(text)), why };
       };
       bodyArb = fc.oneof(
-        { arbitrary: admittedValue(jsonBody, this.doc).map((v) => asJson(v, "schema-valid body")), weight: 8 },
-        { arbitrary: brokenValueOf(jsonBody, this.doc).map((v) => asJson(v, "broken body")), weight: 8 },
-        { arbitrary: malformedJson.map((text) => ({ text, contentType: "application/json", refused: true, why: "malformed JSON" })), weight: 2 },
+        { arbitrary: admittedValue(jsonBody, this.doc).map((v) => asJson(v, "schema-valid body")), weight: 16 },
+        { arbitrary: brokenValueOf(jsonBody, this.doc).map((v) => asJson(v, "broken body")), weight: 16 },
+        { arbitrary: malformedJson.map((text) => ({ text, contentType: "application/json", refused: true, why: "malformed JSON" })), weight: 4 },
         {
           arbitrary: fc.tuple(admittedValue(jsonBody, this.doc), wrongContentType).map(([v, contentType]) => ({
             text: toJsonText(v),
@@ -209,8 +209,9 @@ export class RequestFactory {
             refused: true,
             why: `content type ${contentType}`,
           })),
-          weight: 2,
+          weight: 4,
         },
+        // Rare (each costs a megabyte), yet some dozens per operation.
         { arbitrary: oversizeBody.map((text) => ({ text, contentType: "application/json", refused: true, why: "oversize body" })), weight: 1 },
       );
     } else if (rawTypes.length > 0) {

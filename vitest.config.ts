@@ -35,6 +35,17 @@ export default defineConfig({
         },
       },
       {
+        // Faults: emulators cut and restored, workers killed, receivers that hang. Each file bounds its
+        // waits; one file at a time, since several of them time leases and sweeps.
+        test: {
+          ...shared,
+          name: "faults",
+          include: ["test/faults/**/*.test.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
         test: {
           ...shared,
           name: "heavy",

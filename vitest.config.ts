@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: "integration",
-          include: ["test/integration/**/*.test.ts"],
+          include: ["test/integration/**/*.test.ts", "test/assembly/**/*.test.ts"],
           exclude: HEAVY,
           sequence: { groupOrder: 1 },
         },
@@ -42,7 +42,7 @@ export default defineConfig({
           name: "faults",
           include: ["test/faults/**/*.test.ts"],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -51,7 +51,7 @@ export default defineConfig({
           name: "heavy",
           include: HEAVY,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -60,7 +60,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/e2e/global-setup.ts"],
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { AppError, isAppError, isDependencyUnavailable, RateLimitError } from "../core/errors.js";
 import { newId } from "../core/ids.js";
+import { traceMark, traceRequest, tracing } from "../core/trace/solve-trace.js";
 import { admitAnonymous } from "./http/admission.js";
 import type { ApiDeps, ApiEnv } from "./http/context.js";
 import { routesOf } from "./http/route.js";
@@ -18,6 +19,7 @@ import { registerImportRoutes } from "./routes/import.js";
 import { registerKeyRoutes } from "./routes/keys.js";
 import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerNotificationRoutes } from "./routes/notifications.js";
+import { registerProgressRoutes } from "./routes/progress.js";
 import { registerProjectRoutes } from "./routes/projects.js";
 import { registerSolveRoutes } from "./routes/solve.js";
 import { registerTriggerRoutes } from "./routes/triggers.js";
@@ -42,6 +44,15 @@ function allowedMethods(app: Hono<ApiEnv>, path: string): string[] {
  */
 export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>({ strict: false });
+  // The overhead benchmark's timestamps (SOLVE_TRACE=1): from the request's arrival to its response.
+  if (tracing()) {
+    app.use("*", (_c, next) =>
+      traceRequest(async () => {
+        await next();
+        traceMark("response_out");
+      }),
+    );
+  }
 
   app.use("*", requestContext({ deps, logger: deps.logger, generateId: () => newId("req", deps.clock.now()) }));
   app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock }));
@@ -78,6 +89,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerKeyRoutes(app, deps);
   registerWorkspaceRoutes(app, deps);
   registerSolveRoutes(app, deps);
+  registerProgressRoutes(app, deps);
   registerImportRoutes(app);
   registerNotificationRoutes(app, deps);
   registerProjectRoutes(app, deps);

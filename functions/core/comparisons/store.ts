@@ -1,7 +1,7 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, type Part } from "../store/conditions.js";
+import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part } from "../store/conditions.js";
 import { activeIndex, type Also, Leases, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
 import { ConditionFailedError, type Table } from "../store/table.js";
@@ -155,17 +155,19 @@ export class ComparisonStore {
    * cancel that arrived meanwhile keeps its cancelled rows. Null when that does not hold.
    */
   async release(orgId: string, id: string, worker: string, running: number[], rowCount: number): Promise<ComparisonRecord | null> {
-    const names: Record<string, string> = { "#status": "status", "#rs": "status" };
-    const values: Record<string, unknown> = { ":running": "running", ":owner": worker, ":pending": "pending", ":none": null };
-    const sets = ["#status = :pending", ...running.flatMap((i) => [`results[${i}].#rs = :pending`, `results[${i}].execution_id = :none`])];
-    const rows = Array.from({ length: rowCount }, (_, i) => (running.includes(i) ? `results[${i}].#rs = :running` : `results[${i}].#rs <> :running`));
-    const item = await this.table.update<Record<string, unknown>>({
-      Key: comparisonKey(orgId, id),
-      UpdateExpression: `SET ${sets.join(", ")} REMOVE lease_owner, lease_expires_at_ms`,
-      ConditionExpression: ["#status = :running", "lease_owner = :owner", ...rows].join(" AND "),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
+    const rows = Array.from({ length: rowCount }, (_, i) =>
+      running.includes(i) ? equals(`results[${i}].status`, "running") : notEquals(`results[${i}].status`, "running"),
+    );
+    const item = await this.leases.release<Record<string, unknown>>(
+      comparisonKey(orgId, id),
+      worker,
+      "pending",
+      {},
+      {
+        set: running.flatMap((i) => [assign(`results[${i}].status`, "pending"), assign(`results[${i}].execution_id`, null)]),
+        condition: rows.length ? and(...rows) : undefined,
+      },
+    );
     return item ? strip(item) : null;
   }
 

@@ -4,6 +4,7 @@ import { looksLikeId } from "../ids.js";
 import type { Settings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { activeIndex, Leases } from "../store/leases.js";
+import { assignAll, attributeNotExists, equals, or } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
 import type { OverrideField } from "./overrides.js";
@@ -269,22 +270,8 @@ export class TriggerStore {
 
   /** Sets fields of a run the worker holds (its execution id once created). */
   async setRunFields(triggerId: string, runId: string, worker: string, fields: Partial<RunRecord>): Promise<boolean> {
-    const names: Record<string, string> = { "#status": "status" };
-    const values: Record<string, unknown> = { ":running": "running", ":owner": worker };
-    const sets: string[] = [];
-    Object.entries(fields).forEach(([k, v], i) => {
-      names[`#f${i}`] = k;
-      values[`:f${i}`] = v;
-      sets.push(`#f${i} = :f${i}`);
-    });
-    const out = await this.table.update({
-      Key: runKey(triggerId, runId)!,
-      UpdateExpression: `SET ${sets.join(", ")}`,
-      ConditionExpression: "#status = :running AND lease_owner = :owner",
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
-    return out !== null;
+    const key = runKey(triggerId, runId);
+    return key !== null && (await this.leases.update(key, worker, { set: assignAll(fields) })) !== null;
   }
 
   /**
@@ -296,20 +283,14 @@ export class TriggerStore {
   async releaseRun(triggerId: string, runId: string, worker: string, seenExecutionId: string | null, creditsCharged: number | null): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
-    const item = await this.table.update<Record<string, unknown>>({
-      Key: key,
-      UpdateExpression: "SET #status = :queued, execution_id = :none, credits_charged = :credits REMOVE lease_owner, lease_expires_at_ms",
-      ConditionExpression: `#status = :running AND lease_owner = :owner AND ${seenExecutionId ? "execution_id = :seen" : "(attribute_not_exists(execution_id) OR execution_id = :none)"}`,
-      ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: {
-        ":queued": "queued",
-        ":running": "running",
-        ":owner": worker,
-        ":none": null,
-        ":credits": creditsCharged,
-        ...(seenExecutionId ? { ":seen": seenExecutionId } : {}),
-      },
-    });
+    const sameExecution = seenExecutionId ? equals("execution_id", seenExecutionId) : or(attributeNotExists("execution_id"), equals("execution_id", null));
+    const item = await this.leases.release<Record<string, unknown>>(
+      key,
+      worker,
+      "queued",
+      { execution_id: null, credits_charged: creditsCharged },
+      { condition: sameExecution },
+    );
     return item ? fromItem<RunRecord>(item) : null;
   }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { type Emulators, startEmulators } from "../../bin/local/emulators.js";
 import { FaultProxy } from "../support/fault-proxy.js";
 import { machineHas } from "../support/machine.js";
+import { BOX_LP } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 
@@ -17,21 +18,6 @@ describe.runIf(machineHas("cbc"))("faults: the queue or the table is unreachable
   let table: FaultProxy;
   let queue: FaultProxy;
   let stack: Stack;
-  const problem = {
-    name: "outage",
-    sense: "maximize",
-    variables: [
-      { name: "x", ub: 4 },
-      { name: "y", ub: 3 },
-    ],
-    objective: {
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "y", coef: 2 },
-      ],
-    },
-    constraints: [],
-  };
 
   beforeAll(async () => {
     process.env.AWS_ACCESS_KEY_ID ??= "local";
@@ -55,10 +41,10 @@ describe.runIf(machineHas("cbc"))("faults: the queue or the table is unreachable
   it("queue stopped: an async solve and a comparison answer 503 enqueue_failed and their records say so; once it is back, launches run", async () => {
     await queue.cut();
     onTestFinished(() => queue.restore());
-    const solve = await stack.api.post("/api/v2/solve/async", { problem, solver_name: "cbc" });
+    const solve = await stack.api.post("/api/v2/solve/async", { problem: BOX_LP, solver_name: "cbc" });
     expect(solve.status, solve.text).toBe(503);
     expect(solve.body.error_code).toBe("enqueue_failed");
-    const compare = await stack.api.post("/api/v2/solvers/compare", { problem, solver_names: ["cbc"] });
+    const compare = await stack.api.post("/api/v2/solvers/compare", { problem: BOX_LP, solver_names: ["cbc"] });
     expect(compare.status, compare.text).toBe(503);
     expect(compare.body.error_code).toBe("enqueue_failed");
 
@@ -74,7 +60,7 @@ describe.runIf(machineHas("cbc"))("faults: the queue or the table is unreachable
     expect(failedCompare.body.results[0]).toMatchObject({ status: "failed" });
 
     await queue.restore();
-    const again = await stack.api.post("/api/v2/solve/async", { problem, solver_name: "cbc" });
+    const again = await stack.api.post("/api/v2/solve/async", { problem: BOX_LP, solver_name: "cbc" });
     expect(again.status, again.text).toBe(202);
     const done = await pollUntil(stack.api, `/api/v2/models/executions/${again.body.execution_id}`, isFinal, 60_000);
     expect(done).toMatchObject({ status: "completed", result: { solver_status: "optimal", objective_value: 10 } });
@@ -95,7 +81,7 @@ describe.runIf(machineHas("cbc"))("faults: the queue or the table is unreachable
     expect((await stack.api.get("/api/v2/credits/balance")).status).toBe(200);
     const back = await stack.api.as(null).get("/api/v2/health/status");
     expect(back.body.components.find((c: { name: string }) => c.name === "database")).toMatchObject({ status: "healthy" });
-    const solved = await stack.api.post("/api/v2/solve", { problem, solver_name: "cbc" });
+    const solved = await stack.api.post("/api/v2/solve", { problem: BOX_LP, solver_name: "cbc" });
     expect(solved.status, solved.text).toBe(200);
     expect(solved.body.objective_value).toBe(10);
   }, 120_000);

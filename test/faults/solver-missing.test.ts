@@ -6,32 +6,11 @@ import { loadConfig } from "../../functions/core/config.js";
 import { ProblemSchema } from "../../functions/core/problem/schema.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { machineHas } from "../support/machine.js";
+import { BOX_LP } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
-
-/**
- * A machine without the cbc binary: PATH is rebuilt so every folder that held `cbc` is replaced by a
- * copy of it (symlinks) without it. The probe says cbc is missing, the API answers `not_available`
- * for it (a named solve refused, a comparison row unsupported), the other solvers run, and a solve
- * sent to the missing binary anyway is an `error` answer, never a crash.
- */
-const small = {
-  name: "small",
-  sense: "maximize",
-  variables: [
-    { name: "x", ub: 4 },
-    { name: "y", ub: 3 },
-  ],
-  objective: {
-    terms: [
-      { var: "x", coef: 1 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [],
-};
 
 /** PATH with `binary` taken out: each folder holding it becomes a folder of symlinks to the rest. */
 function pathWithout(binary: string, root: string): string {
@@ -47,6 +26,12 @@ function pathWithout(binary: string, root: string): string {
     .join(path.delimiter);
 }
 
+/**
+ * A machine without the cbc binary: PATH is rebuilt so every folder that held `cbc` is replaced by a
+ * copy of it (symlinks) without it. The probe says cbc is missing, the API answers `not_available`
+ * for it (a named solve refused, a comparison row unsupported), the other solvers run, and a solve
+ * sent to the missing binary anyway is an `error` answer, never a crash.
+ */
 describe.runIf(machineHas("cbc", "glpsol"))("faults: a solver binary missing", () => {
   let stack: Stack;
   let shadowRoot: string;
@@ -69,11 +54,11 @@ describe.runIf(machineHas("cbc", "glpsol"))("faults: a solver binary missing", (
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).not.toMatch(/"name":"cbc","available":true/);
 
-    const named = await stack.api.post("/api/v2/solve", { problem: small, solver_name: "cbc" });
+    const named = await stack.api.post("/api/v2/solve", { problem: BOX_LP, solver_name: "cbc" });
     expect(named.status, named.text).toBe(422);
     expect(named.body).toMatchObject({ error_code: "no_solver_can_run_this_model", reasons: { cbc: "not_available" } });
 
-    const compared = await stack.api.post("/api/v2/solvers/compare", { problem: small, solver_names: ["cbc", "glpk"] });
+    const compared = await stack.api.post("/api/v2/solvers/compare", { problem: BOX_LP, solver_names: ["cbc", "glpk"] });
     expect(compared.status, compared.text).toBe(202);
     const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, 60_000);
     expect(done.status).toBe("completed");
@@ -86,11 +71,11 @@ describe.runIf(machineHas("cbc", "glpsol"))("faults: a solver binary missing", (
     try {
       const inventory = await toolkit.inventory();
       expect(inventory.find((s) => s.name === "cbc")?.available).toBe(false);
-      const r = await toolkit.solve("cbc", ProblemSchema.parse(small), { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 }, { killGraceSeconds: 1 });
+      const r = await toolkit.solve("cbc", ProblemSchema.parse(BOX_LP), { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 }, { killGraceSeconds: 1 });
       expect(r.solver_status).toBe("error");
       expect(r.error_message).toMatch(/^CBC is not available: .*ENOENT/);
       expect(
-        await toolkit.solve("glpk", ProblemSchema.parse(small), { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 }, { killGraceSeconds: 1 }),
+        await toolkit.solve("glpk", ProblemSchema.parse(BOX_LP), { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 }, { killGraceSeconds: 1 }),
       ).toMatchObject({
         solver_status: "optimal",
         objective_value: 10,

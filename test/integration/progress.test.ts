@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
+import { TABLE_LINE_CHUNKS } from "../../functions/core/progress/store.js";
 import { checkSolution } from "../../functions/core/solvers/checker.js";
 import { INSTANCES_DIR, machineHas } from "../support/machine.js";
 import { isFinal } from "../support/poll.js";
@@ -211,6 +212,45 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     const tooMany = await stack.api.post("/api/v2/solve", { problem, solver_name: "scip", settings: { solution_pool_size: 21 } });
     expect(tooMany.status).toBe(422);
   }, 90_000);
+
+  it("keeps early chunks' lines in the table, later ones in the blob store, and reads a summarised range as one line that next_offset skips", async () => {
+    const store = stack.services.progressStore;
+    const org = "org_progress_bounds";
+    const exe = "exe_progress_bounds";
+    const perChunk = 10;
+    for (let seq = 0; seq < TABLE_LINE_CHUNKS + 3; seq++) {
+      await store.append(org, exe, {
+        seq,
+        first_line: seq * perChunk,
+        line_count: perChunk,
+        lines: Array.from({ length: perChunk }, (_, i) => `line ${seq * perChunk + i}`),
+        first_point: seq,
+        points: [{ time_seconds: seq, primal: 100 - seq, dual: seq, gap: null, nodes: seq }],
+      });
+    }
+    const chunks = await store.chunks(org, exe);
+    expect(chunks.filter((c) => c.lines !== undefined)).toHaveLength(TABLE_LINE_CHUNKS);
+    const blobbed = chunks.filter((c) => c.blob !== undefined);
+    expect(blobbed).toHaveLength(3);
+    expect(await stack.services.blobs.get(blobbed[0]!.blob!)).toContain(`line ${TABLE_LINE_CHUNKS * perChunk}`);
+
+    // Lines from the blob store read like the rest, by offset.
+    const late = await store.read(org, exe, TABLE_LINE_CHUNKS * perChunk + 5, 0, 7);
+    expect(late.lines).toEqual(Array.from({ length: 7 }, (_, i) => `line ${TABLE_LINE_CHUNKS * perChunk + 5 + i}`));
+    expect(late.nextOffset).toBe(TABLE_LINE_CHUNKS * perChunk + 12);
+    expect(late.points).toHaveLength(TABLE_LINE_CHUNKS + 3);
+
+    // Chunk 1 summarised: a read from inside it gets the summary line and moves past its range.
+    await store.summarise(org, exe, { seq: 1, first_line: perChunk, line_count: perChunk }, "[lines 10–19 summarised]");
+    const page = await store.read(org, exe, perChunk + 3, TABLE_LINE_CHUNKS, 4);
+    expect(page.lines).toEqual(["[lines 10–19 summarised]", "line 20", "line 21", "line 22"]);
+    expect(page.nextOffset).toBe(23);
+    expect(page.points.map((p) => p.time_seconds)).toEqual([TABLE_LINE_CHUNKS, TABLE_LINE_CHUNKS + 1, TABLE_LINE_CHUNKS + 2]);
+    expect(page.nextPointOffset).toBe(TABLE_LINE_CHUNKS + 3);
+    // A summarised chunk in the blob store loses its blob.
+    await store.summarise(org, exe, blobbed[0]!, "[summarised]");
+    expect(await stack.services.blobs.get(blobbed[0]!.blob!)).toBeNull();
+  });
 
   it("answers 404 for the log and the streams of an execution or comparison that is not the caller's", async () => {
     expect((await stack.api.get("/api/v2/models/executions/exe_missing/log")).status).toBe(404);

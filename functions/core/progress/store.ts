@@ -59,8 +59,9 @@ export class ProgressStore {
     const key = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq) };
     const updated = await this.table.update<Record<string, unknown>>({
       Key: key,
-      UpdateExpression: "SET summary = :s REMOVE lines, blob",
+      UpdateExpression: "SET #summary = :s REMOVE #lines, #blob",
       ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#summary": "summary", "#lines": "lines", "#blob": "blob" },
       ExpressionAttributeValues: { ":s": summary },
       ReturnValues: "ALL_OLD",
     });

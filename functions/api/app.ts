@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { AppError, isAppError, RateLimitError } from "../core/errors.js";
 import { newId } from "../core/ids.js";
+import { traceMark, traceRequest, tracing } from "../core/trace/solve-trace.js";
 import { admitAnonymous } from "./http/admission.js";
 import type { ApiDeps, ApiEnv } from "./http/context.js";
 import { routesOf } from "./http/route.js";
@@ -43,6 +44,15 @@ function allowedMethods(app: Hono<ApiEnv>, path: string): string[] {
  */
 export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>({ strict: false });
+  // The overhead benchmark's timestamps (SOLVE_TRACE=1): from the request's arrival to its response.
+  if (tracing()) {
+    app.use("*", (_c, next) =>
+      traceRequest(async () => {
+        await next();
+        traceMark("response_out");
+      }),
+    );
+  }
 
   app.use("*", requestContext({ deps, logger: deps.logger, generateId: () => newId("req", deps.clock.now()) }));
   app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock }));

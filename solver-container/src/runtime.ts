@@ -10,6 +10,11 @@ export interface WorkerRuntime {
   workerId: string;
   /** What the comparison records as `machine_note`: which machine ran it. */
   machineNote: string;
+  /**
+   * Called right after an execution's final write: the local stack's workers say so on their output,
+   * and the stack wakes the plain solve waiting for it (functions/core/executions/final-signals.ts).
+   */
+  announceFinal?(executionId: string): void;
 }
 
 export function workerIdentity(): string {

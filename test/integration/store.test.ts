@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../functions/core/clock.js";
+import { isoTime, ManualClock } from "../../functions/core/clock.js";
+import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
+import { type ExecutionRecord, executionKey } from "../../functions/core/executions/store.js";
 import { loadConfig } from "../../functions/core/config.js";
 import { createServices, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
+import { Leases } from "../../functions/core/store/leases.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";
 import { machineHas } from "../support/machine.js";
 
 /**
  * The store's rules — unique claims, exact caps under races, usable-once tokens, counters that
- * never pass their limit — run against dynalite AND moto_server, so they hold on the DynamoDB API
+ * never pass their limit, a lease lifecycle whose every write holds only for its owner or a lapsed lease — run against dynalite AND moto_server, so they hold on the DynamoDB API
  * itself and not only on one emulator.
  */
 const backends: [string, () => Promise<Backend>][] = [["dynalite", startDynaliteBackend]];
@@ -73,5 +76,150 @@ describe.each(backends)("store on %s", (_name, start) => {
     expect(await services.identity.adjustCredits(org.id, -6, 0)).toBeNull();
     expect(await services.identity.adjustCredits(org.id, -5, 0)).toBe(0);
     expect(await services.identity.adjustCredits(org.id, 100, null)).toBe(100);
+  });
+
+  describe("the lease lifecycle", () => {
+    const org = "org_leases";
+    const execution = (id: string): ExecutionRecord => ({
+      id,
+      org_id: org,
+      created_by: "usr_x",
+      status: "queued",
+      origin: { kind: "solve" } as ExecutionRecord["origin"],
+      notify: false,
+      solver_requested: "cbc",
+      solver_name: "cbc",
+      problem: { inline: "{}" },
+      problem_name: "p",
+      problem_class: "LP",
+      variable_count: 1,
+      constraint_count: 0,
+      settings: { time_limit_seconds: 60, gap_tolerance: 0.0001, threads: 1 },
+      credits_charged: 1,
+      created_at: isoTime(clock.now()),
+      started_at: null,
+      completed_at: null,
+      error_message: null,
+      result: null,
+      deadline_ms: null,
+    });
+
+    it("the sweeper's write loses to a renewal that landed after its read, and wins once the lease lapsed again", async () => {
+      const store = services.executionStore;
+      await store.create(execution("exe_sweep_race"));
+      expect(await store.acquire(org, "exe_sweep_race", "worker-a", 1000, clock.now())).not.toBeNull();
+      clock.advance(2000);
+      const seen = (await store.leases.active()).find((a) => a.sk === "EXE#exe_sweep_race")!;
+      expect(seen.lease_expires_at_ms).toBeLessThan(clock.now()); // the sweeper reads a lapsed lease…
+      expect(await store.leases.renew(executionKey(org, "exe_sweep_race"), "worker-a", 1000, clock.now())).toBe(true); // …the worker renews…
+      expect(await store.failIfLapsed(org, "exe_sweep_race", "running", "gone", clock.now())).toBeNull(); // …and the sweeper's write fails
+      expect((await store.get(org, "exe_sweep_race"))?.status).toBe("running");
+      clock.advance(2000);
+      expect((await store.failIfLapsed(org, "exe_sweep_race", "running", "gone", clock.now()))?.status).toBe("failed");
+      expect(await store.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_sweep_race" }));
+    });
+
+    it("only the lease owner finishes; another worker takes over only a lapsed lease", async () => {
+      const store = services.executionStore;
+      await store.create(execution("exe_owner"));
+      await store.acquire(org, "exe_owner", "worker-a", 1000, clock.now());
+      expect(await store.acquire(org, "exe_owner", "worker-b", 1000, clock.now())).toBeNull();
+      const failed = { result: null, error_message: "worker error", completed_at: isoTime(clock.now()) };
+      expect(await store.finish(org, "exe_owner", "worker-b", "failed", failed)).toBe(false);
+      clock.advance(1500);
+      expect((await store.acquire(org, "exe_owner", "worker-b", 1000, clock.now()))?.status).toBe("running");
+      expect(await store.finish(org, "exe_owner", "worker-a", "failed", failed)).toBe(false); // the dead worker's error path
+      expect(await store.finish(org, "exe_owner", "worker-b", "completed", { ...failed, error_message: null })).toBe(true);
+      expect((await store.get(org, "exe_owner"))?.status).toBe("completed");
+    });
+
+    it("the sweeper fails a comparison's unfinished rows one by one and keeps its finished row", async () => {
+      const store = services.comparisonStore;
+      const row = (solver: string) => ({
+        solver_name: solver,
+        status: "pending" as const,
+        execution_id: null,
+        solver_status: null,
+        solver_time_seconds: null,
+        objective_value: null,
+        dual_bound: null,
+        gap: null,
+        nodes: null,
+        iterations: null,
+        wall_time_ms: null,
+        solver_version: null,
+        error_message: null,
+        unsupported_reason: null,
+      });
+      const record = {
+        id: "cmp_sweep",
+        org_id: org,
+        created_by: "usr_x",
+        status: "pending",
+        problem_name: "p",
+        batch_id: null,
+        source_kind: "inline_problem",
+        model_project_id: null,
+        model_project_version_id: null,
+        dataset_id: null,
+        uploaded_filename: null,
+        settings: { time_limit_seconds: 60, gap_tolerance: 0.0001, threads: 1 },
+        problem_class: "LP",
+        variable_count: 1,
+        constraint_count: 0,
+        machine_note: null,
+        solver_names: ["cbc", "glpk", "highs"],
+        results: [row("cbc"), row("glpk"), row("highs")],
+        agreement: null,
+        error_message: null,
+        created_at: isoTime(clock.now()),
+        started_at: null,
+        completed_at: null,
+        problem: { inline: "{}" },
+        model: null,
+        credits_each: 1,
+        cancel_requested: false,
+      } as unknown as ComparisonRecord;
+      await store.create(record);
+      await store.acquire(org, "cmp_sweep", "worker-a", 1000, clock.now());
+      expect(await store.startRow(org, "cmp_sweep", 0, "worker-a", "exe_row0")).toBe("started");
+      const done = { ...row("cbc"), status: "completed" as const, execution_id: "exe_row0", solver_status: "optimal" as const, objective_value: 3 };
+      expect(await store.writeRow(org, "cmp_sweep", 0, "worker-a", done, null)).toBe(true);
+      expect(await store.startRow(org, "cmp_sweep", 1, "worker-a", "exe_row1")).toBe("started");
+      // A row's write names the execution it started: a stale one (another attempt's) does not land.
+      expect(await store.writeRow(org, "cmp_sweep", 1, "worker-a", { ...done, solver_name: "glpk", execution_id: "exe_other" }, null)).toBe(false);
+      expect(await store.failIfLapsed(org, "cmp_sweep", "running", "gone", clock.now())).toBeNull(); // lease not lapsed yet
+      clock.advance(1500);
+      const swept = await store.failIfLapsed(org, "cmp_sweep", "running", "gone", clock.now());
+      expect(swept?.status).toBe("failed");
+      expect(swept?.results.map((r) => [r.status, r.execution_id, r.objective_value])).toEqual([
+        ["completed", "exe_row0", 3],
+        ["failed", "exe_row1", null],
+        ["failed", null, null],
+      ]);
+      expect(await store.writeRow(org, "cmp_sweep", 1, "worker-a", { ...done, solver_name: "glpk", execution_id: "exe_row1" }, null)).toBe(false);
+    });
+  });
+
+  it("lets a worker acquire a waiting item, its own or an expired lease, and nothing else (a missing item is not created)", async () => {
+    const leases = new Leases(services.table);
+    const now = clock.now();
+    const key = (n: string) => ({ pk: "LEASE#suite", sk: n });
+    const acquire = (n: string, worker: string, at = now) => leases.acquire<{ lease_owner: string }>(key(n), ["queued", "pending"], worker, 60_000, at, "t");
+    for (const [n, status] of [
+      ["queued", "queued"],
+      ["pending", "pending"],
+      ["final", "completed"],
+    ] as const) {
+      await services.table.putNew({ ...key(n), status, created_at: "t" });
+    }
+    expect(await acquire("queued", "w1")).toMatchObject({ status: "running", lease_owner: "w1" });
+    expect(await acquire("pending", "w1")).toMatchObject({ status: "running", lease_owner: "w1" });
+    expect(await acquire("queued", "w2")).toBeNull(); // held, lease live
+    expect(await acquire("queued", "w1")).toMatchObject({ lease_owner: "w1" }); // its own (a redelivery to the holder)
+    expect(await acquire("queued", "w2", now + 61_000)).toMatchObject({ lease_owner: "w2" }); // expired: taken over
+    expect(await acquire("final", "w1")).toBeNull();
+    expect(await acquire("missing", "w1")).toBeNull();
+    expect(await services.table.get(key("missing").pk, key("missing").sk)).toBeNull();
   });
 });

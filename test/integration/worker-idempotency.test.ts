@@ -1,11 +1,8 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { machineHas, REPO_ROOT } from "../support/machine.js";
+import { machineHas } from "../support/machine.js";
 import { startTestStack } from "../support/test-stack.js";
+import { jobDone, runWorkerForJob } from "../support/worker-process.js";
 
-const run = promisify(execFile);
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 
 /**
@@ -22,24 +19,7 @@ describe.runIf(machineHas("cbc"))("solver-container worker", () => {
   });
   afterAll(() => stack?.stop());
 
-  function worker(job: object) {
-    const env = {
-      ...process.env,
-      AWS_ENDPOINT_URL: stack.config.awsEndpointUrl,
-      AWS_ENDPOINT_URL_SQS: stack.config.sqsEndpointUrl,
-      AWS_ACCESS_KEY_ID: "local",
-      AWS_SECRET_ACCESS_KEY: "local",
-      TABLE_NAME: stack.config.tableName,
-      JOBS_QUEUE_URL: stack.config.jobsQueueUrl,
-      WEBHOOKS_QUEUE_URL: stack.config.webhooksQueueUrl,
-      BLOB_DIR: stack.config.blobDir,
-      LOG_LEVEL: "INFO",
-    } as NodeJS.ProcessEnv;
-    return run(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "solver-container/src/worker.ts"), "--job", JSON.stringify(job)], {
-      cwd: REPO_ROOT,
-      env,
-    });
-  }
+  const worker = (job: object) => runWorkerForJob(stack, job);
 
   it("runs a job once when two workers get it, and not again when it is redelivered after finishing", async () => {
     const problem = {
@@ -55,8 +35,7 @@ describe.runIf(machineHas("cbc"))("solver-container worker", () => {
     const solvedBefore = (await stack.services.metricsStore.totals()).total_solved;
 
     const [a, b] = await Promise.all([worker(job), worker(job)]);
-    const done = (out: { stdout: string; stderr: string }) => (out.stdout + out.stderr).includes('"message":"job done"');
-    expect(done(a) && done(b)).toBe(true); // both exit cleanly…
+    expect(jobDone(a) && jobDone(b)).toBe(true); // both exit cleanly…
     expect((await stack.services.metricsStore.totals()).total_solved - solvedBefore).toBe(1); // …one solved
     const exe = await stack.api.get(`/api/v2/models/executions/${job.id}`);
     expect(exe.body).toMatchObject({ status: "completed", result: { solver_status: "optimal" } });

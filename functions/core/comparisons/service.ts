@@ -10,7 +10,7 @@ import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import { unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { CompareRequest, ComparisonDetail, MatrixDetail, MatrixRequest, Row } from "./schemas.js";
-import type { ComparisonRecord, MatrixRecord } from "./store.js";
+import { changedRows, type ComparisonRecord, type MatrixRecord } from "./store.js";
 import { deriveMatrixStatus, detailOf } from "./views.js";
 
 export function pendingRow(solver: string): Row {
@@ -171,11 +171,14 @@ export class ComparisonService {
     try {
       await this.deps.queues.sendJob({ type: "comparison", id: record.id, org_id: record.org_id });
     } catch (error) {
-      await this.deps.comparisonStore.end(record.org_id, record.id, ["pending"], "failed", {
-        error_message: `enqueue_failed: ${(error as Error).message}`,
-        completed_at: isoTime(this.deps.clock.now()),
-        results: record.results.map((r) => (r.status === "pending" ? { ...r, status: "failed" as const, error_message: "the job broker refused the job" } : r)),
-      });
+      await this.deps.comparisonStore.end(
+        record.org_id,
+        record.id,
+        ["pending"],
+        "failed",
+        { error_message: `enqueue_failed: ${(error as Error).message}`, completed_at: isoTime(this.deps.clock.now()) },
+        changedRows(record.results, (r) => (r.status === "pending" ? { ...r, status: "failed", error_message: "the job broker refused the job" } : null)),
+      );
       throw error;
     }
   }

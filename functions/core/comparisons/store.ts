@@ -1,7 +1,8 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { activeIndex, Leases, withoutUnsetTimes } from "../store/leases.js";
+import { and, assign, assignAll, equals, type Part } from "../store/conditions.js";
+import { activeIndex, type Also, Leases, withoutUnsetTimes } from "../store/leases.js";
 import type { Table } from "../store/table.js";
 import type { Agreement, ComparisonStatus, Row } from "./schemas.js";
 
@@ -48,6 +49,23 @@ const strip = (item: Record<string, unknown>): ComparisonRecord => {
   const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, active_kind: _e, lease_owner: _f, lease_expires_at_ms: _g, ...rest } = item;
   return { ...rest, started_at: rest.started_at ?? null, completed_at: rest.completed_at ?? null } as unknown as ComparisonRecord;
 };
+
+/**
+ * Row changes as parts of one write: each changed row (`change` returns its new value, or null to keep
+ * it) is set on its own, on the condition that its status is still the one read. No row is rewritten
+ * from a stale read: a row that moved meanwhile fails the write, and the caller reads again.
+ */
+export function changedRows(rows: Row[], change: (row: Row, index: number) => Row | null): Also {
+  const set: Part[] = [];
+  const conditions: Part[] = [];
+  rows.forEach((row, i) => {
+    const next = change(row, i);
+    if (!next) return;
+    set.push(assign(`results[${i}]`, next));
+    conditions.push(equals(`results[${i}].status`, row.status));
+  });
+  return { set, condition: conditions.length ? and(...conditions) : undefined };
+}
 
 export const FINAL_STATUSES: ComparisonStatus[] = ["completed", "failed", "cancelled"];
 
@@ -106,13 +124,9 @@ export class ComparisonStore {
     return item ? strip(item) : null;
   }
 
-  /** Sets fields of a comparison the worker holds (compiled stats, the problem ref). */
-  async setFields(orgId: string, id: string, worker: string, fields: Partial<ComparisonRecord>): Promise<boolean> {
-    const out = await this.table.setFields(comparisonKey(orgId, id), fields, {
-      condition: "#status = :running AND lease_owner = :owner",
-      names: { "#status": "status" },
-      values: { ":owner": worker, ":running": "running" },
-    });
+  /** Sets fields of a comparison the worker holds (compiled stats, the problem ref), and rows changed by `rows`. */
+  async setFields(orgId: string, id: string, worker: string, fields: Partial<ComparisonRecord>, rows?: Also): Promise<boolean> {
+    const out = await this.leases.update(comparisonKey(orgId, id), worker, { set: [...assignAll(fields), ...(rows?.set ?? [])], condition: rows?.condition });
     return out !== null;
   }
 
@@ -154,32 +168,76 @@ export class ComparisonStore {
     return item ? strip(item) : null;
   }
 
-  /** Writes a finished row (and the agreement so far) for the worker holding the comparison. */
+  /**
+   * Writes a finished row (and the agreement so far) for the worker holding the comparison: only the
+   * row's own attribute, and only while the row is still the run of `row.execution_id` this worker started.
+   */
   async writeRow(orgId: string, id: string, index: number, worker: string, row: Row, agreement: Agreement | null): Promise<boolean> {
-    const out = await this.table.update({
-      Key: comparisonKey(orgId, id),
-      UpdateExpression: `SET results[${index}] = :row, agreement = :agreement`,
-      ConditionExpression: "#status = :running AND lease_owner = :owner",
-      ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: { ":row": row, ":agreement": agreement, ":running": "running", ":owner": worker },
+    const out = await this.leases.update(comparisonKey(orgId, id), worker, {
+      set: [assign(`results[${index}]`, row), assign("agreement", agreement)],
+      condition: and(equals(`results[${index}].status`, "running"), equals(`results[${index}].execution_id`, row.execution_id)),
     });
     return out !== null;
   }
 
-  async finish(orgId: string, id: string, worker: string, status: ComparisonStatus, fields: Partial<ComparisonRecord>): Promise<ComparisonRecord | null> {
-    const item = await this.leases.finish<Record<string, unknown>>(comparisonKey(orgId, id), worker, status, fields as Record<string, unknown>);
+  /**
+   * Replaces row `index` (running under `seenExecutionId`, left by a worker that died) with `row`, for
+   * the worker that holds the comparison now. False when the row moved on.
+   */
+  async replaceRunningRow(orgId: string, id: string, index: number, worker: string, seenExecutionId: string | null, row: Row): Promise<boolean> {
+    const out = await this.leases.update(comparisonKey(orgId, id), worker, {
+      set: [assign(`results[${index}]`, row)],
+      condition: and(equals(`results[${index}].status`, "running"), equals(`results[${index}].execution_id`, seenExecutionId)),
+    });
+    return out !== null;
+  }
+
+  async finish(
+    orgId: string,
+    id: string,
+    worker: string,
+    status: ComparisonStatus,
+    fields: Partial<ComparisonRecord>,
+    also?: Also,
+  ): Promise<ComparisonRecord | null> {
+    const item = await this.leases.finish<Record<string, unknown>>(comparisonKey(orgId, id), worker, status, fields as Record<string, unknown>, also);
     return item ? strip(item) : null;
   }
 
-  /** Ends a comparison no worker holds (enqueue refused, never started, swept). */
+  /**
+   * The sweeper's write: fails a comparison whose worker is gone (the lease it saw lapsed still is, or
+   * it still waits unleased), with every row still pending or running failed for `reason` — each row
+   * set on its own, on the condition that it still stands as read (else read again, a few times).
+   */
+  async failIfLapsed(orgId: string, id: string, seen: ComparisonStatus, reason: string, nowMs: number): Promise<ComparisonRecord | null> {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const current = await this.get(orgId, id);
+      if (current?.status !== seen) return null;
+      const rows = changedRows(current.results, (r) =>
+        r.status === "pending" || r.status === "running" ? { ...r, status: "failed" as const, error_message: reason } : null,
+      );
+      const item = await this.leases.failIfLapsed<Record<string, unknown>>(
+        comparisonKey(orgId, id),
+        seen,
+        nowMs,
+        { error_message: reason, completed_at: isoTime(nowMs) },
+        rows,
+      );
+      if (item) return strip(item);
+    }
+    return null;
+  }
+
+  /** Ends a comparison no worker ever held (its enqueue was refused), with its rows changed by `rows`. */
   async end(
     orgId: string,
     id: string,
     from: ComparisonStatus[],
     status: ComparisonStatus,
     fields: Partial<ComparisonRecord>,
+    rows?: Also,
   ): Promise<ComparisonRecord | null> {
-    const item = await this.leases.end<Record<string, unknown>>(comparisonKey(orgId, id), from, status, fields as Record<string, unknown>);
+    const item = await this.leases.end<Record<string, unknown>>(comparisonKey(orgId, id), from, status, fields as Record<string, unknown>, rows);
     return item ? strip(item) : null;
   }
 

@@ -100,9 +100,18 @@ export class ExecutionStore {
     return (await this.leases.release(executionKey(orgId, id), worker, "queued")) !== null;
   }
 
-  /** Fails an execution that never got a worker (enqueue refused) or whose worker died (sweeper). */
+  /** Fails an execution that never got a worker (its enqueue was refused). */
   async fail(orgId: string, id: string, from: ExecutionStatus[], reason: string, nowMs: number): Promise<ExecutionRecord | null> {
     const item = await this.leases.end<Record<string, unknown>>(executionKey(orgId, id), from, "failed", {
+      error_message: reason,
+      completed_at: isoTime(nowMs),
+    });
+    return item ? strip(item) : null;
+  }
+
+  /** The sweeper's write: fails an execution whose lease (seen `running`) lapsed, or that waits unleased (`seen` queued). */
+  async failIfLapsed(orgId: string, id: string, seen: ExecutionStatus, reason: string, nowMs: number): Promise<ExecutionRecord | null> {
+    const item = await this.leases.failIfLapsed<Record<string, unknown>>(executionKey(orgId, id), seen, nowMs, {
       error_message: reason,
       completed_at: isoTime(nowMs),
     });

@@ -1,4 +1,7 @@
+import { and, assign, assignAll, assignOnce, buildUpdate, leaseHeldBy, leaseLapsed, or, type Part, statusIs, waitingUnleased } from "./conditions.js";
 import type { Table } from "./table.js";
+
+type Key = { pk: string; sk: string };
 
 /**
  * Work items (executions, comparisons, trigger runs) move through their states with conditional
@@ -49,38 +52,49 @@ export function withoutUnsetTimes<T extends { started_at?: string | null; comple
 /** gsi1 attributes that put an item in the ACTIVE partition. */
 export const activeIndex = (kind: string, id: string) => ({ gsi1pk: ACTIVE_PARTITION, gsi1sk: `${kind}#${id}`, active_kind: kind });
 
+/** Extra SET parts and conditions a repository adds to a lease verb (a comparison's row attributes). */
+export interface Also {
+  set?: Part[];
+  condition?: Part;
+}
+
+const withAlso = (condition: Part, also?: Also): Part => (also?.condition ? and(condition, also.condition) : condition);
+
+/**
+ * The one lease lifecycle of executions, comparisons and trigger runs. Every verb is a conditional
+ * write; the sweeper's verb (`failIfLapsed`) holds only while the lease it saw as lapsed still is.
+ */
 export class Leases {
   constructor(private readonly table: Table) {}
 
   /**
-   * Takes the item for `worker` if it is waiting, or running under an expired lease (its worker
-   * died). Returns the item as it now stands, or null when someone else holds it or it is final.
+   * Takes the item for `worker` if it is waiting, or running under a lapsed lease (its worker died).
+   * Returns the item as it now stands, or null when someone else holds it or it is final.
    */
-  async acquire<T>(key: { pk: string; sk: string }, waiting: string[], worker: string, leaseMs: number, nowMs: number, startedAt: string): Promise<T | null> {
-    const values: Record<string, unknown> = { ":running": "running", ":owner": worker, ":until": nowMs + leaseMs, ":now": nowMs, ":started": startedAt };
-    waiting.forEach((s, i) => {
-      values[`:w${i}`] = s;
-    });
-    const waitingCondition = waiting.map((_, i) => `#status = :w${i}`).join(" OR ");
+  acquire<T>(key: Key, waiting: string[], worker: string, leaseMs: number, nowMs: number, startedAt: string): Promise<T | null> {
     return this.table.update<T>({
       Key: key,
-      UpdateExpression: "SET #status = :running, lease_owner = :owner, lease_expires_at_ms = :until, started_at = if_not_exists(started_at, :started)",
-      ConditionExpression: `attribute_exists(pk) AND ((${waitingCondition}) OR (#status = :running AND (lease_owner = :owner OR lease_expires_at_ms < :now)))`,
-      ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: values,
+      ...buildUpdate({
+        set: [assign("status", "running"), assign("lease_owner", worker), assign("lease_expires_at_ms", nowMs + leaseMs), assignOnce("started_at", startedAt)],
+        // Every alternative compares the status, so a missing item fails the condition as
+        // attribute_exists(pk) would, and the expression stays flat (see Part).
+        condition: or(statusIs(...waiting), leaseHeldBy(worker), leaseLapsed(nowMs)),
+      }),
     });
   }
 
-  /** Extends the lease while the work goes on; false when the lease was lost (swept). */
-  async renew(key: { pk: string; sk: string }, worker: string, leaseMs: number, nowMs: number): Promise<boolean> {
+  /** Extends the lease while the work goes on; false when the lease was lost (swept, or handed back). */
+  async renew(key: Key, worker: string, leaseMs: number, nowMs: number): Promise<boolean> {
     const out = await this.table.update({
       Key: key,
-      UpdateExpression: "SET lease_expires_at_ms = :until",
-      ConditionExpression: "#status = :running AND lease_owner = :owner",
-      ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: { ":until": nowMs + leaseMs, ":running": "running", ":owner": worker },
+      ...buildUpdate({ set: [assign("lease_expires_at_ms", nowMs + leaseMs)], condition: leaseHeldBy(worker) }),
     });
     return out !== null;
+  }
+
+  /** Changes attributes of a running item `worker` holds (`also`'s SET parts, on its condition too). Null when not held. */
+  update<T = Record<string, unknown>>(key: Key, worker: string, also: Also): Promise<T | null> {
+    return this.table.update<T>({ Key: key, ...buildUpdate({ set: also.set ?? [], condition: withAlso(leaseHeldBy(worker), also) }) });
   }
 
   /**
@@ -88,62 +102,55 @@ export class Leases {
    * goes, the item stays in the ACTIVE partition, and the next worker to receive its job acquires it
    * at once. Null when the worker no longer holds it (it ended meanwhile, or was swept).
    */
-  async release<T>(key: { pk: string; sk: string }, worker: string, waiting: string, set: Record<string, unknown> = {}): Promise<T | null> {
-    return this.table.setFields<T>(
-      key,
-      { ...set, status: waiting },
-      {
-        condition: "#status = :running AND lease_owner = :owner",
-        names: { "#status": "status" },
-        values: { ":running": "running", ":owner": worker },
+  release<T>(key: Key, worker: string, waiting: string, set: Record<string, unknown> = {}, also?: Also): Promise<T | null> {
+    return this.table.update<T>({
+      Key: key,
+      ...buildUpdate({
+        set: [...assignAll({ ...set, status: waiting }), ...(also?.set ?? [])],
         remove: ["lease_owner", "lease_expires_at_ms"],
-      },
-    );
+        condition: withAlso(leaseHeldBy(worker), also),
+      }),
+    });
   }
 
   /**
    * Moves a running item held by `worker` to a final state with `set` (attribute → value), and takes it
    * out of the ACTIVE partition. Null when the worker no longer holds it.
    */
-  async finish<T>(key: { pk: string; sk: string }, worker: string, status: string, set: Record<string, unknown>): Promise<T | null> {
-    return this.table.setFields<T>(
-      key,
-      { ...set, status },
-      {
-        condition: "#status = :running AND lease_owner = :owner",
-        names: { "#status": "status" },
-        values: { ":running": "running", ":owner": worker },
-        remove: leaseAttributes(set),
-      },
-    );
+  finish<T>(key: Key, worker: string, status: string, set: Record<string, unknown>, also?: Also): Promise<T | null> {
+    return this.final<T>(key, status, set, withAlso(leaseHeldBy(worker), also), also);
   }
 
   /**
-   * Ends an item that is still in one of `from` (no lease check: the caller decided it is abandoned or
-   * was never started), with `set`. Null when it had already moved on.
+   * The sweeper's verb: fails an item whose worker is gone — running under the lease the sweeper saw
+   * lapse (still lapsed at the write, so a renewal in between wins), or still waiting with no lease
+   * (`seen` is the status the sweeper read). Null when that no longer holds.
    */
-  async end<T>(
-    key: { pk: string; sk: string },
-    from: string[],
-    status: string,
-    set: Record<string, unknown>,
-    extraCondition?: { expression: string; values: Record<string, unknown> },
-  ): Promise<T | null> {
-    const values: Record<string, unknown> = { ...(extraCondition?.values ?? {}) };
-    from.forEach((s, i) => {
-      values[`:f${i}`] = s;
+  failIfLapsed<T>(key: Key, seen: string, nowMs: number, set: Record<string, unknown>, also?: Also): Promise<T | null> {
+    const lapsed = seen === "running" ? leaseLapsed(nowMs) : waitingUnleased(seen);
+    return this.final<T>(key, "failed", set, withAlso(lapsed, also), also);
+  }
+
+  /**
+   * Ends an item still in one of `from` without a lease check: for items no worker ever held (their
+   * enqueue was refused), with `set`. Null when it had already moved on.
+   */
+  end<T>(key: Key, from: string[], status: string, set: Record<string, unknown>, also?: Also): Promise<T | null> {
+    return this.final<T>(key, status, set, withAlso(statusIs(...from), also), also);
+  }
+
+  private final<T>(key: Key, status: string, set: Record<string, unknown>, condition: Part, also?: Also): Promise<T | null> {
+    return this.table.update<T>({
+      Key: key,
+      ...buildUpdate({ set: [...assignAll({ ...set, status }), ...(also?.set ?? [])], remove: leaseAttributes(set), condition }),
     });
-    const fromCondition = from.map((_, i) => `#status = :f${i}`).join(" OR ");
-    return this.table.setFields<T>(
-      key,
-      { ...set, status },
-      {
-        condition: `(${fromCondition})${extraCondition ? ` AND (${extraCondition.expression})` : ""}`,
-        names: { "#status": "status" },
-        values,
-        remove: leaseAttributes(set),
-      },
-    );
+  }
+
+  /** An item's status and lease, read consistently. */
+  leaseOf(key: Key): Promise<{ status: string; lease_owner: string | null; lease_expires_at_ms: number | null } | null> {
+    return this.table
+      .getAttributes<{ status: string; lease_owner?: string; lease_expires_at_ms?: number }>(key.pk, key.sk, ["status", "lease_owner", "lease_expires_at_ms"])
+      .then((item) => (item ? { status: item.status, lease_owner: item.lease_owner ?? null, lease_expires_at_ms: item.lease_expires_at_ms ?? null } : null));
   }
 
   /** Every waiting or running item (the sweeper's input). */

@@ -1,10 +1,12 @@
-import { isoTime } from "../clock.js";
+import type { ComparisonStatus } from "../comparisons/schemas.js";
+import type { ExecutionStatus } from "../executions/schemas.js";
 import type { Services } from "../services.js";
 
 /**
  * Reconciles work whose worker died: a running item whose lease expired (its worker stopped renewing)
  * becomes `failed` with the reason, and a waiting item that no worker took within `staleQueuedSeconds`
- * (its message went to the DLQ) too. After a sweep, history has no stale running entries.
+ * (its message went to the DLQ) too. Every write holds only while what was read still holds (the
+ * lease still lapsed, the item still waiting unleased), so a worker that renewed meanwhile wins. After a sweep, history has no stale running entries.
  * Trigger runs are reconciled by the hook the triggers module registers (it also sends their webhook).
  */
 export interface SweepReport {
@@ -31,19 +33,9 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
     const orgId = item.pk.slice("ORG#".length);
     let ended = false;
     if (item.kind === "execution") {
-      ended = (await services.executionStore.fail(orgId, id, [item.status as "queued" | "running"], reason, now)) !== null;
+      ended = (await services.executionStore.failIfLapsed(orgId, id, item.status as ExecutionStatus, reason, now)) !== null;
     } else if (item.kind === "comparison") {
-      const current = await services.comparisonStore.get(orgId, id);
-      if (current) {
-        ended =
-          (await services.comparisonStore.end(orgId, id, [item.status as "pending" | "running"], "failed", {
-            error_message: reason,
-            completed_at: isoTime(now),
-            results: current.results.map((r) =>
-              r.status === "pending" || r.status === "running" ? { ...r, status: "failed" as const, error_message: reason } : r,
-            ),
-          })) !== null;
-      }
+      ended = (await services.comparisonStore.failIfLapsed(orgId, id, item.status as ComparisonStatus, reason, now)) !== null;
     } else if (extraHooks[item.kind]) {
       ended = await extraHooks[item.kind]!(item.kind, item.pk, item.sk, reason, now);
     }

@@ -325,11 +325,19 @@ export class TriggerStore {
     return item ? strip<RunRecord>(item) : null;
   }
 
-  /** Final state for a run no worker holds (enqueue refused, swept); null when it had moved on. */
+  /** Final state for a run no worker ever held (its enqueue was refused); null when it had moved on. */
   async endRun(triggerId: string, runId: string, from: RunStatus[], status: "failed", set: FinalRunFields): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const item = await this.leases.end<Record<string, unknown>>(key, from, status, set as Record<string, unknown>);
+    return item ? strip<RunRecord>(item) : null;
+  }
+
+  /** The sweeper's write: fails a run whose lease (seen `running`) lapsed, or that waits unleased; null when that no longer holds. */
+  async failRunIfLapsed(triggerId: string, runId: string, seen: RunStatus, nowMs: number, set: FinalRunFields): Promise<RunRecord | null> {
+    const key = runKey(triggerId, runId);
+    if (!key) return null;
+    const item = await this.leases.failIfLapsed<Record<string, unknown>>(key, seen, nowMs, set as Record<string, unknown>);
     return item ? strip<RunRecord>(item) : null;
   }
 

@@ -15,7 +15,7 @@ export function triggerSweepHooks(services: Services): Record<string, SweepHook>
     const trigger = await services.triggerStore.getTrigger(run.org_id, run.trigger_id);
     const outcome = { status: "failed" as const, result: null, error: reason };
     const fields = await services.runOutcomes.finalFields(trigger, run, outcome, nowMs);
-    const ended = await services.triggerStore.endRun(run.trigger_id, run.id, [run.status], "failed", fields);
+    const ended = await services.triggerStore.failRunIfLapsed(run.trigger_id, run.id, run.status, nowMs, fields);
     if (!ended) return false;
     await services.runOutcomes.announce(ended, trigger, null);
     return true;

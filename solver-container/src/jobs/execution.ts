@@ -1,15 +1,17 @@
+import { randomUUID } from "node:crypto";
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { resultKey } from "../../../functions/core/executions/service.js";
 import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
-import type { ExecutionRecord } from "../../../functions/core/executions/store.js";
+import { type ExecutionRecord, executionKey } from "../../../functions/core/executions/store.js";
+import { ProgressRecorder } from "../../../functions/core/progress/recorder.js";
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
+import { checkSolution } from "../../../functions/core/solvers/checker.js";
+import { solveResponseOf } from "../../../functions/core/solvers/result.js";
 import { toSolveSettings } from "../../../functions/core/solvers/settings.js";
 import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
-import { solveResponseOf } from "../../../functions/core/solvers/result.js";
 import type { SolveSettings, SolverName } from "../../../functions/core/solvers/types.js";
-import { checkSolution } from "../../../functions/core/solvers/checker.js";
-import { ProgressRecorder } from "../../../functions/core/progress/recorder.js";
+import { traceMark } from "../../../functions/core/trace/solve-trace.js";
 import type { AdapterResult } from "../adapters/types.js";
 import { LeaseKeeper } from "../heartbeat.js";
 import type { WorkerRuntime } from "../runtime.js";
@@ -25,6 +27,7 @@ export async function solveExecution(
   signal?: AbortSignal,
 ): Promise<{ response: SolveResponse; final: "completed" | "failed" }> {
   const { services } = rt;
+  traceMark("solve_start", record.id);
   const settings = toSolveSettings(record.settings);
   const recorder = new ProgressRecorder(services.progressStore, record.org_id, record.id, { sense: problem.sense });
   let result: AdapterResult;
@@ -38,20 +41,27 @@ export async function solveExecution(
     // Every chunk is written before the execution turns final, so a reader that sees it final has read all.
     await recorder.close();
   }
+  traceMark("solve_end", record.id);
   const response = {
     ...solveResponseOf(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) }),
     ...finalProgress(problem, settings, result, recorder),
   };
   const final = result.solver_status === "error" ? "failed" : "completed";
-  const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id), response, services.config.inlinePayloadMaxBytes);
+  const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id, randomUUID()), response, services.config.inlinePayloadMaxBytes);
   const now = services.clock.now();
   const held = await services.executionStore.finish(record.org_id, record.id, rt.workerId, final, {
     result: ref,
     error_message: final === "failed" ? (result.error_message ?? "the solver failed") : null,
     completed_at: isoTime(now),
   });
-  // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing.
-  if (!held) return { response, final };
+  traceMark("result_written", record.id);
+  rt.announceFinal?.(record.id);
+  // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing,
+  // and take back this attempt's blob, which nothing references.
+  if (!held) {
+    if ("blob" in ref) await services.blobs.delete(ref.blob).catch(() => undefined);
+    return { response, final };
+  }
   await services.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);
   if (record.notify) await notifyExecution(rt, record, response, final);
   return { response, final };
@@ -101,17 +111,25 @@ async function notifyExecution(rt: WorkerRuntime, record: ExecutionRecord, respo
 export async function runExecutionJob(rt: WorkerRuntime, orgId: string, id: string): Promise<void> {
   const { services } = rt;
   const leaseMs = services.config.jobLeaseSeconds * 1000;
+  traceMark("job_start", id);
   const record = await services.executionStore.acquire(orgId, id, rt.workerId, leaseMs, services.clock.now());
   if (!record) return; // finished already, or another worker holds it: a redelivery does nothing
+  traceMark("acquired", id);
   const keeper = new LeaseKeeper(
-    () => services.executionStore.leases.renew({ pk: `ORG#${orgId}`, sk: `EXE#${id}` }, rt.workerId, leaseMs, services.clock.now()),
+    () => services.executionStore.leases.renew(executionKey(orgId, id), rt.workerId, leaseMs, services.clock.now()),
     leaseMs,
   ).start();
   try {
     const problem = await loadPayload<Problem>(services.blobs, record.problem);
     await solveExecution(rt, record, problem, keeper.signal);
   } catch (error) {
-    await services.executionStore.fail(orgId, id, ["running"], `worker error: ${(error as Error).message}`, services.clock.now());
+    // Only while this worker still holds it: a lost lease means another outcome stands.
+    await services.executionStore.finish(orgId, id, rt.workerId, "failed", {
+      result: null,
+      error_message: `worker error: ${(error as Error).message}`,
+      completed_at: isoTime(services.clock.now()),
+    });
+    rt.announceFinal?.(id);
     throw error;
   } finally {
     keeper.stop();

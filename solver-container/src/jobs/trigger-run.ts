@@ -19,17 +19,17 @@ export async function runTriggerRunJob(rt: WorkerRuntime, orgId: string, trigger
   const run = await store.acquireRun(triggerId, runId, rt.workerId, leaseMs, services.clock.now());
   if (!run) return;
   let executionId: string | null = null;
-  const keeper = new LeaseKeeper(async () => {
-    const held = await store.renewRun(triggerId, runId, rt.workerId, leaseMs, services.clock.now());
+  const keeper = new LeaseKeeper(() => store.renewRun(triggerId, runId, rt.workerId, leaseMs, services.clock.now()), leaseMs).start();
+  const onExecution = (id: string) => {
+    executionId = id;
     // The run's execution is held by the same worker: keep its lease too, or the sweeper would fail it mid-solve.
-    if (held && executionId) await services.executionStore.leases.renew(executionKey(orgId, executionId), rt.workerId, leaseMs, services.clock.now());
-    return held;
-  }, leaseMs).start();
+    keeper.holdAlso(() => services.executionStore.leases.renew(executionKey(orgId, id), rt.workerId, leaseMs, services.clock.now()));
+  };
 
   let outcome: RunOutcome;
   let workerError: unknown = null;
   try {
-    outcome = await solveRun(rt, run, keeper.signal, (id) => (executionId = id));
+    outcome = await solveRun(rt, run, keeper.signal, onExecution);
   } catch (error) {
     workerError = error;
     outcome = { status: "failed", result: null, error: `worker error: ${(error as Error).message}` };

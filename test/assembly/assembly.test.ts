@@ -122,7 +122,8 @@ beforeAll(async () => {
     source.start();
     eventSources.push(source);
   }
-  const schedule = triggers.schedules[0]!;
+  // The sweeper's schedule (the fleet monitor has its own; the flows here do not need it).
+  const schedule = triggers.schedules.find((s) => /sweeper/i.test(s.functionId))!;
   sweeper = lambdas.get(schedule.functionId)!;
   sweepRule = template.Resources[schedule.ruleId]!.Properties!.Name ?? schedule.ruleId;
 

@@ -95,8 +95,8 @@ export class MotoResources {
       this.physical.set(id, { Ref: out.ARN!, Id: out.ARN! });
     }
 
-    // Resources a function only passes along in calls the flows do not make (RunTask's network, a task
-    // definition, a topic): identifiers in CloudFormation's format, nothing created.
+    // Resources a function only passes along in calls the flows do not make (a task definition, the
+    // fleet's service, which only the fleet monitor reads, a topic): identifiers in CloudFormation's format, nothing created.
     for (const [id, r] of resources) {
       const hex = randomBytes(8).toString("hex").slice(0, 17);
       const named: Record<string, Attributes> = {
@@ -106,6 +106,11 @@ export class MotoResources {
         "AWS::ECS::TaskDefinition": {
           Ref: `arn:aws:ecs:${REGION}:${ACCOUNT}:task-definition/${r.Properties?.Family ?? id}:1`,
           TaskDefinitionArn: `arn:aws:ecs:${REGION}:${ACCOUNT}:task-definition/${r.Properties?.Family ?? id}:1`,
+        },
+        "AWS::ECS::Service": {
+          Ref: `arn:aws:ecs:${REGION}:${ACCOUNT}:service/assembly/assembly-${id}`,
+          Name: `assembly-${id}`,
+          ServiceArn: `arn:aws:ecs:${REGION}:${ACCOUNT}:service/assembly/assembly-${id}`,
         },
         "AWS::IAM::Role": { Ref: `assembly-${id}`, Arn: `arn:aws:iam::${ACCOUNT}:role/assembly-${id}` },
         "AWS::SNS::Topic": { Ref: `arn:aws:sns:${REGION}:${ACCOUNT}:assembly-${id}`, TopicArn: `arn:aws:sns:${REGION}:${ACCOUNT}:assembly-${id}` },

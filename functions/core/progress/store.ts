@@ -34,7 +34,8 @@ export interface ProgressChunk {
 
 const progressPk = (orgId: string, executionId: string) => `PRG#${orgId}#${executionId}`;
 const chunkSk = (seq: number) => `CHUNK#${String(seq).padStart(6, "0")}`;
-const linesKey = (orgId: string, executionId: string, seq: number) => `progress/${orgId}/${executionId}/${String(seq).padStart(6, "0")}.json`;
+/** Beside the execution's result (`results/<org>/<id>.json`): the worker may write and delete there in AWS. */
+const linesKey = (orgId: string, executionId: string, seq: number) => `results/${orgId}/${executionId}/log-${String(seq).padStart(6, "0")}.json`;
 
 export class ProgressStore {
   constructor(

@@ -1,0 +1,77 @@
+/**
+ * The one sign convention for LP duals and reduced costs (docs/decisions.md, "Duals and reduced costs").
+ *
+ * For the problem as stated, minimise or maximise, with rows lb ≤ Ax ≤ ub and bounds l ≤ x ≤ u:
+ *
+ *     c = Aᵀy + d
+ *
+ * y_i is the change of the optimal objective per unit increase of row i's active side, d_j the same for
+ * column j's active bound (sensitivities of the objective as stated). So for minimise, the signs a
+ * minimiser's Lagrangian gives: y_i ≥ 0 when the lower side is active, ≤ 0 when the upper side is;
+ * d_j ≥ 0 at the lower bound, ≤ 0 at the upper bound; 0 for an inactive row or a basic column. For
+ * maximise the identity is the same and every one of those signs flips. (This is HiGHS's own
+ * convention; solvers that minimise a negated objective report −y, −d for a maximise problem.)
+ *
+ * Adapters normalise whatever the solver reports to this with `dualsFromMinimisedForm`.
+ */
+import type { Problem } from "../problem/schema.js";
+
+export interface LpDuals {
+  duals: Record<string, number>;
+  reduced_costs: Record<string, number>;
+}
+
+/** Whether duals mean anything for the problem: continuous variables and a linear objective only. */
+export function isLinearProgram(problem: Problem): boolean {
+  return problem.variables.every((v) => v.type === "continuous") && (problem.objective.quadratic ?? []).length === 0;
+}
+
+/** c − Aᵀy for every variable, with compensated summation. */
+export function reducedCostsOf(problem: Problem, duals: Record<string, number>): Record<string, number> {
+  const sums = new Map<string, { s: number; c: number }>();
+  const add = (name: string, v: number) => {
+    const acc = sums.get(name) ?? { s: 0, c: 0 };
+    const t = acc.s + v;
+    acc.c += Math.abs(acc.s) >= Math.abs(v) ? acc.s - t + v : v - t + acc.s;
+    acc.s = t;
+    sums.set(name, acc);
+  };
+  for (const t of problem.objective.terms) add(t.var, t.coef);
+  for (const row of problem.constraints) {
+    const y = duals[row.name] ?? 0;
+    if (y !== 0) for (const t of row.terms) add(t.var, -t.coef * y);
+  }
+  const out: Record<string, number> = {};
+  for (const v of problem.variables) {
+    const acc = sums.get(v.name);
+    out[v.name] = acc ? acc.s + acc.c : 0;
+  }
+  return out;
+}
+
+/**
+ * A solver's duals for the minimisation it was given (the objective negated when the problem
+ * maximises) in this module's convention. `rowDuals` must name every constraint that has terms and a
+ * finite side; a row it leaves out (an empty or free row the adapter did not pass on) has dual 0, which
+ * is exact for such a row. Without `reducedCosts` they are c − Aᵀy (then the identity holds by
+ * construction and the checker still judges their signs). Null when a row the solver saw has no value.
+ */
+export function dualsFromMinimisedForm(problem: Problem, rowDuals: Record<string, number>, reducedCosts: Record<string, number> | null = null): LpDuals | null {
+  const flip = problem.sense === "maximize" ? -1 : 1;
+  const duals: Record<string, number> = {};
+  for (const row of problem.constraints) {
+    const given = rowDuals[row.name];
+    const passedOver = row.terms.length === 0 || (row.lb === null && row.ub === null);
+    if (given === undefined && !passedOver) return null;
+    if (given !== undefined && !Number.isFinite(given)) return null;
+    duals[row.name] = given === undefined ? 0 : flip * given + 0;
+  }
+  if (!reducedCosts) return { duals, reduced_costs: reducedCostsOf(problem, duals) };
+  const reduced: Record<string, number> = {};
+  for (const v of problem.variables) {
+    const given = reducedCosts[v.name];
+    if (given === undefined || !Number.isFinite(given)) return null;
+    reduced[v.name] = flip * given + 0;
+  }
+  return { duals, reduced_costs: reduced };
+}

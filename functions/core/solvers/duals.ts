@@ -12,9 +12,11 @@
  * maximise the identity is the same and every one of those signs flips. (This is HiGHS's own
  * convention; solvers that minimise a negated objective report −y, −d for a maximise problem.)
  *
- * Adapters normalise whatever the solver reports to this with `dualsFromMinimisedForm`.
+ * Adapters normalise whatever the solver reports to this with `normaliseDuals`.
  */
 import type { Problem } from "../problem/schema.js";
+import { checkDuals } from "./checker.js";
+import type { SolverStatus } from "./types.js";
 
 export interface LpDuals {
   duals: Record<string, number>;
@@ -50,14 +52,20 @@ export function reducedCostsOf(problem: Problem, duals: Record<string, number>):
 }
 
 /**
- * A solver's duals for the minimisation it was given (the objective negated when the problem
- * maximises) in this module's convention. `rowDuals` must name every constraint that has terms and a
+ * What a solver reported, in this module's convention: `reportedFor` "problem" when the solver was
+ * given the problem's own sense and reports in this convention already (HiGHS), "minimisation" when it
+ * was given min −c for a maximise problem (the CLI adapters' files), whose duals are negated here. `rowDuals` must name every constraint that has terms and a
  * finite side; a row it leaves out (an empty or free row the adapter did not pass on) has dual 0, which
  * is exact for such a row. Without `reducedCosts` they are c − Aᵀy (then the identity holds by
  * construction and the checker still judges their signs). Null when a row the solver saw has no value.
  */
-export function dualsFromMinimisedForm(problem: Problem, rowDuals: Record<string, number>, reducedCosts: Record<string, number> | null = null): LpDuals | null {
-  const flip = problem.sense === "maximize" ? -1 : 1;
+export function normaliseDuals(
+  problem: Problem,
+  reportedFor: "problem" | "minimisation",
+  rowDuals: Record<string, number>,
+  reducedCosts: Record<string, number> | null = null,
+): LpDuals | null {
+  const flip = reportedFor === "minimisation" && problem.sense === "maximize" ? -1 : 1;
   const duals: Record<string, number> = {};
   for (const row of problem.constraints) {
     const given = rowDuals[row.name];
@@ -74,4 +82,22 @@ export function dualsFromMinimisedForm(problem: Problem, rowDuals: Record<string
     reduced[v.name] = flip * given + 0;
   }
   return { duals, reduced_costs: reduced };
+}
+
+export interface DualFields {
+  duals: Record<string, number> | null;
+  reduced_costs: Record<string, number> | null;
+  duals_verified: boolean | null;
+}
+
+/**
+ * The result fields for a solve's duals: present only for an LP solved to optimality with a point,
+ * and always with the checker's verdict (a failing set is kept, marked false, for inspection).
+ */
+export function dualFields(problem: Problem, result: { solver_status: SolverStatus; solution: Record<string, number> | null }, lp: LpDuals | null): DualFields {
+  if (!lp || result.solver_status !== "optimal" || !result.solution || !isLinearProgram(problem)) {
+    return { duals: null, reduced_costs: null, duals_verified: null };
+  }
+  const verified = checkDuals(problem, result.solution, lp.duals, lp.reduced_costs).length === 0;
+  return { ...lp, duals_verified: verified };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDuals } from "../../../../../functions/core/solvers/checker.js";
-import { dualsFromMinimisedForm, reducedCostsOf } from "../../../../../functions/core/solvers/duals.js";
+import { normaliseDuals, reducedCostsOf } from "../../../../../functions/core/solvers/duals.js";
 import { problem } from "../../../../support/jaos.js";
 
 /** min x + 2y + 3z  s.t.  x + y + z ≥ 2,  x − y ≤ 1,  x ≤ 10;  optimum x = 1.5, y = 0.5, z = 0 (2.5). */
@@ -53,7 +53,7 @@ describe("LP duals: sign convention and checker", () => {
   it("accepts the maximisation's duals with every sign flipped, and normalises a minimised form's duals to them", () => {
     const p = lp("maximize");
     // A solver given min −c reports the minimiser's duals of that form; the convention flips them.
-    const normalised = dualsFromMinimisedForm(p, { cover: 1.5, balance: -0.5, cap: 0 });
+    const normalised = normaliseDuals(p, "minimisation", { cover: 1.5, balance: -0.5, cap: 0 });
     expect(normalised).toEqual({ duals: { cover: -1.5, balance: 0.5, cap: 0 }, reduced_costs: { x: 0, y: 0, z: -1.5 } });
     expect(checkDuals(p, x, normalised!.duals, normalised!.reduced_costs)).toEqual([]);
     // The minimisation's signs on the maximisation are wrong: cover's lower side cannot take y > 0 there.
@@ -93,7 +93,7 @@ describe("LP duals: sign convention and checker", () => {
 
   it("leaves duals out for a row the solver saw without a value, and checks only LPs", () => {
     const p = lp("minimize");
-    expect(dualsFromMinimisedForm(p, { cover: 1.5, balance: -0.5 })).toBeNull();
+    expect(normaliseDuals(p, "minimisation", { cover: 1.5, balance: -0.5 })).toBeNull();
     const milp = problem({ variables: [{ name: "n", type: "integer" }], objective: { terms: [{ var: "n", coef: 1 }] } });
     expect(checkDuals(milp, { n: 0 }, {}, { n: 1 }).map((v) => v.kind)).toEqual(["not_an_lp"]);
   });

@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../functions/core/config.js";
+import { readMps } from "../../functions/core/problem/mps.js";
+import { checkDuals, checkSolution } from "../../functions/core/solvers/checker.js";
+import type { SolverName } from "../../functions/core/solvers/types.js";
+import { createAdapters, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
+import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
+import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
+import { machineHas } from "../support/machine.js";
+import { objectiveMatches, readManifest } from "../support/manifest.js";
+
+/**
+ * Issue 16's acceptance: on the manifest's LPs solved to optimality, every solver's duals and reduced
+ * costs pass the independent checker (strong duality within 1e-6 relative), and the adapter's own
+ * verdict (`duals_verified`) agrees. Bounded: one solve per solver and LP, 20 s each at most.
+ */
+const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const SOLVERS = (process.env.DUALS_SOLVERS?.split(",") ?? ["highs"]) as SolverName[];
+const LPS = readManifestSafe().filter((e) => e.kind === "LP" && e.expectedStatus === "optimal");
+
+function readManifestSafe() {
+  try {
+    return readManifest();
+  } catch {
+    return [];
+  }
+}
+
+describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
+  const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
+  let adapters: AdapterRegistry;
+  let workDir: string;
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "incumbent-duals-"));
+    await python.startHost();
+    adapters = createAdapters({ python });
+  });
+  afterAll(async () => {
+    await python.stopHost();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  for (const solver of SOLVERS) {
+    for (const lp of LPS) {
+      it(`${solver} on ${lp.file}: duals and reduced costs satisfy dual feasibility, complementary slackness and strong duality`, async () => {
+        const problem = readMps(readFileSync(lp.path, "utf8"));
+        const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
+        const r = await adapters.get(solver)!.solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
+        expect(r.solver_status).toBe("optimal");
+        expect(objectiveMatches(r.objective_value, lp.expectedObjective!)).toBe(true);
+        expect(checkSolution(problem, r.solution!, { objective: r.objective_value })).toEqual([]);
+        expect(r.duals).toBeTruthy();
+        expect(r.reduced_costs).toBeTruthy();
+        expect(Object.keys(r.duals!).length).toBe(problem.constraints.length);
+        expect(checkDuals(problem, r.solution!, r.duals!, r.reduced_costs!).slice(0, 3)).toEqual([]);
+        expect(r.duals_verified).toBe(true);
+      }, 60_000);
+    }
+  }
+});

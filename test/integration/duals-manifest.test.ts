@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../functions/core/config.js";
 import { readMps } from "../../functions/core/problem/mps.js";
+import { ProblemSchema } from "../../functions/core/problem/schema.js";
 import { checkDuals, checkSolution } from "../../functions/core/solvers/checker.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
 import { createAdapters, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
@@ -18,7 +19,7 @@ import { objectiveMatches, readManifest } from "../support/manifest.js";
  * verdict (`duals_verified`) agrees. Bounded: one solve per solver and LP, 20 s each at most.
  */
 const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
-const SOLVERS = (process.env.DUALS_SOLVERS?.split(",") ?? ["highs"]) as SolverName[];
+const SOLVERS = (process.env.DUALS_SOLVERS?.split(",") ?? ["highs", "cbc", "glpk"]) as SolverName[];
 const LPS = readManifestSafe().filter((e) => e.kind === "LP" && e.expectedStatus === "optimal");
 
 function readManifestSafe() {
@@ -45,6 +46,55 @@ describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
   });
 
   for (const solver of SOLVERS) {
+    it(`${solver} on a maximisation: duals in the problem's own sense (every sign flipped from a minimiser's)`, async () => {
+      // max x + 2y + 3z − 1 … the unit test's LP negated: optimum −2.5 at (1.5, 0.5, 0), y = (−1.5, 0.5, 0).
+      const problem = ProblemSchema.parse({
+        sense: "maximize",
+        variables: [{ name: "x" }, { name: "y" }, { name: "z" }],
+        objective: {
+          terms: [
+            { var: "x", coef: -1 },
+            { var: "y", coef: -2 },
+            { var: "z", coef: -3 },
+          ],
+        },
+        constraints: [
+          {
+            name: "cover",
+            lb: 2,
+            terms: [
+              { var: "x", coef: 1 },
+              { var: "y", coef: 1 },
+              { var: "z", coef: 1 },
+            ],
+          },
+          {
+            name: "balance",
+            ub: 1,
+            terms: [
+              { var: "x", coef: 1 },
+              { var: "y", coef: -1 },
+            ],
+          },
+          {
+            name: "cap",
+            ub: 10,
+            terms: [
+              { var: "x", coef: 1 },
+              { var: "z", coef: 1 },
+            ],
+          },
+        ],
+      });
+      const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
+      const r = await adapters.get(solver)!.solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
+      expect(r.objective_value).toBeCloseTo(-2.5, 9);
+      expect(r.duals_verified).toBe(true);
+      expect(r.duals!.cover).toBeCloseTo(-1.5, 9);
+      expect(r.duals!.balance).toBeCloseTo(0.5, 9);
+      expect(r.reduced_costs!.z).toBeCloseTo(-1.5, 9);
+    }, 60_000);
+
     for (const lp of LPS) {
       it(`${solver} on ${lp.file}: duals and reduced costs satisfy dual feasibility, complementary slackness and strong duality`, async () => {
         const problem = readMps(readFileSync(lp.path, "utf8"));

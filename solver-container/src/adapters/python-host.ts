@@ -39,7 +39,7 @@ export interface PythonResult {
   raw_status: string | null;
   /** An LP solved to optimality: row duals by row index (rows the solver never saw are absent), in the problem's sense. */
   row_duals?: Record<string, number>;
-  /** With row_duals: the reduced costs in column order. */
+  /** With row_duals: the reduced costs in column order (absent: computed as c − Aᵀy). */
   col_duals?: number[];
   /** With solution_pool_size above 1: distinct solutions, best first, as column vectors. */
   solution_pool?: { objective_value: number; solution: number[] }[];

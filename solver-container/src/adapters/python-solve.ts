@@ -78,13 +78,13 @@ export async function solveInPython(
 
 /** Both Python solvers report duals in the problem's own sense (solve_highs.py, solve_scip.py). */
 function reportedDuals(problem: Problem, colNames: string[], r: PythonResult): LpDuals | null {
-  if (!r.row_duals || !r.col_duals || r.col_duals.length !== colNames.length) return null;
+  if (!r.row_duals || (r.col_duals && r.col_duals.length !== colNames.length)) return null;
   const rows: Record<string, number> = {};
   for (const [index, value] of Object.entries(r.row_duals)) {
     const row = problem.constraints[Number(index)];
     if (row) rows[row.name] = value;
   }
-  return normaliseDuals(problem, "problem", rows, namedSolution({ colNames }, r.col_duals));
+  return normaliseDuals(problem, "problem", rows, r.col_duals ? namedSolution({ colNames }, r.col_duals) : null);
 }
 
 /**

@@ -204,6 +204,10 @@ def apply_settings(m, settings, seconds):
     return {name: m.getParam(name) for name in names}
 
 
+def cons_length(form, i):
+    return form["rowStarts"][i + 1] - form["rowStarts"][i]
+
+
 class Run:
     """One optimize() call and the numbers it left behind."""
 
@@ -274,7 +278,9 @@ class Run:
         """
         m = self.model
         try:
-            rows = {str(i): m.getDualSolVal(cons) for i, cons in m.data.items()}
+            # A one-variable row is a bound to SCIP, and its "dual" the variable's reduced cost: left out
+            # here, recovered on the Node side (duals.ts, dualsWithSingletonRows).
+            rows = {str(i): m.getDualSolVal(cons) for i, cons in m.data.items() if cons_length(self.form, i) > 1}
         except Exception:  # noqa: BLE001 - no duals is an answer; a wrong one would not be
             return
         if all(finite(v) is not None for v in rows.values()):

@@ -101,3 +101,50 @@ export function dualFields(problem: Problem, result: { solver_status: SolverStat
   const verified = checkDuals(problem, result.solution, lp.duals, lp.reduced_costs).length === 0;
   return { ...lp, duals_verified: verified };
 }
+
+/**
+ * Duals for a solver that treats one-variable rows as bounds (SCIP: such a row's own "dual" is the
+ * variable's whole reduced cost). From the duals of the other rows (in this convention), each
+ * variable's multiplier g_j = c_j − Σ a_ij y_i over those rows belongs to whichever of its bounds and
+ * one-variable rows is active on the side g_j's sign names: a row gets y_i = g_j / a_ij, a bound
+ * d_j = g_j. With none active, g_j stays in d_j and the checker judges it. Null when a multi-variable
+ * row the solver saw has no value.
+ */
+export function dualsWithSingletonRows(problem: Problem, solution: Record<string, number>, otherRowDuals: Record<string, number>): LpDuals | null {
+  const singletons = problem.constraints.filter((row) => row.terms.length === 1 && (row.lb !== null || row.ub !== null));
+  const singletonNames = new Set(singletons.map((row) => row.name));
+  const rowDuals: Record<string, number> = {};
+  for (const row of problem.constraints) {
+    if (singletonNames.has(row.name)) rowDuals[row.name] = 0;
+    else if (otherRowDuals[row.name] !== undefined) rowDuals[row.name] = otherRowDuals[row.name]!;
+  }
+  const base = normaliseDuals(problem, "problem", rowDuals);
+  if (!base) return null;
+  const flip = problem.sense === "maximize" ? -1 : 1;
+  const rowsOf = new Map<string, typeof singletons>();
+  for (const row of singletons) {
+    const name = row.terms[0]!.var;
+    rowsOf.set(name, [...(rowsOf.get(name) ?? []), row]);
+  }
+  const active = (value: number, side: number | null) => side !== null && Math.abs(value - side) <= 1e-7 * Math.max(1, Math.abs(side));
+  for (const v of problem.variables) {
+    const rows = rowsOf.get(v.name);
+    const g = base.reduced_costs[v.name]!;
+    if (!rows || g === 0) continue;
+    const x = solution[v.name] ?? Number.NaN;
+    const wantsLower = flip * g > 0;
+    if (active(x, wantsLower ? v.lb : v.ub)) continue;
+    for (const row of rows) {
+      const a = row.terms.reduce((sum, t) => sum + t.coef, 0);
+      if (a === 0) continue;
+      // a·x ≥ lb bounds x from below when a > 0, from above when a < 0.
+      const side = wantsLower === a > 0 ? row.lb : row.ub;
+      if (active(a * x, side)) {
+        base.duals[row.name] = g / a + 0;
+        base.reduced_costs[v.name] = 0;
+        break;
+      }
+    }
+  }
+  return base;
+}

@@ -2,7 +2,7 @@ import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/prob
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, type SolveAuxiliary } from "./certificates.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm } from "./matrix-form.js";
-import { dualFields, type LpDuals, normaliseDuals } from "../../../functions/core/solvers/duals.js";
+import { dualFields, dualsWithSingletonRows, type LpDuals, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import type { PythonResult, PythonRuntime, PythonSolverName } from "./python-host.js";
 import { blankResult, finish, memoryLimitMessage, stoppedResult } from "./result.js";
 import type { AdapterResult, SolveContext } from "./types.js";
@@ -84,7 +84,9 @@ function reportedDuals(problem: Problem, colNames: string[], r: PythonResult): L
     const row = problem.constraints[Number(index)];
     if (row) rows[row.name] = value;
   }
-  return normaliseDuals(problem, "problem", rows, r.col_duals ? namedSolution({ colNames }, r.col_duals) : null);
+  if (r.col_duals) return normaliseDuals(problem, "problem", rows, namedSolution({ colNames }, r.col_duals));
+  // SCIP: no reduced costs, and no duals for one-variable rows (its bounds).
+  return r.solution ? dualsWithSingletonRows(problem, namedSolution({ colNames }, r.solution), rows) : null;
 }
 
 /**

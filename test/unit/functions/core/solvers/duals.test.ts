@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDuals } from "../../../../../functions/core/solvers/checker.js";
-import { normaliseDuals, reducedCostsOf } from "../../../../../functions/core/solvers/duals.js";
+import { dualsWithSingletonRows, normaliseDuals, reducedCostsOf } from "../../../../../functions/core/solvers/duals.js";
 import { problem } from "../../../../support/jaos.js";
 
 /** min x + 2y + 3z  s.t.  x + y + z ≥ 2,  x − y ≤ 1,  x ≤ 10;  optimum x = 1.5, y = 0.5, z = 0 (2.5). */
@@ -96,5 +96,46 @@ describe("LP duals: sign convention and checker", () => {
     expect(normaliseDuals(p, "minimisation", { cover: 1.5, balance: -0.5 })).toBeNull();
     const milp = problem({ variables: [{ name: "n", type: "integer" }], objective: { terms: [{ var: "n", coef: 1 }] } });
     expect(checkDuals(milp, { n: 0 }, {}, { n: 1 }).map((v) => v.kind)).toEqual(["not_an_lp"]);
+  });
+
+  it("gives a one-variable row the multiplier of its variable when the row, not the bound, is active (SCIP treats such rows as bounds)", () => {
+    // min x + y  s.t.  floor: 2x ≥ 4,  pair: x + y ≥ 3,  x, y ≥ 0: optimum x = 2, y = 1; y_pair = 1, y_floor = 0.
+    const p = problem({
+      variables: [{ name: "x" }, { name: "y" }],
+      objective: {
+        terms: [
+          { var: "x", coef: 1 },
+          { var: "y", coef: 1 },
+        ],
+      },
+      constraints: [
+        { name: "floor", lb: 4, terms: [{ var: "x", coef: 2 }] },
+        {
+          name: "pair",
+          lb: 3,
+          terms: [
+            { var: "x", coef: 1 },
+            { var: "y", coef: 1 },
+          ],
+        },
+      ],
+    });
+    const point = { x: 2, y: 1 };
+    // With a costlier x the floor row carries the difference: c_x − y_pair = 3 − 1 = 2 = 2·y_floor.
+    const dear = {
+      ...p,
+      objective: {
+        ...p.objective,
+        terms: [
+          { var: "x", coef: 3 },
+          { var: "y", coef: 1 },
+        ],
+      },
+    };
+    const lpDuals = dualsWithSingletonRows(dear, point, { pair: 1 })!;
+    expect(lpDuals.duals).toEqual({ floor: 1, pair: 1 });
+    expect(lpDuals.reduced_costs).toEqual({ x: 0, y: 0 });
+    expect(checkDuals(dear, point, lpDuals.duals, lpDuals.reduced_costs)).toEqual([]);
+    expect(dualsWithSingletonRows(p, point, {})).toBeNull();
   });
 });

@@ -19,7 +19,7 @@ import { objectiveMatches, readManifest } from "../support/manifest.js";
  * verdict (`duals_verified`) agrees. Bounded: one solve per solver and LP, 20 s each at most.
  */
 const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
-const SOLVERS = (process.env.DUALS_SOLVERS?.split(",") ?? ["highs", "scip", "cbc", "glpk"]) as SolverName[];
+const SOLVERS = (process.env.DUALS_SOLVERS?.split(",") ?? ["highs", "scip", "cbc", "glpk", "jaos"]) as SolverName[];
 const LPS = readManifestSafe().filter((e) => e.kind === "LP" && e.expectedStatus === "optimal");
 
 function readManifestSafe() {

@@ -11,6 +11,7 @@
 import pkg from "../../../../package.json" with { type: "json" };
 import { hasQuadratic, type Problem } from "../../problem/schema.js";
 import type { SolverResult } from "../types.js";
+import { dualFields, normaliseDuals } from "../duals.js";
 import { checkUnboundedRay } from "./certificates.js";
 import { LpEngine } from "./lp.js";
 import { solveMip, type MipStats } from "./mip.js";
@@ -80,7 +81,9 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     const outcome = solveLpWithFallback(model, pre, deadline, stats);
     if (outcome.status === "optimal") {
       const obj = sign * objectiveValue(model, outcome.x!);
-      return finish({ solver_status: "optimal", objective_value: obj, dual_bound: obj, gap: 0, solution: named(outcome.x!) });
+      const solved = { solver_status: "optimal" as const, objective_value: obj, dual_bound: obj, gap: 0, solution: named(outcome.x!) };
+      const rows = originalRowDuals(model, mapping.rowNames, deadline, stats);
+      return finish({ ...solved, ...dualFields(problem, solved, rows && normaliseDuals(problem, "minimisation", rows)) });
     }
     if (outcome.status === "infeasible" || outcome.status === "unbounded") return finish({ solver_status: outcome.status });
     if (outcome.status === "time_limit") return finish({ solver_status: "time_limit" });
@@ -120,6 +123,20 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     error_message: mip.message ?? null,
     ...common,
   });
+}
+
+/**
+ * Row duals of an optimal basis of the original model. jaos's presolve removes and merges rows and
+ * postsolve recovers primal values only, so the LP is solved once more without presolve (within the
+ * same deadline); null when that run does not end optimal.
+ */
+function originalRowDuals(model: LpModel, rowNames: string[], deadline: number, stats: JaosStats): Record<string, number> | null {
+  const engine = new LpEngine(model);
+  const r = engine.solve({ deadline });
+  stats.simplexIterations += r.iterations;
+  if (r.status !== "optimal") return null;
+  const y = engine.rowDuals();
+  return Object.fromEntries(rowNames.map((name, i) => [name, y[i]!]));
 }
 
 interface LpOutcome {

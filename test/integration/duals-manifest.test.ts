@@ -7,7 +7,8 @@ import { readMps } from "../../functions/core/problem/mps.js";
 import { ProblemSchema } from "../../functions/core/problem/schema.js";
 import { checkDuals, checkSolution } from "../../functions/core/solvers/checker.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
-import { createAdapters, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
+import { createHighsAdapter } from "../../solver-container/src/adapters/highs.js";
+import { createAdapters, type AdapterRegistry, type SolverAdapter } from "../../solver-container/src/adapters/index.js";
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { machineHas } from "../support/machine.js";
@@ -19,7 +20,8 @@ import { objectiveMatches, readManifest } from "../support/manifest.js";
  * verdict (`duals_verified`) agrees. Bounded: one solve per solver and LP, 20 s each at most.
  */
 const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
-const SOLVERS = (process.env.DUALS_SOLVERS?.split(",") ?? ["highs", "scip", "cbc", "glpk", "jaos"]) as SolverName[];
+/** The five solvers, and HiGHS's WebAssembly build (the fallback where native HiGHS is missing). */
+const SOLVERS = process.env.DUALS_SOLVERS?.split(",") ?? ["highs", "scip", "cbc", "glpk", "jaos", "highs-wasm"];
 const LPS = readManifestSafe().filter((e) => e.kind === "LP" && e.expectedStatus === "optimal");
 
 function readManifestSafe() {
@@ -33,6 +35,7 @@ function readManifestSafe() {
 describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
   const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
   let adapters: AdapterRegistry;
+  const adapter = (name: string): SolverAdapter => (name === "highs-wasm" ? createHighsAdapter(null, "wasm") : adapters.get(name as SolverName)!);
   let workDir: string;
 
   beforeAll(async () => {
@@ -87,7 +90,7 @@ describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
         ],
       });
       const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
-      const r = await adapters.get(solver)!.solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
+      const r = await adapter(solver).solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
       expect(r.objective_value).toBeCloseTo(-2.5, 9);
       expect(r.duals_verified).toBe(true);
       expect(r.duals!.cover).toBeCloseTo(-1.5, 9);
@@ -99,7 +102,7 @@ describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
       it(`${solver} on ${lp.file}: duals and reduced costs satisfy dual feasibility, complementary slackness and strong duality`, async () => {
         const problem = readMps(readFileSync(lp.path, "utf8"));
         const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
-        const r = await adapters.get(solver)!.solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
+        const r = await adapter(solver).solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
         expect(r.solver_status).toBe("optimal");
         expect(objectiveMatches(r.objective_value, lp.expectedObjective!)).toBe(true);
         expect(checkSolution(problem, r.solution!, { objective: r.objective_value })).toEqual([]);

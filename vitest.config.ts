@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: "integration",
-          include: ["test/integration/**/*.test.ts", "test/assembly/**/*.test.ts"],
+          include: ["test/integration/**/*.test.ts", "test/assembly/**/*.test.ts", "test/fuzz/**/*.test.ts"],
           exclude: HEAVY,
           sequence: { groupOrder: 1 },
         },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDuals } from "../../../../../functions/core/solvers/checker.js";
-import { dualsWithSingletonRows, normaliseDuals, reducedCostsOf } from "../../../../../functions/core/solvers/duals.js";
+import { dualFields, dualsWithSingletonRows, normaliseDuals, reducedCostsOf } from "../../../../../functions/core/solvers/duals.js";
 import { problem } from "../../../../support/jaos.js";
 
 /** min x + 2y + 3z  s.t.  x + y + z ≥ 2,  x − y ≤ 1,  x ≤ 10;  optimum x = 1.5, y = 0.5, z = 0 (2.5). */
@@ -137,5 +137,16 @@ describe("LP duals: sign convention and checker", () => {
     expect(lpDuals.reduced_costs).toEqual({ x: 0, y: 0 });
     expect(checkDuals(dear, point, lpDuals.duals, lpDuals.reduced_costs)).toEqual([]);
     expect(dualsWithSingletonRows(p, point, {})).toBeNull();
+  });
+
+  it("marks a result's duals false when the checker rejects them, keeps them for inspection, and leaves them out for a MILP or a non-optimal verdict", () => {
+    const p = lp("minimize");
+    const wrong = normaliseDuals(p, "problem", { cover: -1.5, balance: 0.5, cap: 0 });
+    expect(dualFields(p, { solver_status: "optimal", solution: x }, wrong)).toEqual({ ...wrong, duals_verified: false });
+    const right = normaliseDuals(p, "problem", { cover: 1.5, balance: -0.5, cap: 0 });
+    expect(dualFields(p, { solver_status: "optimal", solution: x }, right).duals_verified).toBe(true);
+    expect(dualFields(p, { solver_status: "time_limit", solution: x }, right)).toEqual({ duals: null, reduced_costs: null, duals_verified: null });
+    const milp = problem({ variables: [{ name: "n", type: "integer" }], objective: { terms: [{ var: "n", coef: 1 }] } });
+    expect(dualFields(milp, { solver_status: "optimal", solution: { n: 0 } }, { duals: {}, reduced_costs: { n: 1 } }).duals).toBeNull();
   });
 });

@@ -230,7 +230,8 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
         } else {
           result.solver_status = "optimal";
           result.dual_bound = raw.kind === "mip" && raw.primal === "feasible" ? mipBound() : result.objective_value;
-          const rowDuals = raw.kind === "mip" ? null : duals(main);
+          // A problem without rows has no row lines in the file, and nothing for a dual to say.
+          const rowDuals = raw.kind === "mip" ? null : main.written.rowNames.length === 0 ? {} : duals(main);
           Object.assign(result, dualFields(problem, result, rowDuals && normaliseDuals(problem, "minimisation", rowDuals)));
         }
       } else if (claim === "integer_infeasible") {

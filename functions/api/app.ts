@@ -56,7 +56,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   }
 
   app.use("*", requestContext({ deps, logger: deps.logger, generateId: () => newId("req", deps.clock.now()) }));
-  app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock }));
+  app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock, inBackground: deps.inBackground }));
   app.use("*", rateLimitHeaders({ countUncounted: admitAnonymous }));
 
   app.onError((error, c) => {

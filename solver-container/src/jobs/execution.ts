@@ -49,13 +49,15 @@ export async function solveExecution(
   const final = result.solver_status === "error" ? "failed" : "completed";
   const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id, randomUUID()), response, services.config.inlinePayloadMaxBytes);
   const now = services.clock.now();
+  const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
   const held = await services.executionStore.finish(record.org_id, record.id, rt.workerId, final, {
     result: ref,
-    error_message: final === "failed" ? (result.error_message ?? "the solver failed") : null,
+    error_message: errorMessage,
     completed_at: isoTime(now),
   });
   traceMark("result_written", record.id);
-  rt.announceFinal?.(record.id);
+  // What this write made final (a final item never changes again); when it was not held, only "read it".
+  rt.announceFinal?.(record.id, held ? { id: record.id, status: final, result: ref, error_message: errorMessage } : undefined);
   // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing,
   // and take back this attempt's blob, which nothing references.
   if (!held) {

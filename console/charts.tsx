@@ -20,6 +20,13 @@ function usePlot(build: (el: HTMLDivElement) => uPlot | null, deps: unknown[]) {
   return ref;
 }
 
+/** Tick labels with as many decimals as the tick step needs (uPlot's default rounds 0.0004 to 0). */
+const ticks = (_u: uPlot, splits: number[]) => {
+  const step = splits.length > 1 ? Math.abs(splits[1]! - splits[0]!) : 1;
+  const decimals = step > 0 ? Math.min(12, Math.max(0, 1 - Math.floor(Math.log10(step)))) : 0;
+  return splits.map((v) => v.toFixed(decimals));
+};
+
 /** Solvers report "no bound yet" as ±1e20 or ±1e30 and the like: such values are left out of the plot. */
 const plottable = (v: number | null): number | null => (v !== null && Number.isFinite(v) && Math.abs(v) < 1e19 ? v : null);
 
@@ -110,7 +117,10 @@ export function ProgressChart({ traces }: { traces: SolverTrace[] }) {
             x: { time: false, range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] },
             y: { range: (_u, min, max) => padded(min, max) },
           },
-          axes: [{ label: "seconds since the solver started" }, { label: "objective", size: 70 }],
+          axes: [
+            { label: "seconds since the solver started", values: ticks },
+            { label: "objective", size: 90, values: ticks },
+          ],
           series,
         },
         data,

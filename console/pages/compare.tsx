@@ -122,7 +122,7 @@ export function ComparePage() {
         </button>
       </form>
       <ErrorLine error={error} />
-      {comparisonId ? <ComparisonView key={comparisonId} id={comparisonId} /> : null}
+      {comparisonId ? <ComparisonView key={comparisonId} id={comparisonId} onSettled={recent.reload} /> : null}
       <h2>Recent comparisons</h2>
       <ul class="recent">
         {(recent.value?.comparisons ?? []).map((c: Json) => (

@@ -9,7 +9,7 @@ const FINAL = new Set(["completed", "failed", "cancelled"]);
  * One comparison as it fills in: the table is polled (rows finish one by one), the charts follow the
  * comparison's SSE stream (each progress point names its solver) and end at each row's final numbers.
  */
-export function ComparisonView({ id, headingLevel = 2 }: { id: string; headingLevel?: 2 | 3 }) {
+export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string; headingLevel?: 2 | 3; onSettled?: () => void }) {
   const [detail, setDetail] = useState<Json | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [points, setPoints] = useState<Record<string, SolverTrace["points"]>>({});
@@ -20,6 +20,7 @@ export function ComparisonView({ id, headingLevel = 2 }: { id: string; headingLe
       try {
         const d = await api("GET", `/api/v2/solvers/compare/${encodeURIComponent(id)}`);
         setDetail(d);
+        if (FINAL.has(d.status)) onSettled?.();
         return !FINAL.has(d.status);
       } catch (err) {
         setError(message(err));
@@ -73,10 +74,12 @@ export function ComparisonView({ id, headingLevel = 2 }: { id: string; headingLe
   const solvers = rows.map((r) => r.solver_name);
   const traces: SolverTrace[] = rows.map((r) => {
     const live = points[r.solver_name] ?? [];
-    // A finished row's own numbers close its line (a fast LP may stream no point at all).
+    // A finished row's own numbers close its line (a fast LP may stream no point at all); never before
+    // its last streamed point, as the adapter's search time can be shorter than the process's clock.
+    const lastStreamed = live.reduce((t, p) => Math.max(t, p.t), 0);
     const end =
       r.status === "completed" && (r.objective_value !== null || r.dual_bound !== null)
-        ? [{ t: r.solver_time_seconds ?? (r.wall_time_ms ?? 0) / 1000, primal: r.objective_value, dual: r.dual_bound }]
+        ? [{ t: Math.max(lastStreamed, r.solver_time_seconds ?? (r.wall_time_ms ?? 0) / 1000), primal: r.objective_value, dual: r.dual_bound }]
         : [];
     return { solver: r.solver_name, points: [...live, ...end] };
   });

@@ -14,7 +14,7 @@ function shade(ms: number | null, max: number): string | undefined {
   return `hsl(210 60% ${level}%)`;
 }
 
-function MatrixGrid({ batchId }: { batchId: string }) {
+function MatrixGrid({ batchId, onSettled }: { batchId: string; onSettled: () => void }) {
   const [batch, setBatch] = useState<Json | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [opened, setOpened] = useState<string | null>(null);
@@ -23,6 +23,7 @@ function MatrixGrid({ batchId }: { batchId: string }) {
       try {
         const b = await api("GET", `/api/v2/solvers/compare/batches/${encodeURIComponent(batchId)}`);
         setBatch(b);
+        if (FINAL.has(b.status)) onSettled();
         return !FINAL.has(b.status);
       } catch (err) {
         setError(message(err));
@@ -53,8 +54,9 @@ function MatrixGrid({ batchId }: { batchId: string }) {
           Cancel matrix
         </button>
       )}
+      <p class="hint">Each cell: the verdict and the wall time in ms, darker where slower (within this matrix only). A cell opens its row.</p>
       <table class="matrix" data-batch={batch.batch_id}>
-        <caption>Datasets × solvers: wall time in ms (darker is slower, within this matrix), verdict in each cell; a cell opens its row</caption>
+        <caption class="sr-only">Datasets × solvers</caption>
         <thead>
           <tr>
             <th scope="col">Dataset</th>
@@ -183,7 +185,7 @@ export function MatricesPage() {
           </button>
         </form>
       ) : null}
-      {batchId ? <MatrixGrid key={batchId} batchId={batchId} /> : null}
+      {batchId ? <MatrixGrid key={batchId} batchId={batchId} onSettled={batches.reload} /> : null}
       <h2>Matrices</h2>
       <ul class="recent">
         {(batches.value?.batches ?? []).map((b: Json) => (

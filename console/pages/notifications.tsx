@@ -1,10 +1,19 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, type Json } from "../api.js";
 import { ErrorLine, message, useLoad, usePoll, when } from "../ui.js";
 
-/** The unread count beside the nav link; asked again on every page change and every 15 s. */
+/** Fired by the notifications page after marking, so the badge does not wait for its next poll. */
+const CHANGED = "incumbent:notifications-changed";
+
+/** The unread count beside the nav link; asked again on every page change, every 15 s, and after marking. */
 export function UnreadBadge({ route }: { route: string }) {
   const [count, setCount] = useState(0);
+  const [changes, setChanges] = useState(0);
+  useEffect(() => {
+    const onChange = () => setChanges((n) => n + 1);
+    addEventListener(CHANGED, onChange);
+    return () => removeEventListener(CHANGED, onChange);
+  }, []);
   usePoll(
     async () => {
       try {
@@ -14,7 +23,7 @@ export function UnreadBadge({ route }: { route: string }) {
       }
     },
     15_000,
-    [route],
+    [route, changes],
   );
   return count > 0 ? (
     <span class="badge">
@@ -31,6 +40,7 @@ export function NotificationsPage() {
     try {
       await api("POST", path);
       list.reload();
+      dispatchEvent(new Event(CHANGED));
     } catch (err) {
       setError(message(err));
     }
@@ -41,7 +51,7 @@ export function NotificationsPage() {
       <h1 tabIndex={-1}>Notifications</h1>
       <ErrorLine error={error ?? list.error} />
       <p>
-        {list.value ? `${list.value.unread_count} unread` : "Loading…"}{" "}
+        <span data-testid="unread-count">{list.value ? `${list.value.unread_count} unread` : "Loading…"}</span>{" "}
         <button type="button" onClick={() => act("/api/v2/notifications/read-all")} disabled={!list.value?.unread_count}>
           Mark all read
         </button>
@@ -58,8 +68,8 @@ export function NotificationsPage() {
               {n.type} · {when(n.created_at)}
             </p>
             {n.is_read ? null : (
-              <button type="button" onClick={() => act(`/api/v2/notifications/${encodeURIComponent(n.id)}/read`)} aria-label={`Mark "${n.title}" read`}>
-                Mark read
+              <button type="button" onClick={() => act(`/api/v2/notifications/${encodeURIComponent(n.id)}/read`)}>
+                Mark read<span class="sr-only">: {n.title}</span>
               </button>
             )}
           </li>

@@ -44,9 +44,14 @@ describe.runIf(ready)("the web console in a real browser", () => {
   it("signs in with e-mail and password, creates a key shown once, revokes it, and signs out; every page passes axe", async () => {
     const page = await open();
     await expectAccessible(page, "sign in");
-    await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    // By keyboard alone: focus starts on the page's heading, Tab walks the form's fields in order, Enter submits.
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe("Sign in");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe("email");
+    await page.keyboard.type(EMAIL);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press("Enter");
     await page.getByText(`Signed in as ${EMAIL}`).waitFor();
     await expect(page.getByText("(session)")).toBeTruthy();
     await expectAccessible(page, "compare");
@@ -184,5 +189,30 @@ describe.runIf(ready)("the web console in a real browser", () => {
     expect(await run.textContent()).toContain('{"capacity":7}');
     await expectAccessible(page, "trigger history");
     await screenshot(page, "trigger-history");
+  });
+
+  it("shows the unread badge, lists the notifications the trigger run left, and marks one read", async () => {
+    const unread = async () => (await stack.api.get("/api/v2/notifications/unread-count")).body.unread_count as number;
+    const before = await unread();
+    expect(before, "the trigger run of the test before notified its owner").toBeGreaterThan(0);
+    const page = await open();
+    await signInWithKey(page);
+    const badge = page.locator(".badge");
+    await expect.poll(async () => ((await badge.count()) > 0 ? (await badge.textContent())?.trim() : null)).toBe(`${before} unread`);
+    await page.getByRole("link", { name: /Notifications/ }).click();
+    await page.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
+    await expect.poll(() => page.getByTestId("unread-count").textContent()).toBe(`${before} unread`);
+    await expectAccessible(page, "notifications with items");
+    await page
+      .getByRole("button", { name: /^Mark read\b/ })
+      .first()
+      .click();
+    await expect.poll(() => page.getByTestId("unread-count").textContent()).toBe(`${before - 1} unread`);
+    expect(await unread()).toBe(before - 1);
+    // The badge follows at once, without waiting for its 15-second poll.
+    await expect
+      .poll(async () => ((await badge.count()) > 0 ? (await badge.textContent())?.trim() : "none"))
+      .toBe(before - 1 > 0 ? `${before - 1} unread` : "none");
+    await screenshot(page, "notifications");
   });
 });

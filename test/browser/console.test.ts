@@ -187,8 +187,37 @@ describe.runIf(ready)("the web console in a real browser", () => {
       .toBe("completed");
     expect(await run.textContent()).toContain(String(KNAPSACK_BEST[7]));
     expect(await run.textContent()).toContain('{"capacity":7}');
+
+    // Run now and rerun from the page each add a run to the history; disabled, the trigger refuses a fire.
+    await row.getByRole("button", { name: /^Run now/ }).click();
+    await page.locator("table.runs td", { hasText: /^run_now$/ }).waitFor();
+    await run.getByRole("button", { name: `Rerun ${runId}` }).click();
+    await page.locator("table.runs td", { hasText: /^rerun$/ }).waitFor();
+    await expect.poll(async () => (await stack.api.get(`/api/v2/triggers/${triggerId}/runs`)).body.total).toBe(3);
+    await row.getByRole("button", { name: /^Disable/ }).click();
+    await row.getByText("disabled", { exact: true }).waitFor();
+    const refused = await fetch(`${stack.url}/api/v2/triggers/${triggerId}/fire`, { method: "POST", headers: { authorization: `Bearer ${secret}` } });
+    expect(refused.status).toBe(409);
+    await row.getByRole("button", { name: /^Enable/ }).click();
+    await row.getByText("enabled", { exact: true }).waitFor();
     await expectAccessible(page, "trigger history");
     await screenshot(page, "trigger-history");
+  });
+
+  it("cancels a running comparison from the page: the row in flight finishes, the rest are cancelled", async () => {
+    const page = await open();
+    await signInWithKey(page);
+    await page.getByLabel("Upload a file", { exact: true }).setInputFiles(path.join(INSTANCES_DIR, "misc03.mps"));
+    await page.getByTestId("preview").waitFor();
+    for (const solver of ["glpk", "cbc", "highs"]) await page.getByRole("checkbox", { name: new RegExp(`^${solver}\\b`) }).check();
+    await page.getByLabel("Gap tolerance", { exact: true }).fill("0");
+    await page.getByRole("button", { name: "Compare", exact: true }).click();
+    await page.getByRole("button", { name: "Cancel comparison" }).click();
+    await page.getByText("(cancelled)").waitFor({ timeout: 90_000 });
+    const rows = (await page.locator("table.results tbody tr td:nth-child(2)").allTextContents()).map((t) => t.trim());
+    expect(rows.at(-1), "the last solver never started").toBe("cancelled");
+    expect(await page.getByRole("button", { name: "Cancel comparison" }).count(), "no cancel once final").toBe(0);
+    await screenshot(page, "compare-cancelled");
   });
 
   it("shows the unread badge, lists the notifications the trigger run left, and marks one read", async () => {

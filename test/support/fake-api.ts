@@ -65,10 +65,10 @@ export function fakeApp(services: Partial<ApiDeps> = {}, env: Record<string, str
     logger: createLogger("test"),
     startedAtMs: Date.now(),
     clientIp: () => "192.0.2.1",
+    // Optional: absent here (as in Lambda), so the metrics middleware awaits its flush instead of calling a fake.
+    inBackground: undefined,
     limiter: new RateLimiter(counters, config),
     metrics: { recordRequest: () => undefined, maybeFlush: async () => undefined } as unknown as ApiDeps["metrics"],
-    // Optional: named here so the proxy below does not answer a throwing stand-in for it.
-    inBackground: undefined,
     auth: {
       authenticate: async (credential: string | null) => {
         const m = credential ? /^(session-)?(viewer|solver|admin|owner)$/.exec(credential) : null;

@@ -58,8 +58,10 @@ export function createDynamoClient(options: AwsClientOptions): DynamoDBClient {
 
 export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    unmarshallOptions: { wrapNumbers: false },
+    // Integers past 2^53 (a big-M coefficient) are stored as the doubles they are; DynamoDB keeps 38 digits.
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
+    // ...and read back as those doubles (the default gives a BigInt, which JSON cannot write).
+    unmarshallOptions: { wrapNumbers: (value: string) => Number(value) },
   });
 }
 

@@ -19,6 +19,8 @@ export interface ConsolePage {
   page: Page;
   /** console errors and uncaught exceptions so far */
   errors: string[];
+  /** requests the page made to any other origin (there must be none) */
+  foreign: string[];
 }
 
 export async function openConsole(browser: Browser, baseUrl: string): Promise<ConsolePage> {
@@ -30,9 +32,14 @@ export async function openConsole(browser: Browser, baseUrl: string): Promise<Co
     if (m.type() === "error") errors.push(`console: ${m.text()}`);
   });
   page.on("pageerror", (e) => errors.push(`exception: ${e.message}`));
+  const foreign: string[] = [];
+  const origin = new URL(baseUrl).origin;
+  page.on("request", (r) => {
+    if (!r.url().startsWith("data:") && new URL(r.url()).origin !== origin) foreign.push(r.url());
+  });
   await page.goto(`${baseUrl}/console`);
   await page.getByRole("heading", { level: 1 }).first().waitFor();
-  return { page, errors };
+  return { page, errors, foreign };
 }
 
 export const SCREENSHOTS = path.join(REPO_ROOT, "test-results/browser");

@@ -24,10 +24,12 @@ describe.runIf(ready)("the web console in a real browser", () => {
   });
   afterEach(async (context) => {
     const errors = current?.errors ?? [];
+    const foreign = current?.foreign ?? [];
     if (current && context.task.result?.state === "fail") await screenshot(current.page, `failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
     await current?.page.context().close();
     current = null;
     expect(errors, "the page logged errors").toEqual([]);
+    expect(foreign, "the page asked another origin").toEqual([]);
   });
 
   const open = async (): Promise<Page> => {

@@ -62,12 +62,17 @@ function headers(extra: Record<string, string> = {}, token = current?.token): Re
   return { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...extra };
 }
 
+/** Fired when the signed-in credential stops working (a session expired, a key was revoked). */
+export const CREDENTIAL_REFUSED = "incumbent:credential-refused";
+
 export async function api<T = Json>(method: string, path: string, body?: unknown, options: { token?: string } = {}): Promise<T> {
-  const init: RequestInit = { method, headers: headers(body === undefined ? {} : { "Content-Type": "application/json" }, options.token ?? current?.token) };
+  const token = options.token ?? current?.token;
+  const init: RequestInit = { method, headers: headers(body === undefined ? {} : { "Content-Type": "application/json" }, token) };
   if (body !== undefined) init.body = JSON.stringify(body);
   const res = await fetch(path, init);
   const text = await res.text();
   const parsed = text ? safeJson(text) : null;
+  if (res.status === 401 && token && token === current?.token) dispatchEvent(new Event(CREDENTIAL_REFUSED));
   if (!res.ok) throw new ApiError(res.status, parsed);
   return parsed as T;
 }

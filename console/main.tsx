@@ -2,7 +2,7 @@ import "uplot/dist/uPlot.min.css";
 import "./style.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { type Credential, currentCredential, setCurrentCredential } from "./api.js";
+import { CREDENTIAL_REFUSED, type Credential, currentCredential, setCurrentCredential } from "./api.js";
 import { ComparePage } from "./pages/compare.js";
 import { HealthPage } from "./pages/health.js";
 import { KeysPage } from "./pages/keys.js";
@@ -48,6 +48,11 @@ function App() {
     setCredential(null);
     location.hash = "#/";
   };
+  // A credential the API no longer takes sends the user back to sign in.
+  useEffect(() => {
+    addEventListener(CREDENTIAL_REFUSED, signOut);
+    return () => removeEventListener(CREDENTIAL_REFUSED, signOut);
+  }, []);
 
   const page = credential || route === "health" ? (route as PagePath) : "sign-in";
   return (
@@ -93,10 +98,5 @@ function App() {
     </>
   );
 }
-
-// A token that no longer works (expired session, revoked key) sends the user back to sign in.
-addEventListener("unhandledrejection", (e) => {
-  if ((e.reason as { status?: number })?.status === 401) setCurrentCredential(null);
-});
 
 render(<App />, document.getElementById("app")!);

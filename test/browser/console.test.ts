@@ -246,4 +246,18 @@ describe.runIf(ready)("the web console in a real browser", () => {
       .toBe(before - 1 > 0 ? `${before - 1} unread` : "none");
     await screenshot(page, "notifications");
   });
+
+  it("sends the user back to sign in when the API stops taking their key", async () => {
+    const key = (await stack.api.post("/api/v2/keys", { name: "revoked while signed in" })).body;
+    const page = await open();
+    await page.getByLabel("API key", { exact: true }).fill(key.key);
+    await page.getByRole("button", { name: "Use this key" }).click();
+    await page.getByText(`Signed in as ${EMAIL}`).waitFor();
+    expect((await stack.api.delete(`/api/v2/keys/${key.id}`)).status).toBe(200);
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+    expect(await page.evaluate(() => JSON.stringify((globalThis as any).sessionStorage))).not.toContain(key.key);
+    // The refused request itself is the one console line expected here (the browser logs every 401).
+    current!.errors = current!.errors.filter((e) => !/status of 401/.test(e));
+  });
 });

@@ -234,7 +234,7 @@ export default async function bench(args: string[]): Promise<void> {
     const kinds = new Map<string, number>();
     for (const e of executions) kinds.set(e.origin?.kind, (kinds.get(e.origin?.kind) ?? 0) + 1);
     console.log(
-      `records: ${executions.length} executions (${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}), executions, ${comparisons.length} comparisons, ${runs.length} trigger runs; quota used ${usedToday}, spent by refusals ${quotaSpent}`,
+      `records: ${executions.length} executions (${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}), ${comparisons.length} comparisons, ${runs.length} trigger runs; quota used ${usedToday}, spent by refusals ${quotaSpent}`,
     );
     if (usedToday !== solvesRecorded + quotaSpent)
       failures.push(`daily quota used ${usedToday} ≠ solves recorded ${solvesRecorded} + spent by refusals ${quotaSpent}`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The CDK app: one Incumbent stack for the stage chosen with `-c stage=<name>` (or INCUMBENT_STAGE),
- * default `dev`. Stage settings: lib/stage.ts. Synth needs no AWS credentials: the stack is
+ * default `dev`. Stage settings: lib/stage.ts (`-c incumbent:fleet=false` leaves out the solver fleet, for
+ * LocalStack's free edition; docs/deploy.md). Synth needs no AWS credentials: the stack is
  * environment-agnostic unless CDK_DEFAULT_ACCOUNT/REGION are known (they are under `cdk deploy`).
  */
 import { App } from "aws-cdk-lib";

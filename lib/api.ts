@@ -1,9 +1,11 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import * as apigw from "aws-cdk-lib/aws-apigateway";
+import { Arn, ArnFormat, Stack } from "aws-cdk-lib";
 import * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
@@ -24,6 +26,8 @@ export interface ApiProps {
   logRetentionDays: number;
   throttle: { rateLimit: number; burstLimit: number };
   domain?: { name: string; certificateArn: string };
+  /** SES sender of password-reset mail (a verified identity); absent, tokens are logged as not delivered. */
+  mailFromAddress?: string;
 }
 
 /**
@@ -64,6 +68,7 @@ export class Api extends Construct {
 
     this.handler = new ServiceFunction(this, "Handler", {
       entry: "functions/api/lambda.ts",
+      separateModules: [{ specifier: "./mcp-sdk.mjs", entry: "functions/api/routes/mcp-sdk.mts" }],
       functionName: `${props.namePrefix}-api`,
       description: "Incumbent HTTP API (Hono)",
       memorySize: 1024,
@@ -78,6 +83,7 @@ export class Api extends Construct {
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
+        ...(props.mailFromAddress ? { MAIL_FROM_ADDRESS: props.mailFromAddress } : {}),
       },
     });
     const role = this.handler.role;
@@ -88,6 +94,7 @@ export class Api extends Construct {
     // Trigger runs and "run now" enqueue their own webhook deliveries.
     props.webhooksQueue.grantSendMessages(role);
     this.jwtSecret.grantRead(role);
+    if (props.mailFromAddress) grantSendMailFrom(role, props.mailFromAddress);
 
     this.accessLogs = new logs.LogGroup(this, "AccessLogs", {
       logGroupName: `/aws/apigateway/${props.namePrefix}-api`,
@@ -137,4 +144,21 @@ export class Api extends Construct {
     });
     this.url = domainName ? `https://${props.domain!.name}` : this.httpApi.apiEndpoint;
   }
+}
+
+/**
+ * SES SendEmail from one sender: the identity may be the address itself or its domain, whichever the
+ * operator verified, so both identities are named; the condition pins the From address either way.
+ */
+function grantSendMailFrom(role: iam.IRole, from: string): void {
+  const stack = Stack.of(role);
+  const identity = (name: string) => Arn.format({ service: "ses", resource: "identity", resourceName: name, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }, stack);
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      sid: "SendPasswordResetMail",
+      actions: ["ses:SendEmail"],
+      resources: [identity(from), identity(from.split("@")[1]!)],
+      conditions: { StringEquals: { "ses:FromAddress": from } },
+    }),
+  );
 }

@@ -27,9 +27,13 @@ export const TABLE_ACTIONS = [
   "dynamodb:DescribeTable",
 ] as const;
 
-/** Item access to the table and its indexes (queries on gsi1 need the index ARN). */
-export function grantTableItems(table: dynamodb.ITable, grantee: iam.IGrantable): iam.Grant {
-  return iam.Grant.addToPrincipal({ grantee, actions: [...TABLE_ACTIONS], resourceArns: [table.tableArn, `${table.tableArn}/index/*`] });
+/** Item access to the table and its indexes (queries on gsi1 need the index ARN): every store action, or fewer. */
+export function grantTableItems(
+  table: dynamodb.ITable,
+  grantee: iam.IGrantable,
+  actions: readonly (typeof TABLE_ACTIONS)[number][] = TABLE_ACTIONS,
+): iam.Grant {
+  return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [table.tableArn, `${table.tableArn}/index/*`] });
 }
 
 /**

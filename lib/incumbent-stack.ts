@@ -1,9 +1,12 @@
 import { CfnOutput, Duration, Stack, Tags, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
+import { ServiceAlarms } from "./alarms.js";
 import { Api } from "./api.js";
 import { Data } from "./data.js";
+import { FleetScaling } from "./fleet-scaling.js";
 import { Queues } from "./queues.js";
-import { SOLVER_CONTAINER_NAME, SolverFleet } from "./solver-fleet.js";
+import type { ServiceFunction } from "./service-function.js";
+import { SolverFleet } from "./solver-fleet.js";
 import { jobsVisibilitySeconds, staleQueuedSeconds, type StageConfig } from "./stage.js";
 import { Sweeper } from "./sweeper.js";
 import { WEBHOOK_FUNCTION_TIMEOUT_SECONDS, Webhooks } from "./webhooks.js";
@@ -16,17 +19,21 @@ export interface IncumbentStackProps extends StackProps {
 const FLEET_SOLVERS = "scip,highs,cbc,glpk,jaos";
 
 /**
- * One stage of Incumbent (the picture in docs/deploy.md): data, queues, API, solver fleet, webhooks, sweeper. Each
- * construct grants its own functions exactly what they call; this class only passes resources along
- * and fixes the settings several of them must agree on.
+ * One stage of Incumbent (the picture in docs/deploy.md): data, queues, API, the warm solver fleet and
+ * its scaling, webhooks, sweeper, alarms. Each construct grants its own functions exactly what they
+ * call; this class only passes resources along and fixes the settings several of them must agree on.
+ * A stage without the fleet (`fleet: false`, LocalStack community) has everything else; its workers
+ * run on a host.
  */
 export class IncumbentStack extends Stack {
   readonly data: Data;
   readonly queues: Queues;
   readonly api: Api;
-  readonly fleet: SolverFleet;
+  readonly fleet?: SolverFleet;
+  readonly fleetScaling?: FleetScaling;
   readonly webhooks: Webhooks;
   readonly sweeper: Sweeper;
+  readonly alarms: ServiceAlarms;
 
   constructor(scope: Construct, id: string, props: IncumbentStackProps) {
     super(scope, id, props);
@@ -42,6 +49,8 @@ export class IncumbentStack extends Stack {
       INSTANCE_MAX_VARIABLES: String(c.maxVariables),
       MAX_REQUEST_BODY_MB: String(c.maxRequestBodyMb),
       KILL_GRACE_SECONDS: String(c.killGraceSeconds),
+      // The sweeper's period, which the worker's message visibility also allows for (two sweeps).
+      SWEEP_INTERVAL_SECONDS: String(60 * c.sweepIntervalMinutes),
       FLEET_SOLVERS,
       ...(c.awsEndpointUrl ? { AWS_ENDPOINT_URL: c.awsEndpointUrl } : {}),
     };
@@ -71,24 +80,45 @@ export class IncumbentStack extends Stack {
 
     this.api = new Api(this, "Api", {
       ...common,
+      // The health check's solver component: with no live worker, a fleet that may idle at zero reads
+      // `idle` (healthy), one that keeps tasks reads `down`. Without a fleet in the stack (LocalStack),
+      // workers run on a host the stack cannot count on.
+      environment: { ...shared, FLEET_MIN_WORKERS: String(c.fleet ? c.minRunningSolverTasks : 0) },
       table,
       bucket,
       jobsQueue,
       webhooksQueue,
       throttle: { rateLimit: c.apiRateLimit, burstLimit: c.apiBurstLimit },
       domain: c.domainName && c.certificateArn ? { name: c.domainName, certificateArn: c.certificateArn } : undefined,
+      mailFromAddress: c.mailFromAddress,
     });
 
-    this.fleet = new SolverFleet(this, "SolverFleet", {
-      ...common,
-      table,
-      bucket,
-      jobsQueue,
-      webhooksQueue,
-      task: { cpu: c.solverCpu, memoryMiB: c.solverMemoryMib, architecture: c.solverArchitecture },
-      maxRunningTasks: c.maxRunningSolverTasks,
-      killGraceSeconds: c.killGraceSeconds,
-    });
+    if (c.fleet) {
+      this.fleet = new SolverFleet(this, "SolverFleet", {
+        ...common,
+        table,
+        bucket,
+        jobsQueue,
+        webhooksQueue,
+        task: { cpu: c.solverCpu, memoryMiB: c.solverMemoryMib, architecture: c.solverArchitecture },
+        minTasks: c.minRunningSolverTasks,
+        maxTasks: c.maxRunningSolverTasks,
+        spot: c.solverSpot,
+        stopTimeoutSeconds: c.workerStopTimeoutSeconds,
+      });
+      this.fleetScaling = new FleetScaling(this, "FleetScaling", {
+        namePrefix: c.namePrefix,
+        production: c.production,
+        fleet: this.fleet,
+        jobsQueue,
+        alarmTopic: this.queues.alarmTopic,
+        logRetentionDays: c.logRetentionDays,
+        awsEndpointUrl: c.awsEndpointUrl,
+        minTasks: c.minRunningSolverTasks,
+        maxTasks: c.maxRunningSolverTasks,
+        backlogPerTaskTarget: c.backlogPerTaskTarget,
+      });
+    }
 
     this.webhooks = new Webhooks(this, "Webhooks", {
       ...common,
@@ -97,6 +127,7 @@ export class IncumbentStack extends Stack {
       webhooksQueue,
       webhooksDlq: this.queues.webhooks.dlq,
       reservedConcurrency: c.webhookReservedConcurrency,
+      maxConcurrency: c.webhookMaxConcurrency,
     });
 
     this.sweeper = new Sweeper(this, "Sweeper", {
@@ -106,7 +137,16 @@ export class IncumbentStack extends Stack {
       webhooksQueue,
       intervalMinutes: c.sweepIntervalMinutes,
       staleQueuedSeconds: staleQueuedSeconds(c),
-      cluster: { arn: this.fleet.cluster.clusterArn, access: this.fleet.access, startedBy: this.fleet.startedBy, containerName: SOLVER_CONTAINER_NAME },
+    });
+
+    const functions: Record<string, ServiceFunction> = { api: this.api.handler, webhook: this.webhooks.handler, sweeper: this.sweeper.handler };
+    if (this.fleetScaling) functions["fleet-monitor"] = this.fleetScaling.monitor;
+    this.alarms = new ServiceAlarms(this, "Alarms", {
+      namePrefix: c.namePrefix,
+      alarmTopic: this.queues.alarmTopic,
+      httpApi: this.api.httpApi,
+      functions,
+      apiTimeout: this.api.handler.fn.timeout!,
     });
 
     const outputs: Record<string, string> = {
@@ -117,7 +157,7 @@ export class IncumbentStack extends Stack {
       JobsDlqUrl: this.queues.jobs.dlq.queueUrl,
       WebhooksQueueUrl: webhooksQueue.queueUrl,
       WebhooksDlqUrl: this.queues.webhooks.dlq.queueUrl,
-      SolverClusterName: this.fleet.cluster.clusterName,
+      ...(this.fleet ? { SolverClusterName: this.fleet.cluster.clusterName, SolverServiceName: this.fleet.service.serviceName } : {}),
       JwtSecretArn: this.api.jwtSecret.secretArn,
       AlarmTopicArn: this.queues.alarmTopic.topicArn,
     };

@@ -34,7 +34,7 @@ const DLQ_RETENTION = Duration.days(14);
 const QUEUE_RETENTION = Duration.days(4);
 
 /**
- * The two queues — solve jobs (→ dispatcher → Fargate) and webhook deliveries (→ webhook
+ * The two queues — solve jobs (→ the warm fleet's workers) and webhook deliveries (→ webhook
  * Lambda) — each with a DLQ and a redrive policy, encrypted, TLS-only, and alarmed: a message in a DLQ
  * is a job or delivery that failed every attempt, and an old message means the consumer is not keeping
  * up. Alarms publish to one topic (optionally mailed).

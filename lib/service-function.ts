@@ -17,6 +17,29 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __incumbentCreateRequire } from 'node:module'; const require = __incumbentCreateRequire(import.meta.url);";
 
+/** esbuild's settings for a separate module: the main bundle's, minus nothing, into its own file. */
+function separateModulesBundling(modules: { specifier: string; entry: string }[]) {
+  if (modules.length === 0) return {};
+  const esbuild = path.join(REPO_ROOT, "node_modules/.bin/esbuild");
+  return {
+    esbuildArgs: Object.fromEntries(modules.map((m) => [`--external:${m.specifier}`, true])),
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_input: string, outputDir: string) =>
+        modules.map((m) =>
+          [
+            `"${esbuild}"`,
+            `"${path.join(REPO_ROOT, m.entry)}"`,
+            "--bundle --platform=node --format=esm --target=node22 --main-fields=module,main --minify --sourcemap --sources-content=false --log-level=warning",
+            `"--banner:js=${ESM_REQUIRE_BANNER}"`,
+            `"--outfile=${path.join(outputDir, path.basename(m.specifier))}"`,
+          ].join(" "),
+        ),
+    },
+  };
+}
+
 export interface ServiceFunctionProps {
   /** Entry file, relative to the repository root (it exports `handler`). */
   entry: string;
@@ -30,6 +53,12 @@ export interface ServiceFunctionProps {
   /** Stage data policy: production keeps its logs when the stack goes. */
   removalPolicy: RemovalPolicy;
   reservedConcurrentExecutions?: number;
+  /**
+   * Modules shipped as files of their own beside index.mjs, for code a cold start should not parse:
+   * the handler imports `specifier` (e.g. "./mcp-sdk.mjs") dynamically; it stays external to the main
+   * bundle and `entry` (relative to the repository root) is bundled to that file name after it.
+   */
+  separateModules?: { specifier: string; entry: string }[];
 }
 
 /**
@@ -83,8 +112,12 @@ export class ServiceFunction extends Construct {
         // Ship the SDK versions the code was tested with, not whichever the runtime carries.
         bundleAwsSDK: true,
         minify: true,
+        // Stack traces keep file and line; the map carries no copy of the sources, which Node would
+        // otherwise read and parse on every cold start (npm run bench -- cold-start).
         sourceMap: true,
+        sourcesContent: false,
         forceDockerBundling: false,
+        ...separateModulesBundling(props.separateModules ?? []),
       },
     });
   }

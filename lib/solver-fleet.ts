@@ -3,15 +3,21 @@ import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import { Platform } from "aws-cdk-lib/aws-ecr-assets";
 import * as ecs from "aws-cdk-lib/aws-ecs";
-import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { grantBlobs, grantTableItems } from "./data.js";
-import { SolverClusterAccess } from "./ecs-permissions.js";
-import { REPO_ROOT, ServiceFunction } from "./service-function.js";
-import { DISPATCHER_TIMEOUT_SECONDS } from "./stage.js";
+import { REPO_ROOT } from "./service-function.js";
+
+/**
+ * The DynamoDB calls a worker makes (leases, results, counters, trigger runs, the inventory record): no
+ * DeleteItem, no BatchWriteItem, no DescribeTable.
+ */
+export const WORKER_TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"] as const;
+/** What a worker does with the jobs queue: long-poll, extend its claim, delete when done, read its depth. */
+export const WORKER_JOBS_QUEUE_ACTIONS = ["sqs:ReceiveMessage", "sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes"] as const;
 
 export interface SolverFleetProps {
   namePrefix: string;
@@ -23,13 +29,17 @@ export interface SolverFleetProps {
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
   task: { cpu: number; memoryMiB: number; architecture: "x86_64" | "arm64" };
-  maxRunningTasks: number;
+  /** Tasks kept running when idle, and the most running at once. */
+  minTasks: number;
+  maxTasks: number;
+  /** Tasks above `minTasks` run on Fargate Spot. */
+  spot: boolean;
+  /** SIGTERM → SIGKILL: the container's stopTimeout and the worker's WORKER_STOP_TIMEOUT_SECONDS, one number. */
+  stopTimeoutSeconds: number;
   logRetentionDays: number;
-  /** Seconds the worker waits after a solver's time limit before killing it (KILL_GRACE_SECONDS). */
-  killGraceSeconds: number;
 }
 
-/** The container's name in the task definition; RunTask overrides address it by this name. */
+/** The container's name in the task definition. */
 export const SOLVER_CONTAINER_NAME = "solver";
 
 /**
@@ -39,11 +49,14 @@ export const SOLVER_CONTAINER_NAME = "solver";
  */
 export const SOLVER_HEALTHCHECK = 'command -v cbc >/dev/null && command -v glpsol >/dev/null && test -x "$SOLVER_PYTHON"';
 
-/** The worker's command, identical to the local stack's (bin/local/worker-pool.ts) and CI's. */
+/** The worker's command, identical to the local stack's (bin/local/worker-fleet.ts) and `npm run worker`'s. */
 export const WORKER_COMMAND = ["node", "solver-container/dist/worker.js"];
 
 /**
- * The solver fleet: a Fargate task per job, started by the dispatcher Lambda from the jobs queue.
+ * The warm solver fleet: an ECS service of long-lived Fargate tasks, each running the worker that
+ * long-polls the jobs queue (solver-container/src/worker.ts). How many run is Service Auto Scaling's
+ * business (lib/fleet-scaling.ts); a worker holding a job protects its task from scale-in through the
+ * ECS agent, which needs no IAM right.
  *
  * Network: a VPC of public subnets and no NAT gateway (a NAT costs more per month than a small fleet);
  * tasks get a public address for ECR, CloudWatch Logs and SQS, accept no inbound traffic, may only
@@ -54,17 +67,13 @@ export class SolverFleet extends Construct {
   readonly cluster: ecs.Cluster;
   readonly taskDefinition: ecs.FargateTaskDefinition;
   readonly container: ecs.ContainerDefinition;
+  readonly service: ecs.FargateService;
   readonly securityGroup: ec2.SecurityGroup;
   readonly logGroup: logs.LogGroup;
-  readonly dispatcher: ServiceFunction;
-  readonly access: SolverClusterAccess;
-  /** `startedBy` of every task the dispatcher starts: counting and reaping look only at these. */
-  readonly startedBy: string;
 
   constructor(scope: Construct, id: string, props: SolverFleetProps) {
     super(scope, id);
     const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    this.startedBy = `${props.namePrefix}-dispatcher`;
 
     this.vpc = new ec2.Vpc(this, "Vpc", {
       maxAzs: 2,
@@ -82,7 +91,7 @@ export class SolverFleet extends Construct {
     });
     this.securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), "AWS APIs (ECR, Logs, SQS, DynamoDB, S3)");
 
-    this.cluster = new ecs.Cluster(this, "Cluster", { clusterName: `${props.namePrefix}-solvers`, vpc: this.vpc });
+    this.cluster = new ecs.Cluster(this, "Cluster", { clusterName: `${props.namePrefix}-solvers`, vpc: this.vpc, enableFargateCapacityProviders: true });
 
     this.logGroup = new logs.LogGroup(this, "Logs", {
       logGroupName: `/ecs/${props.namePrefix}-solver`,
@@ -117,7 +126,9 @@ export class SolverFleet extends Construct {
         AWS_REGION: Stack.of(this).region,
         TABLE_NAME: props.table.tableName,
         BLOB_BUCKET: props.bucket.bucketName,
+        JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
+        WORKER_STOP_TIMEOUT_SECONDS: String(props.stopTimeoutSeconds),
         SOLVER_THREADS: String(vcpus),
         // Each solving process's ceiling: the task's memory less room for the worker and the Python host.
         SOLVER_MEMORY_MB: String(Math.max(256, props.task.memoryMiB - 768)),
@@ -126,7 +137,7 @@ export class SolverFleet extends Construct {
       },
       logging: ecs.LogDrivers.awsLogs({
         logGroup: this.logGroup,
-        streamPrefix: "job",
+        streamPrefix: "worker",
         // A burst of solver output must never block the solve; CloudWatch may drop lines instead.
         mode: ecs.AwsLogDriverMode.NON_BLOCKING,
         maxBufferSize: Size.mebibytes(25),
@@ -138,57 +149,45 @@ export class SolverFleet extends Construct {
         retries: 3,
         startPeriod: Duration.seconds(60),
       },
-      // An init process reaps the solver processes the worker starts and forwards StopTask's SIGTERM.
+      // An init process reaps the solver processes the worker starts and forwards ECS's SIGTERM.
       linuxParameters: new ecs.LinuxParameters(this, "Linux", { initProcessEnabled: true }),
-      stopTimeout: Duration.seconds(Math.min(120, Math.max(10, props.killGraceSeconds * 2))),
+      stopTimeout: Duration.seconds(props.stopTimeoutSeconds),
     });
 
     const taskRole = this.taskDefinition.taskRole;
-    grantTableItems(props.table, taskRole);
+    grantTableItems(props.table, taskRole, WORKER_TABLE_ACTIONS);
     // Reads the problem, writes the solution.
     grantBlobs(props.bucket, taskRole, { write: true });
+    // A result written by an attempt that then lost its lease is referenced by nothing: the worker takes
+    // it back. Results only: a problem or a document is never the worker's to delete.
+    iam.Grant.addToPrincipal({ grantee: taskRole, actions: ["s3:DeleteObject"], resourceArns: [props.bucket.arnForObjects("results/*")] });
+    props.jobsQueue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
     // A finished trigger run hands its result to the webhook queue.
-    props.webhooksQueue.grantSendMessages(taskRole);
+    props.webhooksQueue.grant(taskRole, "sqs:SendMessage");
 
-    this.access = new SolverClusterAccess(this.cluster, this.taskDefinition);
-
-    this.dispatcher = new ServiceFunction(this, "Dispatcher", {
-      entry: "functions/dispatcher/lambda.ts",
-      functionName: `${props.namePrefix}-dispatcher`,
-      description: "Solve-jobs queue → ECS RunTask, bounded by MAX_RUNNING_SOLVER_TASKS",
-      memorySize: 256,
-      timeout: Duration.seconds(DISPATCHER_TIMEOUT_SECONDS),
-      logRetentionDays: props.logRetentionDays,
-      removalPolicy,
-      environment: {
-        // The dispatcher reads no shared setting, only where ECS is (LocalStack) and its own below.
-        ...(props.environment.AWS_ENDPOINT_URL ? { AWS_ENDPOINT_URL: props.environment.AWS_ENDPOINT_URL } : {}),
-        SOLVER_CLUSTER_ARN: this.cluster.clusterArn,
-        SOLVER_TASK_DEFINITION_ARN: this.taskDefinition.taskDefinitionArn,
-        SOLVER_CONTAINER_NAME: SOLVER_CONTAINER_NAME,
-        SOLVER_SUBNET_IDS: this.vpc.publicSubnets.map((s) => s.subnetId).join(","),
-        SOLVER_SECURITY_GROUP_IDS: this.securityGroup.securityGroupId,
-        SOLVER_ASSIGN_PUBLIC_IP: "true",
-        MAX_RUNNING_SOLVER_TASKS: String(props.maxRunningTasks),
-        SOLVER_STARTED_BY: this.startedBy,
-        // A job that finds the fleet full is sent again with this delay (see functions/dispatcher/handler.ts).
-        JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
-        CAPACITY_RETRY_SECONDS: "30",
-      },
+    this.service = new ecs.FargateService(this, "Service", {
+      serviceName: `${props.namePrefix}-solver`,
+      cluster: this.cluster,
+      taskDefinition: this.taskDefinition,
+      // No desired count: CloudFormation starts the service with one task and later deployments leave
+      // the count to Service Auto Scaling instead of resetting it.
+      assignPublicIp: true,
+      vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+      securityGroups: [this.securityGroup],
+      // A deployment whose tasks keep failing to start rolls back instead of retrying for hours.
+      circuitBreaker: { enable: true, rollback: true },
+      // New tasks start before old ones stop, so a deployment never empties a warm fleet.
+      minHealthyPercent: 100,
+      maxHealthyPercent: 200,
+      capacityProviderStrategies: capacityStrategy(props.spot, props.minTasks),
+      propagateTags: ecs.PropagatedTagSource.SERVICE,
     });
-    this.access.grantRunTask(this.dispatcher.role);
-    props.jobsQueue.grantSendMessages(this.dispatcher.role);
-    this.dispatcher.fn.addEventSource(
-      new SqsEventSource(props.jobsQueue, {
-        // Small batches: each record is a ListTasks count plus a RunTask, done one after another.
-        batchSize: 5,
-        maxBatchingWindow: Duration.seconds(1),
-        // A failed launch returns only its own message to the queue.
-        reportBatchItemFailures: true,
-        // Two concurrent dispatchers at most (the lowest SQS allows): each counts running tasks just
-        // before its RunTask, so a race between the two can overshoot the maximum by one task, no more.
-        maxConcurrency: 2,
-      }),
-    );
   }
+}
+
+/** Without Spot, regular Fargate; with Spot, the warm minimum on regular Fargate (never interrupted) and the rest on Spot. */
+export function capacityStrategy(spot: boolean, minTasks: number): ecs.CapacityProviderStrategy[] {
+  if (!spot) return [{ capacityProvider: "FARGATE", weight: 1 }];
+  const spotTasks: ecs.CapacityProviderStrategy = { capacityProvider: "FARGATE_SPOT", weight: 1 };
+  return minTasks > 0 ? [{ capacityProvider: "FARGATE", base: minTasks, weight: 0 }, spotTasks] : [spotTasks];
 }

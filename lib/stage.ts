@@ -13,8 +13,10 @@ import { z } from "zod";
 
 /** Spec: a comparison runs 1 to 8 solvers, one after another, in one task. */
 export const MAX_SOLVERS_PER_COMPARISON = 8;
-/** Fargate start-up (image pull, ENI) plus the worker warming its solvers and writing results. */
+/** Per job beyond its solves: reading the problem, writing results, and a comparison's bookkeeping. */
 export const TASK_OVERHEAD_SECONDS = 180;
+/** Fargate's ceiling on a container's stopTimeout, and the warning Fargate Spot gives before it stops a task. */
+export const FARGATE_MAX_STOP_TIMEOUT_SECONDS = 120;
 /** SQS caps a message's visibility timeout at 12 hours. */
 export const SQS_MAX_VISIBILITY_SECONDS = 43_200;
 /**
@@ -55,8 +57,24 @@ export const StageSettingsSchema = z.object({
   solverCpu: positiveInt,
   solverMemoryMib: positiveInt,
   solverArchitecture: z.enum(["x86_64", "arm64"]),
+  /**
+   * The warm fleet: false deploys everything but it (no VPC, cluster or service), for LocalStack's
+   * community edition, which has no ECS; workers then run on a host (`npm run worker`).
+   */
+  fleet: flag,
+  /** Solver tasks kept running when idle (0: the fleet scales to zero and starts on the first job). */
+  minRunningSolverTasks: nonNegativeInt,
   /** Upper bound of solver tasks running at once; further jobs wait in the queue. */
   maxRunningSolverTasks: positiveInt,
+  /** Fargate Spot for the tasks above the minimum (the minimum stays on regular Fargate). */
+  solverSpot: flag,
+  /** Target of the scaling policy: jobs (waiting + running) per running task. */
+  backlogPerTaskTarget: z.coerce.number().positive(),
+  /**
+   * From SIGTERM to SIGKILL (ECS stopTimeout, the worker's WORKER_STOP_TIMEOUT_SECONDS): a stopping worker
+   * finishes its job within this or hands it back. Fargate allows at most 120 s.
+   */
+  workerStopTimeoutSeconds: positiveInt.max(FARGATE_MAX_STOP_TIMEOUT_SECONDS),
   logRetentionDays: positiveInt.refine((d) => (RETENTION_DAYS as readonly number[]).includes(d), "a CloudWatch Logs retention period"),
   /** Instance caps the handlers enforce (spec: Limits). The solve ceiling must be set in AWS. */
   maxSolveTimeSeconds: positiveInt,
@@ -67,8 +85,15 @@ export const StageSettingsSchema = z.object({
   /** API Gateway stage throttling (requests per second, and burst). */
   apiRateLimit: positiveInt,
   apiBurstLimit: positiveInt,
-  /** Webhook Lambda's reserved concurrency; 0 leaves it unreserved (accounts with a 10-execution quota). */
+  /**
+   * Webhook Lambda's reserved concurrency; 0 (the default) leaves it unreserved: a new account's quota
+   * of 10 concurrent executions allows no reservation at all (AWS keeps 10 unreserved).
+   */
   webhookReservedConcurrency: nonNegativeInt,
+  /** Most webhook Lambdas its SQS poller runs at once (SQS event source maximumConcurrency, 2–1000). */
+  webhookMaxConcurrency: positiveInt.min(2).max(1000),
+  /** Sender of password-reset mail through SES (a verified identity); absent, reset tokens are not mailed. */
+  mailFromAddress: z.email().optional(),
   /** Receives of a solve-job message before it goes to the DLQ. */
   jobMaxReceiveCount: positiveInt.max(1000),
   /** Receives of a webhook message before it goes to the DLQ (the handler's own retry schedule comes first). */
@@ -91,7 +116,12 @@ const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
   solverCpu: 1024,
   solverMemoryMib: 2048,
   solverArchitecture: "x86_64",
+  fleet: true,
+  minRunningSolverTasks: 0,
   maxRunningSolverTasks: 4,
+  solverSpot: false,
+  backlogPerTaskTarget: 1,
+  workerStopTimeoutSeconds: FARGATE_MAX_STOP_TIMEOUT_SECONDS,
   logRetentionDays: 14,
   maxSolveTimeSeconds: 300,
   killGraceSeconds: 5,
@@ -100,23 +130,25 @@ const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
   maxRequestBodyMb: MAX_REQUEST_BODY_MB_ON_LAMBDA,
   apiRateLimit: 50,
   apiBurstLimit: 100,
-  webhookReservedConcurrency: 5,
+  webhookReservedConcurrency: 0,
+  webhookMaxConcurrency: 5,
   jobMaxReceiveCount: 5,
   webhookMaxReceiveCount: 5,
   blobExpirationDays: 30,
   sweepIntervalMinutes: 1,
 };
 
-/** What a production stage changes from the base: bigger tasks, more of them, longer retention. */
+/** What a production stage changes from the base: bigger tasks, one always warm, more of them, longer retention. */
 const PRODUCTION: Partial<StageSettings> = {
   solverCpu: 2048,
   solverMemoryMib: 4096,
+  minRunningSolverTasks: 1,
   maxRunningSolverTasks: 20,
   logRetentionDays: 90,
   maxSolveTimeSeconds: 600,
   apiRateLimit: 200,
   apiBurstLimit: 400,
-  webhookReservedConcurrency: 10,
+  webhookMaxConcurrency: 10,
   blobExpirationDays: 0,
 };
 
@@ -166,6 +198,17 @@ function validate(config: StageConfig): void {
   const valid = Array.isArray(size) ? size.includes(m) : m >= size.min && m <= size.max && (m - size.min) % size.step === 0;
   if (!valid) throw new Error(`solverMemoryMib ${m} is not a Fargate memory size for ${config.solverCpu} CPU units`);
   if (Boolean(config.domainName) !== Boolean(config.certificateArn)) throw new Error("domainName and certificateArn go together");
+  if (config.minRunningSolverTasks > config.maxRunningSolverTasks) {
+    throw new Error(`minRunningSolverTasks ${config.minRunningSolverTasks} exceeds maxRunningSolverTasks ${config.maxRunningSolverTasks}`);
+  }
+  if (config.webhookReservedConcurrency > 0 && config.webhookReservedConcurrency < config.webhookMaxConcurrency) {
+    throw new Error(
+      `webhookReservedConcurrency ${config.webhookReservedConcurrency} is below webhookMaxConcurrency ${config.webhookMaxConcurrency}: the poller would be throttled and count receives towards the DLQ`,
+    );
+  }
+  if (config.production && config.fleet && config.minRunningSolverTasks < 1) {
+    throw new Error("a production stage keeps at least one solver task warm: minRunningSolverTasks ≥ 1");
+  }
   const longest = longestJobSeconds(config);
   if (longest > SQS_MAX_VISIBILITY_SECONDS) {
     throw new Error(
@@ -176,28 +219,25 @@ function validate(config: StageConfig): void {
 }
 
 /**
- * The longest job a solver task runs: a comparison row's solvers one after another, each stopped at
- * the solve ceiling plus the kill switch's grace, plus the task's own start-up.
+ * The longest job a worker runs: a comparison row's solvers one after another, each stopped at the
+ * solve ceiling plus the kill switch's grace, plus the job's own reading and writing.
  */
 export function longestJobSeconds(config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds">): number {
   return MAX_SOLVERS_PER_COMPARISON * (config.maxSolveTimeSeconds + config.killGraceSeconds) + TASK_OVERHEAD_SECONDS;
 }
 
-/** Function timeouts the queue settings depend on. */
-export const DISPATCHER_TIMEOUT_SECONDS = 60;
-
 /**
- * Jobs queue visibility: never shorter than the longest job, so a redelivered message (a dispatcher
- * that started the task but failed to report) only comes back once its task has finished or been
- * reaped; and at least six times the dispatcher's timeout, as Lambda's SQS integration asks.
+ * Jobs queue default visibility: the longest job. Workers receive with a short claim and extend it while
+ * their job runs, so this only bounds a consumer that does not (a stray `aws sqs receive-message`).
  */
 export function jobsVisibilitySeconds(config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds">): number {
-  return Math.max(longestJobSeconds(config), 6 * DISPATCHER_TIMEOUT_SECONDS);
+  return longestJobSeconds(config);
 }
 
 /**
- * How long a job can wait before its message reaches the DLQ (every receive a failed launch), plus
- * two sweeps: the sweeper fails a queued item only after that, never one SQS may still deliver.
+ * How long a queued job may wait before the sweeper fails it: every receive of its message a worker
+ * that died holding it, plus two sweeps. A backlog waiting for a saturated fleet counts no receives, so
+ * this also bounds how long a job waits for a free worker (the oldest-message alarm fires long before).
  */
 export function staleQueuedSeconds(
   config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds" | "jobMaxReceiveCount" | "sweepIntervalMinutes">,

@@ -6,7 +6,6 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { grantBlobs, grantTableItems } from "./data.js";
-import type { SolverClusterAccess } from "./ecs-permissions.js";
 import { ServiceFunction } from "./service-function.js";
 
 export interface SweeperProps {
@@ -21,12 +20,11 @@ export interface SweeperProps {
   intervalMinutes: number;
   /** A queued job older than this has left the queue for the DLQ: fail it (stage.ts staleQueuedSeconds). */
   staleQueuedSeconds: number;
-  cluster: { arn: string; access: SolverClusterAccess; startedBy: string; containerName: string };
 }
 
 /**
- * The scheduled reconcile (see docs/decisions.md, Infrastructure): fails runs whose worker died or whose job never started, and
- * stops Fargate tasks whose job is finished or past its time limit. Sweeps are idempotent (conditional
+ * The scheduled reconcile (see docs/decisions.md, Infrastructure): fails runs whose worker died or whose
+ * job never started, and sends the webhooks a crash left unqueued. Sweeps are idempotent (conditional
  * writes), so an overlapping or retried invocation does no harm, and a missed one is made up by the
  * next: the schedule does not retry.
  */
@@ -40,7 +38,7 @@ export class Sweeper extends Construct {
     this.handler = new ServiceFunction(this, "Handler", {
       entry: "functions/sweeper/lambda.ts",
       functionName: `${props.namePrefix}-sweeper`,
-      description: "Scheduled reconcile: abandoned runs, stale queued jobs, stray solver tasks",
+      description: "Scheduled reconcile: abandoned runs, stale queued jobs, unsent webhooks",
       memorySize: 512,
       // Finishes well before the next sweep starts.
       timeout: Duration.seconds(Math.min(interval.toSeconds() - 10, 300)),
@@ -52,10 +50,6 @@ export class Sweeper extends Construct {
         BLOB_BUCKET: props.bucket.bucketName,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         STALE_QUEUED_SECONDS: String(props.staleQueuedSeconds),
-        SWEEP_INTERVAL_SECONDS: String(interval.toSeconds()),
-        SOLVER_CLUSTER_ARN: props.cluster.arn,
-        SOLVER_STARTED_BY: props.cluster.startedBy,
-        SOLVER_CONTAINER_NAME: props.cluster.containerName,
       },
     });
     const role = this.handler.role;
@@ -63,7 +57,6 @@ export class Sweeper extends Construct {
     // A swept trigger run still owes its webhook a "failed" delivery, whose body may go to the blob store.
     props.webhooksQueue.grantSendMessages(role);
     grantBlobs(props.bucket, role, { write: true });
-    props.cluster.access.grantReapTasks(role);
 
     this.rule = new events.Rule(this, "Schedule", {
       ruleName: `${props.namePrefix}-sweep`,

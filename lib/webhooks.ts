@@ -20,6 +20,8 @@ export interface WebhooksProps {
   logRetentionDays: number;
   /** 0 leaves the function unreserved. */
   reservedConcurrency: number;
+  /** Most concurrent invocations the SQS poller starts (its maximumConcurrency). */
+  maxConcurrency: number;
 }
 
 /** Spec: a receiver has 30 s to answer one delivery. */
@@ -39,8 +41,12 @@ export const WEBHOOK_FUNCTION_TIMEOUT_SECONDS = WEBHOOK_TIMEOUT_SECONDS + 30;
  *
  * Egress only to the internet: the function is deliberately outside any VPC, so it has no route to the
  * solver fleet's network or anything private; the handler also refuses private, loopback and
- * link-local destinations (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false). Reserved concurrency (× the batch size) caps how
- * many deliveries are in flight at once, so a burst cannot hammer receivers or starve the API.
+ * link-local destinations (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false). The event source's maximum concurrency
+ * (× the batch size) caps how many deliveries are in flight at once, so a burst cannot hammer receivers
+ * or starve the API. It caps without reserving: reserved concurrency would fail the deploy on a new
+ * account (10 concurrent executions, none reservable), and a reservation below the poller's concurrency
+ * throttles invocations, whose messages then count receives towards the DLQ. Both are optional stage
+ * settings; a reservation, when set, must not be below the maximum concurrency.
  */
 export class Webhooks extends Construct {
   readonly handler: ServiceFunction;
@@ -73,6 +79,8 @@ export class Webhooks extends Construct {
     // The next attempt is the same message again, delayed.
     props.webhooksQueue.grantSendMessages(role);
     props.webhooksDlq.grantSendMessages(role);
-    this.handler.fn.addEventSource(new SqsEventSource(props.webhooksQueue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true }));
+    this.handler.fn.addEventSource(
+      new SqsEventSource(props.webhooksQueue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency: props.maxConcurrency }),
+    );
   }
 }

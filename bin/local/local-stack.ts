@@ -9,9 +9,12 @@ import type { ApiDeps } from "../../functions/api/http/context.js";
 import type { Clock } from "../../functions/core/clock.js";
 import { loadConfig, type Config } from "../../functions/core/config.js";
 import { createSqsClient } from "../../functions/core/queue/sqs.js";
+import { consoleMailbox } from "../../functions/core/auth/mailer.js";
 import { createServices, type Mailbox, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { createSweeper } from "../../functions/sweeper/handler.js";
+import { FinalSignals } from "../../functions/core/executions/final-signals.js";
+import { traceMerge } from "../../functions/core/trace/solve-trace.js";
 import { triggerSweepHooks } from "../../functions/core/triggers/sweep-hook.js";
 import { createWebhookHandler } from "../../functions/webhook/handler.js";
 import type { SweepReport } from "../../functions/core/sweeper/sweep.js";
@@ -124,16 +127,28 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     WORKER_POLL_SECONDS: env.WORKER_POLL_SECONDS ?? "1",
     LOG_LEVEL: env.WORKER_LOG_LEVEL ?? "WARN",
   };
+  // The workers say when an execution is final; a plain solve's wait hears it here instead of polling.
+  const finalSignals = new FinalSignals(true);
   const workers = new LocalWorkerFleet({
     build: await ensureWorkerBuild(),
     count: Number(env.LOCAL_WORKERS ?? 2),
     env: workerEnv,
     stopTimeoutSeconds: Number(workerEnv.WORKER_STOP_TIMEOUT_SECONDS),
     onOutput: (line) => console.error(`[worker] ${line}`),
+    onFinal: (id, outcome) => finalSignals.signal(id, outcome),
+    onTrace: traceMerge,
   });
 
-  const mailbox: Mailbox = options.mailbox ?? ((to, subject, body) => console.log(`[mail to ${to}] ${subject}: ${body}`));
-  const services = createServices({ config, jwtSecret: jwtSecretFor(dataDir, env), clock: options.clock, dynamo: services0.dynamo, mailbox, sqs });
+  const mailbox: Mailbox = options.mailbox ?? consoleMailbox();
+  const services = createServices({
+    config,
+    jwtSecret: jwtSecretFor(dataDir, env),
+    clock: options.clock,
+    dynamo: services0.dynamo,
+    mailbox,
+    sqs,
+    finalSignals,
+  });
 
   // The solvers this machine has, as a worker would report them (printed by `npm start`). Probing
   // starts child processes; it runs while the identity is seeded and the server starts.
@@ -153,6 +168,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ...services,
     startedAtMs: services.clock.now(),
     clientIp: (c) => getConnInfo(c).remote.address ?? "unknown",
+    // A server that outlives its responses: a metrics flush need not hold one up.
+    inBackground: (work) => void work.catch((error) => services.logger.warn("background work failed", { error })),
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {

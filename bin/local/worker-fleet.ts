@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
+import type { ExecutionOutcome } from "../../functions/core/executions/store.js";
+import type { TraceMarks } from "../../functions/core/trace/solve-trace.js";
 
 /**
  * Solver workers on this machine: `count` long-lived processes, each the program a Fargate task of the
@@ -22,6 +24,10 @@ export interface WorkerFleetOptions {
   /** What the workers may take after SIGTERM (their WORKER_STOP_TIMEOUT_SECONDS); then SIGKILL. */
   stopTimeoutSeconds: number;
   onOutput?: (line: string) => void;
+  /** An execution a worker has just written final, with what it wrote when the write was its own. */
+  onFinal?: (executionId: string, outcome?: ExecutionOutcome) => void;
+  /** A job's timestamps, printed by a worker running with SOLVE_TRACE=1. */
+  onTrace?: (id: string, marks: TraceMarks) => void;
   onExit?: (pid: number, code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
@@ -95,7 +101,13 @@ export class LocalWorkerFleet {
         worker.state = "idle";
         resolveReady(true);
       } else if (line.startsWith('{"event":"busy"')) worker.state = "busy";
-      else this.options.onOutput?.(line);
+      else if (line.startsWith('{"event":"final"')) {
+        const { id, outcome } = JSON.parse(line) as { id: string; outcome?: ExecutionOutcome };
+        this.options.onFinal?.(id, outcome);
+      } else if (line.startsWith('{"event":"trace"')) {
+        const { id, marks } = JSON.parse(line) as { id: string; marks: TraceMarks };
+        this.options.onTrace?.(id, marks);
+      } else this.options.onOutput?.(line);
     });
     forwardLines(child.stderr, (line) => this.options.onOutput?.(line));
     child.once("error", (error) => {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
-import { AppError, isAppError, RateLimitError } from "../core/errors.js";
+import { AppError, isAppError, isDependencyUnavailable, RateLimitError } from "../core/errors.js";
 import { newId } from "../core/ids.js";
+import { traceMark, traceRequest, tracing } from "../core/trace/solve-trace.js";
 import { admitAnonymous } from "./http/admission.js";
 import type { ApiDeps, ApiEnv } from "./http/context.js";
 import { routesOf } from "./http/route.js";
@@ -18,6 +19,7 @@ import { registerImportRoutes } from "./routes/import.js";
 import { registerKeyRoutes } from "./routes/keys.js";
 import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerNotificationRoutes } from "./routes/notifications.js";
+import { registerProgressRoutes } from "./routes/progress.js";
 import { registerProjectRoutes } from "./routes/projects.js";
 import { registerSolveRoutes } from "./routes/solve.js";
 import { registerTriggerRoutes } from "./routes/triggers.js";
@@ -42,9 +44,18 @@ function allowedMethods(app: Hono<ApiEnv>, path: string): string[] {
  */
 export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>({ strict: false });
+  // The overhead benchmark's timestamps (SOLVE_TRACE=1): from the request's arrival to its response.
+  if (tracing()) {
+    app.use("*", (_c, next) =>
+      traceRequest(async () => {
+        await next();
+        traceMark("response_out");
+      }),
+    );
+  }
 
   app.use("*", requestContext({ deps, logger: deps.logger, generateId: () => newId("req", deps.clock.now()) }));
-  app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock }));
+  app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock, inBackground: deps.inBackground }));
   app.use("*", rateLimitHeaders({ countUncounted: admitAnonymous }));
 
   app.onError((error, c) => {
@@ -53,6 +64,10 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
       // The unread rest of an oversize body would be taken for the next request on this connection.
       if (error.code === "payload_too_large") c.header("Connection", "close");
       return c.json(error.body(), error.status as 400);
+    }
+    if (isDependencyUnavailable(error)) {
+      c.get("logger")?.warn("a dependency is unavailable", { error });
+      return c.json(new AppError("service_unavailable", "A service this request needs is unavailable; retry shortly.").body(), 503);
     }
     c.get("logger")?.error("unhandled error", { error });
     return c.json(new AppError("internal_error", "Unexpected failure; retry after a short delay.").body(), 500);
@@ -74,6 +89,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerKeyRoutes(app, deps);
   registerWorkspaceRoutes(app, deps);
   registerSolveRoutes(app, deps);
+  registerProgressRoutes(app, deps);
   registerImportRoutes(app);
   registerNotificationRoutes(app, deps);
   registerProjectRoutes(app, deps);

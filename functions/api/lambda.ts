@@ -1,4 +1,5 @@
 import { handle } from "hono/aws-lambda";
+import { deployedMailbox } from "../core/auth/mailer.js";
 import { loadConfig } from "../core/config.js";
 import { createLogger } from "../core/logger.js";
 import { resolveJwtSecret } from "../core/secrets.js";
@@ -15,7 +16,7 @@ const services = createServices({
   config,
   jwtSecret: await resolveJwtSecret(config),
   logger,
-  mailbox: (to) => logger.warn("no mail transport configured; a password-reset token was not delivered", { to_domain: to.split("@")[1] }),
+  mailbox: deployedMailbox(config, logger),
 });
 const app = createApp({
   ...services,

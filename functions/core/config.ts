@@ -57,6 +57,8 @@ export interface Config {
   jwtSecretArn: string;
   jwtTtlSeconds: number;
   passwordResetTtlSeconds: number;
+  /** Sender of password-reset mail through SES; empty: no mail transport (tokens are not delivered). */
+  mailFromAddress: string;
   authMaxActiveApiKeysPerUser: number;
   apiKeyCacheSeconds: number;
 
@@ -87,6 +89,13 @@ export interface Config {
    * this, less a margin to hand it back, or hands it back to the queue.
    */
   workerStopTimeoutSeconds: number;
+  /** Seconds between a worker's heartbeats (its inventory and a time, read by the API's health check). */
+  workerHeartbeatSeconds: number;
+  /**
+   * Workers the stage keeps running at least. 0 (a stage that idles) lets the health check call a fleet
+   * with no live worker `healthy` (idle) on its last inventory; otherwise no live worker is `down`.
+   */
+  fleetMinWorkers: number;
   /** The ECS agent's endpoint (set by ECS in every task); empty outside ECS: no scale-in protection. */
   ecsAgentUri: string;
   /** How long one call of the agent protects the task from scale-in; renewed while a job runs. */
@@ -208,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecretArn: str(env, "JWT_SECRET_ARN", ""),
     jwtTtlSeconds: num(env, "JWT_TTL_SECONDS", 3600),
     passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
+    mailFromAddress: str(env, "MAIL_FROM_ADDRESS", ""),
     authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
     apiKeyCacheSeconds: num(env, "API_KEY_CACHE_SECONDS", 10),
 
@@ -223,6 +233,8 @@ export function loadConfig(env: Env = process.env): Config {
 
     workerPollSeconds: Math.min(20, num(env, "WORKER_POLL_SECONDS", 20)),
     workerStopTimeoutSeconds: num(env, "WORKER_STOP_TIMEOUT_SECONDS", 30),
+    workerHeartbeatSeconds: Math.max(1, num(env, "WORKER_HEARTBEAT_SECONDS", 60)),
+    fleetMinWorkers: Math.max(0, num(env, "FLEET_MIN_WORKERS", 1)),
     ecsAgentUri: str(env, "ECS_AGENT_URI", ""),
     taskProtectionMinutes: Math.max(1, num(env, "TASK_PROTECTION_MINUTES", 30)),
 

@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { Mailbox } from "./auth/mailer.js";
 import { AuthService } from "./auth/service.js";
 import { createBlobStore, type BlobStore } from "./blob/blob-store.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -8,8 +9,11 @@ import { ComparisonService } from "./comparisons/service.js";
 import { ComparisonStore } from "./comparisons/store.js";
 import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
+import { FinalSignals } from "./executions/final-signals.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
+import { ProgressService } from "./progress/service.js";
+import { ProgressStore } from "./progress/store.js";
 import { Credits } from "./credits/credits.js";
 import { DailyQuota } from "./limits/quota.js";
 import { SolveAdmission } from "./limits/solve-admission.js";
@@ -18,6 +22,7 @@ import { Notifications } from "./notifications/notifications.js";
 import { ProjectService } from "./projects/service.js";
 import { ProjectStore } from "./projects/store.js";
 import { createSqsClient, Queues } from "./queue/sqs.js";
+import { WorkerHeartbeats } from "./health/worker-heartbeats.js";
 import { InventoryStore } from "./solvers/inventory.js";
 import { createLogger, type Logger } from "./logger.js";
 import { CounterStore } from "./store/counters.js";
@@ -35,8 +40,7 @@ import { WebhookDeliveries } from "./webhooks/delivery.js";
  * Everything the handlers and workers share, built once per process (per Lambda cold start, per
  * worker, per local stack). Core services only: no HTTP, no Lambda types.
  */
-/** Where messages to users go (password-reset tokens). Locally the console; in AWS, none yet. */
-export type Mailbox = (to: string, subject: string, body: string) => void;
+export type { Mailbox } from "./auth/mailer.js";
 
 export interface Services {
   config: Config;
@@ -55,12 +59,17 @@ export interface Services {
   queues: Queues;
   blobs: BlobStore;
   inventory: InventoryStore;
+  workerHeartbeats: WorkerHeartbeats;
   notifications: Notifications;
   quota: DailyQuota;
   credits: Credits;
   admission: SolveAdmission;
   executionStore: ExecutionStore;
   executions: ExecutionService;
+  /** Wakes a plain solve's wait on a worker's final write, where this process hears of it. */
+  finalSignals: FinalSignals;
+  progressStore: ProgressStore;
+  progress: ProgressService;
   projectStore: ProjectStore;
   projects: ProjectService;
   comparisonStore: ComparisonStore;
@@ -83,6 +92,8 @@ export interface ServiceOptions {
   mailbox?: Mailbox;
   sqs?: SQSClient;
   blobs?: BlobStore;
+  /** The local stack's, which hears its workers; by default none is heard and the wait polls. */
+  finalSignals?: FinalSignals;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -108,7 +119,10 @@ export function createServices(options: ServiceOptions): Services {
   const comparisonStore = new ComparisonStore(table);
   const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
-  const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues });
+  const finalSignals = options.finalSignals ?? new FinalSignals(false);
+  const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues, finalSignals });
+  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
+  const progressStore = new ProgressStore(table, blobs);
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
@@ -135,16 +149,20 @@ export function createServices(options: ServiceOptions): Services {
     queues,
     blobs,
     inventory,
+    workerHeartbeats: new WorkerHeartbeats(table),
     notifications,
     quota,
     credits,
     admission,
     executionStore,
     executions,
+    finalSignals,
+    progressStore,
+    progress: new ProgressService({ executionStore, progressStore, executions, comparisonStore, comparisons }),
     projectStore,
     projects,
     comparisonStore,
-    comparisons: new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues }),
+    comparisons,
     documentStore,
     documents,
     triggerStore,

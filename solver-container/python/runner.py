@@ -79,7 +79,10 @@ SOLVER_TITLES = {"scip": "SCIP", "highs": "HiGHS"}
 def execute(request):
     """Solves one request and writes its result file. Used by a forked child and by --once alike."""
     req_id = request.get("id")
-    reporter = solve_common.Reporter(req_id, write_line)
+    streaming = bool(request.get("settings", {}).get("stream"))
+    reporter = solve_common.Reporter(req_id, write_line, streaming)
+    # A solver that logs to a file (SCIP) writes it beside the result file; the reporter forwards it.
+    reporter.log_path = f"{request['result_path']}.log" if streaming else None
     ceiling = 0
     try:
         ceiling = solve_common.apply_memory_ceiling(request["settings"])

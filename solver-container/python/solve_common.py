@@ -11,6 +11,9 @@ INFINITY_THRESHOLD = 1e19
 
 PROGRESS_INTERVAL_SECONDS = 0.5
 
+# One protocol line stays under 4 KiB (an atomic pipe write): a longer log line is cut.
+LOG_LINE_MAX_CHARS = 1000
+
 
 def finite(value):
     """A reportable number, or None for infinities, NaN and the solvers' 1e20 sentinels."""
@@ -71,16 +74,28 @@ def write_result(path, result):
 class Reporter:
     """Streams the incumbent and bound to the Node side, which keeps the last one for the kill switch."""
 
-    def __init__(self, req_id, write_line):
+    def __init__(self, req_id, write_line, streaming=False):
+        # streaming: someone records the solve's log and progress (else only the last point matters, to
+        # the kill switch), so log lines are forwarded and solvers report between their own log lines.
+        self.streaming = streaming
         self.req_id = req_id
         self.write_line = write_line
         self.last_sent = 0.0
         self.last = (None, None, None)
 
+    def log(self, text):
+        """Forwards the solver's own log lines (the Node side stores them with the progress)."""
+        for line in str(text).splitlines():
+            if line.strip():
+                self.write_line({"event": "log", "id": self.req_id, "text": line[:LOG_LINE_MAX_CHARS]})
+
     def progress(self, incumbent, bound, nodes=None, force=False):
-        snapshot = (finite(incumbent), finite(bound), None if nodes is None else int(nodes))
         now = time.monotonic()
-        if snapshot == self.last or (not force and now - self.last_sent < PROGRESS_INTERVAL_SECONDS):
+        # The common call (a solver's per-node callback between two reports) returns here, at once.
+        if not force and now - self.last_sent < PROGRESS_INTERVAL_SECONDS:
+            return
+        snapshot = (finite(incumbent), finite(bound), None if nodes is None else int(nodes))
+        if snapshot == self.last:
             return
         self.last = snapshot
         self.last_sent = now
@@ -133,3 +148,38 @@ def apply_memory_ceiling(settings):
 def memory_limit_message(solver_title, mb):
     ceiling = f"its memory ceiling of {mb} MB (SOLVER_MEMORY_MB)" if mb else "the memory available"
     return f"memory limit: {solver_title} needed more than {ceiling}"
+
+
+def pool_size(settings):
+    """How many distinct solutions the request wants back (1: only the best)."""
+    return max(1, int(settings.get("solution_pool_size") or 1))
+
+
+class SolutionPool:
+    """Distinct solutions (values rounded to 1e-9 relative tell them apart), kept best first."""
+
+    def __init__(self, size, sense):
+        self.size = size
+        self.sign = -1 if sense == "maximize" else 1
+        self.entries = []
+        self.seen = set()
+
+    def full(self):
+        return len(self.entries) >= self.size
+
+    def add(self, objective, values):
+        objective = finite(objective)
+        if objective is None or any(finite(v) is None for v in values):
+            return False
+        key = tuple(round(float(v), 9) for v in values)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        entry = {"objective_value": objective, "solution": [float(v) for v in values]}
+        self.entries.append(entry)
+        self.entries.sort(key=lambda e: self.sign * e["objective_value"])
+        del self.entries[self.size:]
+        return any(e is entry for e in self.entries)
+
+    def result(self):
+        return self.entries

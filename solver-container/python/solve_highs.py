@@ -6,7 +6,7 @@ from collections import deque
 import highspy
 import numpy as np
 
-from solve_common import Deadline, empty_result, finite, has_open_integer_column
+from solve_common import Deadline, SolutionPool, empty_result, finite, has_open_integer_column, pool_size
 
 INF = highspy.kHighsInf
 STATUS = highspy.HighsModelStatus
@@ -94,6 +94,11 @@ class Run:
         # Keep HiGHS's words for error messages without printing them.
         h.setOptionValue("log_to_console", False)
         h.cbLogging.subscribe(lambda e: self.log.append(e.message.rstrip()))
+        if reporter is not None and reporter.streaming:
+            h.cbLogging.subscribe(lambda e: reporter.log(e.message))
+        if pool_size(settings) > 1:
+            # HiGHS keeps every improving solution it finds when asked: the pool it can give.
+            h.setOptionValue("mip_improving_solution_save", True)
         h.setOptionValue("time_limit", max(float(seconds), 0.001))
         h.setOptionValue("mip_rel_gap", float(settings["gap"]))
         h.setOptionValue("threads", int(settings["threads"]))
@@ -111,6 +116,12 @@ class Run:
             h.cbMipLogging.subscribe(
                 lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
             )
+            if reporter.streaming:
+                # HiGHS logs its search every few seconds; its interrupt check runs often, and the reporter
+                # throttles what it sends to one point per PROGRESS_INTERVAL_SECONDS.
+                h.cbMipInterrupt.subscribe(
+                    lambda e: reporter.progress(e.data_out.mip_primal_bound, e.data_out.mip_dual_bound, e.data_out.mip_node_count)
+                )
         h.run()
         self.status = h.getModelStatus()
         self.info = h.getInfo()
@@ -133,6 +144,16 @@ class Run:
             result["dual_bound"] = finite(self.info.mip_dual_bound)
         elif self.status == STATUS.kOptimal:
             result["dual_bound"] = result["objective_value"]
+
+    def pool(self, form, size):
+        """The improving solutions HiGHS saved (each better than the one before), best first, distinct."""
+        pool = SolutionPool(size, form["sense"])
+        if self.primal_ok:
+            pool.add(self.info.objective_function_value, self.highs.getSolution().col_value)
+        for saved in reversed(self.highs.getSavedMipSolutions()):
+            if len(saved.col_value) == form["numCols"]:
+                pool.add(saved.objective, saved.col_value)
+        return pool.result()
 
     def words(self):
         lines = [line for line in self.log if line.strip()]
@@ -223,6 +244,8 @@ def solve(form, settings, reporter):
     if status == STATUS.kOptimal and final.primal_ok:
         result["solver_status"] = "optimal"
         final.fill(result)
+        if pool_size(settings) > 1 and final.is_mip:
+            result["solution_pool"] = final.pool(form, pool_size(settings))
     elif status == STATUS.kInfeasible:
         result["solver_status"] = "infeasible"
     elif status == STATUS.kUnbounded:

@@ -8,7 +8,9 @@ from pyscipopt import SCIP_EVENTTYPE, SCIP_PARAMSETTING, Eventhdlr, ExprCons, qu
 
 from solve_common import (
     INFINITY_THRESHOLD,
+    PROGRESS_INTERVAL_SECONDS,
     Deadline,
+    SolutionPool,
     bound_or_none,
     data_size_mb,
     empty_result,
@@ -16,6 +18,7 @@ from solve_common import (
     has_open_integer_column,
     memory_ceiling_mb,
     memory_limit_message,
+    pool_size,
 )
 
 # SCIP statuses that stop the search early for a reason other than the time limit.
@@ -34,12 +37,45 @@ def probe():
     return {"available": True, "version": version_string()}
 
 
+class LogTail:
+    """
+    SCIP's log goes to a file (its screen output stays hidden: it would mix with other solves on the
+    host's stderr); the lines it has completed are forwarded at most every PROGRESS_INTERVAL_SECONDS.
+    """
+
+    def __init__(self, path, reporter):
+        self.path = path
+        self.reporter = reporter
+        self.offset = 0
+        self.partial = ""
+        self.last_read = 0.0
+
+    def forward(self, force=False):
+        now = time.monotonic()
+        if not force and now - self.last_read < PROGRESS_INTERVAL_SECONDS:
+            return
+        self.last_read = now
+        try:
+            with open(self.path, encoding="utf-8", errors="replace") as fh:
+                fh.seek(self.offset)
+                chunk = fh.read()
+                self.offset = fh.tell()
+        except OSError:
+            return
+        text = self.partial + chunk
+        lines = text.split("\n")
+        self.partial = "" if force else lines.pop()
+        for line in lines:
+            self.reporter.log(line)
+
+
 class ProgressHandler(Eventhdlr):
     """Reports each new incumbent at once and the dual bound at most every PROGRESS_INTERVAL_SECONDS."""
 
-    def __init__(self, reporter):
+    def __init__(self, reporter, tail=None):
         super().__init__()
         self.reporter = reporter
+        self.tail = tail
 
     def eventinit(self):
         self.model.catchEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
@@ -55,6 +91,8 @@ class ProgressHandler(Eventhdlr):
         # Inside BESTSOLFOUND the primal bound is not updated yet: read the new best solution itself.
         incumbent = m.getSolObjVal(m.getBestSol()) if m.getNSols() > 0 else None
         self.reporter.progress(incumbent, m.getDualbound(), m.getNNodes(), force=force)
+        if self.tail is not None:
+            self.tail.forward()
 
 
 def quadratic_columns(form):
@@ -135,6 +173,8 @@ def build(form, objective=True):
     ]
     starts, indices, values = form["rowStarts"], form["rowIndices"], form["rowValues"]
     for i in range(form["numRows"]):
+        if form["rowLower"][i] is None and form["rowUpper"][i] is None:
+            continue  # a free row constrains nothing (and pyscipopt refuses a constraint without sides)
         expr = quicksum(values[k] * xs[indices[k]] for k in range(starts[i], starts[i + 1]))
         m.addCons(ExprCons(expr, lhs=bound_or_none(form["rowLower"][i]), rhs=bound_or_none(form["rowUpper"][i])), name=f"r{i}")
     if objective:
@@ -165,17 +205,27 @@ def apply_settings(m, settings, seconds):
 class Run:
     """One optimize() call and the numbers it left behind."""
 
-    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True, primal_simplex=False):
+    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True, primal_simplex=False, excluded=(), columns=()):
         self.form = form
         self.model, self.xs = build(form, objective=objective)
+        for point in excluded:
+            # At least one of `columns` (all binary) differs from the point's value.
+            ones = [j for j in columns if round(point[j]) == 1]
+            zeros = [j for j in columns if round(point[j]) == 0]
+            self.model.addCons(quicksum(1 - self.xs[j] for j in ones) + quicksum(self.xs[j] for j in zeros) >= 1)
         self.applied = apply_settings(self.model, settings, seconds)
         if not presolve:
             self.model.setPresolve(SCIP_PARAMSETTING.OFF)
         if primal_simplex:
             self.model.setParam("lp/initalgorithm", "p")
             self.model.setParam("lp/resolvealgorithm", "p")
+        tail = None
         if reporter is not None:
-            self.model.includeEventhdlr(ProgressHandler(reporter), "incumbent_progress", "streams incumbent and bound")
+            log_path = getattr(reporter, "log_path", None)
+            if log_path:
+                self.model.setLogfile(log_path)
+                tail = LogTail(log_path, reporter)
+            self.model.includeEventhdlr(ProgressHandler(reporter, tail), "incumbent_progress", "streams incumbent and bound")
         # SCIP raises when its LP solver fails in a way it cannot recover from ("error in LP solver!").
         self.failure = None
         try:
@@ -183,6 +233,9 @@ class Run:
         except Exception as exc:  # noqa: BLE001 - any SCIP error is reported, never a crash
             self.failure = str(exc)
         m = self.model
+        if tail is not None:
+            m.setLogfile(None)
+            tail.forward(force=True)
         self.status = "lperror" if self.failure else m.getStatus()
         self.has_solution = m.getNSols() > 0
         self.seconds = m.getSolvingTime()
@@ -198,6 +251,12 @@ class Run:
         if any(abs(m.getSolVal(sol, x)) >= INFINITY_THRESHOLD for x in self.xs):
             return False
         return m.checkSol(sol, printreason=False, original=True)
+
+    def values_of(self, sol):
+        return [self.model.getSolVal(sol, x) for x in self.xs]
+
+    def objective_of(self, sol, values):
+        return objective_value(self.form, values) if self.form["qValues"] else self.model.getSolObjVal(sol)
 
     def fill(self, result):
         m = self.model
@@ -236,6 +295,40 @@ def settle_infeasible_or_unbounded(form, settings, deadline, first):
     if feasibility.has_solution:
         return "unbounded", None, runs
     return "error", "SCIP: infeasible or unbounded (SCIP could not tell which within the time limit)", runs
+
+
+def binary_columns_only(form):
+    """Every integer column is a 0/1 column: then one linear row excludes a solution's assignment."""
+    return all(
+        not integer or (lo is not None and up is not None and lo >= 0 and up <= 1)
+        for integer, lo, up in zip(form["integrality"], form["colLower"], form["colUpper"])
+    )
+
+
+def solution_pool(form, settings, deadline, run):
+    """
+    Up to solution_pool_size distinct solutions, best first: those SCIP stored while it searched, then,
+    when the integer columns are all binary, the best solution outside the pool, one solve at a time
+    with a row that excludes each pooled assignment, while that solution still makes the pool (within
+    the time left). Solved to optimality, these are the k best assignments.
+    """
+    pool = SolutionPool(pool_size(settings), form["sense"])
+    m = run.model
+    for sol in m.getSols():
+        values = run.values_of(sol)
+        pool.add(run.objective_of(sol, values), values)
+    integers = [j for j, t in enumerate(form["integrality"]) if t]
+    if not integers or not binary_columns_only(form):
+        return pool.result()
+    while deadline.remaining() > 0.05:
+        extra = Run(form, settings, deadline.remaining(), excluded=[e["solution"] for e in pool.result()], columns=integers)
+        if not extra.has_solution or extra.status not in ("optimal", "gaplimit", "timelimit"):
+            break
+        sol = extra.model.getBestSol()
+        values = extra.values_of(sol)
+        if not pool.add(extra.objective_of(sol, values), values):
+            break  # the best one left out is no better than the pool's worst
+    return pool.result()
 
 
 def solve(form, settings, reporter):
@@ -283,6 +376,8 @@ def solve(form, settings, reporter):
     if status in ("optimal", "gaplimit"):
         result["solver_status"] = "optimal"
         final.fill(result)
+        if pool_size(settings) > 1 and any(form["integrality"]):
+            result["solution_pool"] = solution_pool(form, settings, deadline, final)
     elif status in ("infeasible", "unbounded"):
         result["solver_status"] = status
         result["raw_status"] = run.status if len(runs) == 1 else f"{run.status} -> {status}"

@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
+import { traceMark } from "../../functions/core/trace/solve-trace.js";
 import type { TaskProtection } from "./task-protection.js";
 
 /**
@@ -39,7 +40,7 @@ export interface QueueWorkerOptions {
   /** Called when a message is taken, before its job runs. */
   beforeJob?(): void;
   /** Called when a job has ended and its message is done with (e.g. start the solvers kept ahead again). */
-  afterJob?(): void;
+  afterJob?(job: JobMessage | null): void;
 }
 
 /** Between empty short polls. */
@@ -89,10 +90,11 @@ export class QueueWorker {
         continue;
       }
       this.options.beforeJob?.();
-      this.current = this.handle(message);
-      await this.current;
+      const handling = this.handle(message);
+      this.current = handling.then(() => undefined);
+      const job = await handling;
       this.current = null;
-      if (!this.stopping) this.options.afterJob?.();
+      if (!this.stopping) this.options.afterJob?.(job);
     }
   }
 
@@ -121,15 +123,17 @@ export class QueueWorker {
     return out.Messages?.[0];
   }
 
-  private async handle(message: Message): Promise<void> {
+  /** Runs the message's job; resolves to the job (null for a malformed message). */
+  private async handle(message: Message): Promise<JobMessage | null> {
     const { logger } = this.options;
     const parsed = JobMessageSchema.safeParse(safeJson(message.Body));
     if (!parsed.success) {
       logger.error("bad job message; the queue's redrive policy will move it to the DLQ", { body: message.Body?.slice(0, 500) });
       await this.setVisibility(message, BAD_MESSAGE_RETRY_SECONDS);
-      return;
+      return null;
     }
     const job = parsed.data;
+    traceMark("received", job.id);
     const jobKeys = { job_id: job.id, job_type: job.type, org_id: job.org_id, receive_count: message.Attributes?.ApproximateReceiveCount };
     this.jobs++;
     const started = Date.now();
@@ -156,7 +160,8 @@ export class QueueWorker {
       if (outcome === "done") {
         logger.info("job done", { ...jobKeys, ms: Date.now() - started });
         await this.deleteMessage(message);
-        return;
+        traceMark("message_deleted", job.id);
+        return job;
       }
       const handedBack = await this.options.handBack(job).catch((error: unknown) => {
         logger.error("handing the job back failed; the sweeper will fail it when its lease lapses", { ...jobKeys, error });
@@ -168,6 +173,7 @@ export class QueueWorker {
       } else {
         await this.deleteMessage(message);
       }
+      return job;
     } finally {
       clearInterval(heartbeat);
       await protecting;

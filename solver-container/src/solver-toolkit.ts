@@ -36,6 +36,7 @@ export async function createSolverToolkit(config: Config, options: { warm: boole
           signal: opts.signal,
           killGraceSeconds: opts.killGraceSeconds,
           memoryMb: config.solverMemoryMb,
+          progress: opts.progress,
         });
       } finally {
         // The result is in hand: the files go while the worker reports it.

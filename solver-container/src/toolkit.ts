@@ -1,11 +1,16 @@
 import type { Problem } from "../../functions/core/problem/schema.js";
 import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
 import type { SolveSettings, SolverName } from "../../functions/core/solvers/types.js";
-import type { AdapterResult } from "./adapters/types.js";
+import type { AdapterResult, ProgressSink } from "./adapters/types.js";
 
 /** What a worker needs from the solvers: run one, and say which are here. */
 export interface SolverToolkit {
-  solve(name: SolverName, problem: Problem, settings: SolveSettings, options: { signal?: AbortSignal; killGraceSeconds: number }): Promise<AdapterResult>;
+  solve(
+    name: SolverName,
+    problem: Problem,
+    settings: SolveSettings,
+    options: { signal?: AbortSignal; killGraceSeconds: number; progress?: ProgressSink },
+  ): Promise<AdapterResult>;
   /** Probes every solver (each adapter keeps what it learns), so a job does not pay for it. */
   inventory(): Promise<InventoryEntry[]>;
   /**

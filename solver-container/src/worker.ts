@@ -13,7 +13,9 @@
  *
  * `--announce-ready` prints {"event":"ready","pid":…} on stdout once the worker polls, and again each
  * time it is idle with its solvers warm after a job ({"event":"busy"} when it takes one): the local
- * stack and the benchmarks wait for it.
+ * stack and the benchmarks wait for it. It prints {"event":"final","id":…,"outcome":…} right after each
+ * execution's final write (the local stack answers the plain solve waiting for it). With SOLVE_TRACE=1 it also prints each job's timestamps
+ * ({"event":"trace","id":…,"marks":{…}}, see functions/core/trace/solve-trace.ts).
  *
  * Exit code 0: stopped (long-lived), or the job ran or was already done or held elsewhere (--job);
  * 1: the job failed with an error (--job; the item is marked failed first); 2: bad invocation.
@@ -23,6 +25,8 @@ import { loadConfig } from "../../functions/core/config.js";
 import { createLogger } from "../../functions/core/logger.js";
 import { JobMessageSchema } from "../../functions/core/queue/messages.js";
 import { createServices } from "../../functions/core/services.js";
+import { traceTake, tracing } from "../../functions/core/trace/solve-trace.js";
+import { FleetHeartbeat } from "./fleet-heartbeat.js";
 import { handBackJob } from "./hand-back.js";
 import { runJob } from "./jobs/run-job.js";
 import { QueueWorker } from "./queue-worker.js";
@@ -31,6 +35,10 @@ import { createSolverToolkit } from "./solver-toolkit.js";
 import { TaskProtection } from "./task-protection.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+/** An outcome announced with its result inline up to this size; a larger one is only "read it now". */
+const ANNOUNCED_OUTCOME_MAX_CHARS = 64 * 1024;
+const small = <T>(value: T): T | undefined => (value && JSON.stringify(value).length <= ANNOUNCED_OUTCOME_MAX_CHARS ? value : undefined);
 
 /** How often a worker's inventory report may be refreshed (the API reads the record). */
 const INVENTORY_EVERY_MS = 10 * 60_000;
@@ -97,6 +105,7 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
   const announce = (event: "ready" | "busy") => {
     if (announceReady) process.stdout.write(`${JSON.stringify({ event, pid: process.pid })}\n`);
   };
+  if (announceReady) rt.announceFinal = (id, outcome) => process.stdout.write(`${JSON.stringify({ event: "final", id, outcome: small(outcome) })}\n`);
   const worker = new QueueWorker({
     sqs: rt.services.sqs,
     queueUrl: config.jobsQueueUrl,
@@ -116,7 +125,10 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
       jobsTaken++;
       announce("busy");
     },
-    afterJob: () => {
+    afterJob: (job) => {
+      // The job's timestamps (SOLVE_TRACE=1), for the local stack's overhead benchmark.
+      const marks = job && tracing() ? traceTake(job.id) : undefined;
+      if (marks && announceReady) process.stdout.write(`${JSON.stringify({ event: "trace", id: job!.id, marks })}\n`);
       const taken = jobsTaken;
       void rt.toolkit.prepare().then(() => {
         if (taken === jobsTaken && !stopping) announce("ready");
@@ -135,11 +147,13 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
       stopping = worker.stop();
     });
   }
-  await Promise.all([warmUp(rt), rt.toolkit.prepare()]);
+  const heartbeat = new FleetHeartbeat(rt);
+  await Promise.all([warmUp(rt).then(() => heartbeat.start()), rt.toolkit.prepare()]);
   logger.info("worker ready: polling the jobs queue", { queue: config.jobsQueueUrl, machine: rt.machineNote });
   announce("ready");
   await worker.run();
   await stopping;
+  await heartbeat.stop();
   logger.info("worker stopped", { jobs: worker.jobs });
   return 0;
 }

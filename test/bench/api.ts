@@ -8,7 +8,7 @@
  *    ratio is the cost of authentication + rate limiting, not of the machine's mood.
  */
 import { startTestStack } from "../support/test-stack.js";
-import { solveOverhead } from "./_solve-overhead.js";
+import { enableSolveTrace, solveOverhead } from "./_solve-overhead.js";
 import { percentile, table } from "./_stats.js";
 
 interface Result {
@@ -48,6 +48,7 @@ export default async function bench(args: string[]): Promise<void> {
   const concurrency = Number(positional[1] ?? 8);
   const rounds = Number(option(args, "rounds") ?? 15);
   const only = option(args, "only");
+  if (only !== "reads") enableSolveTrace();
   const stack = await startTestStack({
     env: {
       INSTANCE_RATE_LIMIT_PER_MINUTE: "0",

@@ -2,7 +2,8 @@
  * `npm run bench -- solvers [instance-substring …]`: per manifest instance and solver, the service's
  * end-to-end time (POST /api/v2/solve until the answer) beside the same solver run directly on the same
  * file (its own command line or Python, as a user would), and the ratio. Then the median fixed overhead
- * per solve: end-to-end minus the solver's own reported time. One solve at a time, in one run.
+ * per solve: end-to-end minus the solver's own reported time. One solve at a time, in one run. Then
+ * what progress capture costs each solver, with and without it side by side (_progress-capture.ts).
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import { readProblemFile } from "../../functions/core/problem/index.js";
 import { REPO_ROOT } from "../support/machine.js";
 import { readManifest } from "../support/manifest.js";
 import { startTestStack } from "../support/test-stack.js";
+import { progressCaptureCost } from "./_progress-capture.js";
 import { median, table } from "./_stats.js";
 
 const run = promisify(execFile);
@@ -67,6 +69,7 @@ export default async function bench(args: string[]): Promise<void> {
         rows.push([entry.file, solver, res.body.solver_status ?? `HTTP ${res.status}`, e2e, d, e2e / d, own, e2e - own]);
       }
     }
+    await progressCaptureCost(stack);
   } finally {
     await stack.stop();
   }

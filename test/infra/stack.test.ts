@@ -3,14 +3,16 @@ import path from "node:path";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TABLE_ACTIONS } from "../../lib/data.js";
-import { SOLVER_CONTAINER_NAME, SOLVER_HEALTHCHECK, WORKER_COMMAND } from "../../lib/solver-fleet.js";
+import { SOLVER_CONTAINER_NAME, SOLVER_HEALTHCHECK, WORKER_COMMAND, WORKER_JOBS_QUEUE_ACTIONS, WORKER_TABLE_ACTIONS } from "../../lib/solver-fleet.js";
 import { longestJobSeconds, staleQueuedSeconds } from "../../lib/stage.js";
 import { TABLE_KEYS } from "../../functions/core/store/dynamo.js";
+import { FLEET_METRIC, FLEET_METRICS_NAMESPACE } from "../../functions/fleet-monitor/handler.js";
 import { REPO_ROOT } from "../support/machine.js";
 import { configVariableNames, envReadsOf, synthesize, type Synthesized } from "./synthesize.js";
 import {
   alarmViolations,
   identityStatements,
+  perJobTaskViolations,
   redriveViolations,
   refTarget,
   referencedIds,
@@ -38,14 +40,29 @@ function fn(s: Synthesized, name: string) {
   const statements = identityStatements(s.json).filter((st) => st.roles.includes(roleId));
   return { id, props: f.Properties, env: (f.Properties.Environment?.Variables ?? {}) as Record<string, Json>, roleId, statements };
 }
-const OUR_FUNCTIONS = ["api", "dispatcher", "webhook", "sweeper"];
+const OUR_FUNCTIONS = ["api", "fleet-monitor", "webhook", "sweeper"];
 const idOf = (s: Synthesized, type: string, name: string, key = "QueueName") =>
   resourcesOfType(s.json, type).find(([, r]) => r.Properties?.[key] === name)?.[0] ?? "";
 const actionsOf = (statements: { Action: string[] }[]) => new Set(statements.flatMap((s) => s.Action));
+/** Statements of the solver task's role (the worker's rights). */
+const taskRoleStatements = (t: Template) => {
+  const [taskDef] = resourcesOfType(t, "AWS::ECS::TaskDefinition")[0]!;
+  const taskRole = refTarget(t.Resources[taskDef]!.Properties.TaskRoleArn)!;
+  return identityStatements(t).filter((st) => st.roles.includes(taskRole));
+};
+const WORKER_ACTIONS = [
+  ...WORKER_TABLE_ACTIONS,
+  ...WORKER_JOBS_QUEUE_ACTIONS,
+  "sqs:SendMessage",
+  "s3:DeleteObject",
+  "s3:GetObject",
+  "s3:ListBucket",
+  "s3:PutObject",
+].sort();
 const clone = (t: Template): Template => JSON.parse(JSON.stringify(t));
 
 describe("queues: DLQs, redrive, visibility, alarms", () => {
-  it("every queue a Lambda consumes redrives to a DLQ of the stack, and the guard catches a dropped one", () => {
+  it("every work queue redrives to a DLQ of the stack, and the guard catches a dropped one", () => {
     expect(redriveViolations(dev.json)).toEqual([]);
     const broken = clone(dev.json);
     delete broken.Resources[idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs")]!.Properties.RedrivePolicy;
@@ -78,7 +95,8 @@ describe("queues: DLQs, redrive, visibility, alarms", () => {
 
   it("DLQ depth and oldest-message age are alarmed, to a topic with the stage's e-mail subscription", () => {
     expect(alarmViolations(dev.json)).toEqual([]);
-    expect(resourcesOfType(dev.json, "AWS::CloudWatch::Alarm")).toHaveLength(4);
+    const queueAlarms = resourcesOfType(dev.json, "AWS::CloudWatch::Alarm").filter(([, a]) => a.Properties.Namespace === "AWS/SQS");
+    expect(queueAlarms).toHaveLength(4);
     prod.template.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com" });
     const broken = clone(dev.json);
     for (const [id, a] of resourcesOfType(broken, "AWS::CloudWatch::Alarm"))
@@ -94,12 +112,16 @@ describe("queues: DLQs, redrive, visibility, alarms", () => {
     expect(jobs.MessageRetentionPeriod).toBeGreaterThan(jobs.VisibilityTimeout * jobs.RedrivePolicy.maxReceiveCount);
   });
 
-  it("the dispatcher and the webhook Lambda report failures per message", () => {
-    const mappings = resourcesOfType(dev.json, "AWS::Lambda::EventSourceMapping").map(([, m]) => m.Properties);
-    expect(mappings).toHaveLength(2);
-    for (const m of mappings) expect(m.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
-    const dispatcherMapping = mappings.find((m) => refTarget(m.FunctionName) === fn(dev, "dispatcher").id);
-    expect(refTarget(dispatcherMapping.EventSourceArn)).toBe(idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs"));
+  it("only the webhook Lambda consumes a queue (workers poll the jobs queue): per-message failures, a capped poller", () => {
+    for (const s of [dev, prod]) {
+      const mappings = resourcesOfType(s.json, "AWS::Lambda::EventSourceMapping").map(([, m]) => m.Properties);
+      expect(mappings).toHaveLength(1);
+      const [webhook] = mappings;
+      expect(refTarget(webhook.FunctionName)).toBe(fn(s, "webhook").id);
+      expect(refTarget(webhook.EventSourceArn)).toBe(idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-webhooks`));
+      expect(webhook.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
+      expect(webhook.ScalingConfig).toEqual({ MaximumConcurrency: s.config.webhookMaxConcurrency });
+    }
   });
 });
 
@@ -114,7 +136,7 @@ describe("IAM: least privilege per function", () => {
     for (const v of widened) expect(v).toMatch(/dynamodb:\w+ on Resource "\*"/);
     const noCondition = clone(dev.json);
     for (const [, p] of resourcesOfType(noCondition, "AWS::IAM::Policy")) for (const st of p.Properties.PolicyDocument.Statement) delete st.Condition;
-    expect(wildcardViolations(noCondition).some((v) => v.includes("without a ecs:cluster condition"))).toBe(true);
+    expect(wildcardViolations(noCondition)).toEqual([expect.stringContaining('cloudwatch:PutMetricData on "*" without a cloudwatch:namespace condition')]);
   });
 
   it("our functions' roles carry no managed policy (log rights are scoped to their own log group)", () => {
@@ -133,41 +155,63 @@ describe("IAM: least privilege per function", () => {
     const webhooks = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks");
     const [bucket] = resourcesOfType(dev.json, "AWS::S3::Bucket")[0]!;
     const [secret] = resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]!;
-    const [cluster] = resourcesOfType(dev.json, "AWS::ECS::Cluster")[0]!;
+    const [service] = resourcesOfType(dev.json, "AWS::ECS::Service")[0]!;
     const [taskDef] = resourcesOfType(dev.json, "AWS::ECS::TaskDefinition")[0]!;
     const taskRole = refTarget(dev.json.Resources[taskDef]!.Properties.TaskRoleArn)!;
-    const executionRole = refTarget(dev.json.Resources[taskDef]!.Properties.ExecutionRoleArn)!;
     const reach = (statements: { Action: string[]; Resource: Json[] }[]) => {
       const ids = referencedIds(statements.filter((s) => !s.Action.every((a) => a.startsWith("logs:"))).map((s) => s.Resource));
       return [...ids].filter((id) => !id.startsWith("AWS::")).sort();
     };
     expect(reach(fn(dev, "api").statements)).toEqual([bucket, jobs, secret, table, webhooks].sort());
-    expect(reach(fn(dev, "dispatcher").statements)).toEqual([cluster, executionRole, jobs, taskDef, taskRole].sort());
+    expect(reach(fn(dev, "fleet-monitor").statements)).toEqual([jobs, service].sort());
     const webhooksDlq = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks-dlq");
     expect(reach(fn(dev, "webhook").statements)).toEqual([bucket, table, webhooks, webhooksDlq].sort());
-    expect(reach(fn(dev, "sweeper").statements)).toEqual([bucket, cluster, table, webhooks].sort());
+    expect(reach(fn(dev, "sweeper").statements)).toEqual([bucket, table, webhooks].sort());
     const task = identityStatements(dev.json).filter((s) => s.roles.includes(taskRole));
-    expect(reach(task)).toEqual([bucket, table, webhooks].sort());
+    expect(reach(task)).toEqual([bucket, jobs, table, webhooks].sort());
   });
 
-  it("grants name the actions, not families: ECS rights to the dispatcher and sweeper only, secrets to the API only", () => {
+  it("grants name the actions, not families: ECS reads to the fleet monitor only, secrets to the API only", () => {
     const api = actionsOf(fn(dev, "api").statements);
-    const dispatcher = actionsOf(fn(dev, "dispatcher").statements);
+    const monitor = actionsOf(fn(dev, "fleet-monitor").statements);
     const sweeper = actionsOf(fn(dev, "sweeper").statements);
     const webhook = actionsOf(fn(dev, "webhook").statements);
-    expect([...dispatcher].filter((a) => a.startsWith("ecs:")).sort()).toEqual(["ecs:ListTasks", "ecs:RunTask", "ecs:TagResource"]);
-    expect([...sweeper].filter((a) => a.startsWith("ecs:")).sort()).toEqual(["ecs:DescribeTasks", "ecs:ListTasks", "ecs:StopTask"]);
-    for (const a of [api, webhook]) expect([...a].some((x) => x.startsWith("ecs:") || x === "iam:PassRole")).toBe(false);
+    expect([...monitor].filter((a) => !a.startsWith("logs:")).sort()).toEqual(["cloudwatch:PutMetricData", "ecs:DescribeServices", "sqs:GetQueueAttributes"]);
+    const putMetric = fn(dev, "fleet-monitor").statements.find((s) => s.Action.includes("cloudwatch:PutMetricData"))!;
+    expect(putMetric.Condition).toEqual({ StringEquals: { "cloudwatch:namespace": FLEET_METRICS_NAMESPACE } });
+    for (const a of [api, sweeper, webhook]) expect([...a].some((x) => x.startsWith("ecs:") || x === "iam:PassRole")).toBe(false);
     expect(api.has("secretsmanager:GetSecretValue")).toBe(true);
-    for (const a of [dispatcher, sweeper, webhook]) expect([...a].some((x) => x.startsWith("secretsmanager:"))).toBe(false);
+    for (const a of [monitor, sweeper, webhook]) expect([...a].some((x) => x.startsWith("secretsmanager:"))).toBe(false);
     for (const a of [api, sweeper, webhook]) {
       expect([...a].filter((x) => x.startsWith("dynamodb:")).sort()).toEqual([...TABLE_ACTIONS].sort());
     }
     expect([...webhook].filter((x) => x.startsWith("s3:")).sort()).toEqual(["s3:GetObject", "s3:ListBucket"]);
-    const runTask = fn(dev, "dispatcher").statements.find((s) => s.Action.includes("ecs:RunTask"))!;
-    expect(runTask.Condition?.ArnEquals?.["ecs:cluster"]).toBeDefined();
-    const passRole = fn(dev, "dispatcher").statements.find((s) => s.Action.includes("iam:PassRole"))!;
-    expect(passRole.Condition).toEqual({ StringEquals: { "iam:PassedToService": "ecs-tasks.amazonaws.com" } });
+  });
+
+  it("the solver task role holds exactly what a worker calls: no DeleteItem or BatchWriteItem, no ECS right", () => {
+    for (const s of [dev, prod]) {
+      const statements = taskRoleStatements(s.json);
+      expect([...actionsOf(statements)].sort()).toEqual(WORKER_ACTIONS);
+      expect([...actionsOf(statements)].filter((a) => a.startsWith("dynamodb:")).sort()).toEqual([
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:Query",
+        "dynamodb:UpdateItem",
+      ]);
+      const jobs = idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-jobs`);
+      const webhooks = idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-webhooks`);
+      const on = (action: string) => [...referencedIds(statements.filter((st) => st.Action.includes(action)).map((st) => st.Resource))];
+      expect(on("sqs:ReceiveMessage")).toEqual([jobs]);
+      expect(on("sqs:SendMessage")).toEqual([webhooks]);
+      const deletes = statements.filter((st) => st.Action.includes("s3:DeleteObject"));
+      expect(JSON.stringify(deletes.map((st) => st.Resource))).toMatch(/\/results\/\*"/);
+    }
+    const widened = clone(dev.json);
+    const [, policy] = resourcesOfType(widened, "AWS::IAM::Policy").find(
+      ([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes("dynamodb:GetItem") && JSON.stringify(p.Properties.Roles).includes("TaskRole"),
+    )!;
+    policy.Properties.PolicyDocument.Statement.find((st: Json) => [st.Action].flat().includes("dynamodb:GetItem")).Action.push("dynamodb:DeleteItem");
+    expect([...actionsOf(taskRoleStatements(widened))].sort()).not.toEqual(WORKER_ACTIONS);
   });
 
   it("the table actions granted cover every DynamoDB command the code sends", () => {
@@ -221,15 +265,20 @@ describe("functions: runtime, architecture, environment", () => {
     expect(api.INSTANCE_MAX_SOLVE_TIME_SECONDS).toBe(String(dev.config.maxSolveTimeSeconds));
     expect(Number(api.MAX_REQUEST_BODY_MB)).toBeLessThanOrEqual(4);
 
-    // The dispatcher and sweeper read their ECS settings straight from the environment: all must be set.
-    const dispatcher = fn(dev, "dispatcher").env;
-    for (const name of envReadsOf("functions/dispatcher/lambda.ts").filter((n) => n !== "AWS_ENDPOINT_URL")) expect(dispatcher, name).toHaveProperty(name);
-    expect(dispatcher.MAX_RUNNING_SOLVER_TASKS).toBe(String(dev.config.maxRunningSolverTasks));
-    expect(dispatcher.SOLVER_CONTAINER_NAME).toBe(SOLVER_CONTAINER_NAME);
+    // The fleet monitor reads its settings straight from the environment: all must be set.
+    const monitor = fn(dev, "fleet-monitor").env;
+    for (const name of envReadsOf("functions/fleet-monitor/lambda.ts").filter((n) => n !== "AWS_ENDPOINT_URL")) expect(monitor, name).toHaveProperty(name);
+    const [serviceId] = resourcesOfType(dev.json, "AWS::ECS::Service")[0]!;
+    expect(monitor).toMatchObject({ JOBS_QUEUE_URL: jobsUrl, SOLVER_SERVICE_NAME: { "Fn::GetAtt": [serviceId, "Name"] } });
+    expect(refTarget(monitor.SOLVER_CLUSTER_ARN)).toBe(resourcesOfType(dev.json, "AWS::ECS::Cluster")[0]![0]);
     const sweeper = fn(dev, "sweeper").env;
-    for (const name of envReadsOf("functions/sweeper/lambda.ts")) expect(sweeper, name).toHaveProperty(name);
-    expect(sweeper.SOLVER_STARTED_BY).toBe(dispatcher.SOLVER_STARTED_BY);
     expect(sweeper).toMatchObject({ TABLE_NAME: table, WEBHOOKS_QUEUE_URL: webhooksUrl });
+    expect(Object.keys(sweeper).filter((n) => n.startsWith("SOLVER_"))).toEqual([]);
+    // The worker's message visibility allows for two sweeps: it must know the sweeper's period.
+    const [, taskDef] = resourcesOfType(dev.json, "AWS::ECS::TaskDefinition")[0]!;
+    const sweepOf = (env: { Name: string; Value: Json }[]) => env.find((e) => e.Name === "SWEEP_INTERVAL_SECONDS")?.Value;
+    expect(sweepOf(taskDef.Properties.ContainerDefinitions[0].Environment)).toBe("60");
+    expect(sweeper.SWEEP_INTERVAL_SECONDS).toBe("60");
 
     const webhook = fn(dev, "webhook").env;
     for (const name of envReadsOf("functions/webhook/lambda.ts").filter((n) => n !== "AWS_ENDPOINT_URL")) expect(webhook, name).toHaveProperty(name);
@@ -245,7 +294,7 @@ describe("functions: runtime, architecture, environment", () => {
 
   it("no function or container sets a variable nothing reads (a misspelt setting is caught)", () => {
     const known = configVariableNames();
-    for (const file of ["dispatcher", "sweeper", "webhook"]) envReadsOf(`functions/${file}/lambda.ts`).forEach((n) => known.add(n));
+    for (const file of ["fleet-monitor", "sweeper", "webhook"]) envReadsOf(`functions/${file}/lambda.ts`).forEach((n) => known.add(n));
     known.add("NODE_OPTIONS");
     known.add("AWS_REGION");
     const [, taskDef] = resourcesOfType(dev.json, "AWS::ECS::TaskDefinition")[0]!;
@@ -264,11 +313,13 @@ describe("functions: runtime, architecture, environment", () => {
     for (const name of OUR_FUNCTIONS) expect(fn(dev, name).env.AWS_ENDPOINT_URL).toBeUndefined();
   });
 
-  it("the webhook Lambda has reserved concurrency and no VPC (egress to the internet only)", () => {
-    const { props } = fn(prod, "webhook");
-    expect(props.ReservedConcurrentExecutions).toBe(prod.config.webhookReservedConcurrency);
-    expect(props.VpcConfig).toBeUndefined();
-    expect(fn(synthesize("dev", { webhookReservedConcurrency: 0 }), "webhook").props.ReservedConcurrentExecutions).toBeUndefined();
+  it("no function reserves concurrency by default (a new account's quota of 10 allows none); the webhook Lambda has no VPC", () => {
+    for (const s of [dev, prod]) for (const name of OUR_FUNCTIONS) expect(fn(s, name).props.ReservedConcurrentExecutions, name).toBeUndefined();
+    expect(fn(prod, "webhook").props.VpcConfig).toBeUndefined();
+    const reserved = synthesize("dev", { webhookReservedConcurrency: 8, webhookMaxConcurrency: 8 });
+    expect(fn(reserved, "webhook").props.ReservedConcurrentExecutions).toBe(8);
+    // A reservation below the poller's concurrency would throttle it into the DLQ: refused.
+    expect(() => synthesize("dev", { webhookReservedConcurrency: 3, webhookMaxConcurrency: 5 })).toThrow(/below webhookMaxConcurrency/);
   });
 
   it("the sweeper runs on an EventBridge schedule without retries", () => {
@@ -378,5 +429,201 @@ describe("data, API and fleet per stage", () => {
     for (const [, sg] of resourcesOfType(dev.json, "AWS::EC2::SecurityGroup")) expect(sg.Properties.SecurityGroupIngress).toBeUndefined();
     dev.template.resourceCountIs("AWS::EC2::NatGateway", 0);
     dev.template.resourceCountIs("AWS::EC2::VPCEndpoint", 2);
+  });
+});
+
+describe("the warm fleet: an ECS service scaled on backlog per task", () => {
+  const serviceOf = (s: Synthesized) => resourcesOfType(s.json, "AWS::ECS::Service")[0]!;
+  const policies = (s: Synthesized) => resourcesOfType(s.json, "AWS::ApplicationAutoScaling::ScalingPolicy").map(([, p]) => p.Properties);
+
+  it("runs the worker as a Fargate service with a circuit breaker, on regular Fargate unless the stage asks for Spot", () => {
+    for (const s of [dev, prod]) {
+      const [serviceId, service] = serviceOf(s);
+      const [taskDef] = resourcesOfType(s.json, "AWS::ECS::TaskDefinition")[0]!;
+      expect(service.Properties).toMatchObject({
+        ServiceName: `${s.config.namePrefix}-solver`,
+        TaskDefinition: { Ref: taskDef },
+        DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true }, MinimumHealthyPercent: 100 },
+        NetworkConfiguration: { AwsvpcConfiguration: { AssignPublicIp: "ENABLED" } },
+        CapacityProviderStrategy: [{ CapacityProvider: "FARGATE", Weight: 1 }],
+      });
+      // Auto Scaling owns the count: a deployment must not reset it.
+      expect(service.Properties.DesiredCount).toBeUndefined();
+      expect(serviceId).toBeTruthy();
+    }
+    const spot = synthesize("prod", { solverSpot: true });
+    expect(serviceOf(spot)[1].Properties.CapacityProviderStrategy).toEqual([
+      { CapacityProvider: "FARGATE", Base: 1, Weight: 0 },
+      { CapacityProvider: "FARGATE_SPOT", Weight: 1 },
+    ]);
+    expect(serviceOf(synthesize("dev", { solverSpot: true }))[1].Properties.CapacityProviderStrategy).toEqual([
+      { CapacityProvider: "FARGATE_SPOT", Weight: 1 },
+    ]);
+    spot.template.hasResourceProperties("AWS::ECS::ClusterCapacityProviderAssociations", { CapacityProviders: Match.arrayWith(["FARGATE", "FARGATE_SPOT"]) });
+  });
+
+  it("per-stage task counts: dev idles at zero, prod keeps one warm, both bounded by the stage's maximum", () => {
+    for (const [s, min] of [
+      [dev, 0],
+      [prod, 1],
+    ] as const) {
+      s.template.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", {
+        ScalableDimension: "ecs:service:DesiredCount",
+        MinCapacity: min,
+        MaxCapacity: s.config.maxRunningSolverTasks,
+        ResourceId: { "Fn::Join": ["", Match.arrayWith([{ "Fn::GetAtt": [serviceOf(s)[0], "Name"] }])] },
+      });
+    }
+    expect(() => synthesize("prod", { minRunningSolverTasks: 0 })).toThrow(/at least one solver task warm/);
+    expect(() => synthesize("dev", { minRunningSolverTasks: 5, maxRunningSolverTasks: 4 })).toThrow(/exceeds maxRunningSolverTasks/);
+  });
+
+  it("scales on backlog per task published by the fleet monitor, and from zero by a step on waiting jobs with no task", () => {
+    for (const s of [dev, prod]) {
+      const tracking = policies(s).find((p) => p.PolicyType === "TargetTrackingScaling")!;
+      expect(tracking.TargetTrackingScalingPolicyConfiguration).toMatchObject({
+        TargetValue: s.config.backlogPerTaskTarget,
+        CustomizedMetricSpecification: {
+          Namespace: FLEET_METRICS_NAMESPACE,
+          MetricName: FLEET_METRIC.backlogPerTask,
+          Dimensions: [{ Name: "ServiceName", Value: { "Fn::GetAtt": [serviceOf(s)[0], "Name"] } }],
+        },
+      });
+      const step = resourcesOfType(s.json, "AWS::ApplicationAutoScaling::ScalingPolicy").find(([, p]) => p.Properties.PolicyType === "StepScaling")!;
+      expect(step[1].Properties.StepScalingPolicyConfiguration).toMatchObject({
+        AdjustmentType: "ExactCapacity",
+        StepAdjustments: [{ MetricIntervalLowerBound: 0, ScalingAdjustment: 1 }],
+      });
+      const [, alarm] = resourcesOfType(s.json, "AWS::CloudWatch::Alarm").find(([, a]) => refTarget(a.Properties.AlarmActions?.[0]) === step[0])!;
+      const [expression, ...inputs] = alarm.Properties.Metrics;
+      expect(expression.Expression).toBe("IF(running < 1 AND waiting >= 1, 1, 0)");
+      expect(inputs.map((m: Json) => [m.Id, m.MetricStat.Metric.MetricName]).sort()).toEqual([
+        ["running", FLEET_METRIC.runningTasks],
+        ["waiting", FLEET_METRIC.waitingJobs],
+      ]);
+      expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: "GreaterThanOrEqualToThreshold", EvaluationPeriods: 1 });
+    }
+    dev.template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 minute)",
+      Targets: [Match.objectLike({ Arn: { "Fn::GetAtt": [fn(dev, "fleet-monitor").id, "Arn"] } })],
+    });
+  });
+
+  it("no per-job RunTask anywhere, and the guard catches one", () => {
+    for (const s of [dev, prod]) expect(perJobTaskViolations(s.json)).toEqual([]);
+    const broken = clone(dev.json);
+    const [, policy] = resourcesOfType(broken, "AWS::IAM::Policy")[0]!;
+    policy.Properties.PolicyDocument.Statement.push({ Effect: "Allow", Action: "ecs:RunTask", Resource: "*" });
+    expect(perJobTaskViolations(broken)).toEqual([expect.stringContaining("grants ecs:RunTask"), "the template mentions RunTask"]);
+  });
+
+  it("the container's stop timeout and the worker's WORKER_STOP_TIMEOUT_SECONDS are one stage number, at most Fargate's 120 s", () => {
+    for (const [s, seconds] of [
+      [dev, 120],
+      [synthesize("dev", { workerStopTimeoutSeconds: 45 }), 45],
+    ] as const) {
+      const [, taskDef] = resourcesOfType(s.json, "AWS::ECS::TaskDefinition")[0]!;
+      const container = taskDef.Properties.ContainerDefinitions[0];
+      expect(container.StopTimeout).toBe(seconds);
+      expect(container.Environment).toContainEqual({ Name: "WORKER_STOP_TIMEOUT_SECONDS", Value: String(seconds) });
+      expect(container.Environment).toContainEqual({ Name: "JOBS_QUEUE_URL", Value: { Ref: idOf(s, "AWS::SQS::Queue", "incumbent-dev-jobs") } });
+    }
+    expect(() => synthesize("dev", { workerStopTimeoutSeconds: 300 })).toThrow(/workerStopTimeoutSeconds/);
+  });
+
+  it("fleet: false (LocalStack community) deploys everything but the fleet: no VPC, cluster, service, scaling or monitor", () => {
+    const local = synthesize("local", { fleet: false, awsEndpointUrl: "http://localhost.localstack.cloud:4566" });
+    for (const type of [
+      "AWS::EC2::VPC",
+      "AWS::ECS::Cluster",
+      "AWS::ECS::Service",
+      "AWS::ECS::TaskDefinition",
+      "AWS::ApplicationAutoScaling::ScalableTarget",
+      "AWS::ApplicationAutoScaling::ScalingPolicy",
+    ])
+      local.template.resourceCountIs(type, 0);
+    const names = resourcesOfType(local.json, "AWS::Lambda::Function")
+      .map(([, f]) => f.Properties.FunctionName)
+      .filter((n) => typeof n === "string");
+    expect(names.sort()).toEqual(["incumbent-local-api", "incumbent-local-sweeper", "incumbent-local-webhook"]);
+    for (const type of ["AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::ApiGatewayV2::Api"]) local.template.resourceCountIs(type, 1);
+    local.template.resourceCountIs("AWS::SQS::Queue", 4);
+    expect(Object.keys(local.json as Json).includes("Outputs") && (local.json as Json).Outputs.SolverClusterName).toBeFalsy();
+    expect((local.json as Json).Outputs.JobsQueueUrl).toBeDefined();
+  });
+});
+
+describe("alarms and alerts", () => {
+  const alarmNames = (s: Synthesized) =>
+    resourcesOfType(s.json, "AWS::CloudWatch::Alarm")
+      .map(([, a]) => a.Properties.AlarmName as string)
+      .map((n) => n.replace(`${s.config.namePrefix}-`, ""))
+      .sort();
+
+  it("lists every alarm that can fire, each with an action; the running-below-minimum one only where a minimum exists", () => {
+    const perFunction = ["api", "fleet-monitor", "sweeper", "webhook"].flatMap((f) => [`${f}-errors`, `${f}-throttles`]);
+    const common = [
+      "api-5xx",
+      "api-latency-p99",
+      ...perFunction,
+      "jobs-dlq-not-empty",
+      "jobs-oldest-message-age",
+      "solver-fleet-from-zero",
+      "webhooks-dlq-not-empty",
+      "webhooks-oldest-message-age",
+    ];
+    expect(alarmNames(dev)).toEqual(common.sort());
+    expect(alarmNames(prod)).toEqual([...common, "solver-tasks-below-minimum"].sort());
+    for (const [, a] of resourcesOfType(prod.json, "AWS::CloudWatch::Alarm"))
+      expect(a.Properties.AlarmActions?.length, a.Properties.AlarmName).toBeGreaterThan(0);
+    const topic = resourcesOfType(prod.json, "AWS::SNS::Topic")[0]![0];
+    const notifying = resourcesOfType(prod.json, "AWS::CloudWatch::Alarm").filter(([, a]) => refTarget(a.Properties.AlarmActions[0]) === topic);
+    expect(notifying).toHaveLength(alarmNames(prod).length - 1); // all but the from-zero step, whose action is the scaling policy
+  });
+
+  it("API alarms read the HTTP API's 5xx count and p99 latency below the function's timeout", () => {
+    const alarms = Object.fromEntries(resourcesOfType(dev.json, "AWS::CloudWatch::Alarm").map(([, a]) => [a.Properties.AlarmName, a.Properties]));
+    const apiId = resourcesOfType(dev.json, "AWS::ApiGatewayV2::Api")[0]![0];
+    expect(alarms["incumbent-dev-api-5xx"]).toMatchObject({ Namespace: "AWS/ApiGateway", MetricName: "5xx", Statistic: "Sum" });
+    expect(alarms["incumbent-dev-api-5xx"].Dimensions).toContainEqual({ Name: "ApiId", Value: { Ref: apiId } });
+    const latency = alarms["incumbent-dev-api-latency-p99"];
+    expect(latency).toMatchObject({ Namespace: "AWS/ApiGateway", MetricName: "Latency", ExtendedStatistic: "p99" });
+    expect(latency.Threshold).toBeLessThan(fn(dev, "api").props.Timeout * 1000);
+    expect(alarms["incumbent-dev-sweeper-errors"]).toMatchObject({ Namespace: "AWS/Lambda", MetricName: "Errors", Threshold: 1 });
+  });
+
+  it("a failed solver task (failed to start, or its worker exited on its own) is sent to the alarm topic with ECS's reason", () => {
+    const topic = resourcesOfType(dev.json, "AWS::SNS::Topic")[0]![0];
+    dev.template.hasResourceProperties("AWS::Events::Rule", {
+      EventPattern: {
+        source: ["aws.ecs"],
+        "detail-type": ["ECS Task State Change"],
+        detail: Match.objectLike({ lastStatus: ["STOPPED"], stopCode: ["TaskFailedToStart", "EssentialContainerExited"] }),
+      },
+      Targets: [
+        Match.objectLike({
+          Arn: { Ref: topic },
+          InputTransformer: Match.objectLike({ InputPathsMap: Match.objectLike({ "detail-stoppedReason": "$.detail.stoppedReason" }) }),
+        }),
+      ],
+    });
+  });
+});
+
+describe("password-reset mail through SES", () => {
+  it("a stage with a sender gives the API MAIL_FROM_ADDRESS and SendEmail from that sender only; without one, neither", () => {
+    const mail = synthesize("prod", { mailFromAddress: "no-reply@example.com" });
+    const api = fn(mail, "api");
+    expect(api.env.MAIL_FROM_ADDRESS).toBe("no-reply@example.com");
+    const send = api.statements.filter((s) => s.Action.some((a) => a.startsWith("ses:")));
+    expect(send).toHaveLength(1);
+    expect(send[0]!.Action).toEqual(["ses:SendEmail"]);
+    expect(send[0]!.Condition).toEqual({ StringEquals: { "ses:FromAddress": "no-reply@example.com" } });
+    expect(JSON.stringify(send[0]!.Resource)).toContain("identity/no-reply@example.com");
+    expect(JSON.stringify(send[0]!.Resource)).toContain("identity/example.com");
+    for (const other of ["webhook", "sweeper", "fleet-monitor"])
+      expect([...actionsOf(fn(mail, other).statements)].some((a) => a.startsWith("ses:"))).toBe(false);
+    expect(fn(dev, "api").env.MAIL_FROM_ADDRESS).toBeUndefined();
+    expect([...actionsOf(fn(dev, "api").statements)].some((a) => a.startsWith("ses:"))).toBe(false);
   });
 });

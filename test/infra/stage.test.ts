@@ -8,14 +8,17 @@ describe("stage settings", () => {
   it("defaults to dev; prod is a production stage with bigger tasks and longer retention", () => {
     const dev = resolve();
     expect(dev).toMatchObject({ stage: "dev", namePrefix: "incumbent-dev", production: false, solverCpu: 1024, solverMemoryMib: 2048, logRetentionDays: 14 });
+    expect(dev).toMatchObject({ fleet: true, minRunningSolverTasks: 0, solverSpot: false, webhookReservedConcurrency: 0, workerStopTimeoutSeconds: 120 });
     const prod = resolve({ stage: "prod" });
     expect(prod).toMatchObject({
       stage: "prod",
       namePrefix: "incumbent-prod",
       production: true,
       solverCpu: 2048,
+      minRunningSolverTasks: 1,
       maxRunningSolverTasks: 20,
       logRetentionDays: 90,
+      webhookReservedConcurrency: 0,
     });
   });
 
@@ -39,6 +42,11 @@ describe("stage settings", () => {
     expect(() => resolve({ stage: "Prod!" })).toThrow(/lower-case/);
     expect(() => resolve({}, { INCUMBENT_PRODUCTION: "maybe" })).toThrow(/production/);
     expect(() => resolve({ "incumbent:awsEndpointUrl": "localstack" })).toThrow(/awsEndpointUrl/);
+    expect(() => resolve({ "incumbent:workerStopTimeoutSeconds": 121 })).toThrow(/workerStopTimeoutSeconds/);
+    expect(() => resolve({ "incumbent:webhookMaxConcurrency": 1 })).toThrow(/webhookMaxConcurrency/);
+    expect(() => resolve({ stage: "prod", "incumbent:minRunningSolverTasks": 0 })).toThrow(/at least one solver task warm/);
+    // Without a fleet a production stage has no minimum to keep (LocalStack, host workers).
+    expect(resolve({ stage: "prod", "incumbent:fleet": "false", "incumbent:minRunningSolverTasks": 0 })).toMatchObject({ fleet: false });
   });
 
   it("derives the queue and sweeper windows from the solve ceiling", () => {
@@ -46,7 +54,5 @@ describe("stage settings", () => {
     expect(longestJobSeconds(c)).toBe(8 * 65 + 180);
     expect(jobsVisibilitySeconds(c)).toBe(700);
     expect(staleQueuedSeconds(c)).toBe(5 * 700 + 120);
-    // Tiny ceilings still leave Lambda's six dispatcher timeouts.
-    expect(jobsVisibilitySeconds({ maxSolveTimeSeconds: 1, killGraceSeconds: 1 })).toBe(360);
   });
 });

@@ -8,14 +8,25 @@ export type Template = { Resources: Record<string, { Type: string; Properties?: 
 
 /**
  * Actions that may name `Resource: "*"`, because IAM offers nothing narrower for them:
- * - ecs:ListTasks — its only resource type (container-instance) does not exist on Fargate; scoped to
- *   the solver cluster by the `ecs:cluster` condition instead, which the guard requires.
+ * - cloudwatch:PutMetricData — it has no resource type; the fleet monitor's is pinned to its namespace
+ *   by the `cloudwatch:namespace` condition, which the guard requires.
  * - ecr:GetAuthorizationToken — account-wide by design (the ECS execution role pulls the image with it).
  */
 export const WILDCARD_RESOURCE_ACTIONS: Record<string, { requiredConditionKey?: string }> = {
-  "ecs:ListTasks": { requiredConditionKey: "ecs:cluster" },
+  "cloudwatch:PutMetricData": { requiredConditionKey: "cloudwatch:namespace" },
   "ecr:GetAuthorizationToken": {},
 };
+
+/** Anything that starts a task per job: RunTask in a policy, or a function named after the dispatcher. */
+export function perJobTaskViolations(t: Template): string[] {
+  const found: string[] = [];
+  for (const s of identityStatements(t))
+    if (s.Action.some((a) => a === "ecs:RunTask" || a === "ecs:StartTask")) found.push(`${s.source}: grants ${s.Action.join(", ")}`);
+  for (const [id, f] of resourcesOfType(t, "AWS::Lambda::Function"))
+    if (/dispatcher/i.test(JSON.stringify(f.Properties?.FunctionName ?? id))) found.push(`${id}: a dispatcher function`);
+  if (JSON.stringify(t).includes("RunTask")) found.push("the template mentions RunTask");
+  return found;
+}
 
 export const resourcesOfType = (t: Template, type: string): [string, Json][] =>
   Object.entries(t.Resources).filter(([, r]) => r.Type === type) as [string, Json][];
@@ -104,18 +115,20 @@ export function wildcardViolations(t: Template): string[] {
   return found;
 }
 
-/** Queues a Lambda consumes, and whether each has a redrive policy to a queue of this template. */
+/**
+ * Every work queue (each queue that is not itself a DLQ — a redrive target, or named `…-dlq` — whether
+ * a Lambda consumes it or workers poll it) redrives to a DLQ of this template.
+ */
 export function redriveViolations(t: Template): string[] {
   const found: string[] = [];
   const queues = Object.fromEntries(resourcesOfType(t, "AWS::SQS::Queue"));
-  const consumed = resourcesOfType(t, "AWS::Lambda::EventSourceMapping")
-    .map(([, m]) => refTarget(m.Properties.EventSourceArn))
-    .filter((id): id is string => !!id && id in queues);
-  if (consumed.length === 0) found.push("no Lambda consumes an SQS queue");
-  for (const id of consumed) {
+  const dlqs = new Set(Object.values(queues).map((q) => refTarget(q.Properties?.RedrivePolicy?.deadLetterTargetArn)));
+  const work = Object.keys(queues).filter((id) => !dlqs.has(id) && !String(queues[id].Properties?.QueueName ?? "").endsWith("-dlq"));
+  if (work.length === 0) found.push("no work queue");
+  for (const id of work) {
     const redrive = queues[id].Properties?.RedrivePolicy;
     const dlq = refTarget(redrive?.deadLetterTargetArn);
-    if (!redrive) found.push(`${id}: consumed by a Lambda but has no redrive policy`);
+    if (!redrive) found.push(`${id}: a work queue with no redrive policy`);
     else if (!dlq || !(dlq in queues)) found.push(`${id}: its dead-letter target is not a queue of this stack`);
     else if (!(redrive.maxReceiveCount >= 1)) found.push(`${id}: maxReceiveCount missing`);
   }

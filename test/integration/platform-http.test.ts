@@ -119,13 +119,16 @@ describe("health and documentation", () => {
     expect(res.body.uptime_seconds).toBeGreaterThanOrEqual(0);
   });
 
-  it("checks database, solver, memory and disk in /health/status", async () => {
+  it("checks database, solver (the workers' heartbeats), memory and disk in /health/status", async () => {
+    // The solver component reads the workers' reports: it is up once a worker has warmed up and beaten.
+    expect(await stack.workers.ready()).toBe(true);
     const res = await stack.api.as(null).get("/api/v2/health/status");
     expect(res.status).toBe(200);
     expect(res.body.components.map((c: { name: string }) => c.name)).toEqual(["database", "solver", "memory", "disk"]);
     const byName = Object.fromEntries(res.body.components.map((c: { name: string; status: string }) => [c.name, c.status]));
     expect(byName.database).toBe("healthy");
     expect(byName.solver).toBe("healthy");
+    expect(res.body.components[1].message).toMatch(/^\d+ live worker\(s\); solvers: .*highs/);
     expect(res.body.checks_total).toBe(4);
     expect(["healthy", "degraded"]).toContain(res.body.status);
   });

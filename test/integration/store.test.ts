@@ -5,6 +5,7 @@ import { type ExecutionRecord, executionKey } from "../../functions/core/executi
 import { loadConfig } from "../../functions/core/config.js";
 import { createServices, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
+import { Leases } from "../../functions/core/store/leases.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";
 import { machineHas } from "../support/machine.js";
 
@@ -198,5 +199,27 @@ describe.each(backends)("store on %s", (_name, start) => {
       ]);
       expect(await store.writeRow(org, "cmp_sweep", 1, "worker-a", { ...done, solver_name: "glpk", execution_id: "exe_row1" }, null)).toBe(false);
     });
+  });
+
+  it("lets a worker acquire a waiting item, its own or an expired lease, and nothing else (a missing item is not created)", async () => {
+    const leases = new Leases(services.table);
+    const now = clock.now();
+    const key = (n: string) => ({ pk: "LEASE#suite", sk: n });
+    const acquire = (n: string, worker: string, at = now) => leases.acquire<{ lease_owner: string }>(key(n), ["queued", "pending"], worker, 60_000, at, "t");
+    for (const [n, status] of [
+      ["queued", "queued"],
+      ["pending", "pending"],
+      ["final", "completed"],
+    ] as const) {
+      await services.table.putNew({ ...key(n), status, created_at: "t" });
+    }
+    expect(await acquire("queued", "w1")).toMatchObject({ status: "running", lease_owner: "w1" });
+    expect(await acquire("pending", "w1")).toMatchObject({ status: "running", lease_owner: "w1" });
+    expect(await acquire("queued", "w2")).toBeNull(); // held, lease live
+    expect(await acquire("queued", "w1")).toMatchObject({ lease_owner: "w1" }); // its own (a redelivery to the holder)
+    expect(await acquire("queued", "w2", now + 61_000)).toMatchObject({ lease_owner: "w2" }); // expired: taken over
+    expect(await acquire("final", "w1")).toBeNull();
+    expect(await acquire("missing", "w1")).toBeNull();
+    expect(await services.table.get(key("missing").pk, key("missing").sk)).toBeNull();
   });
 });

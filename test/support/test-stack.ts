@@ -19,7 +19,9 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<L
   const mail: Mail[] = [];
   const stack = await startLocalStack({
     port: 0,
-    mailbox: (to, subject, body) => mail.push({ to, subject, body }),
+    mailbox: (to, subject, body) => {
+      mail.push({ to, subject, body });
+    },
     ...options,
     env: { METRICS_FLUSH_SECONDS: "3600", ...options.env },
     bootstrap: { email: "owner@example.test", password: "correct horse battery", ...options.bootstrap },

@@ -84,6 +84,8 @@ export function routeErrors(spec: AnyRouteSpec): ErrorName[] {
   if (spec.rawBody) for (const n of ["payload_too_large", "unsupported_media_type"] as const) names.add(n);
   for (const n of spec.errors) names.add(n);
   names.add("internal_error");
+  // Any route that reaches the table can meet it unreachable (app.ts answers that 503).
+  names.add("service_unavailable");
   return [...names];
 }
 

@@ -1,7 +1,7 @@
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { z } from "zod";
-import { testSolve } from "../../core/health/solver-check.js";
+import { judgeSolverFleet } from "../../core/health/solver-check.js";
 import { overallStatus, readSystem, usageStatus, type Component } from "../../core/health/system.js";
 import { SOLVER_NAMES } from "../../core/solvers/types.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
@@ -69,7 +69,10 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T | null; error:
   }
 }
 
-export function registerHealthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "config" | "clock" | "startedAtMs" | "dynamo" | "metrics" | "metricsStore">): void {
+export function registerHealthRoutes(
+  app: Hono<ApiEnv>,
+  deps: Pick<ApiDeps, "config" | "clock" | "startedAtMs" | "dynamo" | "metrics" | "metricsStore" | "workerHeartbeats">,
+): void {
   const uptime = () => Math.round((deps.clock.now() - deps.startedAtMs) / 10) / 100;
 
   route(
@@ -114,8 +117,11 @@ export function registerHealthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "con
     async (c) => {
       const [db, solver] = await Promise.all([
         timed(() => deps.dynamo.send(new DescribeTableCommand({ TableName: deps.config.tableName }))),
-        timed(() => testSolve()),
+        timed(() => deps.workerHeartbeats.list()),
       ]);
+      const fleet = solver.value
+        ? judgeSolverFleet(solver.value, deps.clock.now(), { heartbeatSeconds: deps.config.workerHeartbeatSeconds, minWorkers: deps.config.fleetMinWorkers })
+        : { status: "down" as const, message: `solver unavailable: the fleet's reports could not be read (${solver.error?.name})` };
       const system = readSystem();
       const components: Component[] = [
         {
@@ -126,9 +132,9 @@ export function registerHealthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "con
         },
         {
           name: "solver",
-          status: solver.value?.ok ? "healthy" : "down",
+          status: fleet.status,
           latency_ms: solver.ms,
-          message: solver.value?.ok ? null : (solver.value?.message ?? "solver unavailable"),
+          message: fleet.message,
         },
         { name: "memory", status: usageStatus(system.memory_percent), latency_ms: null, message: `${system.memory_percent}% used` },
         { name: "disk", status: usageStatus(system.disk_usage_percent), latency_ms: null, message: `${system.disk_usage_percent}% used` },

@@ -1,5 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "./mcp-sdk.mjs";
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { Principal } from "../../core/auth/service.js";
@@ -102,7 +101,11 @@ for (const spec of [compareSolversRoute, getSolverComparisonRoute, compareSolver
   if (spec.rateClass !== mcpRoute.rateClass) throw new Error(`MCP twin ${spec.operationId} has rate class ${spec.rateClass}; count it in the tool call`);
 }
 
-export function buildMcpServer(deps: Pick<ApiDeps, "comparisons" | "config">, principal: Principal): McpServer {
+/** The SDK, on the first MCP request (see mcp-sdk.mts). */
+const loadSdk = () => import("./mcp-sdk.mjs");
+
+export async function buildMcpServer(deps: Pick<ApiDeps, "comparisons" | "config">, principal: Principal): Promise<McpServer> {
+  const { McpServer } = await loadSdk();
   const server = new McpServer({ name: "incumbent", version: deps.config.apiVersion });
   for (const t of tools(deps)) {
     server.registerTool(
@@ -125,7 +128,8 @@ export function buildMcpServer(deps: Pick<ApiDeps, "comparisons" | "config">, pr
 
 export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "comparisons" | "config">): void {
   route(app, mcpRoute, async (c, { principal }) => {
-    const server = buildMcpServer(deps, principal);
+    const { WebStandardStreamableHTTPServerTransport } = await loadSdk();
+    const server = await buildMcpServer(deps, principal);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -236,12 +236,12 @@ export class AuthService {
    * Records a reset token for a known address and hands it to the delivery sink. The caller answers
    * 202 whatever happens here, so nobody learns which addresses exist.
    */
-  async requestPasswordReset(email: string, deliver: (to: string, token: string) => void): Promise<void> {
+  async requestPasswordReset(email: string, deliver: (to: string, token: string) => void | Promise<void>): Promise<void> {
     const user = await this.store.findUserByEmail(email);
     if (!user) return;
     const token = generateSecret("rst");
     await this.store.putResetToken(sha256Hex(token), user.id, this.clock.now() + this.config.passwordResetTtlSeconds * 1000);
-    deliver(user.email, token);
+    await deliver(user.email, token);
   }
 
   /** Sets the new password and ends every session of the user (their token version moves on). */

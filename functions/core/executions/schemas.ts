@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
+import { IncumbentSchema } from "../progress/schemas.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema, SolverResultSchema, SolverStatusSchema } from "../solvers/types.js";
 
@@ -20,6 +21,18 @@ export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds
   status: SolverStatusSchema,
   solve_time_seconds: SolverResultSchema.shape.solver_time_seconds.describe("the solver's own measure of its search"),
   solver_name: z.string(),
+  incumbents: z
+    .array(IncumbentSchema)
+    .optional()
+    .describe("every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept)"),
+  solutions: z
+    .array(z.object({ objective_value: z.number(), solution: z.record(z.string(), z.number()) }))
+    .optional()
+    .describe("with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s"),
+  solution_pool: z
+    .literal("unsupported")
+    .optional()
+    .describe("with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)"),
 });
 export type SolveResponse = z.infer<typeof SolveResponseSchema>;
 

@@ -6,6 +6,7 @@ import { AppError, notFound } from "../errors.js";
 import type { Admitted } from "../limits/solve-admission.js";
 import type { Problem, ProblemClass } from "../problem/schema.js";
 import { pickAuto, unsupportedReason } from "../solvers/registry.js";
+import { traceAttach, traceMark } from "../trace/solve-trace.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice, SolverName, UnsupportedReason } from "../solvers/types.js";
 import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js";
@@ -53,7 +54,7 @@ export function executionRecord(
  * (limits/solve-admission.ts), records it and enqueues it; the solver container does the rest.
  */
 export class ExecutionService {
-  constructor(private readonly deps: Pick<Services, "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "queues">) {}
+  constructor(private readonly deps: Pick<Services, "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "queues" | "finalSignals">) {}
 
   /** Which solver runs: `auto` picks per problem class; a named one must be able to run it. */
   async chooseSolver(choice: SolverChoice, cls: ProblemClass): Promise<SolverName> {
@@ -104,6 +105,8 @@ export class ExecutionService {
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
     const admitted = await this.admit(principal.orgId, principal.userId, input.problem, input.solver_name, input.settings);
+    traceAttach(admitted.id);
+    traceMark("admitted", admitted.id);
     const record = executionRecord(admitted, {
       orgId: principal.orgId,
       userId: principal.userId,
@@ -114,8 +117,10 @@ export class ExecutionService {
       nowMs: clock.now(),
     });
     await this.deps.executionStore.create(record);
+    traceMark("recorded", record.id);
     try {
       await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: principal.orgId });
+      traceMark("enqueued", record.id);
     } catch (error) {
       await this.deps.executionStore.fail(principal.orgId, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, clock.now());
       throw error;
@@ -134,29 +139,57 @@ export class ExecutionService {
   }
 
   /**
-   * Polls until the execution is final or `timeoutMs` passes (the plain solve's bounded wait). Most
-   * plain solves end within a second, so the first seconds are polled every few milliseconds once a
-   * worker has the job, reading what the answer needs (status, result reference, reason) and not the
-   * problem; the answer leaves within a few milliseconds of the worker's final write. A longer solve is
-   * polled ever less often, up to every 50 ms.
+   * Reads the execution until it is final or `timeoutMs` passes (the plain solve's bounded wait),
+   * reading what the answer needs (status, result reference, reason) and not the problem.
+   *
+   * Where this process hears final writes (the local stack hears its workers, see final-signals.ts) it
+   * takes the outcome a signal carries (else reads again at the signal), and otherwise reads only as a
+   * safety net, ever less often: the answer leaves at the worker's announcement, and the table is left
+   * to the worker meanwhile. Elsewhere (AWS)
+   * it polls: most plain solves end within a second, so the first seconds are polled every few
+   * milliseconds once a worker has the job, then ever less often, up to every 50 ms.
    */
   async waitForFinal(orgId: string, id: string, timeoutMs: number): Promise<ExecutionOutcome | null> {
     const started = Date.now();
     const deadline = started + timeoutMs;
-    let delay = WAIT_POLL_FIRST_MS;
-    for (;;) {
-      const outcome = await this.deps.executionStore.outcome(orgId, id);
-      if (outcome && (outcome.status === "completed" || outcome.status === "failed" || outcome.status === "cancelled")) return outcome;
-      if (Date.now() >= deadline) return null;
-      // Until a worker has taken it the job cannot be done: poll less, leaving the table to the worker.
-      const wait = outcome?.status === "queued" ? Math.max(delay, WAIT_POLL_QUEUED_MS) : delay;
-      await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(1, deadline - Date.now()))));
-      if (Date.now() - started > WAIT_TIGHT_MS) delay = Math.min(50, delay * 1.3);
+    const signals = this.deps.finalSignals.heard ? this.deps.finalSignals.subscribe(id) : null;
+    let delay = signals ? SIGNALLED_SAFETY_POLL_FIRST_MS : WAIT_POLL_FIRST_MS;
+    let announced: ExecutionOutcome | null = null;
+    // Signalled, the first read waits for the worker's word (or the first safety delay): just after the
+    // enqueue it could only find the job queued, while the worker is taking it from the same table.
+    let wakes = signals ? 0 : 1;
+    try {
+      for (; ; wakes++) {
+        const outcome = wakes === 0 ? null : (announced ?? (await this.deps.executionStore.outcome(orgId, id)));
+        if (outcome && isFinal(outcome.status)) {
+          traceMark("api_seen", id);
+          return outcome;
+        }
+        if (wakes > 0 && Date.now() >= deadline) return null;
+        const remaining = Math.max(1, deadline - Date.now());
+        if (signals) {
+          const signal = await signals.next(Math.min(delay, remaining));
+          announced = signal?.outcome ?? null;
+          delay = Math.min(SIGNALLED_SAFETY_POLL_MAX_MS, delay * 2);
+          continue;
+        }
+        // Until a worker has taken it the job cannot be done: poll less, leaving the table to the worker.
+        const wait = outcome?.status === "queued" ? Math.max(delay, WAIT_POLL_QUEUED_MS) : delay;
+        await new Promise((r) => setTimeout(r, Math.min(wait, remaining)));
+        if (Date.now() - started > WAIT_TIGHT_MS) delay = Math.min(50, delay * 1.3);
+      }
+    } finally {
+      signals?.close();
     }
   }
 }
 
-/** The plain solve's wait: every WAIT_POLL_FIRST_MS (WAIT_POLL_QUEUED_MS while queued) for WAIT_TIGHT_MS, then backing off. */
+const isFinal = (status: ExecutionOutcome["status"]) => status === "completed" || status === "failed" || status === "cancelled";
+
+/** The polled wait: every WAIT_POLL_FIRST_MS (WAIT_POLL_QUEUED_MS while queued) for WAIT_TIGHT_MS, then backing off. */
 const WAIT_POLL_FIRST_MS = 4;
 const WAIT_POLL_QUEUED_MS = 10;
 const WAIT_TIGHT_MS = 2000;
+/** The signalled wait's reads without a signal: doubling from the first to the most (ms). */
+const SIGNALLED_SAFETY_POLL_FIRST_MS = 25;
+const SIGNALLED_SAFETY_POLL_MAX_MS = 400;

@@ -1,25 +1,53 @@
+import type { WorkerHeartbeat } from "./worker-heartbeats.js";
+import type { ComponentStatus } from "./system.js";
+
 /**
- * The health endpoint's "test solve": a two-variable LP solved in-process with HiGHS's WebAssembly
- * build, which ships inside the API bundle (the native solvers live in the solver fleet).
- * The optimum is known (x = 1.6, y = 1.2, objective 2.8), so a wrong answer is caught, not just a crash.
+ * The health endpoint's solver component, judged from the fleet's own reports (worker-heartbeats.ts)
+ * rather than by solving in the API: the Lambda carries no solver, and a solver that works in the API
+ * says nothing about the workers that actually solve.
+ *
+ * - healthy: at least one live worker (heartbeat within three intervals, not stopped) reports an
+ *   available solver; the message lists the workers and the solvers with versions.
+ * - healthy, "idle": no live worker, but the stage may idle at zero (FLEET_MIN_WORKERS=0) and the last
+ *   report listed available solvers. A job then starts a task (scale from zero), so solving is slower,
+ *   not unavailable; the message says so and shows the last inventory.
+ * - down: live workers report no available solver; or no live worker where one should run
+ *   (FLEET_MIN_WORKERS ≥ 1); or no worker has ever reported.
  */
-const TEST_LP = "Maximize\n obj: x + y\nSubject To\n c1: x + 2 y <= 4\n c2: 3 x + y <= 6\nEnd\n";
-const EXPECTED = 2.8;
+export interface FleetCheckSettings {
+  heartbeatSeconds: number;
+  minWorkers: number;
+}
 
-type HighsModule = { solve(lp: string): { Status: string; ObjectiveValue: number } };
-let loaded: Promise<HighsModule> | null = null;
+export interface SolverComponentVerdict {
+  status: ComponentStatus;
+  message: string;
+}
 
-export async function testSolve(): Promise<{ ok: boolean; message: string | null }> {
-  try {
-    loaded ??= import("highs").then((m) => (m.default as unknown as () => Promise<HighsModule>)());
-    const highs = await loaded;
-    const result = highs.solve(TEST_LP);
-    if (result.Status !== "Optimal" || Math.abs(result.ObjectiveValue - EXPECTED) > 1e-6) {
-      return { ok: false, message: `test solve answered ${result.Status} ${result.ObjectiveValue}, expected Optimal ${EXPECTED}` };
-    }
-    return { ok: true, message: null };
-  } catch (error) {
-    loaded = null;
-    return { ok: false, message: `test solve failed: ${(error as Error).message}` };
+/** A worker counts as live while its last heartbeat is younger than this many intervals. */
+export const LIVE_HEARTBEAT_INTERVALS = 3;
+
+function listSolvers(worker: WorkerHeartbeat): string {
+  const available = worker.solvers.filter((s) => s.available);
+  return available.length ? available.map((s) => (s.version ? `${s.name} ${s.version}` : s.name)).join(", ") : "none";
+}
+
+const hasSolver = (worker: WorkerHeartbeat) => worker.solvers.some((s) => s.available);
+
+export function judgeSolverFleet(workers: WorkerHeartbeat[], nowMs: number, settings: FleetCheckSettings): SolverComponentVerdict {
+  const liveWindowMs = LIVE_HEARTBEAT_INTERVALS * settings.heartbeatSeconds * 1000;
+  const live = workers.filter((w) => !w.stopped_at && nowMs - Date.parse(w.heartbeat_at) <= liveWindowMs);
+  const newest = [...workers].sort((a, b) => Date.parse(b.heartbeat_at) - Date.parse(a.heartbeat_at))[0];
+
+  if (live.length > 0) {
+    const serving = live.filter(hasSolver);
+    if (serving.length === 0) return { status: "down", message: `${live.length} live worker(s) report no available solver` };
+    return { status: "healthy", message: `${serving.length} live worker(s); solvers: ${listSolvers(serving[0]!)}` };
   }
+  if (!newest) return { status: "down", message: "solver unavailable: no worker has reported" };
+  const last = `last report ${newest.heartbeat_at}`;
+  if (settings.minWorkers === 0 && hasSolver(newest)) {
+    return { status: "healthy", message: `idle: no worker running, the next job starts one (${last}; solvers: ${listSolvers(newest)})` };
+  }
+  return { status: "down", message: `solver unavailable: no live worker (${last})` };
 }

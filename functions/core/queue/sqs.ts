@@ -1,10 +1,11 @@
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { withoutRequestLogging } from "../aws/quiet-client.js";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
 import type { JobMessage, WebhookMessage } from "./messages.js";
 
 export function createSqsClient(config: Pick<Config, "region" | "sqsEndpointUrl">): SQSClient {
-  return new SQSClient({ region: config.region, ...(config.sqsEndpointUrl ? { endpoint: config.sqsEndpointUrl } : {}), maxAttempts: 3 });
+  return withoutRequestLogging(new SQSClient({ region: config.region, ...(config.sqsEndpointUrl ? { endpoint: config.sqsEndpointUrl } : {}), maxAttempts: 3 }));
 }
 
 /** SQS allows at most 15 minutes of delay per message; longer waits are re-sent in steps. */

@@ -5,6 +5,9 @@ import type { SolveSettings } from "./types.js";
 /** The longest a solve may run whatever is asked: one day (job leases, the sweeper and queue visibility are sized below it). */
 export const MAX_TIME_LIMIT_SECONDS = 86_400;
 
+/** The largest solution pool a request may ask for. */
+export const MAX_SOLUTION_POOL_SIZE = 20;
+
 /** Settings a request may give. `threads` is not among them: the platform sets it, and reports it. */
 export const SettingsRequestSchema = z
   .object({
@@ -14,6 +17,15 @@ export const SettingsRequestSchema = z
       .optional()
       .describe(`default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to ${MAX_TIME_LIMIT_SECONDS} s`),
     gap_tolerance: z.number().min(0).max(1).optional().describe("relative MIP gap; default 0.0001"),
+    solution_pool_size: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SOLUTION_POOL_SIZE)
+      .optional()
+      .describe(
+        'default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them)',
+      ),
   })
   .strict();
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
@@ -22,6 +34,7 @@ export const SettingsSchema = z.object({
   time_limit_seconds: z.number(),
   gap_tolerance: z.number(),
   threads: z.number().int(),
+  solution_pool_size: z.number().int().optional().describe("absent on records from before pools: 1"),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -34,6 +47,7 @@ export function resolveSettings(
     time_limit_seconds: Math.min(MAX_TIME_LIMIT_SECONDS, clampTimeLimit(config, requested?.time_limit_seconds ?? config.defaultTimeLimitSeconds)),
     gap_tolerance: requested?.gap_tolerance ?? config.defaultGapTolerance,
     threads: config.solverThreads,
+    ...(requested?.solution_pool_size && requested.solution_pool_size > 1 ? { solution_pool_size: requested.solution_pool_size } : {}),
   };
 }
 
@@ -41,4 +55,5 @@ export const toSolveSettings = (s: Settings): SolveSettings => ({
   timeLimitSeconds: s.time_limit_seconds,
   gapTolerance: s.gap_tolerance,
   threads: s.threads,
+  solutionPoolSize: s.solution_pool_size ?? 1,
 });

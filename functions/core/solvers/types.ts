@@ -19,6 +19,8 @@ export interface SolveSettings {
   timeLimitSeconds: number;
   gapTolerance: number;
   threads: number;
+  /** How many distinct solutions to hand back (1 = just the best); absent means 1. */
+  solutionPoolSize?: number;
 }
 
 /**

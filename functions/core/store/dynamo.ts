@@ -1,5 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, type CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { withoutRequestLogging } from "../aws/quiet-client.js";
 import type { Config } from "../config.js";
 
 /**
@@ -52,7 +53,7 @@ export function awsClientOptions(config: Pick<Config, "region" | "awsEndpointUrl
 }
 
 export function createDynamoClient(options: AwsClientOptions): DynamoDBClient {
-  return new DynamoDBClient({ ...options, maxAttempts: 3 });
+  return withoutRequestLogging(new DynamoDBClient({ ...options, maxAttempts: 3 }));
 }
 
 export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {

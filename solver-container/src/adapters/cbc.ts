@@ -8,7 +8,7 @@ import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
 import { checkLpOptimum, emptyRowConflict, pointViolation, POINT_TOLERANCE, settleClaim, withoutEmptyRows, type SolveAuxiliary } from "./certificates.js";
-import { ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
+import { lineBuffered, ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, memoryLimitMessage, noProgress, stoppedResult } from "./result.js";
 import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
 
@@ -68,19 +68,25 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     const stem = path.join(context.workDir, `cbc-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);
     const progress = noProgress();
+    // Only the solve itself streams to the recorder: auxiliary runs (certificates) solve other problems.
+    const sink = purpose.startsWith("solve") ? context.progress : undefined;
     const outcome = await runChild({
-      command,
-      args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess),
+      // Line-buffered only when someone records the progress: else the lines are read at the end anyway.
+      ...(sink
+        ? lineBuffered(command, cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess))
+        : { command, args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess) }),
       cwd: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,
       memoryMb: context.memoryMb,
       onLine: (line) => {
+        sink?.line(line);
         const update = parseCbcProgressLine(line);
         if (!update) return;
         if (update.incumbent !== undefined) progress.incumbent = originalObjective(written, update.incumbent);
         if (update.bound !== undefined) progress.bound = originalObjective(written, update.bound);
         if (update.nodes !== undefined) progress.nodes = update.nodes;
+        sink?.point({ ...progress });
       },
     });
     const solutionText = await readFile(`${stem}.sol`, "utf8").catch(() => null);

@@ -195,6 +195,14 @@ export function parseGlpkProgressLine(line: string): GlpkProgressUpdate | null {
   return { iterations: Number(m[1]), incumbent, bound, nodes: Number(m[5]) };
 }
 
+/** "Solution found by heuristic: 27576": an incumbent (of the file's minimisation) between progress lines. */
+export function parseGlpkHeuristicLine(line: string): number | null {
+  const m = /^Solution found by heuristic:\s+(\S+)/.exec(line.trim());
+  if (!m) return null;
+  const value = Number(m[1]);
+  return Number.isFinite(value) ? value : null;
+}
+
 /** glpsol wraps a long command line over several lines, each indented by one space. */
 function echoedCommandLine(lines: string[], start: number): string {
   const parts: string[] = [];

@@ -5,7 +5,15 @@ import { hasIntegers, hasOpenIntegerColumn, hasQuadratic, type Problem } from ".
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, settleClaim, type SolveAuxiliary } from "./certificates.js";
-import { glpkClaim, parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw, type GlpkLogSummary, type GlpkRawSolution } from "./glpk-output.js";
+import {
+  glpkClaim,
+  parseGlpkHeuristicLine,
+  parseGlpkLog,
+  parseGlpkProgressLine,
+  parseGlpkRaw,
+  type GlpkLogSummary,
+  type GlpkRawSolution,
+} from "./glpk-output.js";
 import { ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
 import { blankResult, finish, lastLines, memoryLimitMessage, noProgress, stoppedResult } from "./result.js";
 import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types.js";
@@ -91,6 +99,8 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
     const stem = path.join(context.workDir, `glpk-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);
     const progress = noProgress();
+    // Only the solve itself streams to the recorder: auxiliary runs (certificates) solve other problems.
+    const sink = purpose === "solve" || purpose === "nointopt" ? context.progress : undefined;
     let searchStarted: number | null = null;
     let searchSeconds: number | null = null;
     const outcome = await runChild({
@@ -104,11 +114,18 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
         // glpsol flushes each line, so arrival times measure its search to the millisecond.
         if (searchStarted === null && /^GLPK (?:Simplex|Integer) Optimizer/.test(line)) searchStarted = performance.now();
         if (/^Time used:/.test(line) && searchStarted !== null) searchSeconds = (performance.now() - searchStarted) / 1000;
+        sink?.line(line);
+        const heuristic = parseGlpkHeuristicLine(line);
+        if (heuristic !== null && (progress.incumbent === null || originalObjective(written, heuristic) !== progress.incumbent)) {
+          // An incumbent found between two progress lines; glpsol's next progress line confirms it.
+          sink?.point({ ...progress, incumbent: originalObjective(written, heuristic) });
+        }
         const update = parseGlpkProgressLine(line);
         if (!update) return;
         progress.incumbent = update.incumbent === null ? null : originalObjective(written, update.incumbent);
         progress.bound = update.bound === null ? null : originalObjective(written, update.bound);
         progress.nodes = update.nodes;
+        sink?.point({ ...progress });
       },
     });
     const rawText = await readFile(`${stem}.raw`, "utf8").catch(() => null);

@@ -1,10 +1,10 @@
-import type { Problem } from "../../../functions/core/problem/schema.js";
+import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
 import { JAOS_VERSION, solveJaos } from "../../../functions/core/solvers/jaos/index.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { jaosWarmUpProblems } from "./jaos-warm-up.js";
 import { siblingModule, solveInNodeChild, StandbyChild } from "./node-engine.js";
 import { blankResult } from "./result.js";
-import type { AdapterResult, Progress, SolverAdapter, TypeScriptEngine } from "./types.js";
+import type { AdapterResult, PoolSolution, Progress, SolverAdapter, TypeScriptEngine } from "./types.js";
 
 /**
  * jaos, Incumbent's own LP/MILP engine (functions/core/solvers/jaos/), pure TypeScript. Like every
@@ -30,14 +30,26 @@ export const jaosEngine: TypeScriptEngine = {
   },
 
   async solve(problem: Problem, settings: SolveSettings, report: (progress: Progress) => void): Promise<AdapterResult> {
+    const poolSize = settings.solutionPoolSize ?? 1;
+    // Every incumbent improves on the one before: the last `poolSize` of them are the pool, best first.
+    const incumbents: PoolSolution[] = [];
     const result = solveJaos(problem, {
       timeLimitSeconds: settings.timeLimitSeconds,
       gapTolerance: settings.gapTolerance,
       onProgress: (p) => report({ incumbent: p.incumbent, bound: p.bound, nodes: p.nodes }),
+      onIncumbent:
+        poolSize > 1
+          ? (found) => {
+              incumbents.push(found);
+              if (incumbents.length > poolSize) incumbents.shift();
+            }
+          : undefined,
     });
     const { stats: _stats, ...row } = result;
+    const pool = poolSize > 1 && row.solution !== null && hasIntegers(problem) ? { solution_pool: incumbents.reverse() } : {};
     return {
       ...row,
+      ...pool,
       solver_version: jaosVersion(),
       settings_applied: { time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance, threads: 1 },
     };

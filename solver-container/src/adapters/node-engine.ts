@@ -144,10 +144,16 @@ export async function solveInNodeChild(
     deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
     signal: context.signal,
     onLine: (line, stream) => {
-      if (stream !== "stdout") return;
+      if (stream !== "stdout") {
+        context.progress?.line(line);
+        return;
+      }
       try {
         const event = JSON.parse(line) as { event?: string } & Progress;
-        if (event.event === "progress") progress = { incumbent: event.incumbent, bound: event.bound, nodes: event.nodes };
+        if (event.event === "progress") {
+          progress = { incumbent: event.incumbent, bound: event.bound, nodes: event.nodes };
+          context.progress?.point(progress);
+        }
       } catch {
         // not a progress line
       }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /**
  * The kill switch. Every solve runs in a child process that leads its own process group, so one
@@ -77,6 +77,17 @@ export function ranOutOfMemory(outcome: Pick<ChildRunOutcome, "stdout" | "stderr
     return true;
   return outcome.exitSignal === "SIGKILL" && outcome.stopped === null;
 }
+
+/**
+ * The command line that runs `command` with its standard output line-buffered (coreutils' stdbuf),
+ * so a CLI solver's progress lines arrive as it prints them, not in blocks of 4 KiB at the end; as
+ * is where stdbuf is missing (progress then arrives late, the result is the same).
+ */
+export function lineBuffered(command: string, args: readonly string[]): { command: string; args: string[] } {
+  STDBUF ??= ["/usr/bin/stdbuf", "/bin/stdbuf"].find((p) => existsSync(p)) ?? "";
+  return STDBUF ? { command: STDBUF, args: ["-oL", command, ...args] } : { command, args: [...args] };
+}
+let STDBUF: string | undefined;
 
 export type StopReason = "deadline" | "aborted";
 

@@ -20,7 +20,8 @@ export interface PythonSolveRequest {
   solver: PythonSolverName;
   model: Omit<MatrixForm, "colNames">;
   /** memory_mb: the solving process's data ceiling (0 = none), applied by the runner in that process. */
-  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number };
+  /** stream: forward the solver's log lines and report progress between its own log lines too (someone records them). */
+  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number; solution_pool_size?: number; stream?: boolean };
 }
 
 /** The result file a solve writes (runner.py, solve_common.empty_result). */
@@ -36,6 +37,8 @@ export interface PythonResult {
   error_message: string | null;
   settings_applied: Record<string, string | number | boolean> | null;
   raw_status: string | null;
+  /** With solution_pool_size above 1: distinct solutions, best first, as column vectors. */
+  solution_pool?: { objective_value: number; solution: number[] }[];
 }
 
 export interface PythonRunOptions {
@@ -45,6 +48,8 @@ export interface PythonRunOptions {
   signal?: AbortSignal;
   termGraceMs?: number;
   onProgress?: (progress: Progress) => void;
+  /** The solver's own log lines, as the solving process forwards them. */
+  onLog?: (line: string) => void;
 }
 
 export interface PythonRunOutcome {
@@ -73,6 +78,7 @@ type HostEvent =
   | { event: "ready"; pid: number; solvers: Record<PythonSolverName, ProbeResult> }
   | { event: "started"; id: string; pid: number }
   | { event: "progress"; id: string; incumbent: number | null; bound: number | null; nodes: number | null }
+  | { event: "log"; id: string; text: string }
   | { event: "exited"; id: string; pid: number; code: number | null; signal: number | null }
   | { event: "error"; id: string | null; message: string };
 
@@ -260,6 +266,8 @@ export class PythonRuntime {
     } else if (event.event === "progress") {
       entry.progress = { incumbent: event.incumbent, bound: event.bound, nodes: event.nodes };
       entry.options.onProgress?.(entry.progress);
+    } else if (event.event === "log") {
+      entry.options.onLog?.(event.text);
     } else if (event.event === "exited") {
       const how = event.signal !== null ? `killed by signal ${event.signal}` : `exit code ${event.code}`;
       void this.settle(id, event.code === 0 ? null : `python solve child ended: ${how}`);
@@ -313,7 +321,7 @@ export class PythonRuntime {
           if (event.event === "progress") {
             progress = { incumbent: event.incumbent, bound: event.bound, nodes: event.nodes };
             options.onProgress?.(progress);
-          }
+          } else if (event.event === "log") options.onLog?.(event.text);
         } catch {
           // not a protocol line
         }

@@ -27,12 +27,21 @@ export async function solveInPython(
     {
       solver,
       model,
-      settings: { time_limit: settings.timeLimitSeconds, gap: settings.gapTolerance, threads: settings.threads, memory_mb: context.memoryMb ?? 0 },
+      settings: {
+        time_limit: settings.timeLimitSeconds,
+        gap: settings.gapTolerance,
+        threads: settings.threads,
+        memory_mb: context.memoryMb ?? 0,
+        solution_pool_size: settings.solutionPoolSize ?? 1,
+        stream: context.progress !== undefined,
+      },
     },
     {
       workDir: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,
+      onProgress: context.progress && ((p) => context.progress!.point(p)),
+      onLog: context.progress && ((line) => context.progress!.line(line)),
     },
   );
 
@@ -47,6 +56,9 @@ export async function solveInPython(
       solver_time_seconds: r.solver_time_seconds,
       solution: r.solution ? namedSolution({ colNames }, r.solution) : null,
       settings_applied: r.settings_applied,
+      ...(r.solution_pool
+        ? { solution_pool: r.solution_pool.map((p) => ({ objective_value: p.objective_value, solution: namedSolution({ colNames }, p.solution) })) }
+        : {}),
     };
     if (solver === "highs" && (await unboundedAfterAll(runtime, problem, result, settings, context))) {
       Object.assign(result, { solver_status: "unbounded", objective_value: null, dual_bound: null, solution: null });

@@ -47,6 +47,19 @@ export interface SolveContext {
   killGraceSeconds: number;
   /** Memory ceiling of the solving process in MB (config SOLVER_MEMORY_MB); none when absent or 0. */
   memoryMb?: number;
+  /** Where the search's progress and the solver's log lines go while it runs (the worker's recorder). */
+  progress?: ProgressSink;
+}
+
+/**
+ * Receives a running solve's progress. Both calls come from the solver's output handlers, so they
+ * must return at once: the receiver buffers and writes elsewhere, never on the solver's path.
+ */
+export interface ProgressSink {
+  /** The search's state now (objective sense of the problem); the receiver stamps the time. */
+  point(progress: Progress): void;
+  /** One line of the solver's own log, as it printed it. */
+  line(text: string): void;
 }
 
 /**
@@ -58,6 +71,16 @@ export type AppliedSettings = Record<string, string | number | boolean>;
 /** A result row plus what was applied. `SolverResultSchema.parse` strips the extra field for storage. */
 export interface AdapterResult extends SolverResult {
   settings_applied: AppliedSettings | null;
+  /**
+   * With `settings.solutionPoolSize` above 1: distinct feasible solutions, best first, at most that many
+   * (the first is `solution`); "unsupported" when this solver cannot give a pool. Absent for a pool of 1.
+   */
+  solution_pool?: PoolSolution[] | "unsupported";
+}
+
+export interface PoolSolution {
+  objective_value: number;
+  solution: Record<string, number>;
 }
 
 /** What a solver prints while it runs, as far as the adapter can read it (objective sense of the problem). */

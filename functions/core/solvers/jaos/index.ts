@@ -29,6 +29,8 @@ export interface JaosOptions {
   presolve?: boolean;
   /** Branch-and-bound progress, in the problem's own objective sense. */
   onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;
+  /** Each new incumbent of branch and bound, verified on the original problem, by variable name. */
+  onIncumbent?: (incumbent: { objective_value: number; solution: Record<string, number> }) => void;
 }
 
 export interface JaosStats {
@@ -93,6 +95,7 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     onProgress: onProgress
       ? (incumbent, bound, nodes) => onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })
       : undefined,
+    onIncumbent: options.onIncumbent ? (x, value) => options.onIncumbent!({ objective_value: sign * value, solution: named(x) }) : undefined,
   });
   stats.simplexIterations = mip.iterations;
   stats.nodes = mip.nodes;

@@ -31,6 +31,8 @@ export interface MipOptions {
   gapTolerance: number;
   /** Called on each new incumbent and every few hundred nodes (minimisation sense, with offset). */
   onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
+  /** Called with each new incumbent, verified, in the original column space (minimisation sense, with offset). */
+  onIncumbent?: (x: Float64Array, value: number) => void;
 }
 
 export interface MipStats {
@@ -403,6 +405,7 @@ class BranchAndBound {
   /** Proposes a point of the presolved model (verified on the original one by `Incumbent`). */
   private offer(xr: Float64Array): boolean {
     if (!this.best.offer(xr, this.model.integer)) return false;
+    this.opt.onIncumbent?.(this.best.x!, this.best.value);
     this.rootFixing();
     this.report(null);
     return true;

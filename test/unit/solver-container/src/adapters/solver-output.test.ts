@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution } from "../../../../../solver-container/src/adapters/cbc-output.js";
-import { glpkClaim, parseGlpkLog, parseGlpkProgressLine, parseGlpkRaw } from "../../../../../solver-container/src/adapters/glpk-output.js";
+import {
+  glpkClaim,
+  parseGlpkHeuristicLine,
+  parseGlpkLog,
+  parseGlpkProgressLine,
+  parseGlpkRaw,
+} from "../../../../../solver-container/src/adapters/glpk-output.js";
 
 /** Output captured from cbc 2.10.8 and glpsol 5.0 on the manifest instances (long logs trimmed). */
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "../../../../fixtures/solver-output", name), "utf8");
@@ -171,6 +177,12 @@ describe("glpsol log", () => {
       bound: 1201500,
     });
     expect(parseGlpkProgressLine("*    10: obj =  -4.647531429e+02 inf =   0.000e+00 (0)")).toBeNull();
+  });
+
+  it("reads an incumbent its heuristic found between progress lines", () => {
+    expect(parseGlpkHeuristicLine("Solution found by heuristic: 27576")).toBe(27576);
+    expect(parseGlpkHeuristicLine("Solution found by heuristic: -1.5e+03")).toBe(-1500);
+    expect(parseGlpkHeuristicLine("+  5086: >>>>>   2.321900000e+04 >=   1.972700000e+04  15.0% (1552; 1880)")).toBeNull();
   });
 });
 

@@ -1,0 +1,85 @@
+import type { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { ExecutionLogSchema, LogQuerySchema, ProgressStreamEventSchema, type ProgressStreamEvent } from "../../core/progress/schemas.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
+import { route } from "../http/route.js";
+
+const STREAM_DESCRIPTION =
+  "A Server-Sent Events stream (text/event-stream): each message has `event:` progress, log or final and `data:` the JSON of the matching `data` below; the stream ends after `final`. Locally it streams as the solver runs; in AWS behind API Gateway's HTTP API a response is buffered whole, so poll the log route there (docs/decisions.md).";
+
+/** Writes the events of a stream as SSE messages until they end or the client goes away. */
+function sse(c: Parameters<typeof streamSSE>[0], open: (signal: AbortSignal) => Promise<AsyncGenerator<ProgressStreamEvent>>): Promise<Response> {
+  const abort = new AbortController();
+  // Opened before the stream starts, so not_found answers as JSON with its status.
+  return open(abort.signal).then((events) =>
+    streamSSE(c, async (stream) => {
+      stream.onAbort(() => abort.abort());
+      for await (const e of events) {
+        if (abort.signal.aborted) break;
+        await stream.writeSSE({ event: e.event, data: JSON.stringify(e.data) });
+      }
+    }),
+  );
+}
+
+export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "progress">): void {
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/models/executions/:execution_id/log",
+      operationId: "getExecutionLog",
+      summary: "A solve's log lines from an offset, and its progress points, while it runs and after",
+      description:
+        "The offset counts lines, as NEOS's does: ask again with next_offset. Lines past the log's bound are summarised (one summary line; next_offset skips them). `done` is true once the execution has ended and every line was read.",
+      tag: "Solve",
+      access: "user",
+      role: "viewer",
+      rateClass: "models_read",
+      errors: ["not_found"],
+      params: z.object({ execution_id: z.string().min(1) }),
+      query: LogQuerySchema,
+      responses: { 200: { description: "A page of the log.", schema: ExecutionLogSchema } },
+    },
+    async (c, { principal, params, query }) => c.json(await deps.progress.log(principal, params.execution_id, query.offset, query.progress_offset)),
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/models/executions/:execution_id/events",
+      operationId: "streamExecutionEvents",
+      summary: "A solve's progress, log lines and final result as Server-Sent Events",
+      description: STREAM_DESCRIPTION,
+      tag: "Solve",
+      access: "user",
+      role: "viewer",
+      rateClass: "models_read",
+      errors: ["not_found"],
+      params: z.object({ execution_id: z.string().min(1) }),
+      responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ProgressStreamEventSchema } },
+    },
+    (c, { principal, params }) => sse(c, (signal) => deps.progress.executionEvents(principal, params.execution_id, signal)),
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/solvers/compare/:comparison_id/events",
+      operationId: "streamComparisonEvents",
+      summary: "Every row's progress and log lines, each named by its solver, as Server-Sent Events",
+      description: STREAM_DESCRIPTION,
+      tag: "Solver comparison",
+      access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: ["not_found"],
+      params: z.object({ comparison_id: z.string().min(1) }),
+      responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ProgressStreamEventSchema } },
+    },
+    (c, { principal, params }) => sse(c, (signal) => deps.progress.comparisonEvents(principal, params.comparison_id, signal)),
+  );
+}

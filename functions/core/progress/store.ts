@@ -1,0 +1,116 @@
+import type { BlobStore } from "../blob/blob-store.js";
+import type { Table } from "../store/table.js";
+import type { ProgressPoint } from "./schemas.js";
+
+/**
+ * A running execution's log lines and progress points, written by its worker in chunks (one per flush)
+ * under their own partition `PRG#<org>#<execution>`, sort key `CHUNK#<seq>`.
+ *
+ * Bounds: the first TABLE_LINE_CHUNKS chunks keep their lines in the item; later chunks put their lines
+ * in the blob store (the item keeps where, and how many). Past MAX_KEPT_LINES lines in all, the oldest
+ * chunks after the first (which holds the solver's banner) are summarised: their lines are deleted and
+ * one summary line answers for them. Points are small and always stay in the items, MAX_POINTS at most
+ * (the recorder keeps only improving incumbents past that).
+ */
+export const TABLE_LINE_CHUNKS = 32;
+export const MAX_KEPT_LINES = 20_000;
+export const MAX_POINTS = 5_000;
+export const MAX_LINE_CHARS = 500;
+export const LOG_PAGE_LINES = 1_000;
+
+export interface ProgressChunk {
+  seq: number;
+  first_line: number;
+  line_count: number;
+  /** Inline lines (early chunks). */
+  lines?: string[];
+  /** Where the lines are (later chunks). */
+  blob?: string;
+  /** Set once the chunk's lines were summarised away. */
+  summary?: string;
+  first_point: number;
+  points: ProgressPoint[];
+}
+
+const progressPk = (orgId: string, executionId: string) => `PRG#${orgId}#${executionId}`;
+const chunkSk = (seq: number) => `CHUNK#${String(seq).padStart(6, "0")}`;
+/** Beside the execution's result (`results/<org>/<id>.json`): the worker may write and delete there in AWS. */
+const linesKey = (orgId: string, executionId: string, seq: number) => `results/${orgId}/${executionId}/log-${String(seq).padStart(6, "0")}.json`;
+
+export class ProgressStore {
+  constructor(
+    private readonly table: Table,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  /** Writes one chunk; `seq` counts from 0 per execution. */
+  async append(orgId: string, executionId: string, chunk: Omit<ProgressChunk, "blob" | "summary">): Promise<void> {
+    const item: Record<string, unknown> = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq), ...chunk };
+    if (chunk.seq >= TABLE_LINE_CHUNKS && chunk.line_count > 0) {
+      const key = linesKey(orgId, executionId, chunk.seq);
+      await this.blobs.put(key, JSON.stringify(chunk.lines ?? []));
+      delete item.lines;
+      item.blob = key;
+    }
+    await this.table.put(item as never);
+  }
+
+  /** Replaces a chunk's lines by one summary line (its blob is deleted). */
+  async summarise(orgId: string, executionId: string, chunk: Pick<ProgressChunk, "seq" | "first_line" | "line_count">, summary: string): Promise<void> {
+    const key = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq) };
+    const updated = await this.table.update<Record<string, unknown>>({
+      Key: key,
+      UpdateExpression: "SET #summary = :s REMOVE #lines, #blob",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#summary": "summary", "#lines": "lines", "#blob": "blob" },
+      ExpressionAttributeValues: { ":s": summary },
+      ReturnValues: "ALL_OLD",
+    });
+    const blob = updated?.blob;
+    if (typeof blob === "string") await this.blobs.delete(blob).catch(() => undefined);
+  }
+
+  async chunks(orgId: string, executionId: string): Promise<ProgressChunk[]> {
+    return this.table.queryPrefix<ProgressChunk>(progressPk(orgId, executionId), "CHUNK#");
+  }
+
+  /**
+   * Lines from `offset` (at most `maxLines`) and points from `pointOffset`. A summarised chunk answers
+   * with its summary line, and `next_offset` moves past the lines it stands for.
+   */
+  async read(
+    orgId: string,
+    executionId: string,
+    offset: number,
+    pointOffset: number,
+    maxLines = LOG_PAGE_LINES,
+  ): Promise<{ lines: string[]; nextOffset: number; points: ProgressPoint[]; nextPointOffset: number }> {
+    const chunks = await this.chunks(orgId, executionId);
+    const lines: string[] = [];
+    let nextOffset = offset;
+    for (const chunk of chunks) {
+      const end = chunk.first_line + chunk.line_count;
+      if (end <= nextOffset || chunk.line_count === 0) continue;
+      if (lines.length >= maxLines) break;
+      if (chunk.summary !== undefined) {
+        lines.push(chunk.summary);
+        nextOffset = end;
+        continue;
+      }
+      const all = chunk.lines ?? (chunk.blob ? (JSON.parse((await this.blobs.get(chunk.blob)) ?? "[]") as string[]) : []);
+      const from = Math.max(0, nextOffset - chunk.first_line);
+      const taken = all.slice(from, from + (maxLines - lines.length));
+      lines.push(...taken);
+      nextOffset = chunk.first_line + from + taken.length;
+    }
+    const points: ProgressPoint[] = [];
+    let nextPointOffset = pointOffset;
+    for (const chunk of chunks) {
+      const end = chunk.first_point + chunk.points.length;
+      if (end <= nextPointOffset) continue;
+      points.push(...chunk.points.slice(Math.max(0, nextPointOffset - chunk.first_point)));
+      nextPointOffset = end;
+    }
+    return { lines, nextOffset, points, nextPointOffset };
+  }
+}

@@ -1,0 +1,22 @@
+import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
+import { ECSClient } from "@aws-sdk/client-ecs";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { createLogger } from "../core/logger.js";
+import { createFleetMonitor } from "./handler.js";
+
+/**
+ * Lambda entry of the fleet monitor (EventBridge, every minute). Needs SOLVER_CLUSTER_ARN,
+ * SOLVER_SERVICE_NAME and JOBS_QUEUE_URL; AWS_ENDPOINT_URL points every client elsewhere (LocalStack).
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+const endpoint = process.env.AWS_ENDPOINT_URL ? { endpoint: process.env.AWS_ENDPOINT_URL } : {};
+const logger = createLogger("incumbent-fleet-monitor");
+const monitor = createFleetMonitor(
+  { ecs: new ECSClient(endpoint), sqs: new SQSClient(endpoint), cloudwatch: new CloudWatchClient(endpoint) },
+  { cluster: process.env.SOLVER_CLUSTER_ARN ?? "", service: process.env.SOLVER_SERVICE_NAME ?? "", queueUrl: process.env.JOBS_QUEUE_URL ?? "" },
+);
+
+export const handler = async (): Promise<void> => {
+  const reading = await monitor();
+  logger.info("fleet reading", { ...reading });
+};

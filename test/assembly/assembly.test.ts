@@ -1,0 +1,278 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Api } from "../support/api.js";
+import { type Backend, startMotoBackend } from "../support/backends.js";
+import { machineHas, REPO_ROOT } from "../support/machine.js";
+import { marketSplitProblem } from "../support/models.js";
+import { createKnapsackDocument, createTrigger, eventually, KNAPSACK_BEST } from "../support/triggers.js";
+import { verifyIncumbentSignature, WebhookReceiver } from "../support/webhook-receiver.js";
+import { ensureCloudAssembly, type LambdaFunction, lambdaFunctions, readTemplate, referencedId, solverTask, triggersOf } from "./cloud-assembly.js";
+import { HttpApiGateway, LambdaProcess, SqsEventSource, scheduledEvent } from "./lambda-runtime.js";
+import { CREDENTIALS, MotoResources, REGION } from "./moto-resources.js";
+import { buildWorkerImage, WorkerProcess } from "./worker-image.js";
+
+/**
+ * The deployed artifacts, run: `cdk synth`'s cloud assembly (cached per change), its Lambda bundles
+ * each in a fresh Node with only its asset and the environment the template gives it, the HTTP API's
+ * v2 events, Lambda's SQS event source, EventBridge's scheduled event, and the solver container's
+ * worker built by the image's build step and started with the task definition's command and
+ * environment — all against one moto_server holding the template's table, queues, bucket and secret.
+ *
+ * What the test sets beyond the template, and why:
+ *  - AWS_ENDPOINT_URL and credentials (moto), AWS_REGION for the Lambdas (the runtime sets it);
+ *  - WEBHOOK_ALLOW_PRIVATE_NETWORKS=true for the API and the webhook function: the receiver is on 127.0.0.1;
+ *  - for the worker: WORKER_POLL_SECONDS=0 (moto serves one request at a time), JOB_LEASE_SECONDS=5 (the
+ *    kill flow waits for the lease to lapse), SOLVER_PYTHON (the image's /app/.venv is this checkout's
+ *    .venv).
+ */
+const run = machineHas("moto_server", "cbc", "glpsol", "python_solvers");
+
+const MILP = {
+  name: "assembly-milp",
+  sense: "maximize",
+  variables: [
+    { name: "x", ub: 4 },
+    { name: "y", type: "integer", ub: 10 },
+  ],
+  objective: {
+    terms: [
+      { var: "x", coef: 1 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cap",
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: 1 },
+      ],
+      ub: 5.5,
+    },
+  ],
+};
+const WEBHOOK_SECRET = "whsec_YXNzZW1ibHktdGVzdC1zaWduaW5nLXNlY3JldA==";
+const final = (b: { status: string }) => ["completed", "failed", "cancelled"].includes(b.status);
+
+let moto: Backend;
+let root: string;
+let resources: MotoResources;
+const lambdas = new Map<string, LambdaProcess>();
+let functions: LambdaFunction[];
+let gateway: HttpApiGateway;
+const eventSources: SqsEventSource[] = [];
+let worker: WorkerProcess;
+let sweeper: LambdaProcess;
+let sweepRule: string;
+/** Scheduled functions and their rule's name. */
+const scheduled = new Map<string, string>();
+let anon: Api;
+let api: Api;
+const receiver = new WebhookReceiver();
+
+/** Everything the processes logged, for a failing flow's message. */
+const logs = () => [...[...lambdas.values()].map((l) => `--- ${l.name}\n${l.logs().slice(-3000)}`), `--- worker\n${worker?.logs().slice(-3000)}`].join("\n");
+
+beforeAll(async () => {
+  if (!run) return;
+  const assembly = await ensureCloudAssembly();
+  const template = readTemplate(assembly);
+  functions = lambdaFunctions(assembly, template).filter((f) => f.ours);
+  const triggers = triggersOf(template);
+  const task = solverTask(assembly, template);
+
+  moto = await startMotoBackend();
+  resources = new MotoResources(moto.endpoint, template);
+  await resources.create();
+  root = mkdtempSync(path.join(os.tmpdir(), "incumbent-assembly-"));
+  await receiver.start();
+
+  const aws = { AWS_ENDPOINT_URL: moto.endpoint, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey };
+  const lambdaOverrides: Record<string, string> = {
+    ...aws,
+    AWS_REGION: REGION,
+    AWS_DEFAULT_REGION: REGION,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    LOG_LEVEL: "WARN",
+  };
+  await Promise.all(
+    functions.map(async (fn) => {
+      // Only the asset: nothing above the task root to resolve a missing file or package from.
+      const taskRoot = path.join(root, "lambda", fn.logicalId);
+      cpSync(fn.assetDir, taskRoot, { recursive: true });
+      const environment = { ...resources.resolveEnvironment(fn.environment), ...lambdaOverrides };
+      const lambda = new LambdaProcess(fn.logicalId, { taskRoot, handler: fn.handler, environment, timeoutSeconds: fn.timeoutSeconds, memoryMb: fn.memoryMb });
+      lambdas.set(fn.logicalId, lambda);
+      await lambda.start();
+    }),
+  );
+
+  const apiId = triggers.http[0]!;
+  gateway = new HttpApiGateway(lambdas.get(apiId)!);
+  await gateway.start();
+  anon = new Api(gateway.url, null);
+
+  // The jobs queue is the workers'; every other SQS mapping is Lambda's event source.
+  const jobsQueueId = referencedId(functions.find((f) => f.logicalId === apiId)!.environment.JOBS_QUEUE_URL)!;
+  const sqs = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: CREDENTIALS });
+  for (const mapping of triggers.sqs.filter((m) => m.queueId !== jobsQueueId)) {
+    const queue = resources.physical.get(mapping.queueId)!;
+    const source = new SqsEventSource(sqs, { url: queue.QueueUrl!, arn: queue.Arn! }, lambdas.get(mapping.functionId)!, mapping);
+    source.start();
+    eventSources.push(source);
+  }
+  for (const schedule of triggers.schedules) scheduled.set(schedule.functionId, template.Resources[schedule.ruleId]!.Properties!.Name ?? schedule.ruleId);
+  // The sweeper's schedule, beside the fleet monitor's.
+  const sweeperId = [...scheduled.keys()].find((id) => /sweeper/i.test(id))!;
+  sweeper = lambdas.get(sweeperId)!;
+  sweepRule = scheduled.get(sweeperId)!;
+
+  const app = path.join(root, "app");
+  buildWorkerImage(task.contextDir, app);
+  // Secrets would come from Secrets Manager or SSM at task start; none yet, so none are modelled.
+  if (task.secrets.length > 0) throw new Error(`the task definition has secrets the assembly test does not model: ${JSON.stringify(task.secrets)}`);
+  const taskEnvironment = resources.resolveEnvironment(task.environment);
+  worker = new WorkerProcess(app, task.command, {
+    ...taskEnvironment,
+    ...aws,
+    SOLVER_PYTHON: path.join(REPO_ROOT, ".venv/bin/python"),
+    WORKER_POLL_SECONDS: "0",
+    JOB_LEASE_SECONDS: "5",
+    LOG_LEVEL: "WARN",
+  });
+  await worker.ready;
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(eventSources.map((s) => s.stop()));
+  await worker?.stop();
+  for (const lambda of lambdas.values()) lambda.stop();
+  await gateway?.stop();
+  await receiver.stop();
+  await moto?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe.runIf(run)("the cloud assembly's bundles and worker against moto", () => {
+  it("initialises every Lambda bundle of the stack from its asset alone, with the template's environment", () => {
+    const names = functions.map((f) => f.logicalId);
+    expect(names.some((n) => n.startsWith("Api"))).toBe(true);
+    expect(names.some((n) => n.startsWith("Webhooks"))).toBe(true);
+    expect(names.some((n) => n.startsWith("Sweeper"))).toBe(true);
+    // The API needs no solver: no HiGHS WebAssembly, no solver code, in its asset.
+    const apiAsset = functions.find((f) => f.logicalId.startsWith("Api"))!.assetDir;
+    expect(readdirSync(apiAsset).filter((f) => f.endsWith(".wasm"))).toEqual([]);
+    for (const fn of functions) expect(existsSync(path.join(fn.assetDir, "index.mjs")), fn.logicalId).toBe(true);
+    expect(existsSync(path.join(apiAsset, "mcp-sdk.mjs"))).toBe(true);
+  });
+
+  it("reports every health component healthy, the solver from the worker's heartbeat", async () => {
+    const res = await anon.get("/api/v2/health/status");
+    expect(res.status, logs()).toBe(200);
+    const components = Object.fromEntries(res.body.components.map((c: { name: string; status: string; message: string }) => [c.name, c]));
+    for (const name of ["database", "solver", "memory", "disk"]) expect(components[name].status, `${name}: ${components[name].message}`).toBe("healthy");
+    expect(components.solver.message).toMatch(/^1 live worker\(s\); solvers: /);
+    for (const solver of ["highs", "scip", "cbc", "glpk", "jaos"]) expect(components.solver.message).toContain(`${solver} `);
+    expect(res.body.status).toBe("healthy");
+  });
+
+  it("signs up an owner through the API (JWT from the Secrets Manager secret), then mints an API key", async () => {
+    const email = `owner-${Date.now()}@assembly.example`;
+    const signup = await anon.post("/api/v2/auth/signup", { organization_name: "Assembly", email, password: "correct horse battery staple 9" });
+    expect(signup.status, signup.text).toBe(201);
+    const login = await anon.post("/api/v2/auth/login", { email, password: "correct horse battery staple 9" });
+    expect(login.status, login.text).toBe(200);
+    const key = await anon.as(login.body.access_token).post("/api/v2/keys", { name: "assembly" });
+    expect(key.status, key.text).toBe(201);
+    api = anon.as(key.body.key);
+    expect((await api.get("/api/v2/credits/balance")).status).toBe(200);
+  });
+
+  it("answers MCP from the SDK module shipped beside the API bundle (loaded on the first MCP request)", async () => {
+    const headers = { accept: "application/json, text/event-stream" };
+    const rpc = (id: number, method: string, params: Record<string, unknown> = {}) => api.post("/api/v2/mcp", { jsonrpc: "2.0", id, method, params }, headers);
+    const init = await rpc(1, "initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "assembly", version: "1" } });
+    expect(init.status, `${init.text}\n${logs()}`).toBe(200);
+    expect(init.body.result.serverInfo.name).toBe("incumbent");
+    const tools = await rpc(2, "tools/list");
+    expect(tools.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      "compare_solvers",
+      "compare_solvers_on_datasets",
+      "get_solver_comparison",
+      "get_solver_comparison_matrix",
+    ]);
+  });
+
+  it("answers a plain solve: API → jobs queue → worker → table → API", async () => {
+    const res = await api.post("/api/v2/solve", { problem: MILP, solver_name: "highs" });
+    expect(res.status, `${res.text}\n${logs()}`).toBe(200);
+    expect(res.body).toMatchObject({ status: "optimal", objective_value: 10.5, solution: { x: 0.5, y: 5 }, solver_name: "highs" });
+  });
+
+  it("runs a comparison of every solver the image carries, rows one after another on the worker", async () => {
+    const launched = await api.post("/api/v2/solvers/compare", { problem: MILP, solver_names: ["highs", "scip", "cbc", "glpk", "jaos"] });
+    expect(launched.status, launched.text).toBe(202);
+    const done = await eventually<any>(async () => (await api.get(`/api/v2/solvers/compare/${launched.body.id}`)).body, final, 60_000, 250);
+    expect(done.status, JSON.stringify(done)).toBe("completed");
+    expect(done.results.map((r: { objective_value: number }) => r.objective_value)).toEqual([10.5, 10.5, 10.5, 10.5, 10.5]);
+    expect(done.agreement.objectives_agree).toBe(true);
+  });
+
+  it("fires a trigger whose run ends in a signed webhook: worker → webhooks queue → webhook function → receiver", async () => {
+    const { documentId, versionId } = await createKnapsackDocument(api);
+    const trigger = await createTrigger(api, {
+      document_id: documentId,
+      version_id: versionId,
+      override_schema: [{ name: "capacity", type: "number", required: true, default: 5 }],
+      webhook_url: receiver.url,
+      webhook_secret: WEBHOOK_SECRET,
+    });
+    const fired = await anon.post(`/api/v2/triggers/${trigger.id}/fire`, { override_data: { capacity: 7 } }, { authorization: `Bearer ${trigger.secret}` });
+    expect(fired.status, fired.text).toBe(202);
+    const [hook] = await receiver.waitFor(1, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${logs()}`);
+    });
+    expect(verifyIncumbentSignature(hook!, WEBHOOK_SECRET)).toBe(true);
+    expect(verifyIncumbentSignature(hook!, "whsec_someone-else")).toBe(false);
+    expect(hook!.body).toMatchObject({ event: "trigger.run.completed", trigger_id: trigger.id, run_id: fired.body.run_id, data: { status: "completed" } });
+    expect(hook!.body.data.result.objective_value).toBeCloseTo(KNAPSACK_BEST[7]!, 9);
+  });
+
+  it("runs every scheduled function on EventBridge's event (the fleet monitor reads the service and the queue)", async () => {
+    expect(scheduled.size).toBeGreaterThanOrEqual(1);
+    for (const [id, rule] of scheduled) {
+      const out = await lambdas.get(id)!.invoke(scheduledEvent(rule));
+      expect(out.error, `${id}: ${out.error?.stack}\n${lambdas.get(id)!.logs()}`).toBeUndefined();
+    }
+  });
+
+  it("fails the job of a worker killed mid-solve once its lease lapses, when the scheduled sweeper runs", async () => {
+    const res = await api.post("/api/v2/solve/async", { problem: marketSplitProblem(4, 40, 3), solver_name: "glpk", settings: { time_limit_seconds: 60 } });
+    expect(res.status, res.text).toBe(202);
+    const id = res.body.execution_id;
+    const read = async () => (await api.get(`/api/v2/models/executions/${id}`)).body;
+    await eventually(read, (e) => e.status === "running", 30_000, 100);
+    worker.killTask();
+
+    // A sweep while the lease still holds leaves the job alone…
+    const early = await sweeper.invoke(scheduledEvent(sweepRule));
+    expect(early.error, sweeper.logs()).toBeUndefined();
+    expect((await read()).status).toBe("running");
+    // …and once it lapsed (5 s, never renewed by the dead worker) the sweep fails it.
+    const swept = await eventually(
+      async () => {
+        const out = await sweeper.invoke(scheduledEvent(sweepRule));
+        expect(out.error, sweeper.logs()).toBeUndefined();
+        return read();
+      },
+      final,
+      20_000,
+      1000,
+    );
+    expect(swept.status).toBe("failed");
+    expect(JSON.stringify(swept)).toMatch(/lease expired/);
+  });
+});

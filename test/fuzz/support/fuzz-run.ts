@@ -46,9 +46,9 @@ export function describeFuzzShard(shard: number, shards: number): void {
   const tallies: RouteTally[] = [];
 
   /** Each operation's requests depend on the seed and its id only, so one operation reruns alone (FUZZ_ONLY) as it ran in the suite. */
-const seedOf = (id: string) => [...id].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0) & 0xffff;
+  const seedOf = (id: string) => [...id].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0) & 0xffff;
 
-/** Deletes go last, so the records the other operations name still exist. */
+  /** Deletes go last, so the records the other operations name still exist. */
   const order = (o: Operation) => (o.method === "DELETE" ? 1 : 0);
 
   function leakedSecrets(text: string): string[] {

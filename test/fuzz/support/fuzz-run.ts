@@ -45,6 +45,14 @@ export function describeFuzzShard(shard: number, shards: number): void {
   let operations: Operation[];
   const tallies: RouteTally[] = [];
 
+  async function firstChunk(res: Response): Promise<string> {
+    const reader = res.body!.getReader();
+    const timeout = new Promise<{ value?: Uint8Array }>((resolve) => setTimeout(() => resolve({}), 2_000));
+    const { value } = await Promise.race([reader.read(), timeout]);
+    await reader.cancel().catch(() => undefined);
+    return value ? new TextDecoder().decode(value) : "";
+  }
+
   /** Each operation's requests depend on the seed and its id only, so one operation reruns alone (FUZZ_ONLY) as it ran in the suite. */
   const seedOf = (id: string) => [...id].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0) & 0xffff;
 
@@ -57,7 +65,9 @@ export function describeFuzzShard(shard: number, shards: number): void {
 
   async function send(r: FuzzRequest, tally: RouteTally): Promise<void> {
     const res = await stack.call(r.method, r.url, { headers: r.headers, body: r.body });
-    const text = await res.text();
+    // An event stream (execution progress) stays open while its job runs, and no worker runs it here:
+    // its first event is read, then the stream is closed.
+    const text = (res.headers.get("content-type") ?? "").startsWith("text/event-stream") ? await firstChunk(res) : await res.text();
     let body: unknown = text;
     try {
       body = text ? JSON.parse(text) : null;

@@ -234,7 +234,7 @@ export default async function bench(args: string[]): Promise<void> {
     const kinds = new Map<string, number>();
     for (const e of executions) kinds.set(e.origin?.kind, (kinds.get(e.origin?.kind) ?? 0) + 1);
     console.log(
-      `records: ${executions.length} executions (${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}), executions, ${comparisons.length} comparisons, ${runs.length} trigger runs; quota used ${usedToday}, spent by refusals ${quotaSpent}`,
+      `records: ${executions.length} executions (${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}), ${comparisons.length} comparisons, ${runs.length} trigger runs; quota used ${usedToday}, spent by refusals ${quotaSpent}`,
     );
     if (usedToday !== solvesRecorded + quotaSpent)
       failures.push(`daily quota used ${usedToday} ≠ solves recorded ${solvesRecorded} + spent by refusals ${quotaSpent}`);
@@ -249,9 +249,14 @@ export default async function bench(args: string[]): Promise<void> {
     if (triggerView.body.total_runs !== runs.length) failures.push(`trigger total_runs ${triggerView.body.total_runs} ≠ ${runs.length} run records`);
 
     const unread = (await api.get("/api/v2/notifications/unread-count")).body.unread_count as number;
-    const list = await api.get("/api/v2/notifications?unread_only=true&limit=100");
-    const unreadListed = (list.body.notifications ?? list.body.items ?? []).length as number;
-    if (unread !== unreadListed) failures.push(`unread_count ${unread} ≠ ${unreadListed} unread notifications listed`);
+    // The list pages at 100, so the records are read from the table: every notification of the owner not read.
+    const me = (await api.get("/api/v2/auth/me")).body as { id: string };
+    const notifications = await stack.services.table.queryAll<Record<string, unknown>>({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :n)",
+      ExpressionAttributeValues: { ":pk": `USER#${me.id}`, ":n": "NTF#" },
+    });
+    const unreadListed = notifications.filter((n) => n.is_read === false).length;
+    if (unread !== unreadListed) failures.push(`unread_count ${unread} ≠ ${unreadListed} unread notification records`);
 
     // No limiter admitted more than its limit in any window: the windows' counters (one conditional ADD
     // per admitted request) each at most the limit, and as many solves and fires counted as were answered.

@@ -89,3 +89,12 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
 }
 
 export const isConditionFailure = (error: unknown): boolean => (error as { name?: string })?.name === "ConditionalCheckFailedException";
+
+/**
+ * DynamoDB refuses a key past its size limits (partition 2,048 bytes, sort 1,024) with a
+ * ValidationException. No item can be stored under such a key, so a read of one finds nothing.
+ */
+export const isKeyTooLarge = (error: unknown): boolean => {
+  const e = error as { name?: string; message?: string };
+  return e?.name === "ValidationException" && /key.*(size|length)|size limit/i.test(e.message ?? "");
+};

@@ -10,7 +10,7 @@ import {
   type UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock.js";
-import { isConditionFailure } from "./dynamo.js";
+import { isConditionFailure, isKeyTooLarge } from "./dynamo.js";
 
 export type Item = Record<string, unknown> & { pk: string; sk: string };
 
@@ -42,7 +42,9 @@ export class Table {
   ) {}
 
   async get<T = Item>(pk: string, sk: string, consistent = true): Promise<T | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.name, Key: { pk, sk }, ConsistentRead: consistent }));
+    const { Item } = await this.doc
+      .send(new GetCommand({ TableName: this.name, Key: { pk, sk }, ConsistentRead: consistent }))
+      .catch((error) => (isKeyTooLarge(error) ? { Item: undefined } : Promise.reject(error)));
     if (!Item || this.expired(Item)) return null;
     return Item as T;
   }
@@ -92,7 +94,7 @@ export class Table {
       const out = await this.doc.send(new UpdateCommand({ TableName: this.name, ReturnValues: "ALL_NEW", ...input }));
       return (out.Attributes ?? null) as T | null;
     } catch (error) {
-      if (input.ConditionExpression && isConditionFailure(error)) return null;
+      if (input.ConditionExpression && (isConditionFailure(error) || isKeyTooLarge(error))) return null;
       throw error;
     }
   }
@@ -109,14 +111,16 @@ export class Table {
       await this.doc.send(new DeleteCommand({ TableName: this.name, Key: { pk, sk }, ConditionExpression: condition, ExpressionAttributeValues: values }));
       return true;
     } catch (error) {
-      if (condition && isConditionFailure(error)) return false;
+      if (condition && (isConditionFailure(error) || isKeyTooLarge(error))) return false;
       throw error;
     }
   }
 
   /** One page of a query. */
   async queryPage<T = Item>(input: Omit<QueryCommandInput, "TableName">): Promise<{ items: T[]; next?: Record<string, unknown> }> {
-    const out = await this.doc.send(new QueryCommand({ TableName: this.name, ...input }));
+    const out = await this.doc
+      .send(new QueryCommand({ TableName: this.name, ...input }))
+      .catch((error) => (isKeyTooLarge(error) ? { Items: [], LastEvaluatedKey: undefined } : Promise.reject(error)));
     const items = (out.Items ?? []).filter((i) => !this.expired(i)) as T[];
     return { items, next: out.LastEvaluatedKey };
   }

@@ -155,6 +155,20 @@ class Run:
             result["row_duals"] = {str(i): v for i, v in enumerate(rows)}
             result["col_duals"] = columns
 
+    def fill_ranging(self, result, form):
+        """Cost ranges by column and active-side ranges by row of the optimal basis (None = no limit)."""
+        status, ranging = self.highs.getRanging()
+        if status != highspy.HighsStatus.kOk or not ranging.valid:
+            return
+        n, m = form["numCols"], form["numRows"]
+        values = lambda r, k: [finite(v) for v in list(r.value_)[:k]]  # noqa: E731
+        result["ranging"] = {
+            "cost_down": values(ranging.col_cost_dn, n),
+            "cost_up": values(ranging.col_cost_up, n),
+            "rhs_down": values(ranging.row_bound_dn, m),
+            "rhs_up": values(ranging.row_bound_up, m),
+        }
+
     def pool(self, form, size):
         """The improving solutions HiGHS saved (each better than the one before), best first, distinct."""
         pool = SolutionPool(size, form["sense"])
@@ -256,6 +270,8 @@ def solve(form, settings, reporter):
         final.fill(result)
         if not final.is_mip and not form["qValues"]:
             final.fill_duals(result)
+            if settings.get("ranging"):
+                final.fill_ranging(result, form)
         if pool_size(settings) > 1 and final.is_mip:
             result["solution_pool"] = final.pool(form, pool_size(settings))
     elif status == STATUS.kInfeasible:

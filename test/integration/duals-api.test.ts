@@ -79,4 +79,37 @@ describe.runIf(machineHas("cbc", "glpsol", "python_solvers"))("LP duals through 
       expect(close(row.duals, EXPECTED.duals) && close(row.reduced_costs, EXPECTED.reduced_costs), row.solver_name).toBe(true);
     }
   }, 180_000);
+
+  it("ranging on request: HiGHS gives each cost's and each active side's range of the optimal basis; other solvers say unsupported", async () => {
+    // min x + 2y s.t. pair: x + y ≥ 2: x basic (its cost may go from 0 to 2), y at 0 (from 1 up); pair's side from 0 up.
+    const problem = {
+      variables: [{ name: "x" }, { name: "y" }],
+      objective: {
+        terms: [
+          { var: "x", coef: 1 },
+          { var: "y", coef: 2 },
+        ],
+      },
+      constraints: [
+        {
+          name: "pair",
+          lb: 2,
+          terms: [
+            { var: "x", coef: 1 },
+            { var: "y", coef: 1 },
+          ],
+        },
+      ],
+    };
+    const highs = await stack.api.post("/api/v2/solve", { problem, solver_name: "highs", settings: { ranging: true } });
+    expect(highs.status, highs.text).toBe(200);
+    expect(highs.body.ranging).toEqual({
+      costs: { x: { down: 0, up: 2 }, y: { down: 1, up: null } },
+      rhs: { pair: { down: 0, up: null } },
+    });
+    const glpk = await stack.api.post("/api/v2/solve", { problem, solver_name: "glpk", settings: { ranging: true } });
+    expect(glpk.body).toMatchObject({ solver_status: "optimal", ranging: "unsupported" });
+    const unasked = await stack.api.post("/api/v2/solve", { problem, solver_name: "highs" });
+    expect(unasked.body.ranging ?? null).toBeNull();
+  }, 120_000);
 });

@@ -43,6 +43,9 @@ export const RowSchema = SolverMeasuresSchema.extend({
   duals: SolverMeasuresSchema.shape.duals.describe(
     "constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only",
   ),
+  ranging: SolverMeasuresSchema.shape.ranging.describe(
+    "as in the row's execution (HiGHS; \"unsupported\" from the others) while it has at most 1000 entries; a larger LP's is in the execution only",
+  ),
   reduced_costs: SolverMeasuresSchema.shape.reduced_costs.describe("as duals: at most 1000 duals and reduced costs together, else in the row's execution"),
 });
 export type Row = z.infer<typeof RowSchema>;

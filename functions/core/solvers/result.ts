@@ -29,9 +29,14 @@ export function solveResponseOf(executionId: string, solver: string, r: SolverRe
  */
 export const ROW_DUALS_MAX_ENTRIES = 1000;
 
-function rowDuals(measures: SolverMeasures): Pick<SolverMeasures, "duals" | "reduced_costs"> {
-  const entries = Object.keys(measures.duals ?? {}).length + Object.keys(measures.reduced_costs ?? {}).length;
-  return entries <= ROW_DUALS_MAX_ENTRIES ? { duals: measures.duals, reduced_costs: measures.reduced_costs } : { duals: null, reduced_costs: null };
+function rowDuals(measures: SolverMeasures): Pick<SolverMeasures, "duals" | "reduced_costs" | "ranging"> {
+  const count = (o: object | null | undefined) => Object.keys(o ?? {}).length;
+  const ranging = typeof measures.ranging === "object" && measures.ranging !== null ? measures.ranging : null;
+  const entries = count(measures.duals) + count(measures.reduced_costs);
+  return {
+    ...(entries <= ROW_DUALS_MAX_ENTRIES ? { duals: measures.duals, reduced_costs: measures.reduced_costs } : { duals: null, reduced_costs: null }),
+    ...(ranging && count(ranging.costs) + count(ranging.rhs) > ROW_DUALS_MAX_ENTRIES ? { ranging: null } : {}),
+  };
 }
 
 /** A comparison row filled from its execution's solve response (the row names the search time `solver_time_seconds`). */

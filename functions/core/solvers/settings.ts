@@ -26,6 +26,10 @@ export const SettingsRequestSchema = z
       .describe(
         'default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them)',
       ),
+    ranging: z
+      .boolean()
+      .optional()
+      .describe('default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"`'),
   })
   .strict();
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
@@ -35,6 +39,7 @@ export const SettingsSchema = z.object({
   gap_tolerance: z.number(),
   threads: z.number().int(),
   solution_pool_size: z.number().int().optional().describe("absent on records from before pools: 1"),
+  ranging: z.boolean().optional().describe("absent: false"),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -48,6 +53,7 @@ export function resolveSettings(
     gap_tolerance: requested?.gap_tolerance ?? config.defaultGapTolerance,
     threads: config.solverThreads,
     ...(requested?.solution_pool_size && requested.solution_pool_size > 1 ? { solution_pool_size: requested.solution_pool_size } : {}),
+    ...(requested?.ranging ? { ranging: true } : {}),
   };
 }
 
@@ -56,4 +62,5 @@ export const toSolveSettings = (s: Settings): SolveSettings => ({
   gapTolerance: s.gap_tolerance,
   threads: s.threads,
   solutionPoolSize: s.solution_pool_size ?? 1,
+  ranging: s.ranging ?? false,
 });

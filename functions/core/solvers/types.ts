@@ -21,7 +21,20 @@ export interface SolveSettings {
   threads: number;
   /** How many distinct solutions to hand back (1 = just the best); absent means 1. */
   solutionPoolSize?: number;
+  /** Cost and right-hand-side ranging of an optimal LP (HiGHS); absent means false. */
+  ranging?: boolean;
 }
+
+const RangeSchema = z.object({
+  down: z.number().nullable().describe("lowest value keeping the basis optimal; null = no limit"),
+  up: z.number().nullable().describe("highest value keeping the basis optimal; null = no limit"),
+});
+
+export const RangingSchema = z.object({
+  costs: z.record(z.string(), RangeSchema).describe("variable name → the range its objective coefficient may take with the optimal basis unchanged"),
+  rhs: z.record(z.string(), RangeSchema).describe("constraint name → the range its active side may take with the optimal basis unchanged"),
+});
+export type Ranging = z.infer<typeof RangingSchema>;
 
 /**
  * What a solver's run measured: the spec's row fields, in one definition. The adapter's answer, the
@@ -51,6 +64,11 @@ export const SolverMeasuresSchema = z.object({
     .describe(
       "the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none",
     ),
+  ranging: z
+    .union([RangingSchema, z.literal("unsupported")])
+    .nullable()
+    .optional()
+    .describe('with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise'),
 });
 
 export type SolverMeasures = z.infer<typeof SolverMeasuresSchema>;

@@ -21,7 +21,7 @@ export interface PythonSolveRequest {
   model: Omit<MatrixForm, "colNames">;
   /** memory_mb: the solving process's data ceiling (0 = none), applied by the runner in that process. */
   /** stream: forward the solver's log lines and report progress between its own log lines too (someone records them). */
-  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number; solution_pool_size?: number; stream?: boolean };
+  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number; solution_pool_size?: number; ranging?: boolean; stream?: boolean };
 }
 
 /** The result file a solve writes (runner.py, solve_common.empty_result). */
@@ -39,6 +39,8 @@ export interface PythonResult {
   raw_status: string | null;
   /** An LP solved to optimality: row duals by row index (rows the solver never saw are absent), in the problem's sense. */
   row_duals?: Record<string, number>;
+  /** With settings.ranging (HiGHS): by column and by row, null = no limit. */
+  ranging?: { cost_down: (number | null)[]; cost_up: (number | null)[]; rhs_down: (number | null)[]; rhs_up: (number | null)[] };
   /** With row_duals: the reduced costs in column order (absent: computed as c − Aᵀy). */
   col_duals?: number[];
   /** With solution_pool_size above 1: distinct solutions, best first, as column vectors. */

@@ -1,6 +1,6 @@
 import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, type SolveAuxiliary } from "./certificates.js";
-import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import type { Ranging, SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm } from "./matrix-form.js";
 import { dualFields, dualsWithSingletonRows, type LpDuals, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import type { PythonResult, PythonRuntime, PythonSolverName } from "./python-host.js";
@@ -34,6 +34,7 @@ export async function solveInPython(
         threads: settings.threads,
         memory_mb: context.memoryMb ?? 0,
         solution_pool_size: settings.solutionPoolSize ?? 1,
+        ranging: settings.ranging ?? false,
         stream: context.progress !== undefined,
       },
     },
@@ -65,6 +66,7 @@ export async function solveInPython(
       Object.assign(result, { solver_status: "unbounded", objective_value: null, dual_bound: null, solution: null });
     }
     Object.assign(result, dualFields(problem, result, reportedDuals(problem, colNames, r)));
+    if (settings.ranging) result.ranging = solver === "highs" ? namedRanging(problem, colNames, r, result) : "unsupported";
     return finish(result, started);
   }
   if (outcome.stopped) {
@@ -74,6 +76,17 @@ export async function solveInPython(
   // allocation under the ceiling into its own memory-limit result).
   const oom = outcome.failure !== null && /killed by signal 9\b/.test(outcome.failure);
   return finish(blankResult("error", version, oom ? memoryLimitMessage(SOLVER_TITLES[solver], context.memoryMb) : outcome.failure), started);
+}
+
+/** HiGHS's ranging by name, for an LP it solved to optimality (null otherwise). */
+function namedRanging(problem: Problem, colNames: string[], r: PythonResult, result: AdapterResult): Ranging | null {
+  const g = r.ranging;
+  if (!g || result.solver_status !== "optimal") return null;
+  const range = (down: (number | null)[], up: (number | null)[], k: number) => ({ down: down[k] ?? null, up: up[k] ?? null });
+  return {
+    costs: Object.fromEntries(colNames.map((name, j) => [name, range(g.cost_down, g.cost_up, j)])),
+    rhs: Object.fromEntries(problem.constraints.map((c, i) => [c.name, range(g.rhs_down, g.rhs_up, i)])),
+  };
 }
 
 /** Both Python solvers report duals in the problem's own sense (solve_highs.py, solve_scip.py). */

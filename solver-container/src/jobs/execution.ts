@@ -42,6 +42,8 @@ export async function solveExecution(
     await recorder.close();
   }
   traceMark("solve_end", record.id);
+  // Ranging asked of a solver whose adapter cannot give it (all but native HiGHS).
+  if (settings.ranging && result.ranging === undefined) result.ranging = "unsupported";
   const response = {
     ...solveResponseOf(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) }),
     ...finalProgress(problem, settings, result, recorder),

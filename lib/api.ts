@@ -20,6 +20,8 @@ export interface ApiProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   jobsQueue: sqs.IQueue;
+  /** The high and low priority bands' queues (jobsQueue is the normal band). */
+  jobBands: { high: sqs.IQueue; low: sqs.IQueue };
   webhooksQueue: sqs.IQueue;
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
@@ -80,6 +82,8 @@ export class Api extends Construct {
         TABLE_NAME: props.table.tableName,
         BLOB_BUCKET: props.bucket.bucketName,
         JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        JOBS_HIGH_QUEUE_URL: props.jobBands.high.queueUrl,
+        JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
@@ -90,7 +94,7 @@ export class Api extends Construct {
     grantTableItems(props.table, role);
     // Large problems are written on submit and read back for results.
     grantBlobs(props.bucket, role, { write: true });
-    props.jobsQueue.grantSendMessages(role);
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grantSendMessages(role);
     // Trigger runs and "run now" enqueue their own webhook deliveries.
     props.webhooksQueue.grantSendMessages(role);
     this.jwtSecret.grantRead(role);

@@ -24,6 +24,8 @@ export interface SolverFleetProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   jobsQueue: sqs.IQueue;
+  /** The high and low priority bands' queues (jobsQueue is the normal band); workers poll all three. */
+  jobBands: { high: sqs.IQueue; low: sqs.IQueue };
   webhooksQueue: sqs.IQueue;
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
@@ -126,6 +128,8 @@ export class SolverFleet extends Construct {
         TABLE_NAME: props.table.tableName,
         BLOB_BUCKET: props.bucket.bucketName,
         JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        JOBS_HIGH_QUEUE_URL: props.jobBands.high.queueUrl,
+        JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         WORKER_STOP_TIMEOUT_SECONDS: String(props.stopTimeoutSeconds),
         SOLVER_THREADS: String(vcpus),
@@ -157,7 +161,7 @@ export class SolverFleet extends Construct {
     grantTableItems(props.table, taskRole, WORKER_TABLE_ACTIONS);
     // Reads the problem, writes the solution.
     grantBlobs(props.bucket, taskRole, { write: true });
-    props.jobsQueue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
     // A finished trigger run hands its result to the webhook queue.
     props.webhooksQueue.grant(taskRole, "sqs:SendMessage");
 

@@ -106,12 +106,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const sqs = createSqsClient(config);
   if (!config.jobsQueueUrl || !config.webhooksQueueUrl) {
     // A worker sets each job message's visibility itself when it receives it, and extends it while it runs.
+    // One queue per priority band (functions/core/queue/priority.ts), each with its DLQ, as in AWS.
     const jobs = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs`, { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 });
+    const high = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs-high`, { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 });
+    const low = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs-low`, { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 });
     const hooks = await ensureQueueWithDlq(sqs, `${config.tableName}-webhooks`, {
       visibilityTimeoutSeconds: Math.max(60, config.webhookTimeoutSeconds * 2),
       maxReceiveCount: 5,
     });
-    config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url, webhooksDlqUrl: config.webhooksDlqUrl || hooks.dlqUrl };
+    config = {
+      ...config,
+      jobsQueueUrl: jobs.url,
+      jobsHighQueueUrl: high.url,
+      jobsLowQueueUrl: low.url,
+      webhooksQueueUrl: hooks.url,
+      webhooksDlqUrl: config.webhooksDlqUrl || hooks.dlqUrl,
+    };
   }
 
   // The solver fleet: LOCAL_WORKERS long-lived workers polling the jobs queue, as Fargate tasks poll SQS.
@@ -119,6 +129,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const workerEnv = {
     ...env,
     JOBS_QUEUE_URL: config.jobsQueueUrl,
+    JOBS_HIGH_QUEUE_URL: config.jobsHighQueueUrl,
+    JOBS_LOW_QUEUE_URL: config.jobsLowQueueUrl,
     WEBHOOKS_QUEUE_URL: config.webhooksQueueUrl,
     WEBHOOKS_DLQ_URL: config.webhooksDlqUrl,
     // Ctrl-C should not wait half a minute: a job in hand gets a few seconds, then is handed back, and

@@ -88,12 +88,12 @@ describe("queues: DLQs, redrive, visibility, alarms", () => {
   it("DLQ depth and oldest-message age are alarmed, to a topic with the stage's e-mail subscription", () => {
     expect(alarmViolations(dev.json)).toEqual([]);
     const queueAlarms = resourcesOfType(dev.json, "AWS::CloudWatch::Alarm").filter(([, a]) => a.Properties.Namespace === "AWS/SQS");
-    expect(queueAlarms).toHaveLength(4);
+    expect(queueAlarms).toHaveLength(8); // DLQ depth and oldest age of the three priority bands' queues and the webhook queue
     prod.template.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com" });
     const broken = clone(dev.json);
     for (const [id, a] of resourcesOfType(broken, "AWS::CloudWatch::Alarm"))
       if (a.Properties.MetricName === "ApproximateNumberOfMessagesVisible") delete broken.Resources[id];
-    expect(alarmViolations(broken)).toHaveLength(2);
+    expect(alarmViolations(broken)).toHaveLength(4); // one per DLQ
   });
 
   it("the sweeper fails a queued job only after SQS can no longer deliver it", () => {
@@ -144,6 +144,8 @@ describe("IAM: least privilege per function", () => {
   it("each role reaches only the resources its handler uses", () => {
     const table = idOf(dev, "AWS::DynamoDB::Table", "incumbent-dev", "TableName");
     const jobs = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs");
+    // Every priority band's queue (functions/core/queue/priority.ts) is reached wherever the normal one is.
+    const bands = [jobs, idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-high"), idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-low")];
     const webhooks = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks");
     const [bucket] = resourcesOfType(dev.json, "AWS::S3::Bucket")[0]!;
     const [secret] = resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]!;
@@ -154,13 +156,13 @@ describe("IAM: least privilege per function", () => {
       const ids = referencedIds(statements.filter((s) => !s.Action.every((a) => a.startsWith("logs:"))).map((s) => s.Resource));
       return [...ids].filter((id) => !id.startsWith("AWS::")).sort();
     };
-    expect(reach(fn(dev, "api").statements)).toEqual([bucket, jobs, secret, table, webhooks].sort());
-    expect(reach(fn(dev, "fleet-monitor").statements)).toEqual([jobs, service].sort());
+    expect(reach(fn(dev, "api").statements)).toEqual([bucket, ...bands, secret, table, webhooks].sort());
+    expect(reach(fn(dev, "fleet-monitor").statements)).toEqual([...bands, service].sort());
     const webhooksDlq = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks-dlq");
     expect(reach(fn(dev, "webhook").statements)).toEqual([bucket, table, webhooks, webhooksDlq].sort());
     expect(reach(fn(dev, "sweeper").statements)).toEqual([bucket, table, webhooks].sort());
     const task = identityStatements(dev.json).filter((s) => s.roles.includes(taskRole));
-    expect(reach(task)).toEqual([bucket, jobs, table, webhooks].sort());
+    expect(reach(task)).toEqual([bucket, ...bands, table, webhooks].sort());
   });
 
   it("grants name the actions, not families: ECS reads to the fleet monitor only, secrets to the API only", () => {
@@ -190,10 +192,10 @@ describe("IAM: least privilege per function", () => {
         "dynamodb:Query",
         "dynamodb:UpdateItem",
       ]);
-      const jobs = idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-jobs`);
+      const jobs = ["jobs", "jobs-high", "jobs-low"].map((q) => idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-${q}`));
       const webhooks = idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-webhooks`);
       const on = (action: string) => [...referencedIds(statements.filter((st) => st.Action.includes(action)).map((st) => st.Resource))];
-      expect(on("sqs:ReceiveMessage")).toEqual([jobs]);
+      expect(on("sqs:ReceiveMessage").sort()).toEqual(jobs.sort());
       expect(on("sqs:SendMessage")).toEqual([webhooks]);
     }
     const widened = clone(dev.json);
@@ -248,7 +250,12 @@ describe("functions: runtime, architecture, environment", () => {
     const jobsUrl = { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs") };
     const webhooksUrl = { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks") };
     const api = fn(dev, "api").env;
-    expect(api).toMatchObject({ TABLE_NAME: table, JOBS_QUEUE_URL: jobsUrl, WEBHOOKS_QUEUE_URL: webhooksUrl, STAGE: "dev" });
+    const bandUrls = {
+      JOBS_QUEUE_URL: jobsUrl,
+      JOBS_HIGH_QUEUE_URL: { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-high") },
+      JOBS_LOW_QUEUE_URL: { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-low") },
+    };
+    expect(api).toMatchObject({ TABLE_NAME: table, ...bandUrls, WEBHOOKS_QUEUE_URL: webhooksUrl, STAGE: "dev" });
     expect(refTarget(api.BLOB_BUCKET)).toBe(resourcesOfType(dev.json, "AWS::S3::Bucket")[0]![0]);
     expect(refTarget(api.JWT_SECRET_ARN)).toBe(resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]![0]);
     expect(api.JWT_SECRET).toBeUndefined();
@@ -259,7 +266,7 @@ describe("functions: runtime, architecture, environment", () => {
     const monitor = fn(dev, "fleet-monitor").env;
     for (const name of envReadsOf("functions/fleet-monitor/lambda.ts").filter((n) => n !== "AWS_ENDPOINT_URL")) expect(monitor, name).toHaveProperty(name);
     const [serviceId] = resourcesOfType(dev.json, "AWS::ECS::Service")[0]!;
-    expect(monitor).toMatchObject({ JOBS_QUEUE_URL: jobsUrl, SOLVER_SERVICE_NAME: { "Fn::GetAtt": [serviceId, "Name"] } });
+    expect(monitor).toMatchObject({ ...bandUrls, SOLVER_SERVICE_NAME: { "Fn::GetAtt": [serviceId, "Name"] } });
     expect(refTarget(monitor.SOLVER_CLUSTER_ARN)).toBe(resourcesOfType(dev.json, "AWS::ECS::Cluster")[0]![0]);
     const sweeper = fn(dev, "sweeper").env;
     expect(sweeper).toMatchObject({ TABLE_NAME: table, WEBHOOKS_QUEUE_URL: webhooksUrl });
@@ -516,7 +523,13 @@ describe("the warm fleet: an ECS service scaled on backlog per task", () => {
       const container = taskDef.Properties.ContainerDefinitions[0];
       expect(container.StopTimeout).toBe(seconds);
       expect(container.Environment).toContainEqual({ Name: "WORKER_STOP_TIMEOUT_SECONDS", Value: String(seconds) });
-      expect(container.Environment).toContainEqual({ Name: "JOBS_QUEUE_URL", Value: { Ref: idOf(s, "AWS::SQS::Queue", "incumbent-dev-jobs") } });
+      for (const [name, queue] of [
+        ["JOBS_QUEUE_URL", "incumbent-dev-jobs"],
+        ["JOBS_HIGH_QUEUE_URL", "incumbent-dev-jobs-high"],
+        ["JOBS_LOW_QUEUE_URL", "incumbent-dev-jobs-low"],
+      ]) {
+        expect(container.Environment).toContainEqual({ Name: name, Value: { Ref: idOf(s, "AWS::SQS::Queue", queue!) } });
+      }
     }
     expect(() => synthesize("dev", { workerStopTimeoutSeconds: 300 })).toThrow(/workerStopTimeoutSeconds/);
   });
@@ -537,7 +550,7 @@ describe("the warm fleet: an ECS service scaled on backlog per task", () => {
       .filter((n) => typeof n === "string");
     expect(names.sort()).toEqual(["incumbent-local-api", "incumbent-local-sweeper", "incumbent-local-webhook"]);
     for (const type of ["AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::ApiGatewayV2::Api"]) local.template.resourceCountIs(type, 1);
-    local.template.resourceCountIs("AWS::SQS::Queue", 4);
+    local.template.resourceCountIs("AWS::SQS::Queue", 8); // three priority bands and webhooks, each with its DLQ
     expect(Object.keys(local.json as Json).includes("Outputs") && (local.json as Json).Outputs.SolverClusterName).toBeFalsy();
     expect((local.json as Json).Outputs.JobsQueueUrl).toBeDefined();
   });
@@ -556,8 +569,7 @@ describe("alarms and alerts", () => {
       "api-5xx",
       "api-latency-p99",
       ...perFunction,
-      "jobs-dlq-not-empty",
-      "jobs-oldest-message-age",
+      ...["jobs", "jobs-high", "jobs-low"].flatMap((q) => [`${q}-dlq-not-empty`, `${q}-oldest-message-age`]),
       "solver-fleet-from-zero",
       "webhooks-dlq-not-empty",
       "webhooks-oldest-message-age",

@@ -11,6 +11,8 @@ export const JobMessageSchema = z.object({
   org_id: z.string().min(1),
   /** Trigger runs are stored under their trigger. */
   trigger_id: z.string().optional(),
+  /** Which band's queue carries it (queue/priority.ts); absent: 0. */
+  priority: z.number().int().optional(),
 });
 export type JobMessage = z.infer<typeof JobMessageSchema>;
 

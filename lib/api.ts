@@ -38,6 +38,8 @@ export interface ApiProps {
  */
 const FUNCTION_TIMEOUT_SECONDS = 29;
 const SOLVE_WAIT_SECONDS = 25;
+/** Triggers' schedules live in the account's default schedule group. */
+const SCHEDULE_GROUP = "default";
 
 /**
  * The public API: an HTTP API whose default route sends every request to the Hono app in one Lambda,
@@ -51,6 +53,8 @@ export class Api extends Construct {
   readonly jwtSecret: secretsmanager.Secret;
   readonly accessLogs: logs.LogGroup;
   readonly url: string;
+  /** Assumed by EventBridge Scheduler to send a trigger's schedule message to its band's jobs queue. */
+  readonly schedulerRole: iam.Role;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -67,6 +71,13 @@ export class Api extends Construct {
       },
       removalPolicy,
     });
+
+    const bands = [props.jobsQueue, props.jobBands.high, props.jobBands.low];
+    this.schedulerRole = new iam.Role(this, "SchedulerRole", {
+      description: "EventBridge Scheduler: sends each scheduled trigger's message to its priority band's jobs queue",
+      assumedBy: new iam.ServicePrincipal("scheduler.amazonaws.com", { conditions: { StringEquals: { "aws:SourceAccount": Stack.of(this).account } } }),
+    });
+    for (const queue of bands) queue.grant(this.schedulerRole, "sqs:SendMessage");
 
     this.handler = new ServiceFunction(this, "Handler", {
       entry: "functions/api/lambda.ts",
@@ -85,6 +96,8 @@ export class Api extends Construct {
         JOBS_HIGH_QUEUE_URL: props.jobBands.high.queueUrl,
         JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
+        SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+        SCHEDULER_GROUP_NAME: SCHEDULE_GROUP,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
         ...(props.mailFromAddress ? { MAIL_FROM_ADDRESS: props.mailFromAddress } : {}),
@@ -94,7 +107,31 @@ export class Api extends Construct {
     grantTableItems(props.table, role);
     // Large problems are written on submit and read back for results.
     grantBlobs(props.bucket, role, { write: true });
-    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grantSendMessages(role);
+    for (const queue of bands) queue.grantSendMessages(role);
+    // One EventBridge Scheduler schedule per scheduled trigger (functions/core/triggers/schedules-aws.ts),
+    // named <table>-<trigger id>; the table is named after the stage's prefix.
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: "ManageTriggerSchedules",
+        actions: ["scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule"],
+        resources: [
+          Stack.of(this).formatArn({
+            service: "scheduler",
+            resource: "schedule",
+            resourceName: `${SCHEDULE_GROUP}/${props.namePrefix}-trg_*`,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: "PassSchedulerRole",
+        actions: ["iam:PassRole"],
+        resources: [this.schedulerRole.roleArn],
+        conditions: { StringEquals: { "iam:PassedToService": "scheduler.amazonaws.com" } },
+      }),
+    );
     // Trigger runs and "run now" enqueue their own webhook deliveries.
     props.webhooksQueue.grantSendMessages(role);
     this.jwtSecret.grantRead(role);

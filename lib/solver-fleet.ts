@@ -164,6 +164,8 @@ export class SolverFleet extends Construct {
     for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
     // A finished trigger run hands its result to the webhook queue.
     props.webhooksQueue.grant(taskRole, "sqs:SendMessage");
+    // A fired schedule's run is recorded by a worker and queued on its trigger's band.
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, "sqs:SendMessage");
 
     this.service = new ecs.FargateService(this, "Service", {
       serviceName: `${props.namePrefix}-solver`,

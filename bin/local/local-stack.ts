@@ -18,10 +18,12 @@ import { traceMerge } from "../../functions/core/trace/solve-trace.js";
 import { triggerSweepHooks } from "../../functions/core/triggers/sweep-hook.js";
 import { createWebhookHandler } from "../../functions/webhook/handler.js";
 import type { SweepReport } from "../../functions/core/sweeper/sweep.js";
+import { TableSchedules } from "../../functions/core/triggers/schedules.js";
 import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
 import { ensureWorkerBuild } from "../../solver-container/build.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
+import { LocalScheduler } from "./local-scheduler.js";
 import { SqsPoller } from "./sqs-poller.js";
 import { LocalWorkerFleet } from "./worker-fleet.js";
 
@@ -63,6 +65,11 @@ export interface LocalStack {
   workers: LocalWorkerFleet;
   /** The environment the workers run with (tests start more workers with it). */
   workerEnv: Record<string, string | undefined>;
+  /**
+   * Fires the triggers' schedules as EventBridge Scheduler would (every LOCAL_SCHEDULER_TICK_MS, default
+   * 1000); null when the schedules live in EventBridge (SCHEDULER_ROLE_ARN set).
+   */
+  scheduler: LocalScheduler | null;
   /** Runs one sweep now (the schedule runs one every SWEEP_INTERVAL_SECONDS). */
   sweepNow(): Promise<SweepReport>;
   stop(): Promise<void>;
@@ -206,6 +213,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   );
   sweepTimer.unref();
 
+  const scheduler =
+    services.schedules instanceof TableSchedules
+      ? new LocalScheduler(services.schedules, { clock: services.clock, tickMs: Number(env.LOCAL_SCHEDULER_TICK_MS ?? 1000), logger: services.logger })
+      : null;
+  scheduler?.start();
+
   let stopped = false;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -216,11 +229,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     solvers,
     workers,
     workerEnv,
+    scheduler,
     sweepNow: sweeper,
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(sweepTimer);
+      await scheduler?.stop();
       await webhooksPoller.stop();
       await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -156,7 +156,14 @@ describe("IAM: least privilege per function", () => {
       const ids = referencedIds(statements.filter((s) => !s.Action.every((a) => a.startsWith("logs:"))).map((s) => s.Resource));
       return [...ids].filter((id) => !id.startsWith("AWS::")).sort();
     };
-    expect(reach(fn(dev, "api").statements)).toEqual([bucket, ...bands, secret, table, webhooks].sort());
+    const schedulerRole = resourcesOfType(dev.json, "AWS::IAM::Role").find(([, r]) =>
+      JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes("scheduler.amazonaws.com"),
+    )![0];
+    // The API passes the scheduler's role to the triggers' schedules (their ARN pattern names no resource id).
+    expect(reach(fn(dev, "api").statements)).toEqual([bucket, ...bands, schedulerRole, secret, table, webhooks].sort());
+    const schedulerStatements = identityStatements(dev.json).filter((st) => st.roles.includes(schedulerRole));
+    expect(reach(schedulerStatements)).toEqual([...bands].sort());
+    expect([...actionsOf(schedulerStatements)].filter((a) => a.startsWith("sqs:"))).toEqual(["sqs:SendMessage"]);
     expect(reach(fn(dev, "fleet-monitor").statements)).toEqual([...bands, service].sort());
     const webhooksDlq = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks-dlq");
     expect(reach(fn(dev, "webhook").statements)).toEqual([bucket, table, webhooks, webhooksDlq].sort());
@@ -173,7 +180,15 @@ describe("IAM: least privilege per function", () => {
     expect([...monitor].filter((a) => !a.startsWith("logs:")).sort()).toEqual(["cloudwatch:PutMetricData", "ecs:DescribeServices", "sqs:GetQueueAttributes"]);
     const putMetric = fn(dev, "fleet-monitor").statements.find((s) => s.Action.includes("cloudwatch:PutMetricData"))!;
     expect(putMetric.Condition).toEqual({ StringEquals: { "cloudwatch:namespace": FLEET_METRICS_NAMESPACE } });
-    for (const a of [api, sweeper, webhook]) expect([...a].some((x) => x.startsWith("ecs:") || x === "iam:PassRole")).toBe(false);
+    for (const a of [api, sweeper, webhook]) expect([...a].some((x) => x.startsWith("ecs:"))).toBe(false);
+    for (const a of [sweeper, webhook]) expect(a.has("iam:PassRole")).toBe(false);
+    // The API passes one role, the scheduler's, and only to EventBridge Scheduler; it manages only the triggers' schedules.
+    const passRole = fn(dev, "api").statements.filter((st) => st.Action.includes("iam:PassRole"));
+    expect(passRole).toHaveLength(1);
+    expect(passRole[0]!.Condition).toEqual({ StringEquals: { "iam:PassedToService": "scheduler.amazonaws.com" } });
+    const schedules = fn(dev, "api").statements.find((st) => st.Action.includes("scheduler:CreateSchedule"))!;
+    expect([...schedules.Action].sort()).toEqual(["scheduler:CreateSchedule", "scheduler:DeleteSchedule", "scheduler:UpdateSchedule"]);
+    expect(JSON.stringify(schedules.Resource)).toContain(":schedule/default/incumbent-dev-trg_*");
     expect(api.has("secretsmanager:GetSecretValue")).toBe(true);
     for (const a of [monitor, sweeper, webhook]) expect([...a].some((x) => x.startsWith("secretsmanager:"))).toBe(false);
     for (const a of [api, sweeper, webhook]) {
@@ -196,7 +211,8 @@ describe("IAM: least privilege per function", () => {
       const webhooks = idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-webhooks`);
       const on = (action: string) => [...referencedIds(statements.filter((st) => st.Action.includes(action)).map((st) => st.Resource))];
       expect(on("sqs:ReceiveMessage").sort()).toEqual(jobs.sort());
-      expect(on("sqs:SendMessage")).toEqual([webhooks]);
+      // The webhook queue for finished runs; the bands for a fired schedule's run.
+      expect(on("sqs:SendMessage").sort()).toEqual([...jobs, webhooks].sort());
     }
     const widened = clone(dev.json);
     const [, policy] = resourcesOfType(widened, "AWS::IAM::Policy").find(

@@ -29,9 +29,20 @@ export default defineConfig({
         test: {
           ...shared,
           name: "integration",
-          include: ["test/integration/**/*.test.ts", "test/assembly/**/*.test.ts"],
+          include: ["test/integration/**/*.test.ts", "test/assembly/**/*.test.ts", "test/fuzz/**/*.test.ts"],
           exclude: HEAVY,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // Faults: emulators cut and restored, workers killed, receivers that hang. Each file bounds its
+        // waits; one file at a time, since several of them time leases and sweeps.
+        test: {
+          ...shared,
+          name: "faults",
+          include: ["test/faults/**/*.test.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -40,7 +51,7 @@ export default defineConfig({
           name: "heavy",
           include: HEAVY,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -49,7 +60,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/e2e/global-setup.ts"],
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],

@@ -81,6 +81,10 @@ export class IncumbentStack extends Stack {
 
     this.api = new Api(this, "Api", {
       ...common,
+      // The health check's solver component: with no live worker, a fleet that may idle at zero reads
+      // `idle` (healthy), one that keeps tasks reads `down`. Without a fleet in the stack (LocalStack),
+      // workers run on a host the stack cannot count on.
+      environment: { ...shared, FLEET_MIN_WORKERS: String(c.fleet ? c.minRunningSolverTasks : 0) },
       table,
       bucket,
       jobsQueue,

@@ -3,6 +3,7 @@ import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import { Platform } from "aws-cdk-lib/aws-ecr-assets";
 import * as ecs from "aws-cdk-lib/aws-ecs";
+import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
@@ -161,6 +162,9 @@ export class SolverFleet extends Construct {
     grantTableItems(props.table, taskRole, WORKER_TABLE_ACTIONS);
     // Reads the problem, writes the solution.
     grantBlobs(props.bucket, taskRole, { write: true });
+    // A result written by an attempt that then lost its lease is referenced by nothing: the worker takes
+    // it back. Results only: a problem or a document is never the worker's to delete.
+    iam.Grant.addToPrincipal({ grantee: taskRole, actions: ["s3:DeleteObject"], resourceArns: [props.bucket.arnForObjects("results/*")] });
     for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
     // A finished trigger run hands its result to the webhook queue.
     props.webhooksQueue.grant(taskRole, "sqs:SendMessage");

@@ -154,7 +154,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     env: workerEnv,
     stopTimeoutSeconds: Number(workerEnv.WORKER_STOP_TIMEOUT_SECONDS),
     onOutput: (line) => console.error(`[worker] ${line}`),
-    onFinal: (id) => finalSignals.signal(id),
+    onFinal: (id, outcome) => finalSignals.signal(id, outcome),
     onTrace: traceMerge,
   });
 
@@ -187,6 +187,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ...services,
     startedAtMs: services.clock.now(),
     clientIp: (c) => getConnInfo(c).remote.address ?? "unknown",
+    // A server that outlives its responses: a metrics flush need not hold one up.
+    inBackground: (work) => void work.catch((error) => services.logger.warn("background work failed", { error })),
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {

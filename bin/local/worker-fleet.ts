@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
+import type { ExecutionOutcome } from "../../functions/core/executions/store.js";
 import type { TraceMarks } from "../../functions/core/trace/solve-trace.js";
 
 /**
@@ -23,8 +24,8 @@ export interface WorkerFleetOptions {
   /** What the workers may take after SIGTERM (their WORKER_STOP_TIMEOUT_SECONDS); then SIGKILL. */
   stopTimeoutSeconds: number;
   onOutput?: (line: string) => void;
-  /** An execution a worker has just written final (its plain solve's wait reads it now). */
-  onFinal?: (executionId: string) => void;
+  /** An execution a worker has just written final, with what it wrote when the write was its own. */
+  onFinal?: (executionId: string, outcome?: ExecutionOutcome) => void;
   /** A job's timestamps, printed by a worker running with SOLVE_TRACE=1. */
   onTrace?: (id: string, marks: TraceMarks) => void;
   onExit?: (pid: number, code: number | null, signal: NodeJS.Signals | null) => void;
@@ -100,8 +101,10 @@ export class LocalWorkerFleet {
         worker.state = "idle";
         resolveReady(true);
       } else if (line.startsWith('{"event":"busy"')) worker.state = "busy";
-      else if (line.startsWith('{"event":"final"')) this.options.onFinal?.((JSON.parse(line) as { id: string }).id);
-      else if (line.startsWith('{"event":"trace"')) {
+      else if (line.startsWith('{"event":"final"')) {
+        const { id, outcome } = JSON.parse(line) as { id: string; outcome?: ExecutionOutcome };
+        this.options.onFinal?.(id, outcome);
+      } else if (line.startsWith('{"event":"trace"')) {
         const { id, marks } = JSON.parse(line) as { id: string; marks: TraceMarks };
         this.options.onTrace?.(id, marks);
       } else this.options.onOutput?.(line);

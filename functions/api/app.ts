@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { AppError, isAppError, RateLimitError } from "../core/errors.js";
+import { AppError, isAppError, isDependencyUnavailable, RateLimitError } from "../core/errors.js";
 import { newId } from "../core/ids.js";
 import { traceMark, traceRequest, tracing } from "../core/trace/solve-trace.js";
 import { admitAnonymous } from "./http/admission.js";
@@ -55,7 +55,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   }
 
   app.use("*", requestContext({ deps, logger: deps.logger, generateId: () => newId("req", deps.clock.now()) }));
-  app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock }));
+  app.use("*", metrics({ recorder: deps.metrics, clock: deps.clock, inBackground: deps.inBackground }));
   app.use("*", rateLimitHeaders({ countUncounted: admitAnonymous }));
 
   app.onError((error, c) => {
@@ -64,6 +64,10 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
       // The unread rest of an oversize body would be taken for the next request on this connection.
       if (error.code === "payload_too_large") c.header("Connection", "close");
       return c.json(error.body(), error.status as 400);
+    }
+    if (isDependencyUnavailable(error)) {
+      c.get("logger")?.warn("a dependency is unavailable", { error });
+      return c.json(new AppError("service_unavailable", "A service this request needs is unavailable; retry shortly.").body(), 503);
     }
     c.get("logger")?.error("unhandled error", { error });
     return c.json(new AppError("internal_error", "Unexpected failure; retry after a short delay.").body(), 500);

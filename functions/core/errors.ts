@@ -254,3 +254,19 @@ export const invalid = (loc: (string | number)[], msg: string, type = "value_err
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+
+/**
+ * A failure of a service the request depends on (the table, the broker) rather than of the request or
+ * of this code: the connection failed or timed out, or the service answered 5xx after the SDK's retries.
+ * Answered 503 service_unavailable, which the spec tells clients to retry with backoff.
+ */
+export function isDependencyUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  if (e.code && UNREACHABLE_CODES.has(e.code)) return true;
+  if (e.name === "TimeoutError" || e.name === "RequestTimeout" || e.name === "ServiceUnavailable") return true;
+  if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  return e.cause !== undefined && e.cause !== error && isDependencyUnavailable(e.cause);
+}

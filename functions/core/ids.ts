@@ -68,3 +68,9 @@ export function idTime(id: string): number {
 
 const ID_PATTERN = /^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{26}$/;
 export const looksLikeId = (value: string, prefix?: IdPrefix): boolean => ID_PATTERN.test(value) && (prefix === undefined || value.startsWith(`${prefix}_`));
+
+/**
+ * No record's id is longer than this (generated ids are about 30 characters, marketplace slugs short);
+ * a longer one names nothing, and DynamoDB would refuse it as a key (past 1,024 bytes) with an error.
+ */
+export const MAX_ID_LENGTH = 200;

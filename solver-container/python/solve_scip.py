@@ -173,6 +173,8 @@ def build(form, objective=True):
     ]
     starts, indices, values = form["rowStarts"], form["rowIndices"], form["rowValues"]
     for i in range(form["numRows"]):
+        if form["rowLower"][i] is None and form["rowUpper"][i] is None:
+            continue  # a free row constrains nothing (and pyscipopt refuses a constraint without sides)
         expr = quicksum(values[k] * xs[indices[k]] for k in range(starts[i], starts[i + 1]))
         m.addCons(ExprCons(expr, lhs=bound_or_none(form["rowLower"][i]), rhs=bound_or_none(form["rowUpper"][i])), name=f"r{i}")
     if objective:

@@ -1,5 +1,6 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
+import type { ExecutionOutcome } from "../../functions/core/executions/store.js";
 import type { Services } from "../../functions/core/services.js";
 import type { SolverToolkit } from "./toolkit.js";
 
@@ -11,10 +12,11 @@ export interface WorkerRuntime {
   /** What the comparison records as `machine_note`: which machine ran it. */
   machineNote: string;
   /**
-   * Called right after an execution's final write: the local stack's workers say so on their output,
+   * Called right after an execution's final write, with what it wrote when the write was this worker's
+   * (conditional, so exactly the item's final state): the local stack's workers say so on their output,
    * and the stack wakes the plain solve waiting for it (functions/core/executions/final-signals.ts).
    */
-  announceFinal?(executionId: string): void;
+  announceFinal?(executionId: string, outcome?: ExecutionOutcome): void;
 }
 
 export function workerIdentity(): string {

@@ -13,8 +13,8 @@
  *
  * `--announce-ready` prints {"event":"ready","pid":…} on stdout once the worker polls, and again each
  * time it is idle with its solvers warm after a job ({"event":"busy"} when it takes one): the local
- * stack and the benchmarks wait for it. It prints {"event":"final","id":…} right after each execution's
- * final write (the local stack wakes the plain solve waiting for it). With SOLVE_TRACE=1 it also prints each job's timestamps
+ * stack and the benchmarks wait for it. It prints {"event":"final","id":…,"outcome":…} right after each
+ * execution's final write (the local stack answers the plain solve waiting for it). With SOLVE_TRACE=1 it also prints each job's timestamps
  * ({"event":"trace","id":…,"marks":{…}}, see functions/core/trace/solve-trace.ts).
  *
  * Exit code 0: stopped (long-lived), or the job ran or was already done or held elsewhere (--job);
@@ -36,6 +36,10 @@ import { createSolverToolkit } from "./solver-toolkit.js";
 import { TaskProtection } from "./task-protection.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+/** An outcome announced with its result inline up to this size; a larger one is only "read it now". */
+const ANNOUNCED_OUTCOME_MAX_CHARS = 64 * 1024;
+const small = <T>(value: T): T | undefined => (value && JSON.stringify(value).length <= ANNOUNCED_OUTCOME_MAX_CHARS ? value : undefined);
 
 /** How often a worker's inventory report may be refreshed (the API reads the record). */
 const INVENTORY_EVERY_MS = 10 * 60_000;
@@ -102,7 +106,7 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
   const announce = (event: "ready" | "busy") => {
     if (announceReady) process.stdout.write(`${JSON.stringify({ event, pid: process.pid })}\n`);
   };
-  if (announceReady) rt.announceFinal = (id) => process.stdout.write(`${JSON.stringify({ event: "final", id })}\n`);
+  if (announceReady) rt.announceFinal = (id, outcome) => process.stdout.write(`${JSON.stringify({ event: "final", id, outcome: small(outcome) })}\n`);
   const worker = new QueueWorker({
     sqs: rt.services.sqs,
     queueUrls: bandQueueUrls(config),

@@ -26,7 +26,7 @@ import { buildWorkerImage, WorkerProcess } from "./worker-image.js";
  *  - WEBHOOK_ALLOW_PRIVATE_NETWORKS=true for the API and the webhook function: the receiver is on 127.0.0.1;
  *  - for the worker: WORKER_POLL_SECONDS=0 (moto serves one request at a time), JOB_LEASE_SECONDS=5 (the
  *    kill flow waits for the lease to lapse), SOLVER_PYTHON (the image's /app/.venv is this checkout's
- *    .venv), and JOBS_QUEUE_URL only while the task definition does not carry it yet.
+ *    .venv).
  */
 const run = machineHas("moto_server", "cbc", "glpsol", "python_solvers");
 
@@ -67,6 +67,8 @@ const eventSources: SqsEventSource[] = [];
 let worker: WorkerProcess;
 let sweeper: LambdaProcess;
 let sweepRule: string;
+/** Scheduled functions and their rule's name. */
+const scheduled = new Map<string, string>();
 let anon: Api;
 let api: Api;
 const receiver = new WebhookReceiver();
@@ -122,18 +124,20 @@ beforeAll(async () => {
     source.start();
     eventSources.push(source);
   }
-  // The sweeper's schedule (the fleet monitor has its own; the flows here do not need it).
-  const schedule = triggers.schedules.find((s) => /sweeper/i.test(s.functionId))!;
-  sweeper = lambdas.get(schedule.functionId)!;
-  sweepRule = template.Resources[schedule.ruleId]!.Properties!.Name ?? schedule.ruleId;
+  for (const schedule of triggers.schedules) scheduled.set(schedule.functionId, template.Resources[schedule.ruleId]!.Properties!.Name ?? schedule.ruleId);
+  // The sweeper's schedule, beside the fleet monitor's.
+  const sweeperId = [...scheduled.keys()].find((id) => /sweeper/i.test(id))!;
+  sweeper = lambdas.get(sweeperId)!;
+  sweepRule = scheduled.get(sweeperId)!;
 
   const app = path.join(root, "app");
   buildWorkerImage(task.contextDir, app);
+  // Secrets would come from Secrets Manager or SSM at task start; none yet, so none are modelled.
+  if (task.secrets.length > 0) throw new Error(`the task definition has secrets the assembly test does not model: ${JSON.stringify(task.secrets)}`);
   const taskEnvironment = resources.resolveEnvironment(task.environment);
   worker = new WorkerProcess(app, task.command, {
     ...taskEnvironment,
     ...aws,
-    JOBS_QUEUE_URL: taskEnvironment.JOBS_QUEUE_URL ?? resources.queueUrls.get(jobsQueueId)!,
     SOLVER_PYTHON: path.join(REPO_ROOT, ".venv/bin/python"),
     WORKER_POLL_SECONDS: "0",
     JOB_LEASE_SECONDS: "5",
@@ -235,6 +239,14 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(verifyIncumbentSignature(hook!, "whsec_someone-else")).toBe(false);
     expect(hook!.body).toMatchObject({ event: "trigger.run.completed", trigger_id: trigger.id, run_id: fired.body.run_id, data: { status: "completed" } });
     expect(hook!.body.data.result.objective_value).toBeCloseTo(KNAPSACK_BEST[7]!, 9);
+  });
+
+  it("runs every scheduled function on EventBridge's event (the fleet monitor reads the service and the queue)", async () => {
+    expect(scheduled.size).toBeGreaterThanOrEqual(1);
+    for (const [id, rule] of scheduled) {
+      const out = await lambdas.get(id)!.invoke(scheduledEvent(rule));
+      expect(out.error, `${id}: ${out.error?.stack}\n${lambdas.get(id)!.logs()}`).toBeUndefined();
+    }
   });
 
   it("fails the job of a worker killed mid-solve once its lease lapses, when the scheduled sweeper runs", async () => {

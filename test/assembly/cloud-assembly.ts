@@ -13,7 +13,7 @@ import { REPO_ROOT } from "../support/machine.js";
 export const STACK_NAME = "Incumbent-dev";
 
 /** What the synthesized stack is made from; any change here means a new synth. */
-const INPUTS = ["bin/app.ts", "cdk.json", "package-lock.json", "lib", "functions", "solver-container", ".dockerignore"];
+const INPUTS = ["bin/app.ts", "cdk.json", "package.json", "package-lock.json", "tsconfig.json", "lib", "functions", "solver-container", ".dockerignore"];
 
 function fingerprint(): string {
   const hash = createHash("sha256");

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
-import { CreateClusterCommand, ECSClient } from "@aws-sdk/client-ecs";
+import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from "@aws-sdk/client-ecs";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
@@ -95,8 +95,9 @@ export class MotoResources {
       this.physical.set(id, { Ref: out.ARN!, Id: out.ARN! });
     }
 
-    // Resources a function only passes along in calls the flows do not make (a task definition, the
-    // fleet's service, which only the fleet monitor reads, a topic): identifiers in CloudFormation's format, nothing created.
+    // Resources a function only passes along in calls the flows do not make (a task definition, a
+    // topic): identifiers in CloudFormation's format, nothing created. The fleet's service is created
+    // below, for the fleet monitor to read.
     for (const [id, r] of resources) {
       const hex = randomBytes(8).toString("hex").slice(0, 17);
       const named: Record<string, Attributes> = {
@@ -106,11 +107,6 @@ export class MotoResources {
         "AWS::ECS::TaskDefinition": {
           Ref: `arn:aws:ecs:${REGION}:${ACCOUNT}:task-definition/${r.Properties?.Family ?? id}:1`,
           TaskDefinitionArn: `arn:aws:ecs:${REGION}:${ACCOUNT}:task-definition/${r.Properties?.Family ?? id}:1`,
-        },
-        "AWS::ECS::Service": {
-          Ref: `arn:aws:ecs:${REGION}:${ACCOUNT}:service/assembly/assembly-${id}`,
-          Name: `assembly-${id}`,
-          ServiceArn: `arn:aws:ecs:${REGION}:${ACCOUNT}:service/assembly/assembly-${id}`,
         },
         "AWS::IAM::Role": { Ref: `assembly-${id}`, Arn: `arn:aws:iam::${ACCOUNT}:role/assembly-${id}` },
         "AWS::SNS::Topic": { Ref: `arn:aws:sns:${REGION}:${ACCOUNT}:assembly-${id}`, TopicArn: `arn:aws:sns:${REGION}:${ACCOUNT}:assembly-${id}` },
@@ -122,6 +118,36 @@ export class MotoResources {
       const name = (r.Properties?.ClusterName as string | undefined) ?? `assembly-${id}-${suffix}`;
       const out = await ecs.send(new CreateClusterCommand({ clusterName: name }));
       this.physical.set(id, { Ref: name, Arn: out.cluster!.clusterArn! });
+    }
+
+    // The fleet's service (the fleet monitor reads and scales it), on its task definition's family.
+    for (const [id, r] of resources.filter(([, r]) => r.Type === "AWS::ECS::Service")) {
+      const p = r.Properties ?? {};
+      const definitionId = (p.TaskDefinition as { Ref?: string }).Ref!;
+      const definition = this.template.Resources[definitionId]!.Properties!;
+      const containers = (definition.ContainerDefinitions as { Name: string }[]).map((c) => ({
+        name: c.Name,
+        image: "incumbent-solver:assembly",
+        essential: true,
+        cpu: Number(definition.Cpu),
+        memory: Number(definition.Memory),
+      }));
+      const family = (definition.Family as string | undefined) ?? `assembly-${definitionId}`;
+      const registered = await ecs.send(
+        new RegisterTaskDefinitionCommand({ family, containerDefinitions: containers, cpu: String(definition.Cpu), memory: String(definition.Memory) }),
+      );
+      const arn = registered.taskDefinition!.taskDefinitionArn!;
+      this.physical.set(definitionId, { Ref: arn, TaskDefinitionArn: arn });
+      const name = (p.ServiceName as string | undefined) ?? `assembly-${id}-${suffix}`;
+      const service = await ecs.send(
+        new CreateServiceCommand({
+          cluster: this.attribute((p.Cluster as { Ref: string }).Ref, "Ref"),
+          serviceName: name,
+          taskDefinition: arn,
+          desiredCount: p.DesiredCount ?? 0,
+        }),
+      );
+      this.physical.set(id, { Ref: service.service!.serviceArn!, Name: name, ServiceArn: service.service!.serviceArn! });
     }
   }
 

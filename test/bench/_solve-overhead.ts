@@ -77,7 +77,9 @@ export async function solveOverhead(stack: Stack, rounds: number, instance = "af
       await toolkit.prepare();
     }
     for (let round = 0; round < rounds; round++) {
-      for (const s of solvers) {
+      // The order rotates: the request after this process's own re-warming (a jaos child, ~1 s of CPU)
+      // is not always the same solver's.
+      for (const s of solvers.map((_, i) => solvers[(i + round) % solvers.length]!)) {
         const row = samples.get(s)!;
         // Each request meets the fleet idle and warm, as between users' requests on a service in use.
         await stack.workers.idle();

@@ -50,7 +50,15 @@ const taskRoleStatements = (t: Template) => {
   const taskRole = refTarget(t.Resources[taskDef]!.Properties.TaskRoleArn)!;
   return identityStatements(t).filter((st) => st.roles.includes(taskRole));
 };
-const WORKER_ACTIONS = [...WORKER_TABLE_ACTIONS, ...WORKER_JOBS_QUEUE_ACTIONS, "sqs:SendMessage", "s3:GetObject", "s3:ListBucket", "s3:PutObject"].sort();
+const WORKER_ACTIONS = [
+  ...WORKER_TABLE_ACTIONS,
+  ...WORKER_JOBS_QUEUE_ACTIONS,
+  "sqs:SendMessage",
+  "s3:DeleteObject",
+  "s3:GetObject",
+  "s3:ListBucket",
+  "s3:PutObject",
+].sort();
 const clone = (t: Template): Template => JSON.parse(JSON.stringify(t));
 
 describe("queues: DLQs, redrive, visibility, alarms", () => {
@@ -213,6 +221,8 @@ describe("IAM: least privilege per function", () => {
       expect(on("sqs:ReceiveMessage").sort()).toEqual(jobs.sort());
       // The webhook queue for finished runs; the bands for a fired schedule's run.
       expect(on("sqs:SendMessage").sort()).toEqual([...jobs, webhooks].sort());
+      const deletes = statements.filter((st) => st.Action.includes("s3:DeleteObject"));
+      expect(JSON.stringify(deletes.map((st) => st.Resource))).toMatch(/\/results\/\*"/);
     }
     const widened = clone(dev.json);
     const [, policy] = resourcesOfType(widened, "AWS::IAM::Policy").find(

@@ -133,6 +133,43 @@ describe.runIf(enabled)("solver adapters", () => {
     expect(byName.jaos).toMatchObject({ name: "jaos", available: true, version: expect.stringMatching(/^jaos \d+\.\d+\.\d+/) });
   });
 
+  it.each(["scip", "highs", "cbc", "glpk", "jaos"] as const)("%s solves a MILP with a free row (no side bounded), which constrains nothing", async (name) => {
+    const withFreeRow = ProblemSchema.parse({
+      name: "free-row",
+      sense: "maximize",
+      objective: {
+        terms: [
+          { var: "a", coef: 1 },
+          { var: "b", coef: 2 },
+        ],
+      },
+      variables: [
+        { name: "a", type: "binary" },
+        { name: "b", type: "integer", ub: 3 },
+      ],
+      constraints: [
+        {
+          name: "free",
+          terms: [
+            { var: "a", coef: 1 },
+            { var: "b", coef: 1 },
+          ],
+        },
+        {
+          name: "cap",
+          terms: [
+            { var: "a", coef: 1 },
+            { var: "b", coef: 1 },
+          ],
+          ub: 3,
+        },
+      ],
+    });
+    const r = await solve(name, withFreeRow);
+    expect(r.solver_status, r.error_message ?? "").toBe("optimal");
+    expect(r.objective_value).toBeCloseTo(6, 9);
+  });
+
   it.each(["scip", "highs", "cbc", "glpk"] as const)("%s solves a small MILP with odd names, a maximisation and a constant", async (name) => {
     const r = await solve(name, smallMilp);
     expect(r.solver_status).toBe("optimal");

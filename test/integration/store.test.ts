@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
+import { pendingRow } from "../../functions/core/comparisons/service.js";
 import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
 import { type ExecutionRecord, executionKey } from "../../functions/core/executions/store.js";
 import { loadConfig } from "../../functions/core/config.js";
@@ -135,22 +136,7 @@ describe.each(backends)("store on %s", (_name, start) => {
 
     it("the sweeper fails a comparison's unfinished rows one by one and keeps its finished row", async () => {
       const store = services.comparisonStore;
-      const row = (solver: string) => ({
-        solver_name: solver,
-        status: "pending" as const,
-        execution_id: null,
-        solver_status: null,
-        solver_time_seconds: null,
-        objective_value: null,
-        dual_bound: null,
-        gap: null,
-        nodes: null,
-        iterations: null,
-        wall_time_ms: null,
-        solver_version: null,
-        error_message: null,
-        unsupported_reason: null,
-      });
+      const row = pendingRow;
       const record = {
         id: "cmp_sweep",
         org_id: org,

@@ -65,6 +65,8 @@ export function fakeApp(services: Partial<ApiDeps> = {}, env: Record<string, str
     logger: createLogger("test"),
     startedAtMs: Date.now(),
     clientIp: () => "192.0.2.1",
+    // Optional: absent here (as in Lambda), so the metrics middleware awaits its flush instead of calling a fake.
+    inBackground: undefined,
     limiter: new RateLimiter(counters, config),
     metrics: { recordRequest: () => undefined, maybeFlush: async () => undefined } as unknown as ApiDeps["metrics"],
     auth: {

@@ -99,3 +99,20 @@ export function marketSplitProblem(rows: number, items: number, seed: number): P
     })),
   };
 }
+
+/** max x + 2y over the box x ≤ 4, y ≤ 3: optimum 10, any LP solver, a few milliseconds. */
+export const BOX_LP: ProblemInput = {
+  name: "box",
+  sense: "maximize",
+  variables: [
+    { name: "x", ub: 4 },
+    { name: "y", ub: 3 },
+  ],
+  objective: {
+    terms: [
+      { var: "x", coef: 1 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [],
+};

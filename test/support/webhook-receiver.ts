@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A webhook receiver on 127.0.0.1 for tests: records every request with its raw body, and answers with
- * the status the test scripts (one per request, then the last one again). It verifies signatures the way
+ * the status the test scripts (one per request, then the last one again; `HANG` holds the request open
+ * without an answer, as a receiver that hangs). It verifies signatures the way
  * a real receiver would, from the raw bytes, independently of the service's own signing code.
  */
 export interface Received {
@@ -15,10 +16,14 @@ export interface Received {
   answered: number;
 }
 
+/** A scripted "status" that never answers: the request stays open until the caller gives up or the receiver stops. */
+export const HANG = 0;
+
 export class WebhookReceiver {
   readonly requests: Received[] = [];
   private server: http.Server | null = null;
   private waiters: (() => void)[] = [];
+  private readonly hanging = new Set<http.ServerResponse>();
   url = "";
 
   constructor(private statuses: number[] = [200]) {}
@@ -41,7 +46,10 @@ export class WebhookReceiver {
           // recorded raw
         }
         this.requests.push({ headers: req.headers, raw, body, at: Date.now(), answered: status });
-        res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "not now");
+        if (status === HANG) {
+          this.hanging.add(res);
+          res.on("close", () => this.hanging.delete(res));
+        } else res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "not now");
         this.waiters.splice(0).forEach((w) => w());
       });
     });
@@ -68,6 +76,7 @@ export class WebhookReceiver {
   }
 
   async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }

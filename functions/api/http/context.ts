@@ -10,6 +10,11 @@ export interface ApiDeps extends Services {
   clientIp(c: Context<ApiEnv>): string;
   /** Process start, for uptime. */
   startedAtMs: number;
+  /**
+   * Runs work that must not delay a response after it (a long-lived server: the local stack). Absent
+   * (Lambda), a request awaits such work, since a process frozen after its response would not finish it.
+   */
+  inBackground?: (work: Promise<unknown>) => void;
 }
 
 /** What admission reads on every request (authentication, rate limits, the body ceiling). */

@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { Role } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
 import { AppError, type ErrorName, ValidationError, type ValidationIssue } from "../../core/errors.js";
+import { MAX_ID_LENGTH } from "../../core/ids.js";
+import { unstorableNumbers } from "../../core/store/storable-numbers.js";
 import type { RateClass } from "../../core/limits/rate-limits.js";
 import { admission, admitInput } from "./admission.js";
 import type { ApiEnv } from "./context.js";
@@ -77,10 +79,13 @@ export function routeErrors(spec: AnyRouteSpec): ErrorName[] {
   if (spec.role !== null && spec.role !== "viewer") names.add("forbidden");
   if (spec.rateClass !== "exempt") names.add("rate_limit_exceeded");
   if (spec.params || spec.query || spec.body) names.add("validation_error");
+  if (spec.params) names.add("not_found");
   if (spec.body) for (const n of ["malformed_json", "payload_too_large", "unsupported_media_type"] as const) names.add(n);
   if (spec.rawBody) for (const n of ["payload_too_large", "unsupported_media_type"] as const) names.add(n);
   for (const n of spec.errors) names.add(n);
   names.add("internal_error");
+  // Any route that reaches the table can meet it unreachable (app.ts answers that 503).
+  names.add("service_unavailable");
   return [...names];
 }
 
@@ -102,6 +107,13 @@ function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, root:
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(zodIssues(result.error, root));
   return result.data;
+}
+
+/** A path id longer than any record's names nothing: 404, as for any unknown id, before a lookup the table would refuse. */
+function assertIdsCouldExist(params: unknown): void {
+  for (const [name, value] of Object.entries((params ?? {}) as Record<string, unknown>)) {
+    if (typeof value === "string" && value.length > MAX_ID_LENGTH) throw new AppError("not_found", `No record has this ${name}.`);
+  }
 }
 
 /** Reads the JSON body once; 400 for malformed JSON, an empty body reads as `{}`. */
@@ -131,8 +143,11 @@ export function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodT
   registries.get(app)!.push(recorded);
   app.on(spec.method.toUpperCase(), spec.path, admission(recorded), requestBodyLimit(), async (c) => {
     const params = parse(spec.params, c.req.param(), "path");
+    assertIdsCouldExist(params);
     const query = parse(spec.query, c.req.query(), "query");
     const body = spec.body ? parse(spec.body, await readJsonBody(c), "body") : undefined;
+    const unstorable = unstorableNumbers(body, ["body"]);
+    if (unstorable.length > 0) throw new ValidationError(unstorable);
     await admitInput(c, recorded, body);
     const principal = c.get("principal");
     return handler(c, { params, query, body, principal } as RouteInput<Out<P>, Out<Q>, Out<B>, A>);

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { AppError, invalid, ValidationError } from "../../core/errors.js";
+import { AppError, badRequest, invalid, ValidationError } from "../../core/errors.js";
 import { detectFormat, readProblemFile } from "../../core/problem/index.js";
 import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
 import type { ApiEnv } from "../http/context.js";
@@ -26,7 +26,10 @@ async function readUpload(
 ): Promise<{ text: string; format: "mps" | "lp" | "auto"; filename: string | undefined }> {
   const type = c.req.header("content-type") ?? "";
   if (type.startsWith("multipart/form-data")) {
-    const form = await c.req.parseBody();
+    // A body that is not the multipart its header announces (no or another boundary, cut short) is the caller's fault.
+    const form = await c.req.parseBody().catch(() => {
+      throw badRequest("The body is not multipart/form-data as its Content-Type says (boundary and parts).");
+    });
     const file = form.file;
     if (!(file instanceof File)) throw invalid(["body", "file"], "a multipart field `file` holding the problem file is required");
     const format = Format.safeParse(typeof form.format === "string" ? form.format : "auto");
@@ -57,7 +60,7 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       access: "user",
       role: "viewer",
       rateClass: "organization",
-      errors: ["invalid_problem_file", "validation_error", "malformed_json"],
+      errors: ["invalid_problem_file", "validation_error", "malformed_json", "bad_request"],
       rawBody: { contentTypes: ["multipart/form-data", "application/json", "text/plain"], description: "the problem file" },
       responses: {
         200: { description: "The parsed problem and its stats.", schema: PreviewSchema },

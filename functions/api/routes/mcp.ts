@@ -1,6 +1,6 @@
 import type { McpServer } from "./mcp-sdk.mjs";
 import type { Hono } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Principal } from "../../core/auth/service.js";
 import { CompareRequestSchema, MatrixRequestSchema } from "../../core/comparisons/schemas.js";
 import { isAppError } from "../../core/errors.js";
@@ -17,6 +17,13 @@ import { compareSolversOnDatasetsRoute, compareSolversRoute, getSolverComparison
  */
 type ToolResult = { content: { type: "text"; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
+/** What the MCP transport answers a message it cannot take (not JSON-RPC, or an Accept without JSON and SSE). */
+const JsonRpcErrorSchema = z.object({
+  jsonrpc: z.literal("2.0"),
+  error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+  id: z.union([z.string(), z.number(), z.null()]),
+});
+
 export const mcpRoute = defineRoute({
   method: "post",
   path: "/api/v2/mcp",
@@ -30,7 +37,12 @@ export const mcpRoute = defineRoute({
   rateClass: "organization",
   errors: [],
   rawBody: { contentTypes: ["application/json"], description: "a JSON-RPC message of the MCP protocol" },
-  responses: { 200: { description: "JSON-RPC response (JSON or an SSE stream).", contentType: "application/json" } },
+  responses: {
+    200: { description: "JSON-RPC response (JSON or an SSE stream).", contentType: "application/json" },
+    202: { description: "A JSON-RPC notification or response (no id): accepted, no body." },
+    400: { description: "The body is not a JSON-RPC message (JSON-RPC error -32700 or -32600).", schema: JsonRpcErrorSchema },
+    406: { description: "Accept does not name both application/json and text/event-stream, as Streamable HTTP requires.", schema: JsonRpcErrorSchema },
+  },
 });
 
 interface Tool<I extends z.ZodType> {

@@ -1,9 +1,10 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { and, assign, assignAll, equals, type Part } from "../store/conditions.js";
+import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part } from "../store/conditions.js";
 import { activeIndex, type Also, Leases, withoutUnsetTimes } from "../store/leases.js";
-import type { Table } from "../store/table.js";
+import { fromItem } from "../store/items.js";
+import { ConditionFailedError, type Table } from "../store/table.js";
 import type { Agreement, ComparisonStatus, Row } from "./schemas.js";
 
 /**
@@ -47,10 +48,7 @@ export interface ComparisonRecord {
 
 export const comparisonKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `CMP#${id}` });
 
-const strip = (item: Record<string, unknown>): ComparisonRecord => {
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, active_kind: _e, lease_owner: _f, lease_expires_at_ms: _g, ...rest } = item;
-  return { ...rest, started_at: rest.started_at ?? null, completed_at: rest.completed_at ?? null } as unknown as ComparisonRecord;
-};
+const strip = (item: Record<string, unknown>): ComparisonRecord => fromItem<ComparisonRecord>(item, { started_at: null, completed_at: null });
 
 /**
  * Row changes as parts of one write: each changed row (`change` returns its new value, or null to keep
@@ -137,16 +135,19 @@ export class ComparisonStore {
    * cancel was asked. Returns "started", or "cancelled" / "lost" when it must not run.
    */
   async startRow(orgId: string, id: string, index: number, worker: string, executionId: string): Promise<"started" | "cancelled" | "lost"> {
-    const out = await this.table.update({
-      Key: comparisonKey(orgId, id),
-      UpdateExpression: `SET results[${index}].#rs = :running, results[${index}].execution_id = :exe`,
-      ConditionExpression: `#status = :running AND lease_owner = :owner AND results[${index}].#rs = :pending AND cancel_requested = :false`,
-      ExpressionAttributeNames: { "#status": "status", "#rs": "status" },
-      ExpressionAttributeValues: { ":running": "running", ":owner": worker, ":pending": "pending", ":false": false, ":exe": executionId },
-    });
-    if (out) return "started";
-    const now = await this.get(orgId, id);
-    return now?.cancel_requested ? "cancelled" : "lost";
+    try {
+      await this.table.updateOrExplain({
+        Key: comparisonKey(orgId, id),
+        ...buildUpdate({
+          set: [assign(`results[${index}].status`, "running"), assign(`results[${index}].execution_id`, executionId)],
+          condition: and(leaseHeldBy(worker), equals(`results[${index}].status`, "pending"), equals("cancel_requested", false)),
+        }),
+      });
+      return "started";
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      return (error.existing as { cancel_requested?: boolean } | null)?.cancel_requested ? "cancelled" : "lost";
+    }
   }
 
   /**
@@ -156,17 +157,19 @@ export class ComparisonStore {
    * cancel that arrived meanwhile keeps its cancelled rows. Null when that does not hold.
    */
   async release(orgId: string, id: string, worker: string, running: number[], rowCount: number): Promise<ComparisonRecord | null> {
-    const names: Record<string, string> = { "#status": "status", "#rs": "status" };
-    const values: Record<string, unknown> = { ":running": "running", ":owner": worker, ":pending": "pending", ":none": null };
-    const sets = ["#status = :pending", ...running.flatMap((i) => [`results[${i}].#rs = :pending`, `results[${i}].execution_id = :none`])];
-    const rows = Array.from({ length: rowCount }, (_, i) => (running.includes(i) ? `results[${i}].#rs = :running` : `results[${i}].#rs <> :running`));
-    const item = await this.table.update<Record<string, unknown>>({
-      Key: comparisonKey(orgId, id),
-      UpdateExpression: `SET ${sets.join(", ")} REMOVE lease_owner, lease_expires_at_ms`,
-      ConditionExpression: ["#status = :running", "lease_owner = :owner", ...rows].join(" AND "),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
+    const rows = Array.from({ length: rowCount }, (_, i) =>
+      running.includes(i) ? equals(`results[${i}].status`, "running") : notEquals(`results[${i}].status`, "running"),
+    );
+    const item = await this.leases.release<Record<string, unknown>>(
+      comparisonKey(orgId, id),
+      worker,
+      "pending",
+      {},
+      {
+        set: running.flatMap((i) => [assign(`results[${i}].status`, "pending"), assign(`results[${i}].execution_id`, null)]),
+        condition: rows.length ? and(...rows) : undefined,
+      },
+    );
     return item ? strip(item) : null;
   }
 
@@ -285,8 +288,7 @@ export class ComparisonStore {
   async getMatrix(orgId: string, id: string): Promise<MatrixRecord | null> {
     const item = await this.table.get(`ORG#${orgId}`, `CMB#${id}`);
     if (!item) return null;
-    const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, ...rest } = item;
-    return rest as unknown as MatrixRecord;
+    return fromItem<MatrixRecord>(item);
   }
 
   /** Newest first, optionally of one project. */
@@ -299,12 +301,7 @@ export class ComparisonStore {
           ScanIndexForward: false,
         })
       : await this.table.queryPrefix<Record<string, unknown>>(`ORG#${orgId}`, "CMB#", { newestFirst: true });
-    return items
-      .filter((i) => i.org_id === orgId)
-      .map((i) => {
-        const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, ...rest } = i;
-        return rest as unknown as MatrixRecord;
-      });
+    return items.filter((i) => i.org_id === orgId).map((i) => fromItem<MatrixRecord>(i));
   }
 }
 

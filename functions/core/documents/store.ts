@@ -3,6 +3,7 @@ import type { PayloadRef } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { isConditionFailure } from "../store/dynamo.js";
+import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
 
 /**
@@ -42,15 +43,9 @@ export interface VersionRecord {
 export const documentKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `DOC#${id}` });
 export const versionKey = (documentId: string, versionId: string) => ({ pk: `DOC#${documentId}`, sk: `VER#${versionId}` });
 
-function toDocument(item: Record<string, unknown>): DocumentRecord {
-  const { pk: _a, sk: _b, ...rest } = item;
-  return rest as unknown as DocumentRecord;
-}
+const toDocument = (item: Record<string, unknown>): DocumentRecord => fromItem<DocumentRecord>(item);
 
-function toVersion(item: Record<string, unknown>): VersionRecord {
-  const { pk: _a, sk: _b, ...rest } = item;
-  return { ...(rest as unknown as VersionRecord), name: (rest.name as string | undefined) ?? null };
-}
+const toVersion = (item: Record<string, unknown>): VersionRecord => fromItem<VersionRecord>(item, { name: null });
 
 export class DocumentStore {
   constructor(private readonly table: Table) {}

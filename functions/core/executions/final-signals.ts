@@ -1,29 +1,37 @@
+import type { ExecutionOutcome } from "./store.js";
+
 /**
  * Wakes a plain solve's wait when its execution has become final, where this process hears of it:
- * the local stack hears its workers announce each final write on their output. A signal only says
- * "read again now"; the execution item stays the one truth, so a signal that never comes (a worker
- * outside the fleet, a crash, the sweeper's verdict) costs latency, never correctness.
+ * the local stack hears its workers announce each final write on their output. A signal says "read
+ * again now", or carries the outcome the worker's own conditional write made final (a final item never
+ * changes again, so it is what a read would return). A signal that never comes (a worker outside the
+ * fleet, a crash, the sweeper's verdict) costs latency, never correctness: the wait still reads the item.
  *
  * In AWS nothing carries a worker's signal to the API Lambda, and `heard` is false: the wait polls.
  */
 export interface FinalSubscription {
-  /** Resolves at the next signal for the execution since the last call, or after `timeoutMs`. */
-  next(timeoutMs: number): Promise<void>;
+  /**
+   * Resolves at the next signal for the execution since the last call (with the outcome it carried), or
+   * with null after `timeoutMs`.
+   */
+  next(timeoutMs: number): Promise<{ outcome: ExecutionOutcome | null } | null>;
   close(): void;
 }
 
+type Listener = (outcome: ExecutionOutcome | null) => void;
+
 export class FinalSignals {
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new Map<string, Set<Listener>>();
 
   /** `heard`: something in this process calls `signal` for executions that become final. */
   constructor(readonly heard = false) {}
 
   /** Listens for execution `id`: subscribe before reading the item, so no signal falls between. */
   subscribe(id: string): FinalSubscription {
-    let signalled = false;
+    let pending: { outcome: ExecutionOutcome | null } | null = null;
     let wake: (() => void) | null = null;
-    const listener = () => {
-      signalled = true;
+    const listener: Listener = (outcome) => {
+      pending = { outcome: outcome ?? pending?.outcome ?? null };
       wake?.();
     };
     const set = this.listeners.get(id) ?? new Set();
@@ -31,15 +39,16 @@ export class FinalSignals {
     this.listeners.set(id, set);
     return {
       next: (timeoutMs) =>
-        new Promise<void>((resolve) => {
+        new Promise((resolve) => {
           const timer = setTimeout(() => done(), timeoutMs);
           const done = () => {
             clearTimeout(timer);
-            signalled = false;
+            const signal = pending;
+            pending = null;
             wake = null;
-            resolve();
+            resolve(signal);
           };
-          if (signalled) done();
+          if (pending) done();
           else wake = done;
         }),
       close: () => {
@@ -49,8 +58,8 @@ export class FinalSignals {
     };
   }
 
-  /** Execution `id` has been written final (or may have been: waiters read it again). */
-  signal(id: string): void {
-    for (const listener of this.listeners.get(id) ?? []) listener();
+  /** Execution `id` has been written final: `outcome` is what that write made final, when known. */
+  signal(id: string, outcome?: ExecutionOutcome): void {
+    for (const listener of this.listeners.get(id) ?? []) listener(outcome ?? null);
   }
 }

@@ -151,8 +151,9 @@ export class ExecutionService {
    * reading what the answer needs (status, result reference, reason) and not the problem.
    *
    * Where this process hears final writes (the local stack hears its workers, see final-signals.ts) it
-   * reads again at each signal, and otherwise only as a safety net, ever less often: the answer leaves
-   * one read after the worker's write, and the table is left to the worker meanwhile. Elsewhere (AWS)
+   * takes the outcome a signal carries (else reads again at the signal), and otherwise reads only as a
+   * safety net, ever less often: the answer leaves at the worker's announcement, and the table is left
+   * to the worker meanwhile. Elsewhere (AWS)
    * it polls: most plain solves end within a second, so the first seconds are polled every few
    * milliseconds once a worker has the job, then ever less often, up to every 50 ms.
    */
@@ -161,17 +162,22 @@ export class ExecutionService {
     const deadline = started + timeoutMs;
     const signals = this.deps.finalSignals.heard ? this.deps.finalSignals.subscribe(id) : null;
     let delay = signals ? SIGNALLED_SAFETY_POLL_FIRST_MS : WAIT_POLL_FIRST_MS;
+    let announced: ExecutionOutcome | null = null;
+    // Signalled, the first read waits for the worker's word (or the first safety delay): just after the
+    // enqueue it could only find the job queued, while the worker is taking it from the same table.
+    let wakes = signals ? 0 : 1;
     try {
-      for (;;) {
-        const outcome = await this.deps.executionStore.outcome(orgId, id);
-        if (outcome && (outcome.status === "completed" || outcome.status === "failed" || outcome.status === "cancelled")) {
+      for (; ; wakes++) {
+        const outcome = wakes === 0 ? null : (announced ?? (await this.deps.executionStore.outcome(orgId, id)));
+        if (outcome && isFinal(outcome.status)) {
           traceMark("api_seen", id);
           return outcome;
         }
-        if (Date.now() >= deadline) return null;
+        if (wakes > 0 && Date.now() >= deadline) return null;
         const remaining = Math.max(1, deadline - Date.now());
         if (signals) {
-          await signals.next(Math.min(delay, remaining));
+          const signal = await signals.next(Math.min(delay, remaining));
+          announced = signal?.outcome ?? null;
           delay = Math.min(SIGNALLED_SAFETY_POLL_MAX_MS, delay * 2);
           continue;
         }
@@ -185,6 +191,8 @@ export class ExecutionService {
     }
   }
 }
+
+const isFinal = (status: ExecutionOutcome["status"]) => status === "completed" || status === "failed" || status === "cancelled";
 
 /** The polled wait: every WAIT_POLL_FIRST_MS (WAIT_POLL_QUEUED_MS while queued) for WAIT_TIGHT_MS, then backing off. */
 const WAIT_POLL_FIRST_MS = 4;

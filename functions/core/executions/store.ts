@@ -2,6 +2,7 @@ import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
 import { activeIndex, Leases, withoutUnsetTimes } from "../store/leases.js";
+import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
 import type { ExecutionOrigin, ExecutionStatus, ExecutionView, SolveResponse } from "./schemas.js";
 
@@ -42,10 +43,7 @@ export type ExecutionOutcome = Pick<ExecutionRecord, "id" | "status" | "result" 
 
 export const executionKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `EXE#${id}` });
 
-const strip = (item: Record<string, unknown>): ExecutionRecord => {
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, active_kind: _e, lease_owner: _f, lease_expires_at_ms: _g, ...rest } = item;
-  return { ...rest, started_at: rest.started_at ?? null, completed_at: rest.completed_at ?? null } as unknown as ExecutionRecord;
-};
+const strip = (item: Record<string, unknown>): ExecutionRecord => fromItem<ExecutionRecord>(item, { started_at: null, completed_at: null });
 
 export class ExecutionStore {
   readonly leases: Leases;

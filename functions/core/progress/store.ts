@@ -34,7 +34,8 @@ export interface ProgressChunk {
 
 const progressPk = (orgId: string, executionId: string) => `PRG#${orgId}#${executionId}`;
 const chunkSk = (seq: number) => `CHUNK#${String(seq).padStart(6, "0")}`;
-const linesKey = (orgId: string, executionId: string, seq: number) => `progress/${orgId}/${executionId}/${String(seq).padStart(6, "0")}.json`;
+/** Beside the execution's result (`results/<org>/<id>.json`): the worker may write and delete there in AWS. */
+const linesKey = (orgId: string, executionId: string, seq: number) => `results/${orgId}/${executionId}/log-${String(seq).padStart(6, "0")}.json`;
 
 export class ProgressStore {
   constructor(
@@ -59,8 +60,9 @@ export class ProgressStore {
     const key = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq) };
     const updated = await this.table.update<Record<string, unknown>>({
       Key: key,
-      UpdateExpression: "SET summary = :s REMOVE lines, blob",
+      UpdateExpression: "SET #summary = :s REMOVE #lines, #blob",
       ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#summary": "summary", "#lines": "lines", "#blob": "blob" },
       ExpressionAttributeValues: { ":s": summary },
       ReturnValues: "ALL_OLD",
     });

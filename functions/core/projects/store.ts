@@ -1,5 +1,6 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
+import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
 
 /**
@@ -49,11 +50,6 @@ export interface DatasetRecord {
   created_at: string;
 }
 
-const strip = <T>(item: Record<string, unknown>): T => {
-  const { pk: _a, sk: _b, ...rest } = item;
-  return rest as T;
-};
-
 export class ProjectStore {
   constructor(private readonly table: Table) {}
 
@@ -63,11 +59,11 @@ export class ProjectStore {
 
   async get(orgId: string, id: string): Promise<ProjectRecord | null> {
     const item = await this.table.get(`ORG#${orgId}`, `PRJ#${id}`);
-    return item ? strip<ProjectRecord>(item) : null;
+    return item ? fromItem<ProjectRecord>(item) : null;
   }
 
   async list(orgId: string): Promise<ProjectRecord[]> {
-    return (await this.table.queryPrefix(`ORG#${orgId}`, "PRJ#", { newestFirst: true })).map((i) => strip<ProjectRecord>(i));
+    return (await this.table.queryPrefix(`ORG#${orgId}`, "PRJ#", { newestFirst: true })).map((i) => fromItem<ProjectRecord>(i));
   }
 
   async update(
@@ -77,7 +73,7 @@ export class ProjectStore {
     nowMs: number,
   ): Promise<ProjectRecord | null> {
     const out = await this.table.setFields<Record<string, unknown>>({ pk: `ORG#${orgId}`, sk: `PRJ#${id}` }, { ...fields, updated_at: isoTime(nowMs) });
-    return out ? strip<ProjectRecord>(out) : null;
+    return out ? fromItem<ProjectRecord>(out) : null;
   }
 
   /** The next version number: one conditional ADD, so two commits never share a number. */
@@ -97,11 +93,11 @@ export class ProjectStore {
 
   async getVersion(projectId: string, versionId: string): Promise<VersionRecord | null> {
     const item = await this.table.get(`PRJ#${projectId}`, `VER#${versionId}`);
-    return item ? strip<VersionRecord>(item) : null;
+    return item ? fromItem<VersionRecord>(item) : null;
   }
 
   async listVersions(projectId: string): Promise<VersionRecord[]> {
-    return (await this.table.queryPrefix(`PRJ#${projectId}`, "VER#", { newestFirst: true })).map((i) => strip<VersionRecord>(i));
+    return (await this.table.queryPrefix(`PRJ#${projectId}`, "VER#", { newestFirst: true })).map((i) => fromItem<VersionRecord>(i));
   }
 
   /** Deletes a project with its versions and datasets; false when the organization has no such project. */
@@ -122,11 +118,11 @@ export class ProjectStore {
 
   async getDataset(projectId: string, datasetId: string): Promise<DatasetRecord | null> {
     const item = await this.table.get(`PRJ#${projectId}`, `DST#${datasetId}`);
-    return item ? strip<DatasetRecord>(item) : null;
+    return item ? fromItem<DatasetRecord>(item) : null;
   }
 
   async listDatasets(projectId: string): Promise<DatasetRecord[]> {
-    return (await this.table.queryPrefix(`PRJ#${projectId}`, "DST#", { newestFirst: true })).map((i) => strip<DatasetRecord>(i));
+    return (await this.table.queryPrefix(`PRJ#${projectId}`, "DST#", { newestFirst: true })).map((i) => fromItem<DatasetRecord>(i));
   }
 
   async deleteDataset(projectId: string, datasetId: string): Promise<boolean> {

@@ -1,11 +1,12 @@
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { withoutRequestLogging } from "../aws/quiet-client.js";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
 import type { JobMessage, WebhookMessage } from "./messages.js";
 import { type PriorityBand, priorityBand } from "./priority.js";
 
 export function createSqsClient(config: Pick<Config, "region" | "sqsEndpointUrl">): SQSClient {
-  return new SQSClient({ region: config.region, ...(config.sqsEndpointUrl ? { endpoint: config.sqsEndpointUrl } : {}), maxAttempts: 3 });
+  return withoutRequestLogging(new SQSClient({ region: config.region, ...(config.sqsEndpointUrl ? { endpoint: config.sqsEndpointUrl } : {}), maxAttempts: 3 }));
 }
 
 /** Each band's queue; a band without its own queue shares the normal one (one queue: no priority). */

@@ -1,5 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, type CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { withoutRequestLogging } from "../aws/quiet-client.js";
 import type { Config } from "../config.js";
 
 /**
@@ -52,13 +53,15 @@ export function awsClientOptions(config: Pick<Config, "region" | "awsEndpointUrl
 }
 
 export function createDynamoClient(options: AwsClientOptions): DynamoDBClient {
-  return new DynamoDBClient({ ...options, maxAttempts: 3 });
+  return withoutRequestLogging(new DynamoDBClient({ ...options, maxAttempts: 3 }));
 }
 
 export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    unmarshallOptions: { wrapNumbers: false },
+    // Integers past 2^53 (a big-M coefficient) are stored as the doubles they are; DynamoDB keeps 38 digits.
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
+    // ...and read back as those doubles (the default gives a BigInt, which JSON cannot write).
+    unmarshallOptions: { wrapNumbers: (value: string) => Number(value) },
   });
 }
 

@@ -1,6 +1,7 @@
 import { epochSeconds, isoTime } from "../clock.js";
 import { normalizeEmail } from "../auth/email.js";
 import type { Role } from "../auth/roles.js";
+import { fromItem } from "./items.js";
 import type { Table } from "./table.js";
 
 /**
@@ -76,11 +77,7 @@ export interface ResetTokenRecord {
   used_at: string | null;
 }
 
-const strip = <T>(item: Record<string, unknown> | null): T | null => {
-  if (!item) return null;
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ttl: _ttl, ...rest } = item;
-  return rest as T;
-};
+const strip = <T>(item: Record<string, unknown> | null): T | null => (item ? fromItem<T>(item) : null);
 
 export class IdentityStore {
   constructor(private readonly table: Table) {}

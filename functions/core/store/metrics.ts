@@ -97,6 +97,9 @@ export class MetricsRecorder {
 
   /** Flushes when the interval has passed (call after each request); `force` flushes now. */
   async maybeFlush(force = false): Promise<void> {
+    // A forced flush (a reader of the totals) also covers what was recorded after a flush in flight
+    // began: a long-lived server leaves that flush running in the background.
+    if (force && this.flushing) await this.flushing;
     const now = this.options.now();
     if (!force && now - this.lastFlush < this.options.flushSeconds * 1000) return;
     if (this.flushing) return this.flushing;

@@ -15,6 +15,22 @@ import { isConditionFailure } from "./dynamo.js";
 export type Item = Record<string, unknown> & { pk: string; sk: string };
 
 /**
+ * A conditional write whose condition did not hold, with the item as it stood. dynalite (the local
+ * stack's emulator) does not implement ReturnValuesOnConditionCheckFailure, so `existing` comes from a
+ * consistent read right after the failure, on every backend alike: it can be newer than what the
+ * condition saw, never older.
+ */
+export class ConditionFailedError<T = Item> extends Error {
+  constructor(
+    readonly key: { pk: string; sk: string },
+    readonly existing: T | null,
+  ) {
+    super(`condition failed on ${key.pk} / ${key.sk}`);
+    this.name = "ConditionFailedError";
+  }
+}
+
+/**
  * Thin, typed access to the single table. Repositories build keys and conditions; this class only
  * removes SDK boilerplate. Every state change a repository makes is a conditional write.
  */
@@ -79,6 +95,13 @@ export class Table {
       if (input.ConditionExpression && isConditionFailure(error)) return null;
       throw error;
     }
+  }
+
+  /** Update; returns the new attributes, or throws ConditionFailedError carrying the item as it stands. */
+  async updateOrExplain<T = Item>(input: Omit<UpdateCommandInput, "TableName"> & { Key: { pk: string; sk: string } }): Promise<T> {
+    const out = await this.update<T>(input);
+    if (out !== null) return out;
+    throw new ConditionFailedError<T>(input.Key, await this.get<T>(input.Key.pk, input.Key.sk));
   }
 
   async delete(pk: string, sk: string, condition?: string, values?: Record<string, unknown>): Promise<boolean> {

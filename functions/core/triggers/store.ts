@@ -4,6 +4,8 @@ import { looksLikeId } from "../ids.js";
 import type { Settings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { activeIndex, Leases } from "../store/leases.js";
+import { assignAll, attributeNotExists, equals, or } from "../store/conditions.js";
+import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
 import type { OverrideField } from "./overrides.js";
 import type { DeliveryAttempt, RunStatus } from "./schemas.js";
@@ -112,7 +114,6 @@ export function runKey(triggerId: string, runId: string): { pk: string; sk: stri
   return { pk: `TRG#${triggerId}`, sk: `RUN#${runId.slice(runId.indexOf("_") + 1)}` };
 }
 
-const INTERNAL = ["pk", "sk", "gsi1pk", "gsi1sk", "active_kind", "lease_owner", "lease_expires_at_ms"];
 export const WEBHOOK_OUTBOX = "WEBHOOK_OUTBOX";
 
 /** The index entry that puts a run ending now in the webhook outbox. */
@@ -120,12 +121,6 @@ export const outboxIndex = (run: { trigger_id: string; id: string }, endedAtIso:
   gsi1pk: WEBHOOK_OUTBOX,
   gsi1sk: `${endedAtIso}#${run.trigger_id}#${run.id}`,
 });
-
-function strip<T>(item: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(item)) if (!INTERNAL.includes(k)) out[k] = v;
-  return out as T;
-}
 
 /** What a run's final write sets: its outcome fields, and the outbox entry when a webhook is due. */
 export type FinalRunFields = Partial<RunRecord> & { gsi1pk?: string; gsi1sk?: string };
@@ -147,7 +142,7 @@ export class TriggerStore {
   async getTrigger(orgId: string, id: string): Promise<TriggerRecord | null> {
     const key = triggerKey(orgId, id);
     const item = await this.table.get(key.pk, key.sk);
-    return item ? strip<TriggerRecord>(item) : null;
+    return item ? fromItem<TriggerRecord>(item) : null;
   }
 
   /**
@@ -176,12 +171,12 @@ export class TriggerStore {
   }
 
   async listTriggers(orgId: string): Promise<TriggerRecord[]> {
-    return (await this.table.queryPrefix(`ORG#${orgId}`, "TRG#", { newestFirst: true })).map((i) => strip<TriggerRecord>(i));
+    return (await this.table.queryPrefix(`ORG#${orgId}`, "TRG#", { newestFirst: true })).map((i) => fromItem<TriggerRecord>(i));
   }
 
   async updateTrigger(orgId: string, id: string, fields: Partial<TriggerRecord>, nowMs: number): Promise<TriggerRecord | null> {
     const out = await this.table.setFields<Record<string, unknown>>(triggerKey(orgId, id), { ...fields, updated_at: isoTime(nowMs) });
-    return out ? strip<TriggerRecord>(out) : null;
+    return out ? fromItem<TriggerRecord>(out) : null;
   }
 
   /** Counts one recorded run: an atomic ADD. False when the trigger was deleted meanwhile. */
@@ -214,7 +209,7 @@ export class TriggerStore {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const item = await this.table.get(key.pk, key.sk);
-    return item && item.id === runId ? strip<RunRecord>(item) : null;
+    return item && item.id === runId ? fromItem<RunRecord>(item) : null;
   }
 
   async deleteRun(triggerId: string, runId: string): Promise<void> {
@@ -260,7 +255,7 @@ export class TriggerStore {
     if (!pastTheEnd) {
       do {
         const got = await this.table.queryPage<Record<string, unknown>>({ ...base, Limit: pageSize - items.length, ExclusiveStartKey: start });
-        items.push(...got.items.map((i) => strip<RunRecord>(i)));
+        items.push(...got.items.map((i) => fromItem<RunRecord>(i)));
         start = got.next;
       } while (start && items.length < pageSize);
     }
@@ -275,7 +270,7 @@ export class TriggerStore {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const item = await this.leases.acquire<Record<string, unknown>>(key, ["queued", "pending"], worker, leaseMs, nowMs, isoTime(nowMs));
-    return item ? strip<RunRecord>(item) : null;
+    return item ? fromItem<RunRecord>(item) : null;
   }
 
   async renewRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<boolean> {
@@ -285,22 +280,8 @@ export class TriggerStore {
 
   /** Sets fields of a run the worker holds (its execution id once created). */
   async setRunFields(triggerId: string, runId: string, worker: string, fields: Partial<RunRecord>): Promise<boolean> {
-    const names: Record<string, string> = { "#status": "status" };
-    const values: Record<string, unknown> = { ":running": "running", ":owner": worker };
-    const sets: string[] = [];
-    Object.entries(fields).forEach(([k, v], i) => {
-      names[`#f${i}`] = k;
-      values[`:f${i}`] = v;
-      sets.push(`#f${i} = :f${i}`);
-    });
-    const out = await this.table.update({
-      Key: runKey(triggerId, runId)!,
-      UpdateExpression: `SET ${sets.join(", ")}`,
-      ConditionExpression: "#status = :running AND lease_owner = :owner",
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
-    return out !== null;
+    const key = runKey(triggerId, runId);
+    return key !== null && (await this.leases.update(key, worker, { set: assignAll(fields) })) !== null;
   }
 
   /**
@@ -312,27 +293,21 @@ export class TriggerStore {
   async releaseRun(triggerId: string, runId: string, worker: string, seenExecutionId: string | null, creditsCharged: number | null): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
-    const item = await this.table.update<Record<string, unknown>>({
-      Key: key,
-      UpdateExpression: "SET #status = :queued, execution_id = :none, credits_charged = :credits REMOVE lease_owner, lease_expires_at_ms",
-      ConditionExpression: `#status = :running AND lease_owner = :owner AND ${seenExecutionId ? "execution_id = :seen" : "(attribute_not_exists(execution_id) OR execution_id = :none)"}`,
-      ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: {
-        ":queued": "queued",
-        ":running": "running",
-        ":owner": worker,
-        ":none": null,
-        ":credits": creditsCharged,
-        ...(seenExecutionId ? { ":seen": seenExecutionId } : {}),
-      },
-    });
-    return item ? strip<RunRecord>(item) : null;
+    const sameExecution = seenExecutionId ? equals("execution_id", seenExecutionId) : or(attributeNotExists("execution_id"), equals("execution_id", null));
+    const item = await this.leases.release<Record<string, unknown>>(
+      key,
+      worker,
+      "queued",
+      { execution_id: null, credits_charged: creditsCharged },
+      { condition: sameExecution },
+    );
+    return item ? fromItem<RunRecord>(item) : null;
   }
 
   /** Final state by the worker holding the run; null when it no longer holds it (swept, deleted). */
   async finishRun(triggerId: string, runId: string, worker: string, status: "completed" | "failed", set: FinalRunFields): Promise<RunRecord | null> {
     const item = await this.leases.finish<Record<string, unknown>>(runKey(triggerId, runId)!, worker, status, set as Record<string, unknown>);
-    return item ? strip<RunRecord>(item) : null;
+    return item ? fromItem<RunRecord>(item) : null;
   }
 
   /** Final state for a run no worker ever held (its enqueue was refused); null when it had moved on. */
@@ -340,7 +315,7 @@ export class TriggerStore {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const item = await this.leases.end<Record<string, unknown>>(key, from, status, set as Record<string, unknown>);
-    return item ? strip<RunRecord>(item) : null;
+    return item ? fromItem<RunRecord>(item) : null;
   }
 
   /** The sweeper's write: fails a run whose lease (seen `running`) lapsed, or that waits unleased; null when that no longer holds. */
@@ -348,7 +323,7 @@ export class TriggerStore {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const item = await this.leases.failIfLapsed<Record<string, unknown>>(key, seen, nowMs, set as Record<string, unknown>);
-    return item ? strip<RunRecord>(item) : null;
+    return item ? fromItem<RunRecord>(item) : null;
   }
 
   // Webhook deliveries --------------------------------------------------------------------------
@@ -417,7 +392,7 @@ export class TriggerStore {
         ":pending": "pending",
       },
     });
-    return out ? strip<RunRecord>(out) : null;
+    return out ? fromItem<RunRecord>(out) : null;
   }
 
   /**
@@ -452,7 +427,7 @@ export class TriggerStore {
       ExpressionAttributeNames: { "#w": "webhook", "#st": "status", "#reason": "reason", "#nextAt": "next_attempt_at", "#id": "delivery_id" },
       ExpressionAttributeValues: { ":status": status, ":reason": reason, ":null": null, ":id": deliveryId, ":pending": "pending" },
     });
-    return out ? strip<RunRecord>(out) : null;
+    return out ? fromItem<RunRecord>(out) : null;
   }
 
   /** Marks an exhausted delivery as handed to the dead-letter queue; false when already marked. */

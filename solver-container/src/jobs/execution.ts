@@ -49,13 +49,15 @@ export async function solveExecution(
   const final = result.solver_status === "error" ? "failed" : "completed";
   const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id, randomUUID()), response, services.config.inlinePayloadMaxBytes);
   const now = services.clock.now();
+  const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
   const held = await services.executionStore.finish(record.org_id, record.id, rt.workerId, final, {
     result: ref,
-    error_message: final === "failed" ? (result.error_message ?? "the solver failed") : null,
+    error_message: errorMessage,
     completed_at: isoTime(now),
   });
   traceMark("result_written", record.id);
-  rt.announceFinal?.(record.id);
+  // What this write made final (a final item never changes again); when it was not held, only "read it".
+  rt.announceFinal?.(record.id, held ? { id: record.id, status: final, result: ref, error_message: errorMessage } : undefined);
   // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing,
   // and take back this attempt's blob, which nothing references.
   if (!held) {
@@ -74,13 +76,15 @@ export async function solveExecution(
 function finalProgress(problem: Problem, settings: SolveSettings, result: AdapterResult, recorder: ProgressRecorder): Partial<SolveResponse> {
   const incumbents = recorder.incumbents();
   const objective = result.objective_value;
-  const sign = problem.sense === "maximize" ? -1 : 1;
-  if (
-    objective !== null &&
-    result.solution !== null &&
-    (incumbents.length === 0 || sign * objective < sign * incumbents.at(-1)!.objective_value - 1e-9 * Math.max(1, Math.abs(objective)))
-  ) {
-    incumbents.push({ time_seconds: result.solver_time_seconds ?? (result.wall_time_ms ?? 0) / 1000, objective_value: objective });
+  if (objective !== null && result.solution !== null) {
+    const sign = problem.sense === "maximize" ? -1 : 1;
+    const last = incumbents.at(-1);
+    const near = (v: number) => Math.abs(v - objective) <= 1e-6 * Math.max(1, Math.abs(objective));
+    // A log prints fewer digits than the result carries: the same incumbent gets the result's value.
+    if (last && near(last.objective_value)) last.objective_value = objective;
+    else if (!last || sign * objective < sign * last.objective_value) {
+      incumbents.push({ time_seconds: result.solver_time_seconds ?? (result.wall_time_ms ?? 0) / 1000, objective_value: objective });
+    }
   }
   if ((settings.solutionPoolSize ?? 1) <= 1 || result.solution === null || objective === null) return { incumbents };
   // An LP has one reported optimum: its pool is that solution, whatever the solver.

@@ -31,4 +31,21 @@ describe("metrics", () => {
     expect(recorded[0]!.timestamp).toBe("1970-01-01T00:00:00.000Z");
     expect(flushes).toBe(2);
   });
+
+  it("answers without waiting for a flush when given a background runner, which receives the flush", async () => {
+    const neverEnding = new Promise<void>(() => undefined);
+    const handedOver: Promise<unknown>[] = [];
+    const a = new Hono<ApiEnv>();
+    a.use(
+      metrics({
+        recorder: { recordRequest: () => undefined, maybeFlush: () => neverEnding },
+        clock: { now: () => 0 },
+        inBackground: (work) => void handedOver.push(work),
+      }),
+    );
+    a.get("/ok", (c) => c.text("ok"));
+    const res = await a.request("/ok");
+    expect(await res.text()).toBe("ok");
+    expect(handedOver).toEqual([neverEnding]);
+  });
 });

@@ -8,12 +8,15 @@ export interface MetricsOptions {
   clock: Clock;
   /** Milliseconds from a monotonic source, for the duration. */
   now?: () => number;
+  /** Takes a flush off the response's path (a long-lived server); absent, the request awaits it. */
+  inBackground?: (work: Promise<unknown>) => void;
 }
 
 /**
  * Counts every request (method, path, final status, duration) for /health/metrics. The recorder keeps
  * them in memory and flushes at most every METRICS_FLUSH_SECONDS, so a request pays no DynamoDB call
- * unless it happens to flush.
+ * unless it happens to flush — and on a long-lived server (`inBackground`) not even then. A Lambda
+ * awaits the flush: a process frozen after its response would not finish it.
  */
 export function metrics(options: MetricsOptions): MiddlewareHandler<ApiEnv> {
   const now = options.now ?? (() => performance.now());
@@ -27,6 +30,8 @@ export function metrics(options: MetricsOptions): MiddlewareHandler<ApiEnv> {
       duration_ms: Math.round((now() - started) * 100) / 100,
       timestamp: new Date(options.clock.now()).toISOString(),
     });
-    await options.recorder.maybeFlush();
+    const flushing = options.recorder.maybeFlush();
+    if (options.inBackground) options.inBackground(flushing);
+    else await flushing;
   };
 }

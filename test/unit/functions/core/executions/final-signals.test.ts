@@ -34,6 +34,18 @@ describe("FinalSignals", () => {
     expect(await outcome(closed)).toBe("waiting");
   });
 
+  it("carries the outcome a worker's own final write made, and a bare signal after it does not lose it", async () => {
+    const signals = new FinalSignals(true);
+    const sub = signals.subscribe("exe_1");
+    const outcomeWritten = { id: "exe_1", status: "completed" as const, result: { inline: "{}" }, error_message: null };
+    signals.signal("exe_1", outcomeWritten);
+    signals.signal("exe_1");
+    expect(await sub.next(60_000)).toEqual({ outcome: outcomeWritten });
+    signals.signal("exe_1");
+    expect(await sub.next(60_000)).toEqual({ outcome: null }); // "read it now"
+    expect(await sub.next(1)).toBeNull(); // timed out
+  });
+
   it("wakes every subscriber of the execution", async () => {
     const signals = new FinalSignals(true);
     const a = signals.subscribe("exe_1");

@@ -6,12 +6,13 @@ import { jobDone, runWorkerForJob } from "../support/worker-process.js";
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 
 /**
- * The worker entry run for exactly one job (`node --import tsx solver-container/src/worker.ts --job …`):
- * two workers given the same job never both solve it (a conditional lease), and a job that is already
- * finished is not run again when it is given twice. (Long-lived workers and duplicate deliveries on the
- * queue: worker-fleet.test.ts.)
+ * The same job message delivered twice (SQS delivers at least once), to the worker program run for
+ * exactly one job (`node --import tsx solver-container/src/worker.ts --job …`): two workers given it at
+ * once never both solve it (a conditional lease), the organization is charged once, and a delivery after
+ * the job finished does nothing. (Long-lived workers and duplicate deliveries on the queue:
+ * test/integration/worker-fleet.test.ts.)
  */
-describe.runIf(machineHas("cbc"))("solver-container worker", () => {
+describe.runIf(machineHas("cbc"))("faults: a job message delivered twice", () => {
   let stack: Stack;
   beforeAll(async () => {
     // No local workers: this test starts the worker processes itself.
@@ -21,7 +22,7 @@ describe.runIf(machineHas("cbc"))("solver-container worker", () => {
 
   const worker = (job: object) => runWorkerForJob(stack, job);
 
-  it("runs a job once when two workers get it, and not again when it is redelivered after finishing", async () => {
+  it("runs a job once when two workers get it, charges it once, and does not run it again when it is redelivered after finishing", async () => {
     const problem = {
       name: "once",
       sense: "maximize",
@@ -29,6 +30,8 @@ describe.runIf(machineHas("cbc"))("solver-container worker", () => {
       objective: { terms: Array.from({ length: 30 }, (_, i) => ({ var: `x${i}`, coef: 1 + (i % 7) })) },
       constraints: [{ name: "cap", terms: Array.from({ length: 30 }, (_, i) => ({ var: `x${i}`, coef: 1 + (i % 5) })), ub: 40 }],
     };
+    const balance = async () => (await stack.api.get("/api/v2/credits/balance")).body.credits_remaining as number;
+    const creditsBefore = await balance();
     const launched = await stack.api.post("/api/v2/solve/async", { problem, solver_name: "cbc" });
     expect(launched.status).toBe(202);
     const job = { type: "execution", id: launched.body.execution_id, org_id: stack.bootstrap.organizationId };
@@ -43,6 +46,8 @@ describe.runIf(machineHas("cbc"))("solver-container worker", () => {
     await worker(job); // a redelivery of a finished job
     expect((await stack.services.metricsStore.totals()).total_solved - solvedBefore).toBe(1);
     expect((await stack.api.get(`/api/v2/models/executions/${job.id}`)).body.completed_at).toBe(exe.body.completed_at);
+    expect(exe.body.credits_charged).toBeGreaterThan(0);
+    expect(await balance()).toBe(creditsBefore - exe.body.credits_charged); // one charge, for the one run
   });
 
   it("answers 422 for an unknown solver name in a plain solve", async () => {

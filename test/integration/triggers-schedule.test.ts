@@ -93,6 +93,38 @@ describe.runIf(run)("scheduled triggers", () => {
     ).toBe(200);
   });
 
+  it("a trigger's priority is shown, above 0 only for admins and owners, and its runs take it", async () => {
+    const owner = await scheduledTrigger(null, { priority: 10 });
+    expect(owner.body.priority).toBe(10);
+    const { services, bootstrap } = stack;
+    const user = await services.auth.createUser(bootstrap.organizationId, {
+      email: "trigger-solver@example.test",
+      password: "password solver",
+      role: "solver",
+    });
+    const key = await services.auth.createApiKey(
+      { kind: "session", userId: user.id, orgId: bootstrap.organizationId, role: "solver", keyId: null },
+      { name: "solver key" },
+    );
+    const asSolver = stack.api.as(key.key);
+    const { documentId, versionId } = await createKnapsackDocument(stack.api);
+    const refused = await asSolver.post("/api/v2/triggers", { name: "urgent", document_id: documentId, version_id: versionId, priority: 10 });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error_code: "forbidden" });
+    const low = await asSolver.post("/api/v2/triggers", { name: "batch", document_id: documentId, version_id: versionId, priority: -10 });
+    expect(low.status).toBe(201);
+    expect((await asSolver.patch(`/api/v2/triggers/${low.body.id}`, { priority: 5 })).status).toBe(403);
+    // A high-priority trigger's run is queued on the high band and solved like any other.
+    const runNow = await stack.api.post(`/api/v2/triggers/${owner.id}/run`, {});
+    expect(runNow.status).toBe(202);
+    const done = await eventually(
+      async () => (await stack.api.get(`/api/v2/triggers/${owner.id}/runs/${runNow.body.run_id}`)).body,
+      (v) => FINAL_RUN_STATUSES.includes(v.status),
+      60_000,
+    );
+    expect(done.status).toBe("completed");
+  }, 90_000);
+
   it("refuses a schedule AWS would refuse, with the reason (422)", async () => {
     const { documentId, versionId } = await createKnapsackDocument(stack.api);
     for (const [schedule, loc] of [

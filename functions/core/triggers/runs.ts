@@ -97,7 +97,8 @@ export class TriggerRuns {
     try {
       return await this.start(trigger, { source: "schedule", sent: {}, createdBy: trigger.created_by, rerunOf: null, recordRefusal: true });
     } catch (error) {
-      if (error instanceof TriggerInputError) return null;
+      // A refused input is recorded as a validation_failed run; a trigger deleted meanwhile takes its run with it.
+      if (error instanceof TriggerInputError || (error instanceof AppError && error.code === "not_found")) return null;
       throw error;
     }
   }

@@ -55,12 +55,24 @@ export default defineConfig({
         },
       },
       {
+        // The console driven in Debian's chromium: one file at a time (a browser and a stack each), after
+        // the heavy files so it does not time them; each test bounded by its own timeout.
+        test: {
+          ...shared,
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          sequence: { groupOrder: 4 },
+        },
+      },
+      {
         test: {
           ...shared,
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/e2e/global-setup.ts"],
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 5 },
         },
       },
     ],

@@ -4,7 +4,8 @@
 # `npm test` without an argument.
 #  - CLI solvers coinor-cbc and glpk-utils from Debian's packages (when run as root with apt-get)
 #  - the Python solver runtimes (pyscipopt = SCIP, highspy = native HiGHS) into the project's .venv
-#  - for the tests also moto_server (checked, not installed)
+#  - for the tests also moto_server (checked, not installed) and Debian's chromium (installed when
+#    missing; the console's browser tests drive it)
 # Under CI=true a missing piece is an error for the tests: CI proves the whole thing. `npm start` goes on
 # without it: the service reports that solver not_available.
 set -u
@@ -57,6 +58,17 @@ fi
 [ -n "$python_solvers" ] || missing+=("pyscipopt/highspy")
 
 [ "$mode" = "start" ] || command -v moto_server >/dev/null 2>&1 || missing+=("moto_server")
+
+if [ "$mode" != "start" ] && ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing chromium from Debian's packages (the console's browser tests)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
+      || say "apt-get could not install chromium"
+  else
+    say "chromium missing and not root: install Debian's chromium yourself"
+  fi
+fi
+[ "$mode" = "start" ] || command -v chromium >/dev/null 2>&1 || missing+=("chromium")
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$mode" = "start" ]; then

@@ -10,6 +10,7 @@ import { rateLimitHeaders } from "./middleware/rate-limit-headers/index.js";
 import { requestContext } from "./middleware/request-context/index.js";
 import { registerAuthRoutes } from "./routes/auth.js";
 import { registerCompareRoutes } from "./routes/compare.js";
+import { registerConsoleRoutes } from "./routes/console.js";
 import { registerCreditGrantRoutes } from "./routes/credit-grants.js";
 import { registerCreditRoutes } from "./routes/credits.js";
 import { registerDocsRoutes } from "./routes/docs.js";
@@ -99,5 +100,6 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerCreditGrantRoutes(app, deps);
   registerMcpRoutes(app, deps);
   registerDocsRoutes(app, deps);
+  registerConsoleRoutes(app);
   return app;
 }

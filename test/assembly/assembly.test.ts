@@ -206,6 +206,21 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     ]);
   });
 
+  it("serves the web console from the API bundle: the page under its CSP, and the script and stylesheet it names", async () => {
+    const page = await fetch(`${gateway.url}/console`);
+    const html = await page.text();
+    expect(page.status, `${html.slice(0, 300)}\n${logs()}`).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const assets = [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      const res = await fetch(`${gateway.url}${asset}`);
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(asset.endsWith(".js") ? /^text\/javascript/ : /^text\/css/);
+      expect((await res.text()).length).toBeGreaterThan(1000);
+    }
+  });
+
   it("answers a plain solve: API → jobs queue → worker → table → API", async () => {
     const res = await api.post("/api/v2/solve", { problem: MILP, solver_name: "highs" });
     expect(res.status, `${res.text}\n${logs()}`).toBe(200);

@@ -48,6 +48,8 @@ describe("API keys: live-key cap per user", () => {
 
     const list = await user.get("/api/v2/keys");
     expect(list.body.keys).toHaveLength(26);
+    // The list reads the revocation back (the key was created with revoked_at null).
+    expect(list.body.keys.find((k: { id: string }) => k.id === ids[3])).toMatchObject({ status: "revoked", revoked_at: revoked.body.revoked_at });
     const listed = JSON.stringify(list.body);
     for (const key of plaintexts) expect(listed).not.toContain(key);
   });

@@ -33,6 +33,7 @@ const checks: Record<string, () => boolean> = {
     }
   },
   moto_server: () => onPath("moto_server"),
+  chromium: () => onPath("chromium"),
   instances: () => existsSync(path.join(INSTANCES_DIR, "MANIFEST.tsv")),
 };
 

@@ -285,7 +285,9 @@ export class IdentityStore {
     });
     await this.table.update({
       Key: { pk: `USER#${record.user_id}`, sk: `APIKEY#${record.id}` },
-      UpdateExpression: "SET revoked_at = if_not_exists(revoked_at, :now)",
+      // Not if_not_exists: a live key holds revoked_at null, which counts as existing. The service revokes
+      // only a key not yet revoked.
+      UpdateExpression: "SET revoked_at = :now",
       ExpressionAttributeValues: { ":now": isoTime(nowMs) },
     });
   }

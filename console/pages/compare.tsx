@@ -1,0 +1,141 @@
+import { useState } from "preact/hooks";
+import { api, type Json } from "../api.js";
+import { ErrorLine, message, useLoad, when } from "../ui.js";
+import { ComparisonView } from "./comparison-view.js";
+import { SettingsFields, SolverPicker, settingsFrom } from "./solver-picker.js";
+
+/** Launch a comparison from a problem file or a marketplace model, then watch it fill in. */
+export function ComparePage() {
+  const [source, setSource] = useState<"file" | "marketplace">("file");
+  const [content, setContent] = useState("");
+  const [filename, setFilename] = useState<string | undefined>(undefined);
+  const [preview, setPreview] = useState<Json | null>(null);
+  const [solvers, setSolvers] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [comparisonId, setComparisonId] = useState<string | null>(null);
+  const marketplace = useLoad(() => api("GET", "/api/v2/marketplace"), []);
+  const recent = useLoad(() => api("GET", "/api/v2/solvers/compare?limit=10"), [comparisonId]);
+
+  const readPreview = async (text: string, name: string | undefined) => {
+    setPreview(null);
+    if (!text.trim()) return;
+    try {
+      setPreview(await api("POST", "/api/v2/solve/import/preview", { content: text, format: "auto", ...(name ? { filename: name } : {}) }));
+      setError(null);
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+
+  const upload = async (e: Event) => {
+    const file = (e.currentTarget as HTMLInputElement).files?.[0];
+    if (!file) return;
+    const text = await file.text();
+    setContent(text);
+    setFilename(file.name);
+    await readPreview(text, file.name);
+  };
+
+  const launch = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError(null);
+    try {
+      const body: Json = { solver_names: solvers, settings: settingsFrom(form) };
+      if (source === "file") {
+        const parsed = preview ?? (await api("POST", "/api/v2/solve/import/preview", { content, format: "auto", ...(filename ? { filename } : {}) }));
+        setPreview(parsed);
+        body.problem = parsed.problem;
+        if (filename) body.uploaded_filename = filename;
+      } else {
+        const model = String(form.get("model_id"));
+        const created = await api("POST", `/api/v2/projects/from-marketplace/${encodeURIComponent(model)}`, {});
+        body.project_id = created.project.id;
+      }
+      const comparison = await api("POST", "/api/v2/solvers/compare", body);
+      setComparisonId(comparison.id);
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Solve &amp; compare</h1>
+      <form onSubmit={launch} class="launch" aria-label="Launch a comparison">
+        <fieldset>
+          <legend>Problem</legend>
+          <label class="check">
+            <input type="radio" name="source" value="file" checked={source === "file"} onChange={() => setSource("file")} /> An MPS or LP file
+          </label>
+          <label class="check">
+            <input type="radio" name="source" value="marketplace" checked={source === "marketplace"} onChange={() => setSource("marketplace")} /> A marketplace
+            model
+          </label>
+          {source === "file" ? (
+            <div>
+              <label for="problem-file">Upload a file</label>
+              <input id="problem-file" type="file" accept=".mps,.lp,.txt" onChange={upload} />
+              <label for="problem-text">Or paste it</label>
+              <textarea
+                id="problem-text"
+                rows={8}
+                cols={70}
+                value={content}
+                onInput={(e) => {
+                  setContent((e.currentTarget as HTMLTextAreaElement).value);
+                  setFilename(undefined);
+                  setPreview(null);
+                }}
+                onBlur={() => !preview && readPreview(content, filename)}
+              />
+              {preview ? (
+                <p class="preview" role="status" data-testid="preview">
+                  {preview.filename ?? "pasted"} · {preview.format.toUpperCase()} · <strong>{preview.stats.problem_class}</strong> ·{" "}
+                  {preview.stats.variable_count} variables ({preview.stats.integer_count} integer, {preview.stats.binary_count} binary) ·{" "}
+                  {preview.stats.constraint_count} constraints · {preview.stats.nonzero_count} nonzeros
+                </p>
+              ) : null}
+            </div>
+          ) : (
+            <div>
+              <label for="model-id">Model</label>
+              <select id="model-id" name="model_id">
+                {(marketplace.value?.models ?? []).map((m: Json) => (
+                  <option key={m.id} value={m.id}>
+                    {m.title}
+                  </option>
+                ))}
+              </select>
+              <p class="hint">A new project is made from the model (its default data) and compared as its draft.</p>
+            </div>
+          )}
+        </fieldset>
+        <SolverPicker chosen={solvers} onChange={setSolvers} />
+        <SettingsFields prefix="compare" />
+        <button type="submit" disabled={busy || solvers.length === 0 || (source === "file" && !content.trim())}>
+          Compare
+        </button>
+      </form>
+      <ErrorLine error={error} />
+      {comparisonId ? <ComparisonView key={comparisonId} id={comparisonId} onSettled={recent.reload} /> : null}
+      <h2>Recent comparisons</h2>
+      <ul class="recent">
+        {(recent.value?.comparisons ?? []).map((c: Json) => (
+          <li key={c.id}>
+            <button type="button" class="link" onClick={() => setComparisonId(c.id)}>
+              {c.problem_name}
+            </button>{" "}
+            <span class="hint">
+              {c.status} · {c.solver_names.join(", ")} · {when(c.created_at)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -145,6 +145,16 @@ class Run:
         elif self.status == STATUS.kOptimal:
             result["dual_bound"] = result["objective_value"]
 
+    def fill_duals(self, result):
+        """An LP's row duals and reduced costs, in HiGHS's convention (that of functions/core/solvers/duals.ts)."""
+        solution = self.highs.getSolution()
+        if not solution.dual_valid:
+            return
+        rows, columns = list(solution.row_dual), list(solution.col_dual)
+        if all(finite(v) is not None for v in rows + columns):
+            result["row_duals"] = {str(i): v for i, v in enumerate(rows)}
+            result["col_duals"] = columns
+
     def pool(self, form, size):
         """The improving solutions HiGHS saved (each better than the one before), best first, distinct."""
         pool = SolutionPool(size, form["sense"])
@@ -244,6 +254,8 @@ def solve(form, settings, reporter):
     if status == STATUS.kOptimal and final.primal_ok:
         result["solver_status"] = "optimal"
         final.fill(result)
+        if not final.is_mip and not form["qValues"]:
+            final.fill_duals(result)
         if pool_size(settings) > 1 and final.is_mip:
             result["solution_pool"] = final.pool(form, pool_size(settings))
     elif status == STATUS.kInfeasible:

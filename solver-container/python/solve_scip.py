@@ -172,11 +172,13 @@ def build(form, objective=True):
         for j in range(n)
     ]
     starts, indices, values = form["rowStarts"], form["rowIndices"], form["rowValues"]
+    rows = {}
     for i in range(form["numRows"]):
         if form["rowLower"][i] is None and form["rowUpper"][i] is None:
             continue  # a free row constrains nothing (and pyscipopt refuses a constraint without sides)
         expr = quicksum(values[k] * xs[indices[k]] for k in range(starts[i], starts[i + 1]))
-        m.addCons(ExprCons(expr, lhs=bound_or_none(form["rowLower"][i]), rhs=bound_or_none(form["rowUpper"][i])), name=f"r{i}")
+        rows[i] = m.addCons(ExprCons(expr, lhs=bound_or_none(form["rowLower"][i]), rhs=bound_or_none(form["rowUpper"][i])), name=f"r{i}")
+    m.data = rows
     if objective:
         if form["sense"] == "maximize":
             m.setMaximize()
@@ -202,10 +204,14 @@ def apply_settings(m, settings, seconds):
     return {name: m.getParam(name) for name in names}
 
 
+def cons_length(form, i):
+    return form["rowStarts"][i + 1] - form["rowStarts"][i]
+
+
 class Run:
     """One optimize() call and the numbers it left behind."""
 
-    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True, primal_simplex=False, excluded=(), columns=()):
+    def __init__(self, form, settings, seconds, reporter=None, presolve=True, objective=True, primal_simplex=False, excluded=(), columns=(), plain_lp=False):
         self.form = form
         self.model, self.xs = build(form, objective=objective)
         for point in excluded:
@@ -214,8 +220,14 @@ class Run:
             zeros = [j for j in columns if round(point[j]) == 0]
             self.model.addCons(quicksum(1 - self.xs[j] for j in ones) + quicksum(self.xs[j] for j in zeros) >= 1)
         self.applied = apply_settings(self.model, settings, seconds)
+        self.presolved = presolve
         if not presolve:
             self.model.setPresolve(SCIP_PARAMSETTING.OFF)
+        if plain_lp:
+            # Only the LP as given: propagation would tighten bounds the duals then refer to.
+            self.model.setHeuristics(SCIP_PARAMSETTING.OFF)
+            self.model.setSeparating(SCIP_PARAMSETTING.OFF)
+            self.model.disablePropagation()
         if primal_simplex:
             self.model.setParam("lp/initalgorithm", "p")
             self.model.setParam("lp/resolvealgorithm", "p")
@@ -257,6 +269,22 @@ class Run:
 
     def objective_of(self, sol, values):
         return objective_value(self.form, values) if self.form["qValues"] else self.model.getSolObjVal(sol)
+
+    def fill_duals(self, result):
+        """
+        An LP's duals and reduced costs at SCIP's optimum, in the problem's own sense (SCIP reports them
+        so; functions/core/solvers/duals.ts). Rows SCIP never saw (free rows) are left out. None where
+        SCIP cannot give them; the Node side checks whatever it does give.
+        """
+        m = self.model
+        try:
+            # A one-variable row is a bound to SCIP, and its "dual" the variable's reduced cost: left out
+            # here, recovered on the Node side (duals.ts, dualsWithSingletonRows).
+            rows = {str(i): m.getDualSolVal(cons) for i, cons in m.data.items() if cons_length(self.form, i) > 1}
+        except Exception:  # noqa: BLE001 - no duals is an answer; a wrong one would not be
+            return
+        if all(finite(v) is not None for v in rows.values()):
+            result["row_duals"] = rows
 
     def fill(self, result):
         m = self.model
@@ -331,6 +359,22 @@ def solution_pool(form, settings, deadline, run):
     return pool.result()
 
 
+def lp_duals(form, settings, deadline, run, result):
+    """
+    SCIP's duals describe the LP it solved last, which after presolve is not the problem as given (rows
+    aggregated or turned into bounds): an LP's duals come from a run without presolve, when there is one
+    or time for one. Its time counts as the solve's.
+    """
+    if run.presolved:
+        again = Run(form, settings, max(0.001, deadline.remaining()), presolve=False, plain_lp=True)
+        result["solver_time_seconds"] += again.seconds
+        result["iterations"] += again.iterations
+        if again.status != "optimal":
+            return
+        run = again
+    run.fill_duals(result)
+
+
 def solve(form, settings, reporter):
     deadline = Deadline(settings["time_limit"])
     version = version_string()
@@ -376,6 +420,8 @@ def solve(form, settings, reporter):
     if status in ("optimal", "gaplimit"):
         result["solver_status"] = "optimal"
         final.fill(result)
+        if not any(form["integrality"]) and not form["qValues"]:
+            lp_duals(form, settings, deadline, final, result)
         if pool_size(settings) > 1 and any(form["integrality"]):
             result["solution_pool"] = solution_pool(form, settings, deadline, final)
     elif status in ("infeasible", "unbounded"):

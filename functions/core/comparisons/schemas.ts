@@ -42,6 +42,10 @@ export const RowSchema = SolverMeasuresSchema.extend({
   solver_status: z.union([SolverStatusSchema, z.literal("unsupported")]).nullable(),
   unsupported_reason: z.enum(UNSUPPORTED_REASONS).nullable(),
   solver_time_seconds: SolverResultSchema.shape.solver_time_seconds,
+  duals: SolverMeasuresSchema.shape.duals.describe(
+    "constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only",
+  ),
+  reduced_costs: SolverMeasuresSchema.shape.reduced_costs.describe("as duals: at most 1000 duals and reduced costs together, else in the row's execution"),
 });
 export type Row = z.infer<typeof RowSchema>;
 

@@ -126,3 +126,111 @@ export function objectiveOf(problem: Problem, value: Map<string, number> | Recor
   for (const q of problem.objective.quadratic ?? []) sum.add(q.coef * get(q.var1) * get(q.var2));
   return sum.value;
 }
+
+export type DualViolationKind = "not_an_lp" | "missing_dual" | "dual_sign" | "complementary_slackness" | "stationarity" | "strong_duality";
+
+export interface DualViolation {
+  kind: DualViolationKind;
+  /** Constraint or variable name ("objective" for strong duality). */
+  name: string;
+  amount: number;
+  message: string;
+}
+
+/**
+ * Checks LP duals y and reduced costs d against a primal optimum x, in the convention of duals.ts
+ * (c = Aᵀy + d; for minimise y, d ≥ 0 on an active lower side, ≤ 0 on an active upper side; flipped
+ * for maximise). Tolerances (τ = `tolerance`, default 1e-6; s = max(1, max|c_j|)):
+ * - dual feasibility: a value beyond τ·s with the sign of a side that is infinite is wrong;
+ * - complementary slackness: |y_i|·(distance of the activity from the side its sign names), and the
+ *   same for d_j and bounds, at most τ·max(1, |objective|);
+ * - stationarity: |c_j − Σ a_ij y_i − d_j| ≤ τ·max(1, |c_j|, Σ|a_ij y_i|);
+ * - strong duality: the dual objective constant + Σ y_i·b_i + Σ d_j·x̂_j (b_i the side y_i's sign
+ *   names, x̂_j the bound d_j's sign names) within `strongDualityTolerance` (default 1e-6) relative
+ *   (max(1, |objective|)) of the primal objective recomputed from x.
+ * The primal point itself is judged by `checkSolution`.
+ */
+export function checkDuals(
+  problem: Problem,
+  solution: Record<string, number>,
+  duals: Record<string, number>,
+  reducedCosts: Record<string, number>,
+  options: { tolerance?: number; strongDualityTolerance?: number } = {},
+): DualViolation[] {
+  const tol = options.tolerance ?? 1e-6;
+  const sdTol = options.strongDualityTolerance ?? 1e-6;
+  if (problem.variables.some((v) => v.type !== "continuous") || (problem.objective.quadratic ?? []).length > 0) {
+    return [{ kind: "not_an_lp", name: "objective", amount: 0, message: "duals are checked on LPs only (continuous variables, linear objective)" }];
+  }
+  const out: DualViolation[] = [];
+  const flip = problem.sense === "maximize" ? -1 : 1;
+  let costScale = 1;
+  for (const t of problem.objective.terms) costScale = Math.max(costScale, Math.abs(t.coef));
+  const zero = tol * costScale;
+  const primal = objectiveOf(problem, solution);
+  const slackTol = tol * Math.max(1, Math.abs(primal));
+  const dual = new Sum();
+  dual.add(problem.objective.constant);
+
+  /** One multiplier against its side or bound pair: sign, complementary slackness, dual-objective term. */
+  const judge = (what: string, name: string, value: number | undefined, at: number, lower: number | null, upper: number | null) => {
+    if (value === undefined || !Number.isFinite(value)) {
+      out.push({ kind: "missing_dual", name, amount: 0, message: `no finite ${what} for "${name}"` });
+      return;
+    }
+    const signed = flip * value; // the minimiser's sign
+    if (signed === 0) return;
+    const side = signed > 0 ? lower : upper;
+    if (side === null) {
+      if (Math.abs(signed) > zero)
+        out.push({
+          kind: "dual_sign",
+          name,
+          amount: Math.abs(value),
+          message: `${what} of "${name}" is ${value}, whose sign names its ${signed > 0 ? "lower" : "upper"} side, which is infinite`,
+        });
+      dual.add(value * at);
+      return;
+    }
+    const product = Math.abs(value) * Math.abs(at - side);
+    if (product > slackTol)
+      out.push({
+        kind: "complementary_slackness",
+        name,
+        amount: product,
+        message: `${what} of "${name}" is ${value} but its ${signed > 0 ? "lower" : "upper"} side ${side} is not active (at ${at})`,
+      });
+    dual.add(value * side);
+  };
+
+  const aty = new Map<string, Sum>();
+  const atyAbs = new Map<string, number>();
+  for (const row of problem.constraints) {
+    const activity = new Sum();
+    for (const t of row.terms) activity.add(t.coef * (solution[t.var] ?? Number.NaN));
+    const y = duals[row.name];
+    judge("the dual", row.name, y, activity.value, row.lb, row.ub);
+    if (y === undefined || !Number.isFinite(y)) continue;
+    for (const t of row.terms) {
+      const s = aty.get(t.var) ?? new Sum();
+      aty.set(t.var, s);
+      s.add(t.coef * y);
+      atyAbs.set(t.var, (atyAbs.get(t.var) ?? 0) + Math.abs(t.coef * y));
+    }
+  }
+  const cost = new Map<string, number>();
+  for (const t of problem.objective.terms) cost.set(t.var, (cost.get(t.var) ?? 0) + t.coef);
+  for (const v of problem.variables) {
+    const d = reducedCosts[v.name];
+    judge("the reduced cost", v.name, d, solution[v.name] ?? Number.NaN, v.lb, v.ub);
+    if (d === undefined || !Number.isFinite(d)) continue;
+    const c = cost.get(v.name) ?? 0;
+    const residual = Math.abs(c - (aty.get(v.name)?.value ?? 0) - d);
+    if (residual > tol * Math.max(1, Math.abs(c), atyAbs.get(v.name) ?? 0))
+      out.push({ kind: "stationarity", name: v.name, amount: residual, message: `c − Aᵀy − d = ${residual} for "${v.name}"` });
+  }
+  const gap = Math.abs(primal - dual.value);
+  if (!(gap <= sdTol * Math.max(1, Math.abs(primal))))
+    out.push({ kind: "strong_duality", name: "objective", amount: gap, message: `primal objective ${primal}, dual objective ${dual.value}` });
+  return out;
+}

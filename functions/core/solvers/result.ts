@@ -22,11 +22,25 @@ export function solveResponseOf(executionId: string, solver: string, r: SolverRe
   };
 }
 
+/**
+ * How many duals and reduced costs (together) a comparison row carries at most. Every row lives in the
+ * comparison's one DynamoDB item (400 KB for all rows); past this the row keeps `duals_verified` and
+ * leaves the values to its execution (`execution_id`), whose result always has them.
+ */
+export const ROW_DUALS_MAX_ENTRIES = 1000;
+
+function rowDuals(measures: SolverMeasures): Pick<SolverMeasures, "duals" | "reduced_costs"> {
+  const entries = Object.keys(measures.duals ?? {}).length + Object.keys(measures.reduced_costs ?? {}).length;
+  return entries <= ROW_DUALS_MAX_ENTRIES ? { duals: measures.duals, reduced_costs: measures.reduced_costs } : { duals: null, reduced_costs: null };
+}
+
 /** A comparison row filled from its execution's solve response (the row names the search time `solver_time_seconds`). */
 export function rowOf(row: Row, response: SolveResponse, final: "completed" | "failed"): Row {
+  const measures = measuresOf(response);
   return {
     ...row,
-    ...measuresOf(response),
+    ...measures,
+    ...rowDuals(measures),
     status: final,
     execution_id: response.execution_id,
     solver_status: response.solver_status,

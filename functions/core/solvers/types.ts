@@ -36,6 +36,21 @@ export const SolverMeasuresSchema = z.object({
   wall_time_ms: z.number().nullable().describe("around the whole solver call, including building the model"),
   solver_version: z.string().nullable().describe("the build that produced the numbers"),
   error_message: z.string().nullable().describe("why there are no numbers"),
+  duals: z
+    .record(z.string(), z.number())
+    .nullable()
+    .optional()
+    .describe(
+      "LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs",
+    ),
+  reduced_costs: z.record(z.string(), z.number()).nullable().optional().describe("variable name → reduced cost d = c − Aᵀy, the same convention as duals"),
+  duals_verified: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe(
+      "the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none",
+    ),
 });
 
 export type SolverMeasures = z.infer<typeof SolverMeasuresSchema>;

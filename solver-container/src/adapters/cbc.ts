@@ -4,6 +4,7 @@ import { writeMps } from "../../../functions/core/problem/mps.js";
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import { hasIntegers, hasOpenIntegerColumn, hasQuadratic } from "../../../functions/core/problem/schema.js";
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
+import { dualFields, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
@@ -223,6 +224,8 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         // A search stopped within the gap tolerance prints its bound; a closed one's bound is its optimum.
         const bound = hasIntegers(problem) ? (main.log.bestPossible ?? main.log.lowerBound) : null;
         result.dual_bound = bound === null ? result.objective_value : toOriginal(bound);
+        const rowDuals = duals(main);
+        Object.assign(result, dualFields(given, result, rowDuals && normaliseDuals(given, "minimisation", rowDuals)));
       } else if (integerInfeasible && main.log.undecidedRemarks.length === 0 && !hasOpenIntegerColumn(problem)) {
         // A finished search over bounded integers. With an integer column unbounded on a side, CBC
         // can end its search at once on an unbounded relaxation (at a "continuous objective" near

@@ -1,4 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { dualFields, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import path from "node:path";
 import { writeMps } from "../../../functions/core/problem/mps.js";
 import { hasIntegers, hasOpenIntegerColumn, hasQuadratic, type Problem } from "../../../functions/core/problem/schema.js";
@@ -229,6 +230,9 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
         } else {
           result.solver_status = "optimal";
           result.dual_bound = raw.kind === "mip" && raw.primal === "feasible" ? mipBound() : result.objective_value;
+          // A problem without rows has no row lines in the file, and nothing for a dual to say.
+          const rowDuals = raw.kind === "mip" ? null : main.written.rowNames.length === 0 ? {} : duals(main);
+          Object.assign(result, dualFields(problem, result, rowDuals && normaliseDuals(problem, "minimisation", rowDuals)));
         }
       } else if (claim === "integer_infeasible") {
         result.solver_status = "infeasible";

@@ -4,6 +4,7 @@ import path from "node:path";
 import loadHighs, { type Highs, type HighsCallbackMap, type Model, type ModelData, type VariableType } from "highs";
 import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import { dualFields, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import { namedSolution, toMatrixForm, type MatrixForm } from "./matrix-form.js";
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, settleClaim, type AuxiliaryAnswer } from "./certificates.js";
 import { blankResult } from "./result.js";
@@ -69,6 +70,8 @@ interface WasmRun {
   iterations: number;
   seconds: number;
   solution: number[];
+  /** Row duals and reduced costs when HiGHS holds a feasible dual solution (HiGHS's convention is duals.ts's). */
+  duals: { rows: number[]; columns: number[] } | null;
   applied: Record<string, number | string | boolean>;
 }
 
@@ -112,6 +115,10 @@ function runOnce(
       iterations: ["simplex_iteration_count", "ipm_iteration_count", "qp_iteration_count"].reduce((s, n) => s + Math.max(0, info(n)), 0),
       seconds: model.getRunTime(),
       solution: Array.from(model.getSolution().colValue),
+      duals:
+        info("dual_solution_status") === h.constants.solutionStatus.feasible
+          ? { rows: Array.from(model.getSolution().rowDual), columns: Array.from(model.getSolution().colDual) }
+          : null,
       applied: {
         time_limit: model.options.get("time_limit") as number,
         mip_rel_gap: model.options.get("mip_rel_gap") as number,
@@ -214,6 +221,11 @@ export const highsWasmEngine: TypeScriptEngine = {
     if (status === S.optimal && final.primalFeasible) {
       result.solver_status = "optimal";
       fill();
+      if (!isMip && final.duals) {
+        const rows = Object.fromEntries(problem.constraints.map((c, i) => [c.name, final.duals!.rows[i]!]));
+        const reported = normaliseDuals(problem, "problem", rows, namedSolution(form, final.duals.columns));
+        Object.assign(result, dualFields(problem, result, reported));
+      }
       if (isMip && hasOpenIntegerColumn(problem) && result.solution && pointViolation(problem, result.solution).worst <= POINT_TOLERANCE) {
         // As natively (python-solve.ts): an "optimum" of a MILP over free integers may be a ray's point.
         const left = Math.max(0.001, settings.timeLimitSeconds - result.solver_time_seconds);

@@ -37,6 +37,10 @@ export interface PythonResult {
   error_message: string | null;
   settings_applied: Record<string, string | number | boolean> | null;
   raw_status: string | null;
+  /** An LP solved to optimality: row duals by row index (rows the solver never saw are absent), in the problem's sense. */
+  row_duals?: Record<string, number>;
+  /** With row_duals: the reduced costs in column order (absent: computed as c − Aᵀy). */
+  col_duals?: number[];
   /** With solution_pool_size above 1: distinct solutions, best first, as column vectors. */
   solution_pool?: { objective_value: number; solution: number[] }[];
 }

@@ -2,7 +2,8 @@ import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/prob
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, type SolveAuxiliary } from "./certificates.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm } from "./matrix-form.js";
-import type { PythonRuntime, PythonSolverName } from "./python-host.js";
+import { dualFields, dualsWithSingletonRows, type LpDuals, normaliseDuals } from "../../../functions/core/solvers/duals.js";
+import type { PythonResult, PythonRuntime, PythonSolverName } from "./python-host.js";
 import { blankResult, finish, memoryLimitMessage, stoppedResult } from "./result.js";
 import type { AdapterResult, SolveContext } from "./types.js";
 
@@ -63,6 +64,7 @@ export async function solveInPython(
     if (solver === "highs" && (await unboundedAfterAll(runtime, problem, result, settings, context))) {
       Object.assign(result, { solver_status: "unbounded", objective_value: null, dual_bound: null, solution: null });
     }
+    Object.assign(result, dualFields(problem, result, reportedDuals(problem, colNames, r)));
     return finish(result, started);
   }
   if (outcome.stopped) {
@@ -72,6 +74,19 @@ export async function solveInPython(
   // allocation under the ceiling into its own memory-limit result).
   const oom = outcome.failure !== null && /killed by signal 9\b/.test(outcome.failure);
   return finish(blankResult("error", version, oom ? memoryLimitMessage(SOLVER_TITLES[solver], context.memoryMb) : outcome.failure), started);
+}
+
+/** Both Python solvers report duals in the problem's own sense (solve_highs.py, solve_scip.py). */
+function reportedDuals(problem: Problem, colNames: string[], r: PythonResult): LpDuals | null {
+  if (!r.row_duals || (r.col_duals && r.col_duals.length !== colNames.length)) return null;
+  const rows: Record<string, number> = {};
+  for (const [index, value] of Object.entries(r.row_duals)) {
+    const row = problem.constraints[Number(index)];
+    if (row) rows[row.name] = value;
+  }
+  if (r.col_duals) return normaliseDuals(problem, "problem", rows, namedSolution({ colNames }, r.col_duals));
+  // SCIP: no reduced costs, and no duals for one-variable rows (its bounds).
+  return r.solution ? dualsWithSingletonRows(problem, namedSolution({ colNames }, r.solution), rows) : null;
 }
 
 /**

@@ -11,10 +11,12 @@
 import pkg from "../../../../package.json" with { type: "json" };
 import { hasQuadratic, type Problem } from "../../problem/schema.js";
 import type { SolverResult } from "../types.js";
+import { dualFields, normaliseDuals } from "../duals.js";
 import { checkUnboundedRay } from "./certificates.js";
 import { LpEngine } from "./lp.js";
 import { solveMip, type MipStats } from "./mip.js";
-import { maxViolation, modelFromProblem, objectiveValue, type LpModel } from "./model.js";
+import { maxViolation, modelFromProblem, objectiveValue, rowActivities, type LpModel } from "./model.js";
+import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
 import { noPresolve, presolve, type PresolveStats, type Presolved } from "./presolve.js";
 
 export const JAOS_VERSION: string = pkg.version;
@@ -80,7 +82,9 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     const outcome = solveLpWithFallback(model, pre, deadline, stats);
     if (outcome.status === "optimal") {
       const obj = sign * objectiveValue(model, outcome.x!);
-      return finish({ solver_status: "optimal", objective_value: obj, dual_bound: obj, gap: 0, solution: named(outcome.x!) });
+      const solved = { solver_status: "optimal" as const, objective_value: obj, dual_bound: obj, gap: 0, solution: named(outcome.x!) };
+      const rows = originalRowDuals(model, outcome.x!, mapping.rowNames, deadline, stats);
+      return finish({ ...solved, ...dualFields(problem, solved, rows && normaliseDuals(problem, "minimisation", rows)) });
     }
     if (outcome.status === "infeasible" || outcome.status === "unbounded") return finish({ solver_status: outcome.status });
     if (outcome.status === "time_limit") return finish({ solver_status: "time_limit" });
@@ -120,6 +124,51 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     error_message: mip.message ?? null,
     ...common,
   });
+}
+
+/**
+ * Row duals of an optimal basis of the original model. jaos's presolve removes and merges rows and
+ * postsolve recovers primal values only, so the LP is solved once more without presolve (within the
+ * same deadline), from the basis the optimum x suggests (usually optimal at once; the simplex goes on
+ * from it otherwise); null when that run does not end optimal.
+ */
+function originalRowDuals(model: LpModel, x: Float64Array, rowNames: string[], deadline: number, stats: JaosStats): Record<string, number> | null {
+  const engine = new LpEngine(model);
+  engine.setBasis(basisAt(model, x));
+  const r = engine.solve({ deadline });
+  stats.simplexIterations += r.iterations;
+  if (r.status !== "optimal") return null;
+  const y = engine.rowDuals();
+  return Object.fromEntries(rowNames.map((name, i) => [name, y[i]!]));
+}
+
+/**
+ * Basis statuses for a vertex x: a column or logical (−row activity) strictly inside its bounds is
+ * basic, one at a bound nonbasic there. A degenerate vertex has fewer than m such: logicals of active
+ * rows make up the count (the factorisation repairs a singular choice).
+ */
+function basisAt(model: LpModel, x: Float64Array): Int8Array {
+  const { rows, cols } = model;
+  const status = new Int8Array(cols + rows);
+  const near = (v: number, b: number) => Number.isFinite(b) && Math.abs(v - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  const place = (v: number, lower: number, upper: number) => (near(v, lower) ? AT_LOWER : near(v, upper) ? AT_UPPER : BASIC);
+  let basic = 0;
+  for (let j = 0; j < cols; j++) {
+    status[j] = place(x[j]!, model.colLower[j]!, model.colUpper[j]!);
+    if (status[j] === BASIC) basic++;
+  }
+  const activity = rowActivities(model, x);
+  for (let i = 0; i < rows; i++) {
+    status[cols + i] = place(-activity[i]!, -model.rowUpper[i]!, -model.rowLower[i]!);
+    if (status[cols + i] === BASIC) basic++;
+  }
+  for (let i = 0; i < rows && basic < rows; i++) {
+    if (status[cols + i] !== BASIC) {
+      status[cols + i] = BASIC;
+      basic++;
+    }
+  }
+  return status;
 }
 
 interface LpOutcome {

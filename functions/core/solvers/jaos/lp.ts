@@ -113,6 +113,15 @@ export class LpEngine {
     return { basic, alpha, nonzeros };
   }
 
+  /**
+   * The row duals y = B⁻ᵀc_B of the current (optimal) basis, unscaled: c = Aᵀy + d for the
+   * minimisation this engine solves (a logical is −row activity, so y ≥ 0 on an active lower side).
+   */
+  rowDuals(): Float64Array {
+    if (!this.state.factorValid) this.state.refactor();
+    return this.unscaleRow(this.state.computeDual());
+  }
+
   /** Forget the basis: the next solve starts from the slack basis. */
   resetBasis(): void {
     this.hasBasis = false;

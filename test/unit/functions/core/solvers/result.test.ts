@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { pendingRow } from "../../../../../functions/core/comparisons/service.js";
 import { RowSchema } from "../../../../../functions/core/comparisons/schemas.js";
 import { SolveResponseSchema } from "../../../../../functions/core/executions/schemas.js";
-import { rowOf, solveResponseOf } from "../../../../../functions/core/solvers/result.js";
+import { ROW_DUALS_MAX_ENTRIES, rowOf, solveResponseOf } from "../../../../../functions/core/solvers/result.js";
 import { emptyResult } from "../../../../../functions/core/solvers/types.js";
 
 describe("solver results, defined once", () => {
@@ -25,5 +25,19 @@ describe("solver results, defined once", () => {
     const row = rowOf(pendingRow("glpk"), solveResponseOf("exe_1", "glpk", answer), "completed");
     expect(RowSchema.strict().parse(row)).toEqual(row);
     expect(row).toMatchObject({ status: "completed", execution_id: "exe_1", solver_time_seconds: 0.25, objective_value: 7, solver_status: "optimal" });
+  });
+
+  it("carries an LP's duals into the solve response and a row, but leaves a large LP's to its execution (the row keeps the verdict)", () => {
+    const small = { ...answer, duals: { cap: 2 }, reduced_costs: { x: 0 }, duals_verified: true };
+    const response = solveResponseOf("exe_1", "glpk", small);
+    expect(response).toMatchObject({ duals: { cap: 2 }, reduced_costs: { x: 0 }, duals_verified: true });
+    expect(rowOf(pendingRow("glpk"), response, "completed")).toMatchObject({ duals: { cap: 2 }, reduced_costs: { x: 0 }, duals_verified: true });
+
+    const many = Object.fromEntries(Array.from({ length: ROW_DUALS_MAX_ENTRIES }, (_, i) => [`r${i}`, i]));
+    const large = solveResponseOf("exe_2", "glpk", { ...small, duals: many });
+    expect(Object.keys(large.duals!).length).toBe(ROW_DUALS_MAX_ENTRIES);
+    const row = rowOf(pendingRow("glpk"), large, "completed");
+    expect(RowSchema.strict().parse(row)).toEqual(row);
+    expect(row).toMatchObject({ duals: null, reduced_costs: null, duals_verified: true, execution_id: "exe_2" });
   });
 });

@@ -20,6 +20,8 @@ export interface ApiProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   jobsQueue: sqs.IQueue;
+  /** The high and low priority bands' queues (jobsQueue is the normal band). */
+  jobBands: { high: sqs.IQueue; low: sqs.IQueue };
   webhooksQueue: sqs.IQueue;
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
@@ -36,6 +38,8 @@ export interface ApiProps {
  */
 const FUNCTION_TIMEOUT_SECONDS = 29;
 const SOLVE_WAIT_SECONDS = 25;
+/** Triggers' schedules live in the account's default schedule group. */
+const SCHEDULE_GROUP = "default";
 
 /**
  * The public API: an HTTP API whose default route sends every request to the Hono app in one Lambda,
@@ -49,6 +53,8 @@ export class Api extends Construct {
   readonly jwtSecret: secretsmanager.Secret;
   readonly accessLogs: logs.LogGroup;
   readonly url: string;
+  /** Assumed by EventBridge Scheduler to send a trigger's schedule message to its band's jobs queue. */
+  readonly schedulerRole: iam.Role;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -66,6 +72,13 @@ export class Api extends Construct {
       removalPolicy,
     });
 
+    const bands = [props.jobsQueue, props.jobBands.high, props.jobBands.low];
+    this.schedulerRole = new iam.Role(this, "SchedulerRole", {
+      description: "EventBridge Scheduler: sends each scheduled trigger's message to its priority band's jobs queue",
+      assumedBy: new iam.ServicePrincipal("scheduler.amazonaws.com", { conditions: { StringEquals: { "aws:SourceAccount": Stack.of(this).account } } }),
+    });
+    for (const queue of bands) queue.grant(this.schedulerRole, "sqs:SendMessage");
+
     this.handler = new ServiceFunction(this, "Handler", {
       entry: "functions/api/lambda.ts",
       separateModules: [{ specifier: "./mcp-sdk.mjs", entry: "functions/api/routes/mcp-sdk.mts" }],
@@ -80,7 +93,11 @@ export class Api extends Construct {
         TABLE_NAME: props.table.tableName,
         BLOB_BUCKET: props.bucket.bucketName,
         JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        JOBS_HIGH_QUEUE_URL: props.jobBands.high.queueUrl,
+        JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
+        SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+        SCHEDULER_GROUP_NAME: SCHEDULE_GROUP,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
         ...(props.mailFromAddress ? { MAIL_FROM_ADDRESS: props.mailFromAddress } : {}),
@@ -90,7 +107,31 @@ export class Api extends Construct {
     grantTableItems(props.table, role);
     // Large problems are written on submit and read back for results.
     grantBlobs(props.bucket, role, { write: true });
-    props.jobsQueue.grantSendMessages(role);
+    for (const queue of bands) queue.grantSendMessages(role);
+    // One EventBridge Scheduler schedule per scheduled trigger (functions/core/triggers/schedules-aws.ts),
+    // named <table>-<trigger id>; the table is named after the stage's prefix.
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: "ManageTriggerSchedules",
+        actions: ["scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule"],
+        resources: [
+          Stack.of(this).formatArn({
+            service: "scheduler",
+            resource: "schedule",
+            resourceName: `${SCHEDULE_GROUP}/${props.namePrefix}-trg_*`,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: "PassSchedulerRole",
+        actions: ["iam:PassRole"],
+        resources: [this.schedulerRole.roleArn],
+        conditions: { StringEquals: { "iam:PassedToService": "scheduler.amazonaws.com" } },
+      }),
+    );
     // Trigger runs and "run now" enqueue their own webhook deliveries.
     props.webhooksQueue.grantSendMessages(role);
     this.jwtSecret.grantRead(role);

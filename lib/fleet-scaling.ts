@@ -18,6 +18,8 @@ export interface FleetScalingProps {
   production: boolean;
   fleet: SolverFleet;
   jobsQueue: sqs.IQueue;
+  /** The high and low priority bands' queues: the backlog counts every band. */
+  jobBands: { high: sqs.IQueue; low: sqs.IQueue };
   alarmTopic: sns.ITopic;
   logRetentionDays: number;
   /** LocalStack: the endpoint the monitor's AWS clients use. */
@@ -67,10 +69,12 @@ export class FleetScaling extends Construct {
         SOLVER_CLUSTER_ARN: fleet.cluster.clusterArn,
         SOLVER_SERVICE_NAME: serviceName,
         JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        JOBS_HIGH_QUEUE_URL: props.jobBands.high.queueUrl,
+        JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
       },
     });
     const role = this.monitor.role;
-    props.jobsQueue.grant(role, "sqs:GetQueueAttributes");
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(role, "sqs:GetQueueAttributes");
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: "DescribeSolverService", actions: ["ecs:DescribeServices"], resources: [fleet.service.serviceArn] }),
     );

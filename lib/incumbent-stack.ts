@@ -76,6 +76,7 @@ export class IncumbentStack extends Stack {
       },
     });
     const jobsQueue = this.queues.jobs.queue;
+    const jobBands = { high: this.queues.jobsHigh.queue, low: this.queues.jobsLow.queue };
     const webhooksQueue = this.queues.webhooks.queue;
 
     this.api = new Api(this, "Api", {
@@ -87,6 +88,7 @@ export class IncumbentStack extends Stack {
       table,
       bucket,
       jobsQueue,
+      jobBands,
       webhooksQueue,
       throttle: { rateLimit: c.apiRateLimit, burstLimit: c.apiBurstLimit },
       domain: c.domainName && c.certificateArn ? { name: c.domainName, certificateArn: c.certificateArn } : undefined,
@@ -99,6 +101,7 @@ export class IncumbentStack extends Stack {
         table,
         bucket,
         jobsQueue,
+        jobBands,
         webhooksQueue,
         task: { cpu: c.solverCpu, memoryMiB: c.solverMemoryMib, architecture: c.solverArchitecture },
         minTasks: c.minRunningSolverTasks,
@@ -111,6 +114,7 @@ export class IncumbentStack extends Stack {
         production: c.production,
         fleet: this.fleet,
         jobsQueue,
+        jobBands,
         alarmTopic: this.queues.alarmTopic,
         logRetentionDays: c.logRetentionDays,
         awsEndpointUrl: c.awsEndpointUrl,

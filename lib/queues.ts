@@ -34,13 +34,16 @@ const DLQ_RETENTION = Duration.days(14);
 const QUEUE_RETENTION = Duration.days(4);
 
 /**
- * The two queues — solve jobs (→ the warm fleet's workers) and webhook deliveries (→ webhook
+ * The queues — solve jobs, one per priority band (→ the warm fleet's workers), and webhook deliveries (→ webhook
  * Lambda) — each with a DLQ and a redrive policy, encrypted, TLS-only, and alarmed: a message in a DLQ
  * is a job or delivery that failed every attempt, and an old message means the consumer is not keeping
  * up. Alarms publish to one topic (optionally mailed).
  */
 export class Queues extends Construct {
+  /** The normal priority band's jobs (priority 0); `jobsHigh` (> 0) and `jobsLow` (< 0) are the other bands. */
   readonly jobs: WorkQueue;
+  readonly jobsHigh: WorkQueue;
+  readonly jobsLow: WorkQueue;
   readonly webhooks: WorkQueue;
   readonly alarmTopic: sns.Topic;
 
@@ -51,7 +54,10 @@ export class Queues extends Construct {
     this.alarmTopic = new sns.Topic(this, "Alarms", { topicName: `${props.namePrefix}-alarms`, enforceSSL: true });
     if (props.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
 
+    // One queue per priority band (functions/core/queue/priority.ts): SQS has no priority of its own.
     this.jobs = this.workQueue("Jobs", `${props.namePrefix}-jobs`, props.jobs);
+    this.jobsHigh = this.workQueue("JobsHigh", `${props.namePrefix}-jobs-high`, props.jobs);
+    this.jobsLow = this.workQueue("JobsLow", `${props.namePrefix}-jobs-low`, props.jobs);
     this.webhooks = this.workQueue("Webhooks", `${props.namePrefix}-webhooks`, props.webhooks);
   }
 

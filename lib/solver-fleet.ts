@@ -25,6 +25,8 @@ export interface SolverFleetProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   jobsQueue: sqs.IQueue;
+  /** The high and low priority bands' queues (jobsQueue is the normal band); workers poll all three. */
+  jobBands: { high: sqs.IQueue; low: sqs.IQueue };
   webhooksQueue: sqs.IQueue;
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
@@ -127,6 +129,8 @@ export class SolverFleet extends Construct {
         TABLE_NAME: props.table.tableName,
         BLOB_BUCKET: props.bucket.bucketName,
         JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        JOBS_HIGH_QUEUE_URL: props.jobBands.high.queueUrl,
+        JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         WORKER_STOP_TIMEOUT_SECONDS: String(props.stopTimeoutSeconds),
         SOLVER_THREADS: String(vcpus),
@@ -161,9 +165,11 @@ export class SolverFleet extends Construct {
     // A result written by an attempt that then lost its lease is referenced by nothing: the worker takes
     // it back. Results only: a problem or a document is never the worker's to delete.
     iam.Grant.addToPrincipal({ grantee: taskRole, actions: ["s3:DeleteObject"], resourceArns: [props.bucket.arnForObjects("results/*")] });
-    props.jobsQueue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
     // A finished trigger run hands its result to the webhook queue.
     props.webhooksQueue.grant(taskRole, "sqs:SendMessage");
+    // A fired schedule's run is recorded by a worker and queued on its trigger's band.
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, "sqs:SendMessage");
 
     this.service = new ecs.FargateService(this, "Service", {
       serviceName: `${props.namePrefix}-solver`,

@@ -18,10 +18,12 @@ import { traceMerge } from "../../functions/core/trace/solve-trace.js";
 import { triggerSweepHooks } from "../../functions/core/triggers/sweep-hook.js";
 import { createWebhookHandler } from "../../functions/webhook/handler.js";
 import type { SweepReport } from "../../functions/core/sweeper/sweep.js";
+import { TableSchedules } from "../../functions/core/triggers/schedules.js";
 import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
 import { ensureWorkerBuild } from "../../solver-container/build.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { ensureQueueWithDlq, startEmulators, type Emulators } from "./emulators.js";
+import { LocalScheduler } from "./local-scheduler.js";
 import { SqsPoller } from "./sqs-poller.js";
 import { LocalWorkerFleet } from "./worker-fleet.js";
 
@@ -63,6 +65,11 @@ export interface LocalStack {
   workers: LocalWorkerFleet;
   /** The environment the workers run with (tests start more workers with it). */
   workerEnv: Record<string, string | undefined>;
+  /**
+   * Fires the triggers' schedules as EventBridge Scheduler would (every LOCAL_SCHEDULER_TICK_MS, default
+   * 1000); null when the schedules live in EventBridge (SCHEDULER_ROLE_ARN set).
+   */
+  scheduler: LocalScheduler | null;
   /** Runs one sweep now (the schedule runs one every SWEEP_INTERVAL_SECONDS). */
   sweepNow(): Promise<SweepReport>;
   stop(): Promise<void>;
@@ -106,12 +113,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const sqs = createSqsClient(config);
   if (!config.jobsQueueUrl || !config.webhooksQueueUrl) {
     // A worker sets each job message's visibility itself when it receives it, and extends it while it runs.
+    // One queue per priority band (functions/core/queue/priority.ts), each with its DLQ, as in AWS.
     const jobs = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs`, { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 });
+    const high = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs-high`, { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 });
+    const low = await ensureQueueWithDlq(sqs, `${config.tableName}-solve-jobs-low`, { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 });
     const hooks = await ensureQueueWithDlq(sqs, `${config.tableName}-webhooks`, {
       visibilityTimeoutSeconds: Math.max(60, config.webhookTimeoutSeconds * 2),
       maxReceiveCount: 5,
     });
-    config = { ...config, jobsQueueUrl: jobs.url, webhooksQueueUrl: hooks.url, webhooksDlqUrl: config.webhooksDlqUrl || hooks.dlqUrl };
+    config = {
+      ...config,
+      jobsQueueUrl: jobs.url,
+      jobsHighQueueUrl: high.url,
+      jobsLowQueueUrl: low.url,
+      webhooksQueueUrl: hooks.url,
+      webhooksDlqUrl: config.webhooksDlqUrl || hooks.dlqUrl,
+    };
   }
 
   // The solver fleet: LOCAL_WORKERS long-lived workers polling the jobs queue, as Fargate tasks poll SQS.
@@ -119,6 +136,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const workerEnv = {
     ...env,
     JOBS_QUEUE_URL: config.jobsQueueUrl,
+    JOBS_HIGH_QUEUE_URL: config.jobsHighQueueUrl,
+    JOBS_LOW_QUEUE_URL: config.jobsLowQueueUrl,
     WEBHOOKS_QUEUE_URL: config.webhooksQueueUrl,
     WEBHOOKS_DLQ_URL: config.webhooksDlqUrl,
     // Ctrl-C should not wait half a minute: a job in hand gets a few seconds, then is handed back, and
@@ -196,6 +215,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   );
   sweepTimer.unref();
 
+  const scheduler =
+    services.schedules instanceof TableSchedules
+      ? new LocalScheduler(services.schedules, { clock: services.clock, tickMs: Number(env.LOCAL_SCHEDULER_TICK_MS ?? 1000), logger: services.logger })
+      : null;
+  scheduler?.start();
+
   let stopped = false;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -206,11 +231,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     solvers,
     workers,
     workerEnv,
+    scheduler,
     sweepNow: sweeper,
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(sweepTimer);
+      await scheduler?.stop();
       await webhooksPoller.stop();
       await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -20,7 +20,14 @@ export interface Config {
   /** Separate endpoint for SQS when it is not the same emulator as DynamoDB (local stack). */
   sqsEndpointUrl: string | undefined;
   tableName: string;
+  /** The normal band's queue (priority 0); see queue/priority.ts. */
   jobsQueueUrl: string;
+  /** The high (priority > 0) and low (< 0) bands' queues; empty: that band shares the normal queue. */
+  jobsHighQueueUrl: string;
+  jobsLowQueueUrl: string;
+  /** Set (AWS): triggers' schedules are EventBridge Scheduler schedules that assume this role; empty: the local scheduler's registry. */
+  schedulerRoleArn: string;
+  schedulerGroupName: string;
   webhooksQueueUrl: string;
   /** Where an exhausted webhook delivery's last message is put (the webhooks queue's DLQ). */
   webhooksDlqUrl: string;
@@ -184,6 +191,10 @@ export function loadConfig(env: Env = process.env): Config {
     sqsEndpointUrl: env.AWS_ENDPOINT_URL_SQS || env.AWS_ENDPOINT_URL || undefined,
     tableName: str(env, "TABLE_NAME", "incumbent"),
     jobsQueueUrl: str(env, "JOBS_QUEUE_URL", ""),
+    jobsHighQueueUrl: str(env, "JOBS_HIGH_QUEUE_URL", ""),
+    jobsLowQueueUrl: str(env, "JOBS_LOW_QUEUE_URL", ""),
+    schedulerRoleArn: str(env, "SCHEDULER_ROLE_ARN", ""),
+    schedulerGroupName: str(env, "SCHEDULER_GROUP_NAME", "default"),
     webhooksQueueUrl: str(env, "WEBHOOKS_QUEUE_URL", ""),
     webhooksDlqUrl: str(env, "WEBHOOKS_DLQ_URL", ""),
     blobBucket: str(env, "BLOB_BUCKET", ""),

@@ -64,6 +64,11 @@ export const ERROR_REGISTRY = define({
     description: "The organization's credits do not cover the request.",
     extra: { credits_required: Count, credits_remaining: z.number() },
   },
+  cron_schedule_limit_exceeded: {
+    status: 403,
+    description: "The organization has as many scheduled triggers as INSTANCE_MAX_CRON_SCHEDULES allows; remove a schedule first.",
+    extra: { limit: Count, schedules: Count },
+  },
   not_found: { status: 404, description: "The resource does not exist in the caller's organization." },
   method_not_allowed: { status: 405, description: "The path exists, the method does not; `Allow` lists the methods it takes." },
   conflict: { status: 409, description: "Conflict with the current state (a name or address taken, a pinned version gone)." },

@@ -29,6 +29,8 @@ import { CounterStore } from "./store/counters.js";
 import { awsClientOptions, createDocumentClient, createDynamoClient } from "./store/dynamo.js";
 import { IdentityStore } from "./store/identity.js";
 import { MetricsRecorder, MetricsStore } from "./store/metrics.js";
+import { EventBridgeSchedules } from "./triggers/schedules-aws.js";
+import { TableSchedules, type TriggerSchedules } from "./triggers/schedules.js";
 import { Table } from "./store/table.js";
 import { RunOutcomes } from "./triggers/outcomes.js";
 import { TriggerRuns } from "./triggers/runs.js";
@@ -77,6 +79,8 @@ export interface Services {
   documentStore: DocumentStore;
   documents: DocumentService;
   triggerStore: TriggerStore;
+  /** Where triggers' schedules live: EventBridge Scheduler in AWS, the local scheduler's registry elsewhere. */
+  schedules: TriggerSchedules;
   triggers: TriggerService;
   triggerRuns: TriggerRuns;
   runOutcomes: RunOutcomes;
@@ -127,6 +131,7 @@ export function createServices(options: ServiceOptions): Services {
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
   const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger });
+  const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
   return {
     config,
@@ -166,7 +171,8 @@ export function createServices(options: ServiceOptions): Services {
     documentStore,
     documents,
     triggerStore,
-    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs }),
+    schedules,
+    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs, schedules }),
     triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, queues, runOutcomes, auth, blobs }),
     runOutcomes,
     webhooks,

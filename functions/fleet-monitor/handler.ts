@@ -4,7 +4,7 @@ import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
 
 /**
  * The fleet monitor: once a minute it publishes what the fleet's scaling policy tracks, backlog per
- * task = (jobs waiting + jobs held by workers) ÷ running tasks, with the counts it came from.
+ * task = (jobs waiting + jobs held by workers, over every priority band's queue) ÷ running tasks, with the counts it came from.
  *
  * CloudWatch has no running-task count of a Fargate service without Container Insights, so the ratio is
  * computed here rather than in metric math. With no task running the ratio is undefined and is not
@@ -24,7 +24,8 @@ export const FLEET_METRIC = {
 export interface FleetMonitorOptions {
   cluster: string;
   service: string;
-  queueUrl: string;
+  /** Every priority band's queue (functions/core/queue/priority.ts): the backlog is their sum. */
+  queueUrls: string[];
 }
 
 export interface FleetReading {
@@ -40,19 +41,22 @@ export function createFleetMonitor(
   options: FleetMonitorOptions,
 ) {
   return async (): Promise<FleetReading> => {
-    const [attributes, services] = await Promise.all([
-      clients.sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: options.queueUrl,
-          AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
-        }),
+    const [bands, services] = await Promise.all([
+      Promise.all(
+        [...new Set(options.queueUrls)].map((url) =>
+          clients.sqs.send(
+            new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] }),
+          ),
+        ),
       ),
       clients.ecs.send(new DescribeServicesCommand({ cluster: options.cluster, services: [options.service] })),
     ]);
     const service = services.services?.[0];
     if (!service) throw new Error(`ECS service ${options.service} not found in ${options.cluster}: ${JSON.stringify(services.failures ?? [])}`);
-    const waiting = Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0);
-    const held = Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+    const count = (name: "ApproximateNumberOfMessages" | "ApproximateNumberOfMessagesNotVisible") =>
+      bands.reduce((sum, band) => sum + Number(band.Attributes?.[name] ?? 0), 0);
+    const waiting = count("ApproximateNumberOfMessages");
+    const held = count("ApproximateNumberOfMessagesNotVisible");
     const running = service.runningCount ?? 0;
     const reading: FleetReading = {
       waiting,

@@ -6,14 +6,18 @@ import { createFleetMonitor } from "./handler.js";
 
 /**
  * Lambda entry of the fleet monitor (EventBridge, every minute). Needs SOLVER_CLUSTER_ARN,
- * SOLVER_SERVICE_NAME and JOBS_QUEUE_URL; AWS_ENDPOINT_URL points every client elsewhere (LocalStack).
+ * SOLVER_SERVICE_NAME and JOBS_QUEUE_URL (and the bands' JOBS_HIGH_QUEUE_URL, JOBS_LOW_QUEUE_URL); AWS_ENDPOINT_URL points every client elsewhere (LocalStack).
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const endpoint = process.env.AWS_ENDPOINT_URL ? { endpoint: process.env.AWS_ENDPOINT_URL } : {};
 const logger = createLogger("incumbent-fleet-monitor");
 const monitor = createFleetMonitor(
   { ecs: new ECSClient(endpoint), sqs: new SQSClient(endpoint), cloudwatch: new CloudWatchClient(endpoint) },
-  { cluster: process.env.SOLVER_CLUSTER_ARN ?? "", service: process.env.SOLVER_SERVICE_NAME ?? "", queueUrl: process.env.JOBS_QUEUE_URL ?? "" },
+  {
+    cluster: process.env.SOLVER_CLUSTER_ARN ?? "",
+    service: process.env.SOLVER_SERVICE_NAME ?? "",
+    queueUrls: [process.env.JOBS_QUEUE_URL, process.env.JOBS_HIGH_QUEUE_URL, process.env.JOBS_LOW_QUEUE_URL].filter((url): url is string => Boolean(url)),
+  },
 );
 
 export const handler = async (): Promise<void> => {

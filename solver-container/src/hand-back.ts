@@ -50,5 +50,8 @@ export async function handBackJob(rt: WorkerRuntime, job: JobMessage): Promise<b
         }
       }
       return false;
+    case "trigger_schedule":
+      // Milliseconds of work (record and queue a run): nothing is held to hand back.
+      return false;
   }
 }

@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
+import { bandPollOrder, type PriorityBand } from "../../functions/core/queue/priority.js";
 import { traceMark } from "../../functions/core/trace/solve-trace.js";
 import type { TaskProtection } from "./task-protection.js";
 
@@ -16,10 +17,15 @@ import type { TaskProtection } from "./task-protection.js";
  * poll end (at most `pollSeconds`) and returns whatever it brought. For the same reason a message is
  * received with a short claim (`claimSeconds`), extended while its job runs: a worker killed in the
  * middle of a poll loses no message for long.
+ *
+ * Priority: each band is a queue (functions/core/queue/priority.ts). A receive short-polls the bands
+ * in the order `bandPollOrder` gives (high first, but every few jobs a lower band first, so no band
+ * starves); when all are empty it long-polls every band at once and takes the first message any brings.
  */
 export interface QueueWorkerOptions {
   sqs: SQSClient;
-  queueUrl: string;
+  /** Each band's queue; bands may share one (then there is no priority between them). */
+  queueUrls: Record<PriorityBand, string>;
   /** ReceiveMessage's long-poll wait (SQS: at most 20 s). */
   pollSeconds: number;
   /** The visibility a message is received with, before its job starts. */
@@ -43,6 +49,12 @@ export interface QueueWorkerOptions {
   afterJob?(job: JobMessage | null): void;
 }
 
+/** A received message and the band's queue it came from (its receipt handle is that queue's). */
+interface Taken {
+  message: Message;
+  queueUrl: string;
+}
+
 /** Between empty short polls. */
 const SHORT_POLL_PAUSE_MS = 200;
 
@@ -55,6 +67,9 @@ export class QueueWorker {
   private readonly budgetSpent: Promise<"stop">;
   private spendBudget!: () => void;
   private current: Promise<void> | null = null;
+  /** The bands' long polls in flight, by queue URL, and the receive waiting on them. */
+  private readonly polling = new Set<string>();
+  private waiter: { resolve(taken: Taken | undefined): void; reject(error: unknown): void } | null = null;
   /** Jobs taken since start (tests and logs). */
   jobs = 0;
 
@@ -68,7 +83,7 @@ export class QueueWorker {
   async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      let message: Message | undefined;
+      let message: Taken | undefined;
       try {
         message = await this.receive();
         failures = 0;
@@ -110,26 +125,77 @@ export class QueueWorker {
     await this.current;
   }
 
-  private async receive(): Promise<Message | undefined> {
+  private async receive(): Promise<Taken | undefined> {
+    const urls = [...new Set(bandPollOrder(this.jobs + 1).map((band) => this.options.queueUrls[band]))];
+    if (urls.length === 1) return this.receiveFrom(urls[0]!, this.options.pollSeconds);
+    for (const url of urls) {
+      const taken = await this.receiveFrom(url, 0);
+      if (taken) return taken;
+    }
+    if (this.options.pollSeconds === 0 || this.stopping) return undefined;
+    return new Promise<Taken | undefined>((resolve, reject) => {
+      this.waiter = { resolve, reject };
+      for (const url of urls) if (!this.polling.has(url)) this.startPoll(url);
+    });
+  }
+
+  /**
+   * One band's long poll. The first message any band's poll brings is the receive's; the other polls
+   * run on (they are never aborted), and a message one brings after that is made visible again at once,
+   * for the next worker (it counts one receive towards the queue's DLQ threshold).
+   */
+  private startPoll(url: string): void {
+    this.polling.add(url);
+    this.receiveFrom(url, this.options.pollSeconds).then(
+      (taken) => {
+        this.polling.delete(url);
+        this.arrived(taken, null);
+      },
+      (error: unknown) => {
+        this.polling.delete(url);
+        this.arrived(undefined, error);
+      },
+    );
+  }
+
+  private arrived(taken: Taken | undefined, error: unknown): void {
+    const waiter = this.waiter;
+    if (taken) {
+      if (waiter) {
+        this.waiter = null;
+        waiter.resolve(taken);
+      } else void this.setVisibility(taken, 0);
+      return;
+    }
+    if (waiter && this.polling.size === 0) {
+      this.waiter = null;
+      if (error) waiter.reject(error);
+      else waiter.resolve(undefined);
+    }
+  }
+
+  private async receiveFrom(queueUrl: string, waitSeconds: number): Promise<Taken | undefined> {
     const out = await this.options.sqs.send(
       new ReceiveMessageCommand({
-        QueueUrl: this.options.queueUrl,
+        QueueUrl: queueUrl,
         MaxNumberOfMessages: 1,
-        WaitTimeSeconds: this.options.pollSeconds,
+        WaitTimeSeconds: waitSeconds,
         VisibilityTimeout: this.options.claimSeconds,
         MessageSystemAttributeNames: ["ApproximateReceiveCount"],
       }),
     );
-    return out.Messages?.[0];
+    const message = out.Messages?.[0];
+    return message ? { message, queueUrl } : undefined;
   }
 
   /** Runs the message's job; resolves to the job (null for a malformed message). */
-  private async handle(message: Message): Promise<JobMessage | null> {
+  private async handle(taken: Taken): Promise<JobMessage | null> {
     const { logger } = this.options;
+    const { message } = taken;
     const parsed = JobMessageSchema.safeParse(safeJson(message.Body));
     if (!parsed.success) {
       logger.error("bad job message; the queue's redrive policy will move it to the DLQ", { body: message.Body?.slice(0, 500) });
-      await this.setVisibility(message, BAD_MESSAGE_RETRY_SECONDS);
+      await this.setVisibility(taken, BAD_MESSAGE_RETRY_SECONDS);
       return null;
     }
     const job = parsed.data;
@@ -142,7 +208,7 @@ export class QueueWorker {
     // a longer one extends its message well before the claim runs out, then on the lease's schedule.
     const heartbeat = setInterval(
       () => {
-        void this.setVisibility(message, this.options.visibilitySeconds);
+        void this.setVisibility(taken, this.options.visibilitySeconds);
         void this.options.protection.protect();
       },
       Math.min(this.options.heartbeatMs, (this.options.claimSeconds * 1000) / 2),
@@ -159,7 +225,7 @@ export class QueueWorker {
       const outcome = await Promise.race([done, this.budgetSpent]);
       if (outcome === "done") {
         logger.info("job done", { ...jobKeys, ms: Date.now() - started });
-        await this.deleteMessage(message);
+        await this.deleteMessage(taken);
         traceMark("message_deleted", job.id);
         return job;
       }
@@ -169,9 +235,9 @@ export class QueueWorker {
       });
       if (handedBack) {
         logger.warn("stopping: job handed back to the queue", { ...jobKeys, ran_ms: Date.now() - started });
-        await this.setVisibility(message, 0);
+        await this.setVisibility(taken, 0);
       } else {
-        await this.deleteMessage(message);
+        await this.deleteMessage(taken);
       }
       return job;
     } finally {
@@ -181,15 +247,15 @@ export class QueueWorker {
     }
   }
 
-  private async deleteMessage(message: Message): Promise<void> {
+  private async deleteMessage({ message, queueUrl }: Taken): Promise<void> {
     await this.options.sqs
-      .send(new DeleteMessageCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle }))
+      .send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }))
       .catch((error) => this.options.logger.warn("deleting a finished job's message failed; its redelivery will find the job done", { error }));
   }
 
-  private async setVisibility(message: Message, seconds: number): Promise<void> {
+  private async setVisibility({ message, queueUrl }: Taken, seconds: number): Promise<void> {
     await this.options.sqs
-      .send(new ChangeMessageVisibilityCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: seconds }))
+      .send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: seconds }))
       .catch((error) => this.options.logger.warn("changing a job message's visibility failed", { error, seconds }));
   }
 }

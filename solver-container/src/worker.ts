@@ -24,6 +24,7 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../../functions/core/config.js";
 import { createLogger } from "../../functions/core/logger.js";
 import { JobMessageSchema } from "../../functions/core/queue/messages.js";
+import { bandQueueUrls } from "../../functions/core/queue/sqs.js";
 import { createServices } from "../../functions/core/services.js";
 import { traceTake, tracing } from "../../functions/core/trace/solve-trace.js";
 import { FleetHeartbeat } from "./fleet-heartbeat.js";
@@ -108,7 +109,7 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
   if (announceReady) rt.announceFinal = (id, outcome) => process.stdout.write(`${JSON.stringify({ event: "final", id, outcome: small(outcome) })}\n`);
   const worker = new QueueWorker({
     sqs: rt.services.sqs,
-    queueUrl: config.jobsQueueUrl,
+    queueUrls: bandQueueUrls(config),
     pollSeconds: config.workerPollSeconds,
     claimSeconds: 20,
     // A worker that dies leaves its message invisible past the lease and a sweep or two: by the time it

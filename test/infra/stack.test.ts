@@ -96,12 +96,12 @@ describe("queues: DLQs, redrive, visibility, alarms", () => {
   it("DLQ depth and oldest-message age are alarmed, to a topic with the stage's e-mail subscription", () => {
     expect(alarmViolations(dev.json)).toEqual([]);
     const queueAlarms = resourcesOfType(dev.json, "AWS::CloudWatch::Alarm").filter(([, a]) => a.Properties.Namespace === "AWS/SQS");
-    expect(queueAlarms).toHaveLength(4);
+    expect(queueAlarms).toHaveLength(8); // DLQ depth and oldest age of the three priority bands' queues and the webhook queue
     prod.template.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com" });
     const broken = clone(dev.json);
     for (const [id, a] of resourcesOfType(broken, "AWS::CloudWatch::Alarm"))
       if (a.Properties.MetricName === "ApproximateNumberOfMessagesVisible") delete broken.Resources[id];
-    expect(alarmViolations(broken)).toHaveLength(2);
+    expect(alarmViolations(broken)).toHaveLength(4); // one per DLQ
   });
 
   it("the sweeper fails a queued job only after SQS can no longer deliver it", () => {
@@ -152,6 +152,8 @@ describe("IAM: least privilege per function", () => {
   it("each role reaches only the resources its handler uses", () => {
     const table = idOf(dev, "AWS::DynamoDB::Table", "incumbent-dev", "TableName");
     const jobs = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs");
+    // Every priority band's queue (functions/core/queue/priority.ts) is reached wherever the normal one is.
+    const bands = [jobs, idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-high"), idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-low")];
     const webhooks = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks");
     const [bucket] = resourcesOfType(dev.json, "AWS::S3::Bucket")[0]!;
     const [secret] = resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]!;
@@ -162,13 +164,20 @@ describe("IAM: least privilege per function", () => {
       const ids = referencedIds(statements.filter((s) => !s.Action.every((a) => a.startsWith("logs:"))).map((s) => s.Resource));
       return [...ids].filter((id) => !id.startsWith("AWS::")).sort();
     };
-    expect(reach(fn(dev, "api").statements)).toEqual([bucket, jobs, secret, table, webhooks].sort());
-    expect(reach(fn(dev, "fleet-monitor").statements)).toEqual([jobs, service].sort());
+    const schedulerRole = resourcesOfType(dev.json, "AWS::IAM::Role").find(([, r]) =>
+      JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes("scheduler.amazonaws.com"),
+    )![0];
+    // The API passes the scheduler's role to the triggers' schedules (their ARN pattern names no resource id).
+    expect(reach(fn(dev, "api").statements)).toEqual([bucket, ...bands, schedulerRole, secret, table, webhooks].sort());
+    const schedulerStatements = identityStatements(dev.json).filter((st) => st.roles.includes(schedulerRole));
+    expect(reach(schedulerStatements)).toEqual([...bands].sort());
+    expect([...actionsOf(schedulerStatements)].filter((a) => a.startsWith("sqs:"))).toEqual(["sqs:SendMessage"]);
+    expect(reach(fn(dev, "fleet-monitor").statements)).toEqual([...bands, service].sort());
     const webhooksDlq = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks-dlq");
     expect(reach(fn(dev, "webhook").statements)).toEqual([bucket, table, webhooks, webhooksDlq].sort());
     expect(reach(fn(dev, "sweeper").statements)).toEqual([bucket, table, webhooks].sort());
     const task = identityStatements(dev.json).filter((s) => s.roles.includes(taskRole));
-    expect(reach(task)).toEqual([bucket, jobs, table, webhooks].sort());
+    expect(reach(task)).toEqual([bucket, ...bands, table, webhooks].sort());
   });
 
   it("grants name the actions, not families: ECS reads to the fleet monitor only, secrets to the API only", () => {
@@ -179,7 +188,15 @@ describe("IAM: least privilege per function", () => {
     expect([...monitor].filter((a) => !a.startsWith("logs:")).sort()).toEqual(["cloudwatch:PutMetricData", "ecs:DescribeServices", "sqs:GetQueueAttributes"]);
     const putMetric = fn(dev, "fleet-monitor").statements.find((s) => s.Action.includes("cloudwatch:PutMetricData"))!;
     expect(putMetric.Condition).toEqual({ StringEquals: { "cloudwatch:namespace": FLEET_METRICS_NAMESPACE } });
-    for (const a of [api, sweeper, webhook]) expect([...a].some((x) => x.startsWith("ecs:") || x === "iam:PassRole")).toBe(false);
+    for (const a of [api, sweeper, webhook]) expect([...a].some((x) => x.startsWith("ecs:"))).toBe(false);
+    for (const a of [sweeper, webhook]) expect(a.has("iam:PassRole")).toBe(false);
+    // The API passes one role, the scheduler's, and only to EventBridge Scheduler; it manages only the triggers' schedules.
+    const passRole = fn(dev, "api").statements.filter((st) => st.Action.includes("iam:PassRole"));
+    expect(passRole).toHaveLength(1);
+    expect(passRole[0]!.Condition).toEqual({ StringEquals: { "iam:PassedToService": "scheduler.amazonaws.com" } });
+    const schedules = fn(dev, "api").statements.find((st) => st.Action.includes("scheduler:CreateSchedule"))!;
+    expect([...schedules.Action].sort()).toEqual(["scheduler:CreateSchedule", "scheduler:DeleteSchedule", "scheduler:UpdateSchedule"]);
+    expect(JSON.stringify(schedules.Resource)).toContain(":schedule/default/incumbent-dev-trg_*");
     expect(api.has("secretsmanager:GetSecretValue")).toBe(true);
     for (const a of [monitor, sweeper, webhook]) expect([...a].some((x) => x.startsWith("secretsmanager:"))).toBe(false);
     for (const a of [api, sweeper, webhook]) {
@@ -198,11 +215,12 @@ describe("IAM: least privilege per function", () => {
         "dynamodb:Query",
         "dynamodb:UpdateItem",
       ]);
-      const jobs = idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-jobs`);
+      const jobs = ["jobs", "jobs-high", "jobs-low"].map((q) => idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-${q}`));
       const webhooks = idOf(s, "AWS::SQS::Queue", `${s.config.namePrefix}-webhooks`);
       const on = (action: string) => [...referencedIds(statements.filter((st) => st.Action.includes(action)).map((st) => st.Resource))];
-      expect(on("sqs:ReceiveMessage")).toEqual([jobs]);
-      expect(on("sqs:SendMessage")).toEqual([webhooks]);
+      expect(on("sqs:ReceiveMessage").sort()).toEqual(jobs.sort());
+      // The webhook queue for finished runs; the bands for a fired schedule's run.
+      expect(on("sqs:SendMessage").sort()).toEqual([...jobs, webhooks].sort());
       const deletes = statements.filter((st) => st.Action.includes("s3:DeleteObject"));
       expect(JSON.stringify(deletes.map((st) => st.Resource))).toMatch(/\/results\/\*"/);
     }
@@ -258,7 +276,12 @@ describe("functions: runtime, architecture, environment", () => {
     const jobsUrl = { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs") };
     const webhooksUrl = { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks") };
     const api = fn(dev, "api").env;
-    expect(api).toMatchObject({ TABLE_NAME: table, JOBS_QUEUE_URL: jobsUrl, WEBHOOKS_QUEUE_URL: webhooksUrl, STAGE: "dev" });
+    const bandUrls = {
+      JOBS_QUEUE_URL: jobsUrl,
+      JOBS_HIGH_QUEUE_URL: { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-high") },
+      JOBS_LOW_QUEUE_URL: { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-low") },
+    };
+    expect(api).toMatchObject({ TABLE_NAME: table, ...bandUrls, WEBHOOKS_QUEUE_URL: webhooksUrl, STAGE: "dev" });
     expect(refTarget(api.BLOB_BUCKET)).toBe(resourcesOfType(dev.json, "AWS::S3::Bucket")[0]![0]);
     expect(refTarget(api.JWT_SECRET_ARN)).toBe(resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]![0]);
     expect(api.JWT_SECRET).toBeUndefined();
@@ -269,7 +292,7 @@ describe("functions: runtime, architecture, environment", () => {
     const monitor = fn(dev, "fleet-monitor").env;
     for (const name of envReadsOf("functions/fleet-monitor/lambda.ts").filter((n) => n !== "AWS_ENDPOINT_URL")) expect(monitor, name).toHaveProperty(name);
     const [serviceId] = resourcesOfType(dev.json, "AWS::ECS::Service")[0]!;
-    expect(monitor).toMatchObject({ JOBS_QUEUE_URL: jobsUrl, SOLVER_SERVICE_NAME: { "Fn::GetAtt": [serviceId, "Name"] } });
+    expect(monitor).toMatchObject({ ...bandUrls, SOLVER_SERVICE_NAME: { "Fn::GetAtt": [serviceId, "Name"] } });
     expect(refTarget(monitor.SOLVER_CLUSTER_ARN)).toBe(resourcesOfType(dev.json, "AWS::ECS::Cluster")[0]![0]);
     const sweeper = fn(dev, "sweeper").env;
     expect(sweeper).toMatchObject({ TABLE_NAME: table, WEBHOOKS_QUEUE_URL: webhooksUrl });
@@ -526,7 +549,13 @@ describe("the warm fleet: an ECS service scaled on backlog per task", () => {
       const container = taskDef.Properties.ContainerDefinitions[0];
       expect(container.StopTimeout).toBe(seconds);
       expect(container.Environment).toContainEqual({ Name: "WORKER_STOP_TIMEOUT_SECONDS", Value: String(seconds) });
-      expect(container.Environment).toContainEqual({ Name: "JOBS_QUEUE_URL", Value: { Ref: idOf(s, "AWS::SQS::Queue", "incumbent-dev-jobs") } });
+      for (const [name, queue] of [
+        ["JOBS_QUEUE_URL", "incumbent-dev-jobs"],
+        ["JOBS_HIGH_QUEUE_URL", "incumbent-dev-jobs-high"],
+        ["JOBS_LOW_QUEUE_URL", "incumbent-dev-jobs-low"],
+      ]) {
+        expect(container.Environment).toContainEqual({ Name: name, Value: { Ref: idOf(s, "AWS::SQS::Queue", queue!) } });
+      }
     }
     expect(() => synthesize("dev", { workerStopTimeoutSeconds: 300 })).toThrow(/workerStopTimeoutSeconds/);
   });
@@ -547,7 +576,7 @@ describe("the warm fleet: an ECS service scaled on backlog per task", () => {
       .filter((n) => typeof n === "string");
     expect(names.sort()).toEqual(["incumbent-local-api", "incumbent-local-sweeper", "incumbent-local-webhook"]);
     for (const type of ["AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::ApiGatewayV2::Api"]) local.template.resourceCountIs(type, 1);
-    local.template.resourceCountIs("AWS::SQS::Queue", 4);
+    local.template.resourceCountIs("AWS::SQS::Queue", 8); // three priority bands and webhooks, each with its DLQ
     expect(Object.keys(local.json as Json).includes("Outputs") && (local.json as Json).Outputs.SolverClusterName).toBeFalsy();
     expect((local.json as Json).Outputs.JobsQueueUrl).toBeDefined();
   });
@@ -566,8 +595,7 @@ describe("alarms and alerts", () => {
       "api-5xx",
       "api-latency-p99",
       ...perFunction,
-      "jobs-dlq-not-empty",
-      "jobs-oldest-message-age",
+      ...["jobs", "jobs-high", "jobs-low"].flatMap((q) => [`${q}-dlq-not-empty`, `${q}-oldest-message-age`]),
       "solver-fleet-from-zero",
       "webhooks-dlq-not-empty",
       "webhooks-oldest-message-age",

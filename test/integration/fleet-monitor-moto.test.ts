@@ -53,7 +53,7 @@ describe.skipIf(!machineHas("moto_server"))("fleet monitor on moto_server: queue
     await moto?.stop();
   });
 
-  const monitor = () => createFleetMonitor({ ecs, sqs, cloudwatch }, { cluster, service: SERVICE, queueUrl })();
+  const monitor = () => createFleetMonitor({ ecs, sqs, cloudwatch }, { cluster, service: SERVICE, queueUrls: [queueUrl] })();
   const statistics = async (metric: string) => {
     const out = await cloudwatch.send(
       new GetMetricStatisticsCommand({

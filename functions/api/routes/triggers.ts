@@ -2,7 +2,6 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { rateLimitHeaders } from "../../core/limits/rate-limits.js";
 import { presentedTriggerSecret } from "../../core/triggers/runs.js";
-import { triggerView } from "../../core/triggers/service.js";
 import {
   CreatedTriggerSchema,
   CreateTriggerSchema,
@@ -45,7 +44,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       access: "api_key",
       role: "viewer",
       rateClass: "organization",
-      errors: ["forbidden", "not_found"],
+      errors: ["forbidden", "not_found", "cron_schedule_limit_exceeded"],
       body: CreateTriggerSchema,
       responses: {
         201: { description: "The trigger with trigger_secret (plaintext, once).", schema: CreatedTriggerSchema },
@@ -90,7 +89,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       params: TriggerId,
       responses: { 200: { description: "The trigger (never its secrets).", schema: TriggerViewSchema } },
     },
-    async (c, input) => c.json(triggerView(await triggers.get(input.principal, input.params.trigger_id))),
+    async (c, input) => c.json(await triggers.view(input.principal, input.params.trigger_id)),
   );
 
   route(
@@ -104,7 +103,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       access: "api_key",
       role: "viewer",
       rateClass: "organization",
-      errors: ["forbidden", "not_found"],
+      errors: ["forbidden", "not_found", "cron_schedule_limit_exceeded"],
       params: TriggerId,
       body: UpdateTriggerSchema,
       responses: {

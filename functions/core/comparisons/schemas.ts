@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
+import { PrioritySchema } from "../queue/priority.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
 import { SolverMeasuresSchema, SolverResultSchema, SolverStatusSchema, UNSUPPORTED_REASONS } from "../solvers/types.js";
 
@@ -19,6 +20,7 @@ export const CompareRequestSchema = z
     version_id: z.string().min(1).optional().describe("a committed version of project_id; the draft when omitted"),
     uploaded_filename: z.string().max(255).optional().describe("shown in the header only"),
     settings: SettingsRequestSchema.optional(),
+    priority: PrioritySchema,
   })
   .superRefine((b, ctx) => {
     if ((b.problem === undefined) === (b.project_id === undefined)) {
@@ -74,6 +76,7 @@ export const ComparisonDetailSchema = z.object({
   dataset_id: z.string().nullable(),
   uploaded_filename: z.string().nullable(),
   settings: SettingsSchema,
+  priority: z.number().int().describe("ours: the priority it was queued with"),
   problem_class: z.string().nullable(),
   variable_count: z.number().int().nullable(),
   constraint_count: z.number().int().nullable(),
@@ -114,6 +117,7 @@ export const MatrixRequestSchema = z.object({
     .refine((ids) => new Set(ids).size === ids.length, { message: "each dataset may be named once" }),
   solver_names: SolverNames,
   settings: SettingsRequestSchema.optional(),
+  priority: PrioritySchema.describe("ours: -100..100, default 0, for every row of the matrix; above 0 admins and owners only"),
 });
 export type MatrixRequest = z.infer<typeof MatrixRequestSchema>;
 

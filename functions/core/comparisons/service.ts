@@ -1,4 +1,5 @@
 import type { Services } from "../services.js";
+import type { Role } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
 import { storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
@@ -79,12 +80,14 @@ export class ComparisonService {
     settings: SettingsRequest | undefined,
     copies: number,
     idPrefix: "cmp" | "cmb",
+    priority: { value: number; role: Role },
   ) {
     return this.deps.admission.admit({
       orgId,
       userId,
       problem,
       settings,
+      priority,
       idPrefix,
       problemKey: idPrefix === "cmp" ? (id) => comparisonProblemKey(orgId, id) : undefined,
       plan: async (stats: ProblemStats) => {
@@ -130,7 +133,10 @@ export class ComparisonService {
   async launch(principal: Principal, request: CompareRequest): Promise<ComparisonDetail> {
     const resolved = request.project_id ? await this.deps.projects.resolve(principal, request.project_id, request.version_id) : null;
     const problem = resolved ? await this.problemOfProject(resolved) : request.problem!;
-    const admitted = await this.admitRows(principal.orgId, principal.userId, problem, request.solver_names, request.settings, 1, "cmp");
+    const admitted = await this.admitRows(principal.orgId, principal.userId, problem, request.solver_names, request.settings, 1, "cmp", {
+      value: request.priority,
+      role: principal.role,
+    });
     const { id, stats, settings, creditsEach } = admitted;
     const record: ComparisonRecord = {
       id,
@@ -160,6 +166,7 @@ export class ComparisonService {
       model: null,
       credits_each: creditsEach,
       cancel_requested: false,
+      priority: request.priority,
     };
     await this.deps.comparisonStore.create(record);
     await this.enqueue(record);
@@ -169,7 +176,7 @@ export class ComparisonService {
   /** Sends the job; a broker refusal is recorded on the comparison and answered 503 enqueue_failed. */
   private async enqueue(record: ComparisonRecord): Promise<void> {
     try {
-      await this.deps.queues.sendJob({ type: "comparison", id: record.id, org_id: record.org_id });
+      await this.deps.queues.sendJob({ type: "comparison", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
     } catch (error) {
       await this.deps.comparisonStore.end(
         record.org_id,
@@ -239,7 +246,10 @@ export class ComparisonService {
         problems: problemsOf(error.problems),
       });
     }
-    const admitted = await this.admitRows(principal.orgId, principal.userId, first, request.solver_names, request.settings, datasets.length, "cmb");
+    const admitted = await this.admitRows(principal.orgId, principal.userId, first, request.solver_names, request.settings, datasets.length, "cmb", {
+      value: request.priority,
+      role: principal.role,
+    });
     const { stats, settings, creditsEach } = admitted;
     const shaped = admitted.plan.rows;
     const quotaCost = admitted.plan.solves;
@@ -283,6 +293,7 @@ export class ComparisonService {
         ),
         credits_each: creditsEach,
         cancel_requested: false,
+        priority: request.priority,
       });
     }
     const matrix: MatrixRecord = {

@@ -42,6 +42,8 @@ export interface ComparisonRecord {
   model: PayloadRef | null;
   credits_each: number;
   cancel_requested: boolean;
+  /** The band it is queued on (queue/priority.ts); absent on records from before priorities: 0. */
+  priority?: number;
 }
 
 export const comparisonKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `CMP#${id}` });

@@ -10,6 +10,7 @@ export function detailOf(r: ComparisonRecord): ComparisonDetail {
     source_kind: r.source_kind,
     model_project_id: r.model_project_id,
     model_project_version_id: r.model_project_version_id,
+    priority: r.priority ?? 0,
     dataset_id: r.dataset_id,
     uploaded_filename: r.uploaded_filename,
     settings: r.settings,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
+import { PrioritySchema } from "../queue/priority.js";
 import { IncumbentSchema } from "../progress/schemas.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema, SolverResultSchema, SolverStatusSchema } from "../solvers/types.js";
@@ -9,6 +10,7 @@ export const SolveRequestSchema = z.object({
   problem: ProblemSchema,
   solver_name: SolverChoiceSchema.default("auto").describe("auto picks the best available solver for the problem class"),
   settings: SettingsRequestSchema.optional(),
+  priority: PrioritySchema,
 });
 export type SolveRequest = z.infer<typeof SolveRequestSchema>;
 
@@ -56,6 +58,7 @@ export const ExecutionViewSchema = z.object({
   constraint_count: z.number().int(),
   settings: SettingsSchema,
   credits_charged: z.number(),
+  priority: z.number().int().describe("ours: the priority it was queued with (0 for work a trigger or comparison runs)"),
   origin: ExecutionOriginSchema,
   created_at: z.string(),
   started_at: z.string().nullable(),

@@ -1,4 +1,5 @@
 import type { Services } from "../services.js";
+import type { Role } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
 import { loadPayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
@@ -84,6 +85,7 @@ export class ExecutionService {
     choice: SolverChoice,
     settings: SettingsRequest | undefined,
     prepaid = false,
+    priority?: { value: number; role: Role },
   ): Promise<Admitted<{ solver: SolverName }>> {
     return this.deps.admission.admit({
       orgId,
@@ -91,6 +93,7 @@ export class ExecutionService {
       problem,
       settings,
       prepaid,
+      priority,
       idPrefix: "exe",
       problemKey: (id) => problemKey(orgId, id),
       plan: async (stats) => ({ solver: await this.chooseSolver(choice, stats.problem_class), solves: 1 }),
@@ -99,12 +102,16 @@ export class ExecutionService {
 
   async launch(
     principal: Principal,
-    input: { problem: Problem; solver_name: SolverChoice; settings?: SettingsRequest },
+    input: { problem: Problem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number },
     origin: ExecutionOrigin,
     notify: boolean,
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
-    const admitted = await this.admit(principal.orgId, principal.userId, input.problem, input.solver_name, input.settings);
+    const priority = input.priority ?? 0;
+    const admitted = await this.admit(principal.orgId, principal.userId, input.problem, input.solver_name, input.settings, false, {
+      value: priority,
+      role: principal.role,
+    });
     traceAttach(admitted.id);
     traceMark("admitted", admitted.id);
     const record = executionRecord(admitted, {
@@ -116,10 +123,11 @@ export class ExecutionService {
       problemName: input.problem.name,
       nowMs: clock.now(),
     });
+    record.priority = priority;
     await this.deps.executionStore.create(record);
     traceMark("recorded", record.id);
     try {
-      await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: principal.orgId });
+      await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: principal.orgId, priority });
       traceMark("enqueued", record.id);
     } catch (error) {
       await this.deps.executionStore.fail(principal.orgId, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, clock.now());

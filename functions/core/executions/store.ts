@@ -16,6 +16,8 @@ export interface ExecutionRecord {
   created_by: string;
   status: ExecutionStatus;
   origin: ExecutionOrigin;
+  /** The band it was queued on (queue/priority.ts); absent on records from before priorities: 0. */
+  priority?: number;
   /** Create in-app notifications for `created_by` when it ends (async runs). */
   notify: boolean;
   solver_requested: string;
@@ -129,6 +131,7 @@ export function executionView(record: ExecutionRecord, result: SolveResponse | n
     constraint_count: record.constraint_count,
     settings: record.settings,
     credits_charged: record.credits_charged,
+    priority: record.priority ?? 0,
     origin: record.origin,
     created_at: record.created_at,
     started_at: record.started_at,

@@ -1,9 +1,11 @@
 import { type BlobStore, type PayloadRef, storePayload } from "../blob/blob-store.js";
 import type { Clock } from "../clock.js";
+import type { Role } from "../auth/roles.js";
 import type { Config } from "../config.js";
 import type { Credits } from "../credits/credits.js";
 import { AppError } from "../errors.js";
 import { type IdPrefix, newId } from "../ids.js";
+import { assertPriorityAllowed } from "../queue/priority.js";
 import { type Problem, type ProblemStats, problemStats } from "../problem/schema.js";
 import { resolveSettings, type Settings, type SettingsRequest } from "../solvers/settings.js";
 import type { DailyQuota } from "./quota.js";
@@ -34,6 +36,8 @@ export interface AdmissionRequest<P> {
   idPrefix: IdPrefix;
   /** Where the problem is kept for this id; omitted when the caller stores problems itself. */
   problemKey?: (id: string) => string;
+  /** The priority asked for and the asker's role (above 0 needs admin); absent for work that is not queued by a caller. */
+  priority?: { value: number; role: Role };
   /** Paid for already (a trigger run a stopping worker handed back after its charge): no charge again. */
   prepaid?: boolean;
 }
@@ -49,7 +53,7 @@ export interface Admitted<P> {
 
 /**
  * Admitting solves, the same way for every kind of work (plain and async solves, comparisons,
- * matrices, trigger runs, document runs), in this order: the problem's stats → the variable cap →
+ * matrices, trigger runs, document runs), in this order: the priority's role rule → the problem's stats → the variable cap →
  * the plan (which solvers run, how many solves) → the settings (the instance ceiling clamps the time
  * limit) → credits (the formula per solve) → the charge → the daily quota → the id → the problem kept.
  *
@@ -73,6 +77,7 @@ export class SolveAdmission {
 
   async admit<P>(request: AdmissionRequest<P>): Promise<Admitted<P>> {
     const { config, clock, credits, quota } = this.deps;
+    if (request.priority) assertPriorityAllowed(request.priority.value, request.priority.role);
     const stats = problemStats(request.problem);
     assertVariableCap(config, stats);
     const plan = await request.plan(stats);

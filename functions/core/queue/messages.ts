@@ -6,11 +6,14 @@ import { z } from "zod";
  * trigger run. The payload stays in DynamoDB; the message only points at it.
  */
 export const JobMessageSchema = z.object({
-  type: z.enum(["execution", "comparison", "trigger_run"]),
+  /** trigger_schedule: a trigger's schedule fired (id = the trigger); the worker records and queues its run. */
+  type: z.enum(["execution", "comparison", "trigger_run", "trigger_schedule"]),
   id: z.string().min(1),
   org_id: z.string().min(1),
   /** Trigger runs are stored under their trigger. */
   trigger_id: z.string().optional(),
+  /** Which band's queue carries it (queue/priority.ts); absent: 0. */
+  priority: z.number().int().optional(),
 });
 export type JobMessage = z.infer<typeof JobMessageSchema>;
 

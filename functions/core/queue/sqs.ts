@@ -3,9 +3,15 @@ import { withoutRequestLogging } from "../aws/quiet-client.js";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
 import type { JobMessage, WebhookMessage } from "./messages.js";
+import { type PriorityBand, priorityBand } from "./priority.js";
 
 export function createSqsClient(config: Pick<Config, "region" | "sqsEndpointUrl">): SQSClient {
   return withoutRequestLogging(new SQSClient({ region: config.region, ...(config.sqsEndpointUrl ? { endpoint: config.sqsEndpointUrl } : {}), maxAttempts: 3 }));
+}
+
+/** Each band's queue; a band without its own queue shares the normal one (one queue: no priority). */
+export function bandQueueUrls(config: Pick<Config, "jobsQueueUrl" | "jobsHighQueueUrl" | "jobsLowQueueUrl">): Record<PriorityBand, string> {
+  return { high: config.jobsHighQueueUrl || config.jobsQueueUrl, normal: config.jobsQueueUrl, low: config.jobsLowQueueUrl || config.jobsQueueUrl };
 }
 
 /** SQS allows at most 15 minutes of delay per message; longer waits are re-sent in steps. */
@@ -14,15 +20,15 @@ export const MAX_SQS_DELAY_SECONDS = 900;
 export class Queues {
   constructor(
     private readonly sqs: SQSClient,
-    private readonly config: Pick<Config, "jobsQueueUrl" | "webhooksQueueUrl">,
+    private readonly config: Pick<Config, "jobsQueueUrl" | "jobsHighQueueUrl" | "jobsLowQueueUrl" | "webhooksQueueUrl">,
   ) {}
 
-  /** Enqueues a solve job; a broker refusal becomes 503 `enqueue_failed` for the caller to record. */
+  /** Enqueues a solve job on its priority's band; a broker refusal becomes 503 `enqueue_failed` for the caller to record. */
   async sendJob(job: JobMessage, delaySeconds = 0): Promise<string> {
     try {
       const out = await this.sqs.send(
         new SendMessageCommand({
-          QueueUrl: this.config.jobsQueueUrl,
+          QueueUrl: bandQueueUrls(this.config)[priorityBand(job.priority)],
           MessageBody: JSON.stringify(job),
           DelaySeconds: Math.min(MAX_SQS_DELAY_SECONDS, delaySeconds),
         }),

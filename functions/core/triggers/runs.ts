@@ -85,6 +85,24 @@ export class TriggerRuns {
     return this.start(trigger, { source: "run_now", sent: {}, createdBy: principal.userId, rerunOf: null, recordRefusal: false });
   }
 
+  /**
+   * A run the trigger's schedule started (the worker that took the schedule's message calls this):
+   * recorded and queued like a fired run, with the trigger's creator as its owner and no override data.
+   * Null when there is nothing to run: the trigger is gone, disabled or unscheduled (a schedule removed
+   * after it fired), or its input was refused (recorded as a validation_failed run, as fire records it).
+   */
+  async scheduled(orgId: string, triggerId: string): Promise<RunRecord | null> {
+    const trigger = await this.deps.triggerStore.getTrigger(orgId, triggerId);
+    if (!trigger?.schedule || !trigger.is_enabled) return null;
+    try {
+      return await this.start(trigger, { source: "schedule", sent: {}, createdBy: trigger.created_by, rerunOf: null, recordRefusal: true });
+    } catch (error) {
+      // A refused input is recorded as a validation_failed run; a trigger deleted meanwhile takes its run with it.
+      if (error instanceof TriggerInputError || (error instanceof AppError && error.code === "not_found")) return null;
+      throw error;
+    }
+  }
+
   /** A new run from an earlier run's override data; the input is checked before anything is counted or recorded. */
   async rerun(principal: Principal, triggerId: string, runId: string, observe: RateLimitObserver): Promise<RunRecord> {
     const trigger = await this.triggerFor(principal, triggerId);
@@ -185,7 +203,7 @@ export class TriggerRuns {
     const run: RunRecord = { ...base, override_data: resolved.effective, solver_name: resolved.solver };
     await this.record(trigger, run);
     try {
-      await this.deps.queues.sendJob({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id });
+      await this.deps.queues.sendJob({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id, priority: trigger.priority ?? 0 });
     } catch (error) {
       const reason = `enqueue_failed: ${(error as Error).message}`;
       const outcome = { status: "failed" as const, result: null, error: reason };

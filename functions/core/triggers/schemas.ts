@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SolveResponseSchema } from "../executions/schemas.js";
+import { PRIORITY_MAX, PRIORITY_MIN, PrioritySchema } from "../queue/priority.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
 import { OverrideFieldSchema } from "./overrides.js";
 
@@ -11,6 +12,15 @@ const WebhookSecret = z
   .max(256)
   .describe("signs deliveries (X-Incumbent-Signature and webhook-signature); write-only. Omitted with a webhook_url: one is generated and returned once");
 
+export const ScheduleSchema = z
+  .object({
+    expression: z.string().min(1).max(256).describe("EventBridge Scheduler syntax: rate(5 minutes), cron(0 8 ? * MON-FRI *) or at(2026-12-01T09:00:00)"),
+    timezone: z.string().min(1).max(64).default("UTC").describe("IANA time zone cron and at are read in (rate ignores it)"),
+  })
+  .describe("ours: runs the trigger on its own (source schedule); counts towards INSTANCE_MAX_CRON_SCHEDULES");
+export type ScheduleInput = z.infer<typeof ScheduleSchema>;
+const TriggerPriority = PrioritySchema.describe("ours: -100..100, default 0: the band every run of the trigger is queued on; above 0 admins and owners only");
+
 export const CreateTriggerSchema = z.object({
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
@@ -21,6 +31,8 @@ export const CreateTriggerSchema = z.object({
   webhook_url: WebhookUrl.nullable().optional(),
   webhook_secret: WebhookSecret.optional(),
   workspace_id: z.string().min(1).optional().describe("the organization's default workspace when omitted"),
+  priority: TriggerPriority,
+  schedule: ScheduleSchema.nullable().optional().describe("ours: null or omitted: the trigger runs only when fired"),
 });
 export type CreateTriggerInput = z.infer<typeof CreateTriggerSchema>;
 
@@ -33,6 +45,8 @@ export const UpdateTriggerSchema = z.object({
   webhook_secret: WebhookSecret.optional(),
   version_id: z.unknown().optional().describe("cannot be changed: answers 422; create a new trigger"),
   document_id: z.unknown().optional().describe("cannot be changed: answers 422"),
+  priority: z.number().int().min(PRIORITY_MIN).max(PRIORITY_MAX).optional().describe("ours: see the create body; above 0 admins and owners only"),
+  schedule: ScheduleSchema.nullable().optional().describe("ours: a new schedule replaces the old one; null removes it"),
 });
 export type UpdateTriggerInput = z.infer<typeof UpdateTriggerSchema>;
 
@@ -62,6 +76,9 @@ export const TriggerViewSchema = z.object({
   last_fired_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  priority: z.number().int().describe("ours: the band its runs are queued on"),
+  schedule: z.object({ expression: z.string(), timezone: z.string() }).nullable().describe("ours: null when the trigger has no schedule"),
+  next_fire_at: z.string().nullable().describe("ours: when the schedule fires next; null without a schedule, when disabled, or after a past at()"),
 });
 const GeneratedWebhookSecret = z
   .string()
@@ -123,7 +140,7 @@ export const RunListItemSchema = z.object({
   completed_at: z.string().nullable(),
 });
 export const RunViewSchema = RunListItemSchema.extend({
-  source: z.enum(["fire", "run_now", "rerun"]),
+  source: z.enum(["fire", "run_now", "rerun", "schedule"]).describe("schedule (ours): started by the trigger's schedule"),
   rerun_of: z.string().nullable(),
   solver_name: z.string().describe("the solver asked for (auto until the worker picks)"),
   execution_id: z.string().nullable(),

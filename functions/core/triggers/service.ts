@@ -6,10 +6,12 @@ import { generateSecret, secretPrefix, sha256Hex } from "../auth/secrets.js";
 import { isoTime } from "../clock.js";
 import { forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
 import { newId } from "../ids.js";
+import { assertPriorityAllowed } from "../queue/priority.js";
 import { webhookUrlProblem } from "../webhooks/destination.js";
 import { generateWebhookSecret } from "../webhooks/signing.js";
 import { overrideSchemaIssues, type OverrideField } from "./overrides.js";
-import type { CreateTriggerInput, TriggerListItemSchema, TriggerViewSchema, UpdateTriggerInput } from "./schemas.js";
+import { assertScheduleCap, nextFireMs, scheduleIssues, scheduleOf } from "./schedules.js";
+import type { CreateTriggerInput, ScheduleInput, TriggerListItemSchema, TriggerViewSchema, UpdateTriggerInput } from "./schemas.js";
 import type { TriggerRecord } from "./store.js";
 
 type TriggerView = z.infer<typeof TriggerViewSchema>;
@@ -21,7 +23,7 @@ type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
  * field from the record, so neither secret (nor the trigger secret's hash) can reach a response.
  */
 export class TriggerService {
-  constructor(private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs">) {}
+  constructor(private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs" | "schedules">) {}
 
   async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string; webhookSecret: string | null }> {
     const { triggerStore: store, documents, identity, clock } = this.deps;
@@ -30,6 +32,8 @@ export class TriggerService {
     const workspaceId = input.workspace_id ?? org.default_workspace_id;
     if (input.workspace_id && !(await identity.getWorkspace(principal.orgId, input.workspace_id))) throw notFound("Workspace");
     await this.assertCanChange(principal, workspaceId);
+    assertPriorityAllowed(input.priority, principal.role);
+    if (input.schedule) await this.checkSchedule(principal.orgId, null, input.schedule);
     await documents.get(principal, input.document_id);
     const version = await documents.findVersion(principal.orgId, input.document_id, input.version_id);
     if (!version) throw notFound("Version");
@@ -62,9 +66,18 @@ export class TriggerService {
       last_fired_at: null,
       created_at: isoTime(now),
       updated_at: isoTime(now),
+      priority: input.priority,
+      schedule: input.schedule ? scheduleOf(input.schedule, now) : null,
     };
     await store.createTrigger(record);
-    return { view: triggerView(record), secret, webhookSecret: generated };
+    if (record.schedule) {
+      // A trigger whose schedule cannot be set is not kept: the caller retries the whole create.
+      await this.deps.schedules.put(record).catch(async (error: unknown) => {
+        await store.deleteTrigger(record.org_id, record.id);
+        throw error;
+      });
+    }
+    return { view: triggerView(record, now), secret, webhookSecret: generated };
   }
 
   async list(principal: Principal, documentId: string | undefined): Promise<TriggerListItem[]> {
@@ -84,6 +97,11 @@ export class TriggerService {
       }));
   }
 
+  /** The trigger's view, as of now. */
+  async view(principal: Principal, id: string): Promise<TriggerView> {
+    return triggerView(await this.get(principal, id), this.deps.clock.now());
+  }
+
   /** A trigger of the caller's organization (404 for any other). */
   async get(principal: Principal, id: string): Promise<TriggerRecord> {
     const t = await this.deps.triggerStore.getTrigger(principal.orgId, id);
@@ -100,10 +118,13 @@ export class TriggerService {
     if (input.document_id !== undefined)
       fixed.push({ loc: ["body", "document_id"], msg: "document_id cannot be changed: create a new trigger", type: "value_error" });
     if (fixed.length > 0) throw new ValidationError(fixed);
+    if (input.priority !== undefined) assertPriorityAllowed(input.priority, principal.role);
+    if (input.schedule) await this.checkSchedule(t.org_id, t.id, input.schedule);
     if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
     this.checkWebhookUrl(url, input.webhook_url !== undefined);
     const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
+    const now = this.deps.clock.now();
     const updated = await this.deps.triggerStore.updateTrigger(
       t.org_id,
       t.id,
@@ -114,19 +135,25 @@ export class TriggerService {
         solver_name: input.solver_name,
         webhook_url: input.webhook_url,
         webhook_secret: input.webhook_secret ?? generated ?? undefined,
+        priority: input.priority,
+        schedule: input.schedule === undefined ? undefined : input.schedule && scheduleOf(input.schedule, now),
       },
-      this.deps.clock.now(),
+      now,
     );
     if (!updated) throw notFound("Trigger");
-    return { view: triggerView(updated), webhookSecret: generated };
+    // The schedule's message names the band, so a new priority re-sets it too.
+    if (input.schedule !== undefined || (input.priority !== undefined && updated.schedule)) await this.syncSchedule(updated);
+    return { view: triggerView(updated, now), webhookSecret: generated };
   }
 
   async toggle(principal: Principal, id: string, enabled: boolean): Promise<TriggerView> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
-    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, now);
     if (!updated) throw notFound("Trigger");
-    return triggerView(updated);
+    if (updated.schedule) await this.syncSchedule(updated);
+    return triggerView(updated, now);
   }
 
   /**
@@ -137,6 +164,7 @@ export class TriggerService {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
     if (!(await this.deps.triggerStore.deleteTrigger(t.org_id, t.id))) throw notFound("Trigger");
+    if (t.schedule) await this.deps.schedules.remove(t);
     const runs = await this.deps.triggerStore.allRuns(t.id);
     for (const r of runs) {
       for (const ref of [r.result, r.webhook?.body]) if (ref && "blob" in ref) await this.deps.blobs.delete(ref.blob).catch(() => undefined);
@@ -148,6 +176,20 @@ export class TriggerService {
   async assertCanChange(principal: Principal, workspaceId: string): Promise<void> {
     const role = await this.deps.auth.workspaceRole(principal, workspaceId);
     if (!roleAtLeast(role, "solver")) throw forbidden("This needs the solver role in the trigger's workspace.");
+  }
+
+  /** A trigger's schedule exists exactly while it carries one and is enabled. */
+  private async syncSchedule(trigger: TriggerRecord): Promise<void> {
+    if (trigger.schedule && trigger.is_enabled) await this.deps.schedules.put(trigger);
+    else await this.deps.schedules.remove(trigger);
+  }
+
+  /** The expression and time zone parse (422), and one more schedule fits the instance's cap (403). */
+  private async checkSchedule(orgId: string, triggerId: string | null, schedule: ScheduleInput): Promise<void> {
+    const issues = scheduleIssues(schedule, ["body", "schedule"]);
+    if (issues.length > 0) throw new ValidationError(issues);
+    const others = (await this.deps.triggerStore.listTriggers(orgId)).filter((t) => t.id !== triggerId);
+    assertScheduleCap(this.deps.config, others);
   }
 
   private async checkOverrideSchema(documentId: string, versionId: string, orgId: string, fields: OverrideField[]): Promise<void> {
@@ -167,7 +209,8 @@ export class TriggerService {
   }
 }
 
-export function triggerView(t: TriggerRecord): TriggerView {
+export function triggerView(t: TriggerRecord, nowMs: number): TriggerView {
+  const next = nextFireMs(t, nowMs);
   return {
     id: t.id,
     organization_id: t.org_id,
@@ -187,5 +230,8 @@ export function triggerView(t: TriggerRecord): TriggerView {
     last_fired_at: t.last_fired_at,
     created_at: t.created_at,
     updated_at: t.updated_at,
+    priority: t.priority ?? 0,
+    schedule: t.schedule ? { expression: t.schedule.expression, timezone: t.schedule.timezone } : null,
+    next_fire_at: next === null ? null : isoTime(next),
   };
 }

@@ -42,6 +42,16 @@ export interface TriggerRecord {
   last_fired_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The band its runs are queued on; absent on triggers from before priorities: 0. */
+  priority?: number;
+  /** Absent or null: no schedule. `anchor_at` is when it was set: a rate counts its periods from there. */
+  schedule?: TriggerSchedule | null;
+}
+
+export interface TriggerSchedule {
+  expression: string;
+  timezone: string;
+  anchor_at: string;
 }
 
 export type WebhookEvent = "trigger.run.completed" | "trigger.run.failed";
@@ -73,7 +83,7 @@ export interface RunRecord {
   /** Who gets the run's notifications: the trigger's creator for fires, the caller for run now and rerun. */
   created_by: string;
   status: RunStatus;
-  source: "fire" | "run_now" | "rerun";
+  source: "fire" | "run_now" | "rerun" | "schedule";
   rerun_of: string | null;
   override_data: Record<string, unknown>;
   solver_name: string;

@@ -14,5 +14,11 @@ export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> 
     case "trigger_run":
       if (!job.trigger_id) throw new Error("a trigger_run job names its trigger_id");
       return runTriggerRunJob(rt, job.org_id, job.trigger_id, job.id);
+    case "trigger_schedule": {
+      // Records the run and queues it on the trigger's band; a worker takes it like a fired run.
+      const run = await rt.services.triggerRuns.scheduled(job.org_id, job.trigger_id ?? job.id);
+      if (!run) rt.services.logger.info("a schedule fired with nothing to run (trigger gone, disabled or unscheduled)", { trigger_id: job.id });
+      return;
+    }
   }
 }

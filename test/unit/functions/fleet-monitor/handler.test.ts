@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createFleetMonitor, FLEET_METRIC, FLEET_METRICS_NAMESPACE } from "../../../../functions/fleet-monitor/handler.js";
 
 /** Fake AWS clients: each answers its one command and records what it was sent. */
-function fleet(state: { waiting: number; held: number; running: number; desired: number }) {
+function fleet(state: { waiting: number; held: number; running: number; desired: number; otherBands?: { waiting: number; held: number } }) {
   const published: PutMetricDataCommandInput[] = [];
   const asked: unknown[] = [];
   const clients = {
@@ -13,7 +13,9 @@ function fleet(state: { waiting: number; held: number; running: number; desired:
       send: async (command: unknown) => {
         asked.push(command);
         if (!(command instanceof GetQueueAttributesCommand)) throw new Error("unexpected SQS command");
-        return { Attributes: { ApproximateNumberOfMessages: String(state.waiting), ApproximateNumberOfMessagesNotVisible: String(state.held) } };
+        // The normal band's queue holds `waiting` and `held`; the high and low bands' each hold `otherBands`.
+        const band = command.input.QueueUrl === options.queueUrls[0] ? state : (state.otherBands ?? { waiting: 0, held: 0 });
+        return { Attributes: { ApproximateNumberOfMessages: String(band.waiting), ApproximateNumberOfMessagesNotVisible: String(band.held) } };
       },
     },
     ecs: {
@@ -36,7 +38,11 @@ function fleet(state: { waiting: number; held: number; running: number; desired:
   return { clients: clients as never, published, asked };
 }
 
-const options = { cluster: "arn:aws:ecs:eu-west-1:123456789012:cluster/incumbent-dev-solvers", service: "incumbent-dev-solver", queueUrl: "https://sqs/jobs" };
+const options = {
+  cluster: "arn:aws:ecs:eu-west-1:123456789012:cluster/incumbent-dev-solvers",
+  service: "incumbent-dev-solver",
+  queueUrls: ["https://sqs/jobs", "https://sqs/jobs-high", "https://sqs/jobs-low"],
+};
 const metricValue = (input: PutMetricDataCommandInput, name: string) => input.MetricData?.find((d) => d.MetricName === name)?.Value;
 
 describe("fleet monitor: backlog per task", () => {
@@ -53,6 +59,14 @@ describe("fleet monitor: backlog per task", () => {
     for (const d of input!.MetricData ?? []) expect(d.Dimensions).toEqual([{ Name: "ServiceName", Value: "incumbent-dev-solver" }]);
     const describe = f.asked.find((c) => c instanceof DescribeServicesCommand) as DescribeServicesCommand;
     expect(describe.input).toEqual({ cluster: options.cluster, services: [options.service] });
+  });
+
+  it("counts the jobs of every priority band's queue", async () => {
+    const f = fleet({ waiting: 5, held: 3, running: 4, desired: 4, otherBands: { waiting: 2, held: 1 } });
+    const reading = await createFleetMonitor(f.clients, options)();
+    expect(reading).toEqual({ waiting: 9, held: 5, running: 4, desired: 4, backlogPerTask: 3.5 });
+    const asked = f.asked.filter((c) => c instanceof GetQueueAttributesCommand).map((c) => (c as GetQueueAttributesCommand).input.QueueUrl);
+    expect(asked.sort()).toEqual([...options.queueUrls].sort());
   });
 
   it("with no task running the ratio is undefined: it is not published, the waiting jobs and zero tasks are (the from-zero step reads them)", async () => {

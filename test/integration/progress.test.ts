@@ -70,7 +70,11 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
    * Runs one comparison and watches it the two ways a client can: the comparison's SSE stream, and each
    * row's log endpoint polled while the row runs. Checks what each solver showed while it ran.
    */
-  async function watchComparison(file: string, solvers: string[]): Promise<Record<string, { wall: number; pointsWhileRunning: number }>> {
+  async function watchComparison(
+    file: string,
+    solvers: string[],
+    timeLimitSeconds = 30,
+  ): Promise<Record<string, { wall: number; pointsWhileRunning: number }>> {
     const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readFileSync(path.join(INSTANCES_DIR, file), "utf8"), filename: file });
     expect(preview.status, preview.text).toBe(200);
     const problem = preview.body.problem as Problem;
@@ -78,7 +82,7 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     const launched = await stack.api.post("/api/v2/solvers/compare", {
       problem,
       solver_names: solvers,
-      settings: { time_limit_seconds: 30, gap_tolerance: 0 },
+      settings: { time_limit_seconds: timeLimitSeconds, gap_tolerance: 0 },
     });
     expect(launched.status, launched.text).toBe(202);
     const id = launched.body.id as string;
@@ -121,7 +125,8 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     const out: Record<string, { wall: number; pointsWhileRunning: number }> = {};
     for (const row of done.results) {
       const solver = row.solver_name as string;
-      expect(row.solver_status, solver).toBe("optimal");
+      // A search cut short by its time limit still shows its progress and ends with its incumbent.
+      expect(["optimal", "time_limit"], solver).toContain(row.solver_status);
       out[solver] = { wall: row.wall_time_ms, pointsWhileRunning: whileRunning.get(solver)?.points ?? 0 };
       expect(whileRunning.get(solver)?.points ?? 0, `${solver}: points on the log endpoint while it ran`).toBeGreaterThanOrEqual(3);
 
@@ -160,11 +165,13 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     return out;
   }
 
-  it("scip, highs, cbc and jaos on misc03 and glpk on bell5 (its longest search here): at least 3 progress points from each while it runs, through the log endpoint and the comparison's SSE stream; incumbents never worse, bound never crosses", async () => {
-    const [misc03, bell5] = await Promise.all([watchComparison("misc03.mps", ["scip", "highs", "cbc", "jaos"]), watchComparison("bell5.mps", ["glpk"])]);
-    console.log(
-      `[progress] wall times (ms) and points seen on the log endpoint while running: misc03 ${JSON.stringify(misc03)}; bell5 ${JSON.stringify(bell5)}`,
-    );
+  it("every solver on stein45 for 8 s (a MILP none of them closes that soon): at least 3 progress points from each while it runs, through the log endpoint and the comparison's SSE stream; incumbents never worse, bound never crosses", async () => {
+    // The manifest's MILPs end within ~1–2 s on a quiet machine, too soon to be watched reliably.
+    const [first, second] = await Promise.all([
+      watchComparison("scale/stein45.mps", ["scip", "highs", "cbc"], 8),
+      watchComparison("scale/stein45.mps", ["glpk", "jaos"], 8),
+    ]);
+    console.log(`[progress] wall times (ms) and points seen on the log endpoint while running: ${JSON.stringify({ ...first, ...second })}`);
   }, 200_000);
 
   it("solution_pool_size 5 on a MILP with 15 optima: SCIP returns 5 distinct solutions, best first, each feasible by the checker; CBC says its pool is unsupported; the execution's SSE stream ends with them", async () => {

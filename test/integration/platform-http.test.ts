@@ -5,7 +5,8 @@ type Stack = Awaited<ReturnType<typeof startTestStack>>;
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { MAX_REQUEST_BODY_MB: "1" } });
+  // The local scheduler's tick queries the table on its own; this file counts a request's DynamoDB calls.
+  stack = await startTestStack({ env: { MAX_REQUEST_BODY_MB: "1", LOCAL_SCHEDULER_TICK_MS: "3600000" } });
 });
 afterAll(() => stack?.stop());
 

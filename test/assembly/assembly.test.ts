@@ -13,6 +13,7 @@ import { ensureCloudAssembly, type LambdaFunction, lambdaFunctions, readTemplate
 import { HttpApiGateway, LambdaProcess, SqsEventSource, scheduledEvent } from "./lambda-runtime.js";
 import { CREDENTIALS, MotoResources, REGION } from "./moto-resources.js";
 import { buildWorkerImage, WorkerProcess } from "./worker-image.js";
+import { SMALL_MILP } from "../support/models.js";
 
 /**
  * The deployed artifacts, run: `cdk synth`'s cloud assembly (cached per change), its Lambda bundles
@@ -30,30 +31,7 @@ import { buildWorkerImage, WorkerProcess } from "./worker-image.js";
  */
 const run = machineHas("moto_server", "cbc", "glpsol", "python_solvers");
 
-const MILP = {
-  name: "assembly-milp",
-  sense: "maximize",
-  variables: [
-    { name: "x", ub: 4 },
-    { name: "y", type: "integer", ub: 10 },
-  ],
-  objective: {
-    terms: [
-      { var: "x", coef: 1 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [
-    {
-      name: "cap",
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "y", coef: 1 },
-      ],
-      ub: 5.5,
-    },
-  ],
-};
+const MILP = { ...SMALL_MILP, name: "assembly-milp" };
 const WEBHOOK_SECRET = "whsec_YXNzZW1ibHktdGVzdC1zaWduaW5nLXNlY3JldA==";
 const final = (b: { status: string }) => ["completed", "failed", "cancelled"].includes(b.status);
 

@@ -12,35 +12,13 @@ import autocannon from "autocannon";
 import type { LocalStack } from "../../bin/local/local-stack.js";
 import { type Api, startTestStack } from "../support/test-stack.js";
 import { table } from "./_stats.js";
+import { TINY_LP } from "../support/models.js";
 
 const LEVELS = [8, 32, 128];
 const LIMITS = { allPerMinute: 6000, solvePerMinute: 120, firePerMinute: 30, dailySolves: 400 };
 const JOB_WAIT_MS = 240_000;
 
-const LP = {
-  name: "load",
-  sense: "maximize",
-  variables: [
-    { name: "x", ub: 4 },
-    { name: "y", ub: 3 },
-  ],
-  objective: {
-    terms: [
-      { var: "x", coef: 1 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [
-    {
-      name: "c",
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "y", coef: 1 },
-      ],
-      ub: 5,
-    },
-  ],
-};
+const LP = { ...TINY_LP, name: "load" };
 
 interface RouteSpec {
   name: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../support/api.js";
 import { randomSuffix } from "./target.js";
+import { SMALL_MILP } from "../support/models.js";
 
 /**
  * The black-box suite: HTTP only, against whatever BASE_URL/API_KEY name (or the local stack the global
@@ -26,30 +27,7 @@ async function poll<T = any>(path: string, done: (b: any) => boolean, timeoutMs 
 }
 const final = (b: { status: string }) => ["completed", "failed", "cancelled"].includes(b.status);
 
-const MILP = {
-  name: "e2e-milp",
-  sense: "maximize",
-  variables: [
-    { name: "x", ub: 4 },
-    { name: "y", type: "integer", ub: 10 },
-  ],
-  objective: {
-    terms: [
-      { var: "x", coef: 1 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [
-    {
-      name: "cap",
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "y", coef: 1 },
-      ],
-      ub: 5.5,
-    },
-  ],
-};
+const MILP = { ...SMALL_MILP, name: "e2e-milp" };
 const MPS = `NAME          E2E
 ROWS
  N  COST

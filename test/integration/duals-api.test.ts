@@ -2,47 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
+import { DUALS_MAX_LP } from "../support/models.js";
 
-/** max −x − 2y − 3z s.t. x + y + z ≥ 2, x − y ≤ 1, x + z ≤ 10: optimum −2.5; duals −1.5, 0.5, 0 (duals.ts). */
-const LP = {
-  name: "duals",
-  sense: "maximize",
-  variables: [{ name: "x" }, { name: "y" }, { name: "z" }],
-  objective: {
-    terms: [
-      { var: "x", coef: -1 },
-      { var: "y", coef: -2 },
-      { var: "z", coef: -3 },
-    ],
-  },
-  constraints: [
-    {
-      name: "cover",
-      lb: 2,
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "y", coef: 1 },
-        { var: "z", coef: 1 },
-      ],
-    },
-    {
-      name: "balance",
-      ub: 1,
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "y", coef: -1 },
-      ],
-    },
-    {
-      name: "cap",
-      ub: 10,
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "z", coef: 1 },
-      ],
-    },
-  ],
-};
+const LP = DUALS_MAX_LP;
 const EXPECTED = { duals: { cover: -1.5, balance: 0.5, cap: 0 }, reduced_costs: { x: 0, y: 0, z: -1.5 } };
 const close = (actual: Record<string, number>, expected: Record<string, number>) =>
   Object.entries(expected).every(([k, v]) => Math.abs((actual[k] ?? Number.NaN) - v) <= 1e-9);

@@ -13,6 +13,7 @@ import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js"
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { machineHas } from "../support/machine.js";
 import { objectiveMatches, readManifest } from "../support/manifest.js";
+import { DUALS_MAX_LP } from "../support/models.js";
 
 /**
  * Issue 16's acceptance: on the manifest's LPs solved to optimality, every solver's duals and reduced
@@ -50,45 +51,8 @@ describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
 
   for (const solver of SOLVERS) {
     it(`${solver} on a maximisation: duals in the problem's own sense (every sign flipped from a minimiser's)`, async () => {
-      // max x + 2y + 3z − 1 … the unit test's LP negated: optimum −2.5 at (1.5, 0.5, 0), y = (−1.5, 0.5, 0).
-      const problem = ProblemSchema.parse({
-        sense: "maximize",
-        variables: [{ name: "x" }, { name: "y" }, { name: "z" }],
-        objective: {
-          terms: [
-            { var: "x", coef: -1 },
-            { var: "y", coef: -2 },
-            { var: "z", coef: -3 },
-          ],
-        },
-        constraints: [
-          {
-            name: "cover",
-            lb: 2,
-            terms: [
-              { var: "x", coef: 1 },
-              { var: "y", coef: 1 },
-              { var: "z", coef: 1 },
-            ],
-          },
-          {
-            name: "balance",
-            ub: 1,
-            terms: [
-              { var: "x", coef: 1 },
-              { var: "y", coef: -1 },
-            ],
-          },
-          {
-            name: "cap",
-            ub: 10,
-            terms: [
-              { var: "x", coef: 1 },
-              { var: "z", coef: 1 },
-            ],
-          },
-        ],
-      });
+      // Optimum −2.5 at (1.5, 0.5, 0), y = (−1.5, 0.5, 0): see DUALS_MAX_LP.
+      const problem = ProblemSchema.parse(DUALS_MAX_LP);
       const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
       const r = await adapter(solver).solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
       expect(r.objective_value).toBeCloseTo(-2.5, 9);

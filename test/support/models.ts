@@ -116,3 +116,100 @@ export const BOX_LP: ProblemInput = {
   },
   constraints: [],
 };
+
+/** max x + 2y over x ≤ 4, y ≤ 3, x + y ≤ 5: optimum 8 at (2, 3); any LP solver answers in milliseconds. */
+export const TINY_LP: ProblemInput = {
+  name: "tiny",
+  sense: "maximize",
+  variables: [
+    { name: "x", ub: 4 },
+    { name: "y", ub: 3 },
+  ],
+  objective: {
+    terms: [
+      { var: "x", coef: 1 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "c",
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: 1 },
+      ],
+      ub: 5,
+    },
+  ],
+};
+
+/** max x + 2y, x ≤ 4, y integer ≤ 10, x + y ≤ 5.5: optimum 10.5 at (0.5, 5); every solver, a few nodes. */
+export const SMALL_MILP: ProblemInput = {
+  name: "small-milp",
+  sense: "maximize",
+  variables: [
+    { name: "x", ub: 4 },
+    { name: "y", type: "integer", ub: 10 },
+  ],
+  objective: {
+    terms: [
+      { var: "x", coef: 1 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cap",
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: 1 },
+      ],
+      ub: 5.5,
+    },
+  ],
+};
+
+/**
+ * max −x − 2y − 3z s.t. x + y + z ≥ 2 (cover), x − y ≤ 1 (balance), x + z ≤ 10 (cap): optimum −2.5 at
+ * (1.5, 0.5, 0); in the convention of functions/core/solvers/duals.ts the duals are cover −1.5,
+ * balance 0.5, cap 0 and the reduced costs x 0, y 0, z −1.5 (a maximisation: every sign flipped).
+ */
+export const DUALS_MAX_LP: ProblemInput = {
+  name: "duals",
+  sense: "maximize",
+  variables: [{ name: "x" }, { name: "y" }, { name: "z" }],
+  objective: {
+    terms: [
+      { var: "x", coef: -1 },
+      { var: "y", coef: -2 },
+      { var: "z", coef: -3 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cover",
+      lb: 2,
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: 1 },
+        { var: "z", coef: 1 },
+      ],
+    },
+    {
+      name: "balance",
+      ub: 1,
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "y", coef: -1 },
+      ],
+    },
+    {
+      name: "cap",
+      ub: 10,
+      terms: [
+        { var: "x", coef: 1 },
+        { var: "z", coef: 1 },
+      ],
+    },
+  ],
+};

@@ -13,6 +13,7 @@ import { createLogger } from "../../../functions/core/logger.js";
 import { createSqsClient } from "../../../functions/core/queue/sqs.js";
 import { createServices, type Services } from "../../../functions/core/services.js";
 import { ensureTable } from "../../../functions/core/store/dynamo.js";
+import { TINY_LP } from "../../support/models.js";
 
 /**
  * The API in-process for the fuzz suite: the real app and services over the embedded emulators
@@ -54,30 +55,7 @@ const isVolatile = (pk: string) => (pk.startsWith("LIMIT#") && !pk.startsWith("L
 /** Attributes a read may refresh (an API key's last use). */
 const VOLATILE_ATTRIBUTES = new Set(["last_used_at", "last_used_at_ms"]);
 
-const LP = {
-  name: "tiny",
-  sense: "maximize",
-  variables: [
-    { name: "x", ub: 4 },
-    { name: "y", ub: 3 },
-  ],
-  objective: {
-    terms: [
-      { var: "x", coef: 1 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [
-    {
-      name: "c",
-      terms: [
-        { var: "x", coef: 1 },
-        { var: "y", coef: 1 },
-      ],
-      ub: 5,
-    },
-  ],
-};
+const LP = TINY_LP;
 
 export async function startFuzzStack(): Promise<FuzzStack> {
   const captured: string[] = [];

@@ -36,6 +36,43 @@ export const RangingSchema = z.object({
 });
 export type Ranging = z.infer<typeof RangingSchema>;
 
+/** Where a constraint or bound of the flat model came from in a JModel model: `capacity["north"]` is family capacity, index ["north"]. */
+const ModelNameSchema = {
+  family: z.string().optional().describe("JModel projects and documents: the constraint or variable family the flat name was generated from"),
+  index: z
+    .array(z.union([z.string(), z.number()]))
+    .optional()
+    .describe("JModel projects and documents: the index tuple within the family (empty for a scalar family)"),
+};
+
+export const InfeasibilitySchema = z.object({
+  constraints: z
+    .array(z.object({ name: z.string().describe("the constraint's name in the solved model"), ...ModelNameSchema }))
+    .describe("the constraints of the conflicting subset"),
+  variable_bounds: z
+    .array(
+      z.object({
+        variable: z.string().describe("the variable's name in the solved model"),
+        bound: z.enum(["lower", "upper", "both"]).describe("which of its bounds take part in the conflict"),
+        ...ModelNameSchema,
+      }),
+    )
+    .describe("the variable bounds of the conflicting subset"),
+  method: z
+    .enum(["solver_iis", "deletion_filter"])
+    .describe("solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves"),
+  irreducible: z
+    .boolean()
+    .describe("true: removing any one member makes the rest feasible; false: the time ran out first, the subset is infeasible but may hold more than needed"),
+  verified: z
+    .boolean()
+    .nullable()
+    .describe(
+      "the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked",
+    ),
+});
+export type Infeasibility = z.infer<typeof InfeasibilitySchema>;
+
 /**
  * What a solver's run measured: the spec's row fields, in one definition. The adapter's answer, the
  * solve response and a comparison row are all derived from it (solvers/result.ts maps between them).
@@ -69,6 +106,9 @@ export const SolverMeasuresSchema = z.object({
     .nullable()
     .optional()
     .describe('with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise'),
+  infeasibility: InfeasibilitySchema.nullable()
+    .optional()
+    .describe("with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise"),
 });
 
 export type SolverMeasures = z.infer<typeof SolverMeasuresSchema>;

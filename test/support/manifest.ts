@@ -13,9 +13,12 @@ export interface ManifestEntry {
   expectedObjective: number | null;
 }
 
-/** The public instances beside the checkout, with their known answers (`../shared/instances`). */
-export function readManifest(): ManifestEntry[] {
-  const text = readFileSync(path.join(INSTANCES_DIR, "MANIFEST.tsv"), "utf8");
+/**
+ * The public instances beside the checkout, with their known answers (`../shared/instances`, or a set
+ * under it such as `scale`).
+ */
+export function readManifest(dir: string = INSTANCES_DIR): ManifestEntry[] {
+  const text = readFileSync(path.join(dir, "MANIFEST.tsv"), "utf8");
   const [header, ...lines] = text.trim().split("\n");
   const cols = header!.split("\t");
   const at = (name: string) => cols.indexOf(name);
@@ -24,7 +27,7 @@ export function readManifest(): ManifestEntry[] {
     const objective = f[at("expected_objective")]!;
     return {
       file: f[at("file")]!,
-      path: path.join(INSTANCES_DIR, f[at("file")]!),
+      path: path.join(dir, f[at("file")]!),
       kind: f[at("kind")] as "LP" | "MILP",
       rows: Number(f[at("rows")]),
       cols: Number(f[at("cols")]),

@@ -42,7 +42,7 @@ export interface JaosStats {
   nodes: number;
   mip?: MipStats;
   /** The optimality check of an LP's final basis: worst relative violations and cleanup rounds run. */
-  verification?: { primal: number | null; dual: number | null; cleanupRounds: number };
+  verification?: { primal: number | null; dual: number | null; cleanupRounds: number; initial: { primal: number; dual: number } | null };
 }
 
 export type JaosResult = SolverResult & { stats: JaosStats };
@@ -156,13 +156,13 @@ function verifiedLpAnswer(model: LpModel, x0: Float64Array, deadline: number, st
   const r = engine.solve({ deadline });
   stats.simplexIterations += r.iterations;
   if (r.status !== "optimal") {
-    stats.verification = { primal: null, dual: null, cleanupRounds: 0 };
+    stats.verification = { primal: null, dual: null, cleanupRounds: 0, initial: null };
     const reason = `the optimum of the presolved LP could not be re-derived on the original model (${r.status}${r.message ? `: ${r.message}` : ""})`;
     return { status: r.status === "time_limit" ? "time_limit" : "feasible", x: x0, reason };
   }
   const v = verifiedOptimum(model, engine.getBasis(), deadline);
   stats.simplexIterations += v.iterations;
-  stats.verification = { primal: v.check?.primal ?? null, dual: v.check?.dual ?? null, cleanupRounds: v.rounds };
+  stats.verification = { primal: v.check?.primal ?? null, dual: v.check?.dual ?? null, cleanupRounds: v.rounds, initial: v.initial };
   if (v.check?.ok) return { status: "optimal", x: v.check.x, y: v.check.y };
   const x = v.check && maxViolation(model, v.check.x) <= FEASIBILITY ? v.check.x : x0;
   const reason = `optimality not verified: ${v.reason ?? "no basis"}`;

@@ -108,6 +108,8 @@ export function checkBasis(model: LpModel, status: Int8Array): BasisCheck | null
 export interface VerifiedOptimum {
   /** The last check made (ok, or the best the cleanup reached). */
   check: BasisCheck | null;
+  /** The first check's worst violations, before any cleanup. */
+  initial: { primal: number; dual: number } | null;
   /** Cleanup rounds run after the first check (0 when the basis passed at once). */
   rounds: number;
   iterations: number;
@@ -130,11 +132,12 @@ const CLEANUP: { scale: boolean; primal: number; dual: number }[] = [
 export function verifiedOptimum(model: LpModel, basis: Int8Array, deadline: number): VerifiedOptimum {
   let check = checkBasis(model, basis);
   let iterations = 0;
+  const initial = check && { primal: check.primal, dual: check.dual };
   let reason = check ? `basis fails the check (primal ${check.primal.toExponential(1)}, dual ${check.dual.toExponential(1)})` : "basis has the wrong size";
   for (let round = 0; round < CLEANUP.length; round++) {
-    if (check?.ok) return { check, rounds: round, iterations };
-    if (!check) return { check, rounds: round, iterations, reason };
-    if (performance.now() >= deadline) return { check, rounds: round, iterations, reason: `${reason}; time limit reached during cleanup` };
+    if (check?.ok) return { check, initial, rounds: round, iterations };
+    if (!check) return { check, initial, rounds: round, iterations, reason };
+    if (performance.now() >= deadline) return { check, initial, rounds: round, iterations, reason: `${reason}; time limit reached during cleanup` };
     const step = CLEANUP[round]!;
     const engine = new LpEngine(model, { scale: step.scale });
     engine.setBasis(check.status);
@@ -148,5 +151,5 @@ export function verifiedOptimum(model: LpModel, basis: Int8Array, deadline: numb
     if (next) check = next;
     reason = `basis fails the check after ${round + 1} cleanup rounds (primal ${check.primal.toExponential(1)}, dual ${check.dual.toExponential(1)})`;
   }
-  return check?.ok ? { check, rounds: CLEANUP.length, iterations } : { check, rounds: CLEANUP.length, iterations, reason };
+  return { check, initial, rounds: CLEANUP.length, iterations, ...(check?.ok ? {} : { reason }) };
 }

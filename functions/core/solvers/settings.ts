@@ -30,6 +30,10 @@ export const SettingsRequestSchema = z
       .boolean()
       .optional()
       .describe('default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"`'),
+    explain_infeasibility: z
+      .boolean()
+      .optional()
+      .describe("default false; an `infeasible` result then carries `infeasibility`, a conflicting subset of constraints and bounds"),
   })
   .strict();
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
@@ -40,6 +44,7 @@ export const SettingsSchema = z.object({
   threads: z.number().int(),
   solution_pool_size: z.number().int().optional().describe("absent on records from before pools: 1"),
   ranging: z.boolean().optional().describe("absent: false"),
+  explain_infeasibility: z.boolean().optional().describe("absent: false"),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -54,6 +59,7 @@ export function resolveSettings(
     threads: config.solverThreads,
     ...(requested?.solution_pool_size && requested.solution_pool_size > 1 ? { solution_pool_size: requested.solution_pool_size } : {}),
     ...(requested?.ranging ? { ranging: true } : {}),
+    ...(requested?.explain_infeasibility ? { explain_infeasibility: true } : {}),
   };
 }
 

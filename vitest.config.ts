@@ -13,6 +13,7 @@ const shared = {
 const HEAVY = [
   "test/integration/solve-manifest.test.ts",
   "test/integration/jaos-manifest.test.ts",
+  "test/integration/jaos-scale.test.ts",
   "test/integration/jaos-scale-milp.test.ts",
   "test/integration/compare-matrix.test.ts",
 ];

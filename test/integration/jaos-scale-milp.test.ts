@@ -6,14 +6,12 @@
  * vpm1 cuts that close the root, 10teams the search on the optimal face of a degenerate relaxation.
  */
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMps } from "../../functions/core/problem/mps.js";
 import { solveChecked } from "../support/jaos.js";
-import { INSTANCES_DIR, machineHas } from "../support/machine.js";
-import { objectiveMatches, readManifest } from "../support/manifest.js";
+import { machineHas } from "../support/machine.js";
+import { objectiveMatches, readManifest, SCALE_DIR } from "../support/manifest.js";
 
-const SCALE_DIR = path.join(INSTANCES_DIR, "scale");
 const SOLVED = ["fixnet6.mps", "pp08a.mps", "modglob.mps", "vpm1.mps", "10teams.mps"];
 
 const run = machineHas("instances");

@@ -13,9 +13,19 @@ export interface ManifestEntry {
   expectedObjective: number | null;
 }
 
+/** The scale set (issue 17): larger netlib LPs and MIPLIB 3 MILPs, with a manifest of the same columns. */
+export const SCALE_DIR = path.join(INSTANCES_DIR, "scale");
+
+/** The instance sets by name: "main" (the manifest) and "scale". */
+export function instanceSetDir(set: string): string {
+  if (set === "main") return INSTANCES_DIR;
+  if (set === "scale") return SCALE_DIR;
+  throw new Error(`unknown instance set "${set}" (main or scale)`);
+}
+
 /**
- * The public instances beside the checkout, with their known answers (`../shared/instances`, or a set
- * under it such as `scale`).
+ * The public instances beside the checkout, with their known answers (`../shared/instances`), or
+ * those of another set directory with the same MANIFEST.tsv columns.
  */
 export function readManifest(dir: string = INSTANCES_DIR): ManifestEntry[] {
   const text = readFileSync(path.join(dir, "MANIFEST.tsv"), "utf8");

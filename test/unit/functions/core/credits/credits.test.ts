@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { principalOf } from "../../../../support/fake-api.js";
 import { loadConfig } from "../../../../../functions/core/config.js";
 import { Credits } from "../../../../../functions/core/credits/credits.js";
+import { CreditFloorError } from "../../../../../functions/core/store/identity.js";
 
 function credits(
   balance: number,
@@ -15,7 +16,8 @@ function credits(
   const notices: { to: string; type: string; data: unknown }[] = [];
   const identity = {
     adjustCredits: async (_org: string, delta: number, floor: number | null) => {
-      if (floor !== null && org.credit_balance + delta < floor) return null;
+      if (floor !== null && org.credit_balance + delta < floor)
+        throw new CreditFloorError({ pk: "ORG#org_test", sk: "ORG" }, { credit_balance: org.credit_balance } as never);
       org.credit_balance += delta;
       return org.credit_balance;
     },

@@ -44,6 +44,15 @@ describe("credits", () => {
     expect((await c.service.balance("org_test")).credits_remaining).toBe(4);
   });
 
+  it("refuses a charge the balance does not cover with the balance the store's refusal carries", async () => {
+    const c = credits(4);
+    await expect(c.service.charge("org_test", 10)).rejects.toMatchObject({
+      code: "insufficient_credits",
+      extra: { credits_required: 10, credits_remaining: 4 },
+    });
+    expect(c.org.credit_balance).toBe(4);
+  });
+
   it("tells the charged user once, when a charge crosses the low threshold", async () => {
     const c = credits(0);
     await c.service.noticeLowBalance("usr_1", 150, 10);

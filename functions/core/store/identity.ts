@@ -136,15 +136,14 @@ export class IdentityStore {
    * read-modify-write. Null when the organization is gone.
    */
   async adjustCredits(orgId: string, delta: number, floor: number | null): Promise<number | null> {
-    const key = { pk: `ORG#${orgId}`, sk: "ORG" };
-    const out = await this.table.update<{ credit_balance: number }>({
-      Key: key,
-      ...buildUpdate({ add: [increment("credit_balance", delta)], condition: floor === null ? itemExists() : creditsCover(floor - delta) }),
-    });
-    if (out) return out.credit_balance;
-    const org = await this.table.get<OrganizationRecord>(key.pk, key.sk);
-    if (org) throw new CreditFloorError(key, org);
-    return null;
+    const out = await this.table.updateOrExplainRefusal<OrganizationRecord, CreditFloorError>(
+      {
+        Key: { pk: `ORG#${orgId}`, sk: "ORG" },
+        ...buildUpdate({ add: [increment("credit_balance", delta)], condition: floor === null ? itemExists() : creditsCover(floor - delta) }),
+      },
+      CreditFloorError,
+    );
+    return out?.credit_balance ?? null;
   }
 
   async createWorkspace(ws: WorkspaceRecord): Promise<void> {
@@ -325,14 +324,13 @@ export class IdentityStore {
    * carrying the token, when it was used or has expired; null when there is no such token.
    */
   async consumeResetToken(tokenHash: string, nowMs: number): Promise<string | null> {
-    const key = { pk: `RESET#${tokenHash}`, sk: "RESET" };
-    const out = await this.table.update<ResetTokenRecord>({
-      Key: key,
-      ...buildUpdate({ set: [assign("used_at", isoTime(nowMs))], condition: resetTokenUsable(nowMs) }),
-    });
-    if (out) return out.user_id;
-    const token = await this.table.get<ResetTokenRecord>(key.pk, key.sk);
-    if (token) throw new ResetTokenSpentError(key, token);
-    return null;
+    const out = await this.table.updateOrExplainRefusal<ResetTokenRecord, ResetTokenSpentError>(
+      {
+        Key: { pk: `RESET#${tokenHash}`, sk: "RESET" },
+        ...buildUpdate({ set: [assign("used_at", isoTime(nowMs))], condition: resetTokenUsable(nowMs) }),
+      },
+      ResetTokenSpentError,
+    );
+    return out?.user_id ?? null;
   }
 }

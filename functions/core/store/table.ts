@@ -108,6 +108,22 @@ export class Table {
     throw new failure(input.Key, await this.get<T>(input.Key.pk, input.Key.sk));
   }
 
+  /**
+   * As `updateOrExplain`, for a caller to whom a missing item is no refusal but "not there": null when
+   * the item is gone, `failure` only when an item that exists refused the condition.
+   */
+  async updateOrExplainRefusal<T = Item, E extends ConditionFailedError<T> = ConditionFailedError<T>>(
+    input: Omit<UpdateCommandInput, "TableName"> & { Key: { pk: string; sk: string } },
+    failure: ConditionFailure<T, E>,
+  ): Promise<T | null> {
+    try {
+      return await this.updateOrExplain<T, E>(input, failure);
+    } catch (error) {
+      if (error instanceof ConditionFailedError && error.existing === null) return null;
+      throw error;
+    }
+  }
+
   /** Delete; with `condition`, returns false instead of throwing when the condition fails. */
   async delete(pk: string, sk: string, condition?: Part): Promise<boolean> {
     try {

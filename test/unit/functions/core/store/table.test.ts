@@ -49,6 +49,15 @@ describe("a failed conditional write", () => {
     expect(error).toMatchObject({ name: "CreditFloorError", balance: 3 });
   });
 
+  it("answers null for a missing item where the caller asks only for refusals explained", async () => {
+    const missing = refusingTable(null).table;
+    expect(await missing.updateOrExplainRefusal({ Key: key, ...buildUpdate({ set: [assign("x", 1)], condition: itemExists() }) }, CreditFloorError)).toBeNull();
+    const present = refusingTable({ ...key, credit_balance: 2 }).table;
+    await expect(
+      present.updateOrExplainRefusal({ Key: key, ...buildUpdate({ set: [assign("x", 1)], condition: itemExists() }) }, CreditFloorError),
+    ).rejects.toBeInstanceOf(CreditFloorError);
+  });
+
   it("returns null from a plain update, where the caller needs only to know that it failed", async () => {
     const { table } = refusingTable({ ...key });
     expect(await table.update({ Key: key, ...buildUpdate({ set: [assign("x", 1)], condition: itemExists() }) })).toBeNull();

@@ -3,11 +3,12 @@ import path from "node:path";
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
 import {
   deletionFilter,
-  explanationDeadlines,
   type FeasibilityOracle,
   infeasibilityOf,
   membersOf,
+  searchDeadlineMs,
   verdictOf,
+  verifyDeadlineMs,
   verifyInfeasibility,
 } from "../../../functions/core/solvers/iis/index.js";
 import type { Infeasibility, SolveSettings } from "../../../functions/core/solvers/types.js";
@@ -22,8 +23,8 @@ export interface ExplanationSolvers {
 /**
  * A solver's adapter that, with `settings.explainInfeasibility`, follows an infeasible verdict with its
  * explanation: the solver's own IIS where the adapter brought one (HiGHS on LPs, SCIP; SCIP's bounds
- * then filtered, its constraints kept), else the deletion filter; then the checker's re-solves set `verified`. Everything runs within one more time
- * limit (iis/budget.ts). Which solver re-solves (docs/decisions.md, "Why infeasible"):
+ * then filtered, its constraints kept), else the deletion filter; then the checker's re-solves set `verified`. The search and the verification get one
+ * more time limit each (iis/budget.ts). Which solver re-solves (docs/decisions.md, "Why infeasible"):
  * - the filter: the solver that proved infeasibility on an LP; on a MILP native HiGHS when present
  *   (each step is a branch and bound, and HiGHS is the fastest MILP solver a worker has), else the same;
  * - the checker: native HiGHS when present, else the solver that proved infeasibility.
@@ -48,23 +49,24 @@ async function explain(
   context: SolveContext,
   result: AdapterResult,
 ): Promise<Infeasibility> {
-  const deadlines = explanationDeadlines(settings.timeLimitSeconds, Date.now());
+  const searchUntil = searchDeadlineMs(settings.timeLimitSeconds, Date.now());
   // A cancelled solve ends its explanation at once: every deadline has passed.
   const now = () => (context.signal?.aborted ? Number.POSITIVE_INFINITY : Date.now());
   const highs = await solvers.nativeHighs();
   const oracle = adapterOracle(hasIntegers(problem) && highs ? highs : adapter, settings, context);
   let found = result.infeasibility ?? null;
   if (!found) {
-    const filtered = await deletionFilter(problem, oracle, { deadlineMs: deadlines.searchMs, now });
+    const filtered = await deletionFilter(problem, oracle, { deadlineMs: searchUntil, now });
     found = infeasibilityOf(problem, filtered.members, { method: "deletion_filter", irreducible: filtered.irreducible, verified: null });
   } else if (found.method === "solver_iis" && found.irreducible && adapter.name === "scip") {
     // SCIP's IIS is irreducible in its constraints; the bounds it keeps may include some it does not need.
     const members = membersOf(problem, found);
     const rows = members.filter((m) => m.kind === "constraint");
-    const trimmed = await deletionFilter(problem, oracle, { start: members, keep: rows, deadlineMs: deadlines.searchMs, now });
+    const trimmed = await deletionFilter(problem, oracle, { start: members, keep: rows, deadlineMs: searchUntil, now });
     found = infeasibilityOf(problem, trimmed.members, { method: "solver_iis", irreducible: trimmed.irreducible, verified: null });
   }
-  const verified = await verifyInfeasibility(problem, found, adapterOracle(highs ?? adapter, settings, context), { deadlineMs: deadlines.verifyMs, now });
+  const verifyUntil = verifyDeadlineMs(settings.timeLimitSeconds, Date.now());
+  const verified = await verifyInfeasibility(problem, found, adapterOracle(highs ?? adapter, settings, context), { deadlineMs: verifyUntil, now });
   return { ...found, verified };
 }
 

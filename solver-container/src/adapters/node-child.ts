@@ -13,7 +13,7 @@
 import { rename, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
-import { deletionFilter, explanationDeadlines, type FeasibilityOracle, infeasibilityOf, verdictOf } from "../../../functions/core/solvers/iis/index.js";
+import { deletionFilter, type FeasibilityOracle, infeasibilityOf, searchDeadlineMs, verdictOf } from "../../../functions/core/solvers/iis/index.js";
 import { emptyResult, type Infeasibility, type SolveSettings } from "../../../functions/core/solvers/types.js";
 import type { AdapterResult, TypeScriptEngine } from "./types.js";
 
@@ -56,7 +56,7 @@ async function standBy(modulePath: string, exportName: string, requestArrived: (
 async function filterInChild(engine: TypeScriptEngine, problem: Problem, settings: SolveSettings): Promise<Infeasibility> {
   const oracle: FeasibilityOracle = async (sub, seconds) =>
     verdictOf(sub, await engine.solve(sub, { timeLimitSeconds: seconds, gapTolerance: 1, threads: settings.threads }, () => undefined));
-  const found = await deletionFilter(problem, oracle, { deadlineMs: explanationDeadlines(settings.timeLimitSeconds, Date.now()).searchMs });
+  const found = await deletionFilter(problem, oracle, { deadlineMs: searchDeadlineMs(settings.timeLimitSeconds, Date.now()) });
   return infeasibilityOf(problem, found.members, { method: "deletion_filter", irreducible: found.irreducible, verified: null });
 }
 

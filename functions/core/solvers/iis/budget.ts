@@ -1,19 +1,15 @@
 /**
- * An explanation runs within one more time limit, counted from the infeasible verdict: the search for
- * the subset (a solver's IIS or the deletion filter) until EXPLAIN_SEARCH_SHARE of it, the
- * verification's re-solves in the rest (docs/decisions.md, "Why infeasible").
+ * An explanation's time (docs/decisions.md, "Why infeasible"): the search for the subset (a solver's
+ * IIS or the deletion filter) gets one more time limit from the infeasible verdict, and the checker's
+ * verification another from the search's end. The verification's re-solves number about as many as
+ * the filter's (one per member of an irreducible subset), so a share of one limit would leave most
+ * filtered answers unchecked.
  */
-export const EXPLAIN_SEARCH_SHARE = 0.8;
-
-export interface ExplanationDeadlines {
-  searchMs: number;
-  verifyMs: number;
+export function searchDeadlineMs(timeLimitSeconds: number, startedMs: number): number {
+  return startedMs + timeLimitSeconds * 1000;
 }
 
-export function explanationDeadlines(timeLimitSeconds: number, startedMs: number): ExplanationDeadlines {
-  const budgetMs = timeLimitSeconds * 1000;
-  return { searchMs: startedMs + EXPLAIN_SEARCH_SHARE * budgetMs, verifyMs: startedMs + budgetMs };
-}
+export const verifyDeadlineMs = searchDeadlineMs;
 
-/** Seconds a solver's own IIS search may take (the Python runner's HiGHS and SCIP). */
-export const explanationSearchSeconds = (timeLimitSeconds: number): number => EXPLAIN_SEARCH_SHARE * timeLimitSeconds;
+/** Seconds a solver's own IIS search may take (the Python runner's HiGHS and SCIP): one time limit. */
+export const explanationSearchSeconds = (timeLimitSeconds: number): number => timeLimitSeconds;

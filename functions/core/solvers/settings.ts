@@ -33,7 +33,9 @@ export const SettingsRequestSchema = z
     explain_infeasibility: z
       .boolean()
       .optional()
-      .describe("default false; an `infeasible` result then carries `infeasibility`, a conflicting subset of constraints and bounds"),
+      .describe(
+        "default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit",
+      ),
   })
   .strict();
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
@@ -69,4 +71,5 @@ export const toSolveSettings = (s: Settings): SolveSettings => ({
   threads: s.threads,
   solutionPoolSize: s.solution_pool_size ?? 1,
   ranging: s.ranging ?? false,
+  explainInfeasibility: s.explain_infeasibility ?? false,
 });

@@ -40,6 +40,8 @@ export interface ComparisonRecord {
   problem: PayloadRef | null;
   /** A matrix row's model and dataset, compiled by its worker: { jmodel_source, data }. */
   model: PayloadRef | null;
+  /** A JModel project's generated names → family and index (jmodel/names.ts), passed to its rows' executions. */
+  model_names?: PayloadRef;
   credits_each: number;
   cancel_requested: boolean;
   /** The band it is queued on (queue/priority.ts); absent on records from before priorities: 0. */

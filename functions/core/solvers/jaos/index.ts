@@ -83,7 +83,7 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     if (outcome.status === "optimal") {
       const obj = sign * objectiveValue(model, outcome.x!);
       const solved = { solver_status: "optimal" as const, objective_value: obj, dual_bound: obj, gap: 0, solution: named(outcome.x!) };
-      const rows = originalRowDuals(model, outcome.x!, mapping.rowNames, deadline, stats);
+      const rows = originalRowDuals(model, outcome.x!, outcome.basis, mapping.rowNames, deadline, stats);
       return finish({ ...solved, ...dualFields(problem, solved, rows && normaliseDuals(problem, "minimisation", rows)) });
     }
     if (outcome.status === "infeasible" || outcome.status === "unbounded") return finish({ solver_status: outcome.status });
@@ -127,14 +127,21 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
 }
 
 /**
- * Row duals of an optimal basis of the original model. jaos's presolve removes and merges rows and
- * postsolve recovers primal values only, so the LP is solved once more without presolve (within the
- * same deadline), from the basis the optimum x suggests (usually optimal at once; the simplex goes on
- * from it otherwise); null when that run does not end optimal.
+ * Row duals of an optimal basis of the original model: the LP is solved once more without presolve
+ * (within the same deadline) from the postsolved optimal basis (or, without one, the basis the optimum
+ * x suggests) — usually optimal at once, the simplex goes on from it otherwise; null when that run
+ * does not end optimal.
  */
-function originalRowDuals(model: LpModel, x: Float64Array, rowNames: string[], deadline: number, stats: JaosStats): Record<string, number> | null {
+function originalRowDuals(
+  model: LpModel,
+  x: Float64Array,
+  basis: Int8Array | undefined,
+  rowNames: string[],
+  deadline: number,
+  stats: JaosStats,
+): Record<string, number> | null {
   const engine = new LpEngine(model);
-  engine.setBasis(basisAt(model, x));
+  engine.setBasis(basis ?? basisAt(model, x));
   const r = engine.solve({ deadline });
   stats.simplexIterations += r.iterations;
   if (r.status !== "optimal") return null;
@@ -174,6 +181,8 @@ function basisAt(model: LpModel, x: Float64Array): Int8Array {
 interface LpOutcome {
   status: "optimal" | "infeasible" | "unbounded" | "time_limit" | "error";
   x?: Float64Array;
+  /** For "optimal": the final basis mapped to the original model (postsolved), when there is one. */
+  basis?: Int8Array;
   message?: string;
 }
 
@@ -187,7 +196,7 @@ function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, s
     const engine = new LpEngine(model);
     const r = engine.solve({ deadline });
     stats.simplexIterations += r.iterations;
-    if (r.status === "optimal") return { status: "optimal", x: r.x! };
+    if (r.status === "optimal") return { status: "optimal", x: r.x!, basis: engine.getBasis() };
     if (r.status === "infeasible" || r.status === "unbounded" || r.status === "time_limit") return { status: r.status };
     return { status: "error", message: r.message ?? `LP ended ${r.status}` };
   };
@@ -205,7 +214,7 @@ function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, s
   if (r.status === "time_limit") return { status: "time_limit" };
   if (r.status === "optimal") {
     const x = pre.postsolve(r.x!);
-    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x };
+    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x, basis: pre.postsolveBasis(engine.getBasis(), x) };
   }
   if (r.status === "unbounded" && r.x && r.ray) {
     // the certificate mapped back and checked on the original model

@@ -149,12 +149,15 @@ export class LpEngine {
     st.restoreBounds();
     st.restoreCosts();
     st.tol.primal = DEFAULT_TOLERANCES.primal;
-    if (!this.hasBasis) st.setSlackBasis();
+    const cold = !this.hasBasis;
+    if (cold) st.setSlackBasis();
     else st.fixNonbasicStatuses();
     this.hasBasis = true;
     if (!st.factorValid) st.refactor();
     st.computePrimal();
     st.computeDual();
+    // a cold start whose only dual infeasibilities are boxed columns: flip them and go dual at once
+    if (cold && st.flipBoxedToDualFeasibility() > 0) st.computePrimal();
     const cutoff = opt.cutoff === undefined ? undefined : opt.cutoff - this.model.offset;
 
     let perturbed = false;

@@ -10,7 +10,12 @@ const shared = {
  * Files whose assertions depend on solvers getting the CPU they are timed against (60 s wall-clock
  * limits on the manifest, a parallel-speed-up bound): they run after the rest, one file at a time.
  */
-const HEAVY = ["test/integration/solve-manifest.test.ts", "test/integration/jaos-manifest.test.ts", "test/integration/compare-matrix.test.ts"];
+const HEAVY = [
+  "test/integration/solve-manifest.test.ts",
+  "test/integration/jaos-manifest.test.ts",
+  "test/integration/jaos-scale.test.ts",
+  "test/integration/compare-matrix.test.ts",
+];
 
 export default defineConfig({
   test: {

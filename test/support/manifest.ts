@@ -13,9 +13,22 @@ export interface ManifestEntry {
   expectedObjective: number | null;
 }
 
-/** The public instances beside the checkout, with their known answers (`../shared/instances`). */
-export function readManifest(): ManifestEntry[] {
-  const text = readFileSync(path.join(INSTANCES_DIR, "MANIFEST.tsv"), "utf8");
+/** The scale set (issue 17): larger netlib LPs and MIPLIB 3 MILPs, with a manifest of the same columns. */
+export const SCALE_DIR = path.join(INSTANCES_DIR, "scale");
+
+/** The instance sets by name: "main" (the manifest) and "scale". */
+export function instanceSetDir(set: string): string {
+  if (set === "main") return INSTANCES_DIR;
+  if (set === "scale") return SCALE_DIR;
+  throw new Error(`unknown instance set "${set}" (main or scale)`);
+}
+
+/**
+ * The public instances beside the checkout, with their known answers (`../shared/instances`), or
+ * those of another set directory with the same MANIFEST.tsv columns.
+ */
+export function readManifest(dir: string = INSTANCES_DIR): ManifestEntry[] {
+  const text = readFileSync(path.join(dir, "MANIFEST.tsv"), "utf8");
   const [header, ...lines] = text.trim().split("\n");
   const cols = header!.split("\t");
   const at = (name: string) => cols.indexOf(name);
@@ -24,7 +37,7 @@ export function readManifest(): ManifestEntry[] {
     const objective = f[at("expected_objective")]!;
     return {
       file: f[at("file")]!,
-      path: path.join(INSTANCES_DIR, f[at("file")]!),
+      path: path.join(dir, f[at("file")]!),
       kind: f[at("kind")] as "LP" | "MILP",
       rows: Number(f[at("rows")]),
       cols: Number(f[at("cols")]),

@@ -18,6 +18,7 @@ import { solveMip, type MipStats } from "./mip.js";
 import { maxViolation, modelFromProblem, objectiveValue, rowActivities, type LpModel } from "./model.js";
 import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
 import { noPresolve, presolve, type PresolveStats, type Presolved } from "./presolve.js";
+import { verifiedOptimum } from "./verify.js";
 
 export const JAOS_VERSION: string = pkg.version;
 
@@ -40,6 +41,8 @@ export interface JaosStats {
   simplexIterations: number;
   nodes: number;
   mip?: MipStats;
+  /** The optimality check of an LP's final basis: worst relative violations and cleanup rounds run. */
+  verification?: { primal: number | null; dual: number | null; cleanupRounds: number; initial: { primal: number; dual: number } | null };
 }
 
 export type JaosResult = SolverResult & { stats: JaosStats };
@@ -81,10 +84,15 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   if (!isMip) {
     const outcome = solveLpWithFallback(model, pre, deadline, stats);
     if (outcome.status === "optimal") {
-      const obj = sign * objectiveValue(model, outcome.x!);
-      const solved = { solver_status: "optimal" as const, objective_value: obj, dual_bound: obj, gap: 0, solution: named(outcome.x!) };
-      const rows = originalRowDuals(model, outcome.x!, outcome.basis, mapping.rowNames, deadline, stats);
-      return finish({ ...solved, ...dualFields(problem, solved, rows && normaliseDuals(problem, "minimisation", rows)) });
+      const answer = verifiedLpAnswer(model, outcome.x!, outcome.basis, deadline, stats);
+      const obj = sign * objectiveValue(model, answer.x);
+      if (answer.status !== "optimal") {
+        // never a loose "optimal": a primal feasible point that could not be verified optimal
+        return finish({ solver_status: answer.status, objective_value: obj, solution: named(answer.x), error_message: answer.reason ?? null });
+      }
+      const solved = { solver_status: "optimal" as const, objective_value: obj, dual_bound: obj, gap: 0, solution: named(answer.x) };
+      const rows = Object.fromEntries(mapping.rowNames.map((name, i) => [name, answer.y![i]!]));
+      return finish({ ...solved, ...dualFields(problem, solved, normaliseDuals(problem, "minimisation", rows)) });
     }
     if (outcome.status === "infeasible" || outcome.status === "unbounded") return finish({ solver_status: outcome.status });
     if (outcome.status === "time_limit") return finish({ solver_status: "time_limit" });
@@ -126,27 +134,40 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   });
 }
 
+interface LpAnswer {
+  status: "optimal" | "feasible" | "time_limit";
+  x: Float64Array;
+  /** Verified row duals (minimisation convention), for "optimal". */
+  y?: Float64Array;
+  reason?: string;
+}
+
 /**
- * Row duals of an optimal basis of the original model: the LP is solved once more without presolve
- * (within the same deadline) from the postsolved optimal basis (or, without one, the basis the optimum
- * x suggests) — usually optimal at once, the simplex goes on from it otherwise; null when that run
- * does not end optimal.
+ * "optimal" only for a basis of the original model that passes `checkBasis` (verify.ts). The LP is
+ * solved once more on the original model (within the same deadline) from the postsolved optimal basis
+ * of the presolved LP (or, without one, the basis the presolved optimum x₀ suggests) — usually optimal
+ * at once, the simplex goes on from it otherwise — and that basis is checked and, where it fails,
+ * cleaned up. What
+ * cannot be verified is reported with the primal feasible point it has: "time_limit" when the deadline
+ * cut the work short, "feasible" otherwise, with the reason.
  */
-function originalRowDuals(
-  model: LpModel,
-  x: Float64Array,
-  basis: Int8Array | undefined,
-  rowNames: string[],
-  deadline: number,
-  stats: JaosStats,
-): Record<string, number> | null {
+function verifiedLpAnswer(model: LpModel, x0: Float64Array, basis: Int8Array | undefined, deadline: number, stats: JaosStats): LpAnswer {
   const engine = new LpEngine(model);
-  engine.setBasis(basis ?? basisAt(model, x));
+  engine.setBasis(basis ?? basisAt(model, x0));
   const r = engine.solve({ deadline });
   stats.simplexIterations += r.iterations;
-  if (r.status !== "optimal") return null;
-  const y = engine.rowDuals();
-  return Object.fromEntries(rowNames.map((name, i) => [name, y[i]!]));
+  if (r.status !== "optimal") {
+    stats.verification = { primal: null, dual: null, cleanupRounds: 0, initial: null };
+    const reason = `the optimum of the presolved LP could not be re-derived on the original model (${r.status}${r.message ? `: ${r.message}` : ""})`;
+    return { status: r.status === "time_limit" ? "time_limit" : "feasible", x: x0, reason };
+  }
+  const v = verifiedOptimum(model, engine.getBasis(), deadline);
+  stats.simplexIterations += v.iterations;
+  stats.verification = { primal: v.check?.primal ?? null, dual: v.check?.dual ?? null, cleanupRounds: v.rounds, initial: v.initial };
+  if (v.check?.ok) return { status: "optimal", x: v.check.x, y: v.check.y };
+  const x = v.check && maxViolation(model, v.check.x) <= FEASIBILITY ? v.check.x : x0;
+  const reason = `optimality not verified: ${v.reason ?? "no basis"}`;
+  return { status: performance.now() >= deadline ? "time_limit" : "feasible", x, reason };
 }
 
 /**

@@ -31,6 +31,9 @@ export interface LpSolveOptions {
   cutoff?: number;
   /** Perturb costs before dual phase 2 (default true). */
   perturb?: boolean;
+  /** Feasibility tolerances of this solve (default DEFAULT_TOLERANCES); the cleanup after a failed
+   * optimality check tightens them. */
+  tolerances?: { primal: number; dual: number };
 }
 
 export interface LpResult {
@@ -148,7 +151,8 @@ export class LpEngine {
     }
     st.restoreBounds();
     st.restoreCosts();
-    st.tol.primal = DEFAULT_TOLERANCES.primal;
+    st.tol.primal = opt.tolerances?.primal ?? DEFAULT_TOLERANCES.primal;
+    st.tol.dual = opt.tolerances?.dual ?? DEFAULT_TOLERANCES.dual;
     const cold = !this.hasBasis;
     if (cold) st.setSlackBasis();
     else st.fixNonbasicStatuses();

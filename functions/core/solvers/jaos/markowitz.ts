@@ -311,8 +311,9 @@ export class Elimination {
         const values = this.colValues;
         let cmax = 0;
         for (let k = 0; k < len; k++) {
-          const av = Math.abs((values[k] = this.entry(this.cIdx[b + k], j)));
-          if (av > cmax) cmax = av;
+          const v = this.entry(this.cIdx[b + k], j);
+          values[k] = v;
+          if (Math.abs(v) > cmax) cmax = Math.abs(v);
         }
         this.colMax[j] = cmax;
         this.colMaxValid[j] = 1;

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
+import { AT_LOWER, BASIC } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
+import { checkBasis, VERIFY_DUAL_TOL, VERIFY_PRIMAL_TOL, verifiedOptimum } from "../../../../../../functions/core/solvers/jaos/verify.js";
+import { problem } from "../../../../../support/jaos.js";
+
+const v = (name: string) => ({ name, lb: 0, ub: null });
+const t = (coef: number, name: string) => ({ var: name, coef });
+
+// max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18: optimum (2, 6), 36; stored as min −3x − 5y.
+const textbook = modelFromProblem(
+  problem({
+    sense: "maximize",
+    variables: [v("x"), v("y")],
+    objective: { constant: 0, terms: [t(3, "x"), t(5, "y")] },
+    constraints: [
+      { name: "c1", terms: [t(1, "x")], ub: 4 },
+      { name: "c2", terms: [t(2, "y")], ub: 12 },
+      { name: "c3", terms: [t(3, "x"), t(2, "y")], ub: 18 },
+    ],
+  }),
+).model;
+
+// statuses: columns x, y, then the logicals of c1, c2, c3 (a logical is −activity, so an active upper
+// side puts it at its lower bound)
+const OPTIMAL = Int8Array.from([BASIC, BASIC, BASIC, AT_LOWER, AT_LOWER]);
+const SLACK = Int8Array.from([AT_LOWER, AT_LOWER, BASIC, BASIC, BASIC]);
+const OVERSHOOT = Int8Array.from([BASIC, BASIC, AT_LOWER, AT_LOWER, BASIC]);
+
+const far = () => performance.now() + 10_000;
+
+describe("jaos optimality check on the original model", () => {
+  it("accepts the optimal basis and recomputes its point and duals from a fresh factorisation", () => {
+    const c = checkBasis(textbook, OPTIMAL)!;
+    expect(c.ok).toBe(true);
+    expect(c.primal).toBeLessThanOrEqual(VERIFY_PRIMAL_TOL);
+    expect(c.dual).toBeLessThanOrEqual(VERIFY_DUAL_TOL);
+    expect(Array.from(c.x)).toEqual([2, 6]);
+    // minimisation convention c = Aᵀy + d: y(c2) = −1.5, y(c3) = −1, c1 inactive
+    expect(c.y[0]).toBeCloseTo(0, 12);
+    expect(c.y[1]).toBeCloseTo(-1.5, 12);
+    expect(c.y[2]).toBeCloseTo(-1, 12);
+  });
+
+  it("rejects a primal feasible basis whose reduced costs have the wrong sign", () => {
+    const c = checkBasis(textbook, SLACK)!;
+    expect(c.primal).toBe(0);
+    // d = c = (−3, −5) at lower bounds: the worst, 5, relative to max(1, |c_y|) = 5
+    expect(c.dual).toBeCloseTo(1, 12);
+    expect(c.ok).toBe(false);
+  });
+
+  it("rejects a dual feasible basis whose point violates a row, relative to the row's terms", () => {
+    const c = checkBasis(textbook, OVERSHOOT)!;
+    // x = 4, y = 6: 3x + 2y = 24 > 18, relative to max(1, 18, 12 + 12) = 24
+    expect(c.primal).toBeCloseTo(6 / 24, 12);
+    expect(c.ok).toBe(false);
+  });
+
+  it("refuses a basis with the wrong number of basic variables", () => {
+    expect(checkBasis(textbook, Int8Array.from([BASIC, BASIC, BASIC, BASIC, AT_LOWER]))).toBeNull();
+  });
+
+  it("cleans up a failing basis into a verified optimum", () => {
+    for (const start of [SLACK, OVERSHOOT]) {
+      const r = verifiedOptimum(textbook, start, far());
+      expect(r.check?.ok).toBe(true);
+      expect(r.rounds).toBe(1);
+      expect(r.iterations).toBeGreaterThan(0);
+      expect(Array.from(r.check!.x).map((x) => Math.round(x * 1e9) / 1e9)).toEqual([2, 6]);
+    }
+  });
+
+  it("does not clean up a basis that passes", () => {
+    const r = verifiedOptimum(textbook, OPTIMAL, far());
+    expect(r).toMatchObject({ rounds: 0, iterations: 0 });
+    expect(r.check?.ok).toBe(true);
+  });
+
+  it("says why when the deadline leaves no time for cleanup", () => {
+    const r = verifiedOptimum(textbook, SLACK, performance.now() - 1);
+    expect(r.check?.ok).toBe(false);
+    expect(r.reason).toMatch(/time limit/);
+  });
+});

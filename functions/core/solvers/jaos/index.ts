@@ -84,7 +84,7 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   if (!isMip) {
     const outcome = solveLpWithFallback(model, pre, deadline, stats);
     if (outcome.status === "optimal") {
-      const answer = verifiedLpAnswer(model, outcome.x!, deadline, stats);
+      const answer = verifiedLpAnswer(model, outcome.x!, outcome.basis, deadline, stats);
       const obj = sign * objectiveValue(model, answer.x);
       if (answer.status !== "optimal") {
         // never a loose "optimal": a primal feasible point that could not be verified optimal
@@ -143,16 +143,17 @@ interface LpAnswer {
 }
 
 /**
- * "optimal" only for a basis of the original model that passes `checkBasis` (verify.ts). jaos's
- * presolve maps back primal values only, so the LP is solved once more on the original model (within
- * the same deadline) from the basis the presolved optimum x₀ suggests — usually optimal at once, the
- * simplex goes on from it otherwise — and that basis is checked and, where it fails, cleaned up. What
+ * "optimal" only for a basis of the original model that passes `checkBasis` (verify.ts). The LP is
+ * solved once more on the original model (within the same deadline) from the postsolved optimal basis
+ * of the presolved LP (or, without one, the basis the presolved optimum x₀ suggests) — usually optimal
+ * at once, the simplex goes on from it otherwise — and that basis is checked and, where it fails,
+ * cleaned up. What
  * cannot be verified is reported with the primal feasible point it has: "time_limit" when the deadline
  * cut the work short, "feasible" otherwise, with the reason.
  */
-function verifiedLpAnswer(model: LpModel, x0: Float64Array, deadline: number, stats: JaosStats): LpAnswer {
+function verifiedLpAnswer(model: LpModel, x0: Float64Array, basis: Int8Array | undefined, deadline: number, stats: JaosStats): LpAnswer {
   const engine = new LpEngine(model);
-  engine.setBasis(basisAt(model, x0));
+  engine.setBasis(basis ?? basisAt(model, x0));
   const r = engine.solve({ deadline });
   stats.simplexIterations += r.iterations;
   if (r.status !== "optimal") {
@@ -201,6 +202,8 @@ function basisAt(model: LpModel, x: Float64Array): Int8Array {
 interface LpOutcome {
   status: "optimal" | "infeasible" | "unbounded" | "time_limit" | "error";
   x?: Float64Array;
+  /** For "optimal": the final basis mapped to the original model (postsolved), when there is one. */
+  basis?: Int8Array;
   message?: string;
 }
 
@@ -214,7 +217,7 @@ function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, s
     const engine = new LpEngine(model);
     const r = engine.solve({ deadline });
     stats.simplexIterations += r.iterations;
-    if (r.status === "optimal") return { status: "optimal", x: r.x! };
+    if (r.status === "optimal") return { status: "optimal", x: r.x!, basis: engine.getBasis() };
     if (r.status === "infeasible" || r.status === "unbounded" || r.status === "time_limit") return { status: r.status };
     return { status: "error", message: r.message ?? `LP ended ${r.status}` };
   };
@@ -232,7 +235,7 @@ function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, s
   if (r.status === "time_limit") return { status: "time_limit" };
   if (r.status === "optimal") {
     const x = pre.postsolve(r.x!);
-    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x };
+    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x, basis: pre.postsolveBasis(engine.getBasis(), x) };
   }
   if (r.status === "unbounded" && r.x && r.ray) {
     // the certificate mapped back and checked on the original model

@@ -4,6 +4,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { CREDENTIAL_REFUSED, type Credential, currentCredential, setCurrentCredential } from "./api.js";
 import { ComparePage } from "./pages/compare.js";
+import { ExecutionsPage, executionIdOf } from "./pages/execution.js";
 import { HealthPage } from "./pages/health.js";
 import { KeysPage } from "./pages/keys.js";
 import { MatricesPage } from "./pages/matrices.js";
@@ -15,6 +16,7 @@ import { TriggersPage } from "./pages/triggers.js";
 const PAGES = [
   { path: "compare", title: "Solve & compare" },
   { path: "matrices", title: "Matrices" },
+  { path: "executions", title: "Execution" },
   { path: "triggers", title: "Triggers" },
   { path: "keys", title: "API keys" },
   { path: "notifications", title: "Notifications" },
@@ -27,8 +29,12 @@ const routeOf = (): string => location.hash.replace(/^#\/?/, "").split("/")[0] |
 function App() {
   const [credential, setCredential] = useState<Credential | null>(currentCredential());
   const [route, setRoute] = useState(routeOf());
+  const [hash, setHash] = useState(location.hash);
   useEffect(() => {
-    const onHash = () => setRoute(routeOf());
+    const onHash = () => {
+      setRoute(routeOf());
+      setHash(location.hash);
+    };
     addEventListener("hashchange", onHash);
     return () => removeEventListener("hashchange", onHash);
   }, []);
@@ -37,7 +43,7 @@ function App() {
     document.title = `${credential ? (page?.title ?? "Console") : "Sign in"} · Incumbent console`;
     // Focus moves to the new page's heading so keyboard and screen-reader users land on it.
     document.querySelector<HTMLElement>("main h1")?.focus();
-  }, [route, credential]);
+  }, [route, hash, credential]);
 
   const signIn = (c: Credential) => {
     setCurrentCredential(c);
@@ -89,6 +95,7 @@ function App() {
         {page === "sign-in" ? <SignInPage onSignedIn={signIn} /> : null}
         {page === "compare" ? <ComparePage /> : null}
         {page === "matrices" ? <MatricesPage /> : null}
+        {page === "executions" ? <ExecutionsPage id={executionIdOf(hash)} /> : null}
         {page === "triggers" ? <TriggersPage credential={credential!} /> : null}
         {page === "keys" ? <KeysPage /> : null}
         {page === "notifications" ? <NotificationsPage /> : null}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Json, readEvents } from "../api.js";
 import { ProgressChart, type SolverTrace, TimesChart } from "../charts.js";
 import { ErrorLine, fmt, message, usePoll } from "../ui.js";
+import { executionHash } from "./execution.js";
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
@@ -118,7 +119,15 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
           {rows.map((r) => (
             <tr key={r.solver_name} data-solver={r.solver_name}>
               <th scope="row">
-                {r.solver_name} {r.solver_version ? <span class="hint">{r.solver_version}</span> : null}
+                {r.execution_id ? (
+                  <a href={executionHash(r.execution_id)}>
+                    {r.solver_name}
+                    <span class="sr-only"> execution</span>
+                  </a>
+                ) : (
+                  r.solver_name
+                )}{" "}
+                {r.solver_version ? <span class="hint">{r.solver_version}</span> : null}
               </th>
               <td>{r.status}</td>
               <td class="verdict">

@@ -74,6 +74,11 @@ export const ERROR_REGISTRY = define({
   conflict: { status: 409, description: "Conflict with the current state (a name or address taken, a pinned version gone)." },
   api_key_limit_reached: { status: 409, description: "The user's live-key cap is reached.", extra: { limit: Count } },
   trigger_disabled: { status: 409, description: "The trigger is disabled; nothing was queued." },
+  execution_not_infeasible: {
+    status: 409,
+    description: "Only an execution that ended `infeasible` can be explained; status and solver_status say how this one stands. Nothing was charged.",
+    extra: { status: z.string(), solver_status: z.string().nullable() },
+  },
   payload_too_large: { status: 413, description: "The body is larger than MAX_REQUEST_BODY_MB." },
   unsupported_media_type: { status: 415, description: "The body's Content-Type is not one the operation takes." },
   validation_error: { status: 422, shape: "validation", description: "The request fails validation." },

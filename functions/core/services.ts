@@ -124,7 +124,7 @@ export function createServices(options: ServiceOptions): Services {
   const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
-  const executions = new ExecutionService({ clock, executionStore, blobs, inventory, admission, queues, finalSignals });
+  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, queues, finalSignals });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
   const progressStore = new ProgressStore(table, blobs);
   const documentStore = new DocumentStore(table);

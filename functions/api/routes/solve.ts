@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../core/errors.js";
 import { AsyncSolveResponseSchema, ExecutionViewSchema, SolveRequestSchema, SolveResponseSchema } from "../../core/executions/schemas.js";
+import { executionView } from "../../core/executions/store.js";
 import { InventoryEntrySchema } from "../../core/solvers/inventory.js";
 import { SOLVERS } from "../../core/solvers/registry.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
@@ -129,5 +130,36 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       responses: { 200: { description: "The execution.", schema: ExecutionViewSchema } },
     },
     async (c, input) => c.json(await deps.executions.view(input.principal, input.params.execution_id)),
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/models/executions/:execution_id/explain",
+      operationId: "explainExecution",
+      summary: "Explain an infeasible execution after the fact",
+      description:
+        "Queues a new execution of the same problem with the same solver, time limit and gap, and `settings.explain_infeasibility`; its result carries `infeasibility`. Charged as a solve. The new execution names the original in `explains_execution_id`; the original names it in `explanation_execution_id`.",
+      tag: "Solve",
+      access: "user",
+      role: "solver",
+      rateClass: "solve",
+      errors: [
+        "not_found",
+        "execution_not_infeasible",
+        "variable_limit_exceeded",
+        "daily_solve_quota_exceeded",
+        "insufficient_credits",
+        "no_solver_can_run_this_model",
+        "enqueue_failed",
+      ],
+      params: z.object({ execution_id: z.string().min(1) }),
+      responses: { 202: { description: "The explanation, queued.", schema: ExecutionViewSchema } },
+    },
+    async (c, input) => {
+      const record = await deps.executions.explain(input.principal, input.params.execution_id);
+      return c.json(executionView(record, null), 202);
+    },
   );
 }

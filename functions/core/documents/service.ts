@@ -5,7 +5,7 @@ import { loadPayload, storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, invalid, notFound } from "../errors.js";
 import { newId } from "../ids.js";
-import { compileJModel, isJModelError, modelSymbols } from "../jmodel/index.js";
+import { compileJModel, isJModelError, type ModelNames, modelSymbols } from "../jmodel/index.js";
 import type { Problem } from "../problem/schema.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
@@ -136,11 +136,15 @@ export class DocumentService {
     }
   }
 
-  /** The canonical problem of a model with overrides applied; throws 422 model_did_not_compile. */
-  compile(model: DocumentModel, overrides: Record<string, unknown>, name: string): Problem {
-    if (model.kind === "problem") return model.problem;
+  /**
+   * The canonical problem of a model with overrides applied, and for JModel the generated names' families
+   * and indices; throws 422 model_did_not_compile.
+   */
+  compile(model: DocumentModel, overrides: Record<string, unknown>, name: string): { problem: Problem; names: ModelNames | null } {
+    if (model.kind === "problem") return { problem: model.problem, names: null };
     try {
-      return compileJModel(model.source, model.data, { overrides, name }).problem;
+      const compiled = compileJModel(model.source, model.data, { overrides, name });
+      return { problem: compiled.problem, names: compiled.names };
     } catch (error) {
       if (!isJModelError(error)) throw error;
       throw new AppError("model_did_not_compile", `The model did not compile with this data: ${error.message} (line ${error.line}, column ${error.column}).`, {
@@ -174,10 +178,10 @@ export class DocumentService {
       chosen: input.solver_name ?? null,
       available: await this.deps.inventory.available(this.deps.clock.now()),
     });
-    const problem = this.compile(model, resolved.modelOverrides, doc.name);
+    const { problem, names } = this.compile(model, resolved.modelOverrides, doc.name);
     const record = await this.deps.executions.launch(
       principal,
-      { problem, solver_name: resolved.solver, settings: input.settings },
+      { problem, solver_name: resolved.solver, settings: input.settings, ...(names ? { names } : {}) },
       { kind: "document_run", id: documentId },
       true,
     );

@@ -42,7 +42,7 @@ export const ExecutionStatusSchema = z.enum(["queued", "running", "completed", "
 export type ExecutionStatus = z.infer<typeof ExecutionStatusSchema>;
 
 export const ExecutionOriginSchema = z.object({
-  kind: z.enum(["solve", "solve_async", "comparison", "trigger_run", "document_run"]),
+  kind: z.enum(["solve", "solve_async", "comparison", "trigger_run", "document_run", "explanation"]),
   id: z.string().nullable(),
 });
 export type ExecutionOrigin = z.infer<typeof ExecutionOriginSchema>;
@@ -64,6 +64,11 @@ export const ExecutionViewSchema = z.object({
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
   error_message: z.string().nullable(),
+  explains_execution_id: z
+    .string()
+    .nullable()
+    .describe("ours: on an explanation (POST …/explain), the infeasible execution it explains; its result carries `infeasibility`"),
+  explanation_execution_id: z.string().nullable().describe("ours: on an explained execution, its latest explanation (POST …/explain)"),
   result: SolveResponseSchema.nullable(),
 });
 export type ExecutionView = z.infer<typeof ExecutionViewSchema>;

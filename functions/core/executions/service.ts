@@ -1,9 +1,10 @@
 import type { Services } from "../services.js";
 import type { Role } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
-import { loadPayload } from "../blob/blob-store.js";
+import { loadPayload, type PayloadRef, storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
+import { type ModelNames, storedModelNames } from "../jmodel/names.js";
 import type { Admitted } from "../limits/solve-admission.js";
 import type { Problem, ProblemClass } from "../problem/schema.js";
 import { pickAuto, unsupportedReason } from "../solvers/registry.js";
@@ -19,6 +20,12 @@ export const problemKey = (orgId: string, id: string) => `problems/${orgId}/${id
  * the blob the attempt that finished references.
  */
 export const resultKey = (orgId: string, id: string, attempt: string) => `results/${orgId}/${id}/${attempt}.json`;
+export const modelNamesKey = (orgId: string, id: string) => `problems/${orgId}/${id}.names.json`;
+/**
+ * Model names ride inline in the execution's item up to this size (the item also holds the problem
+ * inline up to INLINE_PAYLOAD_MAX_BYTES, and an item stops at 400 KB); larger maps go to the blob store.
+ */
+const MODEL_NAMES_INLINE_MAX_BYTES = 32_000;
 
 /** The record of an admitted single-solver execution, before it is stored. */
 export function executionRecord(
@@ -55,7 +62,7 @@ export function executionRecord(
  * (limits/solve-admission.ts), records it and enqueues it; the solver container does the rest.
  */
 export class ExecutionService {
-  constructor(private readonly deps: Pick<Services, "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "queues" | "finalSignals">) {}
+  constructor(private readonly deps: Pick<Services, "config" | "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "queues" | "finalSignals">) {}
 
   /** Which solver runs: `auto` picks per problem class; a named one must be able to run it. */
   async chooseSolver(choice: SolverChoice, cls: ProblemClass): Promise<SolverName> {
@@ -100,9 +107,13 @@ export class ExecutionService {
     });
   }
 
+  /**
+   * Admits, records and enqueues one solve. `names`: the generated names of a JModel model, kept with the
+   * execution so that its result can name an infeasible subset by family and index.
+   */
   async launch(
     principal: Principal,
-    input: { problem: Problem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number },
+    input: { problem: Problem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames },
     origin: ExecutionOrigin,
     notify: boolean,
   ): Promise<ExecutionRecord> {
@@ -124,16 +135,73 @@ export class ExecutionService {
       nowMs: clock.now(),
     });
     record.priority = priority;
+    if (input.names) record.model_names = await this.keepModelNames(principal.orgId, record.id, input.names);
     await this.deps.executionStore.create(record);
     traceMark("recorded", record.id);
+    await this.enqueue(record);
+    return record;
+  }
+
+  /**
+   * Explains an infeasible execution after the fact: a new execution of the same stored problem with
+   * the solver that proved it infeasible, its time limit and gap, and `explain_infeasibility`, admitted
+   * and charged as a solve (queued at priority 0: an explanation is not urgent, and needs no admin).
+   * The two are linked both ways; asking again makes another explanation, which the original then names.
+   */
+  async explain(principal: Principal, id: string): Promise<ExecutionRecord> {
+    const { clock, blobs, executionStore } = this.deps;
+    const original = await executionStore.get(principal.orgId, id);
+    if (!original) throw notFound("Execution");
+    const verdict = original.status === "completed" ? ((await this.result(original))?.status ?? null) : null;
+    if (verdict !== "infeasible") {
+      const what = original.status === "completed" ? `ended ${verdict ?? "without a result"}` : `is ${original.status}`;
+      throw new AppError("execution_not_infeasible", `Execution ${id} ${what}; only an execution that ended infeasible can be explained.`, {
+        status: original.status,
+        solver_status: verdict,
+      });
+    }
+    const problem = await loadPayload<Problem>(blobs, original.problem);
+    const settings: SettingsRequest = {
+      time_limit_seconds: original.settings.time_limit_seconds,
+      gap_tolerance: original.settings.gap_tolerance,
+      explain_infeasibility: true,
+    };
+    const admitted = await this.admit(principal.orgId, principal.userId, problem, original.solver_name as SolverName, settings);
+    traceAttach(admitted.id);
+    const record = executionRecord(admitted, {
+      orgId: principal.orgId,
+      userId: principal.userId,
+      origin: { kind: "explanation", id: original.id },
+      notify: true,
+      requested: original.solver_name,
+      problemName: original.problem_name,
+      nowMs: clock.now(),
+    });
+    record.priority = 0;
+    record.explains_execution_id = original.id;
+    // The same problem, so the same names: the stored map is shared, not copied.
+    if (original.model_names) record.model_names = original.model_names;
+    await executionStore.create(record);
+    await executionStore.linkExplanation(principal.orgId, original.id, record.id);
+    await this.enqueue(record);
+    return record;
+  }
+
+  /** Keeps a JModel model's generated names for execution `id`: inline in its item while small, else a blob. */
+  keepModelNames(orgId: string, id: string, names: ModelNames): Promise<PayloadRef> {
+    const inlineMax = Math.min(this.deps.config.inlinePayloadMaxBytes, MODEL_NAMES_INLINE_MAX_BYTES);
+    return storePayload(this.deps.blobs, modelNamesKey(orgId, id), storedModelNames(names), inlineMax);
+  }
+
+  /** Sends a recorded execution's job; a refused send fails the execution (it will never run) and throws. */
+  private async enqueue(record: ExecutionRecord): Promise<void> {
     try {
-      await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: principal.orgId, priority });
+      await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
       traceMark("enqueued", record.id);
     } catch (error) {
-      await this.deps.executionStore.fail(principal.orgId, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, clock.now());
+      await this.deps.executionStore.fail(record.org_id, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, this.deps.clock.now());
       throw error;
     }
-    return record;
   }
 
   async view(principal: Principal, id: string): Promise<ExecutionView> {

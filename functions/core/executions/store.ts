@@ -36,6 +36,12 @@ export interface ExecutionRecord {
   result: PayloadRef | null;
   /** When the sweeper may call a waiting execution abandoned (ms). */
   deadline_ms: number | null;
+  /** A JModel model's generated names → family and index (jmodel/names.ts StoredModelNames); absent for other problems. */
+  model_names?: PayloadRef;
+  /** An explanation (POST …/explain): the infeasible execution it explains. */
+  explains_execution_id?: string;
+  /** An explained execution: its latest explanation. */
+  explanation_execution_id?: string;
 }
 
 /** What a waiting caller needs to answer: the status, and the result or the reason. */
@@ -95,6 +101,11 @@ export class ExecutionStore {
     return (await this.leases.finish(executionKey(orgId, id), worker, status, fields)) !== null;
   }
 
+  /** Points an execution at its (latest) explanation. */
+  async linkExplanation(orgId: string, id: string, explanationId: string): Promise<boolean> {
+    return (await this.table.setFields(executionKey(orgId, id), { explanation_execution_id: explanationId })) !== null;
+  }
+
   /** Gives a queued execution's job back (its worker is stopping): queued again, for the next worker. */
   async release(orgId: string, id: string, worker: string): Promise<boolean> {
     return (await this.leases.release(executionKey(orgId, id), worker, "queued")) !== null;
@@ -137,6 +148,8 @@ export function executionView(record: ExecutionRecord, result: SolveResponse | n
     started_at: record.started_at,
     completed_at: record.completed_at,
     error_message: record.error_message,
+    explains_execution_id: record.explains_execution_id ?? null,
+    explanation_execution_id: record.explanation_execution_id ?? null,
     result,
   };
 }

@@ -4,6 +4,7 @@ import { bindParam, bindSet, mergeDataset } from "./dataset.js";
 import { dataError, JModelError, type JModelProblem } from "./errors.js";
 import { Evaluator, type Frame } from "./evaluate.js";
 import { DenseRow, Linearizer, type VarTable } from "./linearize.js";
+import { emptyModelNames, type ModelNames, type NameOrigin } from "./names.js";
 import { parseWithRecovery } from "./parser.js";
 import { generatedName, TupleMap, type Atom } from "./values.js";
 import { problemStats, type Constraint, type Problem, type ProblemStats, type Variable } from "../problem/schema.js";
@@ -30,6 +31,8 @@ export interface CompileStats extends ProblemStats {
 export interface CompileResult {
   problem: Problem;
   stats: CompileStats;
+  /** Each generated constraint and variable name's family and index tuple (recorded as generated, never parsed back). */
+  names: ModelNames;
 }
 
 /** Longest variable or constraint name the canonical problem accepts. */
@@ -50,34 +53,35 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   const ev = new Evaluator();
   const variables: Variable[] = [];
   const tables = new Map<VarDecl, VarTable>();
+  const names = emptyModelNames();
 
   // Sets, parameters and variables first, in order (each may use only what precedes it), then the
   // rows: every variable must exist before a row's dense buffer is sized.
   for (const decl of ast.declarations) {
     if (decl.kind === "set") bindSet(ev, decl, raw.get(decl.name));
     else if (decl.kind === "param") bindParam(ev, decl, raw.get(decl.name));
-    else if (decl.kind === "var") tables.set(decl, createVariables(ev, decl, variables));
+    else if (decl.kind === "var") tables.set(decl, createVariables(ev, decl, variables, names.variables));
   }
   if (variables.length === 0) {
     const at = ast.declarations.find((d) => d.kind === "var")?.pos ?? ast.end;
     throw dataError("no_variables", at, "the model has no variables once expanded with this dataset (every variable's index set is empty)");
   }
 
-  const names = variables.map((v) => v.name);
+  const variableNames = variables.map((v) => v.name);
   const linearizer = new Linearizer(ev, tables);
   const row = new DenseRow(variables.length);
   const constraints: Constraint[] = [];
   let dropped = 0;
   let problem: Omit<Problem, "constraints"> | null = null;
   for (const decl of ast.declarations) {
-    if (decl.kind === "objective") problem = expandObjective(decl, linearizer, names, variables, options.name ?? "jmodel");
-    else if (decl.kind === "constraint") dropped += expandConstraint(decl, ev, linearizer, row, names, constraints);
+    if (decl.kind === "objective") problem = expandObjective(decl, linearizer, variableNames, variables, options.name ?? "jmodel");
+    else if (decl.kind === "constraint") dropped += expandConstraint(decl, ev, linearizer, row, variableNames, constraints, names.constraints);
   }
   const result: Problem = { ...problem!, constraints };
-  return { problem: result, stats: { ...problemStats(result), dropped_constraint_count: dropped, elapsed_ms: performance.now() - started } };
+  return { problem: result, stats: { ...problemStats(result), dropped_constraint_count: dropped, elapsed_ms: performance.now() - started }, names };
 }
 
-function createVariables(ev: Evaluator, decl: VarDecl, variables: Variable[]): VarTable {
+function createVariables(ev: Evaluator, decl: VarDecl, variables: Variable[], origins: Map<string, NameOrigin>): VarTable {
   const frame: Frame = new Array(decl.frameSize ?? 0);
   const positions = new TupleMap<number>(decl.arity ?? 0);
   const type = decl.binary ? "binary" : decl.integer ? "integer" : "continuous";
@@ -99,6 +103,7 @@ function createVariables(ev: Evaluator, decl: VarDecl, variables: Variable[]): V
       throw dataError("inconsistent_bounds", decl.pos, `variable \`${name}\` has lower bound ${lb} and upper bound ${ub}: no value fits`, decl.name);
     }
     positions.set(index, variables.length);
+    origins.set(name, { family: decl.name, index: [...index] });
     variables.push({ name, lb: lb === -Infinity ? null : lb, ub: ub === Infinity ? null : ub, type });
   };
   if (decl.indexing === null) emit([]);
@@ -128,7 +133,15 @@ function expandObjective(
 }
 
 /** Appends the rows of one constraint declaration; returns how many rows were dropped as constant. */
-function expandConstraint(decl: ConstraintDecl, ev: Evaluator, linearizer: Linearizer, row: DenseRow, names: string[], out: Constraint[]): number {
+function expandConstraint(
+  decl: ConstraintDecl,
+  ev: Evaluator,
+  linearizer: Linearizer,
+  row: DenseRow,
+  names: string[],
+  out: Constraint[],
+  origins: Map<string, NameOrigin>,
+): number {
   const frame: Frame = new Array(decl.frameSize ?? 0);
   let dropped = 0;
   // `demand[m] <= sum{…} x[p,m]` reads better as `sum{…} x[p,m] >= demand[m]`: keep the variables'
@@ -176,6 +189,7 @@ function expandConstraint(decl: ConstraintDecl, ev: Evaluator, linearizer: Linea
     if (name.length > MAX_NAME_LENGTH) {
       throw dataError("name_too_long", decl.pos, `constraint name \`${name.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters`, decl.name);
     }
+    origins.set(name, { family: decl.name, index: [...index] });
     out.push({ name, terms, lb: lb === -Infinity ? null : lb, ub: ub === Infinity ? null : ub });
   };
   if (decl.indexing === null) emit([]);

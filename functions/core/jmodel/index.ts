@@ -12,6 +12,7 @@ import { JModelError, type JModelProblem } from "./errors.js";
 import { parseWithRecovery } from "./parser.js";
 
 export { compileJModel, type CompileOptions, type CompileResult, type CompileStats } from "./compiler.js";
+export { emptyModelNames, modelNamesOf, nameInfeasibility, storedModelNames, type ModelNames, type NameOrigin, type StoredModelNames } from "./names.js";
 export { modelSymbols, type ModelSymbols, type SetSymbol, type ParamSymbol, type VariableSymbol, type ConstraintSymbol } from "./symbols.js";
 export {
   JModelError,

@@ -30,6 +30,12 @@ export const SettingsRequestSchema = z
       .boolean()
       .optional()
       .describe('default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"`'),
+    explain_infeasibility: z
+      .boolean()
+      .optional()
+      .describe(
+        "default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit",
+      ),
   })
   .strict();
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
@@ -40,6 +46,7 @@ export const SettingsSchema = z.object({
   threads: z.number().int(),
   solution_pool_size: z.number().int().optional().describe("absent on records from before pools: 1"),
   ranging: z.boolean().optional().describe("absent: false"),
+  explain_infeasibility: z.boolean().optional().describe("absent: false"),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -54,6 +61,7 @@ export function resolveSettings(
     threads: config.solverThreads,
     ...(requested?.solution_pool_size && requested.solution_pool_size > 1 ? { solution_pool_size: requested.solution_pool_size } : {}),
     ...(requested?.ranging ? { ranging: true } : {}),
+    ...(requested?.explain_infeasibility ? { explain_infeasibility: true } : {}),
   };
 }
 
@@ -63,4 +71,5 @@ export const toSolveSettings = (s: Settings): SolveSettings => ({
   threads: s.threads,
   solutionPoolSize: s.solution_pool_size ?? 1,
   ranging: s.ranging ?? false,
+  explainInfeasibility: s.explain_infeasibility ?? false,
 });

@@ -23,6 +23,8 @@ export interface SolveSettings {
   solutionPoolSize?: number;
   /** Cost and right-hand-side ranging of an optimal LP (HiGHS); absent means false. */
   ranging?: boolean;
+  /** An infeasible result then carries `infeasibility` (a conflicting subset); absent means false. */
+  explainInfeasibility?: boolean;
 }
 
 const RangeSchema = z.object({

@@ -1,3 +1,4 @@
+import type { ModelNames } from "../jmodel/index.js";
 import type { Problem } from "../problem/schema.js";
 import { isAppError } from "../errors.js";
 import { executionRecord } from "../executions/service.js";
@@ -28,9 +29,10 @@ export async function startRunExecution(
   const document = await services.documentStore.get(run.org_id, run.document_id);
   const { [SOLVER_OVERRIDE]: _solver, ...modelOverrides } = run.override_data;
   let problem: Problem;
+  let names: ModelNames | null;
   let execution: ExecutionRecord;
   try {
-    problem = documents.compile(await documents.model(version), modelOverrides, document?.name ?? run.document_id);
+    ({ problem, names } = documents.compile(await documents.model(version), modelOverrides, document?.name ?? run.document_id));
     // A run a stopping worker handed back after its charge has paid already (credits_charged).
     const prepaid = run.credits_charged != null;
     const admitted = await services.executions.admit(
@@ -59,6 +61,7 @@ export async function startRunExecution(
     if (isAppError(error)) return { refused: `${error.code}: ${error.detail}` };
     throw error;
   }
+  if (names) execution.model_names = await services.executions.keepModelNames(run.org_id, execution.id, names);
   await services.executionStore.createRunning(execution, worker, leaseMs, services.clock.now());
   await services.triggerStore.setRunFields(run.trigger_id, run.id, worker, { execution_id: execution.id, solver_name: execution.solver_name });
   return { execution, problem };

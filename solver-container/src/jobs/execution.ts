@@ -4,6 +4,7 @@ import { isoTime } from "../../../functions/core/clock.js";
 import { resultKey } from "../../../functions/core/executions/service.js";
 import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
 import { type ExecutionRecord, executionKey } from "../../../functions/core/executions/store.js";
+import { modelNamesOf, nameInfeasibility, type StoredModelNames } from "../../../functions/core/jmodel/names.js";
 import { ProgressRecorder } from "../../../functions/core/progress/recorder.js";
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
 import { checkSolution } from "../../../functions/core/solvers/checker.js";
@@ -44,6 +45,11 @@ export async function solveExecution(
   traceMark("solve_end", record.id);
   // Ranging asked of a solver whose adapter cannot give it (all but native HiGHS).
   if (settings.ranging && result.ranging === undefined) result.ranging = "unsupported";
+  // A JModel model's infeasible subset in the modeller's words: each member's family and index tuple.
+  if (result.infeasibility && record.model_names) {
+    const names = await loadPayload<StoredModelNames>(services.blobs, record.model_names);
+    result.infeasibility = nameInfeasibility(result.infeasibility, modelNamesOf(names));
+  }
   const response = {
     ...solveResponseOf(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) }),
     ...finalProgress(problem, settings, result, recorder),

@@ -126,14 +126,31 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
 
 /** Sparse cut from dense coefficients: tiny ones moved into the right-hand side, checks applied. */
 function finishCut(dense: Float64Array, rhs: number, model: LpModel): Cut | null {
+  const index: number[] = [];
+  const value: number[] = [];
+  for (let k = 0; k < dense.length; k++) {
+    if (dense[k] === 0) continue;
+    index.push(k);
+    value.push(dense[k]);
+  }
+  return finishSparseCut(index, value, rhs, model);
+}
+
+/**
+ * The cut Σ value_k·x[index_k] ≥ rhs (index ascending) with tiny coefficients moved into the
+ * right-hand side and the safeguards applied; null when it fails them.
+ */
+export function finishSparseCut(indexIn: ArrayLike<number>, valueIn: ArrayLike<number>, rhsIn: number, model: LpModel): Cut | null {
+  let rhs = rhsIn;
   let max = 0;
-  for (let k = 0; k < dense.length; k++) max = Math.max(max, Math.abs(dense[k]));
+  for (let k = 0; k < valueIn.length; k++) max = Math.max(max, Math.abs(valueIn[k]!));
   if (max === 0) return null;
   const index: number[] = [];
   const value: number[] = [];
   let min = Infinity;
-  for (let k = 0; k < dense.length; k++) {
-    const c = dense[k];
+  for (let p = 0; p < valueIn.length; p++) {
+    const c = valueIn[p]!;
+    const k = indexIn[p]!;
     // below 1e-12·max: cancellation residue of the logical substitution (exact zeros in exact
     // arithmetic, observed around 1e-18 relative); treated as zero
     if (Math.abs(c) <= ROUNDOFF * max) continue;

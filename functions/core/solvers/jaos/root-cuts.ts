@@ -10,6 +10,7 @@ import { gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { isFractional } from "./heuristics.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
+import { MirSeparator } from "./mir.js";
 import { BASIC } from "./simplex-state.js";
 
 const CUT_ROUNDS = 50;
@@ -34,11 +35,12 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let iterations = 0;
   let cutsAdded = 0;
   let stall = 0;
+  const mir = new MirSeparator(model);
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
-    const cuts = gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND);
+    const cuts = [...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND), ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut)];
     if (cuts.length === 0) break;
     const extended = withRows(model, cuts);
     const next = new LpEngine(extended);
@@ -50,11 +52,14 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     const r = next.solve({ deadline });
     iterations += r.iterations;
     if (r.status !== "optimal") break;
-    model = extended;
-    engine = next;
     cutsAdded += cuts.length;
     const gain = r.objective - current.objective;
-    current = r;
+    // cuts that stopped binding only slow the next rounds' LPs down
+    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations }, baseRows, deadline);
+    model = compact.model;
+    engine = compact.engine;
+    iterations = compact.iterations;
+    current = compact.root;
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
     if (stall >= CUT_STALL_ROUNDS) break;
   }

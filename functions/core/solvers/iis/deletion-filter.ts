@@ -1,0 +1,64 @@
+import type { Problem } from "../../problem/schema.js";
+import { allMembers, type Member, subproblem } from "./members.js";
+
+export type FeasibilityVerdict = "feasible" | "infeasible" | "unknown";
+
+/**
+ * Decides one subproblem (a feasibility problem, integrality kept) within `timeLimitSeconds`. "unknown"
+ * is any answer short of a proof: a time limit, a solver error, a claimed point that fails the checker.
+ */
+export type FeasibilityOracle = (subproblem: Problem, timeLimitSeconds: number) => Promise<FeasibilityVerdict>;
+
+export interface FilterOptions {
+  /** When to stop (ms on the `now` clock): what is left then is returned, `irreducible: false`. */
+  deadlineMs: number;
+  now?: () => number;
+  /** An infeasible subset to start from (e.g. a solver's reducible IIS); default every member. */
+  start?: readonly Member[];
+}
+
+export interface FilterResult {
+  /** An infeasible subset: irreducible when `irreducible`, else the smallest one reached in time. */
+  members: Member[];
+  irreducible: boolean;
+  oracleCalls: number;
+}
+
+/**
+ * The deletion filter (Chinneck): drop a member, and if the rest stays infeasible it was not needed;
+ * if the rest turns feasible it is part of every IIS inside the rest, so it stays. What stays when
+ * every member has been tried is irreducible: each member was needed in a superset of the final set,
+ * and a subset of a feasible system is feasible. Members go in blocks (half of them first; a block
+ * halves while its removal turns the rest feasible, and doubles after each removal that keeps it
+ * infeasible), so a small IIS among many members costs about |IIS|·log(members/|IIS|) solves instead
+ * of one per member.
+ *
+ * The caller has proved `start` (or the whole problem) infeasible. An "unknown" verdict keeps the
+ * member, and the answer is then not claimed irreducible.
+ */
+export async function deletionFilter(problem: Problem, oracle: FeasibilityOracle, options: FilterOptions): Promise<FilterResult> {
+  const now = options.now ?? Date.now;
+  const needed: Member[] = [];
+  let pending = [...(options.start ?? allMembers(problem))];
+  let block = Math.max(1, Math.ceil(pending.length / 2));
+  let proved = true;
+  let oracleCalls = 0;
+  while (pending.length > 0) {
+    const leftMs = options.deadlineMs - now();
+    if (leftMs <= 0) return { members: [...needed, ...pending], irreducible: false, oracleCalls };
+    block = Math.min(block, pending.length);
+    oracleCalls++;
+    const verdict = await oracle(subproblem(problem, [...needed, ...pending.slice(block)]), leftMs / 1000);
+    if (verdict === "infeasible") {
+      pending = pending.slice(block);
+      block *= 2;
+    } else if (block > 1) {
+      block = Math.ceil(block / 2);
+    } else {
+      if (verdict === "unknown") proved = false;
+      needed.push(pending[0]!);
+      pending = pending.slice(1);
+    }
+  }
+  return { members: needed, irreducible: proved, oracleCalls };
+}

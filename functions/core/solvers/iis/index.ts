@@ -1,0 +1,4 @@
+export { deletionFilter, type FeasibilityOracle, type FeasibilityVerdict, type FilterResult } from "./deletion-filter.js";
+export { allMembers, infeasibilityOf, type Member, membersOf, subproblem } from "./members.js";
+export { jaosOracle, verdictOf } from "./oracle.js";
+export { VERIFY_MAX_MEMBERS, verifyInfeasibility } from "./verify.js";

@@ -1,0 +1,407 @@
+/**
+ * Complemented mixed-integer rounding (c-MIR) cuts on aggregated rows (Marchand & Wolsey 2001).
+ *
+ * A base inequality Σ a_j x_j ≤ β is a row of the model (in ≤ form) plus multiples of a few other rows
+ * chosen to eliminate continuous columns that sit strictly inside their bounds. In the base row:
+ * - every continuous column is replaced by its distance x' ≥ 0 from its closest bound at the LP point,
+ *   simple (x = l + x', x = u − x') or variable (x = c·y + d ± x' for a two-column row x ≤ c·y + d or
+ *   x ≥ c·y + d with y integer: the "variable upper bounds" of fixed-charge models);
+ * - every integer column is replaced by its distance z ≥ 0 from its lower bound, or from its upper
+ *   bound when the LP point is nearer to it (complementation).
+ * Dividing by δ > 0 gives Σ g_j z_j + Σ h_k x'_k ≤ b with f0 = frac(b), and the MIR inequality
+ *
+ *     Σ (⌊g_j⌋ + max(0, frac(g_j) − f0)/(1 − f0)) z_j + Σ_{h_k < 0} h_k/(1 − f0) · x'_k ≤ ⌊b⌋
+ *
+ * holds for every mixed-integer point. δ is tried among the |g_j| of integer columns strictly inside
+ * their bounds, then the best halved up to three times; the most efficacious violated cut wins and is
+ * mapped back to the original columns.
+ *
+ * Only rows of the model the separator was built on are aggregated, so every cut is valid for that
+ * model with its column bounds at construction (the root's, global).
+ */
+import { type Cut, finishSparseCut } from "./cuts.js";
+import { isFractional } from "./heuristics.js";
+import { rowActivities, type LpModel } from "./model.js";
+import { type CsrMatrix, toRowWise } from "./sparse.js";
+
+const MAX_AGGREGATIONS = 5;
+const MIN_F0 = 0.05;
+const MAX_F0 = 0.999;
+const MIN_EFFICACY = 1e-4;
+const MAX_DELTAS = 8;
+/** Rows whose slack exceeds this (relative) are not used to aggregate. */
+const MAX_AGGREGATION_SLACK = 1e-6;
+
+/** x ≤ coef·y + constant (upper) or x ≥ coef·y + constant (lower), from a two-column row. */
+interface VariableBound {
+  y: number;
+  coef: number;
+  constant: number;
+}
+
+type Substitution = { kind: "lb" } | { kind: "ub" } | { kind: "vlb"; bound: VariableBound } | { kind: "vub"; bound: VariableBound };
+
+export interface ScoredCut {
+  cut: Cut;
+  efficacy: number;
+}
+
+export class MirSeparator {
+  private readonly rows: CsrMatrix;
+  private readonly n: number;
+  private readonly lower: Float64Array;
+  private readonly upper: Float64Array;
+  private readonly vlb: VariableBound[][];
+  private readonly vub: VariableBound[][];
+  /** Rows that define a variable bound: used through substitution, not aggregated. */
+  private readonly boundRow: Uint8Array;
+  // scratch, dense over the columns
+  private readonly agg: Float64Array;
+  private readonly intCoef: Float64Array;
+  private readonly pi: Float64Array;
+  private readonly piMark: Uint8Array;
+
+  constructor(private readonly model: LpModel) {
+    this.n = model.cols;
+    this.rows = toRowWise(model.a);
+    this.lower = model.colLower.slice();
+    this.upper = model.colUpper.slice();
+    this.vlb = Array.from({ length: this.n }, () => []);
+    this.vub = Array.from({ length: this.n }, () => []);
+    this.boundRow = new Uint8Array(model.rows);
+    this.agg = new Float64Array(this.n);
+    this.intCoef = new Float64Array(this.n);
+    this.pi = new Float64Array(this.n);
+    this.piMark = new Uint8Array(this.n);
+    this.findVariableBounds();
+  }
+
+  private findVariableBounds(): void {
+    const { rows, model } = this;
+    for (let i = 0; i < model.rows; i++) {
+      if (rows.start[i + 1] - rows.start[i] !== 2) continue;
+      let c = -1;
+      let y = -1;
+      let a = 0;
+      let b = 0;
+      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
+        const j = rows.index[k];
+        if (model.integer[j]) {
+          y = j;
+          b = rows.value[k];
+        } else {
+          c = j;
+          a = rows.value[k];
+        }
+      }
+      if (c < 0 || y < 0 || a === 0 || !Number.isFinite(this.lower[y]) || !Number.isFinite(this.upper[y])) continue;
+      // a·x + b·y ≤ U  →  x ≤ (−b/a)·y + U/a when a > 0, x ≥ … when a < 0; and mirrored for ≥ L
+      const sides: [number, 1 | -1][] = [];
+      if (Number.isFinite(model.rowUpper[i])) sides.push([model.rowUpper[i], 1]);
+      if (Number.isFinite(model.rowLower[i])) sides.push([model.rowLower[i], -1]);
+      for (const [rhs, sense] of sides) {
+        const bound = { y, coef: -b / a, constant: rhs / a };
+        if (a * sense > 0) this.vub[c]!.push(bound);
+        else this.vlb[c]!.push(bound);
+        this.boundRow[i] = 1;
+      }
+    }
+  }
+
+  /** Up to `maxCuts` violated c-MIR cuts at the LP point x, most efficacious first. */
+  separate(x: Float64Array, maxCuts: number, deadline: number): ScoredCut[] {
+    const { model, rows } = this;
+    const activity = rowActivities(model, x);
+    const slack = (i: number, upperSide: boolean) =>
+      (upperSide ? model.rowUpper[i] - activity[i] : activity[i] - model.rowLower[i]) /
+      Math.max(1, Math.abs(upperSide ? model.rowUpper[i] : model.rowLower[i]));
+    const starts: { i: number; upperSide: boolean; score: number }[] = [];
+    for (let i = 0; i < model.rows; i++) {
+      if (this.boundRow[i]) continue;
+      let interesting = false;
+      for (let k = rows.start[i]; k < rows.start[i + 1] && !interesting; k++) {
+        const j = rows.index[k];
+        interesting = model.integer[j] ? isFractional(x[j]) : this.inside(j, x) || this.boundedByFractional(j, x);
+      }
+      if (!interesting) continue;
+      const up = Number.isFinite(model.rowUpper[i]) ? slack(i, true) : Infinity;
+      const lo = Number.isFinite(model.rowLower[i]) ? slack(i, false) : Infinity;
+      starts.push({ i, upperSide: up <= lo, score: Math.min(up, lo) });
+    }
+    starts.sort((p, q) => p.score - q.score || p.i - q.i);
+    const found: ScoredCut[] = [];
+    const seen = new Set<string>();
+    for (const s of starts) {
+      if (performance.now() > deadline) break;
+      const cut = this.fromStartRow(s.i, s.upperSide, x, activity);
+      if (!cut) continue;
+      const key = `${cut.cut.lower.toPrecision(12)}|${Array.from(cut.cut.index).join(",")}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.push(cut);
+      if (found.length >= 4 * maxCuts) break;
+    }
+    found.sort((p, q) => q.efficacy - p.efficacy);
+    return found.slice(0, maxCuts);
+  }
+
+  /** Whether continuous column j lies strictly inside its tightest bounds at x. */
+  private inside(j: number, x: Float64Array): boolean {
+    const [lo, up] = this.closestBounds(j, x);
+    return x[j] - lo.value > 1e-6 && up.value - x[j] > 1e-6;
+  }
+
+  /** Whether continuous column j has a variable bound on an integer column fractional at x. */
+  private boundedByFractional(j: number, x: Float64Array): boolean {
+    return this.vub[j]!.some((b) => isFractional(x[b.y])) || this.vlb[j]!.some((b) => isFractional(x[b.y]));
+  }
+
+  /** The tightest lower and upper bound of continuous column j at x, simple or variable. */
+  private closestBounds(j: number, x: Float64Array): [{ value: number; sub: Substitution }, { value: number; sub: Substitution }] {
+    let lo: { value: number; sub: Substitution } = { value: this.lower[j], sub: { kind: "lb" } };
+    for (const b of this.vlb[j]!) {
+      const v = b.coef * x[b.y] + b.constant;
+      if (v >= lo.value - 1e-9) lo = { value: v, sub: { kind: "vlb", bound: b } };
+    }
+    let up: { value: number; sub: Substitution } = { value: this.upper[j], sub: { kind: "ub" } };
+    for (const b of this.vub[j]!) {
+      const v = b.coef * x[b.y] + b.constant;
+      if (v <= up.value + 1e-9) up = { value: v, sub: { kind: "vub", bound: b } };
+    }
+    return [lo, up];
+  }
+
+  /** Aggregates from row i (≤ form of its chosen side) until a violated cut appears. */
+  private fromStartRow(i0: number, upperSide: boolean, x: Float64Array, activity: Float64Array): ScoredCut | null {
+    const { model, rows, agg } = this;
+    const cols: number[] = [];
+    const mark = new Set<number>();
+    const add = (i: number, lambda: number) => {
+      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
+        const j = rows.index[k];
+        if (!mark.has(j)) {
+          mark.add(j);
+          cols.push(j);
+        }
+        agg[j] += lambda * rows.value[k];
+      }
+    };
+    let beta = 0;
+    const used = new Set<number>([i0]);
+    let allEqualities = model.rowLower[i0] === model.rowUpper[i0];
+    const sign = upperSide ? 1 : -1;
+    add(i0, sign);
+    beta += sign * (upperSide ? model.rowUpper[i0] : model.rowLower[i0]);
+    let best: ScoredCut | null = null;
+    try {
+      for (let round = 0; round <= MAX_AGGREGATIONS; round++) {
+        best = this.bestCut(cols, beta, x, 1);
+        if (!best && allEqualities) best = this.bestCut(cols, -beta, x, -1);
+        if (best || round === MAX_AGGREGATIONS) break;
+        // eliminate the continuous column farthest from its bounds through a tight row
+        let pick = -1;
+        let pickDistance = 1e-6;
+        for (const j of cols) {
+          if (model.integer[j] || Math.abs(agg[j]) < 1e-9) continue;
+          const [lo, up] = this.closestBounds(j, x);
+          const d = Math.min(x[j] - lo.value, up.value - x[j]);
+          if (d > pickDistance) {
+            pick = j;
+            pickDistance = d;
+          }
+        }
+        if (pick < 0) break;
+        const via = this.aggregationRow(pick, agg[pick], used, activity);
+        if (!via) break;
+        const lambda = -agg[pick] / via.coef;
+        // λ > 0 adds λ·(row ≤ upper), λ < 0 adds λ·(row ≥ lower): both stay ≤ inequalities
+        const side = lambda > 0 ? model.rowUpper[via.row] : model.rowLower[via.row];
+        add(via.row, lambda);
+        beta += lambda * side;
+        agg[pick] = 0;
+        used.add(via.row);
+        if (model.rowLower[via.row] !== model.rowUpper[via.row]) allEqualities = false;
+      }
+    } finally {
+      for (const j of cols) agg[j] = 0;
+    }
+    return best;
+  }
+
+  /**
+   * A row (not yet used, not a bound row) holding column j whose side needed to cancel coefficient
+   * `current` of j is finite and tight at x.
+   */
+  private aggregationRow(j: number, current: number, used: Set<number>, activity: Float64Array): { row: number; coef: number } | null {
+    const { model } = this;
+    const a = model.a;
+    let best: { row: number; coef: number; score: number } | null = null;
+    for (let k = a.start[j]; k < a.start[j + 1]; k++) {
+      const i = a.index[k];
+      if (used.has(i) || this.boundRow[i] || Math.abs(a.value[k]) < 1e-9) continue;
+      const upperSide = -current / a.value[k] > 0;
+      const side = upperSide ? model.rowUpper[i] : model.rowLower[i];
+      if (!Number.isFinite(side)) continue;
+      const slack = (upperSide ? side - activity[i] : activity[i] - side) / Math.max(1, Math.abs(side));
+      if (!(slack <= MAX_AGGREGATION_SLACK)) continue;
+      const score = slack - 1e-3 * Math.abs(a.value[k]);
+      if (!best || score < best.score) best = { row: i, coef: a.value[k], score };
+    }
+    if (!best) return null;
+    return best;
+  }
+
+  /**
+   * The best c-MIR cut of the base row sign·(Σ agg_j x_j) ≤ beta over the divisors tried; null
+   * when none is violated enough.
+   */
+  private bestCut(cols: number[], beta: number, x: Float64Array, sign: 1 | -1): ScoredCut | null {
+    const { model, intCoef } = this;
+    const conts: { j: number; h: number; sub: Substitution }[] = [];
+    const ints: number[] = [];
+    let b = beta;
+    try {
+      for (const j of cols) {
+        const a = sign * this.agg[j];
+        if (Math.abs(a) < 1e-12) continue;
+        if (model.integer[j]) {
+          if (intCoef[j] === 0) ints.push(j);
+          intCoef[j] += a;
+          continue;
+        }
+        const [lo, up] = this.closestBounds(j, x);
+        const dl = x[j] - lo.value;
+        const du = up.value - x[j];
+        let useLower = dl < du || (dl === du && a > 0);
+        if (!Number.isFinite(lo.value)) useLower = false;
+        if (!Number.isFinite(up.value)) useLower = true;
+        if (!Number.isFinite(useLower ? lo.value : up.value)) return null;
+        const { sub } = useLower ? lo : up;
+        if (sub.kind === "lb") b -= a * this.lower[j];
+        else if (sub.kind === "ub") b -= a * this.upper[j];
+        else {
+          b -= a * sub.bound.constant;
+          if (intCoef[sub.bound.y] === 0) ints.push(sub.bound.y);
+          intCoef[sub.bound.y] += a * sub.bound.coef;
+        }
+        conts.push({ j, h: useLower ? a : -a, sub });
+      }
+      // complement integer columns nearer their upper bound
+      const ints2: { j: number; g: number; complemented: boolean; z: number }[] = [];
+      for (const j of ints) {
+        const g = intCoef[j];
+        if (Math.abs(g) < 1e-12) continue;
+        const l = this.lower[j];
+        const u = this.upper[j];
+        const complemented = Number.isFinite(u) && (!Number.isFinite(l) || x[j] > (l + u) / 2);
+        if (!complemented && !Number.isFinite(l)) return null;
+        b -= g * (complemented ? u : l);
+        ints2.push({ j, g: complemented ? -g : g, complemented, z: complemented ? u - x[j] : x[j] - l });
+      }
+      if (ints2.length === 0) return null;
+      const deltas: number[] = [];
+      for (const t of ints2) {
+        const d = Math.abs(t.g);
+        if (t.z <= 1e-6 || d < 1e-6 || t.z >= this.upper[t.j] - this.lower[t.j] - 1e-6) continue;
+        if (deltas.some((e) => Math.abs(e - d) <= 1e-9 * Math.max(1, d))) continue;
+        deltas.push(d);
+        if (deltas.length >= MAX_DELTAS) break;
+      }
+      if (deltas.length === 0) deltas.push(1);
+      let best: ScoredCut | null = null;
+      let bestDelta = 0;
+      for (const d of deltas) {
+        const c = this.mir(ints2, conts, b, d, x);
+        if (c && (!best || c.efficacy > best.efficacy)) {
+          best = c;
+          bestDelta = d;
+        }
+      }
+      if (best) {
+        for (const d of [bestDelta / 2, bestDelta / 4, bestDelta / 8]) {
+          const c = this.mir(ints2, conts, b, d, x);
+          if (c && c.efficacy > best.efficacy) best = c;
+        }
+      }
+      return best && best.efficacy >= MIN_EFFICACY ? best : null;
+    } finally {
+      for (const j of ints) intCoef[j] = 0;
+    }
+  }
+
+  /** The MIR inequality of the transformed row divided by delta, in the original columns. */
+  private mir(
+    ints: { j: number; g: number; complemented: boolean }[],
+    conts: { j: number; h: number; sub: Substitution }[],
+    b: number,
+    delta: number,
+    x: Float64Array,
+  ): ScoredCut | null {
+    const bd = b / delta;
+    const f0 = bd - Math.floor(bd);
+    if (f0 < MIN_F0 || f0 > MAX_F0) return null;
+    const { pi, piMark } = this;
+    const touched: number[] = [];
+    const addPi = (j: number, v: number) => {
+      if (!piMark[j]) {
+        piMark[j] = 1;
+        touched.push(j);
+      }
+      pi[j] += v;
+    };
+    let rhs = Math.floor(bd);
+    for (const t of ints) {
+      const a = t.g / delta;
+      const fa = a - Math.floor(a);
+      const G = Math.floor(a) + Math.max(0, fa - f0) / (1 - f0);
+      if (G === 0) continue;
+      if (t.complemented) {
+        addPi(t.j, -G);
+        rhs -= G * this.upper[t.j];
+      } else {
+        addPi(t.j, G);
+        rhs += G * this.lower[t.j];
+      }
+    }
+    for (const c of conts) {
+      const hd = c.h / delta;
+      if (hd >= 0) continue;
+      const H = hd / (1 - f0);
+      const s = c.sub;
+      if (s.kind === "lb") {
+        addPi(c.j, H);
+        rhs += H * this.lower[c.j];
+      } else if (s.kind === "ub") {
+        addPi(c.j, -H);
+        rhs -= H * this.upper[c.j];
+      } else if (s.kind === "vlb") {
+        // x' = x − c·y − d
+        addPi(c.j, H);
+        addPi(s.bound.y, -H * s.bound.coef);
+        rhs += H * s.bound.constant;
+      } else {
+        // x' = c·y + d − x
+        addPi(c.j, -H);
+        addPi(s.bound.y, H * s.bound.coef);
+        rhs -= H * s.bound.constant;
+      }
+    }
+    // π x ≤ rhs  →  (−π) x ≥ −rhs, scaled back by delta
+    touched.sort((p, q) => p - q);
+    const value = touched.map((j) => -pi[j] * delta);
+    for (const j of touched) {
+      pi[j] = 0;
+      piMark[j] = 0;
+    }
+    const cut = finishSparseCut(touched, value, -rhs * delta, this.model);
+    if (!cut) return null;
+    let lhs = 0;
+    let norm = 0;
+    for (let k = 0; k < cut.index.length; k++) {
+      lhs += cut.value[k] * x[cut.index[k]];
+      norm += cut.value[k] * cut.value[k];
+    }
+    const efficacy = (cut.lower - lhs) / Math.sqrt(norm);
+    return efficacy > 0 ? { cut, efficacy } : null;
+  }
+}

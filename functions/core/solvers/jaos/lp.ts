@@ -2,8 +2,10 @@
  * The LP driver: scaling, the order of the simplex phases, removal of perturbations, and the checks
  * that stand behind every verdict.
  *
- * Path: factorise the (slack or warm) basis → if it is not dual feasible, dual phase 1 → perturb costs
- * → dual phase 2 → remove perturbation; leftover dual infeasibilities are cleaned up by primal phase 2.
+ * Path: factorise the (slack or warm) basis → on a cold start, boxed columns flipped to their dual
+ * feasible bound → if it is not dual feasible, dual phase 1 (or, from a primal feasible warm basis, the
+ * primal simplex) → perturb costs → dual phase 2 → remove perturbation; leftover dual infeasibilities
+ * are cleaned up by primal phase 2.
  * When dual phase 1 shows there is no dual feasible basis, the primal simplex (phase 1, then 2)
  * decides between infeasible and unbounded.
  *
@@ -153,19 +155,24 @@ export class LpEngine {
     st.restoreCosts();
     st.tol.primal = opt.tolerances?.primal ?? DEFAULT_TOLERANCES.primal;
     st.tol.dual = opt.tolerances?.dual ?? DEFAULT_TOLERANCES.dual;
-    if (!this.hasBasis) st.setSlackBasis();
+    const cold = !this.hasBasis;
+    if (cold) st.setSlackBasis();
     else st.fixNonbasicStatuses();
     this.hasBasis = true;
     if (!st.factorValid) st.refactor();
     st.computePrimal();
     st.computeDual();
+    // a cold start whose only dual infeasibilities are boxed columns: flip them and go dual at once
+    if (cold && st.flipBoxedToDualFeasibility() > 0) st.computePrimal();
     const cutoff = opt.cutoff === undefined ? undefined : opt.cutoff - this.model.offset;
 
     let perturbed = false;
     let lastProblem = "no convergence";
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (st.dualInfeasibility().count > 0) {
-        let primalNeeded = st.primalInfeasibility().count === 0;
+        // A primal feasible warm start goes on with the primal simplex; a cold one takes dual phase 1
+        // even when the slack basis is primal feasible (cycle: 10,058 primal iterations → 1,975).
+        let primalNeeded = !(cold && round === 0) && st.primalInfeasibility().count === 0;
         if (!primalNeeded) {
           const ph1 = dualPhase1(st, limits());
           if (ph1 === "time_limit" || ph1 === "iteration_limit") return result(ph1);

@@ -1,13 +1,33 @@
 /**
  * Postsolve for presolve.ts: the reductions it records, replayed in reverse to map values of the
- * reduced problem back to the original columns. Primal values only (jaos reports no duals).
+ * reduced problem back to the original columns, and (`postsolveBasis`) a basis of the reduced problem
+ * back to a basis of the original one, so the original LP can be re-solved from (nearly) its optimum
+ * instead of from a vertex guessed from x.
  */
+import type { LpModel } from "./model.js";
+import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./simplex-state.js";
 
-/** One recorded reduction; `cols`/`coefs` are the other active columns of the row at that time. */
+/**
+ * One recorded reduction; `cols`/`coefs` are the other active columns of the row at that time.
+ * "rowBound" (a singleton row turned into bounds of its column) changes no value; it is there for the
+ * basis postsolve.
+ */
 export type Reduction =
   | { kind: "fix"; col: number; value: number }
-  | { kind: "slack"; col: number; coef: number; lower: number; upper: number; rowLower: number; rowUpper: number; cols: number[]; coefs: number[] }
-  | { kind: "substitute"; col: number; coef: number; rhs: number; cols: number[]; coefs: number[] };
+  | { kind: "rowBound"; col: number; row: number }
+  | {
+      kind: "slack";
+      col: number;
+      row: number;
+      coef: number;
+      lower: number;
+      upper: number;
+      rowLower: number;
+      rowUpper: number;
+      cols: number[];
+      coefs: number[];
+    }
+  | { kind: "substitute"; col: number; row: number; coef: number; rhs: number; cols: number[]; coefs: number[] };
 
 /** Original column values from the reduced problem's values. */
 export function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr: ArrayLike<number>): Float64Array {
@@ -19,6 +39,7 @@ export function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr:
       x[r.col] = r.value;
       continue;
     }
+    if (r.kind === "rowBound") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * x[r.cols[t]!];
     if (r.kind === "substitute") {
@@ -54,10 +75,62 @@ export function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], 
   for (let k = 0; k < colMap.length; k++) d[colMap[k]] = dr[k]!;
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
-    if (r.kind === "fix") continue;
+    if (r.kind === "fix" || r.kind === "rowBound") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * d[r.cols[t]!];
     d[r.col] = -rest / r.coef;
   }
   return d;
+}
+
+/**
+ * A basis of the original model (statuses of its columns, then of its logicals = −row activity) from
+ * an optimal basis of the reduced one and the postsolved x. Removed rows start with a basic logical and
+ * removed columns nonbasic at the bound x sits at; then, in reverse order, each reduction that tied a
+ * column to a row trades the row's logical for the column where the column lies strictly inside its
+ * original bounds (substituted columns; slacks inside their range; columns held by a singleton row's
+ * bound). The count of basic variables stays the number of rows, so the factorisation sees a square
+ * basis; where a reduction leaves the basis not quite optimal, the simplex goes on from it.
+ */
+export function postsolveBasis(model: LpModel, colMap: Int32Array, rowMap: Int32Array, stack: Reduction[], reduced: Int8Array, x: Float64Array): Int8Array {
+  const { rows: m, cols: n } = model;
+  const nr = colMap.length;
+  const status = new Int8Array(n + m).fill(-1);
+  for (let k = 0; k < nr; k++) status[colMap[k]] = reduced[k];
+  for (let k = 0; k < rowMap.length; k++) status[n + rowMap[k]] = reduced[nr + k];
+  const activity = new Float64Array(m);
+  const a = model.a;
+  for (let j = 0; j < n; j++) for (let p = a.start[j]; p < a.start[j + 1]; p++) activity[a.index[p]] += a.value[p] * x[j];
+  const near = (v: number, b: number) => Number.isFinite(b) && Math.abs(v - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  const colAt = (j: number) => {
+    const lo = model.colLower[j];
+    const up = model.colUpper[j];
+    if (near(x[j], lo)) return AT_LOWER;
+    if (near(x[j], up)) return AT_UPPER;
+    return lo === -Infinity && up === Infinity && Math.abs(x[j]) <= 1e-9 ? AT_ZERO : -1;
+  };
+  // the logical of row i nonbasic on the side its activity is at (logical bounds [−rowUpper, −rowLower])
+  const rowSide = (i: number) => (near(activity[i], model.rowUpper[i]) ? AT_LOWER : near(activity[i], model.rowLower[i]) ? AT_UPPER : -1);
+  for (let j = 0; j < n; j++) if (status[j] < 0) status[j] = nonbasicNearest(colAt(j), x[j], model.colLower[j], model.colUpper[j]);
+  for (let i = 0; i < m; i++) if (status[n + i] < 0) status[n + i] = BASIC;
+  const trade = (col: number, row: number) => {
+    const side = rowSide(row);
+    if (status[col] === BASIC || status[n + row] !== BASIC || side < 0) return;
+    status[col] = BASIC;
+    status[n + row] = side;
+  };
+  for (let s = stack.length - 1; s >= 0; s--) {
+    const r = stack[s]!;
+    if (r.kind === "fix") continue;
+    if (r.kind === "substitute" || colAt(r.col) < 0) trade(r.col, r.row);
+  }
+  return status;
+}
+
+function nonbasicNearest(at: number, v: number, lo: number, up: number): number {
+  if (at >= 0) return at;
+  if (lo === -Infinity && up === Infinity) return AT_ZERO;
+  if (lo === -Infinity) return AT_UPPER;
+  if (up === Infinity) return AT_LOWER;
+  return Math.abs(v - lo) <= Math.abs(v - up) ? AT_LOWER : AT_UPPER;
 }

@@ -15,12 +15,13 @@
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
  *    free) is substituted out together with the row.
  *
- * Postsolve restores primal values only (jaos reports no duals), replaying the reductions in reverse.
+ * Postsolve restores primal values, replaying the reductions in reverse, and maps an optimal basis
+ * of the reduced problem to a basis of the original one (from which the duals are re-derived).
  * Decisions use a tolerance of 1e-9 relative; a reported infeasibility is an activity argument on one
  * row (or one column's domain) under these tolerances.
  */
 import type { LpModel } from "./model.js";
-import { postsolve, postsolveRay, type Reduction } from "./postsolve.js";
+import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./postsolve.js";
 import { cscFromTriplets, toRowWise, type CsrMatrix } from "./sparse.js";
 
 const TOL = 1e-9;
@@ -53,6 +54,11 @@ export interface Presolved {
    * direction of the original (fixed columns 0, substituted and slack columns following their row).
    */
   postsolveRay(d: ArrayLike<number>): Float64Array;
+  /**
+   * A basis of the original model (column statuses, then row logicals) from a basis of the reduced one
+   * and the postsolved x (postsolve.ts, `postsolveBasis`).
+   */
+  postsolveBasis(reducedBasis: Int8Array, x: Float64Array): Int8Array;
 }
 
 class Presolver {
@@ -180,6 +186,7 @@ class Presolver {
     const lo = a > 0 ? this.rowLower[i] / a : this.rowUpper[i] / a;
     const up = a > 0 ? this.rowUpper[i] / a : this.rowLower[i] / a;
     this.tightenColumn(j, lo, up, `row ${i}`);
+    this.stack.push({ kind: "rowBound", col: j, row: i });
     this.removeRow(i);
   }
 
@@ -354,7 +361,7 @@ class Presolver {
       // slack: rest ∈ [rowLower − max(a·x_j), rowUpper − min(a·x_j)]
       const aMin = a > 0 ? a * lo : a * up;
       const aMax = a > 0 ? a * up : a * lo;
-      this.stack.push({ kind: "slack", col: j, coef: a, lower: lo, upper: up, rowLower: this.rowLower[i], rowUpper: this.rowUpper[i], cols, coefs });
+      this.stack.push({ kind: "slack", col: j, row: i, coef: a, lower: lo, upper: up, rowLower: this.rowLower[i], rowUpper: this.rowUpper[i], cols, coefs });
       this.rowLower[i] = this.rowLower[i] - aMax;
       this.rowUpper[i] = this.rowUpper[i] - aMin;
       if (Number.isNaN(this.rowLower[i])) this.rowLower[i] = -Infinity;
@@ -376,7 +383,7 @@ class Presolver {
     const c = this.cost[j];
     for (let t = 0; t < cols.length; t++) this.cost[cols[t]] -= (c * coefs[t]) / a;
     this.offset += (c * b) / a;
-    this.stack.push({ kind: "substitute", col: j, coef: a, rhs: b, cols, coefs });
+    this.stack.push({ kind: "substitute", col: j, row: i, coef: a, rhs: b, cols, coefs });
     this.colActive[j] = 0;
     this.rowCount[i]--;
     this.removeRow(i);
@@ -417,15 +424,17 @@ class Presolver {
     const stack = this.stack.slice();
     const n = model.cols;
     const colMapArr = Int32Array.from(colMap);
+    const rowMapArr = Int32Array.from(rowMap);
     return {
       status: this.infeasible ? "infeasible" : "reduced",
       reason: this.infeasible ?? undefined,
       reduced,
       colMap: colMapArr,
-      rowMap: Int32Array.from(rowMap),
+      rowMap: rowMapArr,
       stats: { rowsRemoved: model.rows - rowMap.length, colsRemoved: model.cols - colMap.length, boundsTightened: this.tightened },
       postsolve: (xr) => postsolve(n, colMapArr, stack, xr),
       postsolveRay: (dr) => postsolveRay(n, colMapArr, stack, dr),
+      postsolveBasis: (basis, x) => postsolveBasis(model, colMapArr, rowMapArr, stack, basis, x),
     };
   }
 }
@@ -452,5 +461,6 @@ export function noPresolve(model: LpModel): Presolved {
     stats: { rowsRemoved: 0, colsRemoved: 0, boundsTightened: 0 },
     postsolve: (x) => Float64Array.from(x),
     postsolveRay: (d) => Float64Array.from(d),
+    postsolveBasis: (basis) => basis.slice(),
   };
 }

@@ -68,6 +68,12 @@ export class SimplexState {
   /** Work lists of length m + n for ratio-test candidates and bound flips. */
   readonly candidates: Int32Array;
   readonly flipList: Int32Array;
+  /** Ratio-test breakpoints by variable (exact and Harris-relaxed), and suffix minima by list position. */
+  readonly breakpoint: Float64Array;
+  readonly breakpointRelaxed: Float64Array;
+  readonly suffixMin: Float64Array;
+  /** Number of variables in flipList after the last ratio test. */
+  flipCount = 0;
   private readonly buildStart: Int32Array;
   private buildIndex: Int32Array;
   private buildValue: Float64Array;
@@ -94,6 +100,9 @@ export class SimplexState {
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
     this.candidates = new Int32Array(this.total);
     this.flipList = new Int32Array(this.total);
+    this.breakpoint = new Float64Array(this.total);
+    this.breakpointRelaxed = new Float64Array(this.total);
+    this.suffixMin = new Float64Array(this.total + 1);
     this.buildStart = new Int32Array(this.m + 1);
     this.buildIndex = new Int32Array(model.a.index.length + this.m);
     this.buildValue = new Float64Array(model.a.index.length + this.m);
@@ -176,6 +185,35 @@ export class SimplexState {
     }
     this.dseWeight.fill(1);
     return true;
+  }
+
+  /**
+   * When every dual infeasibility sits on a boxed nonbasic variable, moves each such variable to its
+   * other bound, which makes the basis dual feasible (the dual simplex and its bound-flipping ratio
+   * test then start at once instead of the primal simplex or dual phase 1). Returns the number of
+   * flips; 0 (and nothing changed) when some dual infeasible variable is not boxed. Primal values must
+   * be recomputed after flips.
+   */
+  flipBoxedToDualFeasibility(): number {
+    const tol = this.tol.dual;
+    let flips = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let j = 0; j < this.total; j++) {
+        const s = this.status[j];
+        if (s === BASIC || this.lower[j] === this.upper[j]) continue;
+        const dj = this.d[j];
+        const wrong = s === AT_LOWER ? dj < -tol : s === AT_UPPER ? dj > tol : Math.abs(dj) > tol;
+        if (!wrong) continue;
+        const boxed = this.lower[j] > -Infinity && this.upper[j] < Infinity;
+        if (pass === 0) {
+          if (!boxed) return 0;
+          continue;
+        }
+        this.status[j] = s === AT_LOWER ? AT_UPPER : AT_LOWER;
+        flips++;
+      }
+    }
+    return flips;
   }
 
   /** Re-derives nonbasic statuses after bounds changed (a status whose bound vanished is moved). */

@@ -196,12 +196,13 @@ export class TriggerStore {
 
   // Runs ----------------------------------------------------------------------------------------
 
-  async createRun(run: RunRecord): Promise<void> {
+  /** Records a new run; false when a run with its id is there already (a schedule's firing delivered again). */
+  async createRun(run: RunRecord): Promise<boolean> {
     const waiting = run.status === "queued" || run.status === "pending";
     const key = runKey(run.trigger_id, run.id)!;
     // No `started_at` attribute until a worker takes the run: the lease sets it with if_not_exists.
     const { started_at: _unset, ...item } = run;
-    await this.table.putNew({ ...key, ...item, ...(waiting ? activeIndex(ACTIVE_RUN_KIND, `${run.trigger_id}#${run.id}`, run.created_at) : {}) });
+    return this.table.putNew({ ...key, ...item, ...(waiting ? activeIndex(ACTIVE_RUN_KIND, `${run.trigger_id}#${run.id}`, run.created_at) : {}) });
   }
 
   async getRun(triggerId: string, runId: string): Promise<RunRecord | null> {

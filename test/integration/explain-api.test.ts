@@ -162,6 +162,12 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
       index: ["south"],
     });
 
+    // A comparison row's execution is explained like any other: its problem is the comparison's.
+    const asked = await stack.api.post(`/api/v2/models/executions/${done.results[0].execution_id}/explain`);
+    expect(asked.status, asked.text).toBe(202);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    expect(explained.result.infeasibility.constraints).toContainEqual({ name: "meet_demand", family: "meet_demand", index: [] });
+
     const roomy = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, {
       name: "roomy",
       data: { ...SHORT_DATA, REGIONS: ["east", "west"], capacity: { east: 9, west: 9 } },

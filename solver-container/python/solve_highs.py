@@ -184,6 +184,37 @@ class Run:
         return " | ".join(lines[-6:])
 
 
+# kIisStrategyFromLp | kIisStrategyIrreducible: the default ("light") checks bounds alone and leaves a
+# conflict between rows unexplained; from the LP, then made irreducible by HiGHS's own deletion.
+IIS_STRATEGY = int(highspy.IisStrategy.kIisStrategyFromLp) | int(highspy.IisStrategy.kIisStrategyIrreducible)
+IIS_IRREDUCIBLE = 3  # kIisModelStatusIrreducible: highspy 1.15 binds no enum for the IIS's own status
+IIS_BOUND_SIDES = {
+    int(highspy.IisBoundStatus.kIisBoundStatusLower): "lower",
+    int(highspy.IisBoundStatus.kIisBoundStatusUpper): "upper",
+    int(highspy.IisBoundStatus.kIisBoundStatusBoxed): "both",
+}
+
+
+def infeasible_subsystem(form, seconds):
+    """
+    HiGHS's IIS of an infeasible LP (HiGHS 1.15 has none for MILPs): row indices, [column, side] bounds
+    and whether HiGHS calls it irreducible; None when it gives no valid one within `seconds`.
+    """
+    if any(form["integrality"]) or seconds <= 0:
+        return None
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("time_limit", max(float(seconds), 0.001))
+    h.setOptionValue("iis_strategy", IIS_STRATEGY)
+    h.passModel(build_lp(form, objective=False))
+    h.run()
+    status, iis = h.getIis()
+    if status == highspy.HighsStatus.kError or not iis.valid_ or (len(iis.row_index_) + len(iis.col_index_)) == 0:
+        return None
+    bounds = [[int(j), IIS_BOUND_SIDES[int(b)]] for j, b in zip(iis.col_index_, iis.col_bound_) if int(b) in IIS_BOUND_SIDES]
+    return {"rows": [int(i) for i in iis.row_index_], "bounds": bounds, "irreducible": int(iis.status_) == IIS_IRREDUCIBLE}
+
+
 def run_with_presolve_choice(form, settings, seconds, reporter=None, objective=True):
     """
     One solve, and the runs before it. With an integer column unbounded on a side, HiGHS 1.15's presolve
@@ -276,6 +307,8 @@ def solve(form, settings, reporter):
             result["solution_pool"] = final.pool(form, pool_size(settings))
     elif status == STATUS.kInfeasible:
         result["solver_status"] = "infeasible"
+        if settings.get("explain_infeasibility"):
+            result["iis"] = infeasible_subsystem(form, float(settings.get("explain_seconds") or settings["time_limit"]))
     elif status == STATUS.kUnbounded:
         result["solver_status"] = "unbounded"
     elif status == STATUS.kTimeLimit:

@@ -375,6 +375,40 @@ def lp_duals(form, settings, deadline, run, result):
     run.fill_duals(result)
 
 
+def infeasible_subsystem(form, seconds):
+    """
+    SCIP's IIS (generateIIS) of the feasibility version: row indices, [column, side] bounds (a bound SCIP
+    kept, on a column of a kept row; iis/removebounds lets it drop bounds) and SCIP's own irreducibility
+    verdict; None when SCIP does not prove the subsystem infeasible within `seconds`.
+    """
+    if seconds <= 0:
+        return None
+    m, xs = build(form, objective=False)
+    m.setParam("iis/removebounds", True)
+    m.setParam("iis/silent", True)
+    m.setParam("iis/time", max(float(seconds), 0.001))
+    try:
+        iis = m.generateIIS()
+    except Exception:  # noqa: BLE001 - no IIS is an answer (the Node side then filters), never a crash
+        return None
+    if not iis.isSubscipInfeasible():
+        return None
+    sub = iis.getSubscip()
+    rows = sorted(int(c.name[1:]) for c in sub.getConss() if c.name.startswith("r") and c.name[1:].isdigit())
+    kept = {v.name: (v.getLbOriginal(), v.getUbOriginal()) for v in sub.getVars()}
+    starts, indices = form["rowStarts"], form["rowIndices"]
+    columns = sorted({indices[k] for i in rows for k in range(starts[i], starts[i + 1])})
+    bounds = []
+    for j in columns:
+        lower, upper = bound_or_none(form["colLower"][j]), bound_or_none(form["colUpper"][j])
+        sub_lower, sub_upper = kept.get(f"x{j}", (None, None))
+        has_lower = lower is not None and sub_lower is not None and sub_lower > -INFINITY_THRESHOLD and sub_lower >= lower
+        has_upper = upper is not None and sub_upper is not None and sub_upper < INFINITY_THRESHOLD and sub_upper <= upper
+        if has_lower or has_upper:
+            bounds.append([j, "both" if has_lower and has_upper else "lower" if has_lower else "upper"])
+    return {"rows": rows, "bounds": bounds, "irreducible": bool(iis.isSubscipIrreducible())}
+
+
 def solve(form, settings, reporter):
     deadline = Deadline(settings["time_limit"])
     version = version_string()
@@ -426,6 +460,8 @@ def solve(form, settings, reporter):
             result["solution_pool"] = solution_pool(form, settings, deadline, final)
     elif status in ("infeasible", "unbounded"):
         result["solver_status"] = status
+        if status == "infeasible" and settings.get("explain_infeasibility"):
+            result["iis"] = infeasible_subsystem(form, float(settings.get("explain_seconds") or settings["time_limit"]))
         result["raw_status"] = run.status if len(runs) == 1 else f"{run.status} -> {status}"
     elif status == "timelimit":
         result["solver_status"] = "time_limit"

@@ -101,4 +101,43 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
     expect(explained).toMatchObject({ status: "completed", result: { status: "infeasible" } });
   }, 120_000);
+
+  it("a JModel project's comparison and every matrix row (compiled by the API or by its worker) give their rows' executions the names", async () => {
+    const project = await stack.api.post("/api/v2/projects", { name: "supply", jmodel_source: SUPPLY_JMODEL, default_data: SHORT_DATA });
+    expect(project.status, project.text).toBe(201);
+    const namesOfExecution = async (id: string) => {
+      const record = await stack.services.executionStore.get(stack.bootstrap.organizationId, id);
+      expect(record?.model_names, `execution ${id} keeps the names`).toBeDefined();
+      return modelNamesOf(await loadPayload<StoredModelNames>(stack.services.blobs, record!.model_names!));
+    };
+
+    const compared = await stack.api.post("/api/v2/solvers/compare", { project_id: project.body.id, solver_names: ["highs"] });
+    expect(compared.status, compared.text).toBeLessThan(300);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, 60_000);
+    expect(done.results[0]).toMatchObject({ solver_status: "infeasible" });
+    expect((await namesOfExecution(done.results[0].execution_id)).constraints.get("within_capacity[south]")).toEqual({
+      family: "within_capacity",
+      index: ["south"],
+    });
+
+    const roomy = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, {
+      name: "roomy",
+      data: { ...SHORT_DATA, REGIONS: ["east", "west"], capacity: { east: 9, west: 9 } },
+    });
+    const short = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, { name: "short", data: SHORT_DATA });
+    const matrix = await stack.api.post("/api/v2/solvers/compare/batches", {
+      project_id: project.body.id,
+      dataset_ids: [roomy.body.id, short.body.id],
+      solver_names: ["highs"],
+    });
+    expect(matrix.status, matrix.text).toBeLessThan(300);
+    const batch = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${matrix.body.batch_id}`, isFinal, 60_000);
+    const [first, second] = batch.rows.map((r: { results: { execution_id: string; solver_status: string }[] }) => r.results[0]!);
+    expect([first.solver_status, second.solver_status]).toEqual(["optimal", "infeasible"]);
+    expect((await namesOfExecution(first.execution_id)).variables.get("make[west]")).toEqual({ family: "make", index: ["west"] });
+    expect((await namesOfExecution(second.execution_id)).constraints.get("within_capacity[north]")).toEqual({
+      family: "within_capacity",
+      index: ["north"],
+    });
+  }, 120_000);
 });

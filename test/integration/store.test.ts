@@ -6,6 +6,7 @@ import { type ExecutionRecord, executionKey } from "../../functions/core/executi
 import { loadConfig } from "../../functions/core/config.js";
 import { createServices, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
+import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/store/identity.js";
 import { Leases } from "../../functions/core/store/leases.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";
 import { machineHas } from "../support/machine.js";
@@ -55,11 +56,24 @@ describe.each(backends)("store on %s", (_name, start) => {
   it("consumes a password-reset token once", async () => {
     const { user } = await services.auth.createOrganizationWithOwner({ orgName: "C", email: "once@example.test", password: "password one" });
     await services.identity.putResetToken("hash-once", user.id, clock.now() + 60_000);
-    const takes = await Promise.all([
+    const takes = await Promise.allSettled([
       services.identity.consumeResetToken("hash-once", clock.now()),
       services.identity.consumeResetToken("hash-once", clock.now()),
     ]);
-    expect(takes.filter((t) => t === user.id)).toHaveLength(1);
+    expect(takes.filter((t) => t.status === "fulfilled" && t.value === user.id)).toHaveLength(1);
+    // The other take fails with the token as it stands, which says it was used.
+    const refused = takes.find((t) => t.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(ResetTokenSpentError);
+    expect(refused.reason).toMatchObject({ reason: "used", existing: { user_id: user.id } });
+  });
+
+  it("refuses an expired reset token as expired, and an unknown one with null", async () => {
+    const { user } = await services.auth.createOrganizationWithOwner({ orgName: "C2", email: "late@example.test", password: "password one" });
+    await services.identity.putResetToken("hash-late", user.id, clock.now() + 1000);
+    const late = await services.identity.consumeResetToken("hash-late", clock.now() + 1000).catch((error: unknown) => error);
+    expect(late).toBeInstanceOf(ResetTokenSpentError);
+    expect((late as ResetTokenSpentError).reason).toBe("expired");
+    expect(await services.identity.consumeResetToken("hash-unknown", clock.now())).toBeNull();
   });
 
   it("never lets a counter pass its limit, however many consume at once", async () => {
@@ -70,13 +84,34 @@ describe.each(backends)("store on %s", (_name, start) => {
     expect(refused.windows[0]).toMatchObject({ count: 7, remaining: 0, limit: 7 });
   });
 
+  it("counts every window of one item and refuses at the first full one, whatever characters the windows' names hold", async () => {
+    const windows = [
+      { name: "solves-day", seconds: 86_400, limit: 5 },
+      { name: "burst.minute", seconds: 60, limit: 3 },
+      { name: "all", seconds: 3600, limit: 0 },
+    ];
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await services.counters.consume("named-windows", windows, clock.now()));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(results[3]!.windows.map((w) => [w.name, w.count])).toEqual([
+      ["solves-day", 3],
+      ["burst.minute", 3],
+      ["all", 3],
+    ]);
+  });
+
   it("charges credits only down to the floor, with one conditional ADD", async () => {
     const { org } = await services.auth.createOrganizationWithOwner({ orgName: "D", email: "credits@example.test", password: "password one" });
     const grant = services.config.creditsInitialGrant;
     expect(await services.identity.adjustCredits(org.id, -(grant - 5), 0)).toBe(5);
-    expect(await services.identity.adjustCredits(org.id, -6, 0)).toBeNull();
+    // Refused by the floor: the error carries the organization, whose balance is what is left.
+    const refused = await services.identity.adjustCredits(org.id, -6, 0).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CreditFloorError);
+    expect((refused as CreditFloorError).balance).toBe(5);
     expect(await services.identity.adjustCredits(org.id, -5, 0)).toBe(0);
     expect(await services.identity.adjustCredits(org.id, 100, null)).toBe(100);
+    expect(await services.identity.adjustCredits("org_gone", -1, 0)).toBeNull();
+    expect(await services.identity.adjustCredits("org_gone", 1, null)).toBeNull();
   });
 
   describe("the lease lifecycle", () => {

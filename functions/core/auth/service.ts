@@ -2,7 +2,7 @@ import type { Services } from "../services.js";
 import { epochSeconds, isoTime } from "../clock.js";
 import { AppError, conflict, forbidden, invalid, notFound, unauthorized } from "../errors.js";
 import { newId } from "../ids.js";
-import type { ApiKeyLookup, ApiKeyRecord, OrganizationRecord, UserRecord } from "../store/identity.js";
+import { type ApiKeyLookup, type ApiKeyRecord, type OrganizationRecord, ResetTokenSpentError, type UserRecord } from "../store/identity.js";
 import { isEmailAddress } from "./email.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
 import { effectiveWorkspaceRole, type Role } from "./roles.js";
@@ -246,8 +246,14 @@ export class AuthService {
 
   /** Sets the new password and ends every session of the user (their token version moves on). */
   async confirmPasswordReset(token: string, newPassword: string): Promise<void> {
-    const userId = await this.store.consumeResetToken(sha256Hex(token), this.clock.now());
-    if (!userId) throw new AppError("bad_request", "Reset token invalid, expired or already used.");
+    let userId: string | null;
+    try {
+      userId = await this.store.consumeResetToken(sha256Hex(token), this.clock.now());
+    } catch (error) {
+      if (!(error instanceof ResetTokenSpentError)) throw error;
+      throw new AppError("bad_request", error.reason === "used" ? "Reset token already used." : "Reset token expired.");
+    }
+    if (!userId) throw new AppError("bad_request", "Reset token invalid.");
     await this.store.setPasswordHash(userId, await hashPassword(newPassword));
   }
 

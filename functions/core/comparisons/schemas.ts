@@ -49,6 +49,9 @@ export const RowSchema = SolverMeasuresSchema.extend({
     "as in the row's execution (HiGHS; \"unsupported\" from the others) while it has at most 1000 entries; a larger LP's is in the execution only",
   ),
   reduced_costs: SolverMeasuresSchema.shape.reduced_costs.describe("as duals: at most 1000 duals and reduced costs together, else in the row's execution"),
+  infeasibility: SolverMeasuresSchema.shape.infeasibility.describe(
+    "with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only",
+  ),
 });
 export type Row = z.infer<typeof RowSchema>;
 

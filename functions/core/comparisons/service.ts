@@ -5,7 +5,8 @@ import { storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
-import { checkJModel, compileJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
+import { storeModelNames } from "../executions/service.js";
+import { checkJModel, compileJModel, isJModelError, type JModelProblem, type ModelNames } from "../jmodel/index.js";
 import type { ResolvedModel } from "../projects/service.js";
 import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import { unsupportedReason } from "../solvers/registry.js";
@@ -44,6 +45,8 @@ export function shapeRows(solverNames: string[], cls: ProblemClass, available: R
 
 /** Where a comparison's problem is kept. */
 export const comparisonProblemKey = (orgId: string, id: string) => `comparisons/${orgId}/${id}.json`;
+/** Where a JModel comparison's generated names are kept when too large for its item. */
+export const comparisonNamesKey = (orgId: string, id: string) => `comparisons/${orgId}/${id}.names.json`;
 
 const runnable = (rows: Row[]) => rows.filter((r) => r.solver_status !== "unsupported").length;
 
@@ -98,14 +101,18 @@ export class ComparisonService {
     });
   }
 
-  /** The problem a single comparison on a project runs: its source compiled with the default data, or its stored problem. */
-  private async problemOfProject(resolved: ResolvedModel): Promise<Problem> {
+  /**
+   * The problem a single comparison on a project runs: its source compiled with the default data (with
+   * the generated names' families and indices), or its stored problem.
+   */
+  private async problemOfProject(resolved: ResolvedModel): Promise<{ problem: Problem; names: ModelNames | null }> {
     const { content } = resolved;
     if (content.jmodel_source !== null) {
       const staticProblems = checkJModel(content.jmodel_source);
       if (staticProblems.length > 0) throw this.cannotCompare(staticProblems);
       try {
-        return compileJModel(content.jmodel_source, content.default_data ?? {}).problem;
+        const compiled = compileJModel(content.jmodel_source, content.default_data ?? {});
+        return { problem: compiled.problem, names: compiled.names };
       } catch (error) {
         if (isJModelError(error)) throw this.cannotCompare(error.problems);
         throw error;
@@ -117,7 +124,7 @@ export class ComparisonService {
         problems: [{ line: null, column: null, message: "the project's model is empty", code: "empty_model", kind: "semantic" }],
       });
     }
-    return problem;
+    return { problem, names: null };
   }
 
   private cannotCompare(problems: JModelProblem[]): AppError {
@@ -132,7 +139,7 @@ export class ComparisonService {
 
   async launch(principal: Principal, request: CompareRequest): Promise<ComparisonDetail> {
     const resolved = request.project_id ? await this.deps.projects.resolve(principal, request.project_id, request.version_id) : null;
-    const problem = resolved ? await this.problemOfProject(resolved) : request.problem!;
+    const { problem, names } = resolved ? await this.problemOfProject(resolved) : { problem: request.problem!, names: null };
     const admitted = await this.admitRows(principal.orgId, principal.userId, problem, request.solver_names, request.settings, 1, "cmp", {
       value: request.priority,
       role: principal.role,
@@ -168,6 +175,8 @@ export class ComparisonService {
       cancel_requested: false,
       priority: request.priority,
     };
+    if (names)
+      record.model_names = await storeModelNames(this.deps.blobs, comparisonNamesKey(principal.orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
     await this.deps.comparisonStore.create(record);
     await this.enqueue(record);
     return detailOf(record);
@@ -236,8 +245,9 @@ export class ComparisonService {
     // Only the first dataset is compiled here: to learn whether the model solves, which solvers can
     // express it, and so the quota cost. The other rows are compiled by their own workers.
     let first: Problem;
+    let firstNames: ModelNames;
     try {
-      first = compileJModel(source, datas[0]!).problem;
+      ({ problem: first, names: firstNames } = compileJModel(source, datas[0]!));
     } catch (error) {
       if (!isJModelError(error)) throw error;
       throw new AppError("dataset_did_not_compile", `Dataset ${datasets[0]!.name} did not compile: ${error.message}`, {
@@ -284,6 +294,10 @@ export class ComparisonService {
         started_at: null,
         completed_at: null,
         problem: isFirst ? await storePayload(this.deps.blobs, comparisonProblemKey(principal.orgId, id), first, config.inlinePayloadMaxBytes) : null,
+        // The first row is compiled here; the others' workers keep their own names as they compile.
+        ...(isFirst
+          ? { model_names: await storeModelNames(this.deps.blobs, comparisonNamesKey(principal.orgId, id), firstNames, config.inlinePayloadMaxBytes) }
+          : {}),
         // The source is frozen with the row, so editing the draft later cannot change a running matrix.
         model: await storePayload(
           this.deps.blobs,

@@ -1,7 +1,7 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part } from "../store/conditions.js";
+import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part, statusIs } from "../store/conditions.js";
 import { activeIndex, type Also, Leases, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
 import { ConditionFailedError, type Table } from "../store/table.js";
@@ -40,6 +40,8 @@ export interface ComparisonRecord {
   problem: PayloadRef | null;
   /** A matrix row's model and dataset, compiled by its worker: { jmodel_source, data }. */
   model: PayloadRef | null;
+  /** A JModel project's generated names → family and index (jmodel/names.ts), passed to its rows' executions. */
+  model_names?: PayloadRef;
   credits_each: number;
   cancel_requested: boolean;
   /** The band it is queued on (queue/priority.ts); absent on records from before priorities: 0. */
@@ -47,6 +49,13 @@ export interface ComparisonRecord {
 }
 
 export const comparisonKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `CMP#${id}` });
+
+/** Row `index` is in `status`. */
+const rowStatusIs = (index: number, status: Row["status"]): Part => equals(`results[${index}].status`, status);
+
+/** Row `index` is running as execution `executionId` (the one the worker started, or saw). */
+const rowRunsExecution = (index: number, executionId: string | null): Part =>
+  and(rowStatusIs(index, "running"), equals(`results[${index}].execution_id`, executionId));
 
 const strip = (item: Record<string, unknown>): ComparisonRecord => fromItem<ComparisonRecord>(item, { started_at: null, completed_at: null });
 
@@ -62,7 +71,7 @@ export function changedRows(rows: Row[], change: (row: Row, index: number) => Ro
     const next = change(row, i);
     if (!next) return;
     set.push(assign(`results[${i}]`, next));
-    conditions.push(equals(`results[${i}].status`, row.status));
+    conditions.push(rowStatusIs(i, row.status));
   });
   return { set, condition: conditions.length ? and(...conditions) : undefined };
 }
@@ -140,7 +149,7 @@ export class ComparisonStore {
         Key: comparisonKey(orgId, id),
         ...buildUpdate({
           set: [assign(`results[${index}].status`, "running"), assign(`results[${index}].execution_id`, executionId)],
-          condition: and(leaseHeldBy(worker), equals(`results[${index}].status`, "pending"), equals("cancel_requested", false)),
+          condition: and(leaseHeldBy(worker), rowStatusIs(index, "pending"), equals("cancel_requested", false)),
         }),
       });
       return "started";
@@ -157,9 +166,7 @@ export class ComparisonStore {
    * cancel that arrived meanwhile keeps its cancelled rows. Null when that does not hold.
    */
   async release(orgId: string, id: string, worker: string, running: number[], rowCount: number): Promise<ComparisonRecord | null> {
-    const rows = Array.from({ length: rowCount }, (_, i) =>
-      running.includes(i) ? equals(`results[${i}].status`, "running") : notEquals(`results[${i}].status`, "running"),
-    );
+    const rows = Array.from({ length: rowCount }, (_, i) => (running.includes(i) ? rowStatusIs(i, "running") : notEquals(`results[${i}].status`, "running")));
     const item = await this.leases.release<Record<string, unknown>>(
       comparisonKey(orgId, id),
       worker,
@@ -180,7 +187,7 @@ export class ComparisonStore {
   async writeRow(orgId: string, id: string, index: number, worker: string, row: Row, agreement: Agreement | null): Promise<boolean> {
     const out = await this.leases.update(comparisonKey(orgId, id), worker, {
       set: [assign(`results[${index}]`, row), assign("agreement", agreement)],
-      condition: and(equals(`results[${index}].status`, "running"), equals(`results[${index}].execution_id`, row.execution_id)),
+      condition: rowRunsExecution(index, row.execution_id),
     });
     return out !== null;
   }
@@ -192,7 +199,7 @@ export class ComparisonStore {
   async replaceRunningRow(orgId: string, id: string, index: number, worker: string, seenExecutionId: string | null, row: Row): Promise<boolean> {
     const out = await this.leases.update(comparisonKey(orgId, id), worker, {
       set: [assign(`results[${index}]`, row)],
-      condition: and(equals(`results[${index}].status`, "running"), equals(`results[${index}].execution_id`, seenExecutionId)),
+      condition: rowRunsExecution(index, seenExecutionId),
     });
     return out !== null;
   }
@@ -253,30 +260,31 @@ export class ComparisonStore {
    * in flight. A finished comparison is returned unchanged.
    */
   async cancel(orgId: string, id: string, nowMs: number): Promise<ComparisonRecord | null> {
+    let current = await this.get(orgId, id);
     for (let attempt = 0; attempt < 8; attempt++) {
-      const current = await this.get(orgId, id);
       if (!current || FINAL_STATUSES.includes(current.status)) return current;
       const pending = current.results.map((r, i) => (r.status === "pending" ? i : -1)).filter((i) => i >= 0);
-      const names: Record<string, string> = { "#status": "status", "#rs": "status" };
-      const values: Record<string, unknown> = { ":true": true, ":seen": current.status, ":pending": "pending", ":cancelled": "cancelled" };
-      const sets = ["cancel_requested = :true", ...pending.map((i) => `results[${i}].#rs = :cancelled`)];
-      const conditions = ["#status = :seen", ...pending.map((i) => `results[${i}].#rs = :pending`)];
-      let remove = "";
-      if (current.status === "pending") {
-        sets.push("#status = :cancelled", "completed_at = :now");
-        values[":now"] = isoTime(nowMs);
-        remove = " REMOVE gsi1pk, gsi1sk";
+      const set = [assign("cancel_requested", true), ...pending.map((i) => assign(`results[${i}].status`, "cancelled"))];
+      const untaken = current.status === "pending";
+      if (untaken) set.push(assign("status", "cancelled"), assign("completed_at", isoTime(nowMs)));
+      try {
+        const out = await this.table.updateOrExplain<Record<string, unknown>>({
+          Key: comparisonKey(orgId, id),
+          ...buildUpdate({
+            set,
+            remove: untaken ? ["gsi1pk", "gsi1sk"] : [],
+            // Still as read: the same status, and the rows to cancel still pending.
+            condition: and(statusIs(current.status), ...pending.map((i) => rowStatusIs(i, "pending"))),
+          }),
+        });
+        return strip(out);
+      } catch (error) {
+        // Moved meanwhile (the worker started a row, or finished): go on from the item as it now stands.
+        if (!(error instanceof ConditionFailedError)) throw error;
+        current = error.existing ? strip(error.existing) : null;
       }
-      const out = await this.table.update<Record<string, unknown>>({
-        Key: comparisonKey(orgId, id),
-        UpdateExpression: `SET ${sets.join(", ")}${remove}`,
-        ConditionExpression: conditions.join(" AND "),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      });
-      if (out) return strip(out);
     }
-    return this.get(orgId, id);
+    return current;
   }
 
   // Matrices ------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import type { Config } from "../config.js";
 import { AppError, notFound } from "../errors.js";
 import type { Notifications } from "../notifications/notifications.js";
 import type { ProblemStats } from "../problem/schema.js";
-import type { IdentityStore } from "../store/identity.js";
+import { CreditFloorError, type IdentityStore } from "../store/identity.js";
 import { type CreditInput, type CreditQuote, creditQuote, creditsToEur } from "./formula.js";
 
 export interface CreditBalance {
@@ -19,6 +19,12 @@ export interface CreditGrant {
   credits_granted: number;
   credits_remaining: number;
 }
+
+const insufficientCredits = (required: number, remaining: number) =>
+  new AppError("insufficient_credits", `This request costs ${required} credits; the organization has ${remaining}.`, {
+    credits_required: required,
+    credits_remaining: remaining,
+  });
 
 /**
  * An organization's credits, in one place: the spec's formula (per solve and the public quote), the
@@ -57,13 +63,16 @@ export class Credits {
 
   /** Takes `amount` credits; 403 insufficient_credits (nothing taken) when the balance does not cover it. Returns the new balance. */
   async charge(orgId: string, amount: number): Promise<number> {
-    const balance = await this.deps.identity.adjustCredits(orgId, -amount, 0);
-    if (balance !== null) return balance;
-    const org = await this.deps.identity.getOrganization(orgId);
-    throw new AppError("insufficient_credits", `This request costs ${amount} credits; the organization has ${org?.credit_balance ?? 0}.`, {
-      credits_required: amount,
-      credits_remaining: org?.credit_balance ?? 0,
-    });
+    let balance: number | null;
+    try {
+      balance = await this.deps.identity.adjustCredits(orgId, -amount, 0);
+    } catch (error) {
+      if (!(error instanceof CreditFloorError)) throw error;
+      throw insufficientCredits(amount, error.balance);
+    }
+    // No such organization: nothing to charge from.
+    if (balance === null) throw insufficientCredits(amount, 0);
+    return balance;
   }
 
   /** Puts back credits taken for solves that will not run. */

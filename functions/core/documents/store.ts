@@ -1,8 +1,7 @@
-import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import type { PayloadRef } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import type { SolverChoice } from "../solvers/types.js";
-import { isConditionFailure } from "../store/dynamo.js";
+import { and, assign, assignOnce, attributeNotExists, buildUpdate, increment, itemExists } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
 
@@ -47,6 +46,9 @@ const toDocument = (item: Record<string, unknown>): DocumentRecord => fromItem<D
 
 const toVersion = (item: Record<string, unknown>): VersionRecord => fromItem<VersionRecord>(item, { name: null });
 
+/** The version is there and nobody has named it (a named version is kept). */
+const versionUnnamed = () => and(itemExists(), attributeNotExists("name"));
+
 export class DocumentStore {
   constructor(private readonly table: Table) {}
 
@@ -68,9 +70,7 @@ export class DocumentStore {
   async nextVersionNumber(orgId: string, id: string, nowMs: number): Promise<number | null> {
     const out = await this.table.update<{ version_count: number }>({
       Key: documentKey(orgId, id),
-      UpdateExpression: "ADD version_count :one SET updated_at = :now",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":one": 1, ":now": isoTime(nowMs) },
+      ...buildUpdate({ set: [assign("updated_at", isoTime(nowMs))], add: [increment("version_count")], condition: itemExists() }),
     });
     return out?.version_count ?? null;
   }
@@ -99,30 +99,14 @@ export class DocumentStore {
   async nameVersion(documentId: string, versionId: string, name: string): Promise<VersionRecord | null> {
     const out = await this.table.update<Record<string, unknown>>({
       Key: versionKey(documentId, versionId),
-      UpdateExpression: "SET #name = if_not_exists(#name, :name)",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: { "#name": "name" },
-      ExpressionAttributeValues: { ":name": name },
+      ...buildUpdate({ set: [assignOnce("name", name)], condition: itemExists() }),
     });
     return out ? toVersion(out) : null;
   }
 
   /** Deletes a version only while it is still unnamed; false when it was named meanwhile (or is gone). */
   async deleteUnnamedVersion(documentId: string, versionId: string): Promise<boolean> {
-    try {
-      await this.table.doc.send(
-        new DeleteCommand({
-          TableName: this.table.name,
-          Key: versionKey(documentId, versionId),
-          // `name` is a DynamoDB reserved word, hence the placeholder (Table.delete takes no names).
-          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#name)",
-          ExpressionAttributeNames: { "#name": "name" },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    const key = versionKey(documentId, versionId);
+    return this.table.delete(key.pk, key.sk, versionUnnamed());
   }
 }

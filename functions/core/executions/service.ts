@@ -1,7 +1,7 @@
 import type { Services } from "../services.js";
 import type { Role } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
-import { loadPayload, type PayloadRef, storePayload } from "../blob/blob-store.js";
+import { type BlobStore, loadPayload, type PayloadRef, storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
 import { type ModelNames, storedModelNames } from "../jmodel/names.js";
@@ -26,6 +26,11 @@ export const modelNamesKey = (orgId: string, id: string) => `problems/${orgId}/$
  * inline up to INLINE_PAYLOAD_MAX_BYTES, and an item stops at 400 KB); larger maps go to the blob store.
  */
 const MODEL_NAMES_INLINE_MAX_BYTES = 32_000;
+
+/** Keeps a JModel model's generated names (an execution's, a comparison's): inline in the item while small, else a blob at `key`. */
+export function storeModelNames(blobs: BlobStore, key: string, names: ModelNames, inlinePayloadMaxBytes: number): Promise<PayloadRef> {
+  return storePayload(blobs, key, storedModelNames(names), Math.min(inlinePayloadMaxBytes, MODEL_NAMES_INLINE_MAX_BYTES));
+}
 
 /** The record of an admitted single-solver execution, before it is stored. */
 export function executionRecord(
@@ -187,10 +192,9 @@ export class ExecutionService {
     return record;
   }
 
-  /** Keeps a JModel model's generated names for execution `id`: inline in its item while small, else a blob. */
+  /** Keeps a JModel model's generated names for execution `id`. */
   keepModelNames(orgId: string, id: string, names: ModelNames): Promise<PayloadRef> {
-    const inlineMax = Math.min(this.deps.config.inlinePayloadMaxBytes, MODEL_NAMES_INLINE_MAX_BYTES);
-    return storePayload(this.deps.blobs, modelNamesKey(orgId, id), storedModelNames(names), inlineMax);
+    return storeModelNames(this.deps.blobs, modelNamesKey(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
   }
 
   /** Sends a recorded execution's job; a refused send fails the execution (it will never run) and throws. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { epochSeconds, isoTime, type Clock } from "../clock.js";
 import { notFound } from "../errors.js";
 import { newId } from "../ids.js";
+import { assign, buildUpdate, equals, itemExists, type Part } from "../store/conditions.js";
 import type { Table } from "../store/table.js";
 
 /**
@@ -44,6 +45,12 @@ const view = (item: Record<string, unknown>): Notification => ({
   is_read: item.is_read as boolean,
   created_at: item.created_at as string,
 });
+
+/** Still unread (marking it again counts nothing). */
+const stillUnread = () => equals("is_read", false);
+
+/** Read, and out of the UNREAD index, on `condition`. */
+const markedRead = (condition: Part) => buildUpdate({ set: [assign("is_read", true)], remove: ["gsi1pk", "gsi1sk"], condition });
 
 export class Notifications {
   constructor(
@@ -95,9 +102,7 @@ export class Notifications {
   async markRead(userId: string, id: string): Promise<void> {
     const out = await this.table.update({
       Key: { pk: `USER#${userId}`, sk: `NTF#${id}` },
-      UpdateExpression: "SET is_read = :t REMOVE gsi1pk, gsi1sk",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":t": true },
+      ...markedRead(itemExists()),
     });
     if (!out) throw notFound("Notification");
   }
@@ -112,9 +117,7 @@ export class Notifications {
     for (const n of unread) {
       const out = await this.table.update({
         Key: { pk: `USER#${userId}`, sk: `NTF#${n.id}` },
-        UpdateExpression: "SET is_read = :t REMOVE gsi1pk, gsi1sk",
-        ConditionExpression: "is_read = :f",
-        ExpressionAttributeValues: { ":t": true, ":f": false },
+        ...markedRead(stillUnread()),
       });
       if (out) marked++;
     }

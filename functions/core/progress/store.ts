@@ -1,4 +1,5 @@
 import type { BlobStore } from "../blob/blob-store.js";
+import { assign, buildUpdate, itemExists } from "../store/conditions.js";
 import type { Table } from "../store/table.js";
 import type { ProgressPoint } from "./schemas.js";
 
@@ -60,10 +61,7 @@ export class ProgressStore {
     const key = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq) };
     const updated = await this.table.update<Record<string, unknown>>({
       Key: key,
-      UpdateExpression: "SET #summary = :s REMOVE #lines, #blob",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: { "#summary": "summary", "#lines": "lines", "#blob": "blob" },
-      ExpressionAttributeValues: { ":s": summary },
+      ...buildUpdate({ set: [assign("summary", summary)], remove: ["lines", "blob"], condition: itemExists() }),
       ReturnValues: "ALL_OLD",
     });
     const blob = updated?.blob;

@@ -1,5 +1,6 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
+import { buildUpdate, increment, itemExists } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
 
@@ -80,9 +81,7 @@ export class ProjectStore {
   async nextVersionNumber(orgId: string, id: string): Promise<number | null> {
     const out = await this.table.update<{ version_count: number }>({
       Key: { pk: `ORG#${orgId}`, sk: `PRJ#${id}` },
-      UpdateExpression: "ADD version_count :one",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":one": 1 },
+      ...buildUpdate({ add: [increment("version_count")], condition: itemExists() }),
     });
     return out?.version_count ?? null;
   }
@@ -102,7 +101,7 @@ export class ProjectStore {
 
   /** Deletes a project with its versions and datasets; false when the organization has no such project. */
   async delete(orgId: string, id: string): Promise<boolean> {
-    if (!(await this.table.delete(`ORG#${orgId}`, `PRJ#${id}`, "attribute_exists(pk)"))) return false;
+    if (!(await this.table.delete(`ORG#${orgId}`, `PRJ#${id}`, itemExists()))) return false;
     const children = await this.table.queryAll<{ pk: string; sk: string }>({
       KeyConditionExpression: "pk = :pk",
       ExpressionAttributeValues: { ":pk": `PRJ#${id}` },
@@ -126,6 +125,6 @@ export class ProjectStore {
   }
 
   async deleteDataset(projectId: string, datasetId: string): Promise<boolean> {
-    return this.table.delete(`PRJ#${projectId}`, `DST#${datasetId}`, "attribute_exists(pk)");
+    return this.table.delete(`PRJ#${projectId}`, `DST#${datasetId}`, itemExists());
   }
 }

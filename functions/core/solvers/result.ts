@@ -23,19 +23,22 @@ export function solveResponseOf(executionId: string, solver: string, r: SolverRe
 }
 
 /**
- * How many duals and reduced costs (together) a comparison row carries at most. Every row lives in the
+ * How many duals and reduced costs (together), or members of an explained infeasibility, a comparison row carries at most. Every row lives in the
  * comparison's one DynamoDB item (400 KB for all rows); past this the row keeps `duals_verified` and
  * leaves the values to its execution (`execution_id`), whose result always has them.
  */
 export const ROW_DUALS_MAX_ENTRIES = 1000;
 
-function rowDuals(measures: SolverMeasures): Pick<SolverMeasures, "duals" | "reduced_costs" | "ranging"> {
+function rowDuals(measures: SolverMeasures): Pick<SolverMeasures, "duals" | "reduced_costs" | "ranging" | "infeasibility"> {
   const count = (o: object | null | undefined) => Object.keys(o ?? {}).length;
   const ranging = typeof measures.ranging === "object" && measures.ranging !== null ? measures.ranging : null;
   const entries = count(measures.duals) + count(measures.reduced_costs);
+  const members = (measures.infeasibility?.constraints.length ?? 0) + (measures.infeasibility?.variable_bounds.length ?? 0);
   return {
     ...(entries <= ROW_DUALS_MAX_ENTRIES ? { duals: measures.duals, reduced_costs: measures.reduced_costs } : { duals: null, reduced_costs: null }),
     ...(ranging && count(ranging.costs) + count(ranging.rhs) > ROW_DUALS_MAX_ENTRIES ? { ranging: null } : {}),
+    // The same budget for an explained infeasibility: a subset that large stays in the execution.
+    ...(members > ROW_DUALS_MAX_ENTRIES ? { infeasibility: null } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { epochSeconds } from "../clock.js";
+import { and, assign, atMost, attribute, attributeNotExists, buildUpdate, increment, or, type Part } from "./conditions.js";
 import type { Table } from "./table.js";
 
 /**
@@ -37,6 +38,9 @@ function windowAttribute(w: WindowSpec, nowMs: number): { attr: string; resetAt:
   return { attr: `${w.name}_${index}`, resetAt: (index + 1) * w.seconds };
 }
 
+/** The window's counter is at most `max` before this hit (no counter yet: nothing counted). */
+const windowHasRoom = (name: string, max: number): Part => or(attributeNotExists(attribute(name)), atMost(attribute(name), max));
+
 export class CounterStore {
   constructor(private readonly table: Table) {}
 
@@ -50,27 +54,17 @@ export class CounterStore {
     const key = { pk: `LIMIT#${scope}`, sk: `P${longest.seconds}#${period}` };
     const attrs = windows.map((w) => ({ ...windowAttribute(w, nowMs), spec: w }));
 
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ":n": amount, ":ttl": (period + 1) * longest.seconds + 3600 };
-    const adds: string[] = [];
-    const conditions: string[] = [];
-    attrs.forEach((a, i) => {
-      names[`#w${i}`] = a.attr;
-      adds.push(`#w${i} :n`);
-      if (a.spec.limit > 0) {
-        values[`:max${i}`] = a.spec.limit - amount;
-        conditions.push(`attribute_not_exists(#w${i}) OR #w${i} <= :max${i}`);
-      }
-    });
-    // Parentheses only where two windows are limited: the local emulator's parser pays ~3 ms for a
-    // parenthesised condition, on every solve's admission (the daily quota limits one window).
-    const condition = conditions.length > 1 ? conditions.map((c) => `(${c})`).join(" AND ") : conditions[0];
+    const limited = attrs.filter((a) => a.spec.limit > 0);
     const updated = await this.table.update<Record<string, number>>({
       Key: key,
-      UpdateExpression: `ADD ${adds.join(", ")} SET #ttl = :ttl`,
-      ConditionExpression: condition,
-      ExpressionAttributeNames: { ...names, "#ttl": "ttl" },
-      ExpressionAttributeValues: values,
+      ...buildUpdate({
+        set: [assign("ttl", (period + 1) * longest.seconds + 3600)],
+        add: attrs.map((a) => increment(attribute(a.attr), amount)),
+        // Parentheses only where two windows are limited (`and` adds them around each `or`): the local
+        // emulator's parser pays ~3 ms for a parenthesised condition, on every solve's admission (the
+        // daily quota limits one window).
+        condition: limited.length ? and(...limited.map((a) => windowHasRoom(a.attr, a.spec.limit - amount))) : undefined,
+      }),
     });
     // Refused: read the counters once (only on this path) so the 429 can say where they stand.
     const counts = updated ?? (await this.table.get<Record<string, number>>(key.pk, key.sk)) ?? {};

@@ -1,8 +1,9 @@
 import { epochSeconds, isoTime } from "../clock.js";
 import { normalizeEmail } from "../auth/email.js";
 import type { Role } from "../auth/roles.js";
+import { and, assign, atLeast, atMost, buildUpdate, equals, greaterThan, increment, isNull, itemAbsent, itemExists, or, type Part } from "./conditions.js";
 import { fromItem } from "./items.js";
-import type { Table } from "./table.js";
+import { ConditionFailedError, type Table } from "./table.js";
 
 /**
  * Organizations, users, workspaces, API keys and password-reset tokens.
@@ -79,6 +80,35 @@ export interface ResetTokenRecord {
 
 const strip = <T>(item: Record<string, unknown> | null): T | null => (item ? fromItem<T>(item) : null);
 
+/** The organization is there and its balance is at least `need` (what stays above the floor after the change). */
+const creditsCover = (need: number): Part => and(itemExists(), atLeast("credit_balance", need));
+
+/**
+ * A key slot or key name is free: never claimed, or claimed by a key that has expired (an expiry of 0
+ * means the key never expires; a revoked key's claim is deleted outright).
+ */
+const claimFree = (nowMs: number): Part => or(itemAbsent(), and(greaterThan("expires_at_ms", 0), atMost("expires_at_ms", nowMs)));
+
+/** The slot or name is still claimed by key `keyId` (a newer key's claim is left alone). */
+const claimHeldBy = (keyId: string): Part => equals("key_id", keyId);
+
+/** The reset token is there, not yet used, and not expired at `nowMs`. */
+const resetTokenUsable = (nowMs: number): Part => and(itemExists(), isNull("used_at"), greaterThan("expires_at_ms", nowMs));
+
+/** A charge refused by the credit floor; carries the organization, whose balance says what is left. */
+export class CreditFloorError extends ConditionFailedError<OrganizationRecord> {
+  get balance(): number {
+    return this.existing?.credit_balance ?? 0;
+  }
+}
+
+/** A reset token that cannot be used again: carries the token, which says whether it was used or has expired. */
+export class ResetTokenSpentError extends ConditionFailedError<ResetTokenRecord> {
+  get reason(): "used" | "expired" {
+    return this.existing?.used_at != null ? "used" : "expired";
+  }
+}
+
 export class IdentityStore {
   constructor(private readonly table: Table) {}
 
@@ -101,17 +131,19 @@ export class IdentityStore {
   }
 
   /**
-   * Adds `delta` credits (negative to charge). With `floor`, the change is refused (null) when it
-   * would take the balance below it: one conditional ADD, no read-modify-write.
+   * Adds `delta` credits (negative to charge). With `floor`, the change is refused (CreditFloorError,
+   * carrying the organization) when it would take the balance below it: one conditional ADD, no
+   * read-modify-write. Null when the organization is gone.
    */
   async adjustCredits(orgId: string, delta: number, floor: number | null): Promise<number | null> {
-    const out = await this.table.update<{ credit_balance: number }>({
-      Key: { pk: `ORG#${orgId}`, sk: "ORG" },
-      UpdateExpression: "ADD credit_balance :d",
-      ConditionExpression: floor === null ? "attribute_exists(pk)" : "attribute_exists(pk) AND credit_balance >= :need",
-      ExpressionAttributeValues: floor === null ? { ":d": delta } : { ":d": delta, ":need": floor - delta },
-    });
-    return out ? out.credit_balance : null;
+    const out = await this.table.updateOrExplainRefusal<OrganizationRecord, CreditFloorError>(
+      {
+        Key: { pk: `ORG#${orgId}`, sk: "ORG" },
+        ...buildUpdate({ add: [increment("credit_balance", delta)], condition: floor === null ? itemExists() : creditsCover(floor - delta) }),
+      },
+      CreditFloorError,
+    );
+    return out?.credit_balance ?? null;
   }
 
   async createWorkspace(ws: WorkspaceRecord): Promise<void> {
@@ -173,9 +205,7 @@ export class IdentityStore {
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.table.update({
       Key: { pk: `USER#${userId}`, sk: "USER" },
-      UpdateExpression: "SET password_hash = :h ADD token_version :one",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":h": passwordHash, ":one": 1 },
+      ...buildUpdate({ set: [assign("password_hash", passwordHash)], add: [increment("token_version")], condition: itemExists() }),
     });
   }
 
@@ -186,19 +216,13 @@ export class IdentityStore {
   async setRole(userId: string, role: Role): Promise<UserRecord | null> {
     const updated = await this.table.update<UserRecord>({
       Key: { pk: `USER#${userId}`, sk: "USER" },
-      UpdateExpression: "SET #role = :r ADD token_version :one",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: { "#role": "role" },
-      ExpressionAttributeValues: { ":r": role, ":one": 1 },
+      ...buildUpdate({ set: [assign("role", role)], add: [increment("token_version")], condition: itemExists() }),
     });
     if (!updated) return null;
     for (const key of await this.listApiKeys(userId)) {
       await this.table.update({
         Key: { pk: `KEY#${key.key_hash}`, sk: "KEY" },
-        UpdateExpression: "SET #role = :r",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: { "#role": "role" },
-        ExpressionAttributeValues: { ":r": role },
+        ...buildUpdate({ set: [assign("role", role)], condition: itemExists() }),
       });
     }
     return strip<UserRecord>(updated as unknown as Record<string, unknown>);
@@ -222,9 +246,7 @@ export class IdentityStore {
   async claimKeySlot(userId: string, slot: number, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
     return this.table.put(
       { pk: `USER#${userId}`, sk: `KEYSLOT#${String(slot).padStart(4, "0")}`, key_id: keyId, expires_at_ms: expiresAtMs ?? 0, slot },
-      "attribute_not_exists(pk) OR (expires_at_ms > :zero AND expires_at_ms <= :now)",
-      undefined,
-      { ":zero": 0, ":now": nowMs },
+      claimFree(nowMs),
     );
   }
 
@@ -233,21 +255,16 @@ export class IdentityStore {
   }
 
   async releaseKeySlot(userId: string, slot: number, keyId: string): Promise<void> {
-    await this.table.delete(`USER#${userId}`, `KEYSLOT#${String(slot).padStart(4, "0")}`, "key_id = :k", { ":k": keyId });
+    await this.table.delete(`USER#${userId}`, `KEYSLOT#${String(slot).padStart(4, "0")}`, claimHeldBy(keyId));
   }
 
   /** Claims a key name for the user; false when a live key already has it. */
   async claimKeyName(userId: string, name: string, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
-    return this.table.put(
-      { pk: `USER#${userId}`, sk: `KEYNAME#${name}`, key_id: keyId, expires_at_ms: expiresAtMs ?? 0 },
-      "attribute_not_exists(pk) OR (expires_at_ms > :zero AND expires_at_ms <= :now)",
-      undefined,
-      { ":zero": 0, ":now": nowMs },
-    );
+    return this.table.put({ pk: `USER#${userId}`, sk: `KEYNAME#${name}`, key_id: keyId, expires_at_ms: expiresAtMs ?? 0 }, claimFree(nowMs));
   }
 
   async releaseKeyName(userId: string, name: string, keyId: string): Promise<void> {
-    await this.table.delete(`USER#${userId}`, `KEYNAME#${name}`, "key_id = :k", { ":k": keyId });
+    await this.table.delete(`USER#${userId}`, `KEYNAME#${name}`, claimHeldBy(keyId));
   }
 
   async putApiKey(record: ApiKeyRecord, role: Role): Promise<void> {
@@ -279,16 +296,13 @@ export class IdentityStore {
   async revokeApiKey(record: ApiKeyRecord, nowMs: number): Promise<void> {
     await this.table.update({
       Key: { pk: `KEY#${record.key_hash}`, sk: "KEY" },
-      UpdateExpression: "SET revoked = :t",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":t": true },
+      ...buildUpdate({ set: [assign("revoked", true)], condition: itemExists() }),
     });
     await this.table.update({
       Key: { pk: `USER#${record.user_id}`, sk: `APIKEY#${record.id}` },
       // Not if_not_exists: a live key holds revoked_at null, which counts as existing. The service revokes
       // only a key not yet revoked.
-      UpdateExpression: "SET revoked_at = :now",
-      ExpressionAttributeValues: { ":now": isoTime(nowMs) },
+      ...buildUpdate({ set: [assign("revoked_at", isoTime(nowMs))] }),
     });
   }
 
@@ -305,14 +319,18 @@ export class IdentityStore {
     });
   }
 
-  /** Marks the token used if it is unused and unexpired; returns its user, or null. */
+  /**
+   * Marks the token used if it is unused and unexpired; returns its user. Throws ResetTokenSpentError,
+   * carrying the token, when it was used or has expired; null when there is no such token.
+   */
   async consumeResetToken(tokenHash: string, nowMs: number): Promise<string | null> {
-    const out = await this.table.update<ResetTokenRecord>({
-      Key: { pk: `RESET#${tokenHash}`, sk: "RESET" },
-      UpdateExpression: "SET used_at = :now",
-      ConditionExpression: "attribute_exists(pk) AND used_at = :null AND expires_at_ms > :nowMs",
-      ExpressionAttributeValues: { ":now": isoTime(nowMs), ":null": null, ":nowMs": nowMs },
-    });
+    const out = await this.table.updateOrExplainRefusal<ResetTokenRecord, ResetTokenSpentError>(
+      {
+        Key: { pk: `RESET#${tokenHash}`, sk: "RESET" },
+        ...buildUpdate({ set: [assign("used_at", isoTime(nowMs))], condition: resetTokenUsable(nowMs) }),
+      },
+      ResetTokenSpentError,
+    );
     return out?.user_id ?? null;
   }
 }

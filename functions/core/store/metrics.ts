@@ -1,6 +1,7 @@
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { epochSeconds, isoTime } from "../clock.js";
 import { newId } from "../ids.js";
+import { assignOnce, buildUpdate, increment } from "./conditions.js";
 import type { Table } from "./table.js";
 
 /**
@@ -34,9 +35,16 @@ export class MetricsStore {
   async addTotals(delta: { requests: number; ok: number; failed: number; solved: number; solveMs: number }, nowMs: number): Promise<void> {
     await this.table.update({
       Key: KEY,
-      UpdateExpression:
-        "ADD total_requests :r, total_successful :o, total_failed :f, total_solved :s, solve_time_ms_sum :ms SET start_time = if_not_exists(start_time, :now)",
-      ExpressionAttributeValues: { ":r": delta.requests, ":o": delta.ok, ":f": delta.failed, ":s": delta.solved, ":ms": delta.solveMs, ":now": isoTime(nowMs) },
+      ...buildUpdate({
+        set: [assignOnce("start_time", isoTime(nowMs))],
+        add: [
+          increment("total_requests", delta.requests),
+          increment("total_successful", delta.ok),
+          increment("total_failed", delta.failed),
+          increment("total_solved", delta.solved),
+          increment("solve_time_ms_sum", delta.solveMs),
+        ],
+      }),
     });
   }
 

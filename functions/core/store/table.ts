@@ -10,6 +10,7 @@ import {
   type UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock.js";
+import { assignAll, buildCondition, buildUpdate, itemAbsent, itemExists, type Part } from "./conditions.js";
 import { isConditionFailure, isKeyTooLarge } from "./dynamo.js";
 
 export type Item = Record<string, unknown> & { pk: string; sk: string };
@@ -26,9 +27,12 @@ export class ConditionFailedError<T = Item> extends Error {
     readonly existing: T | null,
   ) {
     super(`condition failed on ${key.pk} / ${key.sk}`);
-    this.name = "ConditionFailedError";
+    this.name = new.target.name;
   }
 }
+
+/** What a repository's typed condition failure is built from: the key and the item as it stands. */
+export type ConditionFailure<T, E extends ConditionFailedError<T>> = new (key: { pk: string; sk: string }, existing: T | null) => E;
 
 /**
  * Thin, typed access to the single table. Repositories build keys and conditions; this class only
@@ -65,17 +69,9 @@ export class Table {
   }
 
   /** Put; with `condition`, returns false instead of throwing when the condition fails. */
-  async put(item: Item, condition?: string, names?: Record<string, string>, values?: Record<string, unknown>): Promise<boolean> {
+  async put(item: Item, condition?: Part): Promise<boolean> {
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.name,
-          Item: item,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
+      await this.doc.send(new PutCommand({ TableName: this.name, Item: item, ...(condition ? buildCondition(condition) : {}) }));
       return true;
     } catch (error) {
       if (condition && isConditionFailure(error)) return false;
@@ -85,7 +81,7 @@ export class Table {
 
   /** Put only if no item has this key yet. */
   putNew(item: Item): Promise<boolean> {
-    return this.put(item, "attribute_not_exists(pk)");
+    return this.put(item, itemAbsent());
   }
 
   /** Update; returns the new attributes, or null when the condition failed. */
@@ -99,16 +95,39 @@ export class Table {
     }
   }
 
-  /** Update; returns the new attributes, or throws ConditionFailedError carrying the item as it stands. */
-  async updateOrExplain<T = Item>(input: Omit<UpdateCommandInput, "TableName"> & { Key: { pk: string; sk: string } }): Promise<T> {
+  /**
+   * Update; returns the new attributes, or throws `failure` (by default a ConditionFailedError)
+   * carrying the item as it stands.
+   */
+  async updateOrExplain<T = Item, E extends ConditionFailedError<T> = ConditionFailedError<T>>(
+    input: Omit<UpdateCommandInput, "TableName"> & { Key: { pk: string; sk: string } },
+    failure: ConditionFailure<T, E> = ConditionFailedError as unknown as ConditionFailure<T, E>,
+  ): Promise<T> {
     const out = await this.update<T>(input);
     if (out !== null) return out;
-    throw new ConditionFailedError<T>(input.Key, await this.get<T>(input.Key.pk, input.Key.sk));
+    throw new failure(input.Key, await this.get<T>(input.Key.pk, input.Key.sk));
   }
 
-  async delete(pk: string, sk: string, condition?: string, values?: Record<string, unknown>): Promise<boolean> {
+  /**
+   * As `updateOrExplain`, for a caller to whom a missing item is no refusal but "not there": null when
+   * the item is gone, `failure` only when an item that exists refused the condition.
+   */
+  async updateOrExplainRefusal<T = Item, E extends ConditionFailedError<T> = ConditionFailedError<T>>(
+    input: Omit<UpdateCommandInput, "TableName"> & { Key: { pk: string; sk: string } },
+    failure: ConditionFailure<T, E>,
+  ): Promise<T | null> {
     try {
-      await this.doc.send(new DeleteCommand({ TableName: this.name, Key: { pk, sk }, ConditionExpression: condition, ExpressionAttributeValues: values }));
+      return await this.updateOrExplain<T, E>(input, failure);
+    } catch (error) {
+      if (error instanceof ConditionFailedError && error.existing === null) return null;
+      throw error;
+    }
+  }
+
+  /** Delete; with `condition`, returns false instead of throwing when the condition fails. */
+  async delete(pk: string, sk: string, condition?: Part): Promise<boolean> {
+    try {
+      await this.doc.send(new DeleteCommand({ TableName: this.name, Key: { pk, sk }, ...(condition ? buildCondition(condition) : {}) }));
       return true;
     } catch (error) {
       if (condition && (isConditionFailure(error) || isKeyTooLarge(error))) return false;
@@ -178,28 +197,12 @@ export class Table {
    * item, on `condition` (default: the item exists). Returns the new item, or null when the condition
    * failed.
    */
-  async setFields<T = Item>(
+  setFields<T = Item>(
     key: { pk: string; sk: string },
     fields: Record<string, unknown>,
-    options: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown>; remove?: string[] } = {},
+    options: { condition?: Part; remove?: string[] } = {},
   ): Promise<T | null> {
-    const names: Record<string, string> = { ...options.names };
-    const values: Record<string, unknown> = { ...options.values };
-    const sets: string[] = [];
-    Object.entries(fields).forEach(([attr, value], i) => {
-      if (value === undefined) return;
-      names[`#set${i}`] = attr;
-      values[`:set${i}`] = value;
-      sets.push(`#set${i} = :set${i}`);
-    });
-    const remove = options.remove?.length ? ` REMOVE ${options.remove.join(", ")}` : "";
-    return this.update<T>({
-      Key: key,
-      UpdateExpression: `SET ${sets.join(", ")}${remove}`,
-      ConditionExpression: options.condition ?? "attribute_exists(pk)",
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
+    return this.update<T>({ Key: key, ...buildUpdate({ set: assignAll(fields), remove: options.remove, condition: options.condition ?? itemExists() }) });
   }
 
   /** Deletes many keys, 25 per request, retrying unprocessed ones. */

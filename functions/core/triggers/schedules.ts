@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import { AppError, type ValidationIssue } from "../errors.js";
 import type { JobMessage } from "../queue/messages.js";
 import type { Queues } from "../queue/sqs.js";
+import { assign, buildUpdate, equals } from "../store/conditions.js";
 import type { Table } from "../store/table.js";
 import type { ScheduleInput } from "./schemas.js";
 import { isTimeZone, nextFireTime, parseScheduleExpression, ScheduleExpressionError } from "./schedule-expression.js";
@@ -127,9 +128,8 @@ export class TableSchedules implements TriggerSchedules {
       if (due === null || due > nowMs) continue;
       const claimed = await this.table.update({
         Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: "SET fired_ms = :now",
-        ConditionExpression: "fired_ms = :was",
-        ExpressionAttributeValues: { ":now": nowMs, ":was": item.fired_ms },
+        // Claimed only if no other scheduler fired it since this one read it.
+        ...buildUpdate({ set: [assign("fired_ms", nowMs)], condition: equals("fired_ms", item.fired_ms) }),
       });
       if (!claimed) continue;
       await this.queues.sendJob(scheduleMessage({ id: item.trigger_id, org_id: item.org_id, priority: item.priority }));

@@ -4,9 +4,10 @@ import { looksLikeId } from "../ids.js";
 import type { Settings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { activeIndex, Leases } from "../store/leases.js";
-import { assignAll, attributeNotExists, equals, or } from "../store/conditions.js";
+import { and, append, assign, assignAll, attributeNotExists, buildUpdate, equals, increment, itemExists, or } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import type { Table } from "../store/table.js";
+import { attemptUnclaimed, DeliveryClaimedError, deliveryAwaits, deliveryExhaustedNotDeadLettered, deliveryPending } from "./delivery-conditions.js";
 import type { OverrideField } from "./overrides.js";
 import type { DeliveryAttempt, RunStatus } from "./schemas.js";
 
@@ -183,16 +184,14 @@ export class TriggerStore {
   async countRun(orgId: string, id: string, firedAt: string): Promise<boolean> {
     const out = await this.table.update({
       Key: triggerKey(orgId, id),
-      UpdateExpression: "ADD total_runs :one SET last_fired_at = :at",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":one": 1, ":at": firedAt },
+      ...buildUpdate({ set: [assign("last_fired_at", firedAt)], add: [increment("total_runs")], condition: itemExists() }),
     });
     return out !== null;
   }
 
   async deleteTrigger(orgId: string, id: string): Promise<boolean> {
     const key = triggerKey(orgId, id);
-    return this.table.delete(key.pk, key.sk, "attribute_exists(pk)");
+    return this.table.delete(key.pk, key.sk, itemExists());
   }
 
   // Runs ----------------------------------------------------------------------------------------
@@ -338,9 +337,7 @@ export class TriggerStore {
     if (!key) return;
     await this.table.update({
       Key: key,
-      UpdateExpression: "REMOVE gsi1pk, gsi1sk",
-      ConditionExpression: "gsi1pk = :outbox",
-      ExpressionAttributeValues: { ":outbox": WEBHOOK_OUTBOX },
+      ...buildUpdate({ remove: ["gsi1pk", "gsi1sk"], condition: equals("gsi1pk", WEBHOOK_OUTBOX) }),
     });
   }
 
@@ -367,30 +364,17 @@ export class TriggerStore {
   ): Promise<RunRecord | null> {
     const out = await this.table.update<Record<string, unknown>>({
       Key: runKey(triggerId, runId)!,
-      UpdateExpression:
-        "SET #w.#attempts = list_append(#w.#attempts, :a), #w.#next = :next, #w.#st = :st, #w.#nextAt = :nextAt, #w.#deliveredAt = :deliveredAt, #w.#reason = :reason",
-      ConditionExpression: "#w.#id = :id AND #w.#next = :n AND #w.#st = :pending",
-      ExpressionAttributeNames: {
-        "#w": "webhook",
-        "#attempts": "attempts",
-        "#next": "next_attempt",
-        "#st": "status",
-        "#nextAt": "next_attempt_at",
-        "#deliveredAt": "delivered_at",
-        "#reason": "reason",
-        "#id": "delivery_id",
-      },
-      ExpressionAttributeValues: {
-        ":a": [attempt],
-        ":next": next.next_attempt,
-        ":st": next.status,
-        ":nextAt": next.next_attempt_at,
-        ":deliveredAt": next.delivered_at,
-        ":reason": next.reason,
-        ":id": deliveryId,
-        ":n": attempt.attempt,
-        ":pending": "pending",
-      },
+      ...buildUpdate({
+        set: [
+          append("webhook.attempts", [attempt]),
+          assign("webhook.next_attempt", next.next_attempt),
+          assign("webhook.status", next.status),
+          assign("webhook.next_attempt_at", next.next_attempt_at),
+          assign("webhook.delivered_at", next.delivered_at),
+          assign("webhook.reason", next.reason),
+        ],
+        condition: deliveryAwaits(deliveryId, attempt.attempt),
+      }),
     });
     return out ? fromItem<RunRecord>(out) : null;
   }
@@ -398,34 +382,29 @@ export class TriggerStore {
   /**
    * Claims attempt `attempt` for one consumer until `untilMs`: two copies of one message (SQS delivers
    * at least once) never POST at the same time. A claim whose consumer died expires, so a redelivered
-   * message can take over.
+   * message can take over. Throws DeliveryClaimedError, with the run as it stands, when the claim fails.
    */
-  async claimAttempt(triggerId: string, runId: string, deliveryId: string, attempt: number, untilMs: number, nowMs: number): Promise<boolean> {
-    const out = await this.table.update({
-      Key: runKey(triggerId, runId)!,
-      UpdateExpression: "SET #w.#ca = :n, #w.#cu = :until",
-      ConditionExpression: "#w.#id = :id AND #w.#st = :pending AND #w.#next = :n AND (#w.#ca < :n OR #w.#cu < :now)",
-      ExpressionAttributeNames: {
-        "#w": "webhook",
-        "#ca": "claimed_attempt",
-        "#cu": "claim_until_ms",
-        "#id": "delivery_id",
-        "#st": "status",
-        "#next": "next_attempt",
+  async claimAttempt(triggerId: string, runId: string, deliveryId: string, attempt: number, untilMs: number, nowMs: number): Promise<void> {
+    await this.table.updateOrExplain(
+      {
+        Key: runKey(triggerId, runId)!,
+        ...buildUpdate({
+          set: [assign("webhook.claimed_attempt", attempt), assign("webhook.claim_until_ms", untilMs)],
+          condition: and(deliveryAwaits(deliveryId, attempt), attemptUnclaimed(attempt, nowMs)),
+        }),
       },
-      ExpressionAttributeValues: { ":n": attempt, ":until": untilMs, ":now": nowMs, ":id": deliveryId, ":pending": "pending" },
-    });
-    return out !== null;
+      DeliveryClaimedError,
+    );
   }
 
   /** Ends a pending delivery without an attempt: cancelled (webhook removed, trigger gone) or exhausted. */
   async stopDelivery(triggerId: string, runId: string, deliveryId: string, status: "cancelled" | "exhausted", reason: string): Promise<RunRecord | null> {
     const out = await this.table.update<Record<string, unknown>>({
       Key: runKey(triggerId, runId)!,
-      UpdateExpression: "SET #w.#st = :status, #w.#reason = :reason, #w.#nextAt = :null",
-      ConditionExpression: "#w.#id = :id AND #w.#st = :pending",
-      ExpressionAttributeNames: { "#w": "webhook", "#st": "status", "#reason": "reason", "#nextAt": "next_attempt_at", "#id": "delivery_id" },
-      ExpressionAttributeValues: { ":status": status, ":reason": reason, ":null": null, ":id": deliveryId, ":pending": "pending" },
+      ...buildUpdate({
+        set: [assign("webhook.status", status), assign("webhook.reason", reason), assign("webhook.next_attempt_at", null)],
+        condition: deliveryPending(deliveryId),
+      }),
     });
     return out ? fromItem<RunRecord>(out) : null;
   }
@@ -434,10 +413,7 @@ export class TriggerStore {
   async markDeadLettered(triggerId: string, runId: string, deliveryId: string, nowMs: number): Promise<boolean> {
     const out = await this.table.update({
       Key: runKey(triggerId, runId)!,
-      UpdateExpression: "SET #w.#dl = :now",
-      ConditionExpression: "#w.#id = :id AND #w.#st = :exhausted AND #w.#dl = :null",
-      ExpressionAttributeNames: { "#w": "webhook", "#dl": "dead_lettered_at", "#id": "delivery_id", "#st": "status" },
-      ExpressionAttributeValues: { ":now": isoTime(nowMs), ":id": deliveryId, ":exhausted": "exhausted", ":null": null },
+      ...buildUpdate({ set: [assign("webhook.dead_lettered_at", isoTime(nowMs))], condition: deliveryExhaustedNotDeadLettered(deliveryId) }),
     });
     return out !== null;
   }

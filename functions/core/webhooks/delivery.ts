@@ -6,6 +6,7 @@ import type { SolveResponse } from "../executions/schemas.js";
 import { newId } from "../ids.js";
 import type { WebhookMessage } from "../queue/messages.js";
 import type { DeliveryAttempt } from "../triggers/schemas.js";
+import { DeliveryClaimedError } from "../triggers/delivery-conditions.js";
 import type { RunRecord, TriggerRecord, WebhookEvent, WebhookState } from "../triggers/store.js";
 import { postWebhook, type WebhookPoster } from "./http-post.js";
 import { parseRetryAfter, retryDelaySeconds } from "./schedule.js";
@@ -164,10 +165,19 @@ export class WebhookDeliveries {
     }
     // The claim outlives the attempt's timeout, so only a consumer that died loses it.
     const claimUntil = now + (this.deps.config.webhookTimeoutSeconds + 30) * 1000;
-    if (!(await store.claimAttempt(run.trigger_id, run.id, w.delivery_id, message.attempt, claimUntil, now))) {
-      // Another copy is POSTing this attempt. Look again once its claim has expired: by then it was
-      // recorded (and this copy is dropped as a duplicate), or its consumer died and this copy takes over.
-      this.deps.logger.info("attempt claimed by another consumer: checked again later", log);
+    try {
+      await store.claimAttempt(run.trigger_id, run.id, w.delivery_id, message.attempt, claimUntil, now);
+    } catch (error) {
+      if (!(error instanceof DeliveryClaimedError)) throw error;
+      // Another copy is POSTing this attempt (or has just recorded it). Look again once its claim has
+      // expired: by then it was recorded (and this copy is dropped as a duplicate), or its consumer died
+      // and this copy takes over. Re-queued even when the attempt was recorded meanwhile: if that
+      // consumer dies before dead-lettering an exhausted delivery, this copy finishes it.
+      const moved = !error.stillAwaits(w.delivery_id, message.attempt);
+      this.deps.logger.info(moved ? "attempt recorded meanwhile: checked again later" : "attempt claimed by another consumer: checked again later", {
+        ...log,
+        claimed_until_ms: error.claimedUntilMs,
+      });
       await queues.sendWebhook({ ...message, due_at_ms: claimUntil + 1000 }, now);
       return;
     }

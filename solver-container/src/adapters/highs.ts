@@ -21,7 +21,12 @@ async function wasmProbe(detail: string): Promise<ProbeResult> {
   }
 }
 
-export function createHighsAdapter(python: PythonRuntime | null, build: HighsBuild = "auto"): SolverAdapter {
+export type HighsAdapter = SolverAdapter & {
+  /** True when solves run native HiGHS (highspy), not the WebAssembly build. */
+  native(): Promise<boolean>;
+};
+
+export function createHighsAdapter(python: PythonRuntime | null, build: HighsBuild = "auto"): HighsAdapter {
   let chosen: Promise<{ native: boolean; probe: ProbeResult }> | null = null;
   const choose = () =>
     (chosen ??= (async () => {
@@ -37,6 +42,10 @@ export function createHighsAdapter(python: PythonRuntime | null, build: HighsBui
     name: "highs",
     async probe() {
       return (await choose()).probe;
+    },
+    async native() {
+      const { native, probe } = await choose();
+      return native && probe.available;
     },
     async solve(problem, settings, context) {
       const { native, probe } = await choose();

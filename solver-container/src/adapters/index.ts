@@ -1,5 +1,6 @@
 import { SOLVER_NAMES, type SolverName } from "../../../functions/core/solvers/types.js";
 import { createCbcAdapter } from "./cbc.js";
+import { explaining } from "./explain.js";
 import { createGlpkAdapter } from "./glpk.js";
 import { createHighsAdapter, type HighsBuild } from "./highs.js";
 import { createJaosAdapter } from "./jaos.js";
@@ -39,14 +40,17 @@ export type AdapterRegistry = ReadonlyMap<SolverName, SolverAdapter>;
 
 export function createAdapters(options: AdapterOptions): AdapterRegistry {
   const python = options.python;
+  const highs = createHighsAdapter(python, options.highsBuild);
   const adapters: SolverAdapter[] = [
     python ? createScipAdapter(python) : unavailable("scip", "no Python runtime configured"),
-    createHighsAdapter(python, options.highsBuild),
+    highs,
     createCbcAdapter({ command: options.cbcCommand }),
     createGlpkAdapter({ command: options.glpsolCommand }),
     options.jaos ?? createJaosAdapter(),
   ];
-  return new Map(adapters.map((a) => [a.name, a]));
+  // Every solver explains an infeasible verdict when asked (explain.ts); the re-solves call the plain adapters.
+  const solvers = { nativeHighs: async () => ((await highs.native()) ? highs : null) };
+  return new Map(adapters.map((a) => [a.name, explaining(a, solvers)]));
 }
 
 /** The registry with the configured Python interpreter (config `pythonPath`, relative to the repo root). */

@@ -12,8 +12,9 @@
  */
 import { rename, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-import type { Problem } from "../../../functions/core/problem/schema.js";
-import { emptyResult, type SolveSettings } from "../../../functions/core/solvers/types.js";
+import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
+import { deletionFilter, type FeasibilityOracle, infeasibilityOf, searchDeadlineMs, verdictOf } from "../../../functions/core/solvers/iis/index.js";
+import { emptyResult, type Infeasibility, type SolveSettings } from "../../../functions/core/solvers/types.js";
 import type { AdapterResult, TypeScriptEngine } from "./types.js";
 
 interface ChildRequest {
@@ -47,6 +48,18 @@ async function standBy(modulePath: string, exportName: string, requestArrived: (
   process.stdout.write(`${JSON.stringify({ event: "ready" })}\n`);
 }
 
+/**
+ * An infeasible LP's deletion filter with the engine itself as the oracle, in this child: a child per
+ * re-solve would cost a Node start each (about a second), the re-solves of an LP milliseconds. The
+ * adapter's checker verifies the answer afterwards with another solver (explain.ts).
+ */
+async function filterInChild(engine: TypeScriptEngine, problem: Problem, settings: SolveSettings): Promise<Infeasibility> {
+  const oracle: FeasibilityOracle = async (sub, seconds) =>
+    verdictOf(sub, await engine.solve(sub, { timeLimitSeconds: seconds, gapTolerance: 1, threads: settings.threads }, () => undefined));
+  const found = await deletionFilter(problem, oracle, { deadlineMs: searchDeadlineMs(settings.timeLimitSeconds, Date.now()) });
+  return infeasibilityOf(problem, found.members, { method: "deletion_filter", irreducible: found.irreducible, verified: null });
+}
+
 async function main(): Promise<void> {
   const [mode, modulePath, exportName] = process.argv.slice(2);
   const input = readStdin();
@@ -63,6 +76,9 @@ async function main(): Promise<void> {
       if (line !== lastLine) process.stdout.write(`${line}\n`);
       lastLine = line;
     });
+    if (request.settings.explainInfeasibility && result.solver_status === "infeasible" && !hasIntegers(request.problem)) {
+      result.infeasibility = await filterInChild(engine, request.problem, request.settings);
+    }
   } catch (err) {
     const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     result = { ...emptyResult("error", message), settings_applied: null };

@@ -1,3 +1,4 @@
+import { explanationSearchSeconds } from "../../../functions/core/solvers/iis/budget.js";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -141,7 +142,9 @@ export async function solveInNodeChild(
     cwd: CHILD_CWD,
     spawned: spawned ?? undefined,
     input: JSON.stringify({ module: engine.modulePath, exportName: engine.exportName, problem, settings, resultPath }),
-    deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
+    // An explained infeasible LP's deletion filter runs in the child too (node-child.ts).
+    deadlineMs:
+      (settings.timeLimitSeconds + (settings.explainInfeasibility ? explanationSearchSeconds(settings.timeLimitSeconds) : 0) + context.killGraceSeconds) * 1000,
     signal: context.signal,
     onLine: (line, stream) => {
       if (stream !== "stdout") {

@@ -21,7 +21,18 @@ export interface PythonSolveRequest {
   model: Omit<MatrixForm, "colNames">;
   /** memory_mb: the solving process's data ceiling (0 = none), applied by the runner in that process. */
   /** stream: forward the solver's log lines and report progress between its own log lines too (someone records them). */
-  settings: { time_limit: number; gap: number; threads: number; memory_mb?: number; solution_pool_size?: number; ranging?: boolean; stream?: boolean };
+  /** explain_infeasibility: an infeasible result then carries `iis` (the solver's own), searched for at most explain_seconds. */
+  settings: {
+    time_limit: number;
+    gap: number;
+    threads: number;
+    memory_mb?: number;
+    solution_pool_size?: number;
+    ranging?: boolean;
+    stream?: boolean;
+    explain_infeasibility?: boolean;
+    explain_seconds?: number;
+  };
 }
 
 /** The result file a solve writes (runner.py, solve_common.empty_result). */
@@ -45,6 +56,11 @@ export interface PythonResult {
   col_duals?: number[];
   /** With solution_pool_size above 1: distinct solutions, best first, as column vectors. */
   solution_pool?: { objective_value: number; solution: number[] }[];
+  /**
+   * With explain_infeasibility, an infeasible result: the solver's IIS (row indices, [column, side]
+   * bounds, its own irreducibility verdict); null when it gave none (HiGHS on a MILP, a time-out).
+   */
+  iis?: { rows: number[]; bounds: [number, "lower" | "upper" | "both"][]; irreducible: boolean } | null;
 }
 
 export interface PythonRunOptions {

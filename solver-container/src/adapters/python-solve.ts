@@ -1,6 +1,7 @@
 import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, type SolveAuxiliary } from "./certificates.js";
-import type { Ranging, SolveSettings } from "../../../functions/core/solvers/types.js";
+import { explanationSearchSeconds, infeasibilityOf, type Member } from "../../../functions/core/solvers/iis/index.js";
+import type { Infeasibility, Ranging, SolveSettings } from "../../../functions/core/solvers/types.js";
 import { namedSolution, toMatrixForm } from "./matrix-form.js";
 import { dualFields, dualsWithSingletonRows, type LpDuals, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import type { PythonResult, PythonRuntime, PythonSolverName } from "./python-host.js";
@@ -24,6 +25,7 @@ export async function solveInPython(
 ): Promise<AdapterResult> {
   const started = performance.now();
   const { colNames, ...model } = toMatrixForm(problem);
+  const explainSeconds = settings.explainInfeasibility ? explanationSearchSeconds(settings.timeLimitSeconds) : 0;
   const outcome = await runtime.run(
     {
       solver,
@@ -36,11 +38,12 @@ export async function solveInPython(
         solution_pool_size: settings.solutionPoolSize ?? 1,
         ranging: settings.ranging ?? false,
         stream: context.progress !== undefined,
+        ...(explainSeconds > 0 ? { explain_infeasibility: true, explain_seconds: explainSeconds } : {}),
       },
     },
     {
       workDir: context.workDir,
-      deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
+      deadlineMs: (settings.timeLimitSeconds + explainSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,
       onProgress: context.progress && ((p) => context.progress!.point(p)),
       onLog: context.progress && ((line) => context.progress!.line(line)),
@@ -67,6 +70,7 @@ export async function solveInPython(
     }
     Object.assign(result, dualFields(problem, result, reportedDuals(problem, colNames, r)));
     if (settings.ranging) result.ranging = solver === "highs" ? namedRanging(problem, colNames, r, result) : "unsupported";
+    if (r.iis && result.solver_status === "infeasible") result.infeasibility = solverIis(problem, r.iis);
     return finish(result, started);
   }
   if (outcome.stopped) {
@@ -76,6 +80,15 @@ export async function solveInPython(
   // allocation under the ceiling into its own memory-limit result).
   const oom = outcome.failure !== null && /killed by signal 9\b/.test(outcome.failure);
   return finish(blankResult("error", version, oom ? memoryLimitMessage(SOLVER_TITLES[solver], context.memoryMb) : outcome.failure), started);
+}
+
+/** The solver's IIS by name; `verified` is the checker's to set (explain.ts). */
+function solverIis(problem: Problem, iis: NonNullable<PythonResult["iis"]>): Infeasibility {
+  const members: Member[] = iis.rows.map((row) => ({ kind: "constraint", row }));
+  for (const [column, side] of iis.bounds) {
+    for (const s of side === "both" ? (["lower", "upper"] as const) : [side]) members.push({ kind: "bound", column, side: s });
+  }
+  return infeasibilityOf(problem, members, { method: "solver_iis", irreducible: iis.irreducible, verified: null });
 }
 
 /** HiGHS's ranging by name, for an LP it solved to optimality (null otherwise). */

@@ -1,14 +1,14 @@
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { computeAgreement, type FinishedRow } from "../../../functions/core/comparisons/agreement.js";
-import { shapeRows } from "../../../functions/core/comparisons/service.js";
+import { comparisonNamesKey, shapeRows } from "../../../functions/core/comparisons/service.js";
 import { changedRows, comparisonKey, type ComparisonRecord } from "../../../functions/core/comparisons/store.js";
 import type { Row } from "../../../functions/core/comparisons/schemas.js";
 import { finalComparisonStatus } from "../../../functions/core/comparisons/views.js";
-import { problemKey } from "../../../functions/core/executions/service.js";
+import { problemKey, storeModelNames } from "../../../functions/core/executions/service.js";
 import { type ExecutionRecord, executionKey } from "../../../functions/core/executions/store.js";
 import { newId } from "../../../functions/core/ids.js";
-import { compileJModel, isJModelError } from "../../../functions/core/jmodel/index.js";
+import { compileJModel, isJModelError, type ModelNames } from "../../../functions/core/jmodel/index.js";
 import { problemStats, type Problem } from "../../../functions/core/problem/schema.js";
 import { rowOf } from "../../../functions/core/solvers/result.js";
 import { LeaseKeeper } from "../heartbeat.js";
@@ -147,6 +147,7 @@ function rowExecution(rt: WorkerRuntime, c: ComparisonRecord, solver: string, ex
     solver_requested: solver,
     solver_name: solver,
     problem: c.problem!,
+    ...(c.model_names ? { model_names: c.model_names } : {}),
     problem_name: c.problem_name,
     problem_class: stats.problem_class,
     variable_count: stats.variable_count,
@@ -172,8 +173,9 @@ async function problemFor(rt: WorkerRuntime, record: ComparisonRecord): Promise<
   if (record.problem) return loadPayload<Problem>(services.blobs, record.problem);
   const model = await loadPayload<{ jmodel_source: string; data: Record<string, unknown> }>(services.blobs, record.model!);
   let problem: Problem;
+  let names: ModelNames;
   try {
-    problem = compileJModel(model.jmodel_source, model.data).problem;
+    ({ problem, names } = compileJModel(model.jmodel_source, model.data));
   } catch (error) {
     if (!isJModelError(error)) throw error;
     const message = `dataset did not compile: ${error.message} (line ${error.line}, column ${error.column})`;
@@ -197,6 +199,7 @@ async function problemFor(rt: WorkerRuntime, record: ComparisonRecord): Promise<
     rt.workerId,
     {
       problem: await storePayload(services.blobs, problemKey(record.org_id, record.id), problem, services.config.inlinePayloadMaxBytes),
+      model_names: await storeModelNames(services.blobs, comparisonNamesKey(record.org_id, record.id), names, services.config.inlinePayloadMaxBytes),
       problem_class: stats.problem_class,
       variable_count: stats.variable_count,
       constraint_count: stats.constraint_count,

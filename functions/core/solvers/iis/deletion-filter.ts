@@ -1,5 +1,5 @@
 import type { Problem } from "../../problem/schema.js";
-import { allMembers, type Member, subproblem } from "./members.js";
+import { allMembers, type Member, memberKey, subproblem } from "./members.js";
 
 export type FeasibilityVerdict = "feasible" | "infeasible" | "unknown";
 
@@ -15,6 +15,11 @@ export interface FilterOptions {
   now?: () => number;
   /** An infeasible subset to start from (e.g. a solver's reducible IIS); default every member. */
   start?: readonly Member[];
+  /**
+   * Members known to be needed (removing one makes `start` feasible): kept without a solve, and part of
+   * the answer. E.g. SCIP's IIS is irreducible in its constraints, so only its bounds are filtered.
+   */
+  keep?: readonly Member[];
 }
 
 export interface FilterResult {
@@ -38,8 +43,9 @@ export interface FilterResult {
  */
 export async function deletionFilter(problem: Problem, oracle: FeasibilityOracle, options: FilterOptions): Promise<FilterResult> {
   const now = options.now ?? Date.now;
-  const needed: Member[] = [];
-  let pending = [...(options.start ?? allMembers(problem))];
+  const needed: Member[] = [...(options.keep ?? [])];
+  const kept = new Set(needed.map(memberKey));
+  let pending = (options.start ?? allMembers(problem)).filter((m) => !kept.has(memberKey(m)));
   let block = Math.max(1, Math.ceil(pending.length / 2));
   let proved = true;
   let oracleCalls = 0;

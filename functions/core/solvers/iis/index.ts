@@ -2,3 +2,4 @@ export { deletionFilter, type FeasibilityOracle, type FeasibilityVerdict, type F
 export { allMembers, infeasibilityOf, type Member, membersOf, subproblem } from "./members.js";
 export { jaosOracle, verdictOf } from "./oracle.js";
 export { VERIFY_MAX_MEMBERS, verifyInfeasibility } from "./verify.js";
+export { explanationSearchSeconds, searchDeadlineMs, verifyDeadlineMs } from "./budget.js";

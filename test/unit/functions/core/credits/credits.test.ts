@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { principalOf } from "../../../../support/fake-api.js";
 import { loadConfig } from "../../../../../functions/core/config.js";
 import { Credits } from "../../../../../functions/core/credits/credits.js";
+import { CreditFloorError } from "../../../../../functions/core/store/identity.js";
 
 function credits(
   balance: number,
@@ -15,7 +16,8 @@ function credits(
   const notices: { to: string; type: string; data: unknown }[] = [];
   const identity = {
     adjustCredits: async (_org: string, delta: number, floor: number | null) => {
-      if (floor !== null && org.credit_balance + delta < floor) return null;
+      if (floor !== null && org.credit_balance + delta < floor)
+        throw new CreditFloorError({ pk: "ORG#org_test", sk: "ORG" }, { credit_balance: org.credit_balance } as never);
       org.credit_balance += delta;
       return org.credit_balance;
     },
@@ -40,6 +42,15 @@ describe("credits", () => {
     await expect(c.service.charge("org_test", 1)).rejects.toMatchObject({ code: "insufficient_credits", extra: { credits_required: 1, credits_remaining: 0 } });
     await c.service.refund("org_test", 4);
     expect((await c.service.balance("org_test")).credits_remaining).toBe(4);
+  });
+
+  it("refuses a charge the balance does not cover with the balance the store's refusal carries", async () => {
+    const c = credits(4);
+    await expect(c.service.charge("org_test", 10)).rejects.toMatchObject({
+      code: "insufficient_credits",
+      extra: { credits_required: 10, credits_remaining: 4 },
+    });
+    expect(c.org.credit_balance).toBe(4);
   });
 
   it("tells the charged user once, when a charge crosses the low threshold", async () => {

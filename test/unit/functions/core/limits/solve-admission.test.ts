@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BlobStore } from "../../../../../functions/core/blob/blob-store.js";
 import { loadConfig } from "../../../../../functions/core/config.js";
 import { Credits } from "../../../../../functions/core/credits/credits.js";
+import { CreditFloorError } from "../../../../../functions/core/store/identity.js";
 import { AppError } from "../../../../../functions/core/errors.js";
 import { SolveAdmission } from "../../../../../functions/core/limits/solve-admission.js";
 import type { Problem } from "../../../../../functions/core/problem/schema.js";
@@ -25,7 +26,7 @@ function world(options: { balance?: number; quotaLeft?: number; env?: Record<str
   const config = loadConfig({ CREDITS_LOW_THRESHOLD: "100", ...options.env });
   const identity = {
     adjustCredits: async (_org: string, delta: number, floor: number | null) => {
-      if (floor !== null && balance + delta < floor) return null;
+      if (floor !== null && balance + delta < floor) throw new CreditFloorError({ pk: "ORG#org_test", sk: "ORG" }, { credit_balance: balance } as never);
       balance += delta;
       log.push(delta < 0 ? `charge ${-delta}` : `refund ${delta}`);
       return balance;

@@ -40,4 +40,25 @@ describe("solver results, defined once", () => {
     expect(RowSchema.strict().parse(row)).toEqual(row);
     expect(row).toMatchObject({ duals: null, reduced_costs: null, duals_verified: true, execution_id: "exe_2" });
   });
+
+  it("carries an explained infeasibility into the solve response and a row, but leaves one over the row budget to its execution", () => {
+    const infeasibility = {
+      constraints: [{ name: "demand" }],
+      variable_bounds: [{ variable: "x", bound: "upper" as const }],
+      method: "deletion_filter" as const,
+      irreducible: true,
+      verified: true,
+    };
+    const explained = { ...answer, ...emptyResult("infeasible"), settings_applied: null, infeasibility };
+    const response = solveResponseOf("exe_3", "cbc", explained);
+    expect(response.infeasibility).toEqual(infeasibility);
+    const row = rowOf(pendingRow("cbc"), response, "completed");
+    expect(RowSchema.strict().parse(row)).toEqual(row);
+    expect(row.infeasibility).toEqual(infeasibility);
+
+    const constraints = Array.from({ length: ROW_DUALS_MAX_ENTRIES + 1 }, (_, i) => ({ name: `r${i}` }));
+    const large = solveResponseOf("exe_4", "cbc", { ...explained, infeasibility: { ...infeasibility, constraints } });
+    expect(large.infeasibility!.constraints).toHaveLength(ROW_DUALS_MAX_ENTRIES + 1);
+    expect(rowOf(pendingRow("cbc"), large, "completed")).toMatchObject({ infeasibility: null, execution_id: "exe_4" });
+  });
 });

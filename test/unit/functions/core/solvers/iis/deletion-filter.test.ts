@@ -145,6 +145,36 @@ describe("deletion filter", () => {
     expect(await jaosOracle(subproblem(LP, found.members), 10)).toBe("infeasible");
   });
 
+  it("takes members given as needed without a solve and filters only the rest (SCIP's constraints, its bounds)", async () => {
+    const demand = { kind: "constraint" as const, row: 1 };
+    const start = [
+      demand,
+      { kind: "constraint" as const, row: 2 },
+      ...membersOf(LP, {
+        constraints: [],
+        variable_bounds: [
+          { variable: "x", bound: "both" },
+          { variable: "y", bound: "both" },
+        ],
+      }),
+    ];
+    const seen: string[][] = [];
+    const watching: FeasibilityOracle = async (sub, seconds) => {
+      seen.push(sub.constraints.map((c) => c.name));
+      return jaosOracle(sub, seconds);
+    };
+    const found = await deletionFilter(LP, watching, { start, keep: [demand], deadlineMs: far() });
+    expect(found.irreducible).toBe(true);
+    expect(infeasibilityOf(LP, found.members, { method: "solver_iis", irreducible: true, verified: null })).toMatchObject({
+      constraints: [{ name: "demand" }],
+      variable_bounds: [
+        { variable: "x", bound: "upper" },
+        { variable: "y", bound: "upper" },
+      ],
+    });
+    expect(seen.every((rows) => rows.includes("demand"))).toBe(true);
+  });
+
   it("keeps a member whose removal the oracle cannot decide, and then does not claim irreducibility", async () => {
     const undecided: FeasibilityOracle = async (sub, seconds) => (sub.constraints.some((c) => c.name === "balance") ? jaosOracle(sub, seconds) : "unknown");
     const found = await deletionFilter(LP, undecided, { deadlineMs: far() });

@@ -14,6 +14,7 @@ const HEAVY = [
   "test/integration/solve-manifest.test.ts",
   "test/integration/jaos-manifest.test.ts",
   "test/integration/jaos-scale.test.ts",
+  "test/integration/jaos-scale-milp.test.ts",
   "test/integration/compare-matrix.test.ts",
 ];
 

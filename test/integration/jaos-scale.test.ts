@@ -3,13 +3,15 @@
  * MILPs): whenever jaos says `optimal`, the objective is within 1e-6 relative of the published optimum
  * (1e-4 on MILPs, solved at the service's default gap 1e-4), with verified duals on an LP; otherwise it
  * does not say `optimal`. Stopping at the per-instance time limit is allowed — the set is larger than
- * CI can solve in its budget (≲ 3 min on 2 cores: LPs get 30 s, MILPs 5 s) — but never a claim the
+ * CI can solve in its budget (≲ 3 min on 2 cores: LPs get 30 s, pilot and greenbeb 60 s, MILPs 5 s;
+ * about 2 min in all on a quiet machine) — but never a claim the
  * numbers do not support: any point returned passes the independent checker and is no better than the
  * optimum, and a MILP's dual bound does not cut the optimum off.
  *
  * So that the test bites where jaos was wrong (pilot answered "optimal" 5.1e-5 off before its basis
  * was verified), the regression instances of issue 17 that finish well inside their limit must END
- * optimal, not merely stop. pilot87 is not among them: jaos does not finish it within 30 s today (it
+ * optimal, not merely stop: on a quiet 2-core machine pilot takes about 10 s, greenbeb 5 s, pilotnov
+ * 2 s, pilot4 under 1 s; their limits leave a margin of 5× or more for a busy CI runner. pilot87 is not among them: jaos does not finish it within 30 s today (it
  * needs about 2 min); it joins REQUIRED_OPTIMAL once the LP engine gets there.
  */
 import { readFileSync } from "node:fs";
@@ -20,6 +22,8 @@ import { objectiveMatches, readManifest, SCALE_DIR, type ManifestEntry } from ".
 import { solveChecked } from "../support/jaos.js";
 
 const LP_SECONDS = 30;
+/** Regression instances whose quiet-machine time is within 3× of LP_SECONDS get room to finish. */
+const LP_SECONDS_FOR: Record<string, number> = { "pilot.mps": 60, "greenbeb.mps": 60 };
 const MILP_SECONDS = 5;
 const MILP_GAP = 1e-4;
 const REQUIRED_OPTIMAL = new Set(["pilot.mps", "pilot4.mps", "pilotnov.mps", "greenbeb.mps"]);
@@ -30,7 +34,8 @@ const scale = run ? readManifest(SCALE_DIR) : [];
 function check(entry: ManifestEntry): void {
   const problem = readMps(readFileSync(entry.path, "utf8"));
   const lp = entry.kind === "LP";
-  const r = solveChecked(problem, { timeLimitSeconds: lp ? LP_SECONDS : MILP_SECONDS, gapTolerance: lp ? 1e-6 : MILP_GAP });
+  const seconds = lp ? (LP_SECONDS_FOR[entry.file] ?? LP_SECONDS) : MILP_SECONDS;
+  const r = solveChecked(problem, { timeLimitSeconds: seconds, gapTolerance: lp ? 1e-6 : MILP_GAP });
   const optimum = entry.expectedObjective!;
   const tol = lp ? 1e-6 : MILP_GAP;
   const says = `${entry.file}: ${r.solver_status} ${r.objective_value} (optimum ${optimum})${r.error_message ? `, ${r.error_message}` : ""}`;
@@ -49,6 +54,6 @@ function check(entry: ManifestEntry): void {
 }
 
 describe.runIf(run)("jaos on the scale set: optimal only within the published optimum's tolerance", () => {
-  it.each(scale.filter((e) => e.kind === "LP").map((e) => [e.file, e] as const))("LP %s", (_, entry) => check(entry), (LP_SECONDS + 30) * 1000);
+  it.each(scale.filter((e) => e.kind === "LP").map((e) => [e.file, e] as const))("LP %s", (_, entry) => check(entry), 90_000);
   it.each(scale.filter((e) => e.kind === "MILP").map((e) => [e.file, e] as const))("MILP %s", (_, entry) => check(entry), (MILP_SECONDS + 30) * 1000);
 });

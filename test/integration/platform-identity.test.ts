@@ -94,7 +94,7 @@ describe("API keys: live-key cap per user", () => {
 });
 
 describe("sign-in and password reset", () => {
-  it("issues an expiring JWT, and a reset token works once and only before it expires", async () => {
+  it("issues an expiring JWT, and a reset token works once and only before it expires; the 400 says whether it was used, expired or unknown", async () => {
     await newUser("reset@example.test");
     const anon = stack.api.as(null);
     expect((await anon.post("/api/v2/auth/login", { email: "reset@example.test", password: "wrong password" })).status).toBe(401);
@@ -106,7 +106,8 @@ describe("sign-in and password reset", () => {
     const token = /inc_rst_\w+/.exec(stack.mail[0]!.body)![0];
 
     expect((await anon.post("/api/v2/auth/password-reset/confirm", { token, new_password: "brand new password" })).status).toBe(200);
-    expect((await anon.post("/api/v2/auth/password-reset/confirm", { token, new_password: "again new password" })).status).toBe(400);
+    const again = await anon.post("/api/v2/auth/password-reset/confirm", { token, new_password: "again new password" });
+    expect([again.status, again.body.detail]).toEqual([400, "Reset token already used."]);
     expect((await anon.post("/api/v2/auth/login", { email: "reset@example.test", password: "password 123" })).status).toBe(401);
     const login = await anon.post("/api/v2/auth/login", { email: "reset@example.test", password: "brand new password" });
     expect(login.status).toBe(200);
@@ -116,7 +117,10 @@ describe("sign-in and password reset", () => {
     await anon.post("/api/v2/auth/password-reset", { email: "reset@example.test" });
     const late = /inc_rst_\w+/.exec(stack.mail[0]!.body)![0];
     clock.advance(3600_000 + 1);
-    expect((await anon.post("/api/v2/auth/password-reset/confirm", { token: late, new_password: "too late password" })).status).toBe(400);
+    const tooLate = await anon.post("/api/v2/auth/password-reset/confirm", { token: late, new_password: "too late password" });
+    expect([tooLate.status, tooLate.body.detail]).toEqual([400, "Reset token expired."]);
+    const unknown = await anon.post("/api/v2/auth/password-reset/confirm", { token: "inc_rst_unknown", new_password: "some new password" });
+    expect([unknown.status, unknown.body.detail]).toEqual([400, "Reset token invalid."]);
 
     // The session token from before has expired by now too.
     expect((await anon.as(login.body.access_token).get("/api/v2/auth/me")).status).toBe(401);

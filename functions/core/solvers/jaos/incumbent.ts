@@ -36,6 +36,11 @@ export class Incumbent {
     this.offset = reduced.offset;
   }
 
+  /** Whether the objective only takes values offset + k·step. */
+  get latticeObjective(): boolean {
+    return Number.isFinite(this.step);
+  }
+
   get found(): boolean {
     return this.x !== null;
   }

@@ -42,7 +42,14 @@ export interface JaosStats {
   nodes: number;
   mip?: MipStats;
   /** The optimality check of an LP's final basis: worst relative violations and cleanup rounds run. */
-  verification?: { primal: number | null; dual: number | null; cleanupRounds: number; initial: { primal: number; dual: number } | null };
+  verification?: {
+    primal: number | null;
+    dual: number | null;
+    cleanupRounds: number;
+    initial: { primal: number; dual: number } | null;
+    /** Iterations of the run on the original model from the presolved optimum's basis (0 without presolve). */
+    resolveIterations: number;
+  };
 }
 
 export type JaosResult = SolverResult & { stats: JaosStats };
@@ -84,7 +91,7 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   if (!isMip) {
     const outcome = solveLpWithFallback(model, pre, deadline, stats);
     if (outcome.status === "optimal") {
-      const answer = verifiedLpAnswer(model, outcome.x!, outcome.basis, deadline, stats);
+      const answer = verifiedLpAnswer(model, outcome, deadline, stats);
       const obj = sign * objectiveValue(model, answer.x);
       if (answer.status !== "optimal") {
         // never a loose "optimal": a primal feasible point that could not be verified optimal
@@ -143,27 +150,35 @@ interface LpAnswer {
 }
 
 /**
- * "optimal" only for a basis of the original model that passes `checkBasis` (verify.ts). The LP is
- * solved once more on the original model (within the same deadline) from the postsolved optimal basis
- * of the presolved LP (or, without one, the basis the presolved optimum x₀ suggests) — usually optimal
- * at once, the simplex goes on from it otherwise — and that basis is checked and, where it fails,
- * cleaned up. What
+/**
+ * "optimal" only for a basis of the original model that passes `checkBasis` (verify.ts). An LP solved
+ * without presolve is checked on its own final basis. A presolved optimum is solved once more on the
+ * original model (within the same deadline) from the presolved optimal basis mapped back by the basis
+ * postsolve (or, where there is none, the basis the optimum x₀ suggests) — usually optimal at once, the
+ * simplex goes on from it otherwise — and that basis is checked and, where it fails, cleaned up. What
  * cannot be verified is reported with the primal feasible point it has: "time_limit" when the deadline
  * cut the work short, "feasible" otherwise, with the reason.
  */
-function verifiedLpAnswer(model: LpModel, x0: Float64Array, basis: Int8Array | undefined, deadline: number, stats: JaosStats): LpAnswer {
-  const engine = new LpEngine(model);
-  engine.setBasis(basis ?? basisAt(model, x0));
-  const r = engine.solve({ deadline });
-  stats.simplexIterations += r.iterations;
-  if (r.status !== "optimal") {
-    stats.verification = { primal: null, dual: null, cleanupRounds: 0, initial: null };
-    const reason = `the optimum of the presolved LP could not be re-derived on the original model (${r.status}${r.message ? `: ${r.message}` : ""})`;
-    return { status: r.status === "time_limit" ? "time_limit" : "feasible", x: x0, reason };
+function verifiedLpAnswer(model: LpModel, outcome: LpOutcome, deadline: number, stats: JaosStats): LpAnswer {
+  const x0 = outcome.x!;
+  let basis = outcome.basis;
+  let resolveIterations = 0;
+  if (!basis) {
+    const engine = new LpEngine(model);
+    engine.setBasis(outcome.start ?? basisAt(model, x0));
+    const r = engine.solve({ deadline });
+    stats.simplexIterations += r.iterations;
+    resolveIterations = r.iterations;
+    if (r.status !== "optimal") {
+      stats.verification = { primal: null, dual: null, cleanupRounds: 0, initial: null, resolveIterations };
+      const reason = `the optimum of the presolved LP could not be re-derived on the original model (${r.status}${r.message ? `: ${r.message}` : ""})`;
+      return { status: r.status === "time_limit" ? "time_limit" : "feasible", x: x0, reason };
+    }
+    basis = engine.getBasis();
   }
-  const v = verifiedOptimum(model, engine.getBasis(), deadline);
+  const v = verifiedOptimum(model, basis, deadline);
   stats.simplexIterations += v.iterations;
-  stats.verification = { primal: v.check?.primal ?? null, dual: v.check?.dual ?? null, cleanupRounds: v.rounds, initial: v.initial };
+  stats.verification = { primal: v.check?.primal ?? null, dual: v.check?.dual ?? null, cleanupRounds: v.rounds, initial: v.initial, resolveIterations };
   if (v.check?.ok) return { status: "optimal", x: v.check.x, y: v.check.y };
   const x = v.check && maxViolation(model, v.check.x) <= FEASIBILITY ? v.check.x : x0;
   const reason = `optimality not verified: ${v.reason ?? "no basis"}`;
@@ -172,8 +187,9 @@ function verifiedLpAnswer(model: LpModel, x0: Float64Array, basis: Int8Array | u
 
 /**
  * Basis statuses for a vertex x: a column or logical (−row activity) strictly inside its bounds is
- * basic, one at a bound nonbasic there. A degenerate vertex has fewer than m such: logicals of active
- * rows make up the count (the factorisation repairs a singular choice).
+ * basic, one at a bound nonbasic there. A degenerate vertex has fewer than m such: the count is made up
+ * by logicals of rows (the factorisation repairs a singular choice). Used only where presolve left no
+ * basis to postsolve (every column removed).
  */
 function basisAt(model: LpModel, x: Float64Array): Int8Array {
   const { rows, cols } = model;
@@ -202,8 +218,10 @@ function basisAt(model: LpModel, x: Float64Array): Int8Array {
 interface LpOutcome {
   status: "optimal" | "infeasible" | "unbounded" | "time_limit" | "error";
   x?: Float64Array;
-  /** For "optimal": the final basis mapped to the original model (postsolved), when there is one. */
+  /** For "optimal" solved on the original model: its final basis. */
   basis?: Int8Array;
+  /** For "optimal" solved on the presolved model: its final basis mapped to the original model (postsolved). */
+  start?: Int8Array;
   message?: string;
 }
 
@@ -235,7 +253,7 @@ function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, s
   if (r.status === "time_limit") return { status: "time_limit" };
   if (r.status === "optimal") {
     const x = pre.postsolve(r.x!);
-    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x, basis: pre.postsolveBasis(engine.getBasis(), x) };
+    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x, start: pre.postsolveBasis(engine.getBasis(), x) };
   }
   if (r.status === "unbounded" && r.x && r.ray) {
     // the certificate mapped back and checked on the original model

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.js";
 import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
 import { AT_LOWER, BASIC } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
 import { checkBasis, VERIFY_DUAL_TOL, VERIFY_PRIMAL_TOL, verifiedOptimum } from "../../../../../../functions/core/solvers/jaos/verify.js";
@@ -8,18 +9,17 @@ const v = (name: string) => ({ name, lb: 0, ub: null });
 const t = (coef: number, name: string) => ({ var: name, coef });
 
 // max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18: optimum (2, 6), 36; stored as min −3x − 5y.
-const textbook = modelFromProblem(
-  problem({
-    sense: "maximize",
-    variables: [v("x"), v("y")],
-    objective: { constant: 0, terms: [t(3, "x"), t(5, "y")] },
-    constraints: [
-      { name: "c1", terms: [t(1, "x")], ub: 4 },
-      { name: "c2", terms: [t(2, "y")], ub: 12 },
-      { name: "c3", terms: [t(3, "x"), t(2, "y")], ub: 18 },
-    ],
-  }),
-).model;
+const textbookProblem = problem({
+  sense: "maximize",
+  variables: [v("x"), v("y")],
+  objective: { constant: 0, terms: [t(3, "x"), t(5, "y")] },
+  constraints: [
+    { name: "c1", terms: [t(1, "x")], ub: 4 },
+    { name: "c2", terms: [t(2, "y")], ub: 12 },
+    { name: "c3", terms: [t(3, "x"), t(2, "y")], ub: 18 },
+  ],
+});
+const textbook = modelFromProblem(textbookProblem).model;
 
 // statuses: columns x, y, then the logicals of c1, c2, c3 (a logical is −activity, so an active upper
 // side puts it at its lower bound)
@@ -81,5 +81,20 @@ describe("jaos optimality check on the original model", () => {
     const r = verifiedOptimum(textbook, SLACK, performance.now() - 1);
     expect(r.check?.ok).toBe(false);
     expect(r.reason).toMatch(/time limit/);
+  });
+
+  it("stands behind solveJaos's optimal, with and without presolve, and its duals are the verified ones", () => {
+    for (const presolve of [true, false]) {
+      const r = solveJaos(textbookProblem, { timeLimitSeconds: 10, gapTolerance: 1e-6, presolve });
+      expect(r.solver_status).toBe("optimal");
+      expect(r.objective_value).toBe(36);
+      const v = r.stats.verification!;
+      expect(v.primal).toBeLessThanOrEqual(VERIFY_PRIMAL_TOL);
+      expect(v.dual).toBeLessThanOrEqual(VERIFY_DUAL_TOL);
+      expect(r.duals_verified).toBe(true);
+      // maximise: y(c2) = 1.5, y(c3) = 1 in the problem's own sense
+      expect(r.duals!.c2).toBeCloseTo(1.5, 12);
+      expect(r.duals!.c3).toBeCloseTo(1, 12);
+    }
   });
 });

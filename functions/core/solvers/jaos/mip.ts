@@ -5,8 +5,8 @@
  *   changes bounds), with the incumbent-based cutoff passed to the LP so hopeless nodes stop early.
  * - Node selection: best bound, with depth-first plunges: after branching, one child is processed
  *   next while its bound is close to the global bound (before the first incumbent: always, or on
- *   an integral objective while it rounds to the global bound), up child first before the first
- *   incumbent, which finds incumbents early and keeps warm starts short.
+ *   an integral objective while it rounds to the global bound, up child first), which finds
+ *   incumbents early and keeps warm starts short.
  * - Branching: reliability pseudo-cost branching (branching.ts); strong branching limited to a
  *   share of all iterations (smaller before the first incumbent).
  * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
@@ -325,8 +325,10 @@ class BranchAndBound {
     const up = choice.upPruned ? null : make(true, choice.upBound);
     if (!down) return [up, null];
     if (!up) return [down, null];
-    // before the first incumbent the up child first: fixing a column up decides more rows
-    const upFirst = !this.best.found || up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
+    // before the first incumbent, on a lattice objective (where plunges stay on the bound's face), the
+    // up child first: fixing a column up decides more rows (10teams). Elsewhere the estimate decides:
+    // up first sent bell5 from 16k to 78k iterations.
+    const upFirst = (!this.best.found && this.best.latticeObjective) || up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
     return upFirst ? [up, down] : [down, up];
   }
 

@@ -126,6 +126,7 @@ export class MirSeparator {
       if (!interesting) continue;
       const up = Number.isFinite(model.rowUpper[i]) ? slack(i, true) : Infinity;
       const lo = Number.isFinite(model.rowLower[i]) ? slack(i, false) : Infinity;
+      if (up === Infinity && lo === Infinity) continue; // a free row says nothing
       starts.push({ i, upperSide: up <= lo, score: Math.min(up, lo) });
     }
     starts.sort((p, q) => p.score - q.score || p.i - q.i);
@@ -339,7 +340,7 @@ export class MirSeparator {
   ): ScoredCut | null {
     const bd = b / delta;
     const f0 = bd - Math.floor(bd);
-    if (f0 < MIN_F0 || f0 > MAX_F0) return null;
+    if (!(f0 >= MIN_F0 && f0 <= MAX_F0)) return null;
     const { pi, piMark } = this;
     const touched: number[] = [];
     const addPi = (j: number, v: number) => {

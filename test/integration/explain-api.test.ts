@@ -4,6 +4,7 @@ import { modelNamesOf, type StoredModelNames } from "../../functions/core/jmodel
 import { machineHas } from "../support/machine.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
+import { createTrigger, eventually, FINAL_RUN_STATUSES } from "../support/triggers.js";
 
 /** x + y ≥ 5 with both in [0, 2]: infeasible through one row and two upper bounds. */
 const INFEASIBLE_LP = {
@@ -115,6 +116,26 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     for (const b of explained.result.infeasibility.variable_bounds) expect(b).toMatchObject({ family: "make", index: [expect.any(String)] });
   }, 120_000);
 
+  it("a trigger run of a JModel document keeps the names: explaining its infeasible execution names the subset by family and index", async () => {
+    const doc = await stack.api.post("/api/v2/documents", {
+      name: "supply",
+      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SHORT_DATA },
+      solver_name: "highs",
+    });
+    const trigger = await createTrigger(stack.api, { document_id: doc.body.id, version_id: doc.body.version_id });
+    const queued = await stack.api.post(`/api/v2/triggers/${trigger.id}/run`);
+    expect(queued.status, queued.text).toBe(202);
+    const run = await eventually(
+      async () => (await stack.api.get(`/api/v2/triggers/${trigger.id}/runs/${queued.body.run_id}`)).body,
+      (r) => FINAL_RUN_STATUSES.includes(r.status),
+    );
+    expect(run.execution_id, JSON.stringify(run)).toEqual(expect.any(String));
+    const asked = await stack.api.post(`/api/v2/models/executions/${run.execution_id}/explain`);
+    expect(asked.status, asked.text).toBe(202);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    expect(explained.result.infeasibility.constraints).toContainEqual({ name: "within_capacity[south]", family: "within_capacity", index: ["south"] });
+  }, 120_000);
+
   it("a JModel project's comparison and every matrix row (compiled by the API or by its worker) name their rows' subsets by family and index", async () => {
     const project = await stack.api.post("/api/v2/projects", { name: "supply", jmodel_source: SUPPLY_JMODEL, default_data: SHORT_DATA });
     expect(project.status, project.text).toBe(201);
@@ -140,6 +161,12 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
       family: "within_capacity",
       index: ["south"],
     });
+
+    // A comparison row's execution is explained like any other: its problem is the comparison's.
+    const asked = await stack.api.post(`/api/v2/models/executions/${done.results[0].execution_id}/explain`);
+    expect(asked.status, asked.text).toBe(202);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    expect(explained.result.infeasibility.constraints).toContainEqual({ name: "meet_demand", family: "meet_demand", index: [] });
 
     const roomy = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, {
       name: "roomy",

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { SUPPLY_JMODEL, SUPPLY_SHORT_DATA } from "../support/models.js";
 import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, KNAPSACK_BEST } from "../support/triggers.js";
 import { colouredPixels, type ConsolePage, expectAccessible, launchChromium, openConsole, screenshot } from "./browser.js";
@@ -10,19 +11,7 @@ const ready = machineHas("chromium", "cbc", "glpsol", "instances");
 const EMAIL = "owner@example.test";
 const PASSWORD = "correct horse battery";
 
-/** Regional capacity against demand; the data's capacities fall short of it. */
-const SUPPLY = {
-  kind: "jmodel",
-  source: `set REGIONS;
-param capacity{REGIONS} >= 0;
-param demand >= 0;
-var make{REGIONS} >= 0;
-minimize cost: sum{r in REGIONS} make[r];
-subject to within_capacity{r in REGIONS}: make[r] <= capacity[r];
-subject to meet_demand: sum{r in REGIONS} make[r] >= demand;
-`,
-  data: { REGIONS: ["north", "south"], capacity: { north: 2, south: 3 }, demand: 10 },
-};
+const SUPPLY = { kind: "jmodel", source: SUPPLY_JMODEL, data: SUPPLY_SHORT_DATA };
 
 describe.runIf(ready)("the web console in a real browser", () => {
   let stack: Awaited<ReturnType<typeof startTestStack>>;

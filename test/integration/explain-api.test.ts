@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload } from "../../functions/core/blob/blob-store.js";
 import { modelNamesOf, type StoredModelNames } from "../../functions/core/jmodel/names.js";
 import { machineHas } from "../support/machine.js";
+import { SUPPLY_JMODEL, SUPPLY_SHORT_DATA } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 import { createTrigger, eventually, FINAL_RUN_STATUSES } from "../support/triggers.js";
@@ -30,17 +31,6 @@ const INFEASIBLE_LP = {
     },
   ],
 };
-
-/** Regional capacity against demand: infeasible when the data's capacities fall short of it. */
-const SUPPLY_JMODEL = `set REGIONS;
-param capacity{REGIONS} >= 0;
-param demand >= 0;
-var make{REGIONS} >= 0;
-minimize cost: sum{r in REGIONS} make[r];
-subject to within_capacity{r in REGIONS}: make[r] <= capacity[r];
-subject to meet_demand: sum{r in REGIONS} make[r] >= demand;
-`;
-const SHORT_DATA = { REGIONS: ["north", "south"], capacity: { north: 2, south: 3 }, demand: 10 };
 
 describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution after the fact, through the API", () => {
   let stack: Awaited<ReturnType<typeof startTestStack>>;
@@ -85,7 +75,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
   it("a JModel model made infeasible by its data: its explanation names the conflicting constraints by family and index", async () => {
     const doc = await stack.api.post("/api/v2/documents", {
       name: "supply",
-      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SHORT_DATA },
+      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SUPPLY_SHORT_DATA },
       solver_name: "highs",
     });
     expect(doc.status, doc.text).toBe(201);
@@ -119,7 +109,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
   it("a trigger run of a JModel document keeps the names: explaining its infeasible execution names the subset by family and index", async () => {
     const doc = await stack.api.post("/api/v2/documents", {
       name: "supply",
-      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SHORT_DATA },
+      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SUPPLY_SHORT_DATA },
       solver_name: "highs",
     });
     const trigger = await createTrigger(stack.api, { document_id: doc.body.id, version_id: doc.body.version_id });
@@ -137,7 +127,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
   }, 120_000);
 
   it("a JModel project's comparison and every matrix row (compiled by the API or by its worker) name their rows' subsets by family and index", async () => {
-    const project = await stack.api.post("/api/v2/projects", { name: "supply", jmodel_source: SUPPLY_JMODEL, default_data: SHORT_DATA });
+    const project = await stack.api.post("/api/v2/projects", { name: "supply", jmodel_source: SUPPLY_JMODEL, default_data: SUPPLY_SHORT_DATA });
     expect(project.status, project.text).toBe(201);
     const namesOfExecution = async (id: string) => {
       const record = await stack.services.executionStore.get(stack.bootstrap.organizationId, id);
@@ -170,9 +160,9 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
 
     const roomy = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, {
       name: "roomy",
-      data: { ...SHORT_DATA, REGIONS: ["east", "west"], capacity: { east: 9, west: 9 } },
+      data: { ...SUPPLY_SHORT_DATA, REGIONS: ["east", "west"], capacity: { east: 9, west: 9 } },
     });
-    const short = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, { name: "short", data: SHORT_DATA });
+    const short = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, { name: "short", data: SUPPLY_SHORT_DATA });
     const matrix = await stack.api.post("/api/v2/solvers/compare/batches", {
       project_id: project.body.id,
       dataset_ids: [roomy.body.id, short.body.id],

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, type Json } from "../api.js";
+import { ApiError, api, type Json } from "../api.js";
 import { ErrorLine, fmt, message, usePoll, when } from "../ui.js";
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
@@ -45,16 +45,19 @@ export function ExecutionsPage({ id }: { id: string | null }) {
 export function ExecutionView({ id }: { id: string }) {
   const [detail, setDetail] = useState<Json | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Why the last read failed; a rate limit is said and waited out (the next read is the retry), anything else ends the polling. */
+  const [readError, setReadError] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   usePoll(
     async () => {
       try {
         const d = await api("GET", `/api/v2/models/executions/${encodeURIComponent(id)}`);
         setDetail(d);
+        setReadError(null);
         return !FINAL.has(d.status);
       } catch (err) {
-        setError(message(err));
-        return false;
+        setReadError(message(err));
+        return err instanceof ApiError && err.status === 429;
       }
     },
     1000,
@@ -72,7 +75,7 @@ export function ExecutionView({ id }: { id: string }) {
     }
   };
 
-  if (!detail) return <ErrorLine error={error} />;
+  if (!detail) return <ErrorLine error={error ?? readError} />;
   const result: Json | null = detail.result;
   const infeasibility: Json | null = result?.infeasibility ?? null;
   const canExplain = result?.status === "infeasible" && !infeasibility && !detail.explanation_execution_id;
@@ -81,7 +84,7 @@ export function ExecutionView({ id }: { id: string }) {
       <h2 id={`exe-${id}`}>
         {detail.problem_name} <span class="hint">({detail.status})</span>
       </h2>
-      <ErrorLine error={error ?? detail.error_message} />
+      <ErrorLine error={error ?? readError ?? detail.error_message} />
       <dl class="facts">
         <dt>Verdict</dt>
         <dd class="verdict">{result?.status ?? "—"}</dd>

@@ -123,8 +123,15 @@ export interface Config {
 
   // Sweeper.
   sweepIntervalSeconds: number;
-  /** A queued job no worker took within this long is failed by the sweeper (its message reached the DLQ). */
+  /**
+   * A queued job no worker took within this long of being queued (created, or handed back by a stopping
+   * worker) is failed by the sweeper (its message reached the DLQ).
+   */
   staleQueuedSeconds: number;
+
+  // Live progress.
+  /** Days an execution's progress and log items are kept after they are written (then the table's TTL deletes them). */
+  progressRetentionDays: number;
 
   // Documents.
   documentUnnamedVersionsKept: number;
@@ -261,6 +268,8 @@ export function loadConfig(env: Env = process.env): Config {
 
     sweepIntervalSeconds: num(env, "SWEEP_INTERVAL_SECONDS", 60),
     staleQueuedSeconds: num(env, "STALE_QUEUED_SECONDS", 3600),
+
+    progressRetentionDays: num(env, "PROGRESS_RETENTION_DAYS", 7),
 
     documentUnnamedVersionsKept: num(env, "DOCUMENT_UNNAMED_VERSIONS_KEPT", 20),
 

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /**
  * Identifiers are `<prefix>_<time><random>`: 10 Crockford base32 characters of milliseconds, then 16 of
@@ -56,6 +56,15 @@ export function timeSortablePart(ms: number): string {
 
 export function newId(prefix: IdPrefix, ms: number = Date.now()): string {
   return `${prefix}_${timeSortablePart(ms)}`;
+}
+
+/**
+ * An id for something that must be made once per `key` (a schedule's firing): the time part from `ms`,
+ * the rest from a hash of `key`, so every attempt to make it names the same item.
+ */
+export function derivedId(prefix: IdPrefix, ms: number, key: string): string {
+  const digest = BigInt(`0x${createHash("sha256").update(key, "utf8").digest("hex").slice(0, 20)}`);
+  return `${prefix}_${encode(BigInt(Math.max(0, Math.floor(ms))), TIME_LEN)}${encode(digest, RANDOM_LEN)}`;
 }
 
 /** Milliseconds encoded in an id made by `newId` (for tests and diagnostics). */

@@ -126,7 +126,7 @@ export function createServices(options: ServiceOptions): Services {
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
   const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, queues, finalSignals });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
-  const progressStore = new ProgressStore(table, blobs);
+  const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);

@@ -9,7 +9,8 @@ const ATTEMPTS = 5;
 
 /**
  * Gives a job this worker holds back, because the worker is stopping before the job could end: the item
- * returns to its waiting status without a lease, so whichever worker receives the message next takes it
+ * returns to its waiting status without a lease, queued anew as of now (the sweeper's stale-queue window
+ * starts again), so whichever worker receives the message next takes it
  * at once (instead of the sweeper failing it when the lease lapses). A solve that was under way ends
  * `cancelled` with the reason and is run anew; a trigger run keeps what it was charged.
  *
@@ -23,13 +24,13 @@ export async function handBackJob(rt: WorkerRuntime, job: JobMessage): Promise<b
 
   switch (job.type) {
     case "execution":
-      return services.executionStore.release(job.org_id, job.id, rt.workerId);
+      return services.executionStore.release(job.org_id, job.id, rt.workerId, services.clock.now());
     case "comparison":
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const record = await services.comparisonStore.get(job.org_id, job.id);
         if (record?.status !== "running") return false;
         const started = record.results.flatMap((row, i) => (row.status === "running" ? [i] : []));
-        if (await services.comparisonStore.release(job.org_id, job.id, rt.workerId, started, record.results.length)) {
+        if (await services.comparisonStore.release(job.org_id, job.id, rt.workerId, started, record.results.length, services.clock.now())) {
           for (const i of started) {
             const executionId = record.results[i]!.execution_id;
             if (executionId) await cancelExecution(job.org_id, executionId);
@@ -44,7 +45,7 @@ export async function handBackJob(rt: WorkerRuntime, job: JobMessage): Promise<b
         if (run?.status !== "running") return false;
         const execution = run.execution_id ? await services.executionStore.get(job.org_id, run.execution_id) : null;
         const paid = execution?.credits_charged ?? run.credits_charged ?? null;
-        if (await services.triggerStore.releaseRun(job.trigger_id, job.id, rt.workerId, run.execution_id, paid)) {
+        if (await services.triggerStore.releaseRun(job.trigger_id, job.id, rt.workerId, run.execution_id, paid, services.clock.now())) {
           if (execution) await cancelExecution(job.org_id, execution.id);
           return true;
         }

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload } from "../../functions/core/blob/blob-store.js";
 import { modelNamesOf, type StoredModelNames } from "../../functions/core/jmodel/names.js";
 import { machineHas } from "../support/machine.js";
+import { SUPPLY_JMODEL, SUPPLY_SHORT_DATA } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
+import { createTrigger, eventually, FINAL_RUN_STATUSES } from "../support/triggers.js";
 
 /** x + y ≥ 5 with both in [0, 2]: infeasible through one row and two upper bounds. */
 const INFEASIBLE_LP = {
@@ -29,17 +31,6 @@ const INFEASIBLE_LP = {
     },
   ],
 };
-
-/** Regional capacity against demand: infeasible when the data's capacities fall short of it. */
-const SUPPLY_JMODEL = `set REGIONS;
-param capacity{REGIONS} >= 0;
-param demand >= 0;
-var make{REGIONS} >= 0;
-minimize cost: sum{r in REGIONS} make[r];
-subject to within_capacity{r in REGIONS}: make[r] <= capacity[r];
-subject to meet_demand: sum{r in REGIONS} make[r] >= demand;
-`;
-const SHORT_DATA = { REGIONS: ["north", "south"], capacity: { north: 2, south: 3 }, demand: 10 };
 
 describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution after the fact, through the API", () => {
   let stack: Awaited<ReturnType<typeof startTestStack>>;
@@ -68,6 +59,11 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
 
     const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
     expect(explained).toMatchObject({ status: "completed", result: { status: "infeasible" } });
+    // The row and both upper bounds: none of the three can go.
+    expect(explained.result.infeasibility).toMatchObject({ method: "solver_iis", irreducible: true, verified: true });
+    expect(explained.result.infeasibility.constraints).toEqual([{ name: "enough" }]);
+    const bounds = explained.result.infeasibility.variable_bounds.map((b: { variable: string; bound: string }) => `${b.variable} ${b.bound}`).sort();
+    expect(bounds).toEqual(["x upper", "y upper"]);
 
     const feasible = await stack.api.post("/api/v2/solve", { problem: { ...INFEASIBLE_LP, constraints: [] }, solver_name: "highs" });
     const refused = await stack.api.post(`/api/v2/models/executions/${feasible.body.execution_id}/explain`);
@@ -76,10 +72,10 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     expect((await stack.api.post("/api/v2/models/executions/exe_unknown/explain")).status).toBe(404);
   }, 120_000);
 
-  it("a JModel document run made infeasible by its data keeps each name's family and index; its explanation shares them", async () => {
+  it("a JModel model made infeasible by its data: its explanation names the conflicting constraints by family and index", async () => {
     const doc = await stack.api.post("/api/v2/documents", {
       name: "supply",
-      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SHORT_DATA },
+      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SUPPLY_SHORT_DATA },
       solver_name: "highs",
     });
     expect(doc.status, doc.text).toBe(201);
@@ -99,11 +95,39 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     expect(names.variables.get("make[south]")).toEqual({ family: "make", index: ["south"] });
 
     const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
-    expect(explained).toMatchObject({ status: "completed", result: { status: "infeasible" } });
+    expect(explained).toMatchObject({ status: "completed", result: { status: "infeasible", infeasibility: { irreducible: true, verified: true } } });
+    // Both regions' capacities against the demand, in the modeller's words.
+    const members = explained.result.infeasibility.constraints.map((c: { name: string; family?: string; index?: unknown[] }) => c);
+    expect(members.sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name))).toEqual([
+      { name: "meet_demand", family: "meet_demand", index: [] },
+      { name: "within_capacity[north]", family: "within_capacity", index: ["north"] },
+      { name: "within_capacity[south]", family: "within_capacity", index: ["south"] },
+    ]);
+    for (const b of explained.result.infeasibility.variable_bounds) expect(b).toMatchObject({ family: "make", index: [expect.any(String)] });
   }, 120_000);
 
-  it("a JModel project's comparison and every matrix row (compiled by the API or by its worker) give their rows' executions the names", async () => {
-    const project = await stack.api.post("/api/v2/projects", { name: "supply", jmodel_source: SUPPLY_JMODEL, default_data: SHORT_DATA });
+  it("a trigger run of a JModel document keeps the names: explaining its infeasible execution names the subset by family and index", async () => {
+    const doc = await stack.api.post("/api/v2/documents", {
+      name: "supply",
+      model: { kind: "jmodel", source: SUPPLY_JMODEL, data: SUPPLY_SHORT_DATA },
+      solver_name: "highs",
+    });
+    const trigger = await createTrigger(stack.api, { document_id: doc.body.id, version_id: doc.body.version_id });
+    const queued = await stack.api.post(`/api/v2/triggers/${trigger.id}/run`);
+    expect(queued.status, queued.text).toBe(202);
+    const run = await eventually(
+      async () => (await stack.api.get(`/api/v2/triggers/${trigger.id}/runs/${queued.body.run_id}`)).body,
+      (r) => FINAL_RUN_STATUSES.includes(r.status),
+    );
+    expect(run.execution_id, JSON.stringify(run)).toEqual(expect.any(String));
+    const asked = await stack.api.post(`/api/v2/models/executions/${run.execution_id}/explain`);
+    expect(asked.status, asked.text).toBe(202);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    expect(explained.result.infeasibility.constraints).toContainEqual({ name: "within_capacity[south]", family: "within_capacity", index: ["south"] });
+  }, 120_000);
+
+  it("a JModel project's comparison and every matrix row (compiled by the API or by its worker) name their rows' subsets by family and index", async () => {
+    const project = await stack.api.post("/api/v2/projects", { name: "supply", jmodel_source: SUPPLY_JMODEL, default_data: SUPPLY_SHORT_DATA });
     expect(project.status, project.text).toBe(201);
     const namesOfExecution = async (id: string) => {
       const record = await stack.services.executionStore.get(stack.bootstrap.organizationId, id);
@@ -111,33 +135,49 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
       return modelNamesOf(await loadPayload<StoredModelNames>(stack.services.blobs, record!.model_names!));
     };
 
-    const compared = await stack.api.post("/api/v2/solvers/compare", { project_id: project.body.id, solver_names: ["highs"] });
+    const compared = await stack.api.post("/api/v2/solvers/compare", {
+      project_id: project.body.id,
+      solver_names: ["highs", "glpk"],
+      settings: { explain_infeasibility: true },
+    });
     expect(compared.status, compared.text).toBeLessThan(300);
     const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, 60_000);
-    expect(done.results[0]).toMatchObject({ solver_status: "infeasible" });
+    for (const row of done.results) {
+      expect(row, row.solver_name).toMatchObject({ solver_status: "infeasible" });
+      const families = row.infeasibility.constraints.map((c: { family: string; index: string[] }) => `${c.family}${JSON.stringify(c.index)}`).sort();
+      expect(families, row.solver_name).toEqual(["meet_demand[]", 'within_capacity["north"]', 'within_capacity["south"]']);
+    }
     expect((await namesOfExecution(done.results[0].execution_id)).constraints.get("within_capacity[south]")).toEqual({
       family: "within_capacity",
       index: ["south"],
     });
 
+    // A comparison row's execution is explained like any other: its problem is the comparison's.
+    const asked = await stack.api.post(`/api/v2/models/executions/${done.results[0].execution_id}/explain`);
+    expect(asked.status, asked.text).toBe(202);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    expect(explained.result.infeasibility.constraints).toContainEqual({ name: "meet_demand", family: "meet_demand", index: [] });
+
     const roomy = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, {
       name: "roomy",
-      data: { ...SHORT_DATA, REGIONS: ["east", "west"], capacity: { east: 9, west: 9 } },
+      data: { ...SUPPLY_SHORT_DATA, REGIONS: ["east", "west"], capacity: { east: 9, west: 9 } },
     });
-    const short = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, { name: "short", data: SHORT_DATA });
+    const short = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, { name: "short", data: SUPPLY_SHORT_DATA });
     const matrix = await stack.api.post("/api/v2/solvers/compare/batches", {
       project_id: project.body.id,
       dataset_ids: [roomy.body.id, short.body.id],
       solver_names: ["highs"],
+      settings: { explain_infeasibility: true },
     });
     expect(matrix.status, matrix.text).toBeLessThan(300);
     const batch = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${matrix.body.batch_id}`, isFinal, 60_000);
-    const [first, second] = batch.rows.map((r: { results: { execution_id: string; solver_status: string }[] }) => r.results[0]!);
+    const [first, second] = batch.rows.map((r: { results: Record<string, any>[] }) => r.results[0]!);
     expect([first.solver_status, second.solver_status]).toEqual(["optimal", "infeasible"]);
     expect((await namesOfExecution(first.execution_id)).variables.get("make[west]")).toEqual({ family: "make", index: ["west"] });
     expect((await namesOfExecution(second.execution_id)).constraints.get("within_capacity[north]")).toEqual({
       family: "within_capacity",
       index: ["north"],
     });
+    expect(second.infeasibility.constraints).toContainEqual({ name: "within_capacity[north]", family: "within_capacity", index: ["north"] });
   }, 120_000);
 });

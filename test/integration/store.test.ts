@@ -8,6 +8,7 @@ import { createServices, type Services } from "../../functions/core/services.js"
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/store/identity.js";
 import { Leases } from "../../functions/core/store/leases.js";
+import { sweep } from "../../functions/core/sweeper/sweep.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";
 import { machineHas } from "../support/machine.js";
 
@@ -153,6 +154,27 @@ describe.each(backends)("store on %s", (_name, start) => {
       clock.advance(2000);
       expect((await store.failIfLapsed(org, "exe_sweep_race", "running", "gone", clock.now()))?.status).toBe("failed");
       expect(await store.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_sweep_race" }));
+    });
+
+    it("a job handed back after longer than the stale window is not failed as stale: it waits anew from its hand-back", async () => {
+      const store = services.executionStore;
+      const windowMs = services.config.staleQueuedSeconds * 1000;
+      await store.create(execution("exe_handed_back"));
+      expect(await store.acquire(org, "exe_handed_back", "worker-a", 3 * windowMs, clock.now())).not.toBeNull();
+      clock.advance(2 * windowMs); // a long solve, then its worker stops and hands the job back
+      expect(await store.release(org, "exe_handed_back", "worker-a", clock.now())).toBe(true);
+      clock.advance(windowMs / 2);
+      const seen = (await store.leases.active()).find((a) => a.sk === "EXE#exe_handed_back")!;
+      expect(Date.parse(seen.created_at)).toBeLessThan(clock.now() - windowMs); // stale by created_at…
+      expect(seen.queued_at).toBe(isoTime(clock.now() - windowMs / 2)); // …fresh by its hand-back
+      const report = await sweep(services);
+      expect(report.failed.map((f) => f.id)).not.toContain("exe_handed_back");
+      expect((await store.get(org, "exe_handed_back"))?.status).toBe("queued");
+      // The sweeper's write holds only while the item still waits since the queued_at it read.
+      expect(await store.failIfLapsed(org, "exe_handed_back", "queued", "gone", clock.now(), seen.created_at)).toBeNull();
+      clock.advance(windowMs); // no worker takes it within a whole window after the hand-back: now it is stale
+      expect((await sweep(services)).failed.map((f) => f.id)).toContain("exe_handed_back");
+      expect((await store.get(org, "exe_handed_back"))?.status).toBe("failed");
     });
 
     it("only the lease owner finishes; another worker takes over only a lapsed lease", async () => {

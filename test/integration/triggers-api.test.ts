@@ -408,6 +408,32 @@ describe.runIf(run)("builder documents", () => {
     expect(broken.body.error_code).toBe("model_did_not_compile");
   });
 
+  it("a document run takes a priority like an async solve: shown on the execution, above 0 for admins and owners only", async () => {
+    const urgent = await stack.api.post(`/api/v2/models/${doc.documentId}/execute`, { override_data: { capacity: 9 }, priority: 10 });
+    expect(urgent.status).toBe(202);
+    expect((await stack.api.get(`/api/v2/models/executions/${urgent.body.execution_id}`)).body.priority).toBe(10);
+    const orgId = stack.bootstrap.organizationId;
+    const solver = await stack.services.auth.createUser(orgId, {
+      email: `doc-solver-${Date.now()}@example.test`,
+      password: "solver password 1",
+      role: "solver",
+    });
+    const key = await stack.services.auth.createApiKey({ kind: "session", userId: solver.id, orgId, role: "solver", keyId: null }, { name: "solver key" });
+    const asSolver = stack.api.as(key.key);
+    const refused = await asSolver.post(`/api/v2/models/${doc.documentId}/execute`, { priority: 10 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/Priority above 0/);
+    const batch = await asSolver.post(`/api/v2/models/${doc.documentId}/execute`, { priority: -10 });
+    expect(batch.status).toBe(202);
+    expect((await stack.api.get(`/api/v2/models/executions/${batch.body.execution_id}`)).body.priority).toBe(-10);
+    for (const id of [urgent.body.execution_id, batch.body.execution_id])
+      await eventually(
+        () => stack.api.get(`/api/v2/models/executions/${id}`),
+        (r) => ["completed", "failed"].includes(r.body.status),
+        60_000,
+      );
+  });
+
   it("a problem document runs its canonical problem", async () => {
     const problem = {
       name: "tiny",

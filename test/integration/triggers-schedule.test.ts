@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
+import { scheduleMessage } from "../../functions/core/triggers/schedules.js";
 import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, createTrigger, eventually, FINAL_RUN_STATUSES } from "../support/triggers.js";
 import { verifyIncumbentSignature, WebhookReceiver } from "../support/webhook-receiver.js";
@@ -164,5 +165,37 @@ describe.runIf(run)("scheduled triggers", () => {
     expect(await scheduler.tick(soon + 7_200_000)).toEqual([trigger.id]);
     expect((await stack.api.delete(`/api/v2/triggers/${trigger.id}`)).status).toBe(204);
     expect(await scheduler.tick(soon + 10_800_000)).toEqual([]);
+  }, 90_000);
+
+  it("a schedule's firing delivered twice makes one run: the second delivery is answered already fired, with no second run", async () => {
+    for (const t of (await stack.api.get("/api/v2/triggers")).body) {
+      const full = (await stack.api.get(`/api/v2/triggers/${t.id}`)).body;
+      if (full.schedule) await stack.api.patch(`/api/v2/triggers/${t.id}`, { schedule: null });
+    }
+    // Once a year: the local scheduler does not fire it during the test; the deliveries below stand in for EventBridge's.
+    const trigger = await scheduledTrigger({ expression: "cron(0 0 1 1 ? *)" });
+    const message = scheduleMessage({ id: trigger.id, org_id: stack.bootstrap.organizationId, priority: 0 }, "2026-11-23T18:00:00Z");
+    await stack.services.queues.sendJob(message);
+    await stack.services.queues.sendJob(message);
+    const runs = await eventually(
+      () => runsOf(trigger.id),
+      (items) => items.length >= 1 && items.every((r) => FINAL_RUN_STATUSES.includes(r.status)),
+      60_000,
+    );
+    // A third delivery, of the same instant spelled with milliseconds, is answered by the service itself.
+    const again = await stack.services.triggerRuns.scheduled(stack.bootstrap.organizationId, trigger.id, "2026-11-23T18:00:00.000Z");
+    expect(again).toEqual({ outcome: "already_fired", run_id: runs[0].id });
+    expect(await runsOf(trigger.id)).toHaveLength(1);
+    expect((await stack.api.get(`/api/v2/triggers/${trigger.id}/runs/${runs[0].id}`)).body).toMatchObject({ source: "schedule", status: "completed" });
+    // Another slot is another firing; once its run is solved (the queue has long passed both deliveries), two runs in all.
+    const next = await stack.services.triggerRuns.scheduled(stack.bootstrap.organizationId, trigger.id, "2026-11-23T18:01:00Z");
+    expect(next.outcome).toBe("started");
+    const all = await eventually(
+      () => runsOf(trigger.id),
+      (items) => items.length >= 2 && items.every((r) => FINAL_RUN_STATUSES.includes(r.status)),
+      60_000,
+    );
+    expect(all).toHaveLength(2);
+    expect((await stack.api.delete(`/api/v2/triggers/${trigger.id}`)).status).toBe(204);
   }, 90_000);
 });

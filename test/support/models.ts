@@ -213,3 +213,18 @@ export const DUALS_MAX_LP: ProblemInput = {
     },
   ],
 };
+
+/**
+ * A JModel model of regional capacity against demand, and data whose capacities (2 + 3) fall short of
+ * the demand (10): infeasible, and explained by `within_capacity["north"]`, `within_capacity["south"]`
+ * and `meet_demand`.
+ */
+export const SUPPLY_JMODEL = `set REGIONS;
+param capacity{REGIONS} >= 0;
+param demand >= 0;
+var make{REGIONS} >= 0;
+minimize cost: sum{r in REGIONS} make[r];
+subject to within_capacity{r in REGIONS}: make[r] <= capacity[r];
+subject to meet_demand: sum{r in REGIONS} make[r] >= demand;
+`;
+export const SUPPLY_SHORT_DATA = { REGIONS: ["north", "south"], capacity: { north: 2, south: 3 }, demand: 10 };

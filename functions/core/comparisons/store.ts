@@ -85,7 +85,7 @@ export class ComparisonStore {
   }
 
   async create(record: ComparisonRecord): Promise<void> {
-    const active = FINAL_STATUSES.includes(record.status) ? {} : activeIndex("comparison", `${record.org_id}#${record.id}`);
+    const active = FINAL_STATUSES.includes(record.status) ? {} : activeIndex("comparison", `${record.org_id}#${record.id}`, record.created_at);
     await this.table.putNew({ ...comparisonKey(record.org_id, record.id), ...withoutUnsetTimes(record), ...active });
   }
 
@@ -165,12 +165,13 @@ export class ComparisonStore {
    * exactly those rows are running still (the worker moves on meanwhile: the caller reads again); a
    * cancel that arrived meanwhile keeps its cancelled rows. Null when that does not hold.
    */
-  async release(orgId: string, id: string, worker: string, running: number[], rowCount: number): Promise<ComparisonRecord | null> {
+  async release(orgId: string, id: string, worker: string, running: number[], rowCount: number, nowMs: number): Promise<ComparisonRecord | null> {
     const rows = Array.from({ length: rowCount }, (_, i) => (running.includes(i) ? rowStatusIs(i, "running") : notEquals(`results[${i}].status`, "running")));
     const item = await this.leases.release<Record<string, unknown>>(
       comparisonKey(orgId, id),
       worker,
       "pending",
+      isoTime(nowMs),
       {},
       {
         set: running.flatMap((i) => [assign(`results[${i}].status`, "pending"), assign(`results[${i}].execution_id`, null)]),
@@ -221,7 +222,14 @@ export class ComparisonStore {
    * it still waits unleased), with every row still pending or running failed for `reason` — each row
    * set on its own, on the condition that it still stands as read (else read again, a few times).
    */
-  async failIfLapsed(orgId: string, id: string, seen: ComparisonStatus, reason: string, nowMs: number): Promise<ComparisonRecord | null> {
+  async failIfLapsed(
+    orgId: string,
+    id: string,
+    seen: ComparisonStatus,
+    reason: string,
+    nowMs: number,
+    seenQueuedAt: string | null = null,
+  ): Promise<ComparisonRecord | null> {
     for (let attempt = 0; attempt < 4; attempt++) {
       const current = await this.get(orgId, id);
       if (current?.status !== seen) return null;
@@ -234,6 +242,7 @@ export class ComparisonStore {
         nowMs,
         { error_message: reason, completed_at: isoTime(nowMs) },
         rows,
+        seenQueuedAt,
       );
       if (item) return strip(item);
     }

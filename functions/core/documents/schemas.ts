@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
+import { PrioritySchema } from "../queue/priority.js";
 import { SettingsRequestSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
 
@@ -36,6 +37,7 @@ export const ExecuteDocumentSchema = z.object({
   override_data: JsonObject.optional().describe("named sets and parameters replacing the version's data; `solver_name` names a solver"),
   solver_name: SolverChoiceSchema.optional().describe("replaces the version's solver (an override_data solver_name wins over it)"),
   settings: SettingsRequestSchema.optional(),
+  priority: PrioritySchema,
 });
 
 export const CreatedDocumentSchema = z.object({ id: z.string(), version_id: z.string(), name: z.string(), created_at: z.string() });

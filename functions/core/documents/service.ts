@@ -157,12 +157,12 @@ export class DocumentService {
   /**
    * Runs a version as an async execution with the trigger's override rules: any data-given name of the
    * model, or solver_name, may be overridden; the order is the version's solver, then the request's,
-   * then an override's.
+   * then an override's. It is admitted like an async solve, `priority` (band, admins above 0) included.
    */
   async execute(
     principal: Principal,
     documentId: string,
-    input: { version_id?: string; override_data?: Record<string, unknown>; solver_name?: SolverChoice; settings?: SettingsRequest },
+    input: { version_id?: string; override_data?: Record<string, unknown>; solver_name?: SolverChoice; settings?: SettingsRequest; priority?: number },
   ): Promise<{ executionId: string; versionId: string }> {
     const doc = await this.get(principal, documentId);
     const version = input.version_id ? await this.getVersion(principal, documentId, input.version_id) : await this.deps.documentStore.latestVersion(documentId);
@@ -181,7 +181,7 @@ export class DocumentService {
     const { problem, names } = this.compile(model, resolved.modelOverrides, doc.name);
     const record = await this.deps.executions.launch(
       principal,
-      { problem, solver_name: resolved.solver, settings: input.settings, ...(names ? { names } : {}) },
+      { problem, solver_name: resolved.solver, settings: input.settings, priority: input.priority, ...(names ? { names } : {}) },
       { kind: "document_run", id: documentId },
       true,
     );

@@ -58,7 +58,8 @@ export class ExecutionStore {
   }
 
   async create(record: ExecutionRecord): Promise<void> {
-    const active = record.status === "queued" || record.status === "running" ? activeIndex("execution", `${record.org_id}#${record.id}`) : {};
+    const active =
+      record.status === "queued" || record.status === "running" ? activeIndex("execution", `${record.org_id}#${record.id}`, record.created_at) : {};
     await this.table.putNew({ ...executionKey(record.org_id, record.id), ...withoutUnsetTimes(record), ...active });
   }
 
@@ -70,7 +71,7 @@ export class ExecutionStore {
       status: "running",
       lease_owner: worker,
       lease_expires_at_ms: nowMs + leaseMs,
-      ...activeIndex("execution", `${record.org_id}#${record.id}`),
+      ...activeIndex("execution", `${record.org_id}#${record.id}`, record.created_at),
     });
   }
 
@@ -107,8 +108,8 @@ export class ExecutionStore {
   }
 
   /** Gives a queued execution's job back (its worker is stopping): queued again, for the next worker. */
-  async release(orgId: string, id: string, worker: string): Promise<boolean> {
-    return (await this.leases.release(executionKey(orgId, id), worker, "queued")) !== null;
+  async release(orgId: string, id: string, worker: string, nowMs: number): Promise<boolean> {
+    return (await this.leases.release(executionKey(orgId, id), worker, "queued", isoTime(nowMs))) !== null;
   }
 
   /** Fails an execution that never got a worker (its enqueue was refused). */
@@ -120,12 +121,20 @@ export class ExecutionStore {
     return item ? strip(item) : null;
   }
 
-  /** The sweeper's write: fails an execution whose lease (seen `running`) lapsed, or that waits unleased (`seen` queued). */
-  async failIfLapsed(orgId: string, id: string, seen: ExecutionStatus, reason: string, nowMs: number): Promise<ExecutionRecord | null> {
-    const item = await this.leases.failIfLapsed<Record<string, unknown>>(executionKey(orgId, id), seen, nowMs, {
-      error_message: reason,
-      completed_at: isoTime(nowMs),
-    });
+  /**
+   * The sweeper's write: fails an execution whose lease (seen `running`) lapsed, or that waits unleased
+   * (`seen` queued) since the `seenQueuedAt` the sweeper read.
+   */
+  async failIfLapsed(
+    orgId: string,
+    id: string,
+    seen: ExecutionStatus,
+    reason: string,
+    nowMs: number,
+    seenQueuedAt: string | null = null,
+  ): Promise<ExecutionRecord | null> {
+    const fields = { error_message: reason, completed_at: isoTime(nowMs) };
+    const item = await this.leases.failIfLapsed<Record<string, unknown>>(executionKey(orgId, id), seen, nowMs, fields, undefined, seenQueuedAt);
     return item ? strip(item) : null;
   }
 }

@@ -1,5 +1,7 @@
 import type { BlobStore } from "../blob/blob-store.js";
+import { type Clock, epochSeconds } from "../clock.js";
 import { assign, buildUpdate, itemExists } from "../store/conditions.js";
+import { TABLE_KEYS } from "../store/dynamo.js";
 import type { Table } from "../store/table.js";
 import type { ProgressPoint } from "./schemas.js";
 
@@ -12,6 +14,9 @@ import type { ProgressPoint } from "./schemas.js";
  * chunks after the first (which holds the solver's banner) are summarised: their lines are deleted and
  * one summary line answers for them. Points are small and always stay in the items, MAX_POINTS at most
  * (the recorder keeps only improving incumbents past that).
+ *
+ * Retention: every chunk carries the table's TTL, `retentionDays` after it was written, so DynamoDB
+ * deletes an execution's progress on its own (its blobs expire by the bucket's lifecycle rule).
  */
 export const TABLE_LINE_CHUNKS = 32;
 export const MAX_KEPT_LINES = 20_000;
@@ -42,11 +47,13 @@ export class ProgressStore {
   constructor(
     private readonly table: Table,
     private readonly blobs: BlobStore,
+    private readonly retention: { clock: Clock; retentionDays: number },
   ) {}
 
   /** Writes one chunk; `seq` counts from 0 per execution. */
   async append(orgId: string, executionId: string, chunk: Omit<ProgressChunk, "blob" | "summary">): Promise<void> {
-    const item: Record<string, unknown> = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq), ...chunk };
+    const ttl = epochSeconds(this.retention.clock.now()) + this.retention.retentionDays * 86_400;
+    const item: Record<string, unknown> = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq), ...chunk, [TABLE_KEYS.ttlAttribute]: ttl };
     if (chunk.seq >= TABLE_LINE_CHUNKS && chunk.line_count > 0) {
       const key = linesKey(orgId, executionId, chunk.seq);
       await this.blobs.put(key, JSON.stringify(chunk.lines ?? []));

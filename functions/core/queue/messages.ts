@@ -14,6 +14,11 @@ export const JobMessageSchema = z.object({
   trigger_id: z.string().optional(),
   /** Which band's queue carries it (queue/priority.ts); absent: 0. */
   priority: z.number().int().optional(),
+  /**
+   * trigger_schedule: the instant the schedule fired for (EventBridge Scheduler's scheduled time), so
+   * a second delivery of the same firing makes no second run. Absent on messages of older schedules.
+   */
+  scheduled_at: z.string().optional(),
 });
 export type JobMessage = z.infer<typeof JobMessageSchema>;
 

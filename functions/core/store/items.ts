@@ -1,8 +1,18 @@
 /**
  * The attributes the single table keeps for itself — keys, the gsi1 index entry, the ACTIVE partition's
- * kind, a worker's lease, the TTL — and never part of a record a repository hands out.
+ * kind and wait start, a worker's lease, the TTL — and never part of a record a repository hands out.
  */
-export const INTERNAL_ATTRIBUTES: ReadonlySet<string> = new Set(["pk", "sk", "gsi1pk", "gsi1sk", "active_kind", "lease_owner", "lease_expires_at_ms", "ttl"]);
+export const INTERNAL_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "pk",
+  "sk",
+  "gsi1pk",
+  "gsi1sk",
+  "active_kind",
+  "queued_at",
+  "lease_owner",
+  "lease_expires_at_ms",
+  "ttl",
+]);
 
 /**
  * A stored item as the record it holds: the internal attributes left out, and `defaults` filled in for

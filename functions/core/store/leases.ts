@@ -1,4 +1,18 @@
-import { and, assign, assignAll, assignOnce, buildUpdate, leaseHeldBy, leaseLapsed, or, type Part, statusIs, waitingUnleased } from "./conditions.js";
+import {
+  and,
+  assign,
+  assignAll,
+  assignOnce,
+  attributeNotExists,
+  buildUpdate,
+  equals,
+  leaseHeldBy,
+  leaseLapsed,
+  or,
+  type Part,
+  statusIs,
+  waitingUnleased,
+} from "./conditions.js";
 import type { Table } from "./table.js";
 
 type Key = { pk: string; sk: string };
@@ -19,7 +33,7 @@ type Key = { pk: string; sk: string };
 export const ACTIVE_PARTITION = "ACTIVE";
 
 /** What a final write takes away: the lease, and the ACTIVE index entry — unless the write sets a new one. */
-const leaseAttributes = (set: Record<string, unknown>) => ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms"].filter((a) => !(a in set));
+const leaseAttributes = (set: Record<string, unknown>) => ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms", "queued_at"].filter((a) => !(a in set));
 
 export interface LeaseFields {
   status: string;
@@ -36,6 +50,8 @@ export interface ActiveRef {
   status: string;
   lease_expires_at_ms: number | null;
   created_at: string;
+  /** When the item last became waiting (created, or handed back); absent on items written before it existed. */
+  queued_at?: string;
   deadline_ms: number | null;
 }
 
@@ -49,8 +65,16 @@ export function withoutUnsetTimes<T extends { started_at?: string | null; comple
   return out;
 }
 
-/** gsi1 attributes that put an item in the ACTIVE partition. */
-export const activeIndex = (kind: string, id: string) => ({ gsi1pk: ACTIVE_PARTITION, gsi1sk: `${kind}#${id}`, active_kind: kind });
+/**
+ * gsi1 attributes that put an item in the ACTIVE partition, and when it started waiting there
+ * (`queued_at`: the sweeper judges a waiting item by it, and a hand-back sets it anew).
+ */
+export const activeIndex = (kind: string, id: string, queuedAt: string) => ({
+  gsi1pk: ACTIVE_PARTITION,
+  gsi1sk: `${kind}#${id}`,
+  active_kind: kind,
+  queued_at: queuedAt,
+});
 
 /** Extra SET parts and conditions a repository adds to a lease verb (a comparison's row attributes). */
 export interface Also {
@@ -100,13 +124,15 @@ export class Leases {
   /**
    * Gives a running item held by `worker` back to its waiting status `waiting` with `set`: the lease
    * goes, the item stays in the ACTIVE partition, and the next worker to receive its job acquires it
-   * at once. Null when the worker no longer holds it (it ended meanwhile, or was swept).
+   * at once. It waits anew from `queuedAt`, so the sweeper's stale-queue window starts again (a long
+   * job handed back is not failed for its age). Null when the worker no longer holds it (it ended
+   * meanwhile, or was swept).
    */
-  release<T>(key: Key, worker: string, waiting: string, set: Record<string, unknown> = {}, also?: Also): Promise<T | null> {
+  release<T>(key: Key, worker: string, waiting: string, queuedAt: string, set: Record<string, unknown> = {}, also?: Also): Promise<T | null> {
     return this.table.update<T>({
       Key: key,
       ...buildUpdate({
-        set: [...assignAll({ ...set, status: waiting }), ...(also?.set ?? [])],
+        set: [...assignAll({ ...set, status: waiting, queued_at: queuedAt }), ...(also?.set ?? [])],
         remove: ["lease_owner", "lease_expires_at_ms"],
         condition: withAlso(leaseHeldBy(worker), also),
       }),
@@ -124,10 +150,12 @@ export class Leases {
   /**
    * The sweeper's verb: fails an item whose worker is gone — running under the lease the sweeper saw
    * lapse (still lapsed at the write, so a renewal in between wins), or still waiting with no lease
-   * (`seen` is the status the sweeper read). Null when that no longer holds.
+   * (`seen` is the status the sweeper read) since the `queued_at` it read (absent: null) — a hand-back
+   * in between set a new one, and the item waits afresh. Null when that no longer holds.
    */
-  failIfLapsed<T>(key: Key, seen: string, nowMs: number, set: Record<string, unknown>, also?: Also): Promise<T | null> {
-    const lapsed = seen === "running" ? leaseLapsed(nowMs) : waitingUnleased(seen);
+  failIfLapsed<T>(key: Key, seen: string, nowMs: number, set: Record<string, unknown>, also?: Also, seenQueuedAt: string | null = null): Promise<T | null> {
+    const sameWait = seenQueuedAt === null ? attributeNotExists("queued_at") : equals("queued_at", seenQueuedAt);
+    const lapsed = seen === "running" ? leaseLapsed(nowMs) : and(waitingUnleased(seen), sameWait);
     return this.final<T>(key, "failed", set, withAlso(lapsed, also), also);
   }
 
@@ -160,7 +188,7 @@ export class Leases {
         IndexName: "gsi1",
         KeyConditionExpression: "gsi1pk = :p",
         ExpressionAttributeValues: { ":p": ACTIVE_PARTITION },
-        ProjectionExpression: "pk, sk, active_kind, #status, lease_expires_at_ms, created_at, deadline_ms",
+        ProjectionExpression: "pk, sk, active_kind, #status, lease_expires_at_ms, created_at, queued_at, deadline_ms",
         ExpressionAttributeNames: { "#status": "status" },
       })
       .then((items) => items.map((i) => ({ ...i, kind: (i as unknown as { active_kind: string }).active_kind })));

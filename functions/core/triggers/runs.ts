@@ -7,7 +7,7 @@ import { loadPayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, forbidden, notFound, TriggerInputError, unauthorized } from "../errors.js";
 import type { SolveResponse } from "../executions/schemas.js";
-import { newId } from "../ids.js";
+import { derivedId, newId } from "../ids.js";
 import { assertAllowed } from "../limits/rate-limits.js";
 import { resolveSettings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
@@ -49,6 +49,33 @@ interface StartOptions {
   rerunOf: string | null;
   /** Fire records a refused input as a validation_failed run; run now and rerun record nothing. */
   recordRefusal: boolean;
+  /** The run's id when it must be made once only (a schedule's slot); else a new one. */
+  runId?: string;
+}
+
+/** What a schedule's firing came to (the worker logs it). */
+export type ScheduledFiring =
+  | { outcome: "started"; run: RunRecord }
+  /** This slot's run was recorded by an earlier delivery of the same firing: nothing more is done. */
+  | { outcome: "already_fired"; run_id: string }
+  /** The trigger is gone, disabled or unscheduled, or its input was refused (recorded as a validation_failed run). */
+  | { outcome: "nothing_to_run" };
+
+/** A run id taken already: the same slot's firing was recorded by an earlier delivery. */
+class RunAlreadyRecorded extends Error {
+  constructor(readonly runId: string) {
+    super(`run ${runId} is recorded already`);
+  }
+}
+
+/**
+ * The id of the run a schedule's firing for `scheduledAt` makes: the same for every delivery of that
+ * firing (EventBridge Scheduler and SQS deliver at least once), so only the first records a run.
+ * Undefined when the firing names no instant (a message from a schedule set before it did).
+ */
+export function scheduledRunId(triggerId: string, scheduledAt: string | undefined): string | undefined {
+  const slotMs = scheduledAt ? Date.parse(scheduledAt) : Number.NaN;
+  return Number.isFinite(slotMs) ? derivedId("run", slotMs, `${triggerId}@${isoTime(slotMs)}`) : undefined;
 }
 
 /**
@@ -88,17 +115,22 @@ export class TriggerRuns {
   /**
    * A run the trigger's schedule started (the worker that took the schedule's message calls this):
    * recorded and queued like a fired run, with the trigger's creator as its owner and no override data.
-   * Null when there is nothing to run: the trigger is gone, disabled or unscheduled (a schedule removed
-   * after it fired), or its input was refused (recorded as a validation_failed run, as fire records it).
+   * Nothing to run when the trigger is gone, disabled or unscheduled (a schedule removed after it
+   * fired), or its input was refused (recorded as a validation_failed run, as fire records it). One run
+   * per slot `scheduledAt`: a second delivery of the same firing is answered `already_fired`, with no
+   * second run, count or charge.
    */
-  async scheduled(orgId: string, triggerId: string): Promise<RunRecord | null> {
+  async scheduled(orgId: string, triggerId: string, scheduledAt?: string): Promise<ScheduledFiring> {
     const trigger = await this.deps.triggerStore.getTrigger(orgId, triggerId);
-    if (!trigger?.schedule || !trigger.is_enabled) return null;
+    if (!trigger?.schedule || !trigger.is_enabled) return { outcome: "nothing_to_run" };
+    const runId = scheduledRunId(trigger.id, scheduledAt);
     try {
-      return await this.start(trigger, { source: "schedule", sent: {}, createdBy: trigger.created_by, rerunOf: null, recordRefusal: true });
+      const run = await this.start(trigger, { source: "schedule", sent: {}, createdBy: trigger.created_by, rerunOf: null, recordRefusal: true, runId });
+      return { outcome: "started", run };
     } catch (error) {
+      if (error instanceof RunAlreadyRecorded) return { outcome: "already_fired", run_id: error.runId };
       // A refused input is recorded as a validation_failed run; a trigger deleted meanwhile takes its run with it.
-      if (error instanceof TriggerInputError || (error instanceof AppError && error.code === "not_found")) return null;
+      if (error instanceof TriggerInputError || (error instanceof AppError && error.code === "not_found")) return { outcome: "nothing_to_run" };
       throw error;
     }
   }
@@ -163,7 +195,7 @@ export class TriggerRuns {
     const now = clock.now();
     const settings = resolveSettings(config, undefined);
     const base: RunRecord = {
-      id: newId(options.source === "run_now" ? "trun" : "run", now),
+      id: options.runId ?? newId(options.source === "run_now" ? "trun" : "run", now),
       trigger_id: trigger.id,
       org_id: trigger.org_id,
       created_by: options.createdBy,
@@ -221,8 +253,9 @@ export class TriggerRuns {
   }
 
   /** Records a run and counts it on the trigger; a trigger deleted meanwhile takes the run with it (404). */
+  /** Records and counts a run; a run whose id is taken (its slot fired already) is neither. */
   private async record(trigger: TriggerRecord, run: RunRecord): Promise<void> {
-    await this.deps.triggerStore.createRun(run);
+    if (!(await this.deps.triggerStore.createRun(run))) throw new RunAlreadyRecorded(run.id);
     if (!(await this.deps.triggerStore.countRun(trigger.org_id, trigger.id, run.created_at))) {
       await this.deps.triggerStore.deleteRun(trigger.id, run.id);
       throw notFound("Trigger");

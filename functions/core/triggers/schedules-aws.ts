@@ -4,7 +4,7 @@ import { AppError } from "../errors.js";
 import { priorityBand } from "../queue/priority.js";
 import { bandQueueUrls } from "../queue/sqs.js";
 import type { TriggerSchedules } from "./schedules.js";
-import { scheduleMessage } from "./schedules.js";
+import { SCHEDULED_TIME_ATTRIBUTE, scheduleMessage } from "./schedules.js";
 import type { TriggerRecord } from "./store.js";
 
 type SchedulerConfig = Pick<
@@ -55,7 +55,7 @@ export class EventBridgeSchedules implements TriggerSchedules {
       Target: {
         Arn: queueArnOf(queueUrl, this.config.region),
         RoleArn: this.config.schedulerRoleArn,
-        Input: JSON.stringify(scheduleMessage(trigger)),
+        Input: JSON.stringify(scheduleMessage(trigger, SCHEDULED_TIME_ATTRIBUTE)),
         RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
       },
     };

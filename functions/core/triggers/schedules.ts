@@ -24,9 +24,22 @@ export interface TriggerSchedules {
   remove(trigger: Pick<TriggerRecord, "id" | "org_id">): Promise<void>;
 }
 
-/** The message a firing puts on the jobs queue. */
-export function scheduleMessage(trigger: Pick<TriggerRecord, "id" | "org_id" | "priority">): JobMessage {
-  return { type: "trigger_schedule", id: trigger.id, org_id: trigger.org_id, trigger_id: trigger.id, priority: trigger.priority ?? 0 };
+/** What EventBridge Scheduler replaces, in a target's input, with the instant the schedule fires for. */
+export const SCHEDULED_TIME_ATTRIBUTE = "<aws.scheduler.scheduled-time>";
+
+/**
+ * The message a firing puts on the jobs queue; `scheduledAt` names the firing (the slot's instant), so
+ * the worker makes one run per slot however often the message is delivered.
+ */
+export function scheduleMessage(trigger: Pick<TriggerRecord, "id" | "org_id" | "priority">, scheduledAt: string): JobMessage {
+  return {
+    type: "trigger_schedule",
+    id: trigger.id,
+    org_id: trigger.org_id,
+    trigger_id: trigger.id,
+    priority: trigger.priority ?? 0,
+    scheduled_at: scheduledAt,
+  };
 }
 
 /** The schedule's refusals as 422 issues at `loc` (expression, then time zone). */
@@ -132,7 +145,7 @@ export class TableSchedules implements TriggerSchedules {
         ...buildUpdate({ set: [assign("fired_ms", nowMs)], condition: equals("fired_ms", item.fired_ms) }),
       });
       if (!claimed) continue;
-      await this.queues.sendJob(scheduleMessage({ id: item.trigger_id, org_id: item.org_id, priority: item.priority }));
+      await this.queues.sendJob(scheduleMessage({ id: item.trigger_id, org_id: item.org_id, priority: item.priority }, isoTime(due)));
       fired.push(item.trigger_id);
     }
     return fired;

@@ -196,12 +196,13 @@ export class TriggerStore {
 
   // Runs ----------------------------------------------------------------------------------------
 
-  async createRun(run: RunRecord): Promise<void> {
+  /** Records a new run; false when a run with its id is there already (a schedule's firing delivered again). */
+  async createRun(run: RunRecord): Promise<boolean> {
     const waiting = run.status === "queued" || run.status === "pending";
     const key = runKey(run.trigger_id, run.id)!;
     // No `started_at` attribute until a worker takes the run: the lease sets it with if_not_exists.
     const { started_at: _unset, ...item } = run;
-    await this.table.putNew({ ...key, ...item, ...(waiting ? activeIndex(ACTIVE_RUN_KIND, `${run.trigger_id}#${run.id}`) : {}) });
+    return this.table.putNew({ ...key, ...item, ...(waiting ? activeIndex(ACTIVE_RUN_KIND, `${run.trigger_id}#${run.id}`, run.created_at) : {}) });
   }
 
   async getRun(triggerId: string, runId: string): Promise<RunRecord | null> {
@@ -289,7 +290,14 @@ export class TriggerStore {
    * twice. Only while its execution is still `seenExecutionId` (the worker moves on meanwhile: the caller
    * reads again). Null when that does not hold or the worker no longer holds it.
    */
-  async releaseRun(triggerId: string, runId: string, worker: string, seenExecutionId: string | null, creditsCharged: number | null): Promise<RunRecord | null> {
+  async releaseRun(
+    triggerId: string,
+    runId: string,
+    worker: string,
+    seenExecutionId: string | null,
+    creditsCharged: number | null,
+    nowMs: number,
+  ): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const sameExecution = seenExecutionId ? equals("execution_id", seenExecutionId) : or(attributeNotExists("execution_id"), equals("execution_id", null));
@@ -297,6 +305,7 @@ export class TriggerStore {
       key,
       worker,
       "queued",
+      isoTime(nowMs),
       { execution_id: null, credits_charged: creditsCharged },
       { condition: sameExecution },
     );
@@ -317,11 +326,21 @@ export class TriggerStore {
     return item ? fromItem<RunRecord>(item) : null;
   }
 
-  /** The sweeper's write: fails a run whose lease (seen `running`) lapsed, or that waits unleased; null when that no longer holds. */
-  async failRunIfLapsed(triggerId: string, runId: string, seen: RunStatus, nowMs: number, set: FinalRunFields): Promise<RunRecord | null> {
+  /**
+   * The sweeper's write: fails a run whose lease (seen `running`) lapsed, or that waits unleased since
+   * the `seenQueuedAt` the sweeper read; null when that no longer holds.
+   */
+  async failRunIfLapsed(
+    triggerId: string,
+    runId: string,
+    seen: RunStatus,
+    nowMs: number,
+    set: FinalRunFields,
+    seenQueuedAt: string | null = null,
+  ): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
-    const item = await this.leases.failIfLapsed<Record<string, unknown>>(key, seen, nowMs, set as Record<string, unknown>);
+    const item = await this.leases.failIfLapsed<Record<string, unknown>>(key, seen, nowMs, set as Record<string, unknown>, undefined, seenQueuedAt);
     return item ? fromItem<RunRecord>(item) : null;
   }
 

@@ -16,8 +16,15 @@ export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> 
       return runTriggerRunJob(rt, job.org_id, job.trigger_id, job.id);
     case "trigger_schedule": {
       // Records the run and queues it on the trigger's band; a worker takes it like a fired run.
-      const run = await rt.services.triggerRuns.scheduled(job.org_id, job.trigger_id ?? job.id);
-      if (!run) rt.services.logger.info("a schedule fired with nothing to run (trigger gone, disabled or unscheduled)", { trigger_id: job.id });
+      const firing = await rt.services.triggerRuns.scheduled(job.org_id, job.trigger_id ?? job.id, job.scheduled_at);
+      if (firing.outcome === "nothing_to_run")
+        rt.services.logger.info("a schedule fired with nothing to run (trigger gone, disabled or unscheduled)", { trigger_id: job.id });
+      if (firing.outcome === "already_fired")
+        rt.services.logger.info("a schedule's firing was delivered again: its run is recorded already", {
+          trigger_id: job.id,
+          scheduled_at: job.scheduled_at,
+          run_id: firing.run_id,
+        });
       return;
     }
   }

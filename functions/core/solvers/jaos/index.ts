@@ -150,7 +150,6 @@ interface LpAnswer {
 }
 
 /**
-/**
  * "optimal" only for a basis of the original model that passes `checkBasis` (verify.ts). An LP solved
  * without presolve is checked on its own final basis. A presolved optimum is solved once more on the
  * original model (within the same deadline) from the presolved optimal basis mapped back by the basis

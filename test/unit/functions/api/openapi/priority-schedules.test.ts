@@ -21,13 +21,14 @@ const responseSchema = (path: string, method: string, status: string) =>
 const property = (schema: any, name: string) => resolve(resolve(schema).properties?.[name]);
 
 describe("OpenAPI: priority and scheduled triggers", () => {
-  it("documents priority (-100..100, default 0) on solves, async solves, comparisons, matrices and triggers", () => {
+  it("documents priority (-100..100, default 0) on solves, async solves, comparisons, matrices, triggers and document runs", () => {
     for (const [path, method] of [
       ["/api/v2/solve", "post"],
       ["/api/v2/solve/async", "post"],
       ["/api/v2/solvers/compare", "post"],
       ["/api/v2/solvers/compare/batches", "post"],
       ["/api/v2/triggers", "post"],
+      ["/api/v2/models/{document_id}/execute", "post"],
     ] as const) {
       const priority = property(requestSchema(path, method), "priority");
       expect(priority, `${method} ${path}`).toMatchObject({ type: "integer", minimum: -100, maximum: 100, default: 0 });

@@ -9,6 +9,7 @@ describe("fromItem", () => {
       gsi1pk: "ACTIVE",
       gsi1sk: "x",
       active_kind: "execution",
+      queued_at: "2026-01-01T00:00:00.000Z",
       lease_owner: "w",
       lease_expires_at_ms: 1,
       ttl: 2,

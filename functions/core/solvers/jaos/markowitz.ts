@@ -256,7 +256,8 @@ export class Elimination {
         const l = gatherVal.data[g] / piv;
         lIndex.push(i);
         lValue.push(l);
-        this.eliminateRow(i, l, uIndex.data, uStart[step], uStart[step + 1], rowStamp);
+        // a pivot row without other entries (row singleton) changes nothing in row i
+        if (uStart[step + 1] > uStart[step]) this.eliminateRow(i, l, uIndex.data, uStart[step], uStart[step + 1], rowStamp);
         this.linkRow(i);
       }
       lStart[step + 1] = lIndex.length;
@@ -353,13 +354,16 @@ export class Elimination {
           const v = this.rVal[k];
           const av = Math.abs(v);
           const cost = (count - 1) * (this.colLen[jj] - 1);
-          if (cost > bestCost || av <= PIVOT_ABS_TOL || !this.passesThreshold(av, jj)) continue;
-          if (cost < bestCost || (cost === bestCost && av > Math.abs(this.pickedValue))) {
-            bestCost = cost;
-            this.pickedRow = i;
-            this.pickedCol = jj;
-            this.pickedValue = v;
-          }
+          // A row singleton needs no threshold test: eliminating with it leaves the other rows
+          // unchanged (its large multipliers only enter L), so it cannot cause growth.
+          if (cost > bestCost || av <= PIVOT_ABS_TOL) continue;
+          // a tie only wins by a larger magnitude: compare before the threshold test
+          if (cost === bestCost && av <= Math.abs(this.pickedValue)) continue;
+          if (count > 1 && !this.passesThreshold(av, jj)) continue;
+          bestCost = cost;
+          this.pickedRow = i;
+          this.pickedCol = jj;
+          this.pickedValue = v;
         }
         found++;
         if (bestCost === 0 || (found >= SEARCH_LIMIT && bestCost < Infinity)) return true;

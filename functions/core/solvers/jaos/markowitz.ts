@@ -1,8 +1,9 @@
 /**
  * Markowitz elimination for the basis LU (see lu.ts for the conventions). The active submatrix keeps
  * values row-wise in a pool where each row has a capacity; a row that outgrows it moves to the end of
- * the pool, and a full pool is compacted. Column patterns (row numbers only) live in a second pool
- * managed the same way. Rows and columns sit in doubly linked lists by active count, so the search
+ * the pool, and a full pool is compacted. Columns live in a second pool managed the same way, with
+ * their values too (kept equal to the row-wise ones), so a column's maximum for the threshold test is
+ * one scan rather than a row lookup per entry. Rows and columns sit in doubly linked lists by active count, so the search
  * visits the sparsest first.
  */
 import { GrowableF64, GrowableI32 } from "./growable.js";
@@ -35,11 +36,12 @@ export class Elimination {
   private rIdx: Int32Array;
   private rVal: Float64Array;
   private rEnd = 0;
-  // columns: pattern
+  // columns: pattern and values
   private colBeg: Int32Array;
   private colLen: Int32Array;
   private colCap: Int32Array;
   private cIdx: Int32Array;
+  private cVal: Float64Array;
   private cEnd = 0;
   // count buckets (doubly linked lists by active count), -1 terminated
   private rowHead: Int32Array;
@@ -52,8 +54,7 @@ export class Elimination {
   private colDone: Uint8Array;
   // Cached column maxima for the threshold test. While valid, colMax is an upper bound on the column's
   // largest magnitude (entries that shrink or leave do not lower it), exact where colMaxExact is set;
-  // the threshold test recomputes an inexact bound only for an entry the bound would reject. Exact
-  // maxima after every elimination cost a row scan per column entry (pilot87: 40% of the solve).
+  // the threshold test recomputes an inexact bound only for an entry the bound would reject.
   private colMax: Float64Array;
   private colMaxValid: Uint8Array;
   private colMaxExact: Uint8Array;
@@ -62,6 +63,9 @@ export class Elimination {
   // scatter work
   private wVal: Float64Array;
   private wMark: Int32Array;
+  /** Multiplier of each row eliminated in the current step (valid where lMark equals the step). */
+  private lOfRow: Float64Array;
+  private lMark: Int32Array;
   private seen: Int32Array;
   private stamp = 0;
 
@@ -79,6 +83,7 @@ export class Elimination {
     this.rIdx = new Int32Array(poolSize);
     this.rVal = new Float64Array(poolSize);
     this.cIdx = new Int32Array(poolSize);
+    this.cVal = new Float64Array(poolSize);
     for (let i = 0; i < m; i++) {
       const cap = this.rowLen[i] + 4;
       this.rowBeg[i] = this.rEnd;
@@ -100,6 +105,7 @@ export class Elimination {
         this.rVal[this.rowBeg[i] + this.rowLen[i]] = v;
         this.rowLen[i]++;
         this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
+        this.cVal[this.colBeg[j] + this.colLen[j]] = v;
         this.colLen[j]++;
       }
     }
@@ -120,6 +126,8 @@ export class Elimination {
     this.colValues = new Float64Array(m);
     this.wVal = new Float64Array(m);
     this.wMark = new Int32Array(m).fill(-1);
+    this.lOfRow = new Float64Array(m);
+    this.lMark = new Int32Array(m).fill(-1);
     this.seen = new Int32Array(m).fill(-1);
   }
 
@@ -154,14 +162,6 @@ export class Elimination {
     if (n >= 0) this.colPrev[n] = p;
   }
 
-  /** Value of active entry (i, j), or 0. */
-  private entry(i: number, j: number): number {
-    const b = this.rowBeg[i];
-    const e = b + this.rowLen[i];
-    for (let k = b; k < e; k++) if (this.rIdx[k] === j) return this.rVal[k];
-    return 0;
-  }
-
   /** An upper bound on column j's largest magnitude (exact when first computed). */
   private columnMax(j: number): number {
     if (this.colMaxValid[j]) return this.colMax[j];
@@ -186,7 +186,7 @@ export class Elimination {
     let mx = 0;
     const b = this.colBeg[j];
     for (let k = b; k < b + this.colLen[j]; k++) {
-      const v = Math.abs(this.entry(this.cIdx[k], j));
+      const v = Math.abs(this.cVal[k]);
       if (v > mx) mx = v;
     }
     this.colMax[j] = mx;
@@ -209,7 +209,6 @@ export class Elimination {
     const deficient: number[] = [];
     let step = 0;
     const gatherRow = new GrowableI32();
-    const gatherVal = new GrowableF64();
 
     while (step < m) {
       if (!this.choosePivot(deficient)) break;
@@ -223,14 +222,14 @@ export class Elimination {
       this.colDone[q] = 1;
       // gather column q from the other rows, removing entry (i, q) from each
       gatherRow.clear();
-      gatherVal.clear();
       const cb = this.colBeg[q];
       for (let k = cb; k < cb + this.colLen[q]; k++) {
         const i = this.cIdx[k];
         if (i === prow) continue;
         this.unlinkRow(i, this.rowLen[i]);
         gatherRow.push(i);
-        gatherVal.push(this.removeFromRow(i, q));
+        this.lOfRow[i] = this.removeFromRow(i, q) / piv;
+        this.lMark[i] = step;
       }
       this.colLen[q] = 0;
       // pivot row -> U (its entries also serve as the scatter list below, since the pool may be
@@ -246,14 +245,14 @@ export class Elimination {
         this.wVal[j] = this.rVal[k];
         this.wMark[j] = rowStamp;
         this.unlinkCol(j, this.colLen[j]);
-        this.removeFromCol(j, prow);
+        this.removeFromColUpdating(j, prow, this.rVal[k], step);
         this.columnEntryChanged(j, Math.abs(this.rVal[k]), 0);
       }
       uStart[step + 1] = uIndex.length;
       // eliminate column q from the gathered rows
       for (let g = 0; g < gatherRow.length; g++) {
         const i = gatherRow.data[g];
-        const l = gatherVal.data[g] / piv;
+        const l = this.lOfRow[i];
         lIndex.push(i);
         lValue.push(l);
         // a pivot row without other entries (row singleton) changes nothing in row i
@@ -312,7 +311,7 @@ export class Elimination {
         const values = this.colValues;
         let cmax = 0;
         for (let k = 0; k < len; k++) {
-          const v = this.entry(this.cIdx[b + k], j);
+          const v = this.cVal[b + k];
           values[k] = v;
           if (Math.abs(v) > cmax) cmax = Math.abs(v);
         }
@@ -396,10 +395,33 @@ export class Elimination {
     for (let k = b; k <= last; k++) {
       if (this.cIdx[k] === i) {
         this.cIdx[k] = this.cIdx[last];
+        this.cVal[k] = this.cVal[last];
         this.colLen[j]--;
         return;
       }
     }
+  }
+
+  /**
+   * Removes the pivot row's entry from column j and applies the step's elimination to the column's
+   * values: a_ij −= l_i · a_pj for each row i eliminated in `step` — the operation eliminateRow does
+   * row-wise, with the same operands, so both copies stay equal to the bit (cancellations included).
+   */
+  private removeFromColUpdating(j: number, prow: number, pivotRowValue: number, step: number): void {
+    const b = this.colBeg[j];
+    let last = b + this.colLen[j] - 1;
+    for (let k = b; k <= last; k++) {
+      const i = this.cIdx[k];
+      if (i === prow) {
+        this.cIdx[k] = this.cIdx[last];
+        this.cVal[k] = this.cVal[last];
+        last--;
+        k--;
+      } else if (this.lMark[i] === step) {
+        this.cVal[k] = this.cVal[k] - this.lOfRow[i] * pivotRowValue;
+      }
+    }
+    this.colLen[j] = last - b + 1;
   }
 
   /** Removes all entries of column j (numerically zero) from their rows. */
@@ -451,6 +473,7 @@ export class Elimination {
       this.rowLen[i]++;
       if (this.colLen[j] >= this.colCap[j]) this.growCol(j);
       this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
+      this.cVal[this.colBeg[j] + this.colLen[j]] = v;
       this.colLen[j]++;
       this.columnEntryChanged(j, 0, Math.abs(v));
     }
@@ -493,6 +516,7 @@ export class Elimination {
     if (this.cEnd + need > this.cIdx.length) this.compactCols(need);
     const from = this.colBeg[j];
     this.cIdx.copyWithin(this.cEnd, from, from + this.colLen[j]);
+    this.cVal.copyWithin(this.cEnd, from, from + this.colLen[j]);
     this.colBeg[j] = this.cEnd;
     this.colCap[j] = need;
     this.cEnd += need;
@@ -503,16 +527,19 @@ export class Elimination {
     for (let j = 0; j < this.m; j++) if (!this.colDone[j]) used += this.colLen[j] + 4;
     const size = Math.max(this.cIdx.length, 2 * (used + extra));
     const idx = new Int32Array(size);
+    const val = new Float64Array(size);
     let end = 0;
     for (let j = 0; j < this.m; j++) {
       if (this.colDone[j]) continue;
       const b = this.colBeg[j];
       idx.set(this.cIdx.subarray(b, b + this.colLen[j]), end);
+      val.set(this.cVal.subarray(b, b + this.colLen[j]), end);
       this.colBeg[j] = end;
       this.colCap[j] = this.colLen[j] + 4;
       end += this.colCap[j];
     }
     this.cIdx = idx;
+    this.cVal = val;
     this.cEnd = end;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LuFactor } from "../../../../../../functions/core/solvers/jaos/lu.js";
+import { Elimination } from "../../../../../../functions/core/solvers/jaos/markowitz.js";
 import { Rng } from "../../../../../../functions/core/solvers/jaos/rng.js";
 import { cscFromTriplets, toRowWise } from "../../../../../../functions/core/solvers/jaos/sparse.js";
 
@@ -101,6 +102,38 @@ describe("jaos LU", () => {
     const y = b.slice();
     lu.btran(y);
     expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-9);
+  });
+
+  it("pivots on a row singleton below the threshold of its column first (triangular part), and solves exactly", () => {
+    // row 0 = [1e-3, 0, 0]: 1e-3 < 0.1 · max|column 0| = 0.1, but the row has no other entry, so the
+    // elimination changes no other row; no column is a singleton, so the pick is the row singleton's
+    const cols = [
+      [
+        [0, 1e-3],
+        [1, 1],
+        [2, 1],
+      ],
+      [
+        [1, 1],
+        [2, 2],
+      ],
+      [
+        [1, 2],
+        [2, 1],
+      ],
+    ];
+    const { start, index, value } = toCsc(cols);
+    const elimination = new Elimination(3, start, index, value).run();
+    expect([elimination.pivotRow[0], elimination.pivotCol[0], elimination.pivotValue[0]]).toEqual([0, 0, 1e-3]);
+    const lu = new LuFactor(3);
+    lu.factorize(start, index, value);
+    const b = Float64Array.from([1, 2, 3]);
+    const x = b.slice();
+    lu.ftran(x);
+    expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-12);
+    const y = b.slice();
+    lu.btran(y);
+    expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-12);
   });
 
   it("keeps solving correctly through Forrest–Tomlin updates", () => {

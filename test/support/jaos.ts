@@ -26,3 +26,43 @@ export function expectObjective(r: JaosResult, expected: number, tol = 1e-6): vo
   expect(r.objective_value).not.toBeNull();
   expect(Math.abs(r.objective_value! - expected)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(expected)));
 }
+
+/** max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18: optimum (2, 6), objective 36 (stored as min −3x − 5y). */
+export const TEXTBOOK_LP: Problem = problem({
+  sense: "maximize",
+  variables: [
+    { name: "x", lb: 0, ub: null },
+    { name: "y", lb: 0, ub: null },
+  ],
+  objective: {
+    constant: 0,
+    terms: [
+      { var: "x", coef: 3 },
+      { var: "y", coef: 5 },
+    ],
+  },
+  constraints: [
+    { name: "c1", terms: [{ var: "x", coef: 1 }], ub: 4 },
+    { name: "c2", terms: [{ var: "y", coef: 2 }], ub: 12 },
+    {
+      name: "c3",
+      terms: [
+        { var: "x", coef: 3 },
+        { var: "y", coef: 2 },
+      ],
+      ub: 18,
+    },
+  ],
+});
+
+/** mulberry32: a seeded generator for random test models, sharing nothing with the engine. */
+export function seededGenerator(seed: number): { next: () => number; int: (lo: number, hi: number) => number } {
+  let state = seed >>> 0;
+  const next = () => {
+    let t = (state = (state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)) };
+}

@@ -1,24 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { checkSolution } from "../../../../../../functions/core/solvers/checker.js";
 import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.js";
-import { expectObjective, problem, solveChecked } from "../../../../../support/jaos.js";
+import { expectObjective, problem, solveChecked, TEXTBOOK_LP } from "../../../../../support/jaos.js";
 
 const v = (name: string, lb: number | null = 0, ub: number | null = null) => ({ name, lb, ub });
 const t = (coef: number, name: string) => ({ var: name, coef });
 
 describe("jaos LP: small hand-made problems", () => {
   it("solves a textbook maximisation", () => {
-    const p = problem({
-      sense: "maximize",
-      variables: [v("x"), v("y")],
-      objective: { constant: 0, terms: [t(3, "x"), t(5, "y")] },
-      constraints: [
-        { name: "c1", terms: [t(1, "x")], ub: 4 },
-        { name: "c2", terms: [t(2, "y")], ub: 12 },
-        { name: "c3", terms: [t(3, "x"), t(2, "y")], ub: 18 },
-      ],
-    });
-    const r = solveChecked(p);
+    const r = solveChecked(TEXTBOOK_LP);
     expect(r.solver_status).toBe("optimal");
     expectObjective(r, 36);
     expect(r.solution).toEqual({ x: 2, y: 6 });

@@ -9,18 +9,7 @@ import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
 import { MirSeparator } from "../../../../../../functions/core/solvers/jaos/mir.js";
 import { type LpModel, modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
 import type { ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import { problem } from "../../../../../support/jaos.js";
-
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    let t = (state = (state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)) };
-}
+import { problem, seededGenerator } from "../../../../../support/jaos.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -29,7 +18,7 @@ const term = (coef: number, name: string) => ({ var: name, coef });
  * over flows and integers (one a demand equality), minimising fixed plus flow costs.
  */
 function randomFixedCharge(seed: number): LpModel {
-  const g = generator(seed);
+  const g = seededGenerator(seed);
   const arcs = g.int(2, 4);
   const extra = g.int(0, 2);
   const variables: ProblemInput["variables"] = [];

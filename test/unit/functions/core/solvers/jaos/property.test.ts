@@ -10,23 +10,10 @@
 import { describe, expect, it } from "vitest";
 import { writeLp } from "../../../../../../functions/core/problem/lp.js";
 import type { Problem, ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import { problem, solveChecked } from "../../../../../support/jaos.js";
-
-/** mulberry32, local to the test so the generator shares nothing with the engine. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    let t = (state = (state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  return { next, int };
-}
+import { problem, solveChecked, seededGenerator } from "../../../../../support/jaos.js";
 
 function randomProblem(seed: number, mixedInteger: boolean, larger = false): Problem {
-  const g = generator(seed);
+  const g = seededGenerator(seed);
   const n = larger ? g.int(10, 20) : g.int(2, 8);
   const m = larger ? g.int(5, 12) : g.int(1, 7);
   const variables: ProblemInput["variables"] = [];

@@ -3,23 +3,9 @@ import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.j
 import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
 import { AT_LOWER, BASIC } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
 import { checkBasis, VERIFY_DUAL_TOL, VERIFY_PRIMAL_TOL, verifiedOptimum } from "../../../../../../functions/core/solvers/jaos/verify.js";
-import { problem } from "../../../../../support/jaos.js";
+import { TEXTBOOK_LP } from "../../../../../support/jaos.js";
 
-const v = (name: string) => ({ name, lb: 0, ub: null });
-const t = (coef: number, name: string) => ({ var: name, coef });
-
-// max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18: optimum (2, 6), 36; stored as min −3x − 5y.
-const textbookProblem = problem({
-  sense: "maximize",
-  variables: [v("x"), v("y")],
-  objective: { constant: 0, terms: [t(3, "x"), t(5, "y")] },
-  constraints: [
-    { name: "c1", terms: [t(1, "x")], ub: 4 },
-    { name: "c2", terms: [t(2, "y")], ub: 12 },
-    { name: "c3", terms: [t(3, "x"), t(2, "y")], ub: 18 },
-  ],
-});
-const textbook = modelFromProblem(textbookProblem).model;
+const textbook = modelFromProblem(TEXTBOOK_LP).model;
 
 // statuses: columns x, y, then the logicals of c1, c2, c3 (a logical is −activity, so an active upper
 // side puts it at its lower bound)
@@ -85,7 +71,7 @@ describe("jaos optimality check on the original model", () => {
 
   it("stands behind solveJaos's optimal, with and without presolve, and its duals are the verified ones", () => {
     for (const presolve of [true, false]) {
-      const r = solveJaos(textbookProblem, { timeLimitSeconds: 10, gapTolerance: 1e-6, presolve });
+      const r = solveJaos(TEXTBOOK_LP, { timeLimitSeconds: 10, gapTolerance: 1e-6, presolve });
       expect(r.solver_status).toBe("optimal");
       expect(r.objective_value).toBe(36);
       const v = r.stats.verification!;

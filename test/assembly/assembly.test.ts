@@ -1,7 +1,8 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SQSClient } from "@aws-sdk/client-sqs";
+import { GetScheduleCommand, ResourceNotFoundException, SchedulerClient } from "@aws-sdk/client-scheduler";
+import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../support/api.js";
 import { type Backend, startMotoBackend } from "../support/backends.js";
@@ -232,6 +233,68 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(verifyIncumbentSignature(hook!, "whsec_someone-else")).toBe(false);
     expect(hook!.body).toMatchObject({ event: "trigger.run.completed", trigger_id: trigger.id, run_id: fired.body.run_id, data: { status: "completed" } });
     expect(hook!.body.data.result.objective_value).toBeCloseTo(KNAPSACK_BEST[7]!, 9);
+  });
+
+  it("keeps a scheduled trigger's EventBridge schedule from the API's bundle; its firing, delivered twice, makes one run", async () => {
+    const scheduler = new SchedulerClient({ region: REGION, endpoint: moto.endpoint, credentials: CREDENTIALS });
+    const apiFunction = functions.find((f) => f.logicalId.startsWith("Api"))!;
+    const environment = resources.resolveEnvironment(apiFunction.environment);
+    const { documentId, versionId } = await createKnapsackDocument(api);
+    const trigger = await createTrigger(api, {
+      document_id: documentId,
+      version_id: versionId,
+      schedule: { expression: "cron(0 6 ? * MON-FRI *)", timezone: "Europe/Amsterdam" },
+    });
+    const name = `${environment.TABLE_NAME}-${trigger.id}`.slice(0, 64);
+    const read = () => scheduler.send(new GetScheduleCommand({ Name: name, GroupName: environment.SCHEDULER_GROUP_NAME }));
+
+    // Created by the API's bundle through the template's role and group, aimed at the trigger's band's queue.
+    const created = await read();
+    expect(created).toMatchObject({ ScheduleExpression: "cron(0 6 ? * MON-FRI *)", ScheduleExpressionTimezone: "Europe/Amsterdam", State: "ENABLED" });
+    expect(created.FlexibleTimeWindow?.Mode).toBe("OFF");
+    expect(created.Target?.RoleArn).toBe(environment.SCHEDULER_ROLE_ARN);
+    const queue = [...resources.physical.values()].find((r) => r.Arn === created.Target?.Arn);
+    expect(queue?.QueueUrl, `target ${created.Target?.Arn}`).toBe(environment.JOBS_QUEUE_URL);
+    const input = JSON.parse(created.Target!.Input!);
+    expect(input).toMatchObject({ type: "trigger_schedule", trigger_id: trigger.id, scheduled_at: "<aws.scheduler.scheduled-time>" });
+
+    // The scheduler's delivery, at least once: the same firing twice makes one run, owned by the schedule.
+    const firing = created.Target!.Input!.replace("<aws.scheduler.scheduled-time>", "2026-11-23T05:00:00Z");
+    const sqs = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: CREDENTIALS });
+    for (let i = 0; i < 2; i++) await sqs.send(new SendMessageCommand({ QueueUrl: queue!.QueueUrl!, MessageBody: firing }));
+    const runsOf = async () => (await api.get(`/api/v2/triggers/${trigger.id}/runs?page_size=100`)).body.items as { id: string; status: string }[];
+    const [run] = await eventually(runsOf, (items) => items.length > 0 && items.every((r) => ["completed", "failed"].includes(r.status)), 60_000, 250).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\n${logs()}`);
+      },
+    );
+    expect((await api.get(`/api/v2/triggers/${trigger.id}/runs/${run!.id}`)).body).toMatchObject({
+      source: "schedule",
+      status: "completed",
+      trigger_id: trigger.id,
+    });
+    // The worker took both messages (the queue drains) and recorded the second as the same firing.
+    await eventually(
+      async () =>
+        (
+          await sqs.send(
+            new GetQueueAttributesCommand({
+              QueueUrl: queue!.QueueUrl!,
+              AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+            }),
+          )
+        ).Attributes!,
+      (a) => a.ApproximateNumberOfMessages === "0" && a.ApproximateNumberOfMessagesNotVisible === "0",
+      30_000,
+      250,
+    );
+    expect((await runsOf()).map((r) => r.id)).toEqual([run!.id]);
+
+    // A changed schedule updates the same schedule; removing it deletes it.
+    expect((await api.patch(`/api/v2/triggers/${trigger.id}`, { schedule: { expression: "rate(2 hours)" } })).status).toBe(200);
+    expect(await read()).toMatchObject({ ScheduleExpression: "rate(2 hours)", ScheduleExpressionTimezone: "UTC" });
+    expect((await api.patch(`/api/v2/triggers/${trigger.id}`, { schedule: null })).status).toBe(200);
+    await expect(read()).rejects.toBeInstanceOf(ResourceNotFoundException);
   });
 
   it("runs every scheduled function on EventBridge's event (the fleet monitor reads the service and the queue)", async () => {

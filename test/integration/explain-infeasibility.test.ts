@@ -80,3 +80,45 @@ describe.runIf(enabled)("explain_infeasibility on the manifest's infeasible inst
     }
   }
 });
+
+/**
+ * A worker without Python runs HiGHS's WebAssembly build, and the explanation has no native HiGHS to
+ * prove its LPs with: the deletion filter runs on the WebAssembly HiGHS itself, and the answer must hold
+ * as above (its verification may come back `null` when the re-solves run out of time, never `false`).
+ */
+describe.runIf(enabled)("explain_infeasibility with HiGHS's WebAssembly build (no Python on the worker)", () => {
+  let adapters: AdapterRegistry;
+  let workDir: string;
+
+  beforeAll(() => {
+    workDir = mkdtempSync(path.join(tmpdir(), "incumbent-iis-wasm-"));
+    adapters = createAdapters({ python: null });
+  });
+  afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+  for (const file of ["woodinfe.mps", "galenet.mps", "infeasible-mip1.mps"]) {
+    it(`highs (WebAssembly) on ${file}: the explained subset is infeasible, and irreducible where it says so`, async () => {
+      const problem = load(file);
+      const highs = adapters.get("highs")!;
+      expect((await highs.probe()).detail).toMatch(/WebAssembly/);
+      const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
+      const r = await highs.solve(problem, { timeLimitSeconds: INSTANCES[file]!, gapTolerance: 1e-4, threads: 1, explainInfeasibility: true }, context);
+      const found = r.infeasibility;
+      console.log(
+        `highs-wasm ${file}: ${r.solver_status}; ${found ? `${found.method}, ${found.constraints.length} rows + ${found.variable_bounds.length} bounds, irreducible ${found.irreducible}, verified ${found.verified}` : "no subset"}`,
+      );
+      expect(r.solver_status).toBe("infeasible");
+      expect(found?.method).toBe("deletion_filter");
+      const members = membersOf(problem, found!);
+      expect(members.length).toBeGreaterThan(0);
+      expect(await jaosOracle(subproblem(problem, members), 30)).toBe("infeasible");
+      if (found!.irreducible) {
+        for (let k = 0; k < members.length; k++) {
+          const without = members.filter((_, i) => i !== k);
+          expect(await jaosOracle(subproblem(problem, without), 30), `without ${JSON.stringify(members[k])}`).toBe("feasible");
+        }
+      }
+      expect(found!.verified).not.toBe(false);
+    }, 120_000);
+  }
+});

@@ -27,7 +27,9 @@ export type Reduction =
       cols: number[];
       coefs: number[];
     }
-  | { kind: "substitute"; col: number; row: number; coef: number; rhs: number; cols: number[]; coefs: number[] };
+  | { kind: "substitute"; col: number; row: number; coef: number; rhs: number; cols: number[]; coefs: number[] }
+  /** a doubleton equation coef·x_col + coefs[0]·x_cols[0] = rhs, x_col substituted out */
+  | { kind: "doubleton"; col: number; row: number; coef: number; rhs: number; cols: number[]; coefs: number[] };
 
 /** Original column values from the reduced problem's values. */
 export function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr: ArrayLike<number>): Float64Array {
@@ -42,7 +44,7 @@ export function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr:
     if (r.kind === "rowBound") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * x[r.cols[t]!];
-    if (r.kind === "substitute") {
+    if (r.kind === "substitute" || r.kind === "doubleton") {
       x[r.col] = (r.rhs - rest) / r.coef;
       continue;
     }
@@ -119,9 +121,28 @@ export function postsolveBasis(model: LpModel, colMap: Int32Array, rowMap: Int32
     status[col] = BASIC;
     status[n + row] = side;
   };
+  // the first reduction that tied each column to a row it can turn basic with
+  const firstTie = new Int32Array(n).fill(stack.length);
+  for (let s = stack.length - 1; s >= 0; s--) {
+    const r = stack[s]!;
+    if (r.kind === "rowBound") firstTie[r.col] = s;
+    else if (r.kind === "doubleton") firstTie[r.cols[0]!] = s;
+  }
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
     if (r.kind === "fix") continue;
+    if (r.kind === "doubleton") {
+      // One of x_k (eliminated) and x_j (kept) turns basic with the row: x_k where it is inside
+      // its bounds or x_j is basic already; else x_j, whose bound (its own or the one x_k's implied)
+      // then carries over to x_k with the reduced cost −(b/a)·d_j of the matching sign. When both lie
+      // inside their bounds, x_j takes the row if an earlier reduction (a singleton row, another
+      // doubleton) still owes x_k a row, and otherwise x_k does (x_j then owes one itself).
+      const kept = r.cols[0]!;
+      const keptOwed = status[kept] !== BASIC && colAt(kept) < 0;
+      if (status[kept] !== BASIC && (colAt(r.col) >= 0 || (keptOwed && firstTie[r.col]! < s))) trade(kept, r.row);
+      else trade(r.col, r.row);
+      continue;
+    }
     if (r.kind === "substitute" || colAt(r.col) < 0) trade(r.col, r.row);
   }
   return status;

@@ -13,7 +13,10 @@
  *  - a continuous zero-cost column singleton is a slack: it is removed and its range moved to the
  *    row bounds;
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
- *    free) is substituted out together with the row.
+ *    free) is substituted out together with the row;
+ *  - doubleton equations substitute one column out, and dual fixing puts a column whose cost and
+ *    signs allow it at a bound (presolve-substitution.ts); the matrix is edited in place
+ *    (presolve-matrix.ts).
  *
  * Postsolve restores primal values, replaying the reductions in reverse, and maps an optimal basis
  * of the reduced problem to a basis of the original one (from which the duals are re-derived).
@@ -22,7 +25,9 @@
  */
 import type { LpModel } from "./model.js";
 import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./postsolve.js";
-import { cscFromTriplets, toRowWise, type CsrMatrix } from "./sparse.js";
+import { PresolveMatrix } from "./presolve-matrix.js";
+import { doubletonEquation, dualFixing } from "./presolve-substitution.js";
+import { cscFromTriplets } from "./sparse.js";
 
 const TOL = 1e-9;
 const INT_TOL = 1e-6;
@@ -61,11 +66,10 @@ export interface Presolved {
   postsolveBasis(reducedBasis: Int8Array, x: Float64Array): Int8Array;
 }
 
-class Presolver {
+export class Presolver {
   readonly m: number;
   readonly n: number;
-  readonly col: LpModel["a"];
-  readonly row: CsrMatrix;
+  readonly mat: PresolveMatrix;
   readonly colLower: Float64Array;
   readonly colUpper: Float64Array;
   readonly rowLower: Float64Array;
@@ -84,8 +88,7 @@ class Presolver {
   constructor(model: LpModel) {
     this.m = model.rows;
     this.n = model.cols;
-    this.col = model.a;
-    this.row = toRowWise(model.a);
+    this.mat = new PresolveMatrix(model.rows, model.a);
     this.colLower = model.colLower.slice();
     this.colUpper = model.colUpper.slice();
     this.rowLower = model.rowLower.slice();
@@ -97,8 +100,8 @@ class Presolver {
     this.colActive = new Uint8Array(this.n).fill(1);
     this.rowCount = new Int32Array(this.m);
     this.colCount = new Int32Array(this.n);
-    for (let i = 0; i < this.m; i++) this.rowCount[i] = this.row.start[i + 1] - this.row.start[i];
-    for (let j = 0; j < this.n; j++) this.colCount[j] = this.col.start[j + 1] - this.col.start[j];
+    for (let i = 0; i < this.m; i++) this.rowCount[i] = this.mat.rowIdx[i].length;
+    for (let j = 0; j < this.n; j++) this.colCount[j] = this.mat.colIdx[j].length;
   }
 
   run(): void {
@@ -115,10 +118,14 @@ class Presolver {
         if (!this.rowActive[i]) continue;
         if (this.rowCount[i] === 0) this.emptyRow(i);
         else if (this.rowCount[i] === 1) this.singletonRow(i);
-        else this.activityChecks(i);
+        else {
+          this.activityChecks(i);
+          if (this.rowActive[i] && !this.infeasible) doubletonEquation(this, i);
+        }
       }
       for (let j = 0; j < this.n && !this.infeasible; j++) {
-        if (this.colActive[j] && this.colCount[j] === 1 && !this.integer[j]) this.singletonColumn(j);
+        if (!this.colActive[j] || this.colCount[j] === 0 || dualFixing(this, j)) continue;
+        if (this.colCount[j] === 1 && !this.integer[j]) this.singletonColumn(j);
       }
       if (this.stack.length + this.tightened + this.removedRows() === before) break;
     }
@@ -130,11 +137,13 @@ class Presolver {
     return r;
   }
 
-  private fixColumn(j: number, value: number): void {
-    for (let k = this.col.start[j]; k < this.col.start[j + 1]; k++) {
-      const i = this.col.index[k];
+  fixColumn(j: number, value: number): void {
+    const ci = this.mat.colIdx[j];
+    const cv = this.mat.colVal[j];
+    for (let k = 0; k < ci.length; k++) {
+      const i = ci[k];
       if (!this.rowActive[i]) continue;
-      const t = this.col.value[k] * value;
+      const t = cv[k] * value;
       this.rowLower[i] -= t;
       this.rowUpper[i] -= t;
       this.rowCount[i]--;
@@ -156,9 +165,10 @@ class Presolver {
     this.fixColumn(j, v);
   }
 
-  private removeRow(i: number): void {
-    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
-      const j = this.row.index[k];
+  removeRow(i: number): void {
+    const ri = this.mat.rowIdx[i];
+    for (let k = 0; k < ri.length; k++) {
+      const j = ri[k];
       if (this.colActive[j]) this.colCount[j]--;
     }
     this.rowActive[i] = 0;
@@ -177,10 +187,12 @@ class Presolver {
   private singletonRow(i: number): void {
     let j = -1;
     let a = 0;
-    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
-      if (this.colActive[this.row.index[k]]) {
-        j = this.row.index[k];
-        a = this.row.value[k];
+    const ri = this.mat.rowIdx[i];
+    const rv = this.mat.rowVal[i];
+    for (let k = 0; k < ri.length; k++) {
+      if (this.colActive[ri[k]]) {
+        j = ri[k];
+        a = rv[k];
       }
     }
     const lo = a > 0 ? this.rowLower[i] / a : this.rowUpper[i] / a;
@@ -191,7 +203,7 @@ class Presolver {
   }
 
   /** Intersects column j's bounds with [lo, up] (rounded inward for integers). */
-  private tightenColumn(j: number, lo: number, up: number, why: string): void {
+  tightenColumn(j: number, lo: number, up: number, why: string): void {
     if (this.integer[j]) {
       lo = Math.ceil(lo - INT_TOL);
       up = Math.floor(up + INT_TOL);
@@ -216,10 +228,12 @@ class Presolver {
     let max = 0;
     let minInf = 0;
     let maxInf = 0;
-    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
-      const j = this.row.index[k];
+    const ri = this.mat.rowIdx[i];
+    const rv = this.mat.rowVal[i];
+    for (let k = 0; k < ri.length; k++) {
+      const j = ri[k];
       if (!this.colActive[j]) continue;
-      const a = this.row.value[k];
+      const a = rv[k];
       const lo = a > 0 ? this.colLower[j] : this.colUpper[j];
       const up = a > 0 ? this.colUpper[j] : this.colLower[j];
       if (Number.isFinite(lo)) min += a * lo;
@@ -259,10 +273,12 @@ class Presolver {
    */
   private integerRowRounding(i: number): boolean {
     let g = 0;
-    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
-      const j = this.row.index[k];
+    const ri = this.mat.rowIdx[i];
+    const rv = this.mat.rowVal[i];
+    for (let k = 0; k < ri.length; k++) {
+      const j = ri[k];
       if (!this.colActive[j]) continue;
-      const a = this.row.value[k];
+      const a = rv[k];
       if (!this.integer[j] || Math.abs(a - Math.round(a)) > 1e-12 || Math.abs(a) > 1e9) return false;
       g = gcd(g, Math.abs(Math.round(a)));
     }
@@ -283,10 +299,12 @@ class Presolver {
 
   /** All columns of row i to the bounds that minimise (atMin) or maximise its activity. */
   private forceRow(i: number, atMin: boolean): void {
-    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
-      const j = this.row.index[k];
+    const ri = this.mat.rowIdx[i];
+    const rv = this.mat.rowVal[i];
+    for (let k = 0; k < ri.length; k++) {
+      const j = ri[k];
       if (!this.colActive[j]) continue;
-      const a = this.row.value[k];
+      const a = rv[k];
       const v = a > 0 === atMin ? this.colLower[j] : this.colUpper[j];
       this.fixColumn(j, v);
     }
@@ -297,10 +315,12 @@ class Presolver {
   private impliedIntegerBounds(i: number, act: { min: number; max: number; minInf: number; maxInf: number }): void {
     const lo = this.rowLower[i];
     const up = this.rowUpper[i];
-    for (let k = this.row.start[i]; k < this.row.start[i + 1] && !this.infeasible; k++) {
-      const j = this.row.index[k];
+    const ri = this.mat.rowIdx[i];
+    const rv = this.mat.rowVal[i];
+    for (let k = 0; k < ri.length && !this.infeasible; k++) {
+      const j = ri[k];
       if (!this.colActive[j] || !this.integer[j]) continue;
-      const a = this.row.value[k];
+      const a = rv[k];
       const [restMin, restMax] = this.restActivity(act, a, j);
       // a·x_j ∈ [lo − restMax, up − restMin]
       const hiA = up - restMin;
@@ -336,10 +356,12 @@ class Presolver {
   private singletonColumn(j: number): void {
     let i = -1;
     let a = 0;
-    for (let k = this.col.start[j]; k < this.col.start[j + 1]; k++) {
-      if (this.rowActive[this.col.index[k]]) {
-        i = this.col.index[k];
-        a = this.col.value[k];
+    const ci = this.mat.colIdx[j];
+    const cv = this.mat.colVal[j];
+    for (let k = 0; k < ci.length; k++) {
+      if (this.rowActive[ci[k]]) {
+        i = ci[k];
+        a = cv[k];
       }
     }
     if (i < 0 || this.rowCount[i] < 2) return;
@@ -348,11 +370,13 @@ class Presolver {
     // the row's other active columns, recorded for postsolve
     const cols: number[] = [];
     const coefs: number[] = [];
-    for (let k = this.row.start[i]; k < this.row.start[i + 1]; k++) {
-      const c = this.row.index[k];
+    const ri = this.mat.rowIdx[i];
+    const rv = this.mat.rowVal[i];
+    for (let k = 0; k < ri.length; k++) {
+      const c = ri[k];
       if (c !== j && this.colActive[c]) {
         cols.push(c);
-        coefs.push(this.row.value[k]);
+        coefs.push(rv[k]);
       }
     }
     const lo = this.colLower[j];
@@ -400,12 +424,14 @@ class Presolver {
     const ci: number[] = [];
     const vv: number[] = [];
     for (const j of colMap) {
-      for (let k = this.col.start[j]; k < this.col.start[j + 1]; k++) {
-        const i = this.col.index[k];
+      const cj = this.mat.colIdx[j];
+      const cv = this.mat.colVal[j];
+      for (let k = 0; k < cj.length; k++) {
+        const i = cj[k];
         if (newRow[i] < 0) continue;
         ri.push(newRow[i]);
         ci.push(newCol[j]);
-        vv.push(this.col.value[k]);
+        vv.push(cv[k]);
       }
     }
     const pick = (src: Float64Array, map: number[]) => Float64Array.from(map, (k) => src[k]);

@@ -1,0 +1,77 @@
+/**
+ * The constraint matrix as presolve edits it: every row and every column a growable list of
+ * (index, value), kept in step both ways. Substituting a column out of a doubleton equation changes
+ * coefficients and adds new ones (fill-in), which the compressed forms of sparse.ts cannot hold.
+ * Rows and columns that presolve removes stay in the lists; the presolver skips them by its own flags.
+ */
+import type { CscMatrix } from "./sparse.js";
+
+/** A coefficient that cancels to below this (relative to the terms that made it) is an exact zero. */
+const CANCEL = 1e-12;
+
+export class PresolveMatrix {
+  readonly rowIdx: number[][];
+  readonly rowVal: number[][];
+  readonly colIdx: number[][];
+  readonly colVal: number[][];
+
+  constructor(rows: number, a: CscMatrix) {
+    this.rowIdx = Array.from({ length: rows }, () => []);
+    this.rowVal = Array.from({ length: rows }, () => []);
+    this.colIdx = [];
+    this.colVal = [];
+    for (let j = 0; j < a.cols; j++) {
+      const idx: number[] = [];
+      const val: number[] = [];
+      for (let k = a.start[j]; k < a.start[j + 1]; k++) {
+        idx.push(a.index[k]);
+        val.push(a.value[k]);
+        this.rowIdx[a.index[k]].push(j);
+        this.rowVal[a.index[k]].push(a.value[k]);
+      }
+      this.colIdx.push(idx);
+      this.colVal.push(val);
+    }
+  }
+
+  /** The coefficient of column j in row i (0 when absent). */
+  get(i: number, j: number): number {
+    const at = this.rowIdx[i].indexOf(j);
+    return at < 0 ? 0 : this.rowVal[i][at];
+  }
+
+  /**
+   * Adds delta to entry (i, j). Returns +1 when the entry is new, −1 when it cancelled (and was
+   * removed from both lists), 0 when it only changed.
+   */
+  add(i: number, j: number, delta: number): -1 | 0 | 1 {
+    const ri = this.rowIdx[i];
+    const at = ri.indexOf(j);
+    if (at < 0) {
+      ri.push(j);
+      this.rowVal[i].push(delta);
+      this.colIdx[j].push(i);
+      this.colVal[j].push(delta);
+      return 1;
+    }
+    const old = this.rowVal[i][at];
+    const value = old + delta;
+    const cat = this.colIdx[j].indexOf(i);
+    if (Math.abs(value) <= CANCEL * Math.max(Math.abs(old), Math.abs(delta))) {
+      removeAt(ri, this.rowVal[i], at);
+      removeAt(this.colIdx[j], this.colVal[j], cat);
+      return -1;
+    }
+    this.rowVal[i][at] = value;
+    this.colVal[j][cat] = value;
+    return 0;
+  }
+}
+
+function removeAt(idx: number[], val: number[], at: number): void {
+  const last = idx.length - 1;
+  idx[at] = idx[last];
+  val[at] = val[last];
+  idx.pop();
+  val.pop();
+}

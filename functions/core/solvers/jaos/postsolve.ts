@@ -15,6 +15,8 @@ import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./simplex-state.js";
 export type Reduction =
   | { kind: "fix"; col: number; value: number }
   | { kind: "rowBound"; col: number; row: number }
+  /** a forcing row: its columns (fixed by the "fix" entries before it) at the bounds that minimise (atMin) or maximise its activity */
+  | { kind: "forcing"; row: number; atMin: boolean; cols: number[]; coefs: number[] }
   | {
       kind: "slack";
       col: number;
@@ -41,7 +43,7 @@ export function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr:
       x[r.col] = r.value;
       continue;
     }
-    if (r.kind === "rowBound") continue;
+    if (r.kind === "rowBound" || r.kind === "forcing") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * x[r.cols[t]!];
     if (r.kind === "substitute" || r.kind === "doubleton") {
@@ -77,7 +79,7 @@ export function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], 
   for (let k = 0; k < colMap.length; k++) d[colMap[k]] = dr[k]!;
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
-    if (r.kind === "fix" || r.kind === "rowBound") continue;
+    if (r.kind === "fix" || r.kind === "rowBound" || r.kind === "forcing") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * d[r.cols[t]!];
     d[r.col] = -rest / r.coef;
@@ -94,7 +96,15 @@ export function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], 
  * bound). The count of basic variables stays the number of rows, so the factorisation sees a square
  * basis; where a reduction leaves the basis not quite optimal, the simplex goes on from it.
  */
-export function postsolveBasis(model: LpModel, colMap: Int32Array, rowMap: Int32Array, stack: Reduction[], reduced: Int8Array, x: Float64Array): Int8Array {
+export function postsolveBasis(
+  model: LpModel,
+  colMap: Int32Array,
+  rowMap: Int32Array,
+  stack: Reduction[],
+  reduced: Int8Array,
+  x: Float64Array,
+  reducedDuals: Float64Array,
+): Int8Array {
   const { rows: m, cols: n } = model;
   const nr = colMap.length;
   const status = new Int8Array(n + m).fill(-1);
@@ -115,11 +125,31 @@ export function postsolveBasis(model: LpModel, colMap: Int32Array, rowMap: Int32
   const rowSide = (i: number) => (near(activity[i], model.rowUpper[i]) ? AT_LOWER : near(activity[i], model.rowLower[i]) ? AT_UPPER : -1);
   for (let j = 0; j < n; j++) if (status[j] < 0) status[j] = nonbasicNearest(colAt(j), x[j], model.colLower[j], model.colUpper[j]);
   for (let i = 0; i < m; i++) if (status[n + i] < 0) status[n + i] = BASIC;
-  const trade = (col: number, row: number) => {
+  const trade = (col: number, row: number): boolean => {
     const side = rowSide(row);
-    if (status[col] === BASIC || status[n + row] !== BASIC || side < 0) return;
+    if (status[col] === BASIC || status[n + row] !== BASIC || side < 0) return false;
     status[col] = BASIC;
     status[n + row] = side;
+    return true;
+  };
+  // Row duals, rebuilt alongside (kept rows from the reduced solve, a removed row's where its
+  // reduction made a column basic with it): what a forcing row needs to pick its basic column.
+  const y = new Float64Array(m);
+  for (let k = 0; k < rowMap.length; k++) y[rowMap[k]] = reducedDuals[k]!;
+  const reducedCost = (j: number, without: number) => {
+    let d = model.cost[j];
+    for (let p = a.start[j]; p < a.start[j + 1]; p++) if (a.index[p] !== without) d -= a.value[p] * y[a.index[p]];
+    return d;
+  };
+  // a nonbasic column whose reduced cost (at the duals so far) has the sign its bound forbids
+  const wrongSign = (j: number) => {
+    if (status[j] === BASIC || model.colLower[j] === model.colUpper[j]) return false;
+    const d = reducedCost(j, -1);
+    const tol = 1e-9 * Math.max(1, Math.abs(model.cost[j]));
+    return status[j] === AT_LOWER ? d < -tol : status[j] === AT_UPPER ? d > tol : Math.abs(d) > tol;
+  };
+  const tradeWithDual = (col: number, row: number, coef: number) => {
+    if (trade(col, row)) y[row] = reducedCost(col, row) / coef;
   };
   // the first reduction that tied each column to a row it can turn basic with
   const firstTie = new Int32Array(n).fill(stack.length);
@@ -131,6 +161,17 @@ export function postsolveBasis(model: LpModel, colMap: Int32Array, rowMap: Int32
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
     if (r.kind === "fix") continue;
+    if (r.kind === "forcing") {
+      forcingRowBasis(
+        r,
+        reducedCost,
+        (col) => model.colLower[col] === model.colUpper[col],
+        (col, value) => {
+          if (trade(col, r.row)) y[r.row] = value;
+        },
+      );
+      continue;
+    }
     if (r.kind === "doubleton") {
       // One of x_k (eliminated) and x_j (kept) turns basic with the row: x_k where it is inside
       // its bounds or x_j is basic already; else x_j, whose bound (its own or the one x_k's implied)
@@ -139,11 +180,13 @@ export function postsolveBasis(model: LpModel, colMap: Int32Array, rowMap: Int32
       // doubleton) still owes x_k a row, and otherwise x_k does (x_j then owes one itself).
       const kept = r.cols[0]!;
       const keptOwed = status[kept] !== BASIC && colAt(kept) < 0;
-      if (status[kept] !== BASIC && (colAt(r.col) >= 0 || (keptOwed && firstTie[r.col]! < s))) trade(kept, r.row);
-      else trade(r.col, r.row);
+      if (status[kept] !== BASIC && (colAt(r.col) >= 0 || (keptOwed && firstTie[r.col]! < s))) tradeWithDual(kept, r.row, r.coefs[0]!);
+      else tradeWithDual(r.col, r.row, r.coef);
       continue;
     }
-    if (r.kind === "substitute" || colAt(r.col) < 0) trade(r.col, r.row);
+    if (r.kind === "substitute") tradeWithDual(r.col, r.row, r.coef);
+    else if (r.kind === "rowBound" && (colAt(r.col) < 0 || wrongSign(r.col))) tradeWithDual(r.col, r.row, coefficient(model, r.row, r.col));
+    else if (r.kind === "slack" && colAt(r.col) < 0) trade(r.col, r.row);
   }
   return status;
 }
@@ -154,4 +197,36 @@ function nonbasicNearest(at: number, v: number, lo: number, up: number): number 
   if (lo === -Infinity) return AT_UPPER;
   if (up === Infinity) return AT_LOWER;
   return Math.abs(v - lo) <= Math.abs(v - up) ? AT_LOWER : AT_UPPER;
+}
+
+/**
+ * A forcing row's columns sit at bounds; its dual y_i must give each of them a reduced cost
+ * d_j − a_ij·y_i of the sign its bound needs. At the row's upper side (atMin; y_i ≤ 0) that is
+ * y_i ≤ d_j/a_ij for every column, so y_i = min(0, min d_j/a_ij), and the column attaining it turns basic
+ * with the row; at the lower side, y_i = max(0, max d_j/a_ij). With y_i = 0 the row's logical stays basic.
+ */
+function forcingRowBasis(
+  r: { atMin: boolean; row: number; cols: number[]; coefs: number[] },
+  reducedCost: (j: number, without: number) => number,
+  fixedByBounds: (j: number) => boolean,
+  makeBasic: (col: number, dual: number) => void,
+): void {
+  let best = 0;
+  let bestCol = -1;
+  for (let t = 0; t < r.cols.length; t++) {
+    const j = r.cols[t]!;
+    if (fixedByBounds(j)) continue;
+    const ratio = reducedCost(j, r.row) / r.coefs[t]!;
+    if (r.atMin ? ratio < best : ratio > best) {
+      best = ratio;
+      bestCol = j;
+    }
+  }
+  if (bestCol >= 0) makeBasic(bestCol, best);
+}
+
+function coefficient(model: LpModel, row: number, col: number): number {
+  const a = model.a;
+  for (let p = a.start[col]; p < a.start[col + 1]; p++) if (a.index[p] === row) return a.value[p];
+  return 1;
 }

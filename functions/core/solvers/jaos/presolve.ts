@@ -25,8 +25,9 @@
  */
 import type { LpModel } from "./model.js";
 import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./postsolve.js";
+import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
-import { doubletonEquation, dualFixing } from "./presolve-substitution.js";
+import { dominatedColumns, doubletonEquation, dualFixing } from "./presolve-substitution.js";
 import { cscFromTriplets } from "./sparse.js";
 
 const TOL = 1e-9;
@@ -52,6 +53,8 @@ export interface Presolved {
   colMap: Int32Array;
   rowMap: Int32Array;
   stats: PresolveStats;
+  /** The reductions made, in order (postsolve replays them in reverse). */
+  reductions: readonly Reduction[];
   /** Original column values from reduced ones. */
   postsolve(x: ArrayLike<number>): Float64Array;
   /**
@@ -127,6 +130,7 @@ export class Presolver {
         if (!this.colActive[j] || this.colCount[j] === 0 || dualFixing(this, j)) continue;
         if (this.colCount[j] === 1 && !this.integer[j]) this.singletonColumn(j);
       }
+      if (!this.infeasible && !this.integer.includes(1)) dominatedColumns(this);
       if (this.stack.length + this.tightened + this.removedRows() === before) break;
     }
   }
@@ -299,6 +303,8 @@ export class Presolver {
 
   /** All columns of row i to the bounds that minimise (atMin) or maximise its activity. */
   private forceRow(i: number, atMin: boolean): void {
+    const cols: number[] = [];
+    const coefs: number[] = [];
     const ri = this.mat.rowIdx[i];
     const rv = this.mat.rowVal[i];
     for (let k = 0; k < ri.length; k++) {
@@ -306,8 +312,11 @@ export class Presolver {
       if (!this.colActive[j]) continue;
       const a = rv[k];
       const v = a > 0 === atMin ? this.colLower[j] : this.colUpper[j];
+      cols.push(j);
+      coefs.push(a);
       this.fixColumn(j, v);
     }
+    this.stack.push({ kind: "forcing", row: i, atMin, cols, coefs });
     this.removeRow(i);
   }
 
@@ -366,7 +375,11 @@ export class Presolver {
     }
     if (i < 0 || this.rowCount[i] < 2) return;
     const slack = this.cost[j] === 0;
-    if (!slack && this.rowLower[i] !== this.rowUpper[i]) return;
+    // With its bounds implied by the row, x_j is free in effect, so its reduced cost c_j − a·y_i is 0
+    // at an optimum: y_i = c_j/a ≠ 0 holds an inequality row at the side that sign names, which makes
+    // the row an equality there (a side that is infinite means no such optimum; left alone).
+    const b = this.rowLower[i] === this.rowUpper[i] || this.cost[j] / a > 0 ? this.rowLower[i] : this.rowUpper[i];
+    if (!slack && !Number.isFinite(b)) return;
     // the row's other active columns, recorded for postsolve
     const cols: number[] = [];
     const coefs: number[] = [];
@@ -398,7 +411,6 @@ export class Presolver {
     // implied free: x_j = (b − rest)/a stays within [lo, up] for every rest in its activity range
     const act = this.activity(i);
     const [restMin, restMax] = this.restActivity(act, a, j);
-    const b = this.rowLower[i];
     const v1 = (b - restMin) / a;
     const v2 = (b - restMax) / a;
     const impliedLo = Math.min(v1, v2);
@@ -458,11 +470,20 @@ export class Presolver {
       colMap: colMapArr,
       rowMap: rowMapArr,
       stats: { rowsRemoved: model.rows - rowMap.length, colsRemoved: model.cols - colMap.length, boundsTightened: this.tightened },
+      reductions: stack,
       postsolve: (xr) => postsolve(n, colMapArr, stack, xr),
       postsolveRay: (dr) => postsolveRay(n, colMapArr, stack, dr),
-      postsolveBasis: (basis, x) => postsolveBasis(model, colMapArr, rowMapArr, stack, basis, x),
+      postsolveBasis: (basis, x) => postsolveBasis(model, colMapArr, rowMapArr, stack, basis, x, reducedDuals(reduced, basis)),
     };
   }
+}
+
+/** The row duals of the reduced LP at its final basis (the basis postsolve rebuilds the removed rows' from them). */
+function reducedDuals(reduced: LpModel, basis: Int8Array): Float64Array {
+  if (reduced.rows === 0) return new Float64Array(0);
+  const engine = new LpEngine(reduced);
+  engine.setBasis(basis);
+  return engine.rowDuals();
 }
 
 function gcd(a: number, b: number): number {
@@ -485,6 +506,7 @@ export function noPresolve(model: LpModel): Presolved {
     colMap,
     rowMap: Int32Array.from({ length: model.rows }, (_, i) => i),
     stats: { rowsRemoved: 0, colsRemoved: 0, boundsTightened: 0 },
+    reductions: [],
     postsolve: (x) => Float64Array.from(x),
     postsolveRay: (d) => Float64Array.from(d),
     postsolveBasis: (basis) => basis.slice(),

@@ -217,6 +217,188 @@ describe("jaos presolve: dual fixing", () => {
   });
 });
 
+describe("jaos presolve: forcing rows in the basis postsolve", () => {
+  it("makes a forced column basic with its row where the reduced costs need the row's dual", () => {
+    // x + y ≤ 0 forces x = y = 0, whose costs (−1, −2) want them up: the row's dual must pay for
+    // that, so one of them is basic with the row and the re-solve on the original takes no iteration
+    const p = lp(
+      [
+        { name: "x", lb: 0, ub: null },
+        { name: "y", lb: 0, ub: null },
+        { name: "z", lb: 0, ub: 10 },
+        { name: "w", lb: 0, ub: 10 },
+      ],
+      [
+        ["x", -1],
+        ["y", -2],
+        ["z", 1],
+        ["w", 2],
+      ],
+      [
+        row(
+          "f",
+          [
+            ["x", 1],
+            ["y", 1],
+          ],
+          null,
+          0,
+        ),
+        row(
+          "g",
+          [
+            ["x", 1],
+            ["z", 1],
+            ["w", 1],
+          ],
+          3,
+          null,
+        ),
+        row(
+          "h",
+          [
+            ["y", 1],
+            ["z", 1],
+            ["w", -1],
+          ],
+          null,
+          1,
+        ),
+      ],
+    );
+    const { model } = modelFromProblem(p);
+    expect(presolve(model).reductions.some((r) => r.kind === "forcing")).toBe(true);
+    const r = expectSameWithoutPresolve(p);
+    expectObjective(r, 4);
+  });
+});
+
+describe("jaos presolve: column singletons in inequality rows", () => {
+  it("turns the row into an equality at the side the singleton's cost names and substitutes it out", () => {
+    // s appears only in s + x + y ≥ 4 with cost 3 > 0; s = 4 − x − y ∈ [2, 4] inside [0, 10] is
+    // implied free, so its row holds at 4 at every optimum
+    const p = lp(
+      [
+        { name: "s", lb: 0, ub: 10 },
+        { name: "x", lb: 0, ub: 1 },
+        { name: "y", lb: 0, ub: 1 },
+      ],
+      [
+        ["s", 3],
+        ["x", 1],
+        ["y", 2],
+      ],
+      [
+        row(
+          "cover",
+          [
+            ["s", 1],
+            ["x", 1],
+            ["y", 1],
+          ],
+          4,
+          null,
+        ),
+        row(
+          "pair",
+          [
+            ["x", 1],
+            ["y", -1],
+          ],
+          null,
+          0.5,
+        ),
+      ],
+    );
+    const { model } = modelFromProblem(p);
+    const pre = presolve(model);
+    expect(pre.reductions.some((r) => r.kind === "substitute")).toBe(true);
+    const r = expectSameWithoutPresolve(p);
+    expectObjective(r, 9); // s = 2, x = y = 1
+  });
+});
+
+describe("jaos presolve: dominated columns (LPs)", () => {
+  it("fixes a column whose reduced cost the singletons' dual bounds keep positive", () => {
+    // b and s (singletons of row e) bound its dual to [−1, 1], z bounds row f's to [0, 2]: a's reduced
+    // cost 4 − 0.5·y_e − y_f ≥ 1.5 > 0, so a = 0 in every optimum
+    const p = lp(
+      [
+        { name: "a", lb: 0, ub: null },
+        { name: "b", lb: 0, ub: null },
+        { name: "s", lb: 0, ub: null },
+        { name: "z", lb: 0, ub: null },
+      ],
+      [
+        ["a", 4],
+        ["b", 1],
+        ["s", 1],
+        ["z", 2],
+      ],
+      [
+        row(
+          "e",
+          [
+            ["a", 0.5],
+            ["b", 1],
+            ["s", -1],
+          ],
+          10,
+          10,
+        ),
+        row(
+          "f",
+          [
+            ["a", 1],
+            ["z", 1],
+          ],
+          1,
+          null,
+        ),
+      ],
+    );
+    const { model } = modelFromProblem(p);
+    const pre = presolve(model);
+    expect(pre.reductions).toContainEqual({ kind: "fix", col: 0, value: 0 });
+    const r = expectSameWithoutPresolve(p);
+    expectObjective(r, 12);
+    expect(r.solution!.a).toBe(0);
+  });
+
+  it("is not applied to MILPs", () => {
+    const p = problem({
+      sense: "minimize",
+      variables: [
+        { name: "a", lb: 0, ub: 10, type: "integer" },
+        { name: "b", lb: 0, ub: null },
+        { name: "s", lb: 0, ub: null },
+      ],
+      objective: {
+        constant: 0,
+        terms: [
+          { var: "a", coef: 4 },
+          { var: "b", coef: 1 },
+          { var: "s", coef: 1 },
+        ],
+      },
+      constraints: [
+        row(
+          "e",
+          [
+            ["a", 1],
+            ["b", 1],
+            ["s", -1],
+          ],
+          2.5,
+          2.5,
+        ),
+      ],
+    });
+    expect(presolve(modelFromProblem(p).model).reductions.some((r) => r.kind === "fix" && r.col === 0)).toBe(false);
+    expectSameWithoutPresolve(p);
+  });
+});
+
 /**
  * The reduced LP solved on its own: its optimum postsolves to a point feasible for the original whose
  * objective (in the problem's sense) is `expected`, the optimum found without presolve.

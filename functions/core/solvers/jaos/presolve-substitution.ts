@@ -164,3 +164,123 @@ function onlyEntry(p: Presolver, j: number): [number, number] {
   for (let t = 0; t < ci.length; t++) if (p.rowActive[ci[t]]) return [ci[t], p.mat.colVal[j][t]];
   return [-1, 0];
 }
+
+/** A pivot must be at least this fraction of the largest |entry| in its row and in its column. */
+const PIVOT_THRESHOLD = 0.01;
+/** Substitutions whose fill-in exceeds the entries they remove by more than this are skipped. */
+const MAX_NET_FILL = 8;
+
+/**
+ * Free column substitution (an aggregator): a continuous column whose bounds the rows imply (each side
+ * by some row's activity over the other columns' bounds) is free in effect, so an equation through it
+ * gives x_j = (b − Σ a_ik·x_k)/a_ij exactly; it is substituted into the column's other rows and the
+ * objective, and the column and the equation go. Pivots pass a threshold against their row and column,
+ * and the fill-in is bounded. Valid for MILPs (only continuous columns are substituted). Returns the
+ * count of substitutions.
+ */
+export function freeColumnSubstitution(p: Presolver): number {
+  let done = 0;
+  for (let i = 0; i < p.m && !p.infeasible; i++) {
+    if (!p.rowActive[i] || p.rowLower[i] !== p.rowUpper[i] || p.rowCount[i] < 2) continue;
+    const j = pickFreePivot(p, i);
+    if (j >= 0) {
+      substituteColumn(p, i, j);
+      done++;
+    }
+  }
+  return done;
+}
+
+/** The column of equation i to substitute out (−1 for none): implied free, a stable pivot, little fill. */
+function pickFreePivot(p: Presolver, i: number): number {
+  const ri = p.mat.rowIdx[i];
+  const rv = p.mat.rowVal[i];
+  let rowMax = 0;
+  for (let t = 0; t < ri.length; t++) if (p.colActive[ri[t]]) rowMax = Math.max(rowMax, Math.abs(rv[t]));
+  let best = -1;
+  let bestFill = Infinity;
+  for (let t = 0; t < ri.length; t++) {
+    const j = ri[t];
+    if (!p.colActive[j] || p.integer[j] || p.colCount[j] < 2) continue;
+    const a = rv[t];
+    if (Math.abs(a) < PIVOT_THRESHOLD * rowMax || !pivotFitsColumn(p, j, a)) continue;
+    const fill = (p.rowCount[i] - 1) * (p.colCount[j] - 1) - (p.rowCount[i] + p.colCount[j] - 1);
+    if (fill > MAX_NET_FILL || fill >= bestFill || !impliedFree(p, j)) continue;
+    best = j;
+    bestFill = fill;
+  }
+  return best;
+}
+
+function pivotFitsColumn(p: Presolver, j: number, a: number): boolean {
+  const ci = p.mat.colIdx[j];
+  const cv = p.mat.colVal[j];
+  for (let t = 0; t < ci.length; t++) if (p.rowActive[ci[t]] && Math.abs(a) < PIVOT_THRESHOLD * Math.abs(cv[t])) return false;
+  return true;
+}
+
+/** Whether each of column j's finite bounds is implied by some row's activity over the other columns. */
+function impliedFree(p: Presolver, j: number): boolean {
+  const lo = p.colLower[j];
+  const up = p.colUpper[j];
+  let loImplied = lo === -Infinity;
+  let upImplied = up === Infinity;
+  const ci = p.mat.colIdx[j];
+  const cv = p.mat.colVal[j];
+  for (let t = 0; t < ci.length && !(loImplied && upImplied); t++) {
+    const i = ci[t];
+    if (!p.rowActive[i]) continue;
+    const a = cv[t];
+    const [restMin, restMax] = p.restActivity(p.activity(i), a, j);
+    // a·x_j ∈ [rowLower − restMax, rowUpper − restMin]
+    const low = p.rowLower[i] - restMax;
+    const high = p.rowUpper[i] - restMin;
+    const xLo = a > 0 ? low / a : high / a;
+    const xUp = a > 0 ? high / a : low / a;
+    if (!loImplied && xLo >= lo - 1e-9 * Math.max(1, Math.abs(lo))) loImplied = true;
+    if (!upImplied && xUp <= up + 1e-9 * Math.max(1, Math.abs(up))) upImplied = true;
+  }
+  return loImplied && upImplied;
+}
+
+/** x_j = (b − Σ_{k≠j} a_ik·x_k)/a_ij into the other rows of column j and the objective; row i and x_j go. */
+function substituteColumn(p: Presolver, i: number, j: number): void {
+  const ri = p.mat.rowIdx[i];
+  const rv = p.mat.rowVal[i];
+  const cols: number[] = [];
+  const coefs: number[] = [];
+  let pivot = 0;
+  for (let t = 0; t < ri.length; t++) {
+    const k = ri[t];
+    if (!p.colActive[k]) continue;
+    if (k === j) pivot = rv[t];
+    else {
+      cols.push(k);
+      coefs.push(rv[t]);
+    }
+  }
+  const b = p.rowLower[i];
+  const c = p.cost[j];
+  if (c !== 0) {
+    for (let t = 0; t < cols.length; t++) p.cost[cols[t]] -= (c * coefs[t]) / pivot;
+    p.offset += (c * b) / pivot;
+  }
+  p.stack.push({ kind: "substitute", col: j, row: i, coef: pivot, rhs: b, cols, coefs });
+  p.removeRow(i);
+  p.colActive[j] = 0;
+  const ci = p.mat.colIdx[j].slice();
+  const cv = p.mat.colVal[j].slice();
+  for (let t = 0; t < ci.length; t++) {
+    const r = ci[t];
+    if (!p.rowActive[r]) continue;
+    const factor = cv[t] / pivot;
+    p.rowLower[r] -= factor * b;
+    p.rowUpper[r] -= factor * b;
+    p.rowCount[r]--;
+    for (let s = 0; s < cols.length; s++) {
+      const change = p.mat.add(r, cols[s], -factor * coefs[s]);
+      p.rowCount[r] += change;
+      p.colCount[cols[s]] += change;
+    }
+  }
+}

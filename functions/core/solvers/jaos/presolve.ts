@@ -14,9 +14,9 @@
  *    row bounds;
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
  *    free) is substituted out together with the row;
- *  - doubleton equations substitute one column out, and dual fixing puts a column whose cost and
- *    signs allow it at a bound (presolve-substitution.ts); the matrix is edited in place
- *    (presolve-matrix.ts).
+ *  - doubleton equations and implied-free columns in equations are substituted out; dual fixing
+ *    and (LPs) dominated columns put a column at a bound (presolve-substitution.ts); the matrix is
+ *    edited in place (presolve-matrix.ts).
  *
  * Postsolve restores primal values, replaying the reductions in reverse, and maps an optimal basis
  * of the reduced problem to a basis of the original one (from which the duals are re-derived).
@@ -27,7 +27,7 @@ import type { LpModel } from "./model.js";
 import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./postsolve.js";
 import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
-import { dominatedColumns, doubletonEquation, dualFixing } from "./presolve-substitution.js";
+import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution } from "./presolve-substitution.js";
 import { cscFromTriplets } from "./sparse.js";
 
 const TOL = 1e-9;
@@ -131,6 +131,7 @@ export class Presolver {
         if (this.colCount[j] === 1 && !this.integer[j]) this.singletonColumn(j);
       }
       if (!this.infeasible && !this.integer.includes(1)) dominatedColumns(this);
+      if (!this.infeasible) freeColumnSubstitution(this);
       if (this.stack.length + this.tightened + this.removedRows() === before) break;
     }
   }
@@ -227,7 +228,7 @@ export class Presolver {
   }
 
   /** Activity bounds of row i over active columns: finite parts and counts of infinite contributions. */
-  private activity(i: number): { min: number; max: number; minInf: number; maxInf: number } {
+  activity(i: number): { min: number; max: number; minInf: number; maxInf: number } {
     let min = 0;
     let max = 0;
     let minInf = 0;
@@ -350,7 +351,7 @@ export class Presolver {
   }
 
   /** Activity bounds of the row without column j's own contribution. */
-  private restActivity(act: { min: number; max: number; minInf: number; maxInf: number }, a: number, j: number): [number, number] {
+  restActivity(act: { min: number; max: number; minInf: number; maxInf: number }, a: number, j: number): [number, number] {
     const lo = a > 0 ? this.colLower[j] : this.colUpper[j];
     const up = a > 0 ? this.colUpper[j] : this.colLower[j];
     let restMin: number;

@@ -273,6 +273,63 @@ describe("jaos presolve: forcing rows in the basis postsolve", () => {
   });
 });
 
+describe("jaos presolve: free column substitution", () => {
+  it("substitutes an implied-free column out of its equation into its other rows", () => {
+    // x = y + z with y, z ∈ [0, 3] keeps x in [0, 6], inside its bounds [0, 100]: x is free in effect
+    // and goes with the equation; g and h then hold y and z instead
+    const p = lp(
+      [
+        { name: "x", lb: 0, ub: 100 },
+        { name: "y", lb: 0, ub: 3 },
+        { name: "z", lb: 0, ub: 3 },
+        { name: "w", lb: 0, ub: 10 },
+      ],
+      [
+        ["x", -2],
+        ["y", 0.5],
+        ["z", 0.1],
+        ["w", 1],
+      ],
+      [
+        row(
+          "e",
+          [
+            ["x", 1],
+            ["y", -1],
+            ["z", -1],
+          ],
+          0,
+          0,
+        ),
+        row(
+          "g",
+          [
+            ["x", 1],
+            ["z", 1],
+            ["w", 1],
+          ],
+          null,
+          8,
+        ),
+        row(
+          "h",
+          [
+            ["x", 1],
+            ["w", -1],
+          ],
+          null,
+          4,
+        ),
+      ],
+    );
+    const { model } = modelFromProblem(p);
+    const pre = presolve(model);
+    expect(pre.reductions).toContainEqual(expect.objectContaining({ kind: "substitute", col: 0, row: 0 }));
+    const r = expectSameWithoutPresolve(p);
+    expect(r.solution!.x).toBeCloseTo(r.solution!.y! + r.solution!.z!);
+  });
+});
+
 describe("jaos presolve: column singletons in inequality rows", () => {
   it("turns the row into an equality at the side the singleton's cost names and substitutes it out", () => {
     // s appears only in s + x + y ≥ 4 with cost 3 > 0; s = 4 − x − y ∈ [2, 4] inside [0, 10] is

@@ -371,10 +371,13 @@ export class MirSeparator {
     const intCoefs = ints.map((t) => {
       const a = t.g / delta;
       const fa = a - Math.floor(a);
-      return (Math.floor(a) + Math.max(0, fa - f0) / (1 - f0)) * delta;
+      return Math.floor(a) + Math.max(0, fa - f0) / (1 - f0);
     });
-    const contCoefs = conts.map((c) => (c.h < 0 ? c.h / (1 - f0) : 0));
-    return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, Math.floor(bd) * delta, x, "mir");
+    const contCoefs = conts.map((c) => {
+      const hd = c.h / delta;
+      return hd < 0 ? hd / (1 - f0) : 0;
+    });
+    return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, Math.floor(bd), delta, x, "mir");
   }
 
   /**
@@ -405,12 +408,12 @@ export class MirSeparator {
       return -alpha;
     });
     const contCoefs = conts.map((c) => Math.min(c.h, 0));
-    return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, rhs, x, "cover");
+    return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, rhs, 1, x, "cover");
   }
 
   /**
-   * The cut Σ G_k z_k + Σ H_k x'_k ≤ rhs over the transformed row's integer distances z and
-   * continuous distances x', written in the original columns as a ≥ row and scored at x.
+   * The cut scale·(Σ G_k z_k + Σ H_k x'_k) ≤ scale·rhs over the transformed row's integer distances z
+   * and continuous distances x', written in the original columns as a ≥ row and scored at x.
    */
   private inOriginalColumns(
     ints: IntegerTerm[],
@@ -418,6 +421,7 @@ export class MirSeparator {
     conts: ContinuousTerm[],
     contCoefs: number[],
     rhsIn: number,
+    scale: number,
     x: Float64Array,
     kind: CutKind,
   ): ScoredCut | null {
@@ -466,12 +470,12 @@ export class MirSeparator {
     });
     // π x ≤ rhs  →  (−π) x ≥ −rhs
     touched.sort((p, q) => p - q);
-    const value = touched.map((j) => -pi[j]);
+    const value = touched.map((j) => -pi[j] * scale);
     for (const j of touched) {
       pi[j] = 0;
       piMark[j] = 0;
     }
-    const cut = finishSparseCut(touched, value, -rhs, this.model);
+    const cut = finishSparseCut(touched, value, -rhs * scale, this.model);
     if (!cut) return null;
     let lhs = 0;
     let norm = 0;

@@ -66,6 +66,42 @@ export class PresolveMatrix {
     this.colVal[j][cat] = value;
     return 0;
   }
+
+  /**
+   * The kept columns (in the order of `cols`) over the kept rows (`rowIndex` maps a row to its new
+   * number, −1 if removed), column-compressed with rows ascending in each column.
+   */
+  compressed(cols: ArrayLike<number>, rowIndex: Int32Array, rows: number): CscMatrix {
+    const start = new Int32Array(cols.length + 1);
+    for (let c = 0; c < cols.length; c++) {
+      const idx = this.colIdx[cols[c]];
+      let count = 0;
+      for (let t = 0; t < idx.length; t++) if (rowIndex[idx[t]] >= 0) count++;
+      start[c + 1] = start[c] + count;
+    }
+    const index = new Int32Array(start[cols.length]);
+    const value = new Float64Array(start[cols.length]);
+    for (let c = 0; c < cols.length; c++) {
+      const idx = this.colIdx[cols[c]];
+      const val = this.colVal[cols[c]];
+      const first = start[c];
+      let end = first;
+      for (let t = 0; t < idx.length; t++) {
+        const r = rowIndex[idx[t]];
+        if (r < 0) continue;
+        // insertion keeps rows ascending (fill-in is appended out of order)
+        let at = end++;
+        while (at > first && index[at - 1] > r) {
+          index[at] = index[at - 1];
+          value[at] = value[at - 1];
+          at--;
+        }
+        index[at] = r;
+        value[at] = val[t];
+      }
+    }
+    return { rows, cols: cols.length, start, index, value };
+  }
 }
 
 function removeAt(idx: number[], val: number[], at: number): void {

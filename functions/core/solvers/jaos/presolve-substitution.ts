@@ -16,7 +16,7 @@ const MAX_RATIO = 1e3;
  * eliminated, which keeps every moved coefficient no larger than the one it came from.
  */
 export function doubletonEquation(p: Presolver, i: number): boolean {
-  if (p.rowLower[i] !== p.rowUpper[i] || p.rowCount[i] !== 2) return false;
+  if (p.rowLower[i] !== p.rowUpper[i] || !Number.isFinite(p.rowLower[i]) || p.rowCount[i] !== 2) return false;
   const ri = p.mat.rowIdx[i];
   const rv = p.mat.rowVal[i];
   const cols: number[] = [];
@@ -181,7 +181,7 @@ const MAX_NET_FILL = 8;
 export function freeColumnSubstitution(p: Presolver): number {
   let done = 0;
   for (let i = 0; i < p.m && !p.infeasible; i++) {
-    if (!p.rowActive[i] || p.rowLower[i] !== p.rowUpper[i] || p.rowCount[i] < 2) continue;
+    if (!p.rowActive[i] || p.rowLower[i] !== p.rowUpper[i] || !Number.isFinite(p.rowLower[i]) || p.rowCount[i] < 2) continue;
     const j = pickFreePivot(p, i);
     if (j >= 0) {
       substituteColumn(p, i, j);

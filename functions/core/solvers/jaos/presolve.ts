@@ -28,7 +28,6 @@ import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./posts
 import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution } from "./presolve-substitution.js";
-import { cscFromTriplets } from "./sparse.js";
 
 const TOL = 1e-9;
 const INT_TOL = 1e-6;
@@ -108,31 +107,39 @@ export class Presolver {
   }
 
   run(): void {
-    for (let pass = 0; pass < 20 && !this.infeasible; pass++) {
-      const before = this.stack.length + this.tightened + this.removedRows();
-      for (let j = 0; j < this.n && !this.infeasible; j++) {
-        if (!this.colActive[j]) continue;
-        if (this.colLower[j] > this.colUpper[j] + tolOf(this.colLower[j])) {
-          this.infeasible = `column ${j} has an empty domain [${this.colLower[j]}, ${this.colUpper[j]}]`;
-        } else if (this.colUpper[j] - this.colLower[j] <= tolOf(this.colLower[j])) this.fixColumn(j, this.colLower[j]);
-        else if (this.colCount[j] === 0) this.emptyColumn(j);
+    const progress = () => this.stack.length + this.tightened + this.removedRows();
+    // the reductions that look at a whole row or column (dominated columns, free column substitution)
+    // run only once the one-row/one-column ones have nothing left
+    for (let pass = 0; pass < 40 && !this.infeasible; pass++) {
+      const before = progress();
+      this.localPass();
+      if (this.infeasible || progress() !== before) continue;
+      if (!this.integer.includes(1)) dominatedColumns(this);
+      freeColumnSubstitution(this);
+      if (progress() === before) break;
+    }
+  }
+
+  private localPass(): void {
+    for (let j = 0; j < this.n && !this.infeasible; j++) {
+      if (!this.colActive[j]) continue;
+      if (this.colLower[j] > this.colUpper[j] + tolOf(this.colLower[j])) {
+        this.infeasible = `column ${j} has an empty domain [${this.colLower[j]}, ${this.colUpper[j]}]`;
+      } else if (this.colUpper[j] - this.colLower[j] <= tolOf(this.colLower[j])) this.fixColumn(j, this.colLower[j]);
+      else if (this.colCount[j] === 0) this.emptyColumn(j);
+    }
+    for (let i = 0; i < this.m && !this.infeasible; i++) {
+      if (!this.rowActive[i]) continue;
+      if (this.rowCount[i] === 0) this.emptyRow(i);
+      else if (this.rowCount[i] === 1) this.singletonRow(i);
+      else {
+        this.activityChecks(i);
+        if (this.rowActive[i] && !this.infeasible) doubletonEquation(this, i);
       }
-      for (let i = 0; i < this.m && !this.infeasible; i++) {
-        if (!this.rowActive[i]) continue;
-        if (this.rowCount[i] === 0) this.emptyRow(i);
-        else if (this.rowCount[i] === 1) this.singletonRow(i);
-        else {
-          this.activityChecks(i);
-          if (this.rowActive[i] && !this.infeasible) doubletonEquation(this, i);
-        }
-      }
-      for (let j = 0; j < this.n && !this.infeasible; j++) {
-        if (!this.colActive[j] || this.colCount[j] === 0 || dualFixing(this, j)) continue;
-        if (this.colCount[j] === 1 && !this.integer[j]) this.singletonColumn(j);
-      }
-      if (!this.infeasible && !this.integer.includes(1)) dominatedColumns(this);
-      if (!this.infeasible) freeColumnSubstitution(this);
-      if (this.stack.length + this.tightened + this.removedRows() === before) break;
+    }
+    for (let j = 0; j < this.n && !this.infeasible; j++) {
+      if (!this.colActive[j] || this.colCount[j] === 0 || dualFixing(this, j)) continue;
+      if (this.colCount[j] === 1 && !this.integer[j]) this.singletonColumn(j);
     }
   }
 
@@ -433,25 +440,12 @@ export class Presolver {
     const newRow = new Int32Array(this.m).fill(-1);
     for (let j = 0; j < this.n; j++) if (this.colActive[j]) newCol[j] = colMap.push(j) - 1;
     for (let i = 0; i < this.m; i++) if (this.rowActive[i]) newRow[i] = rowMap.push(i) - 1;
-    const ri: number[] = [];
-    const ci: number[] = [];
-    const vv: number[] = [];
-    for (const j of colMap) {
-      const cj = this.mat.colIdx[j];
-      const cv = this.mat.colVal[j];
-      for (let k = 0; k < cj.length; k++) {
-        const i = cj[k];
-        if (newRow[i] < 0) continue;
-        ri.push(newRow[i]);
-        ci.push(newCol[j]);
-        vv.push(cv[k]);
-      }
-    }
+    const matrix = this.mat.compressed(colMap, newRow, rowMap.length);
     const pick = (src: Float64Array, map: number[]) => Float64Array.from(map, (k) => src[k]);
     const reduced: LpModel = {
       rows: rowMap.length,
       cols: colMap.length,
-      a: cscFromTriplets(rowMap.length, colMap.length, ri, ci, vv),
+      a: matrix,
       cost: pick(this.cost, colMap),
       colLower: pick(this.colLower, colMap),
       colUpper: pick(this.colUpper, colMap),

@@ -63,9 +63,10 @@ export interface Presolved {
   postsolveRay(d: ArrayLike<number>): Float64Array;
   /**
    * A basis of the original model (column statuses, then row logicals) from a basis of the reduced one
-   * and the postsolved x (postsolve.ts, `postsolveBasis`).
+   * and the postsolved x (postsolve.ts, `postsolveBasis`); `reducedDuals` are the reduced LP's row duals
+   * at that basis (computed here, at the cost of one more factorisation, when not given).
    */
-  postsolveBasis(reducedBasis: Int8Array, x: Float64Array): Int8Array;
+  postsolveBasis(reducedBasis: Int8Array, x: Float64Array, reducedDuals?: Float64Array): Int8Array;
 }
 
 export class Presolver {
@@ -468,7 +469,7 @@ export class Presolver {
       reductions: stack,
       postsolve: (xr) => postsolve(n, colMapArr, stack, xr),
       postsolveRay: (dr) => postsolveRay(n, colMapArr, stack, dr),
-      postsolveBasis: (basis, x) => postsolveBasis(model, colMapArr, rowMapArr, stack, basis, x, reducedDuals(reduced, basis)),
+      postsolveBasis: (basis, x, duals) => postsolveBasis(model, colMapArr, rowMapArr, stack, basis, x, duals ?? reducedDuals(reduced, basis)),
     };
   }
 }

@@ -252,7 +252,7 @@ function solveLpWithFallback(model: LpModel, pre: Presolved, deadline: number, s
   if (r.status === "time_limit") return { status: "time_limit" };
   if (r.status === "optimal") {
     const x = pre.postsolve(r.x!);
-    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x, start: pre.postsolveBasis(engine.getBasis(), x) };
+    if (maxViolation(model, x) <= FEASIBILITY) return { status: "optimal", x, start: pre.postsolveBasis(engine.getBasis(), x, engine.rowDuals()) };
   }
   if (r.status === "unbounded" && r.x && r.ray) {
     // the certificate mapped back and checked on the original model

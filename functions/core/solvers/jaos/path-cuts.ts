@@ -20,7 +20,7 @@
  * else; coefficients must be ±1 exactly. Only rows of the model the separator was built on are used,
  * so the cuts are valid for that model with its column bounds at construction (the root's, global).
  */
-import type { Cut } from "./cuts.js";
+import { type Cut, finishSparseCut } from "./cuts.js";
 import type { LpModel } from "./model.js";
 import { toRowWise } from "./sparse.js";
 
@@ -145,15 +145,16 @@ export class PathSeparator {
           }
         }
         if (violation <= MIN_VIOLATION * Math.max(1, demandToL) || members.length === 0) continue;
-        found.push(this.cut(path, members, stock, x));
+        const cut = this.cut(path, members, stock, x);
+        if (cut) found.push(cut);
       }
     }
     found.sort((p, q) => q.efficacy - p.efficacy);
     return found.slice(0, maxCuts);
   }
 
-  /** −Σ_S x_t + Σ_S d_{tl}·y_t + s_l ≥ 0. */
-  private cut(path: PathPeriod[], members: { t: number; d: number }[], stock: number, x: Float64Array): ScoredPathCut {
+  /** −Σ_S x_t + Σ_S d_{tl}·y_t + s_l ≥ 0, through the cut safeguards (dynamism, density); null if it fails them. */
+  private cut(path: PathPeriod[], members: { t: number; d: number }[], stock: number, x: Float64Array): ScoredPathCut | null {
     const terms = new Map<number, number>();
     const add = (j: number, v: number) => terms.set(j, (terms.get(j) ?? 0) + v);
     for (const { t, d } of members) {
@@ -161,14 +162,22 @@ export class PathSeparator {
       if (d !== 0) add(path[t]!.y, d);
     }
     if (stock >= 0) add(stock, 1);
-    const index = Int32Array.from([...terms.keys()].filter((j) => terms.get(j) !== 0).sort((p, q) => p - q));
-    const value = Float64Array.from(index, (j) => terms.get(j)!);
+    const columns = [...terms.keys()].filter((j) => terms.get(j) !== 0).sort((p, q) => p - q);
+    const cut = finishSparseCut(
+      columns,
+      columns.map((j) => terms.get(j)!),
+      0,
+      this.model,
+    );
+    if (!cut) return null;
+    const { index, value } = cut;
     let lhs = 0;
     let norm = 0;
     for (let k = 0; k < index.length; k++) {
       lhs += value[k]! * x[index[k]!]!;
       norm += value[k]! * value[k]!;
     }
-    return { cut: { index, value, lower: 0 }, efficacy: -lhs / Math.sqrt(norm) };
+    const efficacy = (cut.lower - lhs) / Math.sqrt(norm);
+    return efficacy > 0 ? { cut, efficacy } : null;
   }
 }

@@ -17,6 +17,8 @@ export type Reduction =
   | { kind: "rowBound"; col: number; row: number }
   /** a forcing row: its columns (fixed by the "fix" entries before it) at the bounds that minimise (atMin) or maximise its activity */
   | { kind: "forcing"; row: number; atMin: boolean; cols: number[]; coefs: number[] }
+  /** row `row` = scale · row `kept` over the active columns; its sides were merged into kept's */
+  | { kind: "parallel"; row: number; kept: number; scale: number }
   | {
       kind: "slack";
       col: number;
@@ -43,7 +45,7 @@ export function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr:
       x[r.col] = r.value;
       continue;
     }
-    if (r.kind === "rowBound" || r.kind === "forcing") continue;
+    if (r.kind === "rowBound" || r.kind === "forcing" || r.kind === "parallel") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * x[r.cols[t]!];
     if (r.kind === "substitute" || r.kind === "doubleton") {
@@ -79,7 +81,7 @@ export function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], 
   for (let k = 0; k < colMap.length; k++) d[colMap[k]] = dr[k]!;
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
-    if (r.kind === "fix" || r.kind === "rowBound" || r.kind === "forcing") continue;
+    if (r.kind === "fix" || r.kind === "rowBound" || r.kind === "forcing" || r.kind === "parallel") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * d[r.cols[t]!];
     d[r.col] = -rest / r.coef;
@@ -161,6 +163,17 @@ export function postsolveBasis(
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
     if (r.kind === "fix") continue;
+    if (r.kind === "parallel") {
+      // the kept row nonbasic at a side that only the removed row has: the removed row holds it instead
+      const keptAt = status[n + r.kept]!;
+      if (keptAt !== BASIC && rowSide(r.kept) < 0 && status[n + r.row] === BASIC && rowSide(r.row) >= 0) {
+        status[n + r.row] = rowSide(r.row);
+        status[n + r.kept] = BASIC;
+        y[r.row] = y[r.kept]! / r.scale;
+        y[r.kept] = 0;
+      }
+      continue;
+    }
     if (r.kind === "forcing") {
       forcingRowBasis(
         r,

@@ -284,3 +284,59 @@ function substituteColumn(p: Presolver, i: number, j: number): void {
     }
   }
 }
+
+/**
+ * Parallel rows: a row that is a multiple s of another over the active columns constrains the same
+ * activity, so its sides (divided by s) are merged into the other's and it goes. Rows are grouped by
+ * their columns and coefficient ratios (12 significant digits), then checked entry by entry.
+ */
+export function parallelRows(p: Presolver): number {
+  const groups = new Map<string, number[]>();
+  const entries: [number, number][][] = [];
+  for (let i = 0; i < p.m; i++) {
+    if (!p.rowActive[i] || p.rowCount[i] < 2) continue;
+    const row = activeEntries(p, i);
+    entries[i] = row;
+    const first = row[0]![1];
+    const key = `${row.map((e) => e[0]).join(",")}|${row.map((e) => (e[1] / first).toPrecision(12)).join(",")}`;
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  let removed = 0;
+  for (const group of groups.values()) {
+    const kept = group[0]!;
+    const base = entries[kept]!;
+    for (let g = 1; g < group.length && !p.infeasible; g++) {
+      const k = group[g]!;
+      const other = entries[k]!;
+      const scale = other[0]![1] / base[0]![1];
+      if (other.some((e, t) => Math.abs(e[1] - scale * base[t]![1]) > 1e-12 * Math.abs(e[1]))) continue;
+      const lo = scale > 0 ? p.rowLower[k] / scale : p.rowUpper[k] / scale;
+      const up = scale > 0 ? p.rowUpper[k] / scale : p.rowLower[k] / scale;
+      let newLo = Math.max(p.rowLower[kept], lo);
+      let newUp = Math.min(p.rowUpper[kept], up);
+      if (newLo > newUp + 1e-9 * Math.max(1, Math.abs(newUp))) {
+        p.infeasible = `rows ${kept} and ${k} are parallel with disjoint sides`;
+        return removed;
+      }
+      if (newLo > newUp) newLo = newUp;
+      if (newUp < newLo) newUp = newLo;
+      p.rowLower[kept] = newLo;
+      p.rowUpper[kept] = newUp;
+      p.stack.push({ kind: "parallel", row: k, kept, scale });
+      p.removeRow(k);
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/** Row i's active (column, coefficient) pairs, by column. */
+function activeEntries(p: Presolver, i: number): [number, number][] {
+  const ri = p.mat.rowIdx[i];
+  const rv = p.mat.rowVal[i];
+  const row: [number, number][] = [];
+  for (let t = 0; t < ri.length; t++) if (p.colActive[ri[t]]) row.push([ri[t], rv[t]]);
+  return row.sort((x, y) => x[0] - y[0]);
+}

@@ -15,8 +15,8 @@
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
  *    free) is substituted out together with the row;
  *  - doubleton equations and implied-free columns in equations are substituted out; dual fixing
- *    and (LPs) dominated columns put a column at a bound (presolve-substitution.ts); the matrix is
- *    edited in place (presolve-matrix.ts).
+ *    and (LPs) dominated columns put a column at a bound; parallel rows are merged
+ *    (presolve-substitution.ts); the matrix is edited in place (presolve-matrix.ts).
  *
  * Postsolve restores primal values, replaying the reductions in reverse, and maps an optimal basis
  * of the reduced problem to a basis of the original one (from which the duals are re-derived).
@@ -27,7 +27,7 @@ import type { LpModel } from "./model.js";
 import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./postsolve.js";
 import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
-import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution } from "./presolve-substitution.js";
+import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
 const TOL = 1e-9;
 const INT_TOL = 1e-6;
@@ -116,7 +116,8 @@ export class Presolver {
       this.localPass();
       if (this.infeasible || progress() !== before) continue;
       if (!this.integer.includes(1)) dominatedColumns(this);
-      freeColumnSubstitution(this);
+      parallelRows(this);
+      if (!this.infeasible) freeColumnSubstitution(this);
       if (progress() === before) break;
     }
   }

@@ -330,6 +330,57 @@ describe("jaos presolve: free column substitution", () => {
   });
 });
 
+describe("jaos presolve: parallel rows", () => {
+  it("merges a row that is a multiple of another, and the removed row holds the basis where its side binds", () => {
+    // 2x + 4y ≤ 12 is x + 2y ≤ 6, tighter than x + 2y ≤ 10: the first row goes, the second keeps ≤ 6,
+    // and at the optimum (6, 0) the removed row is the one at its side
+    const p = lp(
+      [
+        { name: "x", lb: 0, ub: 10 },
+        { name: "y", lb: 0, ub: 10 },
+      ],
+      [
+        ["x", 1],
+        ["y", 1],
+      ],
+      [
+        row(
+          "a",
+          [
+            ["x", 1],
+            ["y", 2],
+          ],
+          null,
+          10,
+        ),
+        row(
+          "b",
+          [
+            ["x", 2],
+            ["y", 4],
+          ],
+          null,
+          12,
+        ),
+        row(
+          "r",
+          [
+            ["x", 1],
+            ["y", -1],
+          ],
+          -1,
+          null,
+        ),
+      ],
+      "maximize",
+    );
+    const { model } = modelFromProblem(p);
+    expect(presolve(model).reductions).toContainEqual({ kind: "parallel", row: 1, kept: 0, scale: 2 });
+    const r = expectSameWithoutPresolve(p);
+    expectObjective(r, 6);
+  });
+});
+
 describe("jaos presolve: column singletons in inequality rows", () => {
   it("turns the row into an equality at the side the singleton's cost names and substitutes it out", () => {
     // s appears only in s + x + y ≥ 4 with cost 3 > 0; s = 4 − x − y ∈ [2, 4] inside [0, 10] is

@@ -16,7 +16,8 @@
  * refactorises after `MAX_UPDATES` updates, when U has grown a lot, or on numerical trouble.
  *
  * Conventions: FTRAN solves B x = b with b indexed by row and x by basis position; BTRAN solves
- * Bᵀ y = c with c indexed by basis position and y by row. Both work in place on dense arrays.
+ * Bᵀ y = c with c indexed by basis position and y by row. Both work in place on dense arrays and
+ * report where the result's nonzeros are.
  */
 import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationResult } from "./markowitz.js";
@@ -63,6 +64,8 @@ export class LuFactor {
   private spikeValid = false;
   private readonly work: Float64Array;
   private readonly work2: Float64Array;
+  /** Default destination of the solves' nonzero lists. */
+  private readonly nonzeros: Int32Array;
 
   constructor(m: number) {
     this.m = m;
@@ -78,6 +81,7 @@ export class LuFactor {
     this.spike = new Float64Array(m);
     this.work = new Float64Array(m);
     this.work2 = new Float64Array(m);
+    this.nonzeros = new Int32Array(m);
     this.rStart.push(0);
   }
 
@@ -156,8 +160,10 @@ export class LuFactor {
   /**
    * Solves B x = b in place: `rhs` holds b by row on entry and x by basis position on exit. With
    * `keepSpike`, the partially transformed vector (after L and the row etas) is saved for `update`.
+   * The positions of x's nonzeros are written to `nonzeros` (when given) and their count returned; the
+   * list comes from the U pass itself, so callers can work in O(nonzeros) afterwards.
    */
-  ftran(rhs: Float64Array, keepSpike = false): void {
+  ftran(rhs: Float64Array, keepSpike = false, nonzeros: Int32Array = this.nonzeros): number {
     const m = this.m;
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
@@ -175,30 +181,43 @@ export class LuFactor {
     }
     const work = this.work;
     const { start, length, key, value } = this.uCols;
+    let count = 0;
     for (let idx = m - 1; idx >= 0; idx--) {
       const p = this.order[idx];
       let v = rhs[p];
       if (v === 0) continue;
+      rhs[p] = 0;
       v /= this.diag[p];
       const pos = this.posOfRow[p];
       work[pos] = v;
+      nonzeros[count++] = pos;
       const b = start[pos];
       const e = b + length[pos];
       for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
-    rhs.set(work);
-    work.fill(0);
+    // every row was visited (and zeroed) above: only the result's nonzeros move back
+    for (let c = 0; c < count; c++) {
+      const pos = nonzeros[c];
+      rhs[pos] = work[pos];
+      work[pos] = 0;
+    }
+    return count;
   }
 
-  /** Solves Bᵀ y = c in place: `rhs` holds c by basis position on entry and y by row on exit. */
-  btran(rhs: Float64Array): void {
+  /**
+   * Solves Bᵀ y = c in place: `rhs` holds c by basis position on entry and y by row on exit. The rows
+   * of y's nonzeros, in increasing order, are written to `nonzeros` (when given); returns their count.
+   */
+  btran(rhs: Float64Array, nonzeros: Int32Array = this.nonzeros): number {
     const m = this.m;
     const work = this.work;
     const { start, length, key, value } = this.uRows;
     for (let idx = 0; idx < m; idx++) {
       const p = this.order[idx];
-      let v = rhs[this.posOfRow[p]];
+      const pos = this.posOfRow[p];
+      let v = rhs[pos];
       if (v === 0) continue;
+      rhs[pos] = 0;
       v /= this.diag[p];
       work[p] = v;
       const b = start[p];
@@ -217,8 +236,16 @@ export class LuFactor {
       for (let k = b; k < e; k++) s -= lValue[k] * work[lIndex[k]];
       work[this.lRow[t]] = s;
     }
-    rhs.set(work);
-    work.fill(0);
+    // every position was visited (and zeroed) above
+    let count = 0;
+    for (let i = 0; i < m; i++) {
+      const v = work[i];
+      if (v === 0) continue;
+      rhs[i] = v;
+      work[i] = 0;
+      nonzeros[count++] = i;
+    }
+    return count;
   }
 
   /** rhs[p] −= Σ μ·rhs[s] for each row eta in order (FTRAN, after L). Kept apart so that the hot

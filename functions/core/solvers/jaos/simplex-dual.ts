@@ -38,6 +38,8 @@ const STALL_ITERATIONS = 100;
 export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   const { m, n, x, d, lower, upper, status, basicIndex } = st;
   const [rho, alphaCol, tau, flipRhs] = st.work;
+  const [rhoNz, colNz, flipNz] = st.positionLists;
+  const infeasibility = st.infeasibilitySquared;
   const cand = st.candidates;
   const flips = st.flipList;
   const nz = st.rowNz;
@@ -47,6 +49,10 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   let trouble = 0;
   let degenerate = 0;
   const startIter = st.iterations;
+  // ρ is cleared through its nonzero list from here on
+  rho.fill(0);
+  let rhoCount = 0;
+  refreshInfeasibilities(st);
 
   for (;;) {
     if (st.iterations - startIter >= opt.iterationLimit) return { status: "iteration_limit" };
@@ -54,17 +60,13 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     // the dual objective only rises; checking it every few iterations is enough
     if (opt.cutoff !== undefined && (st.iterations & 3) === 0 && !st.costsAltered && st.objective() > opt.cutoff) return { status: "cutoff" };
 
-    // CHUZR: dual steepest edge
+    // CHUZR: dual steepest edge over the maintained infeasibilities
     let r = -1;
     let best = 0;
     for (let k = 0; k < m; k++) {
-      const j = basicIndex[k];
-      const v = x[j];
-      let inf: number;
-      if (v < lower[j] - tolP) inf = lower[j] - v;
-      else if (v > upper[j] + tolP) inf = v - upper[j];
-      else continue;
-      const score = (inf * inf) / st.dseWeight[k];
+      const inf2 = infeasibility[k];
+      if (inf2 === 0) continue;
+      const score = inf2 / st.dseWeight[k];
       if (score > best) {
         best = score;
         r = k;
@@ -76,13 +78,13 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     const s = toUpper ? 1 : -1;
     const delta = toUpper ? x[p] - upper[p] : lower[p] - x[p];
 
-    rho.fill(0);
+    for (let c = 0; c < rhoCount; c++) rho[rhoNz[c]] = 0;
     rho[r] = 1;
-    st.lu.btran(rho);
+    rhoCount = st.lu.btran(rho, rhoNz);
     let wr = 0;
-    for (let i = 0; i < m; i++) wr += rho[i] * rho[i];
+    for (let c = 0; c < rhoCount; c++) wr += rho[rhoNz[c]] * rho[rhoNz[c]];
     st.dseWeight[r] = wr;
-    const alphaRow = st.computePivotRow(rho);
+    const alphaRow = st.computePivotRow(rho, rhoCount, rhoNz);
 
     // Ratio test: candidates j with d_j − t·s·α_j reaching zero for some t ≥ 0.
     let nc = 0;
@@ -100,13 +102,14 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       return { status: "infeasible", farkasRow: rho.slice() };
     }
 
-    st.ftranColumn(q, alphaCol);
+    const colCount = st.ftranColumn(q, alphaCol, colNz);
     const pivot = alphaCol[r];
     if (Math.abs(pivot - alphaRow[q]) > 1e-7 * (1 + Math.abs(pivot)) || Math.abs(pivot) < 1e-11) {
       if (++trouble > 3) return { status: "numerical" };
       st.refactor();
       st.computePrimal();
       st.computeDual();
+      refreshInfeasibilities(st);
       continue;
     }
     trouble = 0;
@@ -125,14 +128,23 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
         if (j < n) for (let k = st.a.start[j]; k < st.a.start[j + 1]; k++) flipRhs[st.a.index[k]] += st.a.value[k] * delta;
         else flipRhs[j - n] += delta;
       }
-      st.lu.ftran(flipRhs);
-      for (let k = 0; k < m; k++) x[basicIndex[k]] -= flipRhs[k];
+      const flipCount = st.lu.ftran(flipRhs, false, flipNz);
+      for (let c = 0; c < flipCount; c++) {
+        const k = flipNz[c];
+        x[basicIndex[k]] -= flipRhs[k];
+        infeasibility[k] = infeasibilitySquared(x[basicIndex[k]], lower[basicIndex[k]], upper[basicIndex[k]], tolP);
+      }
     }
 
     // primal step: the leaving variable goes exactly to its violated bound
     const target = toUpper ? upper[p] : lower[p];
     const thetaP = (x[p] - target) / pivot;
-    for (let k = 0; k < m; k++) x[basicIndex[k]] -= thetaP * alphaCol[k];
+    for (let c = 0; c < colCount; c++) {
+      const k = colNz[c];
+      const j = basicIndex[k];
+      x[j] -= thetaP * alphaCol[k];
+      infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
+    }
     x[q] += thetaP;
     x[p] = target;
 
@@ -153,7 +165,8 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     d[p] = -thetaD;
 
     // dual steepest-edge weights (old basis' τ = B⁻¹ρ_r)
-    for (let k = 0; k < m; k++) {
+    for (let c = 0; c < colCount; c++) {
+      const k = colNz[c];
       if (k === r) continue;
       const ak = alphaCol[k];
       if (ak === 0) continue;
@@ -164,10 +177,31 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     st.dseWeight[r] = Math.max(wr / (pivot * pivot), MIN_DSE_WEIGHT);
 
     const leavingStatus = lower[p] === upper[p] ? AT_LOWER : toUpper ? AT_UPPER : AT_LOWER;
-    st.replaceBasic(r, q, leavingStatus, alphaCol);
+    if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st);
+    else infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
     // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
     if (Math.abs(thetaD) > 1e-12) degenerate = 0;
     else if (++degenerate === STALL_ITERATIONS && !st.costsAltered) perturbCosts(st);
+  }
+}
+
+/** (Distance beyond the violated bound)², or 0 within the primal tolerance: CHUZR's numerator. */
+function infeasibilitySquared(v: number, lo: number, up: number, tolP: number): number {
+  let inf: number;
+  if (v < lo - tolP) inf = lo - v;
+  else if (v > up + tolP) inf = v - up;
+  else return 0;
+  return inf * inf;
+}
+
+/** Every basic position's squared infeasibility, after x changed wholesale (start, refactorisation). */
+function refreshInfeasibilities(st: SimplexState): void {
+  const { m, x, lower, upper, basicIndex } = st;
+  const tolP = st.tol.primal;
+  const out = st.infeasibilitySquared;
+  for (let k = 0; k < m; k++) {
+    const j = basicIndex[k];
+    out[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
   }
 }
 

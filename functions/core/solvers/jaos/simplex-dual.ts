@@ -102,7 +102,9 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       return { status: "infeasible", farkasRow: rho.slice() };
     }
 
-    const colCount = st.ftranColumn(q, alphaCol, colNz);
+    // the DSE vector τ = B⁻¹ρ_r rides along with the entering column's FTRAN
+    tau.set(rho);
+    const colCount = st.ftranColumnPair(q, alphaCol, colNz, tau);
     const pivot = alphaCol[r];
     if (Math.abs(pivot - alphaRow[q]) > 1e-7 * (1 + Math.abs(pivot)) || Math.abs(pivot) < 1e-11) {
       if (++trouble > 3) return { status: "numerical" };
@@ -113,8 +115,6 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       continue;
     }
     trouble = 0;
-    tau.set(rho);
-    st.lu.ftran(tau);
 
     if (nflip > 0) {
       flipRhs.fill(0);

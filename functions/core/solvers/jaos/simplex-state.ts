@@ -319,6 +319,16 @@ export class SimplexState {
     return this.lu.ftran(out, true, nonzeros);
   }
 
+  /** `ftranColumn(j, out, nonzeros)` and `other` := B⁻¹ other, both in one pass over the factors. */
+  ftranColumnPair(j: number, out: Float64Array, nonzeros: Int32Array, other: Float64Array): number {
+    out.fill(0);
+    if (j < this.n) {
+      const a = this.a;
+      for (let p = a.start[j]; p < a.start[j + 1]; p++) out[a.index[p]] = a.value[p];
+    } else out[j - this.n] = 1;
+    return this.lu.ftranPair(out, nonzeros, other);
+  }
+
   /**
    * alphaRow := ρᵀ[A I] (ρ by row) and the list of its nonzero columns. Row-wise (touching only rows
    * with ρ_i ≠ 0) when ρ is sparse, else column by column over the nonbasic columns. Callers that

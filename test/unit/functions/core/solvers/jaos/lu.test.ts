@@ -206,6 +206,48 @@ describe("jaos LU nonzero lists", () => {
   });
 });
 
+describe("jaos LU paired FTRAN", () => {
+  it("gives both results bit for bit as two separate FTRANs, lists col's nonzeros and keeps col's spike for the update", () => {
+    const rng = new Rng(31);
+    const m = 150;
+    const cols = randomMatrix(m, 0.02, rng);
+    const { start, index, value } = toCsc(cols);
+    const paired = new LuFactor(m);
+    const single = new LuFactor(m);
+    paired.factorize(start, index, value);
+    single.factorize(start, index, value);
+    const list = new Int32Array(m);
+    for (let u = 0; u < 30; u++) {
+      const col = new Float64Array(m);
+      for (let i = 0; i < m; i++) if (rng.next() < 0.03) col[i] = rng.next() * 2 - 1;
+      col[rng.int(m)] = 5;
+      // the DSE vector is dense on some steps and a unit vector on others
+      const other = new Float64Array(m);
+      if (u % 2 === 0) for (let i = 0; i < m; i++) other[i] = rng.next() < 0.5 ? rng.next() - 0.5 : 0;
+      else other[rng.int(m)] = 1;
+      const colA = col.slice();
+      const otherA = other.slice();
+      const count = paired.ftranPair(colA, list, otherA);
+      const colB = col.slice();
+      const otherB = other.slice();
+      single.ftran(colB, true);
+      single.ftran(otherB);
+      expect(colA).toEqual(colB);
+      expect(otherA).toEqual(otherB);
+      expect([...list.subarray(0, count)].sort((p, q) => p - q)).toEqual(support(colA));
+      let r = 0;
+      for (let i = 1; i < m; i++) if (Math.abs(colA[i]) > Math.abs(colA[r])) r = i;
+      expect(paired.update(colA, r)).toBe(true);
+      expect(single.update(colB, r)).toBe(true);
+      cols[r] = [...col].map((v, i) => [i, v]).filter(([, v]) => v !== 0);
+      const b = Float64Array.from({ length: m }, () => rng.next());
+      const x = b.slice();
+      paired.ftran(x);
+      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-8);
+    }
+  });
+});
+
 describe("jaos sparse matrices", () => {
   it("builds columns from triplets: duplicates summed, zeros dropped, rows sorted", () => {
     // column 0: (1, 2) twice and an explicit zero; column 1: a zero then entries that must not merge

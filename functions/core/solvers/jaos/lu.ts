@@ -20,7 +20,7 @@
  * report where the result's nonzeros are.
  */
 import { GrowableF64, GrowableI32 } from "./growable.js";
-import { Elimination, type EliminationResult } from "./markowitz.js";
+import { Elimination, type EliminationOptions, type EliminationResult } from "./markowitz.js";
 import { SparseLists } from "./sparse-lists.js";
 
 /** Spike entries below this are roundoff and are not stored. */
@@ -98,10 +98,11 @@ export class LuFactor {
 
   /**
    * Factorises the basis given column-wise (column k = basis position k). Returns which positions
-   * were dependent and which rows' unit columns took their place.
+   * were dependent and which rows' unit columns took their place. `options` tune the elimination
+   * (tests use them to force or forbid the dense kernel).
    */
-  factorize(colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array): FactorStats {
-    const result = new Elimination(this.m, colStart, colIndex, colValue).run();
+  factorize(colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array, options?: EliminationOptions): FactorStats {
+    const result = new Elimination(this.m, colStart, colIndex, colValue, options).run();
     this.lRow = result.pivotRow;
     this.lStart = result.lStart;
     this.lIndex = result.lIndex;

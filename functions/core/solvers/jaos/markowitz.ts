@@ -6,23 +6,26 @@
  * one scan rather than a row lookup per entry. Rows and columns sit in doubly linked lists by active count, so the search
  * visits the sparsest first.
  */
+import { eliminateDense, type FactorOutput } from "./dense-lu.js";
 import { GrowableF64, GrowableI32 } from "./growable.js";
 
 const THRESHOLD = 0.1;
 const PIVOT_ABS_TOL = 1e-10;
 const DROP_TOL = 1e-14;
 const SEARCH_LIMIT = 4;
+/** The active submatrix goes to the dense kernel once its nonzeros reach this fraction of its size… */
+const DENSE_FRACTION = 0.2;
+/** …and it has at least this many rows (below, the sparse steps are cheap anyway). */
+const DENSE_MIN_ROWS = 32;
 
-export interface EliminationResult {
-  pivotRow: Int32Array;
-  pivotCol: Int32Array;
-  pivotValue: Float64Array;
-  lStart: Int32Array;
-  lIndex: GrowableI32;
-  lValue: GrowableF64;
-  uStart: Int32Array;
-  uIndex: GrowableI32;
-  uValue: GrowableF64;
+export interface EliminationOptions {
+  denseFraction?: number;
+  denseMinRows?: number;
+}
+
+export interface EliminationResult extends FactorOutput {
+  /** The step at which the dense kernel took over (m when it did not). */
+  denseFrom: number;
   deficientPositions: number[];
   replacementRows: number[];
 }
@@ -68,9 +71,15 @@ export class Elimination {
   private lMark: Int32Array;
   private seen: Int32Array;
   private stamp = 0;
+  /** Nonzeros in the active submatrix. */
+  private activeNnz = 0;
+  private readonly denseFraction: number;
+  private readonly denseMinRows: number;
 
-  constructor(m: number, colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array) {
+  constructor(m: number, colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array, options: EliminationOptions = {}) {
     this.m = m;
+    this.denseFraction = options.denseFraction ?? DENSE_FRACTION;
+    this.denseMinRows = options.denseMinRows ?? DENSE_MIN_ROWS;
     const nnz = colStart[m];
     this.rowBeg = new Int32Array(m);
     this.rowLen = new Int32Array(m);
@@ -107,6 +116,7 @@ export class Elimination {
         this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
         this.cVal[this.colBeg[j] + this.colLen[j]] = v;
         this.colLen[j]++;
+        this.activeNnz++;
       }
     }
     this.rowHead = new Int32Array(m + 1).fill(-1);
@@ -207,10 +217,18 @@ export class Elimination {
     const uIndex = new GrowableI32();
     const uValue = new GrowableF64();
     const deficient: number[] = [];
+    const out: FactorOutput = { pivotRow, pivotCol, pivotValue, lStart, lIndex, lValue, uStart, uIndex, uValue };
     let step = 0;
+    let denseFrom = m;
     const gatherRow = new GrowableI32();
 
     while (step < m) {
+      const left = m - step;
+      if (left >= this.denseMinRows && this.activeNnz >= this.denseFraction * left * left) {
+        denseFrom = step;
+        step = this.finishDense(out, step, deficient);
+        break;
+      }
       if (!this.choosePivot(deficient)) break;
       const prow = this.pickedRow;
       const q = this.pickedCol;
@@ -220,6 +238,7 @@ export class Elimination {
       this.rowDone[prow] = 1;
       this.unlinkCol(q, this.colLen[q]);
       this.colDone[q] = 1;
+      this.activeNnz -= this.rowLen[prow] + this.colLen[q] - 1;
       // gather column q from the other rows, removing entry (i, q) from each
       gatherRow.clear();
       const cb = this.colBeg[q];
@@ -285,7 +304,7 @@ export class Elimination {
         step++;
       }
     }
-    return { pivotRow, pivotCol, pivotValue, lStart, lIndex, lValue, uStart, uIndex, uValue, deficientPositions: deficient, replacementRows };
+    return { pivotRow, pivotCol, pivotValue, lStart, lIndex, lValue, uStart, uIndex, uValue, denseFrom, deficientPositions: deficient, replacementRows };
   }
 
   private pickedRow = -1;
@@ -424,8 +443,44 @@ export class Elimination {
     this.colLen[j] = last - b + 1;
   }
 
+  /**
+   * Hands the active submatrix to the dense kernel (columns sparsest first) and returns the next step.
+   * Rows the kernel leaves unpivoted (dependent columns) stay active for the basis repair.
+   */
+  private finishDense(out: FactorOutput, step: number, deficient: number[]): number {
+    const m = this.m;
+    const blockRow = new Int32Array(m);
+    const rowId: number[] = [];
+    for (let i = 0; i < m; i++) {
+      if (this.rowDone[i]) continue;
+      blockRow[i] = rowId.length;
+      rowId.push(i);
+    }
+    const colId: number[] = [];
+    for (let j = 0; j < m; j++) if (!this.colDone[j]) colId.push(j);
+    colId.sort((x, y) => this.colLen[x] - this.colLen[y] || x - y);
+    const blockCol = new Int32Array(m);
+    for (let c = 0; c < colId.length; c++) {
+      blockCol[colId[c]] = c;
+      this.colDone[colId[c]] = 1;
+    }
+    const rows = rowId.length;
+    const cols = colId.length;
+    const block = new Float64Array(rows * cols);
+    for (let r = 0; r < rows; r++) {
+      const i = rowId[r];
+      const b = this.rowBeg[i];
+      for (let k = b; k < b + this.rowLen[i]; k++) block[r * cols + blockCol[this.rIdx[k]]] = this.rVal[k];
+    }
+    const first = step;
+    const next = eliminateDense(block, rows, cols, Int32Array.from(rowId), Int32Array.from(colId), out, step, deficient, THRESHOLD, PIVOT_ABS_TOL, DROP_TOL);
+    for (let t = first; t < next; t++) this.rowDone[out.pivotRow[t]] = 1;
+    return next;
+  }
+
   /** Removes all entries of column j (numerically zero) from their rows. */
   private dropColumn(j: number): void {
+    this.activeNnz -= this.colLen[j];
     const b = this.colBeg[j];
     for (let k = b; k < b + this.colLen[j]; k++) {
       const i = this.cIdx[k];
@@ -458,6 +513,7 @@ export class Elimination {
         len--;
         k--;
         this.removeFromCol(j, i);
+        this.activeNnz--;
       }
     }
     this.rowLen[i] = len;
@@ -475,6 +531,7 @@ export class Elimination {
       this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
       this.cVal[this.colBeg[j] + this.colLen[j]] = v;
       this.colLen[j]++;
+      this.activeNnz++;
       this.columnEntryChanged(j, 0, Math.abs(v));
     }
   }

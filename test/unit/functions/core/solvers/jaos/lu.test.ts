@@ -248,6 +248,111 @@ describe("jaos LU paired FTRAN", () => {
   });
 });
 
+/** A triangular part (slack-like columns and a chain) around a dense, well-conditioned nucleus. */
+function denseNucleusMatrix(m: number, nucleus: number, rng: Rng): number[][][] {
+  const cols: number[][][] = [];
+  for (let j = 0; j < m; j++) {
+    const entries = new Map<number, number>();
+    if (j < m - nucleus) {
+      entries.set(j, 1 + rng.next());
+      if (j > 0 && rng.next() < 0.5) entries.set(rng.int(j), rng.next() - 0.5);
+    } else {
+      for (let i = m - nucleus; i < m; i++) if (rng.next() < 0.6) entries.set(i, rng.next() * 2 - 1);
+      entries.set(j, nucleus / 2 + rng.next());
+      for (let t = 0; t < 3; t++) entries.set(rng.int(m - nucleus), rng.next() - 0.5);
+    }
+    cols.push([...entries.entries()].sort((a, b) => a[0] - b[0]));
+  }
+  return cols;
+}
+
+const SPARSE_ONLY = { denseFraction: Number.POSITIVE_INFINITY };
+const DENSE_AT_ONCE = { denseFraction: 0, denseMinRows: 1 };
+
+describe("jaos LU dense kernel", () => {
+  it("factorises a dense nucleus with the dense kernel by default, and its solves match the sparse path's to 1e-12", () => {
+    const rng = new Rng(5);
+    const m = 150;
+    const cols = denseNucleusMatrix(m, 60, rng);
+    const { start, index, value } = toCsc(cols);
+    const byDefault = new Elimination(m, start, index, value).run();
+    // the triangular part goes first, sparse; the rest once it is dense enough
+    expect(byDefault.denseFrom).toBeGreaterThan(0);
+    expect(byDefault.denseFrom).toBeLessThan(m);
+    expect(new Elimination(m, start, index, value, SPARSE_ONLY).run().denseFrom).toBe(m);
+    const b = Float64Array.from({ length: m }, () => rng.next() - 0.5);
+    const solutions = [undefined, SPARSE_ONLY, DENSE_AT_ONCE].map((options) => {
+      const lu = new LuFactor(m);
+      expect(lu.factorize(start, index, value, options).deficientPositions).toEqual([]);
+      const x = b.slice();
+      lu.ftran(x);
+      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-12);
+      const y = b.slice();
+      lu.btran(y);
+      expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-12);
+      return [x, y];
+    });
+    for (const [x, y] of solutions.slice(1)) {
+      expect(maxDiff(x!, solutions[0]![0]!)).toBeLessThan(1e-12);
+      expect(maxDiff(y!, solutions[0]![1]!)).toBeLessThan(1e-12);
+    }
+  });
+
+  it("keeps the fill of the sparse path on a dense nucleus (Markowitz choice on dense storage)", () => {
+    const rng = new Rng(9);
+    const m = 200;
+    const cols = denseNucleusMatrix(m, 80, rng);
+    const { start, index, value } = toCsc(cols);
+    const fill = (options?: object) => {
+      const stats = new LuFactor(m).factorize(start, index, value, options);
+      return stats.nnzL + stats.nnzU;
+    };
+    expect(fill()).toBeLessThanOrEqual(1.05 * fill(SPARSE_ONLY));
+  });
+
+  it("reports dependent columns inside the dense block and factors the repaired basis", () => {
+    const rng = new Rng(13);
+    const m = 80;
+    const cols = denseNucleusMatrix(m, 40, rng);
+    cols[70] = cols[60]!.map(([i, v]) => [i, -3 * v]); // nucleus column 70 = −3 × nucleus column 60
+    const { start, index, value } = toCsc(cols);
+    const lu = new LuFactor(m);
+    const stats = lu.factorize(start, index, value, DENSE_AT_ONCE);
+    expect(stats.deficientPositions.length).toBe(1);
+    expect([60, 70]).toContain(stats.deficientPositions[0]);
+    stats.deficientPositions.forEach((k, n) => (cols[k] = [[stats.replacementRows[n]!, 1]]));
+    const b = Float64Array.from({ length: m }, () => rng.next());
+    const x = b.slice();
+    lu.ftran(x);
+    expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-10);
+    const y = b.slice();
+    lu.btran(y);
+    expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-10);
+  });
+
+  it("solves random sparse matrices through the dense kernel from the first step", () => {
+    const rng = new Rng(17);
+    for (const [m, density] of [
+      [1, 0],
+      [5, 0.3],
+      [40, 0.05],
+      [120, 0.03],
+    ] as const) {
+      const cols = randomMatrix(m, density, rng);
+      const { start, index, value } = toCsc(cols);
+      const lu = new LuFactor(m);
+      expect(lu.factorize(start, index, value, DENSE_AT_ONCE).deficientPositions).toEqual([]);
+      const b = Float64Array.from({ length: m }, () => rng.next() - 0.5);
+      const x = b.slice();
+      lu.ftran(x);
+      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-9);
+      const y = b.slice();
+      lu.btran(y);
+      expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-9);
+    }
+  });
+});
+
 describe("jaos sparse matrices", () => {
   it("builds columns from triplets: duplicates summed, zeros dropped, rows sorted", () => {
     // column 0: (1, 2) twice and an explicit zero; column 1: a zero then entries that must not merge

@@ -215,6 +215,17 @@ export class LuFactor {
    * the count of col's nonzeros.
    */
   ftranPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
+    // each pass in its own method: a cold process optimises them after a few calls instead of
+    // running one long method interpreted until on-stack replacement
+    this.lowerPair(col, other);
+    if (this.rRow.length > 0) this.applyRowEtasPair(col, other);
+    this.spike.set(col);
+    this.spikeValid = true;
+    return this.upperPair(col, colNonzeros, other);
+  }
+
+  /** L⁻¹ on two vectors at once (`ftranPair`). */
+  private lowerPair(col: Float64Array, other: Float64Array): void {
     const m = this.m;
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
@@ -237,9 +248,11 @@ export class LuFactor {
         }
       }
     }
-    if (this.rRow.length > 0) this.applyRowEtasPair(col, other);
-    this.spike.set(col);
-    this.spikeValid = true;
+  }
+
+  /** U⁻¹ on two vectors at once, results moved to basis positions (`ftranPair`); returns col's count. */
+  private upperPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
+    const m = this.m;
     const workA = this.work;
     const workB = this.pairWork;
     const listB = this.nonzeros;
@@ -394,20 +407,35 @@ export class LuFactor {
   update(alpha: Float64Array, r: number): boolean {
     if (!this.spikeValid) return false;
     this.spikeValid = false;
+    const p = this.rowOfPos[r];
+    const oldDiag = this.diag[p];
+    const etaFrom = this.rIndex.length;
+    const newDiag = this.eliminatePivotRow(p);
+    if (!(Math.abs(newDiag) > 1e-11) || Math.abs(newDiag - alpha[r] * oldDiag) > UPDATE_CHECK * (Math.abs(newDiag) + Math.abs(oldDiag))) {
+      this.rIndex.length = etaFrom;
+      this.rValue.length = etaFrom;
+      return false;
+    }
+    if (this.rIndex.length > etaFrom) {
+      this.rRow.push(p);
+      this.rStart.push(this.rIndex.length);
+    }
+    this.replaceColumn(p, r, newDiag);
+    return true;
+  }
+
+  /**
+   * Row p to the right of its diagonal, scattered by position, eliminated with the rows below it; the
+   * multipliers are appended to the row-eta arrays. Returns the new diagonal (spike_p − Σ μ·spike_s).
+   */
+  private eliminatePivotRow(p: number): number {
     const m = this.m;
     const spike = this.spike;
-    const p = this.rowOfPos[r];
-    const k = this.orderIndex[p];
-    const oldDiag = this.diag[p];
     const rows = this.uRows;
-    const cols = this.uCols;
-
-    // Row p to the right of its diagonal, scattered by position; eliminated with the rows below it.
     const w = this.work2;
     for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
-    const etaFrom = this.rIndex.length;
     let newDiag = spike[p];
-    for (let idx = k + 1; idx < m; idx++) {
+    for (let idx = this.orderIndex[p] + 1; idx < m; idx++) {
       const s = this.order[idx];
       const pos = this.posOfRow[s];
       const v = w[pos];
@@ -419,22 +447,19 @@ export class LuFactor {
       newDiag -= mu * spike[s];
       for (let q = rows.start[s], e = q + rows.length[s]; q < e; q++) w[rows.key[q]] -= mu * rows.value[q];
     }
-    if (!(Math.abs(newDiag) > 1e-11) || Math.abs(newDiag - alpha[r] * oldDiag) > UPDATE_CHECK * (Math.abs(newDiag) + Math.abs(oldDiag))) {
-      this.rIndex.length = etaFrom;
-      this.rValue.length = etaFrom;
-      return false;
-    }
-    if (this.rIndex.length > etaFrom) {
-      this.rRow.push(p);
-      this.rStart.push(this.rIndex.length);
-    }
+    return newDiag;
+  }
 
-    // Old row p and old column r leave U.
+  /** Old row p and old column r leave U; the spike becomes column r and row p the last pivot row. */
+  private replaceColumn(p: number, r: number, newDiag: number): void {
+    const m = this.m;
+    const spike = this.spike;
+    const rows = this.uRows;
+    const cols = this.uCols;
     for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) cols.remove(rows.key[q], p);
     rows.clear(p);
     for (let q = cols.start[r], e = q + cols.length[r]; q < e; q++) rows.remove(cols.key[q], r);
     cols.clear(r);
-    // The spike becomes column r; row p becomes the last pivot row with the new diagonal.
     for (let i = 0; i < m; i++) {
       const v = spike[i];
       if (i === p || (v < DROP_TOL && v > -DROP_TOL)) continue;
@@ -442,13 +467,12 @@ export class LuFactor {
       rows.push(i, r, v);
     }
     this.diag[p] = newDiag;
-    for (let idx = k; idx < m - 1; idx++) {
+    for (let idx = this.orderIndex[p]; idx < m - 1; idx++) {
       const s = this.order[idx + 1];
       this.order[idx] = s;
       this.orderIndex[s] = idx;
     }
     this.order[m - 1] = p;
     this.orderIndex[p] = m - 1;
-    return true;
   }
 }

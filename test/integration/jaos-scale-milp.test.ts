@@ -3,7 +3,8 @@
  * must come out optimal at the default gap (1e-4) with the manifest's objective (1e-4 relative) within
  * 60 s, its solution passing the independent checker. They stand for the levers that solved them:
  * fixnet6 and pp08a the c-MIR cuts on variable upper bounds, modglob the same on a mixed model,
- * vpm1 cuts that close the root, 10teams the search on the optimal face of a degenerate relaxation.
+ * vpm1 cuts that close the root, 10teams the search on the optimal face of a degenerate relaxation,
+ * set1ch the (l,S) cuts of its lot-sizing paths.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import { solveChecked } from "../support/jaos.js";
 import { machineHas } from "../support/machine.js";
 import { objectiveMatches, readManifest, SCALE_DIR } from "../support/manifest.js";
 
-const SOLVED = ["fixnet6.mps", "pp08a.mps", "modglob.mps", "vpm1.mps", "10teams.mps"];
+const SOLVED = ["fixnet6.mps", "pp08a.mps", "modglob.mps", "vpm1.mps", "10teams.mps", "set1ch.mps"];
 
 const run = machineHas("instances");
 const entries = run ? readManifest(SCALE_DIR).filter((e) => SOLVED.includes(e.file)) : [];

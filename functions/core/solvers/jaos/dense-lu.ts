@@ -61,6 +61,9 @@ export function eliminateDense(
   const nzCol = new Int32Array(cols);
   const nzVal = new Float64Array(cols);
   const candidates = new Int32Array(DENSE_SEARCH);
+  const gatherRow = new Int32Array(DENSE_SEARCH * rows);
+  const gatherAbs = new Float64Array(DENSE_SEARCH * rows);
+  const gatherLen = new Int32Array(DENSE_SEARCH);
   let remaining = cols;
   while (remaining > 0) {
     // Markowitz on dense storage: among the DENSE_SEARCH sparsest columns, the entry within the
@@ -81,15 +84,26 @@ export function eliminateDense(
     }
     let c = -1;
     let p = -1;
+    let cAt = -1;
     let bestCost = Infinity;
     let bestAbs = 0;
     for (let t = 0; t < found; t++) {
       const j = candidates[t];
+      // one strided pass gathers the column's nonzeros; the threshold pass and, for the chosen
+      // column, the elimination read the compact copy
+      const base = t * rows;
+      let len = 0;
       let cmax = 0;
       for (let r = 0; r < rows; r++) {
-        const v = Math.abs(a[r * cols + j]);
-        if (v > cmax && !rowDone[r]) cmax = v;
+        if (rowDone[r]) continue;
+        const v = a[r * cols + j];
+        if (v === 0) continue;
+        const av = Math.abs(v);
+        gatherRow[base + len] = r;
+        gatherAbs[base + len++] = av;
+        if (av > cmax) cmax = av;
       }
+      gatherLen[t] = len;
       if (cmax <= pivotAbsTol) {
         colDone[j] = 1;
         deficient.push(colId[j]);
@@ -97,13 +111,14 @@ export function eliminateDense(
         continue;
       }
       const floor = Math.max(threshold * cmax, pivotAbsTol);
-      for (let r = 0; r < rows; r++) {
-        if (rowDone[r]) continue;
-        const v = Math.abs(a[r * cols + j]);
+      for (let k = base; k < base + len; k++) {
+        const v = gatherAbs[k];
         if (v < floor) continue;
+        const r = gatherRow[k];
         const cost = (rowCount[r] - 1) * (colCount[j] - 1);
         if (cost < bestCost || (cost === bestCost && v > bestAbs)) {
           c = j;
+          cAt = t;
           p = r;
           bestCost = cost;
           bestAbs = v;
@@ -132,10 +147,11 @@ export function eliminateDense(
       }
     }
     out.uStart[step + 1] = out.uIndex.length;
-    for (let r = 0; r < rows; r++) {
+    for (let k = cAt * rows, e = k + gatherLen[cAt]; k < e; k++) {
+      const r = gatherRow[k];
+      if (r === p) continue;
       const ib = r * cols;
       const v = a[ib + c];
-      if (v === 0 || rowDone[r]) continue;
       rowCount[r]--;
       if (v <= dropTol && v >= -dropTol) continue;
       const l = v / piv;

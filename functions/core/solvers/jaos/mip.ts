@@ -12,7 +12,9 @@
  * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
  *   objective that only takes values offset + k·step (integer columns with integral costs), when its
- *   bound rounds up to the incumbent.
+ *   bound rounds up to the incumbent. Every bound used to prune, to fix by reduced costs or to report
+ *   is a PROVEN one (node-bound.ts): the Lagrangian bound of the LP's final duals on the unscaled
+ *   model, never the simplex's own objective; an LP that proves nothing does not prune.
  *
  * Every incumbent is postsolved and verified on the original model before it is accepted. The dual
  * bound is the smallest bound of the open nodes (and of nodes whose LP could not be solved, which are
@@ -27,6 +29,8 @@ import { NodeQueue, type MipNode } from "./node-queue.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { rootCutLoop } from "./root-cuts.js";
+import { provenLpBound, type ProvenBound } from "./node-bound.js";
+import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
 
 export interface MipOptions {
   deadline: number;
@@ -54,6 +58,14 @@ export interface MipStats {
   rootFixings: number;
   reducedCostFixings: number;
   unsolvedNodes: number;
+  /**
+   * How node LP bounds were proved: by the Lagrangian bound of their duals, by a verified basis
+   * (the Lagrangian bound needed an infinite column bound), or not at all (the node was branched on
+   * its parent's bound, or kept unresolved); the largest shortfall of a proven bound below its
+   * optimal LP's objective, relative to max(1, |objective|), and how many optimal LPs fell short by
+   * more than 1e-9 (their simplex objective overstated what they prove).
+   */
+  nodeBounds: { lagrangian: number; verified: number; unproven: number; worstShortfall: number; loose: number };
 }
 
 export interface MipOutcome {
@@ -71,6 +83,10 @@ export interface MipOutcome {
 }
 
 const MAX_STORED_BASES = 200_000;
+/** A proven bound this far (relative) below its optimal LP's objective counts as a loose LP in the stats. */
+const LOOSE_SHORTFALL = 1e-9;
+/** Tolerances of the re-solve of a node LP whose integral point is not proven best in its node. */
+const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
 
 export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
   return new BranchAndBound(original, pre, pre.reduced, opt).run();
@@ -112,7 +128,10 @@ class BranchAndBound {
     rootFixings: 0,
     reducedCostFixings: 0,
     unsolvedNodes: 0,
+    nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
   };
+  /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
+  private implied: ColumnBox | undefined;
 
   constructor(
     private readonly original: LpModel,
@@ -152,16 +171,20 @@ class BranchAndBound {
     this.stats.rootIterations += cut.iterations;
     this.stats.cuts = cut.cutsAdded;
     this.stats.cutsKept = cut.cutsKept;
-    this.stats.rootBoundAfterCuts = root.objective;
-    this.rootObjective = root.objective;
-    this.rootReducedCosts = this.engine.reducedCosts();
-    this.rootStatus = this.engine.getBasis();
+    this.implied = impliedColumnBounds(this.model, this.rootLower, this.rootUpper);
+    const rootProof = this.prove(root);
+    this.stats.rootBoundAfterCuts = rootProof?.value ?? null;
+    if (rootProof) {
+      this.rootObjective = rootProof.value;
+      this.rootReducedCosts = rootProof.reducedCosts;
+      this.rootStatus = rootProof.status;
+    }
     this.rootFixing();
 
     let current: MipNode | null = {
       id: this.nextId++,
       depth: 0,
-      lowerBound: root.objective,
+      lowerBound: rootProof?.value ?? -Infinity,
       estimate: root.objective,
       decision: null,
       basis: null,
@@ -211,7 +234,8 @@ class BranchAndBound {
     }
     this.stats.openNodes = this.queue.size;
     if (stopped) return this.outcome("time_limit");
-    if (this.unsolvedBound < this.pruneLevel()) return this.outcome("error", "some node LPs could not be solved; the search is incomplete");
+    if (this.unsolvedBound < this.pruneLevel())
+      return this.outcome("error", "some node LPs could not be solved or their bounds proven; the search is incomplete");
     return this.outcome(this.best.found ? "optimal" : "infeasible");
   }
 
@@ -237,35 +261,65 @@ class BranchAndBound {
     if (r.status === "time_limit") return "stopped";
     if (r.status === "infeasible") return null;
     if (r.status === "cutoff") {
-      this.notePruned(cutoff);
-      return null;
+      // the dual simplex passed the cutoff: prune on what its duals prove, else finish the LP
+      const proof = this.prove();
+      if (proof && proof.value >= cutoff) {
+        this.notePruned(proof.value);
+        return null;
+      }
+      r = engine.solve({ deadline: this.opt.deadline, perturb: false });
+      this.iterations += r.iterations;
+      if (r.status === "time_limit") return "stopped";
+      if (r.status === "infeasible") return null;
     }
     if (r.status !== "optimal") {
       this.stats.unsolvedNodes++;
       this.unsolvedBound = Math.min(this.unsolvedBound, node.lowerBound);
       return null;
     }
-    const z = r.objective;
-    const x = r.x!;
+    let proof = this.prove(r);
+    let x = r.x!;
+    let fractional = this.fractionalColumns(x);
+    if (fractional.length === 0) {
+      this.offer(x);
+      if (!proof || proof.value < this.pruneLevel()) {
+        // an integral LP point closes the node only when nothing in the node can be better: the LP
+        // again, unperturbed with tight tolerances, from where it stopped
+        const tight = engine.solve({ deadline: this.opt.deadline, perturb: false, tolerances: TIGHT_TOLERANCES });
+        this.iterations += tight.iterations;
+        if (tight.status === "time_limit") return "stopped";
+        if (tight.status === "infeasible") return null;
+        if (tight.status === "optimal") {
+          r = tight;
+          proof = this.prove(r);
+          x = r.x!;
+          fractional = this.fractionalColumns(x);
+          if (fractional.length === 0) this.offer(x);
+        }
+      }
+      if (fractional.length === 0) {
+        if (!proof || proof.value < this.pruneLevel()) {
+          this.stats.unsolvedNodes++;
+          this.unsolvedBound = Math.min(this.unsolvedBound, Math.max(node.lowerBound, proof?.value ?? -Infinity));
+        }
+        return null;
+      }
+    }
     if (node.branch) {
       const b = node.branch;
-      this.pseudo.record(b.col, b.up, (z - b.parentObjective) / b.fraction);
+      this.pseudo.record(b.col, b.up, (r.objective - b.parentObjective) / b.fraction);
     }
+    // the node's bound: what its LP proves (a node whose LP proves nothing keeps its parent's)
+    const z = Math.max(node.lowerBound, proof?.value ?? -Infinity);
     if (z >= this.pruneLevel()) {
       this.notePruned(z);
       return null;
     }
-    node.lowerBound = Math.max(node.lowerBound, z);
-    const fractional: number[] = [];
-    for (let j = 0; j < model.cols; j++) if (model.integer[j] && isFractional(x[j])) fractional.push(j);
-    if (fractional.length === 0) {
-      this.offer(x);
-      return null;
-    }
+    node.lowerBound = z;
     const rounded = simpleRounding(model, this.locks, x);
     if (rounded && this.offer(rounded)) this.stats.heuristicSolutions++;
     const basis = engine.getBasis();
-    const fixings = this.reducedCostFixing(z, engine.reducedCosts(), basis);
+    const fixings = proof ? this.reducedCostFixing(proof) : [];
     if (this.shouldDive()) {
       this.stats.dives++;
       const dive = fractionalDive(
@@ -286,13 +340,14 @@ class BranchAndBound {
     const choice = chooseBranch({
       engine,
       x,
-      objective: z,
+      objective: r.objective,
       fractional,
       basis,
       cutoff: this.pruneLevel(),
       deadline: this.opt.deadline,
       pseudo: this.pseudo,
       strong,
+      proveBound: () => this.prove()?.value ?? -Infinity,
     });
     this.stats.strongBranchings += choice.strongBranched;
     this.stats.strongIterations += choice.strongIterations;
@@ -304,25 +359,25 @@ class BranchAndBound {
     // the node's reduced-cost fixings hold in both children
     let inherited = node.decision;
     for (const fix of fixings) if (fix.col !== j) inherited = { parent: inherited, ...fix };
-    const make = (up: boolean, bound: number): MipNode => {
+    const make = (up: boolean, proven: number): MipNode => {
       const lower = up ? Math.ceil(v) : engine.model.colLower[j];
       const upper = up ? engine.model.colUpper[j] : Math.floor(v);
       const frac = up ? 1 - f : f;
       return {
         id: this.nextId++,
         depth: node.depth + 1,
-        lowerBound: Math.max(z, bound),
-        estimate: z + frac * this.pseudo.value(j, up),
+        lowerBound: Math.max(z, proven),
+        estimate: r.objective + frac * this.pseudo.value(j, up),
         decision: { parent: inherited, col: j, lower, upper },
         basis,
-        branch: { col: j, up, fraction: frac, parentObjective: z },
+        branch: { col: j, up, fraction: frac, parentObjective: r.objective },
       };
     };
     // a child that strong branching cut off (rather than proved infeasible) still bounds the search
-    if (choice.downPruned && Number.isFinite(choice.downBound)) this.notePruned(choice.downBound);
-    if (choice.upPruned && Number.isFinite(choice.upBound)) this.notePruned(choice.upBound);
-    const down = choice.downPruned ? null : make(false, choice.downBound);
-    const up = choice.upPruned ? null : make(true, choice.upBound);
+    if (choice.downPruned && Number.isFinite(choice.downProven)) this.notePruned(choice.downProven);
+    if (choice.upPruned && Number.isFinite(choice.upProven)) this.notePruned(choice.upProven);
+    const down = choice.downPruned ? null : make(false, choice.downProven);
+    const up = choice.upPruned ? null : make(true, choice.upProven);
     if (!down) return [up, null];
     if (!up) return [down, null];
     // before the first incumbent, on a lattice objective (where plunges stay on the bound's face), the
@@ -332,11 +387,32 @@ class BranchAndBound {
     return upFirst ? [up, down] : [down, up];
   }
 
-  /** Reduced-cost fixing in a node's subtree (see reduced-cost.ts). */
-  private reducedCostFixing(z: number, d: Float64Array, status: Int8Array): BoundChange[] {
+  /** Reduced-cost fixing in a node's subtree (see reduced-cost.ts), on the proven bound and its reduced costs. */
+  private reducedCostFixing(proof: ProvenBound): BoundChange[] {
     const m = this.engine.model;
-    const out = reducedCostBounds(this.model.integer, m.colLower, m.colUpper, d, status, this.pruneLevel() - z);
+    const out = reducedCostBounds(this.model.integer, m.colLower, m.colUpper, proof.reducedCosts, proof.status, this.pruneLevel() - proof.value);
     this.stats.reducedCostFixings += out.length;
+    return out;
+  }
+
+  /** The bound the engine's current LP proves (node-bound.ts); `lp` is its result when it ended optimal. */
+  private prove(lp?: LpResult): ProvenBound | null {
+    const proof = provenLpBound(this.engine, this.implied, lp);
+    const counts = this.stats.nodeBounds;
+    if (!proof) counts.unproven++;
+    else if (proof.how === "verified") counts.verified++;
+    else counts.lagrangian++;
+    if (proof && lp?.status === "optimal") {
+      const shortfall = (lp.objective - proof.value) / Math.max(1, Math.abs(lp.objective));
+      if (shortfall > counts.worstShortfall) counts.worstShortfall = shortfall;
+      if (shortfall > LOOSE_SHORTFALL) counts.loose++;
+    }
+    return proof;
+  }
+
+  private fractionalColumns(x: Float64Array): number[] {
+    const out: number[] = [];
+    for (let j = 0; j < this.model.cols; j++) if (this.model.integer[j] && isFractional(x[j])) out.push(j);
     return out;
   }
 

@@ -14,12 +14,16 @@
  *
  * holds for every mixed-integer point. δ is tried among the |g_j| of integer columns strictly inside
  * their bounds, then the best halved up to three times; the most efficacious violated cut wins and is
- * mapped back to the original columns.
+ * mapped back to the original columns. When every integer of the transformed row is binary, the same
+ * row read as a mixed-binary knapsack Σ g_j z_j ≤ b + s (s the continuous terms of negative
+ * coefficient, the flow set of its variable upper bounds) also gives a lifted cover cut
+ * (flow-cover.ts) when asked for.
  *
  * Only rows of the model the separator was built on are aggregated, so every cut is valid for that
  * model with its column bounds at construction (the root's, global).
  */
 import { type Cut, finishSparseCut } from "./cuts.js";
+import { liftedKnapsackCover } from "./flow-cover.js";
 import { isFractional } from "./heuristics.js";
 import { rowActivities, type LpModel } from "./model.js";
 import { type CsrMatrix, toRowWise } from "./sparse.js";
@@ -41,9 +45,30 @@ interface VariableBound {
 
 type Substitution = { kind: "lb" } | { kind: "ub" } | { kind: "vlb"; bound: VariableBound } | { kind: "vub"; bound: VariableBound };
 
+export type CutKind = "mir" | "cover";
+
 export interface ScoredCut {
   cut: Cut;
   efficacy: number;
+  kind: CutKind;
+}
+
+/** An integer column of the transformed row: z ≥ 0 its distance from the bound it is complemented to. */
+interface IntegerTerm {
+  j: number;
+  g: number;
+  complemented: boolean;
+  /** z at the LP point. */
+  z: number;
+}
+
+/** A continuous column of the transformed row: x' ≥ 0 its distance from the bound `sub`. */
+interface ContinuousTerm {
+  j: number;
+  h: number;
+  sub: Substitution;
+  /** x' at the LP point. */
+  distance: number;
 }
 
 export class MirSeparator {
@@ -61,7 +86,14 @@ export class MirSeparator {
   private readonly pi: Float64Array;
   private readonly piMark: Uint8Array;
 
-  constructor(private readonly model: LpModel) {
+  /**
+   * `coverCuts` adds each row's lifted cover cut beside its c-MIR cut. Off in the solver: measured on
+   * the scale MILPs they raised no root bound that mattered and cost time (docs/decisions.md).
+   */
+  constructor(
+    private readonly model: LpModel,
+    private readonly coverCuts = false,
+  ) {
     this.n = model.cols;
     this.rows = toRowWise(model.a);
     this.lower = model.colLower.slice();
@@ -134,12 +166,12 @@ export class MirSeparator {
     const seen = new Set<string>();
     for (const s of starts) {
       if (performance.now() > deadline) break;
-      const cut = this.fromStartRow(s.i, s.upperSide, x, activity);
-      if (!cut) continue;
-      const key = `${cut.cut.lower.toPrecision(12)}|${Array.from(cut.cut.index).join(",")}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      found.push(cut);
+      for (const cut of this.fromStartRow(s.i, s.upperSide, x, activity)) {
+        const key = `${cut.cut.lower.toPrecision(12)}|${Array.from(cut.cut.index).join(",")}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        found.push(cut);
+      }
       if (found.length >= 4 * maxCuts) break;
     }
     found.sort((p, q) => q.efficacy - p.efficacy);
@@ -173,7 +205,7 @@ export class MirSeparator {
   }
 
   /** Aggregates from row i (≤ form of its chosen side) until a violated cut appears. */
-  private fromStartRow(i0: number, upperSide: boolean, x: Float64Array, activity: Float64Array): ScoredCut | null {
+  private fromStartRow(i0: number, upperSide: boolean, x: Float64Array, activity: Float64Array): ScoredCut[] {
     const { model, rows, agg } = this;
     const cols: number[] = [];
     const mark = new Set<number>();
@@ -193,12 +225,12 @@ export class MirSeparator {
     const sign = upperSide ? 1 : -1;
     add(i0, sign);
     beta += sign * (upperSide ? model.rowUpper[i0] : model.rowLower[i0]);
-    let best: ScoredCut | null = null;
+    let best: ScoredCut[] = [];
     try {
       for (let round = 0; round <= MAX_AGGREGATIONS; round++) {
-        best = this.bestCut(cols, beta, x, 1);
-        if (!best && allEqualities) best = this.bestCut(cols, -beta, x, -1);
-        if (best || round === MAX_AGGREGATIONS) break;
+        best = this.bestCuts(cols, beta, x, 1, this.coverCuts);
+        if (best.length === 0 && allEqualities) best = this.bestCuts(cols, -beta, x, -1, this.coverCuts);
+        if (best.length > 0 || round === MAX_AGGREGATIONS) break;
         // eliminate the continuous column farthest from its bounds through a tight row
         let pick = -1;
         let pickDistance = 1e-6;
@@ -253,12 +285,12 @@ export class MirSeparator {
   }
 
   /**
-   * The best c-MIR cut of the base row sign·(Σ agg_j x_j) ≤ beta over the divisors tried; null
-   * when none is violated enough.
+   * The best c-MIR cut of the base row sign·(Σ agg_j x_j) ≤ beta over the divisors tried and its
+   * lifted cover cut (those asked for), those violated enough.
    */
-  private bestCut(cols: number[], beta: number, x: Float64Array, sign: 1 | -1): ScoredCut | null {
+  private bestCuts(cols: number[], beta: number, x: Float64Array, sign: 1 | -1, withCover: boolean): ScoredCut[] {
     const { model, intCoef } = this;
-    const conts: { j: number; h: number; sub: Substitution }[] = [];
+    const conts: ContinuousTerm[] = [];
     const ints: number[] = [];
     let b = beta;
     try {
@@ -276,7 +308,7 @@ export class MirSeparator {
         let useLower = dl < du || (dl === du && a > 0);
         if (!Number.isFinite(lo.value)) useLower = false;
         if (!Number.isFinite(up.value)) useLower = true;
-        if (!Number.isFinite(useLower ? lo.value : up.value)) return null;
+        if (!Number.isFinite(useLower ? lo.value : up.value)) return [];
         const { sub } = useLower ? lo : up;
         if (sub.kind === "lb") b -= a * this.lower[j];
         else if (sub.kind === "ub") b -= a * this.upper[j];
@@ -285,21 +317,21 @@ export class MirSeparator {
           if (intCoef[sub.bound.y] === 0) ints.push(sub.bound.y);
           intCoef[sub.bound.y] += a * sub.bound.coef;
         }
-        conts.push({ j, h: useLower ? a : -a, sub });
+        conts.push({ j, h: useLower ? a : -a, sub, distance: useLower ? dl : du });
       }
       // complement integer columns nearer their upper bound
-      const ints2: { j: number; g: number; complemented: boolean; z: number }[] = [];
+      const ints2: IntegerTerm[] = [];
       for (const j of ints) {
         const g = intCoef[j];
         if (Math.abs(g) < 1e-12) continue;
         const l = this.lower[j];
         const u = this.upper[j];
         const complemented = Number.isFinite(u) && (!Number.isFinite(l) || x[j] > (l + u) / 2);
-        if (!complemented && !Number.isFinite(l)) return null;
+        if (!complemented && !Number.isFinite(l)) return [];
         b -= g * (complemented ? u : l);
         ints2.push({ j, g: complemented ? -g : g, complemented, z: complemented ? u - x[j] : x[j] - l });
       }
-      if (ints2.length === 0) return null;
+      if (ints2.length === 0) return [];
       const deltas: number[] = [];
       for (const t of ints2) {
         const d = Math.abs(t.g);
@@ -324,23 +356,75 @@ export class MirSeparator {
           if (c && c.efficacy > best.efficacy) best = c;
         }
       }
-      return best && best.efficacy >= MIN_EFFICACY ? best : null;
+      const cover = withCover ? this.cover(ints2, conts, b, x) : null;
+      return [best, cover].filter((c): c is ScoredCut => c !== null && c.efficacy >= MIN_EFFICACY);
     } finally {
       for (const j of ints) intCoef[j] = 0;
     }
   }
 
   /** The MIR inequality of the transformed row divided by delta, in the original columns. */
-  private mir(
-    ints: { j: number; g: number; complemented: boolean }[],
-    conts: { j: number; h: number; sub: Substitution }[],
-    b: number,
-    delta: number,
-    x: Float64Array,
-  ): ScoredCut | null {
+  private mir(ints: IntegerTerm[], conts: ContinuousTerm[], b: number, delta: number, x: Float64Array): ScoredCut | null {
     const bd = b / delta;
     const f0 = bd - Math.floor(bd);
     if (!(f0 >= MIN_F0 && f0 <= MAX_F0)) return null;
+    const intCoefs = ints.map((t) => {
+      const a = t.g / delta;
+      const fa = a - Math.floor(a);
+      return Math.floor(a) + Math.max(0, fa - f0) / (1 - f0);
+    });
+    const contCoefs = conts.map((c) => {
+      const hd = c.h / delta;
+      return hd < 0 ? hd / (1 - f0) : 0;
+    });
+    return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, Math.floor(bd), delta, x, "mir");
+  }
+
+  /**
+   * The lifted cover cut of the transformed row read as a mixed-binary knapsack (flow-cover.ts): the
+   * integers must all be binary; continuous terms with a negative coefficient form the continuous
+   * s ≥ 0, the others are relaxed away.
+   */
+  private cover(ints: IntegerTerm[], conts: ContinuousTerm[], b: number, x: Float64Array): ScoredCut | null {
+    const a: number[] = [];
+    const z: number[] = [];
+    let capacity = b;
+    for (const t of ints) {
+      if (this.upper[t.j] - this.lower[t.j] !== 1) return null;
+      // a negative coefficient is made positive on the binary's complement 1 − z
+      a.push(Math.abs(t.g));
+      z.push(t.g > 0 ? t.z : 1 - t.z);
+      if (t.g < 0) capacity -= t.g;
+    }
+    let s = 0;
+    for (const c of conts) if (c.h < 0) s -= c.h * Math.max(0, c.distance);
+    const found = liftedKnapsackCover(a, z, capacity, s);
+    if (!found) return null;
+    let rhs = found.rhs;
+    const intCoefs = ints.map((t, k) => {
+      const alpha = found.coef[k]!;
+      if (t.g > 0) return alpha;
+      rhs -= alpha;
+      return -alpha;
+    });
+    const contCoefs = conts.map((c) => Math.min(c.h, 0));
+    return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, rhs, 1, x, "cover");
+  }
+
+  /**
+   * The cut scale·(Σ G_k z_k + Σ H_k x'_k) ≤ scale·rhs over the transformed row's integer distances z
+   * and continuous distances x', written in the original columns as a ≥ row and scored at x.
+   */
+  private inOriginalColumns(
+    ints: IntegerTerm[],
+    intCoefs: number[],
+    conts: ContinuousTerm[],
+    contCoefs: number[],
+    rhsIn: number,
+    scale: number,
+    x: Float64Array,
+    kind: CutKind,
+  ): ScoredCut | null {
     const { pi, piMark } = this;
     const touched: number[] = [];
     const addPi = (j: number, v: number) => {
@@ -350,12 +434,10 @@ export class MirSeparator {
       }
       pi[j] += v;
     };
-    let rhs = Math.floor(bd);
-    for (const t of ints) {
-      const a = t.g / delta;
-      const fa = a - Math.floor(a);
-      const G = Math.floor(a) + Math.max(0, fa - f0) / (1 - f0);
-      if (G === 0) continue;
+    let rhs = rhsIn;
+    ints.forEach((t, k) => {
+      const G = intCoefs[k]!;
+      if (G === 0) return;
       if (t.complemented) {
         addPi(t.j, -G);
         rhs -= G * this.upper[t.j];
@@ -363,11 +445,10 @@ export class MirSeparator {
         addPi(t.j, G);
         rhs += G * this.lower[t.j];
       }
-    }
-    for (const c of conts) {
-      const hd = c.h / delta;
-      if (hd >= 0) continue;
-      const H = hd / (1 - f0);
+    });
+    conts.forEach((c, k) => {
+      const H = contCoefs[k]!;
+      if (H === 0) return;
       const s = c.sub;
       if (s.kind === "lb") {
         addPi(c.j, H);
@@ -386,15 +467,15 @@ export class MirSeparator {
         addPi(s.bound.y, H * s.bound.coef);
         rhs -= H * s.bound.constant;
       }
-    }
-    // π x ≤ rhs  →  (−π) x ≥ −rhs, scaled back by delta
+    });
+    // π x ≤ rhs  →  (−π) x ≥ −rhs
     touched.sort((p, q) => p - q);
-    const value = touched.map((j) => -pi[j] * delta);
+    const value = touched.map((j) => -pi[j] * scale);
     for (const j of touched) {
       pi[j] = 0;
       piMark[j] = 0;
     }
-    const cut = finishSparseCut(touched, value, -rhs * delta, this.model);
+    const cut = finishSparseCut(touched, value, -rhs * scale, this.model);
     if (!cut) return null;
     let lhs = 0;
     let norm = 0;
@@ -403,6 +484,6 @@ export class MirSeparator {
       norm += cut.value[k] * cut.value[k];
     }
     const efficacy = (cut.lower - lhs) / Math.sqrt(norm);
-    return efficacy > 0 ? { cut, efficacy } : null;
+    return efficacy > 0 ? { cut, efficacy, kind } : null;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts) on the root LP. Each round adds the
- * violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
+ * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts), c-MIR cuts on aggregated rows
+ * (mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
+ * LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
  * basis extended by the cuts' slacks (basic). It stops when no integer column is fractional, when no cut
  * is found, when the bound gains less than 1e-5 (relative) in three consecutive rounds, or after 50
  * rounds. Cuts whose slack is basic at the end are dropped (they do not bind), the rest stay for the
@@ -11,6 +12,7 @@ import { isFractional } from "./heuristics.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { MirSeparator } from "./mir.js";
+import { PathSeparator } from "./path-cuts.js";
 import { BASIC } from "./simplex-state.js";
 
 const CUT_ROUNDS = 50;
@@ -36,11 +38,16 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let cutsAdded = 0;
   let stall = 0;
   const mir = new MirSeparator(model);
+  const paths = new PathSeparator(model);
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
-    const cuts = [...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND), ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut)];
+    const cuts = [
+      ...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
+      ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
+      ...(paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : []),
+    ];
     if (cuts.length === 0) break;
     const extended = withRows(model, cuts);
     const next = new LpEngine(extended);

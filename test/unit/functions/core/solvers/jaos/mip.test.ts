@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.js";
+import { DEFAULT_TOLERANCES } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
 import { expectObjective, problem, solveChecked } from "../../../../../support/jaos.js";
 
 type Kind = "continuous" | "integer" | "binary";
@@ -40,6 +41,20 @@ describe("jaos MILP: small hand-made problems", () => {
       const r = solveChecked(knapsack(values, weights, capacity));
       expect(r.solver_status).toBe("optimal");
       expectObjective(r, bruteForce(values, weights, capacity));
+    }
+  });
+
+  it("proves every node LP's bound by its duals on knapsacks, and reports no bound beyond the exhaustive optimum", () => {
+    const values = [15, 10, 9, 5, 13, 7, 11, 4, 8, 6, 12, 3];
+    const weights = [12, 7, 8, 4, 10, 6, 9, 3, 7, 5, 11, 2];
+    for (const capacity of [10, 23, 41, 60]) {
+      const r = solveChecked(knapsack(values, weights, capacity), { presolve: false });
+      expect(r.solver_status).toBe("optimal");
+      const proofs = r.stats.mip!.nodeBounds;
+      expect(proofs.lagrangian).toBeGreaterThanOrEqual(r.nodes!);
+      expect(proofs.verified + proofs.unproven).toBe(0);
+      // maximisation: the reported bound is at or above the optimum
+      expect(r.dual_bound!).toBeGreaterThanOrEqual(bruteForce(values, weights, capacity) - 1e-9);
     }
   });
 
@@ -150,6 +165,29 @@ describe("jaos MILP: small hand-made problems", () => {
   it("leaves the integrality of the reported solution exact", () => {
     const r = solveChecked(knapsack([5, 4, 3], [4, 3, 2], 5));
     for (const value of Object.values(r.solution!)) expect(Number.isInteger(value)).toBe(true);
+  });
+
+  it("prunes on the bound a node LP's duals prove, not on its loose objective", () => {
+    // max 0.3x + y s.t. x − y ≤ 0.5, x, y ∈ {0, 1}: optimum x = y = 1, 1.3. Every LP here runs with a
+    // dual tolerance of 0.5, so the root LP stops "optimal" at the integral x = 0, y = 1 (x's reduced
+    // cost −0.3 is within it): a node LP whose value, 1, overstates its bound, 1.3. Closing the node on
+    // that value answers 1 "optimal"; its duals prove only 1.3, so the node stays open.
+    const p = problem({
+      sense: "maximize",
+      variables: [v("x", 0, 1), v("y", 0, 1)],
+      objective: { constant: 0, terms: [t(0.3, "x"), t(1, "y")] },
+      constraints: [{ name: "r", terms: [t(1, "x"), t(-1, "y")], ub: 0.5 }],
+    });
+    const saved = DEFAULT_TOLERANCES.dual;
+    DEFAULT_TOLERANCES.dual = 0.5;
+    try {
+      const r = solveChecked(p, { presolve: false });
+      expect(r.solver_status).toBe("optimal");
+      expectObjective(r, 1.3);
+      expect(r.dual_bound).toBeGreaterThanOrEqual(1.3 - 1e-9);
+    } finally {
+      DEFAULT_TOLERANCES.dual = saved;
+    }
   });
 
   it("refuses a time limit of zero gracefully", () => {

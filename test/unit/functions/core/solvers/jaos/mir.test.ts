@@ -1,5 +1,5 @@
 /**
- * c-MIR cuts: on random small mixed-integer models with variable upper bounds, every cut found at the
+ * c-MIR and lifted cover cuts: on random small mixed-integer models with variable upper bounds, every cut found at the
  * LP optimum cuts that point off and keeps every mixed-integer feasible point (checked by fixing each
  * integer assignment and minimising the cut's left-hand side over the continuous part with an LP).
  */
@@ -83,14 +83,15 @@ function lhs(cut: Cut, x: Float64Array): number {
 }
 
 describe("jaos c-MIR cuts", () => {
-  it("cut off the LP point and keep every mixed-integer point of random fixed-charge models", () => {
+  it("cut off the LP point and keep every mixed-integer point of random fixed-charge models (c-MIR and lifted cover cuts)", () => {
     let cutsChecked = 0;
-    for (let seed = 1; seed <= 60; seed++) {
+    let coversChecked = 0;
+    for (let seed = 1; seed <= 120; seed++) {
       const model = randomFixedCharge(seed);
       const lp = new LpEngine(model).solve({ deadline: performance.now() + 5000 });
       if (lp.status !== "optimal") continue;
-      const cuts = new MirSeparator(model).separate(lp.x!, 20, performance.now() + 5000);
-      for (const { cut, efficacy } of cuts) {
+      const cuts = new MirSeparator(model, true).separate(lp.x!, 20, performance.now() + 5000);
+      for (const { cut, efficacy, kind } of cuts) {
         expect(efficacy).toBeGreaterThan(0);
         expect(lhs(cut, lp.x!)).toBeLessThan(cut.lower);
         for (const point of integerPoints(model)) {
@@ -98,10 +99,12 @@ describe("jaos c-MIR cuts", () => {
           if (min !== null) expect(min, `seed ${seed}`).toBeGreaterThanOrEqual(cut.lower - 1e-7 * Math.max(1, Math.abs(cut.lower)));
         }
         cutsChecked++;
+        if (kind === "cover") coversChecked++;
       }
     }
     // the generator must actually exercise the separator
     expect(cutsChecked).toBeGreaterThan(20);
+    expect(coversChecked).toBeGreaterThan(5);
   });
 
   it("turns variable upper bounds into the cut that a demand needs an open arc", () => {

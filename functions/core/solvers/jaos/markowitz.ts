@@ -444,18 +444,14 @@ export class Elimination {
   }
 
   /**
-   * Hands the active submatrix to the dense kernel (columns sparsest first) and returns the next step.
-   * Rows the kernel leaves unpivoted (dependent columns) stay active for the basis repair.
+   * Hands the active submatrix to the dense kernel and returns the next step. Its columns go in
+   * sparsest first (the kernel's tie-break order). Rows the kernel leaves unpivoted (dependent
+   * columns) stay active for the basis repair.
    */
   private finishDense(out: FactorOutput, step: number, deficient: number[]): number {
     const m = this.m;
-    const blockRow = new Int32Array(m);
     const rowId: number[] = [];
-    for (let i = 0; i < m; i++) {
-      if (this.rowDone[i]) continue;
-      blockRow[i] = rowId.length;
-      rowId.push(i);
-    }
+    for (let i = 0; i < m; i++) if (!this.rowDone[i]) rowId.push(i);
     const colId: number[] = [];
     for (let j = 0; j < m; j++) if (!this.colDone[j]) colId.push(j);
     colId.sort((x, y) => this.colLen[x] - this.colLen[y] || x - y);

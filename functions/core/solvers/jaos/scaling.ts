@@ -26,28 +26,10 @@ export function computeScaling(model: LpModel): Scaling {
   if (a.start[n] === 0) return { row, col };
   const rmin = new Float64Array(m);
   const rmax = new Float64Array(m);
+  // the passes are separate functions so that a cold process optimises them early
   for (let pass = 0; pass < PASSES; pass++) {
-    rmin.fill(Infinity);
-    rmax.fill(0);
-    for (let j = 0; j < n; j++) {
-      for (let k = a.start[j]; k < a.start[j + 1]; k++) {
-        const i = a.index[k];
-        const v = Math.abs(a.value[k]) * row[i] * col[j];
-        if (v < rmin[i]) rmin[i] = v;
-        if (v > rmax[i]) rmax[i] = v;
-      }
-    }
-    for (let i = 0; i < m; i++) if (rmax[i] > 0) row[i] /= Math.sqrt(rmin[i] * rmax[i]);
-    for (let j = 0; j < n; j++) {
-      let cmin = Infinity;
-      let cmax = 0;
-      for (let k = a.start[j]; k < a.start[j + 1]; k++) {
-        const v = Math.abs(a.value[k]) * row[a.index[k]] * col[j];
-        if (v < cmin) cmin = v;
-        if (v > cmax) cmax = v;
-      }
-      if (cmax > 0) col[j] /= Math.sqrt(cmin * cmax);
-    }
+    geometricRowPass(model, row, col, rmin, rmax);
+    geometricColumnPass(model, row, col);
   }
   for (let i = 0; i < m; i++) row[i] = powerOfTwo(row[i]);
   for (let j = 0; j < n; j++) {
@@ -56,6 +38,37 @@ export function computeScaling(model: LpModel): Scaling {
     col[j] = cmax > 0 ? powerOfTwo(1 / cmax) : 1;
   }
   return { row, col };
+}
+
+/** Each row divided by sqrt(min·max) of its scaled magnitudes. */
+function geometricRowPass(model: LpModel, row: Float64Array, col: Float64Array, rmin: Float64Array, rmax: Float64Array): void {
+  const { rows: m, cols: n, a } = model;
+  rmin.fill(Infinity);
+  rmax.fill(0);
+  for (let j = 0; j < n; j++) {
+    for (let k = a.start[j]; k < a.start[j + 1]; k++) {
+      const i = a.index[k];
+      const v = Math.abs(a.value[k]) * row[i] * col[j];
+      if (v < rmin[i]) rmin[i] = v;
+      if (v > rmax[i]) rmax[i] = v;
+    }
+  }
+  for (let i = 0; i < m; i++) if (rmax[i] > 0) row[i] /= Math.sqrt(rmin[i] * rmax[i]);
+}
+
+/** Each column divided by sqrt(min·max) of its scaled magnitudes. */
+function geometricColumnPass(model: LpModel, row: Float64Array, col: Float64Array): void {
+  const { cols: n, a } = model;
+  for (let j = 0; j < n; j++) {
+    let cmin = Infinity;
+    let cmax = 0;
+    for (let k = a.start[j]; k < a.start[j + 1]; k++) {
+      const v = Math.abs(a.value[k]) * row[a.index[k]] * col[j];
+      if (v < cmin) cmin = v;
+      if (v > cmax) cmax = v;
+    }
+    if (cmax > 0) col[j] /= Math.sqrt(cmin * cmax);
+  }
 }
 
 /** The scaled model (a new object; the input is not modified). */

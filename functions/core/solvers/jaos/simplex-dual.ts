@@ -36,103 +36,73 @@ const MIN_DSE_WEIGHT = 1e-8;
 const STALL_ITERATIONS = 100;
 
 export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
-  const { m, n, x, d, lower, upper, status, basicIndex } = st;
-  const [rho, alphaCol, tau, flipRhs] = st.work;
-  const cand = st.candidates;
-  const flips = st.flipList;
-  const nz = st.rowNz;
-  const pivotTol = st.tol.pivot;
+  const { x, d, lower, upper, basicIndex } = st;
+  const rho = st.work[0];
+  const alphaCol = st.work[1];
+  const tau = st.work[2];
+  const rhoNz = st.positionLists[0];
+  const colNz = st.positionLists[1];
+  const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
-  const tolD = st.tol.dual;
   let trouble = 0;
   let degenerate = 0;
   const startIter = st.iterations;
+  // ρ is cleared through its nonzero list from here on
+  rho.fill(0);
+  let rhoCount = 0;
+  refreshInfeasibilities(st);
 
+  // The loops over vectors live in small functions: a cold process (the service runs one per solve)
+  // gets them optimised after a few calls, whereas one large loop body waits for on-stack replacement
+  // and falls back to the interpreter (allocating a heap number per arithmetic step) whenever a rare
+  // branch deoptimises it.
   for (;;) {
     if (st.iterations - startIter >= opt.iterationLimit) return { status: "iteration_limit" };
     if ((st.iterations & 15) === 0 && performance.now() > opt.deadline) return { status: "time_limit" };
     // the dual objective only rises; checking it every few iterations is enough
     if (opt.cutoff !== undefined && (st.iterations & 3) === 0 && !st.costsAltered && st.objective() > opt.cutoff) return { status: "cutoff" };
 
-    // CHUZR: dual steepest edge
-    let r = -1;
-    let best = 0;
-    for (let k = 0; k < m; k++) {
-      const j = basicIndex[k];
-      const v = x[j];
-      let inf: number;
-      if (v < lower[j] - tolP) inf = lower[j] - v;
-      else if (v > upper[j] + tolP) inf = v - upper[j];
-      else continue;
-      const score = (inf * inf) / st.dseWeight[k];
-      if (score > best) {
-        best = score;
-        r = k;
-      }
-    }
+    const r = chooseLeavingRow(st);
     if (r < 0) return { status: "optimal" };
     const p = basicIndex[r];
     const toUpper = x[p] > upper[p];
     const s = toUpper ? 1 : -1;
     const delta = toUpper ? x[p] - upper[p] : lower[p] - x[p];
 
-    rho.fill(0);
+    clearListed(rho, rhoNz, rhoCount);
     rho[r] = 1;
-    st.lu.btran(rho);
-    let wr = 0;
-    for (let i = 0; i < m; i++) wr += rho[i] * rho[i];
+    rhoCount = st.lu.btran(rho, rhoNz);
+    const wr = squaredNormListed(rho, rhoNz, rhoCount);
     st.dseWeight[r] = wr;
-    const alphaRow = st.computePivotRow(rho);
+    const alphaRow = st.computePivotRow(rho, rhoCount, rhoNz);
 
-    // Ratio test: candidates j with d_j − t·s·α_j reaching zero for some t ≥ 0.
-    let nc = 0;
-    const rowCount = st.rowNzCount;
-    for (let k = 0; k < rowCount; k++) {
-      const j = nz[k];
-      const sj = status[j];
-      if (sj === BASIC || lower[j] === upper[j]) continue;
-      const a = s * alphaRow[j];
-      if (sj === AT_LOWER ? a > pivotTol : sj === AT_UPPER ? a < -pivotTol : Math.abs(a) > pivotTol) cand[nc++] = j;
-    }
-    const q = longStepRatioTest(st, s, delta, nc, tolD, tolP);
+    const nc = collectCandidates(st, s);
+    const q = longStepRatioTest(st, s, delta, nc, st.tol.dual, tolP);
     const nflip = st.flipCount;
     if (q < 0) {
       return { status: "infeasible", farkasRow: rho.slice() };
     }
 
-    st.ftranColumn(q, alphaCol);
+    // the DSE vector τ = B⁻¹ρ_r rides along with the entering column's FTRAN
+    tau.set(rho);
+    const colCount = st.ftranColumnPair(q, alphaCol, colNz, tau);
     const pivot = alphaCol[r];
     if (Math.abs(pivot - alphaRow[q]) > 1e-7 * (1 + Math.abs(pivot)) || Math.abs(pivot) < 1e-11) {
       if (++trouble > 3) return { status: "numerical" };
       st.refactor();
       st.computePrimal();
       st.computeDual();
+      refreshInfeasibilities(st);
       continue;
     }
     trouble = 0;
-    tau.set(rho);
-    st.lu.ftran(tau);
 
-    if (nflip > 0) {
-      flipRhs.fill(0);
-      for (let f = 0; f < nflip; f++) {
-        const j = flips[f];
-        const from = x[j];
-        const toUp = status[j] === AT_LOWER;
-        status[j] = toUp ? AT_UPPER : AT_LOWER;
-        x[j] = toUp ? upper[j] : lower[j];
-        const delta = x[j] - from;
-        if (j < n) for (let k = st.a.start[j]; k < st.a.start[j + 1]; k++) flipRhs[st.a.index[k]] += st.a.value[k] * delta;
-        else flipRhs[j - n] += delta;
-      }
-      st.lu.ftran(flipRhs);
-      for (let k = 0; k < m; k++) x[basicIndex[k]] -= flipRhs[k];
-    }
+    if (nflip > 0) applyFlips(st, nflip);
 
     // primal step: the leaving variable goes exactly to its violated bound
     const target = toUpper ? upper[p] : lower[p];
     const thetaP = (x[p] - target) / pivot;
-    for (let k = 0; k < m; k++) x[basicIndex[k]] -= thetaP * alphaCol[k];
+    primalStep(st, thetaP, alphaCol, colNz, colCount);
     x[q] += thetaP;
     x[p] = target;
 
@@ -144,30 +114,160 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       d[q] = 0;
       thetaD = 0;
     }
-    if (thetaD !== 0) {
-      for (let k = 0; k < rowCount; k++) {
-        const j = nz[k];
-        if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
-      }
-    }
+    if (thetaD !== 0) dualStep(st, thetaD);
     d[p] = -thetaD;
 
-    // dual steepest-edge weights (old basis' τ = B⁻¹ρ_r)
-    for (let k = 0; k < m; k++) {
-      if (k === r) continue;
-      const ak = alphaCol[k];
-      if (ak === 0) continue;
-      const ratio = ak / pivot;
-      const w = st.dseWeight[k] + ratio * (ratio * wr - 2 * tau[k]);
-      st.dseWeight[k] = Math.max(w, MIN_DSE_WEIGHT);
-    }
-    st.dseWeight[r] = Math.max(wr / (pivot * pivot), MIN_DSE_WEIGHT);
+    updateDseWeights(st, r, pivot, wr, alphaCol, tau, colNz, colCount);
 
     const leavingStatus = lower[p] === upper[p] ? AT_LOWER : toUpper ? AT_UPPER : AT_LOWER;
-    st.replaceBasic(r, q, leavingStatus, alphaCol);
+    if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st);
+    else infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
     // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
     if (Math.abs(thetaD) > 1e-12) degenerate = 0;
     else if (++degenerate === STALL_ITERATIONS && !st.costsAltered) perturbCosts(st);
+  }
+}
+
+/** CHUZR, dual steepest edge over the maintained infeasibilities: the position maximising inf²/w, or −1. */
+function chooseLeavingRow(st: SimplexState): number {
+  const m = st.m;
+  const infeasibility = st.infeasibilitySquared;
+  const weight = st.dseWeight;
+  let r = -1;
+  let best = 0;
+  for (let k = 0; k < m; k++) {
+    const inf2 = infeasibility[k];
+    if (inf2 === 0) continue;
+    const score = inf2 / weight[k];
+    if (score > best) {
+      best = score;
+      r = k;
+    }
+  }
+  return r;
+}
+
+function clearListed(v: Float64Array, list: Int32Array, count: number): void {
+  for (let c = 0; c < count; c++) v[list[c]] = 0;
+}
+
+function squaredNormListed(v: Float64Array, list: Int32Array, count: number): number {
+  let s = 0;
+  for (let c = 0; c < count; c++) s += v[list[c]] * v[list[c]];
+  return s;
+}
+
+/** Ratio-test candidates (into st.candidates): nonbasic j whose d_j − t·s·α_j reaches zero for some t ≥ 0. */
+function collectCandidates(st: SimplexState, s: number): number {
+  const { status, lower, upper, alphaRow } = st;
+  const nz = st.rowNz;
+  const cand = st.candidates;
+  const pivotTol = st.tol.pivot;
+  const rowCount = st.rowNzCount;
+  let nc = 0;
+  for (let k = 0; k < rowCount; k++) {
+    const j = nz[k];
+    const sj = status[j];
+    if (sj === BASIC || lower[j] === upper[j]) continue;
+    const a = s * alphaRow[j];
+    if (sj === AT_LOWER ? a > pivotTol : sj === AT_UPPER ? a < -pivotTol : Math.abs(a) > pivotTol) cand[nc++] = j;
+  }
+  return nc;
+}
+
+/** Moves the ratio test's flipped variables to their other bound and the basic ones by B⁻¹ of the change. */
+function applyFlips(st: SimplexState, nflip: number): void {
+  const { n, x, status, lower, upper, basicIndex, a } = st;
+  const flips = st.flipList;
+  const flipRhs = st.work[3];
+  const flipNz = st.positionLists[2];
+  const infeasibility = st.infeasibilitySquared;
+  const tolP = st.tol.primal;
+  flipRhs.fill(0);
+  for (let f = 0; f < nflip; f++) {
+    const j = flips[f];
+    const from = x[j];
+    const toUp = status[j] === AT_LOWER;
+    status[j] = toUp ? AT_UPPER : AT_LOWER;
+    x[j] = toUp ? upper[j] : lower[j];
+    const delta = x[j] - from;
+    if (j < n) for (let k = a.start[j]; k < a.start[j + 1]; k++) flipRhs[a.index[k]] += a.value[k] * delta;
+    else flipRhs[j - n] += delta;
+  }
+  const flipCount = st.lu.ftran(flipRhs, false, flipNz);
+  for (let c = 0; c < flipCount; c++) {
+    const k = flipNz[c];
+    const j = basicIndex[k];
+    x[j] -= flipRhs[k];
+    infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
+  }
+}
+
+/** x_B −= θ_P·α over α's nonzero positions, with their infeasibilities. */
+function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, colNz: Int32Array, colCount: number): void {
+  const { x, lower, upper, basicIndex } = st;
+  const infeasibility = st.infeasibilitySquared;
+  const tolP = st.tol.primal;
+  for (let c = 0; c < colCount; c++) {
+    const k = colNz[c];
+    const j = basicIndex[k];
+    x[j] -= thetaP * alphaCol[k];
+    infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
+  }
+}
+
+/** d_N −= θ_D·α_r over the pivot row's nonzeros. */
+function dualStep(st: SimplexState, thetaD: number): void {
+  const { d, status, alphaRow } = st;
+  const nz = st.rowNz;
+  const rowCount = st.rowNzCount;
+  for (let k = 0; k < rowCount; k++) {
+    const j = nz[k];
+    if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
+  }
+}
+
+/** Forrest–Goldfarb update of the DSE weights (old basis' τ = B⁻¹ρ_r), over α's nonzero positions. */
+function updateDseWeights(
+  st: SimplexState,
+  r: number,
+  pivot: number,
+  wr: number,
+  alphaCol: Float64Array,
+  tau: Float64Array,
+  colNz: Int32Array,
+  colCount: number,
+): void {
+  const weight = st.dseWeight;
+  for (let c = 0; c < colCount; c++) {
+    const k = colNz[c];
+    if (k === r) continue;
+    const ak = alphaCol[k];
+    if (ak === 0) continue;
+    const ratio = ak / pivot;
+    const w = weight[k] + ratio * (ratio * wr - 2 * tau[k]);
+    weight[k] = Math.max(w, MIN_DSE_WEIGHT);
+  }
+  weight[r] = Math.max(wr / (pivot * pivot), MIN_DSE_WEIGHT);
+}
+
+/** (Distance beyond the violated bound)², or 0 within the primal tolerance: CHUZR's numerator. */
+function infeasibilitySquared(v: number, lo: number, up: number, tolP: number): number {
+  let inf: number;
+  if (v < lo - tolP) inf = lo - v;
+  else if (v > up + tolP) inf = v - up;
+  else return 0;
+  return inf * inf;
+}
+
+/** Every basic position's squared infeasibility, after x changed wholesale (start, refactorisation). */
+function refreshInfeasibilities(st: SimplexState): void {
+  const { m, x, lower, upper, basicIndex } = st;
+  const tolP = st.tol.primal;
+  const out = st.infeasibilitySquared;
+  for (let k = 0; k < m; k++) {
+    const j = basicIndex[k];
+    out[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
   }
 }
 

@@ -32,13 +32,20 @@ export interface PrimalOutcome {
   farkasRow?: Float64Array;
 }
 
+/** The leaving row chosen by the ratio test, with its ratio and the bound it leaves at. */
+interface LeavingChoice {
+  r: number;
+  ratio: number;
+  toUpper: boolean;
+}
+
 export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
-  const { m, total, x, d, lower, upper, status, basicIndex } = st;
-  const [alphaCol, rho, phaseCost] = st.work;
-  const nz = st.rowNz;
+  const { total, x, d, lower, upper, status, basicIndex } = st;
+  const alphaCol = st.work[0];
+  const rho = st.work[1];
+  const phaseCost = st.work[2];
   const devex = new Float64Array(total).fill(1);
-  const tolP = st.tol.primal;
-  const tolD = st.tol.dual;
+  const leaving: LeavingChoice = { r: -1, ratio: 0, toUpper: false };
   const startIter = st.iterations;
   let trouble = 0;
   let wasPhase1 = true;
@@ -46,50 +53,27 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
   // exact minimum ratio with ties to the lowest index) until a step makes progress.
   let degenerate = 0;
 
+  // The vector loops live in small functions so that a cold process optimises them early (see
+  // runDual).
   for (;;) {
     if (st.iterations - startIter >= opt.iterationLimit) return { status: "iteration_limit" };
     if ((st.iterations & 15) === 0 && performance.now() > opt.deadline) return { status: "time_limit" };
 
     // phase: any basic variable outside its bounds?
-    let infeasible = false;
-    for (let k = 0; k < m; k++) {
-      const j = basicIndex[k];
-      const v = x[j];
-      phaseCost[k] = v < lower[j] - tolP ? -1 : v > upper[j] + tolP ? 1 : 0;
-      if (phaseCost[k] !== 0) infeasible = true;
-    }
+    const infeasible = phaseCosts(st, phaseCost);
     if (infeasible) {
       // phase-1 reduced costs from scratch: d_j = −(yᵀa_j), y = B⁻ᵀ c_B(phase 1)
       rho.set(phaseCost);
       st.lu.btran(rho);
-      const row = st.computePivotRow(rho);
-      for (let j = 0; j < total; j++) d[j] = status[j] === BASIC ? 0 : -row[j];
+      phaseOneReducedCosts(st, st.computePivotRow(rho));
       wasPhase1 = true;
     } else if (wasPhase1) {
       st.computeDual();
       wasPhase1 = false;
     }
 
-    // CHUZC: Devex (Bland when stalling)
     const bland = degenerate >= STALL_ITERATIONS;
-    let q = -1;
-    let best = 0;
-    for (let j = 0; j < total; j++) {
-      const sj = status[j];
-      if (sj === BASIC || lower[j] === upper[j]) continue;
-      const dj = d[j];
-      if (sj === AT_LOWER ? dj < -tolD : sj === AT_UPPER ? dj > tolD : Math.abs(dj) > tolD) {
-        if (bland) {
-          q = j;
-          break;
-        }
-        const score = (dj * dj) / devex[j];
-        if (score > best) {
-          best = score;
-          q = j;
-        }
-      }
-    }
+    const q = chooseEntering(st, devex, bland);
     if (q < 0) {
       if (!infeasible) return { status: "optimal" };
       rho.set(phaseCost);
@@ -99,70 +83,13 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
     const dir = d[q] < 0 ? 1 : -1;
 
     st.ftranColumn(q, alphaCol);
-    // Harris pass 1: the relaxed step
-    let thetaMax = Infinity;
-    for (let k = 0; k < m; k++) {
-      const ak = alphaCol[k];
-      if (Math.abs(ak) < st.tol.pivot) continue;
-      const rate = -dir * ak;
-      const j = basicIndex[k];
-      const v = x[j];
-      let room: number;
-      if (rate < 0) {
-        if (v < lower[j] - tolP) continue;
-        room = v > upper[j] + tolP ? v - upper[j] : v - lower[j];
-      } else {
-        if (v > upper[j] + tolP) continue;
-        room = v < lower[j] - tolP ? lower[j] - v : upper[j] - v;
-      }
-      if (room === Infinity) continue;
-      const relaxed = (bland ? Math.max(room, 0) : room + tolP) / Math.abs(rate);
-      if (relaxed < thetaMax) thetaMax = relaxed;
-    }
-    // pass 2: largest |α| among breakpoints within the relaxed step
-    let r = -1;
-    let rAbs = 0;
-    let rRatio = 0;
-    let rToUpper = false;
-    for (let k = 0; k < m; k++) {
-      const ak = alphaCol[k];
-      if (Math.abs(ak) < st.tol.pivot) continue;
-      const rate = -dir * ak;
-      const j = basicIndex[k];
-      const v = x[j];
-      let room: number;
-      let toUpper: boolean;
-      if (rate < 0) {
-        if (v < lower[j] - tolP) continue;
-        toUpper = v > upper[j] + tolP;
-        room = toUpper ? v - upper[j] : v - lower[j];
-      } else {
-        if (v > upper[j] + tolP) continue;
-        toUpper = !(v < lower[j] - tolP);
-        room = toUpper ? upper[j] - v : lower[j] - v;
-      }
-      if (room === Infinity) continue;
-      const ratio = room / Math.abs(rate);
-      if (bland) {
-        if (Math.max(ratio, 0) <= thetaMax && (r < 0 || j < basicIndex[r])) {
-          r = k;
-          rRatio = ratio;
-          rToUpper = toUpper;
-        }
-        continue;
-      }
-      if (ratio <= thetaMax && Math.abs(ak) > rAbs) {
-        rAbs = Math.abs(ak);
-        r = k;
-        rRatio = ratio;
-        rToUpper = toUpper;
-      }
-    }
+    const thetaMax = harrisBound(st, alphaCol, dir, bland);
+    chooseLeaving(st, alphaCol, dir, bland, thetaMax, leaving);
+    const r = leaving.r;
     const flipRange = upper[q] - lower[q];
-    if (flipRange <= thetaMax && flipRange < Infinity && (r < 0 || flipRange <= rRatio)) {
+    if (flipRange <= thetaMax && flipRange < Infinity && (r < 0 || flipRange <= leaving.ratio)) {
       // the entering variable reaches its other bound first: bound flip, no basis change
-      const step = dir * flipRange;
-      for (let k = 0; k < m; k++) x[basicIndex[k]] -= step * alphaCol[k];
+      stepBasics(st, alphaCol, dir * flipRange);
       status[q] = status[q] === AT_LOWER ? AT_UPPER : AT_LOWER;
       x[q] = status[q] === AT_LOWER ? lower[q] : upper[q];
       st.iterations++;
@@ -190,37 +117,174 @@ export function runPrimal(st: SimplexState, opt: PrimalOptions): PrimalOutcome {
     trouble = 0;
 
     const p = basicIndex[r];
-    const theta = Math.max(rRatio, 0);
+    const rToUpper = leaving.toUpper;
+    const theta = Math.max(leaving.ratio, 0);
     degenerate = theta * Math.abs(d[q]) > 1e-12 ? 0 : degenerate + 1;
     const step = dir * theta;
-    for (let k = 0; k < m; k++) x[basicIndex[k]] -= step * alphaCol[k];
+    stepBasics(st, alphaCol, step);
     x[q] += step;
     x[p] = rToUpper ? upper[p] : lower[p];
 
     if (!infeasible) {
       const thetaD = d[q] / alphaRow[q];
-      for (let k = 0; k < st.rowNzCount; k++) {
-        const j = nz[k];
-        if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
-      }
+      reducedCostStep(st, thetaD);
       d[p] = -thetaD;
     }
     const wq = devex[q];
-    let reset = false;
-    for (let k = 0; k < st.rowNzCount; k++) {
-      const j = nz[k];
-      if (status[j] === BASIC || j === q) continue;
-      const ratio = alphaRow[j] / pivot;
-      const w = ratio * ratio * wq;
-      if (w > devex[j]) {
-        devex[j] = w;
-        if (w > 1e6) reset = true;
-      }
-    }
+    const reset = updateDevex(st, devex, q, pivot);
     devex[p] = Math.max(wq / (pivot * pivot), 1);
     if (reset) devex.fill(1);
 
     const leavingStatus = lower[p] === upper[p] ? AT_LOWER : rToUpper ? AT_UPPER : AT_LOWER;
     if (st.replaceBasic(r, q, leavingStatus, alphaCol)) wasPhase1 = true;
   }
+}
+
+/** Phase-1 costs of the basic positions (−1 below, +1 above, 0 within bounds); true when any is infeasible. */
+function phaseCosts(st: SimplexState, phaseCost: Float64Array): boolean {
+  const { m, x, lower, upper, basicIndex } = st;
+  const tolP = st.tol.primal;
+  let infeasible = false;
+  for (let k = 0; k < m; k++) {
+    const j = basicIndex[k];
+    const v = x[j];
+    phaseCost[k] = v < lower[j] - tolP ? -1 : v > upper[j] + tolP ? 1 : 0;
+    if (phaseCost[k] !== 0) infeasible = true;
+  }
+  return infeasible;
+}
+
+function phaseOneReducedCosts(st: SimplexState, row: Float64Array): void {
+  const { total, d, status } = st;
+  for (let j = 0; j < total; j++) d[j] = status[j] === BASIC ? 0 : -row[j];
+}
+
+/** CHUZC: Devex (Bland's lowest index when stalling); −1 when no reduced cost has the wrong sign. */
+function chooseEntering(st: SimplexState, devex: Float64Array, bland: boolean): number {
+  const { total, d, lower, upper, status } = st;
+  const tolD = st.tol.dual;
+  let q = -1;
+  let best = 0;
+  for (let j = 0; j < total; j++) {
+    const sj = status[j];
+    if (sj === BASIC || lower[j] === upper[j]) continue;
+    const dj = d[j];
+    if (sj === AT_LOWER ? dj < -tolD : sj === AT_UPPER ? dj > tolD : Math.abs(dj) > tolD) {
+      if (bland) return j;
+      const score = (dj * dj) / devex[j];
+      if (score > best) {
+        best = score;
+        q = j;
+      }
+    }
+  }
+  return q;
+}
+
+/** Harris pass 1: the step allowed with every blocking bound relaxed by the primal tolerance. */
+function harrisBound(st: SimplexState, alphaCol: Float64Array, dir: number, bland: boolean): number {
+  const { m, x, lower, upper, basicIndex } = st;
+  const tolP = st.tol.primal;
+  const pivotTol = st.tol.pivot;
+  let thetaMax = Infinity;
+  for (let k = 0; k < m; k++) {
+    const ak = alphaCol[k];
+    if (Math.abs(ak) < pivotTol) continue;
+    const rate = -dir * ak;
+    const j = basicIndex[k];
+    const v = x[j];
+    let room: number;
+    if (rate < 0) {
+      if (v < lower[j] - tolP) continue;
+      room = v > upper[j] + tolP ? v - upper[j] : v - lower[j];
+    } else {
+      if (v > upper[j] + tolP) continue;
+      room = v < lower[j] - tolP ? lower[j] - v : upper[j] - v;
+    }
+    if (room === Infinity) continue;
+    const relaxed = (bland ? Math.max(room, 0) : room + tolP) / Math.abs(rate);
+    if (relaxed < thetaMax) thetaMax = relaxed;
+  }
+  return thetaMax;
+}
+
+/** Harris pass 2: the largest |α| among the breakpoints within the relaxed step (Bland: lowest index). */
+function chooseLeaving(st: SimplexState, alphaCol: Float64Array, dir: number, bland: boolean, thetaMax: number, out: LeavingChoice): void {
+  const { m, x, lower, upper, basicIndex } = st;
+  const tolP = st.tol.primal;
+  const pivotTol = st.tol.pivot;
+  let r = -1;
+  let rAbs = 0;
+  let rRatio = 0;
+  let rToUpper = false;
+  for (let k = 0; k < m; k++) {
+    const ak = alphaCol[k];
+    if (Math.abs(ak) < pivotTol) continue;
+    const rate = -dir * ak;
+    const j = basicIndex[k];
+    const v = x[j];
+    let room: number;
+    let toUpper: boolean;
+    if (rate < 0) {
+      if (v < lower[j] - tolP) continue;
+      toUpper = v > upper[j] + tolP;
+      room = toUpper ? v - upper[j] : v - lower[j];
+    } else {
+      if (v > upper[j] + tolP) continue;
+      toUpper = !(v < lower[j] - tolP);
+      room = toUpper ? upper[j] - v : lower[j] - v;
+    }
+    if (room === Infinity) continue;
+    const ratio = room / Math.abs(rate);
+    if (bland) {
+      if (Math.max(ratio, 0) <= thetaMax && (r < 0 || j < basicIndex[r])) {
+        r = k;
+        rRatio = ratio;
+        rToUpper = toUpper;
+      }
+      continue;
+    }
+    if (ratio <= thetaMax && Math.abs(ak) > rAbs) {
+      rAbs = Math.abs(ak);
+      r = k;
+      rRatio = ratio;
+      rToUpper = toUpper;
+    }
+  }
+  out.r = r;
+  out.ratio = rRatio;
+  out.toUpper = rToUpper;
+}
+
+function stepBasics(st: SimplexState, alphaCol: Float64Array, step: number): void {
+  const { m, x, basicIndex } = st;
+  for (let k = 0; k < m; k++) x[basicIndex[k]] -= step * alphaCol[k];
+}
+
+function reducedCostStep(st: SimplexState, thetaD: number): void {
+  const { d, status, alphaRow } = st;
+  const nz = st.rowNz;
+  for (let k = 0; k < st.rowNzCount; k++) {
+    const j = nz[k];
+    if (status[j] !== BASIC) d[j] -= thetaD * alphaRow[j];
+  }
+}
+
+/** Devex reference weights raised along the pivot row; true when one grew past 1e6 (reset them all). */
+function updateDevex(st: SimplexState, devex: Float64Array, q: number, pivot: number): boolean {
+  const { status, alphaRow } = st;
+  const nz = st.rowNz;
+  const wq = devex[q];
+  let reset = false;
+  for (let k = 0; k < st.rowNzCount; k++) {
+    const j = nz[k];
+    if (status[j] === BASIC || j === q) continue;
+    const ratio = alphaRow[j] / pivot;
+    const w = ratio * ratio * wq;
+    if (w > devex[j]) {
+      devex[j] = w;
+      if (w > 1e6) reset = true;
+    }
+  }
+  return reset;
 }

@@ -62,9 +62,15 @@ export class SimplexState {
   readonly rowNz: Int32Array;
   rowNzCount = 0;
   private readonly rowMark: Int32Array;
+  /** ρ's nonzero rows when the caller does not supply them. */
+  private readonly rhoRows: Int32Array;
   private rowStamp = 0;
   /** Work vectors of length m shared by the simplex loops (never live across a call). */
   readonly work: Float64Array[];
+  /** Position lists of length m for the nonzeros of the work vectors (never live across a call). */
+  readonly positionLists: Int32Array[];
+  /** Squared primal infeasibility beyond the tolerance by basis position (kept by the dual simplex). */
+  readonly infeasibilitySquared: Float64Array;
   /** Work lists of length m + n for ratio-test candidates and bound flips. */
   readonly candidates: Int32Array;
   readonly flipList: Int32Array;
@@ -97,7 +103,10 @@ export class SimplexState {
     this.alphaRow = new Float64Array(this.total);
     this.rowNz = new Int32Array(this.total);
     this.rowMark = new Int32Array(this.total);
+    this.rhoRows = new Int32Array(this.m);
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
+    this.positionLists = Array.from({ length: 3 }, () => new Int32Array(this.m));
+    this.infeasibilitySquared = new Float64Array(this.m);
     this.candidates = new Int32Array(this.total);
     this.flipList = new Int32Array(this.total);
     this.breakpoint = new Float64Array(this.total);
@@ -297,41 +306,60 @@ export class SimplexState {
     return y;
   }
 
-  /** out := B⁻¹ a_j (by basis position); the factor keeps the spike for the update if j enters. */
-  ftranColumn(j: number, out: Float64Array): void {
+  /**
+   * out := B⁻¹ a_j (by basis position); the factor keeps the spike for the update if j enters. The
+   * positions of out's nonzeros go to `nonzeros` (when given); returns their count.
+   */
+  ftranColumn(j: number, out: Float64Array, nonzeros?: Int32Array): number {
     out.fill(0);
     if (j < this.n) {
       const a = this.a;
       for (let p = a.start[j]; p < a.start[j + 1]; p++) out[a.index[p]] = a.value[p];
     } else out[j - this.n] = 1;
-    this.lu.ftran(out, true);
+    return this.lu.ftran(out, true, nonzeros);
+  }
+
+  /** `ftranColumn(j, out, nonzeros)` and `other` := B⁻¹ other, both in one pass over the factors. */
+  ftranColumnPair(j: number, out: Float64Array, nonzeros: Int32Array, other: Float64Array): number {
+    out.fill(0);
+    if (j < this.n) {
+      const a = this.a;
+      for (let p = a.start[j]; p < a.start[j + 1]; p++) out[a.index[p]] = a.value[p];
+    } else out[j - this.n] = 1;
+    return this.lu.ftranPair(out, nonzeros, other);
   }
 
   /**
    * alphaRow := ρᵀ[A I] (ρ by row) and the list of its nonzero columns. Row-wise (touching only rows
-   * with ρ_i ≠ 0) when ρ is sparse, else column by column over the nonbasic columns.
+   * with ρ_i ≠ 0) when ρ is sparse, else column by column over the nonbasic columns. Callers that
+   * know ρ's nonzero rows (in increasing order, as BTRAN lists them) pass them to skip the scan of ρ.
    */
-  computePivotRow(rho: Float64Array): Float64Array {
+  computePivotRow(rho: Float64Array, rhoCount = -1, rhoNonzeros?: Int32Array): Float64Array {
     const out = this.alphaRow;
     const list = this.rowNz;
     for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
-    let nnz = 0;
-    for (let i = 0; i < this.m; i++) if (rho[i] !== 0) nnz++;
-    this.rowNzCount = nnz < 0.4 * this.m ? this.pivotRowByRows(rho) : this.pivotRowByColumns(rho);
+    let rows = rhoNonzeros;
+    let nnz = rhoCount;
+    if (rows === undefined || nnz < 0) {
+      rows = this.rhoRows;
+      nnz = 0;
+      for (let i = 0; i < this.m; i++) if (rho[i] !== 0) rows[nnz++] = i;
+    }
+    this.rowNzCount = nnz < 0.4 * this.m ? this.pivotRowByRows(rho, nnz, rows) : this.pivotRowByColumns(rho, nnz, rows);
     return out;
   }
 
-  /** ρᵀA through the row-wise matrix, touching only rows with ρ_i ≠ 0; returns the list length. */
-  private pivotRowByRows(rho: Float64Array): number {
-    const { m, n, ar } = this;
+  /** ρᵀA through the row-wise matrix, touching only the rows listed; returns the list length. */
+  private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
+    const { n, ar } = this;
     const out = this.alphaRow;
     const list = this.rowNz;
     const mark = this.rowMark;
     const stamp = ++this.rowStamp;
     let count = 0;
-    for (let i = 0; i < m; i++) {
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
       const r = rho[i];
-      if (r === 0) continue;
       for (let p = ar.start[i]; p < ar.start[i + 1]; p++) {
         const j = ar.index[p];
         if (mark[j] !== stamp) {
@@ -347,8 +375,8 @@ export class SimplexState {
   }
 
   /** ρᵀa_j column by column for the nonbasic columns (ρ dense); returns the list length. */
-  private pivotRowByColumns(rho: Float64Array): number {
-    const { m, n, a, status } = this;
+  private pivotRowByColumns(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
+    const { n, a, status } = this;
     const out = this.alphaRow;
     const list = this.rowNz;
     let count = 0;
@@ -361,11 +389,10 @@ export class SimplexState {
         list[count++] = j;
       }
     }
-    for (let i = 0; i < m; i++) {
-      if (rho[i] !== 0) {
-        out[n + i] = rho[i];
-        list[count++] = n + i;
-      }
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
+      out[n + i] = rho[i];
+      list[count++] = n + i;
     }
     return count;
   }

@@ -166,6 +166,88 @@ describe("jaos LU", () => {
   });
 });
 
+/** The positions of v's nonzeros, increasing. */
+const support = (v: Float64Array) => [...v.keys()].filter((i) => v[i] !== 0);
+
+describe("jaos LU nonzero lists", () => {
+  it("FTRAN and BTRAN list exactly the nonzeros of their results (BTRAN's in increasing order), through updates", () => {
+    const rng = new Rng(23);
+    const m = 200;
+    const cols = randomMatrix(m, 0.01, rng);
+    const { start, index, value } = toCsc(cols);
+    const lu = new LuFactor(m);
+    lu.factorize(start, index, value);
+    const list = new Int32Array(m);
+    for (let u = 0; u < 30; u++) {
+      // sparse right-hand sides: the simplex's unit vectors and columns
+      const b = new Float64Array(m);
+      const picks = 1 + rng.int(4);
+      for (let t = 0; t < picks; t++) b[rng.int(m)] = rng.next() * 2 - 1;
+      const x = b.slice();
+      const nx = lu.ftran(x, false, list);
+      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-9);
+      expect([...list.subarray(0, nx)].sort((p, q) => p - q)).toEqual(support(x));
+      const y = b.slice();
+      const ny = lu.btran(y, list);
+      expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-9);
+      expect([...list.subarray(0, ny)]).toEqual(support(y));
+      // a basis change, so that later solves go through row etas
+      const dense = new Float64Array(m);
+      for (let i = 0; i < m; i++) if (rng.next() < 0.03) dense[i] = rng.next() * 2 - 1;
+      dense[rng.int(m)] = 5;
+      const alpha = dense.slice();
+      const na = lu.ftran(alpha, true, list);
+      expect([...list.subarray(0, na)].sort((p, q) => p - q)).toEqual(support(alpha));
+      let r = 0;
+      for (let i = 1; i < m; i++) if (Math.abs(alpha[i]) > Math.abs(alpha[r])) r = i;
+      expect(lu.update(alpha, r)).toBe(true);
+      cols[r] = [...dense].map((v, i) => [i, v]).filter(([, v]) => v !== 0);
+    }
+  });
+});
+
+describe("jaos LU paired FTRAN", () => {
+  it("gives both results bit for bit as two separate FTRANs, lists col's nonzeros and keeps col's spike for the update", () => {
+    const rng = new Rng(31);
+    const m = 150;
+    const cols = randomMatrix(m, 0.02, rng);
+    const { start, index, value } = toCsc(cols);
+    const paired = new LuFactor(m);
+    const single = new LuFactor(m);
+    paired.factorize(start, index, value);
+    single.factorize(start, index, value);
+    const list = new Int32Array(m);
+    for (let u = 0; u < 30; u++) {
+      const col = new Float64Array(m);
+      for (let i = 0; i < m; i++) if (rng.next() < 0.03) col[i] = rng.next() * 2 - 1;
+      col[rng.int(m)] = 5;
+      // the DSE vector is dense on some steps and a unit vector on others
+      const other = new Float64Array(m);
+      if (u % 2 === 0) for (let i = 0; i < m; i++) other[i] = rng.next() < 0.5 ? rng.next() - 0.5 : 0;
+      else other[rng.int(m)] = 1;
+      const colA = col.slice();
+      const otherA = other.slice();
+      const count = paired.ftranPair(colA, list, otherA);
+      const colB = col.slice();
+      const otherB = other.slice();
+      single.ftran(colB, true);
+      single.ftran(otherB);
+      expect(colA).toEqual(colB);
+      expect(otherA).toEqual(otherB);
+      expect([...list.subarray(0, count)].sort((p, q) => p - q)).toEqual(support(colA));
+      let r = 0;
+      for (let i = 1; i < m; i++) if (Math.abs(colA[i]) > Math.abs(colA[r])) r = i;
+      expect(paired.update(colA, r)).toBe(true);
+      expect(single.update(colB, r)).toBe(true);
+      cols[r] = [...col].map((v, i) => [i, v]).filter(([, v]) => v !== 0);
+      const b = Float64Array.from({ length: m }, () => rng.next());
+      const x = b.slice();
+      paired.ftran(x);
+      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-8);
+    }
+  });
+});
+
 /** A triangular part (slack-like columns and a chain) around a dense, well-conditioned nucleus. */
 function denseNucleusMatrix(m: number, nucleus: number, rng: Rng): number[][][] {
   const cols: number[][][] = [];

@@ -288,30 +288,30 @@ function substituteColumn(p: Presolver, i: number, j: number): void {
 /**
  * Parallel rows: a row that is a multiple s of another over the active columns constrains the same
  * activity, so its sides (divided by s) are merged into the other's and it goes. Rows are grouped by
- * their columns and coefficient ratios (12 significant digits), then checked entry by entry.
+ * their columns, then checked entry by entry (to 1e-12) against the group's first row.
  */
 export function parallelRows(p: Presolver): number {
-  const groups = new Map<string, number[]>();
-  const entries: [number, number][][] = [];
+  // rows grouped by an order-free hash of their active columns; the entries are sorted and compared
+  // only inside groups of two or more
+  const groups = new Map<number, number[]>();
   for (let i = 0; i < p.m; i++) {
     if (!p.rowActive[i] || p.rowCount[i] < 2) continue;
-    const row = activeEntries(p, i);
-    entries[i] = row;
-    const first = row[0]![1];
-    const key = `${row.map((e) => e[0]).join(",")}|${row.map((e) => (e[1] / first).toPrecision(12)).join(",")}`;
+    const key = columnPatternHash(p, i);
     const group = groups.get(key);
     if (group) group.push(i);
     else groups.set(key, [i]);
   }
   let removed = 0;
   for (const group of groups.values()) {
+    if (group.length < 2) continue;
     const kept = group[0]!;
-    const base = entries[kept]!;
+    const base = activeEntries(p, kept);
     for (let g = 1; g < group.length && !p.infeasible; g++) {
       const k = group[g]!;
-      const other = entries[k]!;
+      const other = activeEntries(p, k);
+      if (other.length !== base.length) continue;
       const scale = other[0]![1] / base[0]![1];
-      if (other.some((e, t) => Math.abs(e[1] - scale * base[t]![1]) > 1e-12 * Math.abs(e[1]))) continue;
+      if (other.some((e, t) => e[0] !== base[t]![0] || Math.abs(e[1] - scale * base[t]![1]) > 1e-12 * Math.abs(e[1]))) continue;
       const lo = scale > 0 ? p.rowLower[k] / scale : p.rowUpper[k] / scale;
       const up = scale > 0 ? p.rowUpper[k] / scale : p.rowLower[k] / scale;
       let newLo = Math.max(p.rowLower[kept], lo);
@@ -330,6 +330,19 @@ export function parallelRows(p: Presolver): number {
     }
   }
   return removed;
+}
+
+function columnPatternHash(p: Presolver, i: number): number {
+  const ri = p.mat.rowIdx[i];
+  let sum = 0;
+  let mix = 0;
+  for (let t = 0; t < ri.length; t++) {
+    if (!p.colActive[ri[t]]) continue;
+    const h = Math.imul(ri[t] + 1, 0x9e3779b1);
+    sum = (sum + h) | 0;
+    mix ^= h >>> 7;
+  }
+  return (Math.imul(sum, 31) ^ mix ^ p.rowCount[i]) | 0;
 }
 
 /** Row i's active (column, coefficient) pairs, by column. */

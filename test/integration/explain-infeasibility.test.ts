@@ -8,7 +8,9 @@ import { readMps } from "../../functions/core/problem/mps.js";
 import type { Problem } from "../../functions/core/problem/schema.js";
 import { jaosOracle, membersOf, subproblem } from "../../functions/core/solvers/iis/index.js";
 import { SOLVER_NAMES } from "../../functions/core/solvers/types.js";
+import type { Infeasibility } from "../../functions/core/solvers/types.js";
 import { type AdapterRegistry, createAdapters } from "../../solver-container/src/adapters/index.js";
+import type { SolverAdapter } from "../../solver-container/src/adapters/types.js";
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { machineHas } from "../support/machine.js";
@@ -37,6 +39,35 @@ function load(file: string): Problem {
   return file.endsWith(".lp") ? readLp(text) : readMps(text);
 }
 
+/**
+ * Solves `file` with `adapter`, explanation on, and checks the answer with jaos in this process: the
+ * subset is infeasible and, where called irreducible, each member removed leaves it feasible.
+ */
+async function expectExplained(adapter: SolverAdapter, label: string, file: string, timeLimitSeconds: number, workDir: string): Promise<Infeasibility> {
+  const problem = load(file);
+  const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
+  const started = Date.now();
+  const r = await adapter.solve(problem, { timeLimitSeconds, gapTolerance: 1e-4, threads: 1, explainInfeasibility: true }, context);
+  const seconds = (Date.now() - started) / 1000;
+  const found = r.infeasibility;
+  console.log(
+    `${label} ${file}: ${r.solver_status} in ${seconds.toFixed(1)} s; ${found ? `${found.method}, ${found.constraints.length} rows + ${found.variable_bounds.length} bounds, irreducible ${found.irreducible}, verified ${found.verified}` : "no subset"}`,
+  );
+  expect(r.solver_status).toBe("infeasible");
+  expect(found).toBeTruthy();
+  const members = membersOf(problem, found!);
+  expect(members.length).toBeGreaterThan(0);
+  expect(await jaosOracle(subproblem(problem, members), 30)).toBe("infeasible");
+  if (found!.irreducible) {
+    for (let k = 0; k < members.length; k++) {
+      const without = members.filter((_, i) => i !== k);
+      expect(await jaosOracle(subproblem(problem, without), 30), `without ${JSON.stringify(members[k])}`).toBe("feasible");
+    }
+  }
+  expect(found!.verified).not.toBe(false);
+  return found!;
+}
+
 describe.runIf(enabled)("explain_infeasibility on the manifest's infeasible instances", () => {
   const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
   let adapters: AdapterRegistry;
@@ -55,27 +86,7 @@ describe.runIf(enabled)("explain_infeasibility on the manifest's infeasible inst
   for (const [file, timeLimitSeconds] of Object.entries(INSTANCES)) {
     for (const solver of SOLVER_NAMES) {
       it(`${solver} on ${file}: the explained subset is infeasible, and irreducible where it says so`, async () => {
-        const problem = load(file);
-        const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
-        const started = Date.now();
-        const r = await adapters.get(solver)!.solve(problem, { timeLimitSeconds, gapTolerance: 1e-4, threads: 1, explainInfeasibility: true }, context);
-        const seconds = (Date.now() - started) / 1000;
-        const found = r.infeasibility;
-        console.log(
-          `${solver} ${file}: ${r.solver_status} in ${seconds.toFixed(1)} s; ${found ? `${found.method}, ${found.constraints.length} rows + ${found.variable_bounds.length} bounds, irreducible ${found.irreducible}, verified ${found.verified}` : "no subset"}`,
-        );
-        expect(r.solver_status).toBe("infeasible");
-        expect(found).toBeTruthy();
-        const members = membersOf(problem, found!);
-        expect(members.length).toBeGreaterThan(0);
-        expect(await jaosOracle(subproblem(problem, members), 30)).toBe("infeasible");
-        if (found!.irreducible) {
-          for (let k = 0; k < members.length; k++) {
-            const without = members.filter((_, i) => i !== k);
-            expect(await jaosOracle(subproblem(problem, without), 30), `without ${JSON.stringify(members[k])}`).toBe("feasible");
-          }
-        }
-        expect(found!.verified).not.toBe(false);
+        await expectExplained(adapters.get(solver)!, solver, file, timeLimitSeconds, workDir);
       }, 120_000);
     }
   }
@@ -98,27 +109,10 @@ describe.runIf(enabled)("explain_infeasibility with HiGHS's WebAssembly build (n
 
   for (const file of ["woodinfe.mps", "galenet.mps", "infeasible-mip1.mps"]) {
     it(`highs (WebAssembly) on ${file}: the explained subset is infeasible, and irreducible where it says so`, async () => {
-      const problem = load(file);
       const highs = adapters.get("highs")!;
       expect((await highs.probe()).detail).toMatch(/WebAssembly/);
-      const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
-      const r = await highs.solve(problem, { timeLimitSeconds: INSTANCES[file]!, gapTolerance: 1e-4, threads: 1, explainInfeasibility: true }, context);
-      const found = r.infeasibility;
-      console.log(
-        `highs-wasm ${file}: ${r.solver_status}; ${found ? `${found.method}, ${found.constraints.length} rows + ${found.variable_bounds.length} bounds, irreducible ${found.irreducible}, verified ${found.verified}` : "no subset"}`,
-      );
-      expect(r.solver_status).toBe("infeasible");
-      expect(found?.method).toBe("deletion_filter");
-      const members = membersOf(problem, found!);
-      expect(members.length).toBeGreaterThan(0);
-      expect(await jaosOracle(subproblem(problem, members), 30)).toBe("infeasible");
-      if (found!.irreducible) {
-        for (let k = 0; k < members.length; k++) {
-          const without = members.filter((_, i) => i !== k);
-          expect(await jaosOracle(subproblem(problem, without), 30), `without ${JSON.stringify(members[k])}`).toBe("feasible");
-        }
-      }
-      expect(found!.verified).not.toBe(false);
+      const found = await expectExplained(highs, "highs-wasm", file, INSTANCES[file]!, workDir);
+      expect(found.method).toBe("deletion_filter");
     }, 120_000);
   }
 });

@@ -47,6 +47,17 @@ function multiplyT(cols: number[][][], y: Float64Array): Float64Array {
 
 const maxDiff = (a: Float64Array, b: Float64Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
 
+/** FTRAN of b and BTRAN of c (b unless given) with the factors of `cols`: both residuals within `tol`; returns [x, y]. */
+function expectSolves(lu: LuFactor, cols: number[][][], b: Float64Array, tol: number, c: Float64Array = b): [Float64Array, Float64Array] {
+  const x = b.slice();
+  lu.ftran(x);
+  expect(maxDiff(multiply(cols, x), b)).toBeLessThan(tol);
+  const y = c.slice();
+  lu.btran(y);
+  expect(maxDiff(multiplyT(cols, y), c)).toBeLessThan(tol);
+  return [x, y];
+}
+
 describe("jaos LU", () => {
   it("solves B x = b and Bᵀ y = c on random sparse matrices", () => {
     const rng = new Rng(7);
@@ -63,13 +74,13 @@ describe("jaos LU", () => {
       const stats = lu.factorize(start, index, value);
       expect(stats.deficientPositions).toEqual([]);
       const b = Float64Array.from({ length: m }, () => rng.next() - 0.5);
-      const x = b.slice();
-      lu.ftran(x);
-      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-9);
-      const c = Float64Array.from({ length: m }, () => rng.next() - 0.5);
-      const y = c.slice();
-      lu.btran(y);
-      expect(maxDiff(multiplyT(cols, y), c)).toBeLessThan(1e-9);
+      expectSolves(
+        lu,
+        cols,
+        b,
+        1e-9,
+        Float64Array.from({ length: m }, () => rng.next() - 0.5),
+      );
     }
   });
 
@@ -96,12 +107,7 @@ describe("jaos LU", () => {
     expect(stats.deficientPositions).toContain(12);
     stats.deficientPositions.forEach((k, n) => (cols[k] = [[stats.replacementRows[n]!, 1]]));
     const b = Float64Array.from({ length: m }, () => rng.next());
-    const x = b.slice();
-    lu.ftran(x);
-    expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-9);
-    const y = b.slice();
-    lu.btran(y);
-    expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-9);
+    expectSolves(lu, cols, b, 1e-9);
   });
 
   it("pivots on a row singleton below the threshold of its column first (triangular part), and solves exactly", () => {
@@ -128,12 +134,7 @@ describe("jaos LU", () => {
     const lu = new LuFactor(3);
     lu.factorize(start, index, value);
     const b = Float64Array.from([1, 2, 3]);
-    const x = b.slice();
-    lu.ftran(x);
-    expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-12);
-    const y = b.slice();
-    lu.btran(y);
-    expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-12);
+    expectSolves(lu, cols, b, 1e-12);
   });
 
   it("keeps solving correctly through Forrest–Tomlin updates", () => {
@@ -156,12 +157,7 @@ describe("jaos LU", () => {
       expect(lu.update(alpha, r)).toBe(true);
       cols[r] = [...dense].map((v, i) => [i, v]).filter(([, v]) => v !== 0);
       const b = Float64Array.from({ length: m }, () => rng.next());
-      const x = b.slice();
-      lu.ftran(x);
-      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-8);
-      const y = b.slice();
-      lu.btran(y);
-      expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-8);
+      expectSolves(lu, cols, b, 1e-8);
     }
   });
 });
@@ -284,13 +280,7 @@ describe("jaos LU dense kernel", () => {
     const solutions = [undefined, SPARSE_ONLY, DENSE_AT_ONCE].map((options) => {
       const lu = new LuFactor(m);
       expect(lu.factorize(start, index, value, options).deficientPositions).toEqual([]);
-      const x = b.slice();
-      lu.ftran(x);
-      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-12);
-      const y = b.slice();
-      lu.btran(y);
-      expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-12);
-      return [x, y];
+      return expectSolves(lu, cols, b, 1e-12);
     });
     for (const [x, y] of solutions.slice(1)) {
       expect(maxDiff(x!, solutions[0]![0]!)).toBeLessThan(1e-12);
@@ -322,12 +312,7 @@ describe("jaos LU dense kernel", () => {
     expect([60, 70]).toContain(stats.deficientPositions[0]);
     stats.deficientPositions.forEach((k, n) => (cols[k] = [[stats.replacementRows[n]!, 1]]));
     const b = Float64Array.from({ length: m }, () => rng.next());
-    const x = b.slice();
-    lu.ftran(x);
-    expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-10);
-    const y = b.slice();
-    lu.btran(y);
-    expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-10);
+    expectSolves(lu, cols, b, 1e-10);
   });
 
   it("solves random sparse matrices through the dense kernel from the first step", () => {
@@ -343,12 +328,7 @@ describe("jaos LU dense kernel", () => {
       const lu = new LuFactor(m);
       expect(lu.factorize(start, index, value, DENSE_AT_ONCE).deficientPositions).toEqual([]);
       const b = Float64Array.from({ length: m }, () => rng.next() - 0.5);
-      const x = b.slice();
-      lu.ftran(x);
-      expect(maxDiff(multiply(cols, x), b)).toBeLessThan(1e-9);
-      const y = b.slice();
-      lu.btran(y);
-      expect(maxDiff(multiplyT(cols, y), b)).toBeLessThan(1e-9);
+      expectSolves(lu, cols, b, 1e-9);
     }
   });
 });

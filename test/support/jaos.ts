@@ -1,7 +1,10 @@
 import { expect } from "vitest";
 import { ProblemSchema, type Problem, type ProblemInput } from "../../functions/core/problem/schema.js";
 import { checkSolution } from "../../functions/core/solvers/checker.js";
+import type { Cut } from "../../functions/core/solvers/jaos/cuts.js";
 import { solveJaos, type JaosOptions, type JaosResult } from "../../functions/core/solvers/jaos/index.js";
+import { LpEngine } from "../../functions/core/solvers/jaos/lp.js";
+import type { LpModel } from "../../functions/core/solvers/jaos/model.js";
 
 /** A canonical problem from a compact description (defaults as the public schema gives them). */
 export function problem(input: ProblemInput): Problem {
@@ -65,4 +68,18 @@ export function seededGenerator(seed: number): { next: () => number; int: (lo: n
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)) };
+}
+
+/** Smallest left-hand side of the cut over the model's points with the integers fixed; null if none. */
+export function minimumLhs(model: LpModel, cut: Cut, fixed: Map<number, number>): number | null {
+  const cost = new Float64Array(model.cols);
+  cut.index.forEach((j, k) => {
+    cost[j] = cut.value[k]!;
+  });
+  const engine = new LpEngine({ ...model, cost, offset: 0 });
+  for (const [j, v] of fixed) engine.setColumnBounds(j, v, v);
+  const r = engine.solve({ deadline: performance.now() + 5000 });
+  if (r.status === "infeasible") return null;
+  expect(r.status).toBe("optimal");
+  return r.objective;
 }

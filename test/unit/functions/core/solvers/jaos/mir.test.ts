@@ -9,7 +9,7 @@ import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
 import { MirSeparator } from "../../../../../../functions/core/solvers/jaos/mir.js";
 import { type LpModel, modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
 import type { ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import { problem, seededGenerator } from "../../../../../support/jaos.js";
+import { minimumLhs, problem, seededGenerator } from "../../../../../support/jaos.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -58,20 +58,6 @@ function* integerPoints(model: LpModel): Generator<Map<number, number>> {
     }
   }
   yield* rec(0);
-}
-
-/** Smallest left-hand side of the cut over the model's points with the integers fixed; null if none. */
-function minimumLhs(model: LpModel, cut: Cut, fixed: Map<number, number>): number | null {
-  const cost = new Float64Array(model.cols);
-  cut.index.forEach((j, k) => {
-    cost[j] = cut.value[k]!;
-  });
-  const engine = new LpEngine({ ...model, cost, offset: 0 });
-  for (const [j, v] of fixed) engine.setColumnBounds(j, v, v);
-  const r = engine.solve({ deadline: performance.now() + 5000 });
-  if (r.status === "infeasible") return null;
-  expect(r.status).toBe("optimal");
-  return r.objective;
 }
 
 function lhs(cut: Cut, x: Float64Array): number {

@@ -6,11 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import type { Cut } from "../../../../../../functions/core/solvers/jaos/cuts.js";
 import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
 import { type LpModel, modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
 import { PathSeparator } from "../../../../../../functions/core/solvers/jaos/path-cuts.js";
-import { problem, seededGenerator } from "../../../../../support/jaos.js";
+import { minimumLhs, problem, seededGenerator } from "../../../../../support/jaos.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -52,19 +51,6 @@ function randomLotSizing(seed: number): { model: LpModel; periods: number } {
 function* setupPoints(model: LpModel): Generator<Map<number, number>> {
   const ints = Array.from({ length: model.cols }, (_, j) => j).filter((j) => model.integer[j]);
   for (let mask = 0; mask < 1 << ints.length; mask++) yield new Map(ints.map((j, k) => [j, (mask >> k) & 1]));
-}
-
-function minimumLhs(model: LpModel, cut: Cut, fixed: Map<number, number>): number | null {
-  const cost = new Float64Array(model.cols);
-  cut.index.forEach((j, k) => {
-    cost[j] = cut.value[k]!;
-  });
-  const engine = new LpEngine({ ...model, cost, offset: 0 });
-  for (const [j, v] of fixed) engine.setColumnBounds(j, v, v);
-  const r = engine.solve({ deadline: performance.now() + 5000 });
-  if (r.status === "infeasible") return null;
-  expect(r.status).toBe("optimal");
-  return r.objective;
 }
 
 describe("jaos (l,S) path cuts", () => {

@@ -13,7 +13,8 @@
 import { LuFactor, MAX_UPDATES } from "./lu.js";
 import type { LpModel } from "./model.js";
 import { Rng } from "./rng.js";
-import { toRowWise, type CscMatrix, type CsrMatrix } from "./sparse.js";
+import type { CscMatrix } from "./sparse.js";
+import { PartitionedRows } from "./sparse-partitioned.js";
 
 export const BASIC = 0;
 export const AT_LOWER = 1;
@@ -36,7 +37,10 @@ export class SimplexState {
   readonly total: number;
   readonly model: LpModel;
   readonly a: CscMatrix;
-  readonly ar: CsrMatrix;
+  /** Row-wise A with each row's nonbasic columns first (for the row-wise pivot row). */
+  readonly rowWise: PartitionedRows;
+  /** False when the basic set changed outside `replaceBasic`; the partition is redone before use. */
+  private partitionValid = false;
   readonly lower: Float64Array;
   readonly upper: Float64Array;
   readonly cost: Float64Array;
@@ -90,7 +94,7 @@ export class SimplexState {
     this.n = model.cols;
     this.total = this.m + this.n;
     this.a = model.a;
-    this.ar = toRowWise(model.a);
+    this.rowWise = new PartitionedRows(model.a);
     this.lower = new Float64Array(this.total);
     this.upper = new Float64Array(this.total);
     this.cost = new Float64Array(this.total);
@@ -165,6 +169,7 @@ export class SimplexState {
     }
     this.dseWeight.fill(1);
     this.factorValid = false;
+    this.partitionValid = false;
   }
 
   /**
@@ -185,6 +190,7 @@ export class SimplexState {
       return true;
     }
     this.factorValid = false;
+    this.partitionValid = false;
     k = 0;
     for (let j = 0; j < this.total; j++) {
       if (status[j] === BASIC) {
@@ -267,6 +273,7 @@ export class SimplexState {
       this.status[logical] = BASIC;
       this.dseWeight[k] = 1;
     }
+    if (replaced > 0) this.partitionValid = false;
     return replaced;
   }
 
@@ -349,9 +356,18 @@ export class SimplexState {
     return out;
   }
 
-  /** ρᵀA through the row-wise matrix, touching only the rows listed; returns the list length. */
+  /**
+   * ρᵀA through the row-wise matrix, touching only the rows listed and in them only the nonbasic
+   * columns (basic columns' entries are never read); returns the list length.
+   */
   private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
-    const { n, ar } = this;
+    const n = this.n;
+    const ar = this.rowWise;
+    if (!this.partitionValid) {
+      ar.partition(this.status, BASIC);
+      this.partitionValid = true;
+    }
+    const nonbasicEnd = ar.nonbasicEnd;
     const out = this.alphaRow;
     const list = this.rowNz;
     const mark = this.rowMark;
@@ -360,7 +376,7 @@ export class SimplexState {
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
       const r = rho[i];
-      for (let p = ar.start[i]; p < ar.start[i + 1]; p++) {
+      for (let p = ar.start[i]; p < nonbasicEnd[i]; p++) {
         const j = ar.index[p];
         if (mark[j] !== stamp) {
           mark[j] = stamp;
@@ -408,6 +424,10 @@ export class SimplexState {
     this.basicIndex[r] = q;
     this.status[q] = BASIC;
     this.status[p] = leavingStatus;
+    if (this.partitionValid) {
+      if (q < this.n) this.rowWise.columnToBasic(q);
+      if (p < this.n) this.rowWise.columnToNonbasic(p);
+    }
     this.d[q] = 0;
     this.iterations++;
     if (this.lu.updateCount + 1 >= MAX_UPDATES || this.lu.growth > 4 * this.a.index.length + 10 * this.m || !this.lu.update(alphaCol, r)) {

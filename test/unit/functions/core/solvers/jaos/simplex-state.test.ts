@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import type { LpModel } from "../../../../../../functions/core/solvers/jaos/model.js";
+import { Rng } from "../../../../../../functions/core/solvers/jaos/rng.js";
+import { AT_LOWER, BASIC, SimplexState } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
+import { cscFromTriplets } from "../../../../../../functions/core/solvers/jaos/sparse.js";
+
+function randomSparseLp(rng: Rng, rows: number, cols: number): LpModel {
+  const ri: number[] = [];
+  const ci: number[] = [];
+  const vv: number[] = [];
+  for (let j = 0; j < cols; j++) {
+    for (let i = 0; i < rows; i++) {
+      if (rng.next() < 0.15) {
+        ri.push(i);
+        ci.push(j);
+        vv.push(Math.round((rng.next() * 8 - 4) * 100) / 100 || 1);
+      }
+    }
+  }
+  return {
+    rows,
+    cols,
+    a: cscFromTriplets(rows, cols, ri, ci, vv),
+    cost: new Float64Array(cols).fill(1),
+    colLower: new Float64Array(cols),
+    colUpper: new Float64Array(cols).fill(10),
+    rowLower: new Float64Array(rows).fill(-Infinity),
+    rowUpper: new Float64Array(rows).fill(100),
+    offset: 0,
+    integer: new Uint8Array(cols),
+  };
+}
+
+/** ρᵀ[A I] computed densely, column by column over all columns. */
+function densePivotRow(st: SimplexState, rho: Float64Array): Float64Array {
+  const out = new Float64Array(st.total);
+  const a = st.a;
+  for (let j = 0; j < st.n; j++) for (let p = a.start[j]; p < a.start[j + 1]; p++) out[j] += a.value[p] * rho[a.index[p]];
+  for (let i = 0; i < st.m; i++) out[st.n + i] = rho[i];
+  return out;
+}
+
+function expectPivotRowMatchesDense(st: SimplexState, rho: Float64Array): void {
+  const expected = densePivotRow(st, rho);
+  const row = st.computePivotRow(rho);
+  const listed = new Set(Array.from(st.rowNz.subarray(0, st.rowNzCount)));
+  for (let j = 0; j < st.total; j++) {
+    if (st.status[j] === BASIC) continue;
+    expect(row[j]).toBeCloseTo(expected[j], 12);
+    if (expected[j] !== 0) expect(listed.has(j)).toBe(true);
+  }
+  for (let j = 0; j < st.total; j++) if (!listed.has(j)) expect(row[j]).toBe(0);
+}
+
+/** Every row of the partitioned copy holds exactly A's row, nonbasic columns before the split. */
+function expectPartitionRight(st: SimplexState): void {
+  const rw = st.rowWise;
+  for (let i = 0; i < st.m; i++) {
+    for (let q = rw.start[i]; q < rw.start[i + 1]; q++) {
+      const j = rw.index[q];
+      expect(q < rw.nonbasicEnd[i]).toBe(st.status[j] !== BASIC);
+      let v = Number.NaN;
+      for (let p = st.a.start[j]; p < st.a.start[j + 1]; p++) if (st.a.index[p] === i) v = st.a.value[p];
+      expect(rw.value[q]).toBe(v);
+    }
+    expect(rw.start[i + 1] - rw.start[i]).toBe(Array.from(st.a.index).filter((r) => r === i).length);
+  }
+}
+
+function randomRho(rng: Rng, m: number, nonzeros: number): Float64Array {
+  const rho = new Float64Array(m);
+  for (let k = 0; k < nonzeros; k++) rho[rng.int(m)] = rng.next() * 2 - 1;
+  return rho;
+}
+
+describe("SimplexState.computePivotRow", () => {
+  it("equals ρᵀ[A I] computed densely, row-wise and column-wise, through a sequence of basis changes", () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const rng = new Rng(seed);
+      const m = 25;
+      const n = 40;
+      const st = new SimplexState(randomSparseLp(rng, m, n));
+      st.setSlackBasis();
+      st.refactor();
+      const alphaCol = new Float64Array(m);
+      let changes = 0;
+      for (let step = 0; step < 60; step++) {
+        // a random nonbasic column enters wherever its FTRAN'd column has a safe pivot
+        const q = rng.int(st.total);
+        if (st.status[q] === BASIC) continue;
+        st.ftranColumn(q, alphaCol);
+        let r = -1;
+        for (let k = 0; k < m; k++) if (Math.abs(alphaCol[k]) > 0.1 && (r < 0 || rng.next() < 0.5)) r = k;
+        if (r < 0) continue;
+        st.replaceBasic(r, q, AT_LOWER, alphaCol);
+        changes++;
+        if (step === 30) {
+          // a basis installed from statuses (not through replaceBasic) must re-partition
+          const status = Int8Array.from(st.status);
+          st.setSlackBasis();
+          st.refactor();
+          st.computePivotRow(randomRho(rng, m, 2));
+          expect(st.setBasis(status)).toBe(true);
+          st.refactor();
+        }
+        expectPivotRowMatchesDense(st, randomRho(rng, m, 1 + rng.int(4)));
+        expectPivotRowMatchesDense(st, randomRho(rng, m, 20));
+        expectPartitionRight(st);
+      }
+      expect(changes).toBeGreaterThan(15);
+    }
+  });
+});

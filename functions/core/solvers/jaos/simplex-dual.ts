@@ -74,9 +74,8 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     rhoCount = st.lu.btran(rho, rhoNz);
     const wr = squaredNormListed(rho, rhoNz, rhoCount);
     st.dseWeight[r] = wr;
-    const alphaRow = st.computePivotRow(rho, rhoCount, rhoNz);
-
-    const nc = collectCandidates(st, s);
+    const alphaRow = st.pivotRowWithCandidates(rho, rhoCount, rhoNz, s);
+    const nc = st.candidateCount;
     const q = longStepRatioTest(st, s, delta, nc, st.tol.dual, tolP);
     const nflip = st.flipCount;
     if (q < 0) {
@@ -155,24 +154,6 @@ function squaredNormListed(v: Float64Array, list: Int32Array, count: number): nu
   let s = 0;
   for (let c = 0; c < count; c++) s += v[list[c]] * v[list[c]];
   return s;
-}
-
-/** Ratio-test candidates (into st.candidates): nonbasic j whose d_j − t·s·α_j reaches zero for some t ≥ 0. */
-function collectCandidates(st: SimplexState, s: number): number {
-  const { status, lower, upper, alphaRow } = st;
-  const nz = st.rowNz;
-  const cand = st.candidates;
-  const pivotTol = st.tol.pivot;
-  const rowCount = st.rowNzCount;
-  let nc = 0;
-  for (let k = 0; k < rowCount; k++) {
-    const j = nz[k];
-    const sj = status[j];
-    if (sj === BASIC || lower[j] === upper[j]) continue;
-    const a = s * alphaRow[j];
-    if (sj === AT_LOWER ? a > pivotTol : sj === AT_UPPER ? a < -pivotTol : Math.abs(a) > pivotTol) cand[nc++] = j;
-  }
-  return nc;
 }
 
 /** Moves the ratio test's flipped variables to their other bound and the basic ones by B⁻¹ of the change. */

@@ -84,6 +84,8 @@ export class SimplexState {
   readonly suffixMin: Float64Array;
   /** Number of variables in flipList after the last ratio test. */
   flipCount = 0;
+  /** Ratio-test candidates of the last `pivotRowWithCandidates`: candidates[0 .. candidateCount). */
+  candidateCount = 0;
   private readonly buildStart: Int32Array;
   private buildIndex: Int32Array;
   private buildValue: Float64Array;
@@ -342,6 +344,21 @@ export class SimplexState {
    * know ρ's nonzero rows (in increasing order, as BTRAN lists them) pass them to skip the scan of ρ.
    */
   computePivotRow(rho: Float64Array, rhoCount = -1, rhoNonzeros?: Int32Array): Float64Array {
+    return this.price(rho, rhoCount, rhoNonzeros, 0);
+  }
+
+  /**
+   * `computePivotRow` for the dual simplex's ratio test with the leaving direction s (±1), which also
+   * lists the candidates (nonbasic, not fixed, α_j of the sign that lets d_j reach zero) in
+   * `candidates`. The column-wise pass lists them as it goes (no second pass over the row); the
+   * row-wise one after the row is complete. The candidates keep the row list's order either way.
+   */
+  pivotRowWithCandidates(rho: Float64Array, rhoCount: number, rhoNonzeros: Int32Array, s: number): Float64Array {
+    return this.price(rho, rhoCount, rhoNonzeros, s);
+  }
+
+  /** s = 0: no candidates. */
+  private price(rho: Float64Array, rhoCount: number, rhoNonzeros: Int32Array | undefined, s: number): Float64Array {
     const out = this.alphaRow;
     const list = this.rowNz;
     for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
@@ -352,7 +369,10 @@ export class SimplexState {
       nnz = 0;
       for (let i = 0; i < this.m; i++) if (rho[i] !== 0) rows[nnz++] = i;
     }
-    this.rowNzCount = nnz < 0.4 * this.m ? this.pivotRowByRows(rho, nnz, rows) : this.pivotRowByColumns(rho, nnz, rows);
+    if (nnz < 0.4 * this.m) {
+      this.rowNzCount = this.pivotRowByRows(rho, nnz, rows);
+      if (s !== 0) this.candidateCount = this.collectCandidates(s);
+    } else this.rowNzCount = this.pivotRowByColumns(rho, nnz, rows, s);
     return out;
   }
 
@@ -390,27 +410,56 @@ export class SimplexState {
     return count;
   }
 
-  /** ρᵀa_j column by column for the nonbasic columns (ρ dense); returns the list length. */
-  private pivotRowByColumns(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
+  /**
+   * ρᵀa_j column by column for the nonbasic columns (ρ dense); returns the list length. With s ≠ 0
+   * the ratio-test candidates are listed in the same pass.
+   */
+  private pivotRowByColumns(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
     const { n, a, status } = this;
     const out = this.alphaRow;
     const list = this.rowNz;
+    const cand = this.candidates;
     let count = 0;
+    let nc = 0;
     for (let j = 0; j < n; j++) {
       if (status[j] === BASIC) continue;
-      let s = 0;
-      for (let p = a.start[j]; p < a.start[j + 1]; p++) s += a.value[p] * rho[a.index[p]];
-      if (s !== 0) {
-        out[j] = s;
+      let v = 0;
+      for (let p = a.start[j]; p < a.start[j + 1]; p++) v += a.value[p] * rho[a.index[p]];
+      if (v !== 0) {
+        out[j] = v;
         list[count++] = j;
+        if (s !== 0 && this.admitsRatio(j, s * v)) cand[nc++] = j;
       }
     }
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
       out[n + i] = rho[i];
       list[count++] = n + i;
+      if (s !== 0 && this.admitsRatio(n + i, s * rho[i])) cand[nc++] = n + i;
     }
+    this.candidateCount = nc;
     return count;
+  }
+
+  /** Ratio-test candidates among the listed columns of the row just computed (in list order). */
+  private collectCandidates(s: number): number {
+    const out = this.alphaRow;
+    const list = this.rowNz;
+    const cand = this.candidates;
+    let nc = 0;
+    for (let k = 0; k < this.rowNzCount; k++) {
+      const j = list[k];
+      if (this.admitsRatio(j, s * out[j])) cand[nc++] = j;
+    }
+    return nc;
+  }
+
+  /** Nonbasic j (not fixed) whose d_j − t·a_j (a = s·α_j) reaches zero for some t ≥ 0, |a| above the pivot tolerance. */
+  private admitsRatio(j: number, a: number): boolean {
+    const sj = this.status[j];
+    if (sj === BASIC || this.lower[j] === this.upper[j]) return false;
+    const tol = this.tol.pivot;
+    return sj === AT_LOWER ? a > tol : sj === AT_UPPER ? a < -tol : Math.abs(a) > tol;
   }
 
   /**

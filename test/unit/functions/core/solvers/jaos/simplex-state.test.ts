@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LpModel } from "../../../../../../functions/core/solvers/jaos/model.js";
 import { Rng } from "../../../../../../functions/core/solvers/jaos/rng.js";
-import { AT_LOWER, BASIC, SimplexState } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
+import { AT_LOWER, AT_UPPER, BASIC, SimplexState } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
 import { cscFromTriplets } from "../../../../../../functions/core/solvers/jaos/sparse.js";
 
 function randomSparseLp(rng: Rng, rows: number, cols: number): LpModel {
@@ -52,6 +52,21 @@ function expectPivotRowMatchesDense(st: SimplexState, rho: Float64Array): void {
   for (let j = 0; j < st.total; j++) if (!listed.has(j)) expect(row[j]).toBe(0);
 }
 
+/** The fused candidate list equals the ratio-test rule applied to the dense row, in the row list's order. */
+function expectCandidatesMatchDense(st: SimplexState, rho: Float64Array, s: number): void {
+  const rows = Int32Array.from(Array.from(rho).flatMap((v, i) => (v !== 0 ? [i] : [])));
+  const expected = densePivotRow(st, rho);
+  st.pivotRowWithCandidates(rho, rows.length, rows, s);
+  const want: number[] = [];
+  for (const j of st.rowNz.subarray(0, st.rowNzCount)) {
+    const sj = st.status[j];
+    const a = s * expected[j];
+    if (sj === BASIC || st.lower[j] === st.upper[j]) continue;
+    if (sj === AT_LOWER ? a > st.tol.pivot : sj === AT_UPPER ? a < -st.tol.pivot : Math.abs(a) > st.tol.pivot) want.push(j);
+  }
+  expect(Array.from(st.candidates.subarray(0, st.candidateCount))).toEqual(want);
+}
+
 /** Every row of the partitioned copy holds exactly A's row, nonbasic columns before the split. */
 function expectPartitionRight(st: SimplexState): void {
   const rw = st.rowWise;
@@ -74,7 +89,7 @@ function randomRho(rng: Rng, m: number, nonzeros: number): Float64Array {
 }
 
 describe("SimplexState.computePivotRow", () => {
-  it("equals ρᵀ[A I] computed densely, row-wise and column-wise, through a sequence of basis changes", () => {
+  it("equals ρᵀ[A I] computed densely, row-wise and column-wise, with the same ratio-test candidates, through a sequence of basis changes", () => {
     for (let seed = 1; seed <= 6; seed++) {
       const rng = new Rng(seed);
       const m = 25;
@@ -106,6 +121,8 @@ describe("SimplexState.computePivotRow", () => {
         expectPivotRowMatchesDense(st, randomRho(rng, m, 1 + rng.int(4)));
         expectPivotRowMatchesDense(st, randomRho(rng, m, 20));
         expectPartitionRight(st);
+        expectCandidatesMatchDense(st, randomRho(rng, m, 2), step % 2 === 0 ? 1 : -1);
+        expectCandidatesMatchDense(st, randomRho(rng, m, 20), step % 2 === 0 ? -1 : 1);
       }
       expect(changes).toBeGreaterThan(15);
     }

@@ -79,6 +79,13 @@ export class Presolver {
   readonly rowUpper: Float64Array;
   readonly cost: Float64Array;
   readonly integer: Uint8Array;
+  /**
+   * The reductions added for the LPs of issue 17 (doubleton equations, free column substitution,
+   * parallel rows, dominated columns, singletons in inequality rows) run on LPs only: on MILPs they
+   * reshape the rows the cut separators read (fixnet6: one substitution, 2.6 s → 14.4 s, 22k → 196k
+   * iterations), and their gain was measured on LPs alone.
+   */
+  readonly mip: boolean;
   offset: number;
   readonly rowActive: Uint8Array;
   readonly colActive: Uint8Array;
@@ -98,6 +105,7 @@ export class Presolver {
     this.rowUpper = model.rowUpper.slice();
     this.cost = model.cost.slice();
     this.integer = model.integer;
+    this.mip = model.integer.includes(1);
     this.offset = model.offset;
     this.rowActive = new Uint8Array(this.m).fill(1);
     this.colActive = new Uint8Array(this.n).fill(1);
@@ -115,9 +123,11 @@ export class Presolver {
       const before = progress();
       this.localPass();
       if (this.infeasible || progress() !== before) continue;
-      if (!this.integer.includes(1)) dominatedColumns(this);
-      parallelRows(this);
-      if (!this.infeasible) freeColumnSubstitution(this);
+      if (!this.mip) {
+        dominatedColumns(this);
+        parallelRows(this);
+        if (!this.infeasible) freeColumnSubstitution(this);
+      }
       if (progress() === before) break;
     }
   }
@@ -136,7 +146,7 @@ export class Presolver {
       else if (this.rowCount[i] === 1) this.singletonRow(i);
       else {
         this.activityChecks(i);
-        if (this.rowActive[i] && !this.infeasible) doubletonEquation(this, i);
+        if (this.rowActive[i] && !this.infeasible && !this.mip) doubletonEquation(this, i);
       }
     }
     for (let j = 0; j < this.n && !this.infeasible; j++) {
@@ -390,6 +400,7 @@ export class Presolver {
     // the row an equality there (a side that is infinite means no such optimum; left alone).
     const b = this.rowLower[i] === this.rowUpper[i] || this.cost[j] / a > 0 ? this.rowLower[i] : this.rowUpper[i];
     if (!slack && !Number.isFinite(b)) return;
+    if (this.mip && !slack && this.rowLower[i] !== this.rowUpper[i]) return;
     // the row's other active columns, recorded for postsolve
     const cols: number[] = [];
     const coefs: number[] = [];

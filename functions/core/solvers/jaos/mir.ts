@@ -27,6 +27,7 @@ import { liftedKnapsackCover } from "./flow-cover.js";
 import { isFractional } from "./heuristics.js";
 import { rowActivities, type LpModel } from "./model.js";
 import { type CsrMatrix, toRowWise } from "./sparse.js";
+import { type VariableBound, variableBounds } from "./variable-bounds.js";
 
 const MAX_AGGREGATIONS = 5;
 const MIN_F0 = 0.05;
@@ -35,13 +36,6 @@ const MIN_EFFICACY = 1e-4;
 const MAX_DELTAS = 8;
 /** Rows whose slack exceeds this (relative) are not used to aggregate. */
 const MAX_AGGREGATION_SLACK = 1e-6;
-
-/** x ≤ coef·y + constant (upper) or x ≥ coef·y + constant (lower), from a two-column row. */
-interface VariableBound {
-  y: number;
-  coef: number;
-  constant: number;
-}
 
 type Substitution = { kind: "lb" } | { kind: "ub" } | { kind: "vlb"; bound: VariableBound } | { kind: "vub"; bound: VariableBound };
 
@@ -98,46 +92,11 @@ export class MirSeparator {
     this.rows = toRowWise(model.a);
     this.lower = model.colLower.slice();
     this.upper = model.colUpper.slice();
-    this.vlb = Array.from({ length: this.n }, () => []);
-    this.vub = Array.from({ length: this.n }, () => []);
-    this.boundRow = new Uint8Array(model.rows);
+    ({ vlb: this.vlb, vub: this.vub, boundRow: this.boundRow } = variableBounds(model, this.rows));
     this.agg = new Float64Array(this.n);
     this.intCoef = new Float64Array(this.n);
     this.pi = new Float64Array(this.n);
     this.piMark = new Uint8Array(this.n);
-    this.findVariableBounds();
-  }
-
-  private findVariableBounds(): void {
-    const { rows, model } = this;
-    for (let i = 0; i < model.rows; i++) {
-      if (rows.start[i + 1] - rows.start[i] !== 2) continue;
-      let c = -1;
-      let y = -1;
-      let a = 0;
-      let b = 0;
-      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
-        const j = rows.index[k];
-        if (model.integer[j]) {
-          y = j;
-          b = rows.value[k];
-        } else {
-          c = j;
-          a = rows.value[k];
-        }
-      }
-      if (c < 0 || y < 0 || a === 0 || !Number.isFinite(this.lower[y]) || !Number.isFinite(this.upper[y])) continue;
-      // a·x + b·y ≤ U  →  x ≤ (−b/a)·y + U/a when a > 0, x ≥ … when a < 0; and mirrored for ≥ L
-      const sides: [number, 1 | -1][] = [];
-      if (Number.isFinite(model.rowUpper[i])) sides.push([model.rowUpper[i], 1]);
-      if (Number.isFinite(model.rowLower[i])) sides.push([model.rowLower[i], -1]);
-      for (const [rhs, sense] of sides) {
-        const bound = { y, coef: -b / a, constant: rhs / a };
-        if (a * sense > 0) this.vub[c]!.push(bound);
-        else this.vlb[c]!.push(bound);
-        this.boundRow[i] = 1;
-      }
-    }
   }
 
   /** Up to `maxCuts` violated c-MIR cuts at the LP point x, most efficacious first. */

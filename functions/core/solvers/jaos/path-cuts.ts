@@ -23,6 +23,7 @@
 import { type Cut, finishSparseCut } from "./cuts.js";
 import type { LpModel } from "./model.js";
 import { toRowWise } from "./sparse.js";
+import { variableBounds } from "./variable-bounds.js";
 
 const MIN_VIOLATION = 1e-6;
 
@@ -101,27 +102,11 @@ export class PathSeparator {
   private setupOf(rows: ReturnType<typeof toRowWise>): Int32Array {
     const { model } = this;
     const setup = new Int32Array(model.cols).fill(-1);
-    for (let i = 0; i < model.rows; i++) {
-      if (rows.start[i + 1] - rows.start[i] !== 2) continue;
-      let x = -1;
-      let y = -1;
-      let ax = 0;
-      let ay = 0;
-      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
-        const j = rows.index[k];
-        if (model.integer[j]) {
-          y = j;
-          ay = rows.value[k];
-        } else {
-          x = j;
-          ax = rows.value[k];
-        }
-      }
-      if (x < 0 || y < 0 || model.colLower[y] !== 0 || model.colUpper[y] !== 1 || model.colLower[x] !== 0) continue;
-      // ax·x + ay·y ≤ 0 with ax > 0, ay < 0 (or the mirrored ≥ 0): x ≤ (−ay/ax)·y
-      const upperForm = model.rowUpper[i] === 0 && ax > 0 && ay < 0;
-      const lowerForm = model.rowLower[i] === 0 && ax < 0 && ay > 0;
-      if (upperForm || lowerForm) setup[x] = y;
+    const { vub } = variableBounds(model, rows);
+    for (let x = 0; x < model.cols; x++) {
+      if (model.colLower[x] !== 0) continue;
+      // x ≤ U·y + 0 with U > 0 over a binary y; the last such row wins, as in row order
+      for (const b of vub[x]!) if (b.constant === 0 && b.coef > 0 && model.colLower[b.y] === 0 && model.colUpper[b.y] === 1) setup[x] = b.y;
     }
     return setup;
   }

@@ -12,7 +12,8 @@ const MAX_RATIO = 1e3;
  * Row i is an equality a·x_j + b·x_k = c over two active columns: x_k = (c − a·x_j)/b is substituted
  * into the other rows and the objective, x_j gets the bounds that keep x_k within its own, and the row
  * goes. x_k must be continuous (an integer x_j stays integer; its new bounds round inward), so the
- * reduction is valid for MILPs. Of two continuous columns the one with the larger coefficient is
+ * reduction is valid for MILPs, though the presolver runs it on LPs only (presolve.ts, `mip`). Of two
+ * continuous columns the one with the larger coefficient is
  * eliminated, which keeps every moved coefficient no larger than the one it came from.
  */
 export function doubletonEquation(p: Presolver, i: number): boolean {

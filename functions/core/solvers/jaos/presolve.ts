@@ -14,9 +14,10 @@
  *    row bounds;
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
  *    free) is substituted out together with the row;
- *  - doubleton equations and implied-free columns in equations are substituted out; dual fixing
- *    and (LPs) dominated columns put a column at a bound; parallel rows are merged
- *    (presolve-substitution.ts); the matrix is edited in place (presolve-matrix.ts).
+ *  - dual fixing puts a column at a bound; on LPs only (`mip`), doubleton equations and implied-free
+ *    columns in equations are substituted out, dominated columns put at a bound, parallel rows merged
+ *    and inequality singletons substituted (presolve-substitution.ts); the matrix is edited in place
+ *    (presolve-matrix.ts).
  *
  * Postsolve restores primal values, replaying the reductions in reverse, and maps an optimal basis
  * of the reduced problem to a basis of the original one (from which the duals are re-derived).

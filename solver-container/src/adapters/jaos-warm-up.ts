@@ -10,6 +10,8 @@ export function jaosWarmUpProblems(): Problem[] {
   return [
     transportation(16, 24, 1),
     sparseLp(160, 240, 2),
+    productionPlan(16, 10, 6, 7),
+    wideBoxedLp(24, 2400, 8),
     knapsack(40, 4, 3),
     facilityLocation(6, 18, 4),
     sparseLp(45, 60, 5),
@@ -74,6 +76,82 @@ function sparseLp(rows: number, cols: number, seed: number): Problem {
   const terms = variables.map((v) => ({ var: v.name, coef: v.lb === null ? 0 : Math.round(rand() * 50) / 10 }));
   const columns = sense === "minimize" ? variables : variables.map((v) => ({ name: v.name, lb: v.lb ?? -25, ub: v.ub ?? 25 }));
   return ProblemSchema.parse({ name: "warm-sparse-lp", sense, variables: columns, objective: { terms }, constraints });
+}
+
+/**
+ * Multi-period production planning: a staircase of stock-balance equalities linking the periods,
+ * resource rows per period, overtime at a premium, and the accounting columns netlib LPs carry (a free
+ * cash column defined by an equality, doubleton equations, a fixed column, duplicate rows) so that
+ * presolve's reductions fire and the dual simplex runs a few hundred iterations with refactorisations.
+ * Feasible by construction: overtime is unbounded.
+ */
+function productionPlan(periods: number, products: number, resources: number, seed: number): Problem {
+  const rand = lcg(seed);
+  const variables: { name: string; lb?: number | null; ub?: number | null }[] = [];
+  const terms: { var: string; coef: number }[] = [];
+  const constraints: { name: string; terms: { var: string; coef: number }[]; lb?: number; ub?: number }[] = [];
+  const use = Array.from({ length: resources }, () => Array.from({ length: products }, () => (rand() < 0.6 ? 1 + Math.floor(rand() * 9) : 0)));
+  const unitCost = Array.from({ length: products }, () => 2 + Math.floor(rand() * 30) / 4);
+  for (let t = 0; t < periods; t++) {
+    const cash = `cash${t}`;
+    variables.push({ name: cash, lb: null, ub: null });
+    const spend: { var: string; coef: number }[] = [{ var: cash, coef: -1 }];
+    for (let p = 0; p < products; p++) {
+      const make = `make${t}_${p}`;
+      const over = `over${t}_${p}`;
+      const stock = `stock${t}_${p}`;
+      const shipped = `ship${t}_${p}`;
+      variables.push({ name: make, ub: 40 + Math.floor(rand() * 40) }, { name: over }, { name: stock, ub: 200 }, { name: shipped });
+      terms.push({ var: over, coef: 4 * unitCost[p]! }, { var: stock, coef: 0.2 + rand() });
+      spend.push({ var: make, coef: unitCost[p]! });
+      const previous = t > 0 ? [{ var: `stock${t - 1}_${p}`, coef: 1 }] : [];
+      constraints.push({
+        name: `balance${t}_${p}`,
+        terms: [...previous, { var: make, coef: 1 }, { var: over, coef: 1 }, { var: stock, coef: -1 }, { var: shipped, coef: -1 }],
+        lb: 0,
+        ub: 0,
+      });
+      // shipped = demand: a singleton equality; 2·ship = 2·demand in a doubleton with the make column
+      const demand = 10 + Math.floor(rand() * 50);
+      constraints.push({ name: `demand${t}_${p}`, terms: [{ var: shipped, coef: 1 }], lb: demand, ub: demand });
+    }
+    for (let r = 0; r < resources; r++) {
+      const row = use[r]!.flatMap((u, p) => (u ? [{ var: `make${t}_${p}`, coef: u }] : []));
+      if (row.length === 0) continue;
+      const cap = 150 + Math.floor(rand() * 250);
+      constraints.push({ name: `res${t}_${r}`, terms: row, ub: cap });
+      if (r === 0) constraints.push({ name: `res${t}_${r}_copy`, terms: row.map((e) => ({ ...e, coef: 2 * e.coef })), ub: 2 * cap + 7 });
+    }
+    constraints.push({ name: `cash${t}`, terms: spend, lb: 0, ub: 0 });
+    terms.push({ var: cash, coef: 0.01 });
+    variables.push({ name: `closed${t}`, lb: 3, ub: 3 });
+    constraints.push({
+      name: `link${t}`,
+      terms: [
+        { var: `closed${t}`, coef: 1 },
+        { var: `make${t}_0`, coef: -0.5 },
+      ],
+      ub: 3,
+    });
+  }
+  return ProblemSchema.parse({ name: "warm-production-plan", variables, objective: { terms }, constraints });
+}
+
+/**
+ * Few rows over thousands of boxed columns (the shape of fit2d): the bound-flipping ratio test passes
+ * many breakpoints and the column-wise PRICE dominates. Bounded: every column is boxed.
+ */
+function wideBoxedLp(rows: number, cols: number, seed: number): Problem {
+  const rand = lcg(seed);
+  const variables = Array.from({ length: cols }, (_, j) => ({ name: `w${j}`, lb: 0, ub: 1 + Math.floor(rand() * 9) }));
+  const terms = variables.map((v) => ({ var: v.name, coef: -(1 + Math.floor(rand() * 100)) }));
+  const constraints = Array.from({ length: rows }, (_, i) => {
+    const row: { var: string; coef: number }[] = [];
+    for (let j = 0; j < cols; j++) if (rand() < 0.25 || j % rows === i) row.push({ var: `w${j}`, coef: 1 + Math.floor(rand() * 20) });
+    const full = row.reduce((s, e) => s + e.coef * variables[Number(e.var.slice(1))]!.ub, 0);
+    return i % 3 === 2 ? { name: `k${i}`, terms: row, lb: 0.1 * full, ub: 0.3 * full } : { name: `k${i}`, terms: row, ub: 0.25 * full };
+  });
+  return ProblemSchema.parse({ name: "warm-wide-boxed", variables, objective: { terms }, constraints });
 }
 
 /** A multi-dimensional knapsack over binaries: branch and bound with cover cuts and heuristics. */

@@ -21,8 +21,12 @@ export function jaosVersion(): string {
   return `jaos ${JAOS_VERSION}`;
 }
 
-/** Rounds over the warm-up problems: V8 optimises a function after it has run hot a while, not at once. */
-const WARM_UP_ROUNDS = 3;
+/**
+ * Rounds over the warm-up problems: V8 optimises a function after it has run hot a while, not at once
+ * (three rounds left the small scale LPs ~20 % slower than the steady state; eight reach it, sixteen
+ * gain nothing more: docs/decisions.md, "How warm the standby jaos child is").
+ */
+const WARM_UP_ROUNDS = 8;
 
 export const jaosEngine: TypeScriptEngine = {
   async version() {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { hasIntegers } from "../../../../../functions/core/problem/schema.js";
+import { solveJaos } from "../../../../../functions/core/solvers/jaos/index.js";
+import { jaosWarmUpProblems } from "../../../../../solver-container/src/adapters/jaos-warm-up.js";
+
+/**
+ * The standby jaos child's warm-up problems are what they claim: the same every time, each solved by
+ * jaos to the verdict its construction promises, and the LPs reach the code paths they are there for.
+ */
+describe("jaos warm-up problems", () => {
+  const problems = jaosWarmUpProblems();
+  const solved = problems.map((p) => ({ p, r: solveJaos(p, { timeLimitSeconds: 20, gapTolerance: 1e-6 }) }));
+
+  it("are generated identically on every call (fixed seeds, no files)", () => {
+    expect(JSON.stringify(jaosWarmUpProblems())).toBe(JSON.stringify(problems));
+  });
+
+  it("end optimal, except the one built infeasible for the certificate path", () => {
+    for (const { p, r } of solved) expect([p.name, r.solver_status]).toEqual([p.name, p.name === "warm-infeasible" ? "infeasible" : "optimal"]);
+    expect(solved.some(({ p }) => hasIntegers(p))).toBe(true);
+  });
+
+  it("the production plan is a staircase LP that presolve reduces and the dual simplex then iterates on", () => {
+    const { p, r } = solved.find(({ p }) => p.name === "warm-production-plan")!;
+    expect(p.constraints.length).toBeGreaterThan(400);
+    expect(r.stats.presolve.rowsRemoved).toBeGreaterThan(100);
+    expect(r.stats.presolve.colsRemoved).toBeGreaterThan(100);
+    expect(r.iterations!).toBeGreaterThan(100);
+  });
+
+  it("the wide LP ends with more columns at their upper bound than it has rows (bound flips, not basis changes)", () => {
+    const { p, r } = solved.find(({ p }) => p.name === "warm-wide-boxed")!;
+    expect(p.variables.length).toBeGreaterThanOrEqual(2000);
+    const atUpper = p.variables.filter((v) => v.ub !== null && Math.abs(r.solution![v.name]! - v.ub) < 1e-9).length;
+    expect(atUpper).toBeGreaterThan(p.constraints.length);
+  });
+});

@@ -27,6 +27,11 @@ export function jaosVersion(): string {
  * gain nothing more: docs/decisions.md, "How warm the standby jaos child is").
  */
 const WARM_UP_ROUNDS = 8;
+/**
+ * The warm-up's wall-clock ceiling: a worker awaits its standby before it first polls, so a loaded
+ * machine (several workers starting on two cores) gets a less warm child rather than a slow start.
+ */
+const WARM_UP_BUDGET_MS = 2500;
 
 export const jaosEngine: TypeScriptEngine = {
   async version() {
@@ -61,11 +66,12 @@ export const jaosEngine: TypeScriptEngine = {
 
   async warmUp(requestArrived) {
     const problems = jaosWarmUpProblems();
+    const endBy = performance.now() + WARM_UP_BUDGET_MS;
     for (let round = 0; round < WARM_UP_ROUNDS; round++) {
       for (const problem of problems) {
         // Let stdin be read between problems: a request that arrived ends the warm-up.
         await new Promise((resolve) => setImmediate(resolve));
-        if (requestArrived()) return;
+        if (requestArrived() || performance.now() > endBy) return;
         solveJaos(problem, { timeLimitSeconds: 1, gapTolerance: 1e-6 });
       }
     }

@@ -184,14 +184,15 @@ export class LuFactor {
     }
     const work = this.work;
     const { start, length, key, value } = this.uCols;
+    const { order, diag, posOfRow } = this;
     let count = 0;
     for (let idx = m - 1; idx >= 0; idx--) {
-      const p = this.order[idx];
+      const p = order[idx];
       let v = rhs[p];
       if (v === 0) continue;
       rhs[p] = 0;
-      v /= this.diag[p];
-      const pos = this.posOfRow[p];
+      v /= diag[p];
+      const pos = posOfRow[p];
       work[pos] = v;
       nonzeros[count++] = pos;
       const b = start[pos];
@@ -257,25 +258,26 @@ export class LuFactor {
     const workB = this.pairWork;
     const listB = this.nonzeros;
     const { start, length, key, value } = this.uCols;
+    const { order, diag, posOfRow } = this;
     let countA = 0;
     let countB = 0;
     for (let idx = m - 1; idx >= 0; idx--) {
-      const p = this.order[idx];
+      const p = order[idx];
       let va = col[p];
       let vb = other[p];
       if (va === 0 && vb === 0) continue;
-      const pos = this.posOfRow[p];
+      const pos = posOfRow[p];
       const b = start[pos];
       const e = b + length[pos];
       if (va !== 0) {
         col[p] = 0;
-        va /= this.diag[p];
+        va /= diag[p];
         workA[pos] = va;
         colNonzeros[countA++] = pos;
       }
       if (vb !== 0) {
         other[p] = 0;
-        vb /= this.diag[p];
+        vb /= diag[p];
         workB[pos] = vb;
         listB[countB++] = pos;
       }
@@ -313,13 +315,14 @@ export class LuFactor {
     const m = this.m;
     const work = this.work;
     const { start, length, key, value } = this.uRows;
+    const { order, diag, posOfRow } = this;
     for (let idx = 0; idx < m; idx++) {
-      const p = this.order[idx];
-      const pos = this.posOfRow[p];
+      const p = order[idx];
+      const pos = posOfRow[p];
       let v = rhs[pos];
       if (v === 0) continue;
       rhs[pos] = 0;
-      v /= this.diag[p];
+      v /= diag[p];
       work[p] = v;
       const b = start[p];
       const e = b + length[p];
@@ -329,13 +332,14 @@ export class LuFactor {
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
     const lStart = this.lStart;
+    const lRow = this.lRow;
     for (let t = m - 1; t >= 0; t--) {
       const b = lStart[t];
       const e = lStart[t + 1];
       if (b === e) continue;
-      let s = work[this.lRow[t]];
+      let s = work[lRow[t]];
       for (let k = b; k < e; k++) s -= lValue[k] * work[lIndex[k]];
-      work[this.lRow[t]] = s;
+      work[lRow[t]] = s;
     }
     // every position was visited (and zeroed) above
     let count = 0;

@@ -169,7 +169,7 @@ function onlyEntry(p: Presolver, j: number): [number, number] {
 /** A pivot must be at least this fraction of the largest |entry| in its row and in its column. */
 const PIVOT_THRESHOLD = 0.01;
 /** Substitutions whose fill-in exceeds the entries they remove by more than this are skipped. */
-const MAX_NET_FILL = 8;
+const MAX_NET_FILL = 20;
 
 /**
  * Free column substitution (an aggregator): a continuous column whose bounds the rows imply (each side

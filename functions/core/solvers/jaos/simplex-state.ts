@@ -416,6 +416,7 @@ export class SimplexState {
    */
   private pivotRowByColumns(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
     const { n, a, status } = this;
+    const { start, index, value } = a;
     const out = this.alphaRow;
     const list = this.rowNz;
     const cand = this.candidates;
@@ -424,7 +425,8 @@ export class SimplexState {
     for (let j = 0; j < n; j++) {
       if (status[j] === BASIC) continue;
       let v = 0;
-      for (let p = a.start[j]; p < a.start[j + 1]; p++) v += a.value[p] * rho[a.index[p]];
+      const e = start[j + 1];
+      for (let p = start[j]; p < e; p++) v += value[p] * rho[index[p]];
       if (v !== 0) {
         out[j] = v;
         list[count++] = j;

@@ -13,6 +13,7 @@
  * When no entering candidate exists the row r proves primal infeasibility: ρ_r = B⁻ᵀe_r is returned
  * for the driver to verify as a Farkas certificate. No verdict is final here.
  */
+import { heapifyByKey, popTop } from "./breakpoint-heap.js";
 import { perturbCosts } from "./perturbation.js";
 import { AT_LOWER, AT_UPPER, BASIC, type SimplexState } from "./simplex-state.js";
 
@@ -309,36 +310,43 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
     else cand[w++] = j;
   }
   nc = w;
-  // the rest, sorted by breakpoint
-  const rest = cand.subarray(0, nc);
-  rest.sort((x, y) => t[x] - t[y]);
-  const suffix = st.suffixMin;
-  suffix[nc] = Infinity;
-  for (let c = nc - 1; c >= 0; c--) suffix[c] = Math.min(tr[cand[c]], suffix[c + 1]);
-  let ptr = 0;
+  // the rest in increasing breakpoint order (ties by list position), taken from a heap group by group:
+  // a group is every remaining breakpoint up to the smallest relaxed one left
+  const byT = st.ratioHeapT;
+  const byTr = st.ratioHeapTr;
+  const taken = st.ratioTaken;
+  taken.fill(0, 0, nc);
+  heapifyByKey(byT, nc, t, cand);
+  heapifyByKey(byTr, nc, tr, cand);
+  let sizeT = nc;
+  let sizeTr = nc;
   let q = -1;
-  while (ptr < nc) {
-    const limit = suffix[ptr];
-    let end = ptr;
+  while (sizeT > 0) {
+    while (taken[byTr[0]]) sizeTr = popTop(byTr, sizeTr, tr, cand);
+    const limit = tr[cand[byTr[0]]];
+    const groupStart = nflip;
     groupSlope = 0;
     bestAbs = 0;
     bestJ = -1;
-    while (end < nc && t[cand[end]] <= limit) {
-      const j = cand[end++];
+    while (sizeT > 0 && t[cand[byT[0]]] <= limit) {
+      const c = byT[0];
+      sizeT = popTop(byT, sizeT, t, cand);
+      taken[c] = 1;
+      const j = cand[c];
       const a = Math.abs(alphaRow[j]);
       groupSlope += a * (upper[j] - lower[j]);
       if (a > bestAbs) {
         bestAbs = a;
         bestJ = j;
       }
+      flips[nflip++] = j;
     }
-    const last = end === nc;
+    const last = sizeT === 0;
     if (groupSlope < slope && !(last && slope - groupSlope <= tolP)) {
       slope -= groupSlope;
-      for (let c = ptr; c < end; c++) flips[nflip++] = cand[c];
-      ptr = end;
       continue;
     }
+    nflip = groupStart;
     q = bestJ;
     break;
   }

@@ -81,7 +81,10 @@ export class SimplexState {
   /** Ratio-test breakpoints by variable (exact and Harris-relaxed), and suffix minima by list position. */
   readonly breakpoint: Float64Array;
   readonly breakpointRelaxed: Float64Array;
-  readonly suffixMin: Float64Array;
+  /** Scratch of the dual ratio test's breakpoint heaps (breakpoint-heap.ts). */
+  readonly ratioHeapT: Int32Array;
+  readonly ratioHeapTr: Int32Array;
+  readonly ratioTaken: Uint8Array;
   /** Number of variables in flipList after the last ratio test. */
   flipCount = 0;
   /** Ratio-test candidates of the last `pivotRowWithCandidates`: candidates[0 .. candidateCount). */
@@ -117,7 +120,9 @@ export class SimplexState {
     this.flipList = new Int32Array(this.total);
     this.breakpoint = new Float64Array(this.total);
     this.breakpointRelaxed = new Float64Array(this.total);
-    this.suffixMin = new Float64Array(this.total + 1);
+    this.ratioHeapT = new Int32Array(this.total);
+    this.ratioHeapTr = new Int32Array(this.total);
+    this.ratioTaken = new Uint8Array(this.total);
     this.buildStart = new Int32Array(this.m + 1);
     this.buildIndex = new Int32Array(model.a.index.length + this.m);
     this.buildValue = new Float64Array(model.a.index.length + this.m);

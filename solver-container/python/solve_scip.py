@@ -379,7 +379,7 @@ def infeasible_subsystem(form, seconds):
     """
     SCIP's IIS (generateIIS) of the feasibility version: row indices, [column, side] bounds (a bound SCIP
     kept, on a column of a kept row; iis/removebounds lets it drop bounds) and SCIP's own irreducibility
-    verdict; None when SCIP does not prove the subsystem infeasible within `seconds`.
+    verdict; None when SCIP does not prove the subsystem infeasible within `seconds`, or names no member.
     """
     if seconds <= 0:
         return None
@@ -406,6 +406,10 @@ def infeasible_subsystem(form, seconds):
         has_upper = upper is not None and sub_upper is not None and sub_upper < INFINITY_THRESHOLD and sub_upper <= upper
         if has_lower or has_upper:
             bounds.append([j, "both" if has_lower and has_upper else "lower" if has_lower else "upper"])
+    if not rows and not bounds:
+        # SCIP 10 calls the empty subsystem of 2a + 2b = 3 (a, b integer) infeasible and irreducible; no
+        # members is no conflict (integrality alone always holds), so it is no IIS: the Node side filters.
+        return None
     return {"rows": rows, "bounds": bounds, "irreducible": bool(iis.isSubscipIrreducible())}
 
 

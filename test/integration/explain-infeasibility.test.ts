@@ -10,7 +10,7 @@ import { jaosOracle, membersOf, subproblem } from "../../functions/core/solvers/
 import { SOLVER_NAMES } from "../../functions/core/solvers/types.js";
 import type { Infeasibility } from "../../functions/core/solvers/types.js";
 import { explaining } from "../../solver-container/src/adapters/explain.js";
-import { type AdapterRegistry, createAdapters } from "../../solver-container/src/adapters/index.js";
+import { type AdapterRegistry, createAdapters, createTypeScriptEngineAdapter } from "../../solver-container/src/adapters/index.js";
 import type { SolverAdapter } from "../../solver-container/src/adapters/types.js";
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
@@ -268,4 +268,27 @@ describe.runIf(machineHas("cbc", "python_solvers"))("explanations that hold (iss
       expectRefuted(r.infeasibility);
     }
   }, 120_000);
+});
+
+describe("an explanation in a TypeScript engine's Node child (issue 24)", () => {
+  it("refutes the engine's false verdict when the child's own filter finds a point of the whole model, and names the solver", async () => {
+    const workDir = mkdtempSync(path.join(tmpdir(), "incumbent-iis-child-"));
+    try {
+      const engine = createTypeScriptEngineAdapter("jaos", "lying", {
+        modulePath: path.join(import.meta.dirname, "../fixtures/engines/lying-engine.ts"),
+        exportName: "lyingEngine",
+      });
+      // An LP (x continuous): the child filters it itself; no native HiGHS, so nothing else re-solves.
+      const lp = ProblemSchema.parse({ ...BIG_M, variables: [{ name: "x", ub: 1 }, BIG_M.variables[1]] });
+      const r = await explaining(engine, { nativeHighs: async () => null }).solve(
+        lp,
+        { timeLimitSeconds: 10, gapTolerance: 1e-6, threads: 1, explainInfeasibility: true },
+        { workDir, killGraceSeconds: 5 },
+      );
+      expect(r.solver_status).toBe("infeasible");
+      expect(r.infeasibility).toMatchObject({ constraints: [], variable_bounds: [], irreducible: false, verdict_check: { status: "refuted", solver: "jaos" } });
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -177,6 +177,19 @@ describe("explaining adapters", () => {
     expect(r.infeasibility).toMatchObject({ constraints: [], irreducible: false, verified: false, verdict_check: { status: "refuted", solver: "highs" } });
   });
 
+  it("takes the refutation a Node child's own filter brought (its re-solve found a point) and names the adapter's solver", async () => {
+    const own: Infeasibility = {
+      ...solverIis([], false),
+      method: "deletion_filter",
+      verified: false,
+      verdict_check: { status: "refuted", solver: null, message: "the solver's re-solve found a point of the whole model" },
+    };
+    const highs = fakeAdapter("highs");
+    const r = await explaining(fakeAdapter("jaos", own, { lying: true }), { nativeHighs: async () => highs }).solve(bigM(false), settings, context);
+    expect(r.infeasibility).toMatchObject({ constraints: [], irreducible: false, verdict_check: { status: "refuted", solver: "jaos" } });
+    expect(highs.solves).toBe(0);
+  });
+
   it("never accepts an empty solver IIS (SCIP's on 2a + 2b = 3): the deletion filter finds the conflict instead", async () => {
     const scip = fakeAdapter("scip", solverIis([]));
     const r = await explaining(scip, { nativeHighs: async () => null }).solve(conflict(true), settings, context);

@@ -139,15 +139,32 @@ function InfeasibleSubset({ subset }: { subset: Json }) {
   const verified = subset.verified === true ? "verified" : subset.verified === false ? "verification failed" : "not verified";
   const constraints: Json[] = subset.constraints;
   const bounds: Json[] = subset.variable_bounds;
+  // Results from before issue 24 have no verdict_check.
+  const check: Json | undefined = subset.verdict_check;
+  if (check?.status === "refuted") {
+    return (
+      <section class="subset" aria-labelledby="subset-title">
+        <h3 id="subset-title">Not infeasible after all</h3>
+        <p class="verdict-check" data-status="refuted">
+          <strong>The infeasible verdict is wrong:</strong> {check.message}. There is no conflicting subset to show.
+        </p>
+      </section>
+    );
+  }
   return (
     <section class="subset" aria-labelledby="subset-title">
       <h3 id="subset-title">Why it is infeasible</h3>
+      {check ? (
+        <p class="hint verdict-check" data-status={check.status}>
+          {check.status === "confirmed" ? `Verdict confirmed: ${check.message}.` : `Verdict not confirmed: ${check.message}.`}
+        </p>
+      ) : null}
       <p>
         <span class="tag" data-method={subset.method}>
           {subset.method === "solver_iis" ? "the solver's IIS" : "deletion filter"}
         </span>
         <span class="tag" data-irreducible={String(subset.irreducible)}>
-          {subset.irreducible ? "irreducible" : "not irreducible (time ran out)"}
+          {subset.irreducible ? "irreducible" : "not shown irreducible"}
         </span>
         <span class="tag" data-verified={String(subset.verified)}>
           {verified}

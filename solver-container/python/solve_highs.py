@@ -303,7 +303,8 @@ def solve(form, settings, reporter):
             final.fill_duals(result)
             if settings.get("ranging"):
                 final.fill_ranging(result, form)
-        if pool_size(settings) > 1 and final.is_mip:
+        if pool_size(settings) > 1 and any(form["integrality"]):
+            # The relaxation's integral optimum (integral_relaxation_optimum) is the one solution known.
             result["solution_pool"] = final.pool(form, pool_size(settings))
     elif status == STATUS.kInfeasible:
         result["solver_status"] = "infeasible"
@@ -313,11 +314,17 @@ def solve(form, settings, reporter):
         result["solver_status"] = "unbounded"
     elif status == STATUS.kTimeLimit:
         result["solver_status"] = "time_limit"
-        (runs[-1] if len(runs) > 1 else run).fill(result)
+        stopped = runs[-1] if len(runs) > 1 else run
+        stopped.fill(result)
+        if pool_size(settings) > 1 and stopped.is_mip:
+            # Stopped by the time limit: the improving solutions saved so far.
+            result["solution_pool"] = stopped.pool(form, pool_size(settings))
     elif status in OTHER_LIMITS and run.primal_ok:
         result["solver_status"] = "feasible"
         run.fill(result)
         result["error_message"] = f"HiGHS stopped early: {run.status_text()}"
+        if pool_size(settings) > 1 and run.is_mip:
+            result["solution_pool"] = run.pool(form, pool_size(settings))
     elif status == STATUS.kUnboundedOrInfeasible:
         result["error_message"] = "HiGHS: infeasible or unbounded (HiGHS could not tell which)"
     else:

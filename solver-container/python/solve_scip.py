@@ -333,30 +333,38 @@ def binary_columns_only(form):
     )
 
 
+def stored_solutions(form, settings, run):
+    """The distinct solutions SCIP stored while it searched, best first, at most solution_pool_size."""
+    pool = SolutionPool(pool_size(settings), form["sense"])
+    for sol in run.model.getSols():
+        values = run.values_of(sol)
+        pool.add(run.objective_of(sol, values), values)
+    return pool
+
+
 def solution_pool(form, settings, deadline, run):
     """
     Up to solution_pool_size distinct solutions, best first: those SCIP stored while it searched, then,
     when the integer columns are all binary, the best solution outside the pool, one solve at a time
     with a row that excludes each pooled assignment, while that solution still makes the pool (within
-    the time left). Solved to optimality, these are the k best assignments.
+    the time left). Solved to optimality, these are the k best assignments. Returns the pool and the
+    extra runs: their search is this request's too, and counts in its time, nodes and iterations.
     """
-    pool = SolutionPool(pool_size(settings), form["sense"])
-    m = run.model
-    for sol in m.getSols():
-        values = run.values_of(sol)
-        pool.add(run.objective_of(sol, values), values)
+    pool = stored_solutions(form, settings, run)
     integers = [j for j, t in enumerate(form["integrality"]) if t]
+    extras = []
     if not integers or not binary_columns_only(form):
-        return pool.result()
+        return pool.result(), extras
     while deadline.remaining() > 0.05:
         extra = Run(form, settings, deadline.remaining(), excluded=[e["solution"] for e in pool.result()], columns=integers)
+        extras.append(extra)
         if not extra.has_solution or extra.status not in ("optimal", "gaplimit", "timelimit"):
             break
         sol = extra.model.getBestSol()
         values = extra.values_of(sol)
         if not pool.add(extra.objective_of(sol, values), values):
             break  # the best one left out is no better than the pool's worst
-    return pool.result()
+    return pool.result(), extras
 
 
 def lp_duals(form, settings, deadline, run, result):
@@ -379,7 +387,7 @@ def infeasible_subsystem(form, seconds):
     """
     SCIP's IIS (generateIIS) of the feasibility version: row indices, [column, side] bounds (a bound SCIP
     kept, on a column of a kept row; iis/removebounds lets it drop bounds) and SCIP's own irreducibility
-    verdict; None when SCIP does not prove the subsystem infeasible within `seconds`.
+    verdict; None when SCIP does not prove the subsystem infeasible within `seconds`, or names no member.
     """
     if seconds <= 0:
         return None
@@ -406,6 +414,10 @@ def infeasible_subsystem(form, seconds):
         has_upper = upper is not None and sub_upper is not None and sub_upper < INFINITY_THRESHOLD and sub_upper <= upper
         if has_lower or has_upper:
             bounds.append([j, "both" if has_lower and has_upper else "lower" if has_lower else "upper"])
+    if not rows and not bounds:
+        # SCIP 10 calls the empty subsystem of 2a + 2b = 3 (a, b integer) infeasible and irreducible; no
+        # members is no conflict (integrality alone always holds), so it is no IIS: the Node side filters.
+        return None
     return {"rows": rows, "bounds": bounds, "irreducible": bool(iis.isSubscipIrreducible())}
 
 
@@ -457,7 +469,10 @@ def solve(form, settings, reporter):
         if not any(form["integrality"]) and not form["qValues"]:
             lp_duals(form, settings, deadline, final, result)
         if pool_size(settings) > 1 and any(form["integrality"]):
-            result["solution_pool"] = solution_pool(form, settings, deadline, final)
+            result["solution_pool"], extras = solution_pool(form, settings, deadline, final)
+            result["solver_time_seconds"] += sum(r.seconds for r in extras)
+            result["nodes"] += sum(r.nodes for r in extras)
+            result["iterations"] += sum(r.iterations for r in extras)
     elif status in ("infeasible", "unbounded"):
         result["solver_status"] = status
         if status == "infeasible" and settings.get("explain_infeasibility"):
@@ -466,6 +481,9 @@ def solve(form, settings, reporter):
     elif status == "timelimit":
         result["solver_status"] = "time_limit"
         run.fill(result)
+        if pool_size(settings) > 1 and any(form["integrality"]):
+            # Stopped by the time limit: the solutions found so far, with no time left to look for more.
+            result["solution_pool"] = stored_solutions(form, settings, run).result()
     elif status == "memlimit":
         result["raw_status"] = run.status
         result["error_message"] = memory_limit_message("SCIP", memory_ceiling_mb(settings))
@@ -473,6 +491,8 @@ def solve(form, settings, reporter):
         result["solver_status"] = "feasible"
         run.fill(result)
         result["error_message"] = f"SCIP stopped early: {status}"
+        if pool_size(settings) > 1 and any(form["integrality"]):
+            result["solution_pool"] = stored_solutions(form, settings, run).result()
     else:
         result["raw_status"] = run.status
         result["error_message"] = message or (f"SCIP: {run.failure}" if run.failure else f"SCIP stopped without a verdict: {status}")

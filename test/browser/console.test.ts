@@ -275,6 +275,8 @@ describe.runIf(ready)("the web console in a real browser", () => {
         .toEqual(["meet_demand", 'within_capacity["north"]', 'within_capacity["south"]']);
       expect(await page.locator("table.subset-constraints tbody td").allTextContents()).toContain("within_capacity[north]");
       expect(await page.locator(".subset .tag").allTextContents()).toEqual(["the solver's IIS", "irreducible", "verified"]);
+      // Whether the infeasible verdict itself held (issue 24): HiGHS's re-solve proved it.
+      expect(await page.locator(".subset .verdict-check").getAttribute("data-status")).toBe("confirmed");
       expect(await page.getByRole("button", { name: "Explain why it is infeasible" }).count(), "no explain action on an explanation").toBe(0);
       await expectAccessible(page, "infeasible subset");
       await screenshot(page, "infeasible-subset");

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../functions/core/config.js";
 import { readLp } from "../../functions/core/problem/lp.js";
 import { readMps } from "../../functions/core/problem/mps.js";
-import type { Problem } from "../../functions/core/problem/schema.js";
+import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
 import { jaosOracle, membersOf, subproblem } from "../../functions/core/solvers/iis/index.js";
 import { SOLVER_NAMES } from "../../functions/core/solvers/types.js";
 import type { Infeasibility } from "../../functions/core/solvers/types.js";
-import { type AdapterRegistry, createAdapters } from "../../solver-container/src/adapters/index.js";
+import { explaining } from "../../solver-container/src/adapters/explain.js";
+import { type AdapterRegistry, createAdapters, createTypeScriptEngineAdapter } from "../../solver-container/src/adapters/index.js";
 import type { SolverAdapter } from "../../solver-container/src/adapters/types.js";
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
@@ -115,4 +116,179 @@ describe.runIf(enabled)("explain_infeasibility with HiGHS's WebAssembly build (n
       expect(found.method).toBe("deletion_filter");
     }, 120_000);
   }
+});
+
+/** 2a + 2b = 3, a and b integer in [−10, 10]: infeasible only as a MILP; the row alone is its IIS. */
+const PARITY = ProblemSchema.parse({
+  name: "parity",
+  sense: "minimize",
+  objective: { constant: 0, terms: [{ var: "a", coef: 1 }] },
+  variables: [
+    { name: "a", type: "integer", lb: -10, ub: 10 },
+    { name: "b", type: "integer", lb: -10, ub: 10 },
+  ],
+  constraints: [
+    {
+      name: "parity",
+      lb: 3,
+      ub: 3,
+      terms: [
+        { var: "a", coef: 2 },
+        { var: "b", coef: 2 },
+      ],
+    },
+  ],
+});
+
+/** min 100x + y, y − 1e7·x ≤ 0, y ≥ 5, x binary: feasible, optimum 105. */
+const BIG_M = ProblemSchema.parse({
+  name: "big-m",
+  sense: "minimize",
+  objective: {
+    constant: 0,
+    terms: [
+      { var: "x", coef: 100 },
+      { var: "y", coef: 1 },
+    ],
+  },
+  variables: [
+    { name: "x", type: "binary" },
+    { name: "y", type: "continuous", lb: 5 },
+  ],
+  constraints: [
+    {
+      name: "link",
+      ub: 0,
+      terms: [
+        { var: "y", coef: 1 },
+        { var: "x", coef: -1e7 },
+      ],
+    },
+  ],
+});
+
+/** Eight binaries y_j opening x_j ≤ M·y_j at cost 10 + j, demand Σx ≥ 3: feasible, optimum 13 at any M. */
+function fixedCharge(M: number): Problem {
+  const n = 8;
+  const j = Array.from({ length: n }, (_, k) => k);
+  return ProblemSchema.parse({
+    name: `fixed-charge-${M}`,
+    sense: "minimize",
+    objective: { constant: 0, terms: [...j.map((k) => ({ var: `x${k}`, coef: 1 })), ...j.map((k) => ({ var: `y${k}`, coef: 10 + k }))] },
+    variables: [...j.map((k) => ({ name: `x${k}`, type: "continuous", lb: 0 })), ...j.map((k) => ({ name: `y${k}`, type: "binary" }))],
+    constraints: [
+      ...j.map((k) => ({
+        name: `link${k}`,
+        ub: 0,
+        terms: [
+          { var: `x${k}`, coef: 1 },
+          { var: `y${k}`, coef: -M },
+        ],
+      })),
+      { name: "demand", lb: 3, terms: j.map((k) => ({ var: `x${k}`, coef: 1 })) },
+    ],
+  });
+}
+
+/**
+ * Issue 24, Build 5: an explanation never calls a feasible model's subset irreducible, and never accepts
+ * an empty solver IIS. The re-solves run on the real solvers; native HiGHS is the filter's and the
+ * checker's oracle on these MILPs.
+ */
+describe.runIf(machineHas("cbc", "python_solvers"))("explanations that hold (issue 24)", () => {
+  const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
+  let adapters: AdapterRegistry;
+  let workDir: string;
+  const settings = { timeLimitSeconds: 10, gapTolerance: 1e-6, threads: 1, explainInfeasibility: true };
+  const context = () => ({ workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 });
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "incumbent-iis-hold-"));
+    await python.startHost();
+    adapters = createAdapters({ python });
+  });
+  afterAll(async () => {
+    await python.stopHost();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  /** A refuted verdict: no members, nothing irreducible, the solver that found the point named. */
+  const expectRefuted = (found: Infeasibility | null | undefined) =>
+    expect(found).toMatchObject({
+      constraints: [],
+      variable_bounds: [],
+      irreducible: false,
+      verified: false,
+      verdict_check: { status: "refuted", solver: "highs" },
+    });
+
+  it("SCIP on 2a + 2b = 3: its empty IIS is not accepted; the deletion filter names the row, irreducible and verified", async () => {
+    const r = await adapters.get("scip")!.solve(PARITY, settings, context());
+    expect(r.solver_status).toBe("infeasible");
+    expect(r.infeasibility).toMatchObject({
+      constraints: [{ name: "parity" }],
+      method: "deletion_filter",
+      irreducible: true,
+      verified: true,
+      verdict_check: { status: "confirmed", solver: "highs" },
+    });
+    expect(await jaosOracle(subproblem(PARITY, membersOf(PARITY, r.infeasibility!)), 10)).toBe("infeasible");
+  }, 60_000);
+
+  it("jaos on min 100x + y, y − 1e7·x ≤ 0, y ≥ 5: optimal at 105, or an infeasible verdict the explanation refutes", async () => {
+    const r = await adapters.get("jaos")!.solve(BIG_M, settings, context());
+    if (r.solver_status === "infeasible") expectRefuted(r.infeasibility);
+    else expect(r.objective_value).toBeCloseTo(105, 6);
+  }, 60_000);
+
+  it("CBC on fixed charge at M = 1e8: an infeasible verdict comes back refuted by native HiGHS", async () => {
+    const r = await adapters.get("cbc")!.solve(fixedCharge(1e8), settings, context());
+    if (r.solver_status === "infeasible") expectRefuted(r.infeasibility);
+    else expect(r.infeasibility).toBeNull();
+  }, 60_000);
+
+  it("whichever solver gives a false infeasible verdict on these models, the real re-solves refute it", async () => {
+    // The verdict is forced (the adapter answers infeasible on the model itself); every re-solve is real.
+    for (const [solver, model] of [
+      ["cbc", fixedCharge(1e8)],
+      ["glpk", fixedCharge(1e9)],
+      ["jaos", BIG_M],
+    ] as const) {
+      const real = adapters.get(solver)!;
+      const lying: SolverAdapter = {
+        ...real,
+        async solve(p, s, c) {
+          return p === model
+            ? { ...(await real.solve(p, { ...s, explainInfeasibility: false }, c)), solver_status: "infeasible", solution: null }
+            : real.solve(p, s, c);
+        },
+      };
+      const highs = adapters.get("highs")!;
+      const r = await explaining(lying, { nativeHighs: async () => highs }).solve(model, settings, context());
+      expectRefuted(r.infeasibility);
+    }
+  }, 120_000);
+});
+
+describe("an explanation in a TypeScript engine's Node child (issue 24)", () => {
+  it("refutes the engine's false verdict when the child's own filter finds a point of the whole model, and names the solver", async () => {
+    const workDir = mkdtempSync(path.join(tmpdir(), "incumbent-iis-child-"));
+    try {
+      const engine = createTypeScriptEngineAdapter("jaos", "lying", {
+        modulePath: path.join(import.meta.dirname, "../fixtures/engines/lying-engine.ts"),
+        exportName: "lyingEngine",
+      });
+      // An LP (x continuous): the child filters it itself; no native HiGHS, so nothing else re-solves.
+      const lp = ProblemSchema.parse({ ...BIG_M, variables: [{ name: "x", ub: 1 }, BIG_M.variables[1]] });
+      const r = await explaining(engine, { nativeHighs: async () => null }).solve(
+        lp,
+        { timeLimitSeconds: 10, gapTolerance: 1e-6, threads: 1, explainInfeasibility: true },
+        { workDir, killGraceSeconds: 5 },
+      );
+      expect(r.solver_status).toBe("infeasible");
+      expect(r.infeasibility).toMatchObject({ constraints: [], variable_bounds: [], irreducible: false, verdict_check: { status: "refuted", solver: "jaos" } });
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

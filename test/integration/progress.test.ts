@@ -225,6 +225,46 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
 
     const tooMany = await stack.api.post("/api/v2/solve", { problem, solver_name: "scip", settings: { solution_pool_size: 21 } });
     expect(tooMany.status).toBe(422);
+
+    // SCIP's pool beyond its stored solutions takes one more solve per member (with a row excluding each
+    // pooled assignment): that search is this request's, and counts in its measures. Without a pool SCIP
+    // closes this model in presolve (0 nodes); each extra solve adds its root node.
+    const single = await stack.api.post("/api/v2/solve", { problem, solver_name: "scip" });
+    expect(single.status, single.text).toBe(200);
+    expect(result.nodes, "nodes of the pool's extra solves").toBeGreaterThan(single.body.nodes);
+  }, 90_000);
+
+  it("solution_pool_size with a time limit: SCIP, HiGHS and jaos stopped at the limit return the solutions found so far, best first, each feasible by the checker — never unsupported (issue 24)", async () => {
+    const preview = await stack.api.post("/api/v2/solve/import/preview", {
+      content: readFileSync(path.join(INSTANCES_DIR, "scale/stein45.mps"), "utf8"),
+      filename: "stein45.mps",
+    });
+    expect(preview.status, preview.text).toBe(200);
+    const problem = ProblemSchema.parse(preview.body.problem);
+    // stein45 is a MILP none of them closes within 8 s here (the progress test above): 2 s stops each at the limit.
+    const answers = await Promise.all(
+      ["scip", "highs", "jaos"].map((solver) =>
+        stack.api.post("/api/v2/solve", { problem, solver_name: solver, settings: { time_limit_seconds: 2, gap_tolerance: 0, solution_pool_size: 5 } }),
+      ),
+    );
+    for (const [k, solver] of ["scip", "highs", "jaos"].entries()) {
+      const r = answers[k]!;
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.status, `${solver}: ${r.body.error_message}`).toBe("time_limit");
+      expect(r.body.solution_pool, solver).toBeUndefined();
+      const solutions = r.body.solutions as { objective_value: number; solution: Record<string, number> }[];
+      expect(solutions.length, solver).toBeGreaterThanOrEqual(1);
+      expect(solutions.length, solver).toBeLessThanOrEqual(5);
+      expect(solutions[0]!.objective_value, solver).toBeCloseTo(r.body.objective_value, 6);
+      const keys = new Set<string>();
+      for (const [i, s] of solutions.entries()) {
+        expect(checkSolution(problem, s.solution, { objective: s.objective_value }), `${solver} #${i}`).toEqual([]);
+        // stein45 minimizes: best first means no later one is better.
+        if (i > 0) expect(s.objective_value, `${solver} #${i}`).toBeGreaterThanOrEqual(solutions[i - 1]!.objective_value - 1e-9);
+        keys.add(JSON.stringify(problem.variables.map((v) => Math.round(s.solution[v.name]!))));
+      }
+      expect(keys.size, `${solver}: distinct solutions`).toBe(solutions.length);
+    }
   }, 90_000);
 
   it("keeps early chunks' lines in the table, later ones in the blob store, and reads a summarised range as one line that next_offset skips", async () => {

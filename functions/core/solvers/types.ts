@@ -47,6 +47,21 @@ const ModelNameSchema = {
     .describe("JModel projects and documents: the index tuple within the family (empty for a scalar family)"),
 };
 
+/**
+ * Whether the `infeasible` verdict an explanation is about holds: an explanation re-solves the model's
+ * subsets anyway, so it says what those re-solves showed about the verdict itself (issue 24).
+ */
+export const VerdictCheckSchema = z.object({
+  status: z
+    .enum(["confirmed", "refuted", "unconfirmed"])
+    .describe(
+      "confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time",
+    ),
+  solver: SolverNameSchema.nullable().describe("the solver whose re-solve decided (native HiGHS where the worker has it); null when none did"),
+  message: z.string().describe("the same in words"),
+});
+export type VerdictCheck = z.infer<typeof VerdictCheckSchema>;
+
 export const InfeasibilitySchema = z.object({
   constraints: z
     .array(z.object({ name: z.string().describe("the constraint's name in the solved model"), ...ModelNameSchema }))
@@ -65,13 +80,16 @@ export const InfeasibilitySchema = z.object({
     .describe("solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves"),
   irreducible: z
     .boolean()
-    .describe("true: removing any one member makes the rest feasible; false: the time ran out first, the subset is infeasible but may hold more than needed"),
+    .describe(
+      "true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it",
+    ),
   verified: z
     .boolean()
     .nullable()
     .describe(
       "the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked",
     ),
+  verdict_check: VerdictCheckSchema.describe("whether the infeasible verdict itself holds, by the same re-solves"),
 });
 export type Infeasibility = z.infer<typeof InfeasibilitySchema>;
 

@@ -1,17 +1,21 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
+import type { FilterOptions } from "../../../functions/core/solvers/iis/deletion-filter.js";
 import {
+  allMembers,
+  checkInfeasibility,
   deletionFilter,
   type FeasibilityOracle,
   infeasibilityOf,
   membersOf,
   searchDeadlineMs,
+  subproblem,
+  VERDICT_UNCONFIRMED,
   verdictOf,
   verifyDeadlineMs,
-  verifyInfeasibility,
 } from "../../../functions/core/solvers/iis/index.js";
-import type { Infeasibility, SolveSettings } from "../../../functions/core/solvers/types.js";
+import type { Infeasibility, SolverName, SolveSettings, VerdictCheck } from "../../../functions/core/solvers/types.js";
 import type { AdapterResult, SolveContext, SolverAdapter } from "./types.js";
 
 /** The adapters an explanation may call besides the one that proved infeasibility. */
@@ -22,9 +26,11 @@ export interface ExplanationSolvers {
 
 /**
  * A solver's adapter that, with `settings.explainInfeasibility`, follows an infeasible verdict with its
- * explanation: the solver's own IIS where the adapter brought one (HiGHS on LPs, SCIP; SCIP's bounds
- * then filtered, its constraints kept), else the deletion filter; then the checker's re-solves set `verified`. The search and the verification get one
- * more time limit each (iis/budget.ts). Which solver re-solves (docs/decisions.md, "Why infeasible"):
+ * explanation: the solver's own IIS where the adapter brought one with members (HiGHS on LPs, SCIP; SCIP's
+ * bounds then filtered, its constraints kept), else the deletion filter; then the checker's re-solves set
+ * `verified`, and what the re-solves showed about the verdict itself goes in `verdict_check`. The search
+ * and the verification get one more time limit each (iis/budget.ts). Which solver re-solves
+ * (docs/decisions.md, "Why infeasible"):
  * - the filter: the solver that proved infeasibility on an LP; on a MILP native HiGHS when present
  *   (each step is a branch and bound, and HiGHS is the fastest MILP solver a worker has), else the same;
  * - the checker: native HiGHS when present, else the solver that proved infeasibility.
@@ -41,6 +47,12 @@ export function explaining(adapter: SolverAdapter, solvers: ExplanationSolvers):
   };
 }
 
+/**
+ * The explanation, never taken on trust: the filter first re-solves the set it starts from, the checker
+ * re-solves the answer, and a checked point of the whole model refutes the verdict (issue 24: a false
+ * `infeasible` used to come back `irreducible: true` over the whole feasible model, and SCIP's empty IIS
+ * of `2a + 2b = 3` as irreducible).
+ */
 async function explain(
   adapter: SolverAdapter,
   solvers: ExplanationSolvers,
@@ -49,25 +61,73 @@ async function explain(
   context: SolveContext,
   result: AdapterResult,
 ): Promise<Infeasibility> {
+  const brought = result.infeasibility ?? null;
+  // A refutation the adapter brought is its own solver's (a Node child's filter, which has no name for it).
+  if (brought?.verdict_check?.status === "refuted") return refuted(brought.verdict_check.solver ?? adapter.name);
   const searchUntil = searchDeadlineMs(settings.timeLimitSeconds, Date.now());
   // A cancelled solve ends its explanation at once: every deadline has passed.
   const now = () => (context.signal?.aborted ? Number.POSITIVE_INFINITY : Date.now());
   const highs = await solvers.nativeHighs();
-  const oracle = adapterOracle(hasIntegers(problem) && highs ? highs : adapter, settings, context);
-  let found = result.infeasibility ?? null;
-  if (!found) {
-    const filtered = await deletionFilter(problem, oracle, { deadlineMs: searchUntil, now });
-    found = infeasibilityOf(problem, filtered.members, { method: "deletion_filter", irreducible: filtered.irreducible, verified: null });
-  } else if (found.method === "solver_iis" && found.irreducible && adapter.name === "scip") {
+  const filterSolver = hasIntegers(problem) && highs ? highs : adapter;
+  const filterOracle = adapterOracle(filterSolver, settings, context);
+  const filter = (from: Pick<FilterOptions, "start" | "keep"> = {}) => deletionFilter(problem, filterOracle, { ...from, deadlineMs: searchUntil, now });
+  // The solver whose re-solve proved the filter's starting set infeasible, if one did.
+  let provedBy: SolverName | null = null;
+  // An empty subset is never an explanation (integrality alone always holds): the filter runs instead.
+  let found = brought && brought.constraints.length + brought.variable_bounds.length > 0 ? brought : null;
+  if (found?.method === "solver_iis" && found.irreducible && adapter.name === "scip") {
     // SCIP's IIS is irreducible in its constraints; the bounds it keeps may include some it does not need.
     const members = membersOf(problem, found);
-    const rows = members.filter((m) => m.kind === "constraint");
-    const trimmed = await deletionFilter(problem, oracle, { start: members, keep: rows, deadlineMs: searchUntil, now });
-    found = infeasibilityOf(problem, trimmed.members, { method: "solver_iis", irreducible: trimmed.irreducible, verified: null });
+    const trimmed = await filter({ start: members, keep: members.filter((m) => m.kind === "constraint") });
+    if (trimmed.start === "infeasible") provedBy = filterSolver.name;
+    // A subset with a point is no IIS at all: the filter starts again, from the whole model.
+    found =
+      trimmed.start === "feasible"
+        ? null
+        : infeasibilityOf(problem, trimmed.members, { method: "solver_iis", irreducible: trimmed.irreducible, verified: null });
+  }
+  if (!found) {
+    const filtered = await filter();
+    if (filtered.start === "feasible") return refuted(filterSolver.name);
+    if (filtered.start === "infeasible") provedBy = filterSolver.name;
+    found = infeasibilityOf(problem, filtered.members, { method: "deletion_filter", irreducible: filtered.irreducible, verified: null });
   }
   const verifyUntil = verifyDeadlineMs(settings.timeLimitSeconds, Date.now());
-  const verified = await verifyInfeasibility(problem, found, adapterOracle(highs ?? adapter, settings, context), { deadlineMs: verifyUntil, now });
-  return { ...found, verified };
+  const checker = highs ?? adapter;
+  const checkerOracle = adapterOracle(checker, settings, context);
+  const check = await checkInfeasibility(problem, found, checkerOracle, { deadlineMs: verifyUntil, now });
+  if (check.subset === "infeasible") return { ...found, verified: check.verified, verdict_check: confirmed(checker.name) };
+  const unproved = provedBy
+    ? confirmed(provedBy)
+    : { ...VERDICT_UNCONFIRMED, message: "no re-solve decided whether the model is infeasible within the explanation's time" };
+  if (check.subset === "unknown") return { ...found, verified: check.verified, verdict_check: unproved };
+  // The subset has a point, so it is no conflict; whether the verdict holds is the whole model's question.
+  const all = allMembers(problem);
+  const leftMs = verifyUntil - now();
+  const whole =
+    membersOf(problem, found).length === all.length ? "feasible" : leftMs > 0 ? await checkerOracle(subproblem(problem, all), leftMs / 1000) : "unknown";
+  if (whole === "feasible") return refuted(checker.name);
+  return { ...found, irreducible: false, verified: false, verdict_check: whole === "infeasible" ? confirmed(checker.name) : unproved };
+}
+
+function confirmed(solver: SolverName): VerdictCheck {
+  return { status: "confirmed", solver, message: `${solver} proved a subset of the model infeasible, so the model is infeasible` };
+}
+
+/** A checked point of the whole model: no conflict to name, and the infeasible verdict is wrong. */
+function refuted(solver: SolverName): Infeasibility {
+  return {
+    constraints: [],
+    variable_bounds: [],
+    method: "deletion_filter",
+    irreducible: false,
+    verified: false,
+    verdict_check: {
+      status: "refuted",
+      solver,
+      message: `${solver} found a point satisfying every constraint and bound, with its integer variables at integers: the model is feasible and the infeasible verdict is wrong`,
+    },
+  };
 }
 
 /**

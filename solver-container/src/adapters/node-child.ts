@@ -57,6 +57,12 @@ async function filterInChild(engine: TypeScriptEngine, problem: Problem, setting
   const oracle: FeasibilityOracle = async (sub, seconds) =>
     verdictOf(sub, await engine.solve(sub, { timeLimitSeconds: seconds, gapTolerance: 1, threads: settings.threads }, () => undefined));
   const found = await deletionFilter(problem, oracle, { deadlineMs: searchDeadlineMs(settings.timeLimitSeconds, Date.now()) });
+  if (found.start === "feasible") {
+    // The engine's own re-solve found a checked point of the whole model: its verdict was wrong. The
+    // parent (explain.ts) names the solver.
+    const verdict_check = { status: "refuted", solver: null, message: "the solver's re-solve found a point of the whole model" } as const;
+    return infeasibilityOf(problem, [], { method: "deletion_filter", irreducible: false, verified: false, verdict_check });
+  }
   return infeasibilityOf(problem, found.members, { method: "deletion_filter", irreducible: found.irreducible, verified: null });
 }
 

@@ -1,5 +1,5 @@
 import type { Problem, Variable } from "../../problem/schema.js";
-import type { Infeasibility } from "../types.js";
+import type { Infeasibility, VerdictCheck } from "../types.js";
 
 /**
  * The members an infeasible subsystem is made of: whole constraints (both sides together, as the
@@ -56,8 +56,15 @@ export function subproblem(problem: Problem, members: readonly Member[]): Proble
   };
 }
 
+/** Before any re-solve has spoken about the verdict (explain.ts sets what they showed). */
+export const VERDICT_UNCONFIRMED: VerdictCheck = { status: "unconfirmed", solver: null, message: "not checked yet" };
+
 /** Members as the result names them: constraints by name, a column's two bounds merged into "both". */
-export function infeasibilityOf(problem: Problem, members: readonly Member[], how: Pick<Infeasibility, "method" | "irreducible" | "verified">): Infeasibility {
+export function infeasibilityOf(
+  problem: Problem,
+  members: readonly Member[],
+  how: Pick<Infeasibility, "method" | "irreducible" | "verified"> & Partial<Pick<Infeasibility, "verdict_check">>,
+): Infeasibility {
   const rows = [...new Set(members.flatMap((m) => (m.kind === "constraint" ? [m.row] : [])))].sort((a, b) => a - b);
   const sides = new Map<number, Set<"lower" | "upper">>();
   for (const m of members) {
@@ -70,6 +77,7 @@ export function infeasibilityOf(problem: Problem, members: readonly Member[], ho
       const s = sides.get(column)!;
       return { variable: problem.variables[column]!.name, bound: s.size === 2 ? "both" : [...s][0]! };
     }),
+    verdict_check: VERDICT_UNCONFIRMED,
     ...how,
   };
 }

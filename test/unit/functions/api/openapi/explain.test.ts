@@ -38,4 +38,11 @@ describe("the OpenAPI document carries explaining infeasibility", () => {
     expect(text).toContain('"infeasibility"');
     expect(text).toContain("the index tuple within the family");
   });
+
+  it("describes whether the infeasible verdict held: verdict_check, confirmed, refuted or unconfirmed, and by which solver (issue 24)", () => {
+    const view = resolve(doc.paths["/api/v2/models/executions/{execution_id}"].get.responses["200"].content["application/json"].schema);
+    const text = JSON.stringify(view);
+    expect(text).toContain('"verdict_check"');
+    for (const status of ["confirmed", "refuted", "unconfirmed"]) expect(text).toContain(`"${status}"`);
+  });
 });

@@ -41,6 +41,7 @@ describe("JModel names: each generated name's family and index, kept at compile 
       method: "solver_iis",
       irreducible: true,
       verified: true,
+      verdict_check: { status: "confirmed", solver: "highs", message: "highs proved a subset of the model infeasible" },
     };
     expect(nameInfeasibility(subset, names)).toEqual({
       ...subset,

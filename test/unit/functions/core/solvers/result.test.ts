@@ -48,6 +48,7 @@ describe("solver results, defined once", () => {
       method: "deletion_filter" as const,
       irreducible: true,
       verified: true,
+      verdict_check: { status: "confirmed" as const, solver: "highs" as const, message: "highs proved a subset of the model infeasible" },
     };
     const explained = { ...answer, ...emptyResult("infeasible"), settings_applied: null, infeasibility };
     const response = solveResponseOf("exe_3", "cbc", explained);

@@ -1,11 +1,16 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { Problem } from "../../../../../../functions/core/problem/schema.js";
 import {
+  checkInfeasibility,
   deletionFilter,
   type FeasibilityOracle,
+  type FeasibilityVerdict,
   infeasibilityOf,
   jaosOracle,
   membersOf,
   subproblem,
+  verdictOf,
   verifyInfeasibility,
 } from "../../../../../../functions/core/solvers/iis/index.js";
 import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.js";
@@ -184,6 +189,127 @@ describe("deletion filter", () => {
   });
 });
 
+describe("deletion filter: the start is checked, never trusted (issue 24)", () => {
+  /** min 100x + y, y − 1e7·x ≤ 0, y ≥ 5, x binary: feasible (x = 1, y = 5), yet jaos once called it infeasible. */
+  const BIG_M = problem({
+    objective: {
+      constant: 0,
+      terms: [
+        { var: "x", coef: 100 },
+        { var: "y", coef: 1 },
+      ],
+    },
+    variables: [
+      { name: "x", type: "binary" },
+      { name: "y", lb: 5 },
+    ],
+    constraints: [
+      {
+        name: "link",
+        ub: 0,
+        terms: [
+          { var: "y", coef: 1 },
+          { var: "x", coef: -1e7 },
+        ],
+      },
+    ],
+  });
+
+  it("re-solves the start first: a feasible model ends the filter at once, not irreducible, with start: feasible", async () => {
+    // A re-solve that finds the model's optimum (x = 1, y = 5), which satisfies every subset of it.
+    const oracle: FeasibilityOracle = async (sub) => verdictOf(sub, { solver_status: "optimal", solution: { x: 1, y: 5 } });
+    const found = await deletionFilter(BIG_M, oracle, { deadlineMs: far() });
+    expect(found).toMatchObject({ start: "feasible", irreducible: false, oracleCalls: 1 });
+    // The old filter, trusting its start, kept every member and called the feasible model irreducible.
+    expect(found.members).toHaveLength(4);
+  });
+
+  it("answers an empty start feasible without a solve (integrality alone always holds)", async () => {
+    const never: FeasibilityOracle = async () => {
+      throw new Error("no re-solve expected");
+    };
+    expect(await deletionFilter(MILP, never, { start: [], deadlineMs: far() })).toMatchObject({
+      members: [],
+      start: "feasible",
+      irreducible: false,
+      oracleCalls: 0,
+    });
+  });
+
+  it("claims no irreducibility over a start no re-solve proved infeasible, even when every removal turns it feasible", async () => {
+    const members = membersOf(LP, {
+      constraints: [{ name: "demand" }],
+      variable_bounds: [
+        { variable: "x", bound: "upper" },
+        { variable: "y", bound: "upper" },
+      ],
+    });
+    const start = subproblem(LP, members);
+    const undecided: FeasibilityOracle = async (sub) =>
+      sub.constraints.length === start.constraints.length && JSON.stringify(sub.variables) === JSON.stringify(start.variables) ? "unknown" : "feasible";
+    const found = await deletionFilter(LP, undecided, { start: members, deadlineMs: far() });
+    expect(found).toMatchObject({ start: "unknown", irreducible: false });
+    expect(found.members).toHaveLength(3);
+  });
+
+  it("does not take a big-M trickle for a point: y = 3e-7 is integral within 1e-6 but no integer y satisfies the row", () => {
+    const sub = problem({
+      ...BIG_M,
+      variables: [
+        { name: "x", type: "integer", lb: 0, ub: 0.5 },
+        { name: "y", lb: 5 },
+      ],
+    });
+    expect(verdictOf(sub, { solver_status: "optimal", solution: { x: 3e-7, y: 3 } })).toBe("unknown");
+    expect(verdictOf(BIG_M, { solver_status: "optimal", solution: { x: 0.9999999, y: 5 } })).toBe("feasible");
+  });
+
+  /**
+   * Feasibility as an abstract monotone rule over the rows of a model (every row a member, no bounds): a
+   * set is infeasible when it holds one of a few generated conflicts, and the oracle may also answer
+   * "unknown" on generated sets. Whatever the conflicts, the filter's answer must hold: a feasible start
+   * is said so; an irreducible answer is infeasible and each member removed leaves it feasible; an answer
+   * that is not irreducible, when the start was infeasible, is still infeasible.
+   */
+  it("answers soundly under any monotone feasibility rule, with undecided re-solves (generated)", async () => {
+    const ROWS = 8;
+    const model: Problem = problem({
+      variables: [{ name: "v" }],
+      constraints: Array.from({ length: ROWS }, (_, k) => ({ name: `c${k}`, lb: k, terms: [{ var: "v", coef: 1 }] })),
+    });
+    const rowsOf = (sub: Problem) => new Set(sub.constraints.map((c) => Number(c.name.slice(1))));
+    const conflictsArb = fc.array(fc.uniqueArray(fc.integer({ min: 0, max: ROWS - 1 }), { minLength: 1, maxLength: 4 }), { maxLength: 3 });
+    const unknownArb = fc.array(fc.integer({ min: 0, max: (1 << ROWS) - 1 }), { maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(conflictsArb, unknownArb, async (conflicts, undecided) => {
+        const infeasible = (rows: Set<number>) => conflicts.some((c) => c.every((r) => rows.has(r)));
+        const mask = (rows: Set<number>) => [...rows].reduce((m, r) => m | (1 << r), 0);
+        const oracle: FeasibilityOracle = async (sub): Promise<FeasibilityVerdict> => {
+          const rows = rowsOf(sub);
+          if (undecided.includes(mask(rows))) return "unknown";
+          return infeasible(rows) ? "infeasible" : "feasible";
+        };
+        const found = await deletionFilter(model, oracle, { deadlineMs: far() });
+        const rows = new Set(found.members.map((m) => (m.kind === "constraint" ? m.row : -1)));
+        const all = new Set(Array.from({ length: ROWS }, (_, k) => k));
+        if (!infeasible(all)) {
+          expect(found.irreducible).toBe(false);
+          expect(found.start).not.toBe("infeasible");
+          return;
+        }
+        expect(found.start).not.toBe("feasible");
+        if (found.start === "infeasible") expect(infeasible(rows)).toBe(true);
+        if (found.irreducible) {
+          expect(infeasible(rows)).toBe(true);
+          for (const r of rows) expect(infeasible(new Set([...rows].filter((x) => x !== r)))).toBe(false);
+        }
+        if (undecided.length === 0) expect(found.irreducible).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("infeasibility verification", () => {
   const answer = (constraints: string[], bounds: [string, "lower" | "upper" | "both"][], irreducible = true) => ({
     constraints: constraints.map((name) => ({ name })),
@@ -222,6 +348,20 @@ describe("infeasibility verification", () => {
     );
     expect(await verifyInfeasibility(LP, padded, jaosOracle, { deadlineMs: far() })).toBe(false);
     expect(await verifyInfeasibility(LP, { ...padded, irreducible: false }, jaosOracle, { deadlineMs: far() })).toBe(true);
+  });
+
+  it("tells what the subset alone is: feasible (verified false), infeasible even when reducible, and no members is no conflict", async () => {
+    const far_ = { deadlineMs: far() };
+    expect(await checkInfeasibility(LP, answer(["demand"], [["x", "upper"]]), jaosOracle, far_)).toEqual({ verified: false, subset: "feasible" });
+    const padded = answer(
+      ["demand", "cap"],
+      [
+        ["x", "upper"],
+        ["y", "upper"],
+      ],
+    );
+    expect(await checkInfeasibility(LP, padded, jaosOracle, far_)).toEqual({ verified: false, subset: "infeasible" });
+    expect(await checkInfeasibility(LP, answer([], []), jaosOracle, far_)).toEqual({ verified: false, subset: "feasible" });
   });
 
   it("rejects names the problem does not have, and answers null when out of time", async () => {

@@ -592,7 +592,9 @@ export const numericsCase: fc.Arbitrary<NumericsCase> = fc.oneof(fixedChargeCase
 /**
  * The models of issue 24 as filed, run first in every pass: eight fixed charges of 10 + 1·x with M = 1e7
  * and demand 3 (optimum 13: one facility at 10 + 3), and min 100x + y, y − 1e7·x ≤ 0, y ≥ 5, x binary
- * (optimum 105: x = 0 forces y ≤ 0 < 5, and x = 1 leaves min 100 + y over y ≥ 5).
+ * (optimum 105: x = 0 forces y ≤ 0 < 5, and x = 1 leaves min 100 + y over y ≥ 5); and the smallest
+ * fixed charge CBC calls infeasible at M ≥ 1e8 (the suite's shrunk counterexample): min y, x ≤ 1e8·y, x ≥ 1
+ * (optimum 1 at y = 1).
  */
 export const ISSUE_CASES: NumericsCase[] = [
   {
@@ -632,4 +634,5 @@ export const ISSUE_CASES: NumericsCase[] = [
       ],
     },
   },
+  { family: "fixed-charge", bigM: 1e8, widening: null, ...fixedCharge({ facilities: [{ fixed: 1, unit: 0, cap: null }], demand: 1, M: 1e8 }) },
 ];

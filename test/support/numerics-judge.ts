@@ -101,6 +101,8 @@ function objectiveAllowance(problem: Problem, solution: Record<string, number>, 
 export class Tally {
   readonly counts: Record<Judgement, number> = { right: 0, wrong: 0, error: 0, feasible: 0, time_limit: 0 };
   readonly wrongByFamily = new Map<NumericsFamily, number>();
+  /** "family: kind" → count. */
+  readonly wrongByKind = new Map<string, number>();
   readonly firstWrong = new Map<NumericsFamily, { run: number; kind: WrongKind; why: string }>();
   seconds = 0;
 
@@ -108,6 +110,8 @@ export class Tally {
     this.counts[judged.judgement]++;
     if (judged.kind === null) return;
     this.wrongByFamily.set(c.family, (this.wrongByFamily.get(c.family) ?? 0) + 1);
+    const key = `${c.family}: ${judged.kind}`;
+    this.wrongByKind.set(key, (this.wrongByKind.get(key) ?? 0) + 1);
     if (!this.firstWrong.has(c.family)) this.firstWrong.set(c.family, { run, kind: judged.kind, why: judged.why });
   }
 
@@ -129,8 +133,11 @@ export function tallyTable(rows: { label: string; tally: Tally }[]): string {
     String(tally.counts.time_limit),
     tally.seconds.toFixed(1),
     FAMILIES.filter((f) => tally.wrongByFamily.has(f))
-      .map((f) => `${f} ${tally.wrongByFamily.get(f)}`)
-      .join(", ") || "-",
+      .map((f) => {
+        const kinds = [...tally.wrongByKind].filter(([key]) => key.startsWith(`${f}: `)).map(([key, n]) => `${key.slice(f.length + 2)} ${n}`);
+        return `${f} ${tally.wrongByFamily.get(f)} (${kinds.join(", ")})`;
+      })
+      .join("; ") || "-",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) =>

@@ -190,7 +190,7 @@ describe.runIf(enabled)(`numerics suite (seed ${SEED}, ${RUNS} generated MILPs +
           { seed: SEED, numRuns: RUNS + examples.length, examples, path: String(first.run) },
         );
         const text = replay.failed
-          ? `${label}, ${family} (run ${first.run}, shrunk ${replay.numShrinks} times): ${(replay.errorInstance as Error | undefined)?.message}\n${describeCase(replay.counterexample![0])}`
+          ? `${label}, ${family} (run ${first.run}: ${first.why}; shrunk ${replay.numShrinks} times): ${(replay.errorInstance as Error | undefined)?.message}\n${describeCase(replay.counterexample![0])}`
           : `${label}, ${family} (run ${first.run}, not reproduced on replay): ${first.why}`;
         shrunk.push(text);
         counterexamples.push(text);

@@ -13,15 +13,15 @@ import { createJaosAdapter, jaosEngine } from "../../solver-container/src/adapte
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { machineHas } from "../support/machine.js";
-import { FAMILIES, ISSUE_CASES, type NumericsCase, type NumericsFamily, numericsCase } from "../support/numerics-cases.js";
-import { describeCase, judgeAnswer, Tally, tallyTable } from "../support/numerics-judge.js";
-import { type SolveFn, serviceAnswer } from "../support/service-answer.js";
+import { FAMILIES, ISSUE_CASES, type NumericsCase, type NumericsFamily, numericsCase } from "../support/numerics/cases.js";
+import { describeCase, judgeAnswer, Tally, tallyTable } from "../support/numerics/judge.js";
+import { type SolveFn, serviceAnswer } from "../support/numerics/service-answer.js";
 
 /**
  * The numerics suite (issue 24): generated big-M MILPs of known optimum or infeasibility
- * (test/support/numerics-cases.ts, each reference re-derived by enumeration in its unit test) through every
- * solver, each answer taken from `serviceAnswer` (test/support/service-answer.ts: what the service would
- * report) and judged on its own (test/support/numerics-judge.ts). Asserted: 0 wrong per solver; printed: a
+ * (test/support/numerics/cases.ts, each reference re-derived by enumeration in its unit test) through every
+ * solver, each answer taken from `serviceAnswer` (test/support/numerics/service-answer.ts: what the service would
+ * report) and judged on its own (test/support/numerics/judge.ts). Asserted: 0 wrong per solver; printed: a
  * table of right, wrong and honest non-answers (error, feasible, time_limit) per solver.
  *
  * One seed per run, printed: DEFAULT_SEED, so `npm test` is deterministic; `NUMERICS_SEED=<n>` repeats or

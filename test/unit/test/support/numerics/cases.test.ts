@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ProblemSchema, type Problem } from "../../../../functions/core/problem/schema.js";
-import { checkSolution, objectiveOf } from "../../../../functions/core/solvers/checker.js";
+import { ProblemSchema, type Problem } from "../../../../../functions/core/problem/schema.js";
+import { checkSolution, objectiveOf } from "../../../../../functions/core/solvers/checker.js";
 import {
   disjunctiveCase,
   fixedChargeCase,
@@ -10,7 +10,7 @@ import {
   nearIntegralCase,
   type NumericsCase,
   semiContinuousCase,
-} from "../../../support/numerics-cases.js";
+} from "../../../../support/numerics/cases.js";
 
 /**
  * The numerics suite's references, derived a second way that shares nothing with the builders: take the

@@ -1,6 +1,6 @@
-import type { Problem } from "../../functions/core/problem/schema.js";
-import { checkSolution, objectiveOf } from "../../functions/core/solvers/checker.js";
-import { FAMILIES, type NumericsCase, type NumericsFamily } from "./numerics-cases.js";
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import { checkSolution, objectiveOf } from "../../../functions/core/solvers/checker.js";
+import { FAMILIES, type NumericsCase, type NumericsFamily } from "./cases.js";
 
 /**
  * How the numerics suite judges the service's answer against a case's known verdict and optimum — on its

@@ -1,8 +1,8 @@
-import type { SolveResponse } from "../../functions/core/executions/schemas.js";
-import type { Problem } from "../../functions/core/problem/schema.js";
-import { solveResponseOf } from "../../functions/core/solvers/result.js";
-import { snapIntegerValues } from "../../functions/core/solvers/solution.js";
-import type { SolverName, SolverResult, SolveSettings } from "../../functions/core/solvers/types.js";
+import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
+import type { Problem } from "../../../functions/core/problem/schema.js";
+import { solveResponseOf } from "../../../functions/core/solvers/result.js";
+import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
+import type { SolverName, SolverResult, SolveSettings } from "../../../functions/core/solvers/types.js";
 
 /** One solver run, as the verification gate of issue 24 takes it (functions/core/solvers/verification.ts). */
 export type SolveFn = (solver: SolverName, problem: Problem, settings: SolveSettings) => Promise<SolverResult>;

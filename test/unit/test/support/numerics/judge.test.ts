@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ProblemSchema } from "../../../../functions/core/problem/schema.js";
-import { ISSUE_CASES, indicator } from "../../../support/numerics-cases.js";
-import { type Answer, judgeAnswer } from "../../../support/numerics-judge.js";
+import { ProblemSchema } from "../../../../../functions/core/problem/schema.js";
+import { ISSUE_CASES, indicator } from "../../../../support/numerics/cases.js";
+import { type Answer, judgeAnswer } from "../../../../support/numerics/judge.js";
 
 /** The numerics suite's judge on answers written by hand: each kind of wrong, the honest non-answers, the right ones. */
 const fixedCharge = ISSUE_CASES[0]!; // eight facilities 10 + x, M = 1e7, demand 3: optimum 13

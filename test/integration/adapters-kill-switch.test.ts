@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,13 +11,15 @@ import { toMatrixForm } from "../../solver-container/src/adapters/matrix-form.js
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { processGroupAlive, runChild } from "../../solver-container/src/adapters/process.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
-import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { machineHas } from "../support/machine.js";
+import { plainInstanceFile, readInstance } from "../support/manifest.js";
 
 /**
  * The kill switch: a solver that ignores its time limit is stopped at limit + grace, with its whole
  * process group, and nothing of it is left running.
  */
-const gt2 = path.join(INSTANCES_DIR, "gt2.mps");
+/** glpsol reads the plain file. */
+const gt2 = plainInstanceFile("gt2.mps");
 let workDir: string;
 beforeAll(() => {
   workDir = mkdtempSync(path.join(tmpdir(), "incumbent-kill-"));
@@ -38,7 +40,7 @@ function runningMembers(pgid: number): string[] {
     .filter((l) => l.length > 0 && !/^\d+\s+Z/.test(l));
 }
 
-describe.runIf(machineHas("glpsol", "instances"))("kill switch on a CLI solver", () => {
+describe.runIf(machineHas("glpsol"))("kill switch on a CLI solver", () => {
   it("kills glpsol on gt2 (no --tmlim: it would run far past 60 s) at 1 s + 1 s grace, and its group is gone", async () => {
     let lines = 0;
     const outcome = await runChild({ command: "glpsol", args: ["--freemps", gt2], cwd: workDir, deadlineMs: 2000, termGraceMs: 1000, onLine: () => lines++ });
@@ -71,11 +73,11 @@ describe.runIf(machineHas("glpsol", "instances"))("kill switch on a CLI solver",
   });
 });
 
-describe.runIf(machineHas("python_solvers", "instances"))("kill switch on the warm Python host", () => {
+describe.runIf(machineHas("python_solvers"))("kill switch on the warm Python host", () => {
   const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
   // dcmulti takes SCIP several seconds; a 60 s solver limit leaves the stopping to the kill switch.
   const model = (() => {
-    const { colNames: _names, ...form } = toMatrixForm(readMps(readFileSync(path.join(INSTANCES_DIR, "dcmulti.mps"), "utf8")));
+    const { colNames: _names, ...form } = toMatrixForm(readMps(readInstance("dcmulti.mps")));
     return form;
   })();
   const request = { solver: "scip" as const, model, settings: { time_limit: 60, gap: 0, threads: 1 } };

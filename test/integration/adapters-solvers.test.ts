@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,13 +12,14 @@ import { createAdapters, probeAll, type AdapterRegistry } from "../../solver-con
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import type { SolveContext } from "../../solver-container/src/adapters/types.js";
-import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { machineHas } from "../support/machine.js";
+import { readInstance } from "../support/manifest.js";
 
 /** What every adapter must do beyond the manifest: settings, time limits, quadratic objectives, inventory. */
-const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const enabled = machineHas("cbc", "glpsol", "python_solvers");
 
 const problem = (input: ProblemInput) => ProblemSchema.parse(input);
-const instance = (file: string) => readMps(readFileSync(path.join(INSTANCES_DIR, file), "utf8"));
+const instance = (file: string) => readMps(readInstance(file));
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
 
 /** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary, odd names: optimum 16 at x = 5, y = 0. */

@@ -17,7 +17,7 @@ import { marketSplitProblem } from "../support/models.js";
  * process group stoppable at once, and a Python host that cannot hang a solve past its deadline. (A
  * solve over its memory ceiling: test/faults/memory-ceiling.test.ts.)
  */
-const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const enabled = machineHas("cbc", "glpsol", "python_solvers");
 const pythonPath = resolvePythonPath(loadConfig().pythonPath);
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
 const fixture = (...parts: string[]) => path.join(import.meta.dirname, "../fixtures", ...parts);

@@ -99,13 +99,13 @@ describe.runIf(ready)("the web console in a real browser", () => {
     expect(await page.evaluate(() => JSON.stringify((globalThis as any).sessionStorage))).not.toContain("incumbent.credential");
   });
 
-  it("uploads afiro.mps, compares highs, cbc and glpk: three optimal rows, the agreement, both charts drawn", async () => {
+  it("uploads afiro.mps.gz (sent compressed, read by the service), compares highs, cbc and glpk: three optimal rows, the agreement, both charts drawn", async () => {
     const page = await open();
     await signInWithKey(page);
     await page.getByLabel("Upload a file", { exact: true }).setInputFiles(instancePath("afiro.mps"));
     const preview = page.getByTestId("preview");
     await preview.waitFor();
-    expect(await preview.textContent()).toMatch(/afiro\.mps · MPS · LP · 32\s+variables.* 27 constraints/);
+    expect(await preview.textContent()).toMatch(/afiro\.mps\.gz · MPS \(gzip\) · LP · 32\s+variables.* 27 constraints/);
     for (const solver of ["highs", "cbc", "glpk"]) await page.getByRole("checkbox", { name: new RegExp(`^${solver}\\b`) }).check();
     await page.getByRole("button", { name: "Compare", exact: true }).click();
 

@@ -46,8 +46,7 @@ describe.runIf(machineHas("glpsol"))("kill switch on a CLI solver", () => {
     const outcome = await runChild({ command: "glpsol", args: ["--freemps", gt2], cwd: workDir, deadlineMs: 2000, termGraceMs: 1000, onLine: () => lines++ });
     expect(outcome.stopped).toBe("deadline");
     expect(outcome.exitSignal).toBe("SIGTERM");
-    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(1900);
-    expect(outcome.elapsedMs).toBeLessThan(4000);
+    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(1900); // not before its deadline (how soon after: npm run bench -- latency)
     expect(lines).toBeGreaterThan(5); // it was streaming its log when it was stopped
     expect(processGroupAlive(outcome.pid!)).toBe(false);
     expect(runningMembers(outcome.pid!)).toEqual([]);
@@ -68,7 +67,6 @@ describe.runIf(machineHas("glpsol"))("kill switch on a CLI solver", () => {
     setTimeout(() => controller.abort(), 300);
     const outcome = await runChild({ command: "glpsol", args: ["--freemps", gt2], cwd: workDir, deadlineMs: 60_000, signal: controller.signal });
     expect(outcome.stopped).toBe("aborted");
-    expect(outcome.elapsedMs).toBeLessThan(2000);
     expect(processGroupAlive(outcome.pid!)).toBe(false);
   });
 });
@@ -109,10 +107,11 @@ describe.runIf(machineHas("python_solvers"))("kill switch on the warm Python hos
   it("cancels a forked solve on an AbortSignal", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 400);
-    const started = Date.now();
     const outcome = await python.run(request, { workDir, deadlineMs: 60_000, signal: controller.signal });
     expect(outcome.stopped).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(outcome.result).toBeNull();
+    expect(processGroupAlive(outcome.pid!)).toBe(false);
+    expect(python.hostRunning).toBe(true);
   });
 });
 
@@ -124,13 +123,11 @@ describe("kill switch on a TypeScript engine in a Node child (how jaos runs)", (
     });
     expect(await adapter.probe()).toEqual({ available: true, version: "stubborn 0.0.1" });
     const problem = ProblemSchema.parse({ variables: [{ name: "x" }] });
-    const started = Date.now();
     // 4 s: the child loads the engine through tsx first, which on a busy machine takes seconds; the
     // progress it reports before blocking must be in before the kill switch fires.
     const r = await adapter.solve(problem, { timeLimitSeconds: 4, gapTolerance: 0, threads: 1 }, { workDir, killGraceSeconds: 1 });
     expect(r).toMatchObject({ solver_status: "time_limit", objective_value: 42, dual_bound: 40, nodes: 7, solver_version: "stubborn 0.0.1" });
     expect(r.error_message).toMatch(/kill switch/);
-    expect(Date.now() - started).toBeLessThan(10_000);
     // No Node child of ours is left running (other test files run their own, under other parents).
     const processes = execFileSync("ps", ["-eo", "ppid=,stat=,args="], { encoding: "utf8" }).split("\n");
     const ours = processes

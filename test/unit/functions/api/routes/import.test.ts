@@ -21,7 +21,11 @@ async function preview(init: RequestInit, query = "", env: Record<string, string
 
 /** What the preview of the plain text says: the reference every compressed upload must match. */
 async function plain(name: string) {
-  const { body } = await preview({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ content: readInstance(name), filename: name }) });
+  const { body } = await preview({
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ content: readInstance(name), filename: name }),
+  });
   return body;
 }
 

@@ -27,7 +27,19 @@ export default defineConfig({
         test: {
           ...shared,
           name: "unit",
-          include: ["test/unit/**/*.test.ts", "test/infra/**/*.test.ts", "functions/**/*.test.ts"],
+          include: ["test/unit/**/*.test.ts", "functions/**/*.test.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The CDK stack synthesized in process: a file's first synth loads aws-cdk-lib and takes ~40 s
+        // of a loaded 2-core machine (~3 s quiet), the next ones a few seconds. Waits sized for load.
+        test: {
+          ...shared,
+          name: "infra",
+          include: ["test/infra/**/*.test.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
           sequence: { groupOrder: 0 },
         },
       },

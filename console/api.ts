@@ -69,6 +69,21 @@ export async function api<T = Json>(method: string, path: string, body?: unknown
   const token = options.token ?? current?.token;
   const init: RequestInit = { method, headers: headers(body === undefined ? {} : { "Content-Type": "application/json" }, token) };
   if (body !== undefined) init.body = JSON.stringify(body);
+  return send<T>(path, init, token);
+}
+
+/**
+ * POSTs a file as multipart/form-data (field `file`): its bytes as they are on disk, so a
+ * gzip-compressed model travels compressed and the service decompresses it.
+ */
+export async function uploadFile<T = Json>(path: string, file: File): Promise<T> {
+  const form = new FormData();
+  form.set("file", file, file.name);
+  const token = current?.token;
+  return send<T>(path, { method: "POST", headers: headers({}, token), body: form }, token);
+}
+
+async function send<T>(path: string, init: RequestInit, token: string | undefined): Promise<T> {
   const res = await fetch(path, init);
   const text = await res.text();
   const parsed = text ? safeJson(text) : null;

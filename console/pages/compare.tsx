@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, type Json } from "../api.js";
+import { api, type Json, uploadFile } from "../api.js";
 import { ErrorLine, message, useLoad, when } from "../ui.js";
 import { ComparisonView } from "./comparison-view.js";
 import { SettingsFields, SolverPicker, settingsFrom } from "./solver-picker.js";
@@ -28,13 +28,19 @@ export function ComparePage() {
     }
   };
 
+  /** The file goes up as it is (the service reads gzip); plain text is also shown for editing. */
   const upload = async (e: Event) => {
     const file = (e.currentTarget as HTMLInputElement).files?.[0];
     if (!file) return;
-    const text = await file.text();
-    setContent(text);
+    setPreview(null);
     setFilename(file.name);
-    await readPreview(text, file.name);
+    setContent((await isGzip(file)) ? "" : await file.text());
+    try {
+      setPreview(await uploadFile("/api/v2/solve/import/preview", file));
+      setError(null);
+    } catch (err) {
+      setError(message(err));
+    }
   };
 
   const launch = async (e: Event) => {
@@ -70,7 +76,7 @@ export function ComparePage() {
         <fieldset>
           <legend>Problem</legend>
           <label class="check">
-            <input type="radio" name="source" value="file" checked={source === "file"} onChange={() => setSource("file")} /> An MPS or LP file
+            <input type="radio" name="source" value="file" checked={source === "file"} onChange={() => setSource("file")} /> An MPS or LP file (plain or .gz)
           </label>
           <label class="check">
             <input type="radio" name="source" value="marketplace" checked={source === "marketplace"} onChange={() => setSource("marketplace")} /> A marketplace
@@ -79,7 +85,7 @@ export function ComparePage() {
           {source === "file" ? (
             <div>
               <label for="problem-file">Upload a file</label>
-              <input id="problem-file" type="file" accept=".mps,.lp,.txt" onChange={upload} />
+              <input id="problem-file" type="file" accept=".mps,.lp,.txt,.gz" onChange={upload} />
               <label for="problem-text">Or paste it</label>
               <textarea
                 id="problem-text"
@@ -95,9 +101,10 @@ export function ComparePage() {
               />
               {preview ? (
                 <p class="preview" role="status" data-testid="preview">
-                  {preview.filename ?? "pasted"} · {preview.format.toUpperCase()} · <strong>{preview.stats.problem_class}</strong> ·{" "}
-                  {preview.stats.variable_count} variables ({preview.stats.integer_count} integer, {preview.stats.binary_count} binary) ·{" "}
-                  {preview.stats.constraint_count} constraints · {preview.stats.nonzero_count} nonzeros
+                  {preview.filename ?? "pasted"} · {preview.format.toUpperCase()}
+                  {preview.compression ? ` (${preview.compression})` : ""} · <strong>{preview.stats.problem_class}</strong> · {preview.stats.variable_count}{" "}
+                  variables ({preview.stats.integer_count} integer, {preview.stats.binary_count} binary) · {preview.stats.constraint_count} constraints ·{" "}
+                  {preview.stats.nonzero_count} nonzeros
                 </p>
               ) : null}
             </div>
@@ -117,7 +124,7 @@ export function ComparePage() {
         </fieldset>
         <SolverPicker chosen={solvers} onChange={setSolvers} />
         <SettingsFields prefix="compare" />
-        <button type="submit" disabled={busy || solvers.length === 0 || (source === "file" && !content.trim())}>
+        <button type="submit" disabled={busy || solvers.length === 0 || (source === "file" && !content.trim() && !preview)}>
           Compare
         </button>
       </form>
@@ -138,4 +145,10 @@ export function ComparePage() {
       </ul>
     </>
   );
+}
+
+/** A gzip file starts with 1f 8b; the service tells it the same way. */
+async function isGzip(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  return head[0] === 0x1f && head[1] === 0x8b;
 }

@@ -79,7 +79,7 @@ export const ERROR_REGISTRY = define({
     description: "Only an execution that ended `infeasible` can be explained; status and solver_status say how this one stands. Nothing was charged.",
     extra: { status: z.string(), solver_status: z.string().nullable() },
   },
-  payload_too_large: { status: 413, description: "The body is larger than MAX_REQUEST_BODY_MB." },
+  payload_too_large: { status: 413, description: "The body, or a compressed problem file once decompressed, is larger than MAX_REQUEST_BODY_MB." },
   unsupported_media_type: { status: 415, description: "The body's Content-Type is not one the operation takes." },
   validation_error: { status: 422, shape: "validation", description: "The request fails validation." },
   trigger_input_refused: {

@@ -18,7 +18,7 @@ import { readProblemFile } from "../../functions/core/problem/index.js";
 import { ProgressRecorder } from "../../functions/core/progress/recorder.js";
 import { SOLVER_NAMES } from "../../functions/core/solvers/types.js";
 import { createDefaultAdapters } from "../../solver-container/src/adapters/index.js";
-import { INSTANCES_DIR } from "../support/machine.js";
+import { readInstance } from "../support/manifest.js";
 import type { startTestStack } from "../support/test-stack.js";
 import { median, table } from "./_stats.js";
 
@@ -39,7 +39,7 @@ function cpuMs(pid: number | "self", withChildren = true): number {
 }
 
 export async function progressCaptureCost(stack: Stack, file = "misc03.mps", rounds = 5): Promise<number[]> {
-  const problem = readProblemFile(readFileSync(path.join(INSTANCES_DIR, file), "utf8"), "auto", file);
+  const problem = readProblemFile(readInstance(file), "auto", file);
   const settings = { timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1 };
   const { adapters, python } = createDefaultAdapters(stack.config.pythonPath);
   await python.startHost();

@@ -1,33 +1,10 @@
-/**
- * The service's overhead on a plain solve: `POST /api/v2/solve` of one small instance through the whole
- * local stack (API → DynamoDB → queue → a long-lived worker → DynamoDB → the API's wait), per solver,
- * beside a direct call of the same adapter in this process, in the same run, interleaved in rounds.
- * Each request is sent when every worker is idle with its solvers warm (a worker re-warms after a job:
- * a jaos child started ahead, ~1 s of CPU), and each direct call likewise once this process's toolkit
- * is warm again: neither side's warm-up runs beside the other's timing.
- *
- * Columns (medians over the rounds, ms):
- *  - e2e:            the HTTP request as the client sees it, from sending to the last byte;
- *  - solver wall:    `wall_time_ms` in the response: the adapter's own wall time inside the worker
- *                    (child process, model hand-over, solve, result read back);
- *  - overhead:       e2e − solver wall, per request: what the service adds around the solver
- *                    (HTTP, auth, validation, charges, DynamoDB writes and reads, the queue, the wait);
- *  - direct wall:    the same adapter called here, with a warm toolkit as a worker has one (this
- *                    process runs from sources: its jaos child loads the engine through tsx);
- *  - p90 overhead:   the 90th percentile of the overhead.
- *
- * A second table breaks each request's time down along its way (SOLVE_TRACE=1: the API and the
- * workers mark functions/core/trace/solve-trace.ts's points on the machine's clock), medians per step.
- */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { readProblemFile } from "../../functions/core/problem/index.js";
 import type { Problem } from "../../functions/core/problem/schema.js";
 import { resolveSettings, toSolveSettings } from "../../functions/core/solvers/settings.js";
 import { SOLVER_NAMES, type SolverName } from "../../functions/core/solvers/types.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { type TraceMarks, type TracePoint, traceTake } from "../../functions/core/trace/solve-trace.js";
-import { INSTANCES_DIR } from "../support/machine.js";
+import { readInstance } from "../support/manifest.js";
 import type { startTestStack } from "../support/test-stack.js";
 import { median, percentile, table } from "./_stats.js";
 
@@ -60,7 +37,7 @@ export function enableSolveTrace(): void {
 const epochNow = () => performance.timeOrigin + performance.now();
 
 export async function solveOverhead(stack: Stack, rounds: number, instance = "afiro.mps"): Promise<void> {
-  const problem: Problem = readProblemFile(readFileSync(path.join(INSTANCES_DIR, instance), "utf8"), "auto", instance);
+  const problem: Problem = readProblemFile(readInstance(instance), "auto", instance);
   const available = new Set(stack.solvers.filter((s) => s.available).map((s) => s.name));
   const solvers = SOLVER_NAMES.filter((s) => available.has(s));
   const toolkit = await createSolverToolkit(stack.config, { warm: true });

@@ -1,15 +1,15 @@
 /**
- * `npm run bench -- compare [--set main|scale] [--time-limit 60] [instance-substring …]`: one comparison
+ * `npm run bench -- compare [--set main|scale|wide] [--time-limit 60] [instance-substring …]`: one comparison
  * per instance of the set across every available solver, through the HTTP API, then per solver:
  * instances solved (the manifest's verdict, and its optimum within 1e-6 relative; a MILP's within
  * max(1e-6, gap)), the shifted geometric mean of the solver's own time (shift 1 s, an instance not
  * solved right counted at the time limit), and how often its objective agreed with every other solver's
  * in the comparison's agreement block. `--set main` (default) is the manifest at gap 1e-6; `--set scale`
- * the scale set of issue 17 (`../shared/instances/scale`) at the service's default gap 1e-4.
+ * the scale set of issue 17 (`test/instances/scale`) and `--set wide` the wide set of issue 30
+ * (`test/instances/wide`) at the service's default gap 1e-4.
  */
-import { readFileSync } from "node:fs";
 import { readProblemFile } from "../../functions/core/problem/index.js";
-import { instanceSetDir, objectiveMatches, readManifest } from "../support/manifest.js";
+import { instanceSetDir, objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 import { shiftedGeomean, table } from "./_stats.js";
@@ -29,7 +29,7 @@ export default async function bench(args: string[]): Promise<void> {
   const { options, words } = parse(args);
   const set = options.get("set") ?? "main";
   const timeLimit = Number(options.get("time-limit") ?? 60);
-  const gap = set === "scale" ? 1e-4 : 1e-6;
+  const gap = set === "main" ? 1e-6 : 1e-4;
   const manifest = readManifest(instanceSetDir(set)).filter((m) => words.length === 0 || words.some((a) => m.file.includes(a)));
   const stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "1" } });
   const solvers = stack.solvers.filter((s) => s.available).map((s) => s.name);
@@ -37,7 +37,7 @@ export default async function bench(args: string[]): Promise<void> {
   const lines: (string | number)[][] = [];
   try {
     for (const entry of manifest) {
-      const problem = readProblemFile(readFileSync(entry.path, "utf8"), "auto", entry.file);
+      const problem = readProblemFile(readInstance(entry), "auto", entry.file);
       const launched = await stack.api.post("/api/v2/solvers/compare", {
         problem,
         solver_names: solvers,

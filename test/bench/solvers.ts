@@ -6,12 +6,11 @@
  * what progress capture costs each solver, with and without it side by side (_progress-capture.ts).
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import path from "node:path";
 import { readProblemFile } from "../../functions/core/problem/index.js";
 import { REPO_ROOT } from "../support/machine.js";
-import { readManifest } from "../support/manifest.js";
+import { plainInstanceFile, readInstance, readManifest } from "../support/manifest.js";
 import { startTestStack } from "../support/test-stack.js";
 import { progressCaptureCost } from "./_progress-capture.js";
 import { median, table } from "./_stats.js";
@@ -56,7 +55,7 @@ export default async function bench(args: string[]): Promise<void> {
   const overheads: number[] = [];
   try {
     for (const entry of manifest) {
-      const problem = readProblemFile(readFileSync(entry.path, "utf8"), "auto", entry.file);
+      const problem = readProblemFile(readInstance(entry), "auto", entry.file);
       for (const solver of SOLVERS) {
         // Steady state: the workers poll the queue, as they do between requests on a service in use.
         await stack.workers.ready();
@@ -64,7 +63,7 @@ export default async function bench(args: string[]): Promise<void> {
         const res = await stack.api.post("/api/v2/solve", { problem, solver_name: solver, settings: { time_limit_seconds: LIMIT, gap_tolerance: GAP } });
         const e2e = performance.now() - t;
         const own = (res.body.solve_time_seconds ?? NaN) * 1000;
-        const d = await direct(solver, entry.path);
+        const d = await direct(solver, plainInstanceFile(entry));
         if (Number.isFinite(own)) overheads.push(e2e - own);
         rows.push([entry.file, solver, res.body.solver_status ?? `HTTP ${res.status}`, e2e, d, e2e / d, own, e2e - own]);
       }

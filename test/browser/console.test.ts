@@ -1,13 +1,13 @@
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { machineHas } from "../support/machine.js";
+import { instancePath } from "../support/manifest.js";
 import { SUPPLY_JMODEL, SUPPLY_SHORT_DATA } from "../support/models.js";
 import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, KNAPSACK_BEST } from "../support/triggers.js";
 import { colouredPixels, type ConsolePage, expectAccessible, launchChromium, openConsole, screenshot } from "./browser.js";
 
-const ready = machineHas("chromium", "cbc", "glpsol", "instances");
+const ready = machineHas("chromium", "cbc", "glpsol");
 const EMAIL = "owner@example.test";
 const PASSWORD = "correct horse battery";
 
@@ -99,13 +99,13 @@ describe.runIf(ready)("the web console in a real browser", () => {
     expect(await page.evaluate(() => JSON.stringify((globalThis as any).sessionStorage))).not.toContain("incumbent.credential");
   });
 
-  it("uploads afiro.mps, compares highs, cbc and glpk: three optimal rows, the agreement, both charts drawn", async () => {
+  it("uploads afiro.mps.gz (sent compressed, read by the service), compares highs, cbc and glpk: three optimal rows, the agreement, both charts drawn", async () => {
     const page = await open();
     await signInWithKey(page);
-    await page.getByLabel("Upload a file", { exact: true }).setInputFiles(path.join(INSTANCES_DIR, "afiro.mps"));
+    await page.getByLabel("Upload a file", { exact: true }).setInputFiles(instancePath("afiro.mps"));
     const preview = page.getByTestId("preview");
     await preview.waitFor();
-    expect(await preview.textContent()).toMatch(/afiro\.mps · MPS · LP · 32\s+variables.* 27 constraints/);
+    expect(await preview.textContent()).toMatch(/afiro\.mps\.gz · MPS \(gzip\) · LP · 32\s+variables.* 27 constraints/);
     for (const solver of ["highs", "cbc", "glpk"]) await page.getByRole("checkbox", { name: new RegExp(`^${solver}\\b`) }).check();
     await page.getByRole("button", { name: "Compare", exact: true }).click();
 
@@ -213,7 +213,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
   it("cancels a running comparison from the page: the row in flight finishes, the rest are cancelled", async () => {
     const page = await open();
     await signInWithKey(page);
-    await page.getByLabel("Upload a file", { exact: true }).setInputFiles(path.join(INSTANCES_DIR, "misc03.mps"));
+    await page.getByLabel("Upload a file", { exact: true }).setInputFiles(instancePath("misc03.mps"));
     await page.getByTestId("preview").waitFor();
     for (const solver of ["glpk", "cbc", "highs"]) await page.getByRole("checkbox", { name: new RegExp(`^${solver}\\b`) }).check();
     await page.getByLabel("Gap tolerance", { exact: true }).fill("0");

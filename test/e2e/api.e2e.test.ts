@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../support/api.js";
 import { randomSuffix } from "./target.js";
@@ -152,6 +153,19 @@ describe("solving", () => {
     expect(done.status).toBe("completed");
     expect(done.results.every((r: { objective_value: number }) => Math.abs(r.objective_value - 1) < 1e-9)).toBe(true);
     if (solvers.length >= 2) expect(done.agreement.objectives_agree).toBe(true);
+  });
+
+  it("reads the same file gzip-compressed (e2e.mps.gz), and refuses a bzip2 one with 422", async () => {
+    const form = new FormData();
+    form.set("file", new Blob([gzipSync(MPS)]), "e2e.mps.gz");
+    const res = await api.send("POST", "/api/v2/solve/import/preview", { body: form });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ filename: "e2e.mps.gz", format: "mps", compression: "gzip", stats: { problem_class: "LP", variable_count: 2 } });
+    const bzip2 = new FormData();
+    bzip2.set("file", new Blob([Buffer.from("BZh91AY&SY", "latin1")]), "e2e.mps.bz2");
+    const refused = await api.send("POST", "/api/v2/solve/import/preview", { body: bzip2 });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ error_code: "invalid_problem_file" });
   });
 
   it("points at the bad line of an unreadable file", async () => {

@@ -29,7 +29,8 @@ export async function startNpmStart(
   let output = "";
   child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 60_000;
+  // Generous: on a loaded 2-core machine the set-up, tsx and the workers' warm-up take their time.
+  const deadline = Date.now() + 180_000;
   let url: string | null = null;
   let key: string | null = null;
   while (Date.now() < deadline) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,8 @@ import { createTypeScriptEngineAdapter } from "../../solver-container/src/adapte
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
-import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { machineHas } from "../support/machine.js";
+import { readInstance } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 
@@ -20,12 +21,12 @@ import { startTestStack } from "../support/test-stack.js";
  * never a crashed worker — and whatever runs it takes the next solve: each adapter, the toolkit, and
  * a worker of the local stack taking the next job from the queue.
  */
-const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const enabled = machineHas("cbc", "glpsol", "python_solvers");
 const pythonPath = resolvePythonPath(loadConfig().pythonPath);
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
 const fixture = (...parts: string[]) => path.join(import.meta.dirname, "../fixtures", ...parts);
 /** pilot87 (2030 rows, 4883 columns): ~20 MB for CBC and glpsol, more than 12 MB beyond its start for SCIP and HiGHS. */
-const big = (): Problem => readMps(readFileSync(path.join(INSTANCES_DIR, "scale/pilot87.mps"), "utf8"));
+const big = (): Problem => readMps(readInstance("scale/pilot87.mps"));
 const small = ProblemSchema.parse({
   sense: "maximize",
   variables: [

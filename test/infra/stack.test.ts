@@ -29,7 +29,7 @@ let prod: Synthesized;
 beforeAll(() => {
   dev = synthesize("dev");
   prod = synthesize("prod", { alarmEmail: "ops@example.com" });
-}, 120_000);
+}, 300_000);
 
 /** Our function named `<prefix>-<name>`: its logical id, properties and role's statements. */
 function fn(s: Synthesized, name: string) {

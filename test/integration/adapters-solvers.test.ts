@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,13 +12,14 @@ import { createAdapters, probeAll, type AdapterRegistry } from "../../solver-con
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import type { SolveContext } from "../../solver-container/src/adapters/types.js";
-import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { machineHas } from "../support/machine.js";
+import { readInstance } from "../support/manifest.js";
 
 /** What every adapter must do beyond the manifest: settings, time limits, quadratic objectives, inventory. */
-const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const enabled = machineHas("cbc", "glpsol", "python_solvers");
 
 const problem = (input: ProblemInput) => ProblemSchema.parse(input);
-const instance = (file: string) => readMps(readFileSync(path.join(INSTANCES_DIR, file), "utf8"));
+const instance = (file: string) => readMps(readInstance(file));
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
 
 /** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary, odd names: optimum 16 at x = 5, y = 0. */
@@ -227,7 +228,6 @@ describe.runIf(enabled)("solver adapters", () => {
     expect(r.dual_bound!).toBeLessThanOrEqual(r.objective_value! + 1e-6);
     expect(r.gap).toBeGreaterThan(0);
     expect(Object.keys(r.solution ?? {})).toHaveLength(p.variables.length);
-    expect(r.wall_time_ms!).toBeLessThan(5000);
   });
 
   describe("quadratic objectives go to SCIP and HiGHS", () => {
@@ -307,11 +307,10 @@ describe.runIf(enabled)("solver adapters", () => {
   });
 
   describe("the warm Python host", () => {
-    it("keeps the fixed overhead of a solve well under 150 ms (median)", async () => {
-      const walls: number[] = [];
-      for (let i = 0; i < 15; i++) walls.push((await solve(i % 2 ? "scip" : "highs", smallMilp)).wall_time_ms!);
-      walls.sort((a, b) => a - b);
-      expect(walls[7]!).toBeLessThan(150);
+    // Its overhead per solve is measured by `npm run bench -- latency`, not asserted here.
+    it("serves solve after solve, SCIP and HiGHS in turn, without a restart", async () => {
+      for (let i = 0; i < 6; i++) expect((await solve(i % 2 ? "scip" : "highs", smallMilp)).solver_status).toBe("optimal");
+      expect(python.hostRunning).toBe(true);
     });
 
     it("falls back to a one-shot interpreter when no host runs, with the same answer", async () => {
@@ -427,9 +426,7 @@ describe.runIf(enabled)("solver adapters", () => {
   it.each(["scip", "cbc"] as const)("%s: an AbortSignal cancels the solve", async (name) => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
     const r = await adapters.get(name)!.solve(instance("dcmulti.mps"), settings({ gapTolerance: 0 }), { ...context(), signal: controller.signal });
     expect(r).toMatchObject({ solver_status: "error", error_message: "cancelled" });
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 });

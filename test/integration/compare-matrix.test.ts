@@ -89,11 +89,10 @@ describe.runIf(ready)("comparison matrix: datasets × solvers", () => {
     expect(res.body.error_code).toBe("project_has_no_jmodel_source");
   });
 
-  it("runs rows in parallel on two workers: a 4-row matrix takes under 0.75 × the sum of its rows' times", async () => {
+  it("runs rows in parallel on two workers: rows of a 4-row matrix run at the same time", async () => {
     // Market split rows that no solver finishes within the 2 s limit: each row takes about 2 s.
     const datasets = [1, 2, 3, 4].map((seed) => marketSplitData(4, 40, seed));
     const { projectId, datasetIds } = await project(MARKET_SPLIT, datasets);
-    const started = Date.now();
     const launched = await stack.api.post("/api/v2/solvers/compare/batches", {
       project_id: projectId,
       dataset_ids: datasetIds,
@@ -101,16 +100,17 @@ describe.runIf(ready)("comparison matrix: datasets × solvers", () => {
       settings: { time_limit_seconds: 2 },
     });
     expect(launched.status, launched.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, 120_000, 50);
-    const wall = Date.now() - started;
-    const rowTimes = await Promise.all(
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, 240_000, 50);
+    const spans: [number, number][] = await Promise.all(
       done.rows.map(async (r: { comparison_id: string }) => {
         const c = (await stack.api.get(`/api/v2/solvers/compare/${r.comparison_id}`)).body;
-        return Date.parse(c.completed_at) - Date.parse(c.started_at);
+        return [Date.parse(c.started_at), Date.parse(c.completed_at)];
       }),
     );
-    const sum = rowTimes.reduce((a: number, b: number) => a + b, 0);
     for (const r of done.rows) expect(r.results[0].solver_status).toBe("time_limit");
-    expect(wall, `wall ${wall} ms, rows ${rowTimes.join(", ")} ms`).toBeLessThan(0.75 * sum);
-  });
+    // Parallel, told by order rather than speed: some row started before another had ended. (One
+    // worker would run them one after another, each starting after the one before it ended.)
+    const overlapping = spans.flatMap(([s1, e1], i) => spans.filter(([s2], j) => j !== i && s2 >= s1 && s2 < e1)).length;
+    expect(overlapping, `rows ${JSON.stringify(spans)}`).toBeGreaterThan(0);
+  }, 300_000);
 });

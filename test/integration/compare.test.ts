@@ -1,14 +1,12 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { machineHas, INSTANCES_DIR } from "../support/machine.js";
-import { objectiveMatches, readManifest } from "../support/manifest.js";
+import { machineHas } from "../support/machine.js";
+import { objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 const NATIVE = ["scip", "highs", "cbc", "glpk"];
-const ready = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const ready = machineHas("cbc", "glpsol", "python_solvers");
 
 describe.runIf(ready)("solver comparison over HTTP", () => {
   let stack: Stack;
@@ -18,7 +16,7 @@ describe.runIf(ready)("solver comparison over HTTP", () => {
   afterAll(() => stack?.stop());
 
   async function importInstance(file: string) {
-    const res = await stack.api.post("/api/v2/solve/import/preview", { content: readFileSync(path.join(INSTANCES_DIR, file), "utf8"), filename: file });
+    const res = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(file), filename: file });
     expect(res.status, res.text).toBe(200);
     return res.body.problem;
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { createAdapters, type AdapterRegistry, type SolverAdapter } from "../../
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { machineHas } from "../support/machine.js";
-import { objectiveMatches, readManifest } from "../support/manifest.js";
+import { objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { DUALS_MAX_LP } from "../support/models.js";
 
 /**
@@ -20,18 +20,10 @@ import { DUALS_MAX_LP } from "../support/models.js";
  * costs pass the independent checker (strong duality within 1e-6 relative), and the adapter's own
  * verdict (`duals_verified`) agrees. Bounded: one solve per solver and LP, 20 s each at most.
  */
-const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const enabled = machineHas("cbc", "glpsol", "python_solvers");
 /** The five solvers, and HiGHS's WebAssembly build (the fallback where native HiGHS is missing). */
 const SOLVERS = process.env.DUALS_SOLVERS?.split(",") ?? ["highs", "scip", "cbc", "glpk", "jaos", "highs-wasm"];
-const LPS = readManifestSafe().filter((e) => e.kind === "LP" && e.expectedStatus === "optimal");
-
-function readManifestSafe() {
-  try {
-    return readManifest();
-  } catch {
-    return [];
-  }
-}
+const LPS = readManifest().filter((e) => e.kind === "LP" && e.expectedStatus === "optimal");
 
 describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
   const python = new PythonRuntime({ pythonPath: resolvePythonPath(loadConfig().pythonPath) });
@@ -64,7 +56,7 @@ describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
 
     for (const lp of LPS) {
       it(`${solver} on ${lp.file}: duals and reduced costs satisfy dual feasibility, complementary slackness and strong duality`, async () => {
-        const problem = readMps(readFileSync(lp.path, "utf8"));
+        const problem = readMps(readInstance(lp));
         const context = { workDir: mkdtempSync(path.join(workDir, "solve-")), killGraceSeconds: 5 };
         const r = await adapter(solver).solve(problem, { timeLimitSeconds: 20, gapTolerance: 1e-9, threads: 1 }, context);
         expect(r.solver_status).toBe("optimal");

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import type { SolverAdapter } from "../../solver-container/src/adapters/types.js
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { machineHas } from "../support/machine.js";
-import { readManifest } from "../support/manifest.js";
+import { readInstance, readManifest } from "../support/manifest.js";
 
 /**
  * Issue 16's acceptance for "why infeasible": on the manifest's infeasible instances, every solver that
@@ -23,7 +23,7 @@ import { readManifest } from "../support/manifest.js";
  * this process (neither the solver that found the subset nor the checker's HiGHS): the subset is
  * infeasible and, where called irreducible, each member removed leaves it feasible.
  */
-const enabled = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const enabled = machineHas("cbc", "glpsol", "python_solvers");
 /**
  * Time limits: the LPs need little; infeasible-mip1's IIS (38 rows, 8 bounds) takes native HiGHS about
  * 75 re-solves, ~5 s on this machine, so 10 s lets every solver's answer be irreducible; stein27_inf's
@@ -36,7 +36,7 @@ const INSTANCES: Record<string, number> = { "woodinfe.mps": 5, "galenet.mps": 5,
 
 function load(file: string): Problem {
   const entry = readManifest().find((e) => e.file === file)!;
-  const text = readFileSync(entry.path, "utf8");
+  const text = readInstance(entry);
   return file.endsWith(".lp") ? readLp(text) : readMps(text);
 }
 

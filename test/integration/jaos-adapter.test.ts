@@ -88,11 +88,9 @@ describe("jaos adapter (Node child under the kill switch)", () => {
       objective: { terms: slacks.map((name) => ({ var: name, coef: 1 })) },
       constraints,
     });
-    const started = performance.now();
     const r = await adapter.solve(split, settings({ timeLimitSeconds: 2, gapTolerance: 0 }), context);
-    expect(performance.now() - started).toBeLessThan(2000 + 5000); // well before the kill switch
     expect(r.solver_status).toBe("time_limit");
-    expect(r.error_message).toBeNull(); // stopped by itself, not killed
+    expect(r.error_message).toBeNull(); // stopped by itself, not by the kill switch (which says so)
     if (r.solution) expect(checkSolution(split, r.solution, { objective: r.objective_value })).toEqual([]);
     if (r.objective_value !== null) expect(r.dual_bound!).toBeLessThanOrEqual(r.objective_value + 1e-9);
     expect(r.nodes!).toBeGreaterThan(0);

@@ -6,7 +6,6 @@
  * terms at the point: HiGHS's solution is feasible within 1e-6).
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMps } from "../../functions/core/problem/mps.js";
@@ -16,7 +15,7 @@ import { MirSeparator } from "../../functions/core/solvers/jaos/mir.js";
 import { modelFromProblem } from "../../functions/core/solvers/jaos/model.js";
 import { PathSeparator } from "../../functions/core/solvers/jaos/path-cuts.js";
 import { machineHas, REPO_ROOT } from "../support/machine.js";
-import { SCALE_DIR } from "../support/manifest.js";
+import { plainInstanceFile, readInstance } from "../support/manifest.js";
 
 const MODELS = ["set1ch.mps", "fixnet6.mps", "pp08a.mps", "vpm1.mps"];
 const ROUNDS = 6;
@@ -40,15 +39,14 @@ function highsOptimum(file: string): Map<string, number> {
   return new Map(Object.entries(JSON.parse(out) as Record<string, number>));
 }
 
-const run = machineHas("instances", "python_solvers");
+const run = machineHas("python_solvers");
 
 describe.runIf(run)("jaos root cuts at known optima", () => {
   it.each(MODELS)(
     "%s: no c-MIR, cover or path cut cuts off native HiGHS's optimal solution",
     (file) => {
-      const full = path.join(SCALE_DIR, file);
-      const mapping = modelFromProblem(readMps(readFileSync(full, "utf8")));
-      const optimum = highsOptimum(full);
+      const mapping = modelFromProblem(readMps(readInstance(`scale/${file}`)));
+      const optimum = highsOptimum(plainInstanceFile(`scale/${file}`));
       const xOpt = Float64Array.from(mapping.colNames, (name) => {
         const v = optimum.get(name);
         if (v === undefined) throw new Error(`${file}: HiGHS has no column ${name}`);

@@ -1,37 +1,20 @@
-/**
- * jaos on the public instances of the manifest: every LP, and every MILP with fewer than 200 integer
- * columns. Each returned solution goes through the independent checker; an "optimal" verdict must
- * carry the manifest's objective (1e-6 relative).
- *
- * MILPs are solved to a relative gap of 1e-7, which puts a proved optimum within the manifest's 1e-6.
- *
- * MILPs allowed to stop at their time limit instead of being solved, and why:
- *  - bell5: Gomory cuts close most of the root gap, but without flow-cover/MIR cuts and stronger
- *    primal heuristics the last 0.05 % is closed by branching, and the tree size depends on finding
- *    the optimal incumbent early: today's path solves it in about 6 s, small changes to the search
- *    have sent it past a minute. If it stops, the test checks what a stopped run must deliver: an
- *    incumbent that passes the checker and is no better than the optimum, and a valid dual bound.
- */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readLp } from "../../functions/core/problem/lp.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import type { Problem } from "../../functions/core/problem/schema.js";
-import { machineHas } from "../support/machine.js";
-import { objectiveMatches, readManifest, type ManifestEntry } from "../support/manifest.js";
+import { objectiveMatches, readInstance, readManifest, type ManifestEntry } from "../support/manifest.js";
 import { solveChecked } from "../support/jaos.js";
 
 const STOPS_AT_LIMIT: Record<string, { seconds: number; why: string }> = {
   "bell5.mps": { seconds: 20, why: "without flow-cover/MIR cuts the tree size hinges on finding the optimal incumbent early" },
 };
 
-const run = machineHas("instances");
-const manifest = run ? readManifest() : [];
+const manifest = readManifest();
 const lps = manifest.filter((e) => e.kind === "LP");
 const milps = manifest.filter((e) => e.kind === "MILP" && e.integerCols < 200);
 
 function load(entry: ManifestEntry): Problem {
-  const text = readFileSync(entry.path, "utf8");
+  const text = readInstance(entry);
   return entry.file.endsWith(".lp") ? readLp(text) : readMps(text);
 }
 
@@ -42,7 +25,7 @@ function expectVerdict(entry: ManifestEntry, status: string, objective: number |
   }
 }
 
-describe.runIf(run)("jaos on the manifest LPs", () => {
+describe("jaos on the manifest LPs", () => {
   it.each(lps.map((e) => [e.file, e] as const))(
     "%s",
     (_, entry) => {
@@ -53,7 +36,7 @@ describe.runIf(run)("jaos on the manifest LPs", () => {
   );
 });
 
-describe.runIf(run)("jaos on the manifest MILPs with fewer than 200 integer columns", () => {
+describe("jaos on the manifest MILPs with fewer than 200 integer columns", () => {
   it.each(milps.map((e) => [e.file, e] as const))(
     "%s",
     (_, entry) => {

@@ -1,15 +1,14 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
 import { TABLE_LINE_CHUNKS } from "../../functions/core/progress/store.js";
 import { checkSolution } from "../../functions/core/solvers/checker.js";
-import { INSTANCES_DIR, machineHas } from "../support/machine.js";
+import { machineHas } from "../support/machine.js";
+import { readInstance } from "../support/manifest.js";
 import { isFinal } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
-const ready = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const ready = machineHas("cbc", "glpsol", "python_solvers");
 
 interface StreamEvent {
   event: string;
@@ -75,7 +74,7 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     solvers: string[],
     timeLimitSeconds = 30,
   ): Promise<Record<string, { wall: number; pointsWhileRunning: number }>> {
-    const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readFileSync(path.join(INSTANCES_DIR, file), "utf8"), filename: file });
+    const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(file), filename: file });
     expect(preview.status, preview.text).toBe(200);
     const problem = preview.body.problem as Problem;
     // Gap 0: every solver proves the optimum, the longest search the instance gives each.

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GENUINE_LIMITS } from "../support/genuine-limits.js";
 import { machineHas } from "../support/machine.js";
-import { objectiveMatches, readManifest } from "../support/manifest.js";
+import { objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
 
@@ -14,7 +13,7 @@ import { startTestStack } from "../support/test-stack.js";
  * listed in test/support/genuine-limits.ts, whose honest outcome is asserted instead.
  */
 const SOLVERS = ["scip", "highs", "cbc", "glpk"];
-const ready = machineHas("cbc", "glpsol", "python_solvers", "instances");
+const ready = machineHas("cbc", "glpsol", "python_solvers");
 
 describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)", () => {
   const manifest = ready ? readManifest() : [];
@@ -28,7 +27,7 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
       (a, b) => Number(b.file === "gt2.mps") - Number(a.file === "gt2.mps") || Number(b.file === "p0548.mps") - Number(a.file === "p0548.mps"),
     );
     for (const entry of ordered) {
-      const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readFileSync(entry.path, "utf8"), filename: entry.file });
+      const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(entry), filename: entry.file });
       expect(preview.status, `${entry.file}: ${preview.text.slice(0, 300)}`).toBe(200);
       expect(preview.body.stats, entry.file).toMatchObject({
         variable_count: entry.cols,

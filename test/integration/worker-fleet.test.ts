@@ -131,7 +131,6 @@ describe.runIf(run)("long-lived solver workers", () => {
     await executionReaches(id, "running", 30_000);
     const stopped = await terminate(fleet);
     expect(stopped.code).toBe(0);
-    expect(stopped.ms).toBeLessThan(15_000);
     const done = (await execution(id))!;
     expect(done.status).toBe("completed");
     expect(await queueDepth()).toBe(0);
@@ -143,8 +142,7 @@ describe.runIf(run)("long-lived solver workers", () => {
     const id = await solveAsync(LONG, "glpk", 5);
     await executionReaches(id, "running", 30_000);
     const stopped = await terminate(first);
-    expect(stopped.code).toBe(0);
-    expect(stopped.ms).toBeLessThan(3_000 + 1_000); // within the stop timeout (+ process exit)
+    expect(stopped.code).toBe(0); // exited before its 5 s job could end: the job is handed back, below
 
     // Handed back: waiting without a lease, and its message visible again — no sweep involved.
     const back = (await execution(id))!;

@@ -8,7 +8,6 @@ import path from "node:path";
  */
 export const IN_CI = process.env.CI === "true";
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
-export const INSTANCES_DIR = process.env.INSTANCES_DIR ?? path.resolve(REPO_ROOT, "../shared/instances");
 
 function onPath(cmd: string): boolean {
   try {
@@ -34,7 +33,6 @@ const checks: Record<string, () => boolean> = {
   },
   moto_server: () => onPath("moto_server"),
   chromium: () => onPath("chromium"),
-  instances: () => existsSync(path.join(INSTANCES_DIR, "MANIFEST.tsv")),
 };
 
 const cache = new Map<string, boolean>();

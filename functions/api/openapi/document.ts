@@ -85,9 +85,16 @@ function errorResponses(names: ErrorName[], headers: HeaderName[]): Json {
   return out;
 }
 
+/**
+ * Security requirements per access. A fire may carry its trigger's secret in the body's
+ * `trigger_secret` instead of the header (the spec's alternative); a security scheme cannot name a body
+ * field, so the empty requirement `{}` says "or no header", and the body field says what then proves
+ * the caller. Without it a validating proxy or a generated client refuses a fire with the secret in
+ * the body.
+ */
 const SECURITY: Record<AnyRouteSpec["access"], Json[]> = {
   public: [],
-  trigger_secret: [{ triggerSecret: [] }],
+  trigger_secret: [{ triggerSecret: [] }, {}],
   api_key: [{ apiKey: [] }],
   user: [{ apiKey: [] }, { sessionJwt: [] }],
 };
@@ -121,7 +128,9 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
       "x-role": spec.role,
       "x-rate-class": spec.rateClass,
     };
-    if (spec.body) operation.requestBody = { required: true, content: { "application/json": { schema: schema(spec.body, "input") } } };
+    // An empty body reads as `{}` (readJsonBody): the body is optional where `{}` is a valid one.
+    if (spec.body)
+      operation.requestBody = { required: !spec.body.safeParse({}).success, content: { "application/json": { schema: schema(spec.body, "input") } } };
     if (spec.rawBody) {
       operation.requestBody = {
         required: true,
@@ -140,13 +149,18 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
       description:
         "Solve, compare and trigger LP/MILP solves. Every error name has its own body schema (components.schemas); a path answered with another method gets 405 MethodNotAllowed with Allow, an unknown path 404 NotFound. Every response but health's carries the rate-limit headers.",
     },
-    servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
+    // A relative URL: the API is on the host that serves this document (OpenAPI 3.1, Server Object).
+    servers: [info.serverUrl ? { url: info.serverUrl } : { url: "/", description: "The host serving this document" }],
     paths,
     components: {
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key from POST /api/v2/keys" },
         sessionJwt: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A session token from POST /api/v2/auth/login" },
-        triggerSecret: { type: "http", scheme: "bearer", description: "The trigger's own secret (or the body's trigger_secret)" },
+        triggerSecret: {
+          type: "http",
+          scheme: "bearer",
+          description: "The trigger's own secret as Authorization: Bearer <secret>; or, instead of the header, the request body's trigger_secret",
+        },
       },
       headers: RESPONSE_HEADERS,
       schemas: Object.fromEntries(ERROR_NAMES.map((name) => [errorComponent(name), schema(errorBodySchema(name), "output")])),

@@ -48,7 +48,7 @@ export function renderReference(doc: Json): string {
         .join("");
       const html = `<section id="${esc(op.operationId)}"><h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>
 <p>${esc(op.summary)}</p>${op.description ? `<p class="d">${esc(op.description)}</p>` : ""}
-<p class="auth">Auth: ${op.security?.length ? esc(op.security.map((s: Json) => Object.keys(s)[0]).join(" or ")) : "none (public)"}</p>
+<p class="auth">Auth: ${op.security?.length ? esc(op.security.map((s: Json) => Object.keys(s)[0] ?? "the body's credential (trigger_secret)").join(" or ")) : "none (public)"}</p>
 ${params.length ? `<h4>Parameters</h4><table>${params.map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? " <b>*</b>" : ""}</td><td>${esc(p.in)}</td><td><code>${esc(typeOf(p.schema))}</code></td></tr>`).join("")}</table>` : ""}
 ${body ? `<h4>Body</h4>${fields(body)}` : ""}
 <h4>Responses</h4><ul>${responses}</ul></section>`;

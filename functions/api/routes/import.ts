@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError, badRequest, invalid, ValidationError } from "../../core/errors.js";
+import { ACCEPTED_COMPRESSIONS, type Compression, modelTextLimitBytes, readModelText, withoutCompressionSuffix } from "../../core/problem/compressed.js";
 import { detectFormat, readProblemFile } from "../../core/problem/index.js";
 import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
 import type { ApiEnv } from "../http/context.js";
@@ -18,13 +19,28 @@ const PreviewSchema = z.object({
   stats: ProblemStatsSchema,
   format: z.enum(["mps", "lp"]),
   filename: z.string().nullable(),
+  compression: z.enum(ACCEPTED_COMPRESSIONS).nullable().describe("how the file came compressed (read from its first bytes); null for plain text"),
 });
 
-/** The uploaded text, its declared format and name, from multipart, JSON or a plain-text body. */
-async function readUpload(
-  c: Parameters<Parameters<typeof route>[2]>[0],
-): Promise<{ text: string; format: "mps" | "lp" | "auto"; filename: string | undefined }> {
-  const type = c.req.header("content-type") ?? "";
+/** Bodies that are the file itself: its text, or its bytes (compressed or not). */
+const RAW_FILE_TYPES = ["text/plain", "application/gzip", "application/x-gzip", "application/octet-stream"];
+
+interface Upload {
+  text: string;
+  format: "mps" | "lp" | "auto";
+  filename: string | undefined;
+  compression: Compression | null;
+}
+
+/**
+ * The uploaded file's text, declared format and name, from multipart, JSON or a body that is the file.
+ * A file (multipart or raw) may be gzip-compressed: it is streamed through decompression, and the
+ * request body cap holds for the decompressed text too (core/problem/compressed.ts).
+ */
+async function readUpload(c: Parameters<Parameters<typeof route>[2]>[0]): Promise<Upload> {
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  const limit = modelTextLimitBytes(c.get("deps").config.maxRequestBodyMb);
+  const readFile = (source: Blob | ReadableStream<Uint8Array>) => readModelText(source, { maxBytes: limit.bytes, limitDescription: limit.describe });
   if (type.startsWith("multipart/form-data")) {
     // A body that is not the multipart its header announces (no or another boundary, cut short) is the caller's fault.
     const form = await c.req.parseBody().catch(() => {
@@ -34,16 +50,18 @@ async function readUpload(
     if (!(file instanceof File)) throw invalid(["body", "file"], "a multipart field `file` holding the problem file is required");
     const format = Format.safeParse(typeof form.format === "string" ? form.format : "auto");
     if (!format.success) throw new ValidationError(zodIssues(format.error, "body").map((i) => ({ ...i, loc: ["body", "format"] })));
-    return { text: await file.text(), format: format.data, filename: file.name || undefined };
+    const { text, compression } = await readFile(file);
+    return { text, compression, format: format.data, filename: file.name || undefined };
   }
-  if (type.startsWith("text/plain")) {
+  if (RAW_FILE_TYPES.some((t) => type.startsWith(t))) {
     const format = Format.safeParse(c.req.query("format") ?? "auto");
     if (!format.success) throw new ValidationError(zodIssues(format.error, "query").map((i) => ({ ...i, loc: ["query", "format"] })));
-    return { text: await c.req.text(), format: format.data, filename: c.req.query("filename") };
+    const { text, compression } = await readFile(c.req.raw.body ?? new Blob([]));
+    return { text, compression, format: format.data, filename: c.req.query("filename") };
   }
   const parsed = JsonImport.safeParse(await readJsonBody(c));
   if (!parsed.success) throw new ValidationError(zodIssues(parsed.error, "body"));
-  return { text: parsed.data.content, format: parsed.data.format, filename: parsed.data.filename };
+  return { text: parsed.data.content, compression: null, format: parsed.data.format, filename: parsed.data.filename };
 }
 
 export function registerImportRoutes(app: Hono<ApiEnv>): void {
@@ -55,13 +73,13 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       operationId: "importPreview",
       summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored)",
       description:
-        "Send the file as multipart/form-data (`file`, optional `format`), as JSON `{content, format, filename}`, or as text/plain with `?format=mps|lp`. A file that cannot be read answers 422 invalid_problem_file with the line.",
+        "Send the file as multipart/form-data (`file`, optional `format`), as the body itself (text/plain, application/gzip or application/octet-stream, with `?format=mps|lp` and `?filename=`), or its text as JSON `{content, format, filename}`. A file may be gzip-compressed (`.mps.gz`, `.lp.gz`; told from its first bytes): it is decompressed as it streams in, and MAX_REQUEST_BODY_MB holds for the decompressed text too (413 payload_too_large as soon as it is passed). bzip2, xz, zstd and zip are refused (422). A file that cannot be read answers 422 invalid_problem_file with the line.",
       tag: "Solve",
       access: "user",
       role: "viewer",
       rateClass: "organization",
-      errors: ["invalid_problem_file", "validation_error", "malformed_json", "bad_request"],
-      rawBody: { contentTypes: ["multipart/form-data", "application/json", "text/plain"], description: "the problem file" },
+      errors: ["invalid_problem_file", "validation_error", "malformed_json", "bad_request", "payload_too_large"],
+      rawBody: { contentTypes: ["multipart/form-data", "application/json", ...RAW_FILE_TYPES], description: "the problem file, plain or gzip-compressed" },
       responses: {
         200: { description: "The parsed problem and its stats.", schema: PreviewSchema },
       },
@@ -69,11 +87,11 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
     async (c) => {
       const upload = await readUpload(c);
       if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
-      const problem = readProblemFile(upload.text, upload.format, upload.filename);
+      const problem = readProblemFile(upload.text, upload.format, upload.filename && withoutCompressionSuffix(upload.filename));
       const checked = ProblemSchema.safeParse(problem);
       if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
-      const format = upload.format !== "auto" ? upload.format : detectFormat(upload.text, upload.filename);
-      return c.json({ problem: checked.data, stats: problemStats(checked.data), format, filename: upload.filename ?? null });
+      const format = upload.format !== "auto" ? upload.format : detectFormat(upload.text, upload.filename && withoutCompressionSuffix(upload.filename));
+      return c.json({ problem: checked.data, stats: problemStats(checked.data), format, filename: upload.filename ?? null, compression: upload.compression });
     },
   );
 }

@@ -53,7 +53,11 @@ export type UpdateTriggerInput = z.infer<typeof UpdateTriggerSchema>;
 export const ToggleTriggerSchema = z.object({ enabled: z.boolean() });
 
 export const FireTriggerSchema = z.object({
-  trigger_secret: z.string().max(512).optional().describe("alternative to Authorization: Bearer <trigger secret>"),
+  trigger_secret: z
+    .string()
+    .max(512)
+    .optional()
+    .describe("the trigger's secret, instead of Authorization: Bearer <trigger secret> (one of the two is required; a trigger secret in the header wins)"),
   override_data: z.record(z.string(), z.unknown()).optional().describe("values for fields declared in override_schema"),
 });
 

@@ -1,23 +1,20 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { detectFormat, readProblemFile } from "../../../../../functions/core/problem/index.js";
 import { readLp, writeLp } from "../../../../../functions/core/problem/lp.js";
 import { readMps, writeMps } from "../../../../../functions/core/problem/mps.js";
 import { ProblemSchema } from "../../../../../functions/core/problem/schema.js";
 import type { WrittenProblem } from "../../../../../functions/core/problem/write-common.js";
-import { machineHas } from "../../../../support/machine.js";
-import { readManifest } from "../../../../support/manifest.js";
+import { readInstance, readManifest } from "../../../../support/manifest.js";
 import { withOriginalNames } from "../../../../support/problem-io.js";
 
-const haveInstances = machineHas("instances");
-const manifest = haveInstances ? readManifest() : [];
+const manifest = readManifest();
 const read = (file: string, text: string) => (file.endsWith(".lp") ? readLp(text) : readMps(text));
 
-describe.runIf(haveInstances)("manifest instances", () => {
+describe("manifest instances", () => {
   const files = manifest.map((m) => [m.file, m] as const);
 
   it.each(files)("%s reads with the manifest's rows, columns and integer columns", (file, entry) => {
-    const text = readFileSync(entry.path, "utf8");
+    const text = readInstance(entry);
     const problem = read(file, text);
     // The manifest's rows are constraints without the objective (N) row: afiro has 28 ROWS
     // lines, one of them N, and the manifest says 27.
@@ -30,7 +27,7 @@ describe.runIf(haveInstances)("manifest instances", () => {
   });
 
   it("counts rows the way the manifest does (objective row excluded)", () => {
-    const afiro = readFileSync(manifest.find((m) => m.file === "afiro.mps")!.path, "utf8");
+    const afiro = readInstance("afiro.mps");
     const rowsSection = afiro.slice(afiro.indexOf("\nROWS") + 6, afiro.indexOf("\nCOLUMNS"));
     const rowLines = rowsSection.split("\n").filter((l) => l.trim().length > 0);
     expect(rowLines.length).toBe(28);
@@ -39,19 +36,19 @@ describe.runIf(haveInstances)("manifest instances", () => {
   });
 
   it.each(files.filter(([f]) => f.endsWith(".mps")))("%s reads the same as fixed and as free MPS", (_file, entry) => {
-    const text = readFileSync(entry.path, "utf8");
+    const text = readInstance(entry);
     expect(readMps(text, { format: "fixed" })).toEqual(readMps(text, { format: "free" }));
   });
 
   it.each(files)("%s round-trips exactly through writeMps", (file, entry) => {
-    const problem = read(file, readFileSync(entry.path, "utf8"));
+    const problem = read(file, readInstance(entry));
     const once = readMps(writeMps(problem).text);
     expect(once).toEqual(problem);
     expect(readMps(writeMps(once).text)).toEqual(once);
   });
 
   it.each(files)("%s round-trips exactly through writeLp", (file, entry) => {
-    const problem = read(file, readFileSync(entry.path, "utf8"));
+    const problem = read(file, readInstance(entry));
     // Netlib names such as "...100" or "1G0EXP" cannot be LP names: those files go through safeNames.
     let written: WrittenProblem;
     try {
@@ -64,12 +61,12 @@ describe.runIf(haveInstances)("manifest instances", () => {
   });
 
   it("e226's objective-row RHS −7.113 is the objective constant +7.113", () => {
-    const problem = readMps(readFileSync(manifest.find((m) => m.file === "e226.mps")!.path, "utf8"));
+    const problem = readMps(readInstance("e226.mps"));
     expect(problem.objective.constant).toBe(7.113);
   });
 
   it("stein27_inf.lp reads its 27 binaries, 117 covering rows and two cardinality rows", () => {
-    const problem = readLp(readFileSync(manifest.find((m) => m.file === "stein27_inf.lp")!.path, "utf8"));
+    const problem = readLp(readInstance("stein27_inf.lp"));
     expect(problem.name).toBe("STEIN27_INF");
     expect(problem.sense).toBe("minimize");
     expect(problem.variables.every((v) => v.type === "binary" && v.lb === 0 && v.ub === 1)).toBe(true);

@@ -9,7 +9,7 @@ import { readMps, writeMps } from "../../../../../functions/core/problem/mps.js"
 import type { Problem } from "../../../../../functions/core/problem/schema.js";
 import { originalObjective } from "../../../../../functions/core/problem/write-common.js";
 import { machineHas } from "../../../../support/machine.js";
-import { objectiveMatches, readManifest, type ManifestEntry } from "../../../../support/manifest.js";
+import { objectiveMatches, readInstance, readManifest, type ManifestEntry } from "../../../../support/manifest.js";
 
 /**
  * The writers checked by solvers: a file written from the problem must have the same optimum as the
@@ -34,12 +34,11 @@ function highsOptimum(format: "mps" | "lp", data: string): { status: number; obj
 }
 
 const OPTIMAL = 7;
-const haveInstances = machineHas("instances");
-const manifest = haveInstances ? readManifest() : [];
+const manifest = readManifest();
 const entry = (file: string) => manifest.find((m) => m.file === file)!;
-const readEntry = (m: ManifestEntry) => readMps(readFileSync(m.path, "utf8"));
+const readEntry = (m: ManifestEntry) => readMps(readInstance(m));
 
-describe.runIf(haveInstances)("written instances solve to the manifest's optimum in HiGHS", () => {
+describe("written instances solve to the manifest's optimum in HiGHS", () => {
   const cases = ["afiro.mps", "e226.mps", "small_mip.mps", "flugpl.mps", "adlittle.mps"];
 
   it.each(cases)("%s through writeMps (constant left out, then added back)", (file) => {
@@ -65,7 +64,7 @@ describe.runIf(haveInstances)("written instances solve to the manifest's optimum
   });
 
   it("stein27_inf.lp stays infeasible when written as MPS", () => {
-    const problem = readLp(readFileSync(entry("stein27_inf.lp").path, "utf8"));
+    const problem = readLp(readInstance(entry("stein27_inf.lp")));
     expect(highsOptimum("mps", writeMps(problem).text).status).toBe(8);
   });
 });
@@ -116,7 +115,7 @@ describe("quadratic objectives keep their ½ convention through both writers", (
   });
 });
 
-describe.runIf(haveInstances && machineHas("glpsol", "cbc"))("written instances solve in the CLI solvers", () => {
+describe.runIf(machineHas("glpsol", "cbc"))("written instances solve in the CLI solvers", () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), "problem-io-"));

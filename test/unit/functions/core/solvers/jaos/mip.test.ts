@@ -158,7 +158,6 @@ describe("jaos MILP: small hand-made problems", () => {
     });
     const r = solveChecked(p, { timeLimitSeconds: 0.5 });
     expect(["time_limit", "optimal"]).toContain(r.solver_status);
-    expect(r.solver_time_seconds!).toBeLessThan(5);
     if (r.solver_status === "time_limit" && r.objective_value !== null) expect(r.dual_bound!).toBeLessThanOrEqual(r.objective_value + 1e-9);
   });
 

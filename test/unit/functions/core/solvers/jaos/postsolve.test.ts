@@ -1,16 +1,14 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readMps } from "../../../../../../functions/core/problem/mps.js";
 import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
 import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
 import { presolve } from "../../../../../../functions/core/solvers/jaos/presolve.js";
 import { BASIC } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
-
-const INSTANCES = "../shared/instances";
+import { readInstance } from "../../../../../support/manifest.js";
 
 /** Presolves, solves the reduced LP, and re-solves the original from the postsolved basis. */
 function resolveFromPostsolvedBasis(file: string) {
-  const { model } = modelFromProblem(readMps(readFileSync(`${INSTANCES}/${file}`, "utf8")));
+  const { model } = modelFromProblem(readMps(readInstance(file)));
   const pre = presolve(model);
   const reduced = new LpEngine(pre.reduced);
   const first = reduced.solve({ deadline: performance.now() + 60_000 });

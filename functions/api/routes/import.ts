@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError, badRequest, invalid, ValidationError } from "../../core/errors.js";
 import { detectFormat, readProblemFile } from "../../core/problem/index.js";
+import { NumericsSchema, numericsOf } from "../../core/problem/numerics.js";
 import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
 import type { ApiEnv } from "../http/context.js";
 import { readJsonBody, route, zodIssues } from "../http/route.js";
@@ -16,6 +17,7 @@ const JsonImport = z.object({
 const PreviewSchema = z.object({
   problem: ProblemSchema.describe("ready to send as a comparison's or a solve's `problem`"),
   stats: ProblemStatsSchema,
+  numerics: NumericsSchema,
   format: z.enum(["mps", "lp"]),
   filename: z.string().nullable(),
 });
@@ -53,7 +55,7 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       method: "post",
       path: "/api/v2/solve/import/preview",
       operationId: "importPreview",
-      summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored)",
+      summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored), with its stats and coefficient ranges",
       description:
         "Send the file as multipart/form-data (`file`, optional `format`), as JSON `{content, format, filename}`, or as text/plain with `?format=mps|lp`. A file that cannot be read answers 422 invalid_problem_file with the line.",
       tag: "Solve",
@@ -73,7 +75,13 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       const checked = ProblemSchema.safeParse(problem);
       if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
       const format = upload.format !== "auto" ? upload.format : detectFormat(upload.text, upload.filename);
-      return c.json({ problem: checked.data, stats: problemStats(checked.data), format, filename: upload.filename ?? null });
+      return c.json({
+        problem: checked.data,
+        stats: problemStats(checked.data),
+        numerics: numericsOf(checked.data),
+        format,
+        filename: upload.filename ?? null,
+      });
     },
   );
 }

@@ -98,7 +98,8 @@ class RangeTracker {
     const out: NumericsWarning[] = [];
     if (this.max === 0) return out;
     if (this.max / this.min > WIDE_RANGE_RATIO) {
-      const ends = [...this.largest, ...this.smallest];
+      // Both ends first, then the next ones in turn: the names a capped list keeps.
+      const ends = this.largest.flatMap((e, i) => [e, ...(this.smallest[i] ? [this.smallest[i]!] : [])]);
       out.push({
         range,
         kind: "wide_range",

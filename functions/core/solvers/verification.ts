@@ -58,7 +58,10 @@ export const INTEGRALITY_TOLERANCE_OPTIONS: Record<SolverName, string | null> = 
 
 /** The tightened integrality tolerance of a repeat: a tenth of the smallest trickle, within [1e-10, 1e-9]. */
 export function tightenedIntegralityTolerance(smallestTrickle: number): number {
-  return Math.max(1e-10, Math.min(1e-9, smallestTrickle / 10));
+  const tenth = Math.max(1e-10, Math.min(1e-9, smallestTrickle / 10));
+  // One significant digit, rounded down: 3e-10, not 3.000000000000001e-10.
+  const unit = 10 ** Math.floor(Math.log10(tenth));
+  return Math.max(1e-10, Number((Math.floor(tenth / unit + 1e-9) * unit).toPrecision(1)));
 }
 
 /** The least time a repeat or a cross-check gets, whatever is left of the limit. */

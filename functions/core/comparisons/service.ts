@@ -310,6 +310,8 @@ export class ComparisonService {
         credits_each: creditsEach,
         cancel_requested: false,
         priority: request.priority,
+        // The first row is compiled here; the others' workers give theirs as they compile.
+        numerics: isFirst ? numericsOf(first) : null,
       });
     }
     const matrix: MatrixRecord = {

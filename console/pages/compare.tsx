@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { NumericsPanel } from "./numerics.js";
 import { api, type Json } from "../api.js";
 import { ErrorLine, message, useLoad, when } from "../ui.js";
 import { ComparisonView } from "./comparison-view.js";
@@ -100,6 +101,7 @@ export function ComparePage() {
                   {preview.stats.constraint_count} constraints · {preview.stats.nonzero_count} nonzeros
                 </p>
               ) : null}
+              {preview ? <NumericsPanel numerics={preview.numerics} id="preview" /> : null}
             </div>
           ) : (
             <div>

@@ -77,16 +77,18 @@ class RangeTracker {
     if (value === 0 || !Number.isFinite(value)) return;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
-    const entry = { value, row, column };
-    keep(this.largest, entry, (a, b) => b.value - a.value);
-    keep(this.smallest, entry, (a, b) => a.value - b.value);
+    // An entry object only for a value that enters a kept list (most do not, past the first few).
+    if (this.largest.length < WARNING_MAX_NAMES || value > this.largest[WARNING_MAX_NAMES - 1]!.value) keepLargest(this.largest, { value, row, column });
+    if (this.smallest.length < WARNING_MAX_NAMES || value < this.smallest[WARNING_MAX_NAMES - 1]!.value) keepSmallest(this.smallest, { value, row, column });
     if (value >= LARGE_VALUE) {
       this.largeCount++;
-      keep(this.extreme.large, entry, (a, b) => b.value - a.value);
+      if (this.extreme.large.length < WARNING_MAX_NAMES || value > this.extreme.large[WARNING_MAX_NAMES - 1]!.value)
+        keepLargest(this.extreme.large, { value, row, column });
     }
     if (value <= SMALL_VALUE) {
       this.smallCount++;
-      keep(this.extreme.small, entry, (a, b) => a.value - b.value);
+      if (this.extreme.small.length < WARNING_MAX_NAMES || value < this.extreme.small[WARNING_MAX_NAMES - 1]!.value)
+        keepSmallest(this.extreme.small, { value, row, column });
     }
   }
 
@@ -127,11 +129,17 @@ class RangeTracker {
   }
 }
 
-/** Inserts `entry` into the sorted list of at most WARNING_MAX_NAMES entries. */
-function keep(list: Entry[], entry: Entry, order: (a: Entry, b: Entry) => number): void {
-  if (list.length === WARNING_MAX_NAMES && order(entry, list[WARNING_MAX_NAMES - 1]!) >= 0) return;
+/** Inserts `entry` into a list of at most WARNING_MAX_NAMES entries kept largest first (the caller checked it belongs). */
+function keepLargest(list: Entry[], entry: Entry): void {
   list.push(entry);
-  list.sort(order);
+  list.sort((a, b) => b.value - a.value);
+  if (list.length > WARNING_MAX_NAMES) list.pop();
+}
+
+/** The same, smallest first. */
+function keepSmallest(list: Entry[], entry: Entry): void {
+  list.push(entry);
+  list.sort((a, b) => a.value - b.value);
   if (list.length > WARNING_MAX_NAMES) list.pop();
 }
 

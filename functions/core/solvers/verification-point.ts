@@ -43,21 +43,23 @@ function limitOf(tolerance: number, size: number): number {
 export function assessPoint(problem: Problem, point: Record<string, number>): PointAssessment {
   const violations: Finding[] = [];
   let maxViolation = 0;
-  const note = (f: Finding, tolerance: number) => {
-    if (f.scaled > maxViolation) maxViolation = f.scaled;
-    if (f.scaled > tolerance) violations.push(f);
+  /** Records a scaled violation; the finding (and its message) is built only when it is beyond the tolerance. */
+  const note = (scaled: number, tolerance: number, finding: () => Finding) => {
+    if (scaled > maxViolation) maxViolation = scaled;
+    if (scaled > tolerance) violations.push(finding());
   };
-  const known = new Set<string>();
   let valuesMissing = false;
   for (const v of problem.variables) {
-    known.add(v.name);
     const x = point[v.name];
     if (x === undefined || !Number.isFinite(x)) {
       valuesMissing = true;
-      note(
-        { kind: "value", name: v.name, scaled: Infinity, amount: Infinity, message: `"${v.name}" has ${x === undefined ? "no value" : `the value ${x}`}` },
-        0,
-      );
+      note(Infinity, 0, () => ({
+        kind: "value",
+        name: v.name,
+        scaled: Infinity,
+        amount: Infinity,
+        message: `"${v.name}" has ${x === undefined ? "no value" : `the value ${x}`}`,
+      }));
       continue;
     }
     const binary = v.type === "binary";
@@ -65,92 +67,125 @@ export function assessPoint(problem: Problem, point: Record<string, number>): Po
     const upper = binary ? Math.min(v.ub ?? 1, 1) : v.ub;
     if (lower !== null && x < lower) {
       const amount = lower - x;
-      note(
-        {
-          kind: "bound",
-          name: v.name,
-          scaled: amount / Math.max(1, Math.abs(lower)),
-          amount,
-          message: `"${v.name}" = ${fmt(x)} is below its lower bound ${fmt(lower)} by ${fmt(amount)}`,
-        },
-        FEASIBILITY_TOLERANCE,
-      );
+      const scaled = amount / Math.max(1, Math.abs(lower));
+      note(scaled, FEASIBILITY_TOLERANCE, () => ({
+        kind: "bound",
+        name: v.name,
+        scaled,
+        amount,
+        message: `"${v.name}" = ${fmt(x)} is below its lower bound ${fmt(lower)} by ${fmt(amount)}`,
+      }));
     }
     if (upper !== null && x > upper) {
       const amount = x - upper;
-      note(
-        {
-          kind: "bound",
-          name: v.name,
-          scaled: amount / Math.max(1, Math.abs(upper)),
-          amount,
-          message: `"${v.name}" = ${fmt(x)} is above its upper bound ${fmt(upper)} by ${fmt(amount)}`,
-        },
-        FEASIBILITY_TOLERANCE,
-      );
+      const scaled = amount / Math.max(1, Math.abs(upper));
+      note(scaled, FEASIBILITY_TOLERANCE, () => ({
+        kind: "bound",
+        name: v.name,
+        scaled,
+        amount,
+        message: `"${v.name}" = ${fmt(x)} is above its upper bound ${fmt(upper)} by ${fmt(amount)}`,
+      }));
     }
     if (v.type !== "continuous") {
       const distance = Math.abs(x - Math.round(x));
-      if (distance > 0) {
-        note(
-          {
-            kind: "integrality",
-            name: v.name,
-            scaled: distance,
-            amount: distance,
-            message: `integer variable "${v.name}" = ${fmt(x)} is ${fmt(distance)} from an integer`,
-          },
-          INTEGRALITY_TOLERANCE,
-        );
-      }
+      note(distance, INTEGRALITY_TOLERANCE, () => ({
+        kind: "integrality",
+        name: v.name,
+        scaled: distance,
+        amount: distance,
+        message: `integer variable "${v.name}" = ${fmt(x)} is ${fmt(distance)} from an integer`,
+      }));
     }
   }
-  for (const name of Object.keys(point)) {
-    if (!known.has(name))
-      note({ kind: "value", name, scaled: Infinity, amount: Infinity, message: `the point names "${name}", which is not a variable of the model` }, 0);
+  // Names the problem lacks: only looked for when the point names more than the problem has.
+  if (Object.keys(point).length !== problem.variables.length) {
+    const known = new Set(problem.variables.map((v) => v.name));
+    for (const name of Object.keys(point)) {
+      if (!known.has(name))
+        note(Infinity, 0, () => ({
+          kind: "value",
+          name,
+          scaled: Infinity,
+          amount: Infinity,
+          message: `the point names "${name}", which is not a variable of the model`,
+        }));
+    }
   }
   if (valuesMissing) return { violations: sortWorstFirst(violations), maxViolation, objective: Number.NaN, objectiveSize: 1 };
 
-  for (const c of problem.constraints) {
-    const activity = new Sum();
+  const rows = compiledRows(problem);
+  const x = new Float64Array(problem.variables.length);
+  problem.variables.forEach((v, j) => {
+    x[j] = point[v.name]!;
+  });
+  for (let i = 0; i < problem.constraints.length; i++) {
+    const c = problem.constraints[i]!;
+    // Compensated summation, inlined (Neumaier): one row at a time, no allocation.
+    let sum = 0;
+    let compensation = 0;
     let size = 0;
-    for (const t of c.terms) {
-      const term = t.coef * point[t.var]!;
-      activity.add(term);
+    for (let k = rows.start[i]!; k < rows.start[i + 1]!; k++) {
+      const term = rows.coef[k]! * x[rows.column[k]!]!;
+      const next = sum + term;
+      compensation += Math.abs(sum) >= Math.abs(term) ? sum - next + term : term - next + sum;
+      sum = next;
       size += Math.abs(term);
     }
-    const a = activity.value;
+    const a = sum + compensation;
     if (c.lb !== null && a < c.lb) {
       const amount = c.lb - a;
-      const rowSize = Math.max(1, Math.abs(c.lb), size);
-      note(
-        {
-          kind: "constraint",
-          name: c.name,
-          scaled: amount / rowSize,
-          amount,
-          message: `row "${c.name}" has activity ${fmt(a)}, below its lower side ${fmt(c.lb)} by ${fmt(amount)}`,
-        },
-        FEASIBILITY_TOLERANCE,
-      );
+      const scaled = amount / Math.max(1, Math.abs(c.lb), size);
+      note(scaled, FEASIBILITY_TOLERANCE, () => ({
+        kind: "constraint",
+        name: c.name,
+        scaled,
+        amount,
+        message: `row "${c.name}" has activity ${fmt(a)}, below its lower side ${fmt(c.lb!)} by ${fmt(amount)}`,
+      }));
     }
     if (c.ub !== null && a > c.ub) {
       const amount = a - c.ub;
-      const rowSize = Math.max(1, Math.abs(c.ub), size);
-      note(
-        {
-          kind: "constraint",
-          name: c.name,
-          scaled: amount / rowSize,
-          amount,
-          message: `row "${c.name}" has activity ${fmt(a)}, above its upper side ${fmt(c.ub)} by ${fmt(amount)}`,
-        },
-        FEASIBILITY_TOLERANCE,
-      );
+      const scaled = amount / Math.max(1, Math.abs(c.ub), size);
+      note(scaled, FEASIBILITY_TOLERANCE, () => ({
+        kind: "constraint",
+        name: c.name,
+        scaled,
+        amount,
+        message: `row "${c.name}" has activity ${fmt(a)}, above its upper side ${fmt(c.ub!)} by ${fmt(amount)}`,
+      }));
     }
   }
   const { value, size } = objectiveWithSize(problem, point);
   return { violations: sortWorstFirst(violations), maxViolation, objective: value, objectiveSize: size };
+}
+
+/** The rows as column indexes and coefficients (compressed by row), built once per problem object (a parsed problem is never changed in place: subproblems and variants are new objects). */
+interface CompiledRows {
+  start: Int32Array;
+  column: Int32Array;
+  coef: Float64Array;
+}
+const compiled = new WeakMap<Problem, CompiledRows>();
+
+function compiledRows(problem: Problem): CompiledRows {
+  const known = compiled.get(problem);
+  if (known) return known;
+  const index = new Map(problem.variables.map((v, j) => [v.name, j]));
+  let nonzeros = 0;
+  for (const c of problem.constraints) nonzeros += c.terms.length;
+  const rows: CompiledRows = { start: new Int32Array(problem.constraints.length + 1), column: new Int32Array(nonzeros), coef: new Float64Array(nonzeros) };
+  let k = 0;
+  problem.constraints.forEach((c, i) => {
+    rows.start[i] = k;
+    for (const t of c.terms) {
+      rows.column[k] = index.get(t.var)!;
+      rows.coef[k++] = t.coef;
+    }
+  });
+  rows.start[problem.constraints.length] = k;
+  compiled.set(problem, rows);
+  return rows;
 }
 
 function sortWorstFirst(findings: Finding[]): Finding[] {
@@ -194,7 +229,8 @@ export function objectiveFinding(reported: number | null, recomputed: number, si
  * that integer (the value it stands for), and the names of the variables that moved.
  */
 export function roundedPoint(problem: Problem, point: Record<string, number>): { point: Record<string, number>; moved: string[] } {
-  const out: Record<string, number> = { ...point };
+  // Copied only once a value moves: an LP's point (or an exactly integral one) is returned as it is.
+  let out: Record<string, number> | null = null;
   const moved: string[] = [];
   for (const v of problem.variables) {
     if (v.type === "continuous") continue;
@@ -202,11 +238,12 @@ export function roundedPoint(problem: Problem, point: Record<string, number>): {
     if (x === undefined || !Number.isFinite(x)) continue;
     const nearest = Math.round(x) + 0; // + 0: never -0
     if (nearest !== x && Math.abs(x - nearest) <= INTEGRALITY_TOLERANCE) {
+      out ??= { ...point };
       out[v.name] = nearest;
       moved.push(v.name);
     }
   }
-  return { point: out, moved };
+  return { point: out ?? point, moved };
 }
 
 /** The rows `names` among the problem's, each with the rounded variables it holds. */

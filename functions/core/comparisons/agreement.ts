@@ -1,4 +1,4 @@
-import { refutationMessage } from "../solvers/verification.js";
+import { explanationRefuted, refutationMessage } from "../solvers/verification.js";
 import type { Verification } from "../solvers/verification-schema.js";
 import type { Agreement, Conflict, Row } from "./schemas.js";
 
@@ -181,6 +181,7 @@ export function refutedRows(finished: FinishedRow[]): FinishedRow[] {
         ...f.row,
         solver_status: "error",
         error_message: message,
+        ...explanationRefuted(f.row.infeasibility),
         verification: { ...verification, status: "violated", where: null, max_violation: null, message, refuted_by: by },
       },
       solution: f.solution,

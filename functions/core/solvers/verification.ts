@@ -3,7 +3,7 @@ import { hasIntegers, type Problem, problemClass } from "../problem/schema.js";
 import { relativeGap } from "./gap.js";
 import { expressibilityGap } from "./registry.js";
 import type { ModelNames } from "../jmodel/names.js";
-import { emptyResult, type SolveSettings, type SolverName, type SolverResult, type SolverStatus } from "./types.js";
+import { emptyResult, type Infeasibility, type SolveSettings, type SolverName, type SolverResult, type SolverStatus } from "./types.js";
 import { assessPoint, type Finding, objectiveFinding, roundedPoint, roundedVariablesIn } from "./verification-point.js";
 import { INTEGRALITY_TOLERANCE, OBJECTIVE_TOLERANCE, type Verification, type ViolationPlace } from "./verification-schema.js";
 
@@ -298,6 +298,11 @@ function withTimesOf<R extends SolverResult>(answer: R, earlier: SolverResult[])
   return { ...answer, wall_time_ms: wall, solver_time_seconds: search };
 }
 
+/** An explained infeasibility of a model shown feasible: its subset is not infeasible (`verified: false`). */
+export function explanationRefuted(infeasibility: Infeasibility | null | undefined): { infeasibility?: Infeasibility | null } {
+  return infeasibility ? { infeasibility: { ...infeasibility, verified: false } } : {};
+}
+
 /** Why a verdict stands refuted, in words. */
 export function refutationMessage(claimed: SolverStatus, by: NonNullable<Verification["refuted_by"]>): string {
   const objective = by.objective_value === null ? "" : ` (objective ${by.objective_value})`;
@@ -315,7 +320,8 @@ export function refuted<R extends SolverResult, V extends VerifiedResult<R>>(ver
   return {
     ...verified,
     status: "error",
-    result: { ...verified.result, error_message: message },
+    // A point of the whole model satisfies every subset of it: an explanation of the verdict cannot hold.
+    result: { ...verified.result, error_message: message, ...explanationRefuted(verified.result.infeasibility) },
     verification: { ...verified.verification, status: "violated", where: null, max_violation: null, message, refuted_by: by },
   };
 }

@@ -396,6 +396,22 @@ describe("verifiedSolve: the repeat and the cross-check, through a fake solve po
     expect(out.result.error_message).toMatch(/said infeasible, but scip found a point/);
   });
 
+  it("a refuted verdict's explanation is marked not verified: a point of the whole model satisfies every subset of it", async () => {
+    const explained: GateInput = {
+      ...answer("infeasible"),
+      infeasibility: { constraints: [{ name: "link0" }], variable_bounds: [], method: "deletion_filter", irreducible: true, verified: null },
+    };
+    const out = await verifiedSolve({
+      problem: fixedCharge(1e8),
+      solver: "cbc",
+      settings,
+      solve: async (solver) => (solver === "cbc" ? explained : rightOptimum()),
+      crossCheckers: ["scip"],
+    });
+    expect(out.status).toBe("error");
+    expect(out.result.infeasibility).toMatchObject({ irreducible: true, verified: false });
+  });
+
   it("no cross-check on tame numerics, on a certified verdict, or when the second solver agrees", async () => {
     const tame = bigM(10, 1);
     const calls: SolverName[] = [];

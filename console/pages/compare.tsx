@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Json, uploadFile } from "../api.js";
+import { NumericsPanel } from "./numerics.js";
 import { ErrorLine, message, useLoad, when } from "../ui.js";
 import { ComparisonView } from "./comparison-view.js";
 import { SettingsFields, SolverPicker, settingsFrom } from "./solver-picker.js";
@@ -107,6 +108,7 @@ export function ComparePage() {
                   {preview.stats.nonzero_count} nonzeros
                 </p>
               ) : null}
+              {preview ? <NumericsPanel numerics={preview.numerics} id="preview" /> : null}
             </div>
           ) : (
             <div>

@@ -3,6 +3,7 @@ import { api, type Json, readEvents } from "../api.js";
 import { ProgressChart, type SolverTrace, TimesChart } from "../charts.js";
 import { ErrorLine, fmt, message, usePoll } from "../ui.js";
 import { executionHash } from "./execution.js";
+import { NumericsPanel } from "./numerics.js";
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
@@ -133,6 +134,9 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
               <td class="verdict">
                 {r.solver_status ?? "—"}
                 {r.unsupported_reason ? ` (${r.unsupported_reason})` : ""}
+                {r.verification && r.verification.claimed_status !== r.solver_status ? (
+                  <span class="hint claimed"> (the solver said {r.verification.claimed_status})</span>
+                ) : null}
                 {r.error_message ? <span class="hint"> {r.error_message}</span> : null}
               </td>
               <td>{fmt(r.objective_value)}</td>
@@ -158,11 +162,20 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
             <dd>{a.solutions_identical ? "yes" : "no"}</dd>
             <dt>Alternative optima</dt>
             <dd>{a.alternative_optima ? "yes (a normal result, not a fault)" : "no"}</dd>
+            {a.verdicts_agree === undefined ? null : (
+              <>
+                <dt>Verdicts agree</dt>
+                <dd data-verdicts-agree={String(a.verdicts_agree)}>
+                  {a.verdicts_agree ? "yes" : `no: ${(a.conflicts ?? []).map((c: Json) => c.message).join("; ")}`}
+                </dd>
+              </>
+            )}
           </dl>
         ) : (
           <p class="hint">Agreement appears once two solvers finish optimal or feasible.</p>
         )}
       </div>
+      <NumericsPanel numerics={detail.numerics} id={id} />
       <div class="charts">
         <TimesChart solvers={solvers} times={rows.map((r) => (r.status === "completed" ? r.wall_time_ms : null))} />
         <ProgressChart traces={traces} />

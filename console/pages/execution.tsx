@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { ApiError, api, type Json } from "../api.js";
 import { ErrorLine, fmt, message, usePoll, when } from "../ui.js";
+import { NumericsPanel, VerificationFacts } from "./numerics.js";
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
@@ -94,6 +95,7 @@ export function ExecutionView({ id }: { id: string }) {
         </dd>
         <dt>Objective</dt>
         <dd>{fmt(result?.objective_value)}</dd>
+        <VerificationFacts verification={result?.verification} verdict={result?.status} />
         <dt>Model</dt>
         <dd>
           {detail.problem_class} · {detail.variable_count} variables · {detail.constraint_count} constraints
@@ -131,6 +133,7 @@ export function ExecutionView({ id }: { id: string }) {
         </p>
       ) : null}
       {infeasibility ? <InfeasibleSubset subset={infeasibility} /> : null}
+      <NumericsPanel numerics={result?.numerics} id={id} />
     </section>
   );
 }

@@ -150,6 +150,12 @@ def memory_limit_message(solver_title, mb):
     return f"memory limit: {solver_title} needed more than {ceiling}"
 
 
+def integrality_tolerance(settings):
+    """The integrality tolerance the verification gate asks for on a repeat, or None for the solver's default."""
+    value = settings.get("integrality_tolerance")
+    return None if value is None else float(value)
+
+
 def pool_size(settings):
     """How many distinct solutions the request wants back (1: only the best)."""
     return max(1, int(settings.get("solution_pool_size") or 1))

@@ -6,7 +6,7 @@ from collections import deque
 import highspy
 import numpy as np
 
-from solve_common import Deadline, SolutionPool, empty_result, finite, has_open_integer_column, pool_size
+from solve_common import Deadline, SolutionPool, empty_result, finite, has_open_integer_column, integrality_tolerance, pool_size
 
 INF = highspy.kHighsInf
 STATUS = highspy.HighsModelStatus
@@ -104,7 +104,12 @@ class Run:
         h.setOptionValue("threads", int(settings["threads"]))
         if not presolve:
             h.setOptionValue("presolve", "off")
-        self.applied = {name: option_value(h, name) for name in ("time_limit", "mip_rel_gap", "threads")}
+        applied = ["time_limit", "mip_rel_gap", "threads"]
+        if integrality_tolerance(settings) is not None:
+            # HiGHS judges integrality (and a MIP's row feasibility) with this one tolerance.
+            h.setOptionValue("mip_feasibility_tolerance", integrality_tolerance(settings))
+            applied.append("mip_feasibility_tolerance")
+        self.applied = {name: option_value(h, name) for name in applied}
         self.is_mip = any(form["integrality"])
         h.passModel(build_lp(form, objective))
         if objective and form["qValues"]:

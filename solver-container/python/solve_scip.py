@@ -16,6 +16,7 @@ from solve_common import (
     empty_result,
     finite,
     has_open_integer_column,
+    integrality_tolerance,
     memory_ceiling_mb,
     memory_limit_message,
     pool_size,
@@ -195,6 +196,10 @@ def apply_settings(m, settings, seconds):
     # SCIP's optimize() searches with one thread; lp/threads is what it offers to the LP solver.
     m.setParam("lp/threads", int(settings["threads"]))
     names = ["limits/time", "limits/gap", "lp/threads"]
+    if integrality_tolerance(settings) is not None:
+        # SCIP judges integrality with its feasibility tolerance.
+        m.setParam("numerics/feastol", integrality_tolerance(settings))
+        names.append("numerics/feastol")
     ceiling = memory_ceiling_mb(settings)
     if ceiling:
         # SCIP stops by itself ("memlimit") before the process's data ceiling makes an allocation fail;

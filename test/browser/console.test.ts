@@ -106,6 +106,8 @@ describe.runIf(ready)("the web console in a real browser", () => {
     const preview = page.getByTestId("preview");
     await preview.waitFor();
     expect(await preview.textContent()).toMatch(/afiro\.mps\.gz · MPS \(gzip\) · LP · 32\s+variables.* 27 constraints/);
+    // The coefficient ranges before anything runs (afiro's matrix spans 0.107 to 2.429).
+    expect(await page.getByTestId("numerics").textContent()).toMatch(/Matrix\[1\.1e-1, 2\.4e0\]/);
     for (const solver of ["highs", "cbc", "glpk"]) await page.getByRole("checkbox", { name: new RegExp(`^${solver}\\b`) }).check();
     await page.getByRole("button", { name: "Compare", exact: true }).click();
 
@@ -115,6 +117,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
       .toEqual(["optimal", "optimal", "optimal"]);
     await page.locator('dd[data-agree="true"]').waitFor();
     expect(await page.locator(".agreement").textContent()).toContain("highs, cbc, glpk");
+    await page.locator('dd[data-verdicts-agree="true"]').waitFor();
     await expect.poll(() => page.locator('[data-chart="times"]').getAttribute("data-bars")).toBe("3");
     await expect.poll(async () => Number(await page.locator('[data-chart="progress"]').getAttribute("data-points"))).toBeGreaterThanOrEqual(3);
     expect(await colouredPixels(page, "times"), "bars on the times chart").toBeGreaterThan(200);
@@ -264,6 +267,9 @@ describe.runIf(ready)("the web console in a real browser", () => {
       await page.getByLabel("Execution id", { exact: true }).fill(originalId);
       await page.getByRole("button", { name: "Open" }).click();
       await expect.poll(() => page.locator("dd.verdict").textContent(), { timeout: 30_000 }).toBe("infeasible");
+      // The gate's word on it (no point to check) and the model's ranges.
+      expect(await page.locator("dd.verification .tag").textContent()).toBe("no point to check");
+      await page.getByRole("heading", { name: "Coefficient ranges" }).waitFor();
       await expectAccessible(page, "infeasible execution");
       await page.getByRole("button", { name: "Explain why it is infeasible" }).click();
 

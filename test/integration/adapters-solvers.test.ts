@@ -211,6 +211,14 @@ describe.runIf(enabled)("solver adapters", () => {
       expect(applied.command_line).toMatch(/--tmlim 8 --mipgap 0\.003/);
       expect(applied).toMatchObject({ tmlim: 8, mipgap: 0.003 });
     });
+    // The verification gate's repeat of a big-M trickle (functions/core/solvers/verification.ts).
+    it("the integrality tolerance of the gate's repeat reaches scip, highs (native and wasm) and cbc, read back from each", async () => {
+      const tight = { ...asked, integralityTolerance: 1e-9 };
+      expect((await solve("scip", smallMilp, tight)).settings_applied).toMatchObject({ "numerics/feastol": 1e-9 });
+      expect((await solve("highs", smallMilp, tight)).settings_applied).toMatchObject({ mip_feasibility_tolerance: 1e-9 });
+      expect((await createHighsAdapter(null, "wasm").solve(smallMilp, tight, context())).settings_applied).toMatchObject({ mip_feasibility_tolerance: 1e-9 });
+      expect((await solve("cbc", smallMilp, tight)).settings_applied).toMatchObject({ integerTolerance: "1e-09" });
+    });
   });
 
   // Instances each solver cannot finish in 1 s here, but finds an incumbent for.

@@ -235,7 +235,7 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
 
   it("solution_pool_size with a time limit: SCIP, HiGHS and jaos stopped at the limit return the solutions found so far, best first, each feasible by the checker — never unsupported (issue 24)", async () => {
     const preview = await stack.api.post("/api/v2/solve/import/preview", {
-      content: readFileSync(path.join(INSTANCES_DIR, "scale/stein45.mps"), "utf8"),
+      content: readInstance("scale/stein45.mps"),
       filename: "stein45.mps",
     });
     expect(preview.status, preview.text).toBe(200);

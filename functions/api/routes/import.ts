@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AppError, badRequest, invalid, ValidationError } from "../../core/errors.js";
 import { ACCEPTED_COMPRESSIONS, type Compression, modelTextLimitBytes, readModelText, withoutCompressionSuffix } from "../../core/problem/compressed.js";
 import { detectFormat, readProblemFile } from "../../core/problem/index.js";
+import { NumericsSchema, numericsOf } from "../../core/problem/numerics.js";
 import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
 import type { ApiEnv } from "../http/context.js";
 import { readJsonBody, route, zodIssues } from "../http/route.js";
@@ -17,6 +18,7 @@ const JsonImport = z.object({
 const PreviewSchema = z.object({
   problem: ProblemSchema.describe("ready to send as a comparison's or a solve's `problem`"),
   stats: ProblemStatsSchema,
+  numerics: NumericsSchema,
   format: z.enum(["mps", "lp"]),
   filename: z.string().nullable(),
   compression: z.enum(ACCEPTED_COMPRESSIONS).nullable().describe("how the file came compressed (read from its first bytes); null for plain text"),
@@ -71,7 +73,7 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       method: "post",
       path: "/api/v2/solve/import/preview",
       operationId: "importPreview",
-      summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored)",
+      summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored), with its stats and coefficient ranges",
       description:
         "Send the file as multipart/form-data (`file`, optional `format`), as the body itself (text/plain, application/gzip or application/octet-stream, with `?format=mps|lp` and `?filename=`), or its text as JSON `{content, format, filename}`. A file may be gzip-compressed (`.mps.gz`, `.lp.gz`; told from its first bytes): it is decompressed as it streams in, and MAX_REQUEST_BODY_MB holds for the decompressed text too (413 payload_too_large as soon as it is passed). bzip2, xz, zstd and zip are refused (422). A file that cannot be read answers 422 invalid_problem_file with the line.",
       tag: "Solve",
@@ -91,7 +93,14 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       const checked = ProblemSchema.safeParse(problem);
       if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
       const format = upload.format !== "auto" ? upload.format : detectFormat(upload.text, upload.filename && withoutCompressionSuffix(upload.filename));
-      return c.json({ problem: checked.data, stats: problemStats(checked.data), format, filename: upload.filename ?? null, compression: upload.compression });
+      return c.json({
+        problem: checked.data,
+        stats: problemStats(checked.data),
+        numerics: numericsOf(checked.data),
+        format,
+        filename: upload.filename ?? null,
+        compression: upload.compression,
+      });
     },
   );
 }

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { NumericsSchema } from "../problem/numerics.js";
 import { ProblemSchema } from "../problem/schema.js";
 import { PrioritySchema } from "../queue/priority.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
 import { SolverMeasuresSchema, SolverResultSchema, SolverStatusSchema, UNSUPPORTED_REASONS } from "../solvers/types.js";
+import { VerificationSchema } from "../solvers/verification-schema.js";
 
 /** Shapes of the spec's Solver comparison endpoints and resources (Comparison, Row, Agreement, Matrix). */
 const SolverNames = z
@@ -39,8 +41,16 @@ export const RowSchema = SolverMeasuresSchema.extend({
   solver_name: z.string(),
   execution_id: z.string().nullable().describe("readable through GET /api/v2/models/executions/{id}"),
   status: RowStatusSchema,
-  solver_status: z.union([SolverStatusSchema, z.literal("unsupported")]).nullable(),
+  solver_status: z
+    .union([SolverStatusSchema, z.literal("unsupported")])
+    .nullable()
+    .describe(
+      "the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status`",
+    ),
   unsupported_reason: z.enum(UNSUPPORTED_REASONS).nullable(),
+  verification: VerificationSchema.nullable()
+    .optional()
+    .describe("the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate)"),
   solver_time_seconds: SolverResultSchema.shape.solver_time_seconds,
   duals: SolverMeasuresSchema.shape.duals.describe(
     "constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only",
@@ -55,6 +65,19 @@ export const RowSchema = SolverMeasuresSchema.extend({
 });
 export type Row = z.infer<typeof RowSchema>;
 
+export const CONFLICT_KINDS = ["infeasible_refuted", "infeasible_vs_unbounded", "unbounded_vs_optimal", "bound_beaten", "optimal_objectives_differ"] as const;
+
+export const ConflictSchema = z.object({
+  kind: z
+    .enum(CONFLICT_KINDS)
+    .describe(
+      "infeasible_refuted: a row says infeasible while others have verified points; infeasible_vs_unbounded; unbounded_vs_optimal: a row says unbounded while others proved an optimum at a verified point; bound_beaten: a row's dual bound (its optimum's objective) is beaten by another row's verified point; optimal_objectives_differ: optimal rows beyond the objective tolerance",
+    ),
+  solvers: z.array(z.string()).describe("the rows in conflict, the claiming one first"),
+  message: z.string(),
+});
+export type Conflict = z.infer<typeof ConflictSchema>;
+
 export const AgreementSchema = z.object({
   compared_solvers: z.array(z.string()),
   objectives_agree: z.boolean(),
@@ -62,6 +85,15 @@ export const AgreementSchema = z.object({
   max_objective_delta: z.number(),
   alternative_optima: z.boolean(),
   objective_tolerance: z.number().describe("the absolute tolerance the objectives were compared with (docs/decisions.md)"),
+  verdicts_agree: z
+    .boolean()
+    .optional()
+    .describe("ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept)"),
+  disagreeing_solvers: z.array(z.string()).optional().describe("ours: the rows named in any conflict"),
+  conflicts: z
+    .array(ConflictSchema)
+    .optional()
+    .describe("ours: each contradiction between the rows' claims, over every finished row (not only the compared ones)"),
 });
 export type Agreement = z.infer<typeof AgreementSchema>;
 
@@ -86,6 +118,7 @@ export const ComparisonDetailSchema = z.object({
   machine_note: z.string().nullable(),
   results: z.array(RowSchema),
   agreement: AgreementSchema.nullable(),
+  numerics: NumericsSchema.nullable().describe("ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row)"),
   error_message: z.string().nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),
@@ -134,6 +167,7 @@ export const MatrixRowSchema = z.object({
   constraint_count: z.number().int().nullable(),
   error_message: z.string().nullable(),
   results: z.array(RowSchema),
+  numerics: NumericsSchema.nullable().describe("ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it"),
 });
 
 export const MatrixDetailSchema = z.object({

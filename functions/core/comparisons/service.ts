@@ -8,6 +8,7 @@ import { newId } from "../ids.js";
 import { storeModelNames } from "../executions/service.js";
 import { checkJModel, compileJModel, isJModelError, type JModelProblem, type ModelNames } from "../jmodel/index.js";
 import type { ResolvedModel } from "../projects/service.js";
+import { numericsOf } from "../problem/numerics.js";
 import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import { unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
@@ -174,6 +175,7 @@ export class ComparisonService {
       credits_each: creditsEach,
       cancel_requested: false,
       priority: request.priority,
+      numerics: numericsOf(problem),
     };
     if (names)
       record.model_names = await storeModelNames(this.deps.blobs, comparisonNamesKey(principal.orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
@@ -308,6 +310,8 @@ export class ComparisonService {
         credits_each: creditsEach,
         cancel_requested: false,
         priority: request.priority,
+        // The first row is compiled here; the others' workers give theirs as they compile.
+        numerics: isFirst ? numericsOf(first) : null,
       });
     }
     const matrix: MatrixRecord = {
@@ -398,6 +402,7 @@ export class ComparisonService {
         constraint_count: c?.constraint_count ?? null,
         error_message: c ? c.error_message : "the row's comparison is missing",
         results: c?.results ?? [],
+        numerics: c?.numerics ?? null,
       };
     });
     const status = deriveMatrixStatus(rows.map((r) => r.status));

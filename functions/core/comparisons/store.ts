@@ -1,5 +1,6 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
+import type { Numerics } from "../problem/numerics.js";
 import type { Settings } from "../solvers/settings.js";
 import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part, statusIs } from "../store/conditions.js";
 import { activeIndex, type Also, Leases, withoutUnsetTimes } from "../store/leases.js";
@@ -46,6 +47,8 @@ export interface ComparisonRecord {
   cancel_requested: boolean;
   /** The band it is queued on (queue/priority.ts); absent on records from before priorities: 0. */
   priority?: number;
+  /** The problem's coefficient ranges (problem/numerics.ts): at launch, or when a matrix row's worker compiles it. */
+  numerics?: Numerics | null;
 }
 
 export const comparisonKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `CMP#${id}` });

@@ -20,6 +20,7 @@ export function detailOf(r: ComparisonRecord): ComparisonDetail {
     machine_note: r.machine_note,
     results: r.results,
     agreement: r.agreement,
+    numerics: r.numerics ?? null,
     error_message: r.error_message,
     created_at: r.created_at,
     started_at: r.started_at,

@@ -4,6 +4,8 @@ import { PrioritySchema } from "../queue/priority.js";
 import { IncumbentSchema } from "../progress/schemas.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema, SolverResultSchema, SolverStatusSchema } from "../solvers/types.js";
+import { NumericsSchema } from "../problem/numerics.js";
+import { VerificationSchema } from "../solvers/verification-schema.js";
 
 /** Body of POST /api/v2/solve and /solve/async. */
 export const SolveRequestSchema = z.object({
@@ -16,11 +18,23 @@ export type SolveRequest = z.infer<typeof SolveRequestSchema>;
 
 /**
  * The solve response: a plain solve's body, an execution's `result`, a trigger run's `result_data`
- * and a webhook's `data.result`. `status` is the verdict (the same value as `solver_status`).
+ * and a webhook's `data.result`. `status` is the verdict after the verification gate, `solver_status`
+ * what the solver said (they differ when the gate found the answer wrong or unproved).
  */
 export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds: true }).extend({
   execution_id: z.string(),
-  status: SolverStatusSchema,
+  status: SolverStatusSchema.describe(
+    "the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)",
+  ),
+  solver_status: SolverStatusSchema.describe("what the solver itself answered"),
+  objective_value: SolverResultSchema.shape.objective_value.describe(
+    "the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's",
+  ),
+  solution: SolverResultSchema.shape.solution.describe(
+    "variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them",
+  ),
+  verification: VerificationSchema.optional().describe("the verification gate's check of this answer (absent on results from before the gate)"),
+  numerics: NumericsSchema.optional().describe("the model's coefficient ranges and their warnings (absent on results from before the gate)"),
   solve_time_seconds: SolverResultSchema.shape.solver_time_seconds.describe("the solver's own measure of its search"),
   solver_name: z.string(),
   incumbents: z

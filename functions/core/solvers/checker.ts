@@ -32,7 +32,7 @@ export interface CheckOptions {
 }
 
 /** Neumaier's compensated sum of products. */
-class Sum {
+export class Sum {
   private s = 0;
   private c = 0;
   add(v: number): void {

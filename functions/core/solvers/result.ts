@@ -1,6 +1,8 @@
 import type { Row } from "../comparisons/schemas.js";
 import type { SolveResponse } from "../executions/schemas.js";
-import { type SolverMeasures, SolverMeasuresSchema, type SolverResult } from "./types.js";
+import type { Numerics } from "../problem/numerics.js";
+import { type SolverMeasures, SolverMeasuresSchema, type SolverResult, type SolverStatus } from "./types.js";
+import type { Verification } from "./verification-schema.js";
 
 const MEASURES = SolverMeasuresSchema.keyof().options;
 
@@ -9,16 +11,28 @@ function measuresOf(from: SolverMeasures): SolverMeasures {
   return Object.fromEntries(MEASURES.map((k) => [k, from[k]])) as SolverMeasures;
 }
 
-/** An adapter's answer as the solve response (the spec names the search time `solve_time_seconds` there). */
-export function solveResponseOf(executionId: string, solver: string, r: SolverResult): SolveResponse {
+/** What the verification gate adds to an answer (solvers/verification.ts): the verdict, its check, the model's numerics. */
+export interface GateFields {
+  status: SolverStatus;
+  verification: Verification;
+  numerics: Numerics;
+}
+
+/**
+ * An adapter's answer as the solve response (the spec names the search time `solve_time_seconds` there):
+ * `status` is the gate's verdict, `solver_status` what the solver said. Without the gate's fields (an
+ * answer from before the gate) the two are the same.
+ */
+export function solveResponseOf(executionId: string, solver: string, r: SolverResult, gate?: GateFields): SolveResponse {
   return {
     ...measuresOf(r),
     execution_id: executionId,
-    status: r.solver_status,
+    status: gate?.status ?? r.solver_status,
     solver_status: r.solver_status,
     solution: r.solution,
     solve_time_seconds: r.solver_time_seconds,
     solver_name: solver,
+    ...(gate ? { verification: gate.verification, numerics: gate.numerics } : {}),
   };
 }
 
@@ -42,7 +56,11 @@ function rowDuals(measures: SolverMeasures): Pick<SolverMeasures, "duals" | "red
   };
 }
 
-/** A comparison row filled from its execution's solve response (the row names the search time `solver_time_seconds`). */
+/**
+ * A comparison row filled from its execution's solve response (the row names the search time
+ * `solver_time_seconds`). The spec makes a row's `solver_status` the verdict: it is the response's
+ * `status`, and what the solver itself said is kept in `verification.claimed_status`.
+ */
 export function rowOf(row: Row, response: SolveResponse, final: "completed" | "failed"): Row {
   const measures = measuresOf(response);
   return {
@@ -51,7 +69,8 @@ export function rowOf(row: Row, response: SolveResponse, final: "completed" | "f
     ...rowDuals(measures),
     status: final,
     execution_id: response.execution_id,
-    solver_status: response.solver_status,
+    solver_status: response.status,
     solver_time_seconds: response.solve_time_seconds,
+    verification: response.verification ?? null,
   };
 }

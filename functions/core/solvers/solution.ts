@@ -1,12 +1,17 @@
 import type { Problem } from "../problem/schema.js";
+import { INTEGRALITY_TOLERANCE } from "./verification-schema.js";
 
-/** Integrality tolerance: solvers accept an integer variable this far from an integer. */
-export const INTEGRALITY_TOLERANCE = 1e-6;
+export { INTEGRALITY_TOLERANCE };
 
 /**
  * The values of integer and binary variables as the integers they stand for: solvers report e.g.
  * 0.9999999999999992 for a binary at 1, within their integrality tolerance. A value farther from an
- * integer than the tolerance is left as the solver gave it (it is then the solver's to explain).
+ * integer than the tolerance is left as the solver gave it.
+ *
+ * This rounds without re-checking: a result is never reported through it. The verification gate
+ * (verification.ts) rounds a result's integers only where the rounded point still passes, since a
+ * point may hold only because an integer sits within the tolerance of the one it stands for (a big-M
+ * trickle). It stays for callers that only need the integers a point stands for.
  */
 export function snapIntegerValues(problem: Problem, solution: Record<string, number> | null): Record<string, number> | null {
   if (!solution) return solution;

@@ -25,6 +25,13 @@ export interface SolveSettings {
   ranging?: boolean;
   /** An infeasible result then carries `infeasibility` (a conflicting subset); absent means false. */
   explainInfeasibility?: boolean;
+  /**
+   * integrality tolerance the solver should use; absent = its default. The verification gate sets it
+   * when it repeats a solve whose integer values only passed within the default (a big-M "trickle"):
+   * HiGHS `mip_feasibility_tolerance`, SCIP `numerics/feastol`, CBC `integerTolerance`, jaos its own;
+   * glpsol has no such option (verification.ts, INTEGRALITY_TOLERANCE_OPTIONS).
+   */
+  integralityTolerance?: number;
 }
 
 const RangeSchema = z.object({

@@ -5,7 +5,6 @@ import type { Problem } from "../../../functions/core/problem/schema.js";
 import { hasIntegers, hasOpenIntegerColumn, hasQuadratic } from "../../../functions/core/problem/schema.js";
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
 import { dualFields, normaliseDuals } from "../../../functions/core/solvers/duals.js";
-import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
 import { checkLpOptimum, emptyRowConflict, pointViolation, POINT_TOLERANCE, settleClaim, withoutEmptyRows, type SolveAuxiliary } from "./certificates.js";
@@ -18,7 +17,8 @@ import type { ProbeResult, Progress, SolveContext, SolverAdapter } from "./types
  * as a minimisation and without the objective constant, both put back on the way out.
  *
  * Settings: `sec` (with `timeMode elapsed`, else CBC counts CPU seconds), `ratio` (relative gap),
- * `threads` when more than one (CBC's default, no threads, is its serial code path).
+ * `threads` when more than one (CBC's default, no threads, is its serial code path), `integerTolerance`
+ * when the settings name one.
  *
  * Verdicts: CBC 2.10.8 calls the unbounded gas11 "infeasible", with or without presolve. So an
  * infeasibility that CBC's LP stage declares is proved with a Farkas certificate, and any "unbounded"
@@ -55,6 +55,8 @@ export const CBC_PREPROCESS_MIN_COLUMNS = 100;
 export function cbcArguments(file: string, solutionFile: string, settings: SolveSettings, preprocess = true): string[] {
   const args = [file, "timeMode", "elapsed", "sec", String(settings.timeLimitSeconds), "ratio", String(settings.gapTolerance)];
   if (settings.threads > 1) args.push("threads", String(settings.threads));
+  // The verification gate's repeat of a big-M trickle (CBC's default is 1e-7).
+  if (settings.integralityTolerance !== undefined) args.push("integerTolerance", String(settings.integralityTolerance));
   if (!preprocess) args.push("preprocess", "off");
   return [...args, "solve", "solu", solutionFile, "saveSolution", `${solutionFile}.bin`];
 }
@@ -167,7 +169,8 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       const version = info.version;
       if (!info.available) return finish(blankResult("error", null, `CBC is not available: ${info.detail}`), started);
       if (hasQuadratic(given)) return finish(blankResult("error", version, "CBC does not take quadratic objective terms"), started);
-      if (emptyRowConflict(given)) return finish(blankResult("infeasible", version), started);
+      // An empty row whose sides exclude 0 is its own Farkas certificate.
+      if (emptyRowConflict(given)) return finish({ ...blankResult("infeasible", version), certificate: "farkas" }, started);
       // CBC abandons some problems with empty rows ("Stopped on difficulties"); they constrain nothing.
       const problem = withoutEmptyRows(given);
 
@@ -191,7 +194,8 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       const toOriginal = (v: number | null) => (v === null ? null : originalObjective(main.written, v));
       const fillIncumbent = () => {
         result.objective_value = objectiveOf(main);
-        result.solution = snapIntegerValues(problem, values(main));
+        // The raw values: the verification gate rounds integers only where the rounded point passes.
+        result.solution = values(main);
       };
 
       const auxiliary: SolveAuxiliary = async (aux, purpose) => {
@@ -237,7 +241,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         const claim = lpStageInfeasible ? "infeasible" : unboundedClaim ? "unbounded" : "infeasible_or_unbounded";
         const settled = await settleClaim(problem, claim, said, auxiliary);
         if (settled.status === "error") result.error_message = settled.message;
-        else result.solver_status = settled.status;
+        else Object.assign(result, { solver_status: settled.status, certificate: settled.certificate });
       } else if (sol.status.startsWith("stopped_on")) {
         // A MILP's listed values are an integer solution. An LP's are wherever simplex stopped, an
         // incumbent only if feasible, which is checked (CBC marks such an LP "Stopped on iterations").

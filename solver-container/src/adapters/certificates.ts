@@ -279,7 +279,11 @@ export type SolveAuxiliary = (aux: Problem, purpose: AuxiliaryPurpose) => Promis
 /** What a solver claimed and the adapter does not take on its word. */
 export type Claim = "infeasible" | "unbounded" | "infeasible_or_unbounded";
 
-export type Settled = { status: "infeasible" | "unbounded" } | { status: "error"; message: string };
+/**
+ * A settled claim; `certificate` says what proved it: a checked Farkas certificate, a feasible point
+ * with a checked improving ray, or (null) a finished integer search, which has no short certificate.
+ */
+export type Settled = { status: "infeasible" | "unbounded"; certificate: "farkas" | "ray" | null } | { status: "error"; message: string };
 
 /**
  * Settles a solver's claim with the same solver: `solveAux` runs the Farkas LP (first, when the claim is
@@ -295,15 +299,15 @@ export async function settleClaim(problem: Problem, claim: Claim, said: string, 
     }
     return farkas;
   };
-  if (claim === "infeasible" && (await farkasProves())) return { status: "infeasible" };
+  if (claim === "infeasible" && (await farkasProves())) return { status: "infeasible", certificate: "farkas" };
 
   const boxed = boxedFeasibilityProblem(problem);
   const inBox = boxed && (await solveAux(boxed, "feasibility"));
   const foundInBox = inBox?.status === "optimal" && inBox.values !== null && pointViolation(problem, inBox.values).worst <= POINT_TOLERANCE;
   const feasibility = foundInBox ? inBox : await solveAux(feasibilityProblem(problem), "feasibility");
-  if (feasibility.status === "integer_infeasible" && hasIntegers(problem)) return { status: "infeasible" };
+  if (feasibility.status === "integer_infeasible" && hasIntegers(problem)) return { status: "infeasible", certificate: null };
   if (feasibility.status === "infeasible" || feasibility.status === "integer_infeasible") {
-    if (await farkasProves()) return { status: "infeasible" };
+    if (await farkasProves()) return { status: "infeasible", certificate: "farkas" };
     return { status: "error", message: `${said}; it found no point without the objective either, but no Farkas certificate confirms infeasibility` };
   }
   if (feasibility.status !== "optimal" || !feasibility.values) {
@@ -317,7 +321,8 @@ export async function settleClaim(problem: Problem, claim: Claim, said: string, 
     };
   }
   const recession = await solveAux(recessionProblem(problem), "recession");
-  if (recession.status === "optimal" && recession.values && isImprovingRay(checkRay(problem, recession.values))) return { status: "unbounded" };
+  if (recession.status === "optimal" && recession.values && isImprovingRay(checkRay(problem, recession.values)))
+    return { status: "unbounded", certificate: "ray" };
   return {
     status: "error",
     message: `${said}; yet the problem has a feasible point and no improving direction was found, so the solver's answer is wrong and the optimum unknown`,

@@ -188,7 +188,11 @@ export interface GlpkProgressUpdate {
  * empty tree means the search is complete: the bound is the incumbent.
  */
 export function parseGlpkProgressLine(line: string): GlpkProgressUpdate | null {
-  const m = /^\+\s*(\d+):\s+(?:mip =|>>>>>)\s+(not found yet|\S+)\s+[<>]=\s+(tree is empty|[-+]?inf|\S+)(?:\s+\S+%)?\s+\((\d+);\s*(\d+)\)/.exec(line.trim());
+  // The gap is "1.2%", or "< 0.1%" once it is below a tenth of a percent (missing that form left the
+  // bound at an earlier line's: bell5's last bound 8963733.9 where glpsol ended at 8966405.6).
+  const m = /^\+\s*(\d+):\s+(?:mip =|>>>>>)\s+(not found yet|\S+)\s+[<>]=\s+(tree is empty|[-+]?inf|\S+)(?:\s+<?\s*\S+%)?\s+\((\d+);\s*(\d+)\)/.exec(
+    line.trim(),
+  );
   if (!m) return null;
   const incumbent = m[2] === "not found yet" ? null : Number(m[2]);
   const bound = m[3] === "tree is empty" ? incumbent : /inf/.test(m[3]!) ? null : Number(m[3]);

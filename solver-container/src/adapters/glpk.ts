@@ -254,7 +254,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
         }[claim];
         const settled = await settleClaim(problem, claim, said, auxiliary);
         if (settled.status === "error") result.error_message = settled.message;
-        else result.solver_status = settled.status;
+        else Object.assign(result, { solver_status: settled.status, certificate: settled.certificate });
       } else result.error_message = words(main);
       return finish(result, started);
     },

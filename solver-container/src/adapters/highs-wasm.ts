@@ -84,6 +84,8 @@ function runOnce(
   const model: Model = h.createModel(modelData(h, form, options.objective));
   try {
     model.options.set({ output_flag: false, time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance });
+    // The verification gate's repeat of a big-M trickle: HiGHS judges integrality with this tolerance.
+    if (settings.integralityTolerance !== undefined) model.options.set("mip_feasibility_tolerance", settings.integralityTolerance);
     if (!options.presolve) model.options.set("presolve", "off");
     const report = options.report;
     const cb = h.constants.callbackType;
@@ -123,6 +125,7 @@ function runOnce(
         time_limit: model.options.get("time_limit") as number,
         mip_rel_gap: model.options.get("mip_rel_gap") as number,
         threads: 1,
+        ...(settings.integralityTolerance !== undefined ? { mip_feasibility_tolerance: model.options.get("mip_feasibility_tolerance") as number } : {}),
       },
     };
   } finally {
@@ -259,7 +262,7 @@ export const highsWasmEngine: TypeScriptEngine = {
         return { status: "other", values: null, words: `HiGHS model status ${r.status}` };
       });
       if (settled.status === "error") result.error_message = settled.message;
-      else result.solver_status = settled.status;
+      else Object.assign(result, { solver_status: settled.status, certificate: settled.certificate });
     } else if (final.primalFeasible && status !== S.solveError && status !== S.modelError) {
       result.solver_status = "feasible";
       fill();

@@ -32,6 +32,8 @@ export interface PythonSolveRequest {
     stream?: boolean;
     explain_infeasibility?: boolean;
     explain_seconds?: number;
+    /** The integrality tolerance (HiGHS mip_feasibility_tolerance, SCIP numerics/feastol); absent = the solver's default. */
+    integrality_tolerance?: number;
   };
 }
 

@@ -39,6 +39,7 @@ export async function solveInPython(
         ranging: settings.ranging ?? false,
         stream: context.progress !== undefined,
         ...(explainSeconds > 0 ? { explain_infeasibility: true, explain_seconds: explainSeconds } : {}),
+        ...(settings.integralityTolerance !== undefined ? { integrality_tolerance: settings.integralityTolerance } : {}),
       },
     },
     {

@@ -1,5 +1,6 @@
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import type { SolveSettings, SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
+import type { VerdictCertificate } from "../../../functions/core/solvers/verification.js";
 
 /**
  * The contract between the solver container's worker and one solver.
@@ -76,6 +77,12 @@ export interface AdapterResult extends SolverResult {
    * (the first is `solution`); "unsupported" when this solver cannot give a pool. Absent for a pool of 1.
    */
   solution_pool?: PoolSolution[] | "unsupported";
+  /**
+   * What proved an `infeasible` or `unbounded` verdict, when the adapter checked it (certificates.ts): a
+   * Farkas certificate, or a feasible point and an improving ray. Absent or null: the solver's word (or
+   * a finished integer search), which the verification gate cross-checks on risky numerics.
+   */
+  certificate?: VerdictCertificate | null;
 }
 
 export interface PoolSolution {

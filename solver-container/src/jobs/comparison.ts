@@ -1,6 +1,6 @@
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
 import { isoTime } from "../../../functions/core/clock.js";
-import { computeAgreement, type FinishedRow } from "../../../functions/core/comparisons/agreement.js";
+import { computeAgreement, type FinishedRow, refutedRows } from "../../../functions/core/comparisons/agreement.js";
 import { comparisonNamesKey, shapeRows } from "../../../functions/core/comparisons/service.js";
 import { changedRows, comparisonKey, type ComparisonRecord } from "../../../functions/core/comparisons/store.js";
 import type { Row } from "../../../functions/core/comparisons/schemas.js";
@@ -9,6 +9,7 @@ import { problemKey, storeModelNames } from "../../../functions/core/executions/
 import { type ExecutionRecord, executionKey } from "../../../functions/core/executions/store.js";
 import { newId } from "../../../functions/core/ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../../../functions/core/jmodel/index.js";
+import { numericsOf } from "../../../functions/core/problem/numerics.js";
 import { problemStats, type Problem } from "../../../functions/core/problem/schema.js";
 import { rowOf } from "../../../functions/core/solvers/result.js";
 import { LeaseKeeper } from "../heartbeat.js";
@@ -65,13 +66,30 @@ export async function runComparisonJob(rt: WorkerRuntime, orgId: string, id: str
       holdExecution(null);
       const done = rowOf(row, response, final);
       finished.push({ row: done, solution: response.solution });
-      await store.writeRow(orgId, id, i, rt.workerId, done, computeAgreement(finished, record.settings.gap_tolerance));
+      // A verified point refutes another row's infeasible verdict (agreement.ts): this row's, or an earlier one's.
+      const refuted = new Map(refutedRows(finished).map((f) => [f.row.solver_name, f]));
+      const own = refuted.get(done.solver_name);
+      for (const [k, f] of finished.entries()) finished[k] = refuted.get(f.row.solver_name) ?? f;
+      const agreement = computeAgreement(finished, record.settings.gap_tolerance, problem.sense);
+      await store.writeRow(orgId, id, i, rt.workerId, own?.row ?? done, agreement);
+      const earlier = [...refuted.values()].filter((f) => f !== own);
+      if (earlier.length > 0) {
+        const current = (await store.get(orgId, id))!;
+        const byName = new Map(earlier.map((f) => [f.row.solver_name, f.row]));
+        await store.setFields(
+          orgId,
+          id,
+          rt.workerId,
+          { agreement },
+          changedRows(current.results, (r) => byName.get(r.solver_name) ?? null),
+        );
+      }
     }
 
     const latest = (await store.get(orgId, id))!;
     await store.finish(orgId, id, rt.workerId, finalComparisonStatus(latest.results), {
       completed_at: isoTime(services.clock.now()),
-      agreement: computeAgreement(finished, latest.settings.gap_tolerance),
+      agreement: computeAgreement(finished, latest.settings.gap_tolerance, problem.sense),
     });
   } catch (error) {
     // Only while this worker still holds it: a lost lease means another outcome stands.
@@ -203,6 +221,7 @@ async function problemFor(rt: WorkerRuntime, record: ComparisonRecord): Promise<
       problem_class: stats.problem_class,
       variable_count: stats.variable_count,
       constraint_count: stats.constraint_count,
+      numerics: numericsOf(problem),
     },
     changedRows(record.results, (r, i) => (r.status === "pending" && reshaped[i]!.solver_status === "unsupported" ? reshaped[i]! : null)),
   );

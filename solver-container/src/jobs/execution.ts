@@ -7,11 +7,11 @@ import { type ExecutionRecord, executionKey } from "../../../functions/core/exec
 import { modelNamesOf, nameInfeasibility, type StoredModelNames } from "../../../functions/core/jmodel/names.js";
 import { ProgressRecorder } from "../../../functions/core/progress/recorder.js";
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
-import { checkSolution } from "../../../functions/core/solvers/checker.js";
+import { isSolverName } from "../../../functions/core/solvers/registry.js";
 import { solveResponseOf } from "../../../functions/core/solvers/result.js";
 import { toSolveSettings } from "../../../functions/core/solvers/settings.js";
-import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
 import type { SolveSettings, SolverName } from "../../../functions/core/solvers/types.js";
+import { nameViolationPlace, verifiedSolve, type VerifiedSolve, verifyPool } from "../../../functions/core/solvers/verification.js";
 import { traceMark } from "../../../functions/core/trace/solve-trace.js";
 import type { AdapterResult } from "../adapters/types.js";
 import { LeaseKeeper } from "../heartbeat.js";
@@ -30,31 +30,39 @@ export async function solveExecution(
   const { services } = rt;
   traceMark("solve_start", record.id);
   const settings = toSolveSettings(record.settings);
+  const solver = record.solver_name as SolverName;
   const recorder = new ProgressRecorder(services.progressStore, record.org_id, record.id, { sense: problem.sense });
-  let result: AdapterResult;
+  let gate: VerifiedSolve<AdapterResult>;
   try {
-    result = await rt.toolkit.solve(record.solver_name as SolverName, problem, settings, {
-      signal,
-      killGraceSeconds: services.config.killGraceSeconds,
-      progress: recorder.sink,
+    // Every answer passes the verification gate (functions/core/solvers/verification.ts); a repeat of
+    // the same solver streams its progress too, a cross-check by another solver does not.
+    gate = await verifiedSolve<AdapterResult>({
+      problem,
+      solver,
+      settings,
+      solve: (name, p, s) =>
+        rt.toolkit.solve(name, p, s, { signal, killGraceSeconds: services.config.killGraceSeconds, progress: name === solver ? recorder.sink : undefined }),
+      crossCheckers: async () => (await rt.toolkit.inventory()).filter((s) => s.available && isSolverName(s.name)).map((s) => s.name as SolverName),
     });
   } finally {
     // Every chunk is written before the execution turns final, so a reader that sees it final has read all.
     await recorder.close();
   }
   traceMark("solve_end", record.id);
+  const result = gate.result;
   // Ranging asked of a solver whose adapter cannot give it (all but native HiGHS).
   if (settings.ranging && result.ranging === undefined) result.ranging = "unsupported";
-  // A JModel model's infeasible subset in the modeller's words: each member's family and index tuple.
-  if (result.infeasibility && record.model_names) {
-    const names = await loadPayload<StoredModelNames>(services.blobs, record.model_names);
-    result.infeasibility = nameInfeasibility(result.infeasibility, modelNamesOf(names));
+  // A JModel model's infeasible subset and broken row in the modeller's words: each name's family and index tuple.
+  if ((result.infeasibility || gate.verification.where) && record.model_names) {
+    const names = modelNamesOf(await loadPayload<StoredModelNames>(services.blobs, record.model_names));
+    if (result.infeasibility) result.infeasibility = nameInfeasibility(result.infeasibility, names);
+    gate.verification.where = nameViolationPlace(gate.verification.where, names);
   }
   const response = {
-    ...solveResponseOf(record.id, record.solver_name, { ...result, solution: snapIntegerValues(problem, result.solution) }),
-    ...finalProgress(problem, settings, result, recorder),
+    ...solveResponseOf(record.id, record.solver_name, result, gate),
+    ...finalProgress(problem, settings, gate, recorder),
   };
-  const final = result.solver_status === "error" ? "failed" : "completed";
+  const final = gate.status === "error" ? "failed" : "completed";
   const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id, randomUUID()), response, services.config.inlinePayloadMaxBytes);
   const now = services.clock.now();
   const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
@@ -79,17 +87,23 @@ export async function solveExecution(
 
 /**
  * The incumbents the recorder saw (with the final objective when the solver's last report missed it) and,
- * when a pool was asked for, the pool: each solution checked against the problem, or "unsupported".
+ * when a pool was asked for, the pool: each member through the verification gate's rules (verifyPool),
+ * or "unsupported".
  */
-function finalProgress(problem: Problem, settings: SolveSettings, result: AdapterResult, recorder: ProgressRecorder): Partial<SolveResponse> {
-  const incumbents = recorder.incumbents();
-  const objective = result.objective_value;
+function finalProgress(problem: Problem, settings: SolveSettings, gate: VerifiedSolve<AdapterResult>, recorder: ProgressRecorder): Partial<SolveResponse> {
+  const result = gate.result;
+  const verified = gate.verification.status === "verified";
+  const sign = problem.sense === "maximize" ? -1 : 1;
+  const objective = verified ? result.objective_value : null;
+  const near = (v: number, z: number) => Math.abs(v - z) <= 1e-6 * Math.max(1, Math.abs(z));
+  let incumbents = recorder.incumbents();
+  // A repeat's answer is the one that holds: the first run's incumbents better than it were not points of the model.
+  if (gate.verification.retried_with && objective !== null)
+    incumbents = incumbents.filter((i) => sign * i.objective_value >= sign * objective || near(i.objective_value, objective));
   if (objective !== null && result.solution !== null) {
-    const sign = problem.sense === "maximize" ? -1 : 1;
     const last = incumbents.at(-1);
-    const near = (v: number) => Math.abs(v - objective) <= 1e-6 * Math.max(1, Math.abs(objective));
     // A log prints fewer digits than the result carries: the same incumbent gets the result's value.
-    if (last && near(last.objective_value)) last.objective_value = objective;
+    if (last && near(last.objective_value, objective)) last.objective_value = objective;
     else if (!last || sign * objective < sign * last.objective_value) {
       incumbents.push({ time_seconds: result.solver_time_seconds ?? (result.wall_time_ms ?? 0) / 1000, objective_value: objective });
     }
@@ -98,21 +112,18 @@ function finalProgress(problem: Problem, settings: SolveSettings, result: Adapte
   // An LP has one reported optimum: its pool is that solution, whatever the solver.
   if (!hasIntegers(problem)) return { incumbents, solutions: [{ objective_value: objective, solution: result.solution }] };
   if (!Array.isArray(result.solution_pool)) return { incumbents, solution_pool: "unsupported" };
-  // A pool member the checker rejects is left out, never reported as feasible.
-  const solutions = result.solution_pool
-    .map((s) => ({ objective_value: s.objective_value, solution: snapIntegerValues(problem, s.solution)! }))
-    .filter((s) => checkSolution(problem, s.solution, { objective: s.objective_value, tolerance: 1e-6 }).length === 0);
-  return { incumbents, solutions };
+  // A pool member the gate rejects is left out, never reported as feasible.
+  return { incumbents, solutions: verifyPool(problem, result.solution_pool) };
 }
 
 async function notifyExecution(rt: WorkerRuntime, record: ExecutionRecord, response: SolveResponse, final: "completed" | "failed"): Promise<void> {
   const org = await rt.services.identity.getOrganization(record.org_id);
   await rt.services.notifications.notify(record.created_by, {
     type: final === "completed" ? "execution_complete" : "execution_failed",
-    title: final === "completed" ? `Solve finished: ${response.solver_status}` : "Solve failed",
+    title: final === "completed" ? `Solve finished: ${response.status}` : "Solve failed",
     message:
       final === "completed"
-        ? `${record.problem_name} with ${record.solver_name}: ${response.solver_status}${response.objective_value !== null ? `, objective ${response.objective_value}` : ""}.`
+        ? `${record.problem_name} with ${record.solver_name}: ${response.status}${response.objective_value !== null ? `, objective ${response.objective_value}` : ""}.`
         : `${record.problem_name} with ${record.solver_name} failed: ${response.error_message ?? "unknown error"}.`,
     data: { execution_id: record.id, objective_value: response.objective_value, credits_remaining: org?.credit_balance ?? null },
     link: `/executions/${record.id}`,

@@ -126,7 +126,7 @@ describe("certificates", () => {
     const none: AuxiliaryAnswer = { status: "other", values: null, words: "" };
     const point = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
     const ray = { status: "optimal" as const, values: { x: 1, y: 1 }, words: "" };
-    expect(await settleClaim(unbounded, "unbounded", "claim", answers(point, ray))).toEqual({ status: "unbounded" });
+    expect(await settleClaim(unbounded, "unbounded", "claim", answers(point, ray))).toEqual({ status: "unbounded", certificate: "ray" });
     const badPoint = { status: "optimal" as const, values: { x: 5, y: 0 }, words: "" };
     expect(await settleClaim(unbounded, "unbounded", "claim", answers(badPoint, ray))).toMatchObject({ status: "error" });
     const noRay = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
@@ -214,12 +214,12 @@ describe("Farkas certificates", () => {
       asked.push(purpose);
       return purpose === "farkas" ? farkas : rest;
     };
-    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(certificate, certificate))).toEqual({ status: "infeasible" });
+    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(certificate, certificate))).toEqual({ status: "infeasible", certificate: "farkas" });
     expect(asked).toEqual(["farkas"]);
     const zero = { status: "optimal" as const, values: {}, words: "" };
     const integerSearch = { status: "integer_infeasible" as const, values: null, words: "" };
     // A MILP's finished search stands on the solver's word; an LP's "infeasible" does not.
-    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(zero, integerSearch))).toEqual({ status: "infeasible" });
+    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(zero, integerSearch))).toEqual({ status: "infeasible", certificate: null });
     const lp = { ...infeasible, variables: infeasible.variables.map((v) => ({ ...v, type: "continuous" as const })) };
     expect(await settleClaim(lp, "infeasible", "glpsol said so", solveAux(zero, { ...integerSearch, status: "infeasible" }))).toMatchObject({
       status: "error",

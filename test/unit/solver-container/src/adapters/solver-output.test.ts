@@ -176,6 +176,13 @@ describe("glpsol log", () => {
       incumbent: 1201500,
       bound: 1201500,
     });
+    // Below a tenth of a percent glpsol prints the gap as "< 0.1%" (bell5's last line, where the search stopped).
+    expect(parseGlpkProgressLine("+ 35288: mip =   8.966413705e+06 >=   8.966405632e+06 < 0.1% (20; 39728)")).toEqual({
+      iterations: 35288,
+      incumbent: 8966413.705,
+      bound: 8966405.632,
+      nodes: 39728,
+    });
     expect(parseGlpkProgressLine("*    10: obj =  -4.647531429e+02 inf =   0.000e+00 (0)")).toBeNull();
   });
 

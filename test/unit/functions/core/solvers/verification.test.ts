@@ -399,7 +399,14 @@ describe("verifiedSolve: the repeat and the cross-check, through a fake solve po
   it("a refuted verdict's explanation is marked not verified: a point of the whole model satisfies every subset of it", async () => {
     const explained: GateInput = {
       ...answer("infeasible"),
-      infeasibility: { constraints: [{ name: "link0" }], variable_bounds: [], method: "deletion_filter", irreducible: true, verified: null, verdict_check: { status: "unconfirmed", solver: null, message: "not checked" } },
+      infeasibility: {
+        constraints: [{ name: "link0" }],
+        variable_bounds: [],
+        method: "deletion_filter",
+        irreducible: true,
+        verified: null,
+        verdict_check: { status: "unconfirmed", solver: null, message: "not checked" },
+      },
     };
     const out = await verifiedSolve({
       problem: fixedCharge(1e8),

@@ -25,6 +25,8 @@ export interface SolveSettings {
   ranging?: boolean;
   /** An infeasible result then carries `infeasibility` (a conflicting subset); absent means false. */
   explainInfeasibility?: boolean;
+  /** integrality tolerance the solver should use; absent = its default */
+  integralityTolerance?: number;
 }
 
 const RangeSchema = z.object({

@@ -6,10 +6,10 @@
  * checked against the original problem (rows, bounds, integrality); "infeasible" and "unbounded" for
  * an LP come with certificates checked on the original model (a verdict reached on the presolved
  * model is re-derived without presolve); for a MILP, "infeasible" is the exhausted search tree whose
- * every leaf was closed by a certified LP verdict or a bound. A MILP presolve that finds the model
- * infeasible, or whose points do not map back to points of the model, is re-derived by the search on
- * the model as given (within the same deadline); what still cannot be vouched for is `error` with the
- * reason, never `infeasible`.
+ * every leaf was closed by a certified LP verdict or a bound, or presolve's one-row argument once a
+ * short search of the model as given has found no point refuting it. A presolve whose points do not
+ * map back to points of the model is replaced by a search without it (within the same deadline); what
+ * still cannot be vouched for is `error` with the reason, never `infeasible`.
  */
 import pkg from "../../../../package.json" with { type: "json" };
 import { hasQuadratic, type Problem } from "../../problem/schema.js";
@@ -35,9 +35,9 @@ export interface JaosOptions {
   /** Presolve on (default) or off. */
   presolve?: boolean;
   /**
-   * Absolute integrality tolerance of branch and bound (absent: 1e-6); the engine tightens it per column
-   * where the column multiplies large coefficients (integrality.ts). Reported points have their integer
-   * columns exactly integral whatever it is.
+   * Absolute integrality tolerance of branch and bound's fractionality test (absent: 1e-6;
+   * integrality.ts). Reported points have their integer columns exactly integral whatever it is: a
+   * point whose rounding breaks a row is repaired or branched on, never reported.
    */
   integralityTolerance?: number;
   /** Branch-and-bound progress, in the problem's own objective sense. */
@@ -204,9 +204,9 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   });
 }
 
-/** Time for the search without presolve that cross-checks presolve's infeasibility: 5 % of what is left, at least 1 s. */
+/** Time for the search without presolve that cross-checks presolve's infeasibility: 5 % of what is left, 1 s to 60 s. */
 function crossCheckMs(deadline: number): number {
-  return Math.max(1000, 0.05 * (deadline - performance.now()));
+  return Math.min(60_000, Math.max(1000, 0.05 * (deadline - performance.now())));
 }
 
 /** A rejected point's reason in the user's names: which row, bound or integer column it broke, by how much. */

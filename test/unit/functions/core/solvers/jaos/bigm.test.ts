@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Problem } from "../../../../../../functions/core/problem/schema.js";
 import { checkSolution } from "../../../../../../functions/core/solvers/checker.js";
 import { solveJaos, type JaosOptions } from "../../../../../../functions/core/solvers/jaos/index.js";
+import { IntegralityRule } from "../../../../../../functions/core/solvers/jaos/integrality.js";
 import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
 import { presolve } from "../../../../../../functions/core/solvers/jaos/presolve.js";
 import { jaosEngine } from "../../../../../../solver-container/src/adapters/jaos.js";
@@ -213,5 +214,35 @@ describe("jaos honours the integrality tolerance it is given", () => {
     expect(tight.settings_applied).toMatchObject({ integrality_tolerance: 1e-9 });
     // presolve tightens x ≥ 2 and keeps the row: the tight run still has to branch to leave 2.0000005
     expect(tight.objective_value!).toBeGreaterThan(plain.objective_value! + 1e-6);
+  });
+});
+
+describe("jaos integrality rule", () => {
+  it("clamps a value into the column's bounds first: −1e-10 on [0, 1] is 0, not a fraction to branch on", () => {
+    const { model } = modelFromProblem(fixedCharge(1e7));
+    const rule = new IntegralityRule(model, 0);
+    const y0 = 1; // x0, y0, x1, y1, …
+    expect(rule.fractional(y0, -1e-10, model.colLower, model.colUpper)).toBe(false);
+    expect(rule.fractional(y0, 1 + 1e-10, model.colLower, model.colUpper)).toBe(false);
+    expect(rule.fractional(y0, 1e-10, model.colLower, model.colUpper)).toBe(true);
+    expect(rule.fractional(0, 0.5, model.colLower, model.colUpper)).toBe(false); // x0 is continuous
+  });
+
+  it("picks the integer whose rounding moves its rows most as the trickle column", () => {
+    const { model } = modelFromProblem(fixedCharge(1e7));
+    const rule = new IntegralityRule(model);
+    const x = new Float64Array(model.cols);
+    x[3] = 1e-12; // y1: moves link1 by 1e-5
+    x[5] = 3e-7; // y2: moves link2 by 3
+    expect(rule.trickleColumn(x, model.colLower, model.colUpper)).toBe(5);
+    expect(rule.trickleColumn(new Float64Array(model.cols), model.colLower, model.colUpper)).toBe(-1);
+  });
+
+  it("ends with an integrality tolerance of 0: exact integers, the LP's roundoff clamped away", () => {
+    for (const bigM of [1e3, 1e7]) {
+      const r = solveExact(fixedCharge(bigM), { integralityTolerance: 0 });
+      expect(r.solver_status).toBe("optimal");
+      expectObjective(r, 13);
+    }
   });
 });

@@ -567,11 +567,7 @@ class BranchAndBound {
     return this.best.roundBound(b);
   }
 
-  /** Proposes a point of the presolved model (verified on the original one by `Incumbent`); true when it became the incumbent. */
-  private offer(xr: Float64Array): boolean {
-    return this.offerVerdict(xr) === "accepted";
-  }
-
+  /** Proposes a point of the presolved model (verified on the original one by `Incumbent`). */
   private offerVerdict(xr: Float64Array): OfferVerdict {
     const verdict = this.best.offer(xr, this.model.integer);
     if (verdict !== "accepted") return verdict;

@@ -1,5 +1,6 @@
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
 import { JAOS_VERSION, solveJaos } from "../../../functions/core/solvers/jaos/index.js";
+import { validTolerance } from "../../../functions/core/solvers/jaos/integrality.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { jaosWarmUpProblems } from "./jaos-warm-up.js";
 import { siblingModule, solveInNodeChild, StandbyChild } from "./node-engine.js";
@@ -11,7 +12,8 @@ import type { AdapterResult, PoolSolution, Progress, SolverAdapter, TypeScriptEn
  * solver it runs in a child process (a Node child, node-child.ts), so the worker's kill switch stops it
  * if it ever overran its own time limit. A warm worker keeps one child started ahead that has imported
  * the engine and solved a few small problems (`warmUp`), so a solve does not pay for V8 compiling the
- * engine; each solve still has a process of its own. Settings: `time_limit` and `mip_rel_gap` reach the engine;
+ * engine; each solve still has a process of its own. Settings: `time_limit`, `mip_rel_gap` and the
+ * integrality tolerance (when given; the engine's default is 1e-6) reach the engine;
  * it is single-threaded, so `threads` reads back as 1. It cannot express quadratic terms (the registry
  * answers `unsupported`/`quadratic_terms` before an adapter is called; the engine refuses them too).
  */
@@ -45,6 +47,7 @@ export const jaosEngine: TypeScriptEngine = {
     const result = solveJaos(problem, {
       timeLimitSeconds: settings.timeLimitSeconds,
       gapTolerance: settings.gapTolerance,
+      integralityTolerance: settings.integralityTolerance,
       onProgress: (p) => report({ incumbent: p.incumbent, bound: p.bound, nodes: p.nodes }),
       onIncumbent:
         poolSize > 1
@@ -60,7 +63,12 @@ export const jaosEngine: TypeScriptEngine = {
       ...row,
       ...pool,
       solver_version: jaosVersion(),
-      settings_applied: { time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance, threads: 1 },
+      settings_applied: {
+        time_limit: settings.timeLimitSeconds,
+        mip_rel_gap: settings.gapTolerance,
+        threads: 1,
+        ...(settings.integralityTolerance !== undefined ? { integrality_tolerance: validTolerance(settings.integralityTolerance) } : {}),
+      },
     };
   },
 

@@ -165,6 +165,22 @@ export function chooseBranch(input: BranchInput): BranchChoice {
   return { col: best.j, value: x[best.j], downBound, upBound, downProven, upProven, downPruned, upPruned, strongBranched, strongIterations };
 }
 
+/** A branch on column j at value v chosen without measuring its children. */
+export function unmeasuredBranch(col: number, value: number): BranchChoice {
+  return {
+    col,
+    value,
+    downBound: -Infinity,
+    upBound: -Infinity,
+    downProven: -Infinity,
+    upProven: -Infinity,
+    downPruned: false,
+    upPruned: false,
+    strongBranched: 0,
+    strongIterations: 0,
+  };
+}
+
 interface Probe {
   /** The LP's own bound for the child (for scores and pseudo-costs). */
   bound: number;

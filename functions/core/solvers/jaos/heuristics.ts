@@ -12,11 +12,13 @@
  *
  * Candidates are only proposed: the caller verifies them on the original problem.
  */
+import type { IntegralityRule } from "./integrality.js";
 import type { LpEngine } from "./lp.js";
 import type { LpModel } from "./model.js";
 
 export const INTEGRALITY_TOL = 1e-6;
 
+/** Off an integer by more than the plain tolerance (the cut separators' test; branching uses integrality.ts). */
 export function isFractional(v: number): boolean {
   return Math.abs(v - Math.round(v)) > INTEGRALITY_TOL;
 }
@@ -44,10 +46,10 @@ export function computeLocks(model: LpModel): Locks {
   return { down, up };
 }
 
-export function simpleRounding(model: LpModel, locks: Locks, x: Float64Array): Float64Array | null {
+export function simpleRounding(model: LpModel, locks: Locks, integrality: IntegralityRule, x: Float64Array): Float64Array | null {
   const out = x.slice();
   for (let j = 0; j < model.cols; j++) {
-    if (!model.integer[j] || !isFractional(x[j])) continue;
+    if (!integrality.fractional(j, x[j], model.colLower, model.colUpper)) continue;
     if (locks.down[j] === 0) out[j] = Math.floor(x[j]);
     else if (locks.up[j] === 0) out[j] = Math.ceil(x[j]);
     else return null;
@@ -58,6 +60,8 @@ export function simpleRounding(model: LpModel, locks: Locks, x: Float64Array): F
 export interface DiveHost {
   engine: LpEngine;
   model: LpModel;
+  /** Which columns are fractional (the branching rule's). */
+  integrality: IntegralityRule;
   deadline: number;
   /** Current pruning level (incumbent-based); dives stop when the LP bound reaches it. */
   cutoff(): number;
@@ -75,7 +79,7 @@ export interface DiveResult {
  * column bounds and the basis before returning.
  */
 export function fractionalDive(host: DiveHost, x0: Float64Array, iterationBudget: number): DiveResult {
-  const { engine, model } = host;
+  const { engine, model, integrality } = host;
   const savedLower = engine.model.colLower.slice();
   const savedUpper = engine.model.colUpper.slice();
   const savedBasis = engine.getBasis();
@@ -88,7 +92,7 @@ export function fractionalDive(host: DiveHost, x0: Float64Array, iterationBudget
       let pick = -1;
       let bestFrac = Infinity;
       for (let j = 0; j < model.cols; j++) {
-        if (!model.integer[j] || !isFractional(x[j])) continue;
+        if (!integrality.fractional(j, x[j], engine.model.colLower, engine.model.colUpper)) continue;
         const f = Math.abs(x[j] - Math.round(x[j]));
         if (f < bestFrac) {
           bestFrac = f;

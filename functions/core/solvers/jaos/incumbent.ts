@@ -1,28 +1,51 @@
 /**
  * The incumbent of branch and bound and the pruning rules that depend on it.
  *
- * A candidate point of the presolved model is accepted only if, with its integer columns rounded (or
- * as it is, when rounding breaks a row), it postsolves to a point that satisfies the original model
- * (rows and bounds to 1e-6 relative, integrality to 1e-6) and improves the objective recomputed on the
- * original model.
+ * A candidate point of the presolved model is accepted only with its integer columns rounded to
+ * integers exactly: the rounded point is postsolved and must satisfy the original model (rows and
+ * bounds to 1e-6 relative to max(1, |side|)) and improve the objective recomputed on the original
+ * model. The point as the LP left it is never taken instead: a binary at 3e-7 against a coefficient of
+ * 1e7 satisfies its row only because it is not 0 (a big-M "trickle"), and the point reported must be the
+ * one the user's model accepts with its integers integral.
  *
  * Pruning level: a node whose bound reaches incumbent − max(gap·|incumbent|, 1e-6) cannot hold a
  * solution worth finding. When the objective only takes values offset + k·step (every column with a
  * cost is integer and the costs are integer multiples of step), a bound above incumbent − step is
  * enough, and bounds can be rounded up to that lattice.
  */
-import { INTEGRALITY_TOL } from "./heuristics.js";
-import { maxViolation, objectiveValue, type LpModel } from "./model.js";
+import { DEFAULT_INTEGRALITY_TOLERANCE } from "./integrality.js";
+import { objectiveValue, worstViolation, type LpModel } from "./model.js";
 import type { Presolved } from "./presolve.js";
 
 const FEASIBILITY = 1e-6;
 const ABS_GAP = 1e-6;
+
+/** What became of an offered point: the new incumbent, no better than it, or not a point of the model. */
+export type OfferVerdict = "accepted" | "worse" | "rejected";
+
+/** Why a point was rejected, in the original model's columns and rows. */
+export interface Rejection {
+  /** "integrality": an integer column off an integer after postsolve; "column"/"row": a bound or side broken. */
+  where: "integrality" | "column" | "row";
+  index: number;
+  /** The distance from an integer, or the violation relative to max(1, |bound|). */
+  amount: number;
+  /**
+   * The point as offered, its integer columns left where they were, passes (within the integrality
+   * tolerance) and would improve on the incumbent: only the rounding broke the model — a trickle, or
+   * the LP's own tolerance on a row with large coefficients. The continuous columns re-solved with the
+   * integers fixed may make up for it (mip.ts, `repair`).
+   */
+  roundingOnly: boolean;
+}
 
 export class Incumbent {
   /** Best solution in the original column space. */
   x: Float64Array | null = null;
   /** Its objective (minimisation sense, with offset); Infinity before the first. */
   value = Infinity;
+  /** Why the last rejected point failed. */
+  lastRejection: Rejection | null = null;
   private readonly step: number;
   private readonly offset: number;
 
@@ -31,6 +54,8 @@ export class Incumbent {
     private readonly pre: Presolved,
     reduced: LpModel,
     private readonly gapTolerance: number,
+    /** The absolute integrality tolerance the search uses (for `Rejection.roundingOnly`). */
+    private readonly integralityTolerance: number = DEFAULT_INTEGRALITY_TOLERANCE,
   ) {
     this.step = integralObjectiveStep(reduced);
     this.offset = reduced.offset;
@@ -45,25 +70,49 @@ export class Incumbent {
     return this.x !== null;
   }
 
-  /** Verifies a point of the presolved model; returns true when it became the incumbent. */
-  offer(xr: Float64Array, reducedInteger: Uint8Array): boolean {
+  /** Verifies a point of the presolved model with its integer columns rounded (see the header). */
+  offer(xr: Float64Array, reducedInteger: Uint8Array): OfferVerdict {
     const rounded = xr.slice();
     for (let j = 0; j < rounded.length; j++) if (reducedInteger[j]) rounded[j] = Math.round(rounded[j]);
-    for (const candidate of [rounded, xr]) {
-      const x = this.pre.postsolve(candidate);
-      if (maxViolation(this.original, x) > FEASIBILITY) continue;
-      let integral = true;
-      for (let j = 0; j < this.original.cols && integral; j++) {
-        if (this.original.integer[j] && Math.abs(x[j] - Math.round(x[j])) > INTEGRALITY_TOL) integral = false;
-      }
-      if (!integral) continue;
-      const value = objectiveValue(this.original, x);
-      if (value >= this.value - 1e-9 * Math.max(1, Math.abs(value))) return false;
-      this.x = x;
-      this.value = value;
-      return true;
+    const x = this.pre.postsolve(rounded);
+    // presolve fixes integer columns only at integers, so postsolve gives them back integral; the
+    // tolerance here only absorbs the arithmetic of a substitution, and the value is made exact
+    for (let j = 0; j < this.original.cols; j++) {
+      if (!Number.isFinite(x[j])) return this.reject({ where: "column", index: j, amount: Infinity, roundingOnly: false });
+      if (!this.original.integer[j]) continue;
+      const nearest = Math.round(x[j]);
+      const off = Math.abs(x[j] - nearest);
+      if (off > DEFAULT_INTEGRALITY_TOLERANCE) return this.reject({ where: "integrality", index: j, amount: off, roundingOnly: false });
+      x[j] = nearest;
     }
-    return false;
+    const broken = worstViolation(this.original, x);
+    if (broken.amount > FEASIBILITY) {
+      return this.reject({ where: broken.where, index: broken.index, amount: broken.amount, roundingOnly: this.passesAsOffered(xr) });
+    }
+    const value = objectiveValue(this.original, x);
+    if (value >= this.value - 1e-9 * Math.max(1, Math.abs(value))) return "worse";
+    this.x = x;
+    this.value = value;
+    return "accepted";
+  }
+
+  /**
+   * Whether the point, integer columns unrounded, postsolves to one that passes within the integrality
+   * tolerance and improves on the incumbent (the point the engine once accepted as it was).
+   */
+  private passesAsOffered(xr: Float64Array): boolean {
+    const x = this.pre.postsolve(xr);
+    for (let j = 0; j < this.original.cols; j++) {
+      if (this.original.integer[j] && !(Math.abs(x[j] - Math.round(x[j])) <= this.integralityTolerance)) return false;
+    }
+    if (worstViolation(this.original, x).amount > FEASIBILITY) return false;
+    const value = objectiveValue(this.original, x);
+    return value < this.value - 1e-9 * Math.max(1, Math.abs(value));
+  }
+
+  private reject(why: Rejection): OfferVerdict {
+    this.lastRejection = why;
+    return "rejected";
   }
 
   /** Nodes with a lower bound at or above this cannot hold a better solution worth finding. */

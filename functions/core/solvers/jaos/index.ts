@@ -6,7 +6,10 @@
  * checked against the original problem (rows, bounds, integrality); "infeasible" and "unbounded" for
  * an LP come with certificates checked on the original model (a verdict reached on the presolved
  * model is re-derived without presolve); for a MILP, "infeasible" is the exhausted search tree whose
- * every leaf was closed by a certified LP verdict, a bound, or presolve's activity argument.
+ * every leaf was closed by a certified LP verdict or a bound, or presolve's one-row argument once a
+ * short search of the model as given has found no point refuting it. A presolve whose points do not
+ * map back to points of the model is replaced by a search without it (within the same deadline); what
+ * still cannot be vouched for is `error` with the reason, never `infeasible`.
  */
 import pkg from "../../../../package.json" with { type: "json" };
 import { hasQuadratic, type Problem } from "../../problem/schema.js";
@@ -14,8 +17,9 @@ import type { SolverResult } from "../types.js";
 import { dualFields, normaliseDuals } from "../duals.js";
 import { checkUnboundedRay } from "./certificates.js";
 import { LpEngine } from "./lp.js";
-import { solveMip, type MipStats } from "./mip.js";
-import { maxViolation, modelFromProblem, objectiveValue, rowActivities, type LpModel } from "./model.js";
+import { solveMip, type MipOutcome, type MipStats } from "./mip.js";
+import { maxViolation, modelFromProblem, objectiveValue, rowActivities, type LpModel, type ModelMapping } from "./model.js";
+import type { Rejection } from "./incumbent.js";
 import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
 import { noPresolve, presolve, type PresolveStats, type Presolved } from "./presolve.js";
 import { verifiedOptimum } from "./verify.js";
@@ -30,6 +34,12 @@ export interface JaosOptions {
   deadline?: number;
   /** Presolve on (default) or off. */
   presolve?: boolean;
+  /**
+   * Absolute integrality tolerance of branch and bound's fractionality test (absent: 1e-6;
+   * integrality.ts). Reported points have their integer columns exactly integral whatever it is: a
+   * point whose rounding breaks a row is repaired or branched on, never reported.
+   */
+  integralityTolerance?: number;
   /** Branch-and-bound progress, in the problem's own objective sense. */
   onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;
   /** Each new incumbent of branch and bound, verified on the original problem, by variable name. */
@@ -117,28 +127,69 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     return finish({ solver_status: "error", error_message: outcome.message ?? `LP ended ${outcome.status}` });
   }
 
-  if (pre.status === "infeasible") return finish({ solver_status: "infeasible", nodes: 0 });
   const onProgress = options.onProgress;
-  const mip = solveMip(model, pre, {
+  const mipOptions = {
     deadline,
     gapTolerance: options.gapTolerance,
+    integralityTolerance: options.integralityTolerance,
     onProgress: onProgress
-      ? (incumbent, bound, nodes) => onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })
+      ? (incumbent: number | null, bound: number | null, nodes: number) =>
+          onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })
       : undefined,
-    onIncumbent: options.onIncumbent ? (x, value) => options.onIncumbent!({ objective_value: sign * value, solution: named(x) }) : undefined,
-  });
+    onIncumbent: options.onIncumbent
+      ? (x: Float64Array, value: number) => options.onIncumbent!({ objective_value: sign * value, solution: named(x) })
+      : undefined,
+  };
+  let earlier = { nodes: 0, iterations: 0 };
+  let presolveNote: string | null = null;
+  let mip: MipOutcome;
+  if (pre.status === "infeasible") {
+    // Presolve's argument (one row's activity range or its gcd, over bounds presolve itself rounded) is
+    // a proof up to its 1e-9 tolerance, as a Farkas certificate is. A short search of the model as given
+    // cross-checks it: a point it finds refutes it; otherwise the exhausted tree or presolve's argument
+    // stands (a search without presolve need not end: 2x − 2y = 1 over unbounded integers).
+    const check = solveMip(model, noPresolve(model), { ...mipOptions, deadline: Math.min(deadline, performance.now() + crossCheckMs(deadline)) });
+    if (check.incumbent === null && check.status !== "unbounded") {
+      searchDone();
+      stats.simplexIterations = check.iterations;
+      stats.nodes = check.nodes;
+      stats.mip = check.stats;
+      return finish({ solver_status: "infeasible", nodes: check.nodes, iterations: check.iterations });
+    }
+    presolveNote = `presolve found the model infeasible (${pre.reason ?? "no reason given"}), which the search without presolve refuted`;
+    const final = check.status === "optimal" || check.status === "unbounded";
+    if (!final) earlier = { nodes: check.nodes, iterations: check.iterations };
+    mip = final ? check : solveMip(model, noPresolve(model), mipOptions);
+  } else {
+    mip = solveMip(model, pre, mipOptions);
+    // the search's only points failed to map back to the model: presolve went wrong, search without it
+    if (options.presolve !== false && mip.status === "error" && mip.incumbent === null && mip.rejection) {
+      presolveNote = `${describeRejection(mip.message, mip.rejection, mapping)}; searched again without presolve`;
+      earlier = { nodes: mip.nodes, iterations: mip.iterations };
+      mip = solveMip(model, noPresolve(model), mipOptions);
+    }
+  }
   searchDone();
-  stats.simplexIterations = mip.iterations;
-  stats.nodes = mip.nodes;
+  const common = { nodes: earlier.nodes + mip.nodes, iterations: earlier.iterations + mip.iterations };
+  stats.simplexIterations = common.iterations;
+  stats.nodes = common.nodes;
   stats.mip = mip.stats;
-  const common = { nodes: mip.nodes, iterations: mip.iterations };
   const bound = mip.dualBound === null ? null : sign * mip.dualBound;
   if (mip.status === "infeasible") return finish({ solver_status: "infeasible", ...common });
   if (mip.status === "unbounded") return finish({ solver_status: "unbounded", ...common });
+  const reason = (text: string | null) => {
+    const own = mip.rejection ? describeRejection(text ?? undefined, mip.rejection, mapping) : text;
+    return presolveNote && own ? `${presolveNote}; then: ${own}` : (own ?? presolveNote);
+  };
   if (mip.status === "error" && mip.incumbent === null)
-    return finish({ solver_status: "error", dual_bound: bound, error_message: mip.message ?? "branch and bound failed", ...common });
+    return finish({ solver_status: "error", dual_bound: bound, error_message: reason(mip.message ?? "branch and bound failed"), ...common });
   if (mip.incumbent === null)
-    return finish({ solver_status: mip.status === "time_limit" ? "time_limit" : "error", dual_bound: bound, error_message: mip.message ?? null, ...common });
+    return finish({
+      solver_status: mip.status === "time_limit" ? "time_limit" : "error",
+      dual_bound: bound,
+      error_message: reason(mip.message ?? null),
+      ...common,
+    });
   // an incomplete search (some node LP failed) still hands over its verified incumbent: "feasible"
   const obj = sign * objectiveValue(model, mip.incumbent);
   const status = mip.status === "optimal" ? "optimal" : mip.status === "time_limit" ? "time_limit" : "feasible";
@@ -148,9 +199,26 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     dual_bound: bound,
     gap: mip.gap,
     solution: named(mip.incumbent),
-    error_message: mip.message ?? null,
+    error_message: status === "optimal" ? null : reason(mip.message ?? null),
     ...common,
   });
+}
+
+/** Time for the search without presolve that cross-checks presolve's infeasibility: 5 % of what is left, 1 s to 60 s. */
+function crossCheckMs(deadline: number): number {
+  return Math.min(60_000, Math.max(1000, 0.05 * (deadline - performance.now())));
+}
+
+/** A rejected point's reason in the user's names: which row, bound or integer column it broke, by how much. */
+function describeRejection(message: string | undefined, why: Rejection, mapping: ModelMapping): string {
+  const amount = why.amount.toExponential(2);
+  const where =
+    why.where === "row"
+      ? `row "${mapping.rowNames[why.index]}" is violated by ${amount} (relative to its side)`
+      : why.where === "column"
+        ? `variable "${mapping.colNames[why.index]}" is outside its bounds by ${amount} (relative)`
+        : `integer variable "${mapping.colNames[why.index]}" is ${amount} from an integer`;
+  return `${message ?? "a point failed the check on the original model"}: ${where}`;
 }
 
 interface LpAnswer {

@@ -16,18 +16,30 @@
  *   is a PROVEN one (node-bound.ts): the Lagrangian bound of the LP's final duals on the unscaled
  *   model, never the simplex's own objective; an LP that proves nothing does not prune.
  *
+ * - Integrality (integrality.ts): a node LP point with no fractional column is offered with its integer
+ *   columns rounded exactly. When that point breaks a row of the original model (y = 3e-7 in
+ *   x − 1e7·y ≤ 0 passes the integrality tolerance, yet y = 0 leaves x no room), the LP is solved again
+ *   with the integers fixed at the rounded values (`repair`); if that does not close the node, it
+ *   branches on the integer whose rounding moved its rows most; when every integer column is already
+ *   exactly integral the node is kept unresolved with the reason (the search then never claims
+ *   optimality or infeasibility on it). Heuristic points whose rounding alone broke a row are repaired
+ *   the same way.
+ *
  * Every incumbent is postsolved and verified on the original model before it is accepted. The dual
- * bound is the smallest bound of the open nodes (and of nodes whose LP could not be solved, which are
- * kept as unresolved bounds rather than pruned).
+ * bound is the smallest bound of the open nodes, of the node being processed (progress reported while a
+ * node is out of the queue counts it) and of nodes whose LP could not be solved, which are kept as
+ * unresolved bounds rather than pruned. `infeasible` only comes from an exhausted tree.
  */
-import { chooseBranch, PseudoCosts } from "./branching.js";
-import { computeLocks, fractionalDive, isFractional, simpleRounding, type Locks } from "./heuristics.js";
-import { Incumbent } from "./incumbent.js";
+import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
+import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
+import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
+import { IntegralityRule } from "./integrality.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
+import { repairRounded } from "./repair.js";
 import { rootCutLoop } from "./root-cuts.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
@@ -35,6 +47,8 @@ import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
 export interface MipOptions {
   deadline: number;
   gapTolerance: number;
+  /** Absolute integrality tolerance of the fractionality test (integrality.ts; absent: 1e-6). */
+  integralityTolerance?: number;
   /** Called on each new incumbent and every few hundred nodes (minimisation sense, with offset). */
   onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
   /** Called with each new incumbent, verified, in the original column space (minimisation sense, with offset). */
@@ -58,6 +72,8 @@ export interface MipStats {
   rootFixings: number;
   reducedCostFixings: number;
   unsolvedNodes: number;
+  /** Points (node LPs' and heuristics') whose rounded copy broke a row, re-solved with the integers fixed (repair.ts). */
+  repairs: number;
   /**
    * How node LP bounds were proved: by the Lagrangian bound of their duals, by a verified basis
    * (the Lagrangian bound needed an infinite column bound), or not at all (the node was branched on
@@ -79,6 +95,11 @@ export interface MipOutcome {
   nodes: number;
   iterations: number;
   message?: string;
+  /**
+   * With "error" (or an incomplete search): the last point that failed the check on the original model
+   * and why, in the original model's columns and rows — a presolve whose reductions do not map back.
+   */
+  rejection?: Rejection;
   stats: MipStats;
 }
 
@@ -102,6 +123,11 @@ class BranchAndBound {
   private readonly rootLower: Float64Array;
   private readonly rootUpper: Float64Array;
   private readonly best: Incumbent;
+  private readonly integrality: IntegralityRule;
+  /** The node out of the queue being solved: its bound still limits the dual bound progress reports. */
+  private active: MipNode | null = null;
+  /** Why the search is incomplete beyond failed node LPs: an integral point that failed the check. */
+  private rejected: Rejection | null = null;
   private nodes = 0;
   private iterations = 0;
   private nextId = 0;
@@ -128,6 +154,7 @@ class BranchAndBound {
     rootFixings: 0,
     reducedCostFixings: 0,
     unsolvedNodes: 0,
+    repairs: 0,
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
   };
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
@@ -145,14 +172,16 @@ class BranchAndBound {
     this.locks = computeLocks(model);
     this.rootLower = model.colLower.slice();
     this.rootUpper = model.colUpper.slice();
-    this.best = new Incumbent(original, pre, model, opt.gapTolerance);
+    this.integrality = new IntegralityRule(model, opt.integralityTolerance);
+    this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
   }
 
   run(): MipOutcome {
     const { opt } = this;
     if (this.model.cols === 0) {
-      this.offer(new Float64Array(0));
-      return this.outcome(this.best.found ? "optimal" : "infeasible");
+      // presolve decided every column: its point is the answer, or presolve went wrong (never "infeasible")
+      if (this.offerVerdict(new Float64Array(0)) === "rejected") return this.rejectedOutcome("presolve removed every column but its point fails the check");
+      return this.outcome("optimal");
     }
     let root = this.engine.solve({ deadline: opt.deadline });
     this.iterations += root.iterations;
@@ -211,7 +240,9 @@ class BranchAndBound {
         stopped = true;
         break;
       }
+      this.active = current;
       const out = this.processNode(current, preSolved);
+      this.active = null;
       preSolved = null;
       if (out === "stopped") {
         this.queue.push(current);
@@ -234,8 +265,10 @@ class BranchAndBound {
     }
     this.stats.openNodes = this.queue.size;
     if (stopped) return this.outcome("time_limit");
-    if (this.unsolvedBound < this.pruneLevel())
+    if (this.unsolvedBound < this.pruneLevel()) {
+      if (this.rejected) return this.rejectedOutcome("a node's integral point fails the check on the original model; the search is incomplete");
       return this.outcome("error", "some node LPs could not be solved or their bounds proven; the search is incomplete");
+    }
     return this.outcome(this.best.found ? "optimal" : "infeasible");
   }
 
@@ -280,8 +313,10 @@ class BranchAndBound {
     let proof = this.prove(r);
     let x = r.x!;
     let fractional = this.fractionalColumns(x);
+    /** An integer column the node branches on because rounding it broke a row (not a fractional one). */
+    let trickle = -1;
     if (fractional.length === 0) {
-      this.offer(x);
+      let verdict = this.offerVerdict(x);
       if (!proof || proof.value < this.pruneLevel()) {
         // an integral LP point closes the node only when nothing in the node can be better: the LP
         // again, unperturbed with tight tolerances, from where it stopped
@@ -294,7 +329,24 @@ class BranchAndBound {
           proof = this.prove(r);
           x = r.x!;
           fractional = this.fractionalColumns(x);
-          if (fractional.length === 0) this.offer(x);
+          if (fractional.length === 0) verdict = this.offerVerdict(x);
+        }
+      }
+      if (fractional.length === 0 && verdict === "rejected") {
+        // its rounded point breaks the model: the integers are not integral enough for the rows they
+        // multiply. The continuous columns re-solved with the integers fixed may make up for it; if
+        // that does not close the node, branch on the integer that moved its rows most; with none left
+        // to branch on, the node stays open as unresolved (nothing proves it holds no better point).
+        const repaired = this.repair(x);
+        if (repaired === "stopped") return "stopped";
+        if (proof && proof.value >= this.pruneLevel()) return null;
+        trickle = this.integrality.trickleColumn(x, engine.model.colLower, engine.model.colUpper);
+        if (trickle >= 0) fractional = [trickle];
+        else {
+          this.rejected = this.best.lastRejection;
+          this.stats.unsolvedNodes++;
+          this.unsolvedBound = Math.min(this.unsolvedBound, Math.max(node.lowerBound, proof?.value ?? -Infinity));
+          return null;
         }
       }
       if (fractional.length === 0) {
@@ -316,14 +368,21 @@ class BranchAndBound {
       return null;
     }
     node.lowerBound = z;
-    const rounded = simpleRounding(model, this.locks, x);
-    if (rounded && this.offer(rounded)) this.stats.heuristicSolutions++;
+    const rounded = simpleRounding(engine.model, this.locks, this.integrality, x);
+    if (rounded && this.offerRepairing(rounded) === "accepted") this.stats.heuristicSolutions++;
     const basis = engine.getBasis();
     const fixings = proof ? this.reducedCostFixing(proof) : [];
     if (this.shouldDive()) {
       this.stats.dives++;
       const dive = fractionalDive(
-        { engine, model, deadline: this.opt.deadline, cutoff: () => this.pruneLevel(), offer: (c) => this.offer(c) && !!++this.stats.heuristicSolutions },
+        {
+          engine,
+          model,
+          integrality: this.integrality,
+          deadline: this.opt.deadline,
+          cutoff: () => this.pruneLevel(),
+          offer: (c) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
+        },
         x,
         Math.max(200, this.iterations / 5),
       );
@@ -337,18 +396,23 @@ class BranchAndBound {
     // before, only its floor: node throughput finds the first incumbent sooner (10teams took 136k–200k
     // iterations with half, 55k with the floor; fiber and p0201 spend 7 % more)
     const strong = this.strongEffort < Math.max(1000, this.best.found ? 0.5 * this.iterations : 0);
-    const choice = chooseBranch({
-      engine,
-      x,
-      objective: r.objective,
-      fractional,
-      basis,
-      cutoff: this.pruneLevel(),
-      deadline: this.opt.deadline,
-      pseudo: this.pseudo,
-      strong,
-      proveBound: () => this.prove()?.value ?? -Infinity,
-    });
+    // a trickle column is branched on as it is: no strong branching or pseudo-costs, whose gains per unit
+    // of a distance of 1e-9 would be meaningless
+    const choice: BranchChoice =
+      trickle >= 0
+        ? unmeasuredBranch(trickle, x[trickle])
+        : chooseBranch({
+            engine,
+            x,
+            objective: r.objective,
+            fractional,
+            basis,
+            cutoff: this.pruneLevel(),
+            deadline: this.opt.deadline,
+            pseudo: this.pseudo,
+            strong,
+            proveBound: () => this.prove()?.value ?? -Infinity,
+          });
     this.stats.strongBranchings += choice.strongBranched;
     this.stats.strongIterations += choice.strongIterations;
     this.strongEffort += choice.strongIterations;
@@ -370,7 +434,7 @@ class BranchAndBound {
         estimate: r.objective + frac * this.pseudo.value(j, up),
         decision: { parent: inherited, col: j, lower, upper },
         basis,
-        branch: { col: j, up, fraction: frac, parentObjective: r.objective },
+        branch: trickle >= 0 ? null : { col: j, up, fraction: frac, parentObjective: r.objective },
       };
     };
     // a child that strong branching cut off (rather than proved infeasible) still bounds the search
@@ -385,6 +449,14 @@ class BranchAndBound {
     // up first sent bell5 from 16k to 78k iterations.
     const upFirst = (!this.best.found && this.best.latticeObjective) || up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
     return upFirst ? [up, down] : [down, up];
+  }
+
+  /** The node's LP again with the integer columns fixed at x's rounded values, its point offered (repair.ts). */
+  private repair(x: Float64Array): OfferVerdict | "stopped" {
+    const out = repairRounded({ engine: this.engine, integer: this.model.integer, deadline: this.opt.deadline, offer: (c) => this.offerVerdict(c) }, x);
+    this.iterations += out.iterations;
+    this.stats.repairs++;
+    return out.verdict;
   }
 
   /** Reduced-cost fixing in a node's subtree (see reduced-cost.ts), on the proven bound and its reduced costs. */
@@ -412,7 +484,8 @@ class BranchAndBound {
 
   private fractionalColumns(x: Float64Array): number[] {
     const out: number[] = [];
-    for (let j = 0; j < this.model.cols; j++) if (this.model.integer[j] && isFractional(x[j])) out.push(j);
+    const { colLower, colUpper } = this.engine.model;
+    for (let j = 0; j < this.model.cols; j++) if (this.integrality.fractional(j, x[j], colLower, colUpper)) out.push(j);
     return out;
   }
 
@@ -455,7 +528,9 @@ class BranchAndBound {
 
   private report(current: MipNode | null): void {
     if (!this.opt.onProgress) return;
-    const b = Math.min(this.globalBound(current), this.prunedBound, this.best.value);
+    // the node being solved is in no queue: without its bound, an incumbent found while the root (or
+    // the last open node) is out of the queue would be reported as its own bound, a gap of 0 unproven
+    const b = Math.min(this.globalBound(current), this.active ? this.active.lowerBound : Infinity, this.prunedBound, this.best.value);
     this.opt.onProgress(this.best.found ? this.best.value : null, Number.isFinite(b) ? this.roundBound(b) : null, this.nodes);
   }
 
@@ -493,23 +568,45 @@ class BranchAndBound {
   }
 
   /** Proposes a point of the presolved model (verified on the original one by `Incumbent`). */
-  private offer(xr: Float64Array): boolean {
-    if (!this.best.offer(xr, this.model.integer)) return false;
+  private offerVerdict(xr: Float64Array): OfferVerdict {
+    const verdict = this.best.offer(xr, this.model.integer);
+    if (verdict !== "accepted") return verdict;
     this.opt.onIncumbent?.(this.best.x!, this.best.value);
     this.rootFixing();
     this.report(null);
-    return true;
+    return verdict;
+  }
+
+  /**
+   * A heuristic's candidate (in the engine's current bounds): offered, and repaired (`repair`) when only
+   * the rounding of its integer columns broke a row — the point as it is passes, within the integrality
+   * tolerance (a rounding that moved a row with large coefficients past the row's tolerance).
+   */
+  private offerRepairing(xr: Float64Array): OfferVerdict | "stopped" {
+    const verdict = this.offerVerdict(xr);
+    if (verdict !== "rejected" || !this.best.lastRejection?.roundingOnly) return verdict;
+    return this.repair(xr);
+  }
+
+  /** The search cannot vouch for its answer because a point failed the check: error, with the reason. */
+  private rejectedOutcome(message: string): MipOutcome {
+    const out = this.outcome("error", message);
+    const why = this.rejected ?? this.best.lastRejection;
+    return why ? { ...out, rejection: why } : out;
   }
 
   /** The relaxation is unbounded: the MILP is unbounded if it has any feasible point (Meyer). */
   private unboundedRelaxation(): MipOutcome {
     const zero: LpModel = { ...this.model, cost: new Float64Array(this.model.cols), offset: 0 };
-    const feasibility = new BranchAndBound({ ...this.original, cost: new Float64Array(this.original.cols), offset: 0 }, this.pre, zero, this.opt).run();
+    // its incumbents and bounds are of the zero objective, not the user's: not reported as progress
+    const quiet = { ...this.opt, onProgress: undefined, onIncumbent: undefined };
+    const feasibility = new BranchAndBound({ ...this.original, cost: new Float64Array(this.original.cols), offset: 0 }, this.pre, zero, quiet).run();
     this.nodes += feasibility.nodes;
     this.iterations += feasibility.iterations;
     if (feasibility.status === "optimal") return this.outcome("unbounded");
     if (feasibility.status === "infeasible") return this.outcome("infeasible");
-    return this.outcome(feasibility.status === "time_limit" ? "time_limit" : "error", "the LP relaxation is unbounded and no feasible point was found");
+    const out = this.outcome(feasibility.status === "time_limit" ? "time_limit" : "error", "the LP relaxation is unbounded and no feasible point was found");
+    return feasibility.rejection ? { ...out, rejection: feasibility.rejection } : out;
   }
 
   private outcome(status: MipOutcome["status"], message?: string): MipOutcome {

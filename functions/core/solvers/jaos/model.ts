@@ -101,21 +101,39 @@ export function objectiveValue(model: LpModel, x: ArrayLike<number>): number {
   return s;
 }
 
+/** Where a point breaks the model most: a column's bound or a row's side, by how much (relative). */
+export interface Violation {
+  /** Relative to max(1, |bound|); 0 when nothing is broken. */
+  amount: number;
+  where: "column" | "row";
+  index: number;
+}
+
 /** Largest violation of bounds and rows, absolute and relative to max(1, |bound|). */
 export function maxViolation(model: LpModel, x: ArrayLike<number>): number {
-  let worst = 0;
-  const viol = (v: number, bound: number) => {
+  return worstViolation(model, x).amount;
+}
+
+/** The largest violation of bounds and rows (relative to max(1, |bound|)) and where it is. */
+export function worstViolation(model: LpModel, x: ArrayLike<number>): Violation {
+  const worst: Violation = { amount: 0, where: "column", index: -1 };
+  const viol = (v: number, bound: number, where: Violation["where"], index: number) => {
     const r = v / Math.max(1, Math.abs(bound));
-    if (r > worst) worst = r;
+    // an infinite bound gives NaN here (−∞ − x over ∞): never a violation
+    if (r > worst.amount) {
+      worst.amount = r;
+      worst.where = where;
+      worst.index = index;
+    }
   };
   for (let j = 0; j < model.cols; j++) {
-    viol(model.colLower[j] - x[j]!, model.colLower[j]);
-    viol(x[j]! - model.colUpper[j], model.colUpper[j]);
+    viol(model.colLower[j] - x[j]!, model.colLower[j], "column", j);
+    viol(x[j]! - model.colUpper[j], model.colUpper[j], "column", j);
   }
   const act = rowActivities(model, x);
   for (let i = 0; i < model.rows; i++) {
-    viol(model.rowLower[i] - act[i], model.rowLower[i]);
-    viol(act[i] - model.rowUpper[i], model.rowUpper[i]);
+    viol(model.rowLower[i] - act[i], model.rowLower[i], "row", i);
+    viol(act[i] - model.rowUpper[i], model.rowUpper[i], "row", i);
   }
   return worst;
 }

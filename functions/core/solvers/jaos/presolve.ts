@@ -8,8 +8,10 @@
  *  - singleton rows become column bounds;
  *  - rows whose activity bounds lie within the row bounds are dropped; rows whose activity bounds meet
  *    a row bound force all their columns to the corresponding bounds (forcing rows);
- *  - integer columns get the bounds implied by the rows, rounded inward; a row over integer columns
- *    with integer coefficients gets its sides rounded to multiples of the coefficients' gcd;
+ *  - integer columns get the bounds implied by the rows, rounded inward (`roundingTolerance`: a bound
+ *    within 1e-9 of the row's scale of an integer, in the row's units, counts as that integer); a row
+ *    over integer columns with integer coefficients gets its sides rounded to multiples of the
+ *    coefficients' gcd;
  *  - a continuous zero-cost column singleton is a slack: it is removed and its range moved to the
  *    row bounds;
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
@@ -36,6 +38,17 @@ const INT_TOL = 1e-6;
 /** Decision tolerance for a bound value: relative to it, and zero for an infinite bound. */
 function tolOf(v: number): number {
   return Number.isFinite(v) ? TOL * Math.max(1, Math.abs(v)) : 0;
+}
+
+/**
+ * How far a bound b/a that a row implies for an integer column may lie past an integer k and still be
+ * rounded to k: the row misses its side at x = k by |a|·distance, which must stay within the row's own
+ * decision tolerance, 1e-9·scale (scale: max(1, |side|, |the rest of the row's activity|, the largest
+ * term the side was computed from), the size of the roundoff the side can carry); never more than 1e-6. An absolute 1e-6 alone turned y − 1e7·x ≤ 0 with y ≥ 5 into x ≥ 5e-7, rounded it to x ≥ 0
+ * and dropped the row, whose postsolved point then broke it by 5.
+ */
+export function roundingTolerance(coefficient: number, scale: number): number {
+  return Math.min(INT_TOL, (TOL * Math.max(1, Math.abs(scale))) / Math.abs(coefficient));
 }
 
 export interface PresolveStats {
@@ -88,6 +101,11 @@ export class Presolver {
    */
   readonly mip: boolean;
   offset: number;
+  /**
+   * Per row, the largest magnitude its sides have been computed from (the original sides and every
+   * term moved into them since): the scale of the roundoff they carry, for `roundingTolerance`.
+   */
+  readonly rowMagnitude: Float64Array;
   readonly rowActive: Uint8Array;
   readonly colActive: Uint8Array;
   readonly rowCount: Int32Array;
@@ -108,6 +126,8 @@ export class Presolver {
     this.integer = model.integer;
     this.mip = model.integer.includes(1);
     this.offset = model.offset;
+    this.rowMagnitude = new Float64Array(this.m);
+    for (let i = 0; i < this.m; i++) this.noteMagnitude(i, this.rowLower[i], this.rowUpper[i]);
     this.rowActive = new Uint8Array(this.m).fill(1);
     this.colActive = new Uint8Array(this.n).fill(1);
     this.rowCount = new Int32Array(this.m);
@@ -156,6 +176,11 @@ export class Presolver {
     }
   }
 
+  /** Row i's sides now carry terms of these magnitudes (infinite ones carry nothing). */
+  private noteMagnitude(i: number, ...terms: number[]): void {
+    for (const t of terms) if (Number.isFinite(t) && Math.abs(t) > this.rowMagnitude[i]) this.rowMagnitude[i] = Math.abs(t);
+  }
+
   private removedRows(): number {
     let r = 0;
     for (let i = 0; i < this.m; i++) if (!this.rowActive[i]) r++;
@@ -171,6 +196,7 @@ export class Presolver {
       const t = cv[k] * value;
       this.rowLower[i] -= t;
       this.rowUpper[i] -= t;
+      this.noteMagnitude(i, t);
       this.rowCount[i]--;
     }
     this.offset += this.cost[j] * value;
@@ -220,18 +246,25 @@ export class Presolver {
         a = rv[k];
       }
     }
-    const lo = a > 0 ? this.rowLower[i] / a : this.rowUpper[i] / a;
-    const up = a > 0 ? this.rowUpper[i] / a : this.rowLower[i] / a;
-    this.tightenColumn(j, lo, up, `row ${i}`);
+    const loSide = a > 0 ? this.rowLower[i] : this.rowUpper[i];
+    const upSide = a > 0 ? this.rowUpper[i] : this.rowLower[i];
+    const scale = this.rowMagnitude[i];
+    this.tightenColumn(j, loSide / a, upSide / a, `row ${i}`, {
+      lower: roundingTolerance(a, Math.max(scale, Math.abs(loSide))),
+      upper: roundingTolerance(a, Math.max(scale, Math.abs(upSide))),
+    });
     this.stack.push({ kind: "rowBound", col: j, row: i });
     this.removeRow(i);
   }
 
-  /** Intersects column j's bounds with [lo, up] (rounded inward for integers). */
-  tightenColumn(j: number, lo: number, up: number, why: string): void {
+  /**
+   * Intersects column j's bounds with [lo, up], rounded inward for integers: a bound within `rounding`
+   * of an integer counts as that integer (`roundingTolerance`; 1e-6 when not given).
+   */
+  tightenColumn(j: number, lo: number, up: number, why: string, rounding: { lower: number; upper: number } = { lower: INT_TOL, upper: INT_TOL }): void {
     if (this.integer[j]) {
-      lo = Math.ceil(lo - INT_TOL);
-      up = Math.floor(up + INT_TOL);
+      lo = Math.ceil(lo - rounding.lower);
+      up = Math.floor(up + rounding.upper);
     }
     if (lo > this.colLower[j]) {
       this.colLower[j] = lo;
@@ -366,7 +399,12 @@ export class Presolver {
       }
       if (Math.abs(newLo) > 1e9) newLo = -Infinity;
       if (Math.abs(newUp) > 1e9) newUp = Infinity;
-      if (newLo > this.colLower[j] + 0.5 || newUp < this.colUpper[j] - 0.5) this.tightenColumn(j, newLo, newUp, `row ${i}`);
+      // the tolerances in the row's units: its side, what the side was computed from and the rest of
+      // its activity set the scale
+      const loScale = Math.max(this.rowMagnitude[i], Math.abs(a > 0 ? lo : up), Math.abs(a > 0 ? restMax : restMin));
+      const upScale = Math.max(this.rowMagnitude[i], Math.abs(a > 0 ? up : lo), Math.abs(a > 0 ? restMin : restMax));
+      const rounding = { lower: roundingTolerance(a, loScale), upper: roundingTolerance(a, upScale) };
+      if (newLo > this.colLower[j] + 0.5 || newUp < this.colUpper[j] - 0.5) this.tightenColumn(j, newLo, newUp, `row ${i}`, rounding);
     }
   }
 
@@ -423,6 +461,7 @@ export class Presolver {
       this.stack.push({ kind: "slack", col: j, row: i, coef: a, lower: lo, upper: up, rowLower: this.rowLower[i], rowUpper: this.rowUpper[i], cols, coefs });
       this.rowLower[i] = this.rowLower[i] - aMax;
       this.rowUpper[i] = this.rowUpper[i] - aMin;
+      this.noteMagnitude(i, aMax, aMin);
       if (Number.isNaN(this.rowLower[i])) this.rowLower[i] = -Infinity;
       if (Number.isNaN(this.rowUpper[i])) this.rowUpper[i] = Infinity;
       this.colActive[j] = 0;

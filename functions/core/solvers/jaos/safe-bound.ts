@@ -17,7 +17,9 @@
  * dual-degenerate nonbasic one's up to the simplex's tolerance. Such a d_j, within 1e-9 of
  * |c_j| + Σ_i|a_ij y_i|, is taken as 0: the bound then holds exactly for costs that differ from the
  * model's by at most that much in those columns (the optimality check of verify.ts allows 1e-7).
- * pp08a has dozens of such columns (flows and stocks with no upper bound) at every node.
+ * pp08a has dozens of such columns (flows and stocks with no upper bound) at every node. The rule
+ * holds for a column without a bound of its own even where the rows imply one (`implied`): on a big-M
+ * row x ≤ 1e9·y that bound is 1e9, and a residual d_j of −1e-9 taken at it cost the whole bound 1.
  *
  * Rounding: d_j is computed in floating point, so each d_j carries an allowance γ·(|c_j| + Σ|a_ij y_i|)
  * (γ = (k+2)·u for k products, u = 2⁻⁵³) and a term min(d_j l_j, d_j u_j) is taken at the worst d_j in
@@ -105,13 +107,24 @@ export function lagrangianBound(model: LpModel, y: ArrayLike<number>, implied?: 
     }
     const err = (a.start[j + 1] - a.start[j] + 2) * UNIT_ROUNDOFF * size * ALLOWANCE_MARGIN;
     allowances[j] = err;
-    let lo = model.colLower[j]!;
-    let up = model.colUpper[j]!;
-    if (implied) {
-      if (lo === -Infinity) lo = implied.lower[j]!;
-      if (up === Infinity) up = implied.upper[j]!;
-    }
-    if (lo > -Infinity && up < Infinity) {
+    const ownLo = model.colLower[j]!;
+    const ownUp = model.colUpper[j]!;
+    const lo = implied && ownLo === -Infinity ? implied.lower[j]! : ownLo;
+    const up = implied && ownUp === Infinity ? implied.upper[j]! : ownUp;
+    const finite = ownLo > -Infinity ? ownLo : ownUp < Infinity ? ownUp : 0;
+    if (
+      (ownLo === -Infinity || ownUp === Infinity) &&
+      Math.abs(d) <= Math.max(err, ZERO_REDUCED_COST * size) &&
+      !boxCostsLittle(d, err, lo, up, finite, size)
+    ) {
+      // against an infinite bound of its own only d_j = 0 exactly gives a finite term, which floating
+      // point cannot show: a d_j this small is taken as 0 (see the header) — also where the rows imply
+      // a bound too far to cost little, as on a big-M row x ≤ 1e9·y, where a residual of 1e-9 taken at
+      // x = 1e9 lost the whole bound 1
+      zeroedColumns++;
+      sum.add(d * finite);
+      allowance += err * Math.abs(finite);
+    } else if (lo > -Infinity && up < Infinity) {
       if (d - err > 0) {
         // surely positive: the term is smallest at the lower bound
         reducedCosts[j] = d - err;
@@ -126,13 +139,6 @@ export function lagrangianBound(model: LpModel, y: ArrayLike<number>, implied?: 
         sum.add(Math.min(d * lo, d * up));
         allowance += err * Math.max(Math.abs(lo), Math.abs(up));
       }
-    } else if (Math.abs(d) <= Math.max(err, ZERO_REDUCED_COST * size)) {
-      // against an infinite bound only d_j = 0 exactly gives a finite term, which floating point
-      // cannot show: a d_j this small is taken as 0 (see the header)
-      zeroedColumns++;
-      const finite = lo > -Infinity ? lo : up < Infinity ? up : 0;
-      sum.add(d * finite);
-      allowance += err * Math.abs(finite);
     } else if (d > 0 && lo > -Infinity) {
       reducedCosts[j] = d - err;
       sum.add(d * lo);
@@ -148,6 +154,18 @@ export function lagrangianBound(model: LpModel, y: ArrayLike<number>, implied?: 
   allowance += UNIT_ROUNDOFF * sum.magnitude + 2 * UNIT_ROUNDOFF * Math.abs(sum.value()) + sum.count * UNIT_ROUNDOFF * UNIT_ROUNDOFF * sum.magnitude;
   const value = sum.value() - allowance * ALLOWANCE_MARGIN;
   return { value: Number.isNaN(value) ? -Infinity : value, reducedCosts, allowances, zeroedColumns, unboundedColumns: 0, open };
+}
+
+/**
+ * Whether a column's term over the box [lo, up] (its own bounds and those the rows imply), with its
+ * rounding allowance err taken at the box's far side, is within the zero rule's own tolerance of the
+ * term that rule gives (d·finite, allowance at |finite|): then the box proves the term exactly at no
+ * real cost, and is used.
+ */
+function boxCostsLittle(d: number, err: number, lo: number, up: number, finite: number, size: number): boolean {
+  if (!(lo > -Infinity && up < Infinity)) return false;
+  const cost = d * finite - Math.min(d * lo, d * up) + err * (Math.max(Math.abs(lo), Math.abs(up)) - Math.abs(finite));
+  return cost <= ZERO_REDUCED_COST * size * Math.max(1, Math.abs(finite));
 }
 
 /**

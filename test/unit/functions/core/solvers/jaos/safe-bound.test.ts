@@ -141,6 +141,47 @@ describe("jaos safe bound: the Lagrangian bound of any row multipliers", () => {
     expect(boxed.value).toBeGreaterThan(-42.01);
   });
 
+  it("takes a tiny d_j as 0 where the only bound is one a big-M row implies (1e9), instead of losing 1e9·d_j", () => {
+    // min x + y, x − M·y ≤ 0, x ≥ 1, y ∈ [0, 1]: the LP sets y = 1/M, value 1 + 1/M; x has no upper bound
+    // of its own, the rows imply x ≤ M
+    for (const bigM of [1e3, 1e6, 1e9]) {
+      const model = modelFromProblem(
+        problem({
+          sense: "minimize",
+          variables: [
+            { name: "x", lb: 0, ub: null },
+            { name: "y", lb: 0, ub: 1 },
+          ],
+          objective: {
+            constant: 0,
+            terms: [
+              { var: "x", coef: 1 },
+              { var: "y", coef: 1 },
+            ],
+          },
+          constraints: [
+            {
+              name: "link",
+              terms: [
+                { var: "x", coef: 1 },
+                { var: "y", coef: -bigM },
+              ],
+              lb: null,
+              ub: 0,
+            },
+            { name: "need", terms: [{ var: "x", coef: 1 }], lb: 1, ub: null },
+          ],
+        }),
+      ).model;
+      const { objective, y } = solved(model);
+      const implied = impliedColumnBounds(model, model.colLower, model.colUpper);
+      expect(implied.upper[0]).toBeGreaterThanOrEqual(bigM);
+      const b = lagrangianBound(model, y, implied).value;
+      expect(b).toBeLessThanOrEqual(objective);
+      expect(objective - b, `M = ${bigM}`).toBeLessThan(1e-9);
+    }
+  });
+
   it("drops a multiplier whose row side is infinite instead of giving up", () => {
     // min x s.t. x ≥ 1 (row), 0 ≤ x ≤ 10: the optimal dual is 1; a negative multiplier on a row
     // without an upper side counts as 0, so the bound is min x over the box = 0

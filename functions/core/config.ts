@@ -182,6 +182,13 @@ function window(env: Env, prefix: string, perMinute: number, perDay: number): Ra
   return { perMinute: num(env, `${prefix}_PER_MINUTE`, perMinute), perDay: num(env, `${prefix}_PER_DAY`, perDay) };
 }
 
+/**
+ * The body ceiling when MAX_REQUEST_BODY_MB is not set: the same as the AWS stages' (lib/stage.ts
+ * MAX_REQUEST_BODY_MB_ON_LAMBDA: a Lambda payload stops at 6 MB, and 4 MB of JSON leaves room for the
+ * event's escaping), so a body the local stack takes is one AWS takes too. 0 still removes the ceiling.
+ */
+export const DEFAULT_MAX_REQUEST_BODY_MB = 4;
+
 /** The retry schedule of webhook deliveries: ~24 h in 8 attempts after the first. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = [30, 120, 600, 1800, 3600, 7200, 21600, 43200];
 
@@ -215,7 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     instanceMaxSolveTimeSeconds: num(env, "INSTANCE_MAX_SOLVE_TIME_SECONDS", 0),
     instanceMaxVariables: num(env, "INSTANCE_MAX_VARIABLES", 0),
     instanceMaxCronSchedules: num(env, "INSTANCE_MAX_CRON_SCHEDULES", 0),
-    maxRequestBodyMb: num(env, "MAX_REQUEST_BODY_MB", 0),
+    maxRequestBodyMb: num(env, "MAX_REQUEST_BODY_MB", DEFAULT_MAX_REQUEST_BODY_MB),
 
     instanceRateLimit: {
       perMinute: num(env, "INSTANCE_RATE_LIMIT_PER_MINUTE", 120),

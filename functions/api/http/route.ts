@@ -4,6 +4,7 @@ import type { Role } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
 import { AppError, type ErrorName, ValidationError, type ValidationIssue } from "../../core/errors.js";
 import { MAX_ID_LENGTH } from "../../core/ids.js";
+import { describeJsonBodyProblem, jsonBodyProblem } from "../../core/limits/json-body.js";
 import { unstorableNumbers } from "../../core/store/storable-numbers.js";
 import type { RateClass } from "../../core/limits/rate-limits.js";
 import { admission, admitInput } from "./admission.js";
@@ -116,15 +117,26 @@ function assertIdsCouldExist(params: unknown): void {
   }
 }
 
-/** Reads the JSON body once; 400 for malformed JSON, an empty body reads as `{}`. */
-export async function readJsonBody(c: Context<ApiEnv>): Promise<unknown> {
-  const text = await c.req.text();
+/**
+ * Parses a JSON body's text once its cost is known to be bounded (core/limits/json-body.ts): 422 for
+ * nesting past the depth limit or a `__proto__` key, 413 past the value count, 400 for malformed JSON;
+ * an empty body reads as `{}`.
+ */
+export function parseJsonBody(text: string): unknown {
+  const problem = jsonBodyProblem(text);
+  if (problem?.kind === "too_many_values") throw new AppError("payload_too_large", `Request body is too large: ${describeJsonBodyProblem(problem)}.`);
+  if (problem) throw new ValidationError([{ loc: ["body"], msg: describeJsonBodyProblem(problem), type: problem.kind }]);
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new AppError("malformed_json", `Request body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** Reads the JSON body once (see parseJsonBody). */
+export async function readJsonBody(c: Context<ApiEnv>): Promise<unknown> {
+  return parseJsonBody(await c.req.text());
 }
 
 /** A declaration kept as a value (the MCP tools name their REST twins' declarations). */

@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { AppError, badRequest, invalid, ValidationError } from "../../core/errors.js";
-import { detectFormat, readProblemFile } from "../../core/problem/index.js";
-import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
-import type { ApiEnv } from "../http/context.js";
+import { badRequest, invalid, ValidationError } from "../../core/errors.js";
+import { capRefusal, isModelCapExceeded, modelCaps } from "../../core/limits/model-caps.js";
+import { ProblemSchema, ProblemStatsSchema } from "../../core/problem/schema.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { readJsonBody, route, zodIssues } from "../http/route.js";
 
 const Format = z.enum(["mps", "lp", "auto"]);
@@ -46,7 +46,7 @@ async function readUpload(
   return { text: parsed.data.content, format: parsed.data.format, filename: parsed.data.filename };
 }
 
-export function registerImportRoutes(app: Hono<ApiEnv>): void {
+export function registerImportRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "config" | "modelWork">): void {
   route(
     app,
     {
@@ -55,12 +55,12 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       operationId: "importPreview",
       summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored)",
       description:
-        "Send the file as multipart/form-data (`file`, optional `format`), as JSON `{content, format, filename}`, or as text/plain with `?format=mps|lp`. A file that cannot be read answers 422 invalid_problem_file with the line.",
+        "Send the file as multipart/form-data (`file`, optional `format`), as JSON `{content, format, filename}`, or as text/plain with `?format=mps|lp`. A file that cannot be read answers 422 invalid_problem_file with the line. Reading stops at the instance's size caps (INSTANCE_MAX_VARIABLES, _CONSTRAINTS, _NONZEROS): 403.",
       tag: "Solve",
       access: "user",
       role: "viewer",
       rateClass: "organization",
-      errors: ["invalid_problem_file", "validation_error", "malformed_json", "bad_request"],
+      errors: ["invalid_problem_file", "validation_error", "malformed_json", "bad_request", "variable_limit_exceeded", "model_size_limit_exceeded"],
       rawBody: { contentTypes: ["multipart/form-data", "application/json", "text/plain"], description: "the problem file" },
       responses: {
         200: { description: "The parsed problem and its stats.", schema: PreviewSchema },
@@ -69,11 +69,15 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
     async (c) => {
       const upload = await readUpload(c);
       if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
-      const problem = readProblemFile(upload.text, upload.format, upload.filename);
-      const checked = ProblemSchema.safeParse(problem);
-      if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
-      const format = upload.format !== "auto" ? upload.format : detectFormat(upload.text, upload.filename);
-      return c.json({ problem: checked.data, stats: problemStats(checked.data), format, filename: upload.filename ?? null });
+      // Read by the model work (off the event loop where there is a model thread), within the size caps;
+      // the answer comes back as the response's bytes.
+      const read = await deps.modelWork
+        .run({ kind: "preview", text: upload.text, format: upload.format, filename: upload.filename ?? null, caps: modelCaps(deps.config) })
+        .catch((error: unknown) => {
+          throw isModelCapExceeded(error) ? capRefusal(error) : error;
+        });
+      if (read.kind !== "preview") throw new Error("internal: preview answered without a body");
+      return c.body(read.body as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/json" });
     },
   );
 }

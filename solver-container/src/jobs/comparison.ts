@@ -9,6 +9,7 @@ import { problemKey, storeModelNames } from "../../../functions/core/executions/
 import { type ExecutionRecord, executionKey } from "../../../functions/core/executions/store.js";
 import { newId } from "../../../functions/core/ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../../../functions/core/jmodel/index.js";
+import { isModelCapExceeded, modelCaps } from "../../../functions/core/limits/model-caps.js";
 import { problemStats, type Problem } from "../../../functions/core/problem/schema.js";
 import { rowOf } from "../../../functions/core/solvers/result.js";
 import { LeaseKeeper } from "../heartbeat.js";
@@ -175,10 +176,13 @@ async function problemFor(rt: WorkerRuntime, record: ComparisonRecord): Promise<
   let problem: Problem;
   let names: ModelNames;
   try {
-    ({ problem, names } = compileJModel(model.jmodel_source, model.data));
+    ({ problem, names } = compileJModel(model.jmodel_source, model.data, { caps: modelCaps(services.config) }));
   } catch (error) {
-    if (!isJModelError(error)) throw error;
-    const message = `dataset did not compile: ${error.message} (line ${error.line}, column ${error.column})`;
+    if (!isJModelError(error) && !isModelCapExceeded(error)) throw error;
+    // A dataset past the caps stops where it passed them, and fails this row as a compile error would.
+    const message = isModelCapExceeded(error)
+      ? `dataset is too large for this instance: ${error.message}`
+      : `dataset did not compile: ${error.message} (line ${error.line}, column ${error.column})`;
     await store.finish(
       record.org_id,
       record.id,

@@ -72,7 +72,8 @@ export type RouteHandler<P, Q, B, A extends Access> = (c: Context<ApiEnv>, input
 /**
  * Every error a route can answer: what its declaration names, plus what its policy implies — a
  * credential (401), a role above viewer (403), a rate class (429), inputs (422), a JSON body (400,
- * 413, 415) — and the 500 any route may answer.
+ * 413, 415), a raw body (413, 415, and 422 for a JSON one past the body scan's limits) — and the 500 any
+ * route may answer.
  */
 export function routeErrors(spec: AnyRouteSpec): ErrorName[] {
   const names = new Set<ErrorName>();
@@ -82,7 +83,7 @@ export function routeErrors(spec: AnyRouteSpec): ErrorName[] {
   if (spec.params || spec.query || spec.body) names.add("validation_error");
   if (spec.params) names.add("not_found");
   if (spec.body) for (const n of ["malformed_json", "payload_too_large", "unsupported_media_type"] as const) names.add(n);
-  if (spec.rawBody) for (const n of ["payload_too_large", "unsupported_media_type"] as const) names.add(n);
+  if (spec.rawBody) for (const n of ["payload_too_large", "unsupported_media_type", "validation_error"] as const) names.add(n);
   for (const n of spec.errors) names.add(n);
   names.add("internal_error");
   // Any route that reaches the table can meet it unreachable (app.ts answers that 503).

@@ -86,21 +86,22 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one request of class `cls` against the subject its scope names (an organization id, a
-   * client IP, an e-mail address or a trigger id). Exempt classes count nothing (null).
+   * Counts one request of class `cls` (or `amount`, all or none: the calls of a JSON-RPC batch) against
+   * the subject its scope names (an organization id, a client IP, an e-mail address or a trigger id).
+   * Exempt classes count nothing (null).
    */
-  consume(cls: RateClass, subject: string, nowMs: number): Promise<ConsumeResult> | null {
+  consume(cls: RateClass, subject: string, nowMs: number, amount = 1): Promise<ConsumeResult> | null {
     switch (RATE_CLASSES[cls].scope) {
       case "none":
         return null;
       case "organization":
-        return this.counters.consume(`ORG#${subject}`, [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)], nowMs);
+        return this.counters.consume(`ORG#${subject}`, [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)], nowMs, amount);
       case "client_ip":
-        return this.counters.consume(`IP#${subject}#${cls}`, this.classWindows(cls), nowMs);
+        return this.counters.consume(`IP#${subject}#${cls}`, this.classWindows(cls), nowMs, amount);
       case "email":
-        return this.counters.consume(`EMAIL#${subject}#${cls}`, this.classWindows(cls), nowMs);
+        return this.counters.consume(`EMAIL#${subject}#${cls}`, this.classWindows(cls), nowMs, amount);
       case "trigger":
-        return this.counters.consume(`TRG#${subject}`, this.classWindows(cls), nowMs);
+        return this.counters.consume(`TRG#${subject}`, this.classWindows(cls), nowMs, amount);
     }
   }
 

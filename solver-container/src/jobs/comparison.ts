@@ -1,4 +1,5 @@
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
+import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { computeAgreement, type FinishedRow } from "../../../functions/core/comparisons/agreement.js";
 import { comparisonNamesKey, shapeRows } from "../../../functions/core/comparisons/service.js";
@@ -77,7 +78,7 @@ export async function runComparisonJob(rt: WorkerRuntime, orgId: string, id: str
   } catch (error) {
     // Only while this worker still holds it: a lost lease means another outcome stands.
     await store.finish(orgId, id, rt.workerId, "failed", {
-      error_message: `worker error: ${(error as Error).message}`,
+      error_message: workerErrorText(error),
       completed_at: isoTime(services.clock.now()),
     });
     throw error;

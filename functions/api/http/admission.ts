@@ -17,9 +17,9 @@ export function bearer(c: Context<ApiEnv>): string | null {
 }
 
 /** Keeps a window's state for the response headers; refuses (429) when it is full. */
-export function observeWindow(c: Context<ApiEnv>, result: ConsumeResult, nowMs: number, what?: string): void {
+export function observeWindow(c: Context<ApiEnv>, result: ConsumeResult, nowMs: number, what?: string, amount = 1): void {
   c.set("rateLimitHeaders", rateLimitHeaders(result, nowMs));
-  assertAllowed(result, nowMs, what);
+  assertAllowed(result, nowMs, what, amount);
 }
 
 /**

@@ -126,6 +126,9 @@ export async function buildMcpServer(deps: Pick<ApiDeps, "comparisons" | "config
   return server;
 }
 
+/** The most messages the MCP transport takes in one batch (the SDK's MAX_BATCH_SIZE); past it, 400. */
+const MAX_MCP_BATCH = 100;
+
 /** How many `tools/call` requests a JSON-RPC message or batch holds. */
 export function toolCallCount(message: unknown): number {
   const messages = Array.isArray(message) ? message : [message];
@@ -146,10 +149,11 @@ export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "compar
     // Each tool call is a request: admission counted one; a batch's others are counted now, all or
     // none, before any of them runs (10 compare_solvers in one batch counted once).
     const calls = toolCallCount(parsed);
-    if (calls > 1) {
+    // A batch past the transport's own bound is refused by it (400) with nothing run: nothing to count.
+    if (calls > 1 && !(Array.isArray(parsed) && parsed.length > MAX_MCP_BATCH)) {
       const now = deps.clock.now();
       const result = await deps.limiter.consume(mcpRoute.rateClass, principal.orgId, now, calls - 1);
-      if (result) observeWindow(c, result, now, "requests (each tool call of a batch counts)");
+      if (result) observeWindow(c, result, now, "requests (each tool call of a batch counts)", calls - 1);
     }
     const { WebStandardStreamableHTTPServerTransport } = await loadSdk();
     const server = await buildMcpServer(deps, principal);

@@ -115,11 +115,16 @@ export class RateLimiter {
 export const rateClassWhat = (cls: RateClass): string => RATE_CLASSES[cls].what;
 
 /** Throws the 429 for a refused result. */
-export function assertAllowed(result: ConsumeResult, nowMs: number, what?: string): void {
+export function assertAllowed(result: ConsumeResult, nowMs: number, what?: string, amount = 1): void {
   if (result.allowed) return;
-  const refused = result.windows.filter((w) => w.limit > 0 && w.remaining <= 0);
+  // The windows without room for `amount` (more than one: a batch refused whole, whose windows may have some left).
+  const refused = result.windows.filter((w) => w.limit > 0 && w.remaining < amount);
   const w = refused.reduce((a, b) => (b.resetAt > a.resetAt ? b : a), refused[0] ?? result.windows[0]!);
-  throw new RateLimitError({ limit: w.limit, remaining: 0, resetAt: w.resetAt, retryAfter: Math.max(1, w.resetAt - Math.floor(nowMs / 1000)) }, what);
+  const remaining = Math.max(0, Number.isFinite(w.remaining) ? w.remaining : 0);
+  throw new RateLimitError(
+    { limit: w.limit, remaining, resetAt: w.resetAt, retryAfter: Math.max(1, w.resetAt - Math.floor(nowMs / 1000)) },
+    amount > 1 ? `${what ?? "requests"}; this needs ${amount} and ${remaining} remain` : what,
+  );
 }
 
 /** Response headers: X-RateLimit-* for the binding window, plus the IETF RateLimit-Policy / RateLimit fields. */

@@ -74,7 +74,8 @@ describe("rate limits count before the body where the caller is known", () => {
     const requestPasswordReset = vi.fn(async () => undefined);
     const { app, counters } = fakeApp(
       { auth: { requestPasswordReset } as unknown as ApiDeps["auth"], mailbox: () => undefined },
-      { INSTANCE_RATE_LIMIT_PER_MINUTE: "2", AUTH_PASSWORD_RESET_RATE_LIMIT_PER_HOUR: "100" },
+      // A day's window, so no window boundary falls between the three requests.
+      { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", INSTANCE_RATE_LIMIT_PER_DAY: "2", AUTH_PASSWORD_RESET_RATE_LIMIT_PER_HOUR: "100" },
     );
     for (const n of [1, 2]) expect((await app.request("/api/v2/auth/password-reset", json(`{"email": "user${n}@example.test"}`))).status).toBe(202);
     expect([...counters.counts.keys()].some((k) => k.startsWith("IP#192.0.2.1#anonymous|"))).toBe(true);

@@ -35,7 +35,8 @@ describe("MCP tool calls each count against the rate limits", () => {
     const { app, counters } = fakeApp({ comparisons: c.service }, { INSTANCE_RATE_LIMIT_PER_MINUTE: "5" });
     const res = await app.request("/api/v2/mcp", post(Array.from({ length: 10 }, (_, i) => call(i + 1))));
     expect(res.status).toBe(429);
-    expect(await res.json()).toMatchObject({ error: "rate_limit_exceeded", limit: 5 });
+    // The window had 4 left after admission counted the request: the 9 others did not fit, and nothing was taken.
+    expect(await res.json()).toMatchObject({ error: "rate_limit_exceeded", limit: 5, remaining: 4 });
     expect(c.launch).not.toHaveBeenCalled();
     // The request itself was counted by admission; the refused nine were not.
     expect(orgCount(counters.counts)).toBe(1);

@@ -83,6 +83,8 @@ export interface LocalStack {
 const MODEL_THREAD_HEAP_MB = 1536;
 /** A backstop beside the caps' expansion-step bound: a task still running after this is stopped. */
 const MODEL_THREAD_TIMEOUT_MS = 120_000;
+/** Compiles waiting for the model thread, at most (each organization's execute is rate limited too). */
+const MODEL_THREAD_MAX_WAITING = 16;
 
 function jwtSecretFor(dataDir: string | undefined, env: Record<string, string | undefined>): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
@@ -160,7 +162,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const build = await ensureWorkerBuild();
   // Compiles and file reads for requests run on a model thread, so this server's event loop (and the
   // emulators it hosts) keeps answering while they run (functions/core/model-work/model-work.ts).
-  const modelWork = new ThreadModelWork({ script: path.join(build, "model-thread.js"), heapMb: MODEL_THREAD_HEAP_MB, timeoutMs: MODEL_THREAD_TIMEOUT_MS });
+  const modelWork = new ThreadModelWork({
+    script: path.join(build, "model-thread.js"),
+    heapMb: MODEL_THREAD_HEAP_MB,
+    timeoutMs: MODEL_THREAD_TIMEOUT_MS,
+    maxWaiting: MODEL_THREAD_MAX_WAITING,
+  });
   const workers = new LocalWorkerFleet({
     build,
     count: Number(env.LOCAL_WORKERS ?? 2),

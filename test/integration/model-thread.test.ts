@@ -14,8 +14,8 @@ const compile = (n: number, caps = CAPS): ModelTask => ({ kind: "compile", sourc
 
 let script: string;
 const threads: ThreadModelWork[] = [];
-const thread = (options: { heapMb?: number; timeoutMs?: number } = {}) => {
-  const work = new ThreadModelWork({ script, heapMb: options.heapMb ?? 512, timeoutMs: options.timeoutMs ?? 120_000 });
+const thread = (options: { heapMb?: number; timeoutMs?: number; maxWaiting?: number } = {}) => {
+  const work = new ThreadModelWork({ script, heapMb: options.heapMb ?? 512, timeoutMs: options.timeoutMs ?? 120_000, maxWaiting: options.maxWaiting ?? 16 });
   threads.push(work);
   return work;
 };
@@ -86,5 +86,14 @@ describe("the model thread", () => {
     expect((big.error as Error).message).toMatch(/48 MB|stopped|failed/);
     const next = await outcome(work, compile(5));
     expect(next.error).toBeNull();
+  });
+
+  it("refuses a task at once (503) when the tasks waiting behind the running one reach the bound", async () => {
+    const work = thread({ maxWaiting: 2 });
+    const running = outcome(work, compile(50_000));
+    const waiting = [outcome(work, compile(5)), outcome(work, compile(5))];
+    const refused = await outcome(work, compile(5));
+    expect(refused.error).toMatchObject({ code: "service_unavailable" });
+    for (const r of await Promise.all([running, ...waiting])) expect(r.error).toBeNull();
   });
 });

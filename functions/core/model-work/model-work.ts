@@ -31,6 +31,8 @@ export interface ThreadModelWorkOptions {
   heapMb: number;
   /** A task still running after this long is abandoned: the thread is terminated and replaced. */
   timeoutMs: number;
+  /** Tasks waiting behind the running one, at most; past it a task is refused at once (503, retry shortly). */
+  maxWaiting: number;
 }
 
 type Reply = { id: number; ok: true; result: ModelTaskResult } | { id: number; ok: false; error: TaskError };
@@ -42,7 +44,10 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** One model thread; tasks queue behind the one running (each is bounded by the caps and the deadline). */
+/**
+ * One model thread; tasks queue behind the one running (each is bounded by the caps and the deadline),
+ * and the queue is bounded too, so a flood of models waits for no more than `maxWaiting` tasks' time.
+ */
 export class ThreadModelWork implements ModelWork {
   private worker: Worker | null = null;
   private readonly queue: Pending[] = [];
@@ -55,6 +60,9 @@ export class ThreadModelWork implements ModelWork {
 
   run(task: ModelTask): Promise<ModelTaskResult> {
     if (this.closed) return Promise.reject(new AppError("service_unavailable", "The model thread is stopping."));
+    if (this.queue.length >= this.options.maxWaiting) {
+      return Promise.reject(new AppError("service_unavailable", "The model thread is busy with other models; retry shortly."));
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, task, resolve, reject });
       this.pump();

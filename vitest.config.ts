@@ -64,6 +64,18 @@ export default defineConfig({
         },
       },
       {
+        // Issue 25's attacks replayed against a local stack: each asserts a bounded answer by evidence that
+        // does not depend on the machine's speed (times are `npm run bench -- abuse`). One file at a time,
+        // so an attack's memory readings are its own.
+        test: {
+          ...shared,
+          name: "abuse",
+          include: ["test/abuse/**/*.test.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
         test: {
           ...shared,
           name: "heavy",

@@ -47,6 +47,8 @@ export class IncumbentStack extends Stack {
       INSTANCE_MAX_SOLVE_TIME_SECONDS: String(c.maxSolveTimeSeconds),
       INSTANCE_MAX_DAILY_SOLVES: String(c.maxDailySolves),
       INSTANCE_MAX_VARIABLES: String(c.maxVariables),
+      INSTANCE_MAX_CONSTRAINTS: String(c.maxConstraints),
+      INSTANCE_MAX_NONZEROS: String(c.maxNonzeros),
       MAX_REQUEST_BODY_MB: String(c.maxRequestBodyMb),
       KILL_GRACE_SECONDS: String(c.killGraceSeconds),
       // The sweeper's period, which the worker's message visibility also allows for (two sweeps).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_MODEL_CAPS } from "../functions/core/config.js";
 
 /**
  * The settings one deployment stage (dev, staging, prod, …) differs in, and the numbers derived from
@@ -80,7 +81,10 @@ export const StageSettingsSchema = z.object({
   maxSolveTimeSeconds: positiveInt,
   killGraceSeconds: positiveInt,
   maxDailySolves: nonNegativeInt,
+  /** Model size caps (0 = none); the defaults are the local stack's (functions/core/config.ts DEFAULT_MODEL_CAPS). */
   maxVariables: nonNegativeInt,
+  maxConstraints: nonNegativeInt,
+  maxNonzeros: nonNegativeInt,
   maxRequestBodyMb: positiveInt.max(MAX_REQUEST_BODY_MB_ON_LAMBDA),
   /** API Gateway stage throttling (requests per second, and burst). */
   apiRateLimit: positiveInt,
@@ -126,7 +130,9 @@ const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
   maxSolveTimeSeconds: 300,
   killGraceSeconds: 5,
   maxDailySolves: 0,
-  maxVariables: 0,
+  maxVariables: DEFAULT_MODEL_CAPS.variables,
+  maxConstraints: DEFAULT_MODEL_CAPS.constraints,
+  maxNonzeros: DEFAULT_MODEL_CAPS.nonzeros,
   maxRequestBodyMb: MAX_REQUEST_BODY_MB_ON_LAMBDA,
   apiRateLimit: 50,
   apiBurstLimit: 100,

@@ -4,7 +4,8 @@
  * and so does the local stack, from a build keyed by the sources' state (`.build/worker/<hash>`).
  *
  * Four entries, side by side, because the worker starts the TypeScript engines (jaos, HiGHS-wasm) in a
- * Node child that imports them by file (solver-container/src/adapters/node-engine.ts).
+ * Node child that imports them by file (solver-container/src/adapters/node-engine.ts). A fifth, the
+ * API's model thread (functions/core/model-work/thread.ts), is built with them for the local stack.
  *
  *   tsx solver-container/build.ts [outDir]      (default solver-container/dist)
  */
@@ -20,6 +21,7 @@ export const WORKER_ENTRIES = {
   "node-child": path.join(SRC, "adapters/node-child.ts"),
   jaos: path.join(SRC, "adapters/jaos.ts"),
   "highs-wasm": path.join(SRC, "adapters/highs-wasm.ts"),
+  "model-thread": path.join(ROOT, "functions/core/model-work/thread.ts"),
 };
 
 export async function buildWorker(outDir: string): Promise<void> {

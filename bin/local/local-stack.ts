@@ -14,6 +14,7 @@ import { createServices, type Mailbox, type Services } from "../../functions/cor
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { createSweeper } from "../../functions/sweeper/handler.js";
 import { FinalSignals } from "../../functions/core/executions/final-signals.js";
+import { ThreadModelWork } from "../../functions/core/model-work/model-work.js";
 import { traceMerge } from "../../functions/core/trace/solve-trace.js";
 import { triggerSweepHooks } from "../../functions/core/triggers/sweep-hook.js";
 import { createWebhookHandler } from "../../functions/webhook/handler.js";
@@ -74,6 +75,16 @@ export interface LocalStack {
   sweepNow(): Promise<SweepReport>;
   stop(): Promise<void>;
 }
+
+/**
+ * The model thread's heap: a compile at the default caps holds ~400 MB while built, plus its JSON; past
+ * this the task is refused (503) and the thread replaced, never the server.
+ */
+const MODEL_THREAD_HEAP_MB = 1536;
+/** A backstop beside the caps' expansion-step bound: a task still running after this is stopped. */
+const MODEL_THREAD_TIMEOUT_MS = 120_000;
+/** Compiles waiting for the model thread, at most (each organization's execute is rate limited too). */
+const MODEL_THREAD_MAX_WAITING = 16;
 
 function jwtSecretFor(dataDir: string | undefined, env: Record<string, string | undefined>): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
@@ -148,8 +159,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   // The workers say when an execution is final; a plain solve's wait hears it here instead of polling.
   const finalSignals = new FinalSignals(true);
+  const build = await ensureWorkerBuild();
+  // Compiles and file reads for requests run on a model thread, so this server's event loop (and the
+  // emulators it hosts) keeps answering while they run (functions/core/model-work/model-work.ts).
+  const modelWork = new ThreadModelWork({
+    script: path.join(build, "model-thread.js"),
+    heapMb: MODEL_THREAD_HEAP_MB,
+    timeoutMs: MODEL_THREAD_TIMEOUT_MS,
+    maxWaiting: MODEL_THREAD_MAX_WAITING,
+  });
   const workers = new LocalWorkerFleet({
-    build: await ensureWorkerBuild(),
+    build,
     count: Number(env.LOCAL_WORKERS ?? 2),
     env: workerEnv,
     stopTimeoutSeconds: Number(workerEnv.WORKER_STOP_TIMEOUT_SECONDS),
@@ -167,6 +187,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     mailbox,
     sqs,
     finalSignals,
+    modelWork,
   });
 
   // The solvers this machine has, as a worker would report them (printed by `npm start`). Probing
@@ -242,6 +263,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.metrics.maybeFlush(true).catch(() => undefined);
+      await modelWork.close();
       await emulators?.stop();
     },
   };

@@ -91,7 +91,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerWorkspaceRoutes(app, deps);
   registerSolveRoutes(app, deps);
   registerProgressRoutes(app, deps);
-  registerImportRoutes(app);
+  registerImportRoutes(app, deps);
   registerNotificationRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerCompareRoutes(app, deps);

@@ -44,6 +44,9 @@ export interface Config {
   instanceMaxDailySolves: number;
   instanceMaxSolveTimeSeconds: number;
   instanceMaxVariables: number;
+  /** Ours, beside the spec's variable cap: rows and nonzero coefficients (constraints' and quadratic terms) of one problem. */
+  instanceMaxConstraints: number;
+  instanceMaxNonzeros: number;
   instanceMaxCronSchedules: number;
   maxRequestBodyMb: number;
 
@@ -182,6 +185,23 @@ function window(env: Env, prefix: string, perMinute: number, perDay: number): Ra
   return { perMinute: num(env, `${prefix}_PER_MINUTE`, perMinute), perDay: num(env, `${prefix}_PER_DAY`, perDay) };
 }
 
+/**
+ * The body ceiling when MAX_REQUEST_BODY_MB is not set: the same as the AWS stages' (lib/stage.ts
+ * MAX_REQUEST_BODY_MB_ON_LAMBDA: a Lambda payload stops at 6 MB, and 4 MB of JSON leaves room for the
+ * event's escaping), so a body the local stack takes is one AWS takes too. 0 still removes the ceiling.
+ */
+export const DEFAULT_MAX_REQUEST_BODY_MB = 4;
+
+/**
+ * The model size caps when INSTANCE_MAX_VARIABLES / _CONSTRAINTS / _NONZEROS are not set (the spec's
+ * default is 0, no ceiling; issue 25 asks for caps a 2 vCPU worker holds). Measured (docs/decisions.md,
+ * "Model size caps"): at these caps a compile holds ~150 MB of heap, and one process compiling, writing
+ * the JSON, reading it back and writing the MPS file peaks at ~670 MB of RSS, which leaves a solver room
+ * in the 2 GB task of the base stage; at 250,000 / 2,500,000 the same peaked at 1.4 GB. An operator with
+ * larger tasks raises them.
+ */
+export const DEFAULT_MODEL_CAPS = { variables: 100_000, constraints: 100_000, nonzeros: 1_000_000 } as const;
+
 /** The retry schedule of webhook deliveries: ~24 h in 8 attempts after the first. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = [30, 120, 600, 1800, 3600, 7200, 21600, 43200];
 
@@ -213,9 +233,11 @@ export function loadConfig(env: Env = process.env): Config {
 
     instanceMaxDailySolves: num(env, "INSTANCE_MAX_DAILY_SOLVES", 0),
     instanceMaxSolveTimeSeconds: num(env, "INSTANCE_MAX_SOLVE_TIME_SECONDS", 0),
-    instanceMaxVariables: num(env, "INSTANCE_MAX_VARIABLES", 0),
+    instanceMaxVariables: num(env, "INSTANCE_MAX_VARIABLES", DEFAULT_MODEL_CAPS.variables),
+    instanceMaxConstraints: num(env, "INSTANCE_MAX_CONSTRAINTS", DEFAULT_MODEL_CAPS.constraints),
+    instanceMaxNonzeros: num(env, "INSTANCE_MAX_NONZEROS", DEFAULT_MODEL_CAPS.nonzeros),
     instanceMaxCronSchedules: num(env, "INSTANCE_MAX_CRON_SCHEDULES", 0),
-    maxRequestBodyMb: num(env, "MAX_REQUEST_BODY_MB", 0),
+    maxRequestBodyMb: num(env, "MAX_REQUEST_BODY_MB", DEFAULT_MAX_REQUEST_BODY_MB),
 
     instanceRateLimit: {
       perMinute: num(env, "INSTANCE_RATE_LIMIT_PER_MINUTE", 120),

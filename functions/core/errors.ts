@@ -51,8 +51,15 @@ export const ERROR_REGISTRY = define({
   forbidden: { status: 403, description: "Valid credentials, insufficient permission." },
   variable_limit_exceeded: {
     status: 403,
-    description: "The model is past the instance's variable cap.",
+    description:
+      "The model is past the instance's variable cap (INSTANCE_MAX_VARIABLES); a model built past it stops at the cap, so variable_count may be the cap plus one.",
     extra: { variable_count: Count, limit: Count },
+  },
+  model_size_limit_exceeded: {
+    status: 403,
+    description:
+      "The model is past one of the instance's other size caps: constraints (INSTANCE_MAX_CONSTRAINTS), nonzero coefficients (INSTANCE_MAX_NONZEROS), or the set size and expansion work they imply. Building stopped at the cap; nothing was run or charged.",
+    extra: { limit_name: z.enum(["constraints", "nonzeros", "set_elements", "expansion_steps"]), count: Count, limit: Count },
   },
   daily_solve_quota_exceeded: {
     status: 403,

@@ -25,6 +25,7 @@ import { createSqsClient, Queues } from "./queue/sqs.js";
 import { WorkerHeartbeats } from "./health/worker-heartbeats.js";
 import { InventoryStore } from "./solvers/inventory.js";
 import { createLogger, type Logger } from "./logger.js";
+import { InlineModelWork, type ModelWork } from "./model-work/model-work.js";
 import { CounterStore } from "./store/counters.js";
 import { awsClientOptions, createDocumentClient, createDynamoClient } from "./store/dynamo.js";
 import { IdentityStore } from "./store/identity.js";
@@ -85,6 +86,8 @@ export interface Services {
   triggerRuns: TriggerRuns;
   runOutcomes: RunOutcomes;
   webhooks: WebhookDeliveries;
+  /** Where compiles and file reads run for a request (model-work/model-work.ts). */
+  modelWork: ModelWork;
 }
 
 export interface ServiceOptions {
@@ -98,6 +101,8 @@ export interface ServiceOptions {
   blobs?: BlobStore;
   /** The local stack's, which hears its workers; by default none is heard and the wait polls. */
   finalSignals?: FinalSignals;
+  /** The local stack's model thread; by default the calling thread (a Lambda, a worker). */
+  modelWork?: ModelWork;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -112,6 +117,7 @@ export function createServices(options: ServiceOptions): Services {
   const sqs = options.sqs ?? createSqsClient(config);
   const queues = new Queues(sqs, config);
   const blobs = options.blobs ?? createBlobStore(config);
+  const modelWork = options.modelWork ?? new InlineModelWork();
   const inventory = new InventoryStore(table, config);
   const notifications = new Notifications(table, clock);
   const quota = new DailyQuota(counters, config);
@@ -125,10 +131,10 @@ export function createServices(options: ServiceOptions): Services {
   const limiter = new RateLimiter(counters, config);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
   const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, queues, finalSignals });
-  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
+  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues, modelWork });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
   const documentStore = new DocumentStore(table);
-  const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
+  const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory, modelWork });
   const triggerStore = new TriggerStore(table);
   const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger });
   const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
@@ -171,6 +177,7 @@ export function createServices(options: ServiceOptions): Services {
     documentStore,
     documents,
     triggerStore,
+    modelWork,
     schedules,
     triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs, schedules }),
     triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, queues, runOutcomes, auth, blobs }),

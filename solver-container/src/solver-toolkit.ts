@@ -2,9 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Config } from "../../functions/core/config.js";
+import { withoutServerPaths } from "../../functions/core/solvers/public-text.js";
 import { emptyResult } from "../../functions/core/solvers/types.js";
 import { createDefaultAdapters, probeAll } from "./adapters/index.js";
 import { stopAllProcessGroups } from "./adapters/process.js";
+import type { Progress } from "./adapters/types.js";
 import type { SolverToolkit } from "./toolkit.js";
 
 /**
@@ -30,14 +32,18 @@ export async function createSolverToolkit(config: Config, options: { warm: boole
       const adapter = adapters.get(name);
       if (!adapter) return { ...emptyResult("error", `solver ${name} is not registered`), settings_applied: null };
       const workDir = await mkdtemp(path.join(os.tmpdir(), `incumbent-${name}-`));
+      // What the solver says reaches the caller (the result's error, the live log) without server paths.
+      const sink = opts.progress;
+      const progress = sink && { point: (p: Progress) => sink.point(p), line: (text: string) => sink.line(withoutServerPaths(text, [workDir])) };
       try {
-        return await adapter.solve(problem, settings, {
+        const result = await adapter.solve(problem, settings, {
           workDir,
           signal: opts.signal,
           killGraceSeconds: opts.killGraceSeconds,
           memoryMb: config.solverMemoryMb,
-          progress: opts.progress,
+          progress,
         });
+        return result.error_message ? { ...result, error_message: withoutServerPaths(result.error_message, [workDir]) } : result;
       } finally {
         // The result is in hand: the files go while the worker reports it.
         void rm(workDir, { recursive: true, force: true }).catch(() => undefined);

@@ -61,7 +61,8 @@ describe("the worker command", () => {
     const fleet = readFileSync(path.join(REPO_ROOT, "bin/local/worker-fleet.ts"), "utf8");
     expect(fleet).toMatch(/spawn\(process\.execPath, \[path\.join\(this\.options\.build, "worker\.js"\)/);
     const stack = readFileSync(path.join(REPO_ROOT, "bin/local/local-stack.ts"), "utf8");
-    expect(stack).toContain("build: await ensureWorkerBuild()");
+    // The same build also holds the API's model thread (functions/core/model-work/thread.ts).
+    expect(stack).toMatch(/const build = await ensureWorkerBuild\(\);[\s\S]*new LocalWorkerFleet\(\{\s*build,/);
     expect(WORKER_COMMAND).toEqual(["node", "solver-container/dist/worker.js"]);
   });
 

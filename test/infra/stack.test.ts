@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { DEFAULT_MODEL_CAPS } from "../../functions/core/config.js";
 import path from "node:path";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -287,6 +288,8 @@ describe("functions: runtime, architecture, environment", () => {
     expect(api.JWT_SECRET).toBeUndefined();
     expect(api.INSTANCE_MAX_SOLVE_TIME_SECONDS).toBe(String(dev.config.maxSolveTimeSeconds));
     expect(Number(api.MAX_REQUEST_BODY_MB)).toBeLessThanOrEqual(4);
+    // The model size caps a 2 vCPU worker holds, the same as the local stack's defaults (issue 25).
+    expect([api.INSTANCE_MAX_VARIABLES, api.INSTANCE_MAX_CONSTRAINTS, api.INSTANCE_MAX_NONZEROS].map(Number)).toEqual(Object.values(DEFAULT_MODEL_CAPS));
 
     // The fleet monitor reads its settings straight from the environment: all must be set.
     const monitor = fn(dev, "fleet-monitor").env;

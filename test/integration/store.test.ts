@@ -35,6 +35,15 @@ describe.each(backends)("store on %s", (_name, start) => {
   }, 30_000);
   afterAll(() => backend?.stop());
 
+  it("stores maps whatever their user-named keys, and reads them back the same (`constructor` made the marshaller refuse the item: a 500)", async () => {
+    const data = { constructor: 5, toString: [1, 2], hasOwnProperty: { valueOf: "x", prototype: null }, n: 3 };
+    await services.table.putNew({ pk: "PROTO#1", sk: "PROTO", override_data: data });
+    const back = await services.table.get<{ override_data: typeof data }>("PROTO#1", "PROTO");
+    expect(back!.override_data).toEqual(data);
+    expect(Object.keys(back!.override_data)).toEqual(Object.keys(data));
+    expect(Object.getPrototypeOf(back!.override_data)).toBe(Object.prototype);
+  });
+
   it("claims an e-mail address once, even when two sign-ups race", async () => {
     const org = await services.auth.createOrganizationWithOwner({ orgName: "A", email: "first@example.test", password: "password one" });
     const results = await Promise.allSettled([

@@ -17,9 +17,9 @@ export function bearer(c: Context<ApiEnv>): string | null {
 }
 
 /** Keeps a window's state for the response headers; refuses (429) when it is full. */
-export function observeWindow(c: Context<ApiEnv>, result: ConsumeResult, nowMs: number, what?: string): void {
+export function observeWindow(c: Context<ApiEnv>, result: ConsumeResult, nowMs: number, what?: string, amount = 1): void {
   c.set("rateLimitHeaders", rateLimitHeaders(result, nowMs));
-  assertAllowed(result, nowMs, what);
+  assertAllowed(result, nowMs, what, amount);
 }
 
 /**
@@ -57,11 +57,13 @@ function assertContentType(c: Context<ApiEnv>, spec: RouteSpec): void {
 /**
  * Who may call a route, and how often, as its declaration says: authenticates the credential its access
  * names, counts the request against its rate class (one conditional UpdateItem; the headers are kept
- * for the response), checks the role, then the body's media type. Nothing here reads the body.
+ * for the response) — a class counted per e-mail address counts the client IP here, the address once
+ * the body is read — checks the role, then the body's media type. Nothing here reads the body.
  */
 export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Principal | null> {
   const deps = c.get("deps");
   c.set("rateClass", spec.rateClass);
+  c.set("routeTemplate", spec.path);
   const principal = spec.access === "user" || spec.access === "api_key" ? await authenticate(c, spec) : null;
   if (principal) {
     c.set("principal", principal);
@@ -73,6 +75,10 @@ export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Princi
     const now = deps.clock.now();
     const result = await deps.limiter.consume(spec.rateClass, subject, now);
     if (result) observeWindow(c, result, now, rateClassWhat(spec.rateClass));
+  } else if (scope === "email") {
+    // The address is in the body, which is not read yet: the client IP is known, and counted first
+    // (as any request no organization is charged for), so a flood of bodies costs no parsing past it.
+    await admitAnonymous(c);
   }
   if (principal) assertRole(principal, spec);
   assertContentType(c, spec);

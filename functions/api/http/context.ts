@@ -28,6 +28,8 @@ export interface ApiEnv {
     principal: Principal | null;
     /** The matched route's class; unset for a path no route has. */
     rateClass: RateClass | undefined;
+    /** The matched route's path template (`/api/v2/keys/:key_id`); unset for a path no route has. */
+    routeTemplate: string | undefined;
     /** The headers of the window that counted the request; null until one did (an unlimited window gives none). */
     rateLimitHeaders: Record<string, string> | null;
   };

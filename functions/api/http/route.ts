@@ -4,6 +4,7 @@ import type { Role } from "../../core/auth/roles.js";
 import type { Principal } from "../../core/auth/service.js";
 import { AppError, type ErrorName, ValidationError, type ValidationIssue } from "../../core/errors.js";
 import { MAX_ID_LENGTH } from "../../core/ids.js";
+import { describeJsonBodyProblem, jsonBodyProblem } from "../../core/limits/json-body.js";
 import { unstorableNumbers } from "../../core/store/storable-numbers.js";
 import type { RateClass } from "../../core/limits/rate-limits.js";
 import { admission, admitInput } from "./admission.js";
@@ -71,7 +72,8 @@ export type RouteHandler<P, Q, B, A extends Access> = (c: Context<ApiEnv>, input
 /**
  * Every error a route can answer: what its declaration names, plus what its policy implies — a
  * credential (401), a role above viewer (403), a rate class (429), inputs (422), a JSON body (400,
- * 413, 415) — and the 500 any route may answer.
+ * 413, 415), a raw body (413, 415, and 422 for a JSON one past the body scan's limits) — and the 500 any
+ * route may answer.
  */
 export function routeErrors(spec: AnyRouteSpec): ErrorName[] {
   const names = new Set<ErrorName>();
@@ -81,7 +83,7 @@ export function routeErrors(spec: AnyRouteSpec): ErrorName[] {
   if (spec.params || spec.query || spec.body) names.add("validation_error");
   if (spec.params) names.add("not_found");
   if (spec.body) for (const n of ["malformed_json", "payload_too_large", "unsupported_media_type"] as const) names.add(n);
-  if (spec.rawBody) for (const n of ["payload_too_large", "unsupported_media_type"] as const) names.add(n);
+  if (spec.rawBody) for (const n of ["payload_too_large", "unsupported_media_type", "validation_error"] as const) names.add(n);
   for (const n of spec.errors) names.add(n);
   names.add("internal_error");
   // Any route that reaches the table can meet it unreachable (app.ts answers that 503).
@@ -116,15 +118,26 @@ function assertIdsCouldExist(params: unknown): void {
   }
 }
 
-/** Reads the JSON body once; 400 for malformed JSON, an empty body reads as `{}`. */
-export async function readJsonBody(c: Context<ApiEnv>): Promise<unknown> {
-  const text = await c.req.text();
+/**
+ * Parses a JSON body's text once its cost is known to be bounded (core/limits/json-body.ts): 422 for
+ * nesting past the depth limit or a `__proto__` key, 413 past the value count, 400 for malformed JSON;
+ * an empty body reads as `{}`.
+ */
+export function parseJsonBody(text: string): unknown {
+  const problem = jsonBodyProblem(text);
+  if (problem?.kind === "too_many_values") throw new AppError("payload_too_large", `Request body is too large: ${describeJsonBodyProblem(problem)}.`);
+  if (problem) throw new ValidationError([{ loc: ["body"], msg: describeJsonBodyProblem(problem), type: problem.kind }]);
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new AppError("malformed_json", `Request body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** Reads the JSON body once (see parseJsonBody). */
+export async function readJsonBody(c: Context<ApiEnv>): Promise<unknown> {
+  return parseJsonBody(await c.req.text());
 }
 
 /** A declaration kept as a value (the MCP tools name their REST twins' declarations). */

@@ -19,6 +19,7 @@ const tag = "Solver comparison";
 /** What a launch can answer besides validation: the spec's comparison and matrix errors, and ours. */
 const launchErrors: ErrorName[] = [
   "variable_limit_exceeded",
+  "model_size_limit_exceeded",
   "daily_solve_quota_exceeded",
   "insufficient_credits",
   "not_found",

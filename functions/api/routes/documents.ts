@@ -160,6 +160,7 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       errors: [
         "not_found",
         "variable_limit_exceeded",
+        "model_size_limit_exceeded",
         "daily_solve_quota_exceeded",
         "insufficient_credits",
         "trigger_input_refused",

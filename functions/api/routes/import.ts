@@ -1,11 +1,11 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { AppError, badRequest, invalid, ValidationError } from "../../core/errors.js";
-import { ACCEPTED_COMPRESSIONS, type Compression, modelTextLimitBytes, readModelText, withoutCompressionSuffix } from "../../core/problem/compressed.js";
-import { detectFormat, readProblemFile } from "../../core/problem/index.js";
-import { NumericsSchema, numericsOf } from "../../core/problem/numerics.js";
-import { ProblemSchema, ProblemStatsSchema, problemStats } from "../../core/problem/schema.js";
-import type { ApiEnv } from "../http/context.js";
+import { badRequest, invalid, ValidationError } from "../../core/errors.js";
+import { capRefusal, isModelCapExceeded, modelCaps } from "../../core/limits/model-caps.js";
+import { ACCEPTED_COMPRESSIONS, type Compression, modelTextLimitBytes, readModelText } from "../../core/problem/compressed.js";
+import { NumericsSchema } from "../../core/problem/numerics.js";
+import { ProblemSchema, ProblemStatsSchema } from "../../core/problem/schema.js";
+import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { readJsonBody, route, zodIssues } from "../http/route.js";
 
 const Format = z.enum(["mps", "lp", "auto"]);
@@ -66,7 +66,7 @@ async function readUpload(c: Parameters<Parameters<typeof route>[2]>[0]): Promis
   return { text: parsed.data.content, compression: null, format: parsed.data.format, filename: parsed.data.filename };
 }
 
-export function registerImportRoutes(app: Hono<ApiEnv>): void {
+export function registerImportRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "config" | "modelWork">): void {
   route(
     app,
     {
@@ -75,12 +75,20 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
       operationId: "importPreview",
       summary: "Parse an MPS or CPLEX LP file into the canonical problem (the file is not stored), with its stats and coefficient ranges",
       description:
-        "Send the file as multipart/form-data (`file`, optional `format`), as the body itself (text/plain, application/gzip or application/octet-stream, with `?format=mps|lp` and `?filename=`), or its text as JSON `{content, format, filename}`. A file may be gzip-compressed (`.mps.gz`, `.lp.gz`; told from its first bytes): it is decompressed as it streams in, and MAX_REQUEST_BODY_MB holds for the decompressed text too (413 payload_too_large as soon as it is passed). bzip2, xz, zstd and zip are refused (422). A file that cannot be read answers 422 invalid_problem_file with the line.",
+        "Send the file as multipart/form-data (`file`, optional `format`), as the body itself (text/plain, application/gzip or application/octet-stream, with `?format=mps|lp` and `?filename=`), or its text as JSON `{content, format, filename}`. A file may be gzip-compressed (`.mps.gz`, `.lp.gz`; told from its first bytes): it is decompressed as it streams in, and MAX_REQUEST_BODY_MB holds for the decompressed text too (413 payload_too_large as soon as it is passed). bzip2, xz, zstd and zip are refused (422). A file that cannot be read answers 422 invalid_problem_file with the line. Reading stops at the instance's size caps (INSTANCE_MAX_VARIABLES, _CONSTRAINTS, _NONZEROS): 403.",
       tag: "Solve",
       access: "user",
       role: "viewer",
       rateClass: "organization",
-      errors: ["invalid_problem_file", "validation_error", "malformed_json", "bad_request", "payload_too_large"],
+      errors: [
+        "invalid_problem_file",
+        "validation_error",
+        "malformed_json",
+        "bad_request",
+        "payload_too_large",
+        "variable_limit_exceeded",
+        "model_size_limit_exceeded",
+      ],
       rawBody: { contentTypes: ["multipart/form-data", "application/json", ...RAW_FILE_TYPES], description: "the problem file, plain or gzip-compressed" },
       responses: {
         200: { description: "The parsed problem and its stats.", schema: PreviewSchema },
@@ -89,18 +97,22 @@ export function registerImportRoutes(app: Hono<ApiEnv>): void {
     async (c) => {
       const upload = await readUpload(c);
       if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
-      const problem = readProblemFile(upload.text, upload.format, upload.filename && withoutCompressionSuffix(upload.filename));
-      const checked = ProblemSchema.safeParse(problem);
-      if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
-      const format = upload.format !== "auto" ? upload.format : detectFormat(upload.text, upload.filename && withoutCompressionSuffix(upload.filename));
-      return c.json({
-        problem: checked.data,
-        stats: problemStats(checked.data),
-        numerics: numericsOf(checked.data),
-        format,
-        filename: upload.filename ?? null,
-        compression: upload.compression,
-      });
+      // Read by the model work (off the event loop where there is a model thread), within the size caps;
+      // the answer comes back as the response's bytes.
+      const read = await deps.modelWork
+        .run({
+          kind: "preview",
+          text: upload.text,
+          format: upload.format,
+          filename: upload.filename ?? null,
+          compression: upload.compression,
+          caps: modelCaps(deps.config),
+        })
+        .catch((error: unknown) => {
+          throw isModelCapExceeded(error) ? capRefusal(error) : error;
+        });
+      if (read.kind !== "preview") throw new Error("internal: preview answered without a body");
+      return c.body(read.body as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/json" });
     },
   );
 }

@@ -4,9 +4,9 @@ import { z } from "zod";
 import type { Principal } from "../../core/auth/service.js";
 import { CompareRequestSchema, MatrixRequestSchema } from "../../core/comparisons/schemas.js";
 import { isAppError } from "../../core/errors.js";
-import { assertRole } from "../http/admission.js";
+import { assertRole, observeWindow } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
-import { defineRoute, type RouteSpec, route } from "../http/route.js";
+import { defineRoute, parseJsonBody, type RouteSpec, route } from "../http/route.js";
 import { compareSolversOnDatasetsRoute, compareSolversRoute, getSolverComparisonMatrixRoute, getSolverComparisonRoute } from "./compare.js";
 
 /**
@@ -30,7 +30,7 @@ export const mcpRoute = defineRoute({
   operationId: "mcp",
   summary: "Model Context Protocol endpoint (Streamable HTTP, stateless)",
   description:
-    "Tools: compare_solvers, get_solver_comparison, compare_solvers_on_datasets, get_solver_comparison_matrix. Authenticate as for the REST API; each tool needs the role its REST twin needs (a refusal is a tool error carrying the REST error body).",
+    "Tools: compare_solvers, get_solver_comparison, compare_solvers_on_datasets, get_solver_comparison_matrix. Authenticate as for the REST API; each tool needs the role its REST twin needs (a refusal is a tool error carrying the REST error body). Each tools/call counts as one request against the rate limits, also inside a JSON-RPC batch: a batch the window cannot take whole is 429, none of it run.",
   tag: "Tool calling",
   access: "user",
   role: "viewer",
@@ -126,14 +126,42 @@ export async function buildMcpServer(deps: Pick<ApiDeps, "comparisons" | "config
   return server;
 }
 
-export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "comparisons" | "config">): void {
+/** The most messages the MCP transport takes in one batch (the SDK's MAX_BATCH_SIZE); past it, 400. */
+const MAX_MCP_BATCH = 100;
+
+/** How many `tools/call` requests a JSON-RPC message or batch holds. */
+export function toolCallCount(message: unknown): number {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.filter((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "tools/call").length;
+}
+
+export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "comparisons" | "config" | "limiter" | "clock">): void {
   route(app, mcpRoute, async (c, { principal }) => {
+    // The body is read here, within the ceiling, and measured before it is parsed (http/route.ts).
+    const text = await c.req.text();
+    let parsed: unknown;
+    try {
+      parsed = parseJsonBody(text);
+    } catch (error) {
+      // Malformed JSON is the transport's to answer, as a JSON-RPC parse error; past the limits is ours.
+      if (!(isAppError(error) && error.code === "malformed_json")) throw error;
+    }
+    // Each tool call is a request: admission counted one; a batch's others are counted now, all or
+    // none, before any of them runs (10 compare_solvers in one batch counted once).
+    const calls = toolCallCount(parsed);
+    // A batch past the transport's own bound is refused by it (400) with nothing run: nothing to count.
+    if (calls > 1 && !(Array.isArray(parsed) && parsed.length > MAX_MCP_BATCH)) {
+      const now = deps.clock.now();
+      const result = await deps.limiter.consume(mcpRoute.rateClass, principal.orgId, now, calls - 1);
+      if (result) observeWindow(c, result, now, "requests (each tool call of a batch counts)", calls - 1);
+    }
     const { WebStandardStreamableHTTPServerTransport } = await loadSdk();
     const server = await buildMcpServer(deps, principal);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      const request = new Request(c.req.raw.url, { method: "POST", headers: c.req.raw.headers, body: text });
+      return await transport.handleRequest(request, parsed === undefined ? undefined : { parsedBody: parsed });
     } finally {
       void server.close();
     }

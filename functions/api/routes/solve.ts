@@ -62,6 +62,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       rateClass: "solve",
       errors: [
         "variable_limit_exceeded",
+        "model_size_limit_exceeded",
         "daily_solve_quota_exceeded",
         "insufficient_credits",
         "no_solver_can_run_this_model",
@@ -101,7 +102,14 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       access: "user",
       role: "solver",
       rateClass: "solve",
-      errors: ["variable_limit_exceeded", "daily_solve_quota_exceeded", "insufficient_credits", "no_solver_can_run_this_model", "enqueue_failed"],
+      errors: [
+        "variable_limit_exceeded",
+        "model_size_limit_exceeded",
+        "daily_solve_quota_exceeded",
+        "insufficient_credits",
+        "no_solver_can_run_this_model",
+        "enqueue_failed",
+      ],
       body: SolveRequestSchema,
       responses: {
         202: { description: "Queued.", schema: AsyncSolveResponseSchema },
@@ -149,6 +157,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
         "not_found",
         "execution_not_infeasible",
         "variable_limit_exceeded",
+        "model_size_limit_exceeded",
         "daily_solve_quota_exceeded",
         "insufficient_credits",
         "no_solver_can_run_this_model",

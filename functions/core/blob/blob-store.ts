@@ -8,7 +8,8 @@ import type { Config } from "../config.js";
  * 400 KB items: in S3 in AWS, in a folder locally. Items keep the key.
  */
 export interface BlobStore {
-  put(key: string, body: string): Promise<void>;
+  /** A string, or UTF-8 bytes (a payload serialized off the event loop). */
+  put(key: string, body: string | Uint8Array): Promise<void>;
   get(key: string): Promise<string | null>;
   delete(key: string): Promise<void>;
 }
@@ -22,7 +23,7 @@ function checkKey(key: string): void {
 export class FolderBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
-  async put(key: string, body: string): Promise<void> {
+  async put(key: string, body: string | Uint8Array): Promise<void> {
     checkKey(key);
     const file = path.join(this.root, key);
     await mkdir(path.dirname(file), { recursive: true });
@@ -55,7 +56,7 @@ export class S3BlobStore implements BlobStore {
     private readonly bucket: string,
   ) {}
 
-  async put(key: string, body: string): Promise<void> {
+  async put(key: string, body: string | Uint8Array): Promise<void> {
     checkKey(key);
     await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: "application/json" }));
   }
@@ -100,9 +101,21 @@ export async function storePayload(blobs: BlobStore, key: string, value: unknown
   return { blob: key };
 }
 
+/** The same for a value already written as JSON bytes; only a payload small enough to go inline is decoded. */
+export async function storePayloadBytes(blobs: BlobStore, key: string, json: Uint8Array, inlineMaxBytes: number): Promise<PayloadRef> {
+  if (json.byteLength <= inlineMaxBytes) return { inline: new TextDecoder().decode(json) };
+  await blobs.put(key, json);
+  return { blob: key };
+}
+
 export async function loadPayload<T>(blobs: BlobStore, ref: PayloadRef): Promise<T> {
-  if ("inline" in ref) return JSON.parse(ref.inline) as T;
+  return JSON.parse(await loadPayloadText(blobs, ref)) as T;
+}
+
+/** A payload's JSON text, unparsed (for a thread that parses it off the event loop). */
+export async function loadPayloadText(blobs: BlobStore, ref: PayloadRef): Promise<string> {
+  if ("inline" in ref) return ref.inline;
   const json = await blobs.get(ref.blob);
   if (json === null) throw new Error(`payload ${ref.blob} is missing from the blob store`);
-  return JSON.parse(json) as T;
+  return json;
 }

@@ -1,15 +1,17 @@
 import type { Services } from "../services.js";
 import type { Role } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
-import { storePayload } from "../blob/blob-store.js";
+import { storePayload, storePayloadBytes } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { storeModelNames } from "../executions/service.js";
-import { checkJModel, compileJModel, isJModelError, type JModelProblem, type ModelNames } from "../jmodel/index.js";
+import { checkJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
+import { capRefusal, isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
 import type { ResolvedModel } from "../projects/service.js";
-import { numericsOf } from "../problem/numerics.js";
+import { numericsOfAny } from "../problem/serialized.js";
 import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
+import type { SerializedProblem } from "../problem/serialized.js";
 import { unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { CompareRequest, ComparisonDetail, MatrixDetail, MatrixRequest, Row } from "./schemas.js";
@@ -69,7 +71,20 @@ const problemsOf = (problems: JModelProblem[]) =>
  * before anything is charged or stored, then charges, stores and enqueues.
  */
 export class ComparisonService {
-  constructor(private readonly deps: Pick<Services, "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "queues">) {}
+  constructor(
+    private readonly deps: Pick<Services, "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "queues" | "modelWork">,
+  ) {}
+
+  /** A JModel model compiled by the model work (off the event loop where there is a model thread), within the size caps. */
+  private async compile(source: string, data: unknown): Promise<{ problem: SerializedProblem; names: Uint8Array }> {
+    const built = await this.deps.modelWork
+      .run({ kind: "compile", source, data, overrides: {}, name: "jmodel", caps: modelCaps(this.deps.config) })
+      .catch((error: unknown) => {
+        throw isModelCapExceeded(error) ? capRefusal(error) : error;
+      });
+    if (built.kind !== "compiled" || built.names === null) throw new Error("internal: compile answered without a problem");
+    return { problem: built.problem, names: built.names };
+  }
 
   /**
    * Admits `copies` × the solvers that can express the problem (one comparison, or a matrix's rows):
@@ -79,7 +94,7 @@ export class ComparisonService {
   private admitRows(
     orgId: string,
     userId: string,
-    problem: Problem,
+    problem: Problem | SerializedProblem,
     solverNames: string[],
     settings: SettingsRequest | undefined,
     copies: number,
@@ -106,14 +121,13 @@ export class ComparisonService {
    * The problem a single comparison on a project runs: its source compiled with the default data (with
    * the generated names' families and indices), or its stored problem.
    */
-  private async problemOfProject(resolved: ResolvedModel): Promise<{ problem: Problem; names: ModelNames | null }> {
+  private async problemOfProject(resolved: ResolvedModel): Promise<{ problem: Problem | SerializedProblem; names: Uint8Array | null }> {
     const { content } = resolved;
     if (content.jmodel_source !== null) {
       const staticProblems = checkJModel(content.jmodel_source);
       if (staticProblems.length > 0) throw this.cannotCompare(staticProblems);
       try {
-        const compiled = compileJModel(content.jmodel_source, content.default_data ?? {});
-        return { problem: compiled.problem, names: compiled.names };
+        return await this.compile(content.jmodel_source, content.default_data ?? {});
       } catch (error) {
         if (isJModelError(error)) throw this.cannotCompare(error.problems);
         throw error;
@@ -175,7 +189,7 @@ export class ComparisonService {
       credits_each: creditsEach,
       cancel_requested: false,
       priority: request.priority,
-      numerics: numericsOf(problem),
+      numerics: numericsOfAny(problem),
     };
     if (names)
       record.model_names = await storeModelNames(this.deps.blobs, comparisonNamesKey(principal.orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
@@ -246,10 +260,10 @@ export class ComparisonService {
 
     // Only the first dataset is compiled here: to learn whether the model solves, which solvers can
     // express it, and so the quota cost. The other rows are compiled by their own workers.
-    let first: Problem;
-    let firstNames: ModelNames;
+    let first: SerializedProblem;
+    let firstNames: Uint8Array;
     try {
-      ({ problem: first, names: firstNames } = compileJModel(source, datas[0]!));
+      ({ problem: first, names: firstNames } = await this.compile(source, datas[0]!));
     } catch (error) {
       if (!isJModelError(error)) throw error;
       throw new AppError("dataset_did_not_compile", `Dataset ${datasets[0]!.name} did not compile: ${error.message}`, {
@@ -295,7 +309,7 @@ export class ComparisonService {
         created_at: isoTime(now),
         started_at: null,
         completed_at: null,
-        problem: isFirst ? await storePayload(this.deps.blobs, comparisonProblemKey(principal.orgId, id), first, config.inlinePayloadMaxBytes) : null,
+        problem: isFirst ? await storePayloadBytes(this.deps.blobs, comparisonProblemKey(principal.orgId, id), first.json, config.inlinePayloadMaxBytes) : null,
         // The first row is compiled here; the others' workers keep their own names as they compile.
         ...(isFirst
           ? { model_names: await storeModelNames(this.deps.blobs, comparisonNamesKey(principal.orgId, id), firstNames, config.inlinePayloadMaxBytes) }
@@ -311,7 +325,7 @@ export class ComparisonService {
         cancel_requested: false,
         priority: request.priority,
         // The first row is compiled here; the others' workers give theirs as they compile.
-        numerics: isFirst ? numericsOf(first) : null,
+        numerics: isFirst ? numericsOfAny(first) : null,
       });
     }
     const matrix: MatrixRecord = {

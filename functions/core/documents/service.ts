@@ -1,15 +1,15 @@
 import type { Services } from "../services.js";
 import type { z } from "zod";
 import type { Principal } from "../auth/service.js";
-import { loadPayload, storePayload } from "../blob/blob-store.js";
+import { loadPayload, loadPayloadText, storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, invalid, notFound } from "../errors.js";
 import { newId } from "../ids.js";
-import { compileJModel, isJModelError, type ModelNames, modelSymbols } from "../jmodel/index.js";
+import { compileJModel, isJModelError, type JModelError, type ModelNames, modelSymbols } from "../jmodel/index.js";
+import { capRefusal, isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
 import type { Problem } from "../problem/schema.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
-import { resolveRunInput, SOLVER_OVERRIDE } from "../triggers/overrides.js";
 import type { CreateDocumentSchema, CreateVersionSchema, DocumentModel, DocumentViewSchema, VersionSummarySchema, VersionViewSchema } from "./schemas.js";
 import type { DocumentRecord, VersionRecord } from "./store.js";
 
@@ -23,7 +23,7 @@ type VersionSummary = z.infer<typeof VersionSummarySchema>;
  * trigger pins is named first (`promote`), so pruning cannot remove it.
  */
 export class DocumentService {
-  constructor(private readonly deps: Pick<Services, "documentStore" | "blobs" | "clock" | "config" | "executions" | "inventory">) {}
+  constructor(private readonly deps: Pick<Services, "documentStore" | "blobs" | "clock" | "config" | "executions" | "inventory" | "modelWork">) {}
 
   async create(principal: Principal, input: z.infer<typeof CreateDocumentSchema>): Promise<{ document: DocumentRecord; version: VersionRecord }> {
     const now = this.deps.clock.now();
@@ -138,19 +138,16 @@ export class DocumentService {
 
   /**
    * The canonical problem of a model with overrides applied, and for JModel the generated names' families
-   * and indices; throws 422 model_did_not_compile.
+   * and indices, built within the instance's size caps on the calling thread (a worker's trigger run);
+   * throws 422 model_did_not_compile, or the 403 of the cap it passed.
    */
   compile(model: DocumentModel, overrides: Record<string, unknown>, name: string): { problem: Problem; names: ModelNames | null } {
     if (model.kind === "problem") return { problem: model.problem, names: null };
     try {
-      const compiled = compileJModel(model.source, model.data, { overrides, name });
+      const compiled = compileJModel(model.source, model.data, { overrides, name, caps: modelCaps(this.deps.config) });
       return { problem: compiled.problem, names: compiled.names };
     } catch (error) {
-      if (!isJModelError(error)) throw error;
-      throw new AppError("model_did_not_compile", `The model did not compile with this data: ${error.message} (line ${error.line}, column ${error.column}).`, {
-        position: { line: error.line, column: error.column },
-        problems: error.problems.slice(0, 3).map((p) => ({ line: p.line, column: p.column, message: p.message, code: p.code, kind: p.kind })),
-      });
+      throw compileRefusal(error);
     }
   }
 
@@ -158,6 +155,8 @@ export class DocumentService {
    * Runs a version as an async execution with the trigger's override rules: any data-given name of the
    * model, or solver_name, may be overridden; the order is the version's solver, then the request's,
    * then an override's. It is admitted like an async solve, `priority` (band, admins above 0) included.
+   * The stored model is read, checked and compiled by the model work (model-work/tasks.ts, run_document),
+   * off the event loop where the server has a model thread, and within the size caps.
    */
   async execute(
     principal: Principal,
@@ -167,21 +166,25 @@ export class DocumentService {
     const doc = await this.get(principal, documentId);
     const version = input.version_id ? await this.getVersion(principal, documentId, input.version_id) : await this.deps.documentStore.latestVersion(documentId);
     if (!version) throw notFound("Version");
-    const model = await this.model(version);
-    const fields = [
-      ...this.overridable(model).map((name) => ({ name, type: "any" as const, required: false })),
-      { name: SOLVER_OVERRIDE, type: "string" as const, required: false },
-    ];
-    // Refusals answer 422 with the trigger codes (run_id null: a document run records no run).
-    const resolved = resolveRunInput(fields, input.override_data ?? {}, {
-      version: version.solver_name,
-      chosen: input.solver_name ?? null,
-      available: await this.deps.inventory.available(this.deps.clock.now()),
-    });
-    const { problem, names } = this.compile(model, resolved.modelOverrides, doc.name);
+    const modelJson = await loadPayloadText(this.deps.blobs, version.model);
+    const available = await this.deps.inventory.available(this.deps.clock.now());
+    // Refusals of the overrides answer 422 with the trigger codes (run_id null: a document run records no run).
+    const built = await this.deps.modelWork
+      .run({
+        kind: "run_document",
+        modelJson,
+        sent: input.override_data ?? {},
+        solvers: { version: version.solver_name, chosen: input.solver_name ?? null, available: [...available] },
+        name: doc.name,
+        caps: modelCaps(this.deps.config),
+      })
+      .catch((error: unknown) => {
+        throw compileRefusal(error);
+      });
+    if (built.kind !== "compiled" || built.solver === null) throw new Error("internal: run_document answered without a problem");
     const record = await this.deps.executions.launch(
       principal,
-      { problem, solver_name: resolved.solver, settings: input.settings, priority: input.priority, ...(names ? { names } : {}) },
+      { problem: built.problem, solver_name: built.solver, settings: input.settings, priority: input.priority, ...(built.names ? { names: built.names } : {}) },
       { kind: "document_run", id: documentId },
       true,
     );
@@ -219,4 +222,18 @@ export class DocumentService {
       updated_at: doc.updated_at,
     };
   }
+}
+
+/** What a caller is answered for a model that does not build: 422 model_did_not_compile, or the 403 of the cap it passed. */
+function compileRefusal(error: unknown): unknown {
+  if (isModelCapExceeded(error)) return capRefusal(error);
+  if (!isJModelError(error)) return error;
+  return didNotCompile(error);
+}
+
+function didNotCompile(error: JModelError): AppError {
+  return new AppError("model_did_not_compile", `The model did not compile with this data: ${error.message} (line ${error.line}, column ${error.column}).`, {
+    position: { line: error.line, column: error.column },
+    problems: error.problems.slice(0, 3).map((p) => ({ line: p.line, column: p.column, message: p.message, code: p.code, kind: p.kind })),
+  });
 }

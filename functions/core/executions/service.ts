@@ -1,12 +1,13 @@
 import type { Services } from "../services.js";
 import type { Role } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
-import { type BlobStore, loadPayload, type PayloadRef, storePayload } from "../blob/blob-store.js";
+import { type BlobStore, loadPayload, type PayloadRef, storePayload, storePayloadBytes } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
 import { type ModelNames, storedModelNames } from "../jmodel/names.js";
 import type { Admitted } from "../limits/solve-admission.js";
 import type { Problem, ProblemClass } from "../problem/schema.js";
+import type { SerializedProblem } from "../problem/serialized.js";
 import { pickAuto, unsupportedReason } from "../solvers/registry.js";
 import { traceAttach, traceMark } from "../trace/solve-trace.js";
 import type { SettingsRequest } from "../solvers/settings.js";
@@ -27,9 +28,14 @@ export const modelNamesKey = (orgId: string, id: string) => `problems/${orgId}/$
  */
 const MODEL_NAMES_INLINE_MAX_BYTES = 32_000;
 
-/** Keeps a JModel model's generated names (an execution's, a comparison's): inline in the item while small, else a blob at `key`. */
-export function storeModelNames(blobs: BlobStore, key: string, names: ModelNames, inlinePayloadMaxBytes: number): Promise<PayloadRef> {
-  return storePayload(blobs, key, storedModelNames(names), Math.min(inlinePayloadMaxBytes, MODEL_NAMES_INLINE_MAX_BYTES));
+/**
+ * Keeps a JModel model's generated names (an execution's, a comparison's): inline in the item while
+ * small, else a blob at `key`. `names` may be the stored form's JSON bytes already (a compile in the model thread).
+ */
+export function storeModelNames(blobs: BlobStore, key: string, names: ModelNames | Uint8Array, inlinePayloadMaxBytes: number): Promise<PayloadRef> {
+  const inlineMax = Math.min(inlinePayloadMaxBytes, MODEL_NAMES_INLINE_MAX_BYTES);
+  if (names instanceof Uint8Array) return storePayloadBytes(blobs, key, names, inlineMax);
+  return storePayload(blobs, key, storedModelNames(names), inlineMax);
 }
 
 /** The record of an admitted single-solver execution, before it is stored. */
@@ -93,7 +99,7 @@ export class ExecutionService {
   admit(
     orgId: string,
     userId: string,
-    problem: Problem,
+    problem: Problem | SerializedProblem,
     choice: SolverChoice,
     settings: SettingsRequest | undefined,
     prepaid = false,
@@ -118,7 +124,7 @@ export class ExecutionService {
    */
   async launch(
     principal: Principal,
-    input: { problem: Problem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames },
+    input: { problem: Problem | SerializedProblem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames | Uint8Array },
     origin: ExecutionOrigin,
     notify: boolean,
   ): Promise<ExecutionRecord> {
@@ -193,7 +199,7 @@ export class ExecutionService {
   }
 
   /** Keeps a JModel model's generated names for execution `id`. */
-  keepModelNames(orgId: string, id: string, names: ModelNames): Promise<PayloadRef> {
+  keepModelNames(orgId: string, id: string, names: ModelNames | Uint8Array): Promise<PayloadRef> {
     return storeModelNames(this.deps.blobs, modelNamesKey(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
   }
 

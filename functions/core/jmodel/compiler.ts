@@ -7,12 +7,16 @@ import { DenseRow, Linearizer, type VarTable } from "./linearize.js";
 import { emptyModelNames, type ModelNames, type NameOrigin } from "./names.js";
 import { parseWithRecovery } from "./parser.js";
 import { generatedName, TupleMap, type Atom } from "./values.js";
+import { CapCounter, type ModelCaps } from "../limits/model-caps.js";
 import { problemStats, type Constraint, type Problem, type ProblemStats, type Variable } from "../problem/schema.js";
 
 /**
  * The JModel compiler: parse, check, bind the dataset, expand to the canonical problem. Duplicate terms
  * are merged, zero coefficients dropped, constants moved into the bounds (the objective's into
  * `objective.constant`), and a constraint left without variables is checked and dropped.
+ *
+ * With `caps`, every variable, row, nonzero, set and indexing step is counted as it is made, and the
+ * compile stops with ModelCapExceeded the moment one would pass its cap (limits/model-caps.ts).
  */
 
 export interface CompileOptions {
@@ -20,6 +24,8 @@ export interface CompileOptions {
   overrides?: Record<string, unknown>;
   /** The canonical problem's `name`; "jmodel" when omitted. */
   name?: string;
+  /** The instance's size caps (limits/model-caps.ts); omitted: none but the set-size bound. */
+  caps?: ModelCaps;
 }
 
 export interface CompileStats extends ProblemStats {
@@ -50,7 +56,8 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   const started = performance.now();
   const ast = checkedModel(source);
   const raw = mergeDataset(ast, data, options.overrides);
-  const ev = new Evaluator();
+  const caps = new CapCounter(options.caps);
+  const ev = new Evaluator(caps);
   const variables: Variable[] = [];
   const tables = new Map<VarDecl, VarTable>();
   const names = emptyModelNames();
@@ -60,7 +67,7 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   for (const decl of ast.declarations) {
     if (decl.kind === "set") bindSet(ev, decl, raw.get(decl.name));
     else if (decl.kind === "param") bindParam(ev, decl, raw.get(decl.name));
-    else if (decl.kind === "var") tables.set(decl, createVariables(ev, decl, variables, names.variables));
+    else if (decl.kind === "var") tables.set(decl, createVariables(ev, caps, decl, variables, names.variables));
   }
   if (variables.length === 0) {
     const at = ast.declarations.find((d) => d.kind === "var")?.pos ?? ast.end;
@@ -74,18 +81,20 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   let dropped = 0;
   let problem: Omit<Problem, "constraints"> | null = null;
   for (const decl of ast.declarations) {
-    if (decl.kind === "objective") problem = expandObjective(decl, linearizer, variableNames, variables, options.name ?? "jmodel");
-    else if (decl.kind === "constraint") dropped += expandConstraint(decl, ev, linearizer, row, variableNames, constraints, names.constraints);
+    if (decl.kind === "objective") problem = expandObjective(decl, linearizer, variableNames, variables, options.name ?? "jmodel", caps);
+    else if (decl.kind === "constraint") dropped += expandConstraint(decl, ev, caps, linearizer, row, variableNames, constraints, names.constraints);
   }
   const result: Problem = { ...problem!, constraints };
   return { problem: result, stats: { ...problemStats(result), dropped_constraint_count: dropped, elapsed_ms: performance.now() - started }, names };
 }
 
-function createVariables(ev: Evaluator, decl: VarDecl, variables: Variable[], origins: Map<string, NameOrigin>): VarTable {
+function createVariables(ev: Evaluator, caps: CapCounter, decl: VarDecl, variables: Variable[], origins: Map<string, NameOrigin>): VarTable {
   const frame: Frame = new Array(decl.frameSize ?? 0);
   const positions = new TupleMap<number>(decl.arity ?? 0);
   const type = decl.binary ? "binary" : decl.integer ? "integer" : "continuous";
+  const where = `variable \`${decl.name}\` at line ${decl.pos.line}`;
   const emit = (index: Atom[]) => {
+    caps.addVariable(where);
     const name = generatedName(decl.name, index);
     if (name.length > MAX_NAME_LENGTH) {
       throw dataError("name_too_long", decl.pos, `variable name \`${name.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters`, decl.name);
@@ -117,8 +126,9 @@ function expandObjective(
   names: string[],
   variables: Variable[],
   problemName: string,
+  caps: CapCounter,
 ): Omit<Problem, "constraints"> {
-  const row = new DenseRow(names.length, true);
+  const row = new DenseRow(names.length, true, caps);
   linearizer.add(decl.expr, new Array(decl.frameSize ?? 0), 1, row);
   const constant = row.constant;
   if (!Number.isFinite(constant)) throw dataError("non_finite", decl.pos, `the objective's constant term is ${constant}`, decl.name);
@@ -136,6 +146,7 @@ function expandObjective(
 function expandConstraint(
   decl: ConstraintDecl,
   ev: Evaluator,
+  caps: CapCounter,
   linearizer: Linearizer,
   row: DenseRow,
   names: string[],
@@ -147,6 +158,7 @@ function expandConstraint(
   // `demand[m] <= sum{…} x[p,m]` reads better as `sum{…} x[p,m] >= demand[m]`: keep the variables'
   // side as written and move the other across, flipping the relation.
   const flip = decl.middle === null && decl.left.degree === 0 && (decl.right.degree ?? 0) > 0;
+  const where = `constraint \`${decl.name}\` at line ${decl.pos.line}`;
 
   const emit = (index: Atom[]) => {
     const name = generatedName(decl.name, index);
@@ -189,6 +201,8 @@ function expandConstraint(
     if (name.length > MAX_NAME_LENGTH) {
       throw dataError("name_too_long", decl.pos, `constraint name \`${name.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters`, decl.name);
     }
+    caps.addConstraint(where);
+    caps.addNonzeros(terms.length, where);
     origins.set(name, { family: decl.name, index: [...index] });
     out.push({ name, terms, lb: lb === -Infinity ? null : lb, ub: ub === Infinity ? null : ub });
   };

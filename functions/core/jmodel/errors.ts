@@ -46,7 +46,6 @@ export type JModelErrorCode =
   | "non_finite"
   | "infeasible_constant_constraint"
   | "inconsistent_bounds"
-  | "range_too_large"
   | "name_too_long"
   | "no_variables";
 

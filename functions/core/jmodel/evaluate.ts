@@ -1,4 +1,5 @@
 import type { Expr, IndexEntry, Indexing, NameRef, ParamDecl, SetDecl } from "./ast.js";
+import { CapCounter } from "../limits/model-caps.js";
 import { dataError } from "./errors.js";
 import { buildSet, memberOf, whyNotIn } from "./evaluate-sets.js";
 import { atomKey, formatIndex, type SetValue, type TupleMap, type Atom, type Tuple } from "./values.js";
@@ -21,6 +22,12 @@ export interface ParamTable {
 }
 
 export class Evaluator {
+  /**
+   * The instance's size caps, counted while expanding: every member an indexing visits is a step, and a
+   * set is measured before it is built (limits/model-caps.ts).
+   */
+  constructor(readonly caps: CapCounter = new CapCounter()) {}
+
   readonly sets = new Map<SetDecl, SetValue>();
   readonly params = new Map<ParamDecl, ParamTable>();
   private readonly setCache = new Map<Expr, SetValue>();
@@ -283,6 +290,7 @@ export class Evaluator {
   private iterateFrom(indexing: Indexing, k: number, offset: number, frame: Frame, index: Atom[], visit: (index: Atom[]) => void): void {
     const entries = indexing.entries;
     if (k === entries.length) {
+      this.caps.step();
       if (index.length !== offset) index.length = offset;
       if (indexing.condition === null || this.evalBool(indexing.condition, frame)) visit(index);
       return;

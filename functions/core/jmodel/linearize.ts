@@ -1,3 +1,4 @@
+import type { CapCounter } from "../limits/model-caps.js";
 import type { Expr, NameRef, Pos, VarDecl } from "./ast.js";
 import { dataError } from "./errors.js";
 import { describeDomainMiss, type Evaluator, type Frame } from "./evaluate.js";
@@ -40,6 +41,8 @@ export class DenseRow implements LinearSink {
   constructor(
     private readonly size: number,
     acceptsQuadratic = false,
+    /** Counts the objective's distinct quadratic terms as nonzeros, as they appear (a dense `x[i]*x[j]` stops at the cap). */
+    private readonly caps: CapCounter | null = null,
   ) {
     this.coefs = new Float64Array(size);
     this.seen = new Uint8Array(size);
@@ -59,7 +62,9 @@ export class DenseRow implements LinearSink {
   addQuadratic(first: number, second: number, coef: number): void {
     if (this.quadratic === null) throw new Error("internal: quadratic term outside the objective");
     const key = first <= second ? first * this.size + second : second * this.size + first;
-    this.quadratic.set(key, (this.quadratic.get(key) ?? 0) + coef);
+    const previous = this.quadratic.get(key);
+    if (previous === undefined) this.caps?.addNonzeros(1, "the objective's quadratic terms");
+    this.quadratic.set(key, (previous ?? 0) + coef);
   }
 
   /** The row's terms by variable order, duplicates merged and zeros dropped; empties the row for reuse. */

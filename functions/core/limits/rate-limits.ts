@@ -86,21 +86,22 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one request of class `cls` against the subject its scope names (an organization id, a
-   * client IP, an e-mail address or a trigger id). Exempt classes count nothing (null).
+   * Counts one request of class `cls` (or `amount`, all or none: the calls of a JSON-RPC batch) against
+   * the subject its scope names (an organization id, a client IP, an e-mail address or a trigger id).
+   * Exempt classes count nothing (null).
    */
-  consume(cls: RateClass, subject: string, nowMs: number): Promise<ConsumeResult> | null {
+  consume(cls: RateClass, subject: string, nowMs: number, amount = 1): Promise<ConsumeResult> | null {
     switch (RATE_CLASSES[cls].scope) {
       case "none":
         return null;
       case "organization":
-        return this.counters.consume(`ORG#${subject}`, [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)], nowMs);
+        return this.counters.consume(`ORG#${subject}`, [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)], nowMs, amount);
       case "client_ip":
-        return this.counters.consume(`IP#${subject}#${cls}`, this.classWindows(cls), nowMs);
+        return this.counters.consume(`IP#${subject}#${cls}`, this.classWindows(cls), nowMs, amount);
       case "email":
-        return this.counters.consume(`EMAIL#${subject}#${cls}`, this.classWindows(cls), nowMs);
+        return this.counters.consume(`EMAIL#${subject}#${cls}`, this.classWindows(cls), nowMs, amount);
       case "trigger":
-        return this.counters.consume(`TRG#${subject}`, this.classWindows(cls), nowMs);
+        return this.counters.consume(`TRG#${subject}`, this.classWindows(cls), nowMs, amount);
     }
   }
 
@@ -114,11 +115,16 @@ export class RateLimiter {
 export const rateClassWhat = (cls: RateClass): string => RATE_CLASSES[cls].what;
 
 /** Throws the 429 for a refused result. */
-export function assertAllowed(result: ConsumeResult, nowMs: number, what?: string): void {
+export function assertAllowed(result: ConsumeResult, nowMs: number, what?: string, amount = 1): void {
   if (result.allowed) return;
-  const refused = result.windows.filter((w) => w.limit > 0 && w.remaining <= 0);
+  // The windows without room for `amount` (more than one: a batch refused whole, whose windows may have some left).
+  const refused = result.windows.filter((w) => w.limit > 0 && w.remaining < amount);
   const w = refused.reduce((a, b) => (b.resetAt > a.resetAt ? b : a), refused[0] ?? result.windows[0]!);
-  throw new RateLimitError({ limit: w.limit, remaining: 0, resetAt: w.resetAt, retryAfter: Math.max(1, w.resetAt - Math.floor(nowMs / 1000)) }, what);
+  const remaining = Math.max(0, Number.isFinite(w.remaining) ? w.remaining : 0);
+  throw new RateLimitError(
+    { limit: w.limit, remaining, resetAt: w.resetAt, retryAfter: Math.max(1, w.resetAt - Math.floor(nowMs / 1000)) },
+    amount > 1 ? `${what ?? "requests"}; this needs ${amount} and ${remaining} remain` : what,
+  );
 }
 
 /** Response headers: X-RateLimit-* for the binding window, plus the IETF RateLimit-Policy / RateLimit fields. */

@@ -1,31 +1,22 @@
-import { type BlobStore, type PayloadRef, storePayload } from "../blob/blob-store.js";
+import { type BlobStore, type PayloadRef, storePayload, storePayloadBytes } from "../blob/blob-store.js";
 import type { Clock } from "../clock.js";
 import type { Role } from "../auth/roles.js";
 import type { Config } from "../config.js";
 import type { Credits } from "../credits/credits.js";
-import { AppError } from "../errors.js";
 import { type IdPrefix, newId } from "../ids.js";
 import { assertPriorityAllowed } from "../queue/priority.js";
 import { type Problem, type ProblemStats, problemStats } from "../problem/schema.js";
+import { isSerializedProblem, type SerializedProblem } from "../problem/serialized.js";
 import { resolveSettings, type Settings, type SettingsRequest } from "../solvers/settings.js";
+import { assertWithinCaps, modelCaps } from "./model-caps.js";
 import type { DailyQuota } from "./quota.js";
-
-/** 403 when a problem is past the instance's variable cap (0 = none). */
-export function assertVariableCap(config: Pick<Config, "instanceMaxVariables">, stats: ProblemStats): void {
-  const cap = config.instanceMaxVariables;
-  if (cap > 0 && stats.variable_count > cap) {
-    throw new AppError("variable_limit_exceeded", `The model has ${stats.variable_count} variables; this instance allows at most ${cap}.`, {
-      variable_count: stats.variable_count,
-      limit: cap,
-    });
-  }
-}
 
 export interface AdmissionRequest<P> {
   orgId: string;
   /** Who is charged (and told when credits run low). */
   userId: string;
-  problem: Problem;
+  /** The problem, or the bytes and stats of one compiled off the event loop (problem/serialized.ts). */
+  problem: Problem | SerializedProblem;
   settings: SettingsRequest | undefined;
   /**
    * What will run, decided from the problem's stats (the solver `auto` picks, a comparison's rows), and
@@ -53,7 +44,7 @@ export interface Admitted<P> {
 
 /**
  * Admitting solves, the same way for every kind of work (plain and async solves, comparisons,
- * matrices, trigger runs, document runs), in this order: the priority's role rule → the problem's stats → the variable cap →
+ * matrices, trigger runs, document runs), in this order: the priority's role rule → the problem's stats → the size caps →
  * the plan (which solvers run, how many solves) → the settings (the instance ceiling clamps the time
  * limit) → credits (the formula per solve) → the charge → the daily quota → the id → the problem kept.
  *
@@ -66,7 +57,14 @@ export class SolveAdmission {
     private readonly deps: {
       config: Pick<
         Config,
-        "instanceMaxVariables" | "instanceMaxSolveTimeSeconds" | "defaultTimeLimitSeconds" | "defaultGapTolerance" | "solverThreads" | "inlinePayloadMaxBytes"
+        | "instanceMaxVariables"
+        | "instanceMaxConstraints"
+        | "instanceMaxNonzeros"
+        | "instanceMaxSolveTimeSeconds"
+        | "defaultTimeLimitSeconds"
+        | "defaultGapTolerance"
+        | "solverThreads"
+        | "inlinePayloadMaxBytes"
       >;
       clock: Clock;
       credits: Pick<Credits, "perSolve" | "charge" | "refund" | "noticeLowBalance">;
@@ -78,8 +76,9 @@ export class SolveAdmission {
   async admit<P>(request: AdmissionRequest<P>): Promise<Admitted<P>> {
     const { config, clock, credits, quota } = this.deps;
     if (request.priority) assertPriorityAllowed(request.priority.value, request.priority.role);
-    const stats = problemStats(request.problem);
-    assertVariableCap(config, stats);
+    const serialized = isSerializedProblem(request.problem) ? request.problem : null;
+    const stats = serialized ? serialized.stats : problemStats(request.problem as Problem);
+    assertWithinCaps(modelCaps(config), stats);
     const plan = await request.plan(stats);
     const settings = resolveSettings(config, request.settings);
     const creditsEach = credits.perSolve(stats, settings.time_limit_seconds);
@@ -95,7 +94,13 @@ export class SolveAdmission {
       await credits.noticeLowBalance(request.userId, balance, total);
     }
     const id = newId(request.idPrefix, clock.now());
-    const problem = request.problemKey ? await storePayload(this.deps.blobs, request.problemKey(id), request.problem, config.inlinePayloadMaxBytes) : null;
+    const key = request.problemKey?.(id);
+    const problem =
+      key === undefined
+        ? null
+        : serialized
+          ? await storePayloadBytes(this.deps.blobs, key, serialized.json, config.inlinePayloadMaxBytes)
+          : await storePayload(this.deps.blobs, key, request.problem, config.inlinePayloadMaxBytes);
     return { id, stats, settings, plan, creditsEach, problem };
   }
 }

@@ -1,3 +1,4 @@
+import type { ModelCaps } from "../limits/model-caps.js";
 import { readLp } from "./lp.js";
 import { readMps } from "./mps.js";
 import type { ProblemFileFormat } from "./parse-error.js";
@@ -13,9 +14,9 @@ export { originalObjective, type WriteProblemOptions, type WrittenProblem } from
  * extension (.mps, .lp), else from the content: an MPS file's first card is NAME, ROWS or OBJSENSE;
  * an LP file starts with its objective sense (Minimize, Maximize, …) after `\` comments.
  */
-export function readProblemFile(text: string, format: ProblemFileFormat | "auto", filename?: string): Problem {
+export function readProblemFile(text: string, format: ProblemFileFormat | "auto", filename?: string, caps?: ModelCaps): Problem {
   const chosen = format === "auto" ? detectFormat(text, filename) : format;
-  return chosen === "lp" ? readLp(text) : readMps(text);
+  return chosen === "lp" ? readLp(text, { caps }) : readMps(text, { caps });
 }
 
 export function detectFormat(text: string, filename?: string): ProblemFileFormat {

@@ -1,4 +1,5 @@
 import { Token, tokenizeLp, type LpSection, type LpTokens } from "./lp-tokens.js";
+import { CapCounter } from "../limits/model-caps.js";
 import { parseInfinityWord } from "./numbers.js";
 import { ProblemParseError } from "./parse-error.js";
 import type { Constraint, Problem, Term, VariableType } from "./schema.js";
@@ -44,7 +45,11 @@ export class LpReader {
   private objective: Expression = { linear: new Map(), constant: 0, quadratic: [] };
   private readonly constraints: { name: string | null; line: number; terms: Map<number, number>; lb: number | null; ub: number | null }[] = [];
 
-  constructor(text: string) {
+  constructor(
+    text: string,
+    /** The instance's size caps, counted as variables, rows and terms are read (limits/model-caps.ts). */
+    private readonly caps: CapCounter = new CapCounter(),
+  ) {
     this.tokens = tokenizeLp(text);
   }
 
@@ -116,6 +121,7 @@ export class LpReader {
     if (index !== undefined) return index;
     if (name.length > MAX_NAME_LENGTH) this.fail(`variable name longer than ${MAX_NAME_LENGTH} characters`);
     if (!Number.isNaN(parseInfinityWord(name))) this.fail(`"${name}" is infinity, not a variable`);
+    this.caps.addVariable(`line ${this.line()}`);
     index = this.variableNames.length;
     this.variableIndex.set(name, index);
     this.variableNames.push(name);
@@ -251,6 +257,7 @@ export class LpReader {
       this.pos++;
       scale = 0.5;
     }
+    this.caps.addNonzeros(terms.length, `line ${open}`);
     for (const t of terms) into.push({ ...t, coef: t.coef * scale });
   }
 
@@ -296,6 +303,8 @@ export class LpReader {
         ub ??= u;
       }
       if (lb !== null && ub !== null && lb > ub) this.fail(`constraint ${name ?? ""} has lower side ${lb} above upper side ${ub}`.replace("  ", " "), line);
+      this.caps.addConstraint(`line ${line}`);
+      this.caps.addNonzeros(expression.linear.size, `line ${line}`);
       this.constraints.push({ name, line, terms: expression.linear, lb, ub });
     }
   }

@@ -2,7 +2,7 @@ import { LP_RESERVED_WORDS } from "./lp-tokens.js";
 import { formatNumber } from "./numbers.js";
 import type { Problem, Term } from "./schema.js";
 import { canonicalQuadratic, mergeLinearTerms } from "./terms.js";
-import { planWrite, unusedName, writtenVariable, type WriteProblemOptions, type WrittenProblem } from "./write-common.js";
+import { appendLines, planWrite, unusedName, writtenVariable, type WriteProblemOptions, type WrittenProblem } from "./write-common.js";
 
 /**
  * CPLEX LP writer. The objective lists every variable, with 0 where it has no cost, so that any
@@ -133,7 +133,10 @@ export function writeLp(problem: Problem, options: WriteLpOptions = {}): Written
       if (v.lb !== 0) bounds.push(` ${name} >= ${formatNumber(v.lb!)}`);
     } else bounds.push(` ${v.lb === null ? "-inf" : formatNumber(v.lb)} <= ${name} <= ${formatNumber(v.ub)}`);
   });
-  if (bounds.length > 0) out.push("Bounds", ...bounds);
+  if (bounds.length > 0) {
+    out.push("Bounds");
+    appendLines(out, bounds);
+  }
   for (const [section, type] of [
     ["Generals", "integer"],
     ["Binaries", "binary"],

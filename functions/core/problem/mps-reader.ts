@@ -1,4 +1,5 @@
 import { canonicalQuadratic, type QuadraticTerm } from "./terms.js";
+import { CapCounter } from "../limits/model-caps.js";
 import { parseDecimal, parseInfinityWord } from "./numbers.js";
 import { ProblemParseError } from "./parse-error.js";
 import type { Constraint, Problem, Term, Variable, VariableType } from "./schema.js";
@@ -123,6 +124,8 @@ export class MpsReader {
   constructor(
     private readonly text: string,
     private readonly format: MpsFormat,
+    /** The instance's size caps, counted as columns, rows and entries are read (limits/model-caps.ts). */
+    private readonly caps: CapCounter = new CapCounter(),
   ) {}
 
   read(): Problem {
@@ -299,6 +302,7 @@ export class MpsReader {
       this.rowIndex.set(name, this.hasObjectiveRow ? DROPPED_ROW : OBJECTIVE_ROW);
       this.hasObjectiveRow = true;
     } else if (type === "E" || type === "L" || type === "G") {
+      this.caps.addConstraint(`line ${this.lineNumber}`);
       this.rowIndex.set(name, this.rowNames.length);
       this.rowNames.push(name);
       this.rowTypes.push(type);
@@ -353,6 +357,7 @@ export class MpsReader {
         `column "${name}" appears again after other columns (first on line ${this.columnLines[seen]}); an MPS file lists each column's entries together`,
       );
     }
+    this.caps.addVariable(`line ${this.lineNumber}`);
     const index = this.columnNames.length;
     this.columnIndex.set(name, index);
     this.columnNames.push(name);
@@ -379,7 +384,10 @@ export class MpsReader {
     } else if (row >= 0) {
       if (this.rowLastColumn[row] === column) this.fail(`column "${name}" has two entries for row "${rowName}"`);
       this.rowLastColumn[row] = column;
-      if (value !== 0) this.rowTerms[row]!.push({ var: name, coef: value });
+      if (value !== 0) {
+        this.caps.addNonzeros(1, `line ${this.lineNumber}`);
+        this.rowTerms[row]!.push({ var: name, coef: value });
+      }
     }
   }
 
@@ -489,7 +497,10 @@ export class MpsReader {
     const value = this.number(token, `coefficient of (${name1}, ${name2})`);
     // Objective is c'x + ½x'Qx: see the conventions at the top of this file.
     const coef = section === "qmatrix" || name1 === name2 ? value / 2 : value;
-    if (coef !== 0) this.quadratic.push({ var1: name1, var2: name2, coef });
+    if (coef !== 0) {
+      this.caps.addNonzeros(1, `line ${this.lineNumber}`);
+      this.quadratic.push({ var1: name1, var2: name2, coef });
+    }
   }
 
   private build(): Problem {

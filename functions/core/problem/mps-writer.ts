@@ -1,7 +1,7 @@
 import { encodeRangedRow, formatNumber } from "./numbers.js";
 import type { Problem } from "./schema.js";
 import { canonicalQuadratic, mergeLinearTerms } from "./terms.js";
-import { planWrite, unusedName, writtenVariable, type WriteProblemOptions, type WrittenProblem } from "./write-common.js";
+import { appendLines, planWrite, unusedName, writtenVariable, type WriteProblemOptions, type WrittenProblem } from "./write-common.js";
 
 /**
  * Free MPS writer. Free, not fixed: fixed MPS cannot hold long names or shortest-round-trip numbers,
@@ -121,8 +121,13 @@ export function writeMps(problem: Problem, options: WriteMpsOptions = {}): Writt
   // HiGHS, CBC and SCIP read an objective-row RHS as minus the constant.
   if (plan.writtenConstant !== 0) rhs.unshift(`    ${rhsSet}  ${objectiveRow}  ${formatNumber(-plan.writtenConstant)}`);
   // Always written, even empty: CBC's CoinMpsIO refuses a file without an RHS section.
-  out.push("RHS", ...rhs);
-  if (ranges.length > 0) out.push("RANGES", ...ranges);
+  // Appended one by one: spreading 250,000 lines into push() overflows the call stack.
+  out.push("RHS");
+  appendLines(out, rhs);
+  if (ranges.length > 0) {
+    out.push("RANGES");
+    appendLines(out, ranges);
+  }
 
   const bounds: string[] = [];
   for (const [j, v] of variables.entries()) {
@@ -139,7 +144,10 @@ export function writeMps(problem: Problem, options: WriteMpsOptions = {}): Writt
       else if (v.lb !== 0) bound("LO", v.lb);
     }
   }
-  if (bounds.length > 0) out.push("BOUNDS", ...bounds);
+  if (bounds.length > 0) {
+    out.push("BOUNDS");
+    appendLines(out, bounds);
+  }
 
   const quadratic = canonicalQuadratic(problem.objective.quadratic ?? [], columnIndex);
   if (quadratic.length > 0) {

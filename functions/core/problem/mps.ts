@@ -1,3 +1,4 @@
+import { CapCounter, type ModelCaps } from "../limits/model-caps.js";
 import { MpsReader, type MpsFormat } from "./mps-reader.js";
 import { ProblemParseError } from "./parse-error.js";
 import type { Problem } from "./schema.js";
@@ -8,6 +9,8 @@ export type { MpsFormat } from "./mps-reader.js";
 export interface ReadMpsOptions {
   /** "auto" (default) reads free MPS and falls back to fixed if that fails. */
   format?: "auto" | MpsFormat;
+  /** The instance's size caps: reading stops with ModelCapExceeded the moment one would pass. */
+  caps?: ModelCaps;
 }
 
 /**
@@ -21,13 +24,14 @@ export interface ReadMpsOptions {
  */
 export function readMps(text: string, options: ReadMpsOptions = {}): Problem {
   const format = options.format ?? "auto";
-  if (format !== "auto") return new MpsReader(text, format).read();
+  const counter = () => new CapCounter(options.caps);
+  if (format !== "auto") return new MpsReader(text, format, counter()).read();
   try {
-    return new MpsReader(text, "free").read();
+    return new MpsReader(text, "free", counter()).read();
   } catch (freeError) {
     if (!(freeError instanceof ProblemParseError)) throw freeError;
     try {
-      return new MpsReader(text, "fixed").read();
+      return new MpsReader(text, "fixed", counter()).read();
     } catch (fixedError) {
       if (!(fixedError instanceof ProblemParseError)) throw fixedError;
       throw fixedError.line > freeError.line ? fixedError : freeError;

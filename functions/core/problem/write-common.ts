@@ -118,3 +118,8 @@ export function unusedName(base: string, used: ReadonlySet<string>): string {
   if (!used.has(base)) return base;
   for (let i = 1; ; i++) if (!used.has(`${base}_${i}`)) return `${base}_${i}`;
 }
+
+/** Appends `lines` to `out` one by one: a spread (`out.push(...lines)`) overflows the call stack past ~120,000 lines. */
+export function appendLines(out: string[], lines: readonly string[]): void {
+  for (let i = 0; i < lines.length; i++) out.push(lines[i]!);
+}

@@ -59,7 +59,9 @@ export function createDynamoClient(options: AwsClientOptions): DynamoDBClient {
 export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
     // Integers past 2^53 (a big-M coefficient) are stored as the doubles they are; DynamoDB keeps 38 digits.
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
+    // An object is a map whatever keys it has: the marshaller tells a plain object by its `constructor`,
+    // so a user-named key `constructor` (an override field, a dataset's element) made it refuse the item (a 500).
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true, allowImpreciseNumbers: true },
     // ...and read back as those doubles (the default gives a BigInt, which JSON cannot write).
     unmarshallOptions: { wrapNumbers: (value: string) => Number(value) },
   });

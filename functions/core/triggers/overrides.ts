@@ -24,8 +24,10 @@ export const SOLVER_OVERRIDE = "solver_name";
 export const OverrideFieldSchema = z.object({
   name: z
     .string()
+    .max(100, { abort: true })
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a set or parameter name of the model, or solver_name")
-    .max(100),
+    // No object can hold this key as data (it is the prototype's accessor); every other name is stored as given.
+    .refine((name) => name !== "__proto__", "__proto__ cannot name an override"),
   type: z
     .enum(OVERRIDE_TYPES)
     .describe(
@@ -126,15 +128,18 @@ export function resolveRunInput(fields: readonly CheckedField[], sent: Record<st
       allowed_fields: fields.map((f) => f.name),
     });
   }
-  const missing = fields.filter((f) => f.required && !(f.name in sent) && f.default === undefined).map((f) => f.name);
+  // Own keys only: `constructor` or `toString` is "in" every object (its prototype's), never sent by being so.
+  const missing = fields.filter((f) => f.required && !Object.hasOwn(sent, f.name) && f.default === undefined).map((f) => f.name);
   if (missing.length > 0) {
     throw new TriggerInputError("trigger.override_missing_required", `override_data lacks required fields: ${missing.join(", ")}.`, {
       missing_fields: missing,
     });
   }
-  const effective: Record<string, unknown> = {};
-  for (const f of fields) if (f.default !== undefined) effective[f.name] = f.default;
-  Object.assign(effective, sent);
+  // Built from entries (own data properties whatever their names), never by assignment onto a plain object.
+  const effective: Record<string, unknown> = Object.fromEntries([
+    ...fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default] as const),
+    ...Object.entries(sent),
+  ]);
   const { [SOLVER_OVERRIDE]: solverOverride, ...modelOverrides } = effective;
   const solver = String(solverOverride ?? solvers.chosen ?? solvers.version);
   const known = solver === "auto" || isSolverName(solver);

@@ -1,7 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
-import { DestinationRefused, guardedLookup, isRefusedAddress } from "./destination.js";
+import { DestinationRefused, guardedLookup, refusedHost } from "./destination.js";
 
 /**
  * One delivery attempt over HTTP. Node's http client follows no redirects, so a 3xx is simply a
@@ -45,11 +44,9 @@ export const postWebhook: WebhookPoster = (rawUrl, body, headers, options) => {
     } catch {
       return fail(new DestinationRefused("the webhook URL is not valid"));
     }
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    // An IP literal never goes through DNS, so the lookup guard cannot see it: check it here.
-    if (isIP(host) && !options.allowPrivateNetworks && isRefusedAddress(host)) {
-      return fail(new DestinationRefused(`${host} is a private, loopback or link-local address`));
-    }
+    // An IP literal never goes through DNS, so the lookup guard cannot see it: the same rule as at save time.
+    const refusal = options.allowPrivateNetworks ? null : refusedHost(url.hostname);
+    if (refusal) return fail(new DestinationRefused(refusal));
     const client = url.protocol === "https:" ? https : url.protocol === "http:" ? http : null;
     if (!client) return fail(new DestinationRefused(`${url.protocol} is not an allowed scheme`));
 

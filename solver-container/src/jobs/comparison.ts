@@ -1,4 +1,5 @@
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
+import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { computeAgreement, type FinishedRow, refutedRows } from "../../../functions/core/comparisons/agreement.js";
 import { comparisonNamesKey, shapeRows } from "../../../functions/core/comparisons/service.js";
@@ -10,6 +11,7 @@ import { type ExecutionRecord, executionKey } from "../../../functions/core/exec
 import { newId } from "../../../functions/core/ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../../../functions/core/jmodel/index.js";
 import { numericsOf } from "../../../functions/core/problem/numerics.js";
+import { isModelCapExceeded, modelCaps } from "../../../functions/core/limits/model-caps.js";
 import { problemStats, type Problem } from "../../../functions/core/problem/schema.js";
 import { rowOf } from "../../../functions/core/solvers/result.js";
 import { LeaseKeeper } from "../heartbeat.js";
@@ -94,7 +96,7 @@ export async function runComparisonJob(rt: WorkerRuntime, orgId: string, id: str
   } catch (error) {
     // Only while this worker still holds it: a lost lease means another outcome stands.
     await store.finish(orgId, id, rt.workerId, "failed", {
-      error_message: `worker error: ${(error as Error).message}`,
+      error_message: workerErrorText(error),
       completed_at: isoTime(services.clock.now()),
     });
     throw error;
@@ -193,10 +195,13 @@ async function problemFor(rt: WorkerRuntime, record: ComparisonRecord): Promise<
   let problem: Problem;
   let names: ModelNames;
   try {
-    ({ problem, names } = compileJModel(model.jmodel_source, model.data));
+    ({ problem, names } = compileJModel(model.jmodel_source, model.data, { caps: modelCaps(services.config) }));
   } catch (error) {
-    if (!isJModelError(error)) throw error;
-    const message = `dataset did not compile: ${error.message} (line ${error.line}, column ${error.column})`;
+    if (!isJModelError(error) && !isModelCapExceeded(error)) throw error;
+    // A dataset past the caps stops where it passed them, and fails this row as a compile error would.
+    const message = isModelCapExceeded(error)
+      ? `dataset is too large for this instance: ${error.message}`
+      : `dataset did not compile: ${error.message} (line ${error.line}, column ${error.column})`;
     await store.finish(
       record.org_id,
       record.id,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { resultKey } from "../../../functions/core/executions/service.js";
@@ -149,7 +150,7 @@ export async function runExecutionJob(rt: WorkerRuntime, orgId: string, id: stri
     // Only while this worker still holds it: a lost lease means another outcome stands.
     await services.executionStore.finish(orgId, id, rt.workerId, "failed", {
       result: null,
-      error_message: `worker error: ${(error as Error).message}`,
+      error_message: workerErrorText(error),
       completed_at: isoTime(services.clock.now()),
     });
     rt.announceFinal?.(id);

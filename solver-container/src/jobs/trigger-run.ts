@@ -1,4 +1,5 @@
 import { executionKey } from "../../../functions/core/executions/store.js";
+import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
 import type { RunOutcome } from "../../../functions/core/triggers/outcomes.js";
 import { startRunExecution } from "../../../functions/core/triggers/run-execution.js";
 import type { RunRecord } from "../../../functions/core/triggers/store.js";
@@ -32,7 +33,7 @@ export async function runTriggerRunJob(rt: WorkerRuntime, orgId: string, trigger
     outcome = await solveRun(rt, run, keeper.signal, onExecution);
   } catch (error) {
     workerError = error;
-    outcome = { status: "failed", result: null, error: `worker error: ${(error as Error).message}` };
+    outcome = { status: "failed", result: null, error: workerErrorText(error) };
   } finally {
     keeper.stop();
   }

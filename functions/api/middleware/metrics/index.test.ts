@@ -5,7 +5,7 @@ import type { ApiEnv } from "../../http/context.js";
 import { metrics } from "./index.js";
 
 describe("metrics", () => {
-  it("records method, path, final status and duration of every request, then lets the recorder flush", async () => {
+  it("records method, route template, final status and duration of every request, then lets the recorder flush", async () => {
     const recorded: RecentRequest[] = [];
     let flushes = 0;
     let t = 0;
@@ -18,18 +18,25 @@ describe("metrics", () => {
       }),
     );
     a.onError((_error, c) => c.text("failed", 500));
-    a.get("/ok", (c) => c.text("ok"));
-    a.get("/boom", () => {
+    // Admission names the route's template (http/admission.ts); a path no route has names none.
+    a.get("/items/:id", (c) => {
+      c.set("routeTemplate", "/items/:id");
+      return c.text("ok");
+    });
+    a.get("/boom", (c) => {
+      c.set("routeTemplate", "/boom");
       throw new Error("boom");
     });
-    await a.request("/ok");
+    await a.request("/items/secret_id_42");
     await a.request("/boom");
+    await a.request("/no-route/secret_id_43");
     expect(recorded.map((r) => [r.method, r.path, r.status, r.duration_ms])).toEqual([
-      ["GET", "/ok", 200, 12.5],
+      ["GET", "/items/:id", 200, 12.5],
       ["GET", "/boom", 500, 12.5],
+      ["GET", "(no route)", 404, 12.5],
     ]);
     expect(recorded[0]!.timestamp).toBe("1970-01-01T00:00:00.000Z");
-    expect(flushes).toBe(2);
+    expect(flushes).toBe(3);
   });
 
   it("answers without waiting for a flush when given a background runner, which receives the flush", async () => {

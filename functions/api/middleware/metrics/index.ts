@@ -12,8 +12,13 @@ export interface MetricsOptions {
   inBackground?: (work: Promise<unknown>) => void;
 }
 
+/** What the recent list shows for a request no route matched (an unknown path, a method a path lacks). */
+export const UNMATCHED_PATH = "(no route)";
+
 /**
- * Counts every request (method, path, final status, duration) for /health/metrics. The recorder keeps
+ * Counts every request (method, route, final status, duration) for /health/metrics. The path recorded
+ * is the matched route's template (`/api/v2/executions/:execution_id`), never the request's own path:
+ * the recent list is public, and a path names other tenants' resource ids. The recorder keeps
  * them in memory and flushes at most every METRICS_FLUSH_SECONDS, so a request pays no DynamoDB call
  * unless it happens to flush — and on a long-lived server (`inBackground`) not even then. A Lambda
  * awaits the flush: a process frozen after its response would not finish it.
@@ -25,7 +30,7 @@ export function metrics(options: MetricsOptions): MiddlewareHandler<ApiEnv> {
     await next();
     options.recorder.recordRequest({
       method: c.req.method,
-      path: c.req.path,
+      path: c.get("routeTemplate") ?? UNMATCHED_PATH,
       status: c.res.status,
       duration_ms: Math.round((now() - started) * 100) / 100,
       timestamp: new Date(options.clock.now()).toISOString(),

@@ -40,6 +40,7 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
     c.set("logger", logger);
     c.set("principal", null);
     c.set("rateClass", undefined);
+    c.set("routeTemplate", undefined);
     c.set("rateLimitHeaders", null);
     await next();
     c.res.headers.set(headerName, requestId);

@@ -29,7 +29,7 @@ function world(options: { solvers?: string[]; balance?: number } = {}) {
   const items = new Map<string, ExecutionRecord>();
   const files = new Map<string, string>();
   const blobs: BlobStore = {
-    put: async (key, body) => void files.set(key, body),
+    put: async (key, body) => void files.set(key, typeof body === "string" ? body : new TextDecoder().decode(body)),
     get: async (key) => files.get(key) ?? null,
     delete: async (key) => void files.delete(key),
   };

@@ -1,10 +1,11 @@
+import fc from "fast-check";
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TriggerInputError } from "../../../../../functions/core/errors.js";
 import { overrideSchemaIssues, resolveRunInput, type CheckedField } from "../../../../../functions/core/triggers/overrides.js";
-import { isRefusedAddress, webhookUrlProblem } from "../../../../../functions/core/webhooks/destination.js";
+import { DestinationRefused, guardedLookup, isRefusedAddress, refusedHost, webhookUrlProblem } from "../../../../../functions/core/webhooks/destination.js";
 import { postWebhook } from "../../../../../functions/core/webhooks/http-post.js";
 import { parseRetryAfter, retryDelaySeconds } from "../../../../../functions/core/webhooks/schedule.js";
 import { bodySignatureHex, deliveryHeaders, standardWebhooksSignature } from "../../../../../functions/core/webhooks/signing.js";
@@ -65,6 +66,20 @@ describe("destination guard", () => {
     ["1.1.1.1", false],
     ["2606:4700:4700::1111", false],
     ["::ffff:8.8.8.8", false],
+    // Issue 25: every IPv6 form that maps a loopback or private IPv4, and IPv6 blocks that are never public.
+    ["::127.0.0.1", true],
+    ["::7f00:1", true],
+    ["::ffff:0:127.0.0.1", true],
+    ["::ffff:0:7f00:1", true],
+    ["64:ff9b:1::7f00:1", true],
+    ["64:ff9b:1::808:808", true],
+    ["2002:7f00:1::", true],
+    ["2002:a9fe:a9fe::1", true],
+    ["2002:c0a8:101::", true],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", true],
+    ["3fff::1", true],
+    ["2002:808:808::", false],
+    ["64:ff9b::808:808", false],
   ])("%s refused: %s", (address, refused) => {
     expect(isRefusedAddress(address)).toBe(refused);
   });
@@ -78,6 +93,53 @@ describe("destination guard", () => {
     expect(webhookUrlProblem("http://[::1]:9000/", false)).toContain("private");
     expect(webhookUrlProblem("http://127.0.0.1:9000/", true)).toBeNull();
     expect(webhookUrlProblem("not a url", true)).toContain("not a valid URL");
+  });
+
+  it("refuses at save time the forms issue 25 found let through (delivery refused them), trailing-dot names included", () => {
+    for (const url of [
+      "http://[::127.0.0.1]/",
+      "http://[::ffff:0:127.0.0.1]/",
+      "http://[64:ff9b:1::7f00:1]/",
+      "http://[2002:7f00:1::]/",
+      "http://localhost./",
+      "http://LocalHost../x",
+      "http://api.localhost./",
+      "http://127.0.0.1./",
+      "http://0177.0.0.1/",
+      "http://2130706433/",
+    ]) {
+      expect(webhookUrlProblem(url, false), url).toMatch(/must not point/);
+      expect(refusedHost(new URL(url).hostname), url).not.toBeNull();
+    }
+    expect(webhookUrlProblem("http://localhost.example.com/", false)).toBeNull();
+  });
+
+  it("refuses every embedding of a refused IPv4 in any IPv6 form, in any spelling, and none of a public one (generated)", () => {
+    const octet = fc.integer({ min: 0, max: 255 });
+    const ipv4 = fc.tuple(octet, octet, octet, octet).map((o) => o.join("."));
+    const hex = (a: string) => {
+      const o = a.split(".").map(Number);
+      return [((o[0]! << 8) | o[1]!).toString(16), ((o[2]! << 8) | o[3]!).toString(16)];
+    };
+    const forms: ((v4: string) => string)[] = [
+      (v4) => `::${v4}`,
+      (v4) => `::${hex(v4).join(":")}`,
+      (v4) => `::ffff:${v4}`,
+      (v4) => `0:0:0:0:0:ffff:${hex(v4).join(":")}`,
+      (v4) => `::ffff:0:${v4}`,
+      (v4) => `64:ff9b::${v4}`,
+      (v4) => `64:ff9b:0:0:0:0:${hex(v4).join(":")}`,
+      (v4) => `2002:${hex(v4).join(":")}::1`,
+    ];
+    fc.assert(
+      fc.property(ipv4, fc.integer({ min: 0, max: forms.length - 1 }), (v4, f) => {
+        const v6 = forms[f]!(v4);
+        expect(isRefusedAddress(v6), `${v6} carries ${v4}`).toBe(isRefusedAddress(v4));
+        // The rule at save time is the delivery's: the URL's host is checked by the same function.
+        expect(refusedHost(new URL(`http://[${v6}]/`).hostname) !== null).toBe(isRefusedAddress(v4));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
 
@@ -210,6 +272,13 @@ describe("one delivery attempt over HTTP", () => {
     expect(await postWebhook(`${base}/ok`, "{}", {}, deny)).toMatchObject({ statusCode: null, refused: true });
     const byName = await postWebhook(`${base.replace("127.0.0.1", "localhost")}/ok`, "{}", {}, deny);
     expect(byName).toMatchObject({ statusCode: null, refused: true });
-    expect(byName.error).toMatch(/resolves to/);
+    // The name is refused by the same rule as at save time, before DNS; a name that resolves to loopback is the lookup guard's.
+    expect(byName.error).toMatch(/is localhost/);
+  });
+
+  it("refuses a name whose lookup gives a loopback address in the connection's own lookup (the DNS rebinding guard)", async () => {
+    const error = await new Promise<Error | null>((resolve) => guardedLookup(false)("localhost", { all: false }, (e) => resolve(e)));
+    expect(error).toBeInstanceOf(DestinationRefused);
+    expect(error!.message).toMatch(/resolves to/);
   });
 });

@@ -52,6 +52,15 @@ export default defineConfig({
         },
       },
       {
+        // Attacks replayed against a local stack (issue 25): each file starts its own stack and bounds its waits.
+        test: {
+          ...shared,
+          name: "abuse",
+          include: ["test/abuse/**/*.test.ts"],
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
         test: {
           ...shared,
           name: "heavy",

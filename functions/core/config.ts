@@ -47,6 +47,14 @@ export interface Config {
   instanceMaxCronSchedules: number;
   maxRequestBodyMb: number;
 
+  // Fair share of the fleet between organizations (docs/decisions.md, "Fair share"). 0 = no ceiling.
+  /** Jobs of one organization queued for a worker or running at once; the rest wait parked in the table. */
+  orgMaxRunningJobs: number;
+  /** Solves one organization may queue above priority 0 per UTC day (past it: 403, or a trigger run queued at 0). */
+  orgPrioritySolvesPerDay: number;
+  /** Triggers one organization may have. */
+  orgMaxTriggers: number;
+
   // Rate limits, statement A (per client IP / per e-mail) and B (per endpoint, per organization).
   instanceRateLimit: RateWindow;
   solveRateLimit: RateWindow;
@@ -216,6 +224,10 @@ export function loadConfig(env: Env = process.env): Config {
     instanceMaxVariables: num(env, "INSTANCE_MAX_VARIABLES", 0),
     instanceMaxCronSchedules: num(env, "INSTANCE_MAX_CRON_SCHEDULES", 0),
     maxRequestBodyMb: num(env, "MAX_REQUEST_BODY_MB", 0),
+
+    orgMaxRunningJobs: num(env, "ORG_MAX_RUNNING_JOBS", 2),
+    orgPrioritySolvesPerDay: num(env, "ORG_PRIORITY_SOLVES_PER_DAY", 100),
+    orgMaxTriggers: num(env, "ORG_MAX_TRIGGERS", 100),
 
     instanceRateLimit: {
       perMinute: num(env, "INSTANCE_RATE_LIMIT_PER_MINUTE", 120),

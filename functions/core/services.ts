@@ -15,12 +15,15 @@ import { ExecutionStore } from "./executions/store.js";
 import { ProgressService } from "./progress/service.js";
 import { ProgressStore } from "./progress/store.js";
 import { Credits } from "./credits/credits.js";
+import { PriorityBudget } from "./limits/priority-budget.js";
 import { DailyQuota } from "./limits/quota.js";
 import { SolveAdmission } from "./limits/solve-admission.js";
 import { RateLimiter } from "./limits/rate-limits.js";
 import { Notifications } from "./notifications/notifications.js";
 import { ProjectService } from "./projects/service.js";
 import { ProjectStore } from "./projects/store.js";
+import { FairShare } from "./queue/fair-share.js";
+import { FairShareStore } from "./queue/fair-share-store.js";
 import { createSqsClient, Queues } from "./queue/sqs.js";
 import { WorkerHeartbeats } from "./health/worker-heartbeats.js";
 import { InventoryStore } from "./solvers/inventory.js";
@@ -59,11 +62,14 @@ export interface Services {
   limiter: RateLimiter;
   sqs: SQSClient;
   queues: Queues;
+  /** Each organization's share of the fleet: where new jobs are dispatched, and what workers hold while they run one. */
+  fairShare: FairShare;
   blobs: BlobStore;
   inventory: InventoryStore;
   workerHeartbeats: WorkerHeartbeats;
   notifications: Notifications;
   quota: DailyQuota;
+  priorityBudget: PriorityBudget;
   credits: Credits;
   admission: SolveAdmission;
   executionStore: ExecutionStore;
@@ -111,12 +117,14 @@ export function createServices(options: ServiceOptions): Services {
   const metricsStore = new MetricsStore(table);
   const sqs = options.sqs ?? createSqsClient(config);
   const queues = new Queues(sqs, config);
+  const fairShare = new FairShare({ store: new FairShareStore(table), queues, clock, config, logger });
   const blobs = options.blobs ?? createBlobStore(config);
   const inventory = new InventoryStore(table, config);
   const notifications = new Notifications(table, clock);
   const quota = new DailyQuota(counters, config);
   const credits = new Credits({ identity, notifications, config });
-  const admission = new SolveAdmission({ config, clock, credits, quota, blobs });
+  const priorityBudget = new PriorityBudget(counters, config);
+  const admission = new SolveAdmission({ config, clock, credits, quota, priorityBudget, blobs });
   const executionStore = new ExecutionStore(table);
   const projectStore = new ProjectStore(table);
   const projects = new ProjectService({ projectStore, blobs, clock, config });
@@ -124,8 +132,8 @@ export function createServices(options: ServiceOptions): Services {
   const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
-  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, queues, finalSignals });
-  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues });
+  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals });
+  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
@@ -152,11 +160,13 @@ export function createServices(options: ServiceOptions): Services {
     limiter,
     sqs,
     queues,
+    fairShare,
     blobs,
     inventory,
     workerHeartbeats: new WorkerHeartbeats(table),
     notifications,
     quota,
+    priorityBudget,
     credits,
     admission,
     executionStore,
@@ -173,7 +183,7 @@ export function createServices(options: ServiceOptions): Services {
     triggerStore,
     schedules,
     triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs, schedules }),
-    triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, queues, runOutcomes, auth, blobs }),
+    triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, fairShare, priorityBudget, runOutcomes, auth, blobs }),
     runOutcomes,
     webhooks,
   };

@@ -20,6 +20,7 @@ const tag = "Solver comparison";
 const launchErrors: ErrorName[] = [
   "variable_limit_exceeded",
   "daily_solve_quota_exceeded",
+  "priority_budget_exceeded",
   "insufficient_credits",
   "not_found",
   "no_solver_can_run_this_model",

@@ -161,6 +161,7 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
         "not_found",
         "variable_limit_exceeded",
         "daily_solve_quota_exceeded",
+        "priority_budget_exceeded",
         "insufficient_credits",
         "trigger_input_refused",
         "model_did_not_compile",

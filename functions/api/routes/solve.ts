@@ -63,6 +63,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       errors: [
         "variable_limit_exceeded",
         "daily_solve_quota_exceeded",
+        "priority_budget_exceeded",
         "insufficient_credits",
         "no_solver_can_run_this_model",
         "enqueue_failed",
@@ -101,7 +102,14 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       access: "user",
       role: "solver",
       rateClass: "solve",
-      errors: ["variable_limit_exceeded", "daily_solve_quota_exceeded", "insufficient_credits", "no_solver_can_run_this_model", "enqueue_failed"],
+      errors: [
+        "variable_limit_exceeded",
+        "daily_solve_quota_exceeded",
+        "priority_budget_exceeded",
+        "insufficient_credits",
+        "no_solver_can_run_this_model",
+        "enqueue_failed",
+      ],
       body: SolveRequestSchema,
       responses: {
         202: { description: "Queued.", schema: AsyncSolveResponseSchema },

@@ -68,7 +68,7 @@ const problemsOf = (problems: JModelProblem[]) =>
  * before anything is charged or stored, then charges, stores and enqueues.
  */
 export class ComparisonService {
-  constructor(private readonly deps: Pick<Services, "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "queues">) {}
+  constructor(private readonly deps: Pick<Services, "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "fairShare">) {}
 
   /**
    * Admits `copies` × the solvers that can express the problem (one comparison, or a matrix's rows):
@@ -185,7 +185,7 @@ export class ComparisonService {
   /** Sends the job; a broker refusal is recorded on the comparison and answered 503 enqueue_failed. */
   private async enqueue(record: ComparisonRecord): Promise<void> {
     try {
-      await this.deps.queues.sendJob({ type: "comparison", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
+      await this.deps.fairShare.dispatch({ type: "comparison", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
     } catch (error) {
       await this.deps.comparisonStore.end(
         record.org_id,

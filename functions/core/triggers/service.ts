@@ -4,7 +4,7 @@ import { roleAtLeast } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
 import { generateSecret, secretPrefix, sha256Hex } from "../auth/secrets.js";
 import { isoTime } from "../clock.js";
-import { forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
+import { AppError, forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
 import { newId } from "../ids.js";
 import { assertPriorityAllowed } from "../queue/priority.js";
 import { webhookUrlProblem } from "../webhooks/destination.js";
@@ -69,7 +69,14 @@ export class TriggerService {
       priority: input.priority,
       schedule: input.schedule ? scheduleOf(input.schedule, now) : null,
     };
+    await this.assertTriggerCap(principal.orgId, 0);
     await store.createTrigger(record);
+    // Counted again with the new trigger in: two creations racing past the first check both see the
+    // other, and the one over the cap is taken back (exact without a transaction).
+    await this.assertTriggerCap(principal.orgId, 1).catch(async (error: unknown) => {
+      await store.deleteTrigger(record.org_id, record.id);
+      throw error;
+    });
     if (record.schedule) {
       // A trigger whose schedule cannot be set is not kept: the caller retries the whole create.
       await this.deps.schedules.put(record).catch(async (error: unknown) => {
@@ -78,6 +85,27 @@ export class TriggerService {
       });
     }
     return { view: triggerView(record, now), secret, webhookSecret: generated };
+  }
+
+  /**
+   * 403 `trigger_limit_exceeded` when the organization has more than ORG_MAX_TRIGGERS − `added` triggers
+   * (0 = no cap): before a creation (`added` 0: one more must fit), and after it (`added` 1: the new one
+   * is counted).
+   */
+  private async assertTriggerCap(orgId: string, added: 0 | 1): Promise<void> {
+    const cap = this.deps.config.orgMaxTriggers;
+    if (cap <= 0) return;
+    const triggers = await this.deps.triggerStore.countTriggers(orgId);
+    if (triggers - added >= cap) {
+      throw new AppError(
+        "trigger_limit_exceeded",
+        `The organization has ${triggers - added} triggers; this instance allows at most ${cap}. Delete one first.`,
+        {
+          limit: cap,
+          triggers: triggers - added,
+        },
+      );
+    }
   }
 
   async list(principal: Principal, documentId: string | undefined): Promise<TriggerListItem[]> {

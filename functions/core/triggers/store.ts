@@ -171,6 +171,11 @@ export class TriggerStore {
     return trigger;
   }
 
+  /** How many triggers the organization has (a COUNT query: the items are read, none is sent back). */
+  countTriggers(orgId: string): Promise<number> {
+    return this.table.countPrefix(`ORG#${orgId}`, "TRG#");
+  }
+
   async listTriggers(orgId: string): Promise<TriggerRecord[]> {
     return (await this.table.queryPrefix(`ORG#${orgId}`, "TRG#", { newestFirst: true })).map((i) => fromItem<TriggerRecord>(i));
   }

@@ -75,6 +75,11 @@ export interface Config {
   /** Sender of password-reset mail through SES; empty: no mail transport (tokens are not delivered). */
   mailFromAddress: string;
   authMaxActiveApiKeysPerUser: number;
+  /**
+   * SHA-256 (hex) of the instance operator's token (`inc_op_…`), the one credential that grants credits;
+   * empty: no operator, grants are refused. The hash, not the token: the setting reveals nothing usable.
+   */
+  operatorTokenSha256: string;
   apiKeyCacheSeconds: number;
 
   // Solving.
@@ -190,6 +195,12 @@ function window(env: Env, prefix: string, perMinute: number, perDay: number): Ra
   return { perMinute: num(env, `${prefix}_PER_MINUTE`, perMinute), perDay: num(env, `${prefix}_PER_DAY`, perDay) };
 }
 
+function sha256Setting(name: string, value: string): string {
+  const raw = value.trim().toLowerCase();
+  if (raw !== "" && !/^[0-9a-f]{64}$/.test(raw)) throw new Error(`config: ${name} must be a SHA-256 in hex (64 characters)`);
+  return raw;
+}
+
 /** The retry schedule of webhook deliveries: ~24 h in 8 attempts after the first. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = [30, 120, 600, 1800, 3600, 7200, 21600, 43200];
 
@@ -249,6 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
     mailFromAddress: str(env, "MAIL_FROM_ADDRESS", ""),
     authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
+    operatorTokenSha256: sha256Setting("OPERATOR_TOKEN_SHA256", str(env, "OPERATOR_TOKEN_SHA256", "")),
     apiKeyCacheSeconds: num(env, "API_KEY_CACHE_SECONDS", 10),
 
     defaultTimeLimitSeconds: num(env, "DEFAULT_TIME_LIMIT_SECONDS", 60),

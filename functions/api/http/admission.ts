@@ -40,6 +40,19 @@ async function authenticate(c: Context<ApiEnv>, spec: RouteSpec): Promise<Princi
   return principal;
 }
 
+/**
+ * The instance operator's token, or nothing: an organization member's valid credential is 403 (no
+ * role of an organization reaches an operator's act), anything else 401.
+ */
+async function authenticateOperator(c: Context<ApiEnv>): Promise<void> {
+  const deps = c.get("deps");
+  const credential = bearer(c);
+  if (deps.auth.isOperator(credential)) return;
+  const member = await deps.auth.authenticate(credential).catch(() => null);
+  if (member) throw forbidden("This is an instance operator's act (the operator's token); no organization role may do it.");
+  throw unauthorized("This operation takes the instance operator's token.");
+}
+
 const isJson = (type: string): boolean => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type);
 
 /** 415 for a body whose declared type the route does not take (a JSON route: JSON; an upload: its types). */
@@ -62,6 +75,7 @@ function assertContentType(c: Context<ApiEnv>, spec: RouteSpec): void {
 export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Principal | null> {
   const deps = c.get("deps");
   c.set("rateClass", spec.rateClass);
+  if (spec.access === "operator") await authenticateOperator(c);
   const principal = spec.access === "user" || spec.access === "api_key" ? await authenticate(c, spec) : null;
   if (principal) {
     c.set("principal", principal);

@@ -88,6 +88,7 @@ function errorResponses(names: ErrorName[], headers: HeaderName[]): Json {
 const SECURITY: Record<AnyRouteSpec["access"], Json[]> = {
   public: [],
   trigger_secret: [{ triggerSecret: [] }],
+  operator: [{ operatorToken: [] }],
   api_key: [{ apiKey: [] }],
   user: [{ apiKey: [] }, { sessionJwt: [] }],
 };
@@ -147,6 +148,11 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
         apiKey: { type: "http", scheme: "bearer", description: "An API key from POST /api/v2/keys" },
         sessionJwt: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A session token from POST /api/v2/auth/login" },
         triggerSecret: { type: "http", scheme: "bearer", description: "The trigger's own secret (or the body's trigger_secret)" },
+        operatorToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The instance operator's token (inc_op_…; the instance is configured with its SHA-256 in OPERATOR_TOKEN_SHA256)",
+        },
       },
       headers: RESPONSE_HEADERS,
       schemas: Object.fromEntries(ERROR_NAMES.map((name) => [errorComponent(name), schema(errorBodySchema(name), "output")])),

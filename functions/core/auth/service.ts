@@ -6,7 +6,8 @@ import { type ApiKeyLookup, type ApiKeyRecord, type OrganizationRecord, ResetTok
 import { isEmailAddress } from "./email.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
 import { effectiveWorkspaceRole, type Role } from "./roles.js";
-import { dummyPasswordHash, generateSecret, hashPassword, secretPrefix, sha256Hex, verifyPassword } from "./secrets.js";
+import type { CreditLedger } from "../credits/ledger.js";
+import { constantTimeEqual, dummyPasswordHash, generateSecret, hashPassword, secretPrefix, sha256Hex, verifyPassword } from "./secrets.js";
 
 /** Who is calling: the result of authenticating a bearer credential. */
 export interface Principal {
@@ -44,12 +45,24 @@ export class AuthService {
   private readonly config: Services["config"];
   private readonly clock: Services["clock"];
   private readonly jwtSecret: string;
+  private readonly ledger: Pick<CreditLedger, "record"> | null;
 
-  constructor(deps: Pick<Services, "identity" | "config" | "clock"> & { jwtSecret: string }) {
+  constructor(deps: Pick<Services, "identity" | "config" | "clock"> & { jwtSecret: string; ledger?: Pick<CreditLedger, "record"> }) {
     this.store = deps.identity;
     this.config = deps.config;
     this.clock = deps.clock;
     this.jwtSecret = deps.jwtSecret;
+    this.ledger = deps.ledger ?? null;
+  }
+
+  /**
+   * Whether `credential` is the instance operator's token (OPERATOR_TOKEN_SHA256 holds its SHA-256):
+   * the one credential that grants credits. Compared in constant time; false when no operator is set.
+   */
+  isOperator(credential: string | null): boolean {
+    const expected = this.config.operatorTokenSha256;
+    if (!expected || !credential) return false;
+    return constantTimeEqual(sha256Hex(credential), expected);
   }
 
   // Bootstrap, sign-up and users ----------------------------------------------------------------
@@ -67,6 +80,7 @@ export class AuthService {
       created_at: isoTime(now),
     };
     await this.store.createOrganization(org);
+    await this.ledger?.record(org.id, { kind: "initial_grant", credits: org.credit_balance, balance_after: org.credit_balance, note: null }, now);
     const user = await this.createUser(org.id, { email: input.email, password: input.password, name: input.name, role: "owner" });
     return { org, user };
   }

@@ -72,6 +72,8 @@ export interface Config {
   jwtSecretArn: string;
   jwtTtlSeconds: number;
   passwordResetTtlSeconds: number;
+  /** How long a sign-up's confirmation token and an invitation's token can be used. */
+  enrolmentTtlSeconds: number;
   /** Sender of password-reset mail through SES; empty: no mail transport (tokens are not delivered). */
   mailFromAddress: string;
   authMaxActiveApiKeysPerUser: number;
@@ -258,6 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecretArn: str(env, "JWT_SECRET_ARN", ""),
     jwtTtlSeconds: num(env, "JWT_TTL_SECONDS", 3600),
     passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
+    enrolmentTtlSeconds: num(env, "ENROLMENT_TTL_SECONDS", 259_200),
     mailFromAddress: str(env, "MAIL_FROM_ADDRESS", ""),
     authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
     operatorTokenSha256: sha256Setting("OPERATOR_TOKEN_SHA256", str(env, "OPERATOR_TOKEN_SHA256", "")),

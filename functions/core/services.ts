@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { Mailbox } from "./auth/mailer.js";
+import { Enrolment } from "./auth/enrolment.js";
 import { AuthService } from "./auth/service.js";
 import { createBlobStore, type BlobStore } from "./blob/blob-store.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -60,6 +61,8 @@ export interface Services {
   metricsStore: MetricsStore;
   metrics: MetricsRecorder;
   auth: AuthService;
+  /** Sign-up and invitations, by mailed token: no answer tells whether an address is taken. */
+  enrolment: Enrolment;
   limiter: RateLimiter;
   sqs: SQSClient;
   queues: Queues;
@@ -133,6 +136,7 @@ export function createServices(options: ServiceOptions): Services {
   const comparisonStore = new ComparisonStore(table);
   const auth = new AuthService({ identity, config, clock, ledger, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
+  const mailbox: Mailbox = options.mailbox ?? (() => undefined);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
   const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare });
@@ -145,7 +149,7 @@ export function createServices(options: ServiceOptions): Services {
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
   return {
     config,
-    mailbox: options.mailbox ?? (() => undefined),
+    mailbox,
     clock,
     logger,
     dynamo,
@@ -159,6 +163,7 @@ export function createServices(options: ServiceOptions): Services {
       now: () => clock.now(),
     }),
     auth,
+    enrolment: new Enrolment({ identity, table, config, clock, mailbox, auth }),
     limiter,
     sqs,
     queues,

@@ -9,7 +9,12 @@ import { z } from "zod";
 export const EMAIL_MAX_LENGTH = 254;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+/**
+ * The form an address is compared and claimed in: NFKC, then case-folded (upper- then lower-casing
+ * folds what lower-casing alone misses: ß and ẞ to ss, final sigma to sigma), then NFKC again. So the
+ * Kelvin sign (U+212A) or fullwidth letters cannot claim an address that is another's in plain letters.
+ */
+export const normalizeEmail = (email: string): string => email.normalize("NFKC").trim().toUpperCase().toLowerCase().normalize("NFKC");
 
 export const isEmailAddress = (value: string): boolean => value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(normalizeEmail(value));
 

@@ -115,7 +115,12 @@ export async function admitInput(c: Context<ApiEnv>, spec: RouteSpec, body: unkn
   const deps = c.get("deps");
   const now = deps.clock.now();
   const cls: RateClass = spec.rateClass;
-  if (cls === "sign_in") assertAllowed(await deps.limiter.signInForEmail(normalizeEmail(email), now), now, "sign-in attempts for this account");
+  if (cls === "sign_in")
+    assertAllowed(
+      await deps.limiter.signInForAccountFrom(normalizeEmail(email), deps.clientIp(c), now),
+      now,
+      "sign-in attempts for this account from this address",
+    );
   if (RATE_CLASSES[cls].scope === "email") {
     const result = await deps.limiter.consume(cls, normalizeEmail(email), now);
     if (result) observeWindow(c, result, now, rateClassWhat(cls));

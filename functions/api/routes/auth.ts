@@ -49,7 +49,7 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       operationId: "login",
       summary: "Sign in with e-mail and password; returns a session JWT",
       description:
-        "Limited per client IP (AUTH_LOGIN_RATE_LIMIT_*) and per e-mail address (AUTH_LOGIN_PER_EMAIL_RATE_LIMIT_*). A session ends at its expiry, or at once when the user's password is reset or their role changes.",
+        "Limited per client IP (AUTH_LOGIN_RATE_LIMIT_*) and per e-mail address and client IP together (AUTH_LOGIN_PER_EMAIL_RATE_LIMIT_*: a stranger's failures do not lock the account's owner out). A session ends at its expiry, or at once when the user's password is reset or their role changes.",
       tag: "Auth",
       access: "public",
       role: null,

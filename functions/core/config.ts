@@ -133,6 +133,10 @@ export interface Config {
   webhookTimeoutSeconds: number;
   webhookRetryDelaysSeconds: number[];
   webhookAllowPrivateNetworks: boolean;
+  /** Secrets Manager secret holding the webhook key that seals webhook secrets at rest (AWS); empty: the key file. */
+  webhookKeySecretArn: string;
+  /** The local webhook key (made on first use, mode 0600) when no secret ARN is set. */
+  webhookKeyFile: string;
   /** A finished run whose first webhook attempt is not queued this long after it ended is sent by the sweeper. */
   webhookOutboxGraceSeconds: number;
 
@@ -291,6 +295,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutSeconds: num(env, "WEBHOOK_TIMEOUT_SECONDS", 30),
     webhookRetryDelaysSeconds: retryDelays,
     webhookAllowPrivateNetworks: bool(env, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", false),
+    webhookKeySecretArn: str(env, "WEBHOOK_KEY_SECRET_ARN", ""),
+    webhookKeyFile: str(env, "WEBHOOK_KEY_FILE", ".data/webhook-key"),
     webhookOutboxGraceSeconds: num(env, "WEBHOOK_OUTBOX_GRACE_SECONDS", 60),
 
     sweepIntervalSeconds: num(env, "SWEEP_INTERVAL_SECONDS", 60),

@@ -42,6 +42,7 @@ import { TriggerRuns } from "./triggers/runs.js";
 import { TriggerService } from "./triggers/service.js";
 import { TriggerStore } from "./triggers/store.js";
 import { WebhookDeliveries } from "./webhooks/delivery.js";
+import { WebhookSecretBox } from "./webhooks/secret-box.js";
 
 /**
  * Everything the handlers and workers share, built once per process (per Lambda cold start, per
@@ -95,6 +96,8 @@ export interface Services {
   triggerRuns: TriggerRuns;
   runOutcomes: RunOutcomes;
   webhooks: WebhookDeliveries;
+  /** Seals webhook secrets before they are stored, opens them to sign a delivery. */
+  webhookSecrets: WebhookSecretBox;
 }
 
 export interface ServiceOptions {
@@ -144,7 +147,8 @@ export function createServices(options: ServiceOptions): Services {
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory });
   const triggerStore = new TriggerStore(table);
-  const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger });
+  const webhookSecrets = WebhookSecretBox.fromConfig(config);
+  const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger, webhookSecrets });
   const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
   return {
@@ -189,9 +193,10 @@ export function createServices(options: ServiceOptions): Services {
     documents,
     triggerStore,
     schedules,
-    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs, schedules }),
+    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs, schedules, webhookSecrets }),
     triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, fairShare, priorityBudget, runOutcomes, auth, blobs }),
     runOutcomes,
     webhooks,
+    webhookSecrets,
   };
 }

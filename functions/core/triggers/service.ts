@@ -23,7 +23,9 @@ type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
  * field from the record, so neither secret (nor the trigger secret's hash) can reach a response.
  */
 export class TriggerService {
-  constructor(private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs" | "schedules">) {}
+  constructor(
+    private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs" | "schedules" | "webhookSecrets">,
+  ) {}
 
   async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string; webhookSecret: string | null }> {
     const { triggerStore: store, documents, identity, clock } = this.deps;
@@ -60,7 +62,7 @@ export class TriggerService {
       secret_prefix: secretPrefix(secret),
       override_schema: input.override_schema,
       webhook_url: input.webhook_url ?? null,
-      webhook_secret: input.webhook_secret ?? generated,
+      webhook_secret: null,
       is_enabled: true,
       total_runs: 0,
       last_fired_at: null,
@@ -69,6 +71,9 @@ export class TriggerService {
       priority: input.priority,
       schedule: input.schedule ? scheduleOf(input.schedule, now) : null,
     };
+    const webhookSecret = input.webhook_secret ?? generated;
+    // Sealed before it reaches the table (webhooks/secret-box.ts); the response shows a generated one once, from memory.
+    if (webhookSecret) record.webhook_secret = await this.deps.webhookSecrets.seal(webhookSecret, record.id);
     await this.assertTriggerCap(principal.orgId, 0);
     await store.createTrigger(record);
     // Counted again with the new trigger in: two creations racing past the first check both see the
@@ -152,6 +157,8 @@ export class TriggerService {
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
     this.checkWebhookUrl(url, input.webhook_url !== undefined);
     const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
+    const newSecret = input.webhook_secret ?? generated;
+    const sealed = newSecret ? await this.deps.webhookSecrets.seal(newSecret, t.id) : undefined;
     const now = this.deps.clock.now();
     const updated = await this.deps.triggerStore.updateTrigger(
       t.org_id,
@@ -162,7 +169,7 @@ export class TriggerService {
         override_schema: input.override_schema,
         solver_name: input.solver_name,
         webhook_url: input.webhook_url,
-        webhook_secret: input.webhook_secret ?? generated ?? undefined,
+        webhook_secret: sealed,
         priority: input.priority,
         schedule: input.schedule === undefined ? undefined : input.schedule && scheduleOf(input.schedule, now),
       },

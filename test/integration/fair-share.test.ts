@@ -275,4 +275,26 @@ describe("fair share of the fleet (dynalite + fauxqs)", () => {
     expect(await fleet.take()).toBe(true);
     fleet.assertInvariants();
   });
+
+  it("parks at the worker a message that holds no slot while its organization is at its cap (one sent before the cap existed), without receiving it again", async () => {
+    const fleet = new Fleet(await freshServices());
+    await fleet.submit("a", 0);
+    await fleet.submit("a", 0);
+    await fleet.take();
+    await fleet.take();
+    // A job of `a` queued the old way: straight to SQS, no slot.
+    const { executionStore, queues, table } = fleet.services;
+    await executionStore.create(executionRecord("org_a", "exe_old", 0));
+    fleet.submitted.set("exe_old", "org_a");
+    await queues.sendJob({ type: "execution", id: "exe_old", org_id: "org_a", priority: 0 });
+    expect(await fleet.take()).toBe(true);
+    expect(fleet.running.map((r) => r.job.id)).not.toContain("exe_old");
+    expect((await table.queryPrefix<{ job: { id: string } }>("ORG#org_a", "PARKED#")).map((p) => p.job.id)).toEqual(["exe_old"]);
+    expect(await fleet.take()).toBe(false);
+    await fleet.finish(0);
+    await fleet.drain();
+    expect((await executionStore.get("org_a", "exe_old"))?.status).toBe("completed");
+    expect(fleet.acquired.get("exe_old")).toBe(1);
+    fleet.assertInvariants();
+  });
 });

@@ -1,7 +1,7 @@
-import { isoTime } from "../clock.js";
+import { epochSeconds, isoTime } from "../clock.js";
 import { comparisonKey } from "../comparisons/store.js";
 import { executionKey } from "../executions/store.js";
-import { and, assign, atMost, attributeNotExists, buildUpdate, equals, itemAbsent, itemExists, lessThan, or, statusIs } from "../store/conditions.js";
+import { and, assign, atMost, attributeExists, attributeNotExists, buildUpdate, equals, itemAbsent, itemExists, lessThan, or, statusIs } from "../store/conditions.js";
 import type { Table } from "../store/table.js";
 import { runKey } from "../triggers/store.js";
 import type { JobMessage } from "./messages.js";
@@ -13,10 +13,16 @@ import { PRIORITY_BANDS, priorityBand } from "./priority.js";
  *   ORG#<org>  RUNSLOT#<nn>                                one of the organization's running slots, held by
  *                                                          one job (`job`) until `expires_at_ms`
  *   ORG#<org>  PARKED#<band>#<parked at>#<type>#<id>       a job waiting for a slot: its queue message, kept
- *                                                          here instead of in SQS; band 0 = high first
+ *                                                          here instead of in SQS; band 0 = high first;
+ *                                                          listed in gsi1 (`PARKED#<org>`) while it waits
  *
  * A slot is free when absent or expired: a worker that dies stops renewing its slot, and the slot frees
  * itself, as a lease does — nothing has to notice the death for the organization to get its share back.
+ *
+ * Nothing here deletes: workers hold no dynamodb:DeleteItem (lib/solver-fleet.ts). A slot is freed by
+ * expiring it; a parked entry that was sent or is moot leaves the sparse gsi1 listing (its gsi1 keys
+ * removed) and the table's TTL takes the item. The listing is read from the index (eventually
+ * consistent): an entry seen after it left is refused by the conditional write that claims it.
  */
 export interface RunSlot {
   slot: number;
@@ -81,23 +87,34 @@ export class FairShareStore {
     return out !== null;
   }
 
-  /** Frees the slot if `holder` still holds it. */
-  release(orgId: string, slot: number, holder: string): Promise<boolean> {
-    return this.table.delete(`ORG#${orgId}`, slotSk(slot), equals("job", holder));
+  /** Frees the slot if `holder` still holds it (expired now: the next claim takes it). */
+  async release(orgId: string, slot: number, holder: string): Promise<boolean> {
+    const out = await this.table.update({
+      Key: { pk: `ORG#${orgId}`, sk: slotSk(slot) },
+      ...buildUpdate({ set: [assign("expires_at_ms", 0)], condition: equals("job", holder) }),
+    });
+    return out !== null;
   }
 
   /** Parks a job: its message, kept in the organization's partition, ordered by band then time. */
   async park(job: JobMessage, nowMs: number): Promise<ParkedEntry> {
     const band = PRIORITY_BANDS.indexOf(priorityBand(job.priority));
     const { slot: _slot, ...message } = job;
-    const entry: ParkedEntry = { pk: `ORG#${job.org_id}`, sk: `${parkedPrefix}${band}#${isoTime(nowMs)}#${job.type}#${job.id}`, job: message };
-    await this.table.put({ ...entry });
+    const order = `${band}#${isoTime(nowMs)}#${job.type}#${job.id}`;
+    const entry: ParkedEntry = { pk: `ORG#${job.org_id}`, sk: `${parkedPrefix}${order}`, job: message };
+    await this.table.put({ ...entry, gsi1pk: `${parkedPrefix}${job.org_id}`, gsi1sk: order });
     return entry;
   }
 
-  /** The organization's parked jobs, first to promote first (high band, then oldest). */
-  parked(orgId: string, limit: number): Promise<ParkedEntry[]> {
-    return this.table.queryPrefix<ParkedEntry>(`ORG#${orgId}`, parkedPrefix, { limit });
+  /** The organization's parked jobs, first to promote first (high band, then oldest); from the index. */
+  async parked(orgId: string, limit: number): Promise<ParkedEntry[]> {
+    const { items } = await this.table.queryPage<ParkedEntry>({
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :p",
+      ExpressionAttributeValues: { ":p": `${parkedPrefix}${orgId}` },
+      Limit: limit,
+    });
+    return items;
   }
 
   /** Takes an entry to promote it for `ms` (another promoter leaves it alone meanwhile); false when another has it. */
@@ -106,7 +123,7 @@ export class FairShareStore {
       Key: { pk: entry.pk, sk: entry.sk },
       ...buildUpdate({
         set: [assign("claimed_until_ms", nowMs + ms)],
-        condition: and(itemExists(), or(attributeNotExists("claimed_until_ms"), lessThan("claimed_until_ms", nowMs))),
+        condition: and(attributeExists("gsi1pk"), or(attributeNotExists("claimed_until_ms"), lessThan("claimed_until_ms", nowMs))),
       }),
     });
     return out !== null;
@@ -117,8 +134,12 @@ export class FairShareStore {
     await this.table.update({ Key: { pk: entry.pk, sk: entry.sk }, ...buildUpdate({ remove: ["claimed_until_ms"], condition: itemExists() }) });
   }
 
-  async dropEntry(entry: Pick<ParkedEntry, "pk" | "sk">): Promise<void> {
-    await this.table.delete(entry.pk, entry.sk);
+  /** Takes an entry out of the listing (sent, or moot); the table's TTL deletes it a day later. */
+  async dropEntry(entry: Pick<ParkedEntry, "pk" | "sk">, nowMs: number): Promise<void> {
+    await this.table.update({
+      Key: { pk: entry.pk, sk: entry.sk },
+      ...buildUpdate({ set: [assign("ttl", epochSeconds(nowMs) + 86_400)], remove: ["gsi1pk", "gsi1sk", "claimed_until_ms"], condition: itemExists() }),
+    });
   }
 
   /**

@@ -43,8 +43,9 @@ export type Hold = { parked: false; slot: number | null } | { parked: true };
 
 /** How long a promoter has an entry to itself (a crashed promoter's claim lapses after it). */
 const PROMOTE_CLAIM_MS = 30_000;
-/** Entries read per round of a promotion. */
+/** Entries read per round of a promotion, and rounds at most (the sweeper goes on where one stops). */
 const PROMOTE_BATCH = 10;
+const PROMOTE_ROUNDS = 20;
 
 type Promotion = "promoted" | "dropped" | "busy" | "org_full" | "broker_refused";
 
@@ -145,11 +146,14 @@ export class FairShare {
    */
   async promote(orgId: string): Promise<number> {
     let promoted = 0;
-    for (;;) {
-      const entries = await this.deps.store.parked(orgId, PROMOTE_BATCH);
+    // The listing is read from an index: an entry this call moved may be listed again for a moment.
+    const handled = new Set<string>();
+    for (let round = 0; round < PROMOTE_ROUNDS; round++) {
+      const entries = (await this.deps.store.parked(orgId, PROMOTE_BATCH)).filter((e) => !handled.has(e.sk));
       if (entries.length === 0) return promoted;
       let moved = 0;
       for (const entry of entries) {
+        handled.add(entry.sk);
         const outcome = await this.promoteEntry(entry);
         if (outcome === "org_full" || outcome === "broker_refused") return promoted;
         if (outcome === "promoted") promoted++;
@@ -157,6 +161,7 @@ export class FairShare {
       }
       if (moved === 0) return promoted;
     }
+    return promoted;
   }
 
   private async promoteEntry(entry: ParkedEntry): Promise<Promotion> {
@@ -166,7 +171,7 @@ export class FairShare {
     if ((entry.claimed_until_ms ?? 0) >= now) return "busy";
     if ((await store.itemState(job)) !== "waiting") {
       // Cancelled, deleted or run meanwhile: nothing to send.
-      await store.dropEntry(entry);
+      await store.dropEntry(entry, now);
       return "dropped";
     }
     if (!(await store.claimEntry(entry, now, PROMOTE_CLAIM_MS))) return "busy";
@@ -184,7 +189,7 @@ export class FairShare {
       return "broker_refused";
     }
     await store.markQueued(job, now);
-    await store.dropEntry(entry);
+    await store.dropEntry(entry, now);
     return "promoted";
   }
 
@@ -215,7 +220,7 @@ export class FairShare {
       this.deps.logger.info("job parked: its organization is at its running-jobs cap", { job_id: job.id, org_id: job.org_id, cap: this.cap });
       return true;
     }
-    await this.deps.store.dropEntry(entry);
+    await this.deps.store.dropEntry(entry, nowMs);
     return false;
   }
 }

@@ -141,6 +141,8 @@ export class IncumbentStack extends Stack {
       table,
       bucket,
       webhooksQueue,
+      jobsQueue,
+      jobBands,
       intervalMinutes: c.sweepIntervalMinutes,
       staleQueuedSeconds: staleQueuedSeconds(c),
     });

@@ -30,6 +30,8 @@ export interface ApiProps {
   domain?: { name: string; certificateArn: string };
   /** SES sender of password-reset mail (a verified identity); absent, tokens are logged as not delivered. */
   mailFromAddress?: string;
+  /** The instance operator's token hash (OPERATOR_TOKEN_SHA256); absent, no operator. */
+  operatorTokenSha256?: string;
 }
 
 /**
@@ -51,6 +53,8 @@ export class Api extends Construct {
   readonly stage: apigwv2.HttpStage;
   readonly handler: ServiceFunction;
   readonly jwtSecret: secretsmanager.Secret;
+  /** The webhook key: seals webhook secrets at rest (functions/core/webhooks/secret-box.ts); the API seals, the webhook function opens. */
+  readonly webhookKey: secretsmanager.Secret;
   readonly accessLogs: logs.LogGroup;
   readonly url: string;
   /** Assumed by EventBridge Scheduler to send a trigger's schedule message to its band's jobs queue. */
@@ -69,6 +73,13 @@ export class Api extends Construct {
         passwordLength: 64,
         excludePunctuation: true,
       },
+      removalPolicy,
+    });
+
+    this.webhookKey = new secretsmanager.Secret(this, "WebhookKey", {
+      secretName: `${props.namePrefix}/webhook-key`,
+      description: "Key material that seals Incumbent webhook secrets at rest; the `secret` field is read.",
+      generateSecretString: { secretStringTemplate: JSON.stringify({}), generateStringKey: "secret", passwordLength: 64, excludePunctuation: true },
       removalPolicy,
     });
 
@@ -99,6 +110,8 @@ export class Api extends Construct {
         SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
         SCHEDULER_GROUP_NAME: SCHEDULE_GROUP,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
+        WEBHOOK_KEY_SECRET_ARN: this.webhookKey.secretArn,
+        ...(props.operatorTokenSha256 ? { OPERATOR_TOKEN_SHA256: props.operatorTokenSha256 } : {}),
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
         ...(props.mailFromAddress ? { MAIL_FROM_ADDRESS: props.mailFromAddress } : {}),
       },
@@ -135,6 +148,7 @@ export class Api extends Construct {
     // Trigger runs and "run now" enqueue their own webhook deliveries.
     props.webhooksQueue.grantSendMessages(role);
     this.jwtSecret.grantRead(role);
+    this.webhookKey.grantRead(role);
     if (props.mailFromAddress) grantSendMailFrom(role, props.mailFromAddress);
 
     this.accessLogs = new logs.LogGroup(this, "AccessLogs", {

@@ -95,6 +95,7 @@ export class IncumbentStack extends Stack {
       throttle: { rateLimit: c.apiRateLimit, burstLimit: c.apiBurstLimit },
       domain: c.domainName && c.certificateArn ? { name: c.domainName, certificateArn: c.certificateArn } : undefined,
       mailFromAddress: c.mailFromAddress,
+      operatorTokenSha256: c.operatorTokenSha256,
     });
 
     if (c.fleet) {
@@ -134,6 +135,7 @@ export class IncumbentStack extends Stack {
       webhooksDlq: this.queues.webhooks.dlq,
       reservedConcurrency: c.webhookReservedConcurrency,
       maxConcurrency: c.webhookMaxConcurrency,
+      webhookKey: this.api.webhookKey,
     });
 
     this.sweeper = new Sweeper(this, "Sweeper", {
@@ -141,6 +143,8 @@ export class IncumbentStack extends Stack {
       table,
       bucket,
       webhooksQueue,
+      jobsQueue,
+      jobBands,
       intervalMinutes: c.sweepIntervalMinutes,
       staleQueuedSeconds: staleQueuedSeconds(c),
     });

@@ -98,6 +98,14 @@ export const StageSettingsSchema = z.object({
   webhookMaxConcurrency: positiveInt.min(2).max(1000),
   /** Sender of password-reset mail through SES (a verified identity); absent, reset tokens are not mailed. */
   mailFromAddress: z.email().optional(),
+  /**
+   * SHA-256 (hex) of the instance operator's token (scripts/operator-token.ts): the credential that grants
+   * credits and makes organizations; absent, the stage has no operator.
+   */
+  operatorTokenSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "a SHA-256 in lower-case hex")
+    .optional(),
   /** Receives of a solve-job message before it goes to the DLQ. */
   jobMaxReceiveCount: positiveInt.max(1000),
   /** Receives of a webhook message before it goes to the DLQ (the handler's own retry schedule comes first). */

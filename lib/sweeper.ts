@@ -14,6 +14,9 @@ export interface SweeperProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   webhooksQueue: sqs.IQueue;
+  /** The jobs queue (normal band) and the other bands: the sweep sends parked jobs of organizations with room. */
+  jobsQueue: sqs.IQueue;
+  jobBands: { high: sqs.IQueue; low: sqs.IQueue };
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
   logRetentionDays: number;
@@ -49,6 +52,9 @@ export class Sweeper extends Construct {
         TABLE_NAME: props.table.tableName,
         BLOB_BUCKET: props.bucket.bucketName,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
+        JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+        JOBS_HIGH_QUEUE_URL: props.jobBands.high.queueUrl,
+        JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         STALE_QUEUED_SECONDS: String(props.staleQueuedSeconds),
       },
     });
@@ -57,6 +63,9 @@ export class Sweeper extends Construct {
     // A swept trigger run still owes its webhook a "failed" delivery, whose body may go to the blob store.
     props.webhooksQueue.grantSendMessages(role);
     grantBlobs(props.bucket, role, { write: true });
+    // The fair share's backstop (functions/core/queue/fair-share.ts): parked jobs of an organization whose
+    // slot a dead worker held are sent by the sweep.
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grantSendMessages(role);
 
     this.rule = new events.Rule(this, "Schedule", {
       ruleName: `${props.namePrefix}-sweep`,

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type * as s3 from "aws-cdk-lib/aws-s3";
+import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { grantBlobs, grantTableItems } from "./data.js";
@@ -22,6 +23,8 @@ export interface WebhooksProps {
   reservedConcurrency: number;
   /** Most concurrent invocations the SQS poller starts (its maximumConcurrency). */
   maxConcurrency: number;
+  /** The webhook key (the API's): opens a trigger's sealed webhook secret to sign a delivery. */
+  webhookKey: secretsmanager.ISecret;
 }
 
 /** Spec: a receiver has 30 s to answer one delivery. */
@@ -68,6 +71,7 @@ export class Webhooks extends Construct {
         BLOB_BUCKET: props.bucket.bucketName,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         WEBHOOKS_DLQ_URL: props.webhooksDlq.queueUrl,
+        WEBHOOK_KEY_SECRET_ARN: props.webhookKey.secretArn,
         WEBHOOK_TIMEOUT_SECONDS: String(WEBHOOK_TIMEOUT_SECONDS),
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false",
       },
@@ -76,6 +80,7 @@ export class Webhooks extends Construct {
     // Deliveries are recorded on the run; the result posted may live in the blob store.
     grantTableItems(props.table, role);
     grantBlobs(props.bucket, role, { write: false });
+    props.webhookKey.grantRead(role);
     // The next attempt is the same message again, delayed.
     props.webhooksQueue.grantSendMessages(role);
     props.webhooksDlq.grantSendMessages(role);

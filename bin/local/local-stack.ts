@@ -113,6 +113,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     MACHINE_NOTE: `local stack on ${process.platform}/${process.arch}, Node ${process.version}`,
     BLOB_DIR: dataDir ? path.join(dataDir, "blobs") : path.join(process.cwd(), ".data", `blobs-${process.pid}-${Date.now()}`),
+    // The key that seals webhook secrets: kept with the data it opens (functions/core/webhooks/secret-box.ts).
+    ...(dataDir ? { WEBHOOK_KEY_FILE: path.join(dataDir, "webhook-key") } : {}),
     ...baseEnv,
     ...(emulators ? { AWS_ENDPOINT_URL: emulators.dynamoEndpoint, AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint } : {}),
   };

@@ -12,6 +12,7 @@ import { registerAuthRoutes } from "./routes/auth.js";
 import { registerCompareRoutes } from "./routes/compare.js";
 import { registerConsoleRoutes } from "./routes/console.js";
 import { registerCreditGrantRoutes } from "./routes/credit-grants.js";
+import { registerOperatorRoutes } from "./routes/operator.js";
 import { registerCreditRoutes } from "./routes/credits.js";
 import { registerDocsRoutes } from "./routes/docs.js";
 import { registerDocumentRoutes } from "./routes/documents.js";
@@ -98,6 +99,7 @@ export function createApp(deps: ApiDeps): Hono<ApiEnv> {
   registerDocumentRoutes(app, deps);
   registerTriggerRoutes(app, deps);
   registerCreditGrantRoutes(app, deps);
+  registerOperatorRoutes(app, deps);
   registerMcpRoutes(app, deps);
   registerDocsRoutes(app, deps);
   registerConsoleRoutes(app);

@@ -50,6 +50,14 @@ export interface Config {
   instanceMaxCronSchedules: number;
   maxRequestBodyMb: number;
 
+  // Fair share of the fleet between organizations (docs/decisions.md, "Fair share"). 0 = no ceiling.
+  /** Jobs of one organization queued for a worker or running at once; the rest wait parked in the table. */
+  orgMaxRunningJobs: number;
+  /** Solves one organization may queue above priority 0 per UTC day (past it: 403, or a trigger run queued at 0). */
+  orgPrioritySolvesPerDay: number;
+  /** Triggers one organization may have. */
+  orgMaxTriggers: number;
+
   // Rate limits, statement A (per client IP / per e-mail) and B (per endpoint, per organization).
   instanceRateLimit: RateWindow;
   solveRateLimit: RateWindow;
@@ -67,9 +75,16 @@ export interface Config {
   jwtSecretArn: string;
   jwtTtlSeconds: number;
   passwordResetTtlSeconds: number;
+  /** How long a sign-up's confirmation token and an invitation's token can be used. */
+  enrolmentTtlSeconds: number;
   /** Sender of password-reset mail through SES; empty: no mail transport (tokens are not delivered). */
   mailFromAddress: string;
   authMaxActiveApiKeysPerUser: number;
+  /**
+   * SHA-256 (hex) of the instance operator's token (`inc_op_…`), the one credential that grants credits;
+   * empty: no operator, grants are refused. The hash, not the token: the setting reveals nothing usable.
+   */
+  operatorTokenSha256: string;
   apiKeyCacheSeconds: number;
 
   // Solving.
@@ -121,6 +136,10 @@ export interface Config {
   webhookTimeoutSeconds: number;
   webhookRetryDelaysSeconds: number[];
   webhookAllowPrivateNetworks: boolean;
+  /** Secrets Manager secret holding the webhook key that seals webhook secrets at rest (AWS); empty: the key file. */
+  webhookKeySecretArn: string;
+  /** The local webhook key (made on first use, mode 0600) when no secret ARN is set. */
+  webhookKeyFile: string;
   /** A finished run whose first webhook attempt is not queued this long after it ended is sent by the sweeper. */
   webhookOutboxGraceSeconds: number;
 
@@ -202,6 +221,12 @@ export const DEFAULT_MAX_REQUEST_BODY_MB = 4;
  */
 export const DEFAULT_MODEL_CAPS = { variables: 100_000, constraints: 100_000, nonzeros: 1_000_000 } as const;
 
+function sha256Setting(name: string, value: string): string {
+  const raw = value.trim().toLowerCase();
+  if (raw !== "" && !/^[0-9a-f]{64}$/.test(raw)) throw new Error(`config: ${name} must be a SHA-256 in hex (64 characters)`);
+  return raw;
+}
+
 /** The retry schedule of webhook deliveries: ~24 h in 8 attempts after the first. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = [30, 120, 600, 1800, 3600, 7200, 21600, 43200];
 
@@ -239,6 +264,10 @@ export function loadConfig(env: Env = process.env): Config {
     instanceMaxCronSchedules: num(env, "INSTANCE_MAX_CRON_SCHEDULES", 0),
     maxRequestBodyMb: num(env, "MAX_REQUEST_BODY_MB", DEFAULT_MAX_REQUEST_BODY_MB),
 
+    orgMaxRunningJobs: num(env, "ORG_MAX_RUNNING_JOBS", 2),
+    orgPrioritySolvesPerDay: num(env, "ORG_PRIORITY_SOLVES_PER_DAY", 100),
+    orgMaxTriggers: num(env, "ORG_MAX_TRIGGERS", 100),
+
     instanceRateLimit: {
       perMinute: num(env, "INSTANCE_RATE_LIMIT_PER_MINUTE", 120),
       perDay: num(env, "INSTANCE_RATE_LIMIT_PER_DAY", 50_000),
@@ -257,8 +286,10 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecretArn: str(env, "JWT_SECRET_ARN", ""),
     jwtTtlSeconds: num(env, "JWT_TTL_SECONDS", 3600),
     passwordResetTtlSeconds: num(env, "PASSWORD_RESET_TTL_SECONDS", 3600),
+    enrolmentTtlSeconds: num(env, "ENROLMENT_TTL_SECONDS", 259_200),
     mailFromAddress: str(env, "MAIL_FROM_ADDRESS", ""),
     authMaxActiveApiKeysPerUser: num(env, "AUTH_MAX_ACTIVE_API_KEYS_PER_USER", 25),
+    operatorTokenSha256: sha256Setting("OPERATOR_TOKEN_SHA256", str(env, "OPERATOR_TOKEN_SHA256", "")),
     apiKeyCacheSeconds: num(env, "API_KEY_CACHE_SECONDS", 10),
 
     defaultTimeLimitSeconds: num(env, "DEFAULT_TIME_LIMIT_SECONDS", 60),
@@ -286,6 +317,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutSeconds: num(env, "WEBHOOK_TIMEOUT_SECONDS", 30),
     webhookRetryDelaysSeconds: retryDelays,
     webhookAllowPrivateNetworks: bool(env, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", false),
+    webhookKeySecretArn: str(env, "WEBHOOK_KEY_SECRET_ARN", ""),
+    webhookKeyFile: str(env, "WEBHOOK_KEY_FILE", ".data/webhook-key"),
     webhookOutboxGraceSeconds: num(env, "WEBHOOK_OUTBOX_GRACE_SECONDS", 60),
 
     sweepIntervalSeconds: num(env, "SWEEP_INTERVAL_SECONDS", 60),

@@ -66,6 +66,12 @@ export const ERROR_REGISTRY = define({
     description: "The request needs more solves than the daily limit leaves; the solves counted before the refusal stay spent.",
     extra: { needed: Count, spent: Count, limit: Count, used_today: Count },
   },
+  priority_budget_exceeded: {
+    status: 403,
+    description:
+      "Priority above 0 is past the organization's daily budget (ORG_PRIORITY_SOLVES_PER_DAY solves); nothing was charged. Send the work at priority 0 or below.",
+    extra: { needed: Count, limit: Count, used_today: Count },
+  },
   insufficient_credits: {
     status: 403,
     description: "The organization's credits do not cover the request.",
@@ -75,6 +81,11 @@ export const ERROR_REGISTRY = define({
     status: 403,
     description: "The organization has as many scheduled triggers as INSTANCE_MAX_CRON_SCHEDULES allows; remove a schedule first.",
     extra: { limit: Count, schedules: Count },
+  },
+  trigger_limit_exceeded: {
+    status: 403,
+    description: "The organization has as many triggers as ORG_MAX_TRIGGERS allows; delete one first.",
+    extra: { limit: Count, triggers: Count },
   },
   not_found: { status: 404, description: "The resource does not exist in the caller's organization." },
   method_not_allowed: { status: 405, description: "The path exists, the method does not; `Allow` lists the methods it takes." },

@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { Mailbox } from "./auth/mailer.js";
+import { Enrolment } from "./auth/enrolment.js";
 import { AuthService } from "./auth/service.js";
 import { createBlobStore, type BlobStore } from "./blob/blob-store.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -15,12 +16,16 @@ import { ExecutionStore } from "./executions/store.js";
 import { ProgressService } from "./progress/service.js";
 import { ProgressStore } from "./progress/store.js";
 import { Credits } from "./credits/credits.js";
+import { CreditLedger } from "./credits/ledger.js";
+import { PriorityBudget } from "./limits/priority-budget.js";
 import { DailyQuota } from "./limits/quota.js";
 import { SolveAdmission } from "./limits/solve-admission.js";
 import { RateLimiter } from "./limits/rate-limits.js";
 import { Notifications } from "./notifications/notifications.js";
 import { ProjectService } from "./projects/service.js";
 import { ProjectStore } from "./projects/store.js";
+import { FairShare } from "./queue/fair-share.js";
+import { FairShareStore } from "./queue/fair-share-store.js";
 import { createSqsClient, Queues } from "./queue/sqs.js";
 import { WorkerHeartbeats } from "./health/worker-heartbeats.js";
 import { InventoryStore } from "./solvers/inventory.js";
@@ -38,6 +43,7 @@ import { TriggerRuns } from "./triggers/runs.js";
 import { TriggerService } from "./triggers/service.js";
 import { TriggerStore } from "./triggers/store.js";
 import { WebhookDeliveries } from "./webhooks/delivery.js";
+import { WebhookSecretBox } from "./webhooks/secret-box.js";
 
 /**
  * Everything the handlers and workers share, built once per process (per Lambda cold start, per
@@ -57,14 +63,19 @@ export interface Services {
   metricsStore: MetricsStore;
   metrics: MetricsRecorder;
   auth: AuthService;
+  /** Sign-up and invitations, by mailed token: no answer tells whether an address is taken. */
+  enrolment: Enrolment;
   limiter: RateLimiter;
   sqs: SQSClient;
   queues: Queues;
+  /** Each organization's share of the fleet: where new jobs are dispatched, and what workers hold while they run one. */
+  fairShare: FairShare;
   blobs: BlobStore;
   inventory: InventoryStore;
   workerHeartbeats: WorkerHeartbeats;
   notifications: Notifications;
   quota: DailyQuota;
+  priorityBudget: PriorityBudget;
   credits: Credits;
   admission: SolveAdmission;
   executionStore: ExecutionStore;
@@ -88,6 +99,8 @@ export interface Services {
   webhooks: WebhookDeliveries;
   /** Where compiles and file reads run for a request (model-work/model-work.ts). */
   modelWork: ModelWork;
+  /** Seals webhook secrets before they are stored, opens them to sign a delivery. */
+  webhookSecrets: WebhookSecretBox;
 }
 
 export interface ServiceOptions {
@@ -116,32 +129,37 @@ export function createServices(options: ServiceOptions): Services {
   const metricsStore = new MetricsStore(table);
   const sqs = options.sqs ?? createSqsClient(config);
   const queues = new Queues(sqs, config);
+  const fairShare = new FairShare({ store: new FairShareStore(table), queues, clock, config, logger });
   const blobs = options.blobs ?? createBlobStore(config);
   const modelWork = options.modelWork ?? new InlineModelWork();
   const inventory = new InventoryStore(table, config);
   const notifications = new Notifications(table, clock);
   const quota = new DailyQuota(counters, config);
-  const credits = new Credits({ identity, notifications, config });
-  const admission = new SolveAdmission({ config, clock, credits, quota, blobs });
+  const ledger = new CreditLedger(table);
+  const credits = new Credits({ identity, notifications, config, ledger, clock });
+  const priorityBudget = new PriorityBudget(counters, config);
+  const admission = new SolveAdmission({ config, clock, credits, quota, priorityBudget, blobs });
   const executionStore = new ExecutionStore(table);
   const projectStore = new ProjectStore(table);
   const projects = new ProjectService({ projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
-  const auth = new AuthService({ identity, config, clock, jwtSecret: options.jwtSecret });
+  const auth = new AuthService({ identity, config, clock, ledger, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
+  const mailbox: Mailbox = options.mailbox ?? (() => undefined);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
-  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, queues, finalSignals });
-  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, queues, modelWork });
+  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals });
+  const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory, modelWork });
   const triggerStore = new TriggerStore(table);
-  const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger });
+  const webhookSecrets = WebhookSecretBox.fromConfig(config);
+  const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger, webhookSecrets });
   const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
   return {
     config,
-    mailbox: options.mailbox ?? (() => undefined),
+    mailbox,
     clock,
     logger,
     dynamo,
@@ -155,14 +173,17 @@ export function createServices(options: ServiceOptions): Services {
       now: () => clock.now(),
     }),
     auth,
+    enrolment: new Enrolment({ identity, table, config, clock, mailbox, auth }),
     limiter,
     sqs,
     queues,
+    fairShare,
     blobs,
     inventory,
     workerHeartbeats: new WorkerHeartbeats(table),
     notifications,
     quota,
+    priorityBudget,
     credits,
     admission,
     executionStore,
@@ -179,9 +200,10 @@ export function createServices(options: ServiceOptions): Services {
     triggerStore,
     modelWork,
     schedules,
-    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs, schedules }),
-    triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, queues, runOutcomes, auth, blobs }),
+    triggers: new TriggerService({ config, clock, triggerStore, documents, identity, auth, blobs, schedules, webhookSecrets }),
+    triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, fairShare, priorityBudget, runOutcomes, auth, blobs }),
     runOutcomes,
     webhooks,
+    webhookSecrets,
   };
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { GetScheduleCommand, ResourceNotFoundException, SchedulerClient } from "@aws-sdk/client-scheduler";
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sha256Hex } from "../../functions/core/auth/secrets.js";
 import { Api } from "../support/api.js";
 import { type Backend, startMotoBackend } from "../support/backends.js";
 import { machineHas, REPO_ROOT } from "../support/machine.js";
@@ -26,6 +27,8 @@ import { SMALL_MILP } from "../support/models.js";
  * What the test sets beyond the template, and why:
  *  - AWS_ENDPOINT_URL and credentials (moto), AWS_REGION for the Lambdas (the runtime sets it);
  *  - WEBHOOK_ALLOW_PRIVATE_NETWORKS=true for the API and the webhook function: the receiver is on 127.0.0.1;
+ *  - OPERATOR_TOKEN_SHA256 for the API: no mail transport here to confirm a sign-up, so the instance
+ *    operator makes the owner (a stage sets it as it sets its operator);
  *  - for the worker: WORKER_POLL_SECONDS=0 (moto serves one request at a time), JOB_LEASE_SECONDS=5 (the
  *    kill flow waits for the lease to lapse), SOLVER_PYTHON (the image's /app/.venv is this checkout's
  *    .venv).
@@ -34,6 +37,7 @@ const run = machineHas("moto_server", "cbc", "glpsol", "python_solvers");
 
 const MILP = { ...SMALL_MILP, name: "assembly-milp" };
 const WEBHOOK_SECRET = "whsec_YXNzZW1ibHktdGVzdC1zaWduaW5nLXNlY3JldA==";
+const OPERATOR_TOKEN = "inc_op_the-assembly-test-operator";
 const final = (b: { status: string }) => ["completed", "failed", "cancelled"].includes(b.status);
 
 let moto: Backend;
@@ -76,6 +80,7 @@ beforeAll(async () => {
     AWS_DEFAULT_REGION: REGION,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     LOG_LEVEL: "WARN",
+    OPERATOR_TOKEN_SHA256: sha256Hex(OPERATOR_TOKEN),
   };
   await Promise.all(
     functions.map(async (fn) => {
@@ -158,10 +163,12 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(res.body.status).toBe("healthy");
   });
 
-  it("signs up an owner through the API (JWT from the Secrets Manager secret), then mints an API key", async () => {
+  it("makes an owner through the operator's API, signs in (JWT from the Secrets Manager secret), then mints an API key", async () => {
     const email = `owner-${Date.now()}@assembly.example`;
-    const signup = await anon.post("/api/v2/auth/signup", { organization_name: "Assembly", email, password: "correct horse battery staple 9" });
-    expect(signup.status, signup.text).toBe(201);
+    const made = await anon
+      .as(OPERATOR_TOKEN)
+      .post("/api/v2/operator/organizations", { organization_name: "Assembly", email, password: "correct horse battery staple 9" });
+    expect(made.status, made.text).toBe(201);
     const login = await anon.post("/api/v2/auth/login", { email, password: "correct horse battery staple 9" });
     expect(login.status, login.text).toBe(200);
     const key = await anon.as(login.body.access_token).post("/api/v2/keys", { name: "assembly" });

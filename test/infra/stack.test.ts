@@ -157,7 +157,8 @@ describe("IAM: least privilege per function", () => {
     const bands = [jobs, idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-high"), idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-low")];
     const webhooks = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks");
     const [bucket] = resourcesOfType(dev.json, "AWS::S3::Bucket")[0]!;
-    const [secret] = resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]!;
+    const secret = idOf(dev, "AWS::SecretsManager::Secret", "incumbent-dev/jwt-secret", "Name");
+    const webhookKey = idOf(dev, "AWS::SecretsManager::Secret", "incumbent-dev/webhook-key", "Name");
     const [service] = resourcesOfType(dev.json, "AWS::ECS::Service")[0]!;
     const [taskDef] = resourcesOfType(dev.json, "AWS::ECS::TaskDefinition")[0]!;
     const taskRole = refTarget(dev.json.Resources[taskDef]!.Properties.TaskRoleArn)!;
@@ -169,19 +170,21 @@ describe("IAM: least privilege per function", () => {
       JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes("scheduler.amazonaws.com"),
     )![0];
     // The API passes the scheduler's role to the triggers' schedules (their ARN pattern names no resource id).
-    expect(reach(fn(dev, "api").statements)).toEqual([bucket, ...bands, schedulerRole, secret, table, webhooks].sort());
+    expect(reach(fn(dev, "api").statements)).toEqual([bucket, ...bands, schedulerRole, secret, table, webhookKey, webhooks].sort());
     const schedulerStatements = identityStatements(dev.json).filter((st) => st.roles.includes(schedulerRole));
     expect(reach(schedulerStatements)).toEqual([...bands].sort());
     expect([...actionsOf(schedulerStatements)].filter((a) => a.startsWith("sqs:"))).toEqual(["sqs:SendMessage"]);
     expect(reach(fn(dev, "fleet-monitor").statements)).toEqual([...bands, service].sort());
     const webhooksDlq = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks-dlq");
-    expect(reach(fn(dev, "webhook").statements)).toEqual([bucket, table, webhooks, webhooksDlq].sort());
-    expect(reach(fn(dev, "sweeper").statements)).toEqual([bucket, table, webhooks].sort());
+    // The webhook function opens sealed webhook secrets with the webhook key (functions/core/webhooks/secret-box.ts).
+    expect(reach(fn(dev, "webhook").statements)).toEqual([bucket, table, webhookKey, webhooks, webhooksDlq].sort());
+    // The sweep sends parked jobs of organizations with room (fair share's backstop).
+    expect(reach(fn(dev, "sweeper").statements)).toEqual([bucket, ...bands, table, webhooks].sort());
     const task = identityStatements(dev.json).filter((s) => s.roles.includes(taskRole));
     expect(reach(task)).toEqual([bucket, ...bands, table, webhooks].sort());
   });
 
-  it("grants name the actions, not families: ECS reads to the fleet monitor only, secrets to the API only", () => {
+  it("grants name the actions, not families: ECS reads to the fleet monitor only, secrets to the API and (the webhook key) the webhook function", () => {
     const api = actionsOf(fn(dev, "api").statements);
     const monitor = actionsOf(fn(dev, "fleet-monitor").statements);
     const sweeper = actionsOf(fn(dev, "sweeper").statements);
@@ -199,7 +202,8 @@ describe("IAM: least privilege per function", () => {
     expect([...schedules.Action].sort()).toEqual(["scheduler:CreateSchedule", "scheduler:DeleteSchedule", "scheduler:UpdateSchedule"]);
     expect(JSON.stringify(schedules.Resource)).toContain(":schedule/default/incumbent-dev-trg_*");
     expect(api.has("secretsmanager:GetSecretValue")).toBe(true);
-    for (const a of [monitor, sweeper, webhook]) expect([...a].some((x) => x.startsWith("secretsmanager:"))).toBe(false);
+    for (const a of [monitor, sweeper]) expect([...a].some((x) => x.startsWith("secretsmanager:"))).toBe(false);
+    expect([...webhook].filter((x) => x.startsWith("secretsmanager:")).sort()).toEqual(["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"]);
     for (const a of [api, sweeper, webhook]) {
       expect([...a].filter((x) => x.startsWith("dynamodb:")).sort()).toEqual([...TABLE_ACTIONS].sort());
     }
@@ -284,7 +288,9 @@ describe("functions: runtime, architecture, environment", () => {
     };
     expect(api).toMatchObject({ TABLE_NAME: table, ...bandUrls, WEBHOOKS_QUEUE_URL: webhooksUrl, STAGE: "dev" });
     expect(refTarget(api.BLOB_BUCKET)).toBe(resourcesOfType(dev.json, "AWS::S3::Bucket")[0]![0]);
-    expect(refTarget(api.JWT_SECRET_ARN)).toBe(resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]![0]);
+    expect(refTarget(api.JWT_SECRET_ARN)).toBe(idOf(dev, "AWS::SecretsManager::Secret", "incumbent-dev/jwt-secret", "Name"));
+    expect(refTarget(api.WEBHOOK_KEY_SECRET_ARN)).toBe(idOf(dev, "AWS::SecretsManager::Secret", "incumbent-dev/webhook-key", "Name"));
+    expect(refTarget(fn(dev, "webhook").env.WEBHOOK_KEY_SECRET_ARN)).toBe(idOf(dev, "AWS::SecretsManager::Secret", "incumbent-dev/webhook-key", "Name"));
     expect(api.JWT_SECRET).toBeUndefined();
     expect(api.INSTANCE_MAX_SOLVE_TIME_SECONDS).toBe(String(dev.config.maxSolveTimeSeconds));
     expect(Number(api.MAX_REQUEST_BODY_MB)).toBeLessThanOrEqual(4);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
 import { KNAPSACK, knapsackData, knapsackOptimum, MARKET_SPLIT, marketSplitData } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
+import { invite } from "../support/accounts.js";
 import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
@@ -137,7 +138,7 @@ describe.runIf(ready)("cancel and the tool-calling interface", () => {
   });
 
   it("refuses a viewer's tools/call compare_solvers as REST refuses it (403), and charges nothing: credits and quota unchanged", async () => {
-    const viewer = await stack.api.post("/api/v2/users", { email: "mcp-viewer@example.test", password: "viewer password", role: "viewer" });
+    const viewer = await invite(stack.api, stack.mail, { email: "mcp-viewer@example.test", password: "viewer password", role: "viewer" });
     expect(viewer.status).toBe(201);
     const login = await stack.api.as(null).post("/api/v2/auth/login", { email: "mcp-viewer@example.test", password: "viewer password" });
     const balance = async () => (await stack.api.get("/api/v2/credits/balance")).body.credits_remaining as number;

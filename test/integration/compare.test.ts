@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
 import { objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
+import { signUp } from "../support/accounts.js";
 import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
@@ -178,7 +179,7 @@ describe.runIf(ready)("solver comparison over HTTP", () => {
     expect(list.body.comparisons[0].id).toBe(ids[1]);
     expect(Object.keys(list.body.comparisons[0]).sort()).toEqual(["batch_id", "completed_at", "created_at", "id", "problem_name", "solver_names", "status"]);
 
-    await stack.api.as(null).post("/api/v2/auth/signup", { organization_name: "Other", email: "cmp-other@example.test", password: "another password" });
+    await signUp(stack.api.as(null), stack.mail, { organization_name: "Other", email: "cmp-other@example.test", password: "another password" });
     const login = await stack.api.as(null).post("/api/v2/auth/login", { email: "cmp-other@example.test", password: "another password" });
     const other = stack.api.as(login.body.access_token);
     expect((await other.get(`/api/v2/solvers/compare/${ids[0]}`)).status).toBe(404);

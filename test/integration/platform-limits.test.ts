@@ -1,6 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../functions/core/clock.js";
+import { signUp } from "../support/accounts.js";
 import { startTestStack } from "../support/test-stack.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
@@ -61,9 +62,7 @@ describe("organization rate limit (120 requests a minute)", () => {
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
 
     // Another organization has its own windows.
-    const signup = await stack.api
-      .as(null)
-      .post("/api/v2/auth/signup", { organization_name: "Other", email: "other@example.test", password: "another password" });
+    const signup = await signUp(stack.api.as(null), stack.mail, { organization_name: "Other", email: "other@example.test", password: "another password" });
     expect(signup.status).toBe(201);
     const login = await stack.api.as(null).post("/api/v2/auth/login", { email: "other@example.test", password: "another password" });
     const other = stack.api.as(login.body.access_token);

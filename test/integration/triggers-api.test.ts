@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
+import { sha256Hex } from "../../functions/core/auth/secrets.js";
 import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, createTrigger, eventually, FINAL_RUN_STATUSES, KNAPSACK_BEST } from "../support/triggers.js";
 
@@ -12,6 +13,7 @@ const run = machineHas("cbc");
 let stack: Stack;
 let doc: { documentId: string; versionId: string };
 const WEBHOOK_SECRET = "a-webhook-secret-of-some-length";
+const OPERATOR_TOKEN = "inc_op_the-operator-of-this-test-instance";
 
 beforeAll(async () => {
   if (!run) return;
@@ -21,6 +23,7 @@ beforeAll(async () => {
       TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE: "1000",
       INSTANCE_RATE_LIMIT_PER_MINUTE: "100000",
       MODELS_READ_RATE_LIMIT_PER_MINUTE: "100000",
+      OPERATOR_TOKEN_SHA256: sha256Hex(OPERATOR_TOKEN),
     },
   });
   doc = await createKnapsackDocument(stack.api);
@@ -484,18 +487,25 @@ describe.runIf(run)("OpenAPI", () => {
 });
 
 describe.runIf(run)("credit grants", () => {
-  it("an owner's grant adds credits and notifies with credits_purchased", async () => {
+  it("the operator's grant adds credits, notifies with credits_purchased and shows in the history; an owner's is refused", async () => {
     const before = (await stack.api.get("/api/v2/credits/balance")).body.credits_remaining;
-    const granted = await stack.api.post("/api/v2/credits/grant", { credits: 500, note: "invoice 42" });
-    expect(granted.status).toBe(200);
+    const own = await stack.api.post("/api/v2/credits/grant", { organization_id: stack.bootstrap.organizationId, credits: 500 });
+    expect(own.status).toBe(403);
+    const operator = stack.api.as(OPERATOR_TOKEN);
+    const granted = await operator.post("/api/v2/credits/grant", { organization_id: stack.bootstrap.organizationId, credits: 500, note: "invoice 42" });
+    expect(granted.status, granted.text).toBe(200);
     expect(granted.body.credits_remaining).toBe(before + 500);
     const notes = await stack.api.get("/api/v2/notifications?limit=100");
     expect(notes.body.items).toContainEqual(
       expect.objectContaining({
         type: "credits_purchased",
         link: "/credits",
-        data: expect.objectContaining({ credits_granted: 500, credits_remaining: before + 500 }),
+        data: expect.objectContaining({ credits_granted: 500, credits_remaining: before + 500, granted_by: "operator" }),
       }),
     );
+    const history = await stack.api.get("/api/v2/credits/history?limit=5");
+    expect(history.status).toBe(200);
+    expect(history.body.entries[0]).toMatchObject({ kind: "operator_grant", credits: 500, balance_after: before + 500, note: "invoice 42" });
+    expect((await operator.post("/api/v2/credits/grant", { organization_id: "org_nobody", credits: 1 })).status).toBe(404);
   });
 });

@@ -75,6 +75,8 @@ export function fakeApp(services: Partial<ApiDeps> = {}, env: Record<string, str
         if (!m) throw unauthorized();
         return principalOf(m[2] as Principal["role"], m[1] ? "session" : "api_key");
       },
+      /** The fake instance's operator token. */
+      isOperator: (credential: string | null) => credential === "operator-token",
     } as unknown as ApiDeps["auth"],
     ...services,
   };

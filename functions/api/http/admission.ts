@@ -40,6 +40,19 @@ async function authenticate(c: Context<ApiEnv>, spec: RouteSpec): Promise<Princi
   return principal;
 }
 
+/**
+ * The instance operator's token, or nothing: an organization member's valid credential is 403 (no
+ * role of an organization reaches an operator's act), anything else 401.
+ */
+async function authenticateOperator(c: Context<ApiEnv>): Promise<void> {
+  const deps = c.get("deps");
+  const credential = bearer(c);
+  if (deps.auth.isOperator(credential)) return;
+  const member = await deps.auth.authenticate(credential).catch(() => null);
+  if (member) throw forbidden("This is an instance operator's act (the operator's token); no organization role may do it.");
+  throw unauthorized("This operation takes the instance operator's token.");
+}
+
 const isJson = (type: string): boolean => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type);
 
 /** 415 for a body whose declared type the route does not take (a JSON route: JSON; an upload: its types). */
@@ -64,6 +77,7 @@ export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Princi
   const deps = c.get("deps");
   c.set("rateClass", spec.rateClass);
   c.set("routeTemplate", spec.path);
+  if (spec.access === "operator") await authenticateOperator(c);
   const principal = spec.access === "user" || spec.access === "api_key" ? await authenticate(c, spec) : null;
   if (principal) {
     c.set("principal", principal);
@@ -107,7 +121,12 @@ export async function admitInput(c: Context<ApiEnv>, spec: RouteSpec, body: unkn
   const deps = c.get("deps");
   const now = deps.clock.now();
   const cls: RateClass = spec.rateClass;
-  if (cls === "sign_in") assertAllowed(await deps.limiter.signInForEmail(normalizeEmail(email), now), now, "sign-in attempts for this account");
+  if (cls === "sign_in")
+    assertAllowed(
+      await deps.limiter.signInForAccountFrom(normalizeEmail(email), deps.clientIp(c), now),
+      now,
+      "sign-in attempts for this account from this address",
+    );
   if (RATE_CLASSES[cls].scope === "email") {
     const result = await deps.limiter.consume(cls, normalizeEmail(email), now);
     if (result) observeWindow(c, result, now, rateClassWhat(cls));

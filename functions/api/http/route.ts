@@ -24,7 +24,9 @@ export type Access =
   /** API key only (trigger management, rerun) */
   | "api_key"
   /** a trigger's own secret (fire): verified by the run service */
-  | "trigger_secret";
+  | "trigger_secret"
+  /** the instance operator's token (OPERATOR_TOKEN_SHA256): never an organization member's credential */
+  | "operator";
 
 export interface ResponseSpec {
   description: string;

@@ -95,6 +95,7 @@ function errorResponses(names: ErrorName[], headers: HeaderName[]): Json {
 const SECURITY: Record<AnyRouteSpec["access"], Json[]> = {
   public: [],
   trigger_secret: [{ triggerSecret: [] }, {}],
+  operator: [{ operatorToken: [] }],
   api_key: [{ apiKey: [] }],
   user: [{ apiKey: [] }, { sessionJwt: [] }],
 };
@@ -160,6 +161,11 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
           type: "http",
           scheme: "bearer",
           description: "The trigger's own secret as Authorization: Bearer <secret>; or, instead of the header, the request body's trigger_secret",
+        },
+        operatorToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The instance operator's token (inc_op_…; the instance is configured with its SHA-256 in OPERATOR_TOKEN_SHA256)",
         },
       },
       headers: RESPONSE_HEADERS,

@@ -4,6 +4,7 @@ import { EmailSchema as Email } from "../../core/auth/email.js";
 import { ROLES } from "../../core/auth/roles.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
+import { ApiKeySchema } from "./keys.js";
 
 const Password = z.string().min(8, "at least 8 characters").max(256);
 
@@ -39,7 +40,7 @@ export const userView = (u: { id: string; org_id: string; email: string; name: s
   created_at: u.created_at,
 });
 
-export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth" | "mailbox">): void {
+export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth" | "enrolment" | "mailbox">): void {
   route(
     app,
     {
@@ -48,7 +49,7 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       operationId: "login",
       summary: "Sign in with e-mail and password; returns a session JWT",
       description:
-        "Limited per client IP (AUTH_LOGIN_RATE_LIMIT_*) and per e-mail address (AUTH_LOGIN_PER_EMAIL_RATE_LIMIT_*). A session ends at its expiry, or at once when the user's password is reset or their role changes.",
+        "Limited per client IP (AUTH_LOGIN_RATE_LIMIT_*) and per e-mail address and client IP together (AUTH_LOGIN_PER_EMAIL_RATE_LIMIT_*: a stranger's failures do not lock the account's owner out). A session ends at its expiry, or at once when the user's password is reset or their role changes.",
       tag: "Auth",
       access: "public",
       role: null,
@@ -66,24 +67,59 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       method: "post",
       path: "/api/v2/auth/signup",
       operationId: "signup",
-      summary: "Create an organization and its owner",
+      summary: "Ask to create an organization and its owner; a token to confirm it is mailed to the address",
+      description:
+        "Always 202, whether or not the address has an account, with the same work either way: a free address is mailed a token for POST /api/v2/auth/signup/confirm; a taken one a notice that its account exists. Addresses are compared in NFKC, case-folded.",
       tag: "Auth",
       access: "public",
       role: null,
       rateClass: "sign_up",
-      errors: ["conflict"],
+      errors: [],
       body: SignupRequest,
-      responses: { 201: { description: "The new owner.", schema: UserSchema } },
+      responses: { 202: { description: "Accepted.", schema: Accepted } },
     },
     async (c, { body }) => {
-      const { user } = await deps.auth.createOrganizationWithOwner({
-        orgName: body.organization_name,
-        email: body.email,
-        password: body.password,
-        name: body.name,
-      });
-      return c.json(userView(user), 201);
+      await deps.enrolment.requestSignup({ organizationName: body.organization_name, email: body.email, password: body.password, name: body.name });
+      return c.json({ status: "accepted" as const, detail: "Check the address's mailbox to confirm the sign-up." }, 202);
     },
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/auth/signup/confirm",
+      operationId: "signupConfirm",
+      summary: "Confirm a sign-up with its mailed token: the organization and its owner are made",
+      description: "The token is usable once and expires after ENROLMENT_TTL_SECONDS. Sign in with the address and the password given at sign-up.",
+      tag: "Auth",
+      access: "public",
+      role: null,
+      rateClass: "anonymous",
+      errors: ["bad_request", "conflict"],
+      body: z.object({ token: z.string().min(1).max(200) }),
+      responses: { 201: { description: "The new owner.", schema: UserSchema } },
+    },
+    async (c, { body }) => c.json(userView(await deps.enrolment.confirmSignup(body.token)), 201),
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/auth/invitations/accept",
+      operationId: "acceptInvitation",
+      summary: "Accept an invitation with its mailed token and a password: the user is made",
+      description: "The token is usable once and expires after ENROLMENT_TTL_SECONDS.",
+      tag: "Auth",
+      access: "public",
+      role: null,
+      rateClass: "anonymous",
+      errors: ["bad_request", "conflict"],
+      body: z.object({ token: z.string().min(1).max(200), password: Password, name: z.string().max(200).optional() }),
+      responses: { 201: { description: "The new user.", schema: UserSchema } },
+    },
+    async (c, { body }) => c.json(userView(await deps.enrolment.acceptInvitation(body.token, body.password, body.name)), 201),
   );
 
   route(
@@ -154,16 +190,21 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       method: "post",
       path: "/api/v2/users",
       operationId: "createUser",
-      summary: "Add a user to the organization (admin or owner; only an owner adds an owner)",
+      summary: "Invite a user to the organization (admin or owner; only an owner invites an owner)",
+      description:
+        "Always 202, whether or not the address has an account: a free address is mailed a token for POST /api/v2/auth/invitations/accept, where the invitee chooses a password; a taken one (an address belongs to one account) a notice. The inviter learns nothing about the address.",
       tag: "Auth",
       access: "user",
       role: "admin",
       rateClass: "organization",
-      errors: ["conflict"],
-      body: z.object({ email: Email, password: Password, name: z.string().max(200).optional(), role: z.enum(ROLES).default("solver") }),
-      responses: { 201: { description: "The new user.", schema: UserSchema } },
+      errors: [],
+      body: z.object({ email: Email, name: z.string().max(200).optional(), role: z.enum(ROLES).default("solver") }),
+      responses: { 202: { description: "Invited.", schema: Accepted } },
     },
-    async (c, { principal, body }) => c.json(userView(await deps.auth.addUser(principal, body)), 201),
+    async (c, { principal, body }) => {
+      await deps.enrolment.invite(principal, body);
+      return c.json({ status: "accepted" as const, detail: "An invitation was mailed to the address." }, 202);
+    },
   );
 
   route(
@@ -184,5 +225,66 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       responses: { 200: { description: "The user with the new role.", schema: UserSchema } },
     },
     async (c, { principal, params, body }) => c.json(userView(await deps.auth.changeRole(principal, params.user_id, body.role))),
+  );
+
+  route(
+    app,
+    {
+      method: "delete",
+      path: "/api/v2/users/:user_id",
+      operationId: "removeUser",
+      summary: "Remove a user from the organization (admin or owner; only an owner removes an owner)",
+      description:
+        "At once: the user's sessions end (401 on their next request, and their open event streams close), every API key of theirs is revoked; then their address is free to be invited again. The last owner cannot be removed (409).",
+      tag: "Auth",
+      access: "user",
+      role: "admin",
+      rateClass: "organization",
+      errors: ["not_found", "conflict"],
+      params: z.object({ user_id: z.string().min(1) }),
+      responses: { 204: { description: "Removed." } },
+    },
+    async (c, { principal, params }) => {
+      await deps.auth.removeUser(principal, params.user_id);
+      return c.body(null, 204);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/users/:user_id/keys",
+      operationId: "listUserApiKeys",
+      summary: "A member's API keys, newest first (admin or owner; never the keys themselves)",
+      tag: "API keys",
+      access: "user",
+      role: "admin",
+      rateClass: "organization",
+      errors: ["not_found"],
+      params: z.object({ user_id: z.string().min(1) }),
+      responses: { 200: { description: "Keys.", schema: z.object({ keys: z.array(ApiKeySchema) }) } },
+    },
+    async (c, { principal, params }) => c.json({ keys: await deps.auth.listUserKeys(principal, params.user_id) }),
+  );
+
+  route(
+    app,
+    {
+      method: "delete",
+      path: "/api/v2/users/:user_id/keys/:key_id",
+      operationId: "revokeUserApiKey",
+      summary: "Revoke any member's API key (admin or owner)",
+      description:
+        "The key stops authenticating at once in the process that revoked it and within API_KEY_CACHE_SECONDS elsewhere; event streams opened with it close within about a second.",
+      tag: "API keys",
+      access: "user",
+      role: "admin",
+      rateClass: "organization",
+      errors: ["not_found"],
+      params: z.object({ user_id: z.string().min(1), key_id: z.string().min(1) }),
+      responses: { 200: { description: "The revoked key.", schema: ApiKeySchema } },
+    },
+    async (c, { principal, params }) => c.json(await deps.auth.revokeUserKey(principal, params.user_id, params.key_id)),
   );
 }

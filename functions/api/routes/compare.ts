@@ -21,6 +21,7 @@ const launchErrors: ErrorName[] = [
   "variable_limit_exceeded",
   "model_size_limit_exceeded",
   "daily_solve_quota_exceeded",
+  "priority_budget_exceeded",
   "insufficient_credits",
   "not_found",
   "no_solver_can_run_this_model",

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
-import { route } from "../http/route.js";
+import { queryInt, route } from "../http/route.js";
 
 const count = z.number().int().min(0);
 
@@ -33,6 +33,21 @@ export const CreditBalanceResponse = z.object({
   credits_remaining: z.number(),
   credit_price_eur: z.number(),
   balance_eur: z.number(),
+});
+
+export const CreditHistoryResponse = z.object({
+  organization_id: z.string(),
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(["initial_grant", "operator_grant", "charge", "refund"]),
+      credits: z.number().describe("signed: a grant adds, a charge takes"),
+      balance_after: z.number(),
+      note: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+  next_before: z.string().nullable().describe("pass as `before` for the next (older) page; null on the last"),
 });
 
 export function registerCreditRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "credits">): void {
@@ -70,5 +85,24 @@ export function registerCreditRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "cre
       responses: { 200: { description: "Credits remaining.", schema: CreditBalanceResponse } },
     },
     async (c, { principal }) => c.json(await deps.credits.balance(principal.orgId)),
+  );
+
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v2/credits/history",
+      operationId: "creditHistory",
+      summary: "Every movement of the organization's credit balance, newest first",
+      description: "The initial grant, the operator's grants (with their notes), each admission's charge and any refund.",
+      tag: "Credits",
+      access: "user",
+      role: "viewer",
+      rateClass: "organization",
+      errors: [],
+      query: z.object({ limit: queryInt(50, 1, 100), before: z.string().max(200).optional() }),
+      responses: { 200: { description: "Entries, newest first.", schema: CreditHistoryResponse } },
+    },
+    async (c, { principal, query }) => c.json(await deps.credits.history(principal.orgId, query.limit, query.before)),
   );
 }

@@ -162,6 +162,7 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
         "variable_limit_exceeded",
         "model_size_limit_exceeded",
         "daily_solve_quota_exceeded",
+        "priority_budget_exceeded",
         "insufficient_credits",
         "trigger_input_refused",
         "model_did_not_compile",

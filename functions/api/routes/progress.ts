@@ -1,29 +1,66 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { ExecutionLogSchema, LogQuerySchema, ProgressStreamEventSchema, type ProgressStreamEvent } from "../../core/progress/schemas.js";
+import { AppError } from "../../core/errors.js";
+import { bearer } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 
 const STREAM_DESCRIPTION =
   "A Server-Sent Events stream (text/event-stream): each message has `event:` progress, log or final and `data:` the JSON of the matching `data` below; the stream ends after `final`. Locally it streams as the solver runs; in AWS behind API Gateway's HTTP API a response is buffered whole, so poll the log route there (docs/decisions.md).";
 
-/** Writes the events of a stream as SSE messages until they end or the client goes away. */
-function sse(c: Parameters<typeof streamSSE>[0], open: (signal: AbortSignal) => Promise<AsyncGenerator<ProgressStreamEvent>>): Promise<Response> {
+/**
+ * How often an open stream checks that its credential still stands, with a read that no cache answers:
+ * a key revoked, a user removed, a password reset or a role changed ends the stream within this, in
+ * every process (the key cache would otherwise keep a revoked key's stream going for its whole life).
+ */
+export const STREAM_REVALIDATE_MS = 1000;
+
+/**
+ * Writes the events of a stream as SSE messages until they end, the client goes away, or the
+ * credential that opened it stops authenticating (then the stream just ends; a client that reconnects
+ * gets the 401).
+ */
+function sse(
+  c: Parameters<typeof streamSSE>[0],
+  stillAuthorized: () => Promise<boolean>,
+  open: (signal: AbortSignal) => Promise<AsyncGenerator<ProgressStreamEvent>>,
+): Promise<Response> {
   const abort = new AbortController();
   // Opened before the stream starts, so not_found answers as JSON with its status.
   return open(abort.signal).then((events) =>
     streamSSE(c, async (stream) => {
       stream.onAbort(() => abort.abort());
-      for await (const e of events) {
-        if (abort.signal.aborted) break;
-        await stream.writeSSE({ event: e.event, data: JSON.stringify(e.data) });
+      const watch = setInterval(() => {
+        void stillAuthorized().then(
+          (ok) => ok || abort.abort(),
+          () => undefined,
+        );
+      }, STREAM_REVALIDATE_MS);
+      try {
+        for await (const e of events) {
+          if (abort.signal.aborted) break;
+          await stream.writeSSE({ event: e.event, data: JSON.stringify(e.data) });
+        }
+      } finally {
+        clearInterval(watch);
       }
     }),
   );
 }
 
-export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "progress">): void {
+/** Whether the request's credential still authenticates, read afresh (no key cache). */
+const credentialStands = (c: Context<ApiEnv>, auth: ApiDeps["auth"]) => {
+  const credential = bearer(c);
+  return () =>
+    auth.authenticate(credential, { fresh: true }).then(
+      () => true,
+      (error: unknown) => (error instanceof AppError && error.code === "unauthorized" ? false : Promise.reject(error)),
+    );
+};
+
+export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "progress" | "auth">): void {
   route(
     app,
     {
@@ -61,7 +98,7 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       params: z.object({ execution_id: z.string().min(1) }),
       responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ProgressStreamEventSchema } },
     },
-    (c, { principal, params }) => sse(c, (signal) => deps.progress.executionEvents(principal, params.execution_id, signal)),
+    (c, { principal, params }) => sse(c, credentialStands(c, deps.auth), (signal) => deps.progress.executionEvents(principal, params.execution_id, signal)),
   );
 
   route(
@@ -80,6 +117,6 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       params: z.object({ comparison_id: z.string().min(1) }),
       responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ProgressStreamEventSchema } },
     },
-    (c, { principal, params }) => sse(c, (signal) => deps.progress.comparisonEvents(principal, params.comparison_id, signal)),
+    (c, { principal, params }) => sse(c, credentialStands(c, deps.auth), (signal) => deps.progress.comparisonEvents(principal, params.comparison_id, signal)),
   );
 }

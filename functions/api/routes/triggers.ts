@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { rateLimitHeaders } from "../../core/limits/rate-limits.js";
-import { presentedTriggerSecret } from "../../core/triggers/runs.js";
+import { presentedTriggerSecret, type RateLimitObserver } from "../../core/triggers/runs.js";
 import {
   CreatedTriggerSchema,
   CreateTriggerSchema,
@@ -15,7 +15,7 @@ import {
   UpdatedTriggerSchema,
   UpdateTriggerSchema,
 } from "../../core/triggers/schemas.js";
-import type { ConsumeResult } from "../../core/store/counters.js";
+import { bindingWindow } from "../../core/store/counters.js";
 import { bearer } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryInt, route } from "../http/route.js";
@@ -24,8 +24,19 @@ const TriggerId = z.object({ trigger_id: z.string().min(1) });
 const RunId = TriggerId.extend({ run_id: z.string().min(1) });
 const tag = "Triggers";
 
-/** The per-trigger window's headers on the response, whether the run was accepted or refused. */
-const observeLimit = (c: Context<ApiEnv>) => (result: ConsumeResult, nowMs: number) => c.set("rateLimitHeaders", rateLimitHeaders(result, nowMs));
+/**
+ * The rate-limit headers on the response, whether the run was accepted or refused: the per-trigger
+ * window's, or a fire's organization window when that binds first (fewer remaining, or refused).
+ */
+const observeLimit = (c: Context<ApiEnv>): RateLimitObserver => {
+  let shown: number | null = null;
+  return (result, nowMs, options) => {
+    const remaining = bindingWindow(result.windows)?.remaining ?? Number.POSITIVE_INFINITY;
+    if (options?.onlyIfBinding && result.allowed && shown !== null && remaining >= shown) return;
+    shown = remaining;
+    c.set("rateLimitHeaders", rateLimitHeaders(result, nowMs));
+  };
+};
 
 /**
  * Trigger management needs an API key of the organization (the solver role in the trigger's workspace
@@ -44,7 +55,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       access: "api_key",
       role: "viewer",
       rateClass: "organization",
-      errors: ["forbidden", "not_found", "cron_schedule_limit_exceeded"],
+      errors: ["forbidden", "not_found", "cron_schedule_limit_exceeded", "trigger_limit_exceeded"],
       body: CreateTriggerSchema,
       responses: {
         201: { description: "The trigger with trigger_secret (plaintext, once).", schema: CreatedTriggerSchema },

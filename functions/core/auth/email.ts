@@ -12,7 +12,12 @@ import { z } from "zod";
  */
 export const EMAIL_MAX_LENGTH = 254;
 
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+/**
+ * The form an address is compared and claimed in: NFKC, then case-folded (upper- then lower-casing
+ * folds what lower-casing alone misses: ß and ẞ to ss, final sigma to sigma), then NFKC again. So the
+ * Kelvin sign (U+212A) or fullwidth letters cannot claim an address that is another's in plain letters.
+ */
+export const normalizeEmail = (email: string): string => email.normalize("NFKC").trim().toUpperCase().toLowerCase().normalize("NFKC");
 
 /** JavaScript's `\s`: what the old pattern refused inside an address. */
 function isWhitespace(code: number): boolean {

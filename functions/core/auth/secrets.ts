@@ -6,7 +6,7 @@ const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: n
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** A random secret with a readable kind prefix, e.g. `inc_key_…`; 32 base62 characters ≈ 190 bits. */
-export function generateSecret(kind: "key" | "trg" | "rst" | "whs"): string {
+export function generateSecret(kind: "key" | "trg" | "rst" | "whs" | "op" | "sgn" | "inv"): string {
   const bytes = randomBytes(32);
   let body = "";
   for (const b of bytes) body += BASE62[b % 62];

@@ -6,7 +6,8 @@ import { type ApiKeyLookup, type ApiKeyRecord, type OrganizationRecord, ResetTok
 import { isEmailAddress } from "./email.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
 import { effectiveWorkspaceRole, type Role } from "./roles.js";
-import { dummyPasswordHash, generateSecret, hashPassword, secretPrefix, sha256Hex, verifyPassword } from "./secrets.js";
+import type { CreditLedger } from "../credits/ledger.js";
+import { constantTimeEqual, dummyPasswordHash, generateSecret, hashPassword, secretPrefix, sha256Hex, verifyPassword } from "./secrets.js";
 
 /** Who is calling: the result of authenticating a bearer credential. */
 export interface Principal {
@@ -44,17 +45,29 @@ export class AuthService {
   private readonly config: Services["config"];
   private readonly clock: Services["clock"];
   private readonly jwtSecret: string;
+  private readonly ledger: Pick<CreditLedger, "record"> | null;
 
-  constructor(deps: Pick<Services, "identity" | "config" | "clock"> & { jwtSecret: string }) {
+  constructor(deps: Pick<Services, "identity" | "config" | "clock"> & { jwtSecret: string; ledger?: Pick<CreditLedger, "record"> }) {
     this.store = deps.identity;
     this.config = deps.config;
     this.clock = deps.clock;
     this.jwtSecret = deps.jwtSecret;
+    this.ledger = deps.ledger ?? null;
+  }
+
+  /**
+   * Whether `credential` is the instance operator's token (OPERATOR_TOKEN_SHA256 holds its SHA-256):
+   * the one credential that grants credits. Compared in constant time; false when no operator is set.
+   */
+  isOperator(credential: string | null): boolean {
+    const expected = this.config.operatorTokenSha256;
+    if (!expected || !credential) return false;
+    return constantTimeEqual(sha256Hex(credential), expected);
   }
 
   // Bootstrap, sign-up and users ----------------------------------------------------------------
 
-  async createOrganizationWithOwner(input: { orgName: string; email: string; password: string; name?: string }): Promise<{
+  async createOrganizationWithOwner(input: { orgName: string; email: string; password?: string; passwordHash?: string; name?: string }): Promise<{
     org: OrganizationRecord;
     user: UserRecord;
   }> {
@@ -67,18 +80,22 @@ export class AuthService {
       created_at: isoTime(now),
     };
     await this.store.createOrganization(org);
-    const user = await this.createUser(org.id, { email: input.email, password: input.password, name: input.name, role: "owner" });
+    await this.ledger?.record(org.id, { kind: "initial_grant", credits: org.credit_balance, balance_after: org.credit_balance, note: null }, now);
+    const user = await this.createUser(org.id, {
+      email: input.email,
+      password: input.password,
+      passwordHash: input.passwordHash,
+      name: input.name,
+      role: "owner",
+    });
     return { org, user };
   }
 
-  /** A user added by an admin or owner of the organization; only an owner makes another owner. */
-  async addUser(principal: Principal, input: { email: string; password: string; name?: string; role: Role }): Promise<UserRecord> {
-    if (input.role === "owner" && principal.role !== "owner") throw forbidden("Only an owner makes another owner.");
-    return this.createUser(principal.orgId, input);
-  }
-
-  async createUser(orgId: string, input: { email: string; password: string; name?: string; role: Role }): Promise<UserRecord> {
+  /** A user with `password` (hashed here) or a `passwordHash` made earlier (a confirmed sign-up's). */
+  async createUser(orgId: string, input: { email: string; password?: string; passwordHash?: string; name?: string; role: Role }): Promise<UserRecord> {
     if (!isEmailAddress(input.email)) throw invalid(["body", "email"], "must be an e-mail address (name@domain.tld)");
+    const passwordHash = input.passwordHash ?? (input.password !== undefined ? await hashPassword(input.password) : null);
+    if (passwordHash === null) throw new Error("createUser needs a password or its hash");
     const now = this.clock.now();
     const user: UserRecord = {
       id: newId("usr", now),
@@ -86,7 +103,7 @@ export class AuthService {
       email: input.email,
       name: input.name ?? input.email.split("@")[0]!,
       role: input.role,
-      password_hash: await hashPassword(input.password),
+      password_hash: passwordHash,
       created_at: isoTime(now),
     };
     if (!(await this.store.createUser(user))) throw conflict("A user with this e-mail address already exists.");
@@ -112,19 +129,19 @@ export class AuthService {
    * token version, and every older session must fail on its next request, in every process); an API
    * key reads its lookup item (cached for API_KEY_CACHE_SECONDS). Anything else is 401 `unauthorized`.
    */
-  async authenticate(credential: string | null): Promise<Principal> {
+  async authenticate(credential: string | null, options: { fresh?: boolean } = {}): Promise<Principal> {
     if (!credential) throw unauthorized();
     if (looksLikeJwt(credential)) {
       const claims = verifyJwt(credential, this.jwtSecret, epochSeconds(this.clock.now()));
       if (!claims) throw unauthorized("Session token invalid or expired.");
       const user = await this.store.getUser(claims.sub);
-      if (!user || user.org_id !== claims.org || (user.token_version ?? 0) !== (claims.ver ?? 0)) {
-        throw unauthorized("Session ended (the password was reset or the role changed); sign in again.");
+      if (!user || user.removed_at || user.org_id !== claims.org || (user.token_version ?? 0) !== (claims.ver ?? 0)) {
+        throw unauthorized("Session ended (the password was reset, the role changed or the user was removed); sign in again.");
       }
       return { kind: "session", userId: user.id, orgId: user.org_id, role: user.role, keyId: null };
     }
     const hash = sha256Hex(credential);
-    const lookup = await this.lookupKey(hash);
+    const lookup = options.fresh ? await this.store.findApiKeyByHash(hash) : await this.lookupKey(hash);
     const now = this.clock.now();
     if (!lookup || lookup.revoked || (lookup.expires_at_ms !== null && lookup.expires_at_ms <= now)) {
       throw unauthorized("API key invalid, expired or revoked.");
@@ -213,15 +230,62 @@ export class AuthService {
   async revokeApiKey(principal: Principal, keyId: string): Promise<ApiKeyView> {
     const record = await this.store.getApiKey(principal.userId, keyId);
     if (!record) throw notFound("API key");
+    return this.view(await this.revoke(record));
+  }
+
+  /** Revokes a key (the lookup first: authentication stops), frees its slot and name. A revoked key stays revoked. */
+  private async revoke(record: ApiKeyRecord): Promise<ApiKeyRecord> {
+    if (record.revoked_at) return record;
     const now = this.clock.now();
-    if (!record.revoked_at) {
-      await this.store.revokeApiKey(record, now);
-      if (record.slot !== null) await this.store.releaseKeySlot(record.user_id, record.slot, record.id);
-      await this.store.releaseKeyName(record.user_id, record.name, record.id);
-      this.keyCache.delete(record.key_hash);
-      record.revoked_at = isoTime(now);
+    await this.store.revokeApiKey(record, now);
+    if (record.slot !== null) await this.store.releaseKeySlot(record.user_id, record.slot, record.id);
+    await this.store.releaseKeyName(record.user_id, record.name, record.id);
+    this.keyCache.delete(record.key_hash);
+    return { ...record, revoked_at: isoTime(now) };
+  }
+
+  // Lock-out (admins and owners) ----------------------------------------------------------------
+
+  /** A user of the caller's organization (404 for any other, or one being removed). */
+  private async member(principal: Principal, userId: string): Promise<UserRecord> {
+    const user = await this.store.getUser(userId);
+    if (!user || user.org_id !== principal.orgId || user.removed_at) throw notFound("User");
+    return user;
+  }
+
+  /** Another member's API keys, newest first (never the keys themselves). */
+  async listUserKeys(principal: Principal, userId: string): Promise<ApiKeyView[]> {
+    const user = await this.member(principal, userId);
+    return (await this.store.listApiKeys(user.id)).map((k) => this.view(k)).reverse();
+  }
+
+  /** Revokes any key of any member of the organization: it stops authenticating at once here, within the key cache time elsewhere. */
+  async revokeUserKey(principal: Principal, userId: string, keyId: string): Promise<ApiKeyView> {
+    const user = await this.member(principal, userId);
+    const record = await this.store.getApiKey(user.id, keyId);
+    if (!record) throw notFound("API key");
+    return this.view(await this.revoke(record));
+  }
+
+  /**
+   * Removes a user from the organization: first their sessions end (one write: removed, token version
+   * on), then every key of theirs is revoked, then their address and items go. Only an owner removes an
+   * owner, and the organization keeps at least one owner. A removal cut short (the user is marked
+   * removed) is finished by asking again.
+   */
+  async removeUser(principal: Principal, userId: string): Promise<void> {
+    const user = await this.store.getUser(userId);
+    if (!user || user.org_id !== principal.orgId) throw notFound("User");
+    if (!user.removed_at) {
+      if (user.role === "owner" && principal.role !== "owner") throw forbidden("Only an owner removes an owner.");
+      if (user.role === "owner") {
+        const owners = (await this.store.listUsers(principal.orgId)).filter((u) => u.role === "owner");
+        if (owners.length <= 1) throw conflict("The organization's last owner cannot be removed.");
+      }
+      if (!(await this.store.markRemoved(user.id, this.clock.now()))) throw notFound("User");
     }
-    return this.view(record);
+    for (const key of await this.store.listApiKeys(user.id)) await this.revoke(key);
+    await this.store.deleteUser(user);
   }
 
   private view(k: ApiKeyRecord): ApiKeyView {

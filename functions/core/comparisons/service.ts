@@ -72,7 +72,10 @@ const problemsOf = (problems: JModelProblem[]) =>
  */
 export class ComparisonService {
   constructor(
-    private readonly deps: Pick<Services, "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "queues" | "modelWork">,
+    private readonly deps: Pick<
+      Services,
+      "config" | "clock" | "comparisonStore" | "projects" | "blobs" | "inventory" | "admission" | "fairShare" | "modelWork"
+    >,
   ) {}
 
   /** A JModel model compiled by the model work (off the event loop where there is a model thread), within the size caps. */
@@ -201,7 +204,7 @@ export class ComparisonService {
   /** Sends the job; a broker refusal is recorded on the comparison and answered 503 enqueue_failed. */
   private async enqueue(record: ComparisonRecord): Promise<void> {
     try {
-      await this.deps.queues.sendJob({ type: "comparison", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
+      await this.deps.fairShare.dispatch({ type: "comparison", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
     } catch (error) {
       await this.deps.comparisonStore.end(
         record.org_id,

@@ -1,11 +1,12 @@
-import type { Principal } from "../auth/service.js";
 import { roleAtLeast } from "../auth/roles.js";
+import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { AppError, notFound } from "../errors.js";
 import type { Notifications } from "../notifications/notifications.js";
 import type { ProblemStats } from "../problem/schema.js";
 import { CreditFloorError, type IdentityStore } from "../store/identity.js";
 import { type CreditInput, type CreditQuote, creditQuote, creditsToEur } from "./formula.js";
+import type { CreditLedger, LedgerEntry } from "./ledger.js";
 
 export interface CreditBalance {
   organization_id: string;
@@ -26,11 +27,19 @@ const insufficientCredits = (required: number, remaining: number) =>
     credits_remaining: remaining,
   });
 
+export interface CreditHistory {
+  organization_id: string;
+  entries: LedgerEntry[];
+  /** Pass as `before` for the next (older) page; null on the last. */
+  next_before: string | null;
+}
+
 /**
  * An organization's credits, in one place: the spec's formula (per solve and the public quote), the
- * charge (one conditional ADD on the balance, refused below zero), the refund, the balance, an admin's
- * grant, and the notices (`credits_low` when a charge crosses CREDITS_LOW_THRESHOLD, `credits_purchased`
- * to every admin and owner on a grant).
+ * charge (one conditional ADD on the balance, refused below zero), the refund, the balance and its
+ * history (every movement, in the ledger), the instance operator's grant, and the notices
+ * (`credits_low` when a charge crosses CREDITS_LOW_THRESHOLD, `credits_purchased` to every admin and
+ * owner on a grant). No organization member can add credits: a grant is the operator's act.
  */
 export class Credits {
   constructor(
@@ -38,6 +47,8 @@ export class Credits {
       identity: Pick<IdentityStore, "adjustCredits" | "getOrganization" | "listUsers">;
       notifications: Pick<Notifications, "notify">;
       config: Pick<Config, "maxCreditsPerSolve" | "creditPriceEur" | "creditsLowThreshold">;
+      ledger: Pick<CreditLedger, "record" | "page">;
+      clock: Clock;
     },
   ) {}
 
@@ -72,12 +83,14 @@ export class Credits {
     }
     // No such organization: nothing to charge from.
     if (balance === null) throw insufficientCredits(amount, 0);
+    await this.deps.ledger.record(orgId, { kind: "charge", credits: -amount, balance_after: balance, note: null }, this.deps.clock.now());
     return balance;
   }
 
   /** Puts back credits taken for solves that will not run. */
   async refund(orgId: string, amount: number): Promise<void> {
-    await this.deps.identity.adjustCredits(orgId, amount, null);
+    const balance = await this.deps.identity.adjustCredits(orgId, amount, null);
+    if (balance !== null) await this.deps.ledger.record(orgId, { kind: "refund", credits: amount, balance_after: balance, note: null }, this.deps.clock.now());
   }
 
   /** `credits_low` to the user charged, when this charge took the balance below the threshold. */
@@ -100,23 +113,31 @@ export class Credits {
     return { organization_id: org.id, credits_remaining: org.credit_balance, credit_price_eur: price, balance_eur: creditsToEur(org.credit_balance, price) };
   }
 
+  /** The balance's movements, newest first. */
+  async history(orgId: string, limit: number, before: string | undefined): Promise<CreditHistory> {
+    const { entries, next } = await this.deps.ledger.page(orgId, limit, before);
+    return { organization_id: orgId, entries, next_before: next };
+  }
+
   /**
-   * An admin's grant to their own organization (a purchase recorded by hand until payments exist): one
-   * conditional ADD, then `credits_purchased` to every admin and owner of the organization.
+   * The instance operator's grant to an organization (a purchase recorded by hand until payments exist;
+   * the caller has proved the operator credential): one conditional ADD, a ledger entry, then
+   * `credits_purchased` to every admin and owner of the organization.
    */
-  async grant(principal: Principal, credits: number, note: string | undefined): Promise<CreditGrant> {
-    const balance = await this.deps.identity.adjustCredits(principal.orgId, credits, null);
+  async operatorGrant(orgId: string, credits: number, note: string | undefined): Promise<CreditGrant> {
+    const balance = await this.deps.identity.adjustCredits(orgId, credits, null);
     if (balance === null) throw notFound("Organization");
-    const admins = (await this.deps.identity.listUsers(principal.orgId)).filter((u) => roleAtLeast(u.role, "admin"));
+    await this.deps.ledger.record(orgId, { kind: "operator_grant", credits, balance_after: balance, note: note ?? null }, this.deps.clock.now());
+    const admins = (await this.deps.identity.listUsers(orgId)).filter((u) => roleAtLeast(u.role, "admin"));
     for (const user of admins) {
       await this.deps.notifications.notify(user.id, {
         type: "credits_purchased",
         title: `${credits} credits added`,
         message: `${credits} credits were added to your organization${note ? ` (${note})` : ""}; it now has ${balance}.`,
-        data: { credits_granted: credits, credits_remaining: balance, granted_by: principal.userId },
+        data: { credits_granted: credits, credits_remaining: balance, granted_by: "operator" },
         link: "/credits",
       });
     }
-    return { organization_id: principal.orgId, credits_granted: credits, credits_remaining: balance };
+    return { organization_id: orgId, credits_granted: credits, credits_remaining: balance };
   }
 }

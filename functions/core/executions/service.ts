@@ -73,7 +73,9 @@ export function executionRecord(
  * (limits/solve-admission.ts), records it and enqueues it; the solver container does the rest.
  */
 export class ExecutionService {
-  constructor(private readonly deps: Pick<Services, "config" | "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "queues" | "finalSignals">) {}
+  constructor(
+    private readonly deps: Pick<Services, "config" | "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "fairShare" | "finalSignals">,
+  ) {}
 
   /** Which solver runs: `auto` picks per problem class; a named one must be able to run it. */
   async chooseSolver(choice: SolverChoice, cls: ProblemClass): Promise<SolverName> {
@@ -203,10 +205,13 @@ export class ExecutionService {
     return storeModelNames(this.deps.blobs, modelNamesKey(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
   }
 
-  /** Sends a recorded execution's job; a refused send fails the execution (it will never run) and throws. */
+  /**
+   * Sends a recorded execution's job, or parks it while its organization has its share of the fleet
+   * (queue/fair-share.ts); a refused send fails the execution (it will never run) and throws.
+   */
   private async enqueue(record: ExecutionRecord): Promise<void> {
     try {
-      await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
+      await this.deps.fairShare.dispatch({ type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
       traceMark("enqueued", record.id);
     } catch (error) {
       await this.deps.executionStore.fail(record.org_id, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, this.deps.clock.now());

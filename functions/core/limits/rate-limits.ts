@@ -105,9 +105,13 @@ export class RateLimiter {
     }
   }
 
-  /** Sign-in's second window: per account (statement B's login numbers), against distributed guessing. */
-  signInForEmail(email: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`EMAIL#${email}#login`, windows("login-email", this.config.authLoginPerEmailRateLimit), nowMs);
+  /**
+   * Sign-in's second window: per account AND client IP (statement B's login numbers). Per account alone,
+   * a stranger's ten wrong passwords locked the real user out for the minute (and a thousand for the
+   * day); per pair, guessing one account from one address is bounded and its owner signs in from theirs.
+   */
+  signInForAccountFrom(email: string, clientIp: string, nowMs: number): Promise<ConsumeResult> {
+    return this.counters.consume(`EMAIL#${email}#IP#${clientIp}#login`, windows("login-email", this.config.authLoginPerEmailRateLimit), nowMs);
   }
 }
 

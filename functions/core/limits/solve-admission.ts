@@ -9,6 +9,7 @@ import { type Problem, type ProblemStats, problemStats } from "../problem/schema
 import { isSerializedProblem, type SerializedProblem } from "../problem/serialized.js";
 import { resolveSettings, type Settings, type SettingsRequest } from "../solvers/settings.js";
 import { assertWithinCaps, modelCaps } from "./model-caps.js";
+import type { PriorityBudget } from "./priority-budget.js";
 import type { DailyQuota } from "./quota.js";
 
 export interface AdmissionRequest<P> {
@@ -46,11 +47,12 @@ export interface Admitted<P> {
  * Admitting solves, the same way for every kind of work (plain and async solves, comparisons,
  * matrices, trigger runs, document runs), in this order: the priority's role rule → the problem's stats → the size caps →
  * the plan (which solvers run, how many solves) → the settings (the instance ceiling clamps the time
- * limit) → credits (the formula per solve) → the charge → the daily quota → the id → the problem kept.
+ * limit) → credits (the formula per solve) → the priority budget (solves above priority 0 per day) →
+ * the charge → the daily quota → the id → the problem kept.
  *
  * Credits are taken before the quota; if the quota then refuses, the credits go back (the quota's
  * slots counted before the refusal stay spent, as the spec says, but nobody pays credits for solves
- * that will not run). The low-credit notice goes out once both passed.
+ * that will not run), and so does the priority budget. The low-credit notice goes out once both passed.
  */
 export class SolveAdmission {
   constructor(
@@ -69,6 +71,8 @@ export class SolveAdmission {
       clock: Clock;
       credits: Pick<Credits, "perSolve" | "charge" | "refund" | "noticeLowBalance">;
       quota: Pick<DailyQuota, "charge">;
+      /** Absent: no budget on priority (tests of other rules). */
+      priorityBudget?: Pick<PriorityBudget, "spend" | "giveBack">;
       blobs: BlobStore;
     },
   ) {}
@@ -84,11 +88,20 @@ export class SolveAdmission {
     const creditsEach = credits.perSolve(stats, settings.time_limit_seconds);
     const total = creditsEach * plan.solves;
     if (plan.solves > 0 && !request.prepaid) {
-      const balance = await credits.charge(request.orgId, total);
+      const budget = this.deps.priorityBudget;
+      const prioritySpent = budget && request.priority ? await budget.spend(request.orgId, request.priority.value, plan.solves, clock.now()) : 0;
+      let balance: number;
+      try {
+        balance = await credits.charge(request.orgId, total);
+      } catch (error) {
+        await budget?.giveBack(request.orgId, prioritySpent, clock.now());
+        throw error;
+      }
       try {
         await quota.charge(request.orgId, plan.solves, clock.now());
       } catch (error) {
         await credits.refund(request.orgId, total);
+        await budget?.giveBack(request.orgId, prioritySpent, clock.now());
         throw error;
       }
       await credits.noticeLowBalance(request.userId, balance, total);

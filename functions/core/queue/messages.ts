@@ -19,6 +19,11 @@ export const JobMessageSchema = z.object({
    * a second delivery of the same firing makes no second run. Absent on messages of older schedules.
    */
   scheduled_at: z.string().optional(),
+  /**
+   * The organization's running slot the job was sent with (queue/fair-share.ts): the worker renews it
+   * instead of looking for it. Absent: the worker finds or takes one.
+   */
+  slot: z.number().int().min(0).optional(),
 });
 export type JobMessage = z.infer<typeof JobMessageSchema>;
 

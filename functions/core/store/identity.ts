@@ -36,8 +36,10 @@ export interface UserRecord {
   name: string;
   role: Role;
   password_hash: string;
-  /** Moves on with every password reset and role change; a session of an older version has ended. */
+  /** Moves on with every password reset, role change and removal; a session of an older version has ended. */
   token_version?: number;
+  /** Set when an admin removed the user: nothing of theirs authenticates from then on (the rest is being cleared). */
+  removed_at?: string;
   created_at: string;
 }
 
@@ -187,6 +189,11 @@ export class IdentityStore {
     return strip<UserRecord>(await this.table.get(`USER#${userId}`, "USER"));
   }
 
+  /** Whether an account holds the address (one GetItem of its claim, whoever holds it). */
+  async emailTaken(email: string): Promise<boolean> {
+    return (await this.table.get(`EMAIL#${normalizeEmail(email)}`, "EMAIL")) !== null;
+  }
+
   async findUserByEmail(email: string): Promise<UserRecord | null> {
     const claim = await this.table.get<{ user_id: string }>(`EMAIL#${normalizeEmail(email)}`, "EMAIL");
     return claim ? this.getUser(claim.user_id) : null;
@@ -198,7 +205,37 @@ export class IdentityStore {
       KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :p)",
       ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":p": "USER#" },
     });
-    return items.map((i) => strip<UserRecord>(i)!);
+    return items.map((i) => strip<UserRecord>(i)!).filter((u) => !u.removed_at);
+  }
+
+  /**
+   * The first step of a removal: the user is marked removed and their token version moves on, in one
+   * conditional write, so every session ends at once (authentication reads the user). Null when gone.
+   */
+  async markRemoved(userId: string, nowMs: number): Promise<UserRecord | null> {
+    const out = await this.table.update<UserRecord>({
+      Key: { pk: `USER#${userId}`, sk: "USER" },
+      ...buildUpdate({ set: [assign("removed_at", isoTime(nowMs))], add: [increment("token_version")], condition: itemExists() }),
+    });
+    return out ? strip<UserRecord>(out as unknown as Record<string, unknown>) : null;
+  }
+
+  /**
+   * The last step of a removal (every key revoked before): the address's claim is given up (it may be
+   * invited again), and every item of the user's partition goes — the user, memberships, key records,
+   * slots, names, notifications.
+   */
+  async deleteUser(user: Pick<UserRecord, "id" | "email">): Promise<void> {
+    await this.table.delete(`EMAIL#${normalizeEmail(user.email)}`, "EMAIL", equals("user_id", user.id));
+    const items = await this.table.queryAll<{ pk: string; sk: string }>({
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": `USER#${user.id}` },
+      ProjectionExpression: "pk, sk",
+      ConsistentRead: true,
+    });
+    // The user item last: a removal cut short is found (removed_at) and finished by the next attempt.
+    await this.table.deleteMany(items.filter((i) => i.sk !== "USER"));
+    await this.table.delete(`USER#${user.id}`, "USER");
   }
 
   /** Sets the password and moves the token version on (every session ends). */

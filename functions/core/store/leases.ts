@@ -53,6 +53,12 @@ export interface ActiveRef {
   /** When the item last became waiting (created, or handed back); absent on items written before it existed. */
   queued_at?: string;
   deadline_ms: number | null;
+  /** The item's own id, organization and (a trigger run's) trigger: the job its message names. */
+  id?: string;
+  org_id?: string;
+  trigger_id?: string;
+  /** Set while the job waits parked for its organization's share of the fleet (queue/fair-share.ts). */
+  parked_at?: string;
 }
 
 /**
@@ -100,6 +106,8 @@ export class Leases {
       Key: key,
       ...buildUpdate({
         set: [assign("status", "running"), assign("lease_owner", worker), assign("lease_expires_at_ms", nowMs + leaseMs), assignOnce("started_at", startedAt)],
+        // A job promoted while its parker was still marking it (queue/fair-share.ts) is not parked any more.
+        remove: ["parked_at"],
         // Every alternative compares the status, so a missing item fails the condition as
         // attribute_exists(pk) would, and the expression stays flat (see Part).
         condition: or(statusIs(...waiting), leaseHeldBy(worker), leaseLapsed(nowMs)),
@@ -188,7 +196,7 @@ export class Leases {
         IndexName: "gsi1",
         KeyConditionExpression: "gsi1pk = :p",
         ExpressionAttributeValues: { ":p": ACTIVE_PARTITION },
-        ProjectionExpression: "pk, sk, active_kind, #status, lease_expires_at_ms, created_at, queued_at, deadline_ms",
+        ProjectionExpression: "pk, sk, active_kind, #status, lease_expires_at_ms, created_at, queued_at, deadline_ms, id, org_id, trigger_id, parked_at",
         ExpressionAttributeNames: { "#status": "status" },
       })
       .then((items) => items.map((i) => ({ ...i, kind: (i as unknown as { active_kind: string }).active_kind })));

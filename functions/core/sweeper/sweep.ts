@@ -1,5 +1,8 @@
 import type { ComparisonStatus } from "../comparisons/schemas.js";
 import type { ExecutionStatus } from "../executions/schemas.js";
+import type { JobMessage } from "../queue/messages.js";
+import type { ActiveRef } from "../store/leases.js";
+import { ACTIVE_RUN_KIND } from "../triggers/store.js";
 import type { Services } from "../services.js";
 import { staleReason } from "./stale.js";
 
@@ -15,6 +18,8 @@ import { staleReason } from "./stale.js";
 export interface SweepReport {
   examined: number;
   failed: { kind: string; id: string; reason: string }[];
+  /** Parked jobs sent because their organization had room (queue/fair-share.ts). */
+  promoted: number;
 }
 
 /** `seenQueuedAt`: the item's `queued_at` as the sweeper read it (null: absent), for the write's condition. */
@@ -23,8 +28,10 @@ export type SweepHook = (kind: string, pk: string, sk: string, reason: string, n
 export async function sweep(services: Services, extraHooks: Record<string, SweepHook> = {}): Promise<SweepReport> {
   const now = services.clock.now();
   const active = await services.executionStore.leases.active();
-  const report: SweepReport = { examined: active.length, failed: [] };
+  const report: SweepReport = { examined: active.length, failed: [], promoted: 0 };
+  const parkedOrgs = new Set<string>();
   for (const item of active) {
+    if (item.parked_at && item.org_id) parkedOrgs.add(item.org_id);
     const reason = staleReason(item, now, services.config.staleQueuedSeconds);
     if (!reason) continue;
     const seenQueuedAt = item.queued_at ?? null;
@@ -38,7 +45,26 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
     } else if (extraHooks[item.kind]) {
       ended = await extraHooks[item.kind]!(item.kind, item.pk, item.sk, reason, now, seenQueuedAt);
     }
-    if (ended) report.failed.push({ kind: item.kind, id, reason });
+    if (ended) {
+      report.failed.push({ kind: item.kind, id, reason });
+      const job = jobOf(item);
+      if (job) await services.fairShare.ended(job).catch((error) => services.logger.warn("freeing a swept job's slot failed", { error, job_id: job.id }));
+    }
+  }
+  // Parked jobs of organizations with room: a worker that died holding a slot ended no job to send them.
+  for (const orgId of parkedOrgs) {
+    report.promoted += await services.fairShare.promote(orgId).catch((error) => {
+      services.logger.warn("promoting parked jobs failed", { error, org_id: orgId });
+      return 0;
+    });
   }
   return report;
+}
+
+/** The queue job an active item is the work of (a comparison row's or a trigger run's execution names none of its own, harmlessly). */
+function jobOf(item: ActiveRef): JobMessage | null {
+  if (!item.id || !item.org_id) return null;
+  if (item.kind === "execution" || item.kind === "comparison") return { type: item.kind, id: item.id, org_id: item.org_id };
+  if (item.kind === ACTIVE_RUN_KIND && item.trigger_id) return { type: "trigger_run", id: item.id, org_id: item.org_id, trigger_id: item.trigger_id };
+  return null;
 }

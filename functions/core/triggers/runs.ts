@@ -39,8 +39,11 @@ export function presentedTriggerSecret(authorization: string | null, bodySecret:
   return bodySecret ?? authorization;
 }
 
-/** Shows the caller the trigger's rate-limit state (response headers), refused or not. */
-export type RateLimitObserver = (result: ConsumeResult, nowMs: number) => void;
+/**
+ * Shows the caller a window's rate-limit state (response headers), refused or not; with
+ * `onlyIfBinding`, only when it binds before (or instead of) what was shown already.
+ */
+export type RateLimitObserver = (result: ConsumeResult, nowMs: number, options?: { onlyIfBinding?: boolean }) => void;
 
 interface StartOptions {
   source: RunRecord["source"];
@@ -90,7 +93,7 @@ export class TriggerRuns {
   constructor(
     private readonly deps: Pick<
       Services,
-      "config" | "clock" | "triggerStore" | "documents" | "inventory" | "limiter" | "queues" | "runOutcomes" | "auth" | "blobs"
+      "config" | "clock" | "triggerStore" | "documents" | "inventory" | "limiter" | "fairShare" | "priorityBudget" | "runOutcomes" | "auth" | "blobs"
     >,
   ) {}
 
@@ -101,6 +104,7 @@ export class TriggerRuns {
     if (!secretMatches(trigger.secret_hash, presentedSecret)) throw unauthorized("Invalid trigger secret.");
     this.assertEnabled(trigger);
     await this.takeSlot(trigger, observe);
+    await this.takeOrganizationSlot(trigger, observe);
     return this.start(trigger, { source: "fire", sent: overrideData, createdBy: trigger.created_by, rerunOf: null, recordRefusal: true });
   }
 
@@ -171,6 +175,19 @@ export class TriggerRuns {
     assertAllowed(result, now, "runs of this trigger");
   }
 
+  /**
+   * A fire also counts against its organization's every-request windows (statement A), as run now and
+   * rerun do at their admission: otherwise a hundred triggers fired at their own limit would be a
+   * hundred times the organization's. The headers show whichever window binds first.
+   */
+  private async takeOrganizationSlot(trigger: TriggerRecord, observe: RateLimitObserver): Promise<void> {
+    const now = this.deps.clock.now();
+    const result = await this.deps.limiter.consume("organization", trigger.org_id, now);
+    if (!result) return;
+    observe(result, now, { onlyIfBinding: true });
+    assertAllowed(result, now, "requests of this trigger's organization");
+  }
+
   private async resolve(trigger: TriggerRecord, sent: Record<string, unknown>): Promise<ResolvedInput> {
     return resolveRunInput(trigger.override_schema, sent, {
       version: await this.versionSolver(trigger),
@@ -235,7 +252,8 @@ export class TriggerRuns {
     const run: RunRecord = { ...base, override_data: resolved.effective, solver_name: resolved.solver };
     await this.record(trigger, run);
     try {
-      await this.deps.queues.sendJob({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id, priority: trigger.priority ?? 0 });
+      const priority = await this.queuedPriority(trigger);
+      await this.deps.fairShare.dispatch({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id, priority });
     } catch (error) {
       const reason = `enqueue_failed: ${(error as Error).message}`;
       const outcome = { status: "failed" as const, result: null, error: reason };
@@ -252,8 +270,21 @@ export class TriggerRuns {
     return run;
   }
 
-  /** Records a run and counts it on the trigger; a trigger deleted meanwhile takes the run with it (404). */
-  /** Records and counts a run; a run whose id is taken (its slot fired already) is neither. */
+  /**
+   * The band a run is queued in: the trigger's priority while the organization's priority budget lasts
+   * (limits/priority-budget.ts), else 0 — a fire is a third party's request, not refused for the
+   * owner's budget; the run waits among the normal band's jobs instead.
+   */
+  private async queuedPriority(trigger: TriggerRecord): Promise<number> {
+    const priority = trigger.priority ?? 0;
+    if (priority <= 0 || (await this.deps.priorityBudget.tryTake(trigger.org_id, this.deps.clock.now()))) return priority;
+    return 0;
+  }
+
+  /**
+   * Records a run and counts it on the trigger; a trigger deleted meanwhile takes the run with it (404).
+   * A run whose id is taken (its slot fired already) is neither.
+   */
   private async record(trigger: TriggerRecord, run: RunRecord): Promise<void> {
     if (!(await this.deps.triggerStore.createRun(run))) throw new RunAlreadyRecorded(run.id);
     if (!(await this.deps.triggerStore.countRun(trigger.org_id, trigger.id, run.created_at))) {

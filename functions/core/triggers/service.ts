@@ -4,7 +4,7 @@ import { roleAtLeast } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
 import { generateSecret, secretPrefix, sha256Hex } from "../auth/secrets.js";
 import { isoTime } from "../clock.js";
-import { forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
+import { AppError, forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
 import { newId } from "../ids.js";
 import { assertPriorityAllowed } from "../queue/priority.js";
 import { webhookUrlProblem } from "../webhooks/destination.js";
@@ -23,7 +23,9 @@ type TriggerListItem = z.infer<typeof TriggerListItemSchema>;
  * field from the record, so neither secret (nor the trigger secret's hash) can reach a response.
  */
 export class TriggerService {
-  constructor(private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs" | "schedules">) {}
+  constructor(
+    private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "documents" | "identity" | "auth" | "blobs" | "schedules" | "webhookSecrets">,
+  ) {}
 
   async create(principal: Principal, input: CreateTriggerInput): Promise<{ view: TriggerView; secret: string; webhookSecret: string | null }> {
     const { triggerStore: store, documents, identity, clock } = this.deps;
@@ -60,7 +62,7 @@ export class TriggerService {
       secret_prefix: secretPrefix(secret),
       override_schema: input.override_schema,
       webhook_url: input.webhook_url ?? null,
-      webhook_secret: input.webhook_secret ?? generated,
+      webhook_secret: null,
       is_enabled: true,
       total_runs: 0,
       last_fired_at: null,
@@ -69,7 +71,17 @@ export class TriggerService {
       priority: input.priority,
       schedule: input.schedule ? scheduleOf(input.schedule, now) : null,
     };
+    const webhookSecret = input.webhook_secret ?? generated;
+    // Sealed before it reaches the table (webhooks/secret-box.ts); the response shows a generated one once, from memory.
+    if (webhookSecret) record.webhook_secret = await this.deps.webhookSecrets.seal(webhookSecret, record.id);
+    await this.assertTriggerCap(principal.orgId, 0);
     await store.createTrigger(record);
+    // Counted again with the new trigger in: two creations racing past the first check both see the
+    // other, and the one over the cap is taken back (exact without a transaction).
+    await this.assertTriggerCap(principal.orgId, 1).catch(async (error: unknown) => {
+      await store.deleteTrigger(record.org_id, record.id);
+      throw error;
+    });
     if (record.schedule) {
       // A trigger whose schedule cannot be set is not kept: the caller retries the whole create.
       await this.deps.schedules.put(record).catch(async (error: unknown) => {
@@ -78,6 +90,27 @@ export class TriggerService {
       });
     }
     return { view: triggerView(record, now), secret, webhookSecret: generated };
+  }
+
+  /**
+   * 403 `trigger_limit_exceeded` when the organization has more than ORG_MAX_TRIGGERS − `added` triggers
+   * (0 = no cap): before a creation (`added` 0: one more must fit), and after it (`added` 1: the new one
+   * is counted).
+   */
+  private async assertTriggerCap(orgId: string, added: 0 | 1): Promise<void> {
+    const cap = this.deps.config.orgMaxTriggers;
+    if (cap <= 0) return;
+    const triggers = await this.deps.triggerStore.countTriggers(orgId);
+    if (triggers - added >= cap) {
+      throw new AppError(
+        "trigger_limit_exceeded",
+        `The organization has ${triggers - added} triggers; this instance allows at most ${cap}. Delete one first.`,
+        {
+          limit: cap,
+          triggers: triggers - added,
+        },
+      );
+    }
   }
 
   async list(principal: Principal, documentId: string | undefined): Promise<TriggerListItem[]> {
@@ -124,6 +157,8 @@ export class TriggerService {
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
     this.checkWebhookUrl(url, input.webhook_url !== undefined);
     const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
+    const newSecret = input.webhook_secret ?? generated;
+    const sealed = newSecret ? await this.deps.webhookSecrets.seal(newSecret, t.id) : undefined;
     const now = this.deps.clock.now();
     const updated = await this.deps.triggerStore.updateTrigger(
       t.org_id,
@@ -134,7 +169,7 @@ export class TriggerService {
         override_schema: input.override_schema,
         solver_name: input.solver_name,
         webhook_url: input.webhook_url,
-        webhook_secret: input.webhook_secret ?? generated ?? undefined,
+        webhook_secret: sealed,
         priority: input.priority,
         schedule: input.schedule === undefined ? undefined : input.schedule && scheduleOf(input.schedule, now),
       },

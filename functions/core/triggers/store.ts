@@ -171,6 +171,20 @@ export class TriggerStore {
     return trigger;
   }
 
+  /** Replaces the stored webhook secret `was` with `now` (its sealed form), only if it is still `was`. */
+  async replaceWebhookSecret(orgId: string, id: string, was: string, now: string): Promise<boolean> {
+    const out = await this.table.update({
+      Key: triggerKey(orgId, id),
+      ...buildUpdate({ set: [assign("webhook_secret", now)], condition: equals("webhook_secret", was) }),
+    });
+    return out !== null;
+  }
+
+  /** How many triggers the organization has (a COUNT query: the items are read, none is sent back). */
+  countTriggers(orgId: string): Promise<number> {
+    return this.table.countPrefix(`ORG#${orgId}`, "TRG#");
+  }
+
   async listTriggers(orgId: string): Promise<TriggerRecord[]> {
     return (await this.table.queryPrefix(`ORG#${orgId}`, "TRG#", { newestFirst: true })).map((i) => fromItem<TriggerRecord>(i));
   }

@@ -10,6 +10,7 @@ import { DeliveryClaimedError } from "../triggers/delivery-conditions.js";
 import type { RunRecord, TriggerRecord, WebhookEvent, WebhookState } from "../triggers/store.js";
 import { postWebhook, type WebhookPoster } from "./http-post.js";
 import { parseRetryAfter, retryDelaySeconds } from "./schedule.js";
+import { isSealed, type WebhookSecretBox } from "./secret-box.js";
 import { deliveryHeaders } from "./signing.js";
 
 /** The body POSTed for a finished run (spec: Events). */
@@ -51,6 +52,7 @@ export class WebhookDeliveries {
     private readonly deps: Pick<Services, "config" | "clock" | "triggerStore" | "queues" | "sqs" | "blobs" | "notifications" | "logger"> & {
       post?: WebhookPoster;
       random?: () => number;
+      webhookSecrets: Pick<WebhookSecretBox, "open" | "seal">;
     },
   ) {
     this.post = deps.post ?? postWebhook;
@@ -184,11 +186,29 @@ export class WebhookDeliveries {
     await this.attempt(trigger, run, w, message);
   }
 
+  /**
+   * The trigger's webhook secret, opened. One stored before secrets were sealed signs as it is, and is
+   * sealed in its place now (only if it is still the value read: a change meanwhile wins).
+   */
+  private async signingSecret(trigger: TriggerRecord): Promise<string> {
+    const stored = trigger.webhook_secret!;
+    const secret = await this.deps.webhookSecrets.open(stored, trigger.id);
+    if (!isSealed(stored)) {
+      const sealed = await this.deps.webhookSecrets.seal(secret, trigger.id);
+      await this.deps.triggerStore
+        .replaceWebhookSecret(trigger.org_id, trigger.id, stored, sealed)
+        .catch((error: unknown) =>
+          this.deps.logger.warn("sealing a stored webhook secret failed; it is sealed at its next delivery", { error, trigger_id: trigger.id }),
+        );
+    }
+    return secret;
+  }
+
   private async attempt(trigger: TriggerRecord, run: RunRecord, w: WebhookState, message: WebhookMessage): Promise<void> {
     const { config, clock, triggerStore: store } = this.deps;
     const body = JSON.stringify(await loadPayload<WebhookPayload>(this.deps.blobs, w.body));
     const startedAt = clock.now();
-    const headers = deliveryHeaders(trigger.webhook_secret!, w.delivery_id, Math.floor(startedAt / 1000), body);
+    const headers = deliveryHeaders(await this.signingSecret(trigger), w.delivery_id, Math.floor(startedAt / 1000), body);
     const result = await this.post(trigger.webhook_url!, body, headers, {
       timeoutMs: config.webhookTimeoutSeconds * 1000,
       allowPrivateNetworks: config.webhookAllowPrivateNetworks,

@@ -4,8 +4,33 @@ import { runComparisonJob } from "./comparison.js";
 import { runExecutionJob } from "./execution.js";
 import { runTriggerRunJob } from "./trigger-run.js";
 
-/** Runs one job of the queue to its end (or to nothing, when it is done already or held elsewhere). */
+/**
+ * Runs one job of the queue to its end (or to nothing, when it is done already or held elsewhere),
+ * inside its organization's share of the fleet (functions/core/queue/fair-share.ts): the job holds one
+ * of the organization's running slots while it runs, renewed with its lease; a job whose organization
+ * is at its cap is parked instead (its message is then done with, nothing is received again); after
+ * it, the slot is freed and the organization's next parked job sent.
+ */
 export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> {
+  const { fairShare, config, logger } = rt.services;
+  const hold = await fairShare.hold(job);
+  if (hold.parked) return;
+  const renewing =
+    hold.slot === null
+      ? null
+      : setInterval(() => void fairShare.renew(job, hold.slot).catch(() => undefined), Math.max(200, (config.jobLeaseSeconds * 1000) / 3));
+  renewing?.unref();
+  try {
+    await runHeldJob(rt, job);
+  } finally {
+    if (renewing) clearInterval(renewing);
+    await fairShare
+      .settle(job, hold.slot)
+      .catch((error: unknown) => logger.warn("settling a job's share of the fleet failed; its slot lapses with the lease", { error, job_id: job.id }));
+  }
+}
+
+async function runHeldJob(rt: WorkerRuntime, job: JobMessage): Promise<void> {
   switch (job.type) {
     case "execution":
       return runExecutionJob(rt, job.org_id, job.id);

@@ -156,7 +156,9 @@ export async function startFuzzStack(): Promise<FuzzStack> {
     const api = (method: string, url: string, body?: unknown) => json(method, url, apiKey, body);
 
     const viewerPassword = `pw-viewer-${randomBytes(12).toString("hex")}`;
-    const viewer = await api("POST", "/api/v2/users", { email: `viewer-${label}@fuzz.example`, password: viewerPassword, role: "viewer" });
+    await api("POST", "/api/v2/users", { email: `viewer-${label}@fuzz.example`, role: "viewer" });
+    const invitation = /inc_inv_\w+/.exec(mail.at(-1) ?? "")![0];
+    const viewer = await json("POST", "/api/v2/auth/invitations/accept", "", { token: invitation, password: viewerPassword });
     secrets.add(viewerPassword);
     const session = await json("POST", "/api/v2/auth/login", "", { email, password });
     secrets.add(session.access_token);

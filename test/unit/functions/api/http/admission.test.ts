@@ -121,7 +121,9 @@ describe("methods and media types", () => {
 
   it("answers 415 when a JSON route is sent another content type", async () => {
     const { app, deps } = fakeApp();
-    Object.assign(deps, { credits: new Credits({ config: deps.config, identity: {} as never, notifications: {} as never }) });
+    Object.assign(deps, {
+      credits: new Credits({ config: deps.config, identity: {} as never, notifications: {} as never, ledger: {} as never, clock: deps.clock }),
+    });
     const res = await app.request("/api/v2/credits/calculator", { method: "POST", headers: { "content-type": "text/plain" }, body: "num_variables=3" });
     expect(res.status).toBe(415);
     expect(await res.json()).toMatchObject({ error_code: "unsupported_media_type", status_code: 415 });
@@ -150,7 +152,33 @@ describe("roles come from the declaration", () => {
   it("refuses a viewer's solve and a solver's credit grant with 403 before the service is reached", async () => {
     const { app } = fakeApp();
     expect((await app.request("/api/v2/solve/async", as("viewer", json({ problem: PROBLEM })))).status).toBe(403);
-    expect((await app.request("/api/v2/credits/grant", as("solver", json({ credits: 5 })))).status).toBe(403);
+    expect((await app.request("/api/v2/credits/grant", as("solver", json({ organization_id: "org_test", credits: 5 })))).status).toBe(403);
     expect((await app.request("/api/v2/workspaces", as("session-solver", json({ name: "w" })))).status).toBe(403);
+  });
+});
+
+describe("credit grants are the instance operator's act", () => {
+  it("refuses every organization role, owner included (403), and anything but the operator's token (401); the operator's grant reaches the service", async () => {
+    const granted: unknown[] = [];
+    const { app } = fakeApp({
+      credits: {
+        operatorGrant: async (orgId: string, credits: number, note?: string) => {
+          granted.push({ orgId, credits, note });
+          return { organization_id: orgId, credits_granted: credits, credits_remaining: credits };
+        },
+      } as unknown as ApiDeps["credits"],
+    });
+    const body = json({ organization_id: "org_test", credits: 100_000_000 });
+    for (const role of ["viewer", "solver", "admin", "owner", "session-owner"]) {
+      const res = await app.request("/api/v2/credits/grant", as(role, body));
+      expect(res.status, role).toBe(403);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/operator/);
+    }
+    for (const token of ["not-a-token", "operator-token-", ""]) expect((await app.request("/api/v2/credits/grant", as(token, body))).status, token).toBe(401);
+    expect((await app.request("/api/v2/credits/grant", { ...body })).status).toBe(401);
+    expect(granted).toEqual([]);
+    const ok = await app.request("/api/v2/credits/grant", as("operator-token", json({ organization_id: "org_test", credits: 5, note: "invoice 9" })));
+    expect(ok.status).toBe(200);
+    expect(granted).toEqual([{ orgId: "org_test", credits: 5, note: "invoice 9" }]);
   });
 });

@@ -45,7 +45,7 @@ function world(options: { solvers?: string[]; balance?: number } = {}) {
     },
     fail: async () => null,
   };
-  const queues = { sendJob: async (job: { id: string; priority: number }) => void log.push(`enqueue ${job.id} at ${job.priority}`) };
+  const fairShare = { dispatch: async (job: { id: string; priority: number }) => void log.push(`enqueue ${job.id} at ${job.priority}`) };
   const { deps: base } = fakeApp();
   const admission = new SolveAdmission({
     config: base.config,
@@ -72,7 +72,7 @@ function world(options: { solvers?: string[]; balance?: number } = {}) {
     blobs,
     inventory: { available: async () => available } as never,
     admission,
-    queues: queues as never,
+    fairShare: fairShare as never,
     finalSignals: { heard: false } as never,
   });
   const { app } = fakeApp({ executions: executions as ApiDeps["executions"] });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { principalOf } from "../../../../support/fake-api.js";
+import { ManualClock } from "../../../../../functions/core/clock.js";
 import { loadConfig } from "../../../../../functions/core/config.js";
 import { Credits } from "../../../../../functions/core/credits/credits.js";
+import type { LedgerEntry } from "../../../../../functions/core/credits/ledger.js";
 import { CreditFloorError } from "../../../../../functions/core/store/identity.js";
 
 function credits(
@@ -26,7 +27,16 @@ function credits(
   };
   const notifications = { notify: async (to: string, n: { type: string; data: unknown }) => void notices.push({ to, type: n.type, data: n.data }) };
   const config = loadConfig({ CREDITS_LOW_THRESHOLD: "100", CREDIT_PRICE_EUR: "0.02" });
-  return { service: new Credits({ identity: identity as never, notifications: notifications as never, config }), org, notices };
+  const entries: Omit<LedgerEntry, "id" | "created_at">[] = [];
+  const ledger = {
+    record: async (_org: string, entry: Omit<LedgerEntry, "id" | "created_at">) => {
+      entries.push(entry);
+      return { ...entry, id: `crd_${entries.length}`, created_at: "2026-12-01T00:00:00.000Z" };
+    },
+    page: async () => ({ entries: [], next: null }),
+  };
+  const clock = new ManualClock(Date.UTC(2026, 11, 1));
+  return { service: new Credits({ identity: identity as never, notifications: notifications as never, config, ledger, clock }), org, notices, entries };
 }
 
 describe("credits", () => {
@@ -61,12 +71,20 @@ describe("credits", () => {
     expect(c.notices).toEqual([{ to: "usr_1", type: "credits_low", data: { credits_remaining: 95, threshold: 100 } }]);
   });
 
-  it("grants to the caller's organization and tells every admin and owner", async () => {
+  it("grants (the operator) to the organization named, tells every admin and owner, and records every movement in the history", async () => {
     const c = credits(5);
-    expect(await c.service.grant(principalOf("admin"), 50, "invoice 7")).toEqual({ organization_id: "org_test", credits_granted: 50, credits_remaining: 55 });
+    expect(await c.service.operatorGrant("org_test", 50, "invoice 7")).toEqual({ organization_id: "org_test", credits_granted: 50, credits_remaining: 55 });
     expect(c.notices.map((n) => [n.to, n.type])).toEqual([
       ["usr_owner", "credits_purchased"],
       ["usr_admin", "credits_purchased"],
+    ]);
+    expect(c.notices[0]!.data).toMatchObject({ granted_by: "operator" });
+    await c.service.charge("org_test", 20);
+    await c.service.refund("org_test", 20);
+    expect(c.entries).toEqual([
+      { kind: "operator_grant", credits: 50, balance_after: 55, note: "invoice 7" },
+      { kind: "charge", credits: -20, balance_after: 35, note: null },
+      { kind: "refund", credits: 20, balance_after: 55, note: null },
     ]);
   });
 

@@ -7,7 +7,8 @@ import { AppError } from "../../../../../functions/core/errors.js";
 import { SolveAdmission } from "../../../../../functions/core/limits/solve-admission.js";
 import type { Problem } from "../../../../../functions/core/problem/schema.js";
 import { MAX_TIME_LIMIT_SECONDS } from "../../../../../functions/core/solvers/settings.js";
-import { as } from "../../../../support/fake-api.js";
+import { PriorityBudget } from "../../../../../functions/core/limits/priority-budget.js";
+import { as, MemoryCounters } from "../../../../support/fake-api.js";
 
 const problem = (variables: number): Problem =>
   ({
@@ -35,7 +36,8 @@ function world(options: { balance?: number; quotaLeft?: number; env?: Record<str
     listUsers: async () => [],
   };
   const notifications = { notify: async (_user: string, n: { type: string }) => void log.push(`notify ${n.type}`) };
-  const credits = new Credits({ identity: identity as never, notifications: notifications as never, config });
+  const ledger = { record: async () => ({}) as never, page: async () => ({ entries: [], next: null }) };
+  const credits = new Credits({ identity: identity as never, notifications: notifications as never, config, ledger, clock: { now: () => Date.now() } });
   const quota = {
     charge: async (_org: string, solves: number) => {
       const spent = Math.min(solves, quotaLeft);
@@ -45,7 +47,19 @@ function world(options: { balance?: number; quotaLeft?: number; env?: Record<str
     },
   };
   const blobs: BlobStore = { put: async () => void log.push("blob"), get: async () => null, delete: async () => undefined };
-  const admission = new SolveAdmission({ config, clock: { now: () => Date.now() }, credits, quota, blobs });
+  const budget = new PriorityBudget(new MemoryCounters(), config);
+  const priorityBudget = {
+    spend: async (org: string, priority: number | undefined, solves: number, now: number) => {
+      const spent = await budget.spend(org, priority, solves, now);
+      if (spent) log.push(`priority ${spent}`);
+      return spent;
+    },
+    giveBack: async (org: string, solves: number, now: number) => {
+      if (solves) log.push(`priority back ${solves}`);
+      await budget.giveBack(org, solves, now);
+    },
+  };
+  const admission = new SolveAdmission({ config, clock: { now: () => Date.now() }, credits, quota, priorityBudget, blobs });
   return { admission, log, balance: () => balance };
 }
 
@@ -109,6 +123,32 @@ describe("solve admission: stats → cap → plan → settings → credits → c
     const w = world({ balance: 101 });
     await w.admission.admit(request(problem(1)));
     expect(w.log).toEqual(["charge 2", "quota 2", "notify credits_low"]);
+  });
+
+  it("spends the priority budget (solves above priority 0) before the charge; past it 403 with nothing charged", async () => {
+    const w = world({ env: { ORG_PRIORITY_SOLVES_PER_DAY: "3" } });
+    const high = { priority: { value: 50, role: "owner" as const } };
+    await w.admission.admit(request(problem(1), high));
+    expect(w.log).toEqual(["priority 2", "charge 2", "quota 2"]);
+    await expect(w.admission.admit(request(problem(1), high))).rejects.toMatchObject({
+      code: "priority_budget_exceeded",
+      extra: { needed: 2, limit: 3, used_today: 2 },
+    });
+    expect(w.log).toEqual(["priority 2", "charge 2", "quota 2"]);
+    // Priority 0 and below spend nothing; one solve still fits the budget.
+    await w.admission.admit(request(problem(1), { priority: { value: 0, role: "owner" } }));
+    await w.admission.admit(request(problem(1), { ...high, plan: () => ({ solves: 1 }) }));
+    expect(w.log.filter((l) => l.startsWith("priority"))).toEqual(["priority 2", "priority 1"]);
+  });
+
+  it("gives the priority budget back when the credits or the quota refuse", async () => {
+    const broke = world({ balance: 1, env: { ORG_PRIORITY_SOLVES_PER_DAY: "2" } });
+    const high = { priority: { value: 9, role: "admin" as const } };
+    await expect(broke.admission.admit(request(problem(1), high))).rejects.toMatchObject({ code: "insufficient_credits" });
+    expect(broke.log).toEqual(["priority 2", "priority back 2"]);
+    const noQuota = world({ quotaLeft: 0, env: { ORG_PRIORITY_SOLVES_PER_DAY: "2" } });
+    await expect(noQuota.admission.admit(request(problem(1), high))).rejects.toMatchObject({ code: "daily_solve_quota_exceeded" });
+    expect(noQuota.log).toEqual(["priority 2", "charge 2", "quota 2", "refund 2", "priority back 2"]);
   });
 
   it("clamps a time limit, never refuses it: to the instance ceiling, and to one day without one", async () => {

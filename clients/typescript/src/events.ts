@@ -15,6 +15,8 @@ export interface StreamOptions {
    * Default 3.
    */
   reconnects?: number;
+  /** The wait before the n-th reopening is n times this; default 500 ms. */
+  reconnectDelayMs?: number;
 }
 
 /** Opens the stream once: the response whose body is text/event-stream. */
@@ -89,7 +91,7 @@ export async function* readEventStream<E extends StreamMessage>(open: OpenStream
     if (attempt >= reconnects) {
       throw new Error(`the event stream ended ${attempt + 1} times before its final event${dropped ? ` (${String(dropped)})` : ""}`);
     }
-    await pause(500 * (attempt + 1), options.signal);
+    await pause((options.reconnectDelayMs ?? 500) * (attempt + 1), options.signal);
   }
 }
 

@@ -18,7 +18,7 @@ const encoder = new TextEncoder();
 
 export async function webhookSignature(secret: string, rawBody: string | Uint8Array): Promise<string> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const body = typeof rawBody === "string" ? encoder.encode(rawBody) : rawBody;
+  const body = typeof rawBody === "string" ? encoder.encode(rawBody) : new Uint8Array(rawBody);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, body));
   return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
 }

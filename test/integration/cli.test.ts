@@ -185,11 +185,12 @@ describe("the incumbent CLI", () => {
 
     const runs = await eventually(
       async () => JSON.parse((await cli(["--json", "trigger", "runs", trigger.id], env)).stdout),
-      (page: { items: { id: string; status: string }[] }) => page.items.some((r) => r.id === run_id && r.status === "completed"),
+      (page: { items: { id: string; status: string; result_data: { objective_value?: number } | null }[] }) =>
+        page.items.some((r) => r.id === run_id && r.status === "completed"),
       60_000,
       500,
     );
-    expect(runs.items.find((r: { id: string }) => r.id === run_id).result_data.objective_value).toBe(12);
+    expect(runs.items.find((r) => r.id === run_id)?.result_data?.objective_value).toBe(12);
     const text = await cli(["trigger", "runs", trigger.id], env);
     expect(text.stdout).toMatch(new RegExp(`│ ${run_id} +│ completed +│ optimal +│ 12 `));
   });

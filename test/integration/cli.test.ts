@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -54,6 +56,37 @@ function cliInTerminal(args: string[], env: Record<string, string | undefined>):
   });
 }
 
+/**
+ * A proxy in front of the stack that answers every event stream with an empty one, as a proxy that
+ * buffers and times out Server-Sent Events does; every other request passes through.
+ */
+async function streamCuttingProxy(upstream: string): Promise<{ url: string; streams: number; close: () => Promise<void> }> {
+  const state = { streams: 0 };
+  const server = http.createServer(async (req, res) => {
+    if (req.url?.endsWith("/events")) {
+      state.streams++;
+      res.writeHead(200, { "content-type": "text/event-stream" }).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k, v]) => typeof v === "string" && k !== "host" && k !== "content-length"),
+    ) as Record<string, string>;
+    const answer = await fetch(upstream + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== "content-encoding" && k !== "content-length")));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get streams() {
+      return state.streams;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** The `incumbent` command line against the local stack: verdicts as exit codes, live output captured. */
 describe("the incumbent CLI", () => {
   let stack: Stack;
@@ -99,6 +132,19 @@ describe("the incumbent CLI", () => {
     expect(redraws).toBeGreaterThan(2);
     expect(ran.stdout).toMatch(/highs {2}running {2}incumbent \S+ {2}bound \S+ {2}gap /);
     expect(ran.stdout).toMatch(/exe_\S+ {2}time_limit/);
+  });
+
+  it("falls back to waiting for the result when every event stream is cut before its end", async () => {
+    const proxy = await streamCuttingProxy(stack.url);
+    try {
+      const ran = await cli(["solve", file("knapsack.mps"), "--solver", "highs", "--watch"], { ...env, INCUMBENT_URL: proxy.url });
+      expect(ran.code, ran.stderr).toBe(EXIT.optimal);
+      expect(ran.stderr).toMatch(/the event stream ended 4 times before its final event; waiting for the result instead/);
+      expect(ran.stdout).toMatch(/ optimal /);
+      expect(proxy.streams).toBe(4);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("exits with the infeasible and unbounded codes", async () => {

@@ -19,6 +19,11 @@ export interface StreamOptions {
   reconnectDelayMs?: number;
 }
 
+/** A stream that kept ending before its final event, every time it was opened. */
+export class StreamEndedError extends Error {
+  override name = "StreamEndedError";
+}
+
 /** Opens the stream once: the response whose body is text/event-stream. */
 export type OpenStream = (signal: AbortSignal | undefined) => Promise<Response>;
 
@@ -89,7 +94,7 @@ export async function* readEventStream<E extends StreamMessage>(open: OpenStream
       await reader.cancel().catch(() => undefined);
     }
     if (attempt >= reconnects) {
-      throw new Error(`the event stream ended ${attempt + 1} times before its final event${dropped ? ` (${String(dropped)})` : ""}`);
+      throw new StreamEndedError(`the event stream ended ${attempt + 1} times before its final event${dropped ? ` (${String(dropped)})` : ""}`);
     }
     await pause((options.reconnectDelayMs ?? 500) * (attempt + 1), options.signal);
   }

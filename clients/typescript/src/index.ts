@@ -13,6 +13,6 @@ export {
   type WaitOptions,
 } from "./client.js";
 export { IncumbentError, type ErrorBody } from "./errors.js";
-export { readEventStream, type StreamOptions } from "./events.js";
+export { readEventStream, StreamEndedError, type StreamOptions } from "./events.js";
 export * from "./types.js";
 export { SIGNATURE_HEADER, verifyWebhookSignature, webhookSignature, type WebhookSignatureCheck } from "./webhook.js";

@@ -53,7 +53,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--url <url>", "the service's URL (default: INCUMBENT_URL, then the saved login)")
     .option("--api-key <key>", "an API key (default: INCUMBENT_API_KEY, then the saved login)")
     .option("--json", "print machine-readable JSON (with --watch: one JSON event per line)", false)
-    .addHelpText("after", `\n${EXIT_CODE_HELP}`)
+    .addHelpText("after", `\n${EXIT_CODE_HELP}\n`)
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) })
     .exitOverride();

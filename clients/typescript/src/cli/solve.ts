@@ -1,4 +1,5 @@
 import type { IncumbentClient } from "../client.js";
+import { StreamEndedError } from "../events.js";
 import { readProblemFile } from "../node.js";
 import type { ComparisonDetail, ExecutionView, Problem, SolveSettings, SolverChoice } from "../types.js";
 import { comparisonExit, executionExit } from "./exit-codes.js";
@@ -35,6 +36,9 @@ async function problemOf(client: IncumbentClient, file: string): Promise<{ probl
 
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 
+/** A stream that opened but kept ending before its final event (not a refusal by the service). */
+const isStreamDrop = (error: unknown): error is StreamEndedError => error instanceof StreamEndedError;
+
 /** `incumbent solve FILE`: queue the solve, watch it if asked, print the verdict; the exit code is the verdict's. */
 export async function solveCommand(client: IncumbentClient, file: string, solver: SolverChoice, options: RunOptions, io: Io): Promise<number> {
   const { problem } = await problemOf(client, file);
@@ -61,6 +65,10 @@ export async function solveCommand(client: IncumbentClient, file: string, solver
         if (e.event === "progress") point = e.data;
         draw();
       }
+    } catch (error) {
+      // A stream a proxy keeps cutting (API Gateway buffers and times out SSE) is no verdict: poll instead.
+      if (!isStreamDrop(error)) throw error;
+      io.err.write(`incumbent: ${error.message}; waiting for the result instead\n`);
     } finally {
       clearInterval(ticker);
       draw(true);
@@ -118,6 +126,10 @@ async function watchComparison(client: IncumbentClient, launched: ComparisonDeta
       if (e.event === "progress") points.set(e.data.execution_id, e.data);
       draw();
     }
+  } catch (error) {
+    if (!isStreamDrop(error)) throw error;
+    io.err.write(`incumbent: ${error.message}; waiting for the result instead\n`);
+    detail = await client.waitForComparison(detail.id, { intervalMs: 1000 });
   } finally {
     stop.abort();
     await poller;

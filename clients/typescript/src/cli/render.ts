@@ -20,6 +20,8 @@ export interface Live {
   dual: number | null;
   gap: number | null;
   nodes: number | null;
+  /** seconds since the solver started */
+  time_seconds: number;
 }
 
 /** `highs  running  incumbent -9  bound -9.5  gap 5.26%  nodes 12  elapsed 3.2 s` */
@@ -54,7 +56,7 @@ function tableRow(row: ComparisonRow, live: Live | undefined): string[] {
     num(running ? live.primal : row.objective_value),
     num(running ? live.dual : row.dual_bound),
     pct(running ? live.gap : row.gap),
-    solverSeconds(row.solver_time_seconds),
+    running ? solverSeconds(live.time_seconds) : solverSeconds(row.solver_time_seconds),
   ];
 }
 

@@ -185,7 +185,7 @@ describe("the incumbent CLI", () => {
     expect(status.stdout).toContain(`${view.id}  optimal`);
     const log = await cli(["log", view.id], env);
     expect(log.code, log.stderr).toBe(0);
-    const lines = log.stdout.trim().split("\n");
+    const lines = log.stdout === "" ? [] : log.stdout.replace(/\n$/, "").split("\n");
     const logged = await unwrap(
       new IncumbentClient({ baseUrl: stack.url, credential: stack.apiKey }).api.GET("/api/v2/models/executions/{execution_id}/log", {
         params: { path: { execution_id: view.id }, query: {} },

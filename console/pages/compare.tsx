@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { api, type Json, uploadFile } from "../api.js";
+import type { CompareRequest, ProblemPreview } from "@incumbent/client";
+import { call, client } from "../api.js";
 import { NumericsPanel } from "./numerics.js";
 import { ErrorLine, message, useLoad, when } from "../ui.js";
 import { ComparisonView } from "./comparison-view.js";
@@ -10,19 +11,19 @@ export function ComparePage() {
   const [source, setSource] = useState<"file" | "marketplace">("file");
   const [content, setContent] = useState("");
   const [filename, setFilename] = useState<string | undefined>(undefined);
-  const [preview, setPreview] = useState<Json | null>(null);
+  const [preview, setPreview] = useState<ProblemPreview | null>(null);
   const [solvers, setSolvers] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [comparisonId, setComparisonId] = useState<string | null>(null);
-  const marketplace = useLoad(() => api("GET", "/api/v2/marketplace"), []);
-  const recent = useLoad(() => api("GET", "/api/v2/solvers/compare?limit=10"), [comparisonId]);
+  const marketplace = useLoad(() => call(client.api.GET("/api/v2/marketplace")), []);
+  const recent = useLoad(() => call(client.api.GET("/api/v2/solvers/compare", { params: { query: { limit: 10 } } })), [comparisonId]);
 
   const readPreview = async (text: string, name: string | undefined) => {
     setPreview(null);
     if (!text.trim()) return;
     try {
-      setPreview(await api("POST", "/api/v2/solve/import/preview", { content: text, format: "auto", ...(name ? { filename: name } : {}) }));
+      setPreview(await client.previewFile({ content: text, format: "auto", ...(name ? { filename: name } : {}) }));
       setError(null);
     } catch (err) {
       setError(message(err));
@@ -37,7 +38,7 @@ export function ComparePage() {
     setFilename(file.name);
     setContent((await isGzip(file)) ? "" : await file.text());
     try {
-      setPreview(await uploadFile("/api/v2/solve/import/preview", file));
+      setPreview(await client.previewFile({ content: file, filename: file.name }));
       setError(null);
     } catch (err) {
       setError(message(err));
@@ -50,18 +51,18 @@ export function ComparePage() {
     setBusy(true);
     setError(null);
     try {
-      const body: Json = { solver_names: solvers, settings: settingsFrom(form) };
+      const body: CompareRequest = { solver_names: solvers, settings: settingsFrom(form) };
       if (source === "file") {
-        const parsed = preview ?? (await api("POST", "/api/v2/solve/import/preview", { content, format: "auto", ...(filename ? { filename } : {}) }));
+        const parsed = preview ?? (await client.previewFile({ content, format: "auto", ...(filename ? { filename } : {}) }));
         setPreview(parsed);
         body.problem = parsed.problem;
         if (filename) body.uploaded_filename = filename;
       } else {
         const model = String(form.get("model_id"));
-        const created = await api("POST", `/api/v2/projects/from-marketplace/${encodeURIComponent(model)}`, {});
+        const created = await call(client.api.POST("/api/v2/projects/from-marketplace/{model_id}", { params: { path: { model_id: model } }, body: {} }));
         body.project_id = created.project.id;
       }
-      const comparison = await api("POST", "/api/v2/solvers/compare", body);
+      const comparison = await client.compare(body);
       setComparisonId(comparison.id);
     } catch (err) {
       setError(message(err));
@@ -114,7 +115,7 @@ export function ComparePage() {
             <div>
               <label for="model-id">Model</label>
               <select id="model-id" name="model_id">
-                {(marketplace.value?.models ?? []).map((m: Json) => (
+                {(marketplace.value?.models ?? []).map((m) => (
                   <option key={m.id} value={m.id}>
                     {m.title}
                   </option>
@@ -134,7 +135,7 @@ export function ComparePage() {
       {comparisonId ? <ComparisonView key={comparisonId} id={comparisonId} onSettled={recent.reload} /> : null}
       <h2>Recent comparisons</h2>
       <ul class="recent">
-        {(recent.value?.comparisons ?? []).map((c: Json) => (
+        {(recent.value?.comparisons ?? []).map((c) => (
           <li key={c.id}>
             <button type="button" class="link" onClick={() => setComparisonId(c.id)}>
               {c.problem_name}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, type Json, readEvents } from "../api.js";
+import type { ComparisonDetail } from "@incumbent/client";
+import { call, client } from "../api.js";
 import { ProgressChart, type SolverTrace, TimesChart } from "../charts.js";
 import { ErrorLine, fmt, message, usePoll } from "../ui.js";
 import { executionHash } from "./execution.js";
@@ -12,7 +13,7 @@ const FINAL = new Set(["completed", "failed", "cancelled"]);
  * comparison's SSE stream (each progress point names its solver) and end at each row's final numbers.
  */
 export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string; headingLevel?: 2 | 3; onSettled?: () => void }) {
-  const [detail, setDetail] = useState<Json | null>(null);
+  const [detail, setDetail] = useState<ComparisonDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [points, setPoints] = useState<Record<string, SolverTrace["points"]>>({});
   const streamed = useRef<Record<string, SolverTrace["points"]>>({});
@@ -20,7 +21,7 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
   usePoll(
     async () => {
       try {
-        const d = await api("GET", `/api/v2/solvers/compare/${encodeURIComponent(id)}`);
+        const d = await client.comparison(id);
         setDetail(d);
         if (FINAL.has(d.status)) onSettled?.();
         return !FINAL.has(d.status);
@@ -39,11 +40,10 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
     const abort = new AbortController();
     // Points arrive in bursts; one render per animation frame is plenty.
     let frame = 0;
-    readEvents(
-      `/api/v2/solvers/compare/${encodeURIComponent(id)}/events`,
-      (e) => {
+    (async () => {
+      for await (const e of client.comparisonEvents(id, { signal: abort.signal })) {
         if (e.event === "progress") {
-          const solver: string = e.data.solver_name;
+          const solver = e.data.solver_name;
           streamed.current[solver] = streamed.current[solver] ?? [];
           const list = streamed.current[solver];
           list.push({ t: e.data.time_seconds, primal: e.data.primal, dual: e.data.dual });
@@ -52,9 +52,8 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
         } else if (e.event === "final") {
           setDetail(e.data);
         }
-      },
-      abort.signal,
-    ).catch((err) => {
+      }
+    })().catch((err) => {
       if (!abort.signal.aborted) setError(`progress stream: ${message(err)}`);
     });
     return () => {
@@ -65,14 +64,14 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
 
   const cancel = async () => {
     try {
-      setDetail(await api("POST", `/api/v2/solvers/compare/${encodeURIComponent(id)}/cancel`));
+      setDetail(await call(client.api.POST("/api/v2/solvers/compare/{comparison_id}/cancel", { params: { path: { comparison_id: id } } })));
     } catch (err) {
       setError(message(err));
     }
   };
 
   if (!detail) return <ErrorLine error={error} />;
-  const rows: Json[] = detail.results;
+  const rows = detail.results;
   const solvers = rows.map((r) => r.solver_name);
   const traces: SolverTrace[] = rows.map((r) => {
     const live = points[r.solver_name] ?? [];
@@ -166,7 +165,7 @@ export function ComparisonView({ id, headingLevel = 2, onSettled }: { id: string
               <>
                 <dt>Verdicts agree</dt>
                 <dd data-verdicts-agree={String(a.verdicts_agree)}>
-                  {a.verdicts_agree ? "yes" : `no: ${(a.conflicts ?? []).map((c: Json) => c.message).join("; ")}`}
+                  {a.verdicts_agree ? "yes" : `no: ${(a.conflicts ?? []).map((c) => c.message).join("; ")}`}
                 </dd>
               </>
             )}

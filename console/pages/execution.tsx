@@ -1,5 +1,8 @@
 import { useState } from "preact/hooks";
-import { ApiError, api, type Json } from "../api.js";
+import type { ExecutionView as Execution } from "@incumbent/client";
+import { ApiError, call, client } from "../api.js";
+
+type Infeasibility = NonNullable<NonNullable<Execution["result"]>["infeasibility"]>;
 import { ErrorLine, fmt, message, usePoll, when } from "../ui.js";
 import { NumericsPanel, VerificationFacts } from "./numerics.js";
 
@@ -44,7 +47,7 @@ export function ExecutionsPage({ id }: { id: string | null }) {
 
 /** One execution, polled until final; an infeasible one shows its conflicting subset, or offers to find it. */
 export function ExecutionView({ id }: { id: string }) {
-  const [detail, setDetail] = useState<Json | null>(null);
+  const [detail, setDetail] = useState<Execution | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** Why the last read failed; a rate limit is said and waited out (the next read is the retry), anything else ends the polling. */
   const [readError, setReadError] = useState<string | null>(null);
@@ -52,7 +55,7 @@ export function ExecutionView({ id }: { id: string }) {
   usePoll(
     async () => {
       try {
-        const d = await api("GET", `/api/v2/models/executions/${encodeURIComponent(id)}`);
+        const d = await client.execution(id);
         setDetail(d);
         setReadError(null);
         return !FINAL.has(d.status);
@@ -68,7 +71,7 @@ export function ExecutionView({ id }: { id: string }) {
   const explain = async () => {
     setAsking(true);
     try {
-      const created = await api("POST", `/api/v2/models/executions/${encodeURIComponent(id)}/explain`);
+      const created = await call(client.api.POST("/api/v2/models/executions/{execution_id}/explain", { params: { path: { execution_id: id } } }));
       location.hash = executionHash(created.id);
     } catch (err) {
       setError(message(err));
@@ -77,8 +80,8 @@ export function ExecutionView({ id }: { id: string }) {
   };
 
   if (!detail) return <ErrorLine error={error ?? readError} />;
-  const result: Json | null = detail.result;
-  const infeasibility: Json | null = result?.infeasibility ?? null;
+  const result = detail.result;
+  const infeasibility = result?.infeasibility ?? null;
   const canExplain = result?.status === "infeasible" && !infeasibility && !detail.explanation_execution_id;
   return (
     <section class="execution" aria-labelledby={`exe-${id}`}>
@@ -138,12 +141,12 @@ export function ExecutionView({ id }: { id: string }) {
   );
 }
 
-function InfeasibleSubset({ subset }: { subset: Json }) {
+function InfeasibleSubset({ subset }: { subset: Infeasibility }) {
   const verified = subset.verified === true ? "verified" : subset.verified === false ? "verification failed" : "not verified";
-  const constraints: Json[] = subset.constraints;
-  const bounds: Json[] = subset.variable_bounds;
+  const constraints = subset.constraints;
+  const bounds = subset.variable_bounds;
   // Results from before issue 24 have no verdict_check.
-  const check: Json | undefined = subset.verdict_check;
+  const check = subset.verdict_check;
   if (check?.status === "refuted") {
     return (
       <section class="subset" aria-labelledby="subset-title">

@@ -1,9 +1,12 @@
-import { api, type Json } from "../api.js";
+import { call, client } from "../api.js";
 import { ErrorLine, fmt, useLoad, when } from "../ui.js";
 
 /** The public health endpoints: status with its components, the request metrics, the runtime. */
 export function HealthPage() {
-  const health = useLoad(() => Promise.all([api("GET", "/api/v2/health/status"), api("GET", "/api/v2/health/metrics"), api("GET", "/api/v2/health")]), []);
+  const health = useLoad(
+    () => Promise.all([call(client.api.GET("/api/v2/health/status")), call(client.api.GET("/api/v2/health/metrics")), call(client.api.GET("/api/v2/health"))]),
+    [],
+  );
   const [status, metrics, system] = health.value ?? [null, null, null];
   return (
     <>
@@ -26,7 +29,7 @@ export function HealthPage() {
               </tr>
             </thead>
             <tbody>
-              {status.components.map((c: Json) => (
+              {status.components.map((c) => (
                 <tr key={c.name}>
                   <td>{c.name}</td>
                   <td>{c.status}</td>

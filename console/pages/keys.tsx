@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
-import { api, type Json } from "../api.js";
+import type { ApiKeyCreated } from "@incumbent/client";
+import { call, client } from "../api.js";
 import { ErrorLine, message, SecretOnce, useLoad, when } from "../ui.js";
 
 export function KeysPage() {
-  const keys = useLoad(() => api("GET", "/api/v2/keys"), []);
-  const [created, setCreated] = useState<Json | null>(null);
+  const keys = useLoad(() => call(client.api.GET("/api/v2/keys")), []);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const create = async (e: Event) => {
@@ -13,7 +14,9 @@ export function KeysPage() {
     const data = new FormData(form);
     const days = String(data.get("days") ?? "");
     try {
-      const key = await api("POST", "/api/v2/keys", { name: data.get("name"), ...(days ? { expires_in_days: Number(days) } : {}) });
+      const key = await call(
+        client.api.POST("/api/v2/keys", { body: { name: String(data.get("name") ?? ""), ...(days ? { expires_in_days: Number(days) } : {}) } }),
+      );
       setCreated(key);
       setError(null);
       form.reset();
@@ -25,7 +28,7 @@ export function KeysPage() {
 
   const revoke = async (id: string) => {
     try {
-      await api("DELETE", `/api/v2/keys/${encodeURIComponent(id)}`);
+      await call(client.api.DELETE("/api/v2/keys/{key_id}", { params: { path: { key_id: id } } }));
       keys.reload();
     } catch (err) {
       setError(message(err));
@@ -59,7 +62,7 @@ export function KeysPage() {
           </tr>
         </thead>
         <tbody>
-          {(keys.value?.keys ?? []).map((k: Json) => (
+          {(keys.value?.keys ?? []).map((k) => (
             <tr key={k.id}>
               <td>{k.name}</td>
               <td>

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { api, type Json } from "../api.js";
+import type { MatrixDetail } from "@incumbent/client";
+import { call, client } from "../api.js";
 import { ErrorLine, fmt, message, useLoad, usePoll, when } from "../ui.js";
 import { ComparisonView } from "./comparison-view.js";
 import { SettingsFields, SolverPicker, settingsFrom } from "./solver-picker.js";
@@ -15,13 +16,13 @@ function shade(ms: number | null, max: number): string | undefined {
 }
 
 function MatrixGrid({ batchId, onSettled }: { batchId: string; onSettled: () => void }) {
-  const [batch, setBatch] = useState<Json | null>(null);
+  const [batch, setBatch] = useState<MatrixDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [opened, setOpened] = useState<string | null>(null);
   usePoll(
     async () => {
       try {
-        const b = await api("GET", `/api/v2/solvers/compare/batches/${encodeURIComponent(batchId)}`);
+        const b = await call(client.api.GET("/api/v2/solvers/compare/batches/{batch_id}", { params: { path: { batch_id: batchId } } }));
         setBatch(b);
         if (FINAL.has(b.status)) onSettled();
         return !FINAL.has(b.status);
@@ -34,11 +35,11 @@ function MatrixGrid({ batchId, onSettled }: { batchId: string; onSettled: () => 
     [batchId],
   );
   if (!batch) return <ErrorLine error={error} />;
-  const times = batch.rows.flatMap((r: Json) => r.results.map((c: Json) => c.wall_time_ms ?? 0));
+  const times = batch.rows.flatMap((r) => r.results.map((c) => c.wall_time_ms ?? 0));
   const max = Math.max(0, ...times);
   const cancel = async () => {
     try {
-      setBatch(await api("POST", `/api/v2/solvers/compare/batches/${encodeURIComponent(batchId)}/cancel`));
+      setBatch(await call(client.api.POST("/api/v2/solvers/compare/batches/{batch_id}/cancel", { params: { path: { batch_id: batchId } } })));
     } catch (err) {
       setError(message(err));
     }
@@ -68,13 +69,13 @@ function MatrixGrid({ batchId, onSettled }: { batchId: string; onSettled: () => 
           </tr>
         </thead>
         <tbody>
-          {batch.rows.map((row: Json) => (
+          {batch.rows.map((row) => (
             <tr key={row.comparison_id}>
               <th scope="row">
                 {row.dataset_name}
                 {row.error_message ? <span class="hint"> {row.error_message}</span> : null}
               </th>
-              {row.results.map((cell: Json) => (
+              {row.results.map((cell) => (
                 <td key={cell.solver_name} class="cell" style={{ background: shade(cell.wall_time_ms, max) }}>
                   <button type="button" class="cell-button" onClick={() => setOpened(row.comparison_id)}>
                     <span class="sr-only">
@@ -96,12 +97,15 @@ function MatrixGrid({ batchId, onSettled }: { batchId: string; onSettled: () => 
 
 /** A project's datasets × solvers: launch a matrix, list them, open one as a grid. */
 export function MatricesPage() {
-  const projects = useLoad(() => api("GET", "/api/v2/projects"), []);
-  const marketplace = useLoad(() => api("GET", "/api/v2/marketplace"), []);
+  const projects = useLoad(() => call(client.api.GET("/api/v2/projects")), []);
+  const marketplace = useLoad(() => call(client.api.GET("/api/v2/marketplace")), []);
   const [projectId, setProjectId] = useState<string>("");
-  const datasets = useLoad(() => (projectId ? api("GET", `/api/v2/projects/${encodeURIComponent(projectId)}/datasets`) : Promise.resolve(null)), [projectId]);
+  const datasets = useLoad(
+    () => (projectId ? call(client.api.GET("/api/v2/projects/{project_id}/datasets", { params: { path: { project_id: projectId } } })) : Promise.resolve(null)),
+    [projectId],
+  );
   const batches = useLoad(
-    () => api("GET", `/api/v2/solvers/compare/batches?limit=20${projectId ? `&project_id=${encodeURIComponent(projectId)}` : ""}`),
+    () => call(client.api.GET("/api/v2/solvers/compare/batches", { params: { query: { limit: 20, ...(projectId ? { project_id: projectId } : {}) } } })),
     [projectId],
   );
   const [solvers, setSolvers] = useState<string[]>([]);
@@ -112,7 +116,7 @@ export function MatricesPage() {
     e.preventDefault();
     const model = String(new FormData(e.currentTarget as HTMLFormElement).get("model_id"));
     try {
-      const created = await api("POST", `/api/v2/projects/from-marketplace/${encodeURIComponent(model)}`, {});
+      const created = await call(client.api.POST("/api/v2/projects/from-marketplace/{model_id}", { params: { path: { model_id: model } }, body: {} }));
       projects.reload();
       setProjectId(created.project.id);
     } catch (err) {
@@ -124,12 +128,11 @@ export function MatricesPage() {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
     try {
-      const batch = await api("POST", "/api/v2/solvers/compare/batches", {
-        project_id: projectId,
-        dataset_ids: form.getAll("dataset_id").map(String),
-        solver_names: solvers,
-        settings: settingsFrom(form),
-      });
+      const batch = await call(
+        client.api.POST("/api/v2/solvers/compare/batches", {
+          body: { project_id: projectId, dataset_ids: form.getAll("dataset_id").map(String), solver_names: solvers, settings: settingsFrom(form) },
+        }),
+      );
       setBatchId(batch.batch_id);
       batches.reload();
     } catch (err) {
@@ -137,7 +140,7 @@ export function MatricesPage() {
     }
   };
 
-  const dataList: Json[] = datasets.value?.datasets ?? [];
+  const dataList = datasets.value?.datasets ?? [];
   return (
     <>
       <h1 tabIndex={-1}>Matrices</h1>
@@ -147,7 +150,7 @@ export function MatricesPage() {
           <h2 id="from-market">New project from the marketplace</h2>
           <label for="matrix-model">Model</label>
           <select id="matrix-model" name="model_id">
-            {(marketplace.value?.models ?? []).map((m: Json) => (
+            {(marketplace.value?.models ?? []).map((m) => (
               <option key={m.id} value={m.id}>
                 {m.title} ({m.datasets.length} datasets)
               </option>
@@ -160,7 +163,7 @@ export function MatricesPage() {
           <label for="matrix-project">Project</label>
           <select id="matrix-project" value={projectId} onChange={(e) => setProjectId((e.currentTarget as HTMLSelectElement).value)}>
             <option value="">Choose a project…</option>
-            {(projects.value?.projects ?? []).map((p: Json) => (
+            {(projects.value?.projects ?? []).map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
               </option>
@@ -188,7 +191,7 @@ export function MatricesPage() {
       {batchId ? <MatrixGrid key={batchId} batchId={batchId} onSettled={batches.reload} /> : null}
       <h2>Matrices</h2>
       <ul class="recent">
-        {(batches.value?.batches ?? []).map((b: Json) => (
+        {(batches.value?.batches ?? []).map((b) => (
           <li key={b.batch_id}>
             <button type="button" class="link" onClick={() => setBatchId(b.batch_id)}>
               {b.project_name}: {b.dataset_count} datasets × {b.solver_names.join(", ")}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, type Json } from "../api.js";
+import { call, client } from "../api.js";
 import { ErrorLine, message, useLoad, usePoll, when } from "../ui.js";
 
 /** Fired by the notifications page after marking, so the badge does not wait for its next poll. */
@@ -17,7 +17,7 @@ export function UnreadBadge({ route }: { route: string }) {
   usePoll(
     async () => {
       try {
-        setCount((await api("GET", "/api/v2/notifications/unread-count")).unread_count);
+        setCount((await call(client.api.GET("/api/v2/notifications/unread-count"))).unread_count);
       } catch {
         // The badge is a hint: a failed count keeps the last one.
       }
@@ -34,25 +34,25 @@ export function UnreadBadge({ route }: { route: string }) {
 }
 
 export function NotificationsPage() {
-  const list = useLoad(() => api("GET", "/api/v2/notifications?limit=100"), []);
+  const list = useLoad(() => call(client.api.GET("/api/v2/notifications", { params: { query: { limit: 100 } } })), []);
   const [error, setError] = useState<string | null>(null);
-  const act = async (path: string) => {
+  const act = async (request: () => Promise<unknown>) => {
     try {
-      await api("POST", path);
+      await request();
       list.reload();
       dispatchEvent(new Event(CHANGED));
     } catch (err) {
       setError(message(err));
     }
   };
-  const items: Json[] = list.value?.items ?? [];
+  const items = list.value?.items ?? [];
   return (
     <>
       <h1 tabIndex={-1}>Notifications</h1>
       <ErrorLine error={error ?? list.error} />
       <p>
         <span data-testid="unread-count">{list.value ? `${list.value.unread_count} unread` : "Loading…"}</span>{" "}
-        <button type="button" onClick={() => act("/api/v2/notifications/read-all")} disabled={!list.value?.unread_count}>
+        <button type="button" onClick={() => act(() => call(client.api.POST("/api/v2/notifications/read-all")))} disabled={!list.value?.unread_count}>
           Mark all read
         </button>
       </p>
@@ -68,7 +68,12 @@ export function NotificationsPage() {
               {n.type} · {when(n.created_at)}
             </p>
             {n.is_read ? null : (
-              <button type="button" onClick={() => act(`/api/v2/notifications/${encodeURIComponent(n.id)}/read`)}>
+              <button
+                type="button"
+                onClick={() =>
+                  act(() => call(client.api.POST("/api/v2/notifications/{notification_id}/read", { params: { path: { notification_id: n.id } } })))
+                }
+              >
                 Mark read<span class="sr-only">: {n.title}</span>
               </button>
             )}

@@ -1,14 +1,18 @@
-import type { Json } from "../api.js";
+import type { ProblemPreview, SolveResponse } from "@incumbent/client";
 import { fmt } from "../ui.js";
 import { modelLabel } from "./execution.js";
 
+type Numerics = ProblemPreview["numerics"];
+type Range = Numerics["matrix_range"];
+type Verification = SolveResponse["verification"];
+
 const sci = (v: number) => (v === 0 ? "0" : v.toExponential(1).replace("e+", "e"));
-const range = (r: Json | null | undefined) => (r ? `[${sci(r.min)}, ${sci(r.max)}]` : "—");
+const range = (r: Range | null | undefined) => (r ? `[${sci(r.min)}, ${sci(r.max)}]` : "—");
 
 /** A model's coefficient ranges as Gurobi and HiGHS print them, with the warnings naming what makes one wide. */
-export function NumericsPanel({ numerics, id }: { numerics: Json | null | undefined; id: string }) {
+export function NumericsPanel({ numerics, id }: { numerics: Numerics | null | undefined; id: string }) {
   if (!numerics) return null;
-  const warnings: Json[] = numerics.warnings ?? [];
+  const warnings = numerics.warnings ?? [];
   return (
     <section class="numerics" aria-labelledby={`numerics-${id}`} data-testid="numerics">
       <h3 id={`numerics-${id}`}>Coefficient ranges</h3>
@@ -44,7 +48,7 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 /** What the verification gate found: a tag, and the facts that explain it. */
-export function VerificationFacts({ verification, verdict }: { verification: Json | null | undefined; verdict: string | null | undefined }) {
+export function VerificationFacts({ verification, verdict }: { verification: Verification | null | undefined; verdict: string | null | undefined }) {
   if (!verification) return null;
   const v = verification;
   return (

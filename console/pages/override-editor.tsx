@@ -1,4 +1,7 @@
-import type { Json } from "../api.js";
+import type { RequestBody } from "@incumbent/client";
+
+/** One field of a trigger's override_schema, as the API takes it. */
+type OverrideField = NonNullable<RequestBody<"/api/v2/triggers", "post">["override_schema"]>[number];
 
 export interface OverrideRow {
   name: string;
@@ -11,9 +14,9 @@ export interface OverrideRow {
 const TYPES = ["array", "object", "number", "integer", "string", "boolean"];
 
 /** The rows as the API's override_schema; a default that is not JSON is refused before sending. */
-export function overrideSchemaOf(rows: OverrideRow[]): Json[] {
+export function overrideSchemaOf(rows: OverrideRow[]): OverrideField[] {
   return rows.map((r) => {
-    const field: Json = { name: r.name.trim(), type: r.type, required: r.required };
+    const field: OverrideField = { name: r.name.trim(), type: r.type as OverrideField["type"], required: r.required };
     if (r.defaultText.trim() !== "") {
       try {
         field.default = JSON.parse(r.defaultText);

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, type Credential } from "../api.js";
+import { call, clientWith, type Credential } from "../api.js";
 import { ErrorLine, message } from "../ui.js";
 
 /** Two ways in, both the API's own: e-mail and password (a session), or an API key pasted in. */
@@ -12,8 +12,10 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (c: Credential) => void
     const form = new FormData(e.currentTarget as HTMLFormElement);
     setBusy(true);
     try {
-      const session = await api("POST", "/api/v2/auth/login", { email: form.get("email"), password: form.get("password") });
-      const me = await api("GET", "/api/v2/auth/me", undefined, { token: session.access_token });
+      const session = await call(
+        clientWith("").api.POST("/api/v2/auth/login", { body: { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") } }),
+      );
+      const me = await call(clientWith(session.access_token).api.GET("/api/v2/auth/me"));
       onSignedIn({ kind: "session", token: session.access_token, label: me.email });
     } catch (err) {
       setError(message(err));
@@ -27,7 +29,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (c: Credential) => void
     const token = String(new FormData(e.currentTarget as HTMLFormElement).get("api_key") ?? "").trim();
     setBusy(true);
     try {
-      const me = await api("GET", "/api/v2/auth/me", undefined, { token });
+      const me = await call(clientWith(token).api.GET("/api/v2/auth/me"));
       onSignedIn({ kind: "api_key", token, label: me.email });
     } catch (err) {
       setError(message(err));

@@ -1,4 +1,4 @@
-import { api, type Json } from "../api.js";
+import { call, client } from "../api.js";
 import { useLoad } from "../ui.js";
 
 export const MAX_SOLVERS = 8;
@@ -13,8 +13,8 @@ export function SolverPicker({
   onChange: (names: string[]) => void;
   legend?: string;
 }) {
-  const available = useLoad(() => api("GET", "/api/v2/solvers/available"), []);
-  const solvers: Json[] = (available.value?.solvers ?? []).filter((s: Json) => s.name !== "auto");
+  const available = useLoad(() => call(client.api.GET("/api/v2/solvers/available")), []);
+  const solvers = (available.value?.solvers ?? []).filter((s) => s.name !== "auto");
   const toggle = (name: string, on: boolean) => onChange(on ? [...chosen, name] : chosen.filter((n) => n !== name));
   return (
     <fieldset class="solvers">

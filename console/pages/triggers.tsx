@@ -1,21 +1,26 @@
 import { useState } from "preact/hooks";
-import { api, type Credential, type Json } from "../api.js";
+import type { SolverChoice, TriggerCreated, TriggerRun } from "@incumbent/client";
+import { type Credential, call, client } from "../api.js";
 import { ErrorLine, message, SecretOnce, useLoad, usePoll, when } from "../ui.js";
 import { OverrideSchemaEditor, type OverrideRow, overrideSchemaOf } from "./override-editor.js";
 
 const FINAL_RUN = new Set(["completed", "failed", "validation_failed"]);
 
 function RunHistory({ triggerId }: { triggerId: string }) {
-  const [runs, setRuns] = useState<Json[]>([]);
+  const [runs, setRuns] = useState<TriggerRun[]>([]);
   const [total, setTotal] = useState(0);
   const [error, setError] = useState<string | null>(null);
   // Polled while open: a fire from outside (curl, a webhook source) shows up without a reload.
   usePoll(
     async () => {
       try {
-        const page = await api("GET", `/api/v2/triggers/${encodeURIComponent(triggerId)}/runs?page_size=20`);
+        const page = await call(
+          client.api.GET("/api/v2/triggers/{trigger_id}/runs", { params: { path: { trigger_id: triggerId }, query: { page_size: 20 } } }),
+        );
         const full = await Promise.all(
-          page.items.map((r: Json) => api("GET", `/api/v2/triggers/${encodeURIComponent(triggerId)}/runs/${encodeURIComponent(r.id)}`)),
+          page.items.map((r) =>
+            call(client.api.GET("/api/v2/triggers/{trigger_id}/runs/{run_id}", { params: { path: { trigger_id: triggerId, run_id: r.id } } })),
+          ),
         );
         setRuns(full);
         setTotal(page.total);
@@ -28,7 +33,7 @@ function RunHistory({ triggerId }: { triggerId: string }) {
   );
   const rerun = async (runId: string) => {
     try {
-      await api("POST", `/api/v2/triggers/${encodeURIComponent(triggerId)}/runs/${encodeURIComponent(runId)}/rerun`);
+      await call(client.api.POST("/api/v2/triggers/{trigger_id}/runs/{run_id}/rerun", { params: { path: { trigger_id: triggerId, run_id: runId } } }));
     } catch (err) {
       setError(message(err));
     }
@@ -71,7 +76,7 @@ function RunHistory({ triggerId }: { triggerId: string }) {
                   <>
                     {r.webhook.status}
                     <ol class="attempts">
-                      {r.webhook.attempts.map((a: Json) => (
+                      {r.webhook.attempts.map((a) => (
                         <li key={a.attempt}>
                           #{a.attempt} {a.outcome} {a.status_code ?? a.error ?? ""} · {Math.round(a.duration_ms)} ms · {when(a.attempted_at)}
                         </li>
@@ -98,10 +103,13 @@ function RunHistory({ triggerId }: { triggerId: string }) {
   );
 }
 
-function CreateTrigger({ onCreated }: { onCreated: (t: Json) => void }) {
-  const documents = useLoad(() => api("GET", "/api/v2/documents"), []);
+function CreateTrigger({ onCreated }: { onCreated: (t: TriggerCreated) => void }) {
+  const documents = useLoad(() => call(client.api.GET("/api/v2/documents")), []);
   const [documentId, setDocumentId] = useState("");
-  const document = useLoad(() => (documentId ? api("GET", `/api/v2/documents/${encodeURIComponent(documentId)}`) : Promise.resolve(null)), [documentId]);
+  const document = useLoad(
+    () => (documentId ? call(client.api.GET("/api/v2/documents/{document_id}", { params: { path: { document_id: documentId } } })) : Promise.resolve(null)),
+    [documentId],
+  );
   const [overrides, setOverrides] = useState<OverrideRow[]>([]);
   const [error, setError] = useState<string | null>(null);
 
@@ -111,14 +119,18 @@ function CreateTrigger({ onCreated }: { onCreated: (t: Json) => void }) {
     try {
       const solver = String(form.get("solver_name") ?? "");
       const webhook = String(form.get("webhook_url") ?? "").trim();
-      const created = await api("POST", "/api/v2/triggers", {
-        name: form.get("name"),
-        document_id: documentId,
-        version_id: form.get("version_id"),
-        override_schema: overrideSchemaOf(overrides),
-        ...(solver ? { solver_name: solver } : {}),
-        ...(webhook ? { webhook_url: webhook } : {}),
-      });
+      const created = await call(
+        client.api.POST("/api/v2/triggers", {
+          body: {
+            name: String(form.get("name") ?? ""),
+            document_id: documentId,
+            version_id: String(form.get("version_id") ?? ""),
+            override_schema: overrideSchemaOf(overrides),
+            ...(solver ? { solver_name: solver as SolverChoice } : {}),
+            ...(webhook ? { webhook_url: webhook } : {}),
+          },
+        }),
+      );
       setError(null);
       onCreated(created);
     } catch (err) {
@@ -126,7 +138,7 @@ function CreateTrigger({ onCreated }: { onCreated: (t: Json) => void }) {
     }
   };
 
-  const versions: Json[] = document.value?.versions ?? [];
+  const versions = document.value?.versions ?? [];
   return (
     <form onSubmit={create} aria-labelledby="new-trigger">
       <h2 id="new-trigger">New trigger</h2>
@@ -136,7 +148,7 @@ function CreateTrigger({ onCreated }: { onCreated: (t: Json) => void }) {
       <label for="trigger-document">Builder document</label>
       <select id="trigger-document" required value={documentId} onChange={(e) => setDocumentId((e.currentTarget as HTMLSelectElement).value)}>
         <option value="">Choose a document…</option>
-        {(documents.value?.documents ?? []).map((d: Json) => (
+        {(documents.value?.documents ?? []).map((d) => (
           <option key={d.id} value={d.id}>
             {d.name}
           </option>
@@ -171,13 +183,13 @@ function CreateTrigger({ onCreated }: { onCreated: (t: Json) => void }) {
 
 /** Trigger management takes an API key (the API's rule); a session can still run a trigger now. */
 export function TriggersPage({ credential }: { credential: Credential }) {
-  const triggers = useLoad(() => (credential.kind === "api_key" ? api("GET", "/api/v2/triggers") : Promise.resolve(null)), [credential.token]);
-  const [created, setCreated] = useState<Json | null>(null);
+  const triggers = useLoad(() => (credential.kind === "api_key" ? call(client.api.GET("/api/v2/triggers")) : Promise.resolve(null)), [credential.token]);
+  const [created, setCreated] = useState<TriggerCreated | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const act = async (method: string, path: string, body?: unknown) => {
+  const act = async (request: () => Promise<unknown>) => {
     try {
-      await api(method, path, body);
+      await request();
       setError(null);
       triggers.reload();
     } catch (err) {
@@ -194,7 +206,7 @@ export function TriggersPage({ credential }: { credential: Credential }) {
       </>
     );
   }
-  const list: Json[] = triggers.value ?? [];
+  const list = triggers.value ?? [];
   return (
     <>
       <h1 tabIndex={-1}>Triggers</h1>
@@ -234,10 +246,23 @@ export function TriggersPage({ credential }: { credential: Credential }) {
               <td>{t.total_runs}</td>
               <td>{when(t.last_fired_at)}</td>
               <td class="actions">
-                <button type="button" onClick={() => act("POST", `/api/v2/triggers/${encodeURIComponent(t.id)}/toggle`, { enabled: !t.is_enabled })}>
+                <button
+                  type="button"
+                  onClick={() =>
+                    act(() =>
+                      call(
+                        client.api.POST("/api/v2/triggers/{trigger_id}/toggle", { params: { path: { trigger_id: t.id } }, body: { enabled: !t.is_enabled } }),
+                      ),
+                    )
+                  }
+                >
                   {t.is_enabled ? "Disable" : "Enable"} <span class="sr-only">{t.name}</span>
                 </button>
-                <button type="button" onClick={() => act("POST", `/api/v2/triggers/${encodeURIComponent(t.id)}/run`)} disabled={!t.is_enabled}>
+                <button
+                  type="button"
+                  onClick={() => act(() => call(client.api.POST("/api/v2/triggers/{trigger_id}/run", { params: { path: { trigger_id: t.id } } })))}
+                  disabled={!t.is_enabled}
+                >
                   Run now <span class="sr-only">{t.name}</span>
                 </button>
                 <button type="button" aria-expanded={open === t.id} onClick={() => setOpen(open === t.id ? null : t.id)}>

@@ -1,14 +1,25 @@
 import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { ExecutionLogSchema, LogQuerySchema, ProgressStreamEventSchema, type ProgressStreamEvent } from "../../core/progress/schemas.js";
+import { ComparisonDetailSchema } from "../../core/comparisons/schemas.js";
 import { AppError } from "../../core/errors.js";
+import { ExecutionViewSchema } from "../../core/executions/schemas.js";
+import { ExecutionLogSchema, LogEventSchema, LogQuerySchema, ProgressEventSchema, type ProgressStreamEvent } from "../../core/progress/schemas.js";
 import { bearer } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 
 const STREAM_DESCRIPTION =
   "A Server-Sent Events stream (text/event-stream): each message has `event:` progress, log or final and `data:` the JSON of the matching `data` below; the stream ends after `final`. Locally it streams as the solver runs; in AWS behind API Gateway's HTTP API a response is buffered whole, so poll the log route there (docs/decisions.md).";
+
+/**
+ * A stream's events as its document declares them: the same progress and log events on both streams,
+ * and a `final` whose data is the stream's own resource, so a generated client reads it typed.
+ */
+const streamOf = (final: z.ZodType, what: string) =>
+  z.discriminatedUnion("event", [ProgressEventSchema, LogEventSchema, z.object({ event: z.literal("final"), data: final.describe(what) })]);
+const ExecutionStreamEventSchema = streamOf(ExecutionViewSchema, "the execution view, as GET /api/v2/models/executions/{execution_id} answers it");
+const ComparisonStreamEventSchema = streamOf(ComparisonDetailSchema, "the comparison, as GET /api/v2/solvers/compare/{comparison_id} answers it");
 
 /**
  * How often an open stream checks that its credential still stands, with a read that no cache answers:
@@ -96,7 +107,7 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       rateClass: "models_read",
       errors: ["not_found"],
       params: z.object({ execution_id: z.string().min(1) }),
-      responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ProgressStreamEventSchema } },
+      responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ExecutionStreamEventSchema } },
     },
     (c, { principal, params }) => sse(c, credentialStands(c, deps.auth), (signal) => deps.progress.executionEvents(principal, params.execution_id, signal)),
   );
@@ -115,7 +126,7 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       rateClass: "organization",
       errors: ["not_found"],
       params: z.object({ comparison_id: z.string().min(1) }),
-      responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ProgressStreamEventSchema } },
+      responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ComparisonStreamEventSchema } },
     },
     (c, { principal, params }) => sse(c, credentialStands(c, deps.auth), (signal) => deps.progress.comparisonEvents(principal, params.comparison_id, signal)),
   );

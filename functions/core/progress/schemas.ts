@@ -37,14 +37,22 @@ const EventSourceSchema = z.object({
   solver_name: z.string(),
 });
 
+/** A `progress` event: one new point of a running solve, named by its execution and solver. */
+export const ProgressEventSchema = z.object({
+  event: z.literal("progress"),
+  data: ProgressPointSchema.extend(EventSourceSchema.shape).extend({ index: z.number().int().describe("the point's place in its execution's progress") }),
+});
+/** A `log` event: one new line of a solver's log. */
+export const LogEventSchema = z.object({ event: z.literal("log"), data: EventSourceSchema.extend({ offset: z.number().int(), line: z.string() }) });
+
 /**
  * The events of a Server-Sent Events stream, each sent as `event: <event>` with `data:` the JSON of
  * `data`: `progress` for each new point, `log` for each new line, and one `final` (the execution view,
- * or the comparison) before the stream ends.
+ * or the comparison) before the stream ends. Each route documents its own `final` (routes/progress.ts).
  */
 export const ProgressStreamEventSchema = z.discriminatedUnion("event", [
-  z.object({ event: z.literal("progress"), data: ProgressPointSchema.extend(EventSourceSchema.shape).extend({ index: z.number().int() }) }),
-  z.object({ event: z.literal("log"), data: EventSourceSchema.extend({ offset: z.number().int(), line: z.string() }) }),
+  ProgressEventSchema,
+  LogEventSchema,
   z.object({ event: z.literal("final"), data: z.record(z.string(), z.unknown()).describe("the execution view, or the comparison detail") }),
 ]);
 export type ProgressStreamEvent = z.infer<typeof ProgressStreamEventSchema>;

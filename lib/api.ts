@@ -7,6 +7,7 @@ import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
+import * as scheduler from "aws-cdk-lib/aws-scheduler";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
@@ -38,8 +39,6 @@ export interface ApiProps {
  */
 const FUNCTION_TIMEOUT_SECONDS = 29;
 const SOLVE_WAIT_SECONDS = 25;
-/** Triggers' schedules live in the account's default schedule group. */
-const SCHEDULE_GROUP = "default";
 
 /**
  * The public API: an HTTP API whose default route sends every request to the Hono app in one Lambda,
@@ -55,6 +54,12 @@ export class Api extends Construct {
   readonly url: string;
   /** Assumed by EventBridge Scheduler to send a trigger's schedule message to its band's jobs queue. */
   readonly schedulerRole: iam.Role;
+  /**
+   * The group of the triggers' schedules, the stack's own: deleting the group deletes its schedules, so
+   * a torn-down stage leaves none firing at queues that are gone (the account's `default` group would
+   * keep them). Retained with the data in production.
+   */
+  readonly scheduleGroup: scheduler.ScheduleGroup;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -72,6 +77,8 @@ export class Api extends Construct {
       removalPolicy,
     });
 
+    const scheduleGroupName = `${props.namePrefix}-triggers`;
+    this.scheduleGroup = new scheduler.ScheduleGroup(this, "TriggerSchedules", { scheduleGroupName, removalPolicy });
     const bands = [props.jobsQueue, props.jobBands.high, props.jobBands.low];
     this.schedulerRole = new iam.Role(this, "SchedulerRole", {
       description: "EventBridge Scheduler: sends each scheduled trigger's message to its priority band's jobs queue",
@@ -97,7 +104,7 @@ export class Api extends Construct {
         JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
-        SCHEDULER_GROUP_NAME: SCHEDULE_GROUP,
+        SCHEDULER_GROUP_NAME: this.scheduleGroup.scheduleGroupName,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
         ...(props.mailFromAddress ? { MAIL_FROM_ADDRESS: props.mailFromAddress } : {}),
@@ -118,7 +125,7 @@ export class Api extends Construct {
           Stack.of(this).formatArn({
             service: "scheduler",
             resource: "schedule",
-            resourceName: `${SCHEDULE_GROUP}/${props.namePrefix}-trg_*`,
+            resourceName: `${scheduleGroupName}/${props.namePrefix}-trg_*`,
             arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
           }),
         ],

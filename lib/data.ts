@@ -61,6 +61,8 @@ const ATTRIBUTE_TYPES: Record<string, dynamodb.AttributeType> = {
  */
 export class Data extends Construct {
   readonly table: dynamodb.Table;
+  /** The table's global secondary indexes, by name (alarms count their throttles too). */
+  readonly indexNames: string[] = [];
   readonly bucket: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: DataProps) {
@@ -91,6 +93,7 @@ export class Data extends Construct {
     for (const gsi of definition.GlobalSecondaryIndexes ?? []) {
       const sortKey = keyOf(gsi.KeySchema, "RANGE");
       const projection = gsi.Projection?.ProjectionType;
+      this.indexNames.push(gsi.IndexName!);
       this.table.addGlobalSecondaryIndex({
         indexName: gsi.IndexName!,
         partitionKey: attribute(keyOf(gsi.KeySchema, "HASH")!),

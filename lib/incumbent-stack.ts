@@ -1,7 +1,9 @@
 import { CfnOutput, Duration, Stack, Tags, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
+import { componentServiceName } from "../functions/core/observability/metric-names.js";
 import { ServiceAlarms } from "./alarms.js";
 import { Api } from "./api.js";
+import { ServiceDashboard } from "./dashboard.js";
 import { Data } from "./data.js";
 import { FleetScaling } from "./fleet-scaling.js";
 import { Queues } from "./queues.js";
@@ -34,6 +36,7 @@ export class IncumbentStack extends Stack {
   readonly webhooks: Webhooks;
   readonly sweeper: Sweeper;
   readonly alarms: ServiceAlarms;
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props: IncumbentStackProps) {
     super(scope, id, props);
@@ -151,6 +154,31 @@ export class IncumbentStack extends Stack {
       httpApi: this.api.httpApi,
       functions,
       apiTimeout: this.api.handler.fn.timeout!,
+      table,
+      tableIndexes: this.data.indexNames,
+      scheduleGroup: this.api.scheduleGroup,
+      sweeperService: this.sweeper.handler.name,
+      accountLambdaConcurrency: c.accountLambdaConcurrency,
+    });
+
+    this.dashboard = new ServiceDashboard(this, "Dashboard", {
+      namePrefix: c.namePrefix,
+      httpApi: this.api.httpApi,
+      apiTimeout: this.api.handler.fn.timeout!,
+      functions,
+      queues: {
+        high: this.queues.jobsHigh,
+        normal: this.queues.jobs,
+        low: this.queues.jobsLow,
+        webhooks: this.queues.webhooks,
+      },
+      fleet: this.fleet ? { serviceName: this.fleet.service.serviceName, maxTasks: c.maxRunningSolverTasks } : undefined,
+      services: {
+        worker: componentServiceName(c.namePrefix, "worker"),
+        api: this.api.handler.name,
+        sweeper: this.sweeper.handler.name,
+      },
+      accountLambdaConcurrency: c.accountLambdaConcurrency,
     });
 
     const outputs: Record<string, string> = {

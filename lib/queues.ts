@@ -1,10 +1,10 @@
 import { Duration } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
-import * as sns from "aws-cdk-lib/aws-sns";
-import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
+import type * as sns from "aws-cdk-lib/aws-sns";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { createAlarmTopic } from "./alarm-topic.js";
 
 export interface QueueSettings {
   /** Longer than the longest piece of work one message starts (see stage.ts). */
@@ -49,10 +49,7 @@ export class Queues extends Construct {
 
   constructor(scope: Construct, id: string, props: QueuesProps) {
     super(scope, id);
-    // Not KMS-encrypted: CloudWatch alarms cannot publish to a topic under the AWS-managed SNS key,
-    // and alarm notifications carry no payload data.
-    this.alarmTopic = new sns.Topic(this, "Alarms", { topicName: `${props.namePrefix}-alarms`, enforceSSL: true });
-    if (props.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    this.alarmTopic = createAlarmTopic(this, "Alarms", { namePrefix: props.namePrefix, alarmEmail: props.alarmEmail });
 
     // One queue per priority band (functions/core/queue/priority.ts): SQS has no priority of its own.
     this.jobs = this.workQueue("Jobs", `${props.namePrefix}-jobs`, props.jobs);

@@ -68,12 +68,15 @@ export interface ServiceFunctionProps {
  * then grants exactly what its handler calls.
  */
 export class ServiceFunction extends Construct {
+  /** The physical name, a plain string (also its log group's and its metrics' `service` dimension). */
+  readonly name: string;
   readonly fn: NodejsFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.name = props.functionName;
     this.logGroup = new logs.LogGroup(this, "Logs", {
       logGroupName: `/aws/lambda/${props.functionName}`,
       retention: props.logRetentionDays as logs.RetentionDays,
@@ -102,6 +105,9 @@ export class ServiceFunction extends Construct {
       depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
       environment: {
         NODE_OPTIONS: "--enable-source-maps",
+        // Powertools' service name: the logger's `service` and the metrics' `service` dimension, which the
+        // stack's alarms and dashboard name (functions/core/observability/metric-names.ts).
+        POWERTOOLS_SERVICE_NAME: props.functionName,
         ...props.environment,
       },
       bundling: {

@@ -101,6 +101,12 @@ export const StageSettingsSchema = z.object({
   /** Blobs (large problems, solutions) expire after this many days; 0 keeps them. */
   blobExpirationDays: nonNegativeInt,
   sweepIntervalMinutes: positiveInt.max(60),
+  /**
+   * The Lambda concurrent-executions quota of the account and region this stage deploys to (Service
+   * Quotas, "Concurrent executions"): 1,000 by default, as low as 10 on a new account. The account
+   * concurrency alarm fires at 80 % of it.
+   */
+  accountLambdaConcurrency: positiveInt,
   /** Where alarm notifications go (an e-mail subscription to the alarm topic), optional. */
   alarmEmail: z.email().optional(),
   /** LocalStack only: the endpoint every handler's and the worker's AWS clients use (AWS_ENDPOINT_URL). */
@@ -136,6 +142,7 @@ const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
   webhookMaxReceiveCount: 5,
   blobExpirationDays: 30,
   sweepIntervalMinutes: 1,
+  accountLambdaConcurrency: 1000,
 };
 
 /** What a production stage changes from the base: bigger tasks, one always warm, more of them, longer retention. */

@@ -33,9 +33,10 @@ class RedactingFormatter extends LogFormatter {
   }
 }
 
+/** `serviceName` unless the stack named the component (POWERTOOLS_SERVICE_NAME, which its metrics carry too). */
 export function createLogger(serviceName: string): Logger {
   return new Logger({
-    serviceName,
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME || serviceName,
     logLevel: (process.env.LOG_LEVEL ?? process.env.POWERTOOLS_LOG_LEVEL ?? "INFO") as never,
     logFormatter: new RedactingFormatter(),
   });

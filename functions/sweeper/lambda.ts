@@ -1,5 +1,6 @@
 import { loadConfig } from "../core/config.js";
 import { createLogger } from "../core/logger.js";
+import { createServiceMetrics } from "../core/observability/metrics.js";
 import { createServices } from "../core/services.js";
 import { triggerSweepHooks } from "../core/triggers/sweep-hook.js";
 import { createSweeper } from "./handler.js";
@@ -12,4 +13,4 @@ import { createSweeper } from "./handler.js";
 const config = loadConfig(process.env);
 const services = createServices({ config, jwtSecret: "", logger: createLogger("incumbent-sweeper") });
 
-export const handler = createSweeper(services, triggerSweepHooks(services));
+export const handler = createSweeper(services, triggerSweepHooks(services), createServiceMetrics("incumbent-sweeper"));

@@ -7,6 +7,7 @@ import { SOLVER_CONTAINER_NAME, SOLVER_HEALTHCHECK, WORKER_COMMAND, WORKER_JOBS_
 import { longestJobSeconds, staleQueuedSeconds } from "../../lib/stage.js";
 import { TABLE_KEYS } from "../../functions/core/store/dynamo.js";
 import { FLEET_METRIC, FLEET_METRICS_NAMESPACE } from "../../functions/fleet-monitor/handler.js";
+import { SERVICE_METRIC, SERVICE_METRICS_NAMESPACE } from "../../functions/core/observability/metric-names.js";
 import { REPO_ROOT } from "../support/machine.js";
 import { configVariableNames, envReadsOf, synthesize, type Synthesized } from "./synthesize.js";
 import {
@@ -16,7 +17,9 @@ import {
   redriveViolations,
   refTarget,
   referencedIds,
+  renderValue,
   resourcesOfType,
+  topicPublishViolations,
   visibilityViolations,
   wildcardViolations,
   type Json,
@@ -196,7 +199,12 @@ describe("IAM: least privilege per function", () => {
     expect(passRole[0]!.Condition).toEqual({ StringEquals: { "iam:PassedToService": "scheduler.amazonaws.com" } });
     const schedules = fn(dev, "api").statements.find((st) => st.Action.includes("scheduler:CreateSchedule"))!;
     expect([...schedules.Action].sort()).toEqual(["scheduler:CreateSchedule", "scheduler:DeleteSchedule", "scheduler:UpdateSchedule"]);
-    expect(JSON.stringify(schedules.Resource)).toContain(":schedule/default/incumbent-dev-trg_*");
+    // The stack's own schedule group (deleted with a dev stack, and its schedules with it), never `default`.
+    expect(JSON.stringify(schedules.Resource)).toContain(":schedule/incumbent-dev-triggers/incumbent-dev-trg_*");
+    dev.template.hasResourceProperties("AWS::Scheduler::ScheduleGroup", { Name: "incumbent-dev-triggers" });
+    dev.template.hasResource("AWS::Scheduler::ScheduleGroup", { DeletionPolicy: "Delete" });
+    prod.template.hasResource("AWS::Scheduler::ScheduleGroup", { DeletionPolicy: "Retain" });
+    expect(fn(dev, "api").env.SCHEDULER_GROUP_NAME).toBe("incumbent-dev-triggers");
     expect(api.has("secretsmanager:GetSecretValue")).toBe(true);
     for (const a of [monitor, sweeper, webhook]) expect([...a].some((x) => x.startsWith("secretsmanager:"))).toBe(false);
     for (const a of [api, sweeper, webhook]) {
@@ -319,6 +327,7 @@ describe("functions: runtime, architecture, environment", () => {
     const known = configVariableNames();
     for (const file of ["fleet-monitor", "sweeper", "webhook"]) envReadsOf(`functions/${file}/lambda.ts`).forEach((n) => known.add(n));
     known.add("NODE_OPTIONS");
+    known.add("POWERTOOLS_SERVICE_NAME"); // read by Powertools' Logger and Metrics
     known.add("AWS_REGION");
     const [, taskDef] = resourcesOfType(dev.json, "AWS::ECS::TaskDefinition")[0]!;
     const containerEnv = taskDef.Properties.ContainerDefinitions[0].Environment.map((e: Json) => e.Name);
@@ -596,7 +605,12 @@ describe("alarms and alerts", () => {
       "api-latency-p99",
       ...perFunction,
       ...["jobs", "jobs-high", "jobs-low"].flatMap((q) => [`${q}-dlq-not-empty`, `${q}-oldest-message-age`]),
+      "account-lambda-concurrency",
+      "dynamodb-throttles",
+      "jobs-failed-by-sweeper",
+      "solver-fleet-at-maximum",
       "solver-fleet-from-zero",
+      "trigger-schedule-errors",
       "webhooks-dlq-not-empty",
       "webhooks-oldest-message-age",
     ];
@@ -607,6 +621,99 @@ describe("alarms and alerts", () => {
     const topic = resourcesOfType(prod.json, "AWS::SNS::Topic")[0]![0];
     const notifying = resourcesOfType(prod.json, "AWS::CloudWatch::Alarm").filter(([, a]) => refTarget(a.Properties.AlarmActions[0]) === topic);
     expect(notifying).toHaveLength(alarmNames(prod).length - 1); // all but the from-zero step, whose action is the scaling policy
+  });
+
+  it("the alarm topic lets every alarm and alert rule of the stack publish, scoped to this account; the guard catches a topic that does not", () => {
+    for (const s of [dev, prod]) expect(topicPublishViolations(s.json)).toEqual([]);
+    const alarmsToTopic = resourcesOfType(dev.json, "AWS::CloudWatch::Alarm").filter(([, a]) =>
+      (a.Properties.AlarmActions ?? []).some((x: Json) => resourcesOfType(dev.json, "AWS::SNS::Topic").some(([t]) => refTarget(x) === t)),
+    );
+    expect(alarmsToTopic.length).toBeGreaterThan(20);
+    const policyOf = (t: Template) => resourcesOfType(t, "AWS::SNS::TopicPolicy")[0]![1].Properties.PolicyDocument;
+
+    // As the review found it: the TLS-only policy alone, which SNS puts in place of its default one.
+    const tlsOnly = clone(dev.json);
+    policyOf(tlsOnly).Statement = policyOf(tlsOnly).Statement.filter((st: Json) => st.Effect === "Deny");
+    const silent = topicPublishViolations(tlsOnly);
+    expect(silent.filter((v) => v.startsWith("alarm "))).toHaveLength(alarmsToTopic.length);
+    expect(silent.filter((v) => v.startsWith("rule "))).toEqual([expect.stringContaining("solver-task-failures")]);
+
+    // Any account's alarms could publish: refused as too open (and no alarm of ours is admitted by it).
+    const anyAccount = clone(dev.json);
+    for (const st of policyOf(anyAccount).Statement) if (st.Condition?.StringEquals) delete st.Condition.StringEquals;
+    expect(topicPublishViolations(anyAccount)).toEqual(expect.arrayContaining([expect.stringMatching(/admits cloudwatch\.amazonaws\.com from any source/)]));
+
+    // EventBridge scoped to another stage's rules: the task-failure rule cannot publish.
+    const otherStage = clone(dev.json);
+    const events = policyOf(otherStage).Statement.find((st: Json) => st.Principal?.Service === "events.amazonaws.com");
+    events.Condition.ArnLike["aws:SourceArn"]["Fn::Join"][1] = events.Condition.ArnLike["aws:SourceArn"]["Fn::Join"][1].map((part: Json) =>
+      typeof part === "string" ? part.replace("incumbent-dev-", "incumbent-prod-") : part,
+    );
+    expect(topicPublishViolations(otherStage)).toEqual([expect.stringContaining("rule incumbent-dev-solver-task-failures")]);
+  });
+
+  it("alarms on jobs the sweeper failed, DynamoDB throttling, account concurrency, schedule delivery errors and a fleet at its maximum", () => {
+    const alarms = Object.fromEntries(resourcesOfType(prod.json, "AWS::CloudWatch::Alarm").map(([, a]) => [a.Properties.AlarmName, a.Properties]));
+    expect(alarms["incumbent-prod-jobs-failed-by-sweeper"]).toMatchObject({
+      Namespace: SERVICE_METRICS_NAMESPACE,
+      MetricName: SERVICE_METRIC.sweptJobs,
+      Dimensions: [{ Name: "service", Value: "incumbent-prod-sweeper" }],
+      Threshold: 1,
+    });
+    const metricsOf = (a: Json) => a.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric);
+    const throttles = alarms["incumbent-prod-dynamodb-throttles"];
+    expect(
+      metricsOf(throttles)
+        .map(
+          (m: Json) =>
+            `${m.MetricName}:${m.Dimensions.map((d: Json) => d.Name)
+              .sort()
+              .join("+")}`,
+        )
+        .sort(),
+    ).toEqual([
+      "ReadThrottleEvents:GlobalSecondaryIndexName+TableName",
+      "ReadThrottleEvents:TableName",
+      "WriteThrottleEvents:GlobalSecondaryIndexName+TableName",
+      "WriteThrottleEvents:TableName",
+    ]);
+    expect(alarms["incumbent-prod-account-lambda-concurrency"]).toMatchObject({
+      Namespace: "AWS/Lambda",
+      MetricName: "ConcurrentExecutions",
+      Threshold: 0.8 * prod.config.accountLambdaConcurrency,
+    });
+    expect(alarms["incumbent-prod-account-lambda-concurrency"].Dimensions).toBeUndefined(); // the account's, not a function's
+    const schedules = alarms["incumbent-prod-trigger-schedule-errors"];
+    expect(
+      metricsOf(schedules)
+        .map((m: Json) => [m.Namespace, m.MetricName, m.Dimensions[0].Name])
+        .sort(),
+    ).toEqual([
+      ["AWS/Scheduler", "InvocationDroppedCount", "ScheduleGroup"],
+      ["AWS/Scheduler", "TargetErrorCount", "ScheduleGroup"],
+    ]);
+    const atMaximum = alarms["incumbent-prod-solver-fleet-at-maximum"];
+    expect(atMaximum.Metrics[0].Expression).toBe(`IF(running >= ${prod.config.maxRunningSolverTasks} AND waiting >= 1, 1, 0)`);
+    expect(atMaximum.EvaluationPeriods).toBe(15);
+    const concurrency = synthesize("dev", { accountLambdaConcurrency: 10 });
+    const small = resourcesOfType(concurrency.json, "AWS::CloudWatch::Alarm").find(
+      ([, a]) => a.Properties.AlarmName === "incumbent-dev-account-lambda-concurrency",
+    )!;
+    expect(small[1].Properties.Threshold).toBe(8);
+  });
+
+  it("a dashboard of the service: requests, errors, latency, backlog, tasks, job latency and solve outcomes", () => {
+    const [, dashboard] = resourcesOfType(prod.json, "AWS::CloudWatch::Dashboard")[0]!;
+    expect(dashboard.Properties.DashboardName).toBe("incumbent-prod-service");
+    const body = renderValue(dashboard.Properties.DashboardBody);
+    const widgets = JSON.parse(body.replace(/\$\{[^}]+\}/g, "X")).widgets as { properties: { title: string; metrics?: Json[] } }[];
+    const titles = widgets.map((w) => w.properties.title);
+    for (const title of ["API requests and errors", "API latency (ms)", "Backlog: jobs waiting per band", "Solver tasks", "Solve outcomes"])
+      expect(titles).toContain(title);
+    expect(titles.some((t) => t.startsWith("Job latency"))).toBe(true);
+    for (const metric of [SERVICE_METRIC.jobQueuedToStarted, SERVICE_METRIC.jobQueuedToFinal, SERVICE_METRIC.solveOutcomes, FLEET_METRIC.runningTasks])
+      expect(body).toContain(metric);
+    expect(body).toContain("incumbent-prod-worker");
   });
 
   it("API alarms read the HTTP API's 5xx count and p99 latency below the function's timeout", () => {

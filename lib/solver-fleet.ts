@@ -1,4 +1,4 @@
-import { Duration, IgnoreMode, RemovalPolicy, Size, Stack } from "aws-cdk-lib";
+import { ArnFormat, Duration, IgnoreMode, RemovalPolicy, Size, Stack } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import { Platform } from "aws-cdk-lib/aws-ecr-assets";
@@ -58,7 +58,7 @@ export const WORKER_COMMAND = ["node", "solver-container/dist/worker.js"];
  * The warm solver fleet: an ECS service of long-lived Fargate tasks, each running the worker that
  * long-polls the jobs queue (solver-container/src/worker.ts). How many run is Service Auto Scaling's
  * business (lib/fleet-scaling.ts); a worker holding a job protects its task from scale-in through the
- * ECS agent, which needs no IAM right.
+ * ECS agent, which calls `ecs:UpdateTaskProtection` with the task role's credentials.
  *
  * Network: a VPC of public subnets and no NAT gateway (a NAT costs more per month than a small fleet);
  * tasks get a public address for ECR, CloudWatch Logs and SQS, accept no inbound traffic, may only
@@ -170,6 +170,24 @@ export class SolverFleet extends Construct {
     props.webhooksQueue.grant(taskRole, "sqs:SendMessage");
     // A fired schedule's run is recorded by a worker and queued on its trigger's band.
     for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, "sqs:SendMessage");
+    // Scale-in protection: the worker asks the ECS agent (PUT $ECS_AGENT_URI/task-protection/v1/state),
+    // and the agent calls UpdateTaskProtection signed with this role's credentials. Without the right
+    // every call fails and scale-in and deployments stop busy tasks. IAM cannot say "its own task":
+    // the cluster's tasks are the narrowest resource.
+    taskRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: "ProtectOwnTaskFromScaleIn",
+        actions: ["ecs:UpdateTaskProtection"],
+        resources: [
+          Stack.of(this).formatArn({
+            service: "ecs",
+            resource: "task",
+            resourceName: `${this.cluster.clusterName}/*`,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
 
     this.service = new ecs.FargateService(this, "Service", {
       serviceName: `${props.namePrefix}-solver`,

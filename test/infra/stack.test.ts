@@ -61,6 +61,8 @@ const WORKER_ACTIONS = [
   "s3:GetObject",
   "s3:ListBucket",
   "s3:PutObject",
+  // The ECS agent protects the task from scale-in with the task role's credentials.
+  "ecs:UpdateTaskProtection",
 ].sort();
 const clone = (t: Template): Template => JSON.parse(JSON.stringify(t));
 
@@ -180,7 +182,9 @@ describe("IAM: least privilege per function", () => {
     expect(reach(fn(dev, "webhook").statements)).toEqual([bucket, table, webhooks, webhooksDlq].sort());
     expect(reach(fn(dev, "sweeper").statements)).toEqual([bucket, table, webhooks].sort());
     const task = identityStatements(dev.json).filter((s) => s.roles.includes(taskRole));
-    expect(reach(task)).toEqual([bucket, ...bands, table, webhooks].sort());
+    // The cluster: its tasks' scale-in protection (the ECS agent calls with the task role).
+    const [cluster] = resourcesOfType(dev.json, "AWS::ECS::Cluster")[0]!;
+    expect(reach(task)).toEqual([bucket, ...bands, cluster, table, webhooks].sort());
   });
 
   it("grants name the actions, not families: ECS reads to the fleet monitor only, secrets to the API only", () => {
@@ -213,7 +217,7 @@ describe("IAM: least privilege per function", () => {
     expect([...webhook].filter((x) => x.startsWith("s3:")).sort()).toEqual(["s3:GetObject", "s3:ListBucket"]);
   });
 
-  it("the solver task role holds exactly what a worker calls: no DeleteItem or BatchWriteItem, no ECS right", () => {
+  it("the solver task role holds exactly what a worker calls: no DeleteItem or BatchWriteItem; of ECS, its task's protection only", () => {
     for (const s of [dev, prod]) {
       const statements = taskRoleStatements(s.json);
       expect([...actionsOf(statements)].sort()).toEqual(WORKER_ACTIONS);

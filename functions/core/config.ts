@@ -87,8 +87,10 @@ export interface Config {
 
   // Solver workers (the long-lived programs that poll the jobs queue).
   /**
-   * Seconds a worker's ReceiveMessage long-polls the jobs queue (SQS allows 0–20). 0 polls briefly
-   * every 200 ms instead, for an emulator that serves one request at a time (single-threaded moto).
+   * Seconds an idle worker's ReceiveMessage long-polls the normal band's queue after short polls of
+   * every band found nothing (SQS allows 0–20): a job of the normal band wakes it at once, one of
+   * another band waits at most this long. 0 polls briefly every 200 ms instead, for an emulator that
+   * serves one request at a time (single-threaded moto).
    */
   workerPollSeconds: number;
   /**
@@ -249,7 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     pythonPath: str(env, "SOLVER_PYTHON", ".venv/bin/python"),
     fleetSolvers: list(env, "FLEET_SOLVERS", [...SOLVER_NAMES]),
 
-    workerPollSeconds: Math.min(20, num(env, "WORKER_POLL_SECONDS", 20)),
+    workerPollSeconds: Math.min(20, num(env, "WORKER_POLL_SECONDS", 10)),
     workerStopTimeoutSeconds: num(env, "WORKER_STOP_TIMEOUT_SECONDS", 30),
     workerHeartbeatSeconds: Math.max(1, num(env, "WORKER_HEARTBEAT_SECONDS", 60)),
     fleetMinWorkers: Math.max(0, num(env, "FLEET_MIN_WORKERS", 1)),

@@ -20,7 +20,11 @@ import type { TaskProtection } from "./task-protection.js";
  *
  * Priority: each band is a queue (functions/core/queue/priority.ts). A receive short-polls the bands
  * in the order `bandPollOrder` gives (high first, but every few jobs a lower band first, so no band
- * starves); when all are empty it long-polls every band at once and takes the first message any brings.
+ * starves); when all are empty it long-polls one queue, the normal band's (where plain solves wait),
+ * for at most `pollSeconds`, then starts over. One request is in flight at a time, for one message:
+ * a worker never holds a message it will not start (parallel long polls did — a message one of them
+ * brought after another had delivered went back with one receive counted, and a few workers in a burst
+ * could push a message to the DLQ without it ever running; docs/decisions.md, "No stray receives").
  */
 export interface QueueWorkerOptions {
   sqs: SQSClient;
@@ -67,9 +71,6 @@ export class QueueWorker {
   private readonly budgetSpent: Promise<"stop">;
   private spendBudget!: () => void;
   private current: Promise<void> | null = null;
-  /** The bands' long polls in flight, by queue URL, and the receive waiting on them. */
-  private readonly polling = new Set<string>();
-  private waiter: { resolve(taken: Taken | undefined): void; reject(error: unknown): void } | null = null;
   /** Jobs taken since start (tests and logs). */
   jobs = 0;
 
@@ -125,6 +126,12 @@ export class QueueWorker {
     await this.current;
   }
 
+  /**
+   * At most one message, from the first band in this receive's order that has one: a short poll of each
+   * band in turn, then, when every band was empty, one long poll of the normal band's queue. A job of
+   * the normal band wakes an idle worker at once; one of another band is found by the next round of
+   * short polls, at most `pollSeconds` later.
+   */
   private async receive(): Promise<Taken | undefined> {
     const urls = [...new Set(bandPollOrder(this.jobs + 1).map((band) => this.options.queueUrls[band]))];
     if (urls.length === 1) return this.receiveFrom(urls[0]!, this.options.pollSeconds);
@@ -133,45 +140,7 @@ export class QueueWorker {
       if (taken) return taken;
     }
     if (this.options.pollSeconds === 0 || this.stopping) return undefined;
-    return new Promise<Taken | undefined>((resolve, reject) => {
-      this.waiter = { resolve, reject };
-      for (const url of urls) if (!this.polling.has(url)) this.startPoll(url);
-    });
-  }
-
-  /**
-   * One band's long poll. The first message any band's poll brings is the receive's; the other polls
-   * run on (they are never aborted), and a message one brings after that is made visible again at once,
-   * for the next worker (it counts one receive towards the queue's DLQ threshold).
-   */
-  private startPoll(url: string): void {
-    this.polling.add(url);
-    this.receiveFrom(url, this.options.pollSeconds).then(
-      (taken) => {
-        this.polling.delete(url);
-        this.arrived(taken, null);
-      },
-      (error: unknown) => {
-        this.polling.delete(url);
-        this.arrived(undefined, error);
-      },
-    );
-  }
-
-  private arrived(taken: Taken | undefined, error: unknown): void {
-    const waiter = this.waiter;
-    if (taken) {
-      if (waiter) {
-        this.waiter = null;
-        waiter.resolve(taken);
-      } else void this.setVisibility(taken, 0);
-      return;
-    }
-    if (waiter && this.polling.size === 0) {
-      this.waiter = null;
-      if (error) waiter.reject(error);
-      else waiter.resolve(undefined);
-    }
+    return this.receiveFrom(this.options.queueUrls.normal, this.options.pollSeconds);
   }
 
   private async receiveFrom(queueUrl: string, waitSeconds: number): Promise<Taken | undefined> {

@@ -12,7 +12,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { grantBlobs, grantTableItems } from "./data.js";
+import { grantBlobs, grantTableItems, TABLE_ACTIONS } from "./data.js";
 import { ServiceFunction } from "./service-function.js";
 
 export interface ApiProps {
@@ -111,10 +111,16 @@ export class Api extends Construct {
       },
     });
     const role = this.handler.role;
-    grantTableItems(props.table, role);
-    // Large problems are written on submit and read back for results.
-    grantBlobs(props.bucket, role, { write: true });
-    for (const queue of bands) queue.grantSendMessages(role);
+    // Every store action: the API lists, counts, batch-deletes (a trigger's runs) and checks the table's health.
+    grantTableItems(props.table, role, TABLE_ACTIONS);
+    // Large payloads are written on submit and read back for results; a deleted trigger's run results and
+    // webhook bodies, and a document's pruned versions, are deleted with them.
+    grantBlobs(props.bucket, role, {
+      read: true,
+      write: ["comparisons/", "datasets/", "documents/", "problems/", "projects/", "runs/", "webhooks/"],
+      delete: ["documents/", "runs/", "webhooks/"],
+    });
+    for (const queue of bands) queue.grant(role, "sqs:SendMessage");
     // One EventBridge Scheduler schedule per scheduled trigger (functions/core/triggers/schedules-aws.ts),
     // named <table>-<trigger id>; the table is named after the stage's prefix.
     role.addToPrincipalPolicy(
@@ -140,8 +146,9 @@ export class Api extends Construct {
       }),
     );
     // Trigger runs and "run now" enqueue their own webhook deliveries.
-    props.webhooksQueue.grantSendMessages(role);
-    this.jwtSecret.grantRead(role);
+    props.webhooksQueue.grant(role, "sqs:SendMessage");
+    // The signing key is read once per cold start (functions/core/secrets.ts): GetSecretValue, nothing else.
+    iam.Grant.addToPrincipal({ grantee: role, actions: ["secretsmanager:GetSecretValue"], resourceArns: [this.jwtSecret.secretArn] });
     if (props.mailFromAddress) grantSendMailFrom(role, props.mailFromAddress);
 
     this.accessLogs = new logs.LogGroup(this, "AccessLogs", {

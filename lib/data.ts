@@ -3,6 +3,7 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
+import type { BlobFamily } from "../functions/core/blob/blob-store.js";
 import { TABLE_KEYS, tableDefinition } from "../functions/core/store/dynamo.js";
 
 export interface DataProps {
@@ -13,9 +14,9 @@ export interface DataProps {
 }
 
 /**
- * The DynamoDB calls the store makes (functions/core/store: Get, Put, Update, Delete, Query,
- * BatchWrite; the health check's DescribeTable) and nothing else: no Scan, no streams. A test keeps this
- * list in step with the commands the code sends.
+ * Every DynamoDB action the store can use (functions/core/store: Get, Put, Update, Delete, Query,
+ * BatchWrite; the health check's DescribeTable) and nothing else: no Scan, no streams. Each role is
+ * granted the ones its bundle's code sends (test/infra/rights.test.ts derives them from the source).
  */
 export const TABLE_ACTIONS = [
   "dynamodb:GetItem",
@@ -26,25 +27,34 @@ export const TABLE_ACTIONS = [
   "dynamodb:BatchWriteItem",
   "dynamodb:DescribeTable",
 ] as const;
+export type TableAction = (typeof TABLE_ACTIONS)[number];
 
-/** Item access to the table and its indexes (queries on gsi1 need the index ARN): every store action, or fewer. */
-export function grantTableItems(
-  table: dynamodb.ITable,
-  grantee: iam.IGrantable,
-  actions: readonly (typeof TABLE_ACTIONS)[number][] = TABLE_ACTIONS,
-): iam.Grant {
+/** Item access to the table and its indexes (queries on gsi1 need the index ARN): the actions named. */
+export function grantTableItems(table: dynamodb.ITable, grantee: iam.IGrantable, actions: readonly TableAction[]): iam.Grant {
   return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [table.tableArn, `${table.tableArn}/index/*`] });
 }
 
 /**
- * Blob access: read (GetObject, plus ListBucket so that a missing key answers NoSuchKey — which the
- * blob store turns into "absent" — rather than AccessDenied) and, for writers, PutObject. Nothing
- * deletes blobs; lifecycle rules expire them.
+ * What a role may do with blobs. `read`: GetObject on any key, plus ListBucket so that a missing key
+ * answers NoSuchKey (which the blob store reads as "absent") rather than AccessDenied — keys are read
+ * back from items, whatever family wrote them. `write` and `delete`: only under the key families
+ * (`results/`, …) the bundle's code writes or deletes (functions/core/blob/blob-store.ts, BlobFamily;
+ * the rights test derives each bundle's from its source).
  */
-export function grantBlobs(bucket: s3.IBucket, grantee: iam.IGrantable, access: { write: boolean }): void {
-  iam.Grant.addToPrincipal({ grantee, actions: ["s3:GetObject"], resourceArns: [bucket.arnForObjects("*")] });
-  iam.Grant.addToPrincipal({ grantee, actions: ["s3:ListBucket"], resourceArns: [bucket.bucketArn] });
-  if (access.write) iam.Grant.addToPrincipal({ grantee, actions: ["s3:PutObject"], resourceArns: [bucket.arnForObjects("*")] });
+export interface BlobAccess {
+  read?: boolean;
+  write?: readonly BlobFamily[];
+  delete?: readonly BlobFamily[];
+}
+
+export function grantBlobs(bucket: s3.IBucket, grantee: iam.IGrantable, access: BlobAccess): void {
+  if (access.read) {
+    iam.Grant.addToPrincipal({ grantee, actions: ["s3:GetObject"], resourceArns: [bucket.arnForObjects("*")] });
+    iam.Grant.addToPrincipal({ grantee, actions: ["s3:ListBucket"], resourceArns: [bucket.bucketArn] });
+  }
+  const under = (families: readonly BlobFamily[]) => [...families].sort().map((family) => bucket.arnForObjects(`${family}*`));
+  if (access.write?.length) iam.Grant.addToPrincipal({ grantee, actions: ["s3:PutObject"], resourceArns: under(access.write) });
+  if (access.delete?.length) iam.Grant.addToPrincipal({ grantee, actions: ["s3:DeleteObject"], resourceArns: under(access.delete) });
 }
 
 const ATTRIBUTE_TYPES: Record<string, dynamodb.AttributeType> = {

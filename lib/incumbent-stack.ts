@@ -28,6 +28,7 @@ const FLEET_SOLVERS = "scip,highs,cbc,glpk,jaos";
  * run on a host.
  */
 export class IncumbentStack extends Stack {
+  readonly config: StageConfig;
   readonly data: Data;
   readonly queues: Queues;
   readonly api: Api;
@@ -41,6 +42,7 @@ export class IncumbentStack extends Stack {
   constructor(scope: Construct, id: string, props: IncumbentStackProps) {
     super(scope, id, props);
     const c = props.config;
+    this.config = c;
     Tags.of(this).add("project", "incumbent");
     Tags.of(this).add("stage", c.stage);
 

@@ -70,6 +70,8 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   /** The physical name, a plain string (also its log group's and its metrics' `service` dimension). */
   readonly name: string;
+  /** The source files its bundle is built from (the entry, then any separate modules), repository-relative. */
+  readonly entries: string[];
   readonly fn: NodejsFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
@@ -77,6 +79,7 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     this.name = props.functionName;
+    this.entries = [props.entry, ...(props.separateModules ?? []).map((m) => m.entry)];
     this.logGroup = new logs.LogGroup(this, "Logs", {
       logGroupName: `/aws/lambda/${props.functionName}`,
       retention: props.logRetentionDays as logs.RetentionDays,

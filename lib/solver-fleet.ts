@@ -12,12 +12,13 @@ import { grantBlobs, grantTableItems } from "./data.js";
 import { REPO_ROOT } from "./service-function.js";
 
 /**
- * The DynamoDB calls a worker makes (leases, results, counters, trigger runs, the inventory record): no
- * DeleteItem, no BatchWriteItem, no DescribeTable.
+ * The DynamoDB calls a worker makes (leases, results, counters, trigger runs, the inventory record, and
+ * the DeleteItem of a scheduled run whose trigger was deleted meanwhile, functions/core/triggers/runs.ts): no Query, no
+ * BatchWriteItem, no DescribeTable.
  */
-export const WORKER_TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"] as const;
-/** What a worker does with the jobs queue: long-poll, extend its claim, delete when done, read its depth. */
-export const WORKER_JOBS_QUEUE_ACTIONS = ["sqs:ReceiveMessage", "sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes"] as const;
+export const WORKER_TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
+/** What a worker does with the band queues: poll, extend its claim, delete when done. */
+export const WORKER_JOBS_QUEUE_ACTIONS = ["sqs:ReceiveMessage", "sqs:ChangeMessageVisibility", "sqs:DeleteMessage"] as const;
 
 export interface SolverFleetProps {
   namePrefix: string;
@@ -160,11 +161,14 @@ export class SolverFleet extends Construct {
 
     const taskRole = this.taskDefinition.taskRole;
     grantTableItems(props.table, taskRole, WORKER_TABLE_ACTIONS);
-    // Reads the problem, writes the solution.
-    grantBlobs(props.bucket, taskRole, { write: true });
-    // A result written by an attempt that then lost its lease is referenced by nothing: the worker takes
-    // it back. Results only: a problem or a document is never the worker's to delete.
-    iam.Grant.addToPrincipal({ grantee: taskRole, actions: ["s3:DeleteObject"], resourceArns: [props.bucket.arnForObjects("results/*")] });
+    // Reads problems; writes results and log chunks, a comparison's model names, a trigger run's problem,
+    // outcome and webhook body. A result written by an attempt that then lost its lease is referenced by
+    // nothing: the worker takes it back. Results only: a problem or a document is never its to delete.
+    grantBlobs(props.bucket, taskRole, {
+      read: true,
+      write: ["comparisons/", "problems/", "results/", "runs/", "webhooks/"],
+      delete: ["results/"],
+    });
     for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(taskRole, ...WORKER_JOBS_QUEUE_ACTIONS);
     // A finished trigger run hands its result to the webhook queue.
     props.webhooksQueue.grant(taskRole, "sqs:SendMessage");

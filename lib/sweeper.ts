@@ -53,10 +53,12 @@ export class Sweeper extends Construct {
       },
     });
     const role = this.handler.role;
-    grantTableItems(props.table, role);
-    // A swept trigger run still owes its webhook a "failed" delivery, whose body may go to the blob store.
-    props.webhooksQueue.grantSendMessages(role);
-    grantBlobs(props.bucket, role, { write: true });
+    // Reads the ACTIVE index, fails lapsed items with conditional updates, records deliveries.
+    grantTableItems(props.table, role, ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"]);
+    // A swept trigger run still owes its webhook a "failed" delivery, whose body (and the run's outcome)
+    // may go to the blob store; the sweeper reads no blob.
+    props.webhooksQueue.grant(role, "sqs:SendMessage");
+    grantBlobs(props.bucket, role, { write: ["runs/", "webhooks/"] });
 
     this.rule = new events.Rule(this, "Schedule", {
       ruleName: `${props.namePrefix}-sweep`,

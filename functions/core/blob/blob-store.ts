@@ -100,6 +100,19 @@ export async function storePayload(blobs: BlobStore, key: string, value: unknown
   return { blob: key };
 }
 
+/**
+ * The key families blobs are written under, first path segment and slash. A key read back from an item
+ * (a result's, a version's, a delivery body's) is deleted only under the family its caller names: a
+ * damaged item cannot make a process delete another family's blobs, and the deploy's rights can name
+ * each bundle's families (the rights test reads this prefix argument).
+ */
+export type BlobFamily = "problems/" | "results/" | "comparisons/" | "projects/" | "datasets/" | "documents/" | "runs/" | "webhooks/";
+
+export async function deleteStoredBlob(blobs: BlobStore, prefix: BlobFamily, key: string): Promise<void> {
+  if (!key.startsWith(prefix)) throw new Error(`blob key ${key} is not under ${prefix}`);
+  await blobs.delete(key);
+}
+
 export async function loadPayload<T>(blobs: BlobStore, ref: PayloadRef): Promise<T> {
   if ("inline" in ref) return JSON.parse(ref.inline) as T;
   const json = await blobs.get(ref.blob);

@@ -13,6 +13,7 @@ import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { grantBlobs, grantTableItems, TABLE_ACTIONS } from "./data.js";
+import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
 import { ServiceFunction } from "./service-function.js";
 
 export interface ApiProps {
@@ -76,6 +77,11 @@ export class Api extends Construct {
       },
       removalPolicy,
     });
+    acknowledgeFinding(
+      this.jwtSecret,
+      "AwsSolutions-SMG4",
+      "The session-token signing key: rotating it signs every user out at once, so it is rotated by hand (docs/deploy.md, Operations), not on a schedule; sessions expire after JWT_TTL_SECONDS anyway.",
+    );
 
     const scheduleGroupName = `${props.namePrefix}-triggers`;
     this.scheduleGroup = new scheduler.ScheduleGroup(this, "TriggerSchedules", { scheduleGroupName, removalPolicy });
@@ -123,18 +129,22 @@ export class Api extends Construct {
     for (const queue of bands) queue.grant(role, "sqs:SendMessage");
     // One EventBridge Scheduler schedule per scheduled trigger (functions/core/triggers/schedules-aws.ts),
     // named <table>-<trigger id>; the table is named after the stage's prefix.
+    const triggerSchedules = Stack.of(this).formatArn({
+      service: "scheduler",
+      resource: "schedule",
+      resourceName: `${scheduleGroupName}/${props.namePrefix}-trg_*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    acknowledgeWildcardResource(
+      role,
+      triggerSchedules,
+      "One schedule per scheduled trigger, named after the trigger's id, created at run time: the stack's group and this stage's prefix bound them.",
+    );
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: "ManageTriggerSchedules",
         actions: ["scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule"],
-        resources: [
-          Stack.of(this).formatArn({
-            service: "scheduler",
-            resource: "schedule",
-            resourceName: `${scheduleGroupName}/${props.namePrefix}-trg_*`,
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-          }),
-        ],
+        resources: [triggerSchedules],
       }),
     );
     role.addToPrincipalPolicy(
@@ -197,6 +207,11 @@ export class Api extends Construct {
         ),
       },
     });
+    acknowledgeFinding(
+      this.httpApi,
+      "AwsSolutions-APIG4",
+      "Authorization is the application's (API keys, session JWTs, trigger secrets, per route: the spec's model); health, sign-up, sign-in and the console are public by design.",
+    );
     this.url = domainName ? `https://${props.domain!.name}` : this.httpApi.apiEndpoint;
   }
 }

@@ -3,6 +3,7 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
+import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
 import type { BlobFamily } from "../functions/core/blob/blob-store.js";
 import { TABLE_KEYS, tableDefinition } from "../functions/core/store/dynamo.js";
 
@@ -11,6 +12,8 @@ export interface DataProps {
   production: boolean;
   /** Blobs expire after this many days; 0 keeps them. */
   blobExpirationDays: number;
+  /** Days the blob bucket's access logs are kept (the stage's log retention). */
+  accessLogRetentionDays: number;
 }
 
 /**
@@ -30,8 +33,14 @@ export const TABLE_ACTIONS = [
 export type TableAction = (typeof TABLE_ACTIONS)[number];
 
 /** Item access to the table and its indexes (queries on gsi1 need the index ARN): the actions named. */
-export function grantTableItems(table: dynamodb.ITable, grantee: iam.IGrantable, actions: readonly TableAction[]): iam.Grant {
-  return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [table.tableArn, `${table.tableArn}/index/*`] });
+export function grantTableItems(table: dynamodb.ITable, grantee: iam.IRole, actions: readonly TableAction[]): iam.Grant {
+  const indexes = `${table.tableArn}/index/*`;
+  acknowledgeWildcardResource(
+    grantee,
+    indexes,
+    "Queries on the table's global secondary indexes need the index ARNs; index/* names this table's own indexes only.",
+  );
+  return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [table.tableArn, indexes] });
 }
 
 /**
@@ -47,12 +56,26 @@ export interface BlobAccess {
   delete?: readonly BlobFamily[];
 }
 
-export function grantBlobs(bucket: s3.IBucket, grantee: iam.IGrantable, access: BlobAccess): void {
+export function grantBlobs(bucket: s3.IBucket, grantee: iam.IRole, access: BlobAccess): void {
   if (access.read) {
+    acknowledgeWildcardResource(
+      grantee,
+      bucket.arnForObjects("*"),
+      "Blob keys are read back from items (a problem, a result, a delivery body), whichever family wrote them; reading is not scoped further than the bucket.",
+    );
     iam.Grant.addToPrincipal({ grantee, actions: ["s3:GetObject"], resourceArns: [bucket.arnForObjects("*")] });
     iam.Grant.addToPrincipal({ grantee, actions: ["s3:ListBucket"], resourceArns: [bucket.bucketArn] });
   }
-  const under = (families: readonly BlobFamily[]) => [...families].sort().map((family) => bucket.arnForObjects(`${family}*`));
+  const under = (families: readonly BlobFamily[]) =>
+    [...families].sort().map((family) => {
+      const keys = bucket.arnForObjects(`${family}*`);
+      acknowledgeWildcardResource(
+        grantee,
+        keys,
+        `Keys of the ${family} family carry an organization and ids not known at deploy; writes and deletes are scoped to the family the code uses (test/infra/rights.test.ts).`,
+      );
+      return keys;
+    });
   if (access.write?.length) iam.Grant.addToPrincipal({ grantee, actions: ["s3:PutObject"], resourceArns: under(access.write) });
   if (access.delete?.length) iam.Grant.addToPrincipal({ grantee, actions: ["s3:DeleteObject"], resourceArns: under(access.delete) });
 }
@@ -74,6 +97,8 @@ export class Data extends Construct {
   /** The table's global secondary indexes, by name (alarms count their throttles too). */
   readonly indexNames: string[] = [];
   readonly bucket: s3.Bucket;
+  /** The blob bucket's server access logs. */
+  readonly accessLogs: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
@@ -126,7 +151,25 @@ export class Data extends Construct {
     if (props.production) lifecycleRules.push({ id: "noncurrent-versions", noncurrentVersionExpiration: Duration.days(30) });
     if (props.blobExpirationDays > 0) lifecycleRules.push({ id: "expire-blobs", expiration: Duration.days(props.blobExpirationDays) });
 
+    // Server access logs of the blob bucket: who read or wrote which key, for an audit. The log bucket
+    // keeps them as long as the stage keeps logs, and does not log itself.
+    this.accessLogs = new s3.Bucket(this, "BlobAccessLogs", {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      enforceSSL: true,
+      lifecycleRules: [{ id: "expire-access-logs", expiration: Duration.days(props.accessLogRetentionDays) }],
+      removalPolicy,
+      autoDeleteObjects: !props.production,
+    });
+    acknowledgeFinding(
+      this.accessLogs,
+      "AwsSolutions-S1",
+      "This is the access-log bucket of the blob bucket; logging its own access would log the log deliveries.",
+    );
     this.bucket = new s3.Bucket(this, "Blobs", {
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: "blobs/",
       encryption: s3.BucketEncryption.S3_MANAGED,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,

@@ -11,6 +11,7 @@ import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FLEET_METRIC, FLEET_METRICS_NAMESPACE } from "../functions/fleet-monitor/handler.js";
 import { publishingTarget } from "./alarm-topic.js";
+import { acknowledgeWildcardResource } from "./nag.js";
 import { ServiceFunction } from "./service-function.js";
 import type { SolverFleet } from "./solver-fleet.js";
 
@@ -81,6 +82,11 @@ export class FleetScaling extends Construct {
       new iam.PolicyStatement({ sid: "DescribeSolverService", actions: ["ecs:DescribeServices"], resources: [fleet.service.serviceArn] }),
     );
     // PutMetricData names no resource; the namespace condition keeps the monitor to its own metrics.
+    acknowledgeWildcardResource(
+      role,
+      "*",
+      "cloudwatch:PutMetricData has no resource type; the cloudwatch:namespace condition keeps the monitor to Incumbent/Fleet.",
+    );
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: "PublishFleetMetrics",

@@ -61,7 +61,12 @@ export class IncumbentStack extends Stack {
     };
     const common = { namePrefix: c.namePrefix, production: c.production, logRetentionDays: c.logRetentionDays, environment: shared };
 
-    this.data = new Data(this, "Data", { namePrefix: c.namePrefix, production: c.production, blobExpirationDays: c.blobExpirationDays });
+    this.data = new Data(this, "Data", {
+      namePrefix: c.namePrefix,
+      production: c.production,
+      blobExpirationDays: c.blobExpirationDays,
+      accessLogRetentionDays: c.logRetentionDays,
+    });
     const { table, bucket } = this.data;
 
     this.queues = new Queues(this, "Queues", {

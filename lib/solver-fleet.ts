@@ -9,6 +9,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { grantBlobs, grantTableItems } from "./data.js";
+import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
 import { REPO_ROOT } from "./service-function.js";
 
 /**
@@ -87,6 +88,18 @@ export class SolverFleet extends Construct {
         S3: { service: ec2.GatewayVpcEndpointAwsService.S3 },
       },
     });
+    // Refused traffic in and out of the fleet's network: the record to read when a task cannot reach
+    // an AWS API, or something knocks. Rejections only, so the log stays small.
+    this.vpc.addFlowLog("RejectedTraffic", {
+      destination: ec2.FlowLogDestination.toCloudWatchLogs(
+        new logs.LogGroup(this, "FlowLogs", {
+          logGroupName: `/vpc/${props.namePrefix}-solvers`,
+          retention: props.logRetentionDays as logs.RetentionDays,
+          removalPolicy,
+        }),
+      ),
+      trafficType: ec2.FlowLogTrafficType.REJECT,
+    });
     this.securityGroup = new ec2.SecurityGroup(this, "TaskSecurityGroup", {
       vpc: this.vpc,
       description: "Solver tasks: no inbound, HTTPS out to AWS APIs only",
@@ -95,6 +108,11 @@ export class SolverFleet extends Construct {
     this.securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), "AWS APIs (ECR, Logs, SQS, DynamoDB, S3)");
 
     this.cluster = new ecs.Cluster(this, "Cluster", { clusterName: `${props.namePrefix}-solvers`, vpc: this.vpc, enableFargateCapacityProviders: true });
+    acknowledgeFinding(
+      this.cluster,
+      "AwsSolutions-ECS4",
+      "No Container Insights (charged per metric and log volume): the fleet monitor publishes what scaling and alarms need, each task's heartbeat is its health, and the workers' EMF metrics fill the dashboard.",
+    );
 
     this.logGroup = new logs.LogGroup(this, "Logs", {
       logGroupName: `/ecs/${props.namePrefix}-solver`,
@@ -159,6 +177,16 @@ export class SolverFleet extends Construct {
       stopTimeout: Duration.seconds(props.stopTimeoutSeconds),
     });
 
+    acknowledgeFinding(
+      this.taskDefinition,
+      "AwsSolutions-ECS2",
+      "The container's environment holds settings and resource names only; the worker needs no secret (the assembly test fails if the task definition names one).",
+    );
+    acknowledgeWildcardResource(
+      this.taskDefinition.obtainExecutionRole(),
+      "*",
+      "ecr:GetAuthorizationToken has no resource type (account-wide by design); the image pulls themselves are scoped to the asset repository.",
+    );
     const taskRole = this.taskDefinition.taskRole;
     grantTableItems(props.table, taskRole, WORKER_TABLE_ACTIONS);
     // Reads problems; writes results and log chunks, a comparison's model names, a trigger run's problem,
@@ -178,18 +206,22 @@ export class SolverFleet extends Construct {
     // and the agent calls UpdateTaskProtection signed with this role's credentials. Without the right
     // every call fails and scale-in and deployments stop busy tasks. IAM cannot say "its own task":
     // the cluster's tasks are the narrowest resource.
+    const clusterTasks = Stack.of(this).formatArn({
+      service: "ecs",
+      resource: "task",
+      resourceName: `${this.cluster.clusterName}/*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    acknowledgeWildcardResource(
+      taskRole,
+      clusterTasks,
+      "A task's ARN is known only once it runs and IAM cannot say 'its own task': the cluster's tasks are the narrowest resource.",
+    );
     taskRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: "ProtectOwnTaskFromScaleIn",
         actions: ["ecs:UpdateTaskProtection"],
-        resources: [
-          Stack.of(this).formatArn({
-            service: "ecs",
-            resource: "task",
-            resourceName: `${this.cluster.clusterName}/*`,
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-          }),
-        ],
+        resources: [clusterTasks],
       }),
     );
 

@@ -194,9 +194,7 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     const tableName = resources.resolveEnvironment({
       t: { Ref: Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === "AWS::DynamoDB::Table")! },
     }).t!;
-    const bucket = resources.resolveEnvironment({
-      b: { Ref: Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === "AWS::S3::Bucket")! },
-    }).b!;
+    const bucket = resources.resolveEnvironment(functions.find((f) => f.logicalId.startsWith("Api"))!.environment).BLOB_BUCKET!;
     const as = (roleId: string) => ({ region: REGION, endpoint: moto.endpoint, credentials: iam.credentials.get(roleId)! });
     const del = new DeleteCommand({ TableName: tableName, Key: { pk: "ASSEMBLY#RIGHTS", sk: "x" } });
     // moto answers a refusal 403 (as XML, which the JSON clients cannot parse; the status is what counts).

@@ -160,7 +160,7 @@ describe("IAM: least privilege per function", () => {
     // Every priority band's queue (functions/core/queue/priority.ts) is reached wherever the normal one is.
     const bands = [jobs, idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-high"), idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-low")];
     const webhooks = idOf(dev, "AWS::SQS::Queue", "incumbent-dev-webhooks");
-    const [bucket] = resourcesOfType(dev.json, "AWS::S3::Bucket")[0]!;
+    const bucket = refTarget(fn(dev, "api").env.BLOB_BUCKET)!; // the blob bucket (the other one holds its access logs)
     const [secret] = resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]!;
     const [service] = resourcesOfType(dev.json, "AWS::ECS::Service")[0]!;
     const [taskDef] = resourcesOfType(dev.json, "AWS::ECS::TaskDefinition")[0]!;
@@ -265,7 +265,7 @@ describe("functions: runtime, architecture, environment", () => {
       JOBS_LOW_QUEUE_URL: { Ref: idOf(dev, "AWS::SQS::Queue", "incumbent-dev-jobs-low") },
     };
     expect(api).toMatchObject({ TABLE_NAME: table, ...bandUrls, WEBHOOKS_QUEUE_URL: webhooksUrl, STAGE: "dev" });
-    expect(refTarget(api.BLOB_BUCKET)).toBe(resourcesOfType(dev.json, "AWS::S3::Bucket")[0]![0]);
+    expect(dev.json.Resources[refTarget(api.BLOB_BUCKET)!]!.Properties.LoggingConfiguration).toBeDefined(); // the blob bucket, whose access is logged
     expect(refTarget(api.JWT_SECRET_ARN)).toBe(resourcesOfType(dev.json, "AWS::SecretsManager::Secret")[0]![0]);
     expect(api.JWT_SECRET).toBeUndefined();
     expect(api.INSTANCE_MAX_SOLVE_TIME_SECONDS).toBe(String(dev.config.maxSolveTimeSeconds));
@@ -559,7 +559,8 @@ describe("the warm fleet: an ECS service scaled on backlog per task", () => {
       .map(([, f]) => f.Properties.FunctionName)
       .filter((n) => typeof n === "string");
     expect(names.sort()).toEqual(["incumbent-local-api", "incumbent-local-sweeper", "incumbent-local-webhook"]);
-    for (const type of ["AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::ApiGatewayV2::Api"]) local.template.resourceCountIs(type, 1);
+    for (const type of ["AWS::DynamoDB::Table", "AWS::ApiGatewayV2::Api"]) local.template.resourceCountIs(type, 1);
+    local.template.resourceCountIs("AWS::S3::Bucket", 2); // blobs and their access logs
     local.template.resourceCountIs("AWS::SQS::Queue", 8); // three priority bands and webhooks, each with its DLQ
     expect(Object.keys(local.json as Json).includes("Outputs") && (local.json as Json).Outputs.SolverClusterName).toBeFalsy();
     expect((local.json as Json).Outputs.JobsQueueUrl).toBeDefined();

@@ -6,7 +6,7 @@ import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import { acknowledgeFinding } from "./nag.js";
+import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
 
 /** The checkout's root: Lambda entries and the solver image's build context are found from here. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -104,6 +104,8 @@ export class ServiceFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      // X-Ray: each invocation's handler and its AWS calls (Powertools Tracer, functions/core/observability/lambda.ts).
+      tracing: lambda.Tracing.ACTIVE,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
@@ -130,6 +132,7 @@ export class ServiceFunction extends Construct {
         ...separateModulesBundling(props.separateModules ?? []),
       },
     });
+    acknowledgeWildcardResource(this.role, "*", "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords have no resource type (granted by Lambda's tracing config).");
     acknowledgeFinding(
       this.fn,
       "AwsSolutions-L1",

@@ -1,9 +1,12 @@
 import { Logger, LogFormatter, LogItem } from "@aws-lambda-powertools/logger";
 import type { LogAttributes, UnformattedAttributes } from "@aws-lambda-powertools/logger/types";
+import { currentLogContext } from "./observability/log-context.js";
 
 /**
  * Structured logs through Powertools. Secrets never reach a log line: every attribute whose key names a
- * credential is replaced, however deep it sits, before the line is written.
+ * credential is replaced, however deep it sits, before the line is written. Every line carries the keys
+ * of the unit of work it belongs to (observability/log-context.ts: the Lambda request id, the API request
+ * id and organization, the worker's job), whichever logger writes it.
  */
 const SECRET_KEY = /(authorization|password|secret|token|api[_-]?key|cookie|signature)/i;
 
@@ -28,6 +31,7 @@ class RedactingFormatter extends LogFormatter {
         service: attributes.serviceName,
         function_request_id: attributes.lambdaContext?.awsRequestId,
         xray_trace_id: attributes.xRayTraceId,
+        ...currentLogContext(),
       },
     }).addAttributes(redact(additional) as LogAttributes);
   }

@@ -98,20 +98,23 @@ export interface ServiceOptions {
   blobs?: BlobStore;
   /** The local stack's, which hears its workers; by default none is heard and the wait polls. */
   finalSignals?: FinalSignals;
+  /** Wraps each AWS client created here (DynamoDB, SQS, S3): the Lambdas and the worker capture them for X-Ray. */
+  instrumentClient?: <C extends object>(client: C) => C;
 }
 
 export function createServices(options: ServiceOptions): Services {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger("incumbent");
-  const dynamo = options.dynamo ?? createDynamoClient(awsClientOptions(config));
+  const instrument = options.instrumentClient ?? (<C>(client: C) => client);
+  const dynamo = options.dynamo ?? instrument(createDynamoClient(awsClientOptions(config)));
   const table = new Table(createDocumentClient(dynamo), config.tableName, clock);
   const identity = new IdentityStore(table);
   const counters = new CounterStore(table);
   const metricsStore = new MetricsStore(table);
-  const sqs = options.sqs ?? createSqsClient(config);
+  const sqs = options.sqs ?? instrument(createSqsClient(config));
   const queues = new Queues(sqs, config);
-  const blobs = options.blobs ?? createBlobStore(config);
+  const blobs = options.blobs ?? createBlobStore(config, instrument);
   const inventory = new InventoryStore(table, config);
   const notifications = new Notifications(table, clock);
   const quota = new DailyQuota(counters, config);

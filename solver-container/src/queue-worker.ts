@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { withLogContext } from "../../functions/core/observability/log-context.js";
 import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
 import { bandPollOrder, type PriorityBand } from "../../functions/core/queue/priority.js";
 import { traceMark } from "../../functions/core/trace/solve-trace.js";
@@ -157,8 +158,14 @@ export class QueueWorker {
     return message ? { message, queueUrl } : undefined;
   }
 
-  /** Runs the message's job; resolves to the job (null for a malformed message). */
-  private async handle(taken: Taken): Promise<JobMessage | null> {
+  /** Runs the message's job, every line it logs carrying the job's keys; resolves to the job (null for a malformed message). */
+  private handle(taken: Taken): Promise<JobMessage | null> {
+    const job = JobMessageSchema.safeParse(safeJson(taken.message.Body));
+    const keys = job.success ? { job_id: job.data.id, job_type: job.data.type, org_id: job.data.org_id } : {};
+    return withLogContext(keys, () => this.runTaken(taken));
+  }
+
+  private async runTaken(taken: Taken): Promise<JobMessage | null> {
     const { logger } = this.options;
     const { message } = taken;
     const parsed = JobMessageSchema.safeParse(safeJson(message.Body));

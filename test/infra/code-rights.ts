@@ -137,11 +137,14 @@ export class CodeRights {
       return file;
     });
     this.reachedFrom.clear();
+    // A bundle runs only modules it imports: nothing outside its import graph is reached, whatever
+    // implements a port it calls elsewhere.
+    const modules = this.importGraph(starts);
     const reached = new Set<ts.Node>();
     const queue: ts.Node[] = [];
     let current: ts.Node | null = null;
     const reach = (node: ts.Node | undefined) => {
-      if (!node || reached.has(node) || !isOurs(node.getSourceFile())) return;
+      if (!node || reached.has(node) || !isOurs(node.getSourceFile()) || !modules.has(node.getSourceFile().fileName)) return;
       reached.add(node);
       queue.push(node);
       this.reachedFrom.set(node, current);
@@ -166,6 +169,44 @@ export class CodeRights {
     }
     const files = new Set([...reached].map((n) => n.getSourceFile().fileName)).size;
     return { commands: dedupe(commands), literals: dedupe(literals), blobKeys: dedupe(this.resolveBlobKeys(blobCalls)), files };
+  }
+
+  /**
+   * The modules of ours a bundle's entries import, transitively: static imports and re-exports (not
+   * `import type`) and dynamic `import("…")` of a literal specifier, resolved as TypeScript resolves them.
+   */
+  private importGraph(starts: ts.SourceFile[]): Set<string> {
+    const seen = new Set<string>();
+    const queue = [...starts];
+    const options = this.program.getCompilerOptions();
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file.fileName)) continue;
+      seen.add(file.fileName);
+      const specifiers: string[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier))
+          specifiers.push(node.moduleSpecifier.text);
+        else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+          specifiers.push(node.moduleSpecifier.text);
+        else if (
+          ts.isCallExpression(node) &&
+          node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+          node.arguments[0] &&
+          ts.isStringLiteralLike(node.arguments[0])
+        ) {
+          specifiers.push(node.arguments[0].text);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+      for (const specifier of specifiers) {
+        const resolved = ts.resolveModuleName(specifier, file.fileName, options, ts.sys).resolvedModule?.resolvedFileName;
+        const target = resolved ? this.program.getSourceFile(resolved) : undefined;
+        if (target && isOurs(target) && !seen.has(target.fileName)) queue.push(target);
+      }
+    }
+    return seen;
   }
 
   /** A region's code, nested functions included, except named ones (reached when referenced). */

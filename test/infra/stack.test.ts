@@ -192,7 +192,11 @@ describe("IAM: least privilege per function", () => {
     const monitor = actionsOf(fn(dev, "fleet-monitor").statements);
     const sweeper = actionsOf(fn(dev, "sweeper").statements);
     const webhook = actionsOf(fn(dev, "webhook").statements);
-    expect([...monitor].filter((a) => !a.startsWith("logs:")).sort()).toEqual(["cloudwatch:PutMetricData", "ecs:DescribeServices", "sqs:GetQueueAttributes"]);
+    expect([...monitor].filter((a) => !a.startsWith("logs:") && !a.startsWith("xray:")).sort()).toEqual([
+      "cloudwatch:PutMetricData",
+      "ecs:DescribeServices",
+      "sqs:GetQueueAttributes",
+    ]);
     const putMetric = fn(dev, "fleet-monitor").statements.find((s) => s.Action.includes("cloudwatch:PutMetricData"))!;
     expect(putMetric.Condition).toEqual({ StringEquals: { "cloudwatch:namespace": FLEET_METRICS_NAMESPACE } });
     for (const a of [api, sweeper, webhook]) expect([...a].some((x) => x.startsWith("ecs:"))).toBe(false);

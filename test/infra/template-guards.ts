@@ -11,10 +11,14 @@ export type Template = { Resources: Record<string, { Type: string; Properties?: 
  * - cloudwatch:PutMetricData — it has no resource type; the fleet monitor's is pinned to its namespace
  *   by the `cloudwatch:namespace` condition, which the guard requires.
  * - ecr:GetAuthorizationToken — account-wide by design (the ECS execution role pulls the image with it).
+ * - xray:PutTraceSegments, xray:PutTelemetryRecords — X-Ray names no resource.
  */
 export const WILDCARD_RESOURCE_ACTIONS: Record<string, { requiredConditionKey?: string }> = {
   "cloudwatch:PutMetricData": { requiredConditionKey: "cloudwatch:namespace" },
   "ecr:GetAuthorizationToken": {},
+  // X-Ray has no resource types: active tracing (Lambdas) and the worker's daemon sidecar.
+  "xray:PutTraceSegments": {},
+  "xray:PutTelemetryRecords": {},
 };
 
 /** Anything that starts a task per job: RunTask in a policy, or a function named after the dispatcher. */

@@ -77,10 +77,13 @@ export class S3BlobStore implements BlobStore {
   }
 }
 
-export function createBlobStore(config: Pick<Config, "blobBucket" | "blobDir" | "region" | "awsEndpointUrl">): BlobStore {
+export function createBlobStore(
+  config: Pick<Config, "blobBucket" | "blobDir" | "region" | "awsEndpointUrl">,
+  instrument: <C extends object>(client: C) => C = (client) => client,
+): BlobStore {
   if (config.blobBucket) {
     return new S3BlobStore(
-      new S3Client({ region: config.region, ...(config.awsEndpointUrl ? { endpoint: config.awsEndpointUrl, forcePathStyle: true } : {}) }),
+      instrument(new S3Client({ region: config.region, ...(config.awsEndpointUrl ? { endpoint: config.awsEndpointUrl, forcePathStyle: true } : {}) })),
       config.blobBucket,
     );
   }

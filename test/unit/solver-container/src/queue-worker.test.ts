@@ -132,4 +132,34 @@ describe("the worker's receive: one message at a time, bands in priority order",
     expect(gotten.sort()).toEqual(["h", "l", "n"]);
     expect(Math.max(...q.receives.map((r) => r.inFlight))).toBe(1);
   });
+
+  it("every line a job logs, through any logger, carries its job id, type and organization", async () => {
+    const q = bandQueues();
+    q.send("normal", "exe_logged");
+    const lines: Record<string, unknown>[] = [];
+    const jobLogger = createLogger("some-store");
+    (jobLogger as unknown as { console: { info(l: string): void } }).console = { info: (l: string) => lines.push(JSON.parse(l)) };
+    jobLogger.setLogLevel("INFO");
+    const w = new QueueWorker({
+      sqs: q.sqs,
+      queueUrls: { high: "high", normal: "normal", low: "low" },
+      pollSeconds: 1,
+      claimSeconds: 20,
+      visibilitySeconds: 60,
+      heartbeatMs: 60_000,
+      stopTimeoutMs: 5000,
+      handBackReserveMs: 1000,
+      protection: new TaskProtection({ agentUri: "", expiresInMinutes: 30 }),
+      logger: createLogger("queue-worker-test"),
+      runJob: async () => {
+        await settle(5);
+        jobLogger.info("solving");
+      },
+      handBack: async () => true,
+    });
+    workers.push(w);
+    void w.run();
+    while (lines.length === 0) await settle(10);
+    expect(lines[0]).toMatchObject({ message: "solving", job_id: "exe_logged", job_type: "execution", org_id: "org_1" });
+  });
 });

@@ -132,7 +132,11 @@ export class ServiceFunction extends Construct {
         ...separateModulesBundling(props.separateModules ?? []),
       },
     });
-    acknowledgeWildcardResource(this.role, "*", "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords have no resource type (granted by Lambda's tracing config).");
+    acknowledgeWildcardResource(
+      this.role,
+      "*",
+      "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords have no resource type (granted by Lambda's tracing config).",
+    );
     acknowledgeFinding(
       this.fn,
       "AwsSolutions-L1",

@@ -9,6 +9,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { grantBlobs, grantTableItems } from "./data.js";
+import { componentServiceName } from "../functions/core/observability/metric-names.js";
 import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
 import { REPO_ROOT } from "./service-function.js";
 
@@ -46,12 +47,29 @@ export interface SolverFleetProps {
 /** The container's name in the task definition. */
 export const SOLVER_CONTAINER_NAME = "solver";
 
+/** Where the worker keeps its liveness file in the task, and the most its age may be. */
+export const WORKER_LIVENESS_FILE = "/tmp/incumbent-worker-alive";
+export const WORKER_LIVENESS_MAX_AGE_SECONDS = 60;
+
 /**
  * The container health check, in one place: the task definition uses it and the Dockerfile's
- * HEALTHCHECK repeats it (a test keeps them equal). It proves the solver toolchain is in place; a job's
- * own liveness is its lease in DynamoDB, which the sweeper watches.
+ * HEALTHCHECK repeats it (a test keeps them equal). It is the worker's heartbeat age: the worker moves
+ * its liveness file every 10 s while its loop makes progress (solver-container/src/liveness.ts), so a
+ * hung worker — a poll that never returns, a blocked event loop — turns UNHEALTHY and ECS replaces the
+ * task. A job's own liveness is its lease in DynamoDB, which the sweeper watches.
  */
-export const SOLVER_HEALTHCHECK = 'command -v cbc >/dev/null && command -v glpsol >/dev/null && test -x "$SOLVER_PYTHON"';
+export const SOLVER_HEALTHCHECK = `test $(( $(date +%s) - $(stat -c %Y ${WORKER_LIVENESS_FILE}) )) -lt ${WORKER_LIVENESS_MAX_AGE_SECONDS}`;
+
+/** The X-Ray daemon beside the worker (it forwards the worker's trace segments; AWS's image). */
+export const XRAY_DAEMON_IMAGE = "public.ecr.aws/xray/aws-xray-daemon:3.x";
+/** What the daemon does with the task role: send segments and telemetry, read the sampling rules. */
+export const XRAY_DAEMON_ACTIONS = [
+  "xray:PutTraceSegments",
+  "xray:PutTelemetryRecords",
+  "xray:GetSamplingRules",
+  "xray:GetSamplingTargets",
+  "xray:GetSamplingStatisticSummaries",
+] as const;
 
 /** The worker's command, identical to the local stack's (bin/local/worker-fleet.ts) and `npm run worker`'s. */
 export const WORKER_COMMAND = ["node", "solver-container/dist/worker.js"];
@@ -156,6 +174,9 @@ export class SolverFleet extends Construct {
         // Each solving process's ceiling: the task's memory less room for the worker and the Python host.
         SOLVER_MEMORY_MB: String(Math.max(256, props.task.memoryMiB - 768)),
         SOLVER_PYTHON: "/app/.venv/bin/python",
+        WORKER_LIVENESS_FILE,
+        // The worker's logs' `service` and its metrics' dimension (functions/core/observability/metric-names.ts).
+        POWERTOOLS_SERVICE_NAME: componentServiceName(props.namePrefix, "worker"),
         MACHINE_NOTE: `AWS Fargate ${props.task.architecture}, ${props.task.cpu / 1024} vCPU, ${props.task.memoryMiB / 1024} GiB`,
       },
       logging: ecs.LogDrivers.awsLogs({
@@ -167,16 +188,27 @@ export class SolverFleet extends Construct {
       }),
       healthCheck: {
         command: ["CMD-SHELL", `${SOLVER_HEALTHCHECK} || exit 1`],
-        interval: Duration.seconds(60),
+        interval: Duration.seconds(30),
         timeout: Duration.seconds(5),
         retries: 3,
-        startPeriod: Duration.seconds(60),
+        // The worker warms its solvers before its loop starts; failures until then do not count.
+        startPeriod: Duration.seconds(180),
       },
       // An init process reaps the solver processes the worker starts and forwards ECS's SIGTERM.
       linuxParameters: new ecs.LinuxParameters(this, "Linux", { initProcessEnabled: true }),
       stopTimeout: Duration.seconds(props.stopTimeoutSeconds),
     });
 
+    // X-Ray: the worker sends one segment per job to this daemon (UDP 2000 on the task's loopback).
+    this.taskDefinition.addContainer("XRayDaemon", {
+      containerName: "xray-daemon",
+      image: ecs.ContainerImage.fromRegistry(XRAY_DAEMON_IMAGE),
+      essential: false,
+      cpu: 32,
+      memoryReservationMiB: 64,
+      portMappings: [{ containerPort: 2000, protocol: ecs.Protocol.UDP }],
+      logging: ecs.LogDrivers.awsLogs({ logGroup: this.logGroup, streamPrefix: "xray", mode: ecs.AwsLogDriverMode.NON_BLOCKING }),
+    });
     acknowledgeFinding(
       this.taskDefinition,
       "AwsSolutions-ECS2",
@@ -188,6 +220,8 @@ export class SolverFleet extends Construct {
       "ecr:GetAuthorizationToken has no resource type (account-wide by design); the image pulls themselves are scoped to the asset repository.",
     );
     const taskRole = this.taskDefinition.taskRole;
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ sid: "XRayDaemon", actions: [...XRAY_DAEMON_ACTIONS], resources: ["*"] }));
+    acknowledgeWildcardResource(taskRole, "*", "The X-Ray daemon's actions (segments, telemetry, sampling rules) have no resource type.");
     grantTableItems(props.table, taskRole, WORKER_TABLE_ACTIONS);
     // Reads problems; writes results and log chunks, a comparison's model names, a trigger run's problem,
     // outcome and webhook body. A result written by an attempt that then lost its lease is referenced by

@@ -101,6 +101,11 @@ export interface Config {
   /** Seconds between a worker's heartbeats (its inventory and a time, read by the API's health check). */
   workerHeartbeatSeconds: number;
   /**
+   * A file whose age is the worker's liveness (the task's health check reads it); empty: none. Moved
+   * every few seconds while the worker's loop makes progress (solver-container/src/liveness.ts).
+   */
+  workerLivenessFile: string;
+  /**
    * Workers the stage keeps running at least. 0 (a stage that idles) lets the health check call a fleet
    * with no live worker `healthy` (idle) on its last inventory; otherwise no live worker is `down`.
    */
@@ -254,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollSeconds: Math.min(20, num(env, "WORKER_POLL_SECONDS", 10)),
     workerStopTimeoutSeconds: num(env, "WORKER_STOP_TIMEOUT_SECONDS", 30),
     workerHeartbeatSeconds: Math.max(1, num(env, "WORKER_HEARTBEAT_SECONDS", 60)),
+    workerLivenessFile: str(env, "WORKER_LIVENESS_FILE", ""),
     fleetMinWorkers: Math.max(0, num(env, "FLEET_MIN_WORKERS", 1)),
     ecsAgentUri: str(env, "ECS_AGENT_URI", ""),
     taskProtectionMinutes: Math.max(1, num(env, "TASK_PROTECTION_MINUTES", 30)),

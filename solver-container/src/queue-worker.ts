@@ -1,6 +1,8 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { withLogContext } from "../../functions/core/observability/log-context.js";
+import { SERVICE_METRIC } from "../../functions/core/observability/metric-names.js";
+import { NO_METRICS, type ServiceMetrics } from "../../functions/core/observability/metrics.js";
 import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
 import { bandPollOrder, type PriorityBand } from "../../functions/core/queue/priority.js";
 import { traceMark } from "../../functions/core/trace/solve-trace.js";
@@ -52,6 +54,11 @@ export interface QueueWorkerOptions {
   beforeJob?(): void;
   /** Called when a job has ended and its message is done with (e.g. start the solvers kept ahead again). */
   afterJob?(job: JobMessage | null): void;
+  /**
+   * Job latency from its message's send (queued) to its start and to its end, and hand-backs, flushed
+   * after each job (functions/core/observability/metric-names.ts).
+   */
+  metrics?: ServiceMetrics;
 }
 
 /** A received message and the band's queue it came from (its receipt handle is that queue's). */
@@ -74,6 +81,12 @@ export class QueueWorker {
   private current: Promise<void> | null = null;
   /** Jobs taken since start (tests and logs). */
   jobs = 0;
+  /**
+   * When the loop last showed it is alive: a receive came back (with a message or none), a running
+   * job's heartbeat ticked, or a job ended. A worker whose loop hangs (a poll that never returns, a
+   * blocked event loop) stops moving it; the task's health check reads it (liveness.ts).
+   */
+  lastProgressMs = Date.now();
 
   constructor(private readonly options: QueueWorkerOptions) {
     this.budgetSpent = new Promise((resolve) => {
@@ -88,6 +101,7 @@ export class QueueWorker {
       let message: Taken | undefined;
       try {
         message = await this.receive();
+        this.lastProgressMs = Date.now();
         failures = 0;
       } catch (error) {
         if (this.stopping) break;
@@ -151,7 +165,7 @@ export class QueueWorker {
         MaxNumberOfMessages: 1,
         WaitTimeSeconds: waitSeconds,
         VisibilityTimeout: this.options.claimSeconds,
-        MessageSystemAttributeNames: ["ApproximateReceiveCount"],
+        MessageSystemAttributeNames: ["ApproximateReceiveCount", "SentTimestamp"],
       }),
     );
     const message = out.Messages?.[0];
@@ -180,10 +194,15 @@ export class QueueWorker {
     this.jobs++;
     const started = Date.now();
     const protecting = this.options.protection.protect();
+    const metrics = this.options.metrics ?? NO_METRICS;
+    // The message was sent when the job was queued (a handed-back job's message is the same one).
+    const queuedAtMs = Number(message.Attributes?.SentTimestamp ?? started);
+    metrics.seconds(SERVICE_METRIC.jobQueuedToStarted, (started - queuedAtMs) / 1000);
     // A quick job ends within its claim and needs no extension (no extra call on its critical path);
     // a longer one extends its message well before the claim runs out, then on the lease's schedule.
     const heartbeat = setInterval(
       () => {
+        this.lastProgressMs = Date.now();
         void this.setVisibility(taken, this.options.visibilitySeconds);
         void this.options.protection.protect();
       },
@@ -201,6 +220,7 @@ export class QueueWorker {
       const outcome = await Promise.race([done, this.budgetSpent]);
       if (outcome === "done") {
         logger.info("job done", { ...jobKeys, ms: Date.now() - started });
+        metrics.seconds(SERVICE_METRIC.jobQueuedToFinal, (Date.now() - queuedAtMs) / 1000);
         await this.deleteMessage(taken);
         traceMark("message_deleted", job.id);
         return job;
@@ -211,6 +231,7 @@ export class QueueWorker {
       });
       if (handedBack) {
         logger.warn("stopping: job handed back to the queue", { ...jobKeys, ran_ms: Date.now() - started });
+        metrics.count(SERVICE_METRIC.jobsHandedBack);
         await this.setVisibility(taken, 0);
       } else {
         await this.deleteMessage(taken);
@@ -218,6 +239,8 @@ export class QueueWorker {
       return job;
     } finally {
       clearInterval(heartbeat);
+      this.lastProgressMs = Date.now();
+      metrics.flush();
       await protecting;
       await this.options.protection.release();
     }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -57,6 +58,8 @@ let resources: MotoResources;
 let iam: MotoIam;
 let admin: { accessKeyId: string; secretAccessKey: string };
 let agent: FakeEcsAgent;
+let livenessFile: string;
+let healthCheck: string[];
 const lambdas = new Map<string, LambdaProcess>();
 let functions: LambdaFunction[];
 let gateway: HttpApiGateway;
@@ -70,12 +73,20 @@ let anon: Api;
 let api: Api;
 const receiver = new WebhookReceiver();
 
+/** The liveness file the task definition gives the worker (the health check reads it). */
+const taskLivenessPath = () => {
+  const task = solverTask(ensuredAssembly, template);
+  return String(task.environment.WORKER_LIVENESS_FILE);
+};
+let ensuredAssembly: string;
+
 /** Everything the processes logged, for a failing flow's message. */
 const logs = () => [...[...lambdas.values()].map((l) => `--- ${l.name}\n${l.logs().slice(-3000)}`), `--- worker\n${worker?.logs().slice(-3000)}`].join("\n");
 
 beforeAll(async () => {
   if (!run) return;
   const assembly = await ensureCloudAssembly();
+  ensuredAssembly = assembly;
   template = readTemplate(assembly);
   functions = lambdaFunctions(assembly, template).filter((f) => f.ours);
   const triggers = triggersOf(template);
@@ -135,6 +146,8 @@ beforeAll(async () => {
   sweepRule = scheduled.get(sweeperId)!;
 
   const app = path.join(root, "app");
+  livenessFile = path.join(root, "worker-alive");
+  healthCheck = (task.healthCheck as string[] | undefined) ?? [];
   buildWorkerImage(task.contextDir, app);
   // Secrets would come from Secrets Manager or SSM at task start; none yet, so none are modelled.
   if (task.secrets.length > 0) throw new Error(`the task definition has secrets the assembly test does not model: ${JSON.stringify(task.secrets)}`);
@@ -159,6 +172,8 @@ beforeAll(async () => {
     SOLVER_PYTHON: path.join(REPO_ROOT, ".venv/bin/python"),
     JOB_LEASE_SECONDS: "5",
     ECS_AGENT_URI: agent.url,
+    // The task's liveness file, in this test's folder (the task's path is shared on this machine).
+    WORKER_LIVENESS_FILE: livenessFile,
     LOG_LEVEL: "WARN",
   });
   await worker.ready;
@@ -216,6 +231,12 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(components.solver.message).toMatch(/^1 live worker\(s\); solvers: /);
     for (const solver of ["highs", "scip", "cbc", "glpk", "jaos"]) expect(components.solver.message).toContain(`${solver} `);
     expect(res.body.status).toBe("healthy");
+  });
+
+  it("the task's health check passes on the running worker: its liveness file is fresh", () => {
+    expect(healthCheck[0]).toBe("CMD-SHELL");
+    const command = healthCheck[1]!.replaceAll(taskLivenessPath(), livenessFile);
+    expect(() => execFileSync("sh", ["-c", command], { stdio: "pipe" }), worker.logs()).not.toThrow();
   });
 
   it("signs up an owner through the API (JWT from the Secrets Manager secret), then mints an API key", async () => {

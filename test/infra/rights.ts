@@ -2,6 +2,7 @@ import path from "node:path";
 import { type CfnElement, Stack } from "aws-cdk-lib";
 import type { IncumbentStack } from "../../lib/incumbent-stack.js";
 import { ServiceFunction } from "../../lib/service-function.js";
+import { XRAY_DAEMON_ACTIONS } from "../../lib/solver-fleet.js";
 import type { StageConfig } from "../../lib/stage.js";
 import { WORKER_ENTRIES } from "../../solver-container/build.js";
 import { REPO_ROOT } from "../support/machine.js";
@@ -161,6 +162,14 @@ export function roleReport(template: Template, config: StageConfig, bundle: Bund
     const fn = fnId ? template.Resources[fnId] : undefined;
     if (fn?.Properties?.TracingConfig?.Mode === "Active")
       for (const action of ["xray:PutTraceSegments", "xray:PutTelemetryRecords"]) add(needs, action, "platform: active tracing");
+  }
+  if (bundle.kind === "task") {
+    const containers = resourcesOfType(template, "AWS::ECS::TaskDefinition")
+      .filter(([, d]) => refTarget(d.Properties.TaskRoleArn) === bundle.roleId)
+      .flatMap(([, d]) => d.Properties.ContainerDefinitions as { Image?: unknown }[]);
+    if (containers.some((c) => JSON.stringify(c.Image).includes("aws-xray-daemon"))) {
+      for (const action of XRAY_DAEMON_ACTIONS) add(needs, action, "platform: the X-Ray daemon beside the worker");
+    }
   }
   for (const [action, guard] of Object.entries(RIGHTS_BY_SETTING)) if (needs.has(action) && !guard.needed(config)) needs.delete(action);
 

@@ -3,7 +3,14 @@ import path from "node:path";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TABLE_ACTIONS } from "../../lib/data.js";
-import { SOLVER_CONTAINER_NAME, SOLVER_HEALTHCHECK, WORKER_COMMAND, WORKER_JOBS_QUEUE_ACTIONS, WORKER_TABLE_ACTIONS } from "../../lib/solver-fleet.js";
+import {
+  SOLVER_CONTAINER_NAME,
+  SOLVER_HEALTHCHECK,
+  WORKER_COMMAND,
+  WORKER_JOBS_QUEUE_ACTIONS,
+  WORKER_TABLE_ACTIONS,
+  XRAY_DAEMON_ACTIONS,
+} from "../../lib/solver-fleet.js";
 import { longestJobSeconds, staleQueuedSeconds } from "../../lib/stage.js";
 import { TABLE_KEYS } from "../../functions/core/store/dynamo.js";
 import { FLEET_METRIC, FLEET_METRICS_NAMESPACE } from "../../functions/fleet-monitor/handler.js";
@@ -63,6 +70,8 @@ const WORKER_ACTIONS = [
   "s3:PutObject",
   // The ECS agent protects the task from scale-in with the task role's credentials.
   "ecs:UpdateTaskProtection",
+  // The X-Ray daemon beside the worker sends its segments with the task role.
+  ...XRAY_DAEMON_ACTIONS,
 ].sort();
 const clone = (t: Template): Template => JSON.parse(JSON.stringify(t));
 
@@ -317,9 +326,9 @@ describe("functions: runtime, architecture, environment", () => {
     const local = synthesize("local", { awsEndpointUrl: "http://localhost.localstack.cloud:4566" });
     for (const name of OUR_FUNCTIONS) expect(fn(local, name).env.AWS_ENDPOINT_URL).toBe("http://localhost.localstack.cloud:4566");
     local.template.hasResourceProperties("AWS::ECS::TaskDefinition", {
-      ContainerDefinitions: [
+      ContainerDefinitions: Match.arrayWith([
         Match.objectLike({ Environment: Match.arrayWith([{ Name: "AWS_ENDPOINT_URL", Value: "http://localhost.localstack.cloud:4566" }]) }),
-      ],
+      ]),
     });
     for (const name of OUR_FUNCTIONS) expect(fn(dev, name).env.AWS_ENDPOINT_URL).toBeUndefined();
   });
@@ -411,7 +420,7 @@ describe("data, API and fleet per stage", () => {
         RequiresCompatibilities: ["FARGATE"],
         NetworkMode: "awsvpc",
         RuntimePlatform: { CpuArchitecture: "X86_64", OperatingSystemFamily: "LINUX" },
-        ContainerDefinitions: [
+        ContainerDefinitions: Match.arrayWith([
           Match.objectLike({
             Name: SOLVER_CONTAINER_NAME,
             Command: WORKER_COMMAND,
@@ -419,7 +428,7 @@ describe("data, API and fleet per stage", () => {
             LinuxParameters: { InitProcessEnabled: true },
             LogConfiguration: Match.objectLike({ LogDriver: "awslogs" }),
           }),
-        ],
+        ]),
       });
       s.template.hasResourceProperties("AWS::Logs::LogGroup", {
         LogGroupName: `/ecs/${s.config.namePrefix}-solver`,

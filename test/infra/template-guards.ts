@@ -19,6 +19,9 @@ export const WILDCARD_RESOURCE_ACTIONS: Record<string, { requiredConditionKey?: 
   // X-Ray has no resource types: active tracing (Lambdas) and the worker's daemon sidecar.
   "xray:PutTraceSegments": {},
   "xray:PutTelemetryRecords": {},
+  "xray:GetSamplingRules": {},
+  "xray:GetSamplingTargets": {},
+  "xray:GetSamplingStatisticSummaries": {},
 };
 
 /** Anything that starts a task per job: RunTask in a policy, or a function named after the dispatcher. */

@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../../../functions/core/logger.js";
+import { createServiceMetrics } from "../../../../functions/core/observability/metrics.js";
 import type { JobMessage } from "../../../../functions/core/queue/messages.js";
 import { QueueWorker } from "../../../../solver-container/src/queue-worker.js";
 import { TaskProtection } from "../../../../solver-container/src/task-protection.js";
@@ -11,7 +12,7 @@ import { TaskProtection } from "../../../../solver-container/src/task-protection
  * Records every receive with its wait and the number in flight at its start.
  */
 function bandQueues() {
-  const queues: Record<string, { id: string; body: string; receives: number; visible: boolean }[]> = { high: [], normal: [], low: [] };
+  const queues: Record<string, { id: string; body: string; receives: number; visible: boolean; sentAt: number }[]> = { high: [], normal: [], low: [] };
   const receives: { queue: string; wait: number; inFlight: number; got: string | null }[] = [];
   const waiting = new Set<() => void>();
   let inFlight = 0;
@@ -46,7 +47,12 @@ function bandQueues() {
           return m
             ? {
                 Messages: [
-                  { MessageId: m.id, ReceiptHandle: `${QueueUrl}|${m.id}`, Body: m.body, Attributes: { ApproximateReceiveCount: String(m.receives) } },
+                  {
+                    MessageId: m.id,
+                    ReceiptHandle: `${QueueUrl}|${m.id}`,
+                    Body: m.body,
+                    Attributes: { ApproximateReceiveCount: String(m.receives), SentTimestamp: String(m.sentAt) },
+                  },
                 ],
               }
             : {};
@@ -65,8 +71,8 @@ function bandQueues() {
       return {};
     },
   } as unknown as SQSClient;
-  const send = (queue: string, id: string) => {
-    queues[queue]!.push({ id, body: JSON.stringify({ type: "execution", id, org_id: "org_1" } satisfies JobMessage), receives: 0, visible: true });
+  const send = (queue: string, id: string, sentAt = Date.now()) => {
+    queues[queue]!.push({ id, body: JSON.stringify({ type: "execution", id, org_id: "org_1" } satisfies JobMessage), receives: 0, visible: true, sentAt });
     for (const wake of [...waiting]) wake();
   };
   return { sqs, send, receives, queues };
@@ -161,5 +167,39 @@ describe("the worker's receive: one message at a time, bands in priority order",
     void w.run();
     while (lines.length === 0) await settle(10);
     expect(lines[0]).toMatchObject({ message: "solving", job_id: "exe_logged", job_type: "execution", org_id: "org_1" });
+  });
+
+  it("reports each job's wait from queued to started and to final, flushed when the job ends; its loop's progress moves", async () => {
+    const q = bandQueues();
+    q.send("normal", "exe_waited", Date.now() - 4000); // queued 4 s ago
+    const lines: Record<string, number>[] = [];
+    const metrics = createServiceMetrics("incumbent-test-worker", { POWERTOOLS_METRICS_DISABLED: "false" }, (l) => lines.push(JSON.parse(l)));
+    const ran: string[] = [];
+    const w = new QueueWorker({
+      sqs: q.sqs,
+      queueUrls: { high: "high", normal: "normal", low: "low" },
+      pollSeconds: 1,
+      claimSeconds: 20,
+      visibilitySeconds: 60,
+      heartbeatMs: 60_000,
+      stopTimeoutMs: 5000,
+      handBackReserveMs: 1000,
+      protection: new TaskProtection({ agentUri: "", expiresInMinutes: 30 }),
+      logger: createLogger("queue-worker-test"),
+      runJob: async (job) => {
+        await settle(50);
+        ran.push(job.id);
+      },
+      handBack: async () => true,
+      metrics,
+    });
+    workers.push(w);
+    const before = w.lastProgressMs;
+    void w.run();
+    while (lines.length === 0) await settle(10);
+    expect(ran).toEqual(["exe_waited"]);
+    expect(lines[0]!.JobQueuedToStartedSeconds).toBeGreaterThanOrEqual(4);
+    expect(lines[0]!.JobQueuedToFinalSeconds).toBeGreaterThanOrEqual(lines[0]!.JobQueuedToStartedSeconds! + 0.05);
+    expect(w.lastProgressMs).toBeGreaterThan(before);
   });
 });

@@ -28,7 +28,9 @@ export interface ApiProps {
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
   logRetentionDays: number;
+  /** API Gateway's stage throttle, and the plain-solve route's own (lib/stage.ts stageNeeds). */
   throttle: { rateLimit: number; burstLimit: number };
+  solveThrottle: { rateLimit: number; burstLimit: number };
   domain?: { name: string; certificateArn: string };
   /** SES sender of password-reset mail (a verified identity); absent, tokens are logged as not delivered. */
   mailFromAddress?: string;
@@ -40,6 +42,8 @@ export interface ApiProps {
  */
 const FUNCTION_TIMEOUT_SECONDS = 29;
 const SOLVE_WAIT_SECONDS = 25;
+/** The plain solve's route (spec: POST /api/v2/solve). */
+export const SOLVE_ROUTE = { path: "/api/v2/solve" } as const;
 
 /**
  * The public API: an HTTP API whose default route sends every request to the Hono app in one Lambda,
@@ -211,6 +215,22 @@ export class Api extends Construct {
       this.httpApi,
       "AwsSolutions-APIG4",
       "Authorization is the application's (API keys, session JWTs, trigger secrets, per route: the spec's model); health, sign-up, sign-in and the console are public by design.",
+    );
+    // The plain solve holds its invocation up to the solve wait: its own route, with its own throttle
+    // (derived from the concurrency the API gets), so a burst of them cannot take the whole account.
+    this.httpApi.addRoutes({
+      path: SOLVE_ROUTE.path,
+      methods: [apigwv2.HttpMethod.POST],
+      integration: new HttpLambdaIntegration("PlainSolve", this.handler.fn, { payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0 }),
+    });
+    (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = {
+      // Raw CloudFormation (the property is untyped JSON): its keys are written as the template spells them.
+      [`POST ${SOLVE_ROUTE.path}`]: { ThrottlingRateLimit: props.solveThrottle.rateLimit, ThrottlingBurstLimit: props.solveThrottle.burstLimit },
+    };
+    acknowledgeFinding(
+      this.httpApi.node.findChild("POST--api--v2--solve"),
+      "AwsSolutions-APIG4",
+      "The plain solve authorizes in the application (API key or session JWT), as every route (the spec's model).",
     );
     this.url = domainName ? `https://${props.domain!.name}` : this.httpApi.apiEndpoint;
   }

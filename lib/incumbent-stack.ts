@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, Tags, type StackProps } from "aws-cdk-lib";
+import { Annotations, CfnOutput, Duration, Stack, Tags, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import { componentServiceName } from "../functions/core/observability/metric-names.js";
 import { ServiceAlarms } from "./alarms.js";
@@ -9,7 +9,7 @@ import { FleetScaling } from "./fleet-scaling.js";
 import { Queues } from "./queues.js";
 import type { ServiceFunction } from "./service-function.js";
 import { SolverFleet } from "./solver-fleet.js";
-import { jobsVisibilitySeconds, staleQueuedSeconds, type StageConfig } from "./stage.js";
+import { jobsVisibilitySeconds, staleQueuedSeconds, stageNeeds, type StageConfig } from "./stage.js";
 import { Sweeper } from "./sweeper.js";
 import { WEBHOOK_FUNCTION_TIMEOUT_SECONDS, Webhooks } from "./webhooks.js";
 
@@ -45,6 +45,14 @@ export class IncumbentStack extends Stack {
     this.config = c;
     Tags.of(this).add("project", "incumbent");
     Tags.of(this).add("stage", c.stage);
+    // What the stage needs of its account (checked against the stated quotas in stage.ts), and the
+    // API's throttles derived from the concurrency it gets.
+    const needs = stageNeeds(c);
+    if (c.fleet && c.accountFargateVcpu === undefined) {
+      Annotations.of(this).addInfo(
+        `the fleet's maximum needs ${needs.fargateOnDemandVcpu} Fargate On-Demand vCPU${needs.fargateSpotVcpu ? ` and ${needs.fargateSpotVcpu} Spot vCPU` : ""}; set accountFargateVcpu to check it against the account's quota`,
+      );
+    }
 
     // Settings every handler and the worker read through functions/core/config.ts.
     const shared: Record<string, string> = {
@@ -71,6 +79,7 @@ export class IncumbentStack extends Stack {
 
     this.queues = new Queues(this, "Queues", {
       namePrefix: c.namePrefix,
+      production: c.production,
       alarmEmail: c.alarmEmail,
       jobs: {
         visibilityTimeout: Duration.seconds(jobsVisibilitySeconds(c)),
@@ -100,7 +109,8 @@ export class IncumbentStack extends Stack {
       jobsQueue,
       jobBands,
       webhooksQueue,
-      throttle: { rateLimit: c.apiRateLimit, burstLimit: c.apiBurstLimit },
+      throttle: needs.apiThrottle,
+      solveThrottle: needs.solveThrottle,
       domain: c.domainName && c.certificateArn ? { name: c.domainName, certificateArn: c.certificateArn } : undefined,
       mailFromAddress: c.mailFromAddress,
     });
@@ -118,6 +128,7 @@ export class IncumbentStack extends Stack {
         maxTasks: c.maxRunningSolverTasks,
         spot: c.solverSpot,
         stopTimeoutSeconds: c.workerStopTimeoutSeconds,
+        createServiceLinkedRoles: c.createServiceLinkedRoles,
       });
       this.fleetScaling = new FleetScaling(this, "FleetScaling", {
         namePrefix: c.namePrefix,
@@ -194,11 +205,18 @@ export class IncumbentStack extends Stack {
       BlobBucket: bucket.bucketName,
       JobsQueueUrl: jobsQueue.queueUrl,
       JobsDlqUrl: this.queues.jobs.dlq.queueUrl,
+      JobsHighQueueUrl: this.queues.jobsHigh.queue.queueUrl,
+      JobsHighDlqUrl: this.queues.jobsHigh.dlq.queueUrl,
+      JobsLowQueueUrl: this.queues.jobsLow.queue.queueUrl,
+      JobsLowDlqUrl: this.queues.jobsLow.dlq.queueUrl,
       WebhooksQueueUrl: webhooksQueue.queueUrl,
       WebhooksDlqUrl: this.queues.webhooks.dlq.queueUrl,
       ...(this.fleet ? { SolverClusterName: this.fleet.cluster.clusterName, SolverServiceName: this.fleet.service.serviceName } : {}),
       JwtSecretArn: this.api.jwtSecret.secretArn,
       AlarmTopicArn: this.queues.alarmTopic.topicArn,
+      // What this stage needs of its account's quotas (docs/deploy.md, New accounts).
+      LambdaConcurrencyNeeded: String(needs.lambdaConcurrency),
+      ...(c.fleet ? { FargateVcpuNeeded: String(needs.fargateOnDemandVcpu), FargateSpotVcpuNeeded: String(needs.fargateSpotVcpu) } : {}),
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
   }

@@ -1,4 +1,4 @@
-import { Duration } from "aws-cdk-lib";
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
 import type * as sns from "aws-cdk-lib/aws-sns";
@@ -16,6 +16,8 @@ export interface QueueSettings {
 
 export interface QueuesProps {
   namePrefix: string;
+  /** Production keeps its DLQs (and what failed in them) when the stack goes. */
+  production: boolean;
   jobs: QueueSettings;
   webhooks: QueueSettings;
   alarmEmail?: string;
@@ -47,8 +49,11 @@ export class Queues extends Construct {
   readonly webhooks: WorkQueue;
   readonly alarmTopic: sns.Topic;
 
+  private readonly production: boolean;
+
   constructor(scope: Construct, id: string, props: QueuesProps) {
     super(scope, id);
+    this.production = props.production;
     this.alarmTopic = createAlarmTopic(this, "Alarms", { namePrefix: props.namePrefix, alarmEmail: props.alarmEmail });
 
     // One queue per priority band (functions/core/queue/priority.ts): SQS has no priority of its own.
@@ -68,6 +73,8 @@ export class Queues extends Construct {
       retentionPeriod: DLQ_RETENTION,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      // What failed every attempt is evidence: a production stack removed keeps it.
+      removalPolicy: this.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     const queue = new sqs.Queue(this, id, {
       queueName: name,

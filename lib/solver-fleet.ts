@@ -41,6 +41,8 @@ export interface SolverFleetProps {
   spot: boolean;
   /** SIGTERM → SIGKILL: the container's stopTimeout and the worker's WORKER_STOP_TIMEOUT_SECONDS, one number. */
   stopTimeoutSeconds: number;
+  /** A new account: create ECS's and Application Auto Scaling's service-linked roles (stage.ts). */
+  createServiceLinkedRoles?: boolean;
   logRetentionDays: number;
 }
 
@@ -276,6 +278,20 @@ export class SolverFleet extends Construct {
       capacityProviderStrategies: capacityStrategy(props.spot, props.minTasks),
       propagateTags: ecs.PropagatedTagSource.SERVICE,
     });
+    if (props.createServiceLinkedRoles) {
+      // ECS acts for the service (network interfaces, the load of tasks) through its service-linked role,
+      // and Service Auto Scaling through its own; a new account has neither until something creates them.
+      for (const [id, service] of [
+        ["EcsServiceLinkedRole", "ecs.amazonaws.com"],
+        ["AutoScalingServiceLinkedRole", "ecs.application-autoscaling.amazonaws.com"],
+      ] as const) {
+        const role = new iam.CfnServiceLinkedRole(this, id, {
+          awsServiceName: service,
+          description: `Incumbent (${props.namePrefix}): created for a new account`,
+        });
+        this.service.node.addDependency(role);
+      }
+    }
   }
 }
 

@@ -11,7 +11,7 @@ import {
   WORKER_TABLE_ACTIONS,
   XRAY_DAEMON_ACTIONS,
 } from "../../lib/solver-fleet.js";
-import { longestJobSeconds, staleQueuedSeconds } from "../../lib/stage.js";
+import { longestJobSeconds, stageNeeds, staleQueuedSeconds } from "../../lib/stage.js";
 import { TABLE_KEYS } from "../../functions/core/store/dynamo.js";
 import { FLEET_METRIC, FLEET_METRICS_NAMESPACE } from "../../functions/fleet-monitor/handler.js";
 import { SERVICE_METRIC, SERVICE_METRICS_NAMESPACE } from "../../functions/core/observability/metric-names.js";
@@ -400,8 +400,19 @@ describe("data, API and fleet per stage", () => {
         StageName: "$default",
         AutoDeploy: true,
         AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
-        DefaultRouteSettings: { ThrottlingRateLimit: s.config.apiRateLimit, ThrottlingBurstLimit: s.config.apiBurstLimit },
+        // Derived from the concurrency the account leaves the API (lib/stage.ts stageNeeds), never above the stage's own.
+        DefaultRouteSettings: {
+          ThrottlingRateLimit: stageNeeds(s.config).apiThrottle.rateLimit,
+          ThrottlingBurstLimit: stageNeeds(s.config).apiThrottle.burstLimit,
+        },
+        RouteSettings: {
+          "POST /api/v2/solve": {
+            ThrottlingRateLimit: stageNeeds(s.config).solveThrottle.rateLimit,
+            ThrottlingBurstLimit: stageNeeds(s.config).solveThrottle.burstLimit,
+          },
+        },
       });
+      s.template.hasResourceProperties("AWS::ApiGatewayV2::Route", { RouteKey: "POST /api/v2/solve" });
     }
     prod.template.hasResourceProperties("AWS::Logs::LogGroup", { LogGroupName: "/aws/apigateway/incumbent-prod-api", RetentionInDays: 90 });
   });
@@ -731,6 +742,41 @@ describe("alarms and alerts", () => {
         }),
       ],
     });
+  });
+});
+
+describe("leftovers and new accounts", () => {
+  it("production keeps its DLQs on stack removal; dev removes them", () => {
+    for (const [s, policy] of [
+      [prod, "Retain"],
+      [dev, "Delete"],
+    ] as const) {
+      const dlqs = resourcesOfType(s.json, "AWS::SQS::Queue").filter(([, q]) => String(q.Properties.QueueName).endsWith("-dlq"));
+      expect(dlqs).toHaveLength(4);
+      for (const [id] of dlqs) expect((s.json.Resources[id] as Json).DeletionPolicy, id).toBe(policy);
+    }
+  });
+
+  it("every queue's URL is a stack output, with what the stage needs of its account's quotas", () => {
+    const outputs = (prod.json as Json).Outputs as Record<string, { Value: Json }>;
+    const queueIds = resourcesOfType(prod.json, "AWS::SQS::Queue").map(([id]) => id);
+    const outputQueues = Object.values(outputs)
+      .map((o) => refTarget(o.Value))
+      .filter((id) => id && queueIds.includes(id));
+    expect(outputQueues.sort()).toEqual([...queueIds].sort());
+    expect(Number(outputs.LambdaConcurrencyNeeded!.Value)).toBe(stageNeeds(prod.config).lambdaConcurrency);
+    expect(Number(outputs.FargateVcpuNeeded!.Value)).toBe(40);
+  });
+
+  it("creates ECS's and Application Auto Scaling's service-linked roles only when the stage says the account is new", () => {
+    dev.template.resourceCountIs("AWS::IAM::ServiceLinkedRole", 0);
+    const fresh = synthesize("dev", { createServiceLinkedRoles: true });
+    const roles = resourcesOfType(fresh.json, "AWS::IAM::ServiceLinkedRole")
+      .map(([, r]) => r.Properties.AWSServiceName)
+      .sort();
+    expect(roles).toEqual(["ecs.amazonaws.com", "ecs.application-autoscaling.amazonaws.com"]);
+    const [, service] = resourcesOfType(fresh.json, "AWS::ECS::Service")[0]!;
+    expect(service.DependsOn).toEqual(expect.arrayContaining(resourcesOfType(fresh.json, "AWS::IAM::ServiceLinkedRole").map(([id]) => id)));
   });
 });
 

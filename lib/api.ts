@@ -34,6 +34,8 @@ export interface ApiProps {
   domain?: { name: string; certificateArn: string };
   /** SES sender of password-reset mail (a verified identity); absent, tokens are logged as not delivered. */
   mailFromAddress?: string;
+  /** Plain solves up to this many nonzeros the API answers itself when no warm worker takes them (0: never). */
+  apiSolveMaxNonzeros: number;
 }
 
 /**
@@ -98,7 +100,11 @@ export class Api extends Construct {
 
     this.handler = new ServiceFunction(this, "Handler", {
       entry: "functions/api/lambda.ts",
-      separateModules: [{ specifier: "./mcp-sdk.mjs", entry: "functions/api/routes/mcp-sdk.mts" }],
+      separateModules: [
+        { specifier: "./mcp-sdk.mjs", entry: "functions/api/routes/mcp-sdk.mts" },
+        // jaos, for small plain solves the API answers itself (answers from zero): parsed only when used.
+        { specifier: "./api-solver.mjs", entry: "functions/api/api-solver.mts" },
+      ],
       functionName: `${props.namePrefix}-api`,
       description: "Incumbent HTTP API (Hono)",
       memorySize: 1024,
@@ -117,6 +123,7 @@ export class Api extends Construct {
         SCHEDULER_GROUP_NAME: this.scheduleGroup.scheduleGroupName,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
+        API_SOLVE_MAX_NONZEROS: String(props.apiSolveMaxNonzeros),
         ...(props.mailFromAddress ? { MAIL_FROM_ADDRESS: props.mailFromAddress } : {}),
       },
     });

@@ -113,6 +113,7 @@ export class IncumbentStack extends Stack {
       solveThrottle: needs.solveThrottle,
       domain: c.domainName && c.certificateArn ? { name: c.domainName, certificateArn: c.certificateArn } : undefined,
       mailFromAddress: c.mailFromAddress,
+      apiSolveMaxNonzeros: c.apiSolveMaxNonzeros,
     });
 
     if (c.fleet) {

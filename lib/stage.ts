@@ -119,6 +119,12 @@ export const StageSettingsSchema = z.object({
    * creating one that exists, so this is off unless the account is new (docs/deploy.md, New accounts).
    */
   createServiceLinkedRoles: flag,
+  /**
+   * Plain solves with at most this many constraint nonzeros (jaos or auto, no quadratic terms) are
+   * answered by the API function itself when no warm worker takes them (0: never): a stage idling at
+   * zero tasks answers them at once instead of `solver_busy` (functions/core/executions/api-solve.ts).
+   */
+  apiSolveMaxNonzeros: nonNegativeInt,
   /** Where alarm notifications go (an e-mail subscription to the alarm topic), optional. */
   alarmEmail: z.email().optional(),
   /** LocalStack only: the endpoint every handler's and the worker's AWS clients use (AWS_ENDPOINT_URL). */
@@ -156,6 +162,7 @@ const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
   sweepIntervalMinutes: 1,
   accountLambdaConcurrency: 1000,
   createServiceLinkedRoles: false,
+  apiSolveMaxNonzeros: 20_000,
 };
 
 /** What a production stage changes from the base: bigger tasks, one always warm, more of them, longer retention. */

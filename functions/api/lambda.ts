@@ -22,6 +22,9 @@ const services = createServices({
   logger,
   mailbox: deployedMailbox(config, logger),
   instrumentClient: (client) => tracer.captureAWSv3Client(client),
+  // A file of its own beside index.mjs (lib/api.ts), loaded on the first small solve answered here.
+  apiSolveEngine: () => import("./api-solver.mjs"),
+  metrics,
 });
 const app = createApp({
   ...services,

@@ -80,6 +80,14 @@ export interface Config {
    */
   solverMemoryMb: number;
   solveWaitSeconds: number;
+  /**
+   * Plain solves with at most this many constraint nonzeros (no quadratic terms, solver jaos or auto)
+   * are answered by the API itself with jaos when no worker is live, or none took them within
+   * `apiSolveTakeoverSeconds` (functions/core/executions/api-solve.ts). 0: never (the default; the AWS
+   * stack sets the stage's value).
+   */
+  apiSolveMaxNonzeros: number;
+  apiSolveTakeoverSeconds: number;
   jobLeaseSeconds: number;
   pythonPath: string;
   /** Names of the solvers the fleet is built with, used until a worker has reported its inventory. */
@@ -260,6 +268,8 @@ export function loadConfig(env: Env = process.env): Config {
     workerStopTimeoutSeconds: num(env, "WORKER_STOP_TIMEOUT_SECONDS", 30),
     workerHeartbeatSeconds: Math.max(1, num(env, "WORKER_HEARTBEAT_SECONDS", 60)),
     workerLivenessFile: str(env, "WORKER_LIVENESS_FILE", ""),
+    apiSolveMaxNonzeros: Math.max(0, num(env, "API_SOLVE_MAX_NONZEROS", 0)),
+    apiSolveTakeoverSeconds: Math.max(0, num(env, "API_SOLVE_TAKEOVER_SECONDS", 3)),
     fleetMinWorkers: Math.max(0, num(env, "FLEET_MIN_WORKERS", 1)),
     ecsAgentUri: str(env, "ECS_AGENT_URI", ""),
     taskProtectionMinutes: Math.max(1, num(env, "TASK_PROTECTION_MINUTES", 30)),

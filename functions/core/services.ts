@@ -9,7 +9,9 @@ import { ComparisonService } from "./comparisons/service.js";
 import { ComparisonStore } from "./comparisons/store.js";
 import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
+import { ApiSolver, type ApiSolveEngine } from "./executions/api-solve.js";
 import { FinalSignals } from "./executions/final-signals.js";
+import { NO_METRICS, type ServiceMetrics } from "./observability/metrics.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
 import { ProgressService } from "./progress/service.js";
@@ -85,6 +87,8 @@ export interface Services {
   triggerRuns: TriggerRuns;
   runOutcomes: RunOutcomes;
   webhooks: WebhookDeliveries;
+  /** Answers small plain solves in the API when no warm worker takes them. */
+  apiSolver: ApiSolver;
 }
 
 export interface ServiceOptions {
@@ -100,6 +104,10 @@ export interface ServiceOptions {
   finalSignals?: FinalSignals;
   /** Wraps each AWS client created here (DynamoDB, SQS, S3): the Lambdas and the worker capture them for X-Ray. */
   instrumentClient?: <C extends object>(client: C) => C;
+  /** The engine small plain solves are answered with in the API (executions/api-solve.ts); absent: never. */
+  apiSolveEngine?: () => Promise<ApiSolveEngine>;
+  /** The process's own metrics (observability/metrics.ts); absent: none. */
+  metrics?: ServiceMetrics;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -136,6 +144,7 @@ export function createServices(options: ServiceOptions): Services {
   const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger });
   const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
+  const workerHeartbeats = new WorkerHeartbeats(table);
   return {
     config,
     mailbox: options.mailbox ?? (() => undefined),
@@ -157,7 +166,7 @@ export function createServices(options: ServiceOptions): Services {
     queues,
     blobs,
     inventory,
-    workerHeartbeats: new WorkerHeartbeats(table),
+    workerHeartbeats,
     notifications,
     quota,
     credits,
@@ -179,5 +188,16 @@ export function createServices(options: ServiceOptions): Services {
     triggerRuns: new TriggerRuns({ config, clock, triggerStore, documents, inventory, limiter, queues, runOutcomes, auth, blobs }),
     runOutcomes,
     webhooks,
+    apiSolver: new ApiSolver({
+      config,
+      clock,
+      executionStore,
+      blobs,
+      metricsStore,
+      workerHeartbeats,
+      logger,
+      metrics: options.metrics ?? NO_METRICS,
+      engine: options.apiSolveEngine,
+    }),
   };
 }

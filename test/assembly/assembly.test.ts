@@ -6,7 +6,7 @@ import { GetScheduleCommand, ResourceNotFoundException, SchedulerClient } from "
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { DeleteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, DynamoDBDocumentClient, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../support/api.js";
 import { type Backend, startMotoBackend } from "../support/backends.js";
@@ -196,11 +196,13 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(names.some((n) => n.startsWith("Api"))).toBe(true);
     expect(names.some((n) => n.startsWith("Webhooks"))).toBe(true);
     expect(names.some((n) => n.startsWith("Sweeper"))).toBe(true);
-    // The API needs no solver: no HiGHS WebAssembly, no solver code, in its asset.
+    // The API carries no native or WebAssembly solver: only jaos (TypeScript), beside its bundle.
     const apiAsset = functions.find((f) => f.logicalId.startsWith("Api"))!.assetDir;
     expect(readdirSync(apiAsset).filter((f) => f.endsWith(".wasm"))).toEqual([]);
     for (const fn of functions) expect(existsSync(path.join(fn.assetDir, "index.mjs")), fn.logicalId).toBe(true);
     expect(existsSync(path.join(apiAsset, "mcp-sdk.mjs"))).toBe(true);
+    // jaos for the small solves the API answers itself, a file of its own (parsed only when used).
+    expect(existsSync(path.join(apiAsset, "api-solver.mjs"))).toBe(true);
   });
 
   it("moto enforces each role's rights: a call its role lacks is refused, the same call as the right role passes", async () => {
@@ -424,5 +426,30 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     );
     expect(swept.status).toBe("failed");
     expect(JSON.stringify(swept)).toMatch(/lease expired/);
+  });
+
+  it("answers from zero: with no live worker (the fleet at zero tasks), a small plain solve is answered by the API function itself", async () => {
+    // The killed worker is gone; its last heartbeat would still read live for three beats. A stage at
+    // zero has no live heartbeat at all: mark every worker stopped, as a clean stop does.
+    const env = resources.resolveEnvironment(functions.find((f) => f.logicalId.startsWith("Api"))!.environment);
+    const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: REGION, endpoint: moto.endpoint, credentials: admin }));
+    const workers = await doc.send(
+      new QueryCommand({ TableName: env.TABLE_NAME, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": "WORKERS" } }),
+    );
+    for (const w of workers.Items ?? []) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: env.TABLE_NAME,
+          Key: { pk: w.pk, sk: w.sk },
+          UpdateExpression: "SET stopped_at = :t",
+          ExpressionAttributeValues: { ":t": new Date().toISOString() },
+        }),
+      );
+    }
+    expect(Number(env.API_SOLVE_MAX_NONZEROS)).toBeGreaterThan(0);
+    const res = await api.post("/api/v2/solve", { problem: MILP, solver_name: "auto" });
+    expect(res.status, `${res.text}\n${logs()}`).toBe(200);
+    expect(res.body).toMatchObject({ status: "optimal", objective_value: 10.5, solution: { x: 0.5, y: 5 }, solver_name: "jaos" });
+    expect((await api.get(`/api/v2/models/executions/${res.body.execution_id}`)).body).toMatchObject({ status: "completed", solved_by: "api" });
   });
 });

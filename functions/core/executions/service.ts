@@ -121,6 +121,8 @@ export class ExecutionService {
     input: { problem: Problem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames },
     origin: ExecutionOrigin,
     notify: boolean,
+    /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
+    holdFor?: { worker: string; leaseMs: number },
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
     const priority = input.priority ?? 0;
@@ -141,6 +143,10 @@ export class ExecutionService {
     });
     record.priority = priority;
     if (input.names) record.model_names = await this.keepModelNames(principal.orgId, record.id, input.names);
+    if (holdFor) {
+      await this.deps.executionStore.createRunning(record, holdFor.worker, holdFor.leaseMs, clock.now());
+      return { ...record, status: "running", started_at: isoTime(clock.now()) };
+    }
     await this.deps.executionStore.create(record);
     traceMark("recorded", record.id);
     await this.enqueue(record);
@@ -198,6 +204,11 @@ export class ExecutionService {
   }
 
   /** Sends a recorded execution's job; a refused send fails the execution (it will never run) and throws. */
+  /** Queues the job of an execution created held (the API gave it back to the fleet, api-solve.ts). */
+  queue(record: ExecutionRecord): Promise<void> {
+    return this.enqueue(record);
+  }
+
   private async enqueue(record: ExecutionRecord): Promise<void> {
     try {
       await this.deps.queues.sendJob({ type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });

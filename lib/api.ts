@@ -134,7 +134,8 @@ export class Api extends Construct {
     // webhook bodies, and a document's pruned versions, are deleted with them.
     grantBlobs(props.bucket, role, {
       read: true,
-      write: ["comparisons/", "datasets/", "documents/", "problems/", "projects/", "runs/", "webhooks/"],
+      // results/: the result of a small plain solve the API answers itself (answers from zero), when it outgrows an item.
+      write: ["comparisons/", "datasets/", "documents/", "problems/", "projects/", "results/", "runs/", "webhooks/"],
       delete: ["documents/", "runs/", "webhooks/"],
     });
     for (const queue of bands) queue.grant(role, "sqs:SendMessage");

@@ -21,9 +21,12 @@ export function acknowledgeWildcardResource(principal: IConstruct, resource: str
 function nagName(value: unknown): string {
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value.map(nagName).join("");
-  const v = value as Record<string, any>;
-  if (typeof v?.Ref === "string") return `<${v.Ref}>`;
-  if (Array.isArray(v?.["Fn::GetAtt"])) return `<${v["Fn::GetAtt"].join(".")}>`;
-  if (Array.isArray(v?.["Fn::Join"])) return (v["Fn::Join"][1] as unknown[]).map(nagName).join(v["Fn::Join"][0]);
+  const v = (value ?? {}) as { Ref?: unknown; "Fn::GetAtt"?: unknown; "Fn::Join"?: unknown };
+  if (typeof v.Ref === "string") return `<${v.Ref}>`;
+  if (Array.isArray(v["Fn::GetAtt"])) return `<${v["Fn::GetAtt"].join(".")}>`;
+  if (Array.isArray(v["Fn::Join"])) {
+    const [separator, parts] = v["Fn::Join"] as [string, unknown[]];
+    return parts.map(nagName).join(separator);
+  }
   throw new Error(`cannot name ${JSON.stringify(value)} as cdk-nag does`);
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_CONCURRENCY_PLANNED_SHARE, API_REQUEST_HOLD_SECONDS, PLAIN_SOLVE_HOLD_SECONDS, resolveStageConfig, stageNeeds } from "../../lib/stage.js";
+import { API_REQUEST_HOLD_SECONDS, PLAIN_SOLVE_HOLD_SECONDS, resolveStageConfig, stageNeeds } from "../../lib/stage.js";
 
 /** What a stage needs of its account (Lambda concurrency, Fargate vCPU), and the API throttles derived from it. */
 const resolve = (context: Record<string, unknown> = {}) => resolveStageConfig({ context: (k) => context[k], env: {} });

@@ -5,7 +5,7 @@
  * LocalStack's free edition; docs/deploy.md). Synth needs no AWS credentials: the stack is
  * environment-agnostic unless CDK_DEFAULT_ACCOUNT/REGION are known (they are under `cdk deploy`).
  */
-import { App } from "aws-cdk-lib";
+import { App, DefaultStackSynthesizer } from "aws-cdk-lib";
 import { IncumbentStack } from "../lib/incumbent-stack.js";
 import { resolveStageConfig } from "../lib/stage.js";
 
@@ -19,4 +19,7 @@ new IncumbentStack(app, `Incumbent-${config.stage}`, {
   description: `Incumbent optimization service (${config.stage})`,
   env: account && region ? { account, region } : undefined,
   terminationProtection: config.production,
+  // The solver image is pushed to the bootstrap's shared asset repository; a per-stage tag prefix lets
+  // that repository's lifecycle rule keep each stage's newest images (docs/deploy.md, New accounts).
+  synthesizer: new DefaultStackSynthesizer({ dockerTagPrefix: `${config.namePrefix}-solver-` }),
 });

@@ -7,11 +7,13 @@ import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
+import * as scheduler from "aws-cdk-lib/aws-scheduler";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { grantBlobs, grantTableItems } from "./data.js";
+import { grantBlobs, grantTableItems, TABLE_ACTIONS } from "./data.js";
+import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
 import { ServiceFunction } from "./service-function.js";
 
 export interface ApiProps {
@@ -26,12 +28,16 @@ export interface ApiProps {
   /** Settings every handler shares (stage, table, caps…), set by the stack. */
   environment: Record<string, string>;
   logRetentionDays: number;
+  /** API Gateway's stage throttle, and the plain-solve route's own (lib/stage.ts stageNeeds). */
   throttle: { rateLimit: number; burstLimit: number };
+  solveThrottle: { rateLimit: number; burstLimit: number };
   domain?: { name: string; certificateArn: string };
   /** SES sender of password-reset mail (a verified identity); absent, tokens are logged as not delivered. */
   mailFromAddress?: string;
   /** The instance operator's token hash (OPERATOR_TOKEN_SHA256); absent, no operator. */
   operatorTokenSha256?: string;
+  /** Plain solves up to this many nonzeros the API answers itself when no warm worker takes them (0: never). */
+  apiSolveMaxNonzeros: number;
 }
 
 /**
@@ -40,8 +46,8 @@ export interface ApiProps {
  */
 const FUNCTION_TIMEOUT_SECONDS = 29;
 const SOLVE_WAIT_SECONDS = 25;
-/** Triggers' schedules live in the account's default schedule group. */
-const SCHEDULE_GROUP = "default";
+/** The plain solve's route (spec: POST /api/v2/solve). */
+export const SOLVE_ROUTE = { path: "/api/v2/solve" } as const;
 
 /**
  * The public API: an HTTP API whose default route sends every request to the Hono app in one Lambda,
@@ -59,6 +65,12 @@ export class Api extends Construct {
   readonly url: string;
   /** Assumed by EventBridge Scheduler to send a trigger's schedule message to its band's jobs queue. */
   readonly schedulerRole: iam.Role;
+  /**
+   * The group of the triggers' schedules, the stack's own: deleting the group deletes its schedules, so
+   * a torn-down stage leaves none firing at queues that are gone (the account's `default` group would
+   * keep them). Retained with the data in production.
+   */
+  readonly scheduleGroup: scheduler.ScheduleGroup;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -75,6 +87,11 @@ export class Api extends Construct {
       },
       removalPolicy,
     });
+    acknowledgeFinding(
+      this.jwtSecret,
+      "AwsSolutions-SMG4",
+      "The session-token signing key: rotating it signs every user out at once, so it is rotated by hand (docs/deploy.md, Operations), not on a schedule; sessions expire after JWT_TTL_SECONDS anyway.",
+    );
 
     this.webhookKey = new secretsmanager.Secret(this, "WebhookKey", {
       secretName: `${props.namePrefix}/webhook-key`,
@@ -83,6 +100,8 @@ export class Api extends Construct {
       removalPolicy,
     });
 
+    const scheduleGroupName = `${props.namePrefix}-triggers`;
+    this.scheduleGroup = new scheduler.ScheduleGroup(this, "TriggerSchedules", { scheduleGroupName, removalPolicy });
     const bands = [props.jobsQueue, props.jobBands.high, props.jobBands.low];
     this.schedulerRole = new iam.Role(this, "SchedulerRole", {
       description: "EventBridge Scheduler: sends each scheduled trigger's message to its priority band's jobs queue",
@@ -92,7 +111,11 @@ export class Api extends Construct {
 
     this.handler = new ServiceFunction(this, "Handler", {
       entry: "functions/api/lambda.ts",
-      separateModules: [{ specifier: "./mcp-sdk.mjs", entry: "functions/api/routes/mcp-sdk.mts" }],
+      separateModules: [
+        { specifier: "./mcp-sdk.mjs", entry: "functions/api/routes/mcp-sdk.mts" },
+        // jaos, for small plain solves the API answers itself (answers from zero): parsed only when used.
+        { specifier: "./api-solver.mjs", entry: "functions/api/api-solver.mts" },
+      ],
       functionName: `${props.namePrefix}-api`,
       description: "Incumbent HTTP API (Hono)",
       memorySize: 1024,
@@ -108,33 +131,45 @@ export class Api extends Construct {
         JOBS_LOW_QUEUE_URL: props.jobBands.low.queueUrl,
         WEBHOOKS_QUEUE_URL: props.webhooksQueue.queueUrl,
         SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
-        SCHEDULER_GROUP_NAME: SCHEDULE_GROUP,
+        SCHEDULER_GROUP_NAME: this.scheduleGroup.scheduleGroupName,
         JWT_SECRET_ARN: this.jwtSecret.secretArn,
         WEBHOOK_KEY_SECRET_ARN: this.webhookKey.secretArn,
         ...(props.operatorTokenSha256 ? { OPERATOR_TOKEN_SHA256: props.operatorTokenSha256 } : {}),
         SOLVE_WAIT_SECONDS: String(SOLVE_WAIT_SECONDS),
+        API_SOLVE_MAX_NONZEROS: String(props.apiSolveMaxNonzeros),
         ...(props.mailFromAddress ? { MAIL_FROM_ADDRESS: props.mailFromAddress } : {}),
       },
     });
     const role = this.handler.role;
-    grantTableItems(props.table, role);
-    // Large problems are written on submit and read back for results.
-    grantBlobs(props.bucket, role, { write: true });
-    for (const queue of bands) queue.grantSendMessages(role);
+    // Every store action: the API lists, counts, batch-deletes (a trigger's runs) and checks the table's health.
+    grantTableItems(props.table, role, TABLE_ACTIONS);
+    // Large payloads are written on submit and read back for results; a deleted trigger's run results and
+    // webhook bodies, and a document's pruned versions, are deleted with them.
+    grantBlobs(props.bucket, role, {
+      read: true,
+      // results/: the result of a small plain solve the API answers itself (answers from zero), when it outgrows an item.
+      write: ["comparisons/", "datasets/", "documents/", "problems/", "projects/", "results/", "runs/", "webhooks/"],
+      delete: ["documents/", "runs/", "webhooks/"],
+    });
+    for (const queue of bands) queue.grant(role, "sqs:SendMessage");
     // One EventBridge Scheduler schedule per scheduled trigger (functions/core/triggers/schedules-aws.ts),
     // named <table>-<trigger id>; the table is named after the stage's prefix.
+    const triggerSchedules = Stack.of(this).formatArn({
+      service: "scheduler",
+      resource: "schedule",
+      resourceName: `${scheduleGroupName}/${props.namePrefix}-trg_*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    acknowledgeWildcardResource(
+      role,
+      triggerSchedules,
+      "One schedule per scheduled trigger, named after the trigger's id, created at run time: the stack's group and this stage's prefix bound them.",
+    );
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: "ManageTriggerSchedules",
         actions: ["scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule"],
-        resources: [
-          Stack.of(this).formatArn({
-            service: "scheduler",
-            resource: "schedule",
-            resourceName: `${SCHEDULE_GROUP}/${props.namePrefix}-trg_*`,
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-          }),
-        ],
+        resources: [triggerSchedules],
       }),
     );
     role.addToPrincipalPolicy(
@@ -146,9 +181,14 @@ export class Api extends Construct {
       }),
     );
     // Trigger runs and "run now" enqueue their own webhook deliveries.
-    props.webhooksQueue.grantSendMessages(role);
-    this.jwtSecret.grantRead(role);
-    this.webhookKey.grantRead(role);
+    props.webhooksQueue.grant(role, "sqs:SendMessage");
+    // The signing key and the webhook key are read once per cold start (functions/core/secrets.ts,
+    // webhooks/secret-box.ts): GetSecretValue, nothing else.
+    iam.Grant.addToPrincipal({
+      grantee: role,
+      actions: ["secretsmanager:GetSecretValue"],
+      resourceArns: [this.jwtSecret.secretArn, this.webhookKey.secretArn],
+    });
     if (props.mailFromAddress) grantSendMailFrom(role, props.mailFromAddress);
 
     this.accessLogs = new logs.LogGroup(this, "AccessLogs", {
@@ -197,6 +237,27 @@ export class Api extends Construct {
         ),
       },
     });
+    acknowledgeFinding(
+      this.httpApi,
+      "AwsSolutions-APIG4",
+      "Authorization is the application's (API keys, session JWTs, trigger secrets, per route: the spec's model); health, sign-up, sign-in and the console are public by design.",
+    );
+    // The plain solve holds its invocation up to the solve wait: its own route, with its own throttle
+    // (derived from the concurrency the API gets), so a burst of them cannot take the whole account.
+    this.httpApi.addRoutes({
+      path: SOLVE_ROUTE.path,
+      methods: [apigwv2.HttpMethod.POST],
+      integration: new HttpLambdaIntegration("PlainSolve", this.handler.fn, { payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0 }),
+    });
+    (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = {
+      // Raw CloudFormation (the property is untyped JSON): its keys are written as the template spells them.
+      [`POST ${SOLVE_ROUTE.path}`]: { ThrottlingRateLimit: props.solveThrottle.rateLimit, ThrottlingBurstLimit: props.solveThrottle.burstLimit },
+    };
+    acknowledgeFinding(
+      this.httpApi.node.findChild("POST--api--v2--solve"),
+      "AwsSolutions-APIG4",
+      "The plain solve authorizes in the application (API key or session JWT), as every route (the spec's model).",
+    );
     this.url = domainName ? `https://${props.domain!.name}` : this.httpApi.apiEndpoint;
   }
 }

@@ -10,6 +10,8 @@ import type * as sns from "aws-cdk-lib/aws-sns";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FLEET_METRIC, FLEET_METRICS_NAMESPACE } from "../functions/fleet-monitor/handler.js";
+import { publishingTarget } from "./alarm-topic.js";
+import { acknowledgeWildcardResource } from "./nag.js";
 import { ServiceFunction } from "./service-function.js";
 import type { SolverFleet } from "./solver-fleet.js";
 
@@ -49,6 +51,7 @@ export class FleetScaling extends Construct {
   readonly scalableTarget: ecs.ScalableTaskCount;
   readonly fromZeroAlarm: cloudwatch.Alarm;
   readonly belowMinimumAlarm?: cloudwatch.Alarm;
+  readonly atMaximumAlarm: cloudwatch.Alarm;
   readonly taskFailureRule: events.Rule;
 
   constructor(scope: Construct, id: string, props: FleetScalingProps) {
@@ -79,6 +82,11 @@ export class FleetScaling extends Construct {
       new iam.PolicyStatement({ sid: "DescribeSolverService", actions: ["ecs:DescribeServices"], resources: [fleet.service.serviceArn] }),
     );
     // PutMetricData names no resource; the namespace condition keeps the monitor to its own metrics.
+    acknowledgeWildcardResource(
+      role,
+      "*",
+      "cloudwatch:PutMetricData has no resource type; the cloudwatch:namespace condition keeps the monitor to Incumbent/Fleet.",
+    );
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: "PublishFleetMetrics",
@@ -152,6 +160,25 @@ export class FleetScaling extends Construct {
       this.belowMinimumAlarm.addOkAction(notify);
     }
 
+    // At its maximum the fleet cannot grow: jobs wait however long the backlog gets. A minute or two
+    // there is a burst being served; a quarter of an hour with jobs still waiting is a fleet too small
+    // for the load (raise maxRunningSolverTasks, and the account's Fargate vCPU quota with it).
+    this.atMaximumAlarm = new cloudwatch.MathExpression({
+      expression: `IF(running >= ${props.maxTasks} AND waiting >= 1, 1, 0)`,
+      usingMetrics: { running: metric(FLEET_METRIC.runningTasks, "Maximum"), waiting: metric(FLEET_METRIC.waitingJobs, "Minimum") },
+      period: MONITOR_PERIOD,
+      label: "fleet at its maximum with jobs waiting",
+    }).createAlarm(this, "AtMaximum", {
+      alarmName: `${props.namePrefix}-solver-fleet-at-maximum`,
+      alarmDescription: `The solver fleet ran at its maximum (${props.maxTasks} tasks) with jobs waiting for 15 minutes: raise maxRunningSolverTasks (and the Fargate vCPU quota) or expect long waits.`,
+      threshold: 1,
+      evaluationPeriods: 15,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.atMaximumAlarm.addAlarmAction(notify);
+    this.atMaximumAlarm.addOkAction(notify);
+
     // Scale-in, deployments and Spot interruptions stop tasks with other stop codes: not failures.
     this.taskFailureRule = new events.Rule(this, "TaskFailures", {
       ruleName: `${props.namePrefix}-solver-task-failures`,
@@ -167,7 +194,8 @@ export class FleetScaling extends Construct {
         },
       },
       targets: [
-        new targets.SnsTopic(props.alarmTopic, {
+        // The topic's own policy admits this stage's rules; an imported reference adds no second statement.
+        new targets.SnsTopic(publishingTarget(this, "AlarmTopic", props.alarmTopic), {
           message: events.RuleTargetInput.fromText(
             `Solver task ${events.EventField.fromPath("$.detail.taskArn")} stopped (${events.EventField.fromPath("$.detail.stopCode")}): ${events.EventField.fromPath("$.detail.stoppedReason")}`,
           ),

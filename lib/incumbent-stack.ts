@@ -1,13 +1,15 @@
-import { CfnOutput, Duration, Stack, Tags, type StackProps } from "aws-cdk-lib";
+import { Annotations, CfnOutput, Duration, Stack, Tags, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
+import { componentServiceName } from "../functions/core/observability/metric-names.js";
 import { ServiceAlarms } from "./alarms.js";
 import { Api } from "./api.js";
+import { ServiceDashboard } from "./dashboard.js";
 import { Data } from "./data.js";
 import { FleetScaling } from "./fleet-scaling.js";
 import { Queues } from "./queues.js";
 import type { ServiceFunction } from "./service-function.js";
 import { SolverFleet } from "./solver-fleet.js";
-import { jobsVisibilitySeconds, staleQueuedSeconds, type StageConfig } from "./stage.js";
+import { jobsVisibilitySeconds, staleQueuedSeconds, stageNeeds, type StageConfig } from "./stage.js";
 import { Sweeper } from "./sweeper.js";
 import { WEBHOOK_FUNCTION_TIMEOUT_SECONDS, Webhooks } from "./webhooks.js";
 
@@ -26,6 +28,7 @@ const FLEET_SOLVERS = "scip,highs,cbc,glpk,jaos";
  * run on a host.
  */
 export class IncumbentStack extends Stack {
+  readonly config: StageConfig;
   readonly data: Data;
   readonly queues: Queues;
   readonly api: Api;
@@ -34,12 +37,22 @@ export class IncumbentStack extends Stack {
   readonly webhooks: Webhooks;
   readonly sweeper: Sweeper;
   readonly alarms: ServiceAlarms;
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props: IncumbentStackProps) {
     super(scope, id, props);
     const c = props.config;
+    this.config = c;
     Tags.of(this).add("project", "incumbent");
     Tags.of(this).add("stage", c.stage);
+    // What the stage needs of its account (checked against the stated quotas in stage.ts), and the
+    // API's throttles derived from the concurrency it gets.
+    const needs = stageNeeds(c);
+    if (c.fleet && c.accountFargateVcpu === undefined) {
+      Annotations.of(this).addInfo(
+        `the fleet's maximum needs ${needs.fargateOnDemandVcpu} Fargate On-Demand vCPU${needs.fargateSpotVcpu ? ` and ${needs.fargateSpotVcpu} Spot vCPU` : ""}; set accountFargateVcpu to check it against the account's quota`,
+      );
+    }
 
     // Settings every handler and the worker read through functions/core/config.ts.
     const shared: Record<string, string> = {
@@ -58,11 +71,17 @@ export class IncumbentStack extends Stack {
     };
     const common = { namePrefix: c.namePrefix, production: c.production, logRetentionDays: c.logRetentionDays, environment: shared };
 
-    this.data = new Data(this, "Data", { namePrefix: c.namePrefix, production: c.production, blobExpirationDays: c.blobExpirationDays });
+    this.data = new Data(this, "Data", {
+      namePrefix: c.namePrefix,
+      production: c.production,
+      blobExpirationDays: c.blobExpirationDays,
+      accessLogRetentionDays: c.logRetentionDays,
+    });
     const { table, bucket } = this.data;
 
     this.queues = new Queues(this, "Queues", {
       namePrefix: c.namePrefix,
+      production: c.production,
       alarmEmail: c.alarmEmail,
       jobs: {
         visibilityTimeout: Duration.seconds(jobsVisibilitySeconds(c)),
@@ -92,10 +111,12 @@ export class IncumbentStack extends Stack {
       jobsQueue,
       jobBands,
       webhooksQueue,
-      throttle: { rateLimit: c.apiRateLimit, burstLimit: c.apiBurstLimit },
+      throttle: needs.apiThrottle,
+      solveThrottle: needs.solveThrottle,
       domain: c.domainName && c.certificateArn ? { name: c.domainName, certificateArn: c.certificateArn } : undefined,
       mailFromAddress: c.mailFromAddress,
       operatorTokenSha256: c.operatorTokenSha256,
+      apiSolveMaxNonzeros: c.apiSolveMaxNonzeros,
     });
 
     if (c.fleet) {
@@ -111,6 +132,7 @@ export class IncumbentStack extends Stack {
         maxTasks: c.maxRunningSolverTasks,
         spot: c.solverSpot,
         stopTimeoutSeconds: c.workerStopTimeoutSeconds,
+        createServiceLinkedRoles: c.createServiceLinkedRoles,
       });
       this.fleetScaling = new FleetScaling(this, "FleetScaling", {
         namePrefix: c.namePrefix,
@@ -157,6 +179,31 @@ export class IncumbentStack extends Stack {
       httpApi: this.api.httpApi,
       functions,
       apiTimeout: this.api.handler.fn.timeout!,
+      table,
+      tableIndexes: this.data.indexNames,
+      scheduleGroup: this.api.scheduleGroup,
+      sweeperService: this.sweeper.handler.name,
+      accountLambdaConcurrency: c.accountLambdaConcurrency,
+    });
+
+    this.dashboard = new ServiceDashboard(this, "Dashboard", {
+      namePrefix: c.namePrefix,
+      httpApi: this.api.httpApi,
+      apiTimeout: this.api.handler.fn.timeout!,
+      functions,
+      queues: {
+        high: this.queues.jobsHigh,
+        normal: this.queues.jobs,
+        low: this.queues.jobsLow,
+        webhooks: this.queues.webhooks,
+      },
+      fleet: this.fleet ? { serviceName: this.fleet.service.serviceName, maxTasks: c.maxRunningSolverTasks } : undefined,
+      services: {
+        worker: componentServiceName(c.namePrefix, "worker"),
+        api: this.api.handler.name,
+        sweeper: this.sweeper.handler.name,
+      },
+      accountLambdaConcurrency: c.accountLambdaConcurrency,
     });
 
     const outputs: Record<string, string> = {
@@ -165,11 +212,18 @@ export class IncumbentStack extends Stack {
       BlobBucket: bucket.bucketName,
       JobsQueueUrl: jobsQueue.queueUrl,
       JobsDlqUrl: this.queues.jobs.dlq.queueUrl,
+      JobsHighQueueUrl: this.queues.jobsHigh.queue.queueUrl,
+      JobsHighDlqUrl: this.queues.jobsHigh.dlq.queueUrl,
+      JobsLowQueueUrl: this.queues.jobsLow.queue.queueUrl,
+      JobsLowDlqUrl: this.queues.jobsLow.dlq.queueUrl,
       WebhooksQueueUrl: webhooksQueue.queueUrl,
       WebhooksDlqUrl: this.queues.webhooks.dlq.queueUrl,
       ...(this.fleet ? { SolverClusterName: this.fleet.cluster.clusterName, SolverServiceName: this.fleet.service.serviceName } : {}),
       JwtSecretArn: this.api.jwtSecret.secretArn,
       AlarmTopicArn: this.queues.alarmTopic.topicArn,
+      // What this stage needs of its account's quotas (docs/deploy.md, New accounts).
+      LambdaConcurrencyNeeded: String(needs.lambdaConcurrency),
+      ...(c.fleet ? { FargateVcpuNeeded: String(needs.fargateOnDemandVcpu), FargateSpotVcpuNeeded: String(needs.fargateSpotVcpu) } : {}),
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
   }

@@ -1,10 +1,10 @@
-import { Duration } from "aws-cdk-lib";
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
-import * as sns from "aws-cdk-lib/aws-sns";
-import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
+import type * as sns from "aws-cdk-lib/aws-sns";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { createAlarmTopic } from "./alarm-topic.js";
 
 export interface QueueSettings {
   /** Longer than the longest piece of work one message starts (see stage.ts). */
@@ -16,6 +16,8 @@ export interface QueueSettings {
 
 export interface QueuesProps {
   namePrefix: string;
+  /** Production keeps its DLQs (and what failed in them) when the stack goes. */
+  production: boolean;
   jobs: QueueSettings;
   webhooks: QueueSettings;
   alarmEmail?: string;
@@ -47,12 +49,12 @@ export class Queues extends Construct {
   readonly webhooks: WorkQueue;
   readonly alarmTopic: sns.Topic;
 
+  private readonly production: boolean;
+
   constructor(scope: Construct, id: string, props: QueuesProps) {
     super(scope, id);
-    // Not KMS-encrypted: CloudWatch alarms cannot publish to a topic under the AWS-managed SNS key,
-    // and alarm notifications carry no payload data.
-    this.alarmTopic = new sns.Topic(this, "Alarms", { topicName: `${props.namePrefix}-alarms`, enforceSSL: true });
-    if (props.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    this.production = props.production;
+    this.alarmTopic = createAlarmTopic(this, "Alarms", { namePrefix: props.namePrefix, alarmEmail: props.alarmEmail });
 
     // One queue per priority band (functions/core/queue/priority.ts): SQS has no priority of its own.
     this.jobs = this.workQueue("Jobs", `${props.namePrefix}-jobs`, props.jobs);
@@ -71,6 +73,8 @@ export class Queues extends Construct {
       retentionPeriod: DLQ_RETENTION,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      // What failed every attempt is evidence: a production stack removed keeps it.
+      removalPolicy: this.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     const queue = new sqs.Queue(this, id, {
       queueName: name,

@@ -6,6 +6,7 @@ import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
+import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
 
 /** The checkout's root: Lambda entries and the solver image's build context are found from here. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -68,12 +69,18 @@ export interface ServiceFunctionProps {
  * then grants exactly what its handler calls.
  */
 export class ServiceFunction extends Construct {
+  /** The physical name, a plain string (also its log group's and its metrics' `service` dimension). */
+  readonly name: string;
+  /** The source files its bundle is built from (the entry, then any separate modules), repository-relative. */
+  readonly entries: string[];
   readonly fn: NodejsFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.name = props.functionName;
+    this.entries = [props.entry, ...(props.separateModules ?? []).map((m) => m.entry)];
     this.logGroup = new logs.LogGroup(this, "Logs", {
       logGroupName: `/aws/lambda/${props.functionName}`,
       retention: props.logRetentionDays as logs.RetentionDays,
@@ -97,11 +104,16 @@ export class ServiceFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      // X-Ray: each invocation's handler and its AWS calls (Powertools Tracer, functions/core/observability/lambda.ts).
+      tracing: lambda.Tracing.ACTIVE,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
       environment: {
         NODE_OPTIONS: "--enable-source-maps",
+        // Powertools' service name: the logger's `service` and the metrics' `service` dimension, which the
+        // stack's alarms and dashboard name (functions/core/observability/metric-names.ts).
+        POWERTOOLS_SERVICE_NAME: props.functionName,
         ...props.environment,
       },
       bundling: {
@@ -120,5 +132,15 @@ export class ServiceFunction extends Construct {
         ...separateModulesBundling(props.separateModules ?? []),
       },
     });
+    acknowledgeWildcardResource(
+      this.role,
+      "*",
+      "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords have no resource type (granted by Lambda's tracing config).",
+    );
+    acknowledgeFinding(
+      this.fn,
+      "AwsSolutions-L1",
+      "Node.js 22 is the runtime the bundles are built for (esbuild target node22) and tested on (the assembly test); moving to a newer runtime is a change of its own.",
+    );
   }
 }

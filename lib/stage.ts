@@ -113,6 +113,30 @@ export const StageSettingsSchema = z.object({
   /** Blobs (large problems, solutions) expire after this many days; 0 keeps them. */
   blobExpirationDays: nonNegativeInt,
   sweepIntervalMinutes: positiveInt.max(60),
+  /**
+   * The Lambda concurrent-executions quota of the account and region this stage deploys to (Service
+   * Quotas, "Concurrent executions"): 1,000 by default, as low as 10 on a new account. The account
+   * concurrency alarm fires at 80 % of it.
+   */
+  accountLambdaConcurrency: positiveInt,
+  /**
+   * The account's Fargate On-Demand vCPU quota in the region (and Fargate Spot's, for `solverSpot`),
+   * when known: synth refuses a fleet whose maximum needs more. Absent, synth only warns what it needs.
+   */
+  accountFargateVcpu: positiveInt.optional(),
+  accountFargateSpotVcpu: positiveInt.optional(),
+  /**
+   * Create the two service-linked roles the fleet needs (ECS's, and Application Auto Scaling's for ECS).
+   * A new account has neither until the console or a first service creates them; CloudFormation fails
+   * creating one that exists, so this is off unless the account is new (docs/deploy.md, New accounts).
+   */
+  createServiceLinkedRoles: flag,
+  /**
+   * Plain solves with at most this many constraint nonzeros (jaos or auto, no quadratic terms) are
+   * answered by the API function itself when no warm worker takes them (0: never): a stage idling at
+   * zero tasks answers them at once instead of `solver_busy` (functions/core/executions/api-solve.ts).
+   */
+  apiSolveMaxNonzeros: nonNegativeInt,
   /** Where alarm notifications go (an e-mail subscription to the alarm topic), optional. */
   alarmEmail: z.email().optional(),
   /** LocalStack only: the endpoint every handler's and the worker's AWS clients use (AWS_ENDPOINT_URL). */
@@ -150,6 +174,9 @@ const BASE: Omit<StageSettings, "namePrefix" | "production"> = {
   webhookMaxReceiveCount: 5,
   blobExpirationDays: 30,
   sweepIntervalMinutes: 1,
+  accountLambdaConcurrency: 1000,
+  createServiceLinkedRoles: false,
+  apiSolveMaxNonzeros: 20_000,
 };
 
 /** What a production stage changes from the base: bigger tasks, one always warm, more of them, longer retention. */
@@ -223,6 +250,25 @@ function validate(config: StageConfig): void {
   if (config.production && config.fleet && config.minRunningSolverTasks < 1) {
     throw new Error("a production stage keeps at least one solver task warm: minRunningSolverTasks ≥ 1");
   }
+  const needs = stageNeeds(config);
+  if (needs.apiConcurrency < MIN_API_CONCURRENCY) {
+    throw new Error(
+      `the account's Lambda concurrency (accountLambdaConcurrency ${config.accountLambdaConcurrency}) leaves the API ${needs.apiConcurrency} concurrent executions ` +
+        `after the webhook poller (${config.webhookMaxConcurrency}), the sweeper and the fleet monitor and a 10 % margin; it needs at least ${MIN_API_CONCURRENCY}. ` +
+        `Request a quota increase (Service Quotas: Lambda, Concurrent executions; this stage needs ${needs.lambdaConcurrency}) or lower webhookMaxConcurrency.`,
+    );
+  }
+  if (config.fleet && config.accountFargateVcpu !== undefined && needs.fargateOnDemandVcpu > config.accountFargateVcpu) {
+    throw new Error(
+      `the fleet's maximum needs ${needs.fargateOnDemandVcpu} Fargate On-Demand vCPU (${config.maxRunningSolverTasks} tasks × ${config.solverCpu / 1024}), ` +
+        `more than the account's quota (accountFargateVcpu ${config.accountFargateVcpu}): request an increase or lower maxRunningSolverTasks`,
+    );
+  }
+  if (config.fleet && config.accountFargateSpotVcpu !== undefined && needs.fargateSpotVcpu > config.accountFargateSpotVcpu) {
+    throw new Error(
+      `the fleet's Spot tasks need ${needs.fargateSpotVcpu} Fargate Spot vCPU, more than the account's quota (accountFargateSpotVcpu ${config.accountFargateSpotVcpu})`,
+    );
+  }
   const longest = longestJobSeconds(config);
   if (longest > SQS_MAX_VISIBILITY_SECONDS) {
     throw new Error(
@@ -257,4 +303,71 @@ export function staleQueuedSeconds(
   config: Pick<StageConfig, "maxSolveTimeSeconds" | "killGraceSeconds" | "jobMaxReceiveCount" | "sweepIntervalMinutes">,
 ): number {
   return config.jobMaxReceiveCount * jobsVisibilitySeconds(config) + 2 * 60 * config.sweepIntervalMinutes;
+}
+
+/** A plain solve holds its API invocation up to SOLVE_WAIT_SECONDS (25) plus its own work: what one costs in concurrency. */
+export const PLAIN_SOLVE_HOLD_SECONDS = 26;
+/** What other API requests are assumed to hold an invocation, at most on average (reads and writes of a few items). */
+export const API_REQUEST_HOLD_SECONDS = 1;
+/** Share of the account's concurrency the stage plans to use; the rest is margin (other functions, bursts). */
+export const ACCOUNT_CONCURRENCY_PLANNED_SHARE = 0.9;
+/** Below this many concurrent executions the API cannot serve a burst of sign-ins and reads. */
+export const MIN_API_CONCURRENCY = 2;
+
+export interface StageNeeds {
+  /** Concurrent executions the stage's functions can use at its throttles: the quota it needs. */
+  lambdaConcurrency: number;
+  /** What the API gets of the account's concurrency after the other functions' maxima and the margin. */
+  apiConcurrency: number;
+  /** API Gateway's throttles, derived so the API cannot be asked for more concurrency than it gets. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+  /** The plain-solve route's own throttle: each request may hold an invocation PLAIN_SOLVE_HOLD_SECONDS. */
+  solveThrottle: { rateLimit: number; burstLimit: number };
+  fargateOnDemandVcpu: number;
+  fargateSpotVcpu: number;
+}
+
+/**
+ * What a stage needs of its account, from its settings: Lambda concurrency (the webhook poller's
+ * maximum, the sweeper and fleet monitor one each, the API what its throttles let in) and Fargate vCPU
+ * at the fleet's maximum. The API's throttles follow from the concurrency it gets: half for plain solves
+ * (each held up to PLAIN_SOLVE_HOLD_SECONDS), half for everything else (API_REQUEST_HOLD_SECONDS each),
+ * and never above the stage's own apiRateLimit/apiBurstLimit. A request API Gateway throttles gets 429
+ * at once; one Lambda throttles would wait and then fail as 5xx.
+ */
+export function stageNeeds(
+  config: Pick<
+    StageConfig,
+    | "accountLambdaConcurrency"
+    | "webhookMaxConcurrency"
+    | "webhookReservedConcurrency"
+    | "apiRateLimit"
+    | "apiBurstLimit"
+    | "fleet"
+    | "maxRunningSolverTasks"
+    | "minRunningSolverTasks"
+    | "solverCpu"
+    | "solverSpot"
+  >,
+): StageNeeds {
+  const others = Math.max(config.webhookMaxConcurrency, config.webhookReservedConcurrency) + 1 + (config.fleet ? 1 : 0);
+  const apiConcurrency = Math.max(0, Math.floor(config.accountLambdaConcurrency * ACCOUNT_CONCURRENCY_PLANNED_SHARE) - others);
+  const half = apiConcurrency / 2;
+  const round2 = (n: number) => Math.floor(n * 100) / 100;
+  const solveRate = Math.min(config.apiRateLimit, round2(half / PLAIN_SOLVE_HOLD_SECONDS));
+  const otherRate = Math.min(config.apiRateLimit, round2(half / API_REQUEST_HOLD_SECONDS));
+  const solveThrottle = { rateLimit: solveRate, burstLimit: Math.max(1, Math.min(config.apiBurstLimit, Math.floor(half / PLAIN_SOLVE_HOLD_SECONDS) || 1)) };
+  const apiThrottle = { rateLimit: otherRate, burstLimit: Math.max(1, Math.min(config.apiBurstLimit, Math.floor(half))) };
+  const vcpu = config.solverCpu / 1024;
+  const onDemandTasks = config.solverSpot ? config.minRunningSolverTasks : config.maxRunningSolverTasks;
+  const spotTasks = config.solverSpot ? config.maxRunningSolverTasks - config.minRunningSolverTasks : 0;
+  const apiNeed = Math.ceil(solveThrottle.rateLimit * PLAIN_SOLVE_HOLD_SECONDS + apiThrottle.rateLimit * API_REQUEST_HOLD_SECONDS);
+  return {
+    lambdaConcurrency: Math.ceil((others + apiNeed) / ACCOUNT_CONCURRENCY_PLANNED_SHARE),
+    apiConcurrency,
+    apiThrottle,
+    solveThrottle,
+    fargateOnDemandVcpu: config.fleet ? onDemandTasks * vcpu : 0,
+    fargateSpotVcpu: config.fleet ? spotTasks * vcpu : 0,
+  };
 }

@@ -59,13 +59,15 @@ export class Sweeper extends Construct {
       },
     });
     const role = this.handler.role;
-    grantTableItems(props.table, role);
-    // A swept trigger run still owes its webhook a "failed" delivery, whose body may go to the blob store.
-    props.webhooksQueue.grantSendMessages(role);
-    grantBlobs(props.bucket, role, { write: true });
+    // Reads the ACTIVE index, fails lapsed items with conditional updates, records deliveries.
+    grantTableItems(props.table, role, ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"]);
+    // A swept trigger run still owes its webhook a "failed" delivery, whose body (and the run's outcome)
+    // may go to the blob store; the sweeper reads no blob.
+    props.webhooksQueue.grant(role, "sqs:SendMessage");
+    grantBlobs(props.bucket, role, { write: ["runs/", "webhooks/"] });
     // The fair share's backstop (functions/core/queue/fair-share.ts): parked jobs of an organization whose
     // slot a dead worker held are sent by the sweep.
-    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grantSendMessages(role);
+    for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(role, "sqs:SendMessage");
 
     this.rule = new events.Rule(this, "Schedule", {
       ruleName: `${props.namePrefix}-sweep`,

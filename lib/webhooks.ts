@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
-import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as lambda from "aws-cdk-lib/aws-lambda";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
@@ -26,6 +27,9 @@ export interface WebhooksProps {
   /** The webhook key (the API's): opens a trigger's sealed webhook secret to sign a delivery. */
   webhookKey: secretsmanager.ISecret;
 }
+
+/** What Lambda's SQS poller does with the function's role (AWS: "Amazon SQS execution role permissions"). */
+export const SQS_EVENT_SOURCE_ACTIONS = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"] as const;
 
 /** Spec: a receiver has 30 s to answer one delivery. */
 export const WEBHOOK_TIMEOUT_SECONDS = 30;
@@ -77,15 +81,25 @@ export class Webhooks extends Construct {
       },
     });
     const role = this.handler.role;
-    // Deliveries are recorded on the run; the result posted may live in the blob store.
-    grantTableItems(props.table, role);
-    grantBlobs(props.bucket, role, { write: false });
-    props.webhookKey.grantRead(role);
-    // The next attempt is the same message again, delayed.
-    props.webhooksQueue.grantSendMessages(role);
-    props.webhooksDlq.grantSendMessages(role);
-    this.handler.fn.addEventSource(
-      new SqsEventSource(props.webhooksQueue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency: props.maxConcurrency }),
-    );
+    // Deliveries are claimed and recorded on the run (reads, conditional puts and updates); the body
+    // posted may live in the blob store.
+    grantTableItems(props.table, role, ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"]);
+    grantBlobs(props.bucket, role, { read: true });
+    // The webhook key opens sealed secrets to sign (webhooks/secret-box.ts): GetSecretValue, nothing else.
+    iam.Grant.addToPrincipal({ grantee: role, actions: ["secretsmanager:GetSecretValue"], resourceArns: [props.webhookKey.secretArn] });
+    // The next attempt is the same message again, delayed; an exhausted delivery's last one goes to the DLQ.
+    props.webhooksQueue.grant(role, "sqs:SendMessage");
+    props.webhooksDlq.grant(role, "sqs:SendMessage");
+    // Lambda's poller reads the queue with the function's role: the three rights its SQS event source
+    // needs (CDK's SqsEventSource would grant its whole consume set, GetQueueUrl and
+    // ChangeMessageVisibility included, which nothing here uses).
+    props.webhooksQueue.grant(role, ...SQS_EVENT_SOURCE_ACTIONS);
+    new lambda.EventSourceMapping(this, "Deliveries", {
+      target: this.handler.fn,
+      eventSourceArn: props.webhooksQueue.queueArn,
+      batchSize: WEBHOOK_BATCH_SIZE,
+      reportBatchItemFailures: true,
+      maxConcurrency: props.maxConcurrency,
+    });
   }
 }

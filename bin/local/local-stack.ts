@@ -190,6 +190,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     sqs,
     finalSignals,
     modelWork,
+    // Small plain solves answered by the API itself when API_SOLVE_MAX_NONZEROS is set (off by default here).
+    apiSolveEngine: () => import("../../functions/api/api-solver.mjs"),
   });
 
   // The solvers this machine has, as a worker would report them (printed by `npm start`). Probing

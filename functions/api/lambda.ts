@@ -2,6 +2,8 @@ import { handle } from "hono/aws-lambda";
 import { deployedMailbox } from "../core/auth/mailer.js";
 import { loadConfig } from "../core/config.js";
 import { createLogger } from "../core/logger.js";
+import { createTracer, observedHandler } from "../core/observability/lambda.js";
+import { createServiceMetrics } from "../core/observability/metrics.js";
 import { resolveJwtSecret } from "../core/secrets.js";
 import { createServices } from "../core/services.js";
 import { createApp } from "./app.js";
@@ -12,11 +14,17 @@ import { createApp } from "./app.js";
  */
 const config = loadConfig(process.env);
 const logger = createLogger("incumbent-api");
+const tracer = createTracer("incumbent-api");
+const metrics = createServiceMetrics("incumbent-api");
 const services = createServices({
   config,
   jwtSecret: await resolveJwtSecret(config),
   logger,
   mailbox: deployedMailbox(config, logger),
+  instrumentClient: (client) => tracer.captureAWSv3Client(client),
+  // A file of its own beside index.mjs (lib/api.ts), loaded on the first small solve answered here.
+  apiSolveEngine: () => import("./api-solver.mjs"),
+  metrics,
 });
 const app = createApp({
   ...services,
@@ -24,4 +32,4 @@ const app = createApp({
   clientIp: (c) => (c.env as { event?: { requestContext?: { http?: { sourceIp?: string } } } })?.event?.requestContext?.http?.sourceIp ?? "unknown",
 });
 
-export const handler = handle(app);
+export const handler = observedHandler("api", { tracer, metrics }, handle(app) as (event: unknown, context: { awsRequestId?: string }) => Promise<unknown>);

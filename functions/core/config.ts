@@ -98,6 +98,14 @@ export interface Config {
    */
   solverMemoryMb: number;
   solveWaitSeconds: number;
+  /**
+   * Plain solves with at most this many constraint nonzeros (no quadratic terms, solver jaos or auto)
+   * are answered by the API itself with jaos when no worker is live, or none took them within
+   * `apiSolveTakeoverSeconds` (functions/core/executions/api-solve.ts). 0: never (the default; the AWS
+   * stack sets the stage's value).
+   */
+  apiSolveMaxNonzeros: number;
+  apiSolveTakeoverSeconds: number;
   jobLeaseSeconds: number;
   pythonPath: string;
   /** Names of the solvers the fleet is built with, used until a worker has reported its inventory. */
@@ -105,8 +113,10 @@ export interface Config {
 
   // Solver workers (the long-lived programs that poll the jobs queue).
   /**
-   * Seconds a worker's ReceiveMessage long-polls the jobs queue (SQS allows 0–20). 0 polls briefly
-   * every 200 ms instead, for an emulator that serves one request at a time (single-threaded moto).
+   * Seconds an idle worker's ReceiveMessage long-polls the normal band's queue after short polls of
+   * every band found nothing (SQS allows 0–20): a job of the normal band wakes it at once, one of
+   * another band waits at most this long. 0 polls briefly every 200 ms instead, for an emulator that
+   * serves one request at a time (single-threaded moto).
    */
   workerPollSeconds: number;
   /**
@@ -116,6 +126,11 @@ export interface Config {
   workerStopTimeoutSeconds: number;
   /** Seconds between a worker's heartbeats (its inventory and a time, read by the API's health check). */
   workerHeartbeatSeconds: number;
+  /**
+   * A file whose age is the worker's liveness (the task's health check reads it); empty: none. Moved
+   * every few seconds while the worker's loop makes progress (solver-container/src/liveness.ts).
+   */
+  workerLivenessFile: string;
   /**
    * Workers the stage keeps running at least. 0 (a stage that idles) lets the health check call a fleet
    * with no live worker `healthy` (idle) on its last inventory; otherwise no live worker is `down`.
@@ -302,9 +317,12 @@ export function loadConfig(env: Env = process.env): Config {
     pythonPath: str(env, "SOLVER_PYTHON", ".venv/bin/python"),
     fleetSolvers: list(env, "FLEET_SOLVERS", [...SOLVER_NAMES]),
 
-    workerPollSeconds: Math.min(20, num(env, "WORKER_POLL_SECONDS", 20)),
+    workerPollSeconds: Math.min(20, num(env, "WORKER_POLL_SECONDS", 10)),
     workerStopTimeoutSeconds: num(env, "WORKER_STOP_TIMEOUT_SECONDS", 30),
     workerHeartbeatSeconds: Math.max(1, num(env, "WORKER_HEARTBEAT_SECONDS", 60)),
+    workerLivenessFile: str(env, "WORKER_LIVENESS_FILE", ""),
+    apiSolveMaxNonzeros: Math.max(0, num(env, "API_SOLVE_MAX_NONZEROS", 0)),
+    apiSolveTakeoverSeconds: Math.max(0, num(env, "API_SOLVE_TAKEOVER_SECONDS", 3)),
     fleetMinWorkers: Math.max(0, num(env, "FLEET_MIN_WORKERS", 1)),
     ecsAgentUri: str(env, "ECS_AGENT_URI", ""),
     taskProtectionMinutes: Math.max(1, num(env, "TASK_PROTECTION_MINUTES", 30)),

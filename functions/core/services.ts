@@ -10,7 +10,9 @@ import { ComparisonService } from "./comparisons/service.js";
 import { ComparisonStore } from "./comparisons/store.js";
 import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
+import { ApiSolver, type ApiSolveEngine } from "./executions/api-solve.js";
 import { FinalSignals } from "./executions/final-signals.js";
+import { NO_METRICS, type ServiceMetrics } from "./observability/metrics.js";
 import { ExecutionService } from "./executions/service.js";
 import { ExecutionStore } from "./executions/store.js";
 import { ProgressService } from "./progress/service.js";
@@ -101,6 +103,8 @@ export interface Services {
   modelWork: ModelWork;
   /** Seals webhook secrets before they are stored, opens them to sign a delivery. */
   webhookSecrets: WebhookSecretBox;
+  /** Answers small plain solves in the API when no warm worker takes them. */
+  apiSolver: ApiSolver;
 }
 
 export interface ServiceOptions {
@@ -116,21 +120,28 @@ export interface ServiceOptions {
   finalSignals?: FinalSignals;
   /** The local stack's model thread; by default the calling thread (a Lambda, a worker). */
   modelWork?: ModelWork;
+  /** Wraps each AWS client created here (DynamoDB, SQS, S3): the Lambdas and the worker capture them for X-Ray. */
+  instrumentClient?: <C extends object>(client: C) => C;
+  /** The engine small plain solves are answered with in the API (executions/api-solve.ts); absent: never. */
+  apiSolveEngine?: () => Promise<ApiSolveEngine>;
+  /** The process's own metrics (observability/metrics.ts); absent: none. */
+  metrics?: ServiceMetrics;
 }
 
 export function createServices(options: ServiceOptions): Services {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger("incumbent");
-  const dynamo = options.dynamo ?? createDynamoClient(awsClientOptions(config));
+  const instrument = options.instrumentClient ?? (<C>(client: C) => client);
+  const dynamo = options.dynamo ?? instrument(createDynamoClient(awsClientOptions(config)));
   const table = new Table(createDocumentClient(dynamo), config.tableName, clock);
   const identity = new IdentityStore(table);
   const counters = new CounterStore(table);
   const metricsStore = new MetricsStore(table);
-  const sqs = options.sqs ?? createSqsClient(config);
+  const sqs = options.sqs ?? instrument(createSqsClient(config));
   const queues = new Queues(sqs, config);
+  const blobs = options.blobs ?? createBlobStore(config, instrument);
   const fairShare = new FairShare({ store: new FairShareStore(table), queues, clock, config, logger });
-  const blobs = options.blobs ?? createBlobStore(config);
   const modelWork = options.modelWork ?? new InlineModelWork();
   const inventory = new InventoryStore(table, config);
   const notifications = new Notifications(table, clock);
@@ -157,6 +168,7 @@ export function createServices(options: ServiceOptions): Services {
   const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger, webhookSecrets });
   const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
+  const workerHeartbeats = new WorkerHeartbeats(table);
   return {
     config,
     mailbox,
@@ -180,7 +192,7 @@ export function createServices(options: ServiceOptions): Services {
     fairShare,
     blobs,
     inventory,
-    workerHeartbeats: new WorkerHeartbeats(table),
+    workerHeartbeats,
     notifications,
     quota,
     priorityBudget,
@@ -205,5 +217,16 @@ export function createServices(options: ServiceOptions): Services {
     runOutcomes,
     webhooks,
     webhookSecrets,
+    apiSolver: new ApiSolver({
+      config,
+      clock,
+      executionStore,
+      blobs,
+      metricsStore,
+      workerHeartbeats,
+      logger,
+      metrics: options.metrics ?? NO_METRICS,
+      engine: options.apiSolveEngine,
+    }),
   };
 }

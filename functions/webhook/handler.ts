@@ -1,3 +1,4 @@
+import { withLogContext } from "../core/observability/log-context.js";
 import { WebhookMessageSchema } from "../core/queue/messages.js";
 import type { Services } from "../core/services.js";
 
@@ -23,7 +24,14 @@ export function createWebhookHandler(services: Pick<Services, "webhooks" | "logg
       event.Records.map(async (record) => {
         try {
           const message = WebhookMessageSchema.parse(JSON.parse(record.body));
-          await services.webhooks.handle(message);
+          const keys = {
+            org_id: message.org_id,
+            trigger_id: message.trigger_id,
+            run_id: message.run_id,
+            delivery_id: message.delivery_id,
+            attempt: message.attempt,
+          };
+          await withLogContext(keys, () => services.webhooks.handle(message));
         } catch (error) {
           services.logger.warn("webhook message failed; SQS returns it", {
             message_id: record.messageId,

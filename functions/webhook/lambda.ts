@@ -1,7 +1,9 @@
 import { loadConfig } from "../core/config.js";
 import { createLogger } from "../core/logger.js";
+import { createTracer, observedHandler } from "../core/observability/lambda.js";
+import { createServiceMetrics } from "../core/observability/metrics.js";
 import { createServices } from "../core/services.js";
-import { createWebhookHandler } from "./handler.js";
+import { createWebhookHandler, type SqsEventLike } from "./handler.js";
 
 /**
  * Lambda entry of the webhook consumer (SQS event source on the webhooks queue, with
@@ -10,6 +12,17 @@ import { createWebhookHandler } from "./handler.js";
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const config = loadConfig(process.env);
-const services = createServices({ config, jwtSecret: "", logger: createLogger("incumbent-webhook") });
+const tracer = createTracer("incumbent-webhook");
+const services = createServices({
+  config,
+  jwtSecret: "",
+  logger: createLogger("incumbent-webhook"),
+  instrumentClient: (client) => tracer.captureAWSv3Client(client),
+});
+const deliver = createWebhookHandler(services);
 
-export const handler = createWebhookHandler(services);
+export const handler = observedHandler(
+  "deliveries",
+  { tracer, metrics: createServiceMetrics("incumbent-webhook") },
+  (event: SqsEventLike, _context: { awsRequestId?: string } | undefined) => deliver(event),
+);

@@ -1,5 +1,8 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { withLogContext } from "../../functions/core/observability/log-context.js";
+import { SERVICE_METRIC } from "../../functions/core/observability/metric-names.js";
+import { NO_METRICS, type ServiceMetrics } from "../../functions/core/observability/metrics.js";
 import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
 import { bandPollOrder, type PriorityBand } from "../../functions/core/queue/priority.js";
 import { traceMark } from "../../functions/core/trace/solve-trace.js";
@@ -20,7 +23,11 @@ import type { TaskProtection } from "./task-protection.js";
  *
  * Priority: each band is a queue (functions/core/queue/priority.ts). A receive short-polls the bands
  * in the order `bandPollOrder` gives (high first, but every few jobs a lower band first, so no band
- * starves); when all are empty it long-polls every band at once and takes the first message any brings.
+ * starves); when all are empty it long-polls one queue, the normal band's (where plain solves wait),
+ * for at most `pollSeconds`, then starts over. One request is in flight at a time, for one message:
+ * a worker never holds a message it will not start (parallel long polls did — a message one of them
+ * brought after another had delivered went back with one receive counted, and a few workers in a burst
+ * could push a message to the DLQ without it ever running; docs/decisions.md, "No stray receives").
  */
 export interface QueueWorkerOptions {
   sqs: SQSClient;
@@ -47,6 +54,11 @@ export interface QueueWorkerOptions {
   beforeJob?(): void;
   /** Called when a job has ended and its message is done with (e.g. start the solvers kept ahead again). */
   afterJob?(job: JobMessage | null): void;
+  /**
+   * Job latency from its message's send (queued) to its start and to its end, and hand-backs, flushed
+   * after each job (functions/core/observability/metric-names.ts).
+   */
+  metrics?: ServiceMetrics;
 }
 
 /** A received message and the band's queue it came from (its receipt handle is that queue's). */
@@ -67,11 +79,14 @@ export class QueueWorker {
   private readonly budgetSpent: Promise<"stop">;
   private spendBudget!: () => void;
   private current: Promise<void> | null = null;
-  /** The bands' long polls in flight, by queue URL, and the receive waiting on them. */
-  private readonly polling = new Set<string>();
-  private waiter: { resolve(taken: Taken | undefined): void; reject(error: unknown): void } | null = null;
   /** Jobs taken since start (tests and logs). */
   jobs = 0;
+  /**
+   * When the loop last showed it is alive: a receive came back (with a message or none), a running
+   * job's heartbeat ticked, or a job ended. A worker whose loop hangs (a poll that never returns, a
+   * blocked event loop) stops moving it; the task's health check reads it (liveness.ts).
+   */
+  lastProgressMs = Date.now();
 
   constructor(private readonly options: QueueWorkerOptions) {
     this.budgetSpent = new Promise((resolve) => {
@@ -86,6 +101,7 @@ export class QueueWorker {
       let message: Taken | undefined;
       try {
         message = await this.receive();
+        this.lastProgressMs = Date.now();
         failures = 0;
       } catch (error) {
         if (this.stopping) break;
@@ -125,6 +141,12 @@ export class QueueWorker {
     await this.current;
   }
 
+  /**
+   * At most one message, from the first band in this receive's order that has one: a short poll of each
+   * band in turn, then, when every band was empty, one long poll of the normal band's queue. A job of
+   * the normal band wakes an idle worker at once; one of another band is found by the next round of
+   * short polls, at most `pollSeconds` later.
+   */
   private async receive(): Promise<Taken | undefined> {
     const urls = [...new Set(bandPollOrder(this.jobs + 1).map((band) => this.options.queueUrls[band]))];
     if (urls.length === 1) return this.receiveFrom(urls[0]!, this.options.pollSeconds);
@@ -133,45 +155,7 @@ export class QueueWorker {
       if (taken) return taken;
     }
     if (this.options.pollSeconds === 0 || this.stopping) return undefined;
-    return new Promise<Taken | undefined>((resolve, reject) => {
-      this.waiter = { resolve, reject };
-      for (const url of urls) if (!this.polling.has(url)) this.startPoll(url);
-    });
-  }
-
-  /**
-   * One band's long poll. The first message any band's poll brings is the receive's; the other polls
-   * run on (they are never aborted), and a message one brings after that is made visible again at once,
-   * for the next worker (it counts one receive towards the queue's DLQ threshold).
-   */
-  private startPoll(url: string): void {
-    this.polling.add(url);
-    this.receiveFrom(url, this.options.pollSeconds).then(
-      (taken) => {
-        this.polling.delete(url);
-        this.arrived(taken, null);
-      },
-      (error: unknown) => {
-        this.polling.delete(url);
-        this.arrived(undefined, error);
-      },
-    );
-  }
-
-  private arrived(taken: Taken | undefined, error: unknown): void {
-    const waiter = this.waiter;
-    if (taken) {
-      if (waiter) {
-        this.waiter = null;
-        waiter.resolve(taken);
-      } else void this.setVisibility(taken, 0);
-      return;
-    }
-    if (waiter && this.polling.size === 0) {
-      this.waiter = null;
-      if (error) waiter.reject(error);
-      else waiter.resolve(undefined);
-    }
+    return this.receiveFrom(this.options.queueUrls.normal, this.options.pollSeconds);
   }
 
   private async receiveFrom(queueUrl: string, waitSeconds: number): Promise<Taken | undefined> {
@@ -181,15 +165,21 @@ export class QueueWorker {
         MaxNumberOfMessages: 1,
         WaitTimeSeconds: waitSeconds,
         VisibilityTimeout: this.options.claimSeconds,
-        MessageSystemAttributeNames: ["ApproximateReceiveCount"],
+        MessageSystemAttributeNames: ["ApproximateReceiveCount", "SentTimestamp"],
       }),
     );
     const message = out.Messages?.[0];
     return message ? { message, queueUrl } : undefined;
   }
 
-  /** Runs the message's job; resolves to the job (null for a malformed message). */
-  private async handle(taken: Taken): Promise<JobMessage | null> {
+  /** Runs the message's job, every line it logs carrying the job's keys; resolves to the job (null for a malformed message). */
+  private handle(taken: Taken): Promise<JobMessage | null> {
+    const job = JobMessageSchema.safeParse(safeJson(taken.message.Body));
+    const keys = job.success ? { job_id: job.data.id, job_type: job.data.type, org_id: job.data.org_id } : {};
+    return withLogContext(keys, () => this.runTaken(taken));
+  }
+
+  private async runTaken(taken: Taken): Promise<JobMessage | null> {
     const { logger } = this.options;
     const { message } = taken;
     const parsed = JobMessageSchema.safeParse(safeJson(message.Body));
@@ -204,10 +194,15 @@ export class QueueWorker {
     this.jobs++;
     const started = Date.now();
     const protecting = this.options.protection.protect();
+    const metrics = this.options.metrics ?? NO_METRICS;
+    // The message was sent when the job was queued (a handed-back job's message is the same one).
+    const queuedAtMs = Number(message.Attributes?.SentTimestamp ?? started);
+    metrics.seconds(SERVICE_METRIC.jobQueuedToStarted, (started - queuedAtMs) / 1000);
     // A quick job ends within its claim and needs no extension (no extra call on its critical path);
     // a longer one extends its message well before the claim runs out, then on the lease's schedule.
     const heartbeat = setInterval(
       () => {
+        this.lastProgressMs = Date.now();
         void this.setVisibility(taken, this.options.visibilitySeconds);
         void this.options.protection.protect();
       },
@@ -225,6 +220,7 @@ export class QueueWorker {
       const outcome = await Promise.race([done, this.budgetSpent]);
       if (outcome === "done") {
         logger.info("job done", { ...jobKeys, ms: Date.now() - started });
+        metrics.seconds(SERVICE_METRIC.jobQueuedToFinal, (Date.now() - queuedAtMs) / 1000);
         await this.deleteMessage(taken);
         traceMark("message_deleted", job.id);
         return job;
@@ -235,6 +231,7 @@ export class QueueWorker {
       });
       if (handedBack) {
         logger.warn("stopping: job handed back to the queue", { ...jobKeys, ran_ms: Date.now() - started });
+        metrics.count(SERVICE_METRIC.jobsHandedBack);
         await this.setVisibility(taken, 0);
       } else {
         await this.deleteMessage(taken);
@@ -242,6 +239,8 @@ export class QueueWorker {
       return job;
     } finally {
       clearInterval(heartbeat);
+      this.lastProgressMs = Date.now();
+      metrics.flush();
       await protecting;
       await this.options.protection.release();
     }

@@ -2,7 +2,8 @@
  * ECS task scale-in protection: while a worker holds a job, its task must not be the one the service
  * stops when the fleet scales in. The ECS agent in every task serves
  * `PUT ${ECS_AGENT_URI}/task-protection/v1/state` with `{ ProtectionEnabled, ExpiresInMinutes }`.
- * Outside ECS (no agent URI) protection is a no-op.
+ * Outside ECS (no agent URI) protection is a no-op. The agent makes the ECS call (UpdateTaskProtection)
+ * with the task role's credentials: the task role holds that right (lib/solver-fleet.ts).
  *
  * The expiry bounds what a hung worker could hold: a job that runs longer renews it, and a
  * worker that dies takes its task with it, protection and all.
@@ -12,6 +13,8 @@ export interface TaskProtectionOptions {
   expiresInMinutes: number;
   onError?: (error: unknown) => void;
   fetch?: typeof fetch;
+  /** How long one call may take (default 5 s: the agent is local; a slower answer is retried on the next heartbeat). */
+  timeoutMs?: number;
 }
 
 export class TaskProtection {
@@ -49,11 +52,13 @@ export class TaskProtection {
           method: "PUT",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(body),
-          signal: AbortSignal.timeout(5000),
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
         });
         const text = await res.text();
-        // The agent answers 200 with either `protection` or `failure` in the body.
-        if (!res.ok || text.includes('"failure"')) throw new Error(`ECS agent answered ${res.status}: ${text.slice(0, 300)}`);
+        // Only `protection` in the answer means ECS recorded it; the agent reports a refused task as
+        // `failure` and a refused or failed ECS call (the task role lacks ecs:UpdateTaskProtection, a
+        // throttle, a timeout) as `error`, whatever the status.
+        if (!res.ok || !hasProtection(text)) throw new Error(`ECS agent answered ${res.status}: ${text.slice(0, 300)}`);
         this.protectedUntil = enable ? Date.now() + this.options.expiresInMinutes * 60_000 : 0;
       } catch (error) {
         this.protectedUntil = 0; // try again on the next renewal
@@ -61,5 +66,14 @@ export class TaskProtection {
       }
     });
     return this.queue;
+  }
+}
+
+function hasProtection(text: string): boolean {
+  try {
+    const body = JSON.parse(text) as { protection?: unknown; failure?: unknown; error?: unknown };
+    return typeof body.protection === "object" && body.protection !== null && !body.failure && !body.error;
+  } catch {
+    return false;
   }
 }

@@ -23,12 +23,16 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../functions/core/config.js";
 import { createLogger } from "../../functions/core/logger.js";
+import { SERVICE_METRIC } from "../../functions/core/observability/metric-names.js";
+import { createServiceMetrics, type ServiceMetrics } from "../../functions/core/observability/metrics.js";
 import { JobMessageSchema } from "../../functions/core/queue/messages.js";
 import { bandQueueUrls } from "../../functions/core/queue/sqs.js";
 import { createServices } from "../../functions/core/services.js";
 import { traceTake, tracing } from "../../functions/core/trace/solve-trace.js";
 import { FleetHeartbeat } from "./fleet-heartbeat.js";
 import { handBackJob } from "./hand-back.js";
+import { JobTracing } from "./job-tracing.js";
+import { Liveness } from "./liveness.js";
 import { runJob } from "./jobs/run-job.js";
 import { QueueWorker } from "./queue-worker.js";
 import { describeMachine, workerIdentity, type WorkerRuntime } from "./runtime.js";
@@ -75,7 +79,8 @@ async function main(): Promise<number> {
   const { values } = parseArgs({ options: { job: { type: "string" }, "announce-ready": { type: "boolean" } } });
   const logger = createLogger("incumbent-worker");
   const config = loadConfig(process.env);
-  const services = createServices({ config, jwtSecret: "", logger });
+  const jobTracing = new JobTracing(process.env.POWERTOOLS_SERVICE_NAME || "incumbent-worker");
+  const services = createServices({ config, jwtSecret: "", logger, instrumentClient: (client) => jobTracing.instrument(client) });
   const rawJob = values.job ?? process.env.JOB;
   if (rawJob === undefined && !config.jobsQueueUrl) {
     logger.error("no job and no queue: set JOBS_QUEUE_URL (or pass --job)");
@@ -85,14 +90,14 @@ async function main(): Promise<number> {
   const rt: WorkerRuntime = { services, toolkit, workerId: workerIdentity(), machineNote: describeMachine(config.machineNote) };
   logger.appendKeys({ worker_id: rt.workerId });
   try {
-    return rawJob === undefined ? await pollQueue(rt, values["announce-ready"] === true) : await runOneJob(rt, rawJob);
+    return rawJob === undefined ? await pollQueue(rt, values["announce-ready"] === true, jobTracing) : await runOneJob(rt, rawJob);
   } finally {
     await toolkit.close().catch(() => undefined);
   }
 }
 
 /** The long-lived worker: polls until a stop signal, then finishes or hands back its job. */
-async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<number> {
+async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: JobTracing): Promise<number> {
   const { config, logger } = rt.services;
   const protection = new TaskProtection({
     agentUri: config.ecsAgentUri,
@@ -106,7 +111,13 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
   const announce = (event: "ready" | "busy") => {
     if (announceReady) process.stdout.write(`${JSON.stringify({ event, pid: process.pid })}\n`);
   };
-  if (announceReady) rt.announceFinal = (id, outcome) => process.stdout.write(`${JSON.stringify({ event: "final", id, outcome: small(outcome) })}\n`);
+  const metrics: ServiceMetrics = createServiceMetrics("incumbent-worker");
+  // Each execution's final write: its outcome counted (SolveOutcomes by status), and announced to the
+  // local stack when it listens.
+  rt.announceFinal = (id, outcome) => {
+    if (outcome?.status) metrics.outcome(SERVICE_METRIC.solveOutcomes, outcome.status);
+    if (announceReady) process.stdout.write(`${JSON.stringify({ event: "final", id, outcome: small(outcome) })}\n`);
+  };
   const worker = new QueueWorker({
     sqs: rt.services.sqs,
     queueUrls: bandQueueUrls(config),
@@ -120,7 +131,8 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
     handBackReserveMs: Math.min(5000, (config.workerStopTimeoutSeconds * 1000) / 3),
     protection,
     logger,
-    runJob: (job) => runJob(rt, job),
+    runJob: (job) => jobTracing.traceJob(job, () => runJob(rt, job)),
+    metrics,
     handBack: (job) => handBackJob(rt, job),
     beforeJob: () => {
       jobsTaken++;
@@ -149,12 +161,24 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean): Promise<num
     });
   }
   const heartbeat = new FleetHeartbeat(rt);
+  // The task's health check: the liveness file moves while the loop makes progress (a poll returns at
+  // least every pollSeconds; a running job's heartbeat ticks every few seconds).
+  const stallMs = (config.workerPollSeconds + 60) * 1000;
+  const liveness = new Liveness({
+    file: config.workerLivenessFile,
+    everyMs: 10_000,
+    alive: () => Date.now() - worker.lastProgressMs < stallMs,
+    onError: (error) => logger.warn("writing the liveness file failed", { error }),
+  });
+  await liveness.start();
   await Promise.all([warmUp(rt).then(() => heartbeat.start()), rt.toolkit.prepare()]);
   logger.info("worker ready: polling the jobs queue", { queue: config.jobsQueueUrl, machine: rt.machineNote });
   announce("ready");
+  worker.lastProgressMs = Date.now(); // warmed up: the loop's progress counts from here
   await worker.run();
   await stopping;
   await heartbeat.stop();
+  liveness.stop();
   logger.info("worker stopped", { jobs: worker.jobs });
   return 0;
 }

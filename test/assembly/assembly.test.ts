@@ -1,8 +1,12 @@
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { GetScheduleCommand, ResourceNotFoundException, SchedulerClient } from "@aws-sdk/client-scheduler";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { DeleteCommand, DynamoDBDocumentClient, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../functions/core/auth/secrets.js";
 import { Api } from "../support/api.js";
@@ -10,10 +14,14 @@ import { type Backend, startMotoBackend } from "../support/backends.js";
 import { machineHas, REPO_ROOT } from "../support/machine.js";
 import { marketSplitProblem } from "../support/models.js";
 import { createKnapsackDocument, createTrigger, eventually, KNAPSACK_BEST } from "../support/triggers.js";
+import { FakeEcsAgent } from "../support/fake-ecs-agent.js";
+import type { PolicyStatement } from "../support/iam-policy.js";
 import { verifyIncumbentSignature, WebhookReceiver } from "../support/webhook-receiver.js";
+import { identityStatements } from "../infra/template-guards.js";
 import { ensureCloudAssembly, type LambdaFunction, lambdaFunctions, readTemplate, referencedId, solverTask, triggersOf } from "./cloud-assembly.js";
 import { HttpApiGateway, LambdaProcess, SqsEventSource, scheduledEvent } from "./lambda-runtime.js";
-import { CREDENTIALS, MotoResources, REGION } from "./moto-resources.js";
+import { MotoIam, otherRoles, roleOfFunction } from "./moto-iam.js";
+import { ACCOUNT, MotoResources, REGION } from "./moto-resources.js";
 import { buildWorkerImage, WorkerProcess } from "./worker-image.js";
 import { SMALL_MILP } from "../support/models.js";
 
@@ -24,14 +32,21 @@ import { SMALL_MILP } from "../support/models.js";
  * worker built by the image's build step and started with the task definition's command and
  * environment — all against one moto_server holding the template's table, queues, bucket and secret.
  *
+ * Every process calls moto as its own role: the template's roles are created in moto with their
+ * policies, each function and the worker get credentials of their role through STS AssumeRole (as
+ * Lambda and ECS give them), and moto's IAM enforcement is on (moto-iam.ts says what moto can check), so
+ * a right a role lacks is a refused request here. Lambda's SQS poller uses the webhook function's role,
+ * the scheduler's firing the scheduler role; the test's own inspection an administrator. moto serves one
+ * request at a time except SQS long polls, so the worker long-polls as deployed.
+ *
  * What the test sets beyond the template, and why:
- *  - AWS_ENDPOINT_URL and credentials (moto), AWS_REGION for the Lambdas (the runtime sets it);
+ *  - AWS_ENDPOINT_URL and the role's credentials (moto), AWS_REGION for the Lambdas (the runtime sets it);
  *  - WEBHOOK_ALLOW_PRIVATE_NETWORKS=true for the API and the webhook function: the receiver is on 127.0.0.1;
  *  - OPERATOR_TOKEN_SHA256 for the API: no mail transport here to confirm a sign-up, so the instance
  *    operator makes the owner (a stage sets it as it sets its operator);
- *  - for the worker: WORKER_POLL_SECONDS=0 (moto serves one request at a time), JOB_LEASE_SECONDS=5 (the
- *    kill flow waits for the lease to lapse), SOLVER_PYTHON (the image's /app/.venv is this checkout's
- *    .venv).
+ *  - for the worker: JOB_LEASE_SECONDS=5 (the kill flow waits for the lease to lapse), SOLVER_PYTHON (the
+ *    image's /app/.venv is this checkout's .venv), ECS_AGENT_URI (a stand-in of the ECS agent that checks
+ *    each task-protection call against the task role, as the agent's own ECS call would be).
  */
 const run = machineHas("moto_server", "cbc", "glpsol", "python_solvers");
 
@@ -42,7 +57,13 @@ const final = (b: { status: string }) => ["completed", "failed", "cancelled"].in
 
 let moto: Backend;
 let root: string;
+let template: ReturnType<typeof readTemplate>;
 let resources: MotoResources;
+let iam: MotoIam;
+let admin: { accessKeyId: string; secretAccessKey: string };
+let agent: FakeEcsAgent;
+let livenessFile: string;
+let healthCheck: string[];
 const lambdas = new Map<string, LambdaProcess>();
 let functions: LambdaFunction[];
 let gateway: HttpApiGateway;
@@ -56,26 +77,39 @@ let anon: Api;
 let api: Api;
 const receiver = new WebhookReceiver();
 
+/** The liveness file the task definition gives the worker (the health check reads it). */
+const taskLivenessPath = () => {
+  const task = solverTask(ensuredAssembly, template);
+  return String(task.environment.WORKER_LIVENESS_FILE);
+};
+let ensuredAssembly: string;
+
 /** Everything the processes logged, for a failing flow's message. */
 const logs = () => [...[...lambdas.values()].map((l) => `--- ${l.name}\n${l.logs().slice(-3000)}`), `--- worker\n${worker?.logs().slice(-3000)}`].join("\n");
 
 beforeAll(async () => {
   if (!run) return;
   const assembly = await ensureCloudAssembly();
-  const template = readTemplate(assembly);
+  ensuredAssembly = assembly;
+  template = readTemplate(assembly);
   functions = lambdaFunctions(assembly, template).filter((f) => f.ours);
   const triggers = triggersOf(template);
   const task = solverTask(assembly, template);
 
-  moto = await startMotoBackend();
+  moto = await startMotoBackend({ longPolls: true });
   resources = new MotoResources(moto.endpoint, template);
   await resources.create();
+  // Every role a process runs as, with credentials from STS; then moto refuses whatever a role lacks.
+  const roles = otherRoles(template);
+  iam = new MotoIam(moto.endpoint, template, resources);
+  await iam.create([...new Set([...functions.map((f) => roleOfFunction(template, f.logicalId)), roles.task, roles.scheduler])]);
+  await iam.enforce();
+  admin = iam.admin;
   root = mkdtempSync(path.join(os.tmpdir(), "incumbent-assembly-"));
   await receiver.start();
 
-  const aws = { AWS_ENDPOINT_URL: moto.endpoint, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey };
   const lambdaOverrides: Record<string, string> = {
-    ...aws,
+    AWS_ENDPOINT_URL: moto.endpoint,
     AWS_REGION: REGION,
     AWS_DEFAULT_REGION: REGION,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
@@ -87,7 +121,7 @@ beforeAll(async () => {
       // Only the asset: nothing above the task root to resolve a missing file or package from.
       const taskRoot = path.join(root, "lambda", fn.logicalId);
       cpSync(fn.assetDir, taskRoot, { recursive: true });
-      const environment = { ...resources.resolveEnvironment(fn.environment), ...lambdaOverrides };
+      const environment = { ...resources.resolveEnvironment(fn.environment), ...lambdaOverrides, ...iam.environment(roleOfFunction(template, fn.logicalId)) };
       const lambda = new LambdaProcess(fn.logicalId, { taskRoot, handler: fn.handler, environment, timeoutSeconds: fn.timeoutSeconds, memoryMb: fn.memoryMb });
       lambdas.set(fn.logicalId, lambda);
       await lambda.start();
@@ -101,9 +135,11 @@ beforeAll(async () => {
 
   // The jobs queue is the workers'; every other SQS mapping is Lambda's event source.
   const jobsQueueId = referencedId(functions.find((f) => f.logicalId === apiId)!.environment.JOBS_QUEUE_URL)!;
-  const sqs = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: CREDENTIALS });
   for (const mapping of triggers.sqs.filter((m) => m.queueId !== jobsQueueId)) {
     const queue = resources.physical.get(mapping.queueId)!;
+    // Lambda's poller reads the queue with the function's role.
+    const role = iam.credentials.get(roleOfFunction(template, mapping.functionId))!;
+    const sqs = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: role });
     const source = new SqsEventSource(sqs, { url: queue.QueueUrl!, arn: queue.Arn! }, lambdas.get(mapping.functionId)!, mapping);
     source.start();
     eventSources.push(source);
@@ -115,16 +151,34 @@ beforeAll(async () => {
   sweepRule = scheduled.get(sweeperId)!;
 
   const app = path.join(root, "app");
+  livenessFile = path.join(root, "worker-alive");
+  healthCheck = (task.healthCheck as string[] | undefined) ?? [];
   buildWorkerImage(task.contextDir, app);
   // Secrets would come from Secrets Manager or SSM at task start; none yet, so none are modelled.
   if (task.secrets.length > 0) throw new Error(`the task definition has secrets the assembly test does not model: ${JSON.stringify(task.secrets)}`);
   const taskEnvironment = resources.resolveEnvironment(task.environment);
+  // The ECS agent acts with the task role: the stand-in checks each call against the role's statements.
+  const clusterId = Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === "AWS::ECS::Cluster")!;
+  const clusterName = resources.physical.get(clusterId)!.Ref;
+  agent = new FakeEcsAgent({
+    taskArn: `arn:aws:ecs:${REGION}:${ACCOUNT}:task/${clusterName}/0123456789abcdef`,
+    credentials: {
+      principal: `arn:aws:sts::${ACCOUNT}:assumed-role/assembly-${roles.task}/0123456789abcdef`,
+      statements: identityStatements(template as never)
+        .filter((st) => st.roles.includes(roles.task))
+        .map((st) => resources.resolve({ Effect: st.Effect, Action: st.Action, Resource: st.Resource, Condition: st.Condition }) as PolicyStatement),
+    },
+  });
+  await agent.start();
   worker = new WorkerProcess(app, task.command, {
     ...taskEnvironment,
-    ...aws,
+    AWS_ENDPOINT_URL: moto.endpoint,
+    ...iam.environment(roles.task),
     SOLVER_PYTHON: path.join(REPO_ROOT, ".venv/bin/python"),
-    WORKER_POLL_SECONDS: "0",
     JOB_LEASE_SECONDS: "5",
+    ECS_AGENT_URI: agent.url,
+    // The task's liveness file, in this test's folder (the task's path is shared on this machine).
+    WORKER_LIVENESS_FILE: livenessFile,
     LOG_LEVEL: "WARN",
   });
   await worker.ready;
@@ -136,6 +190,7 @@ afterAll(async () => {
   for (const lambda of lambdas.values()) lambda.stop();
   await gateway?.stop();
   await receiver.stop();
+  await agent?.stop();
   await moto?.stop();
   if (root) rmSync(root, { recursive: true, force: true });
 });
@@ -146,11 +201,33 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(names.some((n) => n.startsWith("Api"))).toBe(true);
     expect(names.some((n) => n.startsWith("Webhooks"))).toBe(true);
     expect(names.some((n) => n.startsWith("Sweeper"))).toBe(true);
-    // The API needs no solver: no HiGHS WebAssembly, no solver code, in its asset.
+    // The API carries no native or WebAssembly solver: only jaos (TypeScript), beside its bundle.
     const apiAsset = functions.find((f) => f.logicalId.startsWith("Api"))!.assetDir;
     expect(readdirSync(apiAsset).filter((f) => f.endsWith(".wasm"))).toEqual([]);
     for (const fn of functions) expect(existsSync(path.join(fn.assetDir, "index.mjs")), fn.logicalId).toBe(true);
     expect(existsSync(path.join(apiAsset, "mcp-sdk.mjs"))).toBe(true);
+    // jaos for the small solves the API answers itself, a file of its own (parsed only when used).
+    expect(existsSync(path.join(apiAsset, "api-solver.mjs"))).toBe(true);
+  });
+
+  it("moto enforces each role's rights: a call its role lacks is refused, the same call as the right role passes", async () => {
+    const { task } = otherRoles(template);
+    const webhookRole = roleOfFunction(template, functions.find((f) => f.logicalId.startsWith("Webhooks"))!.logicalId);
+    const tableName = resources.resolveEnvironment({
+      t: { Ref: Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === "AWS::DynamoDB::Table")! },
+    }).t!;
+    const bucket = resources.resolveEnvironment(functions.find((f) => f.logicalId.startsWith("Api"))!.environment).BLOB_BUCKET!;
+    const as = (roleId: string) => ({ region: REGION, endpoint: moto.endpoint, credentials: iam.credentials.get(roleId)! });
+    const del = new DeleteCommand({ TableName: tableName, Key: { pk: "ASSEMBLY#RIGHTS", sk: "x" } });
+    // moto answers a refusal 403 (as XML, which the JSON clients cannot parse; the status is what counts).
+    const refused = { $metadata: expect.objectContaining({ httpStatusCode: 403 }) };
+    // The webhook function may not delete items (no code of it does); the worker may.
+    await expect(DynamoDBDocumentClient.from(new DynamoDBClient(as(webhookRole))).send(del)).rejects.toMatchObject(refused);
+    await DynamoDBDocumentClient.from(new DynamoDBClient(as(task))).send(del);
+    // The worker writes results, never documents: resource-level rights hold for S3 too.
+    const s3 = new S3Client({ ...as(task), forcePathStyle: true });
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "results/assembly/rights.json", Body: "{}" }));
+    await expect(s3.send(new PutObjectCommand({ Bucket: bucket, Key: "documents/assembly/rights.json", Body: "{}" }))).rejects.toMatchObject(refused);
   });
 
   it("reports every health component healthy, the solver from the worker's heartbeat", async () => {
@@ -161,6 +238,12 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(components.solver.message).toMatch(/^1 live worker\(s\); solvers: /);
     for (const solver of ["highs", "scip", "cbc", "glpk", "jaos"]) expect(components.solver.message).toContain(`${solver} `);
     expect(res.body.status).toBe("healthy");
+  });
+
+  it("the task's health check passes on the running worker: its liveness file is fresh", () => {
+    expect(healthCheck[0]).toBe("CMD-SHELL");
+    const command = healthCheck[1]!.replaceAll(taskLivenessPath(), livenessFile);
+    expect(() => execFileSync("sh", ["-c", command], { stdio: "pipe" }), worker.logs()).not.toThrow();
   });
 
   it("makes an owner through the operator's API, signs in (JWT from the Secrets Manager secret), then mints an API key", async () => {
@@ -207,10 +290,21 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     }
   });
 
-  it("answers a plain solve: API → jobs queue → worker → table → API", async () => {
+  it("answers a plain solve: API → jobs queue → worker → table → API, the worker's task protected while it solves", async () => {
     const res = await api.post("/api/v2/solve", { problem: MILP, solver_name: "highs" });
     expect(res.status, `${res.text}\n${logs()}`).toBe(200);
     expect(res.body).toMatchObject({ status: "optimal", objective_value: 10.5, solution: { x: 0.5, y: 5 }, solver_name: "highs" });
+    // The ECS agent's calls, made with the task role's credentials: protected for the job, then lifted.
+    await eventually(
+      async () => agent.calls.length,
+      (n) => n >= 2,
+      10_000,
+      50,
+    );
+    expect(agent.calls.slice(0, 2).map((c) => [c.enabled, c.authorized])).toEqual([
+      [true, true],
+      [false, true],
+    ]);
   });
 
   it("runs a comparison of every solver the image carries, rows one after another on the worker", async () => {
@@ -243,7 +337,7 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
   });
 
   it("keeps a scheduled trigger's EventBridge schedule from the API's bundle; its firing, delivered twice, makes one run", async () => {
-    const scheduler = new SchedulerClient({ region: REGION, endpoint: moto.endpoint, credentials: CREDENTIALS });
+    const scheduler = new SchedulerClient({ region: REGION, endpoint: moto.endpoint, credentials: admin });
     const apiFunction = functions.find((f) => f.logicalId.startsWith("Api"))!;
     const environment = resources.resolveEnvironment(apiFunction.environment);
     const { documentId, versionId } = await createKnapsackDocument(api);
@@ -265,10 +359,12 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     const input = JSON.parse(created.Target!.Input!);
     expect(input).toMatchObject({ type: "trigger_schedule", trigger_id: trigger.id, scheduled_at: "<aws.scheduler.scheduled-time>" });
 
-    // The scheduler's delivery, at least once: the same firing twice makes one run, owned by the schedule.
+    // The scheduler's delivery, at least once, as the schedule's role: the same firing twice makes one
+    // run, owned by the schedule.
     const firing = created.Target!.Input!.replace("<aws.scheduler.scheduled-time>", "2026-11-23T05:00:00Z");
-    const sqs = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: CREDENTIALS });
-    for (let i = 0; i < 2; i++) await sqs.send(new SendMessageCommand({ QueueUrl: queue!.QueueUrl!, MessageBody: firing }));
+    const asScheduler = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: iam.credentials.get(otherRoles(template).scheduler)! });
+    for (let i = 0; i < 2; i++) await asScheduler.send(new SendMessageCommand({ QueueUrl: queue!.QueueUrl!, MessageBody: firing }));
+    const sqs = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: admin });
     const runsOf = async () => (await api.get(`/api/v2/triggers/${trigger.id}/runs?page_size=100`)).body.items as { id: string; status: string }[];
     const [run] = await eventually(runsOf, (items) => items.length > 0 && items.every((r) => ["completed", "failed"].includes(r.status)), 60_000, 250).catch(
       (error: Error) => {
@@ -337,5 +433,30 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     );
     expect(swept.status).toBe("failed");
     expect(JSON.stringify(swept)).toMatch(/lease expired/);
+  });
+
+  it("answers from zero: with no live worker (the fleet at zero tasks), a small plain solve is answered by the API function itself", async () => {
+    // The killed worker is gone; its last heartbeat would still read live for three beats. A stage at
+    // zero has no live heartbeat at all: mark every worker stopped, as a clean stop does.
+    const env = resources.resolveEnvironment(functions.find((f) => f.logicalId.startsWith("Api"))!.environment);
+    const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: REGION, endpoint: moto.endpoint, credentials: admin }));
+    const workers = await doc.send(
+      new QueryCommand({ TableName: env.TABLE_NAME, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": "WORKERS" } }),
+    );
+    for (const w of workers.Items ?? []) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: env.TABLE_NAME,
+          Key: { pk: w.pk, sk: w.sk },
+          UpdateExpression: "SET stopped_at = :t",
+          ExpressionAttributeValues: { ":t": new Date().toISOString() },
+        }),
+      );
+    }
+    expect(Number(env.API_SOLVE_MAX_NONZEROS)).toBeGreaterThan(0);
+    const res = await api.post("/api/v2/solve", { problem: MILP, solver_name: "auto" });
+    expect(res.status, `${res.text}\n${logs()}`).toBe(200);
+    expect(res.body).toMatchObject({ status: "optimal", objective_value: 10.5, solution: { x: 0.5, y: 5 }, solver_name: "jaos" });
+    expect((await api.get(`/api/v2/models/executions/${res.body.execution_id}`)).body).toMatchObject({ status: "completed", solved_by: "api" });
   });
 });

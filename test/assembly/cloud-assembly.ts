@@ -167,7 +167,10 @@ export function triggersOf(template: Template) {
 export function solverTask(assembly: string, template: Template) {
   const definitions = Object.values(template.Resources).filter((r) => r.Type === "AWS::ECS::TaskDefinition");
   if (definitions.length !== 1) throw new Error(`expected one task definition, found ${definitions.length}`);
-  const container = (definitions[0]!.Properties!.ContainerDefinitions as Record<string, any>[])[0]!;
+  // The worker's container (the task also runs the X-Ray daemon beside it).
+  const container = (definitions[0]!.Properties!.ContainerDefinitions as Record<string, any>[]).find(
+    (c) => Array.isArray(c.Command) && c.Command[0] === "node",
+  )!;
   const manifest = JSON.parse(readFileSync(path.join(assembly, `${STACK_NAME}.assets.json`), "utf8")) as {
     dockerImages: Record<string, { source: { directory: string } }>;
   };
@@ -178,6 +181,7 @@ export function solverTask(assembly: string, template: Template) {
   return {
     command: [...((container.EntryPoint as string[] | undefined) ?? []), ...((container.Command as string[] | undefined) ?? [])],
     environment,
+    healthCheck: (container.HealthCheck?.Command ?? undefined) as string[] | undefined,
     secrets: (container.Secrets ?? []) as unknown[],
     contextDir: path.join(assembly, images[0]!.source.directory),
   };

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from "@aws-sdk/client-ecs";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateScheduleGroupCommand, SchedulerClient } from "@aws-sdk/client-scheduler";
 import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { Template } from "./cloud-assembly.js";
@@ -112,6 +113,13 @@ export class MotoResources {
         "AWS::SNS::Topic": { Ref: `arn:aws:sns:${REGION}:${ACCOUNT}:assembly-${id}`, TopicArn: `arn:aws:sns:${REGION}:${ACCOUNT}:assembly-${id}` },
       };
       if (named[r.Type]) this.physical.set(id, named[r.Type]!);
+    }
+
+    // The triggers' schedule group: the API creates its schedules in it.
+    for (const [id, r] of resources.filter(([, r]) => r.Type === "AWS::Scheduler::ScheduleGroup")) {
+      const name = (r.Properties?.Name as string | undefined) ?? `assembly-${id}-${suffix}`;
+      const out = await this.client(SchedulerClient).send(new CreateScheduleGroupCommand({ Name: name }));
+      this.physical.set(id, { Ref: name, Arn: out.ScheduleGroupArn! });
     }
 
     for (const [id, r] of resources.filter(([, r]) => r.Type === "AWS::ECS::Cluster")) {

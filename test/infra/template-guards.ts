@@ -11,10 +11,17 @@ export type Template = { Resources: Record<string, { Type: string; Properties?: 
  * - cloudwatch:PutMetricData — it has no resource type; the fleet monitor's is pinned to its namespace
  *   by the `cloudwatch:namespace` condition, which the guard requires.
  * - ecr:GetAuthorizationToken — account-wide by design (the ECS execution role pulls the image with it).
+ * - xray:PutTraceSegments, xray:PutTelemetryRecords — X-Ray names no resource.
  */
 export const WILDCARD_RESOURCE_ACTIONS: Record<string, { requiredConditionKey?: string }> = {
   "cloudwatch:PutMetricData": { requiredConditionKey: "cloudwatch:namespace" },
   "ecr:GetAuthorizationToken": {},
+  // X-Ray has no resource types: active tracing (Lambdas) and the worker's daemon sidecar.
+  "xray:PutTraceSegments": {},
+  "xray:PutTelemetryRecords": {},
+  "xray:GetSamplingRules": {},
+  "xray:GetSamplingTargets": {},
+  "xray:GetSamplingStatisticSummaries": {},
 };
 
 /** Anything that starts a task per job: RunTask in a policy, or a function named after the dispatcher. */
@@ -177,6 +184,113 @@ export function visibilityViolations(t: Template, jobsQueueName: string, minimum
   if (!jobs) found.push(`no queue named ${jobsQueueName}`);
   else if (!(jobs[1].Properties.VisibilityTimeout >= minimumJobsVisibility)) {
     found.push(`${jobsQueueName}: visibility ${jobs[1].Properties.VisibilityTimeout} s < the longest job, ${minimumJobsVisibility} s`);
+  }
+  return found;
+}
+
+/**
+ * A template value as a string: pseudo parameters as `${AWS::Region}`, other references as
+ * `${Ref:<id>}` / `${GetAtt:<id>.<attr>}`, joins and subs rendered. Enough to compare an ARN a policy
+ * names with the ARN a resource will have.
+ */
+export function renderValue(value: Json): string {
+  if (typeof value === "string" || typeof value === "number") return String(value);
+  if (Array.isArray(value)) return value.map(renderValue).join(",");
+  if (value && typeof value === "object") {
+    if (typeof value.Ref === "string") return value.Ref.startsWith("AWS::") ? `\${${value.Ref}}` : `\${Ref:${value.Ref}}`;
+    if (Array.isArray(value["Fn::GetAtt"])) return `\${GetAtt:${value["Fn::GetAtt"].join(".")}}`;
+    if (Array.isArray(value["Fn::Join"])) return (value["Fn::Join"][1] as Json[]).map(renderValue).join(value["Fn::Join"][0]);
+    if (typeof value["Fn::Sub"] === "string") return value["Fn::Sub"];
+  }
+  return JSON.stringify(value);
+}
+
+/** IAM's ArnLike / StringLike: `*` any run of characters, `?` one character. */
+export function globMatches(pattern: string, text: string): boolean {
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  );
+  return re.test(text);
+}
+
+const THIS_ACCOUNT = "${AWS::AccountId}";
+
+/**
+ * Who may publish to a topic: every source (an alarm, a rule) whose notifications go to an SNS topic
+ * of this template must find, in that topic's policy, an Allow of `sns:Publish` for its service
+ * principal whose conditions admit its own ARN and this account only — a topic policy replaces SNS's
+ * default one, so a publisher it does not name is refused. A statement for a service with no source
+ * condition (any account's alarms or rules could publish) is reported too.
+ */
+export function topicPublishViolations(t: Template): string[] {
+  const found: string[] = [];
+  const topics = new Set(resourcesOfType(t, "AWS::SNS::Topic").map(([id]) => id));
+  const statementsFor = (topicId: string) =>
+    resourcesOfType(t, "AWS::SNS::TopicPolicy")
+      .filter(([, p]) => asArray(p.Properties.Topics).some((x: Json) => refTarget(x) === topicId))
+      .flatMap(([, p]) => asArray(p.Properties.PolicyDocument?.Statement) as Json[]);
+  const principalsOf = (s: Json): string[] =>
+    s.Principal === "*" ? ["*"] : [...asArray(s.Principal?.Service), ...asArray(s.Principal?.AWS)].map((p) => (typeof p === "string" ? p : renderValue(p)));
+  const sourceArnPatterns = (s: Json): string[] =>
+    Object.entries(s.Condition ?? {})
+      .filter(([op]) => /^(ArnLike|ArnEquals|StringLike|StringEquals)$/.test(op))
+      .flatMap(([, c]) => asArray((c as Json)["aws:SourceArn"]))
+      .map(renderValue);
+  const sourceAccounts = (s: Json): string[] =>
+    Object.entries(s.Condition ?? {})
+      .filter(([op]) => /^String(Equals|Like)$/.test(op))
+      .flatMap(([, c]) => asArray((c as Json)["aws:SourceAccount"]))
+      .map(renderValue);
+
+  const publishers: { source: string; topicId: string; service: string; arn: string }[] = [];
+  for (const [id, a] of resourcesOfType(t, "AWS::CloudWatch::Alarm")) {
+    const actions = [...asArray(a.Properties.AlarmActions), ...asArray(a.Properties.OKActions), ...asArray(a.Properties.InsufficientDataActions)];
+    for (const topicId of new Set(actions.map(refTarget).filter((x): x is string => !!x && topics.has(x)))) {
+      publishers.push({
+        source: `alarm ${a.Properties.AlarmName ?? id}`,
+        topicId,
+        service: "cloudwatch.amazonaws.com",
+        arn: `arn:\${AWS::Partition}:cloudwatch:\${AWS::Region}:${THIS_ACCOUNT}:alarm:${renderValue(a.Properties.AlarmName ?? id)}`,
+      });
+    }
+  }
+  for (const [id, r] of resourcesOfType(t, "AWS::Events::Rule")) {
+    for (const target of asArray(r.Properties.Targets) as Json[]) {
+      const topicId = refTarget(target.Arn);
+      if (!topicId || !topics.has(topicId)) continue;
+      publishers.push({
+        source: `rule ${r.Properties.Name ?? id}`,
+        topicId,
+        service: "events.amazonaws.com",
+        arn: `arn:\${AWS::Partition}:events:\${AWS::Region}:${THIS_ACCOUNT}:rule/${renderValue(r.Properties.Name ?? id)}`,
+      });
+    }
+  }
+
+  for (const p of publishers) {
+    const statements = statementsFor(p.topicId).filter((s) => asArray(s.Action).includes("sns:Publish"));
+    const denied = statements.some((s) => s.Effect === "Deny" && !s.Condition && (principalsOf(s).includes("*") || principalsOf(s).includes(p.service)));
+    const allowed = statements.some(
+      (s) =>
+        s.Effect === "Allow" &&
+        principalsOf(s).includes(p.service) &&
+        sourceAccounts(s).includes(THIS_ACCOUNT) &&
+        sourceArnPatterns(s).some((pattern) => globMatches(pattern, p.arn)),
+    );
+    if (denied || !allowed) found.push(`${p.source}: topic ${p.topicId} does not let ${p.service} publish for it`);
+  }
+  for (const topicId of topics) {
+    for (const s of statementsFor(topicId)) {
+      if (s.Effect !== "Allow") continue;
+      for (const principal of principalsOf(s)) {
+        if (principal === "*" && !s.Condition) found.push(`${topicId}: statement ${s.Sid ?? "?"} lets anyone publish`);
+        else if (principal.endsWith(".amazonaws.com") && (sourceArnPatterns(s).length === 0 || !sourceAccounts(s).includes(THIS_ACCOUNT)))
+          found.push(`${topicId}: statement ${s.Sid ?? "?"} admits ${principal} from any source (no aws:SourceArn and aws:SourceAccount conditions)`);
+      }
+    }
   }
   return found;
 }

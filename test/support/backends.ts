@@ -41,6 +41,33 @@ const SINGLE_THREADED_MOTO = [
   "run_simple('127.0.0.1', int(sys.argv[1]), DomainDispatcherApplication(create_backend_app), threaded=False)",
 ].join("\n");
 
+/**
+ * moto's server as the single-threaded one — one request at a time, so DynamoDB's conditional writes
+ * hold and SQS's receive is atomic (moto checks a message's visibility and marks it received in two
+ * unlocked steps) — except that a long poll waiting for messages lets other requests run meanwhile, as
+ * SQS does. Every request holds one lock; an SQS receive's wait releases it and takes it back.
+ */
+const LONG_POLLING_MOTO = [
+  "import sys, threading",
+  "from werkzeug.serving import run_simple",
+  "from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app",
+  "from moto.sqs import models as sqs",
+  "serial = threading.RLock()",
+  "app = DomainDispatcherApplication(create_backend_app)",
+  "def serialized(environ, start_response):",
+  "    with serial:",
+  "        return list(app(environ, start_response))",
+  "wait = sqs.Queue.wait_for_messages",
+  "def unlocked_wait(self, timeout):",
+  "    serial.release()",
+  "    try:",
+  "        return wait(self, timeout)",
+  "    finally:",
+  "        serial.acquire()",
+  "sqs.Queue.wait_for_messages = unlocked_wait",
+  "run_simple('127.0.0.1', int(sys.argv[1]), serialized, threaded=True)",
+].join("\n");
+
 function motoPython(): string | null {
   for (const python of ["python3", "python"]) {
     try {
@@ -53,13 +80,20 @@ function motoPython(): string | null {
   return null;
 }
 
-/** Starts moto's server on a free port (single-threaded when its Python is at hand) and waits until it answers. */
-export async function startMotoBackend(): Promise<Backend> {
+/**
+ * Starts moto's server on a free port and waits until it answers: single-threaded when its Python is at
+ * hand (DynamoDB's conditional writes then hold), or with `longPolls` one request at a time except SQS
+ * long polls waiting for messages (LONG_POLLING_MOTO); `environment` reaches the server (e.g.
+ * INITIAL_NO_AUTH_ACTION_COUNT).
+ */
+export async function startMotoBackend(options: { longPolls?: boolean; environment?: Record<string, string> } = {}): Promise<Backend> {
   const port = await freePort();
   const python = motoPython();
+  const env = { ...process.env, ...options.environment };
+  if (options.longPolls && !python) throw new Error("long polls need moto's Python (the server is started from it)");
   const child: ChildProcess = python
-    ? spawn(python, ["-c", SINGLE_THREADED_MOTO, String(port)], { stdio: "ignore" })
-    : spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
+    ? spawn(python, ["-c", options.longPolls ? LONG_POLLING_MOTO : SINGLE_THREADED_MOTO, String(port)], { stdio: "ignore", env })
+    : spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore", env });
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {

@@ -1,3 +1,4 @@
+import { addLogContext } from "../../core/observability/log-context.js";
 import type { Context, MiddlewareHandler } from "hono";
 import { roleAtLeast } from "../../core/auth/roles.js";
 import { normalizeEmail } from "../../core/auth/email.js";
@@ -82,6 +83,7 @@ export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Princi
   if (principal) {
     c.set("principal", principal);
     c.get("logger").appendKeys({ org_id: principal.orgId, user_id: principal.userId });
+    addLogContext({ org_id: principal.orgId, user_id: principal.userId });
   }
   const scope = RATE_CLASSES[spec.rateClass].scope;
   const subject = scope === "organization" ? principal?.orgId : scope === "client_ip" ? deps.clientIp(c) : undefined;

@@ -2,7 +2,8 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../core/errors.js";
 import { AsyncSolveResponseSchema, ExecutionViewSchema, SolveRequestSchema, SolveResponseSchema } from "../../core/executions/schemas.js";
-import { executionView } from "../../core/executions/store.js";
+import { ApiSolver } from "../../core/executions/api-solve.js";
+import { type ExecutionOutcome, type ExecutionRecord, executionView } from "../../core/executions/store.js";
 import { InventoryEntrySchema } from "../../core/solvers/inventory.js";
 import { SOLVERS } from "../../core/solvers/registry.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
@@ -13,7 +14,7 @@ const SolverAvailableSchema = InventoryEntrySchema.extend({
   can_express: z.object({ integer_variables: z.boolean(), quadratic_terms: z.enum(["none", "continuous_only", "all"]) }),
 });
 
-export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config">): void {
+export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config" | "apiSolver">): void {
   route(
     app,
     {
@@ -77,8 +78,26 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
     },
     async (c, input) => {
       const principal = input.principal;
-      const record = await deps.executions.launch(principal, input.body, { kind: "solve", id: null }, false);
-      const final = await deps.executions.waitForFinal(principal.orgId, record.id, deps.config.solveWaitSeconds * 1000);
+      const deadline = Date.now() + deps.config.solveWaitSeconds * 1000;
+      const origin = { kind: "solve", id: null } as const;
+      // Answers from zero (core/executions/api-solve.ts): a small solve no warm worker is there to take is
+      // solved here — at once when no worker is live, after a short wait when none took it.
+      const plan = await deps.apiSolver.plan(input.body.problem, input.body.solver_name);
+      const owner = ApiSolver.owner(c.get("requestId"));
+      let final: ExecutionOutcome | "released" | null = null;
+      let record: ExecutionRecord;
+      if (plan.here && plan.now) {
+        record = await deps.executions.launch(principal, input.body, origin, false, { worker: owner, leaseMs: deps.apiSolver.leaseMs() });
+        final = await deps.apiSolver.solveHeld(record, owner, deadline);
+        if (final === "released") await deps.executions.queue(record);
+      } else {
+        record = await deps.executions.launch(principal, input.body, origin, false);
+        if (plan.here) {
+          final = await deps.executions.waitForFinal(principal.orgId, record.id, Math.min(deps.config.apiSolveTakeoverSeconds * 1000, deadline - Date.now()));
+          final ??= await deps.apiSolver.takeOver(record, owner, deadline);
+        }
+      }
+      if (final === null || final === "released") final = await deps.executions.waitForFinal(principal.orgId, record.id, Math.max(0, deadline - Date.now()));
       if (!final) {
         throw new AppError(
           "solver_busy",

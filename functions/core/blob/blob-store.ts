@@ -78,10 +78,13 @@ export class S3BlobStore implements BlobStore {
   }
 }
 
-export function createBlobStore(config: Pick<Config, "blobBucket" | "blobDir" | "region" | "awsEndpointUrl">): BlobStore {
+export function createBlobStore(
+  config: Pick<Config, "blobBucket" | "blobDir" | "region" | "awsEndpointUrl">,
+  instrument: <C extends object>(client: C) => C = (client) => client,
+): BlobStore {
   if (config.blobBucket) {
     return new S3BlobStore(
-      new S3Client({ region: config.region, ...(config.awsEndpointUrl ? { endpoint: config.awsEndpointUrl, forcePathStyle: true } : {}) }),
+      instrument(new S3Client({ region: config.region, ...(config.awsEndpointUrl ? { endpoint: config.awsEndpointUrl, forcePathStyle: true } : {}) })),
       config.blobBucket,
     );
   }
@@ -106,6 +109,19 @@ export async function storePayloadBytes(blobs: BlobStore, key: string, json: Uin
   if (json.byteLength <= inlineMaxBytes) return { inline: new TextDecoder().decode(json) };
   await blobs.put(key, json);
   return { blob: key };
+}
+
+/**
+ * The key families blobs are written under, first path segment and slash. A key read back from an item
+ * (a result's, a version's, a delivery body's) is deleted only under the family its caller names: a
+ * damaged item cannot make a process delete another family's blobs, and the deploy's rights can name
+ * each bundle's families (the rights test reads this prefix argument).
+ */
+export type BlobFamily = "problems/" | "results/" | "comparisons/" | "projects/" | "datasets/" | "documents/" | "runs/" | "webhooks/";
+
+export async function deleteStoredBlob(blobs: BlobStore, prefix: BlobFamily, key: string): Promise<void> {
+  if (!key.startsWith(prefix)) throw new Error(`blob key ${key} is not under ${prefix}`);
+  await blobs.delete(key);
 }
 
 export async function loadPayload<T>(blobs: BlobStore, ref: PayloadRef): Promise<T> {

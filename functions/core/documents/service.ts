@@ -1,7 +1,7 @@
 import type { Services } from "../services.js";
 import type { z } from "zod";
 import type { Principal } from "../auth/service.js";
-import { loadPayload, loadPayloadText, storePayload } from "../blob/blob-store.js";
+import { deleteStoredBlob, loadPayload, loadPayloadText, storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, invalid, notFound } from "../errors.js";
 import { newId } from "../ids.js";
@@ -87,7 +87,7 @@ export class DocumentService {
     const unnamed = (await this.deps.documentStore.listVersions(documentId)).filter((v) => v.name === null);
     for (const v of unnamed.slice(kept)) {
       if (await this.deps.documentStore.deleteUnnamedVersion(documentId, v.id)) {
-        if ("blob" in v.model) await this.deps.blobs.delete(v.model.blob).catch(() => undefined);
+        if ("blob" in v.model) await deleteStoredBlob(this.deps.blobs, "documents/", v.model.blob).catch(() => undefined);
       }
     }
   }

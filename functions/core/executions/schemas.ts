@@ -83,6 +83,10 @@ export const ExecutionViewSchema = z.object({
     .nullable()
     .describe("ours: on an explanation (POST …/explain), the infeasible execution it explains; its result carries `infeasibility`"),
   explanation_execution_id: z.string().nullable().describe("ours: on an explained execution, its latest explanation (POST …/explain)"),
+  solved_by: z
+    .enum(["worker", "api"])
+    .nullable()
+    .describe("ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result"),
   result: SolveResponseSchema.nullable(),
 });
 export type ExecutionView = z.infer<typeof ExecutionViewSchema>;

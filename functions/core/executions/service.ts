@@ -129,6 +129,8 @@ export class ExecutionService {
     input: { problem: Problem | SerializedProblem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames | Uint8Array },
     origin: ExecutionOrigin,
     notify: boolean,
+    /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
+    holdFor?: { worker: string; leaseMs: number },
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
     const priority = input.priority ?? 0;
@@ -149,6 +151,10 @@ export class ExecutionService {
     });
     record.priority = priority;
     if (input.names) record.model_names = await this.keepModelNames(principal.orgId, record.id, input.names);
+    if (holdFor) {
+      await this.deps.executionStore.createRunning(record, holdFor.worker, holdFor.leaseMs, clock.now());
+      return { ...record, status: "running", started_at: isoTime(clock.now()) };
+    }
     await this.deps.executionStore.create(record);
     traceMark("recorded", record.id);
     await this.enqueue(record);
@@ -203,6 +209,11 @@ export class ExecutionService {
   /** Keeps a JModel model's generated names for execution `id`. */
   keepModelNames(orgId: string, id: string, names: ModelNames | Uint8Array): Promise<PayloadRef> {
     return storeModelNames(this.deps.blobs, modelNamesKey(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
+  }
+
+  /** Queues the job of an execution created held (the API gave it back to the fleet, api-solve.ts). */
+  queue(record: ExecutionRecord): Promise<void> {
+    return this.enqueue(record);
   }
 
   /**

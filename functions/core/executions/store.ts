@@ -38,6 +38,8 @@ export interface ExecutionRecord {
   deadline_ms: number | null;
   /** A JModel model's generated names → family and index (jmodel/names.ts StoredModelNames); absent for other problems. */
   model_names?: PayloadRef;
+  /** Set when the API answered it itself (no warm worker took it, api-solve.ts); absent: a worker did. */
+  solved_by?: "api";
   /** An explanation (POST …/explain): the infeasible execution it explains. */
   explains_execution_id?: string;
   /** An explained execution: its latest explanation. */
@@ -97,7 +99,7 @@ export class ExecutionStore {
     id: string,
     worker: string,
     status: "completed" | "failed" | "cancelled",
-    fields: { result: PayloadRef | null; error_message: string | null; completed_at: string },
+    fields: { result: PayloadRef | null; error_message: string | null; completed_at: string; solver_name?: string; solved_by?: "api" },
   ): Promise<boolean> {
     return (await this.leases.finish(executionKey(orgId, id), worker, status, fields)) !== null;
   }
@@ -159,6 +161,7 @@ export function executionView(record: ExecutionRecord, result: SolveResponse | n
     error_message: record.error_message,
     explains_execution_id: record.explains_execution_id ?? null,
     explanation_execution_id: record.explanation_execution_id ?? null,
+    solved_by: record.solved_by ?? (record.result ? "worker" : null),
     result,
   };
 }

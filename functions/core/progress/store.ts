@@ -1,4 +1,4 @@
-import type { BlobStore } from "../blob/blob-store.js";
+import { type BlobStore, deleteStoredBlob } from "../blob/blob-store.js";
 import { type Clock, epochSeconds } from "../clock.js";
 import { assign, buildUpdate, itemExists } from "../store/conditions.js";
 import { TABLE_KEYS } from "../store/dynamo.js";
@@ -72,7 +72,7 @@ export class ProgressStore {
       ReturnValues: "ALL_OLD",
     });
     const blob = updated?.blob;
-    if (typeof blob === "string") await this.blobs.delete(blob).catch(() => undefined);
+    if (typeof blob === "string") await deleteStoredBlob(this.blobs, "results/", blob).catch(() => undefined);
   }
 
   async chunks(orgId: string, executionId: string): Promise<ProgressChunk[]> {

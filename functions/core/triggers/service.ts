@@ -4,6 +4,7 @@ import { roleAtLeast } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
 import { generateSecret, secretPrefix, sha256Hex } from "../auth/secrets.js";
 import { isoTime } from "../clock.js";
+import { deleteStoredBlob } from "../blob/blob-store.js";
 import { AppError, forbidden, invalid, notFound, ValidationError, type ValidationIssue } from "../errors.js";
 import { newId } from "../ids.js";
 import { assertPriorityAllowed } from "../queue/priority.js";
@@ -202,7 +203,9 @@ export class TriggerService {
     if (t.schedule) await this.deps.schedules.remove(t);
     const runs = await this.deps.triggerStore.allRuns(t.id);
     for (const r of runs) {
-      for (const ref of [r.result, r.webhook?.body]) if (ref && "blob" in ref) await this.deps.blobs.delete(ref.blob).catch(() => undefined);
+      if (r.result && "blob" in r.result) await deleteStoredBlob(this.deps.blobs, "runs/", r.result.blob).catch(() => undefined);
+      const body = r.webhook?.body;
+      if (body && "blob" in body) await deleteStoredBlob(this.deps.blobs, "webhooks/", body.blob).catch(() => undefined);
     }
     await this.deps.triggerStore.deleteKeys(runs.map((r) => ({ pk: r.pk, sk: r.sk })));
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
-import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
+import { deleteStoredBlob, loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { resultKey } from "../../../functions/core/executions/service.js";
 import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
@@ -78,7 +78,7 @@ export async function solveExecution(
   // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing,
   // and take back this attempt's blob, which nothing references.
   if (!held) {
-    if ("blob" in ref) await services.blobs.delete(ref.blob).catch(() => undefined);
+    if ("blob" in ref) await deleteStoredBlob(services.blobs, "results/", ref.blob).catch(() => undefined);
     return { response, final };
   }
   await services.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);

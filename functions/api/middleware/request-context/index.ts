@@ -1,5 +1,6 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { MiddlewareHandler } from "hono";
+import { withLogContext } from "../../../core/observability/log-context.js";
 import type { ApiEnv, RequestDeps } from "../../http/context.js";
 
 export interface RequestContextOptions {
@@ -42,7 +43,8 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
     c.set("rateClass", undefined);
     c.set("routeTemplate", undefined);
     c.set("rateLimitHeaders", null);
-    await next();
+    // Every line logged while serving the request carries its id (and its organization once known).
+    await withLogContext({ request_id: requestId }, () => next());
     c.res.headers.set(headerName, requestId);
   };
 }

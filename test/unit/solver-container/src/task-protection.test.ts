@@ -41,6 +41,22 @@ describe("ECS task scale-in protection", () => {
     expect(errors).toHaveLength(1);
   });
 
+  it("counts only a `protection` answer as protected: the agent's `error` (a task role without the right) is a failure whatever its status", async () => {
+    const denied = {
+      requestID: "r-1",
+      error: { Arn: "arn:aws:ecs:us-east-1:1:task/c/1", Code: "AccessDeniedException", Message: "not authorized to perform: ecs:UpdateTaskProtection" },
+    };
+    for (const status of [200, 400]) {
+      const a = agent(() => ({ status, body: denied }));
+      const errors: unknown[] = [];
+      const p = new TaskProtection({ agentUri: "http://agent", expiresInMinutes: 30, fetch: a.fetch, onError: (e) => errors.push(e) });
+      await p.protect();
+      expect(String(errors[0]), `status ${status}`).toContain("AccessDeniedException");
+      await p.protect(); // not held, so the next heartbeat asks again
+      expect(a.calls).toHaveLength(2);
+    }
+  });
+
   it("does nothing outside ECS (no agent URI)", async () => {
     const a = agent();
     const p = new TaskProtection({ agentUri: "", expiresInMinutes: 30, fetch: a.fetch });

@@ -1,0 +1,171 @@
+import { randomUUID } from "node:crypto";
+import { loadPayload, storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { SERVICE_METRIC } from "../observability/metric-names.js";
+import type { ServiceMetrics } from "../observability/metrics.js";
+import { type Problem, problemStats } from "../problem/schema.js";
+import { checkSolution } from "../solvers/checker.js";
+import { solveResponseOf } from "../solvers/result.js";
+import { snapIntegerValues } from "../solvers/solution.js";
+import { emptyResult, type SolverResult } from "../solvers/types.js";
+import type { WorkerHeartbeats } from "../health/worker-heartbeats.js";
+import type { MetricsStore } from "../store/metrics.js";
+import type { BlobStore } from "../blob/blob-store.js";
+import type { Clock } from "../clock.js";
+import { resultKey } from "./service.js";
+import type { SolveResponse } from "./schemas.js";
+import type { ExecutionOutcome, ExecutionRecord, ExecutionStore } from "./store.js";
+
+/**
+ * Answers from zero: a plain solve small enough (at most `apiSolveMaxNonzeros` constraint nonzeros, no
+ * quadratic terms, for jaos or `auto`) is solved by the API function itself, with jaos (Incumbent's own
+ * engine, pure TypeScript: nothing to package but code), when no warm worker is there to take it:
+ *
+ *  - no worker is live (a stage idling at zero tasks): the execution is created running under the
+ *    API's lease and never queued, so it wakes no task, and solved at once;
+ *  - workers are live but none took it within `apiSolveTakeoverSeconds`: the API takes its lease (the
+ *    queued message is then skipped by the worker that receives it, as any finished job's is).
+ *
+ * Recorded like any execution: a result blob, the lease's `finish`, `solved_by: "api"`, the solver
+ * actually used (`jaos`), the service's totals. Every result passes `acceptApiResult` before it is kept.
+ * A solve that reaches the API's budget before the user's time limit is not answered as `time_limit`:
+ * the execution goes back to the queue for the fleet, as it would have without this path.
+ */
+export interface ApiSolveEngine {
+  solve(problem: Problem, options: { timeLimitSeconds: number; gapTolerance: number }): SolverResult;
+  version: string;
+}
+
+export interface ApiSolverDeps {
+  config: Pick<Config, "apiSolveMaxNonzeros" | "apiSolveTakeoverSeconds" | "workerHeartbeatSeconds" | "inlinePayloadMaxBytes" | "solveWaitSeconds">;
+  clock: Clock;
+  executionStore: ExecutionStore;
+  blobs: BlobStore;
+  metricsStore: MetricsStore;
+  workerHeartbeats: Pick<WorkerHeartbeats, "list">;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** The engine, loaded on first use (the API's cold start does not parse it); absent: this path is off. */
+  engine?: () => Promise<ApiSolveEngine>;
+}
+
+/** Where the API answers, and why not. */
+export type ApiSolvePlan = { here: false; reason: string } | { here: true; now: boolean };
+
+/** The solver name an API-side solve reports. */
+export const API_SOLVER = "jaos";
+/** What the API keeps of its time for reading, writing and answering after the solve. */
+const API_SOLVE_MARGIN_MS = 3000;
+
+export class ApiSolver {
+  constructor(private readonly deps: ApiSolverDeps) {}
+
+  /** Whether a plain solve may be answered here: its size and solver, then whether any worker is live. */
+  async plan(problem: Problem, solverRequested: string): Promise<ApiSolvePlan> {
+    const max = this.deps.config.apiSolveMaxNonzeros;
+    if (max <= 0 || !this.deps.engine) return { here: false, reason: "off" };
+    if (solverRequested !== API_SOLVER && solverRequested !== "auto") return { here: false, reason: `solver ${solverRequested}` };
+    const stats = problemStats(problem);
+    if (stats.quadratic_term_count > 0) return { here: false, reason: "quadratic" };
+    if (stats.nonzero_count > max) return { here: false, reason: `${stats.nonzero_count} nonzeros` };
+    return { here: true, now: !(await this.anyWorkerLive()) };
+  }
+
+  private async anyWorkerLive(): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const liveWithin = 3 * this.deps.config.workerHeartbeatSeconds * 1000;
+    const workers = await this.deps.workerHeartbeats.list().catch(() => []);
+    return workers.some((w) => !w.stopped_at && now - Date.parse(w.heartbeat_at) < liveWithin);
+  }
+
+  /** The API's lease owner for one request. */
+  static owner(requestId: string): string {
+    return `api:${requestId}`;
+  }
+
+  /** How long the API's lease holds: the longest the solve may run here, and a margin (nothing renews it while jaos runs). */
+  leaseMs(): number {
+    return (this.deps.config.solveWaitSeconds + 30) * 1000;
+  }
+
+  /**
+   * Takes a queued execution no worker holds yet and solves it here. Null when a worker holds it (or
+   * swept it); "released" when the API's budget ran out first (it is queued again, its message waits).
+   */
+  async takeOver(record: ExecutionRecord, owner: string, deadlineMs: number): Promise<ExecutionOutcome | "released" | null> {
+    const { executionStore, clock } = this.deps;
+    const held = await executionStore.acquire(record.org_id, record.id, owner, this.leaseMs(), clock.now());
+    if (!held) return null;
+    return this.solveHeld(held, owner, deadlineMs);
+  }
+
+  /**
+   * Solves an execution this request holds (taken over, or created running under `owner`): its outcome;
+   * "released" when the API's budget, not the user's time limit, stopped the solve — the execution is
+   * queued again without a lease (a caller that created it unqueued must now queue its job); null when
+   * the lease was lost meanwhile (swept) and that outcome stands.
+   */
+  async solveHeld(record: ExecutionRecord, owner: string, deadlineMs: number): Promise<ExecutionOutcome | "released" | null> {
+    const { executionStore, blobs, clock, config, logger } = this.deps;
+    const problem = await loadPayload<Problem>(blobs, record.problem);
+    const budgetSeconds = Math.max(0, (deadlineMs - Date.now() - API_SOLVE_MARGIN_MS) / 1000);
+    const asked = record.settings.time_limit_seconds;
+    const timeLimitSeconds = Math.min(asked, budgetSeconds);
+    let result: SolverResult;
+    try {
+      const engine = await this.deps.engine!();
+      result = engine.solve(problem, { timeLimitSeconds, gapTolerance: record.settings.gap_tolerance });
+      result = { ...result, solver_version: engine.version };
+    } catch (error) {
+      result = emptyResult("error", `API-side solve failed: ${(error as Error).message}`);
+    }
+    if (result.solver_status === "time_limit" && timeLimitSeconds < asked) {
+      // The API's budget, not the user's limit, stopped it: the fleet gets the job as it would have.
+      logger.info("API-side solve ran out of the API's budget; back to the fleet", { execution_id: record.id, budget_seconds: timeLimitSeconds });
+      return (await executionStore.release(record.org_id, record.id, owner, clock.now())) ? "released" : null;
+    }
+    const accepted = acceptApiResult(problem, result);
+    const response: SolveResponse = solveResponseOf(record.id, API_SOLVER, { ...accepted, solution: snapIntegerValues(problem, accepted.solution) });
+    const final = accepted.solver_status === "error" ? "failed" : "completed";
+    const ref = await storePayload(blobs, resultKey(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
+    const now = clock.now();
+    const errorMessage = final === "failed" ? (accepted.error_message ?? "the solver failed") : null;
+    const finished = await executionStore.finish(record.org_id, record.id, owner, final, {
+      result: ref,
+      error_message: errorMessage,
+      completed_at: isoTime(now),
+      solver_name: API_SOLVER,
+      solved_by: "api",
+    });
+    if (!finished) return null; // swept meanwhile: that outcome stands
+    this.deps.metrics.count(SERVICE_METRIC.apiSolves);
+    this.deps.metrics.outcome(SERVICE_METRIC.solveOutcomes, final === "failed" ? "error" : accepted.solver_status);
+    await this.deps.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: accepted.wall_time_ms ?? 0 }, now).catch(() => undefined);
+    return { id: record.id, status: final, result: ref, error_message: errorMessage };
+  }
+}
+
+/**
+ * The one door an API-side result passes before it is kept: a point the engine calls feasible is checked
+ * against the problem itself (bounds, rows, integrality, objective), and a point that fails is not
+ * reported — the result becomes an error naming the check. (Where the verification gate
+ * `verifiedSolve` exists, this is the function to point at it.)
+ */
+export function acceptApiResult(problem: Problem, result: SolverResult): SolverResult {
+  const claimsPoint = result.solution !== null && ["optimal", "feasible", "time_limit"].includes(result.solver_status);
+  if (!claimsPoint) return result;
+  const violations = checkSolution(problem, result.solution!, { objective: result.objective_value ?? undefined, tolerance: 1e-6 });
+  if (violations.length === 0) return result;
+  return {
+    ...result,
+    solver_status: "error",
+    solution: null,
+    objective_value: null,
+    error_message: `the API-side solve's point failed the independent check: ${violations
+      .slice(0, 3)
+      .map((v) => v.message)
+      .join("; ")}`,
+  };
+}

@@ -15,10 +15,11 @@ import { REPO_ROOT } from "./service-function.js";
 
 /**
  * The DynamoDB calls a worker makes (leases, results, counters, trigger runs, the inventory record, and
- * the DeleteItem of a scheduled run whose trigger was deleted meanwhile, functions/core/triggers/runs.ts): no Query, no
+ * the DeleteItem of a scheduled run whose trigger was deleted meanwhile, functions/core/triggers/runs.ts),
+ * and the Query of the fair share's parked jobs (functions/core/queue/fair-share-store.ts): no
  * BatchWriteItem, no DescribeTable.
  */
-export const WORKER_TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
+export const WORKER_TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
 /** What a worker does with the band queues: poll, extend its claim, delete when done. */
 export const WORKER_JOBS_QUEUE_ACTIONS = ["sqs:ReceiveMessage", "sqs:ChangeMessageVisibility", "sqs:DeleteMessage"] as const;
 

@@ -10,9 +10,10 @@ import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { loadConfig } from "../functions/core/config.js";
 import { createServices } from "../functions/core/services.js";
 import { isSealed } from "../functions/core/webhooks/secret-box.js";
+import { secretsManagerWebhookKey } from "../functions/core/webhooks/secret-key-aws.js";
 
 const config = loadConfig(process.env);
-const services = createServices({ config, jwtSecret: "" });
+const services = createServices({ config, jwtSecret: "", webhookKeyFromSecretsManager: secretsManagerWebhookKey(config) });
 let sealed = 0;
 let start: Record<string, unknown> | undefined;
 do {

@@ -6,6 +6,7 @@ import { createTracer, observedHandler } from "../core/observability/lambda.js";
 import { createServiceMetrics } from "../core/observability/metrics.js";
 import { resolveJwtSecret } from "../core/secrets.js";
 import { createServices } from "../core/services.js";
+import { secretsManagerWebhookKey } from "../core/webhooks/secret-key-aws.js";
 import { createApp } from "./app.js";
 
 /**
@@ -22,6 +23,7 @@ const services = createServices({
   logger,
   mailbox: deployedMailbox(config, logger),
   instrumentClient: (client) => tracer.captureAWSv3Client(client),
+  webhookKeyFromSecretsManager: secretsManagerWebhookKey(config),
   // A file of its own beside index.mjs (lib/api.ts), loaded on the first small solve answered here.
   apiSolveEngine: () => import("./api-solver.mjs"),
   metrics,

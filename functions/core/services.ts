@@ -124,6 +124,11 @@ export interface ServiceOptions {
   instrumentClient?: <C extends object>(client: C) => C;
   /** The engine small plain solves are answered with in the API (executions/api-solve.ts); absent: never. */
   apiSolveEngine?: () => Promise<ApiSolveEngine>;
+  /**
+   * Reads the webhook key from Secrets Manager (webhooks/secret-key-aws.ts): given by the Lambdas that
+   * seal or open webhook secrets; absent, the local key file (or, with WEBHOOK_KEY_SECRET_ARN set, no key).
+   */
+  webhookKeyFromSecretsManager?: (secretArn: string) => Promise<Buffer>;
   /** The process's own metrics (observability/metrics.ts); absent: none. */
   metrics?: ServiceMetrics;
 }
@@ -164,7 +169,7 @@ export function createServices(options: ServiceOptions): Services {
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory, modelWork });
   const triggerStore = new TriggerStore(table);
-  const webhookSecrets = WebhookSecretBox.fromConfig(config);
+  const webhookSecrets = WebhookSecretBox.fromConfig(config, options.webhookKeyFromSecretsManager);
   const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger, webhookSecrets });
   const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });

@@ -3,6 +3,7 @@ import { createLogger } from "../core/logger.js";
 import { createTracer, observedHandler } from "../core/observability/lambda.js";
 import { createServiceMetrics } from "../core/observability/metrics.js";
 import { createServices } from "../core/services.js";
+import { secretsManagerWebhookKey } from "../core/webhooks/secret-key-aws.js";
 import { createWebhookHandler, type SqsEventLike } from "./handler.js";
 
 /**
@@ -18,6 +19,7 @@ const services = createServices({
   jwtSecret: "",
   logger: createLogger("incumbent-webhook"),
   instrumentClient: (client) => tracer.captureAWSv3Client(client),
+  webhookKeyFromSecretsManager: secretsManagerWebhookKey(config),
 });
 const deliver = createWebhookHandler(services);
 

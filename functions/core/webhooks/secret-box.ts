@@ -65,30 +65,24 @@ export function localKeyMaterial(file: string): Buffer {
   return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
 }
 
-/** The key material a Secrets Manager secret holds: a JSON `{ "secret": … }` (CDK's generated form) or the string itself. */
-async function secretsManagerMaterial(config: Pick<Config, "webhookKeySecretArn" | "region" | "awsEndpointUrl">): Promise<Buffer> {
-  const { GetSecretValueCommand, SecretsManagerClient } = await import("@aws-sdk/client-secrets-manager");
-  const client = new SecretsManagerClient({ region: config.region, ...(config.awsEndpointUrl ? { endpoint: config.awsEndpointUrl } : {}) });
-  const out = await client.send(new GetSecretValueCommand({ SecretId: config.webhookKeySecretArn }));
-  const value = out.SecretString ?? "";
-  let material = value;
-  try {
-    material = (JSON.parse(value) as Record<string, string>).secret ?? value;
-  } catch {
-    // a plain string
-  }
-  if (material.length < 32) throw new Error("the webhook key secret holds too little key material (at least 32 characters)");
-  return Buffer.from(material, "utf8");
-}
-
 export class WebhookSecretBox {
   private key: Promise<WebhookKey> | null = null;
 
   constructor(private readonly source: () => Promise<Buffer>) {}
 
-  /** Secrets Manager when WEBHOOK_KEY_SECRET_ARN is set, else the local key file. */
-  static fromConfig(config: Pick<Config, "webhookKeySecretArn" | "webhookKeyFile" | "region" | "awsEndpointUrl">): WebhookSecretBox {
-    return new WebhookSecretBox(config.webhookKeySecretArn ? () => secretsManagerMaterial(config) : async () => localKeyMaterial(config.webhookKeyFile));
+  /**
+   * The local key file, unless WEBHOOK_KEY_SECRET_ARN names a Secrets Manager secret: then the key comes
+   * from `secretsManager` — given only by the two Lambdas that seal and open secrets (the API, the
+   * webhook function; secret-key-aws.ts), so that no other bundle reaches GetSecretValue or needs the
+   * right (test/infra/rights.test.ts). A process without it that tries to seal or open fails loudly.
+   */
+  static fromConfig(config: Pick<Config, "webhookKeySecretArn" | "webhookKeyFile">, secretsManager?: (secretArn: string) => Promise<Buffer>): WebhookSecretBox {
+    const arn = config.webhookKeySecretArn;
+    if (!arn) return new WebhookSecretBox(async () => localKeyMaterial(config.webhookKeyFile));
+    return new WebhookSecretBox(async () => {
+      if (!secretsManager) throw new Error("this process was not given the webhook key (only the API and the webhook function seal or open webhook secrets)");
+      return secretsManager(arn);
+    });
   }
 
   private webhookKey(): Promise<WebhookKey> {

@@ -10,7 +10,7 @@ import type { SolverResult } from "../core/solvers/types.js";
 
 export const version = `jaos ${JAOS_VERSION}`;
 
-export function solve(problem: Problem, options: { timeLimitSeconds: number; gapTolerance: number }): SolverResult {
+export function solve(problem: Problem, options: { timeLimitSeconds: number; gapTolerance: number; integralityTolerance?: number }): SolverResult {
   const { stats: _stats, ...result } = solveJaos(problem, options);
   return result;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiSolver, acceptApiResult } from "../../functions/core/executions/api-solve.js";
+import { ApiSolver } from "../../functions/core/executions/api-solve.js";
 import { NO_METRICS } from "../../functions/core/observability/metrics.js";
-import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
+import type { Problem } from "../../functions/core/problem/schema.js";
 import { emptyResult } from "../../functions/core/solvers/types.js";
 import { SMALL_MILP } from "../support/models.js";
 import { startTestStack } from "../support/test-stack.js";
@@ -18,7 +18,17 @@ describe("answers from zero: small plain solves answered by the API", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startTestStack({
-      env: { LOCAL_WORKERS: "0", API_SOLVE_MAX_NONZEROS: "50", SOLVE_WAIT_SECONDS: "10", API_SOLVE_TAKEOVER_SECONDS: "1", INSTANCE_RATE_LIMIT_PER_MINUTE: "0" },
+      // No fair-share cap (ORG_MAX_RUNNING_JOBS=0): the solves this file leaves to the fleet would otherwise
+      // hold the organization's slots, and the next job would be parked in the table, not sent to the queue
+      // whose messages the takeover test counts.
+      env: {
+        LOCAL_WORKERS: "0",
+        API_SOLVE_MAX_NONZEROS: "50",
+        SOLVE_WAIT_SECONDS: "10",
+        API_SOLVE_TAKEOVER_SECONDS: "1",
+        INSTANCE_RATE_LIMIT_PER_MINUTE: "0",
+        ORG_MAX_RUNNING_JOBS: "0",
+      },
     });
   }, 120_000);
   afterAll(() => stack?.stop());
@@ -84,13 +94,23 @@ describe("answers from zero: small plain solves answered by the API", () => {
     expect(await stack.services.executionStore.get(record.org_id, record.id)).toMatchObject({ status: "queued" });
   });
 
-  it("keeps no point the independent check refuses: the API-side result passes one door", () => {
-    const problem = ProblemSchema.parse(SMALL_MILP);
-    const wrong = { ...emptyResult("optimal"), objective_value: 10.5, solution: { x: 3, y: 5 } };
-    const refused = acceptApiResult(problem, wrong);
-    expect(refused).toMatchObject({ solver_status: "error", solution: null, objective_value: null });
-    expect(refused.error_message).toMatch(/failed the independent check/);
-    const right = { ...emptyResult("optimal"), objective_value: 10.5, solution: { x: 0.5, y: 5 } };
-    expect(acceptApiResult(problem, right)).toBe(right);
+  it("an API-side answer passes the verification gate: a point that breaks the model is reported error with the broken row, never optimal", async () => {
+    // SMALL_MILP's cap: x + y <= 5.5 with y integer; the lying engine claims optimal at x = 3, y = 5.
+    const lying = new ApiSolver({
+      ...stack.services,
+      metrics: NO_METRICS,
+      engine: async () => ({
+        version: "test",
+        solve: () => ({ ...emptyResult("optimal"), objective_value: 13, dual_bound: 13, gap: 0, solution: { x: 3, y: 5 } }),
+      }),
+    });
+    const launched = await stack.api.post("/api/v2/solve/async", { problem: SMALL_MILP, solver_name: "jaos" });
+    const record = (await stack.services.executionStore.get(stack.bootstrap.organizationId, launched.body.execution_id))!;
+    const outcome = await lying.takeOver(record, "api:test", Date.now() + 20_000);
+    expect(outcome).toMatchObject({ status: "failed" });
+    const view = await stack.api.get(`/api/v2/models/executions/${record.id}`);
+    expect(view.status, view.text).toBe(200);
+    expect(view.body.result).toMatchObject({ status: "error", solver_status: "optimal", verification: { status: "violated", where: { kind: "constraint" } } });
+    expect(view.body.result.error_message).toMatch(/breaks the model/);
   });
 });

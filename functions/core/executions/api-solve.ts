@@ -6,10 +6,10 @@ import type { Logger } from "../logger.js";
 import { SERVICE_METRIC } from "../observability/metric-names.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
 import { type Problem, problemStats } from "../problem/schema.js";
-import { checkSolution } from "../solvers/checker.js";
+import { numericsOf } from "../problem/numerics.js";
 import { solveResponseOf } from "../solvers/result.js";
-import { snapIntegerValues } from "../solvers/solution.js";
 import { emptyResult, type SolverResult } from "../solvers/types.js";
+import { type VerifiedSolve, verifiedSolve, verifyResult } from "../solvers/verification.js";
 import type { WorkerHeartbeats } from "../health/worker-heartbeats.js";
 import type { MetricsStore } from "../store/metrics.js";
 import type { BlobStore } from "../blob/blob-store.js";
@@ -29,12 +29,12 @@ import type { ExecutionOutcome, ExecutionRecord, ExecutionStore } from "./store.
  *    queued message is then skipped by the worker that receives it, as any finished job's is).
  *
  * Recorded like any execution: a result blob, the lease's `finish`, `solved_by: "api"`, the solver
- * actually used (`jaos`), the service's totals. Every result passes `acceptApiResult` before it is kept.
+ * actually used (`jaos`), the service's totals. Every result passes the verification gate before it is kept.
  * A solve that reaches the API's budget before the user's time limit is not answered as `time_limit`:
  * the execution goes back to the queue for the fleet, as it would have without this path.
  */
 export interface ApiSolveEngine {
-  solve(problem: Problem, options: { timeLimitSeconds: number; gapTolerance: number }): SolverResult;
+  solve(problem: Problem, options: { timeLimitSeconds: number; gapTolerance: number; integralityTolerance?: number }): SolverResult;
   version: string;
 }
 
@@ -113,22 +113,33 @@ export class ApiSolver {
     const budgetSeconds = Math.max(0, (deadlineMs - Date.now() - API_SOLVE_MARGIN_MS) / 1000);
     const asked = record.settings.time_limit_seconds;
     const timeLimitSeconds = Math.min(asked, budgetSeconds);
-    let result: SolverResult;
+    // Through the verification gate like every worker's answer (solvers/verification.ts): the engine is
+    // the solve port; a big-M trickle is repeated with its integrality tolerance tightened. No
+    // cross-check here: this process has only jaos.
+    let gate: VerifiedSolve;
     try {
       const engine = await this.deps.engine!();
-      result = engine.solve(problem, { timeLimitSeconds, gapTolerance: record.settings.gap_tolerance });
-      result = { ...result, solver_version: engine.version };
+      gate = await verifiedSolve({
+        problem,
+        solver: API_SOLVER,
+        settings: { timeLimitSeconds, gapTolerance: record.settings.gap_tolerance, threads: 1 },
+        solve: async (_solver, p, s) => ({
+          ...engine.solve(p, { timeLimitSeconds: s.timeLimitSeconds, gapTolerance: s.gapTolerance, integralityTolerance: s.integralityTolerance }),
+          solver_version: engine.version,
+        }),
+      });
     } catch (error) {
-      result = emptyResult("error", `API-side solve failed: ${(error as Error).message}`);
+      const result = emptyResult("error", `API-side solve failed: ${(error as Error).message}`);
+      gate = { status: "error", result, verification: verifyResult(problem, result).verification, numerics: numericsOf(problem) };
     }
-    if (result.solver_status === "time_limit" && timeLimitSeconds < asked) {
+    const accepted = gate.result;
+    if (accepted.solver_status === "time_limit" && timeLimitSeconds < asked) {
       // The API's budget, not the user's limit, stopped it: the fleet gets the job as it would have.
       logger.info("API-side solve ran out of the API's budget; back to the fleet", { execution_id: record.id, budget_seconds: timeLimitSeconds });
       return (await executionStore.release(record.org_id, record.id, owner, clock.now())) ? "released" : null;
     }
-    const accepted = acceptApiResult(problem, result);
-    const response: SolveResponse = solveResponseOf(record.id, API_SOLVER, { ...accepted, solution: snapIntegerValues(problem, accepted.solution) });
-    const final = accepted.solver_status === "error" ? "failed" : "completed";
+    const response: SolveResponse = solveResponseOf(record.id, API_SOLVER, accepted, gate);
+    const final = gate.status === "error" ? "failed" : "completed";
     const ref = await storePayload(blobs, resultKey(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
     const now = clock.now();
     const errorMessage = final === "failed" ? (accepted.error_message ?? "the solver failed") : null;
@@ -141,31 +152,8 @@ export class ApiSolver {
     });
     if (!finished) return null; // swept meanwhile: that outcome stands
     this.deps.metrics.count(SERVICE_METRIC.apiSolves);
-    this.deps.metrics.outcome(SERVICE_METRIC.solveOutcomes, final === "failed" ? "error" : accepted.solver_status);
+    this.deps.metrics.outcome(SERVICE_METRIC.solveOutcomes, gate.status);
     await this.deps.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: accepted.wall_time_ms ?? 0 }, now).catch(() => undefined);
     return { id: record.id, status: final, result: ref, error_message: errorMessage };
   }
-}
-
-/**
- * The one door an API-side result passes before it is kept: a point the engine calls feasible is checked
- * against the problem itself (bounds, rows, integrality, objective), and a point that fails is not
- * reported — the result becomes an error naming the check. (Where the verification gate
- * `verifiedSolve` exists, this is the function to point at it.)
- */
-export function acceptApiResult(problem: Problem, result: SolverResult): SolverResult {
-  const claimsPoint = result.solution !== null && ["optimal", "feasible", "time_limit"].includes(result.solver_status);
-  if (!claimsPoint) return result;
-  const violations = checkSolution(problem, result.solution!, { objective: result.objective_value ?? undefined, tolerance: 1e-6 });
-  if (violations.length === 0) return result;
-  return {
-    ...result,
-    solver_status: "error",
-    solution: null,
-    objective_value: null,
-    error_message: `the API-side solve's point failed the independent check: ${violations
-      .slice(0, 3)
-      .map((v) => v.message)
-      .join("; ")}`,
-  };
 }

@@ -80,6 +80,8 @@ const DEFAULT_RUN = SEED === DEFAULT_SEED && RUNS === 250;
  * engines here (the issue's three and one generated; a child starts in 0.5 s on a quiet machine, 2–4 s on a busy one).
  */
 const CHILD_SAMPLE = 4;
+/** The solvers a cross-check may pick: all five, as on a worker with every solver installed. */
+const CROSS_CHECKERS: readonly SolverName[] = ["scip", "highs", "cbc", "glpk", "jaos"];
 
 const enabled = machineHas("cbc", "glpsol", "python_solvers");
 
@@ -121,6 +123,9 @@ describe.runIf(enabled)(`numerics suite (seed ${SEED}, ${RUNS} generated MILPs +
     { label: "highs-wasm", solver: "highs", solve: (_, problem, settings) => highsWasmEngine.solve(problem, settings, () => undefined) },
   ];
   const examples = ISSUE_CASES.map((c): [NumericsCase] => [c]);
+  /** A second solver for the gate's cross-check, as the worker's toolkit gives it (jaos in this process, as above). */
+  const crossCheck: SolveFn = (name, problem, settings) =>
+    name === "jaos" ? jaosEngine.solve(problem, settings, () => undefined) : throughAdapter(name, problem, settings);
 
   it(`jaos and HiGHS-wasm in their adapters' Node children answer as in this process (${CHILD_SAMPLE} cases)`, { timeout: 300_000 }, async () => {
     const children: { solver: SolverName; adapter: SolverAdapter; engine: SolveFn }[] = [
@@ -156,7 +161,7 @@ describe.runIf(enabled)(`numerics suite (seed ${SEED}, ${RUNS} generated MILPs +
     }, async () => {
       const judged = async (c: NumericsCase) => {
         const problem = ProblemSchema.parse(c.problem);
-        const answer = await serviceAnswer({ solve, solver, problem, settings: SETTINGS });
+        const answer = await serviceAnswer({ solve, solver, problem, settings: SETTINGS, others: crossCheck, crossCheckers: CROSS_CHECKERS });
         return judgeAnswer(c, problem, answer);
       };
 

@@ -282,6 +282,12 @@ export async function verifiedSolve<R extends GateInput>(options: VerifiedSolveO
       }
     }
   }
+  // The explanation's own re-solves found a point of the whole model (explain.ts: `verdict_check`
+  // refuted): the infeasible verdict is wrong, whatever the cross-check said or whether it ran.
+  const check = judged.result.infeasibility?.verdict_check;
+  if (judged.status === "infeasible" && check?.status === "refuted") {
+    judged = refuted(judged, { solver_name: check.solver ?? solver, objective_value: null, solution: null, execution_id: null });
+  }
   const { trickle: _, ...out } = judged;
   return { ...out, numerics };
 }

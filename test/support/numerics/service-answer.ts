@@ -1,23 +1,36 @@
 import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
 import type { Problem } from "../../../functions/core/problem/schema.js";
 import { solveResponseOf } from "../../../functions/core/solvers/result.js";
-import { snapIntegerValues } from "../../../functions/core/solvers/solution.js";
-import type { SolverName, SolverResult, SolveSettings } from "../../../functions/core/solvers/types.js";
+import type { SolverName, SolveSettings } from "../../../functions/core/solvers/types.js";
+import { type SolveFn, verifiedSolve } from "../../../functions/core/solvers/verification.js";
 
-/** One solver run, as the verification gate of issue 24 takes it (functions/core/solvers/verification.ts). */
-export type SolveFn = (solver: SolverName, problem: Problem, settings: SolveSettings) => Promise<SolverResult>;
+export type { SolveFn };
 
 /**
- * The answer the service reports for one solve: the one place the numerics suite asks for it.
+ * The answer the service reports for one solve: the one place the numerics suite asks for it. As the
+ * worker's `solveExecution` (solver-container/src/jobs/execution.ts) does: the solver's run through the
+ * verification gate (`verifiedSolve`: the point checked against the model as submitted, a big-M trickle
+ * repeated once with a tighter integrality tolerance, an uncertified infeasible or unbounded verdict on
+ * risky numerics cross-checked by another solver), then the response's fields (`solveResponseOf`).
  *
- * Today it is what the worker's `solveExecution` (solver-container/src/jobs/execution.ts) makes of the
- * solver's result: integer values snapped (`snapIntegerValues`), then the response's fields
- * (`solveResponseOf`); nothing checks the point. When the gate lands, this body becomes
- *   `verifiedSolve({ problem, solver, settings, solve })` mapped to the response the same way,
- * and the suite then judges the gate's answers.
+ * `solve` runs `solver`; `others` runs any other solver a cross-check picks (the worker's toolkit plays
+ * both roles); `crossCheckers` lists the solvers this machine has, as the worker's inventory does.
  */
-export async function serviceAnswer(options: { solve: SolveFn; solver: SolverName; problem: Problem; settings: SolveSettings }): Promise<SolveResponse> {
-  const { solve, solver, problem, settings } = options;
-  const result = await solve(solver, problem, settings);
-  return solveResponseOf("numerics-suite", solver, { ...result, solution: snapIntegerValues(problem, result.solution) });
+export async function serviceAnswer(options: {
+  solve: SolveFn;
+  solver: SolverName;
+  problem: Problem;
+  settings: SolveSettings;
+  others?: SolveFn;
+  crossCheckers?: readonly SolverName[];
+}): Promise<SolveResponse> {
+  const { solve, solver, problem, settings, others } = options;
+  const gate = await verifiedSolve({
+    problem,
+    solver,
+    settings,
+    solve: (name, p, s) => (name === solver || !others ? solve(name, p, s) : others(name, p, s)),
+    crossCheckers: others ? options.crossCheckers : undefined,
+  });
+  return solveResponseOf("numerics-suite", solver, gate.result, gate);
 }

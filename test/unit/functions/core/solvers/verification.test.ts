@@ -419,6 +419,37 @@ describe("verifiedSolve: the repeat and the cross-check, through a fake solve po
     expect(out.result.infeasibility).toMatchObject({ irreducible: true, verified: false });
   });
 
+  it("an infeasible verdict whose explanation's re-solves found a point of the whole model is refuted, even on tame numerics with no cross-check", async () => {
+    const refutedByExplanation: GateInput = {
+      ...answer("infeasible"),
+      infeasibility: {
+        constraints: [],
+        variable_bounds: [],
+        method: "deletion_filter",
+        irreducible: false,
+        verified: false,
+        verdict_check: { status: "refuted", solver: "highs", message: "highs found a point" },
+      },
+    };
+    const out = await verifiedSolve({ problem: bigM(10, 1), solver: "jaos", settings, solve: async () => refutedByExplanation });
+    expect(out.status).toBe("error");
+    expect(out.verification).toMatchObject({ status: "violated", claimed_status: "infeasible", refuted_by: { solver_name: "highs" } });
+    expect(out.result.error_message).toMatch(/said infeasible, but highs found a point/);
+    // An unconfirmed or confirmed check leaves the verdict as it is.
+    for (const status of ["confirmed", "unconfirmed"] as const) {
+      const kept = await verifiedSolve({
+        problem: bigM(10, 1),
+        solver: "jaos",
+        settings,
+        solve: async () => ({
+          ...refutedByExplanation,
+          infeasibility: { ...refutedByExplanation.infeasibility!, verdict_check: { status, solver: null, message: "" } },
+        }),
+      });
+      expect(kept.status).toBe("infeasible");
+    }
+  });
+
   it("no cross-check on tame numerics, on a certified verdict, or when the second solver agrees", async () => {
     const tame = bigM(10, 1);
     const calls: SolverName[] = [];

@@ -156,6 +156,18 @@ def integrality_tolerance(settings):
     return None if value is None else float(value)
 
 
+def feasibility_tolerance(settings):
+    """The row feasibility tolerance the verification gate asks for on a repeat, or None for the solver's default."""
+    value = settings.get("feasibility_tolerance")
+    return None if value is None else float(value)
+
+
+def tightest(*values):
+    """The smallest of the tolerances given (None: not given), or None when none is."""
+    given = [v for v in values if v is not None]
+    return min(given) if given else None
+
+
 def pool_size(settings):
     """How many distinct solutions the request wants back (1: only the best)."""
     return max(1, int(settings.get("solution_pool_size") or 1))

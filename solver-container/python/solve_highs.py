@@ -6,7 +6,17 @@ from collections import deque
 import highspy
 import numpy as np
 
-from solve_common import Deadline, SolutionPool, empty_result, finite, has_open_integer_column, integrality_tolerance, pool_size
+from solve_common import (
+    Deadline,
+    SolutionPool,
+    empty_result,
+    feasibility_tolerance,
+    finite,
+    has_open_integer_column,
+    integrality_tolerance,
+    pool_size,
+    tightest,
+)
 
 INF = highspy.kHighsInf
 STATUS = highspy.HighsModelStatus
@@ -105,10 +115,15 @@ class Run:
         if not presolve:
             h.setOptionValue("presolve", "off")
         applied = ["time_limit", "mip_rel_gap", "threads"]
-        if integrality_tolerance(settings) is not None:
-            # HiGHS judges integrality (and a MIP's row feasibility) with this one tolerance.
-            h.setOptionValue("mip_feasibility_tolerance", integrality_tolerance(settings))
+        mip_tolerance = tightest(integrality_tolerance(settings), feasibility_tolerance(settings))
+        if mip_tolerance is not None:
+            # HiGHS judges integrality and a MIP's row feasibility with this one tolerance.
+            h.setOptionValue("mip_feasibility_tolerance", mip_tolerance)
             applied.append("mip_feasibility_tolerance")
+        if feasibility_tolerance(settings) is not None:
+            # The LP's rows (every node's relaxation) with this one.
+            h.setOptionValue("primal_feasibility_tolerance", feasibility_tolerance(settings))
+            applied.append("primal_feasibility_tolerance")
         self.applied = {name: option_value(h, name) for name in applied}
         self.is_mip = any(form["integrality"])
         h.passModel(build_lp(form, objective))

@@ -16,10 +16,12 @@ from solve_common import (
     empty_result,
     finite,
     has_open_integer_column,
+    feasibility_tolerance,
     integrality_tolerance,
     memory_ceiling_mb,
     memory_limit_message,
     pool_size,
+    tightest,
 )
 
 # SCIP statuses that stop the search early for a reason other than the time limit.
@@ -196,9 +198,10 @@ def apply_settings(m, settings, seconds):
     # SCIP's optimize() searches with one thread; lp/threads is what it offers to the LP solver.
     m.setParam("lp/threads", int(settings["threads"]))
     names = ["limits/time", "limits/gap", "lp/threads"]
-    if integrality_tolerance(settings) is not None:
-        # SCIP judges integrality with its feasibility tolerance.
-        m.setParam("numerics/feastol", integrality_tolerance(settings))
+    feastol = tightest(integrality_tolerance(settings), feasibility_tolerance(settings))
+    if feastol is not None:
+        # SCIP judges integrality and row feasibility with this one tolerance.
+        m.setParam("numerics/feastol", feastol)
         names.append("numerics/feastol")
     ceiling = memory_ceiling_mb(settings)
     if ceiling:

@@ -13,7 +13,7 @@ import { createJaosAdapter, jaosEngine } from "../../solver-container/src/adapte
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
 import { machineHas } from "../support/machine.js";
-import { FAMILIES, ISSUE_CASES, type NumericsCase, type NumericsFamily, numericsCase } from "../support/numerics/cases.js";
+import { FAMILIES, ISSUE_CASES, type NumericsCase, numericsCase } from "../support/numerics/cases.js";
 import { describeCase, judgeAnswer, Tally, tallyTable } from "../support/numerics/judge.js";
 import { type SolveFn, serviceAnswer } from "../support/numerics/service-answer.js";
 
@@ -46,35 +46,6 @@ const SHRINK = process.env.NUMERICS_SHRINK ?? "failing";
 /** Short: a time limit is an honest answer, and the models are small enough that none should need it. */
 const SETTINGS: SolveSettings = { timeLimitSeconds: 10, gapTolerance: 1e-9, threads: 1 };
 
-/**
- * Today's defects (issue 24), as this suite finds them with the default seed and count: per solver, the
- * families on which the service's answer is wrong. A listed family is asserted to be still wrong (so the
- * list can only shrink, and the suite is shown to fail on today's code), every other family to be right.
- * When the verification gate lands (`serviceAnswer` → `verifiedSolve`), this list empties: then the suite
- * asserts 0 wrong on every solver. `NUMERICS_STRICT=1` ignores the list (0 wrong everywhere) — the check to
- * run against the gate and the jaos fixes before they merge.
- */
-const WRONG_ON_TODAYS_CODE: Partial<Record<string, NumericsFamily[]>> = {
-  // An integer accepted 1e-7 from an integer, then snapped into a point that breaks its big-M row (fixed
-  // charge, semi-continuous); presolve's false infeasible (near-integral, disjunctive, semi-continuous) and
-  // a suboptimal "optimal" (near-integral, disjunctive): both gone with presolve off or
-  // mip_feasibility_tolerance 1e-9.
-  highs: ["fixed-charge", "disjunctive", "semi-continuous", "near-integral"],
-  "highs-wasm": ["fixed-charge", "disjunctive", "semi-continuous", "near-integral"],
-  // False infeasible at M ≥ 1e7 in every family; snapped trickles (near-integral, disjunctive).
-  cbc: ["fixed-charge", "indicator", "disjunctive", "semi-continuous", "near-integral"],
-  // Snapped trickles everywhere, false infeasible from presolve's rounding (fixed charge), and on indicator
-  // rows what SCIP does.
-  jaos: ["fixed-charge", "indicator", "disjunctive", "semi-continuous", "near-integral"],
-  // On x − M·y ≥ L − M: y = 1 with x short of L by less than 1e-6·M, within a tolerance relative to that
-  // side — a bonus taken that the model forbids, or a point on an infeasible model.
-  scip: ["indicator"],
-  // The same as SCIP's on indicator rows; a suboptimal "optimal" (near-integral: x = −2 where −1 or 0 is optimal).
-  glpk: ["indicator", "near-integral"],
-};
-const STRICT = process.env.NUMERICS_STRICT === "1";
-const knownWrong = (label: string): NumericsFamily[] => (STRICT ? [] : (WRONG_ON_TODAYS_CODE[label] ?? []));
-const DEFAULT_RUN = SEED === DEFAULT_SEED && RUNS === 250;
 /**
  * Cases sent through the jaos and HiGHS-wasm adapters' Node children as well, to show they answer as the
  * engines here (the issue's three and one generated; a child starts in 0.5 s on a quiet machine, 2–4 s on a busy one).
@@ -156,7 +127,7 @@ describe.runIf(enabled)(`numerics suite (seed ${SEED}, ${RUNS} generated MILPs +
   });
 
   for (const { label, solver, solve } of solvers) {
-    it(`${label}: 0 wrong answers${knownWrong(label).length > 0 ? ` outside today's known defects (${knownWrong(label).join(", ")})` : ""}`, {
+    it(`${label}: 0 wrong answers`, {
       timeout: 900_000,
     }, async () => {
       const judged = async (c: NumericsCase) => {
@@ -179,7 +150,7 @@ describe.runIf(enabled)(`numerics suite (seed ${SEED}, ${RUNS} generated MILPs +
       tally.seconds = (performance.now() - started) / 1000;
       expect(pass.failed, fc.defaultReportMessage(pass) ?? "").toBe(false);
 
-      const unexpected = FAMILIES.filter((f) => tally.wrongByFamily.has(f) && !knownWrong(label).includes(f));
+      const unexpected = FAMILIES.filter((f) => tally.wrongByFamily.has(f));
       const toShrink = SHRINK === "all" ? [...tally.firstWrong.keys()] : SHRINK === "none" ? [] : unexpected;
       const shrunk: string[] = [];
       for (const family of toShrink) {
@@ -201,17 +172,12 @@ describe.runIf(enabled)(`numerics suite (seed ${SEED}, ${RUNS} generated MILPs +
         counterexamples.push(text);
       }
 
-      // Every wrong outside the known defects fails the test, with its shrunk counterexample.
+      // Every wrong answer fails the test, with its shrunk counterexample. (Before the verification gate
+      // and jaos's big-M fixes, every solver gave wrong answers here: docs/decisions.md, "The numerics suite".)
       expect(
         unexpected.map((f) => `${f}: ${tally.wrongByFamily.get(f)} wrong; first: ${tally.firstWrong.get(f)!.why}`),
         shrunk.join("\n\n"),
       ).toEqual([]);
-      // A known defect that no longer shows (with the default seed and count) is taken off the list.
-      if (DEFAULT_RUN)
-        expect(
-          knownWrong(label).filter((f) => !tally.wrongByFamily.has(f)),
-          "fixed: remove from WRONG_ON_TODAYS_CODE",
-        ).toEqual([]);
     });
   }
 });

@@ -29,9 +29,16 @@ export interface SolveSettings {
    * integrality tolerance the solver should use; absent = its default. The verification gate sets it
    * when it repeats a solve whose integer values only passed within the default (a big-M "trickle"):
    * HiGHS `mip_feasibility_tolerance`, SCIP `numerics/feastol`, CBC `integerTolerance`, jaos its own;
-   * glpsol has no such option (verification.ts, INTEGRALITY_TOLERANCE_OPTIONS).
+   * glpsol has no such option (verification.ts, TOLERANCE_OPTIONS).
    */
   integralityTolerance?: number;
+  /**
+   * Row feasibility tolerance the solver should use; absent = its default. The gate sets it on the same
+   * repeat when a point held a big-M row only within a tolerance relative to its big terms: HiGHS
+   * `primal_feasibility_tolerance` (and `mip_feasibility_tolerance`), SCIP `numerics/feastol`, CBC
+   * `primalTolerance`; jaos and glpsol have none.
+   */
+  feasibilityTolerance?: number;
 }
 
 const RangeSchema = z.object({

@@ -31,6 +31,12 @@ export interface PointAssessment {
 
 const fmt = (v: number) => (Number.isInteger(v) || Math.abs(v) >= 1e-3 ? String(Number(v.toPrecision(10))) : v.toExponential(3));
 
+/**
+ * What floating point may leave in a row's activity summed from the point (compensated sums; the products
+ * rounded once each): far below any solver's tolerance, far above what a wrong point leaves.
+ */
+export const ROUNDING_ALLOWANCE = 1e-12;
+
 function limitOf(tolerance: number, size: number): number {
   return tolerance * Math.max(1, size);
 }
@@ -40,7 +46,21 @@ function limitOf(tolerance: number, size: number): number {
  * name the problem lacks, is a violation of kind "value"). Integrality here is the distance to the
  * nearest integer only; the rounded point is a second assessment (roundedPoint).
  */
-export function assessPoint(problem: Problem, point: Record<string, number>): PointAssessment {
+/**
+ * How a row's violation is scaled.
+ * - "solver": by the row's whole size max(1, |side|, Σ_j |a_ij·x_j|), as a solver judges its own point: a
+ *   row of big terms relatively. It tells whether the solver kept to its own tolerance.
+ * - "reported" (the default, what a reported point must pass): the integer columns hold integers (the
+ *   point is the rounded one), so their terms are exact and carry no error a tolerance should absorb; the
+ *   row is scaled by its continuous part only, max(1, Σ_{continuous j} |a_ij·x_j|), plus a floating-point
+ *   allowance of ROUNDING_ALLOWANCE · (Σ_j |a_ij·x_j| + |side|). A big-M row `x − M·y ≥ L − M` with y = 1
+ *   then holds only with x ≥ L − 1e-6, not x ≥ L − 1e-6·M (a bonus the model forbids, taken within a
+ *   solver's relative tolerance).
+ */
+export type RowScale = "solver" | "reported";
+
+export function assessPoint(problem: Problem, point: Record<string, number>, options: { rows?: RowScale } = {}): PointAssessment {
+  const strict = (options.rows ?? "reported") === "reported";
   const violations: Finding[] = [];
   let maxViolation = 0;
   /** Records a scaled violation; the finding (and its message) is built only when it is beyond the tolerance. */
@@ -125,17 +145,23 @@ export function assessPoint(problem: Problem, point: Record<string, number>): Po
     let sum = 0;
     let compensation = 0;
     let size = 0;
+    let continuousSize = 0;
     for (let k = rows.start[i]!; k < rows.start[i + 1]!; k++) {
-      const term = rows.coef[k]! * x[rows.column[k]!]!;
+      const j = rows.column[k]!;
+      const term = rows.coef[k]! * x[j]!;
       const next = sum + term;
       compensation += Math.abs(sum) >= Math.abs(term) ? sum - next + term : term - next + sum;
       sum = next;
       size += Math.abs(term);
+      if (!rows.integer[j]) continuousSize += Math.abs(term);
     }
     const a = sum + compensation;
+    /** The violation `amount` of side `b`, scaled by the rule in force. */
+    const scale = (amount: number, b: number) =>
+      strict ? Math.max(0, amount - ROUNDING_ALLOWANCE * (size + Math.abs(b))) / Math.max(1, continuousSize) : amount / Math.max(1, Math.abs(b), size);
     if (c.lb !== null && a < c.lb) {
       const amount = c.lb - a;
-      const scaled = amount / Math.max(1, Math.abs(c.lb), size);
+      const scaled = scale(amount, c.lb);
       note(scaled, FEASIBILITY_TOLERANCE, () => ({
         kind: "constraint",
         name: c.name,
@@ -146,7 +172,7 @@ export function assessPoint(problem: Problem, point: Record<string, number>): Po
     }
     if (c.ub !== null && a > c.ub) {
       const amount = a - c.ub;
-      const scaled = amount / Math.max(1, Math.abs(c.ub), size);
+      const scaled = scale(amount, c.ub);
       note(scaled, FEASIBILITY_TOLERANCE, () => ({
         kind: "constraint",
         name: c.name,
@@ -165,6 +191,8 @@ interface CompiledRows {
   start: Int32Array;
   column: Int32Array;
   coef: Float64Array;
+  /** 1 for an integer or binary column. */
+  integer: Uint8Array;
 }
 const compiled = new WeakMap<Problem, CompiledRows>();
 
@@ -174,7 +202,12 @@ function compiledRows(problem: Problem): CompiledRows {
   const index = new Map(problem.variables.map((v, j) => [v.name, j]));
   let nonzeros = 0;
   for (const c of problem.constraints) nonzeros += c.terms.length;
-  const rows: CompiledRows = { start: new Int32Array(problem.constraints.length + 1), column: new Int32Array(nonzeros), coef: new Float64Array(nonzeros) };
+  const rows: CompiledRows = {
+    start: new Int32Array(problem.constraints.length + 1),
+    column: new Int32Array(nonzeros),
+    coef: new Float64Array(nonzeros),
+    integer: Uint8Array.from(problem.variables, (v) => (v.type === "continuous" ? 0 : 1)),
+  };
   let k = 0;
   problem.constraints.forEach((c, i) => {
     rows.start[i] = k;

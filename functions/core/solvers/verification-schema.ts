@@ -5,8 +5,11 @@ import { SolverStatusSchema } from "./types.js";
  * The tolerances of the verification gate, stated once and the same for every solver
  * (docs/decisions.md, "The verification gate"). With size = max(1, …) as below, a point passes when
  * - each finite bound b of a variable holds within FEASIBILITY_TOLERANCE · max(1, |b|);
- * - each row side b holds within FEASIBILITY_TOLERANCE · max(1, |b|, Σ_j |a_ij·x_j|) — the row's size, so
- *   a row of big terms is judged relatively and a row of small ones absolutely;
+ * - each row side b holds within FEASIBILITY_TOLERANCE · max(1, Σ_{continuous j} |a_ij·x_j|) plus a
+ *   floating-point allowance of 1e-12 · (Σ_j |a_ij·x_j| + |b|), with the integer variables at their
+ *   integers: the row's continuous size, so a row of big continuous terms is judged relatively, a row of
+ *   small ones absolutely, and the big coefficients of integer columns (exact at integers) buy no room — a
+ *   big-M row `x − M·y ≥ L − M` at y = 1 needs x ≥ L − 1e-6, not L − 1e-6·M;
  * - each integer or binary variable is within INTEGRALITY_TOLERANCE of an integer, and the point with
  *   those variables rounded to their integers still passes the bounds and rows (a big-M "trickle",
  *   `x − 1e7·y ≤ 0` holding only because y = 3e-7, does not);
@@ -49,7 +52,7 @@ export const VerificationSchema = z
       .number()
       .nullable()
       .describe(
-        `the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at ${FEASIBILITY_TOLERANCE} and below; null without a point`,
+        `the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at ${FEASIBILITY_TOLERANCE} and below; null without a point`,
       ),
     where: ViolationPlaceSchema.nullable().describe("the worst row, bound or integer variable, in the model's names; null when nothing is violated"),
     message: z.string().nullable().describe("what the gate found or changed, in words; null when the point passed as the solver reported it"),
@@ -60,10 +63,16 @@ export const VerificationSchema = z
     retried_with: z
       .object({
         integrality_tolerance: z.number().describe("the tightened integrality tolerance the solve was repeated with"),
+        feasibility_tolerance: z
+          .number()
+          .nullable()
+          .describe("the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol)"),
         first_answer: z.string().describe("why: the first answer's point, in words"),
       })
       .nullable()
-      .describe("set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle)"),
+      .describe(
+        "set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room",
+      ),
     cross_check: z
       .object({
         solver_name: z.string(),
@@ -72,7 +81,7 @@ export const VerificationSchema = z
       })
       .nullable()
       .describe(
-        "an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget",
+        "a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible)",
       ),
     refuted_by: z
       .object({
@@ -85,6 +94,6 @@ export const VerificationSchema = z
       .describe("a verified point that refutes an infeasible (or unbounded) verdict"),
   })
   .describe(
-    `the verification gate's check of the reported point against the model as submitted: bounds and rows within ${FEASIBILITY_TOLERANCE}·max(1, size), integrality within ${INTEGRALITY_TOLERANCE} with the rounded point still feasible, the objective recomputed within ${OBJECTIVE_TOLERANCE} relative; the same tolerances for every solver (docs/decisions.md)`,
+    `the verification gate's check of the reported point against the model as submitted: bounds and rows within ${FEASIBILITY_TOLERANCE}·max(1, size) (a row's size: its continuous terms, the integer variables at their integers), integrality within ${INTEGRALITY_TOLERANCE} with the rounded point still feasible, the objective recomputed within ${OBJECTIVE_TOLERANCE} relative; the same tolerances for every solver (docs/decisions.md)`,
   );
 export type Verification = z.infer<typeof VerificationSchema>;

@@ -47,14 +47,21 @@ export interface VerifyOptions {
   gapTolerance?: number;
 }
 
-/** The solver option the gate tightens on a repeat, by solver; null: the solver has none (glpsol). */
-export const INTEGRALITY_TOLERANCE_OPTIONS: Record<SolverName, string | null> = {
-  highs: "mip_feasibility_tolerance",
-  scip: "numerics/feastol",
-  cbc: "integerTolerance",
-  jaos: "integralityTolerance",
-  glpk: null,
+/**
+ * The solver options the gate tightens on a repeat, by solver; null: the solver has none (glpsol has
+ * neither; jaos judges row feasibility with fixed tolerances of its own, and rows are what the repeat
+ * tightens when no integer moved).
+ */
+export const TOLERANCE_OPTIONS: Record<SolverName, { integrality: string | null; feasibility: string | null }> = {
+  highs: { integrality: "mip_feasibility_tolerance", feasibility: "primal_feasibility_tolerance" },
+  scip: { integrality: "numerics/feastol", feasibility: "numerics/feastol" },
+  cbc: { integrality: "integerTolerance", feasibility: "primalTolerance" },
+  jaos: { integrality: "integralityTolerance", feasibility: null },
+  glpk: { integrality: null, feasibility: null },
 };
+
+/** The row feasibility tolerance of a repeat (solvers' defaults are 1e-6 to 1e-7, relative to scaled rows). */
+export const TIGHTENED_FEASIBILITY_TOLERANCE = 1e-9;
 
 /** The tightened integrality tolerance of a repeat: a tenth of the smallest trickle, within [1e-10, 1e-9]. */
 export function tightenedIntegralityTolerance(smallestTrickle: number): number {
@@ -73,7 +80,12 @@ export const CROSS_CHECK_PREFERENCE: readonly SolverName[] = ["scip", "highs", "
 const POINT_VERDICTS: ReadonlySet<SolverStatus> = new Set(["optimal", "feasible", "time_limit"]);
 
 interface Judgement<R extends SolverResult> extends VerifiedResult<R> {
-  /** The rounded variables of a trickle and their smallest distance to the integer, when that is what broke the point. */
+  /**
+   * Set when the solver kept to its own tolerances (its raw point passes rows scaled by their whole size)
+   * and the reported point fails only the gate's stricter reading: a big-M trickle (the rounded integer
+   * variables in the broken rows, and their smallest distance to the integer) or, with no variable named,
+   * a row held only within a tolerance relative to its big terms. A repeat with tighter tolerances may cure it.
+   */
   trickle: { variables: string[]; smallestDistance: number } | null;
 }
 
@@ -92,7 +104,8 @@ function trickleOf(
   const inBounds = broken.filter((f) => f.kind === "bound" && movedSet.has(f.name)).map((f) => f.name);
   const named = [...new Set([...inRows, ...inBounds])];
   const variables = named.length > 0 ? named : rounded.moved;
-  return { variables, smallestDistance: Math.min(...variables.map((name) => Math.abs(raw[name]! - rounded.point[name]!))) };
+  const distances = variables.map((name) => Math.abs(raw[name]! - rounded.point[name]!));
+  return { variables, smallestDistance: distances.length > 0 ? Math.min(...distances) : Number.POSITIVE_INFINITY };
 }
 
 function place(f: Finding): ViolationPlace {
@@ -129,9 +142,11 @@ function judge<R extends SolverResult>(problem: Problem, result: R, options: Ver
     return { status: claimed, result, verification, trickle: null };
   }
   const raw = result.solution;
-  const rawCheck = assessPoint(problem, raw);
+  // The solver's own reading (rows scaled by their whole size) of its raw point, and the gate's reading
+  // of the point reported: integers rounded, rows scaled by their continuous part (verification-point.ts).
+  const rawCheck = assessPoint(problem, raw, { rows: "solver" });
   const rounded = roundedPoint(problem, raw);
-  const roundedCheck = rounded.moved.length > 0 ? assessPoint(problem, rounded.point) : rawCheck;
+  const roundedCheck = assessPoint(problem, rounded.point, { rows: "reported" });
   const objectiveOff = objectiveFinding(result.objective_value, rawCheck.objective, rawCheck.objectiveSize);
 
   if (roundedCheck.violations.length === 0 && objectiveOff === null) {
@@ -150,14 +165,16 @@ function judge<R extends SolverResult>(problem: Problem, result: R, options: Ver
   verification.status = "violated";
   verification.max_violation = Math.max(rawCheck.maxViolation, roundedCheck.maxViolation, objectiveOff?.scaled ?? 0);
   verification.where = place(worst);
-  verification.message = trickle
-    ? `${worst.message} once ${trickle.variables
-        .slice(0, 3)
-        .map((name) => `"${name}" = ${raw[name]} is taken as the integer ${rounded.point[name]}`)
-        .join(
-          ", ",
-        )}${trickle.variables.length > 3 ? ` (and ${trickle.variables.length - 3} more)` : ""}: the point holds only because of the integrality tolerance`
-    : worst.message;
+  verification.message = !trickle
+    ? worst.message
+    : trickle.variables.length === 0
+      ? `${worst.message}: the point holds only within a tolerance relative to the row's big terms (a big-M row's slack taken as room)`
+      : `${worst.message} once ${trickle.variables
+          .slice(0, 3)
+          .map((name) => `"${name}" = ${raw[name]} is taken as the integer ${rounded.point[name]}`)
+          .join(
+            ", ",
+          )}${trickle.variables.length > 3 ? ` (and ${trickle.variables.length - 3} more)` : ""}: the point holds only because of the integrality tolerance`;
   const reported = {
     ...result,
     objective_value: Number.isFinite(rawCheck.objective) ? rawCheck.objective : result.objective_value,
@@ -239,17 +256,30 @@ export async function verifiedSolve<R extends GateInput>(options: VerifiedSolveO
   const first = await solve(solver, problem, settings);
   let judged = judge(problem, first, verify);
   if (judged.trickle) {
-    const option = INTEGRALITY_TOLERANCE_OPTIONS[solver];
+    const options = TOLERANCE_OPTIONS[solver];
+    const integers = judged.trickle.variables.length > 0;
+    // A trickle needs the integrality option; a row's slack taken as room, the feasibility option.
+    const option = integers ? options.integrality : options.feasibility;
     if (option === null) {
-      judged.verification.message += `; ${solver} has no integrality tolerance option, so the solve was not repeated`;
+      judged.verification.message += `; ${solver} has no ${integers ? "integrality" : "feasibility"} tolerance option, so the solve was not repeated`;
     } else if (settings.integralityTolerance === undefined || settings.integralityTolerance > INTEGRALITY_TOLERANCE / 10) {
-      const tightened = tightenedIntegralityTolerance(judged.trickle.smallestDistance);
+      const tightened = tightenedIntegralityTolerance(integers ? judged.trickle.smallestDistance : TIGHTENED_FEASIBILITY_TOLERANCE);
+      const feasibility = options.feasibility ? TIGHTENED_FEASIBILITY_TOLERANCE : undefined;
       const firstAnswer = judged.verification.message!;
-      const again = await solve(solver, problem, { ...settings, timeLimitSeconds: remaining(), integralityTolerance: tightened });
+      const again = await solve(solver, problem, {
+        ...settings,
+        timeLimitSeconds: remaining(),
+        integralityTolerance: tightened,
+        ...(feasibility !== undefined ? { feasibilityTolerance: feasibility } : {}),
+      });
       judged = judge(problem, withTimesOf(again, [first]), verify);
-      judged.verification.retried_with = { integrality_tolerance: tightened, first_answer: firstAnswer };
+      judged.verification.retried_with = { integrality_tolerance: tightened, feasibility_tolerance: feasibility ?? null, first_answer: firstAnswer };
       if (judged.verification.status === "verified" && judged.verification.message === null) {
-        judged.verification.message = `repeated with ${option} = ${tightened}: the first answer's point broke the model once its integer values were rounded`;
+        const what = [
+          `${options.integrality} = ${tightened}`,
+          ...(feasibility !== undefined && options.feasibility !== options.integrality ? [`${options.feasibility} = ${feasibility}`] : []),
+        ];
+        judged.verification.message = `repeated with ${what.join(", ")}: the first answer's point broke the model once read strictly (integers rounded, rows scaled by their continuous part)`;
       }
     }
   }
@@ -257,16 +287,9 @@ export async function verifiedSolve<R extends GateInput>(options: VerifiedSolveO
   const verdict = judged.status;
   const certified = (judged.result as GateInput).certificate != null;
   if ((verdict === "infeasible" || verdict === "unbounded") && !certified && numericsAreRisky(numerics) && options.crossCheckers) {
-    const listed = typeof options.crossCheckers === "function" ? await options.crossCheckers() : options.crossCheckers;
-    const cls = problemClass(problem);
-    const checker = CROSS_CHECK_PREFERENCE.find((name) => name !== solver && listed.includes(name) && expressibilityGap(name, cls) === null);
+    const checker = await crossCheckerFor(options.crossCheckers, solver, problem);
     if (checker) {
-      const answer = await solve(checker, problem, {
-        timeLimitSeconds: remaining(),
-        gapTolerance: settings.gapTolerance,
-        threads: settings.threads,
-      });
-      const checked = judge(problem, answer, verify);
+      const checked = await crossCheck({ problem, solver: checker, solve, settings, seconds: remaining(), now });
       judged.verification.cross_check = { solver_name: checker, solver_status: checked.status, objective_value: checked.result.objective_value };
       const refutes =
         checked.verification.status === "verified" && (verdict === "infeasible" ? POINT_VERDICTS.has(checked.status) : checked.status === "optimal");
@@ -282,6 +305,26 @@ export async function verifiedSolve<R extends GateInput>(options: VerifiedSolveO
       }
     }
   }
+  // An optimum claimed on a MILP with risky numerics: a solver can prune the true optimum away within its
+  // tolerances and still report a valid point with a bound equal to it. A second solver's verified point
+  // better than the claimed optimum disproves the bound; the answer is then `feasible` (its point stands).
+  if (judged.status === "optimal" && hasIntegers(problem) && numericsAreRisky(numerics) && options.crossCheckers) {
+    const checker = await crossCheckerFor(options.crossCheckers, solver, problem);
+    if (checker) {
+      const checked = await crossCheck({ problem, solver: checker, solve, settings, seconds: remaining(), now });
+      judged.verification.cross_check = { solver_name: checker, solver_status: checked.status, objective_value: checked.result.objective_value };
+      const claimed = judged.result.objective_value!;
+      const found = checked.result.objective_value;
+      const sign = problem.sense === "maximize" ? -1 : 1;
+      const margin = Math.max(settings.gapTolerance * Math.abs(claimed), OBJECTIVE_TOLERANCE * Math.max(1, Math.abs(claimed)));
+      if (checked.verification.status === "verified" && found !== null && sign * (claimed - found) > margin) {
+        judged.status = "feasible";
+        judged.result = { ...judged.result, dual_bound: null, gap: null };
+        judged.verification.message = `${checker} found a point with objective ${found}, better than the optimum ${claimed} the solver claimed (a model with wide coefficient ranges): its bound is disproved, and its point is reported feasible`;
+      }
+    }
+  }
+
   // The explanation's own re-solves found a point of the whole model (explain.ts: `verdict_check`
   // refuted): the infeasible verdict is wrong, whatever the cross-check said or whether it ran.
   const check = judged.result.infeasibility?.verdict_check;
@@ -290,6 +333,39 @@ export async function verifiedSolve<R extends GateInput>(options: VerifiedSolveO
   }
   const { trickle: _, ...out } = judged;
   return { ...out, numerics };
+}
+
+/**
+ * The second solver's answer, through the gate itself (its own repeat on a trickle or a big-M row's slack,
+ * no cross-check of its own): a checker that took the same tolerance as room is held to the same reading.
+ */
+function crossCheck<R extends GateInput>(options: {
+  problem: Problem;
+  solver: SolverName;
+  solve: SolveFn<R>;
+  settings: SolveSettings;
+  seconds: number;
+  now: () => number;
+}): Promise<VerifiedSolve<R>> {
+  const { settings } = options;
+  return verifiedSolve({
+    problem: options.problem,
+    solver: options.solver,
+    solve: options.solve,
+    settings: { timeLimitSeconds: options.seconds, gapTolerance: settings.gapTolerance, threads: settings.threads },
+    now: options.now,
+  });
+}
+
+/** The first solver of CROSS_CHECK_PREFERENCE, other than `solver`, this machine has and that can express the model. */
+async function crossCheckerFor(
+  crossCheckers: NonNullable<VerifiedSolveOptions<GateInput>["crossCheckers"]>,
+  solver: SolverName,
+  problem: Problem,
+): Promise<SolverName | undefined> {
+  const listed = typeof crossCheckers === "function" ? await crossCheckers() : crossCheckers;
+  const cls = problemClass(problem);
+  return CROSS_CHECK_PREFERENCE.find((name) => name !== solver && listed.includes(name) && expressibilityGap(name, cls) === null);
 }
 
 /** The second answer with the time of the earlier ones added: the user waited for all of them. */

@@ -57,6 +57,8 @@ export function cbcArguments(file: string, solutionFile: string, settings: Solve
   if (settings.threads > 1) args.push("threads", String(settings.threads));
   // The verification gate's repeat of a big-M trickle (CBC's default is 1e-7).
   if (settings.integralityTolerance !== undefined) args.push("integerTolerance", String(settings.integralityTolerance));
+  // And of a row held only within a tolerance relative to its big terms (CBC's default is 1e-7).
+  if (settings.feasibilityTolerance !== undefined) args.push("primalTolerance", String(settings.feasibilityTolerance));
   if (!preprocess) args.push("preprocess", "off");
   return [...args, "solve", "solu", solutionFile, "saveSolution", `${solutionFile}.bin`];
 }

@@ -85,7 +85,9 @@ function runOnce(
   try {
     model.options.set({ output_flag: false, time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance });
     // The verification gate's repeat of a big-M trickle: HiGHS judges integrality with this tolerance.
-    if (settings.integralityTolerance !== undefined) model.options.set("mip_feasibility_tolerance", settings.integralityTolerance);
+    const mipTolerance = Math.min(settings.integralityTolerance ?? Number.POSITIVE_INFINITY, settings.feasibilityTolerance ?? Number.POSITIVE_INFINITY);
+    if (Number.isFinite(mipTolerance)) model.options.set("mip_feasibility_tolerance", mipTolerance);
+    if (settings.feasibilityTolerance !== undefined) model.options.set("primal_feasibility_tolerance", settings.feasibilityTolerance);
     if (!options.presolve) model.options.set("presolve", "off");
     const report = options.report;
     const cb = h.constants.callbackType;
@@ -125,7 +127,8 @@ function runOnce(
         time_limit: model.options.get("time_limit") as number,
         mip_rel_gap: model.options.get("mip_rel_gap") as number,
         threads: 1,
-        ...(settings.integralityTolerance !== undefined ? { mip_feasibility_tolerance: model.options.get("mip_feasibility_tolerance") as number } : {}),
+        ...(Number.isFinite(mipTolerance) ? { mip_feasibility_tolerance: model.options.get("mip_feasibility_tolerance") as number } : {}),
+        ...(settings.feasibilityTolerance !== undefined ? { primal_feasibility_tolerance: model.options.get("primal_feasibility_tolerance") as number } : {}),
       },
     };
   } finally {

@@ -34,6 +34,8 @@ export interface PythonSolveRequest {
     explain_seconds?: number;
     /** The integrality tolerance (HiGHS mip_feasibility_tolerance, SCIP numerics/feastol); absent = the solver's default. */
     integrality_tolerance?: number;
+    /** The row feasibility tolerance (HiGHS primal_feasibility_tolerance, SCIP numerics/feastol); absent = the solver's default. */
+    feasibility_tolerance?: number;
   };
 }
 

@@ -40,6 +40,7 @@ export async function solveInPython(
         stream: context.progress !== undefined,
         ...(explainSeconds > 0 ? { explain_infeasibility: true, explain_seconds: explainSeconds } : {}),
         ...(settings.integralityTolerance !== undefined ? { integrality_tolerance: settings.integralityTolerance } : {}),
+        ...(settings.feasibilityTolerance !== undefined ? { feasibility_tolerance: settings.feasibilityTolerance } : {}),
       },
     },
     {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
+import { signUp } from "../support/accounts.js";
 import { type Api, startTestStack } from "../support/test-stack.js";
 
 /**
@@ -25,7 +26,8 @@ export async function selfSignedUpTenant(stack: AbuseStack): Promise<{ api: Api;
   const anonymous = stack.api.as(null);
   const email = `attacker${++tenants}-${process.pid}@example.test`;
   const password = "attacker password 1";
-  const signup = await anonymous.post("/api/v2/auth/signup", { organization_name: `attackers ${tenants}`, email, password });
+  // Sign-up mails a token; the account is made when it comes back (accounts.ts).
+  const signup = await signUp(anonymous, stack.mail, { organization_name: `attackers ${tenants}`, email, password });
   if (signup.status !== 201) throw new Error(`sign-up: ${signup.status} ${signup.text}`);
   const login = await anonymous.post("/api/v2/auth/login", { email, password });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);

@@ -223,6 +223,8 @@ describe.runIf(machineHas("cbc", "python_solvers"))("explanations that hold (iss
     });
 
   it("SCIP on 2a + 2b = 3: its empty IIS is not accepted; the deletion filter names the row, irreducible and verified", async () => {
+    // Dropping b's bounds leaves 2a + 2b = 3 over free integers, which native HiGHS (the filter's MILP
+    // solver) cannot settle in time: such subsets go to SCIP first (explain.ts, openIntegersFirstBy).
     const r = await adapters.get("scip")!.solve(PARITY, settings, context());
     expect(r.solver_status).toBe("infeasible");
     expect(r.infeasibility).toMatchObject({

@@ -6,6 +6,7 @@ import { loadConfig } from "../../functions/core/config.js";
 import { unauthorized } from "../../functions/core/errors.js";
 import { RateLimiter } from "../../functions/core/limits/rate-limits.js";
 import { createLogger } from "../../functions/core/logger.js";
+import { InlineModelWork } from "../../functions/core/model-work/model-work.js";
 import type { ConsumeResult, CounterStore, WindowSpec } from "../../functions/core/store/counters.js";
 
 /** Fixed-window counters in memory, with the store's semantics (all windows or none; 0 = unlimited). */
@@ -68,6 +69,8 @@ export function fakeApp(services: Partial<ApiDeps> = {}, env: Record<string, str
     // Optional: absent here (as in Lambda), so the metrics middleware awaits its flush instead of calling a fake.
     inBackground: undefined,
     limiter: new RateLimiter(counters, config),
+    // Compiles and file reads on the calling thread, as in a Lambda: the real work, no thread to fake.
+    modelWork: new InlineModelWork(),
     metrics: { recordRequest: () => undefined, maybeFlush: async () => undefined } as unknown as ApiDeps["metrics"],
     auth: {
       authenticate: async (credential: string | null) => {

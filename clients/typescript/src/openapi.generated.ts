@@ -5505,7 +5505,7 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "verified" | "violated" | "not_checked";
-                            /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                            /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                             max_violation: number | null;
                             /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                             where: {
@@ -5530,14 +5530,16 @@ export interface operations {
                             claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                             /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                             solver_objective: number | null;
-                            /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                            /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                             retried_with: {
                                 /** @description the tightened integrality tolerance the solve was repeated with */
                                 integrality_tolerance: number;
+                                /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                feasibility_tolerance: number | null;
                                 /** @description why: the first answer's point, in words */
                                 first_answer: string;
                             } | null;
-                            /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                            /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                             cross_check: {
                                 solver_name: string;
                                 /**
@@ -6091,6 +6093,8 @@ export interface operations {
                         explains_execution_id: string | null;
                         /** @description ours: on an explained execution, its latest explanation (POST …/explain) */
                         explanation_execution_id: string | null;
+                        /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
+                        solved_by: ("worker" | "api") | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
                             objective_value: number | null;
@@ -6208,7 +6212,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                 max_violation: number | null;
                                 /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                 where: {
@@ -6233,14 +6237,16 @@ export interface operations {
                                 claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                 /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                 solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                 retried_with: {
                                     /** @description the tightened integrality tolerance the solve was repeated with */
                                     integrality_tolerance: number;
+                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                    feasibility_tolerance: number | null;
                                     /** @description why: the first answer's point, in words */
                                     first_answer: string;
                                 } | null;
-                                /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                 cross_check: {
                                     solver_name: string;
                                     /**
@@ -6490,6 +6496,8 @@ export interface operations {
                         explains_execution_id: string | null;
                         /** @description ours: on an explained execution, its latest explanation (POST …/explain) */
                         explanation_execution_id: string | null;
+                        /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
+                        solved_by: ("worker" | "api") | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
                             objective_value: number | null;
@@ -6607,7 +6615,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                 max_violation: number | null;
                                 /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                 where: {
@@ -6632,14 +6640,16 @@ export interface operations {
                                 claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                 /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                 solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                 retried_with: {
                                     /** @description the tightened integrality tolerance the solve was repeated with */
                                     integrality_tolerance: number;
+                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                    feasibility_tolerance: number | null;
                                     /** @description why: the first answer's point, in words */
                                     first_answer: string;
                                 } | null;
-                                /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                 cross_check: {
                                     solver_name: string;
                                     /**
@@ -7095,6 +7105,8 @@ export interface operations {
                             explains_execution_id: string | null;
                             /** @description ours: on an explained execution, its latest explanation (POST …/explain) */
                             explanation_execution_id: string | null;
+                            /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
+                            solved_by: ("worker" | "api") | null;
                             result: {
                                 /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
                                 objective_value: number | null;
@@ -7212,7 +7224,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                     max_violation: number | null;
                                     /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                     where: {
@@ -7237,14 +7249,16 @@ export interface operations {
                                     claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                     /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                     solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                     retried_with: {
                                         /** @description the tightened integrality tolerance the solve was repeated with */
                                         integrality_tolerance: number;
+                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                        feasibility_tolerance: number | null;
                                         /** @description why: the first answer's point, in words */
                                         first_answer: string;
                                     } | null;
-                                    /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                     cross_check: {
                                         solver_name: string;
                                         /**
@@ -7629,7 +7643,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                     max_violation: number | null;
                                     /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                     where: {
@@ -7654,14 +7668,16 @@ export interface operations {
                                     claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                     /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                     solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                     retried_with: {
                                         /** @description the tightened integrality tolerance the solve was repeated with */
                                         integrality_tolerance: number;
+                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                        feasibility_tolerance: number | null;
                                         /** @description why: the first answer's point, in words */
                                         first_answer: string;
                                     } | null;
-                                    /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                     cross_check: {
                                         solver_name: string;
                                         /**
@@ -11255,7 +11271,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                     max_violation: number | null;
                                     /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                     where: {
@@ -11280,14 +11296,16 @@ export interface operations {
                                     claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                     /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                     solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                     retried_with: {
                                         /** @description the tightened integrality tolerance the solve was repeated with */
                                         integrality_tolerance: number;
+                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                        feasibility_tolerance: number | null;
                                         /** @description why: the first answer's point, in words */
                                         first_answer: string;
                                     } | null;
-                                    /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                     cross_check: {
                                         solver_name: string;
                                         /**
@@ -11689,7 +11707,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                     max_violation: number | null;
                                     /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                     where: {
@@ -11714,14 +11732,16 @@ export interface operations {
                                     claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                     /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                     solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                     retried_with: {
                                         /** @description the tightened integrality tolerance the solve was repeated with */
                                         integrality_tolerance: number;
+                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                        feasibility_tolerance: number | null;
                                         /** @description why: the first answer's point, in words */
                                         first_answer: string;
                                     } | null;
-                                    /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                     cross_check: {
                                         solver_name: string;
                                         /**
@@ -12063,7 +12083,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                     max_violation: number | null;
                                     /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                     where: {
@@ -12088,14 +12108,16 @@ export interface operations {
                                     claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                     /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                     solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                     retried_with: {
                                         /** @description the tightened integrality tolerance the solve was repeated with */
                                         integrality_tolerance: number;
+                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                        feasibility_tolerance: number | null;
                                         /** @description why: the first answer's point, in words */
                                         first_answer: string;
                                     } | null;
-                                    /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                     cross_check: {
                                         solver_name: string;
                                         /**
@@ -12657,7 +12679,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                 max_violation: number | null;
                                 /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                 where: {
@@ -12682,14 +12704,16 @@ export interface operations {
                                 claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                 /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                 solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                 retried_with: {
                                     /** @description the tightened integrality tolerance the solve was repeated with */
                                     integrality_tolerance: number;
+                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                    feasibility_tolerance: number | null;
                                     /** @description why: the first answer's point, in words */
                                     first_answer: string;
                                 } | null;
-                                /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                 cross_check: {
                                     solver_name: string;
                                     /**
@@ -13110,7 +13134,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                 max_violation: number | null;
                                 /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                 where: {
@@ -13135,14 +13159,16 @@ export interface operations {
                                 claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                 /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                 solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                 retried_with: {
                                     /** @description the tightened integrality tolerance the solve was repeated with */
                                     integrality_tolerance: number;
+                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                    feasibility_tolerance: number | null;
                                     /** @description why: the first answer's point, in words */
                                     first_answer: string;
                                 } | null;
-                                /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                 cross_check: {
                                     solver_name: string;
                                     /**
@@ -13503,7 +13529,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                 max_violation: number | null;
                                 /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                 where: {
@@ -13528,14 +13554,16 @@ export interface operations {
                                 claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                 /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                 solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                 retried_with: {
                                     /** @description the tightened integrality tolerance the solve was repeated with */
                                     integrality_tolerance: number;
+                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                    feasibility_tolerance: number | null;
                                     /** @description why: the first answer's point, in words */
                                     first_answer: string;
                                 } | null;
-                                /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                 cross_check: {
                                     solver_name: string;
                                     /**
@@ -16970,7 +16998,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                     max_violation: number | null;
                                     /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                     where: {
@@ -16995,14 +17023,16 @@ export interface operations {
                                     claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                     /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                     solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                     retried_with: {
                                         /** @description the tightened integrality tolerance the solve was repeated with */
                                         integrality_tolerance: number;
+                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                        feasibility_tolerance: number | null;
                                         /** @description why: the first answer's point, in words */
                                         first_answer: string;
                                     } | null;
-                                    /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                     cross_check: {
                                         solver_name: string;
                                         /**
@@ -17351,7 +17381,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds and rows: max(1, |side|, Σ|a·x|); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
                                 max_violation: number | null;
                                 /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
                                 where: {
@@ -17376,14 +17406,16 @@ export interface operations {
                                 claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
                                 /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
                                 solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its integer values only passed within the solver's tolerance (a big-M trickle) */
+                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
                                 retried_with: {
                                     /** @description the tightened integrality tolerance the solve was repeated with */
                                     integrality_tolerance: number;
+                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                                    feasibility_tolerance: number | null;
                                     /** @description why: the first answer's point, in words */
                                     first_answer: string;
                                 } | null;
-                                /** @description an infeasible or unbounded verdict without a certificate on a model with risky numerics: the second solver that checked it, in the same time budget */
+                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
                                 cross_check: {
                                     solver_name: string;
                                     /**

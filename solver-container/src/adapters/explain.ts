@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
-import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
+import { hasIntegers, hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import type { FilterOptions } from "../../../functions/core/solvers/iis/deletion-filter.js";
 import {
   allMembers,
@@ -48,6 +48,25 @@ export function explaining(adapter: SolverAdapter, solvers: ExplanationSolvers):
 }
 
 /**
+ * The filter's oracle when it is not the solver that proved infeasibility: a subproblem with an integer
+ * column unbounded on a side (the filter drops integer bounds) goes first to `proving`, with half the
+ * time, then to `fast` with the rest; any other to `fast`. Native HiGHS, the fast MILP oracle, cannot end
+ * a search over free integers with no finite tree (2a + 2b = 3 with a and b free) and proves such a
+ * subproblem only in the presolve half of its run, late or not at all on a loaded machine; the solver
+ * that proved the whole model infeasible usually settles its subsets at once.
+ */
+function openIntegersFirstBy(proving: FeasibilityOracle, fast: FeasibilityOracle): FeasibilityOracle {
+  return async (subproblem, timeLimitSeconds) => {
+    if (!hasOpenIntegerColumn(subproblem)) return fast(subproblem, timeLimitSeconds);
+    const started = Date.now();
+    const first = await proving(subproblem, timeLimitSeconds / 2);
+    if (first !== "unknown") return first;
+    const left = timeLimitSeconds - (Date.now() - started) / 1000;
+    return left > 0.05 ? fast(subproblem, left) : "unknown";
+  };
+}
+
+/**
  * The explanation, never taken on trust: the filter first re-solves the set it starts from, the checker
  * re-solves the answer, and a checked point of the whole model refutes the verdict (issue 24: a false
  * `infeasible` used to come back `irreducible: true` over the whole feasible model, and SCIP's empty IIS
@@ -69,7 +88,10 @@ async function explain(
   const now = () => (context.signal?.aborted ? Number.POSITIVE_INFINITY : Date.now());
   const highs = await solvers.nativeHighs();
   const filterSolver = hasIntegers(problem) && highs ? highs : adapter;
-  const filterOracle = adapterOracle(filterSolver, settings, context);
+  const filterOracle =
+    filterSolver === adapter
+      ? adapterOracle(adapter, settings, context)
+      : openIntegersFirstBy(adapterOracle(adapter, settings, context), adapterOracle(filterSolver, settings, context));
   const filter = (from: Pick<FilterOptions, "start" | "keep"> = {}) => deletionFilter(problem, filterOracle, { ...from, deadlineMs: searchUntil, now });
   // The solver whose re-solve proved the filter's starting set infeasible, if one did.
   let provedBy: SolverName | null = null;

@@ -6,12 +6,11 @@
  * loading the engine module (the separate api-solver.mjs the API imports on its first such solve).
  * A Lambda of 1,024 MB has about 0.58 of a vCPU (1,769 MB = 1 vCPU), so its times are these ÷ ~0.58.
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { readLp } from "../../functions/core/problem/lp.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import { problemStats } from "../../functions/core/problem/schema.js";
-import { objectiveMatches, readManifest } from "../support/manifest.js";
+import { objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 
 export default async function apiSolveBench(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { "max-nonzeros": { type: "string", default: "20000" }, budget: { type: "string", default: "21" } } });
@@ -26,7 +25,7 @@ export default async function apiSolveBench(args: string[]): Promise<void> {
   let answered = 0;
   let taken = 0;
   for (const entry of readManifest()) {
-    const text = readFileSync(entry.path, "utf8");
+    const text = readInstance(entry);
     const problem = entry.file.endsWith(".lp") ? readLp(text) : readMps(text);
     const stats = problemStats(problem);
     if (stats.nonzero_count > maxNonzeros || stats.quadratic_term_count > 0) continue;

@@ -9,14 +9,13 @@
  * the total gate time over the total solve time. The solves run one at a time in this process's
  * toolkit (warm, as a worker's).
  */
-import { readFileSync } from "node:fs";
 import { loadConfig } from "../../functions/core/config.js";
 import { readProblemFile } from "../../functions/core/problem/index.js";
 import type { Problem } from "../../functions/core/problem/schema.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
 import { verifiedSolve } from "../../functions/core/solvers/verification.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
-import { instanceSetDir, readManifest } from "../support/manifest.js";
+import { instanceSetDir, readInstance, readManifest } from "../support/manifest.js";
 import { table } from "./_stats.js";
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
@@ -46,7 +45,7 @@ export default async function bench(argv: string[]): Promise<void> {
   try {
     const available = (await toolkit.inventory()).filter((s) => s.available).map((s) => s.name as SolverName);
     for (const entry of entries) {
-      const problem = readProblemFile(readFileSync(entry.path, "utf8"), "auto", entry.file) as Problem;
+      const problem = readProblemFile(readInstance(entry), "auto", entry.file) as Problem;
       for (const solver of solvers) {
         let inSolves = 0;
         let cpuInSolves = 0;

@@ -117,6 +117,16 @@ describe("the incumbent CLI", () => {
     expect(ran.stdout).toMatch(/objective -9 /);
   });
 
+  it("runs the README's quick start on the repository's own compressed examples: flugpl.mps.gz optimal with live progress (exit 0), galenet.mps.gz infeasible (exit 3)", async () => {
+    const example = (name: string) => path.join(REPO_ROOT, "examples", name);
+    const solved = await cli(["solve", example("flugpl.mps.gz"), "--solver", "highs", "--watch"], env);
+    expect(solved.code, solved.stderr).toBe(EXIT.optimal);
+    expect(solved.stderr).toMatch(/^highs {2}(queued|running)/m);
+    expect(solved.stdout).toMatch(/^exe_\S+ {2}optimal {2}\(highs/m);
+    const infeasible = await cli(["solve", example("galenet.mps.gz"), "--solver", "highs"], env);
+    expect(infeasible.code, infeasible.stderr + infeasible.stdout).toBe(EXIT.infeasible);
+  });
+
   it("shows incumbent, bound and gap while a search runs, and exits 5 when the time limit stops it", async () => {
     const ran = await cli(["solve", file("market-split.mps"), "--solver", "highs", "--time-limit", "3", "--watch"], env);
     expect(ran.code, ran.stderr + ran.stdout).toBe(EXIT.time_limit);

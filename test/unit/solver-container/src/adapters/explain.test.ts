@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Problem } from "../../../../../functions/core/problem/schema.js";
+import { hasIntegers, hasOpenIntegerColumn, type Problem } from "../../../../../functions/core/problem/schema.js";
 import { solveJaos } from "../../../../../functions/core/solvers/jaos/index.js";
 import { VERDICT_UNCONFIRMED } from "../../../../../functions/core/solvers/iis/index.js";
 import { emptyResult, type Infeasibility, InfeasibilitySchema, type SolverName, type SolveSettings } from "../../../../../functions/core/solvers/types.js";
@@ -15,15 +15,17 @@ import { problem } from "../../../../support/jaos.js";
  * one answers `infeasible` on the model it is given (never on the explanation's subsystems): a false
  * verdict, as jaos's on a big-M row or CBC's at M ≥ 1e8.
  */
-function fakeAdapter(name: SolverName, own?: Infeasibility, options: { lying?: boolean } = {}): SolverAdapter & { solves: number } {
+function fakeAdapter(name: SolverName, own?: Infeasibility, options: { lying?: boolean } = {}): SolverAdapter & { solves: number; seen: Problem[] } {
   const adapter = {
     name,
     solves: 0,
+    seen: [] as Problem[],
     async probe() {
       return { available: true, version: "fake" };
     },
     async solve(p: Problem, settings: SolveSettings): Promise<AdapterResult> {
       adapter.solves++;
+      adapter.seen.push(p);
       if (options.lying && !p.name.endsWith("-subsystem"))
         return { ...emptyResult("infeasible"), settings_applied: null, ...(own ? { infeasibility: own } : {}) };
       const r = solveJaos(p, { timeLimitSeconds: settings.timeLimitSeconds, gapTolerance: settings.gapTolerance });
@@ -122,12 +124,18 @@ describe("explaining adapters", () => {
     expect(highs.solves).toBe(4);
   });
 
-  it("filters a MILP with native HiGHS when the worker has it", async () => {
+  it("filters a MILP with native HiGHS when the worker has it; a subsystem with a free integer column goes to the proving solver first", async () => {
     const cbc = fakeAdapter("cbc");
     const highs = fakeAdapter("highs");
     const r = await explaining(cbc, { nativeHighs: async () => highs }).solve(conflict(true), settings, context);
     expect(r.infeasibility).toMatchObject({ method: "deletion_filter", irreducible: true, verified: true });
-    expect(cbc.solves).toBe(1);
+    // The model itself, then only subsystems in which the filter dropped a bound of the integer `n`.
+    const [whole, ...subsystems] = cbc.seen;
+    expect(whole?.name.endsWith("-subsystem")).toBe(false);
+    expect(subsystems.length).toBeGreaterThan(0);
+    for (const s of subsystems) expect(hasOpenIntegerColumn(s)).toBe(true);
+    // Native HiGHS took every subsystem whose integers are all bounded.
+    expect(highs.seen.some((s) => !hasOpenIntegerColumn(s) && hasIntegers(s))).toBe(true);
   });
 
   it("keeps a solver's IIS that a re-solve shows feasible, marked verified: false and not irreducible; the whole model's re-solve confirms the verdict", async () => {

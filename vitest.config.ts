@@ -32,6 +32,15 @@ export default defineConfig({
         },
       },
       {
+        // jaos's own tests (packages/jaos/test): the engine alone, no service code.
+        test: {
+          ...shared,
+          name: "jaos",
+          include: ["packages/jaos/test/**/*.test.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
         // The CDK stack synthesized in process: a file's first synth loads aws-cdk-lib and takes ~40 s
         // of a loaded 2-core machine (~3 s quiet), the next ones a few seconds. Waits sized for load.
         test: {

@@ -6,6 +6,8 @@
  * Four entries, side by side, because the worker starts the TypeScript engines (jaos, HiGHS-wasm) in a
  * Node child that imports them by file (solver-container/src/adapters/node-engine.ts). A fifth, the
  * API's model thread (functions/core/model-work/thread.ts), is built with them for the local stack.
+ * The npm packages stay external, but not the repository's own jaos (`@incumbent/jaos`, TypeScript
+ * sources in packages/jaos): it is bundled in from its sources, so the image needs no link to it.
  *
  *   tsx solver-container/build.ts [outDir]      (default solver-container/dist)
  */
@@ -15,6 +17,7 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SRC = path.join(ROOT, "solver-container/src");
+const JAOS_SRC = path.join(ROOT, "packages/jaos/src");
 
 export const WORKER_ENTRIES = {
   worker: path.join(SRC, "worker.ts"),
@@ -34,6 +37,8 @@ export async function buildWorker(outDir: string): Promise<void> {
     format: "esm",
     target: "node20",
     packages: "external",
+    // applied before `packages: "external"`, so the workspace package is bundled as our own code
+    alias: { "@incumbent/jaos": path.join(JAOS_SRC, "index.ts") },
     sourcemap: true,
     logLevel: "warning",
   });
@@ -53,6 +58,7 @@ function sourceFingerprint(): string {
   };
   walk(path.join(ROOT, "functions"));
   walk(SRC);
+  walk(JAOS_SRC);
   hash.update(path.join(ROOT, "solver-container/build.ts"));
   return hash.digest("hex").slice(0, 16);
 }

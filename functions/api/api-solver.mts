@@ -5,7 +5,7 @@
  * the engine.
  */
 import type { Problem } from "../core/problem/schema.js";
-import { JAOS_VERSION, solveJaos } from "../core/solvers/jaos/index.js";
+import { JAOS_VERSION, solveJaos } from "../core/solvers/jaos-engine.js";
 import type { SolverResult } from "../core/solvers/types.js";
 
 export const version = `jaos ${JAOS_VERSION}`;

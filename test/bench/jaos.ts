@@ -35,7 +35,7 @@ import path from "node:path";
 import { readLp } from "../../functions/core/problem/lp.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import type { Problem } from "../../functions/core/problem/schema.js";
-import { solveJaos } from "../../functions/core/solvers/jaos/index.js";
+import { solveJaos } from "../../functions/core/solvers/jaos-engine.js";
 import { createHighsAdapter } from "../../solver-container/src/adapters/highs.js";
 import { createJaosAdapter } from "../../solver-container/src/adapters/jaos.js";
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";

@@ -43,6 +43,9 @@ describe("solver-container/Dockerfile", () => {
   it("compiles the worker in a build stage and installs production dependencies only at run time", () => {
     const build = instructions.slice(instructions.indexOf("FROM ${NODE_IMAGE} AS build"), instructions.indexOf("FROM ${NODE_IMAGE} AS node-deps"));
     expect(build).toContain("RUN node --import tsx solver-container/build.ts solver-container/dist");
+    // jaos is a workspace package of TypeScript sources: the build bundles it from them (build.ts, alias).
+    expect(build).toContain("COPY packages/jaos/src ./packages/jaos/src");
+    expect(build).toContain("COPY packages/jaos/package.json ./packages/jaos/package.json");
     expect(dockerfile).toContain("npm ci --omit=dev");
   });
 
@@ -52,6 +55,7 @@ describe("solver-container/Dockerfile", () => {
       .filter((l) => l && !l.startsWith("#"));
     expect(ignore[0]).toBe("*");
     expect(ignore).toContain("!functions/core/**");
+    expect(ignore).toContain("!packages/jaos/src/**");
     expect(ignore).toContain("**/*.test.ts");
   });
 });

@@ -83,6 +83,8 @@ describe("cdk synth (offline, no credentials, no Docker)", () => {
       "solver-container/src/worker.ts",
       "solver-container/python/requirements.txt",
       "functions/core/config.ts",
+      "packages/jaos/package.json",
+      "packages/jaos/src/index.ts",
       "package-lock.json",
     ]) {
       expect(existsSync(path.join(context, file)), file).toBe(true);

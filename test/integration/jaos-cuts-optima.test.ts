@@ -9,11 +9,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMps } from "../../functions/core/problem/mps.js";
-import { type Cut, withRows } from "../../functions/core/solvers/jaos/cuts.js";
-import { LpEngine } from "../../functions/core/solvers/jaos/lp.js";
-import { MirSeparator } from "../../functions/core/solvers/jaos/mir.js";
-import { modelFromProblem } from "../../functions/core/solvers/jaos/model.js";
-import { PathSeparator } from "../../functions/core/solvers/jaos/path-cuts.js";
+import { type Cut, LpEngine, MirSeparator, modelFromProblem, PathSeparator, withRows } from "@incumbent/jaos";
 import { machineHas, REPO_ROOT } from "../support/machine.js";
 import { plainInstanceFile, readInstance } from "../support/manifest.js";
 

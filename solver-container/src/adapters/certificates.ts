@@ -1,6 +1,5 @@
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
-import { checkFarkas } from "../../../functions/core/solvers/jaos/certificates.js";
-import { modelFromProblem } from "../../../functions/core/solvers/jaos/model.js";
+import { checkFarkas, modelFromProblem } from "@incumbent/jaos";
 
 /**
  * Checkable evidence for the "infeasible" and "unbounded" answers a solver cannot be trusted on by

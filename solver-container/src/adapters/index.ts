@@ -32,7 +32,7 @@ export interface AdapterOptions {
   highsBuild?: HighsBuild;
   cbcCommand?: string;
   glpsolCommand?: string;
-  /** Another jaos adapter (tests); by default the engine in functions/core/solvers/jaos/, in a Node child. */
+  /** Another jaos adapter (tests); by default the engine of packages/jaos (@incumbent/jaos), in a Node child. */
   jaos?: SolverAdapter;
 }
 

@@ -1,6 +1,5 @@
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
-import { JAOS_VERSION, solveJaos } from "../../../functions/core/solvers/jaos/index.js";
-import { validTolerance } from "../../../functions/core/solvers/jaos/integrality.js";
+import { JAOS_VERSION, solveJaos, validTolerance } from "../../../functions/core/solvers/jaos-engine.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
 import { jaosWarmUpProblems } from "./jaos-warm-up.js";
 import { siblingModule, solveInNodeChild, StandbyChild } from "./node-engine.js";
@@ -8,7 +7,7 @@ import { blankResult } from "./result.js";
 import type { AdapterResult, PoolSolution, Progress, SolverAdapter, TypeScriptEngine } from "./types.js";
 
 /**
- * jaos, Incumbent's own LP/MILP engine (functions/core/solvers/jaos/), pure TypeScript. Like every
+ * jaos, Incumbent's own LP/MILP engine (packages/jaos, through functions/core/solvers/jaos-engine.ts), pure TypeScript. Like every
  * solver it runs in a child process (a Node child, node-child.ts), so the worker's kill switch stops it
  * if it ever overran its own time limit. A warm worker keeps one child started ahead that has imported
  * the engine and solved a few small problems (`warmUp`), so a solve does not pay for V8 compiling the

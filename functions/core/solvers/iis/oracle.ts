@@ -1,5 +1,5 @@
 import type { Problem } from "../../problem/schema.js";
-import { solveJaos } from "../jaos/index.js";
+import { solveJaos } from "../jaos-engine.js";
 import { emptyResult, type SolverStatus } from "../types.js";
 import { verifyResult } from "../verification.js";
 import type { FeasibilityOracle, FeasibilityVerdict } from "./deletion-filter.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hasIntegers, hasOpenIntegerColumn, type Problem } from "../../../../../functions/core/problem/schema.js";
-import { solveJaos } from "../../../../../functions/core/solvers/jaos/index.js";
+import { solveJaos } from "../../../../../functions/core/solvers/jaos-engine.js";
 import { VERDICT_UNCONFIRMED } from "../../../../../functions/core/solvers/iis/index.js";
 import { emptyResult, type Infeasibility, InfeasibilitySchema, type SolverName, type SolveSettings } from "../../../../../functions/core/solvers/types.js";
 import { explaining } from "../../../../../solver-container/src/adapters/explain.js";

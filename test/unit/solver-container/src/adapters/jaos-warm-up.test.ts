@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hasIntegers } from "../../../../../functions/core/problem/schema.js";
-import { solveJaos } from "../../../../../functions/core/solvers/jaos/index.js";
+import { solveJaos } from "../../../../../functions/core/solvers/jaos-engine.js";
 import { jaosWarmUpProblems } from "../../../../../solver-container/src/adapters/jaos-warm-up.js";
 
 /**

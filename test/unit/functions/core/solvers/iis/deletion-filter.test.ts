@@ -13,7 +13,7 @@ import {
   verdictOf,
   verifyInfeasibility,
 } from "../../../../../../functions/core/solvers/iis/index.js";
-import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.js";
+import { solveJaos } from "../../../../../../functions/core/solvers/jaos-engine.js";
 import { problem } from "../../../../../support/jaos.js";
 
 /**

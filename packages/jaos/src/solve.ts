@@ -1,6 +1,5 @@
 /**
- * jaos: Incumbent's LP/MILP engine in pure TypeScript. `solveJaos` takes the canonical problem and
- * returns the normalised solver result plus engine statistics.
+ * `solveJaos`: a problem in, a checked result out, with engine statistics.
  *
  * Every verdict is backed before it is reported: an optimal or feasible solution is postsolved and
  * checked against the original problem (rows, bounds, integrality); "infeasible" and "unbounded" for
@@ -11,17 +10,15 @@
  * map back to points of the model is replaced by a search without it (within the same deadline); what
  * still cannot be vouched for is `error` with the reason, never `infeasible`.
  */
-import pkg from "../../../../package.json" with { type: "json" };
-import { hasQuadratic, type Problem } from "../../problem/schema.js";
-import type { SolverResult } from "../types.js";
-import { dualFields, normaliseDuals } from "../duals.js";
+import pkg from "../package.json" with { type: "json" };
 import { checkUnboundedRay } from "./certificates.js";
 import { LpEngine } from "./lp.js";
-import { solveMip, type MipOutcome, type MipStats } from "./mip.js";
+import { solveMip, type MipOutcome } from "./mip.js";
 import { maxViolation, modelFromProblem, objectiveValue, rowActivities, type LpModel, type ModelMapping } from "./model.js";
 import type { Rejection } from "./incumbent.js";
+import type { JaosProblem, JaosResult, JaosStats } from "./problem.js";
 import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
-import { noPresolve, presolve, type PresolveStats, type Presolved } from "./presolve.js";
+import { noPresolve, presolve, type Presolved } from "./presolve.js";
 import { verifiedOptimum } from "./verify.js";
 
 export const JAOS_VERSION: string = pkg.version;
@@ -46,40 +43,23 @@ export interface JaosOptions {
   onIncumbent?: (incumbent: { objective_value: number; solution: Record<string, number> }) => void;
 }
 
-export interface JaosStats {
-  presolve: PresolveStats;
-  simplexIterations: number;
-  nodes: number;
-  mip?: MipStats;
-  /** The optimality check of an LP's final basis: worst relative violations and cleanup rounds run. */
-  verification?: {
-    primal: number | null;
-    dual: number | null;
-    cleanupRounds: number;
-    initial: { primal: number; dual: number } | null;
-    /** Iterations of the run on the original model from the presolved optimum's basis (0 without presolve). */
-    resolveIterations: number;
-  };
-}
-
-export type JaosResult = SolverResult & { stats: JaosStats };
-
 const FEASIBILITY = 1e-6;
 
-export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
+export function solveJaos(problem: JaosProblem, options: JaosOptions): JaosResult {
   const started = performance.now();
   let deadline = started + Math.max(0, options.timeLimitSeconds) * 1000;
   if (options.deadline !== undefined) deadline = Math.min(deadline, started + (options.deadline - Date.now()));
   const stats: JaosStats = { presolve: { rowsRemoved: 0, colsRemoved: 0, boundsTightened: 0 }, simplexIterations: 0, nodes: 0 };
   // The spec's two clocks: wall_time_ms around the whole call (building the engine's model, naming
-  // the result, the independent dual check), solver_time_seconds the search alone — presolve,
-  // simplex, branch and bound, the engine's own verification — as HiGHS's run time is.
+  // the result; a caller that checks the duals extends it over that check), solver_time_seconds the
+  // search alone — presolve, simplex, branch and bound, the engine's own verification — as HiGHS's
+  // run time is.
   let searchStarted = started;
   let searchEnded: number | undefined;
   const searchDone = () => {
     searchEnded ??= performance.now();
   };
-  const finish = (partial: Partial<SolverResult> & Pick<SolverResult, "solver_status">): JaosResult => {
+  const finish = (partial: Partial<Omit<JaosResult, "stats">> & Pick<JaosResult, "solver_status">): JaosResult => {
     const ended = performance.now();
     const seconds = ((searchEnded ?? ended) - searchStarted) / 1000;
     return {
@@ -98,7 +78,7 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
     };
   };
 
-  if (hasQuadratic(problem)) return finish({ solver_status: "error", error_message: "jaos cannot express quadratic objective terms" });
+  if ((problem.objective.quadratic?.length ?? 0) > 0) return finish({ solver_status: "error", error_message: "jaos cannot express quadratic objective terms" });
   const mapping = modelFromProblem(problem);
   searchStarted = performance.now();
   const { model, sign } = mapping;
@@ -119,8 +99,8 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
         return finish({ solver_status: answer.status, objective_value: obj, solution: named(answer.x), error_message: answer.reason ?? null });
       }
       const solved = { solver_status: "optimal" as const, objective_value: obj, dual_bound: obj, gap: 0, solution: named(answer.x) };
-      const rows = Object.fromEntries(mapping.rowNames.map((name, i) => [name, answer.y![i]!]));
-      return finish({ ...solved, ...dualFields(problem, solved, normaliseDuals(problem, "minimisation", rows)) });
+      const rowDuals = Object.fromEntries(mapping.rowNames.map((name, i) => [name, answer.y![i]!]));
+      return finish({ ...solved, row_duals: rowDuals });
     }
     if (outcome.status === "infeasible" || outcome.status === "unbounded") return finish({ solver_status: outcome.status });
     if (outcome.status === "time_limit") return finish({ solver_status: "time_limit" });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
-import { modelFromProblem, type LpModel } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { impliedColumnBounds, lagrangianBound } from "../../../../../../functions/core/solvers/jaos/safe-bound.js";
-import { cscFromTriplets } from "../../../../../../functions/core/solvers/jaos/sparse.js";
-import { problem, seededGenerator, TEXTBOOK_LP } from "../../../../../support/jaos.js";
+import { LpEngine } from "../src/lp.js";
+import { modelFromProblem, type LpModel } from "../src/model.js";
+import { impliedColumnBounds, lagrangianBound } from "../src/safe-bound.js";
+import { cscFromTriplets } from "../src/sparse.js";
+import { problem, seededGenerator, TEXTBOOK_LP } from "./support.js";
 
 const far = () => performance.now() + 10_000;
 const rel = (v: number) => 1e-9 * Math.max(1, Math.abs(v));

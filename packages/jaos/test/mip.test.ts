@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.js";
-import { DEFAULT_TOLERANCES } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
-import { expectObjective, problem, solveChecked } from "../../../../../support/jaos.js";
+import { solveJaos } from "../src/index.js";
+import { DEFAULT_TOLERANCES } from "../src/simplex-state.js";
+import { expectObjective, problem, solveChecked } from "./support.js";
 
 type Kind = "continuous" | "integer" | "binary";
 const v = (name: string, lb: number | null = 0, ub: number | null = null, type: Kind = "integer") => ({ name, lb, ub, type });

@@ -6,16 +6,16 @@
  * refuted by that search. The LPs, the search and the checks are the engine's own.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Problem } from "../../../../../../functions/core/problem/schema.js";
-import { solveMip } from "../../../../../../functions/core/solvers/jaos/mip.js";
-import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { presolve, type Presolved } from "../../../../../../functions/core/solvers/jaos/presolve.js";
-import { expectObjective, problem, solveChecked } from "../../../../../support/jaos.js";
+import type { Problem } from "./support.js";
+import { solveMip } from "../src/mip.js";
+import { modelFromProblem } from "../src/model.js";
+import { presolve, type Presolved } from "../src/presolve.js";
+import { expectObjective, problem, solveChecked } from "./support.js";
 
 const presolveMode = vi.hoisted(() => ({ mode: "real" as "real" | "broken" | "infeasible" }));
 
-vi.mock("../../../../../../functions/core/solvers/jaos/presolve.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../../../../../functions/core/solvers/jaos/presolve.js")>();
+vi.mock("../src/presolve.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../src/presolve.js")>();
   return {
     ...real,
     presolve: (...args: Parameters<typeof real.presolve>): Presolved => {

@@ -1,9 +1,10 @@
 /**
  * jaos's internal LP/MILP form: minimise cᵀx + offset subject to rowLower ≤ Ax ≤ rowUpper and
  * colLower ≤ x ≤ colUpper, with infinite bounds as ±Infinity and A column-compressed. A maximisation
- * is stored negated (`sign` = −1) and negated back when results are reported.
+ * is stored negated (`sign` = −1) and negated back when results are reported. `modelFromProblem`
+ * builds it from a problem by names (problem.ts).
  */
-import type { Problem } from "../../problem/schema.js";
+import type { JaosProblem } from "./problem.js";
 import { cscFromTriplets, type CscMatrix } from "./sparse.js";
 
 export interface LpModel {
@@ -34,7 +35,7 @@ function roundInteger(lb: number, ub: number): [number, number] {
   return [Math.ceil(lb - 1e-9), Math.floor(ub + 1e-9)];
 }
 
-export function modelFromProblem(problem: Problem): ModelMapping {
+export function modelFromProblem(problem: JaosProblem): ModelMapping {
   const n = problem.variables.length;
   const m = problem.constraints.length;
   const sign = problem.sense === "maximize" ? -1 : 1;

@@ -5,11 +5,11 @@
  * setup assignment and minimising the cut's left-hand side over the continuous part with an LP).
  */
 import { describe, expect, it } from "vitest";
-import type { ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
-import { type LpModel, modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { PathSeparator } from "../../../../../../functions/core/solvers/jaos/path-cuts.js";
-import { minimumLhs, problem, seededGenerator } from "../../../../../support/jaos.js";
+import type { ProblemInput } from "./support.js";
+import { LpEngine } from "../src/lp.js";
+import { type LpModel, modelFromProblem } from "../src/model.js";
+import { PathSeparator } from "../src/path-cuts.js";
+import { minimumLhs, problem, seededGenerator } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { heapifyByKey, popTop } from "../../../../../../functions/core/solvers/jaos/breakpoint-heap.js";
-import { seededGenerator } from "../../../../../support/jaos.js";
+import { heapifyByKey, popTop } from "../src/breakpoint-heap.js";
+import { seededGenerator } from "./support.js";
 
 describe("jaos ratio test: breakpoint heap", () => {
   it("pops the candidate slots in the order of a stable sort by breakpoint (ties by slot), for any list", () => {

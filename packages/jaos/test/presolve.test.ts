@@ -6,11 +6,11 @@
  * objective with presolve on and off.
  */
 import { describe, expect, it } from "vitest";
-import type { Problem, ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
-import { maxViolation, modelFromProblem, objectiveValue } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { presolve } from "../../../../../../functions/core/solvers/jaos/presolve.js";
-import { expectObjective, problem, seededGenerator, solveChecked } from "../../../../../support/jaos.js";
+import type { Problem, ProblemInput } from "./support.js";
+import { LpEngine } from "../src/lp.js";
+import { maxViolation, modelFromProblem, objectiveValue } from "../src/model.js";
+import { presolve } from "../src/presolve.js";
+import { expectObjective, problem, seededGenerator, solveChecked } from "./support.js";
 
 type Term = [string, number];
 const row = (name: string, terms: Term[], lb: number | null, ub: number | null) => ({ name, terms: terms.map(([v, coef]) => ({ var: v, coef })), lb, ub });

@@ -3,8 +3,8 @@
  * cover's lifted cut holds at every binary point with the least s it needs (checked by enumeration).
  */
 import { describe, expect, it } from "vitest";
-import { coverCut, liftedKnapsackCover } from "../../../../../../functions/core/solvers/jaos/flow-cover.js";
-import { seededGenerator } from "../../../../../support/jaos.js";
+import { coverCut, liftedKnapsackCover } from "../src/flow-cover.js";
+import { seededGenerator } from "./support.js";
 
 /** The largest Σ coef·z − s − rhs over the knapsack's points (s at its least: s only lowers the left side). */
 function worstExcess(a: number[], b: number, coef: Float64Array, rhs: number): number {

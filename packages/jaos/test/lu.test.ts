@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { LuFactor } from "../../../../../../functions/core/solvers/jaos/lu.js";
-import { Elimination } from "../../../../../../functions/core/solvers/jaos/markowitz.js";
-import { Rng } from "../../../../../../functions/core/solvers/jaos/rng.js";
-import { cscFromTriplets, toRowWise } from "../../../../../../functions/core/solvers/jaos/sparse.js";
+import { LuFactor } from "../src/lu.js";
+import { Elimination } from "../src/markowitz.js";
+import { Rng } from "../src/rng.js";
+import { cscFromTriplets, toRowWise } from "../src/sparse.js";
 
 /** A random sparse m×m matrix, column-wise, made nonsingular by a shuffled diagonal-like pattern. */
 function randomMatrix(m: number, density: number, rng: Rng): number[][][] {

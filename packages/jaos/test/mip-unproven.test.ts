@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ProvenBound } from "../../../../../../functions/core/solvers/jaos/node-bound.js";
-import { problem, solveChecked } from "../../../../../support/jaos.js";
+import type { ProvenBound } from "../src/node-bound.js";
+import { problem, solveChecked } from "./support.js";
 
 /**
  * Branch and bound when a node LP's bound cannot be proven (node-bound.ts answers null) or proves less
@@ -9,8 +9,8 @@ import { problem, solveChecked } from "../../../../../support/jaos.js";
  */
 const proofMode = vi.hoisted(() => ({ mode: "real" as "real" | "none" | "short", shortBy: 0, calls: 0 }));
 
-vi.mock("../../../../../../functions/core/solvers/jaos/node-bound.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../../../../../functions/core/solvers/jaos/node-bound.js")>();
+vi.mock("../src/node-bound.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../src/node-bound.js")>();
   return {
     ...real,
     provenLpBound: (...args: Parameters<typeof real.provenLpBound>): ProvenBound | null => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
-import type { LpModel } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { Rng } from "../../../../../../functions/core/solvers/jaos/rng.js";
-import { runDual } from "../../../../../../functions/core/solvers/jaos/simplex-dual.js";
-import { AT_LOWER, AT_UPPER, SimplexState } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
-import { cscFromTriplets } from "../../../../../../functions/core/solvers/jaos/sparse.js";
+import { LpEngine } from "../src/lp.js";
+import type { LpModel } from "../src/model.js";
+import { Rng } from "../src/rng.js";
+import { runDual } from "../src/simplex-dual.js";
+import { AT_LOWER, AT_UPPER, SimplexState } from "../src/simplex-state.js";
+import { cscFromTriplets } from "../src/sparse.js";
 
 /** A fit2d-shaped LP: few rows, many boxed columns with negative and positive costs. */
 function wideBoxedLp(seed: number, rows: number, cols: number, freeCol = false): LpModel {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { LpModel } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { Rng } from "../../../../../../functions/core/solvers/jaos/rng.js";
-import { AT_LOWER, AT_UPPER, BASIC, SimplexState } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
-import { cscFromTriplets } from "../../../../../../functions/core/solvers/jaos/sparse.js";
+import type { LpModel } from "../src/model.js";
+import { Rng } from "../src/rng.js";
+import { AT_LOWER, AT_UPPER, BASIC, SimplexState } from "../src/simplex-state.js";
+import { cscFromTriplets } from "../src/sparse.js";
 
 function randomSparseLp(rng: Rng, rows: number, cols: number): LpModel {
   const ri: number[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { solveJaos } from "../../../../../../functions/core/solvers/jaos/index.js";
-import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { AT_LOWER, BASIC } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
-import { checkBasis, VERIFY_DUAL_TOL, VERIFY_PRIMAL_TOL, verifiedOptimum } from "../../../../../../functions/core/solvers/jaos/verify.js";
-import { TEXTBOOK_LP } from "../../../../../support/jaos.js";
+import { solveJaos } from "../src/index.js";
+import { modelFromProblem } from "../src/model.js";
+import { AT_LOWER, BASIC } from "../src/simplex-state.js";
+import { checkBasis, VERIFY_DUAL_TOL, VERIFY_PRIMAL_TOL, verifiedOptimum } from "../src/verify.js";
+import { TEXTBOOK_LP } from "./support.js";
 
 const textbook = modelFromProblem(TEXTBOOK_LP).model;
 
@@ -69,7 +69,7 @@ describe("jaos optimality check on the original model", () => {
     expect(r.reason).toMatch(/time limit/);
   });
 
-  it("stands behind solveJaos's optimal, with and without presolve, and its duals are the verified ones", () => {
+  it("stands behind solveJaos's optimal, with and without presolve, and its row duals are the verified ones", () => {
     for (const presolve of [true, false]) {
       const r = solveJaos(TEXTBOOK_LP, { timeLimitSeconds: 10, gapTolerance: 1e-6, presolve });
       expect(r.solver_status).toBe("optimal");
@@ -77,10 +77,10 @@ describe("jaos optimality check on the original model", () => {
       const v = r.stats.verification!;
       expect(v.primal).toBeLessThanOrEqual(VERIFY_PRIMAL_TOL);
       expect(v.dual).toBeLessThanOrEqual(VERIFY_DUAL_TOL);
-      expect(r.duals_verified).toBe(true);
-      // maximise: y(c2) = 1.5, y(c3) = 1 in the problem's own sense
-      expect(r.duals!.c2).toBeCloseTo(1.5, 12);
-      expect(r.duals!.c3).toBeCloseTo(1, 12);
+      // maximise, reported for min −cᵀx: y(c2) = −1.5, y(c3) = −1 (1.5 and 1 in the problem's own sense)
+      expect(r.row_duals!.c1).toBeCloseTo(0, 12);
+      expect(r.row_duals!.c2).toBeCloseTo(-1.5, 12);
+      expect(r.row_duals!.c3).toBeCloseTo(-1, 12);
     }
   });
 });

@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readMps } from "../../../../../../functions/core/problem/mps.js";
-import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
-import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { presolve } from "../../../../../../functions/core/solvers/jaos/presolve.js";
-import { BASIC } from "../../../../../../functions/core/solvers/jaos/simplex-state.js";
+import { BASIC, LpEngine, modelFromProblem, presolve } from "@incumbent/jaos";
 import { readInstance } from "../../../../../support/manifest.js";
 
 /** Presolves, solves the reduced LP, and re-solves the original from the postsolved basis. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
-import { modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
-import { provenLpBound } from "../../../../../../functions/core/solvers/jaos/node-bound.js";
-import { impliedColumnBounds } from "../../../../../../functions/core/solvers/jaos/safe-bound.js";
-import { problem } from "../../../../../support/jaos.js";
+import { LpEngine } from "../src/lp.js";
+import { modelFromProblem } from "../src/model.js";
+import { provenLpBound } from "../src/node-bound.js";
+import { impliedColumnBounds } from "../src/safe-bound.js";
+import { problem } from "./support.js";
 
 const far = () => performance.now() + 10_000;
 

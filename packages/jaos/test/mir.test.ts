@@ -4,12 +4,12 @@
  * integer assignment and minimising the cut's left-hand side over the continuous part with an LP).
  */
 import { describe, expect, it } from "vitest";
-import type { Cut } from "../../../../../../functions/core/solvers/jaos/cuts.js";
-import { LpEngine } from "../../../../../../functions/core/solvers/jaos/lp.js";
-import { MirSeparator } from "../../../../../../functions/core/solvers/jaos/mir.js";
-import { type LpModel, modelFromProblem } from "../../../../../../functions/core/solvers/jaos/model.js";
-import type { ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import { minimumLhs, problem, seededGenerator } from "../../../../../support/jaos.js";
+import type { Cut } from "../src/cuts.js";
+import { LpEngine } from "../src/lp.js";
+import { MirSeparator } from "../src/mir.js";
+import { type LpModel, modelFromProblem } from "../src/model.js";
+import type { ProblemInput } from "./support.js";
+import { minimumLhs, problem, seededGenerator } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 

@@ -1,0 +1,148 @@
+/**
+ * Helpers of jaos's own tests: problems written compactly, a point checker that shares no code with
+ * the engine, seeded random numbers, and the least left-hand side of a cut.
+ */
+import { expect } from "vitest";
+import type { Cut } from "../src/cuts.js";
+import { LpEngine } from "../src/lp.js";
+import type { LpModel } from "../src/model.js";
+import type { JaosResult, JaosTerm, JaosVariable } from "../src/problem.js";
+import { type JaosOptions, solveJaos } from "../src/solve.js";
+
+/** A test problem: a `JaosProblem` with every field present (and mutable, for tests that build one up). */
+export interface Problem {
+  name: string;
+  sense: "minimize" | "maximize";
+  variables: { name: string; lb: number | null; ub: number | null; type: JaosVariable["type"] }[];
+  objective: { constant: number; terms: JaosTerm[] };
+  constraints: { name: string; terms: JaosTerm[]; lb: number | null; ub: number | null }[];
+}
+
+/** A problem as tests write it: bounds, types and sides may be left out. */
+export interface ProblemInput {
+  name?: string;
+  sense?: Problem["sense"];
+  variables: { name: string; lb?: number | null; ub?: number | null; type?: JaosVariable["type"] }[];
+  objective?: { constant?: number; terms?: JaosTerm[] };
+  constraints?: { name: string; terms: JaosTerm[]; lb?: number | null; ub?: number | null }[];
+}
+
+/**
+ * The problem with the usual defaults filled in: a variable continuous in [0, +∞), a row side absent,
+ * a zero objective, minimise.
+ */
+export function problem(input: ProblemInput): Problem {
+  return {
+    name: input.name ?? "problem",
+    sense: input.sense ?? "minimize",
+    variables: input.variables.map((v) => ({ name: v.name, lb: v.lb === undefined ? 0 : v.lb, ub: v.ub ?? null, type: v.type ?? "continuous" })),
+    objective: { constant: input.objective?.constant ?? 0, terms: [...(input.objective?.terms ?? [])] },
+    constraints: (input.constraints ?? []).map((c) => ({ name: c.name, terms: [...c.terms], lb: c.lb ?? null, ub: c.ub ?? null })),
+  };
+}
+
+/**
+ * What is wrong with a point, read off the problem as written (binary = [0, 1]): bounds and row sides
+ * beyond `tol`·max(1, |side|), integer columns more than `tol` from an integer, and an objective that
+ * differs from the recomputed one by more than `tol`·max(1, |recomputed|). Empty when it holds.
+ */
+export function pointViolations(p: Problem, point: Record<string, number>, objective: number | null, tol = 1e-6): string[] {
+  const out: string[] = [];
+  const beyond = (value: number, lower: number | null, upper: number | null) =>
+    (lower !== null && value < lower - tol * Math.max(1, Math.abs(lower))) || (upper !== null && value > upper + tol * Math.max(1, Math.abs(upper)));
+  for (const v of p.variables) {
+    const x = point[v.name];
+    if (x === undefined || !Number.isFinite(x)) {
+      out.push(`${v.name} has no finite value`);
+      continue;
+    }
+    const lower = v.type === "binary" ? Math.max(v.lb ?? 0, 0) : v.lb;
+    const upper = v.type === "binary" ? Math.min(v.ub ?? 1, 1) : v.ub;
+    if (beyond(x, lower, upper)) out.push(`${v.name} = ${x} is outside [${lower}, ${upper}]`);
+    if (v.type !== "continuous" && Math.abs(x - Math.round(x)) > tol) out.push(`${v.name} = ${x} is not integral`);
+  }
+  if (out.length > 0) return out;
+  const value = (terms: JaosTerm[]) => terms.reduce((sum, t) => sum + t.coef * point[t.var]!, 0);
+  for (const c of p.constraints) {
+    const activity = value(c.terms);
+    if (beyond(activity, c.lb, c.ub)) out.push(`row ${c.name}: activity ${activity} is outside [${c.lb}, ${c.ub}]`);
+  }
+  if (objective !== null) {
+    const recomputed = p.objective.constant + value(p.objective.terms);
+    if (!(Math.abs(recomputed - objective) <= tol * Math.max(1, Math.abs(recomputed)))) out.push(`objective ${objective}, recomputed ${recomputed}`);
+  }
+  return out;
+}
+
+/**
+ * Solves with jaos and checks whatever solution comes back: a returned solution must satisfy the
+ * problem and reproduce the reported objective.
+ */
+export function solveChecked(p: Problem, options: Partial<JaosOptions> = {}): JaosResult {
+  const r = solveJaos(p, { timeLimitSeconds: 30, gapTolerance: 1e-6, ...options });
+  if (r.solution) {
+    const violations = pointViolations(p, r.solution, r.objective_value);
+    expect(violations, violations.join("; ")).toEqual([]);
+  }
+  if (r.solver_status === "optimal" || r.solver_status === "feasible") expect(r.solution).not.toBeNull();
+  return r;
+}
+
+export function expectObjective(r: JaosResult, expected: number, tol = 1e-6): void {
+  expect(r.objective_value).not.toBeNull();
+  expect(Math.abs(r.objective_value! - expected)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(expected)));
+}
+
+/** max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18: optimum (2, 6), objective 36 (stored as min −3x − 5y). */
+export const TEXTBOOK_LP: Problem = problem({
+  sense: "maximize",
+  variables: [
+    { name: "x", lb: 0, ub: null },
+    { name: "y", lb: 0, ub: null },
+  ],
+  objective: {
+    constant: 0,
+    terms: [
+      { var: "x", coef: 3 },
+      { var: "y", coef: 5 },
+    ],
+  },
+  constraints: [
+    { name: "c1", terms: [{ var: "x", coef: 1 }], ub: 4 },
+    { name: "c2", terms: [{ var: "y", coef: 2 }], ub: 12 },
+    {
+      name: "c3",
+      terms: [
+        { var: "x", coef: 3 },
+        { var: "y", coef: 2 },
+      ],
+      ub: 18,
+    },
+  ],
+});
+
+/** mulberry32: a seeded generator for random test models, sharing nothing with the engine. */
+export function seededGenerator(seed: number): { next: () => number; int: (lo: number, hi: number) => number } {
+  let state = seed >>> 0;
+  const next = () => {
+    let t = (state = (state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)) };
+}
+
+/** Smallest left-hand side of the cut over the model's points with the integers fixed; null if none. */
+export function minimumLhs(model: LpModel, cut: Cut, fixed: Map<number, number>): number | null {
+  const cost = new Float64Array(model.cols);
+  cut.index.forEach((j, k) => {
+    cost[j] = cut.value[k]!;
+  });
+  const engine = new LpEngine({ ...model, cost, offset: 0 });
+  for (const [j, v] of fixed) engine.setColumnBounds(j, v, v);
+  const r = engine.solve({ deadline: performance.now() + 5000 });
+  if (r.status === "infeasible") return null;
+  expect(r.status).toBe("optimal");
+  return r.objective;
+}

@@ -15274,7 +15274,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaType"];
                 };
             };
-            /** @description validation_error: The request fails validation. trigger_input_refused: The run's input was refused (trigger codes); fire records a validation_failed run named in detail.run_id. model_did_not_compile: The model did not compile with this data. no_solver_can_run_this_model: No named solver can express the model; reasons names each one's reason. */
+            /** @description validation_error: The request fails validation. no_solver_can_run_this_model: No named solver can express the model; reasons names each one's reason. trigger_input_refused: The run's input was refused (trigger codes); fire records a validation_failed run named in detail.run_id. model_did_not_compile: The model did not compile with this data. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15286,7 +15286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["TriggerInputRefused"] | components["schemas"]["ModelDidNotCompile"] | components["schemas"]["NoSolverCanRunThisModel"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["NoSolverCanRunThisModel"] | components["schemas"]["TriggerInputRefused"] | components["schemas"]["ModelDidNotCompile"];
                 };
             };
             /** @description rate_limit_exceeded: A rate limit is exceeded; retry after retry_after seconds. */

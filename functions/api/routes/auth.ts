@@ -5,6 +5,7 @@ import { ROLES } from "../../core/auth/roles.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 import { ApiKeySchema } from "./keys.js";
+import { UserIdParams, UserKeyIdParams } from "../http/route-parts.js";
 
 const Password = z.string().min(8, "at least 8 characters").max(256);
 
@@ -220,7 +221,7 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       role: "admin",
       rateClass: "organization",
       errors: ["not_found", "conflict"],
-      params: z.object({ user_id: z.string().min(1) }),
+      params: UserIdParams,
       body: z.object({ role: z.enum(ROLES) }),
       responses: { 200: { description: "The user with the new role.", schema: UserSchema } },
     },
@@ -241,7 +242,7 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       role: "admin",
       rateClass: "organization",
       errors: ["not_found", "conflict"],
-      params: z.object({ user_id: z.string().min(1) }),
+      params: UserIdParams,
       responses: { 204: { description: "Removed." } },
     },
     async (c, { principal, params }) => {
@@ -262,7 +263,7 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       role: "admin",
       rateClass: "organization",
       errors: ["not_found"],
-      params: z.object({ user_id: z.string().min(1) }),
+      params: UserIdParams,
       responses: { 200: { description: "Keys.", schema: z.object({ keys: z.array(ApiKeySchema) }) } },
     },
     async (c, { principal, params }) => c.json({ keys: await deps.auth.listUserKeys(principal, params.user_id) }),
@@ -282,7 +283,7 @@ export function registerAuthRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth"
       role: "admin",
       rateClass: "organization",
       errors: ["not_found"],
-      params: z.object({ user_id: z.string().min(1), key_id: z.string().min(1) }),
+      params: UserKeyIdParams,
       responses: { 200: { description: "The revoked key.", schema: ApiKeySchema } },
     },
     async (c, { principal, params }) => c.json(await deps.auth.revokeUserKey(principal, params.user_id, params.key_id)),

@@ -10,23 +10,14 @@ import {
   MatrixListQuerySchema,
   MatrixRequestSchema,
 } from "../../core/comparisons/schemas.js";
-import type { ErrorName } from "../../core/errors.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { defineRoute, route } from "../http/route.js";
+import { BatchIdParams, ComparisonIdParams, launchErrors } from "../http/route-parts.js";
 
 const tag = "Solver comparison";
 
 /** What a launch can answer besides validation: the spec's comparison and matrix errors, and ours. */
-const launchErrors: ErrorName[] = [
-  "variable_limit_exceeded",
-  "model_size_limit_exceeded",
-  "daily_solve_quota_exceeded",
-  "priority_budget_exceeded",
-  "insufficient_credits",
-  "not_found",
-  "no_solver_can_run_this_model",
-  "enqueue_failed",
-];
+const comparisonLaunchErrors = launchErrors({ before: ["not_found"] });
 
 /** The four operations the tool-calling interface also offers (routes/mcp.ts), declared once for both. */
 export const compareSolversRoute = defineRoute({
@@ -38,7 +29,7 @@ export const compareSolversRoute = defineRoute({
   access: "user",
   role: "solver",
   rateClass: "organization",
-  errors: [...launchErrors, "model_cannot_be_compared"],
+  errors: [...comparisonLaunchErrors, "model_cannot_be_compared"],
   description:
     "Exactly one of problem and project_id. Solvers run one after another on one machine with identical settings. A solver that cannot express the model gets an unsupported row and costs no quota.",
   body: CompareRequestSchema,
@@ -57,7 +48,7 @@ export const getSolverComparisonRoute = defineRoute({
   role: "viewer",
   rateClass: "organization",
   errors: ["not_found"],
-  params: z.object({ comparison_id: z.string().min(1) }),
+  params: ComparisonIdParams,
   responses: { 200: { description: "The table, rows filled in as solvers finish.", schema: ComparisonDetailSchema } },
 });
 
@@ -70,7 +61,7 @@ export const compareSolversOnDatasetsRoute = defineRoute({
   access: "user",
   role: "solver",
   rateClass: "organization",
-  errors: [...launchErrors, "project_has_no_jmodel_source", "dataset_did_not_compile"],
+  errors: [...comparisonLaunchErrors, "project_has_no_jmodel_source", "dataset_did_not_compile"],
   description:
     "Compiles only the first dataset at launch (422 dataset_did_not_compile with position; 422 project_has_no_jmodel_source). Quota cost = datasets × solvers that can run.",
   body: MatrixRequestSchema,
@@ -87,7 +78,7 @@ export const getSolverComparisonMatrixRoute = defineRoute({
   role: "viewer",
   rateClass: "organization",
   errors: ["not_found"],
-  params: z.object({ batch_id: z.string().min(1) }),
+  params: BatchIdParams,
   responses: { 200: { description: "The matrix; status derived from its rows.", schema: MatrixDetailSchema } },
 });
 
@@ -127,7 +118,7 @@ export function registerCompareRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "co
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: z.object({ batch_id: z.string().min(1) }),
+      params: BatchIdParams,
       responses: { 200: { description: "The matrix.", schema: MatrixDetailSchema } },
     },
     async (c, { principal, params }) => c.json(await comparisons.cancelMatrix(principal, params.batch_id)),
@@ -170,7 +161,7 @@ export function registerCompareRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "co
       rateClass: "organization",
       errors: ["not_found"],
       description: "Unstarted rows become cancelled; the solve in flight finishes; nothing is refunded. A finished comparison is returned unchanged.",
-      params: z.object({ comparison_id: z.string().min(1) }),
+      params: ComparisonIdParams,
       responses: { 200: { description: "The table.", schema: ComparisonDetailSchema } },
     },
     async (c, { principal, params }) => c.json(await comparisons.cancel(principal, params.comparison_id)),

@@ -14,8 +14,8 @@ import {
 } from "../../core/documents/schemas.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
+import { DocumentIdParams, launchErrors } from "../http/route-parts.js";
 
-const DocumentId = z.object({ document_id: z.string().min(1) });
 const tag = "Builder documents";
 
 /** Saving models and running them needs the solver role; reading them any role. */
@@ -78,7 +78,7 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: DocumentId,
+      params: DocumentIdParams,
       responses: { 200: { description: "The document.", schema: DocumentViewSchema } },
     },
     async (c, input) => readDocument(c, input.principal, input.params.document_id),
@@ -96,7 +96,7 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       role: "viewer",
       rateClass: "models_read",
       errors: ["not_found"],
-      params: DocumentId,
+      params: DocumentIdParams,
       responses: { 200: { description: "The document.", schema: DocumentViewSchema } },
     },
     async (c, input) => readDocument(c, input.principal, input.params.document_id),
@@ -114,7 +114,7 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: DocumentId,
+      params: DocumentIdParams,
       body: CreateVersionSchema,
       responses: { 201: { description: "The version.", schema: CreatedVersionSchema } },
     },
@@ -136,7 +136,7 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: DocumentId.extend({ version_id: z.string().min(1) }),
+      params: DocumentIdParams.extend({ version_id: z.string().min(1) }),
       responses: { 200: { description: "The version.", schema: VersionViewSchema } },
     },
     async (c, input) => {
@@ -157,19 +157,8 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       access: "user",
       role: "solver",
       rateClass: "models_execute",
-      errors: [
-        "not_found",
-        "variable_limit_exceeded",
-        "model_size_limit_exceeded",
-        "daily_solve_quota_exceeded",
-        "priority_budget_exceeded",
-        "insufficient_credits",
-        "trigger_input_refused",
-        "model_did_not_compile",
-        "no_solver_can_run_this_model",
-        "enqueue_failed",
-      ],
-      params: DocumentId,
+      errors: launchErrors({ before: ["not_found"], after: ["trigger_input_refused", "model_did_not_compile"] }),
+      params: DocumentIdParams,
       body: ExecuteDocumentSchema,
       responses: {
         202: { description: "Queued.", schema: ExecuteResponseSchema },

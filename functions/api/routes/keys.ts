@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
+import { KeyIdParams } from "../http/route-parts.js";
 
 export const ApiKeySchema = z.object({
   id: z.string(),
@@ -71,7 +72,7 @@ export function registerKeyRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "auth">
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: z.object({ key_id: z.string().min(1) }),
+      params: KeyIdParams,
       responses: { 200: { description: "The revoked key.", schema: ApiKeySchema } },
     },
     async (c, { principal, params }) => c.json(await deps.auth.revokeApiKey(principal, params.key_id)),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { NotificationSchema } from "../../core/notifications/notifications.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryBool, queryInt, route } from "../http/route.js";
+import { NotificationIdParams } from "../http/route-parts.js";
 
 const Marked = z.object({ success: z.boolean(), marked_count: z.number().int() });
 
@@ -84,7 +85,7 @@ export function registerNotificationRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: z.object({ notification_id: z.string().min(1) }),
+      params: NotificationIdParams,
       responses: { 200: { description: "Marked.", schema: Marked } },
     },
     async (c, input) => {

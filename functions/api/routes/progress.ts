@@ -8,6 +8,7 @@ import { ExecutionLogSchema, LogEventSchema, LogQuerySchema, ProgressEventSchema
 import { bearer } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
+import { ComparisonIdParams, ExecutionIdParams } from "../http/route-parts.js";
 
 const STREAM_DESCRIPTION =
   "A Server-Sent Events stream (text/event-stream): each message has `event:` progress, log or final and `data:` the JSON of the matching `data` below; the stream ends after `final`. Locally it streams as the solver runs; in AWS behind API Gateway's HTTP API a response is buffered whole, so poll the log route there (docs/decisions.md).";
@@ -86,7 +87,7 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       role: "viewer",
       rateClass: "models_read",
       errors: ["not_found"],
-      params: z.object({ execution_id: z.string().min(1) }),
+      params: ExecutionIdParams,
       query: LogQuerySchema,
       responses: { 200: { description: "A page of the log.", schema: ExecutionLogSchema } },
     },
@@ -106,7 +107,7 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       role: "viewer",
       rateClass: "models_read",
       errors: ["not_found"],
-      params: z.object({ execution_id: z.string().min(1) }),
+      params: ExecutionIdParams,
       responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ExecutionStreamEventSchema } },
     },
     (c, { principal, params }) => sse(c, credentialStands(c, deps.auth), (signal) => deps.progress.executionEvents(principal, params.execution_id, signal)),
@@ -125,7 +126,7 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: z.object({ comparison_id: z.string().min(1) }),
+      params: ComparisonIdParams,
       responses: { 200: { description: "The event stream.", contentType: "text/event-stream", schema: ComparisonStreamEventSchema } },
     },
     (c, { principal, params }) => sse(c, credentialStands(c, deps.auth), (signal) => deps.progress.comparisonEvents(principal, params.comparison_id, signal)),

@@ -14,8 +14,8 @@ import {
 import { marketplaceModel, marketplaceModels } from "../../core/marketplace/catalog.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
+import { ModelIdParams, ProjectIdParams } from "../http/route-parts.js";
 
-const ProjectId = z.object({ project_id: z.string().min(1) });
 const tag = "Model projects";
 
 /** Writing models needs the solver role; reading them any role. */
@@ -73,7 +73,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: z.object({ model_id: z.string().min(1) }),
+      params: ModelIdParams,
       body: z.object({ name: z.string().min(1).max(200).optional() }),
       responses: {
         201: { description: "The project and its datasets.", schema: z.object({ project: ProjectViewSchema, datasets: z.array(DatasetViewSchema) }) },
@@ -111,7 +111,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId,
+      params: ProjectIdParams,
       responses: { 200: { description: "The project.", schema: ProjectViewSchema } },
     },
     async (c, input) => {
@@ -131,7 +131,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId,
+      params: ProjectIdParams,
       body: UpdateProjectSchema,
       responses: { 200: { description: "The project.", schema: ProjectViewSchema } },
     },
@@ -151,7 +151,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       rateClass: "organization",
       errors: ["not_found"],
       description: "Comparisons and matrices made from it keep what they ran.",
-      params: ProjectId,
+      params: ProjectIdParams,
       responses: { 204: { description: "Deleted." } },
     },
     async (c, input) => {
@@ -172,7 +172,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId,
+      params: ProjectIdParams,
       body: UpdateDraftSchema,
       responses: {
         200: { description: "The project; jmodel_problems lists what a check of the new source finds.", schema: ProjectViewSchema },
@@ -193,7 +193,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId,
+      params: ProjectIdParams,
       body: CommitVersionSchema,
       responses: { 201: { description: "The version.", schema: VersionViewSchema } },
     },
@@ -212,7 +212,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId,
+      params: ProjectIdParams,
       responses: { 200: { description: "Versions.", schema: z.object({ versions: z.array(VersionViewSchema) }) } },
     },
     async (c, input) => c.json({ versions: await projects.listVersions(input.principal, input.params.project_id) }),
@@ -230,7 +230,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId,
+      params: ProjectIdParams,
       body: CreateDatasetSchema,
       responses: { 201: { description: "The dataset.", schema: DatasetViewSchema } },
     },
@@ -249,7 +249,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId,
+      params: ProjectIdParams,
       responses: {
         200: { description: "Datasets (without their data).", schema: z.object({ datasets: z.array(DatasetSummarySchema) }) },
       },
@@ -269,7 +269,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId.extend({ dataset_id: z.string().min(1) }),
+      params: ProjectIdParams.extend({ dataset_id: z.string().min(1) }),
       responses: { 200: { description: "The dataset.", schema: DatasetViewSchema } },
     },
     async (c, input) => {
@@ -289,7 +289,7 @@ export function registerProjectRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "pr
       role: "solver",
       rateClass: "organization",
       errors: ["not_found"],
-      params: ProjectId.extend({ dataset_id: z.string().min(1) }),
+      params: ProjectIdParams.extend({ dataset_id: z.string().min(1) }),
       responses: { 204: { description: "Deleted." } },
     },
     async (c, input) => {

@@ -8,6 +8,7 @@ import { InventoryEntrySchema } from "../../core/solvers/inventory.js";
 import { SOLVERS } from "../../core/solvers/registry.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
+import { ExecutionIdParams, launchErrors } from "../http/route-parts.js";
 
 const SolverAvailableSchema = InventoryEntrySchema.extend({
   title: z.string(),
@@ -61,16 +62,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       access: "user",
       role: "solver",
       rateClass: "solve",
-      errors: [
-        "variable_limit_exceeded",
-        "model_size_limit_exceeded",
-        "daily_solve_quota_exceeded",
-        "priority_budget_exceeded",
-        "insufficient_credits",
-        "no_solver_can_run_this_model",
-        "enqueue_failed",
-        "solver_busy",
-      ],
+      errors: launchErrors({ after: ["solver_busy"] }),
       body: SolveRequestSchema,
       responses: {
         200: { description: "The solve response; `status` is the verdict.", schema: SolveResponseSchema },
@@ -122,15 +114,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       access: "user",
       role: "solver",
       rateClass: "solve",
-      errors: [
-        "variable_limit_exceeded",
-        "model_size_limit_exceeded",
-        "daily_solve_quota_exceeded",
-        "priority_budget_exceeded",
-        "insufficient_credits",
-        "no_solver_can_run_this_model",
-        "enqueue_failed",
-      ],
+      errors: launchErrors(),
       body: SolveRequestSchema,
       responses: {
         202: { description: "Queued.", schema: AsyncSolveResponseSchema },
@@ -155,7 +139,7 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       role: "viewer",
       rateClass: "models_read",
       errors: ["not_found"],
-      params: z.object({ execution_id: z.string().min(1) }),
+      params: ExecutionIdParams,
       responses: { 200: { description: "The execution.", schema: ExecutionViewSchema } },
     },
     async (c, input) => c.json(await deps.executions.view(input.principal, input.params.execution_id)),
@@ -174,17 +158,8 @@ export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "exec
       access: "user",
       role: "solver",
       rateClass: "solve",
-      errors: [
-        "not_found",
-        "execution_not_infeasible",
-        "variable_limit_exceeded",
-        "model_size_limit_exceeded",
-        "daily_solve_quota_exceeded",
-        "insufficient_credits",
-        "no_solver_can_run_this_model",
-        "enqueue_failed",
-      ],
-      params: z.object({ execution_id: z.string().min(1) }),
+      errors: launchErrors({ before: ["not_found", "execution_not_infeasible"], atPriorityZero: true }),
+      params: ExecutionIdParams,
       responses: { 202: { description: "The explanation, queued.", schema: ExecutionViewSchema } },
     },
     async (c, input) => {

@@ -19,9 +19,9 @@ import { bindingWindow } from "../../core/store/counters.js";
 import { bearer } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryInt, route } from "../http/route.js";
+import { TriggerIdParams } from "../http/route-parts.js";
 
-const TriggerId = z.object({ trigger_id: z.string().min(1) });
-const RunId = TriggerId.extend({ run_id: z.string().min(1) });
+const RunId = TriggerIdParams.extend({ run_id: z.string().min(1) });
 const tag = "Triggers";
 
 /**
@@ -97,7 +97,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: TriggerId,
+      params: TriggerIdParams,
       responses: { 200: { description: "The trigger (never its secrets).", schema: TriggerViewSchema } },
     },
     async (c, input) => c.json(await triggers.view(input.principal, input.params.trigger_id)),
@@ -115,7 +115,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       role: "viewer",
       rateClass: "organization",
       errors: ["forbidden", "not_found", "cron_schedule_limit_exceeded"],
-      params: TriggerId,
+      params: TriggerIdParams,
       body: UpdateTriggerSchema,
       responses: {
         200: { description: "The trigger (with webhook_secret once, when one was generated).", schema: UpdatedTriggerSchema },
@@ -139,7 +139,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       role: "viewer",
       rateClass: "organization",
       errors: ["forbidden", "not_found"],
-      params: TriggerId,
+      params: TriggerIdParams,
       responses: { 204: { description: "Deleted, with every run." } },
     },
     async (c, input) => {
@@ -160,7 +160,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       role: "viewer",
       rateClass: "organization",
       errors: ["forbidden", "not_found"],
-      params: TriggerId,
+      params: TriggerIdParams,
       body: ToggleTriggerSchema,
       responses: { 200: { description: "The trigger.", schema: TriggerViewSchema } },
     },
@@ -181,7 +181,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       errors: ["unauthorized", "not_found", "trigger_disabled", "trigger_input_refused", "conflict", "enqueue_failed"],
       description:
         "The secret goes in Authorization: Bearer <trigger secret> (preferred) or the body's trigger_secret; it is compared in constant time. The run solves the pinned version's model, with the trigger's solver, then the overrides (an override naming a solver wins).",
-      params: TriggerId,
+      params: TriggerIdParams,
       body: FireTriggerSchema,
       responses: {
         202: { description: "Queued.", schema: RunAcceptedSchema },
@@ -207,7 +207,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       rateClass: "organization",
       errors: ["forbidden", "not_found", "trigger_disabled", "trigger_input_refused", "conflict", "enqueue_failed"],
       description: "A session token or an API key, never the trigger secret; the solver role in the trigger's workspace.",
-      params: TriggerId,
+      params: TriggerIdParams,
       responses: {
         202: { description: "Pending.", schema: RunAcceptedSchema },
       },
@@ -230,7 +230,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       role: "viewer",
       rateClass: "organization",
       errors: ["not_found"],
-      params: TriggerId,
+      params: TriggerIdParams,
       query: z.object({ page: queryInt(1, 1, 1_000_000), page_size: queryInt(20, 1, 100) }),
       responses: { 200: { description: "One page of runs.", schema: RunPageSchema } },
     },

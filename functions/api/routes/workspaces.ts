@@ -7,6 +7,7 @@ import { newId } from "../../core/ids.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 import { UserSchema, userView } from "./auth.js";
+import { WorkspaceMemberParams } from "../http/route-parts.js";
 
 const WorkspaceSchema = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 const MembershipSchema = z.object({ workspace_id: z.string(), user_id: z.string(), role: z.enum(ROLES) });
@@ -91,7 +92,7 @@ export function registerWorkspaceRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "
       rateClass: "organization",
       errors: ["not_found"],
       description: "Owners and admins act in every workspace with their organization role; a membership sets the role of a solver or viewer in one workspace.",
-      params: z.object({ workspace_id: z.string().min(1), user_id: z.string().min(1) }),
+      params: WorkspaceMemberParams,
       body: z.object({ role: z.enum(["viewer", "solver", "admin"]) }),
       responses: { 200: { description: "The membership.", schema: MembershipSchema } },
     },

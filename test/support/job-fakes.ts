@@ -137,12 +137,19 @@ export function fakeComparisonStore() {
     },
     async startRow(_org: string, id: string, index: number, worker: string, executionId: string) {
       const item = held(id, worker);
-      if (!item || item.results[index]?.status !== "pending" || item.cancel_requested)
+      if (item?.results[index]?.status !== "pending" || item.cancel_requested)
         return items.get(id)?.cancel_requested ? ("cancelled" as const) : ("lost" as const);
       Object.assign(item.results[index]!, { status: "running", execution_id: executionId });
       return "started" as const;
     },
-    async writeRow(_org: string, id: string, index: number, worker: string, row: ComparisonRecord["results"][number], agreement: ComparisonRecord["agreement"]) {
+    async writeRow(
+      _org: string,
+      id: string,
+      index: number,
+      worker: string,
+      row: ComparisonRecord["results"][number],
+      agreement: ComparisonRecord["agreement"],
+    ) {
       const item = held(id, worker);
       const current = item?.results[index];
       if (!item || current?.status !== "running" || current.execution_id !== row.execution_id) return false;

@@ -3,7 +3,7 @@ import { pendingRow } from "../../../../../functions/core/comparisons/service.js
 import type { ComparisonRecord } from "../../../../../functions/core/comparisons/store.js";
 import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
 import { runComparison } from "../../../../../functions/core/jobs/run-comparison.js";
-import { fakeJobPorts, OPTIMUM, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+import { fakeJobPorts, OPTIMUM, queuedExecution, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
 
 /**
  * The comparison job against in-memory ports: its rows in order, each as its own execution, written as
@@ -135,5 +135,23 @@ describe("the comparison job", () => {
     };
     await runComparison(w.ports, w.job);
     expect(renewed).toEqual([`EXE#${w.stored().results[0]!.execution_id}`]);
+  });
+
+  it("takes over from a worker that died: the row it left running is solved again as the same execution, then the pending row runs", async () => {
+    const w = world(async () => OPTIMUM);
+    const dead = { status: "running", lease_owner: "dead-worker", lease_expires_at_ms: 0 } as const;
+    const left = pending(["highs", "cbc"]);
+    left.results[0] = { ...left.results[0]!, status: "running", execution_id: "exe_left" };
+    w.comparisonStore.items.put("cmp_1", { ...left, ...dead });
+    w.executionStore.items.put("exe_left", { ...queuedExecution("exe_left"), origin: { kind: "comparison", id: "cmp_1" }, notify: false, ...dead });
+    await runComparison(w.ports, w.job);
+    const rows = w.stored().results;
+    expect(rows.map((r) => [r.status, r.solver_status])).toEqual([
+      ["completed", "optimal"],
+      ["completed", "optimal"],
+    ]);
+    expect(rows[0]!.execution_id).toBe("exe_left");
+    expect(w.execution("exe_left")).toMatchObject({ status: "completed", lease_owner: null });
+    expect(w.stored().status).toBe("completed");
   });
 });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SolveResponse } from "../../../../../functions/core/executions/schemas.js";
-import type { ExecutionRecord } from "../../../../../functions/core/executions/store.js";
 import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
 import { runExecution } from "../../../../../functions/core/jobs/run-execution.js";
-import { fakeJobPorts, OPTIMUM, readPayload, SMALL_LP, solverAnswer, untilAborted, WORKER } from "../../../../support/job-fakes.js";
+import { fakeJobPorts, OPTIMUM, queuedExecution, readPayload, solverAnswer, untilAborted, WORKER } from "../../../../support/job-fakes.js";
 
 /**
  * The execution job (plain and async solves, document runs) against in-memory ports: what it writes to
@@ -11,33 +10,9 @@ import { fakeJobPorts, OPTIMUM, readPayload, SMALL_LP, solverAnswer, untilAborte
  * execution is no longer its own.
  */
 
-const queued = (id: string): ExecutionRecord => ({
-  id,
-  org_id: "org_1",
-  created_by: "usr_1",
-  status: "queued",
-  origin: { kind: "solve_async", id: null },
-  notify: true,
-  solver_requested: "auto",
-  solver_name: "highs",
-  problem: { inline: JSON.stringify(SMALL_LP) },
-  problem_name: "small",
-  problem_class: "LP",
-  variable_count: 2,
-  constraint_count: 2,
-  settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
-  credits_charged: 1,
-  created_at: "2026-11-01T00:00:00.000Z",
-  started_at: null,
-  completed_at: null,
-  error_message: null,
-  result: null,
-  deadline_ms: null,
-});
-
 function world(solve: SolvePort["solve"]) {
   const w = fakeJobPorts(solve);
-  w.executionStore.items.put("exe_1", queued("exe_1"));
+  w.executionStore.items.put("exe_1", queuedExecution("exe_1"));
   const stored = () => w.executionStore.items.get("exe_1")!;
   const response = async () => (await readPayload<SolveResponse>(w.blobs, stored().result))!;
   return { ...w, stored, response, job: { orgId: "org_1", id: "exe_1" } };

@@ -1,12 +1,12 @@
+import type { HeldLease, Renew } from "../../functions/core/jobs/ports.js";
+
 /**
  * Keeps the leases of the work a worker holds alive while it runs: the job's own lease, and the lease of
  * the execution it is solving for it (a comparison row's, a trigger run's), renewed together every third
  * of the lease. A renewal that finds the job's lease gone (the sweeper failed it because this worker
  * looked dead, or it was handed back) aborts the work.
  */
-export type Renew = () => Promise<boolean>;
-
-export class LeaseKeeper {
+export class LeaseKeeper implements HeldLease {
   private timer: NodeJS.Timeout | null = null;
   private companion: Renew | null = null;
   readonly controller = new AbortController();

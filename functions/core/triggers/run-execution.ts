@@ -3,10 +3,24 @@ import type { Problem } from "../problem/schema.js";
 import { isAppError } from "../errors.js";
 import { executionRecord } from "../executions/service.js";
 import type { ExecutionRecord } from "../executions/store.js";
-import type { Services } from "../services.js";
+import type { Clock } from "../clock.js";
+import type { DocumentService } from "../documents/service.js";
+import type { DocumentStore } from "../documents/store.js";
+import type { ExecutionService } from "../executions/service.js";
+import type { ExecutionStore } from "../executions/store.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { SOLVER_OVERRIDE } from "./overrides.js";
-import type { RunRecord } from "./store.js";
+import type { RunRecord, TriggerStore } from "./store.js";
+
+/** What starting a run's execution reads and writes (the services, or a test's fakes). */
+export interface RunExecutionDeps {
+  documents: Pick<DocumentService, "findVersion" | "model" | "compile">;
+  documentStore: Pick<DocumentStore, "get">;
+  executions: Pick<ExecutionService, "admit" | "keepModelNames">;
+  executionStore: Pick<ExecutionStore, "createRunning">;
+  triggerStore: Pick<TriggerStore, "setRunFields">;
+  clock: Clock;
+}
 
 export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { refused: string };
 
@@ -17,12 +31,7 @@ export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { 
  * could not foresee (the model does not compile with these values, no solver can run its class, the
  * organization is out of credits or quota) is the run's failure, with the reason.
  */
-export async function startRunExecution(
-  services: Pick<Services, "documents" | "documentStore" | "executions" | "executionStore" | "triggerStore" | "clock">,
-  run: RunRecord,
-  worker: string,
-  leaseMs: number,
-): Promise<RunExecution> {
+export async function startRunExecution(services: RunExecutionDeps, run: RunRecord, worker: string, leaseMs: number): Promise<RunExecution> {
   const { documents } = services;
   const version = await documents.findVersion(run.org_id, run.document_id, run.version_id);
   if (!version) return { refused: "the trigger's pinned version no longer exists" };

@@ -1,8 +1,10 @@
+import { runComparison } from "../../../functions/core/jobs/run-comparison.js";
+import { runExecution } from "../../../functions/core/jobs/run-execution.js";
+import { runTrigger } from "../../../functions/core/jobs/run-trigger.js";
+import { runTriggerSchedule } from "../../../functions/core/jobs/run-trigger-schedule.js";
 import type { JobMessage } from "../../../functions/core/queue/messages.js";
 import type { WorkerRuntime } from "../runtime.js";
-import { runComparisonJob } from "./comparison.js";
-import { runExecutionJob } from "./execution.js";
-import { runTriggerRunJob } from "./trigger-run.js";
+import { jobPorts } from "./ports.js";
 
 /**
  * Runs one job of the queue to its end (or to nothing, when it is done already or held elsewhere),
@@ -30,27 +32,21 @@ export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> 
   }
 }
 
+/**
+ * Each job kind is one use case of core (functions/core/jobs/), run against this worker's ports. What
+ * it throws reaches the queue worker, which reports it and lets the message be received again.
+ */
 async function runHeldJob(rt: WorkerRuntime, job: JobMessage): Promise<void> {
+  const ports = jobPorts(rt);
   switch (job.type) {
     case "execution":
-      return runExecutionJob(rt, job.org_id, job.id);
+      return runExecution(ports, { orgId: job.org_id, id: job.id });
     case "comparison":
-      return runComparisonJob(rt, job.org_id, job.id);
+      return runComparison(ports, { orgId: job.org_id, id: job.id });
     case "trigger_run":
       if (!job.trigger_id) throw new Error("a trigger_run job names its trigger_id");
-      return runTriggerRunJob(rt, job.org_id, job.trigger_id, job.id);
-    case "trigger_schedule": {
-      // Records the run and queues it on the trigger's band; a worker takes it like a fired run.
-      const firing = await rt.services.triggerRuns.scheduled(job.org_id, job.trigger_id ?? job.id, job.scheduled_at);
-      if (firing.outcome === "nothing_to_run")
-        rt.services.logger.info("a schedule fired with nothing to run (trigger gone, disabled or unscheduled)", { trigger_id: job.id });
-      if (firing.outcome === "already_fired")
-        rt.services.logger.info("a schedule's firing was delivered again: its run is recorded already", {
-          trigger_id: job.id,
-          scheduled_at: job.scheduled_at,
-          run_id: firing.run_id,
-        });
-      return;
-    }
+      return runTrigger(ports, { orgId: job.org_id, triggerId: job.trigger_id, runId: job.id });
+    case "trigger_schedule":
+      return runTriggerSchedule(ports, { orgId: job.org_id, triggerId: job.trigger_id ?? job.id, scheduledAt: job.scheduled_at });
   }
 }

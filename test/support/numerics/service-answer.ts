@@ -8,7 +8,7 @@ export type { SolveFn };
 
 /**
  * The answer the service reports for one solve: the one place the numerics suite asks for it. As the
- * worker's `solveExecution` (solver-container/src/jobs/execution.ts) does: the solver's run through the
+ * worker's `solveExecution` (functions/core/jobs/solve-execution.ts) does: the solver's run through the
  * verification gate (`verifiedSolve`: the point checked against the model as submitted, a big-M trickle
  * repeated once with a tighter integrality tolerance, an uncertified infeasible or unbounded verdict on
  * risky numerics cross-checked by another solver), then the response's fields (`solveResponseOf`).

@@ -1,0 +1,250 @@
+import { loadPayload, storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
+import { computeAgreement, type FinishedRow, refutedRows } from "../comparisons/agreement.js";
+import type { Row } from "../comparisons/schemas.js";
+import { comparisonNamesKey, shapeRows } from "../comparisons/service.js";
+import { changedRows, comparisonKey, type ComparisonRecord, type ComparisonStore } from "../comparisons/store.js";
+import { finalComparisonStatus } from "../comparisons/views.js";
+import type { Config } from "../config.js";
+import { problemKey, storeModelNames, type ExecutionService } from "../executions/service.js";
+import { type ExecutionRecord, executionKey } from "../executions/store.js";
+import { newId } from "../ids.js";
+import { compileJModel, isJModelError, type ModelNames } from "../jmodel/index.js";
+import { isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
+import { numericsOf } from "../problem/numerics.js";
+import { problemStats, type Problem } from "../problem/schema.js";
+import { workerErrorText } from "../solvers/public-text.js";
+import type { InventoryStore } from "../solvers/inventory.js";
+import { rowOf } from "../solvers/result.js";
+import type { Leases } from "../store/leases.js";
+import { type HeldLease, type JobPorts, leaseMsOf } from "./ports.js";
+import { solveExecution } from "./solve-execution.js";
+
+/** What a comparison's job needs besides every job's ports. */
+export interface ComparisonJobPorts extends JobPorts {
+  config: JobPorts["config"] & Pick<Config, "instanceMaxVariables" | "instanceMaxConstraints" | "instanceMaxNonzeros">;
+  comparisonStore: Pick<ComparisonStore, "acquire" | "get" | "setFields" | "startRow" | "writeRow" | "replaceRunningRow" | "finish"> & {
+    leases: Pick<Leases, "renew">;
+  };
+  /** Reads an earlier row's stored result (its solution counts in the agreement). */
+  executions: Pick<ExecutionService, "result">;
+  /** The solvers the fleet has now: a matrix row's compiled class decides which rows are unsupported. */
+  inventory: Pick<InventoryStore, "available">;
+  /** What the comparison records as `machine_note`: which machine ran it. */
+  machineNote: string;
+}
+
+/**
+ * One comparison, one task: its rows in request order, one after another, with identical settings.
+ * Each row is written as it finishes; before each next solver the cancel flag is honoured (the row's
+ * start is conditional on it). A row's execution is held under the comparison's lease keeper, so both
+ * leases are renewed while it solves. A worker that takes over a comparison whose worker died first
+ * resolves the rows that worker left `running`. A matrix row compiles its own dataset first.
+ */
+export async function runComparison(ports: ComparisonJobPorts, job: { orgId: string; id: string }): Promise<void> {
+  const { orgId, id } = job;
+  const store = ports.comparisonStore;
+  const leaseMs = leaseMsOf(ports);
+  let record = await store.acquire(orgId, id, ports.workerId, leaseMs, ports.clock.now());
+  if (!record) return;
+  const lease = ports.lease.keep(() => store.leases.renew(comparisonKey(orgId, id), ports.workerId, leaseMs, ports.clock.now()));
+  const holdExecution = (executionId: string | null) =>
+    lease.holdAlso(executionId ? () => ports.executionStore.leases.renew(executionKey(orgId, executionId), ports.workerId, leaseMs, ports.clock.now()) : null);
+  try {
+    await store.setFields(orgId, id, ports.workerId, { machine_note: ports.machineNote });
+    const problem = await problemFor(ports, record);
+    if (!problem) return;
+    record = (await store.get(orgId, id))!;
+
+    const finished: FinishedRow[] = [];
+    for (const [i, listed] of record.results.entries()) {
+      let row = listed;
+      if (row.status === "running") {
+        // Left running by a worker that died: its outcome if it finished, else the row runs again.
+        const resolved = await resolveAbandonedRow(ports, { record, index: i, row, problem, lease, holdExecution });
+        if (resolved === "lost") return;
+        row = resolved;
+      }
+      if (row.status === "completed" && row.solver_status !== "unsupported" && row.execution_id) {
+        // A row finished by an earlier worker before it died: keep it, with its solution for agreement.
+        const earlier = await ports.executions.result((await ports.executionStore.get(orgId, row.execution_id))!).catch(() => null);
+        finished.push({ row, solution: earlier?.solution ?? null });
+      }
+      if (row.status !== "pending") continue;
+      const executionId = newId("exe", ports.clock.now());
+      const started = await store.startRow(orgId, id, i, ports.workerId, executionId);
+      if (started === "lost") return;
+      if (started === "cancelled") break;
+      const execution = rowExecution(ports, { comparison: record, solver: row.solver_name, executionId, problem });
+      await ports.executionStore.createRunning(execution, ports.workerId, leaseMs, ports.clock.now());
+      holdExecution(executionId);
+      const { response, final } = await solveExecution(ports, { record: execution, problem, signal: lease.signal });
+      holdExecution(null);
+      const done = rowOf(row, response, final);
+      finished.push({ row: done, solution: response.solution });
+      // A verified point refutes another row's infeasible verdict (agreement.ts): this row's, or an earlier one's.
+      const refuted = new Map(refutedRows(finished).map((f) => [f.row.solver_name, f]));
+      const own = refuted.get(done.solver_name);
+      for (const [k, f] of finished.entries()) finished[k] = refuted.get(f.row.solver_name) ?? f;
+      const agreement = computeAgreement(finished, record.settings.gap_tolerance, problem.sense);
+      await store.writeRow(orgId, id, i, ports.workerId, own?.row ?? done, agreement);
+      const earlier = [...refuted.values()].filter((f) => f !== own);
+      if (earlier.length > 0) {
+        const current = (await store.get(orgId, id))!;
+        const byName = new Map(earlier.map((f) => [f.row.solver_name, f.row]));
+        await store.setFields(
+          orgId,
+          id,
+          ports.workerId,
+          { agreement },
+          changedRows(current.results, (r) => byName.get(r.solver_name) ?? null),
+        );
+      }
+    }
+
+    const latest = (await store.get(orgId, id))!;
+    await store.finish(orgId, id, ports.workerId, finalComparisonStatus(latest.results), {
+      completed_at: isoTime(ports.clock.now()),
+      agreement: computeAgreement(finished, latest.settings.gap_tolerance, problem.sense),
+    });
+  } catch (error) {
+    // Only while this worker still holds it: a lost lease means another outcome stands.
+    await store.finish(orgId, id, ports.workerId, "failed", {
+      error_message: workerErrorText(error),
+      completed_at: isoTime(ports.clock.now()),
+    });
+    throw error;
+  } finally {
+    lease.stop();
+  }
+}
+
+/** A row a dead worker left `running`, with what resolving it needs. */
+interface AbandonedRow {
+  record: ComparisonRecord;
+  index: number;
+  row: Row;
+  problem: Problem;
+  lease: HeldLease;
+  holdExecution: (executionId: string | null) => void;
+}
+
+/**
+ * A row a dead worker left `running`: its execution is taken over once its lease lapsed (the same
+ * execution is solved again by this worker, so the row keeps pointing at it); an execution that ended
+ * meanwhile gives the row its outcome; one that ended without a result (swept, handed back) makes the
+ * row pending again, to run as a new execution. Returns the row as it now stands, or "lost".
+ */
+async function resolveAbandonedRow(ports: ComparisonJobPorts, abandoned: AbandonedRow): Promise<Row | "lost"> {
+  const { record, index, row, problem, lease, holdExecution } = abandoned;
+  const store = ports.comparisonStore;
+  const executionId = row.execution_id;
+  let execution = executionId ? await takeOverExecution(ports, { orgId: record.org_id, id: executionId }) : null;
+  if (execution) {
+    holdExecution(execution.id);
+    const { response, final } = await solveExecution(ports, { record: execution, problem, signal: lease.signal });
+    holdExecution(null);
+    const done = rowOf(row, response, final);
+    return (await store.replaceRunningRow(record.org_id, record.id, index, ports.workerId, executionId, done)) ? done : "lost";
+  }
+  execution = executionId ? await ports.executionStore.get(record.org_id, executionId) : null;
+  const result = execution?.result ? await ports.executions.result(execution).catch(() => null) : null;
+  const next: Row =
+    execution && result && (execution.status === "completed" || execution.status === "failed")
+      ? rowOf(row, result, execution.status)
+      : { ...row, status: "pending", execution_id: null };
+  return (await store.replaceRunningRow(record.org_id, record.id, index, ports.workerId, executionId, next)) ? next : "lost";
+}
+
+/** Acquires a running execution whose worker died, waiting (at most one lease) for its lease to lapse. */
+async function takeOverExecution(ports: JobPorts, execution: { orgId: string; id: string }): Promise<ExecutionRecord | null> {
+  const { orgId, id } = execution;
+  const leaseMs = leaseMsOf(ports);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const taken = await ports.executionStore.acquire(orgId, id, ports.workerId, leaseMs, ports.clock.now());
+    if (taken) return taken;
+    const current = await ports.executionStore.leases.leaseOf(executionKey(orgId, id));
+    if (current?.status !== "running" || current.lease_expires_at_ms === null) return null;
+    const wait = Math.min(leaseMs, Math.max(0, current.lease_expires_at_ms - ports.clock.now()) + 50);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  return null;
+}
+
+function rowExecution(ports: JobPorts, of: { comparison: ComparisonRecord; solver: string; executionId: string; problem: Problem }): ExecutionRecord {
+  const { comparison: c, solver, executionId, problem } = of;
+  const stats = problemStats(problem);
+  return {
+    id: executionId,
+    org_id: c.org_id,
+    created_by: c.created_by,
+    status: "running",
+    origin: { kind: "comparison", id: c.id },
+    notify: false,
+    solver_requested: solver,
+    solver_name: solver,
+    problem: c.problem!,
+    ...(c.model_names ? { model_names: c.model_names } : {}),
+    problem_name: c.problem_name,
+    problem_class: stats.problem_class,
+    variable_count: stats.variable_count,
+    constraint_count: stats.constraint_count,
+    settings: c.settings,
+    credits_charged: c.credits_each,
+    created_at: isoTime(ports.clock.now()),
+    started_at: isoTime(ports.clock.now()),
+    completed_at: null,
+    error_message: null,
+    result: null,
+    deadline_ms: null,
+  };
+}
+
+/**
+ * The problem a comparison solves. A matrix row compiles its model and dataset here; a dataset that
+ * does not fill the model fails only this row (the comparison ends failed with the compiler's words).
+ */
+async function problemFor(ports: ComparisonJobPorts, record: ComparisonRecord): Promise<Problem | null> {
+  const store = ports.comparisonStore;
+  if (record.problem) return loadPayload<Problem>(ports.blobs, record.problem);
+  const model = await loadPayload<{ jmodel_source: string; data: Record<string, unknown> }>(ports.blobs, record.model!);
+  let problem: Problem;
+  let names: ModelNames;
+  try {
+    ({ problem, names } = compileJModel(model.jmodel_source, model.data, { caps: modelCaps(ports.config) }));
+  } catch (error) {
+    if (!isJModelError(error) && !isModelCapExceeded(error)) throw error;
+    // A dataset past the caps stops where it passed them, and fails this row as a compile error would.
+    const message = isModelCapExceeded(error)
+      ? `dataset is too large for this instance: ${error.message}`
+      : `dataset did not compile: ${error.message} (line ${error.line}, column ${error.column})`;
+    await store.finish(
+      record.org_id,
+      record.id,
+      ports.workerId,
+      "failed",
+      { error_message: message, completed_at: isoTime(ports.clock.now()) },
+      changedRows(record.results, (r) => (r.status === "pending" ? { ...r, status: "failed", error_message: message } : null)),
+    );
+    return null;
+  }
+  const stats = problemStats(problem);
+  const available = await ports.inventory.available(ports.clock.now());
+  // The class can differ from the first dataset's: a solver that cannot express this one is unsupported here.
+  const reshaped = shapeRows(record.solver_names, stats.problem_class, available);
+  await store.setFields(
+    record.org_id,
+    record.id,
+    ports.workerId,
+    {
+      problem: await storePayload(ports.blobs, problemKey(record.org_id, record.id), problem, ports.config.inlinePayloadMaxBytes),
+      model_names: await storeModelNames(ports.blobs, comparisonNamesKey(record.org_id, record.id), names, ports.config.inlinePayloadMaxBytes),
+      problem_class: stats.problem_class,
+      variable_count: stats.variable_count,
+      constraint_count: stats.constraint_count,
+      numerics: numericsOf(problem),
+    },
+    changedRows(record.results, (r, i) => (r.status === "pending" && reshaped[i]!.solver_status === "unsupported" ? reshaped[i]! : null)),
+  );
+  return problem;
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { deleteStoredBlob, loadPayload, storePayload } from "../blob/blob-store.js";
+import { isoTime } from "../clock.js";
+import type { SolveResponse } from "../executions/schemas.js";
+import { resultKey } from "../executions/service.js";
+import type { ExecutionRecord } from "../executions/store.js";
+import { modelNamesOf, nameInfeasibility, type StoredModelNames } from "../jmodel/names.js";
+import { hasIntegers, type Problem } from "../problem/schema.js";
+import { ProgressRecorder } from "../progress/recorder.js";
+import { isSolverName } from "../solvers/registry.js";
+import { solveResponseOf } from "../solvers/result.js";
+import { toSolveSettings } from "../solvers/settings.js";
+import type { SolveSettings, SolverName } from "../solvers/types.js";
+import { nameViolationPlace, verifiedSolve, type VerifiedSolve, verifyPool } from "../solvers/verification.js";
+import { traceMark } from "../trace/solve-trace.js";
+import type { JobPorts, SolvedResult } from "./ports.js";
+
+export interface SolveExecutionOptions {
+  /** The execution, held by this worker (`running` under its lease). */
+  record: ExecutionRecord;
+  problem: Problem;
+  /** Stops the solver (the job's lease was lost). */
+  signal?: AbortSignal;
+}
+
+export interface SolvedExecution {
+  response: SolveResponse;
+  final: "completed" | "failed";
+}
+
+/**
+ * The step every job kind shares: one held execution solved under the kill switch and through the
+ * verification gate, its result stored, the execution moved to completed (a verdict) or failed (the
+ * solver errored), metrics and notifications recorded.
+ */
+export async function solveExecution(ports: JobPorts, options: SolveExecutionOptions): Promise<SolvedExecution> {
+  const { record, problem, signal } = options;
+  traceMark("solve_start", record.id);
+  const settings = toSolveSettings(record.settings);
+  const solver = record.solver_name as SolverName;
+  const recorder = new ProgressRecorder(ports.progress, record.org_id, record.id, { sense: problem.sense });
+  let gate: VerifiedSolve<SolvedResult>;
+  try {
+    // Every answer passes the verification gate (solvers/verification.ts); a repeat of the same solver
+    // streams its progress too, a cross-check by another solver does not.
+    gate = await verifiedSolve<SolvedResult>({
+      problem,
+      solver,
+      settings,
+      solve: (name, p, s) =>
+        ports.solver.solve(name, p, s, { signal, killGraceSeconds: ports.config.killGraceSeconds, progress: name === solver ? recorder.sink : undefined }),
+      crossCheckers: async () => (await ports.solver.inventory()).filter((s) => s.available && isSolverName(s.name)).map((s) => s.name as SolverName),
+    });
+  } finally {
+    // Every chunk is written before the execution turns final, so a reader that sees it final has read all.
+    await recorder.close();
+  }
+  traceMark("solve_end", record.id);
+  const result = gate.result;
+  // Ranging asked of a solver whose adapter cannot give it (all but native HiGHS).
+  if (settings.ranging && result.ranging === undefined) result.ranging = "unsupported";
+  // A JModel model's infeasible subset and broken row in the modeller's words: each name's family and index tuple.
+  if ((result.infeasibility || gate.verification.where) && record.model_names) {
+    const names = modelNamesOf(await loadPayload<StoredModelNames>(ports.blobs, record.model_names));
+    if (result.infeasibility) result.infeasibility = nameInfeasibility(result.infeasibility, names);
+    gate.verification.where = nameViolationPlace(gate.verification.where, names);
+  }
+  const response = {
+    ...solveResponseOf(record.id, record.solver_name, result, gate),
+    ...finalProgress(problem, settings, gate, recorder),
+  };
+  const final = gate.status === "error" ? "failed" : "completed";
+  const ref = await storePayload(ports.blobs, resultKey(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
+  const now = ports.clock.now();
+  const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
+  const held = await ports.executionStore.finish(record.org_id, record.id, ports.workerId, final, {
+    result: ref,
+    error_message: errorMessage,
+    completed_at: isoTime(now),
+  });
+  traceMark("result_written", record.id);
+  // What this write made final (a final item never changes again); when it was not held, only "read it".
+  ports.announceFinal?.(record.id, held ? { id: record.id, status: final, result: ref, error_message: errorMessage } : undefined);
+  // Lost meanwhile (swept, or handed back by this stopping worker): another outcome stands; say nothing,
+  // and take back this attempt's blob, which nothing references.
+  if (!held) {
+    if ("blob" in ref) await deleteStoredBlob(ports.blobs, "results/", ref.blob).catch(() => undefined);
+    return { response, final };
+  }
+  await ports.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);
+  if (record.notify) await notifyExecution(ports, { record, response, final });
+  return { response, final };
+}
+
+/**
+ * The incumbents the recorder saw (with the final objective when the solver's last report missed it) and,
+ * when a pool was asked for, the pool: each member through the verification gate's rules (verifyPool),
+ * or "unsupported".
+ */
+function finalProgress(problem: Problem, settings: SolveSettings, gate: VerifiedSolve<SolvedResult>, recorder: ProgressRecorder): Partial<SolveResponse> {
+  const result = gate.result;
+  const verified = gate.verification.status === "verified";
+  const sign = problem.sense === "maximize" ? -1 : 1;
+  const objective = verified ? result.objective_value : null;
+  const near = (v: number, z: number) => Math.abs(v - z) <= 1e-6 * Math.max(1, Math.abs(z));
+  let incumbents = recorder.incumbents();
+  // A repeat's answer is the one that holds: the first run's incumbents better than it were not points of the model.
+  if (gate.verification.retried_with && objective !== null)
+    incumbents = incumbents.filter((i) => sign * i.objective_value >= sign * objective || near(i.objective_value, objective));
+  if (objective !== null && result.solution !== null) {
+    const last = incumbents.at(-1);
+    // A log prints fewer digits than the result carries: the same incumbent gets the result's value.
+    if (last && near(last.objective_value, objective)) last.objective_value = objective;
+    else if (!last || sign * objective < sign * last.objective_value) {
+      incumbents.push({ time_seconds: result.solver_time_seconds ?? (result.wall_time_ms ?? 0) / 1000, objective_value: objective });
+    }
+  }
+  if ((settings.solutionPoolSize ?? 1) <= 1 || result.solution === null || objective === null) return { incumbents };
+  // An LP has one reported optimum: its pool is that solution, whatever the solver.
+  if (!hasIntegers(problem)) return { incumbents, solutions: [{ objective_value: objective, solution: result.solution }] };
+  if (!Array.isArray(result.solution_pool)) return { incumbents, solution_pool: "unsupported" };
+  // A pool member the gate rejects is left out, never reported as feasible.
+  return { incumbents, solutions: verifyPool(problem, result.solution_pool) };
+}
+
+async function notifyExecution(ports: JobPorts, solved: SolvedExecution & { record: ExecutionRecord }): Promise<void> {
+  const { record, response, final } = solved;
+  const org = await ports.identity.getOrganization(record.org_id);
+  await ports.notifications.notify(record.created_by, {
+    type: final === "completed" ? "execution_complete" : "execution_failed",
+    title: final === "completed" ? `Solve finished: ${response.status}` : "Solve failed",
+    message:
+      final === "completed"
+        ? `${record.problem_name} with ${record.solver_name}: ${response.status}${response.objective_value !== null ? `, objective ${response.objective_value}` : ""}.`
+        : `${record.problem_name} with ${record.solver_name} failed: ${response.error_message ?? "unknown error"}.`,
+    data: { execution_id: record.id, objective_value: response.objective_value, credits_remaining: org?.credit_balance ?? null },
+    link: `/executions/${record.id}`,
+  });
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../../../../functions/core/errors.js";
+import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
+import { runTrigger, type TriggerRunJobPorts } from "../../../../../functions/core/jobs/run-trigger.js";
+import { problemStats } from "../../../../../functions/core/problem/schema.js";
+import type { RunOutcome } from "../../../../../functions/core/triggers/outcomes.js";
+import type { RunRecord } from "../../../../../functions/core/triggers/store.js";
+import { fakeJobPorts, fakeTriggerRunStore, OPTIMUM, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+
+/**
+ * The trigger run job against in-memory ports: the run taken, its execution started (compiled and
+ * admitted by core's startRunExecution, here over fake documents and admission), solved, and the run
+ * ended with its outcome — which decides the webhook and the notification (announce) — only while this
+ * worker still holds it.
+ */
+
+const queuedRun = (): RunRecord => ({
+  id: "run_1",
+  trigger_id: "trg_1",
+  org_id: "org_1",
+  created_by: "usr_1",
+  status: "queued",
+  source: "fire",
+  rerun_of: null,
+  override_data: { capacity: 4 },
+  solver_name: "highs",
+  document_id: "doc_1",
+  version_id: "ver_1",
+  settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+  time_limit_seconds: 60,
+  execution_id: null,
+  result: null,
+  error: null,
+  validation: null,
+  created_at: "2026-11-01T00:00:00.000Z",
+  started_at: null,
+  completed_at: null,
+  webhook: null,
+});
+
+function world(solve: SolvePort["solve"], options: { refuse?: AppError } = {}) {
+  const w = fakeJobPorts(solve);
+  const triggerStore = fakeTriggerRunStore();
+  triggerStore.runs.put("run_1", queuedRun());
+  const outcomes: RunOutcome[] = [];
+  const announced: { run: RunRecord; result: unknown }[] = [];
+  const ports: TriggerRunJobPorts = {
+    ...w.ports,
+    triggerStore,
+    runOutcomes: {
+      finalFields: async (_trigger, _run, outcome) => {
+        outcomes.push(outcome);
+        return { error: outcome.error, webhook: null };
+      },
+      announce: async (run, _trigger, result) => void announced.push({ run, result }),
+    },
+    documents: {
+      findVersion: async () => ({ id: "ver_1" }) as never,
+      model: async () => ({}) as never,
+      compile: () => ({ problem: SMALL_LP, names: null }),
+    },
+    documentStore: { get: async () => ({ name: "plan" }) as never },
+    executions: {
+      admit: async () => {
+        if (options.refuse) throw options.refuse;
+        return {
+          id: "exe_run",
+          stats: problemStats(SMALL_LP),
+          settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+          plan: { solver: "highs", solves: 1 },
+          creditsEach: 1,
+          problem: { inline: JSON.stringify(SMALL_LP) },
+        };
+      },
+      keepModelNames: async () => ({ inline: "{}" }),
+    },
+  };
+  const run = () => triggerStore.runs.get("run_1")!;
+  return { ...w, ports, triggerStore, outcomes, announced, run, job: { orgId: "org_1", triggerId: "trg_1", runId: "run_1" } };
+}
+
+describe("the trigger run job", () => {
+  it("starts the run's execution, solves it, and ends the run completed with its execution, then announces it", async () => {
+    const w = world(async () => OPTIMUM);
+    await runTrigger(w.ports, w.job);
+    expect(w.run()).toMatchObject({ status: "completed", execution_id: "exe_run", error: null, lease_owner: null });
+    expect(w.executionStore.items.get("exe_run")).toMatchObject({ status: "completed", origin: { kind: "trigger_run", id: "run_1" }, notify: false });
+    expect(w.outcomes).toHaveLength(1);
+    expect(w.outcomes[0]).toMatchObject({ status: "completed", error: null, result: { status: "optimal", objective_value: 11 } });
+    expect(w.announced.map((a) => a.run.status)).toEqual(["completed"]);
+  });
+
+  it("ends the run failed with the solver's words when the solver errors", async () => {
+    const w = world(async () => solverAnswer("error", { error_message: "highs: out of memory" }));
+    await runTrigger(w.ports, w.job);
+    expect(w.run()).toMatchObject({ status: "failed", error: "highs: out of memory", execution_id: "exe_run" });
+    expect(w.announced).toHaveLength(1);
+  });
+
+  it("ends the run failed with the refusal when its execution cannot be admitted, without solving", async () => {
+    const w = world(async () => OPTIMUM, { refuse: new AppError("insufficient_credits", "needs 1 credit, 0 left") });
+    await runTrigger(w.ports, w.job);
+    expect(w.solves).toEqual([]);
+    expect(w.run()).toMatchObject({ status: "failed", error: "insufficient_credits: needs 1 credit, 0 left", execution_id: null });
+  });
+
+  it("records the verification gate's rejection as the run's failure", async () => {
+    const w = world(async () => solverAnswer("optimal", { objective_value: 20, solution: { x: 4, y: 4 } }));
+    await runTrigger(w.ports, w.job);
+    expect(w.run().status).toBe("failed");
+    expect(w.outcomes[0]?.result?.status).toBe("error");
+    expect(w.outcomes[0]?.result?.verification?.claimed_status).toBe("optimal");
+  });
+
+  it("fails the run with the worker's error when a step throws, and throws it on", async () => {
+    const w = world(async () => {
+      throw new Error("the adapter broke");
+    });
+    await expect(runTrigger(w.ports, w.job)).rejects.toThrow("the adapter broke");
+    expect(w.run().status).toBe("failed");
+    expect(w.run().error).toBeTruthy();
+  });
+
+  it("does nothing for a run that is final already or held by another worker (a redelivered message)", async () => {
+    const w = world(async () => OPTIMUM);
+    w.triggerStore.runs.end("run_1", "failed", { error: "cancelled: the trigger was deleted" });
+    await runTrigger(w.ports, w.job);
+    expect(w.solves).toEqual([]);
+    expect(w.outcomes).toEqual([]);
+    expect(w.run()).toMatchObject({ status: "failed", error: "cancelled: the trigger was deleted" });
+  });
+
+  it("stops the solve when the run's lease is lost mid-solve (swept), and neither ends nor announces the run", async () => {
+    const w = world(async (_name, _problem, _settings, options) => {
+      w.triggerStore.runs.end("run_1", "failed", { error: "the worker stopped answering" });
+      await w.leases.tick();
+      return untilAborted(options.signal);
+    });
+    await runTrigger(w.ports, w.job);
+    expect(w.solves[0]?.signal?.aborted).toBe(true);
+    expect(w.run()).toMatchObject({ status: "failed", error: "the worker stopped answering" });
+    expect(w.announced).toEqual([]);
+  });
+
+  it("renews the execution's lease together with the run's while it solves", async () => {
+    const renewed: string[] = [];
+    const w = world(async () => {
+      await w.leases.tick();
+      return OPTIMUM;
+    });
+    const renew = w.executionStore.leases.renew;
+    w.executionStore.leases.renew = async (key, ...rest) => {
+      renewed.push(key.sk);
+      return renew(key, ...rest);
+    };
+    await runTrigger(w.ports, w.job);
+    expect(renewed).toEqual(["EXE#exe_run"]);
+  });
+});

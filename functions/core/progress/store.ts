@@ -5,6 +5,7 @@ import { TABLE_KEYS } from "../store/dynamo.js";
 import type { Table } from "../store/table.js";
 import type { ProgressPoint } from "./schemas.js";
 import { keys } from "../store/keys.js";
+import { blobKeys } from "../blob/keys.js";
 
 /**
  * A running execution's log lines and progress points, written by its worker in chunks (one per flush)
@@ -39,9 +40,6 @@ export interface ProgressChunk {
   points: ProgressPoint[];
 }
 
-/** Beside the execution's result (`results/<org>/<id>.json`): the worker may write and delete there in AWS. */
-const linesKey = (orgId: string, executionId: string, seq: number) => `results/${orgId}/${executionId}/log-${String(seq).padStart(6, "0")}.json`;
-
 export class ProgressStore {
   constructor(
     private readonly table: Table,
@@ -54,7 +52,7 @@ export class ProgressStore {
     const ttl = epochSeconds(this.retention.clock.now()) + this.retention.retentionDays * 86_400;
     const item: Record<string, unknown> = { ...keys.progressChunk.key(orgId, executionId, chunk.seq), ...chunk, [TABLE_KEYS.ttlAttribute]: ttl };
     if (chunk.seq >= TABLE_LINE_CHUNKS && chunk.line_count > 0) {
-      const key = linesKey(orgId, executionId, chunk.seq);
+      const key = blobKeys.executionLogChunk(orgId, executionId, chunk.seq);
       await this.blobs.put(key, JSON.stringify(chunk.lines ?? []));
       delete item.lines;
       item.blob = key;

@@ -1,12 +1,13 @@
 import { loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
+import { blobKeys } from "../../../functions/core/blob/keys.js";
+import { storeModelNames } from "../../../functions/core/blob/model-names.js";
 import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { computeAgreement, type FinishedRow, refutedRows } from "../../../functions/core/comparisons/agreement.js";
-import { comparisonNamesKey, shapeRows } from "../../../functions/core/comparisons/service.js";
+import { shapeRows } from "../../../functions/core/comparisons/service.js";
 import { changedRows, comparisonKey, type ComparisonRecord } from "../../../functions/core/comparisons/store.js";
 import type { Row } from "../../../functions/core/comparisons/schemas.js";
 import { finalComparisonStatus } from "../../../functions/core/comparisons/views.js";
-import { problemKey, storeModelNames } from "../../../functions/core/executions/service.js";
 import { type ExecutionRecord, executionKey } from "../../../functions/core/executions/store.js";
 import { newId } from "../../../functions/core/ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../../../functions/core/jmodel/index.js";
@@ -221,8 +222,8 @@ async function problemFor(rt: WorkerRuntime, record: ComparisonRecord): Promise<
     record.id,
     rt.workerId,
     {
-      problem: await storePayload(services.blobs, problemKey(record.org_id, record.id), problem, services.config.inlinePayloadMaxBytes),
-      model_names: await storeModelNames(services.blobs, comparisonNamesKey(record.org_id, record.id), names, services.config.inlinePayloadMaxBytes),
+      problem: await storePayload(services.blobs, blobKeys.comparisonProblem(record.org_id, record.id), problem, services.config.inlinePayloadMaxBytes),
+      model_names: await storeModelNames(services.blobs, blobKeys.comparisonModelNames(record.org_id, record.id), names, services.config.inlinePayloadMaxBytes),
       problem_class: stats.problem_class,
       variable_count: stats.variable_count,
       constraint_count: stats.constraint_count,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
 import { deleteStoredBlob, loadPayload, storePayload } from "../../../functions/core/blob/blob-store.js";
 import { isoTime } from "../../../functions/core/clock.js";
-import { resultKey } from "../../../functions/core/executions/service.js";
+import { blobKeys } from "../../../functions/core/blob/keys.js";
 import type { SolveResponse } from "../../../functions/core/executions/schemas.js";
 import { type ExecutionRecord, executionKey } from "../../../functions/core/executions/store.js";
 import { modelNamesOf, nameInfeasibility, type StoredModelNames } from "../../../functions/core/jmodel/names.js";
@@ -64,7 +64,12 @@ export async function solveExecution(
     ...finalProgress(problem, settings, gate, recorder),
   };
   const final = gate.status === "error" ? "failed" : "completed";
-  const ref = await storePayload(services.blobs, resultKey(record.org_id, record.id, randomUUID()), response, services.config.inlinePayloadMaxBytes);
+  const ref = await storePayload(
+    services.blobs,
+    blobKeys.executionResult(record.org_id, record.id, randomUUID()),
+    response,
+    services.config.inlinePayloadMaxBytes,
+  );
   const now = services.clock.now();
   const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
   const held = await services.executionStore.finish(record.org_id, record.id, rt.workerId, final, {

@@ -13,39 +13,11 @@ import type { ResolvedModel } from "../projects/service.js";
 import { numericsOfAny } from "../problem/serialized.js";
 import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import type { SerializedProblem } from "../problem/serialized.js";
-import { unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { CompareRequest, ComparisonDetail, MatrixDetail, MatrixRequest, Row } from "./schemas.js";
 import { changedRows, type ComparisonRecord, type MatrixRecord } from "./store.js";
+import { shapeRows } from "./rows.js";
 import { deriveMatrixStatus, detailOf } from "./views.js";
-
-export function pendingRow(solver: string): Row {
-  return {
-    solver_name: solver,
-    solver_version: null,
-    execution_id: null,
-    status: "pending",
-    solver_status: null,
-    unsupported_reason: null,
-    objective_value: null,
-    dual_bound: null,
-    gap: null,
-    nodes: null,
-    iterations: null,
-    wall_time_ms: null,
-    solver_time_seconds: null,
-    error_message: null,
-  };
-}
-
-/** Rows for a problem class: pending for solvers that can run it, `unsupported` with the reason otherwise. */
-export function shapeRows(solverNames: string[], cls: ProblemClass, available: ReadonlySet<string>): Row[] {
-  return solverNames.map((name) => {
-    const reason = unsupportedReason(name, cls, available);
-    if (!reason) return pendingRow(name);
-    return { ...pendingRow(name), status: "completed", solver_status: "unsupported", unsupported_reason: reason };
-  });
-}
 
 const runnable = (rows: Row[]) => rows.filter((r) => r.solver_status !== "unsupported").length;
 

@@ -4,7 +4,7 @@ import { storeModelNames } from "../../../functions/core/blob/model-names.js";
 import { workerErrorText } from "../../../functions/core/solvers/public-text.js";
 import { isoTime } from "../../../functions/core/clock.js";
 import { computeAgreement, type FinishedRow, refutedRows } from "../../../functions/core/comparisons/agreement.js";
-import { shapeRows } from "../../../functions/core/comparisons/service.js";
+import { shapeRows } from "../../../functions/core/comparisons/rows.js";
 import { changedRows, comparisonKey, type ComparisonRecord } from "../../../functions/core/comparisons/store.js";
 import type { Row } from "../../../functions/core/comparisons/schemas.js";
 import { finalComparisonStatus } from "../../../functions/core/comparisons/views.js";

@@ -14,8 +14,8 @@
  * | dataset             | PRJ#<prj>               | DST#<dst>                            |                                          | get; list the project's, newest first                          |
  * | document            | ORG#<org>               | DOC#<doc>                            |                                          | get by id; list the organization's, newest first               |
  * | document version    | DOC#<doc>               | VER#<ver>                            |                                          | get; newest (last key); list newest first                      |
- * | execution           | ORG#<org>               | EXE#<exe>                            | ACTIVE / execution#<exe> while waiting   | get by id; list newest first; the sweeper's ACTIVE listing     |
- * | comparison          | ORG#<org>               | CMP#<cmp>                            | ACTIVE / comparison#<cmp> while waiting  | get by id; list and count newest first; the ACTIVE listing     |
+ * | execution           | ORG#<org>               | EXE#<exe>                            | ACTIVE / execution#<org>#<exe> (waiting)| get by id; list newest first; the sweeper's ACTIVE listing     |
+ * | comparison          | ORG#<org>               | CMP#<cmp>                            | ACTIVE / comparison#<org>#<cmp> (…)     | get by id; list and count newest first; the ACTIVE listing     |
  * | matrix              | ORG#<org>               | CMB#<cmb>                            | PRJCMB#<prj> / <cmb>                     | get by id; list the organization's; list a project's (gsi1)    |
  * | trigger             | ORG#<org>               | TRG#<trg>                            | TRG#<trg> / TRIGGER                      | get; list and count; find by id alone (a fire has no org)      |
  * | trigger run         | TRG#<trg>               | RUN#<time-sortable part of run id>   | ACTIVE …, or WEBHOOK_OUTBOX / <ended>#…  | get; list newest first (run_ and trun_ interleave); count      |
@@ -34,6 +34,16 @@
  * | pending enrolment   | ENROL#<sha256>          | ENROL                                |                                          | sign-up / invitation token, usable once, expiring              |
  * | progress chunk      | PRG#<org>#<exe>         | CHUNK#<nnnnnn>                       |                                          | an execution's progress and log, in order                      |
  * | rate-limit counter  | LIMIT#<scope>           | P<seconds>#<period>                  |                                          | one item per scope and longest window's period                 |
+ * | schedule registry   | SCHEDULES               | TRG#<trg>                            |                                          | every scheduled trigger (the local scheduler's one query)      |
+ * | worker heartbeat    | WORKERS                 | WORKER#<worker>                      |                                          | every worker that reported within a day                        |
+ * | solver inventory    | SOLVERS                 | INVENTORY                            |                                          | the fleet's solvers, one GetItem                               |
+ * | metrics totals      | METRICS                 | TOTALS                               |                                          | the service's request counters                                 |
+ * | recent request      | METRICS#RECENT          | req_<time-sortable>                  |                                          | the latest requests, newest first                              |
+ * | warm-up probe       | WARMUP                  | WARMUP                               |                                          | never there: a worker's first commands touch it to set up      |
+ *
+ * Sparse gsi1 partitions of their own: ACTIVE (`<kind>#<org>#<id>`, or `trigger_run#<trg>#<run>`: every
+ * waiting or running work item, all the sweeper reads) and WEBHOOK_OUTBOX (`<ended at>#<trg>#<run>`:
+ * runs whose webhook is still to be handed over).
  *
  * Rate-limit scopes: ORG#<org> (organization), IP#<ip>#<class>, EMAIL#<email>#<class>,
  * EMAIL#<email>#IP#<ip>#login (sign-in per account and address), TRG#<trg>, QUOTA#<org>, PRIORITY#<org>.
@@ -163,4 +173,22 @@ export const keys = {
       priority: (orgId: string) => `PRIORITY#${orgId}`,
     },
   },
+  /** gsi1 ACTIVE: every work item waiting or running (kind: execution, comparison, trigger_run). */
+  active: {
+    partition: "ACTIVE",
+    index: (kind: string, id: string) => ({ gsi1pk: "ACTIVE", gsi1sk: `${kind}#${id}` }),
+  },
+  /** gsi1 WEBHOOK_OUTBOX: a run whose webhook is still to be handed to the webhook queue. */
+  webhookOutbox: {
+    partition: "WEBHOOK_OUTBOX",
+    index: (endedAtIso: string, triggerId: string, runId: string) => ({ gsi1pk: "WEBHOOK_OUTBOX", gsi1sk: `${endedAtIso}#${triggerId}#${runId}` }),
+  },
+  scheduleRegistry: Object.assign((triggerId: string): TableKey => ({ pk: "SCHEDULES", sk: `${trigger.prefix}${triggerId}` }), { partition: "SCHEDULES" }),
+  workerHeartbeat: Object.assign((workerId: string): TableKey => ({ pk: "WORKERS", sk: `WORKER#${workerId}` }), { partition: "WORKERS" }),
+  solverInventory: { pk: "SOLVERS", sk: "INVENTORY" } as TableKey,
+  metricsTotals: { pk: "METRICS", sk: "TOTALS" } as TableKey,
+  /** Recent requests: the sort key is the request's id itself (`req_…`). */
+  recentRequests: { partition: "METRICS#RECENT", prefix: "req_" },
+  /** An item that is never written: a starting worker's first UpdateItem and GetItem go there. */
+  warmUp: { pk: "WARMUP", sk: "WARMUP" } as TableKey,
 } as const;

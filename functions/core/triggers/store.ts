@@ -113,12 +113,11 @@ export function runKey(triggerId: string, runId: string): { pk: string; sk: stri
   return keys.triggerRun({ triggerId, id: runId });
 }
 
-export const WEBHOOK_OUTBOX = "WEBHOOK_OUTBOX";
+export const WEBHOOK_OUTBOX = keys.webhookOutbox.partition;
 
 /** The index entry that puts a run ending now in the webhook outbox. */
 export const outboxIndex = (run: { trigger_id: string; id: string }, endedAtIso: string) => ({
-  gsi1pk: WEBHOOK_OUTBOX,
-  gsi1sk: `${endedAtIso}#${run.trigger_id}#${run.id}`,
+  ...keys.webhookOutbox.index(endedAtIso, run.trigger_id, run.id),
 });
 
 /** What a run's final write sets: its outcome fields, and the outbox entry when a webhook is due. */

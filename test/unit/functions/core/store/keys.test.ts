@@ -36,6 +36,19 @@ describe("table keys", () => {
     expect(keys.enrolment("ab12")).toEqual({ pk: "ENROL#ab12", sk: "ENROL" });
     expect(keys.progressChunk.key("o", "exe_1", 12)).toEqual({ pk: "PRG#o#exe_1", sk: "CHUNK#000012" });
     expect(keys.limit.key(keys.limit.scope.org("o"), 86400, 20000)).toEqual({ pk: "LIMIT#ORG#o", sk: "P86400#20000" });
+    expect(keys.active.index("execution", "o#exe_1")).toEqual({ gsi1pk: "ACTIVE", gsi1sk: "execution#o#exe_1" });
+    expect(keys.webhookOutbox.index("2026-01-01T00:00:00.000Z", "trg_1", "run_1")).toEqual({
+      gsi1pk: "WEBHOOK_OUTBOX",
+      gsi1sk: "2026-01-01T00:00:00.000Z#trg_1#run_1",
+    });
+    expect(keys.scheduleRegistry("trg_1")).toEqual({ pk: "SCHEDULES", sk: "TRG#trg_1" });
+    expect(keys.workerHeartbeat("w1")).toEqual({ pk: "WORKERS", sk: "WORKER#w1" });
+    expect([keys.solverInventory, keys.metricsTotals, keys.warmUp]).toEqual([
+      { pk: "SOLVERS", sk: "INVENTORY" },
+      { pk: "METRICS", sk: "TOTALS" },
+      { pk: "WARMUP", sk: "WARMUP" },
+    ]);
+    expect(keys.recentRequests).toEqual({ partition: "METRICS#RECENT", prefix: "req_" });
     expect([
       keys.limit.scope.clientIp("1.2.3.4", "auth"),
       keys.limit.scope.email("a@b.c", "reset"),

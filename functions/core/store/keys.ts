@@ -59,6 +59,7 @@ export interface TableKey {
 }
 
 const ORG = "ORG#";
+const USER = "USER#";
 
 /** An entity under one sort-key prefix in its parent's partition, e.g. a project (`ORG#<org>` / `PRJ#<prj>`). */
 function childOf<P extends string>(parent: P, pkPrefix: string, skPrefix: string) {
@@ -85,9 +86,9 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0");
 const project = childOf("orgId", ORG, "PRJ#");
 const document = childOf("orgId", ORG, "DOC#");
 const trigger = childOf("orgId", ORG, "TRG#");
-const user = single("USER#", "USER");
+const user = single(USER, "USER");
 const runSlot = childOf("orgId", ORG, "RUNSLOT#");
-const keySlot = childOf("userId", user.partition(""), "KEYSLOT#");
+const keySlot = childOf("userId", USER, "KEYSLOT#");
 const triggerRun = childOf("triggerId", trigger.prefix, "RUN#");
 
 export const keys = {
@@ -137,16 +138,16 @@ export const keys = {
     /** gsi1: the organization's users. */
     orgIndex: (orgId: string, userId: string) => ({ gsi1pk: `${ORG}${orgId}`, gsi1sk: `${user.partition(userId)}` }),
     orgIndexPartition: (orgId: string) => `${ORG}${orgId}`,
-    orgIndexPrefix: user.partition(""),
+    orgIndexPrefix: USER,
   }),
-  membership: childOf("userId", user.partition(""), "MEMBER#"),
-  apiKey: childOf("userId", user.partition(""), "APIKEY#"),
+  membership: childOf("userId", USER, "MEMBER#"),
+  apiKey: childOf("userId", USER, "APIKEY#"),
   keySlot: Object.assign(({ userId, slot }: { userId: string; slot: number }) => keySlot({ userId, id: pad(slot, 4) }), {
     partition: keySlot.partition,
     prefix: keySlot.prefix,
   }),
-  keyName: childOf("userId", user.partition(""), "KEYNAME#"),
-  notification: Object.assign(childOf("userId", user.partition(""), "NTF#"), {
+  keyName: childOf("userId", USER, "KEYNAME#"),
+  notification: Object.assign(childOf("userId", USER, "NTF#"), {
     /** Sparse gsi1: the user's unread notifications (the index entry is removed when read). */
     unreadIndex: (userId: string, notificationId: string) => ({ gsi1pk: `UNREAD#${userId}`, gsi1sk: notificationId }),
     unreadIndexPartition: (userId: string) => `UNREAD#${userId}`,

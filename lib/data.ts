@@ -4,7 +4,7 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
 import { acknowledgeFinding, acknowledgeWildcardResource } from "./nag.js";
-import type { BlobFamily } from "../functions/core/blob/blob-store.js";
+import type { BlobFamily } from "../functions/core/blob/keys.js";
 import { TABLE_KEYS, tableDefinition } from "../functions/core/store/dynamo.js";
 
 export interface DataProps {
@@ -47,7 +47,7 @@ export function grantTableItems(table: dynamodb.ITable, grantee: iam.IRole, acti
  * What a role may do with blobs. `read`: GetObject on any key, plus ListBucket so that a missing key
  * answers NoSuchKey (which the blob store reads as "absent") rather than AccessDenied — keys are read
  * back from items, whatever family wrote them. `write` and `delete`: only under the key families
- * (`results/`, …) the bundle's code writes or deletes (functions/core/blob/blob-store.ts, BlobFamily;
+ * (`results/`, …) the bundle's code writes or deletes (functions/core/blob/keys.ts, BlobFamily;
  * the rights test derives each bundle's from its source).
  */
 export interface BlobAccess {

@@ -38,6 +38,7 @@ import { QueueWorker } from "./queue-worker.js";
 import { describeMachine, workerIdentity, type WorkerRuntime } from "./runtime.js";
 import { createSolverToolkit } from "./solver-toolkit.js";
 import { TaskProtection } from "./task-protection.js";
+import { keys } from "../../functions/core/store/keys.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
@@ -66,13 +67,13 @@ async function warmUp(rt: WorkerRuntime): Promise<void> {
   await reportInventory(rt).catch((error) => rt.services.logger.warn("inventory report failed", { error }));
   await rt.services.table
     .update({
-      Key: { pk: "WARMUP", sk: "WARMUP" },
+      Key: keys.warmUp,
       UpdateExpression: "SET warm = :t",
       ConditionExpression: "attribute_exists(pk)",
       ExpressionAttributeValues: { ":t": true },
     })
     .catch(() => undefined);
-  await rt.services.table.get("WARMUP", "WARMUP").catch(() => undefined);
+  await rt.services.table.get(keys.warmUp.pk, keys.warmUp.sk).catch(() => undefined);
 }
 
 async function main(): Promise<number> {

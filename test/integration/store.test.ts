@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
-import { pendingRow } from "../../functions/core/comparisons/service.js";
+import { pendingRow } from "../../functions/core/comparisons/rows.js";
 import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
 import { type ExecutionRecord, executionKey } from "../../functions/core/executions/store.js";
 import { loadConfig } from "../../functions/core/config.js";

@@ -7,6 +7,7 @@ import { isEmailAddress, normalizeEmail } from "./email.js";
 import type { Role } from "./roles.js";
 import { generateSecret, hashPassword, sha256Hex } from "./secrets.js";
 import type { AuthService, Principal } from "./service.js";
+import { keys } from "../store/keys.js";
 
 /**
  * How addresses come in without telling anyone whether they are taken (issue 25): sign-up and an
@@ -16,7 +17,7 @@ import type { AuthService, Principal } from "./service.js";
  * one, a notice that its account exists (sign in, or reset the password). Whoever reads that mailbox
  * owns the address; nobody else learns a thing. The account is made when the token comes back.
  *
- * Pending items: `ENROL#<sha256 of the token>` / `ENROL`, usable once, expiring (table TTL too).
+ * Pending items, keyed by the token's SHA-256 (store/keys.ts): usable once, expiring (table TTL too).
  */
 export interface PendingEnrolment {
   kind: "signup" | "invitation";
@@ -35,7 +36,7 @@ export interface PendingEnrolment {
   used_at: string | null;
 }
 
-const pendingKey = (token: string) => ({ pk: `ENROL#${sha256Hex(token)}`, sk: "ENROL" });
+const pendingKey = (token: string) => keys.enrolment(sha256Hex(token));
 
 export class Enrolment {
   constructor(private readonly deps: Pick<Services, "identity" | "table" | "config" | "clock" | "mailbox"> & { auth: AuthService }) {}

@@ -2,10 +2,13 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } fro
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.js";
+import type { BlobFamily } from "./keys.js";
+
+export type { BlobFamily } from "./keys.js";
 
 /**
  * Large payloads (problems over the inline threshold, solution vectors) live outside DynamoDB's
- * 400 KB items: in S3 in AWS, in a folder locally. Items keep the key.
+ * 400 KB items: in S3 in AWS, in a folder locally. Items keep the key (keys: see blob/keys.ts).
  */
 export interface BlobStore {
   /** A string, or UTF-8 bytes (a payload serialized off the event loop). */
@@ -112,13 +115,10 @@ export async function storePayloadBytes(blobs: BlobStore, key: string, json: Uin
 }
 
 /**
- * The key families blobs are written under, first path segment and slash. A key read back from an item
- * (a result's, a version's, a delivery body's) is deleted only under the family its caller names: a
- * damaged item cannot make a process delete another family's blobs, and the deploy's rights can name
- * each bundle's families (the rights test reads this prefix argument).
+ * A key read back from an item (a result's, a version's, a delivery body's) is deleted only under the
+ * family (blob/keys.ts) its caller names: a damaged item cannot make a process delete another family's
+ * blobs, and the deploy's rights can name each bundle's families (the rights test reads this prefix argument).
  */
-export type BlobFamily = "problems/" | "results/" | "comparisons/" | "projects/" | "datasets/" | "documents/" | "runs/" | "webhooks/";
-
 export async function deleteStoredBlob(blobs: BlobStore, prefix: BlobFamily, key: string): Promise<void> {
   if (!key.startsWith(prefix)) throw new Error(`blob key ${key} is not under ${prefix}`);
   await blobs.delete(key);

@@ -5,51 +5,19 @@ import { storePayload, storePayloadBytes } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
-import { storeModelNames } from "../executions/service.js";
+import { blobKeys } from "../blob/keys.js";
+import { storeModelNames } from "../blob/model-names.js";
 import { checkJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
 import { capRefusal, isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
 import type { ResolvedModel } from "../projects/service.js";
 import { numericsOfAny } from "../problem/serialized.js";
 import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import type { SerializedProblem } from "../problem/serialized.js";
-import { unsupportedReason } from "../solvers/registry.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { CompareRequest, ComparisonDetail, MatrixDetail, MatrixRequest, Row } from "./schemas.js";
 import { changedRows, type ComparisonRecord, type MatrixRecord } from "./store.js";
+import { shapeRows } from "./rows.js";
 import { deriveMatrixStatus, detailOf } from "./views.js";
-
-export function pendingRow(solver: string): Row {
-  return {
-    solver_name: solver,
-    solver_version: null,
-    execution_id: null,
-    status: "pending",
-    solver_status: null,
-    unsupported_reason: null,
-    objective_value: null,
-    dual_bound: null,
-    gap: null,
-    nodes: null,
-    iterations: null,
-    wall_time_ms: null,
-    solver_time_seconds: null,
-    error_message: null,
-  };
-}
-
-/** Rows for a problem class: pending for solvers that can run it, `unsupported` with the reason otherwise. */
-export function shapeRows(solverNames: string[], cls: ProblemClass, available: ReadonlySet<string>): Row[] {
-  return solverNames.map((name) => {
-    const reason = unsupportedReason(name, cls, available);
-    if (!reason) return pendingRow(name);
-    return { ...pendingRow(name), status: "completed", solver_status: "unsupported", unsupported_reason: reason };
-  });
-}
-
-/** Where a comparison's problem is kept. */
-export const comparisonProblemKey = (orgId: string, id: string) => `comparisons/${orgId}/${id}.json`;
-/** Where a JModel comparison's generated names are kept when too large for its item. */
-export const comparisonNamesKey = (orgId: string, id: string) => `comparisons/${orgId}/${id}.names.json`;
 
 const runnable = (rows: Row[]) => rows.filter((r) => r.solver_status !== "unsupported").length;
 
@@ -111,7 +79,7 @@ export class ComparisonService {
       settings,
       priority,
       idPrefix,
-      problemKey: idPrefix === "cmp" ? (id) => comparisonProblemKey(orgId, id) : undefined,
+      problemKey: idPrefix === "cmp" ? (id) => blobKeys.comparisonProblem(orgId, id) : undefined,
       plan: async (stats: ProblemStats) => {
         const rows = shapeRows(solverNames, stats.problem_class, await this.deps.inventory.available(this.deps.clock.now()));
         if (runnable(rows) === 0) throw noSolverCanRun(rows, stats.problem_class);
@@ -195,7 +163,12 @@ export class ComparisonService {
       numerics: numericsOfAny(problem),
     };
     if (names)
-      record.model_names = await storeModelNames(this.deps.blobs, comparisonNamesKey(principal.orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
+      record.model_names = await storeModelNames(
+        this.deps.blobs,
+        blobKeys.comparisonModelNames(principal.orgId, id),
+        names,
+        this.deps.config.inlinePayloadMaxBytes,
+      );
     await this.deps.comparisonStore.create(record);
     await this.enqueue(record);
     return detailOf(record);
@@ -312,15 +285,19 @@ export class ComparisonService {
         created_at: isoTime(now),
         started_at: null,
         completed_at: null,
-        problem: isFirst ? await storePayloadBytes(this.deps.blobs, comparisonProblemKey(principal.orgId, id), first.json, config.inlinePayloadMaxBytes) : null,
+        problem: isFirst
+          ? await storePayloadBytes(this.deps.blobs, blobKeys.comparisonProblem(principal.orgId, id), first.json, config.inlinePayloadMaxBytes)
+          : null,
         // The first row is compiled here; the others' workers keep their own names as they compile.
         ...(isFirst
-          ? { model_names: await storeModelNames(this.deps.blobs, comparisonNamesKey(principal.orgId, id), firstNames, config.inlinePayloadMaxBytes) }
+          ? {
+              model_names: await storeModelNames(this.deps.blobs, blobKeys.comparisonModelNames(principal.orgId, id), firstNames, config.inlinePayloadMaxBytes),
+            }
           : {}),
         // The source is frozen with the row, so editing the draft later cannot change a running matrix.
         model: await storePayload(
           this.deps.blobs,
-          `comparisons/${principal.orgId}/${id}.model.json`,
+          blobKeys.comparisonModel(principal.orgId, id),
           { jmodel_source: source, data: datas[i] },
           config.inlinePayloadMaxBytes,
         ),

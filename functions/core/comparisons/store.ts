@@ -5,11 +5,12 @@ import type { Settings } from "../solvers/settings.js";
 import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part, statusIs } from "../store/conditions.js";
 import { activeIndex, type Also, Leases, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
+import { keys } from "../store/keys.js";
 import { ConditionFailedError, type Table } from "../store/table.js";
 import type { Agreement, ComparisonStatus, Row } from "./schemas.js";
 
 /**
- * A comparison (`ORG#<org>` / `CMP#<id>`) with its rows inside the item. Rows change one at a time with
+ * A comparison (keys: see store/keys.ts) with its rows inside the item. Rows change one at a time with
  * `SET results[i] = …` on conditions (the worker's lease, the row still pending), so a poller sees them
  * fill in, a cancel never overwrites a row that started, and a redelivered job never redoes a row.
  */
@@ -51,7 +52,7 @@ export interface ComparisonRecord {
   numerics?: Numerics | null;
 }
 
-export const comparisonKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `CMP#${id}` });
+export const comparisonKey = (orgId: string, id: string) => keys.comparison({ orgId, id });
 
 /** Row `index` is in `status`. */
 const rowStatusIs = (index: number, status: Row["status"]): Part => equals(`results[${index}].status`, status);
@@ -112,7 +113,7 @@ export class ComparisonStore {
     do {
       const page = await this.table.queryPage<Record<string, unknown>>({
         KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
-        ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":p": "CMP#" },
+        ExpressionAttributeValues: { ":pk": keys.comparison.partition(orgId), ":p": keys.comparison.prefix },
         ExpressionAttributeNames: { "#status": "status" },
         ProjectionExpression: fields,
         ScanIndexForward: false,
@@ -128,7 +129,7 @@ export class ComparisonStore {
   }
 
   private count(orgId: string): Promise<number> {
-    return this.table.countPrefix(`ORG#${orgId}`, "CMP#");
+    return this.table.countPrefix(keys.comparison.partition(orgId), keys.comparison.prefix);
   }
 
   async acquire(orgId: string, id: string, worker: string, leaseMs: number, nowMs: number): Promise<ComparisonRecord | null> {
@@ -302,11 +303,11 @@ export class ComparisonStore {
   // Matrices ------------------------------------------------------------------------------------
 
   async createMatrix(m: MatrixRecord): Promise<void> {
-    await this.table.putNew({ pk: `ORG#${m.org_id}`, sk: `CMB#${m.id}`, gsi1pk: `PRJCMB#${m.project_id}`, gsi1sk: m.id, ...m });
+    await this.table.putNew({ ...keys.matrix({ orgId: m.org_id, id: m.id }), ...keys.matrix.projectIndex(m.project_id, m.id), ...m });
   }
 
   async getMatrix(orgId: string, id: string): Promise<MatrixRecord | null> {
-    const item = await this.table.get(`ORG#${orgId}`, `CMB#${id}`);
+    const item = await this.table.get(keys.matrix.partition(orgId), `${keys.matrix.prefix}${id}`);
     if (!item) return null;
     return fromItem<MatrixRecord>(item);
   }
@@ -317,15 +318,15 @@ export class ComparisonStore {
       ? await this.table.queryAll<Record<string, unknown>>({
           IndexName: "gsi1",
           KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: { ":p": `PRJCMB#${projectId}` },
+          ExpressionAttributeValues: { ":p": keys.matrix.projectIndexPartition(projectId) },
           ScanIndexForward: false,
         })
-      : await this.table.queryPrefix<Record<string, unknown>>(`ORG#${orgId}`, "CMB#", { newestFirst: true });
+      : await this.table.queryPrefix<Record<string, unknown>>(keys.matrix.partition(orgId), keys.matrix.prefix, { newestFirst: true });
     return items.filter((i) => i.org_id === orgId).map((i) => fromItem<MatrixRecord>(i));
   }
 }
 
-/** A matrix (`ORG#<org>` / `CMB#<id>`): its rows are comparisons with `batch_id`; its status is derived. */
+/** A matrix (keys: see store/keys.ts): its rows are comparisons with `batch_id`; its status is derived. */
 export interface MatrixRecord {
   id: string;
   org_id: string;

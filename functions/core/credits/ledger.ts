@@ -1,10 +1,11 @@
 import { isoTime } from "../clock.js";
 import { timeSortablePart } from "../ids.js";
+import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 
 /**
- * An organization's credit history: one entry per movement of its balance (`ORG#<org>` /
- * `CREDIT#<time-sortable>`), newest first by key. Written right after the balance's conditional ADD
+ * An organization's credit history: one entry per movement of its balance, in the organization's
+ * partition (keys: see store/keys.ts), newest first by key. Written right after the balance's conditional ADD
  * (not in one transaction with it: a crash in between loses a line of history, never credits).
  */
 export type LedgerKind = "initial_grant" | "operator_grant" | "charge" | "refund";
@@ -20,15 +21,13 @@ export interface LedgerEntry {
   created_at: string;
 }
 
-const PREFIX = "CREDIT#";
-
 export class CreditLedger {
   constructor(private readonly table: Table) {}
 
   async record(orgId: string, entry: Omit<LedgerEntry, "id" | "created_at">, nowMs: number): Promise<LedgerEntry> {
     const id = `crd_${timeSortablePart(nowMs)}`;
     const full: LedgerEntry = { id, ...entry, created_at: isoTime(nowMs) };
-    await this.table.put({ pk: `ORG#${orgId}`, sk: `${PREFIX}${id}`, ...full });
+    await this.table.put({ ...keys.credit({ orgId, id }), ...full });
     return full;
   }
 
@@ -36,11 +35,11 @@ export class CreditLedger {
   async page(orgId: string, limit: number, before?: string): Promise<{ entries: LedgerEntry[]; next: string | null }> {
     const { items, next } = await this.table.queryPage<LedgerEntry & { pk: string; sk: string }>({
       KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":prefix": PREFIX },
+      ExpressionAttributeValues: { ":pk": keys.credit.partition(orgId), ":prefix": keys.credit.prefix },
       ScanIndexForward: false,
       ConsistentRead: true,
       Limit: limit,
-      ...(before ? { ExclusiveStartKey: { pk: `ORG#${orgId}`, sk: `${PREFIX}${before}` } } : {}),
+      ...(before ? { ExclusiveStartKey: keys.credit({ orgId, id: before }) } : {}),
     });
     const entries = items.map(({ pk: _pk, sk: _sk, ...entry }) => entry as LedgerEntry);
     return { entries, next: next && entries.length === limit ? entries.at(-1)!.id : null };

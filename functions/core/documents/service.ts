@@ -12,6 +12,7 @@ import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
 import type { CreateDocumentSchema, CreateVersionSchema, DocumentModel, DocumentViewSchema, VersionSummarySchema, VersionViewSchema } from "./schemas.js";
 import type { DocumentRecord, VersionRecord } from "./store.js";
+import { blobKeys } from "../blob/keys.js";
 
 type DocumentView = z.infer<typeof DocumentViewSchema>;
 type VersionView = z.infer<typeof VersionViewSchema>;
@@ -74,7 +75,7 @@ export class DocumentService {
       name,
       solver_name: solver,
       model_kind: model.kind,
-      model: await storePayload(this.deps.blobs, `documents/${principal.orgId}/${documentId}/${id}.json`, model, this.deps.config.inlinePayloadMaxBytes),
+      model: await storePayload(this.deps.blobs, blobKeys.documentVersionModel(principal.orgId, documentId, id), model, this.deps.config.inlinePayloadMaxBytes),
       created_by: principal.userId,
       created_at: isoTime(now),
     };

@@ -3,14 +3,15 @@ import { isoTime } from "../clock.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { and, assign, assignOnce, attributeNotExists, buildUpdate, increment, itemExists } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
+import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 
 /**
  * Builder documents and their versions.
  *
- *   ORG#<org>  DOC#<doc>   document: name, version counter
- *   DOC#<doc>  VER#<ver>   version: the model (JModel source + data, or a problem) and its solver;
- *                          ids are time-sortable, so the newest version is the last key
+ * A document (name, version counter) in its organization's partition; its versions (the model, JModel
+ * source + data or a problem, and its solver) in the document's partition; version ids are time-sortable,
+ * so the newest version is the last key. Keys: see store/keys.ts.
  *
  * An unnamed version has no `name` attribute at all, so "still unnamed" is a condition DynamoDB can
  * check: pruning deletes only on `attribute_not_exists(name)`, and a trigger's promotion sets the name
@@ -39,8 +40,8 @@ export interface VersionRecord {
   created_at: string;
 }
 
-export const documentKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `DOC#${id}` });
-export const versionKey = (documentId: string, versionId: string) => ({ pk: `DOC#${documentId}`, sk: `VER#${versionId}` });
+export const documentKey = (orgId: string, id: string) => keys.document({ orgId, id });
+export const versionKey = (documentId: string, versionId: string) => keys.documentVersion({ documentId, id: versionId });
 
 const toDocument = (item: Record<string, unknown>): DocumentRecord => fromItem<DocumentRecord>(item);
 
@@ -63,7 +64,7 @@ export class DocumentStore {
   }
 
   async list(orgId: string): Promise<DocumentRecord[]> {
-    return (await this.table.queryPrefix(`ORG#${orgId}`, "DOC#", { newestFirst: true })).map(toDocument);
+    return (await this.table.queryPrefix(keys.document.partition(orgId), keys.document.prefix, { newestFirst: true })).map(toDocument);
   }
 
   /** The next version number (one conditional ADD: two saves never share a number). Null when the document is gone. */
@@ -87,12 +88,12 @@ export class DocumentStore {
   }
 
   async latestVersion(documentId: string): Promise<VersionRecord | null> {
-    const items = await this.table.queryPrefix(`DOC#${documentId}`, "VER#", { newestFirst: true, limit: 1 });
+    const items = await this.table.queryPrefix(keys.documentVersion.partition(documentId), keys.documentVersion.prefix, { newestFirst: true, limit: 1 });
     return items[0] ? toVersion(items[0]) : null;
   }
 
   async listVersions(documentId: string): Promise<VersionRecord[]> {
-    return (await this.table.queryPrefix(`DOC#${documentId}`, "VER#", { newestFirst: true })).map(toVersion);
+    return (await this.table.queryPrefix(keys.documentVersion.partition(documentId), keys.documentVersion.prefix, { newestFirst: true })).map(toVersion);
   }
 
   /** Names an unnamed version (keeps an existing name). Null when the version no longer exists. */

@@ -14,9 +14,9 @@ import type { WorkerHeartbeats } from "../health/worker-heartbeats.js";
 import type { MetricsStore } from "../store/metrics.js";
 import type { BlobStore } from "../blob/blob-store.js";
 import type { Clock } from "../clock.js";
-import { resultKey } from "./service.js";
 import type { SolveResponse } from "./schemas.js";
 import type { ExecutionOutcome, ExecutionRecord, ExecutionStore } from "./store.js";
+import { blobKeys } from "../blob/keys.js";
 
 /**
  * Answers from zero: a plain solve small enough (at most `apiSolveMaxNonzeros` constraint nonzeros, no
@@ -140,7 +140,7 @@ export class ApiSolver {
     }
     const response: SolveResponse = solveResponseOf(record.id, API_SOLVER, accepted, gate);
     const final = gate.status === "error" ? "failed" : "completed";
-    const ref = await storePayload(blobs, resultKey(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
+    const ref = await storePayload(blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
     const now = clock.now();
     const errorMessage = final === "failed" ? (accepted.error_message ?? "the solver failed") : null;
     const finished = await executionStore.finish(record.org_id, record.id, owner, final, {

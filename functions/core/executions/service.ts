@@ -1,10 +1,10 @@
 import type { Services } from "../services.js";
 import type { Role } from "../auth/roles.js";
 import type { Principal } from "../auth/service.js";
-import { type BlobStore, loadPayload, type PayloadRef, storePayload, storePayloadBytes } from "../blob/blob-store.js";
+import { loadPayload, type PayloadRef } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
-import { type ModelNames, storedModelNames } from "../jmodel/names.js";
+import type { ModelNames } from "../jmodel/names.js";
 import type { Admitted } from "../limits/solve-admission.js";
 import type { Problem, ProblemClass } from "../problem/schema.js";
 import type { SerializedProblem } from "../problem/serialized.js";
@@ -14,29 +14,8 @@ import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice, SolverName, UnsupportedReason } from "../solvers/types.js";
 import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js";
 import { executionView, type ExecutionOutcome, type ExecutionRecord } from "./store.js";
-
-export const problemKey = (orgId: string, id: string) => `problems/${orgId}/${id}.json`;
-/**
- * A result blob is keyed per attempt: a worker that lost its lease (swept, handed back) never overwrites
- * the blob the attempt that finished references.
- */
-export const resultKey = (orgId: string, id: string, attempt: string) => `results/${orgId}/${id}/${attempt}.json`;
-export const modelNamesKey = (orgId: string, id: string) => `problems/${orgId}/${id}.names.json`;
-/**
- * Model names ride inline in the execution's item up to this size (the item also holds the problem
- * inline up to INLINE_PAYLOAD_MAX_BYTES, and an item stops at 400 KB); larger maps go to the blob store.
- */
-const MODEL_NAMES_INLINE_MAX_BYTES = 32_000;
-
-/**
- * Keeps a JModel model's generated names (an execution's, a comparison's): inline in the item while
- * small, else a blob at `key`. `names` may be the stored form's JSON bytes already (a compile in the model thread).
- */
-export function storeModelNames(blobs: BlobStore, key: string, names: ModelNames | Uint8Array, inlinePayloadMaxBytes: number): Promise<PayloadRef> {
-  const inlineMax = Math.min(inlinePayloadMaxBytes, MODEL_NAMES_INLINE_MAX_BYTES);
-  if (names instanceof Uint8Array) return storePayloadBytes(blobs, key, names, inlineMax);
-  return storePayload(blobs, key, storedModelNames(names), inlineMax);
-}
+import { blobKeys } from "../blob/keys.js";
+import { storeModelNames } from "../blob/model-names.js";
 
 /** The record of an admitted single-solver execution, before it is stored. */
 export function executionRecord(
@@ -115,7 +94,7 @@ export class ExecutionService {
       prepaid,
       priority,
       idPrefix: "exe",
-      problemKey: (id) => problemKey(orgId, id),
+      problemKey: (id) => blobKeys.executionProblem(orgId, id),
       plan: async (stats) => ({ solver: await this.chooseSolver(choice, stats.problem_class), solves: 1 }),
     });
   }
@@ -208,7 +187,7 @@ export class ExecutionService {
 
   /** Keeps a JModel model's generated names for execution `id`. */
   keepModelNames(orgId: string, id: string, names: ModelNames | Uint8Array): Promise<PayloadRef> {
-    return storeModelNames(this.deps.blobs, modelNamesKey(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
+    return storeModelNames(this.deps.blobs, blobKeys.executionModelNames(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
   }
 
   /** Queues the job of an execution created held (the API gave it back to the fleet, api-solve.ts). */

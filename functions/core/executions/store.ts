@@ -3,11 +3,12 @@ import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
 import { activeIndex, Leases, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
+import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import type { ExecutionOrigin, ExecutionStatus, ExecutionView, SolveResponse } from "./schemas.js";
 
 /**
- * One solver run (`ORG#<org>` / `EXE#<id>` in the single table). Created queued by the API (plain and async
+ * One solver run (keys: see store/keys.ts). Created queued by the API (plain and async
  * solve, document runs) or running by a comparison's worker for each row it starts.
  */
 export interface ExecutionRecord {
@@ -49,7 +50,7 @@ export interface ExecutionRecord {
 /** What a waiting caller needs to answer: the status, and the result or the reason. */
 export type ExecutionOutcome = Pick<ExecutionRecord, "id" | "status" | "result" | "error_message">;
 
-export const executionKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `EXE#${id}` });
+export const executionKey = (orgId: string, id: string) => keys.execution({ orgId, id });
 
 const strip = (item: Record<string, unknown>): ExecutionRecord => fromItem<ExecutionRecord>(item, { started_at: null, completed_at: null });
 

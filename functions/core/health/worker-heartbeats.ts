@@ -1,6 +1,7 @@
 import { epochSeconds, isoTime } from "../clock.js";
 import type { InventoryEntry } from "../solvers/inventory.js";
 import type { Table } from "../store/table.js";
+import { keys } from "../store/keys.js";
 
 /**
  * What each solver worker tells the API about itself: its solvers (probed at start), when it started,
@@ -17,7 +18,6 @@ export interface WorkerHeartbeat {
   stopped_at: string | null;
 }
 
-const PK = "WORKERS";
 const KEEP_SECONDS = 86_400;
 
 export class WorkerHeartbeats {
@@ -32,14 +32,13 @@ export class WorkerHeartbeats {
       heartbeat_at: isoTime(nowMs),
       stopped_at: null,
     };
-    await this.table.put({ pk: PK, sk: `WORKER#${workerId}`, ...item, ttl: epochSeconds(nowMs) + KEEP_SECONDS });
+    await this.table.put({ ...keys.workerHeartbeat(workerId), ...item, ttl: epochSeconds(nowMs) + KEEP_SECONDS });
   }
 
   /** A clean stop: the worker no longer counts as live, though its last inventory stays readable. */
   async stopped(workerId: string, solvers: InventoryEntry[], startedAtMs: number, nowMs: number): Promise<void> {
     await this.table.put({
-      pk: PK,
-      sk: `WORKER#${workerId}`,
+      ...keys.workerHeartbeat(workerId),
       worker_id: workerId,
       solvers,
       started_at: isoTime(startedAtMs),
@@ -53,7 +52,7 @@ export class WorkerHeartbeats {
   async list(): Promise<WorkerHeartbeat[]> {
     const items = await this.table.queryAll<WorkerHeartbeat & { pk: string; sk: string }>({
       KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": PK },
+      ExpressionAttributeValues: { ":pk": keys.workerHeartbeat.partition },
     });
     return items.map(({ worker_id, solvers, started_at, heartbeat_at, stopped_at }) => ({
       worker_id,

@@ -2,11 +2,13 @@ import { loadPayload, storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { computeAgreement, type FinishedRow, refutedRows } from "../comparisons/agreement.js";
 import type { Row } from "../comparisons/schemas.js";
-import { comparisonNamesKey, shapeRows } from "../comparisons/service.js";
+import { shapeRows } from "../comparisons/rows.js";
 import { changedRows, comparisonKey, type ComparisonRecord, type ComparisonStore } from "../comparisons/store.js";
 import { finalComparisonStatus } from "../comparisons/views.js";
 import type { Config } from "../config.js";
-import { problemKey, storeModelNames, type ExecutionService } from "../executions/service.js";
+import { blobKeys } from "../blob/keys.js";
+import { storeModelNames } from "../blob/model-names.js";
+import type { ExecutionService } from "../executions/service.js";
 import { type ExecutionRecord, executionKey } from "../executions/store.js";
 import { newId } from "../ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../jmodel/index.js";
@@ -237,8 +239,8 @@ async function problemFor(ports: ComparisonJobPorts, record: ComparisonRecord): 
     record.id,
     ports.workerId,
     {
-      problem: await storePayload(ports.blobs, problemKey(record.org_id, record.id), problem, ports.config.inlinePayloadMaxBytes),
-      model_names: await storeModelNames(ports.blobs, comparisonNamesKey(record.org_id, record.id), names, ports.config.inlinePayloadMaxBytes),
+      problem: await storePayload(ports.blobs, blobKeys.comparisonProblem(record.org_id, record.id), problem, ports.config.inlinePayloadMaxBytes),
+      model_names: await storeModelNames(ports.blobs, blobKeys.comparisonModelNames(record.org_id, record.id), names, ports.config.inlinePayloadMaxBytes),
       problem_class: stats.problem_class,
       variable_count: stats.variable_count,
       constraint_count: stats.constraint_count,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { deleteStoredBlob, loadPayload, storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import type { SolveResponse } from "../executions/schemas.js";
-import { resultKey } from "../executions/service.js";
+import { blobKeys } from "../blob/keys.js";
 import type { ExecutionRecord } from "../executions/store.js";
 import { modelNamesOf, nameInfeasibility, type StoredModelNames } from "../jmodel/names.js";
 import { hasIntegers, type Problem } from "../problem/schema.js";
@@ -70,7 +70,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     ...finalProgress(problem, settings, gate, recorder),
   };
   const final = gate.status === "error" ? "failed" : "completed";
-  const ref = await storePayload(ports.blobs, resultKey(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
+  const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
   const now = ports.clock.now();
   const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
   const held = await ports.executionStore.finish(record.org_id, record.id, ports.workerId, final, {

@@ -1,6 +1,7 @@
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
 import type { CounterStore } from "../store/counters.js";
+import { keys } from "../store/keys.js";
 
 /**
  * The daily solve quota (instance_max_daily_solves; 0 = none). Solves are charged one at a time: a
@@ -17,7 +18,7 @@ export class DailyQuota {
     const limit = this.config.instanceMaxDailySolves;
     const windows = [{ name: "solves-day", seconds: 86_400, limit }];
     for (let i = 0; i < solves; i++) {
-      const result = await this.counters.consume(`QUOTA#${orgId}`, windows, nowMs);
+      const result = await this.counters.consume(keys.limit.scope.quota(orgId), windows, nowMs);
       if (!result.allowed) {
         throw new AppError(
           "daily_solve_quota_exceeded",
@@ -29,6 +30,6 @@ export class DailyQuota {
   }
 
   usedToday(orgId: string, nowMs: number): Promise<number> {
-    return this.counters.dailyCount(`QUOTA#${orgId}`, "solves-day", nowMs);
+    return this.counters.dailyCount(keys.limit.scope.quota(orgId), "solves-day", nowMs);
   }
 }

@@ -1,6 +1,7 @@
 import type { Config, RateWindow } from "../config.js";
 import { RateLimitError } from "../errors.js";
 import { bindingWindow, type ConsumeResult, type CounterStore, type WindowSpec, type WindowState } from "../store/counters.js";
+import { keys } from "../store/keys.js";
 
 /**
  * The spec's rate limits, by class. A route names its class in its declaration; the class says what
@@ -95,13 +96,18 @@ export class RateLimiter {
       case "none":
         return null;
       case "organization":
-        return this.counters.consume(`ORG#${subject}`, [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)], nowMs, amount);
+        return this.counters.consume(
+          keys.limit.scope.org(subject),
+          [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)],
+          nowMs,
+          amount,
+        );
       case "client_ip":
-        return this.counters.consume(`IP#${subject}#${cls}`, this.classWindows(cls), nowMs, amount);
+        return this.counters.consume(keys.limit.scope.clientIp(subject, cls), this.classWindows(cls), nowMs, amount);
       case "email":
-        return this.counters.consume(`EMAIL#${subject}#${cls}`, this.classWindows(cls), nowMs, amount);
+        return this.counters.consume(keys.limit.scope.email(subject, cls), this.classWindows(cls), nowMs, amount);
       case "trigger":
-        return this.counters.consume(`TRG#${subject}`, this.classWindows(cls), nowMs, amount);
+        return this.counters.consume(keys.limit.scope.trigger(subject), this.classWindows(cls), nowMs, amount);
     }
   }
 
@@ -111,7 +117,7 @@ export class RateLimiter {
    * day); per pair, guessing one account from one address is bounded and its owner signs in from theirs.
    */
   signInForAccountFrom(email: string, clientIp: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(`EMAIL#${email}#IP#${clientIp}#login`, windows("login-email", this.config.authLoginPerEmailRateLimit), nowMs);
+    return this.counters.consume(keys.limit.scope.signInFrom(email, clientIp), windows("login-email", this.config.authLoginPerEmailRateLimit), nowMs);
   }
 }
 

@@ -4,10 +4,11 @@ import { notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { assign, buildUpdate, equals, itemExists, type Part } from "../store/conditions.js";
 import type { Table } from "../store/table.js";
+import { keys } from "../store/keys.js";
 
 /**
- * In-app notifications (`USER#<usr>` / `NTF#<id>`, newest first by id). An unread notification also
- * sits in the sparse gsi1 partition `UNREAD#<usr>`; reading it removes it from there. The unread
+ * In-app notifications, in the user's partition newest first by id (keys: see store/keys.ts). An unread
+ * notification also sits in the sparse gsi1 unread partition; reading it removes it from there. The unread
  * count is that partition's size, so it cannot drift from the notifications themselves.
  */
 export const NOTIFICATION_TYPES = ["execution_complete", "execution_failed", "credits_low", "credits_purchased", "subscription_updated", "system"] as const;
@@ -62,10 +63,8 @@ export class Notifications {
     const now = this.clock.now();
     const id = newId("ntf", now);
     const item = {
-      pk: `USER#${userId}`,
-      sk: `NTF#${id}`,
-      gsi1pk: `UNREAD#${userId}`,
-      gsi1sk: id,
+      ...keys.notification({ userId, id }),
+      ...keys.notification.unreadIndex(userId, id),
       id,
       type: n.type,
       title: n.title,
@@ -85,23 +84,27 @@ export class Notifications {
       const page = await this.table.queryPage({
         IndexName: "gsi1",
         KeyConditionExpression: "gsi1pk = :p",
-        ExpressionAttributeValues: { ":p": `UNREAD#${userId}` },
+        ExpressionAttributeValues: { ":p": keys.notification.unreadIndexPartition(userId) },
         ScanIndexForward: false,
         Limit: options.limit,
       });
       return page.items.map(view);
     }
-    return (await this.table.queryPrefix(`USER#${userId}`, "NTF#", { newestFirst: true, limit: options.limit })).map(view);
+    return (await this.table.queryPrefix(keys.notification.partition(userId), keys.notification.prefix, { newestFirst: true, limit: options.limit })).map(view);
   }
 
   async unreadCount(userId: string): Promise<number> {
-    return this.table.count({ IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :p", ExpressionAttributeValues: { ":p": `UNREAD#${userId}` } });
+    return this.table.count({
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :p",
+      ExpressionAttributeValues: { ":p": keys.notification.unreadIndexPartition(userId) },
+    });
   }
 
   /** Marks one read (idempotent); 404 when the user has no such notification. */
   async markRead(userId: string, id: string): Promise<void> {
     const out = await this.table.update({
-      Key: { pk: `USER#${userId}`, sk: `NTF#${id}` },
+      Key: keys.notification({ userId, id }),
       ...markedRead(itemExists()),
     });
     if (!out) throw notFound("Notification");
@@ -111,12 +114,12 @@ export class Notifications {
     const unread = await this.table.queryAll<{ id: string }>({
       IndexName: "gsi1",
       KeyConditionExpression: "gsi1pk = :p",
-      ExpressionAttributeValues: { ":p": `UNREAD#${userId}` },
+      ExpressionAttributeValues: { ":p": keys.notification.unreadIndexPartition(userId) },
     });
     let marked = 0;
     for (const n of unread) {
       const out = await this.table.update({
-        Key: { pk: `USER#${userId}`, sk: `NTF#${n.id}` },
+        Key: keys.notification({ userId, id: n.id }),
         ...markedRead(stillUnread()),
       });
       if (out) marked++;

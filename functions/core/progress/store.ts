@@ -4,10 +4,12 @@ import { assign, buildUpdate, itemExists } from "../store/conditions.js";
 import { TABLE_KEYS } from "../store/dynamo.js";
 import type { Table } from "../store/table.js";
 import type { ProgressPoint } from "./schemas.js";
+import { keys } from "../store/keys.js";
+import { blobKeys } from "../blob/keys.js";
 
 /**
  * A running execution's log lines and progress points, written by its worker in chunks (one per flush)
- * under their own partition `PRG#<org>#<execution>`, sort key `CHUNK#<seq>`.
+ * under their own partition (keys: see store/keys.ts).
  *
  * Bounds: the first TABLE_LINE_CHUNKS chunks keep their lines in the item; later chunks put their lines
  * in the blob store (the item keeps where, and how many). Past MAX_KEPT_LINES lines in all, the oldest
@@ -38,11 +40,6 @@ export interface ProgressChunk {
   points: ProgressPoint[];
 }
 
-const progressPk = (orgId: string, executionId: string) => `PRG#${orgId}#${executionId}`;
-const chunkSk = (seq: number) => `CHUNK#${String(seq).padStart(6, "0")}`;
-/** Beside the execution's result (`results/<org>/<id>.json`): the worker may write and delete there in AWS. */
-const linesKey = (orgId: string, executionId: string, seq: number) => `results/${orgId}/${executionId}/log-${String(seq).padStart(6, "0")}.json`;
-
 export class ProgressStore {
   constructor(
     private readonly table: Table,
@@ -53,9 +50,9 @@ export class ProgressStore {
   /** Writes one chunk; `seq` counts from 0 per execution. */
   async append(orgId: string, executionId: string, chunk: Omit<ProgressChunk, "blob" | "summary">): Promise<void> {
     const ttl = epochSeconds(this.retention.clock.now()) + this.retention.retentionDays * 86_400;
-    const item: Record<string, unknown> = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq), ...chunk, [TABLE_KEYS.ttlAttribute]: ttl };
+    const item: Record<string, unknown> = { ...keys.progressChunk.key(orgId, executionId, chunk.seq), ...chunk, [TABLE_KEYS.ttlAttribute]: ttl };
     if (chunk.seq >= TABLE_LINE_CHUNKS && chunk.line_count > 0) {
-      const key = linesKey(orgId, executionId, chunk.seq);
+      const key = blobKeys.executionLogChunk(orgId, executionId, chunk.seq);
       await this.blobs.put(key, JSON.stringify(chunk.lines ?? []));
       delete item.lines;
       item.blob = key;
@@ -65,7 +62,7 @@ export class ProgressStore {
 
   /** Replaces a chunk's lines by one summary line (its blob is deleted). */
   async summarise(orgId: string, executionId: string, chunk: Pick<ProgressChunk, "seq" | "first_line" | "line_count">, summary: string): Promise<void> {
-    const key = { pk: progressPk(orgId, executionId), sk: chunkSk(chunk.seq) };
+    const key = keys.progressChunk.key(orgId, executionId, chunk.seq);
     const updated = await this.table.update<Record<string, unknown>>({
       Key: key,
       ...buildUpdate({ set: [assign("summary", summary)], remove: ["lines", "blob"], condition: itemExists() }),
@@ -76,7 +73,7 @@ export class ProgressStore {
   }
 
   async chunks(orgId: string, executionId: string): Promise<ProgressChunk[]> {
-    return this.table.queryPrefix<ProgressChunk>(progressPk(orgId, executionId), "CHUNK#");
+    return this.table.queryPrefix<ProgressChunk>(keys.progressChunk.partition(orgId, executionId), keys.progressChunk.prefix);
   }
 
   /**

@@ -10,6 +10,7 @@ import type { MarketplaceModel } from "../marketplace/catalog.js";
 import type { Problem } from "../problem/schema.js";
 import type { CreateProjectSchema, DatasetViewSchema, ProjectViewSchema, UpdateDraftSchema, VersionViewSchema } from "./schemas.js";
 import type { DatasetRecord, ModelContent, ProjectRecord, VersionRecord } from "./store.js";
+import { blobKeys } from "../blob/keys.js";
 
 type ProjectView = z.infer<typeof ProjectViewSchema>;
 type VersionView = z.infer<typeof VersionViewSchema>;
@@ -37,7 +38,12 @@ export class ProjectService {
       return {
         jmodel_source: null,
         default_data: null,
-        problem: await storePayload(this.deps.blobs, `projects/${orgId}/${id}/${newId("ver")}.json`, input.problem, this.deps.config.inlinePayloadMaxBytes),
+        problem: await storePayload(
+          this.deps.blobs,
+          blobKeys.projectVersionProblem(orgId, id, newId("ver")),
+          input.problem,
+          this.deps.config.inlinePayloadMaxBytes,
+        ),
       };
     }
     return {
@@ -168,7 +174,7 @@ export class ProjectService {
       id,
       project_id: projectId,
       name: input.name,
-      data: await storePayload(this.deps.blobs, `datasets/${principal.orgId}/${id}.json`, input.data, this.deps.config.inlinePayloadMaxBytes),
+      data: await storePayload(this.deps.blobs, blobKeys.dataset(principal.orgId, id), input.data, this.deps.config.inlinePayloadMaxBytes),
       created_at: isoTime(now),
     };
     await this.deps.projectStore.putDataset(record);

@@ -2,14 +2,15 @@ import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import { buildUpdate, increment, itemExists } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
+import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 
 /**
  * Model projects, their committed versions and their datasets.
  *
- *   ORG#<org>  PRJ#<prj>   project: name, draft (JModel source + default data, or a canonical problem)
- *   PRJ#<prj>  VER#<ver>   committed version: a frozen copy of the draft, numbered 1, 2, …
- *   PRJ#<prj>  DST#<dst>   dataset: a JSON document of sets and parameters
+ * A project (name, draft: JModel source + default data, or a canonical problem) in its organization's
+ * partition; its committed versions (frozen copies of the draft, numbered 1, 2, …) and its datasets (JSON
+ * documents of sets and parameters) in the project's own partition. Keys: see store/keys.ts.
  *
  * A project is found through its organization's partition, so another organization's id is simply
  * not found (404, never 403).
@@ -55,16 +56,16 @@ export class ProjectStore {
   constructor(private readonly table: Table) {}
 
   async create(p: ProjectRecord): Promise<void> {
-    await this.table.putNew({ pk: `ORG#${p.org_id}`, sk: `PRJ#${p.id}`, ...p });
+    await this.table.putNew({ ...keys.project({ orgId: p.org_id, id: p.id }), ...p });
   }
 
   async get(orgId: string, id: string): Promise<ProjectRecord | null> {
-    const item = await this.table.get(`ORG#${orgId}`, `PRJ#${id}`);
+    const item = await this.table.get(keys.project.partition(orgId), `${keys.project.prefix}${id}`);
     return item ? fromItem<ProjectRecord>(item) : null;
   }
 
   async list(orgId: string): Promise<ProjectRecord[]> {
-    return (await this.table.queryPrefix(`ORG#${orgId}`, "PRJ#", { newestFirst: true })).map((i) => fromItem<ProjectRecord>(i));
+    return (await this.table.queryPrefix(keys.project.partition(orgId), keys.project.prefix, { newestFirst: true })).map((i) => fromItem<ProjectRecord>(i));
   }
 
   async update(
@@ -73,38 +74,41 @@ export class ProjectStore {
     fields: Partial<Pick<ProjectRecord, "name" | "description" | "draft">>,
     nowMs: number,
   ): Promise<ProjectRecord | null> {
-    const out = await this.table.setFields<Record<string, unknown>>({ pk: `ORG#${orgId}`, sk: `PRJ#${id}` }, { ...fields, updated_at: isoTime(nowMs) });
+    const out = await this.table.setFields<Record<string, unknown>>(keys.project({ orgId, id }), { ...fields, updated_at: isoTime(nowMs) });
     return out ? fromItem<ProjectRecord>(out) : null;
   }
 
   /** The next version number: one conditional ADD, so two commits never share a number. */
   async nextVersionNumber(orgId: string, id: string): Promise<number | null> {
     const out = await this.table.update<{ version_count: number }>({
-      Key: { pk: `ORG#${orgId}`, sk: `PRJ#${id}` },
+      Key: keys.project({ orgId, id }),
       ...buildUpdate({ add: [increment("version_count")], condition: itemExists() }),
     });
     return out?.version_count ?? null;
   }
 
   async putVersion(v: VersionRecord): Promise<void> {
-    await this.table.putNew({ pk: `PRJ#${v.project_id}`, sk: `VER#${v.id}`, ...v });
+    await this.table.putNew({ ...keys.projectVersion({ projectId: v.project_id, id: v.id }), ...v });
   }
 
   async getVersion(projectId: string, versionId: string): Promise<VersionRecord | null> {
-    const item = await this.table.get(`PRJ#${projectId}`, `VER#${versionId}`);
+    const item = await this.table.get(keys.projectVersion.partition(projectId), `${keys.projectVersion.prefix}${versionId}`);
     return item ? fromItem<VersionRecord>(item) : null;
   }
 
   async listVersions(projectId: string): Promise<VersionRecord[]> {
-    return (await this.table.queryPrefix(`PRJ#${projectId}`, "VER#", { newestFirst: true })).map((i) => fromItem<VersionRecord>(i));
+    return (await this.table.queryPrefix(keys.projectVersion.partition(projectId), keys.projectVersion.prefix, { newestFirst: true })).map((i) =>
+      fromItem<VersionRecord>(i),
+    );
   }
 
   /** Deletes a project with its versions and datasets; false when the organization has no such project. */
   async delete(orgId: string, id: string): Promise<boolean> {
-    if (!(await this.table.delete(`ORG#${orgId}`, `PRJ#${id}`, itemExists()))) return false;
+    if (!(await this.table.delete(keys.project.partition(orgId), `${keys.project.prefix}${id}`, itemExists()))) return false;
     const children = await this.table.queryAll<{ pk: string; sk: string }>({
       KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": `PRJ#${id}` },
+      // The project's partition holds its versions and its datasets.
+      ExpressionAttributeValues: { ":pk": keys.projectVersion.partition(id) },
       ProjectionExpression: "pk, sk",
     });
     await this.table.deleteMany(children);
@@ -112,19 +116,19 @@ export class ProjectStore {
   }
 
   async putDataset(d: DatasetRecord): Promise<void> {
-    await this.table.putNew({ pk: `PRJ#${d.project_id}`, sk: `DST#${d.id}`, ...d });
+    await this.table.putNew({ ...keys.dataset({ projectId: d.project_id, id: d.id }), ...d });
   }
 
   async getDataset(projectId: string, datasetId: string): Promise<DatasetRecord | null> {
-    const item = await this.table.get(`PRJ#${projectId}`, `DST#${datasetId}`);
+    const item = await this.table.get(keys.dataset.partition(projectId), `${keys.dataset.prefix}${datasetId}`);
     return item ? fromItem<DatasetRecord>(item) : null;
   }
 
   async listDatasets(projectId: string): Promise<DatasetRecord[]> {
-    return (await this.table.queryPrefix(`PRJ#${projectId}`, "DST#", { newestFirst: true })).map((i) => fromItem<DatasetRecord>(i));
+    return (await this.table.queryPrefix(keys.dataset.partition(projectId), keys.dataset.prefix, { newestFirst: true })).map((i) => fromItem<DatasetRecord>(i));
   }
 
   async deleteDataset(projectId: string, datasetId: string): Promise<boolean> {
-    return this.table.delete(`PRJ#${projectId}`, `DST#${datasetId}`, itemExists());
+    return this.table.delete(keys.dataset.partition(projectId), `${keys.dataset.prefix}${datasetId}`, itemExists());
   }
 }

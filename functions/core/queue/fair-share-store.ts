@@ -1,6 +1,4 @@
 import { epochSeconds, isoTime } from "../clock.js";
-import { comparisonKey } from "../comparisons/store.js";
-import { executionKey } from "../executions/store.js";
 import {
   and,
   assign,
@@ -15,19 +13,17 @@ import {
   or,
   statusIs,
 } from "../store/conditions.js";
+import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import { runKey } from "../triggers/store.js";
 import type { JobMessage } from "./messages.js";
 import { PRIORITY_BANDS, priorityBand } from "./priority.js";
 
 /**
- * The table side of the fair share (rules: fair-share.ts). Layout in the organization's partition:
- *
- *   ORG#<org>  RUNSLOT#<nn>                                one of the organization's running slots, held by
- *                                                          one job (`job`) until `expires_at_ms`
- *   ORG#<org>  PARKED#<band>#<parked at>#<type>#<id>       a job waiting for a slot: its queue message, kept
- *                                                          here instead of in SQS; band 0 = high first;
- *                                                          listed in gsi1 (`PARKED#<org>`) while it waits
+ * The table side of the fair share (rules: fair-share.ts), in the organization's partition (keys: see
+ * store/keys.ts): its running slots, each held by one job (`job`) until `expires_at_ms`, and its parked
+ * jobs — a job waiting for a slot keeps its queue message here instead of in SQS, ordered by band (0 =
+ * high first) then time, and listed in gsi1 while it waits.
  *
  * A slot is free when absent or expired: a worker that dies stops renewing its slot, and the slot frees
  * itself, as a lease does — nothing has to notice the death for the organization to get its share back.
@@ -58,9 +54,9 @@ export const jobHolder = (job: Pick<JobMessage, "type" | "id">): string => `${jo
 export function jobItemKey(job: JobMessage): { pk: string; sk: string } | null {
   switch (job.type) {
     case "execution":
-      return executionKey(job.org_id, job.id);
+      return keys.execution({ orgId: job.org_id, id: job.id });
     case "comparison":
-      return comparisonKey(job.org_id, job.id);
+      return keys.comparison({ orgId: job.org_id, id: job.id });
     case "trigger_run":
       return job.trigger_id ? runKey(job.trigger_id, job.id) : null;
     case "trigger_schedule":
@@ -72,21 +68,18 @@ export function jobItemKey(job: JobMessage): { pk: string; sk: string } | null {
 const WAITING = ["queued", "pending"];
 const FINAL_OR_GONE = (status: string | null) => status === null || !(WAITING.includes(status) || status === "running");
 
-const slotSk = (slot: number) => `RUNSLOT#${String(slot).padStart(4, "0")}`;
-const parkedPrefix = "PARKED#";
-
 export class FairShareStore {
   constructor(private readonly table: Table) {}
 
   /** The organization's slot items, held or lapsed, in slot order (consistent read). */
   slots(orgId: string): Promise<RunSlot[]> {
-    return this.table.queryPrefix<RunSlot>(`ORG#${orgId}`, "RUNSLOT#");
+    return this.table.queryPrefix<RunSlot>(keys.runSlot.partition(orgId), keys.runSlot.prefix);
   }
 
   /** Takes slot `slot` for `holder` until `expiresAtMs` when it is free (absent or lapsed) or already the holder's. */
   claim(orgId: string, slot: number, holder: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
     return this.table.put(
-      { pk: `ORG#${orgId}`, sk: slotSk(slot), slot, job: holder, expires_at_ms: expiresAtMs },
+      { ...keys.runSlot({ orgId, slot }), slot, job: holder, expires_at_ms: expiresAtMs },
       or(itemAbsent(), atMost("expires_at_ms", nowMs), equals("job", holder)),
     );
   }
@@ -94,7 +87,7 @@ export class FairShareStore {
   /** Moves the slot's expiry while `holder` still holds it; false when it does not. */
   async renew(orgId: string, slot: number, holder: string, expiresAtMs: number): Promise<boolean> {
     const out = await this.table.update({
-      Key: { pk: `ORG#${orgId}`, sk: slotSk(slot) },
+      Key: keys.runSlot({ orgId, slot }),
       ...buildUpdate({ set: [assign("expires_at_ms", expiresAtMs)], condition: equals("job", holder) }),
     });
     return out !== null;
@@ -103,7 +96,7 @@ export class FairShareStore {
   /** Frees the slot if `holder` still holds it (expired now: the next claim takes it). */
   async release(orgId: string, slot: number, holder: string): Promise<boolean> {
     const out = await this.table.update({
-      Key: { pk: `ORG#${orgId}`, sk: slotSk(slot) },
+      Key: keys.runSlot({ orgId, slot }),
       ...buildUpdate({ set: [assign("expires_at_ms", 0)], condition: equals("job", holder) }),
     });
     return out !== null;
@@ -114,8 +107,8 @@ export class FairShareStore {
     const band = PRIORITY_BANDS.indexOf(priorityBand(job.priority));
     const { slot: _slot, ...message } = job;
     const order = `${band}#${isoTime(nowMs)}#${job.type}#${job.id}`;
-    const entry: ParkedEntry = { pk: `ORG#${job.org_id}`, sk: `${parkedPrefix}${order}`, job: message };
-    await this.table.put({ ...entry, gsi1pk: `${parkedPrefix}${job.org_id}`, gsi1sk: order });
+    const entry: ParkedEntry = { ...keys.parked({ orgId: job.org_id, id: order }), job: message };
+    await this.table.put({ ...entry, ...keys.parked.orgIndex(job.org_id, order) });
     return entry;
   }
 
@@ -124,7 +117,7 @@ export class FairShareStore {
     const { items } = await this.table.queryPage<ParkedEntry>({
       IndexName: "gsi1",
       KeyConditionExpression: "gsi1pk = :p",
-      ExpressionAttributeValues: { ":p": `${parkedPrefix}${orgId}` },
+      ExpressionAttributeValues: { ":p": keys.parked.orgIndexPartition(orgId) },
       Limit: limit,
     });
     return items;

@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import type { Table } from "../store/table.js";
 import { SOLVERS } from "./registry.js";
 import { SOLVER_NAMES, type SolverName } from "./types.js";
+import { keys } from "../store/keys.js";
 
 /**
  * Which solvers the fleet has, as a worker found them (probe at start). The API reads this record to
@@ -24,7 +25,7 @@ export interface Inventory {
   reported_by: string | null;
 }
 
-const KEY = { pk: "SOLVERS", sk: "INVENTORY" };
+const KEY = keys.solverInventory;
 
 export class InventoryStore {
   private cache: { value: Inventory; until: number } | null = null;

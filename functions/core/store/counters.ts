@@ -1,6 +1,7 @@
 import { epochSeconds } from "../clock.js";
 import { and, assign, atMost, attribute, attributeNotExists, buildUpdate, increment, or, type Part } from "./conditions.js";
 import type { Table } from "./table.js";
+import { keys } from "./keys.js";
 
 /**
  * Fixed-window counters kept in DynamoDB so limits hold across Lambda instances.
@@ -51,7 +52,7 @@ export class CounterStore {
   async consume(scope: string, windows: WindowSpec[], nowMs: number, amount = 1): Promise<ConsumeResult> {
     const longest = windows.reduce((a, b) => (b.seconds > a.seconds ? b : a));
     const period = Math.floor(nowMs / 1000 / longest.seconds);
-    const key = { pk: `LIMIT#${scope}`, sk: `P${longest.seconds}#${period}` };
+    const key = keys.limit.key(scope, longest.seconds, period);
     const attrs = windows.map((w) => ({ ...windowAttribute(w, nowMs), spec: w }));
 
     const limited = attrs.filter((a) => a.spec.limit > 0);
@@ -87,7 +88,8 @@ export class CounterStore {
   /** Today's (UTC) count of a one-window daily counter named `name`, without changing it. */
   async dailyCount(scope: string, name: string, nowMs: number): Promise<number> {
     const day = Math.floor(nowMs / 86_400_000);
-    const item = await this.table.get<Record<string, number>>(`LIMIT#${scope}`, `P86400#${day}`);
+    const key = keys.limit.key(scope, 86400, day);
+    const item = await this.table.get<Record<string, number>>(key.pk, key.sk);
     return Number(item?.[`${name}_${day}`] ?? 0);
   }
 }

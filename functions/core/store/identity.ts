@@ -3,22 +3,14 @@ import { normalizeEmail } from "../auth/email.js";
 import type { Role } from "../auth/roles.js";
 import { and, assign, atLeast, atMost, buildUpdate, equals, greaterThan, increment, isNull, itemAbsent, itemExists, or, type Part } from "./conditions.js";
 import { fromItem } from "./items.js";
+import { keys } from "./keys.js";
 import { ConditionFailedError, type Table } from "./table.js";
 
 /**
  * Organizations, users, workspaces, API keys and password-reset tokens.
  *
- * Layout (pk / sk):
- *   ORG#<org>        ORG              organization (credit balance lives here)
- *   ORG#<org>        WS#<ws>          workspace
- *   USER#<usr>       USER             user (gsi1: ORG#<org> / USER#<usr>)
- *   USER#<usr>       MEMBER#<ws>      workspace membership with its role
- *   USER#<usr>       APIKEY#<key>     API key record (listing, revocation)
- *   USER#<usr>       KEYSLOT#<n>      one live key per slot: the cap holds under races without transactions
- *   USER#<usr>       KEYNAME#<name>   a live key's name, unique per user
- *   EMAIL#<email>    EMAIL            claim of an e-mail address → user id (unique, login lookup)
- *   KEY#<sha256>     KEY              API key lookup by hash: all that authentication needs, one GetItem
- *   RESET#<sha256>   RESET            password-reset token, usable once, expiring
+ * Keys (organization, workspace, user, membership, API key, key slot and name, e-mail claim, key lookup,
+ * password reset): see store/keys.ts.
  */
 
 export interface OrganizationRecord {
@@ -117,10 +109,9 @@ export class IdentityStore {
   // Organizations and workspaces -------------------------------------------------------------
 
   async createOrganization(org: OrganizationRecord, workspaceName = "Default"): Promise<void> {
-    await this.table.putNew({ pk: `ORG#${org.id}`, sk: "ORG", ...org });
+    await this.table.putNew({ ...keys.organization(org.id), ...org });
     await this.table.putNew({
-      pk: `ORG#${org.id}`,
-      sk: `WS#${org.default_workspace_id}`,
+      ...keys.workspace({ orgId: org.id, id: org.default_workspace_id }),
       id: org.default_workspace_id,
       org_id: org.id,
       name: workspaceName,
@@ -129,7 +120,7 @@ export class IdentityStore {
   }
 
   async getOrganization(orgId: string): Promise<OrganizationRecord | null> {
-    return strip<OrganizationRecord>(await this.table.get(`ORG#${orgId}`, "ORG"));
+    return strip<OrganizationRecord>(await this.table.get(keys.organization.partition(orgId), keys.organization.sk));
   }
 
   /**
@@ -140,7 +131,7 @@ export class IdentityStore {
   async adjustCredits(orgId: string, delta: number, floor: number | null): Promise<number | null> {
     const out = await this.table.updateOrExplainRefusal<OrganizationRecord, CreditFloorError>(
       {
-        Key: { pk: `ORG#${orgId}`, sk: "ORG" },
+        Key: keys.organization(orgId),
         ...buildUpdate({ add: [increment("credit_balance", delta)], condition: floor === null ? itemExists() : creditsCover(floor - delta) }),
       },
       CreditFloorError,
@@ -149,23 +140,23 @@ export class IdentityStore {
   }
 
   async createWorkspace(ws: WorkspaceRecord): Promise<void> {
-    await this.table.putNew({ pk: `ORG#${ws.org_id}`, sk: `WS#${ws.id}`, ...ws });
+    await this.table.putNew({ ...keys.workspace({ orgId: ws.org_id, id: ws.id }), ...ws });
   }
 
   async getWorkspace(orgId: string, workspaceId: string): Promise<WorkspaceRecord | null> {
-    return strip<WorkspaceRecord>(await this.table.get(`ORG#${orgId}`, `WS#${workspaceId}`));
+    return strip<WorkspaceRecord>(await this.table.get(keys.workspace.partition(orgId), `${keys.workspace.prefix}${workspaceId}`));
   }
 
   async listWorkspaces(orgId: string): Promise<WorkspaceRecord[]> {
-    return (await this.table.queryPrefix(`ORG#${orgId}`, "WS#")).map((i) => strip<WorkspaceRecord>(i)!);
+    return (await this.table.queryPrefix(keys.workspace.partition(orgId), keys.workspace.prefix)).map((i) => strip<WorkspaceRecord>(i)!);
   }
 
   async setMembership(userId: string, workspaceId: string, role: Role): Promise<void> {
-    await this.table.put({ pk: `USER#${userId}`, sk: `MEMBER#${workspaceId}`, workspace_id: workspaceId, role });
+    await this.table.put({ ...keys.membership({ userId, id: workspaceId }), workspace_id: workspaceId, role });
   }
 
   async getMembershipRole(userId: string, workspaceId: string): Promise<Role | null> {
-    const item = await this.table.get<{ role: Role }>(`USER#${userId}`, `MEMBER#${workspaceId}`);
+    const item = await this.table.get<{ role: Role }>(keys.membership.partition(userId), `${keys.membership.prefix}${workspaceId}`);
     return item?.role ?? null;
   }
 
@@ -174,28 +165,28 @@ export class IdentityStore {
   /** Creates a user; false when the e-mail address is taken (claimed first, conditionally). */
   async createUser(user: UserRecord): Promise<boolean> {
     const email = normalizeEmail(user.email);
-    const claimed = await this.table.putNew({ pk: `EMAIL#${email}`, sk: "EMAIL", user_id: user.id });
+    const claimed = await this.table.putNew({ ...keys.emailClaim(email), user_id: user.id });
     if (!claimed) return false;
     try {
-      await this.table.putNew({ pk: `USER#${user.id}`, sk: "USER", gsi1pk: `ORG#${user.org_id}`, gsi1sk: `USER#${user.id}`, ...user, email });
+      await this.table.putNew({ ...keys.user(user.id), ...keys.user.orgIndex(user.org_id, user.id), ...user, email });
     } catch (error) {
-      await this.table.delete(`EMAIL#${email}`, "EMAIL");
+      await this.table.delete(keys.emailClaim.partition(email), keys.emailClaim.sk);
       throw error;
     }
     return true;
   }
 
   async getUser(userId: string): Promise<UserRecord | null> {
-    return strip<UserRecord>(await this.table.get(`USER#${userId}`, "USER"));
+    return strip<UserRecord>(await this.table.get(keys.user.partition(userId), keys.user.sk));
   }
 
   /** Whether an account holds the address (one GetItem of its claim, whoever holds it). */
   async emailTaken(email: string): Promise<boolean> {
-    return (await this.table.get(`EMAIL#${normalizeEmail(email)}`, "EMAIL")) !== null;
+    return (await this.table.get(keys.emailClaim.partition(normalizeEmail(email)), keys.emailClaim.sk)) !== null;
   }
 
   async findUserByEmail(email: string): Promise<UserRecord | null> {
-    const claim = await this.table.get<{ user_id: string }>(`EMAIL#${normalizeEmail(email)}`, "EMAIL");
+    const claim = await this.table.get<{ user_id: string }>(keys.emailClaim.partition(normalizeEmail(email)), keys.emailClaim.sk);
     return claim ? this.getUser(claim.user_id) : null;
   }
 
@@ -203,7 +194,7 @@ export class IdentityStore {
     const items = await this.table.queryAll({
       IndexName: "gsi1",
       KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :p)",
-      ExpressionAttributeValues: { ":pk": `ORG#${orgId}`, ":p": "USER#" },
+      ExpressionAttributeValues: { ":pk": keys.user.orgIndexPartition(orgId), ":p": keys.user.orgIndexPrefix },
     });
     return items.map((i) => strip<UserRecord>(i)!).filter((u) => !u.removed_at);
   }
@@ -214,7 +205,7 @@ export class IdentityStore {
    */
   async markRemoved(userId: string, nowMs: number): Promise<UserRecord | null> {
     const out = await this.table.update<UserRecord>({
-      Key: { pk: `USER#${userId}`, sk: "USER" },
+      Key: keys.user(userId),
       ...buildUpdate({ set: [assign("removed_at", isoTime(nowMs))], add: [increment("token_version")], condition: itemExists() }),
     });
     return out ? strip<UserRecord>(out as unknown as Record<string, unknown>) : null;
@@ -226,22 +217,22 @@ export class IdentityStore {
    * slots, names, notifications.
    */
   async deleteUser(user: Pick<UserRecord, "id" | "email">): Promise<void> {
-    await this.table.delete(`EMAIL#${normalizeEmail(user.email)}`, "EMAIL", equals("user_id", user.id));
+    await this.table.delete(keys.emailClaim.partition(normalizeEmail(user.email)), keys.emailClaim.sk, equals("user_id", user.id));
     const items = await this.table.queryAll<{ pk: string; sk: string }>({
       KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": `USER#${user.id}` },
+      ExpressionAttributeValues: { ":pk": keys.user.partition(user.id) },
       ProjectionExpression: "pk, sk",
       ConsistentRead: true,
     });
     // The user item last: a removal cut short is found (removed_at) and finished by the next attempt.
     await this.table.deleteMany(items.filter((i) => i.sk !== "USER"));
-    await this.table.delete(`USER#${user.id}`, "USER");
+    await this.table.delete(keys.user.partition(user.id), keys.user.sk);
   }
 
   /** Sets the password and moves the token version on (every session ends). */
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.table.update({
-      Key: { pk: `USER#${userId}`, sk: "USER" },
+      Key: keys.user(userId),
       ...buildUpdate({ set: [assign("password_hash", passwordHash)], add: [increment("token_version")], condition: itemExists() }),
     });
   }
@@ -252,13 +243,13 @@ export class IdentityStore {
    */
   async setRole(userId: string, role: Role): Promise<UserRecord | null> {
     const updated = await this.table.update<UserRecord>({
-      Key: { pk: `USER#${userId}`, sk: "USER" },
+      Key: keys.user(userId),
       ...buildUpdate({ set: [assign("role", role)], add: [increment("token_version")], condition: itemExists() }),
     });
     if (!updated) return null;
     for (const key of await this.listApiKeys(userId)) {
       await this.table.update({
-        Key: { pk: `KEY#${key.key_hash}`, sk: "KEY" },
+        Key: keys.apiKeyLookup(key.key_hash),
         ...buildUpdate({ set: [assign("role", role)], condition: itemExists() }),
       });
     }
@@ -268,11 +259,11 @@ export class IdentityStore {
   // API keys --------------------------------------------------------------------------------
 
   async listApiKeys(userId: string): Promise<ApiKeyRecord[]> {
-    return (await this.table.queryPrefix(`USER#${userId}`, "APIKEY#")).map((i) => strip<ApiKeyRecord>(i)!);
+    return (await this.table.queryPrefix(keys.apiKey.partition(userId), keys.apiKey.prefix)).map((i) => strip<ApiKeyRecord>(i)!);
   }
 
   async getApiKey(userId: string, keyId: string): Promise<ApiKeyRecord | null> {
-    return strip<ApiKeyRecord>(await this.table.get(`USER#${userId}`, `APIKEY#${keyId}`));
+    return strip<ApiKeyRecord>(await this.table.get(keys.apiKey.partition(userId), `${keys.apiKey.prefix}${keyId}`));
   }
 
   /**
@@ -281,27 +272,25 @@ export class IdentityStore {
    * what keeps the live-key cap exact when two creations race.
    */
   async claimKeySlot(userId: string, slot: number, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
-    return this.table.put(
-      { pk: `USER#${userId}`, sk: `KEYSLOT#${String(slot).padStart(4, "0")}`, key_id: keyId, expires_at_ms: expiresAtMs ?? 0, slot },
-      claimFree(nowMs),
-    );
+    return this.table.put({ ...keys.keySlot({ userId, slot }), key_id: keyId, expires_at_ms: expiresAtMs ?? 0, slot }, claimFree(nowMs));
   }
 
   async listKeySlots(userId: string): Promise<{ slot: number; key_id: string; expires_at_ms: number }[]> {
-    return this.table.queryPrefix(`USER#${userId}`, "KEYSLOT#");
+    return this.table.queryPrefix(keys.keySlot.partition(userId), keys.keySlot.prefix);
   }
 
   async releaseKeySlot(userId: string, slot: number, keyId: string): Promise<void> {
-    await this.table.delete(`USER#${userId}`, `KEYSLOT#${String(slot).padStart(4, "0")}`, claimHeldBy(keyId));
+    const slotKey = keys.keySlot({ userId, slot });
+    await this.table.delete(slotKey.pk, slotKey.sk, claimHeldBy(keyId));
   }
 
   /** Claims a key name for the user; false when a live key already has it. */
   async claimKeyName(userId: string, name: string, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
-    return this.table.put({ pk: `USER#${userId}`, sk: `KEYNAME#${name}`, key_id: keyId, expires_at_ms: expiresAtMs ?? 0 }, claimFree(nowMs));
+    return this.table.put({ ...keys.keyName({ userId, id: name }), key_id: keyId, expires_at_ms: expiresAtMs ?? 0 }, claimFree(nowMs));
   }
 
   async releaseKeyName(userId: string, name: string, keyId: string): Promise<void> {
-    await this.table.delete(`USER#${userId}`, `KEYNAME#${name}`, claimHeldBy(keyId));
+    await this.table.delete(keys.keyName.partition(userId), `${keys.keyName.prefix}${name}`, claimHeldBy(keyId));
   }
 
   async putApiKey(record: ApiKeyRecord, role: Role): Promise<void> {
@@ -315,10 +304,9 @@ export class IdentityStore {
       expires_at_ms: expiresMs,
       revoked: false,
     };
-    await this.table.putNew({ pk: `USER#${record.user_id}`, sk: `APIKEY#${record.id}`, ...record });
+    await this.table.putNew({ ...keys.apiKey({ userId: record.user_id, id: record.id }), ...record });
     await this.table.putNew({
-      pk: `KEY#${record.key_hash}`,
-      sk: "KEY",
+      ...keys.apiKeyLookup(record.key_hash),
       ...lookup,
       // Expired lookups disappear a week after expiry; until then readers check expires_at_ms.
       ...(expiresMs ? { ttl: epochSeconds(expiresMs) + 7 * 86400 } : {}),
@@ -326,17 +314,17 @@ export class IdentityStore {
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyLookup | null> {
-    return strip<ApiKeyLookup>(await this.table.get(`KEY#${hash}`, "KEY", false));
+    return strip<ApiKeyLookup>(await this.table.get(keys.apiKeyLookup.partition(hash), keys.apiKeyLookup.sk, false));
   }
 
   /** Marks a key revoked: the lookup first (authentication stops), then the record. */
   async revokeApiKey(record: ApiKeyRecord, nowMs: number): Promise<void> {
     await this.table.update({
-      Key: { pk: `KEY#${record.key_hash}`, sk: "KEY" },
+      Key: keys.apiKeyLookup(record.key_hash),
       ...buildUpdate({ set: [assign("revoked", true)], condition: itemExists() }),
     });
     await this.table.update({
-      Key: { pk: `USER#${record.user_id}`, sk: `APIKEY#${record.id}` },
+      Key: keys.apiKey({ userId: record.user_id, id: record.id }),
       // Not if_not_exists: a live key holds revoked_at null, which counts as existing. The service revokes
       // only a key not yet revoked.
       ...buildUpdate({ set: [assign("revoked_at", isoTime(nowMs))] }),
@@ -347,8 +335,7 @@ export class IdentityStore {
 
   async putResetToken(tokenHash: string, userId: string, expiresAtMs: number): Promise<void> {
     await this.table.putNew({
-      pk: `RESET#${tokenHash}`,
-      sk: "RESET",
+      ...keys.passwordReset(tokenHash),
       user_id: userId,
       expires_at_ms: expiresAtMs,
       used_at: null,
@@ -363,7 +350,7 @@ export class IdentityStore {
   async consumeResetToken(tokenHash: string, nowMs: number): Promise<string | null> {
     const out = await this.table.updateOrExplainRefusal<ResetTokenRecord, ResetTokenSpentError>(
       {
-        Key: { pk: `RESET#${tokenHash}`, sk: "RESET" },
+        Key: keys.passwordReset(tokenHash),
         ...buildUpdate({ set: [assign("used_at", isoTime(nowMs))], condition: resetTokenUsable(nowMs) }),
       },
       ResetTokenSpentError,

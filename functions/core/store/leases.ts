@@ -14,6 +14,7 @@ import {
   waitingUnleased,
 } from "./conditions.js";
 import type { Table } from "./table.js";
+import { keys } from "./keys.js";
 
 type Key = { pk: string; sk: string };
 
@@ -30,7 +31,7 @@ type Key = { pk: string; sk: string };
  * While an item is waiting or running it sits in the sparse `gsi1` partition ACTIVE, which is all the
  * sweeper reads.
  */
-export const ACTIVE_PARTITION = "ACTIVE";
+export const ACTIVE_PARTITION = keys.active.partition;
 
 /** What a final write takes away: the lease, and the ACTIVE index entry — unless the write sets a new one. */
 const leaseAttributes = (set: Record<string, unknown>) => ["gsi1pk", "gsi1sk", "lease_owner", "lease_expires_at_ms", "queued_at"].filter((a) => !(a in set));
@@ -76,8 +77,7 @@ export function withoutUnsetTimes<T extends { started_at?: string | null; comple
  * (`queued_at`: the sweeper judges a waiting item by it, and a hand-back sets it anew).
  */
 export const activeIndex = (kind: string, id: string, queuedAt: string) => ({
-  gsi1pk: ACTIVE_PARTITION,
-  gsi1sk: `${kind}#${id}`,
+  ...keys.active.index(kind, id),
   active_kind: kind,
   queued_at: queuedAt,
 });

@@ -3,6 +3,7 @@ import { epochSeconds, isoTime } from "../clock.js";
 import { newId } from "../ids.js";
 import { assignOnce, buildUpdate, increment } from "./conditions.js";
 import type { Table } from "./table.js";
+import { keys } from "./keys.js";
 
 /**
  * Service-wide request and solve counters. Requests are counted in memory and flushed as one ADD
@@ -26,8 +27,8 @@ export interface MetricsTotals {
   solve_time_ms_sum: number;
 }
 
-const KEY = { pk: "METRICS", sk: "TOTALS" };
-const RECENT_PK = "METRICS#RECENT";
+const KEY = keys.metricsTotals;
+const RECENT_PK = keys.recentRequests.partition;
 
 export class MetricsStore {
   constructor(private readonly table: Table) {}
@@ -71,7 +72,7 @@ export class MetricsStore {
   }
 
   async recent(limit: number): Promise<RecentRequest[]> {
-    const items = await this.table.queryPrefix<RecentRequest & { pk: string; sk: string }>(RECENT_PK, "req_", { newestFirst: true, limit });
+    const items = await this.table.queryPrefix<RecentRequest & { pk: string; sk: string }>(RECENT_PK, keys.recentRequests.prefix, { newestFirst: true, limit });
     return items.map(({ method, path, status, duration_ms, timestamp }) => ({ method, path, status, duration_ms, timestamp }));
   }
 }

@@ -5,6 +5,7 @@ import type { ActiveRef } from "../store/leases.js";
 import { ACTIVE_RUN_KIND } from "../triggers/store.js";
 import type { Services } from "../services.js";
 import { staleReason } from "./stale.js";
+import { keys } from "../store/keys.js";
 
 /**
  * Reconciles work whose worker died: a running item whose lease expired (its worker stopped renewing)
@@ -36,7 +37,7 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
     if (!reason) continue;
     const seenQueuedAt = item.queued_at ?? null;
     const id = item.sk.slice(item.sk.indexOf("#") + 1);
-    const orgId = item.pk.slice("ORG#".length);
+    const orgId = keys.org.parse(item.pk) ?? "";
     let ended = false;
     if (item.kind === "execution") {
       ended = (await services.executionStore.failIfLapsed(orgId, id, item.status as ExecutionStatus, reason, now, seenQueuedAt)) !== null;

@@ -3,6 +3,7 @@ import { storePayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import type { SolveResponse } from "../executions/schemas.js";
 import { outboxIndex, type FinalRunFields, type RunRecord, type TriggerRecord } from "./store.js";
+import { blobKeys } from "../blob/keys.js";
 
 export interface RunOutcome {
   status: "completed" | "failed";
@@ -24,7 +25,7 @@ export class RunOutcomes {
     const webhook = await this.deps.webhooks.prepare(trigger, run, outcome, nowMs);
     return {
       result: outcome.result
-        ? await storePayload(this.deps.blobs, `runs/${run.org_id}/${run.id}.json`, outcome.result, this.deps.config.inlinePayloadMaxBytes)
+        ? await storePayload(this.deps.blobs, blobKeys.triggerRunResult(run.org_id, run.id), outcome.result, this.deps.config.inlinePayloadMaxBytes)
         : null,
       error: outcome.status === "failed" ? (outcome.error ?? "the run failed") : null,
       completed_at: isoTime(nowMs),

@@ -8,6 +8,7 @@ import type { Table } from "../store/table.js";
 import type { ScheduleInput } from "./schemas.js";
 import { isTimeZone, nextFireTime, parseScheduleExpression, ScheduleExpressionError } from "./schedule-expression.js";
 import type { TriggerRecord, TriggerSchedule } from "./store.js";
+import { keys } from "../store/keys.js";
 
 /**
  * Scheduled triggers. A trigger's schedule lives on the trigger (expression, time zone, and when it was
@@ -82,8 +83,6 @@ export function assertScheduleCap(config: Pick<Config, "instanceMaxCronSchedules
 
 // The local scheduler's registry ------------------------------------------------------------------
 
-const REGISTRY_PK = "SCHEDULES";
-
 interface RegistryItem {
   pk: string;
   sk: string;
@@ -111,8 +110,7 @@ export class TableSchedules implements TriggerSchedules {
     const schedule = trigger.schedule!;
     const anchor = Date.parse(schedule.anchor_at);
     const item: RegistryItem = {
-      pk: REGISTRY_PK,
-      sk: `TRG#${trigger.id}`,
+      ...keys.scheduleRegistry(trigger.id),
       org_id: trigger.org_id,
       trigger_id: trigger.id,
       priority: trigger.priority ?? 0,
@@ -125,7 +123,8 @@ export class TableSchedules implements TriggerSchedules {
   }
 
   async remove(trigger: Pick<TriggerRecord, "id">): Promise<void> {
-    await this.table.delete(REGISTRY_PK, `TRG#${trigger.id}`);
+    const key = keys.scheduleRegistry(trigger.id);
+    await this.table.delete(key.pk, key.sk);
   }
 
   /**
@@ -134,7 +133,10 @@ export class TableSchedules implements TriggerSchedules {
    * schedulers on one table never both fire it.
    */
   async fireDue(nowMs: number): Promise<string[]> {
-    const items = await this.table.queryAll<RegistryItem>({ KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": REGISTRY_PK } });
+    const items = await this.table.queryAll<RegistryItem>({
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": keys.scheduleRegistry.partition },
+    });
     const fired: string[] = [];
     for (const item of items) {
       const due = nextFireTime(parseScheduleExpression(item.expression), item.timezone, item.fired_ms, item.anchor_ms);

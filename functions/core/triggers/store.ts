@@ -6,18 +6,16 @@ import type { SolverChoice } from "../solvers/types.js";
 import { activeIndex, Leases } from "../store/leases.js";
 import { and, append, assign, assignAll, attributeNotExists, buildUpdate, equals, increment, itemExists, or } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
+import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import { attemptUnclaimed, DeliveryClaimedError, deliveryAwaits, deliveryExhaustedNotDeadLettered, deliveryPending } from "./delivery-conditions.js";
 import type { OverrideField } from "./overrides.js";
 import type { DeliveryAttempt, RunStatus } from "./schemas.js";
 
 /**
- * Triggers and their runs, in the single table.
- *
- *   ORG#<org>  TRG#<trg>             trigger; gsi1 TRG#<trg> / TRIGGER finds it from its id alone (fire
- *                                    has no organization context)
- *   TRG#<trg>  RUN#<time+random>     run; the sort key is the id's time-sortable part, so `run_…` and
- *                                    `trun_…` runs interleave by creation time (newest first = reverse scan)
+ * Triggers and their runs, in the single table (keys: see store/keys.ts). A trigger is also found from
+ * its id alone (a fire has no organization context); a run's sort key is its id's time-sortable part,
+ * so `run_…` and `trun_…` runs interleave by creation time.
  *
  * The trigger secret is stored as its SHA-256 hash and a short prefix; the webhook secret is stored as
  * given (it must sign), never returned and never logged (the logger redacts any `*secret*` key).
@@ -106,21 +104,20 @@ export interface RunRecord {
 }
 
 export const ACTIVE_RUN_KIND = "trigger_run";
-export const triggerKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `TRG#${id}` });
-export const triggerIndexKey = (id: string) => ({ gsi1pk: `TRG#${id}`, gsi1sk: "TRIGGER" });
+export const triggerKey = (orgId: string, id: string) => keys.trigger({ orgId, id });
+export const triggerIndexKey = (id: string) => keys.trigger.idIndex(id);
 
 /** The key of a run; null for a string that is not a run id (so it is simply not found). */
 export function runKey(triggerId: string, runId: string): { pk: string; sk: string } | null {
   if (!looksLikeId(runId, "run") && !looksLikeId(runId, "trun")) return null;
-  return { pk: `TRG#${triggerId}`, sk: `RUN#${runId.slice(runId.indexOf("_") + 1)}` };
+  return keys.triggerRun({ triggerId, id: runId });
 }
 
-export const WEBHOOK_OUTBOX = "WEBHOOK_OUTBOX";
+export const WEBHOOK_OUTBOX = keys.webhookOutbox.partition;
 
 /** The index entry that puts a run ending now in the webhook outbox. */
 export const outboxIndex = (run: { trigger_id: string; id: string }, endedAtIso: string) => ({
-  gsi1pk: WEBHOOK_OUTBOX,
-  gsi1sk: `${endedAtIso}#${run.trigger_id}#${run.id}`,
+  ...keys.webhookOutbox.index(endedAtIso, run.trigger_id, run.id),
 });
 
 /** What a run's final write sets: its outcome fields, and the outbox entry when a webhook is due. */
@@ -157,7 +154,7 @@ export class TriggerStore {
       const page = await this.table.queryPage<{ org_id: string }>({
         IndexName: "gsi1",
         KeyConditionExpression: "gsi1pk = :p AND gsi1sk = :s",
-        ExpressionAttributeValues: { ":p": triggerIndexKey(id).gsi1pk, ":s": "TRIGGER" },
+        ExpressionAttributeValues: { ":p": triggerIndexKey(id).gsi1pk, ":s": triggerIndexKey(id).gsi1sk },
         ProjectionExpression: "org_id",
         Limit: 1,
       });
@@ -182,11 +179,11 @@ export class TriggerStore {
 
   /** How many triggers the organization has (a COUNT query: the items are read, none is sent back). */
   countTriggers(orgId: string): Promise<number> {
-    return this.table.countPrefix(`ORG#${orgId}`, "TRG#");
+    return this.table.countPrefix(keys.trigger.partition(orgId), keys.trigger.prefix);
   }
 
   async listTriggers(orgId: string): Promise<TriggerRecord[]> {
-    return (await this.table.queryPrefix(`ORG#${orgId}`, "TRG#", { newestFirst: true })).map((i) => fromItem<TriggerRecord>(i));
+    return (await this.table.queryPrefix(keys.trigger.partition(orgId), keys.trigger.prefix, { newestFirst: true })).map((i) => fromItem<TriggerRecord>(i));
   }
 
   async updateTrigger(orgId: string, id: string, fields: Partial<TriggerRecord>, nowMs: number): Promise<TriggerRecord | null> {
@@ -235,7 +232,7 @@ export class TriggerStore {
   async allRuns(triggerId: string): Promise<{ pk: string; sk: string; result?: PayloadRef | null; webhook?: { body?: PayloadRef } | null }[]> {
     return this.table.queryAll({
       KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
-      ExpressionAttributeValues: { ":pk": `TRG#${triggerId}`, ":p": "RUN#" },
+      ExpressionAttributeValues: { ":pk": keys.triggerRun.partition(triggerId), ":p": keys.triggerRun.prefix },
       ProjectionExpression: "pk, sk, #result, webhook.body",
       ExpressionAttributeNames: { "#result": "result" },
     });
@@ -249,7 +246,7 @@ export class TriggerStore {
   async runPage(triggerId: string, page: number, pageSize: number): Promise<{ items: RunRecord[]; total: number }> {
     const base = {
       KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
-      ExpressionAttributeValues: { ":pk": `TRG#${triggerId}`, ":p": "RUN#" },
+      ExpressionAttributeValues: { ":pk": keys.triggerRun.partition(triggerId), ":p": keys.triggerRun.prefix },
       ScanIndexForward: false,
       ConsistentRead: true,
     };
@@ -277,7 +274,7 @@ export class TriggerStore {
   }
 
   countRuns(triggerId: string): Promise<number> {
-    return this.table.countPrefix(`TRG#${triggerId}`, "RUN#");
+    return this.table.countPrefix(keys.triggerRun.partition(triggerId), keys.triggerRun.prefix);
   }
 
   async acquireRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<RunRecord | null> {

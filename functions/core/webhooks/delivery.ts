@@ -12,6 +12,7 @@ import { postWebhook, type WebhookPoster } from "./http-post.js";
 import { parseRetryAfter, retryDelaySeconds } from "./schedule.js";
 import { isSealed, type WebhookSecretBox } from "./secret-box.js";
 import { deliveryHeaders } from "./signing.js";
+import { blobKeys } from "../blob/keys.js";
 
 /** The body POSTed for a finished run (spec: Events). */
 export interface WebhookPayload {
@@ -88,7 +89,7 @@ export class WebhookDeliveries {
       next_attempt: 1,
       next_attempt_at: isoTime(nowMs),
       attempts: [],
-      body: await storePayload(this.deps.blobs, `webhooks/${run.org_id}/${deliveryId}.json`, payload, this.deps.config.inlinePayloadMaxBytes),
+      body: await storePayload(this.deps.blobs, blobKeys.webhookBody(run.org_id, deliveryId), payload, this.deps.config.inlinePayloadMaxBytes),
       created_at: isoTime(nowMs),
       delivered_at: null,
       reason: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pendingRow } from "../../../../../functions/core/comparisons/service.js";
+import { pendingRow } from "../../../../../functions/core/comparisons/rows.js";
 import { type ComparisonRecord, ComparisonStore } from "../../../../../functions/core/comparisons/store.js";
 import { ConditionFailedError } from "../../../../../functions/core/store/table.js";
 

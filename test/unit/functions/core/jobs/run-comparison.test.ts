@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pendingRow } from "../../../../../functions/core/comparisons/service.js";
+import { pendingRow } from "../../../../../functions/core/comparisons/rows.js";
 import type { ComparisonRecord } from "../../../../../functions/core/comparisons/store.js";
 import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
 import { runComparison } from "../../../../../functions/core/jobs/run-comparison.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pendingRow } from "../../../../../functions/core/comparisons/service.js";
+import { pendingRow } from "../../../../../functions/core/comparisons/rows.js";
 import { RowSchema } from "../../../../../functions/core/comparisons/schemas.js";
 import { SolveResponseSchema } from "../../../../../functions/core/executions/schemas.js";
 import { ROW_DUALS_MAX_ENTRIES, rowOf, solveResponseOf } from "../../../../../functions/core/solvers/result.js";

@@ -22,6 +22,6 @@ describe("test/unit layout", () => {
 
   it("keeps at the top only the tests of the repository as a whole", () => {
     const top = readdirSync(UNIT).filter((name) => name.endsWith(".test.ts"));
-    expect(top.sort()).toEqual(["install.test.ts", "layout.test.ts", "readme-config.test.ts"]);
+    expect(top.sort()).toEqual(["install.test.ts", "layers.test.ts", "layout.test.ts", "readme-config.test.ts"]);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../support/machine.js";
+import { REPO_ROOT } from "../support/machine.js";
 
 /**
  * The layer rules of `.dependency-cruiser.cjs` (issue 28), run by dependency-cruiser itself: on the

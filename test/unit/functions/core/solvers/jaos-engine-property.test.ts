@@ -8,9 +8,9 @@
  * differently by different solvers and is covered by the unit tests).
  */
 import { describe, expect, it } from "vitest";
-import { writeLp } from "../../../../../../functions/core/problem/lp.js";
-import type { Problem, ProblemInput } from "../../../../../../functions/core/problem/schema.js";
-import { problem, solveChecked, seededGenerator } from "../../../../../support/jaos.js";
+import { writeLp } from "../../../../../functions/core/problem/lp.js";
+import type { Problem, ProblemInput } from "../../../../../functions/core/problem/schema.js";
+import { problem, solveChecked, seededGenerator } from "../../../../support/jaos.js";
 
 function randomProblem(seed: number, mixedInteger: boolean, larger = false): Problem {
   const g = seededGenerator(seed);

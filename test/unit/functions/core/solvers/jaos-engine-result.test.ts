@@ -1,8 +1,8 @@
 import { solveJaos as solveJaosModel } from "@incumbent/jaos";
 import { describe, expect, it } from "vitest";
-import { solveJaos } from "../../../../../../functions/core/solvers/jaos-engine.js";
-import { SolverResultSchema } from "../../../../../../functions/core/solvers/types.js";
-import { problem, TEXTBOOK_LP } from "../../../../../support/jaos.js";
+import { solveJaos } from "../../../../../functions/core/solvers/jaos-engine.js";
+import { SolverResultSchema } from "../../../../../functions/core/solvers/types.js";
+import { problem, TEXTBOOK_LP } from "../../../../support/jaos.js";
 
 /** The fields of a result row, in the order the adapter has always given them (stored results and logs keep it). */
 const ROW_FIELDS = [

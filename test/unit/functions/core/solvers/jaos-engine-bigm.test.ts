@@ -6,12 +6,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Problem } from "../../../../../../functions/core/problem/schema.js";
-import { checkSolution } from "../../../../../../functions/core/solvers/checker.js";
-import { solveJaos, type JaosOptions } from "../../../../../../functions/core/solvers/jaos-engine.js";
+import type { Problem } from "../../../../../functions/core/problem/schema.js";
+import { checkSolution } from "../../../../../functions/core/solvers/checker.js";
+import { solveJaos, type JaosOptions } from "../../../../../functions/core/solvers/jaos-engine.js";
 import { IntegralityRule, modelFromProblem, presolve } from "@incumbent/jaos";
-import { jaosEngine } from "../../../../../../solver-container/src/adapters/jaos.js";
-import { expectObjective, problem, seededGenerator } from "../../../../../support/jaos.js";
+import { jaosEngine } from "../../../../../solver-container/src/adapters/jaos.js";
+import { expectObjective, problem, seededGenerator } from "../../../../support/jaos.js";
 
 const t = (coef: number, name: string) => ({ var: name, coef });
 

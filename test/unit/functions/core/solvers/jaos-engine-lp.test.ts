@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkSolution } from "../../../../../../functions/core/solvers/checker.js";
-import { solveJaos } from "../../../../../../functions/core/solvers/jaos-engine.js";
-import { expectObjective, problem, solveChecked, TEXTBOOK_LP } from "../../../../../support/jaos.js";
+import { checkSolution } from "../../../../../functions/core/solvers/checker.js";
+import { solveJaos } from "../../../../../functions/core/solvers/jaos-engine.js";
+import { expectObjective, problem, solveChecked, TEXTBOOK_LP } from "../../../../support/jaos.js";
 
 const v = (name: string, lb: number | null = 0, ub: number | null = null) => ({ name, lb, ub });
 const t = (coef: number, name: string) => ({ var: name, coef });

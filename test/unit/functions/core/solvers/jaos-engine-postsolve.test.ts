@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readMps } from "../../../../../../functions/core/problem/mps.js";
+import { readMps } from "../../../../../functions/core/problem/mps.js";
 import { BASIC, LpEngine, modelFromProblem, presolve } from "@incumbent/jaos";
-import { readInstance } from "../../../../../support/manifest.js";
+import { readInstance } from "../../../../support/manifest.js";
 
 /** Presolves, solves the reduced LP, and re-solves the original from the postsolved basis. */
 function resolveFromPostsolvedBasis(file: string) {

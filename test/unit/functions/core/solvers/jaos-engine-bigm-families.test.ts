@@ -19,10 +19,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Problem } from "../../../../../../functions/core/problem/schema.js";
-import { checkSolution } from "../../../../../../functions/core/solvers/checker.js";
-import { solveJaos } from "../../../../../../functions/core/solvers/jaos-engine.js";
-import { problem } from "../../../../../support/jaos.js";
+import type { Problem } from "../../../../../functions/core/problem/schema.js";
+import { checkSolution } from "../../../../../functions/core/solvers/checker.js";
+import { solveJaos } from "../../../../../functions/core/solvers/jaos-engine.js";
+import { problem } from "../../../../support/jaos.js";
 
 const t = (coef: number, name: string) => ({ var: name, coef });
 const bigM = fc.integer({ min: 3, max: 9 }).map((e) => 10 ** e);

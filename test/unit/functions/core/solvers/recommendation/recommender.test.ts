@@ -75,8 +75,9 @@ describe("the recommender", () => {
     const r = recommend({ features: query(1000), available: ALL, organization: history, public: [] })!;
     expect(r.basis).toBe("organization");
     expect(r.evidence).toEqual({ comparisons: 4, similar_problems: ["cmp_1", "cmp_4", "cmp_3", "cmp_2"] });
-    const scip = shiftedGeometricMean([0.5, 0.4, 60, 0.6]);
-    const highs = shiftedGeometricMean([5, 8, 4, 6]);
+    // In the neighbours' order (nearest first), as the recommender sums them.
+    const scip = shiftedGeometricMean([0.5, 0.6, 60, 0.4]);
+    const highs = shiftedGeometricMean([5, 6, 4, 8]);
     expect(scip).toBeLessThan(highs);
     expect(scip).toBeGreaterThan(shiftedGeometricMean([0.5, 0.4, 5, 0.6]));
     expect(r.solver).toBe("scip");

@@ -158,6 +158,7 @@ function reasonOf(
       ? `; expected ${fmtSeconds(top.expected_seconds!)} vs ${fmtSeconds(next.expected_seconds)} for ${SHORT_NAMES[next.solver]}`
       : `; expected ${fmtSeconds(top.expected_seconds!)}, and no other available solver ran on enough of them`;
   const ruleEntry = ranking.find((r) => r.solver === ruleChoice);
-  if (ruleChoice !== top.solver && ruleEntry?.expected_seconds === null) text += ` (${SHORT_NAMES[ruleChoice]}, the default for ${cls}, was not run on enough of them)`;
+  if (ruleChoice !== top.solver && ruleEntry?.expected_seconds === null)
+    text += ` (${SHORT_NAMES[ruleChoice]}, the default for ${cls}, was not run on enough of them)`;
   return `${text}.`;
 }

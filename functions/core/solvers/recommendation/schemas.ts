@@ -17,7 +17,9 @@ export const AutoChoiceSchema = z
   .object({
     solver: SolverNameSchema,
     reason: z.string().describe("the choice in words: the evidence and the expected times, or why today's rule decided"),
-    basis: z.enum(["organization", "public", "default_rule"]).describe("your comparisons, the public benchmark table shipped with the service, or today's rule"),
+    basis: z
+      .enum(["organization", "public", "default_rule"])
+      .describe("your comparisons, the public benchmark table shipped with the service, or today's rule"),
     evidence: EvidenceSchema,
   })
   .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named");
@@ -41,7 +43,9 @@ export const RecommendationSchema = AutoChoiceSchema.extend({
         expected_seconds: z
           .number()
           .nullable()
-          .describe(`shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than ${MIN_SIMILAR}`),
+          .describe(
+            `shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than ${MIN_SIMILAR}`,
+          ),
         fastest_on: z.number().int().describe("on how many of the similar problems it was fastest"),
         runs: z.number().int().describe("how many of the similar problems it ran on"),
       }),

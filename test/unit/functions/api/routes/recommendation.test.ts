@@ -46,7 +46,9 @@ describe("GET /api/v2/solvers/recommendation: what auto would pick, before solvi
       ["highs", 3, 0],
       ["scip", 0, 0],
     ]);
-    expect(body.reason).toMatch(/^CBC was fastest on 3 of the 3 most similar models you compared \(MILP, 10\^2–10\^3 rows\); expected 0\.5 s vs 3 s for HiGHS\.$/);
+    expect(body.reason).toMatch(
+      /^CBC was fastest on 3 of the 3 most similar models you compared \(MILP, 10\^2–10\^3 rows\); expected 0\.5 s vs 3 s for HiGHS\.$/,
+    );
   });
 
   it("answers today's rule, saying why, without similar comparisons", async () => {

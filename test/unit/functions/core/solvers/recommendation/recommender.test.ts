@@ -91,7 +91,9 @@ describe("the recommender", () => {
       ["jaos", null],
       ["glpk", null],
     ]);
-    expect(r.reason).toBe(`SCIP was fastest on 3 of the 4 most similar models you compared (LP, 10^2–10^4 rows); expected ${Number(scip.toPrecision(2))} s vs ${Number(highs.toPrecision(2))} s for HiGHS.`);
+    expect(r.reason).toBe(
+      `SCIP was fastest on 3 of the 4 most similar models you compared (LP, 10^2–10^4 rows); expected ${Number(scip.toPrecision(2))} s vs ${Number(highs.toPrecision(2))} s for HiGHS.`,
+    );
   });
 
   it("is deterministic: the same history in any order gives the same answer", () => {
@@ -121,7 +123,9 @@ describe("the recommender", () => {
     const r = recommend({ features: query(1000), available: ALL, organization: history, public: [] })!;
     expect(r.solver).toBe(pickAuto("LP", ALL));
     expect(r.basis).toBe("default_rule");
-    expect(r.reason).toBe("No 3 LP models like this one in your comparisons or the public benchmark yet (2 of yours, 0 public within reach): HiGHS by the default rule for LP.");
+    expect(r.reason).toBe(
+      "No 3 LP models like this one in your comparisons or the public benchmark yet (2 of yours, 0 public within reach): HiGHS by the default rule for LP.",
+    );
     expect(r.ranking.every((e) => e.expected_seconds === null)).toBe(true);
   });
 
@@ -170,6 +174,8 @@ describe("a comparison as an observation", () => {
 
   it("is nothing without a compiled problem or a row that ran", () => {
     expect(observationOfComparison({ ...base, problem_class: null, results: [] })).toBeNull();
-    expect(observationOfComparison({ ...base, results: [{ solver_name: "highs", status: "cancelled", solver_status: null, solver_time_seconds: null }] })).toBeNull();
+    expect(
+      observationOfComparison({ ...base, results: [{ solver_name: "highs", status: "cancelled", solver_status: null, solver_time_seconds: null }] }),
+    ).toBeNull();
   });
 });

@@ -7,7 +7,8 @@
  * are split alternately: the even ones (0, 2, …) are the history, as an organization's comparisons; on the
  * odd ones (held back) `auto` chooses from that history alone (solvers/recommendation/recommender.ts),
  * and the table shows how often it picked the fastest solver and its total time against always-HiGHS
- * and against the best solver in hindsight.
+ * and against the best solver in hindsight. It is measured twice: with every feature of the history, and
+ * with the history as the service reads it from comparison records (no nonzero or integer counts there).
  *
  * `--save` keeps the measured runs, `--from` reuses them (no solving); `--write` writes every instance's
  * runs as the public benchmark table shipped with the service (solvers/recommendation/public-benchmark.json).
@@ -121,6 +122,16 @@ export default async function bench(argv: string[]): Promise<void> {
   const sorted = [...measured.observations].sort((a, b) => (a.id < b.id ? -1 : 1));
   const history = sorted.filter((_, i) => i % 2 === 0).map((o) => ({ ...o, source: "organization" as const }));
   const heldBack = sorted.filter((_, i) => i % 2 === 1);
+  console.log(
+    `scale set, ${measured.solvers.join(", ")}, limit ${measured.limit} s; history ${history.length} instances (even positions by name), held back ${heldBack.length}\n`,
+  );
+  evaluate("with every feature", history, heldBack, true);
+  // A comparison record keeps no nonzero or integer counts: the history as `auto` reads it in the service.
+  const recorded = history.map((o) => ({ ...o, features: { ...o.features, log_nonzeros: null, integer_share: null } }));
+  evaluate("with the history as comparison records keep it (no nonzeros, no integer share)", recorded, heldBack, false);
+}
+
+function evaluate(title: string, history: Observation[], heldBack: Observation[], printRows: boolean): void {
   const rows: (string | number)[][] = [];
   const totals = { auto: 0, highs: 0, best: 0 };
   const fastest = { auto: 0, highs: 0 };
@@ -141,11 +152,11 @@ export default async function bench(argv: string[]): Promise<void> {
     const winner = o.runs.find((run) => countedSeconds(run) === best)!.solver;
     rows.push([o.id, o.features.problem_class, winner, best.toFixed(2), r.solver, autoTime.toFixed(2), highsTime.toFixed(2), r.basis]);
   }
-  console.log(table(["held-back instance", "class", "fastest", "best s", "auto picked", "auto s", "HiGHS s", "basis"], rows));
+  if (printRows) console.log(table(["held-back instance", "class", "fastest", "best s", "auto picked", "auto s", "HiGHS s", "basis"], rows));
   const n = rows.length;
   console.log(
     [
-      `\nscale set, ${measured.solvers.join(", ")}, limit ${measured.limit} s; history ${history.length} instances (even positions by name), held back ${n}`,
+      `\n${title}:`,
       `auto picked the fastest on ${fastest.auto} of ${n}; always-HiGHS was the fastest on ${fastest.highs} of ${n}`,
       `total time: auto ${totals.auto.toFixed(1)} s, always-HiGHS ${totals.highs.toFixed(1)} s, best in hindsight ${totals.best.toFixed(1)} s` +
         ` (auto ${(totals.auto / totals.best).toFixed(2)}×, HiGHS ${(totals.highs / totals.best).toFixed(2)}× the best)`,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- auto [--limit 30] [--solvers highs,scip,…] [--save file.json] [--from file.json] [--write]`:
+ * `npm run bench -- auto [--limit 30] [--solvers highs,scip,…] [--save file.json] [--from file.json] [--write] [--study]`:
  * how well `auto` learns from comparisons (issue 29, Build 2). Every instance of the scale set is solved
  * once by each solver (the toolkit, warm, one at a time, time limit `--limit` seconds, gap 1e-4); a run is
  * solved right when its status and objective match the manifest's known answer (objective within 1e-4
@@ -11,7 +11,8 @@
  * with the history as the service reads it from comparison records (no nonzero or integer counts there).
  *
  * `--save` keeps the measured runs, `--from` reuses them (no solving); `--write` writes every instance's
- * runs as the public benchmark table shipped with the service (solvers/recommendation/public-benchmark.json).
+ * runs as the public benchmark table shipped with the service (solvers/recommendation/public-benchmark.json);
+ * `--study` shows how the neighbourhood was chosen (leave-one-out on the history only).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -23,7 +24,7 @@ import { type Problem, problemStats } from "../../functions/core/problem/schema.
 import { featuresOf, sizesOfStats } from "../../functions/core/solvers/recommendation/features.js";
 import { countedSeconds, type Observation } from "../../functions/core/solvers/recommendation/observations.js";
 import type { PublicBenchmark } from "../../functions/core/solvers/recommendation/public-benchmark.js";
-import { recommend } from "../../functions/core/solvers/recommendation/recommender.js";
+import { recommend, type Tuning } from "../../functions/core/solvers/recommendation/recommender.js";
 import { expressibilityGap } from "../../functions/core/solvers/registry.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
@@ -106,6 +107,7 @@ export default async function bench(argv: string[]): Promise<void> {
   const save = option(args, "save", "");
   const from = option(args, "from", "");
   const write = flag(args, "write");
+  const study = flag(args, "study");
   const measured: Measured = from ? JSON.parse(readFileSync(from, "utf8")) : await measure(solversAsked || null, limit, args);
   if (save) writeFileSync(save, JSON.stringify(measured, null, 1));
   if (write) {
@@ -129,6 +131,43 @@ export default async function bench(argv: string[]): Promise<void> {
   // A comparison record keeps no nonzero or integer counts: the history as `auto` reads it in the service.
   const recorded = history.map((o) => ({ ...o, features: { ...o.features, log_nonzeros: null, integer_share: null } }));
   evaluate("with the history as comparison records keep it (no nonzeros, no integer share)", recorded, heldBack, false);
+  if (study) studyNeighbourhoods(history, sorted);
+}
+
+/**
+ * How K_NEAREST and MAX_DISTANCE were chosen: leave-one-out on the history alone (each history instance
+ * judged by the others), never on the held-back half; and what a public table of every instance would do
+ * for an organization without comparisons (leave-one-out over all of them).
+ */
+function studyNeighbourhoods(history: Observation[], all: Observation[]): void {
+  const judge = (tests: Observation[], pool: Observation[], tuning: Tuning, as: "organization" | "public") => {
+    let total = 0;
+    let fastest = 0;
+    for (const o of tests) {
+      const others = pool.filter((x) => x.id !== o.id);
+      const available = new Set(o.runs.map((x) => x.solver));
+      const r = recommend({
+        features: o.features,
+        available,
+        organization: as === "organization" ? others : [],
+        public: as === "public" ? others : [],
+        tuning,
+      });
+      if (!r) continue;
+      const t = secondsOf(o, r.solver)!;
+      total += t;
+      if (t === Math.min(...o.runs.map(countedSeconds))) fastest++;
+    }
+    return `fastest on ${fastest} of ${tests.length}, total ${total.toFixed(1)} s`;
+  };
+  console.log("\nleave-one-out on the history (how the neighbourhood was chosen):");
+  for (const k of [3, 5, 7, 9, 15])
+    for (const maxDistance of [0.5, 1, 1.5, 3]) console.log(`  k ${k}, within ${maxDistance}: ${judge(history, history, { k, maxDistance }, "organization")}`);
+  const highs = all.reduce((sum, o) => sum + (secondsOf(o, "highs") ?? 0), 0);
+  const best = all.reduce((sum, o) => sum + Math.min(...o.runs.map(countedSeconds)), 0);
+  console.log(
+    `\na public table of all ${all.length} instances, leave-one-out: auto ${judge(all, all, {}, "public")}; always-HiGHS total ${highs.toFixed(1)} s; best in hindsight ${best.toFixed(1)} s`,
+  );
 }
 
 function evaluate(title: string, history: Observation[], heldBack: Observation[], printRows: boolean): void {

@@ -67,5 +67,8 @@ export function observationOfComparison(c: ComparisonEvidence): Observation | nu
   return { id: c.id, source: "organization", features, runs };
 }
 
-/** The time a run counts for: its own when it answered right, else the time limit it had (at least its own). */
-export const countedSeconds = (run: ObservedRun): number => (run.solved ? run.seconds : Math.max(run.seconds, run.time_limit_seconds));
+/**
+ * The time a run counts for: its own when it answered right, else the time limit it had (a run stopped past
+ * its limit, by the kill's grace, counts at the limit too: every unanswered run costs alike).
+ */
+export const countedSeconds = (run: ObservedRun): number => (run.solved ? run.seconds : run.time_limit_seconds);

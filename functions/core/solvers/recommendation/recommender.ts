@@ -13,7 +13,8 @@ import { countedSeconds, type Observation } from "./observations.js";
  * by today's rule; and falls back to today's rule (registry.ts pickAuto) with fewer than MIN_SIMILAR
  * similar problems or no solver with runs on MIN_SIMILAR of them.
  */
-export const K_NEAREST = 9;
+/** Chosen by leave-one-out on the history half of the scale set (`npm run bench -- auto --study`; docs/decisions.md). */
+export const K_NEAREST = 5;
 export const MIN_SIMILAR = 3;
 /** How far (root mean square of weighted differences, in decades of size; features.ts) a problem may be to count as similar. */
 export const MAX_DISTANCE = 1.5;
@@ -45,6 +46,13 @@ export interface RecommendInput {
   available: ReadonlySet<string>;
   organization: readonly Observation[];
   public: readonly Observation[];
+  /** Other neighbourhoods than the stated ones, for the benchmark's study of them (test/bench/auto.ts); the service never sets it. */
+  tuning?: Tuning;
+}
+
+export interface Tuning {
+  k?: number;
+  maxDistance?: number;
 }
 
 const SHORT_NAMES: Record<SolverName, string> = { scip: "SCIP", highs: "HiGHS", cbc: "CBC", glpk: "GLPK", jaos: "jaos" };
@@ -61,12 +69,16 @@ export function candidatesInRuleOrder(cls: ProblemClass, available: ReadonlySet<
 }
 
 /** The K_NEAREST observations within MAX_DISTANCE of `features` (same class), nearest first, ties by id. */
-export function nearest(features: ProblemFeatures, observations: readonly Observation[]): { observation: Observation; distance: number }[] {
+export function nearest(
+  features: ProblemFeatures,
+  observations: readonly Observation[],
+  tuning: Tuning = {},
+): { observation: Observation; distance: number }[] {
   return observations
     .map((observation) => ({ observation, distance: featureDistance(features, observation.features) }))
-    .filter((n) => n.distance <= MAX_DISTANCE)
+    .filter((n) => n.distance <= (tuning.maxDistance ?? MAX_DISTANCE))
     .sort((a, b) => a.distance - b.distance || (a.observation.id < b.observation.id ? -1 : a.observation.id > b.observation.id ? 1 : 0))
-    .slice(0, K_NEAREST);
+    .slice(0, tuning.k ?? K_NEAREST);
 }
 
 export const shiftedGeometricMean = (seconds: readonly number[], shift = SHIFT_SECONDS): number =>
@@ -111,9 +123,9 @@ export function recommend(input: RecommendInput): Recommendation | null {
   const candidates = candidatesInRuleOrder(cls, input.available);
   if (candidates.length === 0) return null;
   const comparisons = input.organization.length;
-  const own = nearest(input.features, input.organization);
+  const own = nearest(input.features, input.organization, input.tuning);
   const basis = own.length >= MIN_SIMILAR ? "organization" : "public";
-  const similar = basis === "organization" ? own : nearest(input.features, input.public);
+  const similar = basis === "organization" ? own : nearest(input.features, input.public, input.tuning);
   const ranking = rankOn(
     candidates,
     similar.map((n) => n.observation),

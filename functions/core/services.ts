@@ -14,6 +14,9 @@ import { ApiSolver, type ApiSolveEngine } from "./executions/api-solve.js";
 import { FinalSignals } from "./executions/final-signals.js";
 import { NO_METRICS, type ServiceMetrics } from "./observability/metrics.js";
 import { ExecutionService } from "./executions/service.js";
+import { OrganizationObservations, TableComparisonHistory } from "./solvers/recommendation/evidence.js";
+import { PUBLIC_OBSERVATIONS } from "./solvers/recommendation/public-benchmark.js";
+import { SolverRecommendations } from "./solvers/recommendation/service.js";
 import { ExecutionStore } from "./executions/store.js";
 import { ProgressService } from "./progress/service.js";
 import { ProgressStore } from "./progress/store.js";
@@ -82,6 +85,8 @@ export interface Services {
   admission: SolveAdmission;
   executionStore: ExecutionStore;
   executions: ExecutionService;
+  /** What `auto` would run for a problem, and why (issue 29): the organization's comparisons, the public table, today's rule. */
+  recommendations: SolverRecommendations;
   /** Wakes a plain solve's wait on a worker's final write, where this process hears of it. */
   finalSignals: FinalSignals;
   progressStore: ProgressStore;
@@ -163,7 +168,13 @@ export function createServices(options: ServiceOptions): Services {
   const limiter = new RateLimiter(counters, config);
   const mailbox: Mailbox = options.mailbox ?? (() => undefined);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
-  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals });
+  const recommendations = new SolverRecommendations({
+    clock,
+    inventory,
+    organization: new OrganizationObservations(new TableComparisonHistory(table), () => clock.now()),
+    publicObservations: PUBLIC_OBSERVATIONS,
+  });
+  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals, recommendations });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
   const documentStore = new DocumentStore(table);
@@ -205,6 +216,7 @@ export function createServices(options: ServiceOptions): Services {
     admission,
     executionStore,
     executions,
+    recommendations,
     finalSignals,
     progressStore,
     progress: new ProgressService({ executionStore, progressStore, executions, comparisonStore, comparisons }),

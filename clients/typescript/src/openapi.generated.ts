@@ -427,6 +427,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/solvers/recommendation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which solver `auto` would pick for a problem, with expected times and the evidence
+         * @description Give the problem's stats (as an import preview or a solve reports them). The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.
+         */
+        get: operations["solverRecommendation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/solvers/available": {
         parameters: {
             query?: never;
@@ -5171,6 +5191,141 @@ export interface operations {
             };
         };
     };
+    solverRecommendation: {
+        parameters: {
+            query: {
+                class: "LP" | "MILP" | "QP" | "MIQP";
+                variables: number;
+                constraints: number;
+                nonzeros?: number;
+                integer_variables?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The solver auto would pick, why, and every candidate ranked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                        /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                        reason: string;
+                        /**
+                         * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                         * @enum {string}
+                         */
+                        basis: "organization" | "public" | "default_rule";
+                        evidence: {
+                            /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                            comparisons: number;
+                            /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                            similar_problems: string[];
+                        };
+                        /** @description every available solver able to run the class, fastest expected first; those without enough evidence after, in the default rule's order */
+                        ranking: {
+                            /** @enum {string} */
+                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than 3 */
+                            expected_seconds: number | null;
+                            /** @description on how many of the similar problems it was fastest */
+                            fastest_on: number;
+                            /** @description how many of the similar problems it ran on */
+                            runs: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description unauthorized: Credential missing, invalid or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description validation_error: The request fails validation. no_solver_can_run_this_model: No named solver can express the model; reasons names each one's reason. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["NoSolverCanRunThisModel"];
+                };
+            };
+            /** @description rate_limit_exceeded: A rate limit is exceeded; retry after retry_after seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description internal_error: Unexpected failure; retry after a short delay. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description service_unavailable: Temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailable"];
+                };
+            };
+        };
+    };
     solversAvailable: {
         parameters: {
             query?: never;
@@ -5632,6 +5787,24 @@ export interface operations {
                          * @constant
                          */
                         solution_pool?: "unsupported";
+                        /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
+                        auto_choice?: {
+                            /** @enum {string} */
+                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                            reason: string;
+                            /**
+                             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                             * @enum {string}
+                             */
+                            basis: "organization" | "public" | "default_rule";
+                            evidence: {
+                                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                comparisons: number;
+                                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                similar_problems: string[];
+                            };
+                        };
                     };
                 };
             };
@@ -6095,6 +6268,24 @@ export interface operations {
                         explanation_execution_id: string | null;
                         /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
                         solved_by: ("worker" | "api") | null;
+                        /** @description ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named */
+                        auto_choice: {
+                            /** @enum {string} */
+                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                            reason: string;
+                            /**
+                             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                             * @enum {string}
+                             */
+                            basis: "organization" | "public" | "default_rule";
+                            evidence: {
+                                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                comparisons: number;
+                                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                similar_problems: string[];
+                            };
+                        } | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
                             objective_value: number | null;
@@ -6339,6 +6530,24 @@ export interface operations {
                              * @constant
                              */
                             solution_pool?: "unsupported";
+                            /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
+                            auto_choice?: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                                reason: string;
+                                /**
+                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                                 * @enum {string}
+                                 */
+                                basis: "organization" | "public" | "default_rule";
+                                evidence: {
+                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                    comparisons: number;
+                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                    similar_problems: string[];
+                                };
+                            };
                         } | null;
                     };
                 };
@@ -6498,6 +6707,24 @@ export interface operations {
                         explanation_execution_id: string | null;
                         /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
                         solved_by: ("worker" | "api") | null;
+                        /** @description ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named */
+                        auto_choice: {
+                            /** @enum {string} */
+                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                            reason: string;
+                            /**
+                             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                             * @enum {string}
+                             */
+                            basis: "organization" | "public" | "default_rule";
+                            evidence: {
+                                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                comparisons: number;
+                                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                similar_problems: string[];
+                            };
+                        } | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
                             objective_value: number | null;
@@ -6742,6 +6969,24 @@ export interface operations {
                              * @constant
                              */
                             solution_pool?: "unsupported";
+                            /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
+                            auto_choice?: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                                reason: string;
+                                /**
+                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                                 * @enum {string}
+                                 */
+                                basis: "organization" | "public" | "default_rule";
+                                evidence: {
+                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                    comparisons: number;
+                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                    similar_problems: string[];
+                                };
+                            };
                         } | null;
                     };
                 };
@@ -7107,6 +7352,24 @@ export interface operations {
                             explanation_execution_id: string | null;
                             /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
                             solved_by: ("worker" | "api") | null;
+                            /** @description ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named */
+                            auto_choice: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                                reason: string;
+                                /**
+                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                                 * @enum {string}
+                                 */
+                                basis: "organization" | "public" | "default_rule";
+                                evidence: {
+                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                    comparisons: number;
+                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                    similar_problems: string[];
+                                };
+                            } | null;
                             result: {
                                 /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
                                 objective_value: number | null;
@@ -7351,6 +7614,24 @@ export interface operations {
                                  * @constant
                                  */
                                 solution_pool?: "unsupported";
+                                /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
+                                auto_choice?: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                                    reason: string;
+                                    /**
+                                     * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                                     * @enum {string}
+                                     */
+                                    basis: "organization" | "public" | "default_rule";
+                                    evidence: {
+                                        /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                        comparisons: number;
+                                        /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                        similar_problems: string[];
+                                    };
+                                };
                             } | null;
                         };
                     };
@@ -17125,6 +17406,24 @@ export interface operations {
                                  * @constant
                                  */
                                 solution_pool?: "unsupported";
+                                /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
+                                auto_choice?: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                                    reason: string;
+                                    /**
+                                     * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                                     * @enum {string}
+                                     */
+                                    basis: "organization" | "public" | "default_rule";
+                                    evidence: {
+                                        /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                        comparisons: number;
+                                        /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                        similar_problems: string[];
+                                    };
+                                };
                             } | null;
                             created_at: string;
                             completed_at: string | null;
@@ -17508,6 +17807,24 @@ export interface operations {
                              * @constant
                              */
                             solution_pool?: "unsupported";
+                            /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
+                            auto_choice?: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                                reason: string;
+                                /**
+                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                                 * @enum {string}
+                                 */
+                                basis: "organization" | "public" | "default_rule";
+                                evidence: {
+                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                                    comparisons: number;
+                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                                    similar_problems: string[];
+                                };
+                            };
                         } | null;
                         created_at: string;
                         completed_at: string | null;

@@ -9,13 +9,19 @@ import { SOLVERS } from "../../core/solvers/registry.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 import { ExecutionIdParams, launchErrors } from "../http/route-parts.js";
+import { registerRecommendationRoute } from "./recommendation.js";
 
 const SolverAvailableSchema = InventoryEntrySchema.extend({
   title: z.string(),
   can_express: z.object({ integer_variables: z.boolean(), quadratic_terms: z.enum(["none", "continuous_only", "all"]) }),
 });
 
-export function registerSolveRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config" | "apiSolver">): void {
+export function registerSolveRoutes(
+  app: Hono<ApiEnv>,
+  deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config" | "apiSolver" | "recommendations">,
+): void {
+  registerRecommendationRoute(app, deps);
+
   route(
     app,
     {

@@ -6,6 +6,7 @@ import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema, SolverResultSchema, SolverStatusSchema } from "../solvers/types.js";
 import { NumericsSchema } from "../problem/numerics.js";
 import { VerificationSchema } from "../solvers/verification-schema.js";
+import { AutoChoiceSchema } from "../solvers/recommendation/schemas.js";
 
 /** Body of POST /api/v2/solve and /solve/async. */
 export const SolveRequestSchema = z.object({
@@ -49,6 +50,7 @@ export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds
     .literal("unsupported")
     .optional()
     .describe("with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)"),
+  auto_choice: AutoChoiceSchema.optional(),
 });
 export type SolveResponse = z.infer<typeof SolveResponseSchema>;
 
@@ -87,6 +89,7 @@ export const ExecutionViewSchema = z.object({
     .enum(["worker", "api"])
     .nullable()
     .describe("ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result"),
+  auto_choice: AutoChoiceSchema.nullable().describe("ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named"),
   result: SolveResponseSchema.nullable(),
 });
 export type ExecutionView = z.infer<typeof ExecutionViewSchema>;

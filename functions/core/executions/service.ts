@@ -6,7 +6,7 @@ import { isoTime } from "../clock.js";
 import { AppError, notFound } from "../errors.js";
 import type { ModelNames } from "../jmodel/names.js";
 import type { Admitted } from "../limits/solve-admission.js";
-import type { Problem, ProblemClass } from "../problem/schema.js";
+import type { Problem, ProblemStats } from "../problem/schema.js";
 import type { SerializedProblem } from "../problem/serialized.js";
 import { pickAuto, unsupportedReason } from "../solvers/registry.js";
 import { traceAttach, traceMark } from "../trace/solve-trace.js";
@@ -16,10 +16,19 @@ import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js
 import { executionView, type ExecutionOutcome, type ExecutionRecord } from "./store.js";
 import { blobKeys } from "../blob/keys.js";
 import { storeModelNames } from "../blob/model-names.js";
+import type { AutoChoice } from "../solvers/recommendation/schemas.js";
+import { sizesOfStats } from "../solvers/recommendation/features.js";
+import { solverShortName } from "../solvers/recommendation/recommender.js";
+
+/** What admitting one solve decided: the solver, and with `auto` how it was chosen. */
+export interface ExecutionPlan {
+  solver: SolverName;
+  auto_choice?: AutoChoice;
+}
 
 /** The record of an admitted single-solver execution, before it is stored. */
 export function executionRecord(
-  admitted: Admitted<{ solver: SolverName }>,
+  admitted: Admitted<ExecutionPlan>,
   fields: { orgId: string; userId: string; origin: ExecutionOrigin; notify: boolean; requested: string; problemName: string; nowMs: number },
 ): ExecutionRecord {
   return {
@@ -44,6 +53,7 @@ export function executionRecord(
     error_message: null,
     result: null,
     deadline_ms: null,
+    ...(admitted.plan.auto_choice ? { auto_choice: admitted.plan.auto_choice } : {}),
   };
 }
 
@@ -53,14 +63,20 @@ export function executionRecord(
  */
 export class ExecutionService {
   constructor(
-    private readonly deps: Pick<Services, "config" | "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "fairShare" | "finalSignals">,
+    private readonly deps: Pick<Services, "config" | "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "fairShare" | "finalSignals"> &
+      Partial<Pick<Services, "recommendations">>,
   ) {}
 
-  /** Which solver runs: `auto` picks per problem class; a named one must be able to run it. */
-  async chooseSolver(choice: SolverChoice, cls: ProblemClass): Promise<SolverName> {
+  /**
+   * Which solver runs: `auto` asks the recommender (solvers/recommendation/: the organization's
+   * comparisons, else the public benchmark table, else today's rule) and says why; a named one must be
+   * able to run the problem.
+   */
+  async chooseSolver(choice: SolverChoice, stats: ProblemStats, orgId: string): Promise<ExecutionPlan> {
+    const cls = stats.problem_class;
     const available = await this.deps.inventory.available(this.deps.clock.now());
     if (choice === "auto") {
-      const picked = pickAuto(cls, available);
+      const picked = await this.chooseAuto(orgId, stats, available);
       if (!picked) {
         throw new AppError("no_solver_can_run_this_model", `No available solver can run a ${cls} problem.`, { reasons: { auto: "not_available" } });
       }
@@ -70,7 +86,27 @@ export class ExecutionService {
     if (reason) {
       throw new AppError("no_solver_can_run_this_model", `Solver ${choice} cannot run this ${cls} problem: ${reason}.`, { reasons: { [choice]: reason } });
     }
-    return choice;
+    return { solver: choice };
+  }
+
+  /** `auto`: the recommendation, or today's rule when there is no recommender or the history cannot be read. */
+  private async chooseAuto(orgId: string, stats: ProblemStats, available: ReadonlySet<string>): Promise<ExecutionPlan | null> {
+    const { recommendations } = this.deps;
+    if (recommendations) {
+      try {
+        const r = await recommendations.recommend(orgId, sizesOfStats(stats), { available });
+        if (!r) return null;
+        return { solver: r.solver, auto_choice: { solver: r.solver, reason: r.reason, basis: r.basis, evidence: r.evidence } };
+      } catch {
+        // The history could not be read: the solve goes on by today's rule, and says so.
+        const rule = pickAuto(stats.problem_class, available);
+        if (!rule) return null;
+        const reason = `Your comparisons could not be read just now: ${solverShortName(rule)} by the default rule for ${stats.problem_class}.`;
+        return { solver: rule, auto_choice: { solver: rule, reason, basis: "default_rule", evidence: { comparisons: 0, similar_problems: [] } } };
+      }
+    }
+    const rule = pickAuto(stats.problem_class, available);
+    return rule ? { solver: rule } : null;
   }
 
   /**
@@ -85,7 +121,7 @@ export class ExecutionService {
     settings: SettingsRequest | undefined,
     prepaid = false,
     priority?: { value: number; role: Role },
-  ): Promise<Admitted<{ solver: SolverName }>> {
+  ): Promise<Admitted<ExecutionPlan>> {
     return this.deps.admission.admit({
       orgId,
       userId,
@@ -95,7 +131,7 @@ export class ExecutionService {
       priority,
       idPrefix: "exe",
       problemKey: (id) => blobKeys.executionProblem(orgId, id),
-      plan: async (stats) => ({ solver: await this.chooseSolver(choice, stats.problem_class), solves: 1 }),
+      plan: async (stats) => ({ ...(await this.chooseSolver(choice, stats, orgId)), solves: 1 }),
     });
   }
 

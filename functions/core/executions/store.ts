@@ -6,6 +6,7 @@ import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import type { ExecutionOrigin, ExecutionStatus, ExecutionView, SolveResponse } from "./schemas.js";
+import type { AutoChoice } from "../solvers/recommendation/schemas.js";
 
 /**
  * One solver run (keys: see store/keys.ts). Created queued by the API (plain and async
@@ -45,6 +46,8 @@ export interface ExecutionRecord {
   explains_execution_id?: string;
   /** An explained execution: its latest explanation. */
   explanation_execution_id?: string;
+  /** With solver `auto`: how it chose (solvers/recommendation/); absent when a solver was named or before issue 29. */
+  auto_choice?: AutoChoice;
 }
 
 /** What a waiting caller needs to answer: the status, and the result or the reason. */
@@ -163,6 +166,7 @@ export function executionView(record: ExecutionRecord, result: SolveResponse | n
     explains_execution_id: record.explains_execution_id ?? null,
     explanation_execution_id: record.explanation_execution_id ?? null,
     solved_by: record.solved_by ?? (record.result ? "worker" : null),
+    auto_choice: record.auto_choice ?? null,
     result,
   };
 }

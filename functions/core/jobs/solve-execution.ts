@@ -68,6 +68,8 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   const response = {
     ...solveResponseOf(record.id, record.solver_name, result, gate),
     ...finalProgress(problem, settings, gate, recorder),
+    // With `auto`: why this solver, where a result travels without its execution (a webhook, a trigger run).
+    ...(record.auto_choice ? { auto_choice: record.auto_choice } : {}),
   };
   const final = gate.status === "error" ? "failed" : "completed";
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);

@@ -1,0 +1,176 @@
+import type { ProblemClass } from "../../problem/schema.js";
+import { expressibilityGap, SOLVERS } from "../registry.js";
+import { SOLVER_NAMES, type SolverName } from "../types.js";
+import { featureDistance, type ProblemFeatures } from "./features.js";
+import { countedSeconds, type Observation } from "./observations.js";
+
+/**
+ * The recommender of `auto` (issue 29, Build 2): pure and deterministic. It takes the K_NEAREST past
+ * problems of the same class nearest by `featureDistance` (ties by id), within MAX_DISTANCE, from the
+ * organization's comparisons or, with fewer than MIN_SIMILAR of those, from the public benchmark table;
+ * ranks each available solver able to run the class by the shifted geometric mean (shift
+ * SHIFT_SECONDS) of its counted times on them (a run not solved right counts at its time limit), ties
+ * by today's rule; and falls back to today's rule (registry.ts pickAuto) with fewer than MIN_SIMILAR
+ * similar problems or no solver with runs on MIN_SIMILAR of them.
+ */
+/** Chosen by leave-one-out on the history half of the scale set (`npm run bench -- auto --study`; docs/decisions.md). */
+export const K_NEAREST = 5;
+export const MIN_SIMILAR = 3;
+/** How far (root mean square of weighted differences, in decades of size; features.ts) a problem may be to count as similar. */
+export const MAX_DISTANCE = 1.5;
+/** The shift of the geometric mean, in seconds: times well under a second weigh about alike. */
+export const SHIFT_SECONDS = 1;
+
+export interface RankedSolver {
+  solver: SolverName;
+  /** The shifted geometric mean of its counted times on the similar problems; null without runs on MIN_SIMILAR of them. */
+  expected_seconds: number | null;
+  /** On how many of the similar problems it had the least counted time (ties: each tied solver). */
+  fastest_on: number;
+  /** How many of the similar problems it ran on. */
+  runs: number;
+}
+
+export interface Recommendation {
+  solver: SolverName;
+  reason: string;
+  /** What decided: the organization's comparisons, the public benchmark table, or today's rule. */
+  basis: "organization" | "public" | "default_rule";
+  ranking: RankedSolver[];
+  evidence: { comparisons: number; similar_problems: string[] };
+}
+
+export interface RecommendInput {
+  features: ProblemFeatures;
+  /** The solvers available now (the inventory); those that cannot run the class are left out here. */
+  available: ReadonlySet<string>;
+  organization: readonly Observation[];
+  public: readonly Observation[];
+  /** Other neighbourhoods than the stated ones, for the benchmark's study of them (test/bench/auto.ts); the service never sets it. */
+  tuning?: Tuning;
+}
+
+export interface Tuning {
+  k?: number;
+  maxDistance?: number;
+}
+
+const SHORT_NAMES: Record<SolverName, string> = { scip: "SCIP", highs: "HiGHS", cbc: "CBC", glpk: "GLPK", jaos: "jaos" };
+/** A solver's name as a reason says it ("HiGHS"). */
+export const solverShortName = (name: SolverName): string => SHORT_NAMES[name];
+
+/** The solvers able to run `cls` that are available, in today's rule's order: most preferred first, then registry order. */
+export function candidatesInRuleOrder(cls: ProblemClass, available: ReadonlySet<string>): SolverName[] {
+  const able = SOLVER_NAMES.filter((n) => available.has(n) && SOLVERS[n].autoPreference[cls] !== undefined && expressibilityGap(n, cls) === null);
+  return able
+    .map((name, index) => ({ name, index, score: SOLVERS[name].autoPreference[cls]! }))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map((c) => c.name);
+}
+
+/** The K_NEAREST observations within MAX_DISTANCE of `features` (same class), nearest first, ties by id. */
+export function nearest(
+  features: ProblemFeatures,
+  observations: readonly Observation[],
+  tuning: Tuning = {},
+): { observation: Observation; distance: number }[] {
+  return observations
+    .map((observation) => ({ observation, distance: featureDistance(features, observation.features) }))
+    .filter((n) => n.distance <= (tuning.maxDistance ?? MAX_DISTANCE))
+    .sort((a, b) => a.distance - b.distance || (a.observation.id < b.observation.id ? -1 : a.observation.id > b.observation.id ? 1 : 0))
+    .slice(0, tuning.k ?? K_NEAREST);
+}
+
+export const shiftedGeometricMean = (seconds: readonly number[], shift = SHIFT_SECONDS): number =>
+  Math.exp(seconds.reduce((sum, t) => sum + Math.log(t + shift), 0) / seconds.length) - shift;
+
+/** The candidates ranked on `similar`: by expected time (ties by rule order), then those without enough runs in rule order. */
+export function rankOn(candidates: readonly SolverName[], similar: readonly Observation[]): RankedSolver[] {
+  const times = new Map<SolverName, number[]>(candidates.map((c) => [c, []]));
+  const wins = new Map<SolverName, number>(candidates.map((c) => [c, 0]));
+  for (const o of similar) {
+    let best = Number.POSITIVE_INFINITY;
+    const counted = new Map<SolverName, number>();
+    for (const run of o.runs) {
+      const mine = times.get(run.solver as SolverName);
+      // A solver compared twice on one problem: its first run counts.
+      if (!mine || counted.has(run.solver as SolverName)) continue;
+      const t = countedSeconds(run);
+      counted.set(run.solver as SolverName, t);
+      mine.push(t);
+      best = Math.min(best, t);
+    }
+    for (const [solver, t] of counted) if (t === best) wins.set(solver, wins.get(solver)! + 1);
+  }
+  const ranked = candidates.map((solver, order) => {
+    const ts = times.get(solver)!;
+    const expected = ts.length >= MIN_SIMILAR ? shiftedGeometricMean(ts) : null;
+    return { order, entry: { solver, expected_seconds: expected, fastest_on: wins.get(solver)!, runs: ts.length } };
+  });
+  ranked.sort((a, b) => {
+    const x = a.entry.expected_seconds;
+    const y = b.entry.expected_seconds;
+    if (x !== null && y !== null && x !== y) return x - y;
+    if ((x === null) !== (y === null)) return x === null ? 1 : -1;
+    return a.order - b.order;
+  });
+  return ranked.map((r) => r.entry);
+}
+
+/** The recommendation for a problem with `features`; null when no available solver can run its class. */
+export function recommend(input: RecommendInput): Recommendation | null {
+  const cls = input.features.problem_class;
+  const candidates = candidatesInRuleOrder(cls, input.available);
+  if (candidates.length === 0) return null;
+  const comparisons = input.organization.length;
+  const own = nearest(input.features, input.organization, input.tuning);
+  const basis = own.length >= MIN_SIMILAR ? "organization" : "public";
+  const similar = basis === "organization" ? own : nearest(input.features, input.public, input.tuning);
+  const ranking = rankOn(
+    candidates,
+    similar.map((n) => n.observation),
+  );
+  const evidence = { comparisons, similar_problems: similar.map((n) => n.observation.id) };
+  const top = ranking[0]!;
+  if (similar.length < MIN_SIMILAR || top.expected_seconds === null) {
+    const rule = candidates[0]!;
+    const why =
+      similar.length < MIN_SIMILAR
+        ? `No ${MIN_SIMILAR} ${cls} models like this one in your comparisons or the public benchmark yet (${own.length} of yours, ${similar.length} public within reach)`
+        : `The ${similar.length} most similar ${cls} models were not solved by ${MIN_SIMILAR} or more runs of an available solver`;
+    return {
+      solver: rule,
+      reason: `${why}: ${SHORT_NAMES[rule]} by the default rule for ${cls}.`,
+      basis: "default_rule",
+      ranking: rankOn(candidates, []),
+      evidence,
+    };
+  }
+  return { solver: top.solver, reason: reasonOf(cls, basis, similar, ranking, candidates[0]!), basis, ranking, evidence };
+}
+
+const fmtSeconds = (s: number) => `${Number(s.toPrecision(2))} s`;
+
+/** "HiGHS was fastest on 7 of the 9 most similar models you compared (LP, 10^3–10^4 rows); expected 0.4 s vs 1.2 s for SCIP." */
+function reasonOf(
+  cls: ProblemClass,
+  basis: "organization" | "public",
+  similar: { observation: Observation }[],
+  ranking: RankedSolver[],
+  ruleChoice: SolverName,
+): string {
+  const [top, next] = ranking as [RankedSolver, RankedSolver | undefined];
+  const rows = similar.map((n) => 10 ** n.observation.features.log_constraints - 1);
+  const low = Math.floor(Math.log10(Math.max(1, Math.min(...rows))));
+  const high = Math.max(low + 1, Math.ceil(Math.log10(Math.max(1, ...rows))));
+  const where = basis === "organization" ? "models you compared" : "models of the public benchmark";
+  let text = `${SHORT_NAMES[top.solver]} was fastest on ${top.fastest_on} of the ${similar.length} most similar ${where} (${cls}, 10^${low}–10^${high} rows)`;
+  text +=
+    next?.expected_seconds != null
+      ? `; expected ${fmtSeconds(top.expected_seconds!)} vs ${fmtSeconds(next.expected_seconds)} for ${SHORT_NAMES[next.solver]}`
+      : `; expected ${fmtSeconds(top.expected_seconds!)}, and no other available solver ran on enough of them`;
+  const ruleEntry = ranking.find((r) => r.solver === ruleChoice);
+  if (ruleChoice !== top.solver && ruleEntry?.expected_seconds === null)
+    text += ` (${SHORT_NAMES[ruleChoice]}, the default for ${cls}, was not run on enough of them)`;
+  return `${text}.`;
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { PROBLEM_CLASSES } from "../../problem/schema.js";
+import { SolverNameSchema } from "../types.js";
+import { K_NEAREST, MAX_DISTANCE, MIN_SIMILAR } from "./recommender.js";
+
+const EvidenceSchema = z.object({
+  comparisons: z.number().int().describe("how many of the organization's finished comparisons (and matrix rows) the choice read, newest first"),
+  similar_problems: z
+    .array(z.string())
+    .describe(
+      `the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than ${MIN_SIMILAR} similar ones`,
+    ),
+});
+
+/** Why `auto` ran the solver it did: on an execution and in its result. */
+export const AutoChoiceSchema = z
+  .object({
+    solver: SolverNameSchema,
+    reason: z.string().describe("the choice in words: the evidence and the expected times, or why today's rule decided"),
+    basis: z
+      .enum(["organization", "public", "default_rule"])
+      .describe("your comparisons, the public benchmark table shipped with the service, or today's rule"),
+    evidence: EvidenceSchema,
+  })
+  .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named");
+export type AutoChoice = z.infer<typeof AutoChoiceSchema>;
+
+/** GET /api/v2/solvers/recommendation: the problem's stats as query parameters. */
+export const RecommendationQuerySchema = z.object({
+  class: z.enum(PROBLEM_CLASSES).describe("the problem class: LP, MILP, QP or MIQP"),
+  variables: z.coerce.number().int().min(0).describe("columns"),
+  constraints: z.coerce.number().int().min(0).describe("rows"),
+  nonzeros: z.coerce.number().int().min(0).optional().describe("nonzero constraint coefficients"),
+  integer_variables: z.coerce.number().int().min(0).optional().describe("integer and binary columns together"),
+});
+export type RecommendationQuery = z.infer<typeof RecommendationQuerySchema>;
+
+export const RecommendationSchema = AutoChoiceSchema.extend({
+  ranking: z
+    .array(
+      z.object({
+        solver: SolverNameSchema,
+        expected_seconds: z
+          .number()
+          .nullable()
+          .describe(
+            `shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than ${MIN_SIMILAR}`,
+          ),
+        fastest_on: z.number().int().describe("on how many of the similar problems it was fastest"),
+        runs: z.number().int().describe("how many of the similar problems it ran on"),
+      }),
+    )
+    .describe("every available solver able to run the class, fastest expected first; those without enough evidence after, in the default rule's order"),
+}).describe(
+  `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule`,
+);
+export type RecommendationView = z.infer<typeof RecommendationSchema>;

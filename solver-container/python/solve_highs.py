@@ -15,6 +15,11 @@ from solve_common import (
     has_open_integer_column,
     integrality_tolerance,
     pool_size,
+    clipped_start,
+    same_objective,
+    start_columns,
+    start_objective,
+    start_report,
     tightest,
 )
 
@@ -129,6 +134,10 @@ class Run:
         h.passModel(build_lp(form, objective))
         if objective and form["qValues"]:
             h.passHessian(build_hessian(form))
+        self.start = self.give_start(form, settings) if objective and self.is_mip else None
+        first_incumbent = []
+        if self.start is not None and self.start["passed"]:
+            h.cbMipImprovingSolution.subscribe(lambda e: first_incumbent.append(e.data_out.objective_function_value) if not first_incumbent else None)
         if reporter is not None and self.is_mip:
             h.cbMipImprovingSolution.subscribe(
                 lambda e: reporter.progress(e.data_out.objective_function_value, e.data_out.mip_dual_bound, e.data_out.mip_node_count, force=True)
@@ -147,6 +156,33 @@ class Run:
         self.info = h.getInfo()
         self.seconds = h.getRunTime()
         self.primal_ok = self.info.primal_solution_status == SOLUTION_FEASIBLE
+        if self.start is not None and self.start["passed"]:
+            self.judge_start(first_incumbent[0] if first_incumbent else None)
+
+    def give_start(self, form, settings):
+        """Hands HiGHS the MIP start (setSolution, sparse: a partial start is completed by a sub-MIP of HiGHS's)."""
+        given = start_columns(settings)
+        if given is None:
+            return None
+        index, value = given
+        value = clipped_start(form, index, value)
+        status = self.highs.setSolution(len(index), np.array(index, dtype=np.int32), np.array(value, dtype=np.float64))
+        if status == highspy.HighsStatus.kError:
+            return start_report(False, note=f"HiGHS refused the start: {self.words() or 'setSolution failed'}")
+        self.start_objective = start_objective(form, index, value)
+        return start_report(True)
+
+    def judge_start(self, first_incumbent):
+        """
+        HiGHS takes a feasible complete start as its first incumbent (it prints no word for it but the
+        source X): accepted when the first incumbent is the start's objective. A partial start is completed
+        by a sub-MIP whose point HiGHS does not tell apart from its own: no word then.
+        """
+        if self.start_objective is None:
+            return
+        self.start["accepted"] = same_objective(first_incumbent, self.start_objective)
+        if not self.start["accepted"]:
+            self.start["note"] = "HiGHS did not take the start as its first incumbent"
 
     def status_text(self):
         return self.highs.modelStatusToString(self.status)
@@ -311,6 +347,9 @@ def solve(form, settings, reporter):
             runs.append(relaxed)
 
     result["settings_applied"] = (earlier or runs)[0].applied
+    given = (earlier or runs)[0].start
+    if given is not None:
+        result["start"] = given
     result["raw_status"] = " -> ".join(r.status_text() for r in (earlier + runs)[:3])
     result["solver_time_seconds"] = sum(r.seconds for r in earlier + runs)
     result["iterations"] = sum(r.iterations() for r in earlier + runs)

@@ -13,6 +13,7 @@ import { toSolveSettings } from "../solvers/settings.js";
 import type { SolveSettings, SolverName } from "../solvers/types.js";
 import { nameViolationPlace, verifiedSolve, type VerifiedSolve, verifyPool } from "../solvers/verification.js";
 import { traceMark } from "../trace/solve-trace.js";
+import { assessStart, startForSolver, warmStartOf } from "../solvers/warm-start.js";
 import type { JobPorts, SolvedResult } from "./ports.js";
 
 export interface SolveExecutionOptions {
@@ -36,8 +37,12 @@ export interface SolvedExecution {
 export async function solveExecution(ports: JobPorts, options: SolveExecutionOptions): Promise<SolvedExecution> {
   const { record, problem, signal } = options;
   traceMark("solve_start", record.id);
-  const settings = toSolveSettings(record.settings);
   const solver = record.solver_name as SolverName;
+  // A MIP start is checked against the model before any solver sees it (solvers/warm-start.ts).
+  const { initialSolution, ...plain } = toSolveSettings(record.settings);
+  const start = initialSolution ? assessStart(problem, initialSolution) : null;
+  const startValues = startForSolver(problem, start);
+  const settings: SolveSettings = startValues ? { ...plain, initialSolution: startValues } : plain;
   const recorder = new ProgressRecorder(ports.progress, record.org_id, record.id, { sense: problem.sense });
   let gate: VerifiedSolve<SolvedResult>;
   try {
@@ -68,6 +73,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   const response = {
     ...solveResponseOf(record.id, record.solver_name, result, gate),
     ...finalProgress(problem, settings, gate, recorder),
+    ...(start ? { warm_start: warmStartOf(problem, record.solver_name, start, result.start_use) } : {}),
   };
   const final = gate.status === "error" ? "failed" : "completed";
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);

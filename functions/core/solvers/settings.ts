@@ -8,6 +8,19 @@ export const MAX_TIME_LIMIT_SECONDS = 86_400;
 /** The largest solution pool a request may ask for. */
 export const MAX_SOLUTION_POOL_SIZE = 20;
 
+/**
+ * The most entries a MIP start may have whatever the instance allows: a start is stored with its
+ * execution's settings, so it is bounded like the model it belongs to (and by the instance's variable
+ * cap, and by the problem's own variables: solve-admission.ts, warm-start.ts).
+ */
+export const MAX_INITIAL_SOLUTION_ENTRIES = 100_000;
+
+export const InitialSolutionSchema = z
+  .record(z.string().min(1).max(255), z.number().finite())
+  .refine((start) => Object.keys(start).length <= MAX_INITIAL_SOLUTION_ENTRIES, {
+    message: `at most ${MAX_INITIAL_SOLUTION_ENTRIES} values`,
+  });
+
 /** Settings a request may give. `threads` is not among them: the platform sets it, and reports it. */
 export const SettingsRequestSchema = z
   .object({
@@ -36,6 +49,9 @@ export const SettingsRequestSchema = z
       .describe(
         "default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit",
       ),
+    initial_solution: InitialSolutionSchema.optional().describe(
+      "a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it",
+    ),
   })
   .strict();
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
@@ -47,6 +63,7 @@ export const SettingsSchema = z.object({
   solution_pool_size: z.number().int().optional().describe("absent on records from before pools: 1"),
   ranging: z.boolean().optional().describe("absent: false"),
   explain_infeasibility: z.boolean().optional().describe("absent: false"),
+  initial_solution: z.record(z.string(), z.number()).optional().describe("the MIP start asked for; absent: none"),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -62,6 +79,7 @@ export function resolveSettings(
     ...(requested?.solution_pool_size && requested.solution_pool_size > 1 ? { solution_pool_size: requested.solution_pool_size } : {}),
     ...(requested?.ranging ? { ranging: true } : {}),
     ...(requested?.explain_infeasibility ? { explain_infeasibility: true } : {}),
+    ...(requested?.initial_solution ? { initial_solution: requested.initial_solution } : {}),
   };
 }
 
@@ -72,4 +90,5 @@ export const toSolveSettings = (s: Settings): SolveSettings => ({
   solutionPoolSize: s.solution_pool_size ?? 1,
   ranging: s.ranging ?? false,
   explainInfeasibility: s.explain_infeasibility ?? false,
+  ...(s.initial_solution ? { initialSolution: s.initial_solution } : {}),
 });

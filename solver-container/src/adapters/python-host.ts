@@ -65,6 +65,8 @@ export interface PythonResult {
    * bounds, its own irreducibility verdict); null when it gave none (HiGHS on a MILP, a time-out).
    */
   iis?: { rows: number[]; bounds: [number, "lower" | "upper" | "both"][]; irreducible: boolean } | null;
+  /** With settings.initial_solution on a MILP: whether the start reached the solver, its word on it (null: none), a note. */
+  start?: { passed: boolean; accepted: boolean | null; note: string | null };
 }
 
 export interface PythonRunOptions {

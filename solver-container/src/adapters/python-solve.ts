@@ -41,6 +41,7 @@ export async function solveInPython(
         ...(explainSeconds > 0 ? { explain_infeasibility: true, explain_seconds: explainSeconds } : {}),
         ...(settings.integralityTolerance !== undefined ? { integrality_tolerance: settings.integralityTolerance } : {}),
         ...(settings.feasibilityTolerance !== undefined ? { feasibility_tolerance: settings.feasibilityTolerance } : {}),
+        ...(settings.initialSolution ? { initial_solution: startByColumn(colNames, settings.initialSolution) } : {}),
       },
     },
     {
@@ -63,6 +64,7 @@ export async function solveInPython(
       solver_time_seconds: r.solver_time_seconds,
       solution: r.solution ? namedSolution({ colNames }, r.solution) : null,
       settings_applied: r.settings_applied,
+      ...(r.start ? { start_use: { passed: r.start.passed, solverAccepted: r.start.accepted, ...(r.start.note ? { note: r.start.note } : {}) } } : {}),
       ...(r.solution_pool
         ? { solution_pool: r.solution_pool.map((p) => ({ objective_value: p.objective_value, solution: namedSolution({ colNames }, p.solution) })) }
         : {}),
@@ -82,6 +84,20 @@ export async function solveInPython(
   // allocation under the ceiling into its own memory-limit result).
   const oom = outcome.failure !== null && /killed by signal 9\b/.test(outcome.failure);
   return finish(blankResult("error", version, oom ? memoryLimitMessage(SOLVER_TITLES[solver], context.memoryMb) : outcome.failure), started);
+}
+
+/** A MIP start by column index, as the runners take it (solve_common.start_columns). */
+function startByColumn(colNames: string[], start: Record<string, number>): { index: number[]; value: number[] } {
+  const index: number[] = [];
+  const value: number[] = [];
+  colNames.forEach((name, j) => {
+    const v = start[name];
+    if (v !== undefined) {
+      index.push(j);
+      value.push(v);
+    }
+  });
+  return { index, value };
 }
 
 /** The solver's IIS by name; `verified` is the checker's to set (explain.ts). */

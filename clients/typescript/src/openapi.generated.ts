@@ -5366,6 +5366,10 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -5482,6 +5486,15 @@ export interface operations {
                                 /** @description the same in words */
                                 message: string;
                             };
+                        } | null;
+                        /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                        warm_start?: {
+                            /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                            accepted: boolean;
+                            /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                            objective_of_start: number | null;
+                            /** @description why the start was not used, or was infeasible or partial */
+                            note?: string;
                         } | null;
                         /**
                          * @description what the solver itself answered
@@ -5866,6 +5879,10 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -6076,6 +6093,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         credits_charged: number;
                         /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -6189,6 +6210,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             /**
                              * @description what the solver itself answered
@@ -6479,6 +6509,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         credits_charged: number;
                         /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -6592,6 +6626,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             /**
                              * @description what the solver itself answered
@@ -7088,6 +7131,10 @@ export interface operations {
                                 ranging?: boolean;
                                 /** @description absent: false */
                                 explain_infeasibility?: boolean;
+                                /** @description the MIP start asked for; absent: none */
+                                initial_solution?: {
+                                    [key: string]: number;
+                                };
                             };
                             credits_charged: number;
                             /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -7201,6 +7248,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 /**
                                  * @description what the solver itself answered
@@ -7526,6 +7582,10 @@ export interface operations {
                                 ranging?: boolean;
                                 /** @description absent: false */
                                 explain_infeasibility?: boolean;
+                                /** @description the MIP start asked for; absent: none */
+                                initial_solution?: {
+                                    [key: string]: number;
+                                };
                             };
                             /** @description ours: the priority it was queued with */
                             priority: number;
@@ -7627,6 +7687,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -11104,6 +11173,10 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0, for every row of the matrix; above 0 admins and owners only
@@ -11146,6 +11219,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         solver_names: string[];
                         machine_note: string | null;
@@ -11255,6 +11332,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -11582,6 +11668,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         solver_names: string[];
                         machine_note: string | null;
@@ -11691,6 +11781,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -11958,6 +12057,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         solver_names: string[];
                         machine_note: string | null;
@@ -12067,6 +12170,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -12518,6 +12630,10 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -12562,6 +12678,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         /** @description ours: the priority it was queued with */
                         priority: number;
@@ -12663,6 +12783,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             solver_name: string;
                             /** @description readable through GET /api/v2/models/executions/{id} */
@@ -13017,6 +13146,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         /** @description ours: the priority it was queued with */
                         priority: number;
@@ -13118,6 +13251,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             solver_name: string;
                             /** @description readable through GET /api/v2/models/executions/{id} */
@@ -13412,6 +13554,10 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
                         };
                         /** @description ours: the priority it was queued with */
                         priority: number;
@@ -13513,6 +13659,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             solver_name: string;
                             /** @description readable through GET /api/v2/models/executions/{id} */
@@ -15154,6 +15309,10 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -16976,6 +17135,15 @@ export interface operations {
                                         message: string;
                                     };
                                 } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
+                                } | null;
                                 /**
                                  * @description what the solver itself answered
                                  * @enum {string}
@@ -17358,6 +17526,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             /**
                              * @description what the solver itself answered

@@ -15660,6 +15660,8 @@ export interface operations {
                          */
                         timezone?: string;
                     } | null;
+                    /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                    warm_start?: "previous_run" | null;
                 };
             };
         };
@@ -15716,6 +15718,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                         /** @description plaintext; in this response only, never again */
                         trigger_secret: string;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
@@ -15939,6 +15943,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                     };
                 };
             };
@@ -16215,6 +16221,8 @@ export interface operations {
                          */
                         timezone?: string;
                     } | null;
+                    /** @description ours: see the create body; null turns it off */
+                    warm_start?: "previous_run" | null;
                 };
             };
         };
@@ -16271,6 +16279,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
                         webhook_secret?: string;
                     };
@@ -16498,6 +16508,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                     };
                 };
             };

@@ -6,7 +6,7 @@ import { loadConfig } from "../../functions/core/config.js";
 import { readMps } from "../../functions/core/problem/mps.js";
 import { ProblemSchema } from "../../functions/core/problem/schema.js";
 import type { SolveSettings, SolverName } from "../../functions/core/solvers/types.js";
-import { assessStart, warmStartOf } from "../../functions/core/solvers/warm-start.js";
+import { assessStart, basisWarmStart, warmStartOf } from "../../functions/core/solvers/warm-start.js";
 import { createAdapters, type AdapterRegistry } from "../../solver-container/src/adapters/index.js";
 import { resolvePythonPath } from "../../solver-container/src/adapters/paths.js";
 import { PythonRuntime } from "../../solver-container/src/adapters/python-host.js";
@@ -101,5 +101,33 @@ describe.runIf(enabled)("MIP starts through the adapters", () => {
       objective_of_start: 16,
       note: `ignored: ${name} takes no MIP start`,
     });
+  });
+
+  it("native HiGHS gives an LP's optimal basis, and takes it back as a starting basis: no simplex iterations the second time", async () => {
+    const lp = readMps(readInstance("25fv47.mps.gz"));
+    const cold = await adapters.get("highs")!.solve(lp, settings(), context());
+    expect(cold.solver_status).toBe("optimal");
+    expect(Object.keys(cold.basis!.columns)).toHaveLength(lp.variables.length);
+    expect(Object.keys(cold.basis!.rows)).toHaveLength(lp.constraints.length);
+    const warm = await adapters.get("highs")!.solve(lp, settings({ initialBasis: cold.basis! }), context());
+    expect(warm.basis_use).toEqual({ passed: true, solverAccepted: true });
+    expect(warm.objective_value).toBeCloseTo(cold.objective_value!, 6);
+    expect(warm.iterations).toBeLessThan(Math.max(10, cold.iterations! / 10));
+    expect(basisWarmStart(lp, "highs", warm.basis_use)).toEqual({ accepted: true, objective_of_start: null });
+  });
+
+  it("native HiGHS reports a basis without one basic status per row as not taken, and solves anyway", async () => {
+    const lp = readMps(readInstance("afiro.mps.gz"));
+    const allBasic = { columns: Object.fromEntries(lp.variables.map((v) => [v.name, "basic" as const])), rows: {} };
+    const r = await adapters.get("highs")!.solve(lp, settings({ initialBasis: allBasic }), context());
+    expect(r.solver_status).toBe("optimal");
+    expect(r.basis_use).toMatchObject({ passed: true, solverAccepted: false, note: expect.stringMatching(/^not a basis/) });
+  });
+
+  it("SCIP takes no starting basis: noted", async () => {
+    const lp = readMps(readInstance("afiro.mps.gz"));
+    const r = await adapters.get("scip")!.solve(lp, settings({ initialBasis: { columns: {}, rows: {} } }), context());
+    expect(r.basis_use).toBeUndefined();
+    expect(basisWarmStart(lp, "scip", r.basis_use)).toEqual({ accepted: false, objective_of_start: null, note: "ignored: scip takes no starting basis" });
   });
 });

@@ -68,6 +68,24 @@ describe.runIf(run)("MIP starts through the API", () => {
     expect(JSON.stringify(res.body)).toContain('\\"nope\\"');
   });
 
+  it("an LP's basis from one HiGHS result starts the next solve: accepted, the same optimum", async () => {
+    const lp = { ...SMALL_MILP, variables: SMALL_MILP.variables.map((v) => ({ ...v, type: "continuous" })) };
+    const first = await stack.api.post("/api/v2/solve", { problem: lp, solver_name: "highs" });
+    expect(first.body.basis).toEqual({ columns: { x: expect.any(String), y: expect.any(String) }, rows: { cap: expect.any(String) } });
+    const second = await stack.api.post("/api/v2/solve", { problem: lp, solver_name: "highs", settings: { initial_basis: first.body.basis } });
+    expect(second.body).toMatchObject({
+      status: "optimal",
+      objective_value: first.body.objective_value,
+      warm_start: { accepted: true, objective_of_start: null },
+    });
+    const unknown = await stack.api.post("/api/v2/solve", {
+      problem: lp,
+      solver_name: "highs",
+      settings: { initial_basis: { columns: { q: "basic" }, rows: {} } },
+    });
+    expect(unknown.status).toBe(422);
+  });
+
   it('a trigger with warm_start "previous_run": the second run starts from the first run\'s solution, and takes it', async () => {
     const doc = await createKnapsackDocument(stack.api, "highs");
     const t = await createTrigger(stack.api, {

@@ -5366,6 +5366,17 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
                         /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
                         initial_solution?: {
                             [key: string]: number;
@@ -5640,6 +5651,17 @@ export interface operations {
                                 [key: string]: number;
                             };
                         }[];
+                        /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                        basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
                         /**
                          * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                          * @constant
@@ -5879,6 +5901,17 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
                         /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
                         initial_solution?: {
                             [key: string]: number;
@@ -6097,6 +6130,17 @@ export interface operations {
                             initial_solution?: {
                                 [key: string]: number;
                             };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         credits_charged: number;
                         /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -6364,6 +6408,17 @@ export interface operations {
                                     [key: string]: number;
                                 };
                             }[];
+                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                            basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                             /**
                              * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                              * @constant
@@ -6513,6 +6568,17 @@ export interface operations {
                             initial_solution?: {
                                 [key: string]: number;
                             };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         credits_charged: number;
                         /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -6780,6 +6846,17 @@ export interface operations {
                                     [key: string]: number;
                                 };
                             }[];
+                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                            basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                             /**
                              * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                              * @constant
@@ -7135,6 +7212,17 @@ export interface operations {
                                 initial_solution?: {
                                     [key: string]: number;
                                 };
+                                /** @description the starting basis asked for; absent: none */
+                                initial_basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                };
                             };
                             credits_charged: number;
                             /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -7402,6 +7490,17 @@ export interface operations {
                                         [key: string]: number;
                                     };
                                 }[];
+                                /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                                basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                };
                                 /**
                                  * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                                  * @constant
@@ -7585,6 +7684,17 @@ export interface operations {
                                 /** @description the MIP start asked for; absent: none */
                                 initial_solution?: {
                                     [key: string]: number;
+                                };
+                                /** @description the starting basis asked for; absent: none */
+                                initial_basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
                                 };
                             };
                             /** @description ours: the priority it was queued with */
@@ -11173,6 +11283,17 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
                         /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
                         initial_solution?: {
                             [key: string]: number;
@@ -11222,6 +11343,17 @@ export interface operations {
                             /** @description the MIP start asked for; absent: none */
                             initial_solution?: {
                                 [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
                             };
                         };
                         solver_names: string[];
@@ -11672,6 +11804,17 @@ export interface operations {
                             initial_solution?: {
                                 [key: string]: number;
                             };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         solver_names: string[];
                         machine_note: string | null;
@@ -12060,6 +12203,17 @@ export interface operations {
                             /** @description the MIP start asked for; absent: none */
                             initial_solution?: {
                                 [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
                             };
                         };
                         solver_names: string[];
@@ -12630,6 +12784,17 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
                         /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
                         initial_solution?: {
                             [key: string]: number;
@@ -12681,6 +12846,17 @@ export interface operations {
                             /** @description the MIP start asked for; absent: none */
                             initial_solution?: {
                                 [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
                             };
                         };
                         /** @description ours: the priority it was queued with */
@@ -13150,6 +13326,17 @@ export interface operations {
                             initial_solution?: {
                                 [key: string]: number;
                             };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         /** @description ours: the priority it was queued with */
                         priority: number;
@@ -13557,6 +13744,17 @@ export interface operations {
                             /** @description the MIP start asked for; absent: none */
                             initial_solution?: {
                                 [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
                             };
                         };
                         /** @description ours: the priority it was queued with */
@@ -15309,6 +15507,17 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
                         /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
                         initial_solution?: {
                             [key: string]: number;
@@ -17300,6 +17509,17 @@ export interface operations {
                                         [key: string]: number;
                                     };
                                 }[];
+                                /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                                basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                };
                                 /**
                                  * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                                  * @constant
@@ -17692,6 +17912,17 @@ export interface operations {
                                     [key: string]: number;
                                 };
                             }[];
+                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                            basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                             /**
                              * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                              * @constant

@@ -8,7 +8,7 @@ import { assertPriorityAllowed } from "../queue/priority.js";
 import { type Problem, type ProblemStats, problemStats } from "../problem/schema.js";
 import { isSerializedProblem, type SerializedProblem } from "../problem/serialized.js";
 import { resolveSettings, type Settings, type SettingsRequest } from "../solvers/settings.js";
-import { assertStartNamesKnown } from "../solvers/warm-start.js";
+import { assertBasisNamesKnown, assertStartNamesKnown } from "../solvers/warm-start.js";
 import { invalid } from "../errors.js";
 import { assertWithinCaps, modelCaps } from "./model-caps.js";
 import type { PriorityBudget } from "./priority-budget.js";
@@ -86,6 +86,7 @@ export class SolveAdmission {
     const stats = serialized ? serialized.stats : problemStats(request.problem as Problem);
     assertWithinCaps(modelCaps(config), stats);
     this.checkStart(request);
+    this.checkBasis(request);
     const plan = await request.plan(stats);
     const settings = resolveSettings(config, request.settings);
     const creditsEach = credits.perSolve(stats, settings.time_limit_seconds);
@@ -132,5 +133,17 @@ export class SolveAdmission {
     const entries = Object.keys(start).length;
     if (cap > 0 && entries > cap) throw invalid(["body", "settings", "initial_solution"], `${entries} values; at most ${cap} (the instance's variable cap)`);
     if (!isSerializedProblem(request.problem)) assertStartNamesKnown(request.problem, start);
+  }
+
+  /** A starting basis: bounded by the instance's variable and constraint caps, and naming only the problem's columns and rows. */
+  private checkBasis<P>(request: AdmissionRequest<P>): void {
+    const basis = request.settings?.initial_basis;
+    if (!basis) return;
+    const { instanceMaxVariables: vars, instanceMaxConstraints: rows } = this.deps.config;
+    const columns = Object.keys(basis.columns).length;
+    const statuses = Object.keys(basis.rows).length;
+    if ((vars > 0 && columns > vars) || (rows > 0 && statuses > rows))
+      throw invalid(["body", "settings", "initial_basis"], `${columns} column and ${statuses} row statuses; at most ${vars} and ${rows} (the instance's caps)`);
+    if (!isSerializedProblem(request.problem)) assertBasisNamesKnown(request.problem, basis);
   }
 }

@@ -44,7 +44,19 @@ export interface SolveSettings {
    * problem reach an adapter): native HiGHS, SCIP and CBC are given it, the others ignore it with a note.
    */
   initialSolution?: Record<string, number>;
+  /** A starting basis for an LP by column and row name (settings.initial_basis): native HiGHS takes it. */
+  initialBasis?: Basis;
 }
+
+/** HiGHS's basis statuses (HighsBasisStatus, in its order): at the lower bound, basic, at the upper, free at zero, nonbasic. */
+export const BASIS_STATUSES = ["lower", "basic", "upper", "zero", "nonbasic"] as const;
+const BasisStatusSchema = z.enum(BASIS_STATUSES);
+export const BasisSchema = z.object({
+  columns: z.record(z.string().min(1).max(255), BasisStatusSchema).describe("variable name → its status in the basis"),
+  rows: z.record(z.string().min(1).max(255), BasisStatusSchema).describe("constraint name → its row's status in the basis"),
+});
+export type Basis = z.infer<typeof BasisSchema>;
+export type BasisStatus = (typeof BASIS_STATUSES)[number];
 
 /** What became of a MIP start (settings.initial_solution) in one solve. */
 export const WarmStartSchema = z.object({

@@ -1,7 +1,7 @@
 import { invalid } from "../errors.js";
 import { hasIntegers, type Problem } from "../problem/schema.js";
 import { checkSolution, objectiveOf } from "./checker.js";
-import type { WarmStart } from "./types.js";
+import type { Basis, WarmStart } from "./types.js";
 
 /**
  * MIP starts (settings.initial_solution, issue 29): checked before use, handed to the solvers that take
@@ -54,6 +54,36 @@ export function assertStartNamesKnown(problem: Problem, start: Record<string, nu
     .join(", ");
   const more = unknown.length > 10 ? ` and ${unknown.length - 10} more` : "";
   throw invalid(["body", "settings", "initial_solution"], `not variables of the problem: ${shown}${more}`);
+}
+
+/** The 422 for a basis naming variables or constraints the problem has not. */
+export function assertBasisNamesKnown(problem: Problem, basis: Basis | undefined): void {
+  if (!basis) return;
+  const columns = new Set(problem.variables.map((v) => v.name));
+  const rows = new Set(problem.constraints.map((c) => c.name));
+  const unknown = [...Object.keys(basis.columns).filter((n) => !columns.has(n)), ...Object.keys(basis.rows).filter((n) => !rows.has(n))];
+  if (unknown.length === 0) return;
+  const shown = unknown
+    .slice(0, 10)
+    .map((n) => `"${n}"`)
+    .join(", ");
+  throw invalid(
+    ["body", "settings", "initial_basis"],
+    `not variables or constraints of the problem: ${shown}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ""}`,
+  );
+}
+
+/** A starting basis's `warm_start`: used on LPs only; accepted when the solver took it as a valid basis. */
+export function basisWarmStart(problem: Problem, solver: string, use: StartUse | undefined): WarmStart {
+  const note = hasIntegers(problem)
+    ? "ignored: a starting basis is used on LPs only"
+    : !use
+      ? `ignored: ${solver} takes no starting basis`
+      : !use.passed
+        ? (use.note ?? `ignored by ${solver}`)
+        : use.note;
+  const accepted = !hasIntegers(problem) && use?.passed === true && use.solverAccepted !== false;
+  return { accepted, objective_of_start: null, ...(note ? { note } : {}) };
 }
 
 export function assessStart(problem: Problem, start: Record<string, number>): StartAssessment {

@@ -47,8 +47,8 @@ export async function startRunExecution(services: RunExecutionDeps, run: RunReco
     ({ problem, names } = documents.compile(await documents.model(version), modelOverrides, document?.name ?? run.document_id));
     // A run a stopping worker handed back after its charge has paid already (credits_charged).
     const prepaid = run.credits_charged != null;
-    // warm_start "previous_run": the previous successful run's solution, on the names this model still has.
-    const start = run.warm_start === "previous_run" ? await previousRunStart(services, run, problem) : null;
+    // warm_start "previous_run": the previous successful run's solution (and an LP's basis), on the names this model still has.
+    const start = run.warm_start === "previous_run" ? await previousRunStart(services, run, problem) : {};
     const admitted = await services.executions.admit(
       run.org_id,
       run.created_by,
@@ -57,7 +57,7 @@ export async function startRunExecution(services: RunExecutionDeps, run: RunReco
       {
         time_limit_seconds: run.settings.time_limit_seconds,
         gap_tolerance: run.settings.gap_tolerance,
-        ...(start ? { initial_solution: start } : {}),
+        ...start,
       },
       prepaid,
     );

@@ -1,5 +1,5 @@
 import type { Problem } from "../../../functions/core/problem/schema.js";
-import type { SolveSettings, SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
+import type { Basis, SolveSettings, SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
 import type { VerdictCertificate } from "../../../functions/core/solvers/verification.js";
 import type { StartUse } from "../../../functions/core/solvers/warm-start.js";
 
@@ -90,6 +90,10 @@ export interface AdapterResult extends SolverResult {
    * then notes the start was ignored (warm-start.ts).
    */
   start_use?: StartUse;
+  /** With `settings.initialBasis` on an LP: whether native HiGHS took the basis. Absent from the others. */
+  basis_use?: StartUse;
+  /** An LP's optimal basis by name (native HiGHS), for a later solve's `initial_basis`. */
+  basis?: Basis;
 }
 
 export interface PoolSolution {

@@ -8,8 +8,17 @@ import {
   SettingsRequestSchema,
   toSolveSettings,
 } from "../../../../../functions/core/solvers/settings.js";
-import { assertStartNamesKnown, assessStart, startForSolver, unknownStartNames, warmStartOf } from "../../../../../functions/core/solvers/warm-start.js";
+import {
+  assertBasisNamesKnown,
+  assertStartNamesKnown,
+  assessStart,
+  basisWarmStart,
+  startForSolver,
+  unknownStartNames,
+  warmStartOf,
+} from "../../../../../functions/core/solvers/warm-start.js";
 import { loadConfig } from "../../../../../functions/core/config.js";
+import { basisOnProblem, startOnProblem } from "../../../../../functions/core/triggers/warm-start.js";
 
 /** max 3x + 2y, 2x + 3y ≤ 11, x ∈ {0..10}, y binary, z continuous ≤ 1 (cost 0): optimum 15 at x = 5, y = 0. */
 const milp = ProblemSchema.parse({
@@ -121,5 +130,40 @@ describe("MIP starts: the result's warm_start", () => {
   it("a solver that takes no start, and an LP, are noted as ignored", () => {
     expect(warmStartOf(milp, "glpk", feasible, undefined)).toEqual({ accepted: false, objective_of_start: 15, note: "ignored: glpk takes no MIP start" });
     expect(warmStartOf(lp, "highs", assessStart(lp, { x: 5, y: 0, z: 0 }), undefined).note).toMatch(/integer variables only/);
+  });
+});
+
+describe("starting bases", () => {
+  it("names a basis's unknown columns and rows in a validation error", () => {
+    expect(() => assertBasisNamesKnown(milp, { columns: { x: "basic" }, rows: { cap: "upper" } })).not.toThrow();
+    expect(() => assertBasisNamesKnown(milp, { columns: { q: "basic" }, rows: { nope: "basic" } })).toThrow(/"q", "nope"/);
+  });
+
+  it("the settings schema takes HiGHS's statuses by name only", () => {
+    expect(SettingsRequestSchema.safeParse({ initial_basis: { columns: { x: "lower" }, rows: { cap: "basic" } } }).success).toBe(true);
+    expect(SettingsRequestSchema.safeParse({ initial_basis: { columns: { x: "at_lower" }, rows: {} } }).success).toBe(false);
+  });
+
+  it("warm_start of a basis: the solver's word on an LP; noted on a MILP and by a solver that takes none", () => {
+    expect(basisWarmStart(lp, "highs", { passed: true, solverAccepted: true })).toEqual({ accepted: true, objective_of_start: null });
+    expect(basisWarmStart(lp, "highs", { passed: true, solverAccepted: false, note: "not a basis" })).toEqual({
+      accepted: false,
+      objective_of_start: null,
+      note: "not a basis",
+    });
+    expect(basisWarmStart(lp, "glpk", undefined).note).toBe("ignored: glpk takes no starting basis");
+    expect(basisWarmStart(milp, "highs", undefined).note).toBe("ignored: a starting basis is used on LPs only");
+  });
+});
+
+describe("a trigger's previous run mapped onto this run's model", () => {
+  it("keeps the values and statuses of names the model still has, and nothing when none is left", () => {
+    expect(startOnProblem({ x: 5, gone: 1 }, milp)).toEqual({ x: 5 });
+    expect(startOnProblem({ gone: 1 }, milp)).toBeNull();
+    expect(basisOnProblem({ columns: { x: "basic", gone: "lower" }, rows: { cap: "upper", old: "basic" } }, lp)).toEqual({
+      columns: { x: "basic" },
+      rows: { cap: "upper" },
+    });
+    expect(basisOnProblem({ columns: { gone: "basic" }, rows: {} }, lp)).toBeNull();
   });
 });

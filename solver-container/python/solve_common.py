@@ -201,3 +201,68 @@ class SolutionPool:
 
     def result(self):
         return self.entries
+
+
+def start_columns(settings):
+    """The MIP start (settings.initial_solution) as (column indices, values), or None when none was given."""
+    start = settings.get("initial_solution")
+    if not start or not start.get("index"):
+        return None
+    return [int(j) for j in start["index"]], [float(v) for v in start["value"]]
+
+
+def clipped_start(form, index, value):
+    """The start's values inside their columns' bounds: both solvers refuse a value outside them, where a
+    value at the bound is something they can repair from."""
+    out = []
+    for j, v in zip(index, value):
+        lower, upper = bound_or_none(form["colLower"][j]), bound_or_none(form["colUpper"][j])
+        if lower is not None:
+            v = max(v, lower)
+        if upper is not None:
+            v = min(v, upper)
+        out.append(v)
+    return out
+
+
+def start_objective(form, index, value):
+    """The linear objective at a complete start, or None for a partial one (or a quadratic objective)."""
+    if len(index) != form["numCols"] or form["qValues"]:
+        return None
+    return float(form["offset"]) + sum(form["colCost"][j] * v for j, v in zip(index, value))
+
+
+def same_objective(a, b):
+    return a is not None and b is not None and abs(a - b) <= 1e-6 * max(1.0, abs(b))
+
+
+def start_report(passed, accepted=None, note=None):
+    """What the result says of the start: the Node side turns it into the result's warm_start."""
+    return {"passed": bool(passed), "accepted": accepted, "note": note}
+
+
+def start_is_feasible(form, index, value, tolerance=1e-6):
+    """A complete start within its bounds, rows and integrality (to `tolerance` relative to max(1, |side|))."""
+    if len(index) != form["numCols"]:
+        return False
+    x = [0.0] * form["numCols"]
+    for j, v in zip(index, value):
+        x[j] = v
+
+    def outside(v, lower, upper):
+        lower, upper = bound_or_none(lower), bound_or_none(upper)
+        return (lower is not None and v < lower - tolerance * max(1.0, abs(lower))) or (
+            upper is not None and v > upper + tolerance * max(1.0, abs(upper))
+        )
+
+    for j in range(form["numCols"]):
+        if outside(x[j], form["colLower"][j], form["colUpper"][j]):
+            return False
+        if form["integrality"][j] and abs(x[j] - round(x[j])) > tolerance:
+            return False
+    starts, indices, values = form["rowStarts"], form["rowIndices"], form["rowValues"]
+    for i in range(form["numRows"]):
+        activity = sum(values[k] * x[indices[k]] for k in range(starts[i], starts[i + 1]))
+        if outside(activity, form["rowLower"][i], form["rowUpper"][i]):
+            return False
+    return True

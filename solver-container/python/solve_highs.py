@@ -15,6 +15,11 @@ from solve_common import (
     has_open_integer_column,
     integrality_tolerance,
     pool_size,
+    clipped_start,
+    same_objective,
+    start_columns,
+    start_objective,
+    start_report,
     tightest,
 )
 
@@ -129,6 +134,11 @@ class Run:
         h.passModel(build_lp(form, objective))
         if objective and form["qValues"]:
             h.passHessian(build_hessian(form))
+        self.start = self.give_start(form, settings) if objective and self.is_mip else None
+        self.basis_start = self.give_basis(form, settings) if objective and not self.is_mip else None
+        first_incumbent = []
+        if self.start is not None and self.start["passed"]:
+            h.cbMipImprovingSolution.subscribe(lambda e: first_incumbent.append(e.data_out.objective_function_value) if not first_incumbent else None)
         if reporter is not None and self.is_mip:
             h.cbMipImprovingSolution.subscribe(
                 lambda e: reporter.progress(e.data_out.objective_function_value, e.data_out.mip_dual_bound, e.data_out.mip_node_count, force=True)
@@ -147,6 +157,60 @@ class Run:
         self.info = h.getInfo()
         self.seconds = h.getRunTime()
         self.primal_ok = self.info.primal_solution_status == SOLUTION_FEASIBLE
+        if self.start is not None and self.start["passed"]:
+            self.judge_start(first_incumbent[0] if first_incumbent else None)
+
+    def give_start(self, form, settings):
+        """Hands HiGHS the MIP start (setSolution, sparse: a partial start is completed by a sub-MIP of HiGHS's)."""
+        given = start_columns(settings)
+        if given is None:
+            return None
+        index, value = given
+        value = clipped_start(form, index, value)
+        status = self.highs.setSolution(len(index), np.array(index, dtype=np.int32), np.array(value, dtype=np.float64))
+        if status == highspy.HighsStatus.kError:
+            return start_report(False, note=f"HiGHS refused the start: {self.words() or 'setSolution failed'}")
+        self.start_objective = start_objective(form, index, value)
+        return start_report(True)
+
+    def give_basis(self, form, settings):
+        """
+        Hands HiGHS an LP's starting basis (settings.initial_basis: a status per column and row, in HiGHS's
+        HighsBasisStatus numbering). HiGHS answers OK even for a basis it then discards, so one without
+        exactly one basic status per row is reported as not taken.
+        """
+        given = settings.get("initial_basis")
+        if not given:
+            return None
+        basis = highspy.HighsBasis()
+        basis.col_status = [highspy.HighsBasisStatus(int(s)) for s in given["col"]]
+        basis.row_status = [highspy.HighsBasisStatus(int(s)) for s in given["row"]]
+        basis.valid = True
+        basic = sum(1 for s in list(given["col"]) + list(given["row"]) if int(s) == int(highspy.HighsBasisStatus.kBasic))
+        status = self.highs.setBasis(basis)
+        if status == highspy.HighsStatus.kError:
+            return start_report(False, note=f"HiGHS refused the basis: {self.words() or 'setBasis failed'}")
+        if basic != form["numRows"]:
+            return start_report(True, False, f"not a basis: {basic} basic statuses for {form['numRows']} rows; HiGHS started without it")
+        return start_report(True, True)
+
+    def fill_basis(self, result):
+        """An LP's optimal basis (HighsBasisStatus numbers by column and row), for a later solve to start from."""
+        basis = self.highs.getBasis()
+        if basis.valid:
+            result["basis"] = {"col": [int(s) for s in basis.col_status], "row": [int(s) for s in basis.row_status]}
+
+    def judge_start(self, first_incumbent):
+        """
+        HiGHS takes a feasible complete start as its first incumbent (it prints no word for it but the
+        source X): accepted when the first incumbent is the start's objective. A partial start is completed
+        by a sub-MIP whose point HiGHS does not tell apart from its own: no word then.
+        """
+        if self.start_objective is None:
+            return
+        self.start["accepted"] = same_objective(first_incumbent, self.start_objective)
+        if not self.start["accepted"]:
+            self.start["note"] = "HiGHS did not take the start as its first incumbent"
 
     def status_text(self):
         return self.highs.modelStatusToString(self.status)
@@ -311,6 +375,11 @@ def solve(form, settings, reporter):
             runs.append(relaxed)
 
     result["settings_applied"] = (earlier or runs)[0].applied
+    given = (earlier or runs)[0].start
+    if given is not None:
+        result["start"] = given
+    if (earlier or runs)[0].basis_start is not None:
+        result["basis_start"] = (earlier or runs)[0].basis_start
     result["raw_status"] = " -> ".join(r.status_text() for r in (earlier + runs)[:3])
     result["solver_time_seconds"] = sum(r.seconds for r in earlier + runs)
     result["iterations"] = sum(r.iterations() for r in earlier + runs)
@@ -321,6 +390,7 @@ def solve(form, settings, reporter):
         final.fill(result)
         if not final.is_mip and not form["qValues"]:
             final.fill_duals(result)
+            final.fill_basis(result)
             if settings.get("ranging"):
                 final.fill_ranging(result, form)
         if pool_size(settings) > 1 and any(form["integrality"]):

@@ -1,5 +1,7 @@
 """SCIP through pyscipopt, built directly from the canonical problem's arrays (no file, no names)."""
 
+import re
+import tempfile
 import time
 
 import numpy as np
@@ -21,6 +23,9 @@ from solve_common import (
     memory_ceiling_mb,
     memory_limit_message,
     pool_size,
+    start_columns,
+    start_is_feasible,
+    start_report,
     tightest,
 )
 
@@ -212,6 +217,43 @@ def apply_settings(m, settings, seconds):
     return {name: m.getParam(name) for name in names}
 
 
+def give_start(m, xs, form, settings):
+    """
+    Hands SCIP the MIP start: a complete feasible one as a solution (SCIP takes it as its first incumbent,
+    "found by <initial>"); a partial or infeasible one as a partial solution of its integer columns, which
+    SCIP's completesol heuristic completes or repairs with a sub-MIP.
+    """
+    given = start_columns(settings)
+    if given is None:
+        return None
+    index, value = given
+    if start_is_feasible(form, index, value):
+        sol = m.createSol()
+        for j, v in zip(index, value):
+            m.setSolVal(sol, xs[j], v)
+        m.addSol(sol)
+        return start_report(True)
+    sol = m.createPartialSol()
+    for j, v in zip(index, value):
+        if form["integrality"][j]:
+            m.setSolVal(sol, xs[j], float(round(v)))
+    m.addSol(sol)
+    return start_report(True)
+
+
+def judge_start(m, start):
+    """SCIP's statistics name what found its first solution: <initial> (the start) or <completesol> (the start completed)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".txt") as fh:
+        m.writeStatistics(fh.name)
+        first = next((line for line in fh if "First Solution" in line), "")
+    found_by = re.search(r"found by <([^>]+)>", first)
+    start["accepted"] = found_by is not None and found_by.group(1) in ("initial", "completesol")
+    if found_by and found_by.group(1) == "completesol":
+        start["note"] = "SCIP completed the start (completesol) into its first incumbent"
+    elif not start["accepted"]:
+        start["note"] = "SCIP did not take the start as its first incumbent" + (f" (found by <{found_by.group(1)}>)" if found_by else "")
+
+
 def cons_length(form, i):
     return form["rowStarts"][i + 1] - form["rowStarts"][i]
 
@@ -239,6 +281,7 @@ class Run:
         if primal_simplex:
             self.model.setParam("lp/initalgorithm", "p")
             self.model.setParam("lp/resolvealgorithm", "p")
+        self.start = give_start(self.model, self.xs, form, settings) if objective and any(form["integrality"]) else None
         tail = None
         if reporter is not None:
             log_path = getattr(reporter, "log_path", None)
@@ -261,6 +304,8 @@ class Run:
         self.seconds = m.getSolvingTime()
         self.nodes = m.getNNodes()
         self.iterations = m.getNLPIterations()
+        if self.start is not None and not self.failure:
+            judge_start(m, self.start)
 
     def has_point(self):
         """A finite best solution that SCIP itself finds feasible in the original problem."""
@@ -467,6 +512,9 @@ def solve(form, settings, reporter):
     result = empty_result("error")
     result["solver_version"] = version
     result["settings_applied"] = applied
+    given = (earlier or [run])[0].start
+    if given is not None:
+        result["start"] = given
     result["solver_time_seconds"] = sum(r.seconds for r in runs)
     result["nodes"] = sum(r.nodes for r in runs)
     result["iterations"] = sum(r.iterations for r in runs)

@@ -205,6 +205,9 @@ export function fakeTriggerRunStore() {
     async getTrigger(orgId: string, id: string) {
       return { id, org_id: orgId, name: "nightly plan" } as never;
     },
+    async recentRuns(_trigger: string, limit: number) {
+      return [...runs.items.values()].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, limit);
+    },
   };
 }
 

@@ -5521,6 +5521,21 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -5637,6 +5652,15 @@ export interface operations {
                                 /** @description the same in words */
                                 message: string;
                             };
+                        } | null;
+                        /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                        warm_start?: {
+                            /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                            accepted: boolean;
+                            /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                            objective_of_start: number | null;
+                            /** @description why the start was not used, or was infeasible or partial */
+                            note?: string;
                         } | null;
                         /**
                          * @description what the solver itself answered
@@ -5782,6 +5806,17 @@ export interface operations {
                                 [key: string]: number;
                             };
                         }[];
+                        /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                        basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
                         /**
                          * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                          * @constant
@@ -6039,6 +6074,21 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -6249,6 +6299,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         credits_charged: number;
                         /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -6380,6 +6445,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             /**
                              * @description what the solver itself answered
@@ -6525,6 +6599,17 @@ export interface operations {
                                     [key: string]: number;
                                 };
                             }[];
+                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                            basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                             /**
                              * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                              * @constant
@@ -6688,6 +6773,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         credits_charged: number;
                         /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -6819,6 +6919,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             /**
                              * @description what the solver itself answered
@@ -6964,6 +7073,17 @@ export interface operations {
                                     [key: string]: number;
                                 };
                             }[];
+                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                            basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                             /**
                              * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                              * @constant
@@ -7333,6 +7453,21 @@ export interface operations {
                                 ranging?: boolean;
                                 /** @description absent: false */
                                 explain_infeasibility?: boolean;
+                                /** @description the MIP start asked for; absent: none */
+                                initial_solution?: {
+                                    [key: string]: number;
+                                };
+                                /** @description the starting basis asked for; absent: none */
+                                initial_basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                };
                             };
                             credits_charged: number;
                             /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
@@ -7464,6 +7599,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 /**
                                  * @description what the solver itself answered
@@ -7609,6 +7753,17 @@ export interface operations {
                                         [key: string]: number;
                                     };
                                 }[];
+                                /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                                basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                };
                                 /**
                                  * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                                  * @constant
@@ -7807,6 +7962,21 @@ export interface operations {
                                 ranging?: boolean;
                                 /** @description absent: false */
                                 explain_infeasibility?: boolean;
+                                /** @description the MIP start asked for; absent: none */
+                                initial_solution?: {
+                                    [key: string]: number;
+                                };
+                                /** @description the starting basis asked for; absent: none */
+                                initial_basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                };
                             };
                             /** @description ours: the priority it was queued with */
                             priority: number;
@@ -7908,6 +8078,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -11385,6 +11564,21 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0, for every row of the matrix; above 0 admins and owners only
@@ -11427,6 +11621,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         solver_names: string[];
                         machine_note: string | null;
@@ -11536,6 +11745,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -11863,6 +12081,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         solver_names: string[];
                         machine_note: string | null;
@@ -11972,6 +12205,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -12239,6 +12481,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         solver_names: string[];
                         machine_note: string | null;
@@ -12348,6 +12605,15 @@ export interface operations {
                                         /** @description the same in words */
                                         message: string;
                                     };
+                                } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
                                 } | null;
                                 solver_name: string;
                                 /** @description readable through GET /api/v2/models/executions/{id} */
@@ -12799,6 +13065,21 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -12843,6 +13124,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         /** @description ours: the priority it was queued with */
                         priority: number;
@@ -12944,6 +13240,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             solver_name: string;
                             /** @description readable through GET /api/v2/models/executions/{id} */
@@ -13298,6 +13603,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         /** @description ours: the priority it was queued with */
                         priority: number;
@@ -13399,6 +13719,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             solver_name: string;
                             /** @description readable through GET /api/v2/models/executions/{id} */
@@ -13693,6 +14022,21 @@ export interface operations {
                             ranging?: boolean;
                             /** @description absent: false */
                             explain_infeasibility?: boolean;
+                            /** @description the MIP start asked for; absent: none */
+                            initial_solution?: {
+                                [key: string]: number;
+                            };
+                            /** @description the starting basis asked for; absent: none */
+                            initial_basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                         };
                         /** @description ours: the priority it was queued with */
                         priority: number;
@@ -13794,6 +14138,15 @@ export interface operations {
                                     /** @description the same in words */
                                     message: string;
                                 };
+                            } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
                             } | null;
                             solver_name: string;
                             /** @description readable through GET /api/v2/models/executions/{id} */
@@ -15435,6 +15788,21 @@ export interface operations {
                         ranging?: boolean;
                         /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
                         explain_infeasibility?: boolean;
+                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+                        initial_basis?: {
+                            /** @description variable name → its status in the basis */
+                            columns: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                            /** @description constraint name → its row's status in the basis */
+                            rows: {
+                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                            };
+                        };
+                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+                        initial_solution?: {
+                            [key: string]: number;
+                        };
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -15782,6 +16150,8 @@ export interface operations {
                          */
                         timezone?: string;
                     } | null;
+                    /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                    warm_start?: "previous_run" | null;
                 };
             };
         };
@@ -15838,6 +16208,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                         /** @description plaintext; in this response only, never again */
                         trigger_secret: string;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
@@ -16061,6 +16433,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                     };
                 };
             };
@@ -16337,6 +16711,8 @@ export interface operations {
                          */
                         timezone?: string;
                     } | null;
+                    /** @description ours: see the create body; null turns it off */
+                    warm_start?: "previous_run" | null;
                 };
             };
         };
@@ -16393,6 +16769,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
                         webhook_secret?: string;
                     };
@@ -16620,6 +16998,8 @@ export interface operations {
                         } | null;
                         /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
                         next_fire_at: string | null;
+                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+                        warm_start: "previous_run" | null;
                     };
                 };
             };
@@ -17257,6 +17637,15 @@ export interface operations {
                                         message: string;
                                     };
                                 } | null;
+                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                                warm_start?: {
+                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                    accepted: boolean;
+                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                    objective_of_start: number | null;
+                                    /** @description why the start was not used, or was infeasible or partial */
+                                    note?: string;
+                                } | null;
                                 /**
                                  * @description what the solver itself answered
                                  * @enum {string}
@@ -17401,6 +17790,17 @@ export interface operations {
                                         [key: string]: number;
                                     };
                                 }[];
+                                /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                                basis?: {
+                                    /** @description variable name → its status in the basis */
+                                    columns: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                    /** @description constraint name → its row's status in the basis */
+                                    rows: {
+                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                    };
+                                };
                                 /**
                                  * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                                  * @constant
@@ -17658,6 +18058,15 @@ export interface operations {
                                     message: string;
                                 };
                             } | null;
+                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+                            warm_start?: {
+                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                                accepted: boolean;
+                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                                objective_of_start: number | null;
+                                /** @description why the start was not used, or was infeasible or partial */
+                                note?: string;
+                            } | null;
                             /**
                              * @description what the solver itself answered
                              * @enum {string}
@@ -17802,6 +18211,17 @@ export interface operations {
                                     [key: string]: number;
                                 };
                             }[];
+                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+                            basis?: {
+                                /** @description variable name → its status in the basis */
+                                columns: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                                /** @description constraint name → its row's status in the basis */
+                                rows: {
+                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                                };
+                            };
                             /**
                              * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
                              * @constant

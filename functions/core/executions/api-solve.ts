@@ -10,6 +10,7 @@ import { numericsOf } from "../problem/numerics.js";
 import { solveResponseOf } from "../solvers/result.js";
 import { emptyResult, type SolverResult } from "../solvers/types.js";
 import { type VerifiedSolve, verifiedSolve, verifyResult } from "../solvers/verification.js";
+import { assessStart, warmStartOf } from "../solvers/warm-start.js";
 import type { WorkerHeartbeats } from "../health/worker-heartbeats.js";
 import type { MetricsStore } from "../store/metrics.js";
 import type { BlobStore } from "../blob/blob-store.js";
@@ -138,7 +139,12 @@ export class ApiSolver {
       logger.info("API-side solve ran out of the API's budget; back to the fleet", { execution_id: record.id, budget_seconds: timeLimitSeconds });
       return (await executionStore.release(record.org_id, record.id, owner, clock.now())) ? "released" : null;
     }
-    const response: SolveResponse = solveResponseOf(record.id, API_SOLVER, accepted, gate);
+    const start = record.settings.initial_solution;
+    const response: SolveResponse = {
+      ...solveResponseOf(record.id, API_SOLVER, accepted, gate),
+      // jaos takes no MIP start: the result says so, with the start's own worth (solvers/warm-start.ts).
+      ...(start ? { warm_start: warmStartOf(problem, API_SOLVER, assessStart(problem, start), undefined) } : {}),
+    };
     const final = gate.status === "error" ? "failed" : "completed";
     const ref = await storePayload(blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
     const now = clock.now();

@@ -3,7 +3,7 @@ import { ProblemSchema } from "../problem/schema.js";
 import { PrioritySchema } from "../queue/priority.js";
 import { IncumbentSchema } from "../progress/schemas.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
-import { SolverChoiceSchema, SolverResultSchema, SolverStatusSchema } from "../solvers/types.js";
+import { BasisSchema, SolverChoiceSchema, SolverResultSchema, SolverStatusSchema } from "../solvers/types.js";
 import { NumericsSchema } from "../problem/numerics.js";
 import { VerificationSchema } from "../solvers/verification-schema.js";
 import { AutoChoiceSchema } from "../solvers/recommendation/schemas.js";
@@ -46,6 +46,9 @@ export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds
     .array(z.object({ objective_value: z.number(), solution: z.record(z.string(), z.number()) }))
     .optional()
     .describe("with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s"),
+  basis: BasisSchema.optional().describe(
+    "an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis",
+  ),
   solution_pool: z
     .literal("unsupported")
     .optional()

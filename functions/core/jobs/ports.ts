@@ -7,8 +7,9 @@ import type { Notifications } from "../notifications/notifications.js";
 import type { Problem } from "../problem/schema.js";
 import type { ProgressWriter } from "../progress/recorder.js";
 import type { InventoryEntry } from "../solvers/inventory.js";
-import type { SolveSettings, SolverName } from "../solvers/types.js";
+import type { Basis, SolveSettings, SolverName } from "../solvers/types.js";
 import type { GateInput } from "../solvers/verification.js";
+import type { StartUse } from "../solvers/warm-start.js";
 import type { IdentityStore } from "../store/identity.js";
 import type { Leases } from "../store/leases.js";
 import type { MetricsStore } from "../store/metrics.js";
@@ -29,6 +30,12 @@ export interface SolveProgressSink {
 export interface SolvedResult extends GateInput {
   /** Distinct feasible solutions, best first (settings.solutionPoolSize above 1), or "unsupported". */
   solution_pool?: { objective_value: number; solution: Record<string, number> }[] | "unsupported";
+  /** With settings.initialSolution: what the adapter did with the start (absent: the solver takes none). */
+  start_use?: StartUse;
+  /** With settings.initialBasis on an LP: what the adapter did with the basis. */
+  basis_use?: StartUse;
+  /** An LP's optimal basis by name (native HiGHS): what a later solve's initial_basis takes. */
+  basis?: Basis;
 }
 
 /** Runs one solver of this machine (the container passes its SolverToolkit), and lists them. */

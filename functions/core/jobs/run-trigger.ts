@@ -8,7 +8,7 @@ import { solveExecution } from "./solve-execution.js";
 
 /** What a trigger run's job needs besides every job's ports: the run's store, its outcome's rules, and what starts its execution. */
 export interface TriggerRunJobPorts extends JobPorts, Omit<RunExecutionDeps, "executionStore" | "triggerStore"> {
-  triggerStore: Pick<TriggerStore, "acquireRun" | "renewRun" | "getTrigger" | "finishRun" | "setRunFields">;
+  triggerStore: Pick<TriggerStore, "acquireRun" | "renewRun" | "getTrigger" | "finishRun" | "setRunFields" | "recentRuns">;
   /** The run's final fields (its webhook decided in the same write), then its webhook queued and its notification. */
   runOutcomes: Pick<RunOutcomes, "finalFields" | "announce">;
 }

@@ -13,6 +13,7 @@ import { toSolveSettings } from "../solvers/settings.js";
 import type { SolveSettings, SolverName } from "../solvers/types.js";
 import { nameViolationPlace, verifiedSolve, type VerifiedSolve, verifyPool } from "../solvers/verification.js";
 import { traceMark } from "../trace/solve-trace.js";
+import { assessStart, basisWarmStart, startForSolver, warmStartOf } from "../solvers/warm-start.js";
 import type { JobPorts, SolvedResult } from "./ports.js";
 
 export interface SolveExecutionOptions {
@@ -36,8 +37,14 @@ export interface SolvedExecution {
 export async function solveExecution(ports: JobPorts, options: SolveExecutionOptions): Promise<SolvedExecution> {
   const { record, problem, signal } = options;
   traceMark("solve_start", record.id);
-  const settings = toSolveSettings(record.settings);
   const solver = record.solver_name as SolverName;
+  // A MIP start is checked against the model before any solver sees it (solvers/warm-start.ts).
+  const { initialSolution, initialBasis, ...plain } = toSolveSettings(record.settings);
+  const start = initialSolution ? assessStart(problem, initialSolution) : null;
+  const startValues = startForSolver(problem, start);
+  // A starting basis is an LP's (a MILP's result notes it was ignored).
+  const basis = initialBasis && !hasIntegers(problem) ? initialBasis : undefined;
+  const settings: SolveSettings = { ...plain, ...(startValues ? { initialSolution: startValues } : {}), ...(basis ? { initialBasis: basis } : {}) };
   const recorder = new ProgressRecorder(ports.progress, record.org_id, record.id, { sense: problem.sense });
   let gate: VerifiedSolve<SolvedResult>;
   try {
@@ -70,6 +77,8 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     ...finalProgress(problem, settings, gate, recorder),
     // With `auto`: why this solver, where a result travels without its execution (a webhook, a trigger run).
     ...(record.auto_choice ? { auto_choice: record.auto_choice } : {}),
+    ...warmStartField(problem, record.solver_name, { start, basis: initialBasis, result }),
+    ...(result.basis ? { basis: result.basis } : {}),
   };
   const final = gate.status === "error" ? "failed" : "completed";
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
@@ -92,6 +101,17 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   await ports.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);
   if (record.notify) await notifyExecution(ports, { record, response, final });
   return { response, final };
+}
+
+/** The result's `warm_start`: an LP's basis when one was given, else the MIP start's; absent when neither was. */
+function warmStartField(
+  problem: Problem,
+  solver: string,
+  given: { start: ReturnType<typeof assessStart> | null; basis: unknown; result: SolvedResult },
+): Partial<SolveResponse> {
+  if (given.basis && !(hasIntegers(problem) && given.start)) return { warm_start: basisWarmStart(problem, solver, given.result.basis_use) };
+  if (given.start) return { warm_start: warmStartOf(problem, solver, given.start, given.result.start_use) };
+  return {};
 }
 
 /**

@@ -8,6 +8,8 @@ import { assertPriorityAllowed } from "../queue/priority.js";
 import { type Problem, type ProblemStats, problemStats } from "../problem/schema.js";
 import { isSerializedProblem, type SerializedProblem } from "../problem/serialized.js";
 import { resolveSettings, type Settings, type SettingsRequest } from "../solvers/settings.js";
+import { assertBasisNamesKnown, assertStartNamesKnown } from "../solvers/warm-start.js";
+import { invalid } from "../errors.js";
 import { assertWithinCaps, modelCaps } from "./model-caps.js";
 import type { PriorityBudget } from "./priority-budget.js";
 import type { DailyQuota } from "./quota.js";
@@ -83,6 +85,8 @@ export class SolveAdmission {
     const serialized = isSerializedProblem(request.problem) ? request.problem : null;
     const stats = serialized ? serialized.stats : problemStats(request.problem as Problem);
     assertWithinCaps(modelCaps(config), stats);
+    this.checkStart(request);
+    this.checkBasis(request);
     const plan = await request.plan(stats);
     const settings = resolveSettings(config, request.settings);
     const creditsEach = credits.perSolve(stats, settings.time_limit_seconds);
@@ -115,5 +119,31 @@ export class SolveAdmission {
           ? await storePayloadBytes(this.deps.blobs, key, serialized.json, config.inlinePayloadMaxBytes)
           : await storePayload(this.deps.blobs, key, request.problem, config.inlinePayloadMaxBytes);
     return { id, stats, settings, plan, creditsEach, problem };
+  }
+
+  /**
+   * A MIP start is bounded like the model (the instance's variable cap) and, on a problem in hand, names
+   * only its variables (warm-start.ts). A problem built elsewhere arrives as bytes nothing here parses:
+   * its start's unknown names are dropped by the worker, with a note in the result.
+   */
+  private checkStart<P>(request: AdmissionRequest<P>): void {
+    const start = request.settings?.initial_solution;
+    if (!start) return;
+    const cap = this.deps.config.instanceMaxVariables;
+    const entries = Object.keys(start).length;
+    if (cap > 0 && entries > cap) throw invalid(["body", "settings", "initial_solution"], `${entries} values; at most ${cap} (the instance's variable cap)`);
+    if (!isSerializedProblem(request.problem)) assertStartNamesKnown(request.problem, start);
+  }
+
+  /** A starting basis: bounded by the instance's variable and constraint caps, and naming only the problem's columns and rows. */
+  private checkBasis<P>(request: AdmissionRequest<P>): void {
+    const basis = request.settings?.initial_basis;
+    if (!basis) return;
+    const { instanceMaxVariables: vars, instanceMaxConstraints: rows } = this.deps.config;
+    const columns = Object.keys(basis.columns).length;
+    const statuses = Object.keys(basis.rows).length;
+    if ((vars > 0 && columns > vars) || (rows > 0 && statuses > rows))
+      throw invalid(["body", "settings", "initial_basis"], `${columns} column and ${statuses} row statuses; at most ${vars} and ${rows} (the instance's caps)`);
+    if (!isSerializedProblem(request.problem)) assertBasisNamesKnown(request.problem, basis);
   }
 }

@@ -39,7 +39,37 @@ export interface SolveSettings {
    * `primalTolerance`; jaos and glpsol have none.
    */
   feasibilityTolerance?: number;
+  /**
+   * A MIP start by variable name (settings.initial_solution, checked by warm-start.ts; only names of the
+   * problem reach an adapter): native HiGHS, SCIP and CBC are given it, the others ignore it with a note.
+   */
+  initialSolution?: Record<string, number>;
+  /** A starting basis for an LP by column and row name (settings.initial_basis): native HiGHS takes it. */
+  initialBasis?: Basis;
 }
+
+/** HiGHS's basis statuses (HighsBasisStatus, in its order): at the lower bound, basic, at the upper, free at zero, nonbasic. */
+export const BASIS_STATUSES = ["lower", "basic", "upper", "zero", "nonbasic"] as const;
+const BasisStatusSchema = z.enum(BASIS_STATUSES);
+export const BasisSchema = z.object({
+  columns: z.record(z.string().min(1).max(255), BasisStatusSchema).describe("variable name → its status in the basis"),
+  rows: z.record(z.string().min(1).max(255), BasisStatusSchema).describe("constraint name → its row's status in the basis"),
+});
+export type Basis = z.infer<typeof BasisSchema>;
+export type BasisStatus = (typeof BASIS_STATUSES)[number];
+
+/** What became of a MIP start (settings.initial_solution) in one solve. */
+export const WarmStartSchema = z.object({
+  accepted: z
+    .boolean()
+    .describe("the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it)"),
+  objective_of_start: z
+    .number()
+    .nullable()
+    .describe("the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out"),
+  note: z.string().optional().describe("why the start was not used, or was infeasible or partial"),
+});
+export type WarmStart = z.infer<typeof WarmStartSchema>;
 
 const RangeSchema = z.object({
   down: z.number().nullable().describe("lowest value keeping the basis optimal; null = no limit"),
@@ -143,6 +173,9 @@ export const SolverMeasuresSchema = z.object({
   infeasibility: InfeasibilitySchema.nullable()
     .optional()
     .describe("with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise"),
+  warm_start: WarmStartSchema.nullable()
+    .optional()
+    .describe("with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise"),
 });
 
 export type SolverMeasures = z.infer<typeof SolverMeasuresSchema>;

@@ -11,6 +11,8 @@ import type { ExecutionStore } from "../executions/store.js";
 import type { SolverChoice } from "../solvers/types.js";
 import { SOLVER_OVERRIDE } from "./overrides.js";
 import type { RunRecord, TriggerStore } from "./store.js";
+import type { BlobStore } from "../blob/blob-store.js";
+import { previousRunStart } from "./warm-start.js";
 
 /** What starting a run's execution reads and writes (the services, or a test's fakes). */
 export interface RunExecutionDeps {
@@ -18,7 +20,8 @@ export interface RunExecutionDeps {
   documentStore: Pick<DocumentStore, "get">;
   executions: Pick<ExecutionService, "admit" | "keepModelNames">;
   executionStore: Pick<ExecutionStore, "createRunning">;
-  triggerStore: Pick<TriggerStore, "setRunFields">;
+  triggerStore: Pick<TriggerStore, "setRunFields" | "recentRuns">;
+  blobs: BlobStore;
   clock: Clock;
 }
 
@@ -44,12 +47,18 @@ export async function startRunExecution(services: RunExecutionDeps, run: RunReco
     ({ problem, names } = documents.compile(await documents.model(version), modelOverrides, document?.name ?? run.document_id));
     // A run a stopping worker handed back after its charge has paid already (credits_charged).
     const prepaid = run.credits_charged != null;
+    // warm_start "previous_run": the previous successful run's solution (and an LP's basis), on the names this model still has.
+    const start = run.warm_start === "previous_run" ? await previousRunStart(services, run, problem) : {};
     const admitted = await services.executions.admit(
       run.org_id,
       run.created_by,
       problem,
       run.solver_name as SolverChoice,
-      { time_limit_seconds: run.settings.time_limit_seconds, gap_tolerance: run.settings.gap_tolerance },
+      {
+        time_limit_seconds: run.settings.time_limit_seconds,
+        gap_tolerance: run.settings.gap_tolerance,
+        ...start,
+      },
       prepaid,
     );
     const now = services.clock.now();

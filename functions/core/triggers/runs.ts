@@ -233,6 +233,7 @@ export class TriggerRuns {
       started_at: null,
       completed_at: null,
       webhook: null,
+      ...(trigger.warm_start ? { warm_start: trigger.warm_start } : {}),
     };
     let resolved: ResolvedInput;
     try {

@@ -19,6 +19,13 @@ export const ScheduleSchema = z
   })
   .describe("ours: runs the trigger on its own (source schedule); counts towards INSTANCE_MAX_CRON_SCHEDULES");
 export type ScheduleInput = z.infer<typeof ScheduleSchema>;
+/** Issue 29: each run of the trigger may start from the previous successful run's solution. */
+export const TriggerWarmStartSchema = z
+  .enum(["previous_run"])
+  .nullable()
+  .describe(
+    "ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none",
+  );
 const TriggerPriority = PrioritySchema.describe("ours: -100..100, default 0: the band every run of the trigger is queued on; above 0 admins and owners only");
 
 export const CreateTriggerSchema = z.object({
@@ -33,6 +40,7 @@ export const CreateTriggerSchema = z.object({
   workspace_id: z.string().min(1).optional().describe("the organization's default workspace when omitted"),
   priority: TriggerPriority,
   schedule: ScheduleSchema.nullable().optional().describe("ours: null or omitted: the trigger runs only when fired"),
+  warm_start: TriggerWarmStartSchema.optional(),
 });
 export type CreateTriggerInput = z.infer<typeof CreateTriggerSchema>;
 
@@ -47,6 +55,7 @@ export const UpdateTriggerSchema = z.object({
   document_id: z.unknown().optional().describe("cannot be changed: answers 422"),
   priority: z.number().int().min(PRIORITY_MIN).max(PRIORITY_MAX).optional().describe("ours: see the create body; above 0 admins and owners only"),
   schedule: ScheduleSchema.nullable().optional().describe("ours: a new schedule replaces the old one; null removes it"),
+  warm_start: TriggerWarmStartSchema.optional().describe("ours: see the create body; null turns it off"),
 });
 export type UpdateTriggerInput = z.infer<typeof UpdateTriggerSchema>;
 
@@ -83,6 +92,7 @@ export const TriggerViewSchema = z.object({
   priority: z.number().int().describe("ours: the band its runs are queued on"),
   schedule: z.object({ expression: z.string(), timezone: z.string() }).nullable().describe("ours: null when the trigger has no schedule"),
   next_fire_at: z.string().nullable().describe("ours: when the schedule fires next; null without a schedule, when disabled, or after a past at()"),
+  warm_start: TriggerWarmStartSchema,
 });
 const GeneratedWebhookSecret = z
   .string()

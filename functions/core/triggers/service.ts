@@ -71,6 +71,7 @@ export class TriggerService {
       updated_at: isoTime(now),
       priority: input.priority,
       schedule: input.schedule ? scheduleOf(input.schedule, now) : null,
+      warm_start: input.warm_start ?? null,
     };
     const webhookSecret = input.webhook_secret ?? generated;
     // Sealed before it reaches the table (webhooks/secret-box.ts); the response shows a generated one once, from memory.
@@ -173,6 +174,7 @@ export class TriggerService {
         webhook_secret: sealed,
         priority: input.priority,
         schedule: input.schedule === undefined ? undefined : input.schedule && scheduleOf(input.schedule, now),
+        warm_start: input.warm_start,
       },
       now,
     );
@@ -271,5 +273,6 @@ export function triggerView(t: TriggerRecord, nowMs: number): TriggerView {
     priority: t.priority ?? 0,
     schedule: t.schedule ? { expression: t.schedule.expression, timezone: t.schedule.timezone } : null,
     next_fire_at: next === null ? null : isoTime(next),
+    warm_start: t.warm_start ?? null,
   };
 }

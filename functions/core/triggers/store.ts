@@ -45,6 +45,8 @@ export interface TriggerRecord {
   priority?: number;
   /** Absent or null: no schedule. `anchor_at` is when it was set: a rate counts its periods from there. */
   schedule?: TriggerSchedule | null;
+  /** Issue 29: runs start from the previous successful run's solution; absent or null: no warm start. */
+  warm_start?: "previous_run" | null;
 }
 
 export interface TriggerSchedule {
@@ -101,6 +103,8 @@ export interface RunRecord {
   started_at: string | null;
   completed_at: string | null;
   webhook: WebhookState | null;
+  /** The trigger's warm start when the run was started (triggers/warm-start.ts); absent: none. */
+  warm_start?: "previous_run";
 }
 
 export const ACTIVE_RUN_KIND = "trigger_run";
@@ -271,6 +275,17 @@ export class TriggerStore {
       } while (start && items.length < pageSize);
     }
     return { items, total: await this.countRuns(triggerId) };
+  }
+
+  /** The newest runs, newest first (a warm start looks for the previous successful one among them). */
+  async recentRuns(triggerId: string, limit: number): Promise<RunRecord[]> {
+    const got = await this.table.queryPage<Record<string, unknown>>({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+      ExpressionAttributeValues: { ":pk": keys.triggerRun.partition(triggerId), ":p": keys.triggerRun.prefix },
+      ScanIndexForward: false,
+      Limit: limit,
+    });
+    return got.items.map((i) => fromItem<RunRecord>(i));
   }
 
   countRuns(triggerId: string): Promise<number> {

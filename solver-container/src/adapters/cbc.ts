@@ -6,6 +6,7 @@ import { hasIntegers, hasOpenIntegerColumn, hasQuadratic } from "../../../functi
 import { originalObjective, type WrittenProblem } from "../../../functions/core/problem/write-common.js";
 import { dualFields, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
+import type { StartUse } from "../../../functions/core/solvers/warm-start.js";
 import { parseCbcLog, parseCbcProgressLine, parseCbcSavedSolution, parseCbcSolution, type CbcLogSummary, type CbcSolutionFile } from "./cbc-output.js";
 import { checkLpOptimum, emptyRowConflict, pointViolation, POINT_TOLERANCE, settleClaim, withoutEmptyRows, type SolveAuxiliary } from "./certificates.js";
 import { lineBuffered, ranOutOfMemory, runChild, type ChildRunOutcome } from "./process.js";
@@ -37,6 +38,8 @@ interface CbcRun {
   /** `saveSolution`'s objective, column values and row duals in full precision (null when CBC saved none). */
   saved: { objective: number; values: number[]; rowDuals: number[] } | null;
   written: WrittenProblem;
+  /** With a MIP start: what CBC said of it (null: nothing). */
+  start: StartUse | null;
   progress: Progress;
 }
 
@@ -52,7 +55,7 @@ export const CBC_PREPROCESS_MIN_COLUMNS = 100;
  * `solu` writes the verdict and 8 significant digits; `saveSolution` the same values as doubles (see
  * parseCbcSavedSolution), which are the ones reported and checked.
  */
-export function cbcArguments(file: string, solutionFile: string, settings: SolveSettings, preprocess = true): string[] {
+export function cbcArguments(file: string, solutionFile: string, settings: SolveSettings, preprocess = true, startFile?: string): string[] {
   const args = [file, "timeMode", "elapsed", "sec", String(settings.timeLimitSeconds), "ratio", String(settings.gapTolerance)];
   if (settings.threads > 1) args.push("threads", String(settings.threads));
   // The verification gate's repeat of a big-M trickle (CBC's default is 1e-7).
@@ -60,7 +63,27 @@ export function cbcArguments(file: string, solutionFile: string, settings: Solve
   // And of a row held only within a tolerance relative to its big terms (CBC's default is 1e-7).
   if (settings.feasibilityTolerance !== undefined) args.push("primalTolerance", String(settings.feasibilityTolerance));
   if (!preprocess) args.push("preprocess", "off");
+  // A MIP start (settings.initialSolution), as CBC's own solution listing: "index name value" per line.
+  if (startFile) args.push("mips", startFile);
   return [...args, "solve", "solu", solutionFile, "saveSolution", `${solutionFile}.bin`];
+}
+
+/** A MIP start in CBC's solution-listing format, by the file's safe column names. */
+export function mipStartText(written: WrittenProblem, start: Record<string, number>): string {
+  const lines: string[] = [];
+  written.columnNames.forEach((name, j) => {
+    const value = start[name];
+    if (value !== undefined) lines.push(`${j} ${written.fileColumnNames[j]} ${value}`);
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+/** CBC's word on a MIP start, from its log: "MIPStart provided solution with cost …" or "… could not be used …". */
+export function cbcStartUse(log: string): StartUse {
+  if (/MIPStart provided solution with cost/i.test(log)) return { passed: true, solverAccepted: true };
+  if (/mipstart values could not be used to build a solution/i.test(log))
+    return { passed: true, solverAccepted: false, note: "CBC could not build a solution from the start" };
+  return { passed: true, solverAccepted: null };
 }
 
 export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
@@ -72,14 +95,17 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     const written = writeMps(problem, { safeNames: true, omitObjectiveConstant: true, sense: "minimize" });
     const stem = path.join(context.workDir, `cbc-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);
+    // Only the solve itself gets the start: auxiliary runs (certificates) solve other problems.
+    const startFile = purpose.startsWith("solve") && settings.initialSolution ? `${stem}.start` : undefined;
+    if (startFile) await writeFile(startFile, mipStartText(written, settings.initialSolution!));
     const progress = noProgress();
     // Only the solve itself streams to the recorder: auxiliary runs (certificates) solve other problems.
     const sink = purpose.startsWith("solve") ? context.progress : undefined;
     const outcome = await runChild({
       // Line-buffered only when someone records the progress: else the lines are read at the end anyway.
       ...(sink
-        ? lineBuffered(command, cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess))
-        : { command, args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess) }),
+        ? lineBuffered(command, cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess, startFile))
+        : { command, args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess, startFile) }),
       cwd: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,
@@ -107,6 +133,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
           : null,
       written,
       progress,
+      start: startFile ? cbcStartUse(outcome.stdout) : null,
     };
   }
 
@@ -181,6 +208,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
 
       const result = blankResult("error", version);
       result.settings_applied = main.log.echoed;
+      if (main.start) result.start_use = main.start;
       result.solver_time_seconds = main.log.wallSeconds;
       result.iterations = main.log.iterations;
       result.nodes = main.log.nodes;

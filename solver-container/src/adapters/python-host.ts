@@ -65,6 +65,12 @@ export interface PythonResult {
    * bounds, its own irreducibility verdict); null when it gave none (HiGHS on a MILP, a time-out).
    */
   iis?: { rows: number[]; bounds: [number, "lower" | "upper" | "both"][]; irreducible: boolean } | null;
+  /** With settings.initial_solution on a MILP: whether the start reached the solver, its word on it (null: none), a note. */
+  start?: { passed: boolean; accepted: boolean | null; note: string | null };
+  /** With settings.initial_basis on an LP (HiGHS): whether the basis reached HiGHS and was a basis. */
+  basis_start?: { passed: boolean; accepted: boolean | null; note: string | null };
+  /** An LP's optimal basis (HiGHS): HighsBasisStatus numbers by column and by row. */
+  basis?: { col: number[]; row: number[] };
 }
 
 export interface PythonRunOptions {

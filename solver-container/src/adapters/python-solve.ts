@@ -1,7 +1,8 @@
 import { hasOpenIntegerColumn, type Problem } from "../../../functions/core/problem/schema.js";
 import { checkLpOptimum, pointViolation, POINT_TOLERANCE, type SolveAuxiliary } from "./certificates.js";
 import { explanationSearchSeconds, infeasibilityOf, type Member } from "../../../functions/core/solvers/iis/index.js";
-import type { Infeasibility, Ranging, SolveSettings } from "../../../functions/core/solvers/types.js";
+import { type Basis, BASIS_STATUSES, type BasisStatus, type Infeasibility, type Ranging, type SolveSettings } from "../../../functions/core/solvers/types.js";
+import type { StartUse } from "../../../functions/core/solvers/warm-start.js";
 import { namedSolution, toMatrixForm } from "./matrix-form.js";
 import { dualFields, dualsWithSingletonRows, type LpDuals, normaliseDuals } from "../../../functions/core/solvers/duals.js";
 import type { PythonResult, PythonRuntime, PythonSolverName } from "./python-host.js";
@@ -41,6 +42,8 @@ export async function solveInPython(
         ...(explainSeconds > 0 ? { explain_infeasibility: true, explain_seconds: explainSeconds } : {}),
         ...(settings.integralityTolerance !== undefined ? { integrality_tolerance: settings.integralityTolerance } : {}),
         ...(settings.feasibilityTolerance !== undefined ? { feasibility_tolerance: settings.feasibilityTolerance } : {}),
+        ...(settings.initialSolution ? { initial_solution: startByColumn(colNames, settings.initialSolution) } : {}),
+        ...(settings.initialBasis && solver === "highs" ? { initial_basis: basisByIndex(problem, settings.initialBasis) } : {}),
       },
     },
     {
@@ -63,6 +66,9 @@ export async function solveInPython(
       solver_time_seconds: r.solver_time_seconds,
       solution: r.solution ? namedSolution({ colNames }, r.solution) : null,
       settings_applied: r.settings_applied,
+      ...(r.start ? { start_use: startUseOf(r.start) } : {}),
+      ...(r.basis_start ? { basis_use: startUseOf(r.basis_start) } : {}),
+      ...(r.basis ? { basis: namedBasis(problem, r.basis) } : {}),
       ...(r.solution_pool
         ? { solution_pool: r.solution_pool.map((p) => ({ objective_value: p.objective_value, solution: namedSolution({ colNames }, p.solution) })) }
         : {}),
@@ -82,6 +88,46 @@ export async function solveInPython(
   // allocation under the ceiling into its own memory-limit result).
   const oom = outcome.failure !== null && /killed by signal 9\b/.test(outcome.failure);
   return finish(blankResult("error", version, oom ? memoryLimitMessage(SOLVER_TITLES[solver], context.memoryMb) : outcome.failure), started);
+}
+
+const startUseOf = (s: NonNullable<PythonResult["start"]>): StartUse => ({ passed: s.passed, solverAccepted: s.accepted, ...(s.note ? { note: s.note } : {}) });
+
+/**
+ * A basis by name as HiGHS numbers it, every column and row given: a name left out starts nonbasic at
+ * a finite bound (at zero when free), a row left out basic.
+ */
+function basisByIndex(problem: Problem, basis: Basis): { col: number[]; row: number[] } {
+  const code = (s: BasisStatus) => BASIS_STATUSES.indexOf(s);
+  const col = problem.variables.map((v) => {
+    const given = basis.columns[v.name];
+    if (given) return code(given);
+    return code(v.lb !== null ? "lower" : v.ub !== null ? "upper" : "zero");
+  });
+  const row = problem.constraints.map((c) => code(basis.rows[c.name] ?? "basic"));
+  return { col, row };
+}
+
+function namedBasis(problem: Problem, basis: { col: number[]; row: number[] }): Basis | undefined {
+  if (basis.col.length !== problem.variables.length || basis.row.length !== problem.constraints.length) return undefined;
+  const status = (k: number) => BASIS_STATUSES[k] ?? "nonbasic";
+  return {
+    columns: Object.fromEntries(problem.variables.map((v, j) => [v.name, status(basis.col[j]!)])),
+    rows: Object.fromEntries(problem.constraints.map((c, i) => [c.name, status(basis.row[i]!)])),
+  };
+}
+
+/** A MIP start by column index, as the runners take it (solve_common.start_columns). */
+function startByColumn(colNames: string[], start: Record<string, number>): { index: number[]; value: number[] } {
+  const index: number[] = [];
+  const value: number[] = [];
+  colNames.forEach((name, j) => {
+    const v = start[name];
+    if (v !== undefined) {
+      index.push(j);
+      value.push(v);
+    }
+  });
+  return { index, value };
 }
 
 /** The solver's IIS by name; `verified` is the checker's to set (explain.ts). */

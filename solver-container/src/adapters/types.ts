@@ -1,6 +1,7 @@
 import type { Problem } from "../../../functions/core/problem/schema.js";
-import type { SolveSettings, SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
+import type { Basis, SolveSettings, SolverName, SolverResult } from "../../../functions/core/solvers/types.js";
 import type { VerdictCertificate } from "../../../functions/core/solvers/verification.js";
+import type { StartUse } from "../../../functions/core/solvers/warm-start.js";
 
 /**
  * The contract between the solver container's worker and one solver.
@@ -83,6 +84,16 @@ export interface AdapterResult extends SolverResult {
    * a finished integer search), which the verification gate cross-checks on risky numerics.
    */
   certificate?: VerdictCertificate | null;
+  /**
+   * With `settings.initialSolution`: whether the start reached the solver and what the solver said of it.
+   * Absent from adapters of solvers that take no MIP start (GLPK, jaos, HiGHS WebAssembly): the result
+   * then notes the start was ignored (warm-start.ts).
+   */
+  start_use?: StartUse;
+  /** With `settings.initialBasis` on an LP: whether native HiGHS took the basis. Absent from the others. */
+  basis_use?: StartUse;
+  /** An LP's optimal basis by name (native HiGHS), for a later solve's `initial_basis`. */
+  basis?: Basis;
 }
 
 export interface PoolSolution {

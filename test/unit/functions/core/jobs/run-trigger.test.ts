@@ -38,7 +38,7 @@ const queuedRun = (): RunRecord => ({
   webhook: null,
 });
 
-function world(solve: SolvePort["solve"], options: { refuse?: AppError } = {}) {
+function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted?: unknown[] } = {}) {
   const w = fakeJobPorts(solve);
   const triggerStore = fakeTriggerRunStore();
   triggerStore.runs.put("run_1", queuedRun());
@@ -61,7 +61,8 @@ function world(solve: SolvePort["solve"], options: { refuse?: AppError } = {}) {
     },
     documentStore: { get: async () => ({ name: "plan" }) as never },
     executions: {
-      admit: async () => {
+      admit: async (...args: unknown[]) => {
+        options.admitted?.push(args[4]);
         if (options.refuse) throw options.refuse;
         return {
           id: "exe_run",
@@ -155,5 +156,42 @@ describe("the trigger run job", () => {
     };
     await runTrigger(w.ports, w.job);
     expect(renewed).toEqual(["EXE#exe_run"]);
+  });
+});
+
+describe("the trigger run job: warm_start previous_run", () => {
+  const previous = (id: string, status: RunRecord["status"], createdAt: string, solution: Record<string, number> | null): RunRecord & { lease_owner: null } =>
+    ({
+      ...queuedRun(),
+      id,
+      status,
+      created_at: createdAt,
+      lease_owner: null,
+      result: { inline: JSON.stringify({ status: "optimal", solution }) },
+    }) as never;
+
+  it("gives the previous successful run's solution, on the names the model still has, as the run's MIP start", async () => {
+    const admitted: unknown[] = [];
+    const w = world(async () => OPTIMUM, { admitted });
+    Object.assign(w.triggerStore.runs.items.get("run_1")!, { warm_start: "previous_run", created_at: "2026-11-02T00:00:00.000Z" });
+    w.triggerStore.runs.put("run_0", previous("run_0", "completed", "2026-11-01T00:00:00.000Z", { x: 3, y: 2, gone: 7 }));
+    w.triggerStore.runs.put("run_f", previous("run_f", "failed", "2026-11-01T12:00:00.000Z", { x: 9, y: 9 }));
+    await runTrigger(w.ports, w.job);
+    expect(admitted).toEqual([{ time_limit_seconds: 60, gap_tolerance: 1e-4, initial_solution: { x: 3, y: 2 } }]);
+    expect(w.run().status).toBe("completed");
+  });
+
+  it("starts cold without the setting, or without a previous successful run", async () => {
+    const admitted: unknown[] = [];
+    const w = world(async () => OPTIMUM, { admitted });
+    w.triggerStore.runs.put("run_0", previous("run_0", "completed", "2026-10-31T00:00:00.000Z", { x: 3, y: 2 }));
+    await runTrigger(w.ports, w.job);
+    const cold = world(async () => OPTIMUM, { admitted });
+    Object.assign(cold.triggerStore.runs.items.get("run_1")!, { warm_start: "previous_run" });
+    await runTrigger(cold.ports, cold.job);
+    expect(admitted).toEqual([
+      { time_limit_seconds: 60, gap_tolerance: 1e-4 },
+      { time_limit_seconds: 60, gap_tolerance: 1e-4 },
+    ]);
   });
 });

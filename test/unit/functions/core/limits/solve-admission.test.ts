@@ -187,3 +187,21 @@ describe("the solve route takes any positive time limit", () => {
     expect(settings).toEqual({ time_limit_seconds: 200_000 });
   });
 });
+
+describe("solve admission: a MIP start", () => {
+  it("refuses a start naming variables the problem has not, before charging", async () => {
+    const w = world();
+    const refused = w.admission.admit(request(problem(2), { settings: { initial_solution: { x0: 1, nope: 2 } } }));
+    await expect(refused).rejects.toMatchObject({ code: "validation_error", status: 422, detail: expect.stringContaining('"nope"') });
+    expect(w.log).toEqual([]);
+  });
+
+  it("refuses a start past the instance's variable cap, and keeps a good one in the settings", async () => {
+    const capped = world({ env: { INSTANCE_MAX_VARIABLES: "2" } });
+    await expect(capped.admission.admit(request(problem(2), { settings: { initial_solution: { x0: 1, x1: 0, x2: 0 } } }))).rejects.toMatchObject({
+      code: "validation_error",
+    });
+    const admitted = await world().admission.admit(request(problem(2), { settings: { initial_solution: { x0: 1 } } }));
+    expect(admitted.settings.initial_solution).toEqual({ x0: 1 });
+  });
+});

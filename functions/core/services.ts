@@ -8,6 +8,8 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ComparisonService } from "./comparisons/service.js";
 import { ComparisonStore } from "./comparisons/store.js";
+import { MatrixService } from "./matrices/service.js";
+import { MatrixStore } from "./matrices/store.js";
 import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
 import { ApiSolver, type ApiSolveEngine } from "./executions/api-solve.js";
@@ -90,6 +92,8 @@ export interface Services {
   projects: ProjectService;
   comparisonStore: ComparisonStore;
   comparisons: ComparisonService;
+  matrixStore: MatrixStore;
+  matrices: MatrixService;
   documentStore: DocumentStore;
   documents: DocumentService;
   triggerStore: TriggerStore;
@@ -159,12 +163,14 @@ export function createServices(options: ServiceOptions): Services {
   const projectStore = new ProjectStore(table);
   const projects = new ProjectService({ projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
+  const matrixStore = new MatrixStore(table);
   const auth = new AuthService({ identity, config, clock, ledger, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const mailbox: Mailbox = options.mailbox ?? (() => undefined);
   const finalSignals = options.finalSignals ?? new FinalSignals(false);
   const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare, modelWork });
+  const matrices = new MatrixService({ config, clock, comparisonStore, matrixStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory, modelWork });
@@ -212,6 +218,8 @@ export function createServices(options: ServiceOptions): Services {
     projects,
     comparisonStore,
     comparisons,
+    matrixStore,
+    matrices,
     documentStore,
     documents,
     triggerStore,

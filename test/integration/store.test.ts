@@ -6,7 +6,7 @@ import { type ExecutionRecord, executionKey } from "../../functions/core/executi
 import { loadConfig } from "../../functions/core/config.js";
 import { createServices, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
-import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/store/identity.js";
+import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/identity/store.js";
 import { Leases } from "../../functions/core/store/leases.js";
 import { sweep } from "../../functions/core/sweeper/sweep.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";

@@ -9,9 +9,9 @@ import type { ProgressWriter } from "../progress/recorder.js";
 import type { InventoryEntry } from "../solvers/inventory.js";
 import type { SolveSettings, SolverName } from "../solvers/types.js";
 import type { GateInput } from "../solvers/verification.js";
-import type { IdentityStore } from "../store/identity.js";
+import type { IdentityStore } from "../identity/store.js";
 import type { Leases } from "../store/leases.js";
-import type { MetricsStore } from "../store/metrics.js";
+import type { MetricsStore } from "../observability/metrics-store.js";
 
 /**
  * The ports a worker's job use cases (this folder) run against. The solver container builds them from

@@ -12,7 +12,7 @@ import { enqueueOrFail } from "../queue/enqueue-or-fail.js";
 import { assertAllowed } from "../limits/rate-limits.js";
 import { resolveSettings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
-import type { ConsumeResult } from "../store/counters.js";
+import type { ConsumeResult } from "../limits/counters.js";
 import { resolveRunInput, type ResolvedInput } from "./overrides.js";
 import type { RunListItemSchema, RunViewSchema } from "./schemas.js";
 import { newRunRecord } from "./records.js";

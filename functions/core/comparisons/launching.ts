@@ -1,6 +1,6 @@
 import type { Services } from "../services.js";
 import type { Role } from "../auth/roles.js";
-import { isoTime } from "../clock.js";
+import { type Clock, isoTime } from "../clock.js";
 import { AppError } from "../errors.js";
 import { blobKeys } from "../blob/keys.js";
 import type { JModelProblem } from "../jmodel/index.js";
@@ -8,10 +8,11 @@ import { capRefusal, isModelCapExceeded, modelCaps } from "../limits/model-caps.
 import type { Problem, ProblemClass, ProblemStats } from "../problem/schema.js";
 import type { SerializedProblem } from "../problem/serialized.js";
 import { enqueueOrFail } from "../queue/enqueue-or-fail.js";
+import type { FairShare } from "../queue/fair-share.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { Row } from "./schemas.js";
 import { shapeRows } from "./rows.js";
-import { changedRows, type ComparisonRecord } from "./store.js";
+import { changedRows, type ComparisonRecord, type ComparisonStore } from "./store.js";
 
 /**
  * The steps a single comparison and a matrix launch share: compiling a JModel model within the caps,
@@ -87,7 +88,10 @@ export function admitComparisonRows(deps: Pick<ComparisonLaunchDeps, "admission"
 }
 
 /** Sends a recorded comparison's job; a broker refusal fails the comparison and its pending rows, and is thrown on (503 enqueue_failed). */
-export function enqueueComparison(deps: Pick<ComparisonLaunchDeps, "fairShare" | "comparisonStore" | "clock">, record: ComparisonRecord): Promise<void> {
+export function enqueueComparison(
+  deps: { fairShare: Pick<FairShare, "dispatch">; comparisonStore: Pick<ComparisonStore, "end">; clock: Clock },
+  record: ComparisonRecord,
+): Promise<void> {
   const job = { type: "comparison" as const, id: record.id, org_id: record.org_id, priority: record.priority ?? 0 };
   return enqueueOrFail(deps.fairShare, job, (reason) =>
     deps.comparisonStore.end(

@@ -1,5 +1,7 @@
 import type { BlobStore } from "../../functions/core/blob/blob-store.js";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
+import { type NewComparison, newComparisonRecord } from "../../functions/core/comparisons/records.js";
+import { pendingRow } from "../../functions/core/comparisons/rows.js";
 import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
 import { loadConfig } from "../../functions/core/config.js";
 import { newExecutionRecord } from "../../functions/core/executions/records.js";
@@ -317,6 +319,25 @@ export const queuedExecution = (id: string): ExecutionRecord =>
     settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
     creditsCharged: 1,
     nowMs: Date.parse("2026-11-01T00:00:00.000Z"),
+  });
+
+/** A pending inline comparison of SMALL_LP (id `cmp_1`) with a pending row per solver; `fields` changes what a test needs. */
+export const pendingComparison = (solvers: string[], fields: Partial<NewComparison> = {}): ComparisonRecord =>
+  newComparisonRecord({
+    id: "cmp_1",
+    orgId: "org_1",
+    createdBy: "usr_1",
+    problemName: "small",
+    settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+    stats: { problem_class: "LP", variable_count: 2, constraint_count: 2 },
+    solverNames: solvers,
+    rows: solvers.map(pendingRow),
+    problem: { inline: JSON.stringify(SMALL_LP) },
+    creditsEach: 1,
+    priority: 0,
+    numerics: null,
+    nowMs: Date.parse("2026-11-01T00:00:00.000Z"),
+    ...fields,
   });
 
 /** Every port of the job use cases over in-memory fakes; `solve` is the test's solver (one call per run of it). */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../../functions/core/clock.js";
 import { enqueueComparison } from "../../../../../functions/core/comparisons/launching.js";
-import { newComparisonRecord } from "../../../../../functions/core/comparisons/records.js";
 import { pendingRow } from "../../../../../functions/core/comparisons/rows.js";
 import type { ComparisonRecord } from "../../../../../functions/core/comparisons/store.js";
 import type { JobMessage } from "../../../../../functions/core/queue/messages.js";
 import { Placeholders } from "../../../../../functions/core/store/conditions.js";
+import { pendingComparison } from "../../../../support/job-fakes.js";
 
 /** A comparison's job sent, or the comparison and its pending rows failed enqueue_failed, against in-memory fakes. */
 
@@ -35,21 +35,11 @@ function world(refusal: Error | null) {
   return { sent, ended, deps: { fairShare, comparisonStore, clock: new ManualClock(Date.UTC(2026, 10, 28)) } };
 }
 
-const record = newComparisonRecord({
-  id: "cmp_1",
-  orgId: "org_1",
-  createdBy: "usr_1",
-  problemName: "small",
-  settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+// glpk cannot take a QP: its row is decided already (completed, unsupported) and is left alone.
+const record = pendingComparison(["highs", "glpk"], {
   stats: { problem_class: "QP", variable_count: 2, constraint_count: 2 },
-  solverNames: ["highs", "glpk"],
-  // glpk cannot take a QP: its row is decided already (completed, unsupported) and is left alone.
   rows: [pendingRow("highs"), { ...pendingRow("glpk"), status: "completed", solver_status: "unsupported", unsupported_reason: "quadratic_terms" }],
-  problem: { inline: "{}" },
-  creditsEach: 1,
   priority: 2,
-  numerics: null,
-  nowMs: Date.UTC(2026, 10, 28),
 });
 
 describe("enqueueComparison", () => {

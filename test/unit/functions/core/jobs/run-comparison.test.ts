@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { newComparisonRecord } from "../../../../../functions/core/comparisons/records.js";
-import { pendingRow } from "../../../../../functions/core/comparisons/rows.js";
 import type { ComparisonRecord } from "../../../../../functions/core/comparisons/store.js";
 import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
 import { runComparison } from "../../../../../functions/core/jobs/run-comparison.js";
-import { fakeJobPorts, OPTIMUM, queuedExecution, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+import { fakeJobPorts, OPTIMUM, pendingComparison, queuedExecution, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
 
 /**
  * The comparison job against in-memory ports: its rows in order, each as its own execution, written as
@@ -12,22 +10,7 @@ import { fakeJobPorts, OPTIMUM, queuedExecution, SMALL_LP, solverAnswer, untilAb
  * the comparison is no longer this worker's.
  */
 
-const pending = (solvers: string[]): ComparisonRecord =>
-  newComparisonRecord({
-    id: "cmp_1",
-    orgId: "org_1",
-    createdBy: "usr_1",
-    problemName: "small",
-    settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
-    stats: { problem_class: "LP", variable_count: 2, constraint_count: 2 },
-    solverNames: solvers,
-    rows: solvers.map(pendingRow),
-    problem: { inline: JSON.stringify(SMALL_LP) },
-    creditsEach: 1,
-    priority: 0,
-    numerics: null,
-    nowMs: Date.parse("2026-11-01T00:00:00.000Z"),
-  });
+const pending = (solvers: string[]): ComparisonRecord => pendingComparison(solvers);
 
 function world(solve: SolvePort["solve"], solvers = ["highs", "cbc"]) {
   const w = fakeJobPorts(solve);

@@ -8,6 +8,8 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ComparisonService } from "./comparisons/service.js";
 import { ComparisonStore } from "./comparisons/store.js";
+import { MatrixService } from "./matrices/service.js";
+import { MatrixStore } from "./matrices/store.js";
 import { DocumentService } from "./documents/service.js";
 import { DocumentStore } from "./documents/store.js";
 import { ApiSolver, type ApiSolveEngine } from "./executions/api-solve.js";
@@ -36,10 +38,10 @@ import { WorkerHeartbeats } from "./health/worker-heartbeats.js";
 import { InventoryStore } from "./solvers/inventory.js";
 import { createLogger, type Logger } from "./logger.js";
 import { InlineModelWork, type ModelWork } from "./model-work/model-work.js";
-import { CounterStore } from "./store/counters.js";
+import { CounterStore } from "./limits/counters.js";
 import { awsClientOptions, createDocumentClient, createDynamoClient } from "./store/dynamo.js";
-import { IdentityStore } from "./store/identity.js";
-import { MetricsRecorder, MetricsStore } from "./store/metrics.js";
+import { IdentityStore } from "./identity/store.js";
+import { MetricsRecorder, MetricsStore } from "./observability/metrics-store.js";
 import { EventBridgeSchedules } from "./triggers/schedules-aws.js";
 import { TableSchedules, type TriggerSchedules } from "./triggers/schedules.js";
 import { Table } from "./store/table.js";
@@ -95,6 +97,8 @@ export interface Services {
   projects: ProjectService;
   comparisonStore: ComparisonStore;
   comparisons: ComparisonService;
+  matrixStore: MatrixStore;
+  matrices: MatrixService;
   documentStore: DocumentStore;
   documents: DocumentService;
   triggerStore: TriggerStore;
@@ -164,6 +168,7 @@ export function createServices(options: ServiceOptions): Services {
   const projectStore = new ProjectStore(table);
   const projects = new ProjectService({ projectStore, blobs, clock, config });
   const comparisonStore = new ComparisonStore(table);
+  const matrixStore = new MatrixStore(table);
   const auth = new AuthService({ identity, config, clock, ledger, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const mailbox: Mailbox = options.mailbox ?? (() => undefined);
@@ -176,6 +181,7 @@ export function createServices(options: ServiceOptions): Services {
   });
   const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals, recommendations });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare, modelWork });
+  const matrices = new MatrixService({ config, clock, comparisonStore, matrixStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
   const documentStore = new DocumentStore(table);
   const documents = new DocumentService({ documentStore, blobs, clock, config, executions, inventory, modelWork });
@@ -224,6 +230,8 @@ export function createServices(options: ServiceOptions): Services {
     projects,
     comparisonStore,
     comparisons,
+    matrixStore,
+    matrices,
     documentStore,
     documents,
     triggerStore,

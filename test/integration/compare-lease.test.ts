@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
+import { newExecutionRecord } from "../../functions/core/executions/records.js";
 import { executionKey } from "../../functions/core/executions/store.js";
+import type { ProblemClass } from "../../functions/core/problem/schema.js";
 import { machineHas } from "../support/machine.js";
 import { marketSplitProblem } from "../support/models.js";
 import { startTestStack } from "../support/test-stack.js";
@@ -100,28 +102,21 @@ describe.runIf(machineHas("cbc", "glpsol"))("comparison leases", () => {
   }, 60_000);
 
   function rowExecution(c: ComparisonRecord, id: string) {
-    return {
+    return newExecutionRecord({
       id,
-      org_id: c.org_id,
-      created_by: c.created_by,
-      status: "running" as const,
-      origin: { kind: "comparison" as const, id: c.id },
+      orgId: c.org_id,
+      createdBy: c.created_by,
+      origin: { kind: "comparison", id: c.id },
       notify: false,
-      solver_requested: "cbc",
-      solver_name: "cbc",
+      solverRequested: "cbc",
+      solverName: "cbc",
       problem: c.problem!,
-      problem_name: c.problem_name,
-      problem_class: c.problem_class ?? "MILP",
-      variable_count: c.variable_count ?? 0,
-      constraint_count: c.constraint_count ?? 0,
+      problemName: c.problem_name,
+      stats: { problem_class: (c.problem_class ?? "MILP") as ProblemClass, variable_count: c.variable_count ?? 0, constraint_count: c.constraint_count ?? 0 },
       settings: c.settings,
-      credits_charged: c.credits_each,
-      created_at: new Date().toISOString(),
-      started_at: new Date().toISOString(),
-      completed_at: null,
-      error_message: null,
-      result: null,
-      deadline_ms: null,
-    };
+      creditsCharged: c.credits_each,
+      nowMs: Date.now(),
+      running: true,
+    });
   }
 });

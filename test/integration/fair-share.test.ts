@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureQueueWithDlq, type Emulators, startEmulators } from "../../bin/local/emulators.js";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
 import { loadConfig } from "../../functions/core/config.js";
+import { newExecutionRecord } from "../../functions/core/executions/records.js";
 import type { ExecutionRecord } from "../../functions/core/executions/store.js";
 import { JobMessageSchema, type JobMessage } from "../../functions/core/queue/messages.js";
 import { createServices, type Services } from "../../functions/core/services.js";
@@ -52,30 +53,22 @@ async function freshServices(): Promise<Services> {
 }
 
 function executionRecord(orgId: string, id: string, priority: number): ExecutionRecord {
-  return {
+  return newExecutionRecord({
     id,
-    org_id: orgId,
-    created_by: "usr_test",
-    status: "queued",
+    orgId,
+    createdBy: "usr_test",
     origin: { kind: "solve_async", id: null },
     priority,
     notify: false,
-    solver_requested: "highs",
-    solver_name: "highs",
+    solverRequested: "highs",
+    solverName: "highs",
     problem: { inline: "{}" },
-    problem_name: "p",
-    problem_class: "LP",
-    variable_count: 1,
-    constraint_count: 0,
+    problemName: "p",
+    stats: { problem_class: "LP", variable_count: 1, constraint_count: 0 },
     settings: { time_limit_seconds: 10, gap_tolerance: 1e-4, threads: 1 },
-    credits_charged: 1,
-    created_at: isoTime(clock.now()),
-    started_at: null,
-    completed_at: null,
-    error_message: null,
-    result: null,
-    deadline_ms: null,
-  };
+    creditsCharged: 1,
+    nowMs: clock.now(),
+  });
 }
 
 interface Running {

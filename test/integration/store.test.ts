@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
+import { newComparisonRecord } from "../../functions/core/comparisons/records.js";
 import { pendingRow } from "../../functions/core/comparisons/rows.js";
-import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
 import { type ExecutionRecord, executionKey } from "../../functions/core/executions/store.js";
 import { loadConfig } from "../../functions/core/config.js";
 import { createServices, type Services } from "../../functions/core/services.js";
 import { ensureTable } from "../../functions/core/store/dynamo.js";
-import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/store/identity.js";
+import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/identity/store.js";
 import { Leases } from "../../functions/core/store/leases.js";
 import { sweep } from "../../functions/core/sweeper/sweep.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";
@@ -203,35 +203,21 @@ describe.each(backends)("store on %s", (_name, start) => {
     it("the sweeper fails a comparison's unfinished rows one by one and keeps its finished row", async () => {
       const store = services.comparisonStore;
       const row = pendingRow;
-      const record = {
+      const record = newComparisonRecord({
         id: "cmp_sweep",
-        org_id: org,
-        created_by: "usr_x",
-        status: "pending",
-        problem_name: "p",
-        batch_id: null,
-        source_kind: "inline_problem",
-        model_project_id: null,
-        model_project_version_id: null,
-        dataset_id: null,
-        uploaded_filename: null,
+        orgId: org,
+        createdBy: "usr_x",
+        problemName: "p",
         settings: { time_limit_seconds: 60, gap_tolerance: 0.0001, threads: 1 },
-        problem_class: "LP",
-        variable_count: 1,
-        constraint_count: 0,
-        machine_note: null,
-        solver_names: ["cbc", "glpk", "highs"],
-        results: [row("cbc"), row("glpk"), row("highs")],
-        agreement: null,
-        error_message: null,
-        created_at: isoTime(clock.now()),
-        started_at: null,
-        completed_at: null,
+        stats: { problem_class: "LP", variable_count: 1, constraint_count: 0 },
+        solverNames: ["cbc", "glpk", "highs"],
+        rows: [row("cbc"), row("glpk"), row("highs")],
         problem: { inline: "{}" },
-        model: null,
-        credits_each: 1,
-        cancel_requested: false,
-      } as unknown as ComparisonRecord;
+        creditsEach: 1,
+        priority: 0,
+        numerics: null,
+        nowMs: clock.now(),
+      });
       await store.create(record);
       await store.acquire(org, "cmp_sweep", "worker-a", 1000, clock.now());
       expect(await store.startRow(org, "cmp_sweep", 0, "worker-a", "exe_row0")).toBe("started");

@@ -7,7 +7,7 @@ import { unauthorized } from "../../functions/core/errors.js";
 import { RateLimiter } from "../../functions/core/limits/rate-limits.js";
 import { createLogger } from "../../functions/core/logger.js";
 import { InlineModelWork } from "../../functions/core/model-work/model-work.js";
-import type { ConsumeResult, CounterStore, WindowSpec } from "../../functions/core/store/counters.js";
+import type { ConsumeResult, CounterStore, WindowSpec } from "../../functions/core/limits/counters.js";
 
 /** Fixed-window counters in memory, with the store's semantics (all windows or none; 0 = unlimited). */
 export class MemoryCounters implements Pick<CounterStore, "consume"> {

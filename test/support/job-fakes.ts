@@ -1,7 +1,10 @@
 import type { BlobStore } from "../../functions/core/blob/blob-store.js";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
+import { type NewComparison, newComparisonRecord } from "../../functions/core/comparisons/records.js";
+import { pendingRow } from "../../functions/core/comparisons/rows.js";
 import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
 import { loadConfig } from "../../functions/core/config.js";
+import { newExecutionRecord } from "../../functions/core/executions/records.js";
 import type { ExecutionRecord } from "../../functions/core/executions/store.js";
 import type { HeldLease, LeasePort, Renew, SolvedResult, SolvePort } from "../../functions/core/jobs/ports.js";
 import type { ComparisonJobPorts } from "../../functions/core/jobs/run-comparison.js";
@@ -304,29 +307,41 @@ export const OPTIMUM = solverAnswer("optimal", { objective_value: 11, dual_bound
 export const WORKER = "worker-under-test";
 
 /** A queued async solve of SMALL_LP with highs, notifying its user. */
-export const queuedExecution = (id: string): ExecutionRecord => ({
-  id,
-  org_id: "org_1",
-  created_by: "usr_1",
-  status: "queued",
-  origin: { kind: "solve_async", id: null },
-  notify: true,
-  solver_requested: "auto",
-  solver_name: "highs",
-  problem: { inline: JSON.stringify(SMALL_LP) },
-  problem_name: "small",
-  problem_class: "LP",
-  variable_count: 2,
-  constraint_count: 2,
-  settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
-  credits_charged: 1,
-  created_at: "2026-11-01T00:00:00.000Z",
-  started_at: null,
-  completed_at: null,
-  error_message: null,
-  result: null,
-  deadline_ms: null,
-});
+export const queuedExecution = (id: string): ExecutionRecord =>
+  newExecutionRecord({
+    id,
+    orgId: "org_1",
+    createdBy: "usr_1",
+    origin: { kind: "solve_async", id: null },
+    notify: true,
+    solverRequested: "auto",
+    solverName: "highs",
+    problem: { inline: JSON.stringify(SMALL_LP) },
+    problemName: "small",
+    stats: { problem_class: "LP", variable_count: 2, constraint_count: 2 },
+    settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+    creditsCharged: 1,
+    nowMs: Date.parse("2026-11-01T00:00:00.000Z"),
+  });
+
+/** A pending inline comparison of SMALL_LP (id `cmp_1`) with a pending row per solver; `fields` changes what a test needs. */
+export const pendingComparison = (solvers: string[], fields: Partial<NewComparison> = {}): ComparisonRecord =>
+  newComparisonRecord({
+    id: "cmp_1",
+    orgId: "org_1",
+    createdBy: "usr_1",
+    problemName: "small",
+    settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+    stats: { problem_class: "LP", variable_count: 2, constraint_count: 2 },
+    solverNames: solvers,
+    rows: solvers.map(pendingRow),
+    problem: { inline: JSON.stringify(SMALL_LP) },
+    creditsEach: 1,
+    priority: 0,
+    numerics: null,
+    nowMs: Date.parse("2026-11-01T00:00:00.000Z"),
+    ...fields,
+  });
 
 /** Every port of the job use cases over in-memory fakes; `solve` is the test's solver (one call per run of it). */
 export function fakeJobPorts(solve: SolvePort["solve"]) {

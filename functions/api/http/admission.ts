@@ -5,7 +5,7 @@ import { normalizeEmail } from "../../core/auth/email.js";
 import type { Principal } from "../../core/auth/service.js";
 import { AppError, forbidden, unauthorized } from "../../core/errors.js";
 import { assertAllowed, RATE_CLASSES, type RateClass, rateClassWhat, rateLimitHeaders } from "../../core/limits/rate-limits.js";
-import type { ConsumeResult } from "../../core/store/counters.js";
+import type { ConsumeResult } from "../../core/limits/counters.js";
 import type { ApiEnv } from "./context.js";
 import type { RouteSpec } from "./route.js";
 

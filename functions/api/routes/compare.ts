@@ -82,9 +82,9 @@ export const getSolverComparisonMatrixRoute = defineRoute({
   responses: { 200: { description: "The matrix; status derived from its rows.", schema: MatrixDetailSchema } },
 });
 
-export function registerCompareRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "comparisons">): void {
-  const { comparisons } = deps;
-  route(app, compareSolversOnDatasetsRoute, async (c, { principal, body }) => c.json(await comparisons.launchMatrix(principal, body), 202));
+export function registerCompareRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "comparisons" | "matrices">): void {
+  const { comparisons, matrices } = deps;
+  route(app, compareSolversOnDatasetsRoute, async (c, { principal, body }) => c.json(await matrices.launch(principal, body), 202));
 
   route(
     app,
@@ -101,10 +101,10 @@ export function registerCompareRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "co
       query: MatrixListQuerySchema,
       responses: { 200: { description: "Matrices and their total.", schema: z.object({ batches: z.array(MatrixListItemSchema), total: z.number().int() }) } },
     },
-    async (c, { principal, query }) => c.json(await comparisons.listMatrices(principal, query.project_id, query.limit, query.offset)),
+    async (c, { principal, query }) => c.json(await matrices.list(principal, query.project_id, query.limit, query.offset)),
   );
 
-  route(app, getSolverComparisonMatrixRoute, async (c, { principal, params }) => c.json(await comparisons.getMatrix(principal, params.batch_id)));
+  route(app, getSolverComparisonMatrixRoute, async (c, { principal, params }) => c.json(await matrices.get(principal, params.batch_id)));
 
   route(
     app,
@@ -121,7 +121,7 @@ export function registerCompareRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "co
       params: BatchIdParams,
       responses: { 200: { description: "The matrix.", schema: MatrixDetailSchema } },
     },
-    async (c, { principal, params }) => c.json(await comparisons.cancelMatrix(principal, params.batch_id)),
+    async (c, { principal, params }) => c.json(await matrices.cancel(principal, params.batch_id)),
   );
 
   route(app, compareSolversRoute, async (c, { principal, body }) => c.json(await comparisons.launch(principal, body), 202));

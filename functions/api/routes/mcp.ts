@@ -56,8 +56,8 @@ interface Tool<I extends z.ZodType> {
 
 const tool = <I extends z.ZodType>(t: Tool<I>): Tool<I> => t;
 
-function tools(deps: Pick<ApiDeps, "comparisons">) {
-  const { comparisons } = deps;
+function tools(deps: Pick<ApiDeps, "comparisons" | "matrices">) {
+  const { comparisons, matrices } = deps;
   return [
     tool({
       name: "compare_solvers",
@@ -83,7 +83,7 @@ function tools(deps: Pick<ApiDeps, "comparisons">) {
         "Queue a matrix: a JModel project compiled against 1–12 datasets, each row compared across 1–8 solvers. Quota cost = datasets × solvers that can run. Poll get_solver_comparison_matrix.",
       twin: compareSolversOnDatasetsRoute,
       input: MatrixRequestSchema,
-      run: (principal, input) => comparisons.launchMatrix(principal, input),
+      run: (principal, input) => matrices.launch(principal, input),
     }),
     tool({
       name: "get_solver_comparison_matrix",
@@ -91,7 +91,7 @@ function tools(deps: Pick<ApiDeps, "comparisons">) {
       description: "The matrix in whatever state; its status is derived from its rows.",
       twin: getSolverComparisonMatrixRoute,
       input: getSolverComparisonMatrixRoute.params!,
-      run: (principal, input) => comparisons.getMatrix(principal, input.batch_id),
+      run: (principal, input) => matrices.get(principal, input.batch_id),
     }),
   ];
 }
@@ -104,7 +104,7 @@ for (const spec of [compareSolversRoute, getSolverComparisonRoute, compareSolver
 /** The SDK, on the first MCP request (see mcp-sdk.mts). */
 const loadSdk = () => import("./mcp-sdk.mjs");
 
-export async function buildMcpServer(deps: Pick<ApiDeps, "comparisons" | "config">, principal: Principal): Promise<McpServer> {
+export async function buildMcpServer(deps: Pick<ApiDeps, "comparisons" | "matrices" | "config">, principal: Principal): Promise<McpServer> {
   const { McpServer } = await loadSdk();
   const server = new McpServer({ name: "incumbent", version: deps.config.apiVersion });
   for (const t of tools(deps)) {
@@ -135,7 +135,7 @@ export function toolCallCount(message: unknown): number {
   return messages.filter((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "tools/call").length;
 }
 
-export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "comparisons" | "config" | "limiter" | "clock">): void {
+export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "comparisons" | "matrices" | "config" | "limiter" | "clock">): void {
   route(app, mcpRoute, async (c, { principal }) => {
     // The body is read here, within the ceiling, and measured before it is parsed (http/route.ts).
     const text = await c.req.text();

@@ -15,7 +15,7 @@ import {
   UpdatedTriggerSchema,
   UpdateTriggerSchema,
 } from "../../core/triggers/schemas.js";
-import { bindingWindow } from "../../core/store/counters.js";
+import { bindingWindow } from "../../core/limits/counters.js";
 import { bearer } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryInt, route } from "../http/route.js";

@@ -1,7 +1,7 @@
 import type { Services } from "../services.js";
 import { epochSeconds, isoTime } from "../clock.js";
 import { AppError, conflict, forbidden, invalid } from "../errors.js";
-import type { UserRecord } from "../store/identity.js";
+import type { UserRecord } from "../identity/store.js";
 import { and, assign, buildUpdate, equals, greaterThan, isNull, itemExists } from "../store/conditions.js";
 import { isEmailAddress, normalizeEmail } from "./email.js";
 import type { Role } from "./roles.js";

@@ -2,7 +2,7 @@ import type { Services } from "../services.js";
 import { epochSeconds, isoTime } from "../clock.js";
 import { AppError, conflict, forbidden, invalid, notFound, unauthorized } from "../errors.js";
 import { newId } from "../ids.js";
-import { type ApiKeyLookup, type ApiKeyRecord, type OrganizationRecord, ResetTokenSpentError, type UserRecord } from "../store/identity.js";
+import { type ApiKeyLookup, type ApiKeyRecord, type OrganizationRecord, ResetTokenSpentError, type UserRecord } from "../identity/store.js";
 import { isEmailAddress } from "./email.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
 import { effectiveWorkspaceRole, type Role } from "./roles.js";

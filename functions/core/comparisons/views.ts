@@ -41,16 +41,3 @@ export function finalComparisonStatus(rows: Row[]): ComparisonStatus {
   if (rows.some((r) => r.status === "completed" && r.solver_status !== "unsupported")) return "completed";
   return "failed";
 }
-
-/**
- * A matrix's status, derived from its rows and never stored: pending until a row starts; running while
- * any row is going (or some are done and others still pending); then cancelled if any row was
- * cancelled, completed if any row completed, failed otherwise.
- */
-export function deriveMatrixStatus(statuses: ComparisonStatus[]): ComparisonStatus {
-  if (statuses.every((s) => s === "pending")) return "pending";
-  if (statuses.some((s) => s === "running" || s === "pending")) return "running";
-  if (statuses.some((s) => s === "cancelled")) return "cancelled";
-  if (statuses.some((s) => s === "completed")) return "completed";
-  return "failed";
-}

@@ -4,7 +4,7 @@ import type { Config } from "../config.js";
 import { AppError, notFound } from "../errors.js";
 import type { Notifications } from "../notifications/notifications.js";
 import type { ProblemStats } from "../problem/schema.js";
-import { CreditFloorError, type IdentityStore } from "../store/identity.js";
+import { CreditFloorError, type IdentityStore } from "../identity/store.js";
 import { type CreditInput, type CreditQuote, creditQuote, creditsToEur } from "./formula.js";
 import type { CreditLedger, LedgerEntry } from "./ledger.js";
 

@@ -1,10 +1,11 @@
 import type { PayloadRef } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import type { SolverChoice } from "../solvers/types.js";
-import { and, assign, assignOnce, attributeNotExists, buildUpdate, increment, itemExists } from "../store/conditions.js";
+import { and, assign, assignOnce, attributeNotExists, buildUpdate, itemExists } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
+import { takeNextVersionNumber } from "../versioned-models/version-numbers.js";
 
 /**
  * Builder documents and their versions.
@@ -68,12 +69,8 @@ export class DocumentStore {
   }
 
   /** The next version number (one conditional ADD: two saves never share a number). Null when the document is gone. */
-  async nextVersionNumber(orgId: string, id: string, nowMs: number): Promise<number | null> {
-    const out = await this.table.update<{ version_count: number }>({
-      Key: documentKey(orgId, id),
-      ...buildUpdate({ set: [assign("updated_at", isoTime(nowMs))], add: [increment("version_count")], condition: itemExists() }),
-    });
-    return out?.version_count ?? null;
+  nextVersionNumber(orgId: string, id: string, nowMs: number): Promise<number | null> {
+    return takeNextVersionNumber(this.table, documentKey(orgId, id), [assign("updated_at", isoTime(nowMs))]);
   }
 
   async putVersion(v: VersionRecord): Promise<void> {

@@ -12,7 +12,7 @@ import { emptyResult, type SolverResult } from "../solvers/types.js";
 import { type VerifiedSolve, verifiedSolve, verifyResult } from "../solvers/verification.js";
 import { assessStart, warmStartOf } from "../solvers/warm-start.js";
 import type { WorkerHeartbeats } from "../health/worker-heartbeats.js";
-import type { MetricsStore } from "../store/metrics.js";
+import type { MetricsStore } from "../observability/metrics-store.js";
 import type { BlobStore } from "../blob/blob-store.js";
 import type { Clock } from "../clock.js";
 import type { SolveResponse } from "./schemas.js";

@@ -14,6 +14,8 @@ import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice, SolverName, UnsupportedReason } from "../solvers/types.js";
 import type { ExecutionOrigin, ExecutionView, SolveResponse } from "./schemas.js";
 import { executionView, type ExecutionOutcome, type ExecutionRecord } from "./store.js";
+import { admittedExecutionRecord } from "./records.js";
+import { enqueueOrFail } from "../queue/enqueue-or-fail.js";
 import { blobKeys } from "../blob/keys.js";
 import { storeModelNames } from "../blob/model-names.js";
 import type { AutoChoice } from "../solvers/recommendation/schemas.js";
@@ -24,37 +26,6 @@ import { solverShortName } from "../solvers/recommendation/recommender.js";
 export interface ExecutionPlan {
   solver: SolverName;
   auto_choice?: AutoChoice;
-}
-
-/** The record of an admitted single-solver execution, before it is stored. */
-export function executionRecord(
-  admitted: Admitted<ExecutionPlan>,
-  fields: { orgId: string; userId: string; origin: ExecutionOrigin; notify: boolean; requested: string; problemName: string; nowMs: number },
-): ExecutionRecord {
-  return {
-    id: admitted.id,
-    org_id: fields.orgId,
-    created_by: fields.userId,
-    status: "queued",
-    origin: fields.origin,
-    notify: fields.notify,
-    solver_requested: fields.requested,
-    solver_name: admitted.plan.solver,
-    problem: admitted.problem!,
-    problem_name: fields.problemName,
-    problem_class: admitted.stats.problem_class,
-    variable_count: admitted.stats.variable_count,
-    constraint_count: admitted.stats.constraint_count,
-    settings: admitted.settings,
-    credits_charged: admitted.creditsEach,
-    created_at: isoTime(fields.nowMs),
-    started_at: null,
-    completed_at: null,
-    error_message: null,
-    result: null,
-    deadline_ms: null,
-    ...(admitted.plan.auto_choice ? { auto_choice: admitted.plan.auto_choice } : {}),
-  };
 }
 
 /**
@@ -155,16 +126,16 @@ export class ExecutionService {
     });
     traceAttach(admitted.id);
     traceMark("admitted", admitted.id);
-    const record = executionRecord(admitted, {
+    const record = admittedExecutionRecord(admitted, {
       orgId: principal.orgId,
-      userId: principal.userId,
+      createdBy: principal.userId,
       origin,
       notify,
-      requested: input.solver_name,
+      solverRequested: input.solver_name,
       problemName: input.problem.name,
       nowMs: clock.now(),
+      priority,
     });
-    record.priority = priority;
     if (input.names) record.model_names = await this.keepModelNames(principal.orgId, record.id, input.names);
     if (holdFor) {
       await this.deps.executionStore.createRunning(record, holdFor.worker, holdFor.leaseMs, clock.now());
@@ -202,16 +173,16 @@ export class ExecutionService {
     };
     const admitted = await this.admit(principal.orgId, principal.userId, problem, original.solver_name as SolverName, settings);
     traceAttach(admitted.id);
-    const record = executionRecord(admitted, {
+    const record = admittedExecutionRecord(admitted, {
       orgId: principal.orgId,
-      userId: principal.userId,
+      createdBy: principal.userId,
       origin: { kind: "explanation", id: original.id },
       notify: true,
-      requested: original.solver_name,
+      solverRequested: original.solver_name,
       problemName: original.problem_name,
       nowMs: clock.now(),
+      priority: 0,
     });
-    record.priority = 0;
     record.explains_execution_id = original.id;
     // The same problem, so the same names: the stored map is shared, not copied.
     if (original.model_names) record.model_names = original.model_names;
@@ -236,13 +207,11 @@ export class ExecutionService {
    * (queue/fair-share.ts); a refused send fails the execution (it will never run) and throws.
    */
   private async enqueue(record: ExecutionRecord): Promise<void> {
-    try {
-      await this.deps.fairShare.dispatch({ type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 });
-      traceMark("enqueued", record.id);
-    } catch (error) {
-      await this.deps.executionStore.fail(record.org_id, record.id, ["queued"], `enqueue_failed: ${(error as Error).message}`, this.deps.clock.now());
-      throw error;
-    }
+    const { fairShare, executionStore, clock } = this.deps;
+    await enqueueOrFail(fairShare, { type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 }, (reason) =>
+      executionStore.fail(record.org_id, record.id, ["queued"], reason, clock.now()),
+    );
+    traceMark("enqueued", record.id);
   }
 
   async view(principal: Principal, id: string): Promise<ExecutionView> {

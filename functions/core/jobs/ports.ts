@@ -10,9 +10,9 @@ import type { InventoryEntry } from "../solvers/inventory.js";
 import type { Basis, SolveSettings, SolverName } from "../solvers/types.js";
 import type { GateInput } from "../solvers/verification.js";
 import type { StartUse } from "../solvers/warm-start.js";
-import type { IdentityStore } from "../store/identity.js";
+import type { IdentityStore } from "../identity/store.js";
 import type { Leases } from "../store/leases.js";
-import type { MetricsStore } from "../store/metrics.js";
+import type { MetricsStore } from "../observability/metrics-store.js";
 
 /**
  * The ports a worker's job use cases (this folder) run against. The solver container builds them from

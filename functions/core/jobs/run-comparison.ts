@@ -10,6 +10,7 @@ import { blobKeys } from "../blob/keys.js";
 import { storeModelNames } from "../blob/model-names.js";
 import type { ExecutionService } from "../executions/service.js";
 import { type ExecutionRecord, executionKey } from "../executions/store.js";
+import { newExecutionRecord } from "../executions/records.js";
 import { newId } from "../ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../jmodel/index.js";
 import { isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
@@ -173,33 +174,26 @@ async function takeOverExecution(ports: JobPorts, execution: { orgId: string; id
   return null;
 }
 
+/** The execution a comparison row runs: created running under this worker's lease, with the comparison's problem, settings and charge. */
 function rowExecution(ports: JobPorts, of: { comparison: ComparisonRecord; solver: string; executionId: string; problem: Problem }): ExecutionRecord {
   const { comparison: c, solver, executionId, problem } = of;
-  const stats = problemStats(problem);
-  return {
+  return newExecutionRecord({
     id: executionId,
-    org_id: c.org_id,
-    created_by: c.created_by,
-    status: "running",
+    orgId: c.org_id,
+    createdBy: c.created_by,
     origin: { kind: "comparison", id: c.id },
     notify: false,
-    solver_requested: solver,
-    solver_name: solver,
+    solverRequested: solver,
+    solverName: solver,
     problem: c.problem!,
-    ...(c.model_names ? { model_names: c.model_names } : {}),
-    problem_name: c.problem_name,
-    problem_class: stats.problem_class,
-    variable_count: stats.variable_count,
-    constraint_count: stats.constraint_count,
+    modelNames: c.model_names,
+    problemName: c.problem_name,
+    stats: problemStats(problem),
     settings: c.settings,
-    credits_charged: c.credits_each,
-    created_at: isoTime(ports.clock.now()),
-    started_at: isoTime(ports.clock.now()),
-    completed_at: null,
-    error_message: null,
-    result: null,
-    deadline_ms: null,
-  };
+    creditsCharged: c.credits_each,
+    nowMs: ports.clock.now(),
+    running: true,
+  });
 }
 
 /**

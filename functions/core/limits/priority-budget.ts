@@ -1,6 +1,6 @@
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
-import type { CounterStore, WindowSpec } from "../store/counters.js";
+import type { CounterStore, WindowSpec } from "./counters.js";
 import { keys } from "../store/keys.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Config, RateWindow } from "../config.js";
 import { RateLimitError } from "../errors.js";
-import { bindingWindow, type ConsumeResult, type CounterStore, type WindowSpec, type WindowState } from "../store/counters.js";
+import { bindingWindow, type ConsumeResult, type CounterStore, type WindowSpec, type WindowState } from "./counters.js";
 import { keys } from "../store/keys.js";
 
 /**

@@ -1,9 +1,10 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
-import { buildUpdate, increment, itemExists } from "../store/conditions.js";
+import { itemExists } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
+import { takeNextVersionNumber } from "../versioned-models/version-numbers.js";
 
 /**
  * Model projects, their committed versions and their datasets.
@@ -79,12 +80,8 @@ export class ProjectStore {
   }
 
   /** The next version number: one conditional ADD, so two commits never share a number. */
-  async nextVersionNumber(orgId: string, id: string): Promise<number | null> {
-    const out = await this.table.update<{ version_count: number }>({
-      Key: keys.project({ orgId, id }),
-      ...buildUpdate({ add: [increment("version_count")], condition: itemExists() }),
-    });
-    return out?.version_count ?? null;
+  nextVersionNumber(orgId: string, id: string): Promise<number | null> {
+    return takeNextVersionNumber(this.table, keys.project({ orgId, id }));
   }
 
   async putVersion(v: VersionRecord): Promise<void> {

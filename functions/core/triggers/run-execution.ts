@@ -1,7 +1,7 @@
 import type { ModelNames } from "../jmodel/index.js";
 import type { Problem } from "../problem/schema.js";
 import { isAppError } from "../errors.js";
-import { executionRecord } from "../executions/service.js";
+import { admittedExecutionRecord } from "../executions/records.js";
 import type { ExecutionRecord } from "../executions/store.js";
 import type { Clock } from "../clock.js";
 import type { DocumentService } from "../documents/service.js";
@@ -61,20 +61,16 @@ export async function startRunExecution(services: RunExecutionDeps, run: RunReco
       },
       prepaid,
     );
-    const now = services.clock.now();
-    execution = {
-      ...executionRecord(admitted, {
-        orgId: run.org_id,
-        userId: run.created_by,
-        origin: { kind: "trigger_run", id: run.id },
-        notify: false, // the run's own notification names the trigger and the run
-        requested: run.solver_name,
-        problemName: problem.name,
-        nowMs: now,
-      }),
-      status: "running",
-      started_at: new Date(now).toISOString(),
-    };
+    execution = admittedExecutionRecord(admitted, {
+      orgId: run.org_id,
+      createdBy: run.created_by,
+      origin: { kind: "trigger_run", id: run.id },
+      notify: false, // the run's own notification names the trigger and the run
+      solverRequested: run.solver_name,
+      problemName: problem.name,
+      nowMs: services.clock.now(),
+      running: true,
+    });
   } catch (error) {
     if (isAppError(error)) return { refused: `${error.code}: ${error.detail}` };
     throw error;

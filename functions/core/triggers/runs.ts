@@ -7,13 +7,15 @@ import { loadPayload } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { AppError, forbidden, notFound, TriggerInputError, unauthorized } from "../errors.js";
 import type { SolveResponse } from "../executions/schemas.js";
-import { derivedId, newId } from "../ids.js";
+import { derivedId } from "../ids.js";
+import { enqueueOrFail } from "../queue/enqueue-or-fail.js";
 import { assertAllowed } from "../limits/rate-limits.js";
 import { resolveSettings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
-import type { ConsumeResult } from "../store/counters.js";
+import type { ConsumeResult } from "../limits/counters.js";
 import { resolveRunInput, type ResolvedInput } from "./overrides.js";
 import type { RunListItemSchema, RunViewSchema } from "./schemas.js";
+import { newRunRecord } from "./records.js";
 import type { RunRecord, TriggerRecord } from "./store.js";
 
 type RunListItem = z.infer<typeof RunListItemSchema>;
@@ -210,31 +212,16 @@ export class TriggerRuns {
   private async start(trigger: TriggerRecord, options: StartOptions): Promise<RunRecord> {
     const { triggerStore: store, clock, config } = this.deps;
     const now = clock.now();
-    const settings = resolveSettings(config, undefined);
-    const base: RunRecord = {
-      id: options.runId ?? newId(options.source === "run_now" ? "trun" : "run", now),
-      trigger_id: trigger.id,
-      org_id: trigger.org_id,
-      created_by: options.createdBy,
-      status: options.source === "run_now" ? "pending" : "queued",
+    const base = newRunRecord({
+      trigger,
       source: options.source,
-      rerun_of: options.rerunOf,
-      override_data: options.sent,
-      solver_name: trigger.solver_name ?? "auto",
-      document_id: trigger.document_id,
-      version_id: trigger.version_id,
-      settings,
-      time_limit_seconds: settings.time_limit_seconds,
-      execution_id: null,
-      result: null,
-      error: null,
-      validation: null,
-      created_at: isoTime(now),
-      started_at: null,
-      completed_at: null,
-      webhook: null,
-      ...(trigger.warm_start ? { warm_start: trigger.warm_start } : {}),
-    };
+      createdBy: options.createdBy,
+      rerunOf: options.rerunOf,
+      overrideData: options.sent,
+      settings: resolveSettings(config, undefined),
+      nowMs: now,
+      id: options.runId,
+    });
     let resolved: ResolvedInput;
     try {
       resolved = await this.resolve(trigger, options.sent);
@@ -252,22 +239,16 @@ export class TriggerRuns {
     }
     const run: RunRecord = { ...base, override_data: resolved.effective, solver_name: resolved.solver };
     await this.record(trigger, run);
-    try {
-      const priority = await this.queuedPriority(trigger);
-      await this.deps.fairShare.dispatch({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id, priority });
-    } catch (error) {
-      const reason = `enqueue_failed: ${(error as Error).message}`;
-      const outcome = { status: "failed" as const, result: null, error: reason };
-      const ended = await store.endRun(
-        run.trigger_id,
-        run.id,
-        [run.status],
-        "failed",
-        await this.deps.runOutcomes.finalFields(trigger, run, outcome, clock.now()),
-      );
-      if (ended) await this.deps.runOutcomes.announce(ended, trigger, null);
-      throw error;
-    }
+    await enqueueOrFail(
+      this.deps.fairShare,
+      async () => ({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id, priority: await this.queuedPriority(trigger) }),
+      async (reason) => {
+        const outcome = { status: "failed" as const, result: null, error: reason };
+        const fields = await this.deps.runOutcomes.finalFields(trigger, run, outcome, clock.now());
+        const ended = await store.endRun(run.trigger_id, run.id, [run.status], "failed", fields);
+        if (ended) await this.deps.runOutcomes.announce(ended, trigger, null);
+      },
+    );
     return run;
   }
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { RecentRequest } from "../../../core/store/metrics.js";
+import type { RecentRequest } from "../../../core/observability/metrics-store.js";
 import type { ApiEnv } from "../../http/context.js";
 import { metrics } from "./index.js";
 

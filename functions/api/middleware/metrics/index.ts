@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../../../core/clock.js";
-import type { MetricsRecorder } from "../../../core/store/metrics.js";
+import type { MetricsRecorder } from "../../../core/observability/metrics-store.js";
 import type { ApiEnv } from "../../http/context.js";
 
 export interface MetricsOptions {

@@ -3,7 +3,7 @@ import { ManualClock } from "../../../../../functions/core/clock.js";
 import { loadConfig } from "../../../../../functions/core/config.js";
 import { Credits } from "../../../../../functions/core/credits/credits.js";
 import type { LedgerEntry } from "../../../../../functions/core/credits/ledger.js";
-import { CreditFloorError } from "../../../../../functions/core/store/identity.js";
+import { CreditFloorError } from "../../../../../functions/core/identity/store.js";
 
 function credits(
   balance: number,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ExecutionService, executionRecord } from "../../../../../functions/core/executions/service.js";
+import { admittedExecutionRecord } from "../../../../../functions/core/executions/records.js";
+import { ExecutionService } from "../../../../../functions/core/executions/service.js";
 import { executionView } from "../../../../../functions/core/executions/store.js";
 import type { ProblemStats } from "../../../../../functions/core/problem/schema.js";
 import type { Recommendation } from "../../../../../functions/core/solvers/recommendation/recommender.js";
@@ -77,7 +78,7 @@ describe("ExecutionService.chooseSolver with auto", () => {
 
   it("keeps the choice on the execution record and shows it in the view", async () => {
     const plan = await service({ recommend: async () => RECOMMENDED }).executions.chooseSolver("auto", STATS, "org_a");
-    const record = executionRecord(
+    const record = admittedExecutionRecord(
       {
         id: "exe_1",
         plan: { ...plan, solves: 1 },
@@ -86,7 +87,7 @@ describe("ExecutionService.chooseSolver with auto", () => {
         settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
         creditsEach: 1,
       } as never,
-      { orgId: "org_a", userId: "usr_1", origin: { kind: "solve", id: null }, notify: false, requested: "auto", problemName: "p", nowMs: 0 },
+      { orgId: "org_a", createdBy: "usr_1", origin: { kind: "solve", id: null }, notify: false, solverRequested: "auto", problemName: "p", nowMs: 0 },
     );
     expect(record.auto_choice).toEqual(plan.auto_choice);
     expect(executionView(record, null).auto_choice).toEqual(plan.auto_choice);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { pendingRow } from "../../../../../functions/core/comparisons/rows.js";
 import type { ComparisonRecord } from "../../../../../functions/core/comparisons/store.js";
 import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
 import { runComparison } from "../../../../../functions/core/jobs/run-comparison.js";
-import { fakeJobPorts, OPTIMUM, queuedExecution, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+import { fakeJobPorts, OPTIMUM, pendingComparison, queuedExecution, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
 
 /**
  * The comparison job against in-memory ports: its rows in order, each as its own execution, written as
@@ -11,35 +10,7 @@ import { fakeJobPorts, OPTIMUM, queuedExecution, SMALL_LP, solverAnswer, untilAb
  * the comparison is no longer this worker's.
  */
 
-const pending = (solvers: string[]): ComparisonRecord => ({
-  id: "cmp_1",
-  org_id: "org_1",
-  created_by: "usr_1",
-  status: "pending",
-  problem_name: "small",
-  batch_id: null,
-  source_kind: "inline_problem",
-  model_project_id: null,
-  model_project_version_id: null,
-  dataset_id: null,
-  uploaded_filename: null,
-  settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
-  problem_class: "LP",
-  variable_count: 2,
-  constraint_count: 2,
-  machine_note: null,
-  solver_names: solvers,
-  results: solvers.map(pendingRow),
-  agreement: null,
-  error_message: null,
-  created_at: "2026-11-01T00:00:00.000Z",
-  started_at: null,
-  completed_at: null,
-  problem: { inline: JSON.stringify(SMALL_LP) },
-  model: null,
-  credits_each: 1,
-  cancel_requested: false,
-});
+const pending = (solvers: string[]): ComparisonRecord => pendingComparison(solvers);
 
 function world(solve: SolvePort["solve"], solvers = ["highs", "cbc"]) {
   const w = fakeJobPorts(solve);

@@ -4,6 +4,7 @@ import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
 import { runTrigger, type TriggerRunJobPorts } from "../../../../../functions/core/jobs/run-trigger.js";
 import { problemStats } from "../../../../../functions/core/problem/schema.js";
 import type { RunOutcome } from "../../../../../functions/core/triggers/outcomes.js";
+import { newRunRecord } from "../../../../../functions/core/triggers/records.js";
 import type { RunRecord } from "../../../../../functions/core/triggers/store.js";
 import { fakeJobPorts, fakeTriggerRunStore, OPTIMUM, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
 
@@ -14,29 +15,17 @@ import { fakeJobPorts, fakeTriggerRunStore, OPTIMUM, SMALL_LP, solverAnswer, unt
  * worker still holds it.
  */
 
-const queuedRun = (): RunRecord => ({
-  id: "run_1",
-  trigger_id: "trg_1",
-  org_id: "org_1",
-  created_by: "usr_1",
-  status: "queued",
-  source: "fire",
-  rerun_of: null,
-  override_data: { capacity: 4 },
-  solver_name: "highs",
-  document_id: "doc_1",
-  version_id: "ver_1",
-  settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
-  time_limit_seconds: 60,
-  execution_id: null,
-  result: null,
-  error: null,
-  validation: null,
-  created_at: "2026-11-01T00:00:00.000Z",
-  started_at: null,
-  completed_at: null,
-  webhook: null,
-});
+const queuedRun = (): RunRecord =>
+  newRunRecord({
+    id: "run_1",
+    trigger: { id: "trg_1", org_id: "org_1", solver_name: "highs", document_id: "doc_1", version_id: "ver_1" },
+    source: "fire",
+    createdBy: "usr_1",
+    rerunOf: null,
+    overrideData: { capacity: 4 },
+    settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+    nowMs: Date.parse("2026-11-01T00:00:00.000Z"),
+  });
 
 function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted?: unknown[] } = {}) {
   const w = fakeJobPorts(solve);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BlobStore } from "../../../../../functions/core/blob/blob-store.js";
 import { loadConfig } from "../../../../../functions/core/config.js";
 import { Credits } from "../../../../../functions/core/credits/credits.js";
-import { CreditFloorError } from "../../../../../functions/core/store/identity.js";
+import { CreditFloorError } from "../../../../../functions/core/identity/store.js";
 import { AppError } from "../../../../../functions/core/errors.js";
 import { SolveAdmission } from "../../../../../functions/core/limits/solve-admission.js";
 import type { Problem } from "../../../../../functions/core/problem/schema.js";

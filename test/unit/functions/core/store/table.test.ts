@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../../functions/core/clock.js";
 import { buildUpdate, equals, itemExists, assign } from "../../../../../functions/core/store/conditions.js";
-import { CreditFloorError, ResetTokenSpentError } from "../../../../../functions/core/store/identity.js";
+import { CreditFloorError, ResetTokenSpentError } from "../../../../../functions/core/identity/store.js";
 import { ConditionFailedError, Table } from "../../../../../functions/core/store/table.js";
 import { DeliveryClaimedError } from "../../../../../functions/core/triggers/delivery-conditions.js";
 

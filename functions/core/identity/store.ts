@@ -1,10 +1,24 @@
 import { epochSeconds, isoTime } from "../clock.js";
 import { normalizeEmail } from "../auth/email.js";
 import type { Role } from "../auth/roles.js";
-import { and, assign, atLeast, atMost, buildUpdate, equals, greaterThan, increment, isNull, itemAbsent, itemExists, or, type Part } from "./conditions.js";
-import { fromItem } from "./items.js";
-import { keys } from "./keys.js";
-import { ConditionFailedError, type Table } from "./table.js";
+import {
+  and,
+  assign,
+  atLeast,
+  atMost,
+  buildUpdate,
+  equals,
+  greaterThan,
+  increment,
+  isNull,
+  itemAbsent,
+  itemExists,
+  or,
+  type Part,
+} from "../store/conditions.js";
+import { fromItem } from "../store/items.js";
+import { keys } from "../store/keys.js";
+import { ConditionFailedError, type Table } from "../store/table.js";
 
 /**
  * Organizations, users, workspaces, API keys and password-reset tokens.

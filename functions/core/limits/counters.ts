@@ -1,7 +1,7 @@
 import { epochSeconds } from "../clock.js";
-import { and, assign, atMost, attribute, attributeNotExists, buildUpdate, increment, or, type Part } from "./conditions.js";
-import type { Table } from "./table.js";
-import { keys } from "./keys.js";
+import { and, assign, atMost, attribute, attributeNotExists, buildUpdate, increment, or, type Part } from "../store/conditions.js";
+import type { Table } from "../store/table.js";
+import { keys } from "../store/keys.js";
 
 /**
  * Fixed-window counters kept in DynamoDB so limits hold across Lambda instances.

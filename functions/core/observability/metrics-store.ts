@@ -1,9 +1,9 @@
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { epochSeconds, isoTime } from "../clock.js";
 import { newId } from "../ids.js";
-import { assignOnce, buildUpdate, increment } from "./conditions.js";
-import type { Table } from "./table.js";
-import { keys } from "./keys.js";
+import { assignOnce, buildUpdate, increment } from "../store/conditions.js";
+import type { Table } from "../store/table.js";
+import { keys } from "../store/keys.js";
 
 /**
  * Service-wide request and solve counters. Requests are counted in memory and flushed as one ADD

@@ -73,10 +73,11 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
   const now = ports.clock.now();
   const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
-  const held = await ports.executionStore.finish(record.org_id, record.id, ports.workerId, final, {
-    result: ref,
-    error_message: errorMessage,
-    completed_at: isoTime(now),
+  const held = await ports.executionStore.finalizeHeld(record.org_id, {
+    id: record.id,
+    worker: ports.workerId,
+    status: final,
+    fields: { result: ref, error_message: errorMessage, completed_at: isoTime(now) },
   });
   traceMark("result_written", record.id);
   // What this write made final (a final item never changes again); when it was not held, only "read it".

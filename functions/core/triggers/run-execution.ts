@@ -72,6 +72,10 @@ export async function startRunExecution(services: RunExecutionDeps, run: RunReco
   }
   if (names) execution.model_names = await services.executions.keepModelNames(run.org_id, execution.id, names);
   await services.executionStore.createRunning(execution, worker, leaseMs, services.clock.now());
-  await services.triggerStore.setRunFields(run.trigger_id, run.id, worker, { execution_id: execution.id, solver_name: execution.solver_name });
+  await services.triggerStore.setRunFields(run.trigger_id, {
+    runId: run.id,
+    worker,
+    fields: { execution_id: execution.id, solver_name: execution.solver_name },
+  });
   return { execution, problem };
 }

@@ -257,13 +257,12 @@ export class TriggerRuns {
     } catch (error) {
       const reason = `enqueue_failed: ${(error as Error).message}`;
       const outcome = { status: "failed" as const, result: null, error: reason };
-      const ended = await store.endRun(
-        run.trigger_id,
-        run.id,
-        [run.status],
-        "failed",
-        await this.deps.runOutcomes.finalFields(trigger, run, outcome, clock.now()),
-      );
+      const ended = await store.finalizeUnheldRun(run.trigger_id, {
+        runId: run.id,
+        from: [run.status],
+        status: "failed",
+        set: await this.deps.runOutcomes.finalFields(trigger, run, outcome, clock.now()),
+      });
       if (ended) await this.deps.runOutcomes.announce(ended, trigger, null);
       throw error;
     }

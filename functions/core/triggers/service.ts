@@ -161,10 +161,9 @@ export class TriggerService {
     const newSecret = input.webhook_secret ?? generated;
     const sealed = newSecret ? await this.deps.webhookSecrets.seal(newSecret, t.id) : undefined;
     const now = this.deps.clock.now();
-    const updated = await this.deps.triggerStore.updateTrigger(
-      t.org_id,
-      t.id,
-      {
+    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, {
+      id: t.id,
+      fields: {
         name: input.name,
         description: input.description,
         override_schema: input.override_schema,
@@ -174,8 +173,8 @@ export class TriggerService {
         priority: input.priority,
         schedule: input.schedule === undefined ? undefined : input.schedule && scheduleOf(input.schedule, now),
       },
-      now,
-    );
+      nowMs: now,
+    });
     if (!updated) throw notFound("Trigger");
     // The schedule's message names the band, so a new priority re-sets it too.
     if (input.schedule !== undefined || (input.priority !== undefined && updated.schedule)) await this.syncSchedule(updated);
@@ -186,7 +185,7 @@ export class TriggerService {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
     const now = this.deps.clock.now();
-    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, now);
+    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, { id: t.id, fields: { is_enabled: enabled }, nowMs: now });
     if (!updated) throw notFound("Trigger");
     if (updated.schedule) await this.syncSchedule(updated);
     return triggerView(updated, now);

@@ -98,7 +98,7 @@ export function dualFields(problem: Problem, result: { solver_status: SolverStat
   if (!lp || result.solver_status !== "optimal" || !result.solution || !isLinearProgram(problem)) {
     return { duals: null, reduced_costs: null, duals_verified: null };
   }
-  const verified = checkDuals(problem, result.solution, lp.duals, lp.reduced_costs).length === 0;
+  const verified = checkDuals(problem, { solution: result.solution, duals: lp.duals, reducedCosts: lp.reduced_costs }).length === 0;
   return { ...lp, duals_verified: verified };
 }
 

@@ -122,14 +122,20 @@ export class StandbyChild {
   }
 }
 
+/** One solve in a child process: the engine, its solver's title and version, and the solve's problem, settings and context. */
+export interface NodeChildSolve {
+  solverTitle: string;
+  version: string | null;
+  problem: Problem;
+  settings: SolveSettings;
+  context: SolveContext;
+  /** A child started ahead of time, taken when it fits. */
+  standby?: StandbyChild;
+}
+
 export async function solveInNodeChild(
   engine: NodeEngineModule,
-  solverTitle: string,
-  version: string | null,
-  problem: Problem,
-  settings: SolveSettings,
-  context: SolveContext,
-  standby?: StandbyChild,
+  { solverTitle, version, problem, settings, context, standby }: NodeChildSolve,
 ): Promise<AdapterResult> {
   const started = performance.now();
   const resultPath = path.join(context.workDir, `node-result-${process.pid}-${Date.now()}.json`);
@@ -203,7 +209,7 @@ export function createTypeScriptEngineAdapter(name: SolverName, title: string, e
       const started = performance.now();
       const info = await probe();
       if (!info.available) return finish(blankResult("error", null, `${title} is not available: ${info.detail}`), started);
-      return solveInNodeChild(engine, title, info.version, problem, settings, context);
+      return solveInNodeChild(engine, { solverTitle: title, version: info.version, problem, settings, context });
     },
   };
 }

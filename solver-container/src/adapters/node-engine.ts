@@ -178,7 +178,8 @@ export async function solveInNodeChild(
     return finish({ ...result, solver_version: result.solver_version ?? version, error_message: memoryLimitMessage(solverTitle, context.memoryMb) }, started);
   }
   if (result) return finish({ ...result, solver_version: result.solver_version ?? version }, started);
-  if (outcome.stopped) return finish(stoppedResult(outcome.stopped, progress, version, settings.timeLimitSeconds, solverTitle), started);
+  if (outcome.stopped)
+    return finish(stoppedResult(outcome.stopped, { progress, version, limitSeconds: settings.timeLimitSeconds, solverName: solverTitle }), started);
   if (ranOutOfMemory(outcome)) return finish(blankResult("error", version, memoryLimitMessage(solverTitle, context.memoryMb)), started);
   const why = outcome.spawnError ?? `exit ${outcome.exitCode ?? outcome.exitSignal}: ${lastLines(outcome.stderr)}`;
   return finish(blankResult("error", version, `${solverTitle} child failed: ${why}`), started);

@@ -82,10 +82,7 @@ export class ProgressStore {
    */
   async read(
     orgId: string,
-    executionId: string,
-    offset: number,
-    pointOffset: number,
-    maxLines = LOG_PAGE_LINES,
+    { executionId, offset, pointOffset, maxLines = LOG_PAGE_LINES }: { executionId: string; offset: number; pointOffset: number; maxLines?: number },
   ): Promise<{ lines: string[]; nextOffset: number; points: ProgressPoint[]; nextPointOffset: number }> {
     const chunks = await this.chunks(orgId, executionId);
     const lines: string[] = [];

@@ -172,7 +172,7 @@ export class TriggerRuns {
     const now = this.deps.clock.now();
     const result = (await this.deps.limiter.consume("trigger", trigger.id, now))!;
     observe(result, now);
-    assertAllowed(result, now, "runs of this trigger");
+    assertAllowed(result, { nowMs: now, what: "runs of this trigger" });
   }
 
   /**
@@ -185,7 +185,7 @@ export class TriggerRuns {
     const result = await this.deps.limiter.consume("organization", trigger.org_id, now);
     if (!result) return;
     observe(result, now, { onlyIfBinding: true });
-    assertAllowed(result, now, "requests of this trigger's organization");
+    assertAllowed(result, { nowMs: now, what: "requests of this trigger's organization" });
   }
 
   private async resolve(trigger: TriggerRecord, sent: Record<string, unknown>): Promise<ResolvedInput> {

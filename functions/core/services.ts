@@ -162,7 +162,7 @@ export function createServices(options: ServiceOptions): Services {
   const auth = new AuthService({ identity, config, clock, ledger, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const mailbox: Mailbox = options.mailbox ?? (() => undefined);
-  const finalSignals = options.finalSignals ?? new FinalSignals(false);
+  const finalSignals = options.finalSignals ?? new FinalSignals({ heard: false });
   const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });

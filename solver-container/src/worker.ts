@@ -91,14 +91,14 @@ async function main(): Promise<number> {
   const runtime: WorkerRuntime = { services, toolkit, workerId: workerIdentity(), machineNote: describeMachine(config.machineNote) };
   logger.appendKeys({ worker_id: runtime.workerId });
   try {
-    return rawJob === undefined ? await pollQueue(runtime, values["announce-ready"] === true, jobTracing) : await runOneJob(runtime, rawJob);
+    return rawJob === undefined ? await pollQueue(runtime, { announceReady: values["announce-ready"] === true, jobTracing }) : await runOneJob(runtime, rawJob);
   } finally {
     await toolkit.close().catch(() => undefined);
   }
 }
 
 /** The long-lived worker: polls until a stop signal, then finishes or hands back its job. */
-async function pollQueue(runtime: WorkerRuntime, announceReady: boolean, jobTracing: JobTracing): Promise<number> {
+async function pollQueue(runtime: WorkerRuntime, { announceReady, jobTracing }: { announceReady: boolean; jobTracing: JobTracing }): Promise<number> {
   const { config, logger } = runtime.services;
   const protection = new TaskProtection({
     agentUri: config.ecsAgentUri,

@@ -164,7 +164,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       body: ToggleTriggerSchema,
       responses: { 200: { description: "The trigger.", schema: TriggerViewSchema } },
     },
-    async (c, input) => c.json(await triggers.toggle(input.principal, input.params.trigger_id, input.body.enabled)),
+    async (c, input) => c.json(await triggers.toggle(input.principal, input.params.trigger_id, { enabled: input.body.enabled })),
   );
 
   route(

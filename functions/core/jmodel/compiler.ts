@@ -136,7 +136,7 @@ function expandObjective(
     caps,
   }: { linearizer: Linearizer; names: string[]; variables: Variable[]; problemName: string; caps: CapCounter },
 ): Omit<Problem, "constraints"> {
-  const row = new DenseRow(names.length, true, caps);
+  const row = new DenseRow(names.length, { acceptsQuadratic: true, caps });
   linearizer.add(decl.expr, new Array(decl.frameSize ?? 0), 1, row);
   const constant = row.constant;
   if (!Number.isFinite(constant)) throw dataError("non_finite", decl.pos, `the objective's constant term is ${constant}`, decl.name);

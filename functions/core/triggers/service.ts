@@ -42,7 +42,7 @@ export class TriggerService {
     if (!version) throw notFound("Version");
     await this.checkOverrideSchema(version.document_id, version.id, principal.orgId, input.override_schema);
     const webhookUrl = input.webhook_url ?? null;
-    this.checkWebhookUrl(webhookUrl, true);
+    this.checkWebhookUrl(webhookUrl, { urlChanged: true });
     const generated = webhookUrl !== null && !input.webhook_secret ? generateWebhookSecret() : null;
     // Name the pinned version before the trigger exists, so retention pruning can never take it.
     if (!(await documents.promote(version))) throw notFound("Version");
@@ -156,7 +156,7 @@ export class TriggerService {
     if (input.schedule) await this.checkSchedule(t.org_id, t.id, input.schedule);
     if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
-    this.checkWebhookUrl(url, input.webhook_url !== undefined);
+    this.checkWebhookUrl(url, { urlChanged: input.webhook_url !== undefined });
     const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
     const newSecret = input.webhook_secret ?? generated;
     const sealed = newSecret ? await this.deps.webhookSecrets.seal(newSecret, t.id) : undefined;
@@ -181,7 +181,7 @@ export class TriggerService {
     return { view: triggerView(updated, now), webhookSecret: generated };
   }
 
-  async toggle(principal: Principal, id: string, enabled: boolean): Promise<TriggerView> {
+  async toggle(principal: Principal, id: string, { enabled }: { enabled: boolean }): Promise<TriggerView> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
     const now = this.deps.clock.now();
@@ -239,9 +239,9 @@ export class TriggerService {
   }
 
   /** A new webhook URL must be one the destination guard can accept. (A missing secret is generated: every delivery is signed.) */
-  private checkWebhookUrl(url: string | null, urlChanged: boolean): void {
+  private checkWebhookUrl(url: string | null, { urlChanged }: { urlChanged: boolean }): void {
     if (url === null || !urlChanged) return;
-    const problem = webhookUrlProblem(url, this.deps.config.webhookAllowPrivateNetworks);
+    const problem = webhookUrlProblem(url, { allowPrivate: this.deps.config.webhookAllowPrivateNetworks });
     if (problem) throw invalid(["body", "webhook_url"], `webhook_url ${problem}`);
   }
 }

@@ -56,7 +56,7 @@ export const postWebhook: WebhookPoster = (rawUrl, body, headers, options) => {
     const request = client.request(url, {
       method: "POST",
       headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
-      lookup: guardedLookup(options.allowPrivateNetworks),
+      lookup: guardedLookup({ allowPrivate: options.allowPrivateNetworks }),
       agent: false,
     });
     request.on("response", (response) => {

@@ -85,14 +85,14 @@ describe("destination guard", () => {
   });
 
   it("checks webhook URLs without DNS at create and update", () => {
-    expect(webhookUrlProblem("https://hooks.example.com/x?token=1", false)).toBeNull();
-    expect(webhookUrlProblem("ftp://example.com/", false)).toContain("http or https");
-    expect(webhookUrlProblem("https://user:pw@example.com/", false)).toContain("credentials");
-    expect(webhookUrlProblem("http://localhost:8080/", false)).toContain("localhost");
-    expect(webhookUrlProblem("http://169.254.169.254/latest/meta-data", false)).toContain("private");
-    expect(webhookUrlProblem("http://[::1]:9000/", false)).toContain("private");
-    expect(webhookUrlProblem("http://127.0.0.1:9000/", true)).toBeNull();
-    expect(webhookUrlProblem("not a url", true)).toContain("not a valid URL");
+    expect(webhookUrlProblem("https://hooks.example.com/x?token=1", { allowPrivate: false })).toBeNull();
+    expect(webhookUrlProblem("ftp://example.com/", { allowPrivate: false })).toContain("http or https");
+    expect(webhookUrlProblem("https://user:pw@example.com/", { allowPrivate: false })).toContain("credentials");
+    expect(webhookUrlProblem("http://localhost:8080/", { allowPrivate: false })).toContain("localhost");
+    expect(webhookUrlProblem("http://169.254.169.254/latest/meta-data", { allowPrivate: false })).toContain("private");
+    expect(webhookUrlProblem("http://[::1]:9000/", { allowPrivate: false })).toContain("private");
+    expect(webhookUrlProblem("http://127.0.0.1:9000/", { allowPrivate: true })).toBeNull();
+    expect(webhookUrlProblem("not a url", { allowPrivate: true })).toContain("not a valid URL");
   });
 
   it("refuses at save time the forms issue 25 found let through (delivery refused them), trailing-dot names included", () => {
@@ -108,10 +108,10 @@ describe("destination guard", () => {
       "http://0177.0.0.1/",
       "http://2130706433/",
     ]) {
-      expect(webhookUrlProblem(url, false), url).toMatch(/must not point/);
+      expect(webhookUrlProblem(url, { allowPrivate: false }), url).toMatch(/must not point/);
       expect(refusedHost(new URL(url).hostname), url).not.toBeNull();
     }
-    expect(webhookUrlProblem("http://localhost.example.com/", false)).toBeNull();
+    expect(webhookUrlProblem("http://localhost.example.com/", { allowPrivate: false })).toBeNull();
   });
 
   it("refuses every embedding of a refused IPv4 in any IPv6 form, in any spelling, and none of a public one (generated)", () => {
@@ -277,7 +277,7 @@ describe("one delivery attempt over HTTP", () => {
   });
 
   it("refuses a name whose lookup gives a loopback address in the connection's own lookup (the DNS rebinding guard)", async () => {
-    const error = await new Promise<Error | null>((resolve) => guardedLookup(false)("localhost", { all: false }, (e) => resolve(e)));
+    const error = await new Promise<Error | null>((resolve) => guardedLookup({ allowPrivate: false })("localhost", { all: false }, (e) => resolve(e)));
     expect(error).toBeInstanceOf(DestinationRefused);
     expect(error!.message).toMatch(/resolves to/);
   });

@@ -45,7 +45,7 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
     lease.stop();
   }
   const trigger = await store.getTrigger(orgId, triggerId);
-  const fields = await ports.runOutcomes.finalFields(trigger, run, outcome, ports.clock.now());
+  const fields = await ports.runOutcomes.finalFields(run, { trigger, outcome, nowMs: ports.clock.now() });
   const finished = await store.finalizeHeldRun(triggerId, {
     runId,
     worker: ports.workerId,
@@ -57,7 +57,7 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
 }
 
 async function solveRun(ports: TriggerRunJobPorts, held: { run: RunRecord; lease: HeldLease; onExecution: (id: string) => void }): Promise<RunOutcome> {
-  const started = await startRunExecution(ports, held.run, ports.workerId, leaseMsOf(ports));
+  const started = await startRunExecution(ports, { run: held.run, worker: ports.workerId, leaseMs: leaseMsOf(ports) });
   if ("refused" in started) return { status: "failed", result: null, error: started.refused };
   held.onExecution(started.execution.id);
   const { response, final } = await solveExecution(ports, { record: started.execution, problem: started.problem, signal: held.lease.signal });

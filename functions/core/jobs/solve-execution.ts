@@ -67,7 +67,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   }
   const response = {
     ...solveResponseOf(record.id, record.solver_name, result, gate),
-    ...finalProgress(problem, settings, gate, recorder),
+    ...finalProgress({ problem, settings, gate, recorder }),
   };
   const final = gate.status === "error" ? "failed" : "completed";
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
@@ -98,7 +98,17 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
  * when a pool was asked for, the pool: each member through the verification gate's rules (verifyPool),
  * or "unsupported".
  */
-function finalProgress(problem: Problem, settings: SolveSettings, gate: VerifiedSolve<SolvedResult>, recorder: ProgressRecorder): Partial<SolveResponse> {
+function finalProgress({
+  problem,
+  settings,
+  gate,
+  recorder,
+}: {
+  problem: Problem;
+  settings: SolveSettings;
+  gate: VerifiedSolve<SolvedResult>;
+  recorder: ProgressRecorder;
+}): Partial<SolveResponse> {
   const result = gate.result;
   const verified = gate.verification.status === "verified";
   const sign = problem.sense === "maximize" ? -1 : 1;

@@ -61,7 +61,7 @@ function signed(coef: number, name: string): string {
 }
 
 export function writeLp(problem: Problem, options: WriteLpOptions = {}): WrittenProblem {
-  const plan = planWrite(problem, options, lpNameProblem, "LP");
+  const plan = planWrite(problem, { options, nameProblem: lpNameProblem, formatName: "LP" });
   const sign = plan.objectiveSign;
   const names = plan.fileColumnNames;
   const columnIndex = new Map(problem.variables.map((v, j) => [v.name, j]));

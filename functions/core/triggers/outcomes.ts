@@ -21,7 +21,10 @@ export interface RunOutcome {
 export class RunOutcomes {
   constructor(private readonly deps: Pick<Services, "config" | "blobs" | "webhooks" | "notifications" | "identity" | "logger">) {}
 
-  async finalFields(trigger: TriggerRecord | null, run: RunRecord, outcome: RunOutcome, nowMs: number): Promise<FinalRunFields> {
+  async finalFields(
+    run: RunRecord,
+    { trigger, outcome, nowMs }: { trigger: TriggerRecord | null; outcome: RunOutcome; nowMs: number },
+  ): Promise<FinalRunFields> {
     const webhook = await this.deps.webhooks.prepare(trigger, run, outcome, nowMs);
     return {
       result: outcome.result

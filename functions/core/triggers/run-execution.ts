@@ -31,7 +31,10 @@ export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { 
  * could not foresee (the model does not compile with these values, no solver can run its class, the
  * organization is out of credits or quota) is the run's failure, with the reason.
  */
-export async function startRunExecution(services: RunExecutionDeps, run: RunRecord, worker: string, leaseMs: number): Promise<RunExecution> {
+export async function startRunExecution(
+  services: RunExecutionDeps,
+  { run, worker, leaseMs }: { run: RunRecord; worker: string; leaseMs: number },
+): Promise<RunExecution> {
   const { documents } = services;
   const version = await documents.findVersion(run.org_id, run.document_id, run.version_id);
   if (!version) return { refused: "the trigger's pinned version no longer exists" };

@@ -261,7 +261,7 @@ export class TriggerRuns {
         runId: run.id,
         from: [run.status],
         status: "failed",
-        set: await this.deps.runOutcomes.finalFields(trigger, run, outcome, clock.now()),
+        set: await this.deps.runOutcomes.finalFields(run, { trigger, outcome, nowMs: clock.now() }),
       });
       if (ended) await this.deps.runOutcomes.announce(ended, trigger, null);
       throw error;

@@ -172,7 +172,10 @@ function parseSet(text: string, cronField: CronField): Set<number> {
  * The first instant after `afterMs` the expression fires, or null when it never will again (an `at`
  * in the past, a cron whose years are over). `anchorMs` is when a rate schedule was set.
  */
-export function nextFireTime(expression: ScheduleExpression, timezone: string, afterMs: number, anchorMs: number): number | null {
+export function nextFireTime(
+  expression: ScheduleExpression,
+  { timezone, afterMs, anchorMs }: { timezone: string; afterMs: number; anchorMs: number },
+): number | null {
   if (expression.kind === "rate") {
     const periods = Math.max(1, Math.floor((afterMs - anchorMs) / expression.periodMs) + 1);
     return anchorMs + periods * expression.periodMs;

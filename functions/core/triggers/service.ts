@@ -40,7 +40,7 @@ export class TriggerService {
     await documents.get(principal, input.document_id);
     const version = await documents.findVersion(principal.orgId, input.document_id, input.version_id);
     if (!version) throw notFound("Version");
-    await this.checkOverrideSchema(version.document_id, version.id, principal.orgId, input.override_schema);
+    await this.checkOverrideSchema(principal.orgId, { documentId: version.document_id, versionId: version.id, fields: input.override_schema });
     const webhookUrl = input.webhook_url ?? null;
     this.checkWebhookUrl(webhookUrl, { urlChanged: true });
     const generated = webhookUrl !== null && !input.webhook_secret ? generateWebhookSecret() : null;
@@ -154,7 +154,7 @@ export class TriggerService {
     if (fixed.length > 0) throw new ValidationError(fixed);
     if (input.priority !== undefined) assertPriorityAllowed(input.priority, principal.role);
     if (input.schedule) await this.checkSchedule(t.org_id, t.id, input.schedule);
-    if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
+    if (input.override_schema) await this.checkOverrideSchema(t.org_id, { documentId: t.document_id, versionId: t.version_id, fields: input.override_schema });
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
     this.checkWebhookUrl(url, { urlChanged: input.webhook_url !== undefined });
     const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
@@ -229,7 +229,10 @@ export class TriggerService {
     assertScheduleCap(this.deps.config, others);
   }
 
-  private async checkOverrideSchema(documentId: string, versionId: string, orgId: string, fields: OverrideField[]): Promise<void> {
+  private async checkOverrideSchema(
+    orgId: string,
+    { documentId, versionId, fields }: { documentId: string; versionId: string; fields: OverrideField[] },
+  ): Promise<void> {
     if (fields.length === 0) return;
     const version = await this.deps.documents.findVersion(orgId, documentId, versionId);
     if (!version) throw notFound("Version");

@@ -14,7 +14,7 @@ export function triggerSweepHooks(services: Services): Record<string, SweepHook>
     if (!run || !["queued", "pending", "running"].includes(run.status)) return false;
     const trigger = await services.triggerStore.getTrigger(run.org_id, run.trigger_id);
     const outcome = { status: "failed" as const, result: null, error: reason };
-    const fields = await services.runOutcomes.finalFields(trigger, run, outcome, nowMs);
+    const fields = await services.runOutcomes.finalFields(run, { trigger, outcome, nowMs });
     const ended = await services.triggerStore.failRunIfLeaseLapsed(run.trigger_id, { runId: run.id, seenStatus: run.status, seenQueuedAt, nowMs, set: fields });
     if (!ended) return false;
     await services.runOutcomes.announce(ended, trigger, null);

@@ -208,7 +208,7 @@ export class WebhookDeliveries {
     const { config, clock, triggerStore: store } = this.deps;
     const body = JSON.stringify(await loadPayload<WebhookPayload>(this.deps.blobs, w.body));
     const startedAt = clock.now();
-    const headers = deliveryHeaders(await this.signingSecret(trigger), w.delivery_id, Math.floor(startedAt / 1000), body);
+    const headers = deliveryHeaders(await this.signingSecret(trigger), { id: w.delivery_id, timestampSeconds: Math.floor(startedAt / 1000), rawBody: body });
     const result = await this.post(trigger.webhook_url!, body, headers, {
       timeoutMs: config.webhookTimeoutSeconds * 1000,
       allowPrivateNetworks: config.webhookAllowPrivateNetworks,

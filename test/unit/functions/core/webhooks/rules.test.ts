@@ -13,9 +13,13 @@ import { bodySignatureHex, deliveryHeaders, standardWebhooksSignature } from "..
 describe("signing", () => {
   it("matches the Standard Webhooks reference vector", () => {
     // The test vector published with the Standard Webhooks libraries.
-    expect(standardWebhooksSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}')).toBe(
-      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-    );
+    expect(
+      standardWebhooksSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", {
+        id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        timestampSeconds: 1614265330,
+        rawBody: '{"test": 2432232314}',
+      }),
+    ).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   });
 
   it("X-Incumbent-Signature is the hex HMAC-SHA256 of the raw body with the secret's bytes", () => {
@@ -25,10 +29,10 @@ describe("signing", () => {
   });
 
   it("a plain (non-whsec_) secret keys Standard Webhooks with its UTF-8 bytes; the timestamp is signed", () => {
-    const sig = standardWebhooksSignature("plain-secret-value", "dlv_1", 1700000000, "{}");
+    const sig = standardWebhooksSignature("plain-secret-value", { id: "dlv_1", timestampSeconds: 1700000000, rawBody: "{}" });
     expect(sig).toBe(`v1,${createHmac("sha256", "plain-secret-value").update("dlv_1.1700000000.{}").digest("base64")}`);
-    expect(standardWebhooksSignature("plain-secret-value", "dlv_1", 1700000001, "{}")).not.toBe(sig);
-    const headers = deliveryHeaders("plain-secret-value", "dlv_1", 1700000000, "{}");
+    expect(standardWebhooksSignature("plain-secret-value", { id: "dlv_1", timestampSeconds: 1700000001, rawBody: "{}" })).not.toBe(sig);
+    const headers = deliveryHeaders("plain-secret-value", { id: "dlv_1", timestampSeconds: 1700000000, rawBody: "{}" });
     expect(headers).toMatchObject({ "Content-Type": "application/json", "webhook-id": "dlv_1", "webhook-timestamp": "1700000000", "webhook-signature": sig });
     expect(JSON.stringify(headers)).not.toContain("plain-secret-value");
   });

@@ -27,14 +27,14 @@ export class FleetHeartbeat {
     this.timer = null;
     const { services, workerId } = this.runtime;
     await services.workerHeartbeats
-      .stopped(workerId, this.solvers, this.startedAtMs, services.clock.now())
+      .stopped(workerId, { solvers: this.solvers, startedAtMs: this.startedAtMs, nowMs: services.clock.now() })
       .catch((error) => services.logger.warn("marking the heartbeat stopped failed", { error }));
   }
 
   private async beat(): Promise<void> {
     const { services, workerId } = this.runtime;
     try {
-      await services.workerHeartbeats.beat(workerId, this.solvers, this.startedAtMs, services.clock.now());
+      await services.workerHeartbeats.beat(workerId, { solvers: this.solvers, startedAtMs: this.startedAtMs, nowMs: services.clock.now() });
     } catch (error) {
       services.logger.warn("heartbeat failed", { error });
     }

@@ -138,7 +138,7 @@ export class ApiSolver {
       logger.info("API-side solve ran out of the API's budget; back to the fleet", { execution_id: record.id, budget_seconds: timeLimitSeconds });
       return (await executionStore.handBack(record.org_id, { id: record.id, worker: owner, nowMs: clock.now() })) ? "released" : null;
     }
-    const response: SolveResponse = solveResponseOf(record.id, API_SOLVER, accepted, gate);
+    const response: SolveResponse = solveResponseOf(record.id, { solver: API_SOLVER, result: accepted, gate });
     const final = gate.status === "error" ? "failed" : "completed";
     const ref = await storePayload(blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
     const now = clock.now();

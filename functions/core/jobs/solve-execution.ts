@@ -66,7 +66,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     gate.verification.where = nameViolationPlace(gate.verification.where, names);
   }
   const response = {
-    ...solveResponseOf(record.id, record.solver_name, result, gate),
+    ...solveResponseOf(record.id, { solver: record.solver_name, result, gate }),
     ...finalProgress({ problem, settings, gate, recorder }),
   };
   const final = gate.status === "error" ? "failed" : "completed";

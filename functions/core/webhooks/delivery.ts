@@ -250,7 +250,11 @@ export class WebhookDeliveries {
     // A refused destination will not become allowed by waiting: stop at once.
     const delay = result.refused
       ? null
-      : retryDelaySeconds(config.webhookRetryDelaysSeconds, message.attempt, parseRetryAfter(result.retryAfter, now), this.random);
+      : retryDelaySeconds(config.webhookRetryDelaysSeconds, {
+          failedAttempt: message.attempt,
+          retryAfterSeconds: parseRetryAfter(result.retryAfter, now),
+          random: this.random,
+        });
     if (delay !== null) {
       const dueAt = now + Math.round(delay * 1000);
       const moved = await store.recordAttempt(run.trigger_id, {

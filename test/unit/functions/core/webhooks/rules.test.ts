@@ -150,18 +150,18 @@ describe("destination guard", () => {
 describe("retry schedule", () => {
   const delays = [30, 120, 600];
   it("the n-th failed attempt waits the n-th delay ±20 %, and the last attempt has no successor", () => {
-    expect(retryDelaySeconds(delays, 1, null, () => 0)).toBeCloseTo(24);
-    expect(retryDelaySeconds(delays, 1, null, () => 0.999999)).toBeCloseTo(36, 3);
-    expect(retryDelaySeconds(delays, 2, null, () => 0.5)).toBe(120);
-    expect(retryDelaySeconds(delays, 3, null, () => 0.5)).toBe(600);
-    expect(retryDelaySeconds(delays, 4, null, () => 0.5)).toBeNull();
-    expect(retryDelaySeconds([], 1, null)).toBeNull();
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: null, random: () => 0 })).toBeCloseTo(24);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: null, random: () => 0.999999 })).toBeCloseTo(36, 3);
+    expect(retryDelaySeconds(delays, { failedAttempt: 2, retryAfterSeconds: null, random: () => 0.5 })).toBe(120);
+    expect(retryDelaySeconds(delays, { failedAttempt: 3, retryAfterSeconds: null, random: () => 0.5 })).toBe(600);
+    expect(retryDelaySeconds(delays, { failedAttempt: 4, retryAfterSeconds: null, random: () => 0.5 })).toBeNull();
+    expect(retryDelaySeconds([], { failedAttempt: 1, retryAfterSeconds: null })).toBeNull();
   });
 
   it("Retry-After lengthens a wait, never shortens it, capped at the longest step", () => {
-    expect(retryDelaySeconds(delays, 1, 90, () => 0.5)).toBe(90);
-    expect(retryDelaySeconds(delays, 1, 5, () => 0.5)).toBe(30);
-    expect(retryDelaySeconds(delays, 1, 1_000_000, () => 0.5)).toBe(600);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: 90, random: () => 0.5 })).toBe(90);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: 5, random: () => 0.5 })).toBe(30);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: 1_000_000, random: () => 0.5 })).toBe(600);
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {

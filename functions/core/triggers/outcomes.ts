@@ -25,7 +25,7 @@ export class RunOutcomes {
     run: RunRecord,
     { trigger, outcome, nowMs }: { trigger: TriggerRecord | null; outcome: RunOutcome; nowMs: number },
   ): Promise<FinalRunFields> {
-    const webhook = await this.deps.webhooks.prepare(trigger, run, outcome, nowMs);
+    const webhook = await this.deps.webhooks.prepare(run, { trigger, outcome, nowMs });
     return {
       result: outcome.result
         ? await storePayload(this.deps.blobs, blobKeys.triggerRunResult(run.org_id, run.id), outcome.result, this.deps.config.inlinePayloadMaxBytes)

@@ -97,7 +97,10 @@ export class TriggerRuns {
     >,
   ) {}
 
-  async fire(triggerId: string, presentedSecret: string | null, overrideData: Record<string, unknown>, observe: RateLimitObserver): Promise<RunRecord> {
+  async fire(
+    triggerId: string,
+    { presentedSecret, overrideData, observe }: { presentedSecret: string | null; overrideData: Record<string, unknown>; observe: RateLimitObserver },
+  ): Promise<RunRecord> {
     if (!presentedSecret) throw unauthorized("Missing trigger secret: send Authorization: Bearer <trigger secret>, or trigger_secret in the body.");
     const trigger = await this.deps.triggerStore.findTrigger(triggerId);
     if (!trigger) throw notFound("Trigger");
@@ -140,7 +143,7 @@ export class TriggerRuns {
   }
 
   /** A new run from an earlier run's override data; the input is checked before anything is counted or recorded. */
-  async rerun(principal: Principal, triggerId: string, runId: string, observe: RateLimitObserver): Promise<RunRecord> {
+  async rerun(principal: Principal, { triggerId, runId, observe }: { triggerId: string; runId: string; observe: RateLimitObserver }): Promise<RunRecord> {
     const trigger = await this.triggerFor(principal, triggerId);
     await this.assertCanRun(principal, trigger);
     const earlier = await this.deps.triggerStore.getRun(trigger.id, runId);
@@ -294,7 +297,7 @@ export class TriggerRuns {
 
   // Reading ------------------------------------------------------------------------------------
 
-  async page(principal: Principal, triggerId: string, page: number, pageSize: number) {
+  async page(principal: Principal, { triggerId, page, pageSize }: { triggerId: string; page: number; pageSize: number }) {
     const trigger = await this.triggerFor(principal, triggerId);
     const { items, total } = await this.deps.triggerStore.runPage(trigger.id, page, pageSize);
     return { items: await Promise.all(items.map((r) => this.listItem(r))), total, page, page_size: pageSize };

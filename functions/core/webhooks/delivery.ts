@@ -62,10 +62,16 @@ export class WebhookDeliveries {
 
   /** The delivery a run ending now will carry, or null when its trigger has no webhook. */
   async prepare(
-    trigger: TriggerRecord | null,
     run: RunRecord,
-    outcome: { status: "completed" | "failed"; result: SolveResponse | null; error: string | null },
-    nowMs: number,
+    {
+      trigger,
+      outcome,
+      nowMs,
+    }: {
+      trigger: TriggerRecord | null;
+      outcome: { status: "completed" | "failed"; result: SolveResponse | null; error: string | null };
+      nowMs: number;
+    },
   ): Promise<WebhookState | null> {
     if (!trigger?.webhook_url || !trigger.webhook_secret) return null;
     const event: WebhookEvent = outcome.status === "completed" ? "trigger.run.completed" : "trigger.run.failed";
@@ -209,10 +215,14 @@ export class WebhookDeliveries {
     const body = JSON.stringify(await loadPayload<WebhookPayload>(this.deps.blobs, w.body));
     const startedAt = clock.now();
     const headers = deliveryHeaders(await this.signingSecret(trigger), { id: w.delivery_id, timestampSeconds: Math.floor(startedAt / 1000), rawBody: body });
-    const result = await this.post(trigger.webhook_url!, body, headers, {
-      timeoutMs: config.webhookTimeoutSeconds * 1000,
-      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
-    });
+    const result = await this.post(
+      trigger.webhook_url!,
+      { body, headers },
+      {
+        timeoutMs: config.webhookTimeoutSeconds * 1000,
+        allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+      },
+    );
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const redirect = result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400;
     const attempt: DeliveryAttempt = {

@@ -260,21 +260,21 @@ describe("one delivery attempt over HTTP", () => {
   const allow = { timeoutMs: 1000, allowPrivateNetworks: true };
 
   it("any 2xx is a status; a redirect is not followed; Retry-After is read", async () => {
-    expect(await postWebhook(`${base}/ok`, "{}", {}, allow)).toMatchObject({ statusCode: 204, error: null });
-    expect(await postWebhook(`${base}/redirect`, "{}", {}, allow)).toMatchObject({ statusCode: 302 });
-    expect(await postWebhook(`${base}/busy`, "{}", {}, allow)).toMatchObject({ statusCode: 429, retryAfter: "42" });
+    expect(await postWebhook(`${base}/ok`, { body: "{}", headers: {} }, allow)).toMatchObject({ statusCode: 204, error: null });
+    expect(await postWebhook(`${base}/redirect`, { body: "{}", headers: {} }, allow)).toMatchObject({ statusCode: 302 });
+    expect(await postWebhook(`${base}/busy`, { body: "{}", headers: {} }, allow)).toMatchObject({ statusCode: 429, retryAfter: "42" });
   });
 
   it("times out", async () => {
-    const out = await postWebhook(`${base}/slow`, "{}", {}, { ...allow, timeoutMs: 300 });
+    const out = await postWebhook(`${base}/slow`, { body: "{}", headers: {} }, { ...allow, timeoutMs: 300 });
     expect(out).toMatchObject({ statusCode: null, refused: false });
     expect(out.error).toContain("no response"); // the server below never answers /slow in time
   });
 
   it("refuses loopback destinations, by IP literal or by name, unless private networks are allowed", async () => {
     const deny = { ...allow, allowPrivateNetworks: false };
-    expect(await postWebhook(`${base}/ok`, "{}", {}, deny)).toMatchObject({ statusCode: null, refused: true });
-    const byName = await postWebhook(`${base.replace("127.0.0.1", "localhost")}/ok`, "{}", {}, deny);
+    expect(await postWebhook(`${base}/ok`, { body: "{}", headers: {} }, deny)).toMatchObject({ statusCode: null, refused: true });
+    const byName = await postWebhook(`${base.replace("127.0.0.1", "localhost")}/ok`, { body: "{}", headers: {} }, deny);
     expect(byName).toMatchObject({ statusCode: null, refused: true });
     // The name is refused by the same rule as at save time, before DNS; a name that resolves to loopback is the lookup guard's.
     expect(byName.error).toMatch(/is localhost/);

@@ -23,7 +23,7 @@ interface Cursor {
 export class ProgressService {
   constructor(private readonly deps: Pick<Services, "executionStore" | "progressStore" | "executions" | "comparisonStore" | "comparisons">) {}
 
-  async log(principal: Principal, executionId: string, offset: number, pointOffset: number): Promise<ExecutionLog> {
+  async log(principal: Principal, { executionId, offset, pointOffset }: { executionId: string; offset: number; pointOffset: number }): Promise<ExecutionLog> {
     const outcome = await this.deps.executionStore.outcome(principal.orgId, executionId);
     if (!outcome) throw notFound("Execution");
     // Status first: a final execution has every chunk written already (the worker writes them before it ends).

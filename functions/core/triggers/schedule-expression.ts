@@ -199,7 +199,7 @@ function nextCronTime(cron: CronFields, timezone: string, afterMs: number): numb
       if (!cron.months.has(month)) continue;
       const firstDay = year === start.year && month === start.month ? start.day : 1;
       for (let day = firstDay; day <= daysInMonth(year, month); day++) {
-        if (!dayMatches(cron, year, month, day)) continue;
+        if (!dayMatches(cron, { year, month, day })) continue;
         for (const hour of hours) {
           for (const minute of minutes) {
             const at = localToUtc({ year, month, day, hour, minute, second: 0 }, timezone);
@@ -212,7 +212,7 @@ function nextCronTime(cron: CronFields, timezone: string, afterMs: number): numb
   return null;
 }
 
-function dayMatches(cron: CronFields, year: number, month: number, day: number): boolean {
+function dayMatches(cron: CronFields, { year, month, day }: { year: number; month: number; day: number }): boolean {
   const last = daysInMonth(year, month);
   const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 1; // 1 = Sunday
   const dom = cron.dom;

@@ -61,9 +61,11 @@ export function reducedCostsOf(problem: Problem, duals: Record<string, number>):
  */
 export function normaliseDuals(
   problem: Problem,
-  reportedFor: "problem" | "minimisation",
-  rowDuals: Record<string, number>,
-  reducedCosts: Record<string, number> | null = null,
+  {
+    reportedFor,
+    rowDuals,
+    reducedCosts = null,
+  }: { reportedFor: "problem" | "minimisation"; rowDuals: Record<string, number>; reducedCosts?: Record<string, number> | null },
 ): LpDuals | null {
   const flip = reportedFor === "minimisation" && problem.sense === "maximize" ? -1 : 1;
   const duals: Record<string, number> = {};
@@ -118,7 +120,7 @@ export function dualsWithSingletonRows(problem: Problem, solution: Record<string
     if (singletonNames.has(row.name)) rowDuals[row.name] = 0;
     else if (otherRowDuals[row.name] !== undefined) rowDuals[row.name] = otherRowDuals[row.name]!;
   }
-  const base = normaliseDuals(problem, "problem", rowDuals);
+  const base = normaliseDuals(problem, { reportedFor: "problem", rowDuals });
   if (!base) return null;
   const flip = problem.sense === "maximize" ? -1 : 1;
   const rowsOf = new Map<string, typeof singletons>();

@@ -254,7 +254,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         const bound = hasIntegers(problem) ? (main.log.bestPossible ?? main.log.lowerBound) : null;
         result.dual_bound = bound === null ? result.objective_value : toOriginal(bound);
         const rowDuals = duals(main);
-        Object.assign(result, dualFields(given, result, rowDuals && normaliseDuals(given, "minimisation", rowDuals)));
+        Object.assign(result, dualFields(given, result, rowDuals && normaliseDuals(given, { reportedFor: "minimisation", rowDuals })));
       } else if (integerInfeasible && main.log.undecidedRemarks.length === 0 && !hasOpenIntegerColumn(problem)) {
         // A finished search over bounded integers. With an integer column unbounded on a side, CBC
         // can end its search at once on an unbounded relaxation (at a "continuous objective" near

@@ -258,7 +258,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
           result.dual_bound = raw.kind === "mip" && raw.primal === "feasible" ? mipBound() : result.objective_value;
           // A problem without rows has no row lines in the file, and nothing for a dual to say.
           const rowDuals = raw.kind === "mip" ? null : main.written.rowNames.length === 0 ? {} : duals(main);
-          Object.assign(result, dualFields(problem, result, rowDuals && normaliseDuals(problem, "minimisation", rowDuals)));
+          Object.assign(result, dualFields(problem, result, rowDuals && normaliseDuals(problem, { reportedFor: "minimisation", rowDuals })));
         }
       } else if (claim === "integer_infeasible") {
         result.solver_status = "infeasible";

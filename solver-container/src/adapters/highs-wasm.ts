@@ -233,7 +233,7 @@ export const highsWasmEngine: TypeScriptEngine = {
       fill();
       if (!isMip && final.duals) {
         const rows = Object.fromEntries(problem.constraints.map((c, i) => [c.name, final.duals!.rows[i]!]));
-        const reported = normaliseDuals(problem, "problem", rows, namedSolution(form, final.duals.columns));
+        const reported = normaliseDuals(problem, { reportedFor: "problem", rowDuals: rows, reducedCosts: namedSolution(form, final.duals.columns) });
         Object.assign(result, dualFields(problem, result, reported));
       }
       if (isMip && hasOpenIntegerColumn(problem) && result.solution && pointViolation(problem, result.solution).worst <= POINT_TOLERANCE) {

@@ -117,7 +117,7 @@ function reportedDuals(problem: Problem, colNames: string[], r: PythonResult): L
     const row = problem.constraints[Number(index)];
     if (row) rows[row.name] = value;
   }
-  if (r.col_duals) return normaliseDuals(problem, "problem", rows, namedSolution({ colNames }, r.col_duals));
+  if (r.col_duals) return normaliseDuals(problem, { reportedFor: "problem", rowDuals: rows, reducedCosts: namedSolution({ colNames }, r.col_duals) });
   // SCIP: no reduced costs, and no duals for one-variable rows (its bounds).
   return r.solution ? dualsWithSingletonRows(problem, namedSolution({ colNames }, r.solution), rows) : null;
 }

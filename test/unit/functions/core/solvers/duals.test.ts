@@ -53,7 +53,7 @@ describe("LP duals: sign convention and checker", () => {
   it("accepts the maximisation's duals with every sign flipped, and normalises a minimised form's duals to them", () => {
     const p = lp("maximize");
     // A solver given min −c reports the minimiser's duals of that form; the convention flips them.
-    const normalised = normaliseDuals(p, "minimisation", { cover: 1.5, balance: -0.5, cap: 0 });
+    const normalised = normaliseDuals(p, { reportedFor: "minimisation", rowDuals: { cover: 1.5, balance: -0.5, cap: 0 } });
     expect(normalised).toEqual({ duals: { cover: -1.5, balance: 0.5, cap: 0 }, reduced_costs: { x: 0, y: 0, z: -1.5 } });
     expect(checkDuals(p, { solution: x, duals: normalised!.duals, reducedCosts: normalised!.reduced_costs })).toEqual([]);
     // The minimisation's signs on the maximisation are wrong: cover's lower side cannot take y > 0 there.
@@ -93,7 +93,7 @@ describe("LP duals: sign convention and checker", () => {
 
   it("leaves duals out for a row the solver saw without a value, and checks only LPs", () => {
     const p = lp("minimize");
-    expect(normaliseDuals(p, "minimisation", { cover: 1.5, balance: -0.5 })).toBeNull();
+    expect(normaliseDuals(p, { reportedFor: "minimisation", rowDuals: { cover: 1.5, balance: -0.5 } })).toBeNull();
     const milp = problem({ variables: [{ name: "n", type: "integer" }], objective: { terms: [{ var: "n", coef: 1 }] } });
     expect(checkDuals(milp, { solution: { n: 0 }, duals: {}, reducedCosts: { n: 1 } }).map((v) => v.kind)).toEqual(["not_an_lp"]);
   });
@@ -141,9 +141,9 @@ describe("LP duals: sign convention and checker", () => {
 
   it("marks a result's duals false when the checker rejects them, keeps them for inspection, and leaves them out for a MILP or a non-optimal verdict", () => {
     const p = lp("minimize");
-    const wrong = normaliseDuals(p, "problem", { cover: -1.5, balance: 0.5, cap: 0 });
+    const wrong = normaliseDuals(p, { reportedFor: "problem", rowDuals: { cover: -1.5, balance: 0.5, cap: 0 } });
     expect(dualFields(p, { solver_status: "optimal", solution: x }, wrong)).toEqual({ ...wrong, duals_verified: false });
-    const right = normaliseDuals(p, "problem", { cover: 1.5, balance: -0.5, cap: 0 });
+    const right = normaliseDuals(p, { reportedFor: "problem", rowDuals: { cover: 1.5, balance: -0.5, cap: 0 } });
     expect(dualFields(p, { solver_status: "optimal", solution: x }, right).duals_verified).toBe(true);
     expect(dualFields(p, { solver_status: "time_limit", solution: x }, right)).toEqual({ duals: null, reduced_costs: null, duals_verified: null });
     const milp = problem({ variables: [{ name: "n", type: "integer" }], objective: { terms: [{ var: "n", coef: 1 }] } });

@@ -34,7 +34,7 @@ export class ServiceDashboard extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
     super(scope, id);
-    const ours = (metricName: string, service: string, statistic: string, label?: string) =>
+    const ours = (metricName: string, { service, statistic, label }: { service: string; statistic: string; label?: string }) =>
       new cloudwatch.Metric({
         namespace: SERVICE_METRICS_NAMESPACE,
         metricName,
@@ -120,8 +120,8 @@ export class ServiceDashboard extends Construct {
           title: "Job latency (s): queued → started, queued → final",
           width,
           left: ["p50", "p99"].flatMap((statistic) => [
-            ours(SERVICE_METRIC.jobQueuedToStarted, props.services.worker, statistic, `to started ${statistic}`),
-            ours(SERVICE_METRIC.jobQueuedToFinal, props.services.worker, statistic, `to final ${statistic}`),
+            ours(SERVICE_METRIC.jobQueuedToStarted, { service: props.services.worker, statistic, label: `to started ${statistic}` }),
+            ours(SERVICE_METRIC.jobQueuedToFinal, { service: props.services.worker, statistic, label: `to final ${statistic}` }),
           ]),
         }),
         new cloudwatch.GraphWidget({
@@ -147,9 +147,9 @@ export class ServiceDashboard extends Construct {
             q.dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: "Maximum", label: `${band} DLQ` }),
           ),
           right: [
-            ours(SERVICE_METRIC.sweptJobs, props.services.sweeper, "Sum", "jobs failed by the sweeper"),
-            ours(SERVICE_METRIC.jobsHandedBack, props.services.worker, "Sum", "jobs handed back"),
-            ours(SERVICE_METRIC.apiSolves, props.services.api, "Sum", "solved in the API"),
+            ours(SERVICE_METRIC.sweptJobs, { service: props.services.sweeper, statistic: "Sum", label: "jobs failed by the sweeper" }),
+            ours(SERVICE_METRIC.jobsHandedBack, { service: props.services.worker, statistic: "Sum", label: "jobs handed back" }),
+            ours(SERVICE_METRIC.apiSolves, { service: props.services.api, statistic: "Sum", label: "solved in the API" }),
           ],
         }),
       ],

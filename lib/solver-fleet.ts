@@ -276,7 +276,7 @@ export class SolverFleet extends Construct {
       // New tasks start before old ones stop, so a deployment never empties a warm fleet.
       minHealthyPercent: 100,
       maxHealthyPercent: 200,
-      capacityProviderStrategies: capacityStrategy(props.spot, props.minTasks),
+      capacityProviderStrategies: capacityStrategy({ spot: props.spot, minTasks: props.minTasks }),
       propagateTags: ecs.PropagatedTagSource.SERVICE,
     });
     if (props.createServiceLinkedRoles) {
@@ -297,7 +297,7 @@ export class SolverFleet extends Construct {
 }
 
 /** Without Spot, regular Fargate; with Spot, the warm minimum on regular Fargate (never interrupted) and the rest on Spot. */
-export function capacityStrategy(spot: boolean, minTasks: number): ecs.CapacityProviderStrategy[] {
+export function capacityStrategy({ spot, minTasks }: { spot: boolean; minTasks: number }): ecs.CapacityProviderStrategy[] {
   if (!spot) return [{ capacityProvider: "FARGATE", weight: 1 }];
   const spotTasks: ecs.CapacityProviderStrategy = { capacityProvider: "FARGATE_SPOT", weight: 1 };
   return minTasks > 0 ? [{ capacityProvider: "FARGATE", base: minTasks, weight: 0 }, spotTasks] : [spotTasks];

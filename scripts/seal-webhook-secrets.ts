@@ -29,7 +29,7 @@ do {
   for (const item of (page.Items ?? []) as { org_id: string; id: string; webhook_secret: string }[]) {
     if (isSealed(item.webhook_secret)) continue;
     const box = await services.webhookSecrets.seal(item.webhook_secret, item.id);
-    if (await services.triggerStore.replaceWebhookSecret(item.org_id, item.id, item.webhook_secret, box)) sealed++;
+    if (await services.triggerStore.replaceWebhookSecret(item.org_id, { id: item.id, was: item.webhook_secret, now: box })) sealed++;
   }
   start = page.LastEvaluatedKey;
 } while (start);

@@ -160,7 +160,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     LOG_LEVEL: env.WORKER_LOG_LEVEL ?? "WARN",
   };
   // The workers say when an execution is final; a plain solve's wait hears it here instead of polling.
-  const finalSignals = new FinalSignals(true);
+  const finalSignals = new FinalSignals({ heard: true });
   const build = await ensureWorkerBuild();
   // Compiles and file reads for requests run on a model thread, so this server's event loop (and the
   // emulators it hosts) keeps answering while they run (functions/core/model-work/model-work.ts).

@@ -215,7 +215,8 @@ function list(env: Env, name: string, fallback: string[]): string[] {
     .filter((s) => s.length > 0);
 }
 
-function window(env: Env, prefix: string, perMinute: number, perDay: number): RateWindow {
+/** A rate window read from `<prefix>_PER_MINUTE` and `<prefix>_PER_DAY`, with these defaults. */
+function window(env: Env, prefix: string, { perMinute, perDay }: { perMinute: number; perDay: number }): RateWindow {
   return { perMinute: num(env, `${prefix}_PER_MINUTE`, perMinute), perDay: num(env, `${prefix}_PER_DAY`, perDay) };
 }
 
@@ -287,13 +288,13 @@ export function loadConfig(env: Env = process.env): Config {
       perMinute: num(env, "INSTANCE_RATE_LIMIT_PER_MINUTE", 120),
       perDay: num(env, "INSTANCE_RATE_LIMIT_PER_DAY", 50_000),
     },
-    solveRateLimit: window(env, "SOLVE_RATE_LIMIT", 60, 10_000),
-    modelsExecuteRateLimit: window(env, "MODELS_EXECUTE_RATE_LIMIT", 60, 10_000),
-    modelsReadRateLimit: window(env, "MODELS_READ_RATE_LIMIT", 120, 50_000),
-    creditsCalculatorRateLimit: window(env, "CREDITS_CALCULATOR_RATE_LIMIT", 120, 50_000),
-    authLoginRateLimit: window(env, "AUTH_LOGIN_RATE_LIMIT", 30, 300),
-    authLoginPerEmailRateLimit: window(env, "AUTH_LOGIN_PER_EMAIL_RATE_LIMIT", 10, 1_000),
-    authSignupRateLimit: window(env, "AUTH_SIGNUP_RATE_LIMIT", 10, 50),
+    solveRateLimit: window(env, "SOLVE_RATE_LIMIT", { perMinute: 60, perDay: 10_000 }),
+    modelsExecuteRateLimit: window(env, "MODELS_EXECUTE_RATE_LIMIT", { perMinute: 60, perDay: 10_000 }),
+    modelsReadRateLimit: window(env, "MODELS_READ_RATE_LIMIT", { perMinute: 120, perDay: 50_000 }),
+    creditsCalculatorRateLimit: window(env, "CREDITS_CALCULATOR_RATE_LIMIT", { perMinute: 120, perDay: 50_000 }),
+    authLoginRateLimit: window(env, "AUTH_LOGIN_RATE_LIMIT", { perMinute: 30, perDay: 300 }),
+    authLoginPerEmailRateLimit: window(env, "AUTH_LOGIN_PER_EMAIL_RATE_LIMIT", { perMinute: 10, perDay: 1_000 }),
+    authSignupRateLimit: window(env, "AUTH_SIGNUP_RATE_LIMIT", { perMinute: 10, perDay: 50 }),
     authPasswordResetPerHour: num(env, "AUTH_PASSWORD_RESET_RATE_LIMIT_PER_HOUR", 3),
     triggerFireRateLimitPerMinute: num(env, "TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE", 60),
 

@@ -172,7 +172,7 @@ export function createServices(options: ServiceOptions): Services {
   const auth = new AuthService({ identity, config, clock, ledger, jwtSecret: options.jwtSecret });
   const limiter = new RateLimiter(counters, config);
   const mailbox: Mailbox = options.mailbox ?? (() => undefined);
-  const finalSignals = options.finalSignals ?? new FinalSignals(false);
+  const finalSignals = options.finalSignals ?? new FinalSignals({ heard: false });
   const recommendations = new SolverRecommendations({
     clock,
     inventory,

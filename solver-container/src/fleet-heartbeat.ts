@@ -13,28 +13,28 @@ export class FleetHeartbeat {
   /** Probed once: the image's solvers do not change while the worker runs. */
   private solvers: InventoryEntry[] = [];
 
-  constructor(private readonly rt: WorkerRuntime) {}
+  constructor(private readonly runtime: WorkerRuntime) {}
 
   async start(): Promise<void> {
-    this.solvers = await this.rt.toolkit.inventory();
+    this.solvers = await this.runtime.toolkit.inventory();
     await this.beat();
-    this.timer = setInterval(() => void this.beat(), this.rt.services.config.workerHeartbeatSeconds * 1000);
+    this.timer = setInterval(() => void this.beat(), this.runtime.services.config.workerHeartbeatSeconds * 1000);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    const { services, workerId } = this.rt;
+    const { services, workerId } = this.runtime;
     await services.workerHeartbeats
-      .stopped(workerId, this.solvers, this.startedAtMs, services.clock.now())
+      .stopped(workerId, { solvers: this.solvers, startedAtMs: this.startedAtMs, nowMs: services.clock.now() })
       .catch((error) => services.logger.warn("marking the heartbeat stopped failed", { error }));
   }
 
   private async beat(): Promise<void> {
-    const { services, workerId } = this.rt;
+    const { services, workerId } = this.runtime;
     try {
-      await services.workerHeartbeats.beat(workerId, this.solvers, this.startedAtMs, services.clock.now());
+      await services.workerHeartbeats.beat(workerId, { solvers: this.solvers, startedAtMs: this.startedAtMs, nowMs: services.clock.now() });
     } catch (error) {
       services.logger.warn("heartbeat failed", { error });
     }

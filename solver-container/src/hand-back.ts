@@ -17,20 +17,25 @@ const ATTEMPTS = 5;
  * True when the job was handed back; false when this worker no longer holds it (it ended meanwhile, or
  * was swept) — then its message is done with.
  */
-export async function handBackJob(rt: WorkerRuntime, job: JobMessage): Promise<boolean> {
-  const { services } = rt;
+export async function handBackJob(runtime: WorkerRuntime, job: JobMessage): Promise<boolean> {
+  const { services } = runtime;
   const cancelExecution = (orgId: string, id: string) =>
-    services.executionStore.finish(orgId, id, rt.workerId, "cancelled", { result: null, error_message: STOPPED, completed_at: isoTime(services.clock.now()) });
+    services.executionStore.finalizeHeld(orgId, {
+      id,
+      worker: runtime.workerId,
+      status: "cancelled",
+      fields: { result: null, error_message: STOPPED, completed_at: isoTime(services.clock.now()) },
+    });
 
   switch (job.type) {
     case "execution":
-      return services.executionStore.release(job.org_id, job.id, rt.workerId, services.clock.now());
+      return services.executionStore.handBack(job.org_id, { id: job.id, worker: runtime.workerId, nowMs: services.clock.now() });
     case "comparison":
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const record = await services.comparisonStore.get(job.org_id, job.id);
         if (record?.status !== "running") return false;
         const started = record.results.flatMap((row, i) => (row.status === "running" ? [i] : []));
-        if (await services.comparisonStore.release(job.org_id, job.id, rt.workerId, started, record.results.length, services.clock.now())) {
+        if (await services.comparisonStore.release(job.org_id, job.id, runtime.workerId, started, record.results.length, services.clock.now())) {
           for (const i of started) {
             const executionId = record.results[i]!.execution_id;
             if (executionId) await cancelExecution(job.org_id, executionId);
@@ -45,7 +50,15 @@ export async function handBackJob(rt: WorkerRuntime, job: JobMessage): Promise<b
         if (run?.status !== "running") return false;
         const execution = run.execution_id ? await services.executionStore.get(job.org_id, run.execution_id) : null;
         const paid = execution?.credits_charged ?? run.credits_charged ?? null;
-        if (await services.triggerStore.releaseRun(job.trigger_id, job.id, rt.workerId, run.execution_id, paid, services.clock.now())) {
+        if (
+          await services.triggerStore.handBackRun(job.trigger_id, {
+            runId: job.id,
+            worker: runtime.workerId,
+            seenExecutionId: run.execution_id,
+            creditsCharged: paid,
+            nowMs: services.clock.now(),
+          })
+        ) {
           if (execution) await cancelExecution(job.org_id, execution.id);
           return true;
         }

@@ -33,19 +33,19 @@ export class TaskProtection {
     this.wanted = true;
     const halfLeft = this.protectedUntil - Date.now() > (this.options.expiresInMinutes * 60_000) / 2;
     if (!this.enabled || halfLeft) return this.queue;
-    return this.put(true);
+    return this.put({ protect: true });
   }
 
   /** Lifts the protection: the task is idle and may be scaled in. */
   release(): Promise<void> {
     if (!this.enabled || !this.wanted) return this.queue;
     this.wanted = false;
-    return this.put(false);
+    return this.put({ protect: false });
   }
 
   /** Calls run one after another, so a release never overtakes the protect before it. */
-  private put(enable: boolean): Promise<void> {
-    const body = enable ? { ProtectionEnabled: true, ExpiresInMinutes: this.options.expiresInMinutes } : { ProtectionEnabled: false };
+  private put({ protect }: { protect: boolean }): Promise<void> {
+    const body = protect ? { ProtectionEnabled: true, ExpiresInMinutes: this.options.expiresInMinutes } : { ProtectionEnabled: false };
     this.queue = this.queue.then(async () => {
       try {
         const res = await (this.options.fetch ?? fetch)(`${this.options.agentUri}/task-protection/v1/state`, {
@@ -59,7 +59,7 @@ export class TaskProtection {
         // `failure` and a refused or failed ECS call (the task role lacks ecs:UpdateTaskProtection, a
         // throttle, a timeout) as `error`, whatever the status.
         if (!res.ok || !hasProtection(text)) throw new Error(`ECS agent answered ${res.status}: ${text.slice(0, 300)}`);
-        this.protectedUntil = enable ? Date.now() + this.options.expiresInMinutes * 60_000 : 0;
+        this.protectedUntil = protect ? Date.now() + this.options.expiresInMinutes * 60_000 : 0;
       } catch (error) {
         this.protectedUntil = 0; // try again on the next renewal
         this.options.onError?.(error);

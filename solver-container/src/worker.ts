@@ -50,11 +50,11 @@ const small = <T>(value: T): T | undefined => (value && JSON.stringify(value).le
 const INVENTORY_EVERY_MS = 10 * 60_000;
 
 /** Records the fleet's solvers when no worker has done so recently. */
-async function reportInventory(rt: WorkerRuntime): Promise<void> {
-  const { services } = rt;
+async function reportInventory(runtime: WorkerRuntime): Promise<void> {
+  const { services } = runtime;
   const current = await services.inventory.read(services.clock.now());
   const stale = !current.reported_at || services.clock.now() - Date.parse(current.reported_at) > INVENTORY_EVERY_MS;
-  if (stale) await services.inventory.report(await rt.toolkit.inventory(), rt.workerId, services.clock.now());
+  if (stale) await services.inventory.report(await runtime.toolkit.inventory(), runtime.workerId, services.clock.now());
 }
 
 /**
@@ -62,10 +62,10 @@ async function reportInventory(rt: WorkerRuntime): Promise<void> {
  * set-up of each command on its first use (the lease's UpdateItem, with a conditional write that matches
  * no item and so writes nothing) cost no job anything here.
  */
-async function warmUp(rt: WorkerRuntime): Promise<void> {
-  await rt.toolkit.inventory().catch(() => undefined);
-  await reportInventory(rt).catch((error) => rt.services.logger.warn("inventory report failed", { error }));
-  await rt.services.table
+async function warmUp(runtime: WorkerRuntime): Promise<void> {
+  await runtime.toolkit.inventory().catch(() => undefined);
+  await reportInventory(runtime).catch((error) => runtime.services.logger.warn("inventory report failed", { error }));
+  await runtime.services.table
     .update({
       Key: keys.warmUp,
       UpdateExpression: "SET warm = :t",
@@ -73,7 +73,7 @@ async function warmUp(rt: WorkerRuntime): Promise<void> {
       ExpressionAttributeValues: { ":t": true },
     })
     .catch(() => undefined);
-  await rt.services.table.get(keys.warmUp.pk, keys.warmUp.sk).catch(() => undefined);
+  await runtime.services.table.get(keys.warmUp.pk, keys.warmUp.sk).catch(() => undefined);
 }
 
 async function main(): Promise<number> {
@@ -88,18 +88,18 @@ async function main(): Promise<number> {
     return 2;
   }
   const toolkit = await createSolverToolkit(config, { warm: true });
-  const rt: WorkerRuntime = { services, toolkit, workerId: workerIdentity(), machineNote: describeMachine(config.machineNote) };
-  logger.appendKeys({ worker_id: rt.workerId });
+  const runtime: WorkerRuntime = { services, toolkit, workerId: workerIdentity(), machineNote: describeMachine(config.machineNote) };
+  logger.appendKeys({ worker_id: runtime.workerId });
   try {
-    return rawJob === undefined ? await pollQueue(rt, values["announce-ready"] === true, jobTracing) : await runOneJob(rt, rawJob);
+    return rawJob === undefined ? await pollQueue(runtime, { announceReady: values["announce-ready"] === true, jobTracing }) : await runOneJob(runtime, rawJob);
   } finally {
     await toolkit.close().catch(() => undefined);
   }
 }
 
 /** The long-lived worker: polls until a stop signal, then finishes or hands back its job. */
-async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: JobTracing): Promise<number> {
-  const { config, logger } = rt.services;
+async function pollQueue(runtime: WorkerRuntime, { announceReady, jobTracing }: { announceReady: boolean; jobTracing: JobTracing }): Promise<number> {
+  const { config, logger } = runtime.services;
   const protection = new TaskProtection({
     agentUri: config.ecsAgentUri,
     expiresInMinutes: config.taskProtectionMinutes,
@@ -115,12 +115,12 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: 
   const metrics: ServiceMetrics = createServiceMetrics("incumbent-worker");
   // Each execution's final write: its outcome counted (SolveOutcomes by status), and announced to the
   // local stack when it listens.
-  rt.announceFinal = (id, outcome) => {
+  runtime.announceFinal = (id, outcome) => {
     if (outcome?.status) metrics.outcome(SERVICE_METRIC.solveOutcomes, outcome.status);
     if (announceReady) process.stdout.write(`${JSON.stringify({ event: "final", id, outcome: small(outcome) })}\n`);
   };
   const worker = new QueueWorker({
-    sqs: rt.services.sqs,
+    sqs: runtime.services.sqs,
     queueUrls: bandQueueUrls(config),
     pollSeconds: config.workerPollSeconds,
     claimSeconds: 20,
@@ -132,9 +132,9 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: 
     handBackReserveMs: Math.min(5000, (config.workerStopTimeoutSeconds * 1000) / 3),
     protection,
     logger,
-    runJob: (job) => jobTracing.traceJob(job, () => runJob(rt, job)),
+    runJob: (job) => jobTracing.traceJob(job, () => runJob(runtime, job)),
     metrics,
-    handBack: (job) => handBackJob(rt, job),
+    handBack: (job) => handBackJob(runtime, job),
     beforeJob: () => {
       jobsTaken++;
       announce("busy");
@@ -144,14 +144,14 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: 
       const marks = job && tracing() ? traceTake(job.id) : undefined;
       if (marks && announceReady) process.stdout.write(`${JSON.stringify({ event: "trace", id: job!.id, marks })}\n`);
       const taken = jobsTaken;
-      void rt.toolkit.prepare().then(() => {
+      void runtime.toolkit.prepare().then(() => {
         if (taken === jobsTaken && !stopping) announce("ready");
       });
     },
     onIdle: async () => {
       if (Date.now() - lastInventoryCheck < INVENTORY_EVERY_MS) return;
       lastInventoryCheck = Date.now();
-      await reportInventory(rt);
+      await reportInventory(runtime);
     },
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -161,7 +161,7 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: 
       stopping = worker.stop();
     });
   }
-  const heartbeat = new FleetHeartbeat(rt);
+  const heartbeat = new FleetHeartbeat(runtime);
   // The task's health check: the liveness file moves while the loop makes progress (a poll returns at
   // least every pollSeconds; a running job's heartbeat ticks every few seconds).
   const stallMs = (config.workerPollSeconds + 60) * 1000;
@@ -172,8 +172,8 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: 
     onError: (error) => logger.warn("writing the liveness file failed", { error }),
   });
   await liveness.start();
-  await Promise.all([warmUp(rt).then(() => heartbeat.start()), rt.toolkit.prepare()]);
-  logger.info("worker ready: polling the jobs queue", { queue: config.jobsQueueUrl, machine: rt.machineNote });
+  await Promise.all([warmUp(runtime).then(() => heartbeat.start()), runtime.toolkit.prepare()]);
+  logger.info("worker ready: polling the jobs queue", { queue: config.jobsQueueUrl, machine: runtime.machineNote });
   announce("ready");
   worker.lastProgressMs = Date.now(); // warmed up: the loop's progress counts from here
   await worker.run();
@@ -185,8 +185,8 @@ async function pollQueue(rt: WorkerRuntime, announceReady: boolean, jobTracing: 
 }
 
 /** One job given on the command line (or JOB): run it, report the inventory, exit. */
-async function runOneJob(rt: WorkerRuntime, raw: string): Promise<number> {
-  const { logger } = rt.services;
+async function runOneJob(runtime: WorkerRuntime, raw: string): Promise<number> {
+  const { logger } = runtime.services;
   let parsed: ReturnType<typeof JobMessageSchema.safeParse>;
   try {
     parsed = JobMessageSchema.safeParse(JSON.parse(raw));
@@ -200,18 +200,18 @@ async function runOneJob(rt: WorkerRuntime, raw: string): Promise<number> {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       logger.warn("stopped by signal mid-job; the sweeper will fail the job when its lease lapses", { signal });
-      void rt.toolkit.close().finally(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)));
+      void runtime.toolkit.close().finally(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)));
     });
   }
   logger.appendKeys({ job_id: parsed.data.id, job_type: parsed.data.type, org_id: parsed.data.org_id });
   const started = Date.now();
   try {
-    await runJob(rt, parsed.data);
+    await runJob(runtime, parsed.data);
   } catch (error) {
     logger.error("job failed", { error });
     return 1;
   }
-  await reportInventory(rt).catch((error) => logger.warn("inventory report failed", { error }));
+  await reportInventory(runtime).catch((error) => logger.warn("inventory report failed", { error }));
   logger.info("job done", { ms: Date.now() - started });
   return 0;
 }

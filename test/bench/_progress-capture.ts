@@ -39,7 +39,7 @@ function cpuMs(pid: number | "self", withChildren = true): number {
 }
 
 export async function progressCaptureCost(stack: Stack, file = "misc03.mps", rounds = 5): Promise<number[]> {
-  const problem = readProblemFile(readInstance(file), "auto", file);
+  const problem = readProblemFile(readInstance(file), { format: "auto", filename: file });
   const settings = { timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1 };
   const { adapters, python } = createDefaultAdapters(stack.config.pythonPath);
   await python.startHost();

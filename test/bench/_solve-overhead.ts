@@ -37,7 +37,7 @@ export function enableSolveTrace(): void {
 const epochNow = () => performance.timeOrigin + performance.now();
 
 export async function solveOverhead(stack: Stack, rounds: number, instance = "afiro.mps"): Promise<void> {
-  const problem: Problem = readProblemFile(readInstance(instance), "auto", instance);
+  const problem: Problem = readProblemFile(readInstance(instance), { format: "auto", filename: instance });
   const available = new Set(stack.solvers.filter((s) => s.available).map((s) => s.name));
   const solvers = SOLVER_NAMES.filter((s) => available.has(s));
   const toolkit = await createSolverToolkit(stack.config, { warm: true });

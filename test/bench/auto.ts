@@ -66,7 +66,7 @@ async function measure(solversAsked: string | null, limit: number, filter: strin
     const available = (await toolkit.inventory()).filter((s) => s.available).map((s) => s.name as SolverName);
     solvers = solversAsked ? (solversAsked.split(",") as SolverName[]).filter((s) => available.includes(s)) : available;
     for (const entry of entries) {
-      const problem = readProblemFile(readInstance(entry), "auto", entry.file) as Problem;
+      const problem = readProblemFile(readInstance(entry), { format: "auto", filename: entry.file }) as Problem;
       const stats = problemStats(problem);
       const features = featuresOf(sizesOfStats(stats), numericsOf(problem));
       const runs: Observation["runs"] = [];

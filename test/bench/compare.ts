@@ -37,7 +37,7 @@ export default async function bench(args: string[]): Promise<void> {
   const lines: (string | number)[][] = [];
   try {
     for (const entry of manifest) {
-      const problem = readProblemFile(readInstance(entry), "auto", entry.file);
+      const problem = readProblemFile(readInstance(entry), { format: "auto", filename: entry.file });
       const launched = await stack.api.post("/api/v2/solvers/compare", {
         problem,
         solver_names: solvers,

@@ -45,7 +45,7 @@ export default async function bench(argv: string[]): Promise<void> {
   try {
     const available = (await toolkit.inventory()).filter((s) => s.available).map((s) => s.name as SolverName);
     for (const entry of entries) {
-      const problem = readProblemFile(readInstance(entry), "auto", entry.file) as Problem;
+      const problem = readProblemFile(readInstance(entry), { format: "auto", filename: entry.file }) as Problem;
       for (const solver of solvers) {
         let inSolves = 0;
         let cpuInSolves = 0;

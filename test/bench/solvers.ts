@@ -55,7 +55,7 @@ export default async function bench(args: string[]): Promise<void> {
   const overheads: number[] = [];
   try {
     for (const entry of manifest) {
-      const problem = readProblemFile(readInstance(entry), "auto", entry.file);
+      const problem = readProblemFile(readInstance(entry), { format: "auto", filename: entry.file });
       for (const solver of SOLVERS) {
         // Steady state: the workers poll the queue, as they do between requests on a service in use.
         await stack.workers.ready();

@@ -91,7 +91,7 @@ async function webhookTimeout(runs: number): Promise<Row[]> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hang`;
   try {
     const past = await repeat(runs, async () => {
-      const out = await postWebhook(url, "{}", {}, { timeoutMs: 300, allowPrivateNetworks: true });
+      const out = await postWebhook(url, { body: "{}", headers: {} }, { timeoutMs: 300, allowPrivateNetworks: true });
       return out.durationMs - 300;
     });
     return [row("webhook to a silent receiver, given up past its 300 ms timeout (ms)", past, "< 1,200")];

@@ -73,14 +73,14 @@ describe("answers from zero: small plain solves answered by the API", () => {
   it("takes over a small solve a live fleet left waiting (every worker busy), and gives the fleet back one its budget cannot finish", async () => {
     // A worker that is live (a fresh heartbeat) but takes nothing: the solve is queued, then taken over.
     const now = Date.now();
-    await stack.services.workerHeartbeats.beat("busy-worker", [], now, now);
+    await stack.services.workerHeartbeats.beat("busy-worker", { solvers: [], startedAtMs: now, nowMs: now });
     const before = await queued();
     const res = await stack.api.post("/api/v2/solve", { problem: SMALL_MILP, solver_name: "jaos" });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ status: "optimal", objective_value: 10.5, solver_name: "jaos" });
     expect((await stack.api.get(`/api/v2/models/executions/${res.body.execution_id}`)).body.solved_by).toBe("api");
     expect(await queued()).toBe(before + 1); // its message waits for a worker, which will find it done
-    await stack.services.workerHeartbeats.stopped("busy-worker", [], now, Date.now());
+    await stack.services.workerHeartbeats.stopped("busy-worker", { solvers: [], startedAtMs: now, nowMs: Date.now() });
 
     // An engine stopped by the API's budget (not the user's limit): the execution is queued again, no lease.
     const outOfTime = new ApiSolver({

@@ -65,7 +65,7 @@ describe.runIf(enabled)("LP duals on the manifest pass the checker", () => {
         expect(r.duals).toBeTruthy();
         expect(r.reduced_costs).toBeTruthy();
         expect(Object.keys(r.duals!).length).toBe(problem.constraints.length);
-        expect(checkDuals(problem, r.solution!, r.duals!, r.reduced_costs!).slice(0, 3)).toEqual([]);
+        expect(checkDuals(problem, { solution: r.solution!, duals: r.duals!, reducedCosts: r.reduced_costs! }).slice(0, 3)).toEqual([]);
         expect(r.duals_verified).toBe(true);
       }, 60_000);
     }

@@ -144,7 +144,7 @@ class Fleet {
       return true;
     }
     const worker = `w${this.next++}`;
-    const record = await executionStore.acquire(job.org_id, job.id, worker, LEASE_SECONDS * 1000, clock.now());
+    const record = await executionStore.acquire(job.org_id, { id: job.id, worker, leaseMs: LEASE_SECONDS * 1000, nowMs: clock.now() });
     if (!record) {
       await this.asWorker(() => fairShare.settle(job, hold.slot));
       await done();
@@ -159,10 +159,11 @@ class Fleet {
   async finish(k: number): Promise<void> {
     const [r] = this.running.splice(k % this.running.length, 1);
     if (!r) return;
-    await this.services.executionStore.finish(r.job.org_id, r.job.id, r.worker, "completed", {
-      result: null,
-      error_message: null,
-      completed_at: isoTime(clock.now()),
+    await this.services.executionStore.finalizeHeld(r.job.org_id, {
+      id: r.job.id,
+      worker: r.worker,
+      status: "completed",
+      fields: { result: null, error_message: null, completed_at: isoTime(clock.now()) },
     });
     await this.asWorker(() => this.services.fairShare.settle(r.job, r.slot));
     await this.sqs.send(new DeleteMessageCommand({ QueueUrl: this.services.config.jobsQueueUrl, ReceiptHandle: r.receipt }));
@@ -181,7 +182,10 @@ class Fleet {
   async passTime(ms: number): Promise<void> {
     clock.advance(ms);
     for (const r of this.running) {
-      await this.services.executionStore.leases.renew({ pk: `ORG#${r.job.org_id}`, sk: `EXE#${r.job.id}` }, r.worker, LEASE_SECONDS * 1000, clock.now());
+      await this.services.executionStore.leases.renew(
+        { pk: `ORG#${r.job.org_id}`, sk: `EXE#${r.job.id}` },
+        { worker: r.worker, leaseMs: LEASE_SECONDS * 1000, nowMs: clock.now() },
+      );
       await this.asWorker(() => this.services.fairShare.renew(r.job, r.slot));
     }
     await sweep(this.services);

@@ -47,10 +47,10 @@ describe("progress retention", () => {
     expect(await ttlOf(0)).toBe(epochSeconds(firstWrite) + 3 * 86_400);
     expect(await ttlOf(1)).toBe(epochSeconds(firstWrite + 90_000) + 3 * 86_400);
 
-    await store.summarise("org_ret", "exe_ret", { seq: 1, first_line: 2, line_count: 2 }, "[summarised]");
+    await store.summarise("org_ret", { executionId: "exe_ret", chunk: { seq: 1, first_line: 2, line_count: 2 }, summary: "[summarised]" });
     expect(await ttlOf(1)).toBe(epochSeconds(firstWrite + 90_000) + 3 * 86_400);
     // The TTL is the table's own attribute: a reader of the log never sees it.
-    const read = await store.read("org_ret", "exe_ret", 0, 0);
+    const read = await store.read("org_ret", { executionId: "exe_ret", offset: 0, pointOffset: 0 });
     expect(read.lines).toEqual(["line 0", "line 1", "[summarised]"]);
   });
 });

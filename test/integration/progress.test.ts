@@ -288,20 +288,20 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     expect(await stack.services.blobs.get(blobbed[0]!.blob!)).toContain(`line ${TABLE_LINE_CHUNKS * perChunk}`);
 
     // Lines from the blob store read like the rest, by offset.
-    const late = await store.read(org, exe, TABLE_LINE_CHUNKS * perChunk + 5, 0, 7);
+    const late = await store.read(org, { executionId: exe, offset: TABLE_LINE_CHUNKS * perChunk + 5, pointOffset: 0, maxLines: 7 });
     expect(late.lines).toEqual(Array.from({ length: 7 }, (_, i) => `line ${TABLE_LINE_CHUNKS * perChunk + 5 + i}`));
     expect(late.nextOffset).toBe(TABLE_LINE_CHUNKS * perChunk + 12);
     expect(late.points).toHaveLength(TABLE_LINE_CHUNKS + 3);
 
     // Chunk 1 summarised: a read from inside it gets the summary line and moves past its range.
-    await store.summarise(org, exe, { seq: 1, first_line: perChunk, line_count: perChunk }, "[lines 10–19 summarised]");
-    const page = await store.read(org, exe, perChunk + 3, TABLE_LINE_CHUNKS, 4);
+    await store.summarise(org, { executionId: exe, chunk: { seq: 1, first_line: perChunk, line_count: perChunk }, summary: "[lines 10–19 summarised]" });
+    const page = await store.read(org, { executionId: exe, offset: perChunk + 3, pointOffset: TABLE_LINE_CHUNKS, maxLines: 4 });
     expect(page.lines).toEqual(["[lines 10–19 summarised]", "line 20", "line 21", "line 22"]);
     expect(page.nextOffset).toBe(23);
     expect(page.points.map((p) => p.time_seconds)).toEqual([TABLE_LINE_CHUNKS, TABLE_LINE_CHUNKS + 1, TABLE_LINE_CHUNKS + 2]);
     expect(page.nextPointOffset).toBe(TABLE_LINE_CHUNKS + 3);
     // A summarised chunk in the blob store loses its blob.
-    await store.summarise(org, exe, blobbed[0]!, "[summarised]");
+    await store.summarise(org, { executionId: exe, chunk: blobbed[0]!, summary: "[summarised]" });
     expect(await stack.services.blobs.get(blobbed[0]!.blob!)).toBeNull();
   });
 

@@ -153,15 +153,15 @@ describe.each(backends)("store on %s", (_name, start) => {
     it("the sweeper's write loses to a renewal that landed after its read, and wins once the lease lapsed again", async () => {
       const store = services.executionStore;
       await store.create(execution("exe_sweep_race"));
-      expect(await store.acquire(org, "exe_sweep_race", "worker-a", 1000, clock.now())).not.toBeNull();
+      expect(await store.acquire(org, { id: "exe_sweep_race", worker: "worker-a", leaseMs: 1000, nowMs: clock.now() })).not.toBeNull();
       clock.advance(2000);
       const seen = (await store.leases.active()).find((a) => a.sk === "EXE#exe_sweep_race")!;
       expect(seen.lease_expires_at_ms).toBeLessThan(clock.now()); // the sweeper reads a lapsed lease…
-      expect(await store.leases.renew(executionKey(org, "exe_sweep_race"), "worker-a", 1000, clock.now())).toBe(true); // …the worker renews…
-      expect(await store.failIfLapsed(org, "exe_sweep_race", "running", "gone", clock.now())).toBeNull(); // …and the sweeper's write fails
+      expect(await store.leases.renew(executionKey(org, "exe_sweep_race"), { worker: "worker-a", leaseMs: 1000, nowMs: clock.now() })).toBe(true); // …the worker renews…
+      expect(await store.failIfLeaseLapsed(org, { id: "exe_sweep_race", seenStatus: "running", reason: "gone", nowMs: clock.now() })).toBeNull(); // …and the sweeper's write fails
       expect((await store.get(org, "exe_sweep_race"))?.status).toBe("running");
       clock.advance(2000);
-      expect((await store.failIfLapsed(org, "exe_sweep_race", "running", "gone", clock.now()))?.status).toBe("failed");
+      expect((await store.failIfLeaseLapsed(org, { id: "exe_sweep_race", seenStatus: "running", reason: "gone", nowMs: clock.now() }))?.status).toBe("failed");
       expect(await store.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_sweep_race" }));
     });
 
@@ -169,9 +169,9 @@ describe.each(backends)("store on %s", (_name, start) => {
       const store = services.executionStore;
       const windowMs = services.config.staleQueuedSeconds * 1000;
       await store.create(execution("exe_handed_back"));
-      expect(await store.acquire(org, "exe_handed_back", "worker-a", 3 * windowMs, clock.now())).not.toBeNull();
+      expect(await store.acquire(org, { id: "exe_handed_back", worker: "worker-a", leaseMs: 3 * windowMs, nowMs: clock.now() })).not.toBeNull();
       clock.advance(2 * windowMs); // a long solve, then its worker stops and hands the job back
-      expect(await store.release(org, "exe_handed_back", "worker-a", clock.now())).toBe(true);
+      expect(await store.handBack(org, { id: "exe_handed_back", worker: "worker-a", nowMs: clock.now() })).toBe(true);
       clock.advance(windowMs / 2);
       const seen = (await store.leases.active()).find((a) => a.sk === "EXE#exe_handed_back")!;
       expect(Date.parse(seen.created_at)).toBeLessThan(clock.now() - windowMs); // stale by created_at…
@@ -180,7 +180,9 @@ describe.each(backends)("store on %s", (_name, start) => {
       expect(report.failed.map((f) => f.id)).not.toContain("exe_handed_back");
       expect((await store.get(org, "exe_handed_back"))?.status).toBe("queued");
       // The sweeper's write holds only while the item still waits since the queued_at it read.
-      expect(await store.failIfLapsed(org, "exe_handed_back", "queued", "gone", clock.now(), seen.created_at)).toBeNull();
+      expect(
+        await store.failIfLeaseLapsed(org, { id: "exe_handed_back", seenStatus: "queued", seenQueuedAt: seen.created_at, reason: "gone", nowMs: clock.now() }),
+      ).toBeNull();
       clock.advance(windowMs); // no worker takes it within a whole window after the hand-back: now it is stale
       expect((await sweep(services)).failed.map((f) => f.id)).toContain("exe_handed_back");
       expect((await store.get(org, "exe_handed_back"))?.status).toBe("failed");
@@ -189,14 +191,16 @@ describe.each(backends)("store on %s", (_name, start) => {
     it("only the lease owner finishes; another worker takes over only a lapsed lease", async () => {
       const store = services.executionStore;
       await store.create(execution("exe_owner"));
-      await store.acquire(org, "exe_owner", "worker-a", 1000, clock.now());
-      expect(await store.acquire(org, "exe_owner", "worker-b", 1000, clock.now())).toBeNull();
+      await store.acquire(org, { id: "exe_owner", worker: "worker-a", leaseMs: 1000, nowMs: clock.now() });
+      expect(await store.acquire(org, { id: "exe_owner", worker: "worker-b", leaseMs: 1000, nowMs: clock.now() })).toBeNull();
       const failed = { result: null, error_message: "worker error", completed_at: isoTime(clock.now()) };
-      expect(await store.finish(org, "exe_owner", "worker-b", "failed", failed)).toBe(false);
+      expect(await store.finalizeHeld(org, { id: "exe_owner", worker: "worker-b", status: "failed", fields: failed })).toBe(false);
       clock.advance(1500);
-      expect((await store.acquire(org, "exe_owner", "worker-b", 1000, clock.now()))?.status).toBe("running");
-      expect(await store.finish(org, "exe_owner", "worker-a", "failed", failed)).toBe(false); // the dead worker's error path
-      expect(await store.finish(org, "exe_owner", "worker-b", "completed", { ...failed, error_message: null })).toBe(true);
+      expect((await store.acquire(org, { id: "exe_owner", worker: "worker-b", leaseMs: 1000, nowMs: clock.now() }))?.status).toBe("running");
+      expect(await store.finalizeHeld(org, { id: "exe_owner", worker: "worker-a", status: "failed", fields: failed })).toBe(false); // the dead worker's error path
+      expect(await store.finalizeHeld(org, { id: "exe_owner", worker: "worker-b", status: "completed", fields: { ...failed, error_message: null } })).toBe(
+        true,
+      );
       expect((await store.get(org, "exe_owner"))?.status).toBe("completed");
     });
 
@@ -243,7 +247,8 @@ describe.each(backends)("store on %s", (_name, start) => {
     const leases = new Leases(services.table);
     const now = clock.now();
     const key = (n: string) => ({ pk: "LEASE#suite", sk: n });
-    const acquire = (n: string, worker: string, at = now) => leases.acquire<{ lease_owner: string }>(key(n), ["queued", "pending"], worker, 60_000, at, "t");
+    const acquire = (n: string, worker: string, at = now) =>
+      leases.acquire<{ lease_owner: string }>(key(n), { waiting: ["queued", "pending"], worker, leaseMs: 60_000, nowMs: at, startedAt: "t" });
     for (const [n, status] of [
       ["queued", "queued"],
       ["pending", "pending"],

@@ -41,8 +41,12 @@ describe("webhook outbox", () => {
     const { services } = stack;
     const run = (await services.triggerStore.getRun(trigger.id, fired.body.run_id))!;
     const trig = await services.triggerStore.getTrigger(run.org_id, run.trigger_id);
-    const fields = await services.runOutcomes.finalFields(trig, run, { status: "failed", result: null, error: "the worker died" }, services.clock.now());
-    const ended = await services.triggerStore.endRun(run.trigger_id, run.id, [run.status], "failed", fields);
+    const fields = await services.runOutcomes.finalFields(run, {
+      trigger: trig,
+      outcome: { status: "failed", result: null, error: "the worker died" },
+      nowMs: services.clock.now(),
+    });
+    const ended = await services.triggerStore.finalizeUnheldRun(run.trigger_id, { runId: run.id, from: [run.status], status: "failed", set: fields });
     expect(ended?.webhook?.status).toBe("pending");
     const key = runKey(run.trigger_id, run.id)!;
     expect((await services.table.get<{ gsi1pk?: string }>(key.pk, key.sk))?.gsi1pk).toBe(WEBHOOK_OUTBOX);

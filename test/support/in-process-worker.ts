@@ -18,7 +18,7 @@ type Stack = Awaited<ReturnType<typeof startTestStack>>;
  */
 export function startInProcessWorker(stack: Stack, toolkit: SolverToolkit): { stop(): Promise<void> } {
   const { services, config } = stack;
-  const rt: WorkerRuntime = {
+  const runtime: WorkerRuntime = {
     services,
     toolkit,
     workerId: `in-process-test-worker:${process.pid}`,
@@ -38,8 +38,8 @@ export function startInProcessWorker(stack: Stack, toolkit: SolverToolkit): { st
     handBackReserveMs: 1000,
     protection: new TaskProtection({ agentUri: "", expiresInMinutes: 1, onError: () => undefined }),
     logger: services.logger,
-    runJob: (job) => runJob(rt, job),
-    handBack: (job) => handBackJob(rt, job),
+    runJob: (job) => runJob(runtime, job),
+    handBack: (job) => handBackJob(runtime, job),
   });
   const running = worker.run();
   return {

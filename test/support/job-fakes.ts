@@ -12,7 +12,7 @@ import type { Logger } from "../../functions/core/logger.js";
 import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
 import type { ProgressWriter } from "../../functions/core/progress/recorder.js";
 import { type Part, Placeholders } from "../../functions/core/store/conditions.js";
-import type { Also } from "../../functions/core/store/leases.js";
+import type { ExtraWrite, LeaseClaim } from "../../functions/core/store/leases.js";
 import type { RunRecord } from "../../functions/core/triggers/store.js";
 
 /**
@@ -96,10 +96,10 @@ export function fakeExecutionStore() {
   const idOf = (key: { sk: string }) => key.sk.slice("EXE#".length);
   return {
     items,
-    async acquire(_org: string, id: string, worker: string, leaseMs: number, nowMs: number) {
+    async acquire(_org: string, { id, worker, leaseMs, nowMs }: LeaseClaim & { id: string }) {
       return items.acquire(id, worker, leaseMs, nowMs);
     },
-    async finish(_org: string, id: string, worker: string, status: string, fields: object) {
+    async finalizeHeld(_org: string, { id, worker, status, fields }: { id: string; worker: string; status: string; fields: object }) {
       return items.finish(id, worker, status, fields) !== null;
     },
     async get(_org: string, id: string) {
@@ -109,7 +109,7 @@ export function fakeExecutionStore() {
       items.put(record.id, { ...record, status: "running", lease_owner: worker, lease_expires_at_ms: nowMs + leaseMs });
     },
     leases: {
-      async renew(key: { sk: string }, worker: string, leaseMs: number, nowMs: number) {
+      async renew(key: { sk: string }, { worker, leaseMs, nowMs }: LeaseClaim) {
         return items.renew(idOf(key), worker, leaseMs, nowMs);
       },
       async leaseOf(key: { sk: string }) {
@@ -131,7 +131,7 @@ export function fakeComparisonStore() {
     async get(_org: string, id: string) {
       return items.get(id);
     },
-    async setFields(_org: string, id: string, worker: string, fields: Partial<ComparisonRecord>, rows?: Also) {
+    async setFields(_org: string, id: string, worker: string, fields: Partial<ComparisonRecord>, rows?: ExtraWrite) {
       const item = held(id, worker);
       if (!item) return false;
       Object.assign(item, structuredClone(fields));
@@ -167,14 +167,14 @@ export function fakeComparisonStore() {
       item.results[index] = structuredClone(row);
       return true;
     },
-    async finish(_org: string, id: string, worker: string, status: string, fields: Partial<ComparisonRecord>, also?: Also) {
+    async finish(_org: string, id: string, worker: string, status: string, fields: Partial<ComparisonRecord>, also?: ExtraWrite) {
       const item = held(id, worker);
       if (!item) return null;
       applySet(item, also?.set);
       return items.finish(id, worker, status, fields);
     },
     leases: {
-      async renew(key: { sk: string }, worker: string, leaseMs: number, nowMs: number) {
+      async renew(key: { sk: string }, { worker, leaseMs, nowMs }: LeaseClaim) {
         return items.renew(key.sk.slice("CMP#".length), worker, leaseMs, nowMs);
       },
     },
@@ -191,18 +191,21 @@ export function fakeTriggerRunStore() {
   const runs = new LeasedItems<RunRecord & Leased>(["queued", "pending"]);
   return {
     runs,
-    async acquireRun(_trigger: string, runId: string, worker: string, leaseMs: number, nowMs: number) {
+    async acquireRun(_trigger: string, { runId, worker, leaseMs, nowMs }: LeaseClaim & { runId: string }) {
       return runs.acquire(runId, worker, leaseMs, nowMs);
     },
-    async renewRun(_trigger: string, runId: string, worker: string, leaseMs: number, nowMs: number) {
+    async renewRun(_trigger: string, { runId, worker, leaseMs, nowMs }: LeaseClaim & { runId: string }) {
       return runs.renew(runId, worker, leaseMs, nowMs);
     },
-    async setRunFields(_trigger: string, runId: string, worker: string, fields: Partial<RunRecord>) {
+    async setRunFields(_trigger: string, { runId, worker, fields }: { runId: string; worker: string; fields: Partial<RunRecord> }) {
       const item = runs.held(runId, worker);
       if (item) Object.assign(item, fields);
       return item !== null;
     },
-    async finishRun(_trigger: string, runId: string, worker: string, status: "completed" | "failed", set: Partial<RunRecord>) {
+    async finalizeHeldRun(
+      _trigger: string,
+      { runId, worker, status, set }: { runId: string; worker: string; status: "completed" | "failed"; set: Partial<RunRecord> },
+    ) {
       return runs.finish(runId, worker, status, set);
     },
     async getTrigger(orgId: string, id: string) {

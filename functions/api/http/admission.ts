@@ -18,9 +18,12 @@ export function bearer(c: Context<ApiEnv>): string | null {
 }
 
 /** Keeps a window's state for the response headers; refuses (429) when it is full. */
-export function observeWindow(c: Context<ApiEnv>, result: ConsumeResult, nowMs: number, what?: string, amount = 1): void {
+export function observeWindow(
+  c: Context<ApiEnv>,
+  { result, nowMs, what, amount = 1 }: { result: ConsumeResult; nowMs: number; what?: string; amount?: number },
+): void {
   c.set("rateLimitHeaders", rateLimitHeaders(result, nowMs));
-  assertAllowed(result, nowMs, what, amount);
+  assertAllowed(result, { nowMs, what, amount });
 }
 
 /**
@@ -31,7 +34,7 @@ export async function admitAnonymous(c: Context<ApiEnv>): Promise<void> {
   const deps = c.get("deps");
   const now = deps.clock.now();
   const result = await deps.limiter.consume("anonymous", deps.clientIp(c), now);
-  if (result) observeWindow(c, result, now);
+  if (result) observeWindow(c, { result, nowMs: now });
 }
 
 async function authenticate(c: Context<ApiEnv>, spec: RouteSpec): Promise<Principal> {
@@ -90,7 +93,7 @@ export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Princi
   if (subject !== undefined) {
     const now = deps.clock.now();
     const result = await deps.limiter.consume(spec.rateClass, subject, now);
-    if (result) observeWindow(c, result, now, rateClassWhat(spec.rateClass));
+    if (result) observeWindow(c, { result, nowMs: now, what: rateClassWhat(spec.rateClass) });
   } else if (scope === "email") {
     // The address is in the body, which is not read yet: the client IP is known, and counted first
     // (as any request no organization is charged for), so a flood of bodies costs no parsing past it.
@@ -124,13 +127,12 @@ export async function admitInput(c: Context<ApiEnv>, spec: RouteSpec, body: unkn
   const now = deps.clock.now();
   const cls: RateClass = spec.rateClass;
   if (cls === "sign_in")
-    assertAllowed(
-      await deps.limiter.signInForAccountFrom(normalizeEmail(email), deps.clientIp(c), now),
-      now,
-      "sign-in attempts for this account from this address",
-    );
+    assertAllowed(await deps.limiter.signInForAccountFrom(normalizeEmail(email), deps.clientIp(c), now), {
+      nowMs: now,
+      what: "sign-in attempts for this account from this address",
+    });
   if (RATE_CLASSES[cls].scope === "email") {
     const result = await deps.limiter.consume(cls, normalizeEmail(email), now);
-    if (result) observeWindow(c, result, now, rateClassWhat(cls));
+    if (result) observeWindow(c, { result, nowMs: now, what: rateClassWhat(cls) });
   }
 }

@@ -153,7 +153,7 @@ export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "compar
     if (calls > 1 && !(Array.isArray(parsed) && parsed.length > MAX_MCP_BATCH)) {
       const now = deps.clock.now();
       const result = await deps.limiter.consume(mcpRoute.rateClass, principal.orgId, now, calls - 1);
-      if (result) observeWindow(c, result, now, "requests (each tool call of a batch counts)", calls - 1);
+      if (result) observeWindow(c, { result, nowMs: now, what: "requests (each tool call of a batch counts)", amount: calls - 1 });
     }
     const { WebStandardStreamableHTTPServerTransport } = await loadSdk();
     const server = await buildMcpServer(deps, principal);

@@ -91,7 +91,8 @@ export function registerProgressRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "p
       query: LogQuerySchema,
       responses: { 200: { description: "A page of the log.", schema: ExecutionLogSchema } },
     },
-    async (c, { principal, params, query }) => c.json(await deps.progress.log(principal, params.execution_id, query.offset, query.progress_offset)),
+    async (c, { principal, params, query }) =>
+      c.json(await deps.progress.log(principal, { executionId: params.execution_id, offset: query.offset, pointOffset: query.progress_offset })),
   );
 
   route(

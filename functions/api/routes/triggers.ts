@@ -164,7 +164,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       body: ToggleTriggerSchema,
       responses: { 200: { description: "The trigger.", schema: TriggerViewSchema } },
     },
-    async (c, input) => c.json(await triggers.toggle(input.principal, input.params.trigger_id, input.body.enabled)),
+    async (c, input) => c.json(await triggers.toggle(input.principal, input.params.trigger_id, { enabled: input.body.enabled })),
   );
 
   route(
@@ -189,7 +189,11 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
     },
     async (c, input) => {
       const secret = presentedTriggerSecret(bearer(c), input.body.trigger_secret);
-      const run = await triggerRuns.fire(input.params.trigger_id, secret, input.body.override_data ?? {}, observeLimit(c));
+      const run = await triggerRuns.fire(input.params.trigger_id, {
+        presentedSecret: secret,
+        overrideData: input.body.override_data ?? {},
+        observe: observeLimit(c),
+      });
       return c.json({ run_id: run.id, status: "queued" as const }, 202);
     },
   );
@@ -234,7 +238,8 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       query: z.object({ page: queryInt(1, 1, 1_000_000), page_size: queryInt(20, 1, 100) }),
       responses: { 200: { description: "One page of runs.", schema: RunPageSchema } },
     },
-    async (c, input) => c.json(await triggerRuns.page(input.principal, input.params.trigger_id, input.query.page, input.query.page_size)),
+    async (c, input) =>
+      c.json(await triggerRuns.page(input.principal, { triggerId: input.params.trigger_id, page: input.query.page, pageSize: input.query.page_size })),
   );
 
   route(
@@ -274,7 +279,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       },
     },
     async (c, input) => {
-      const run = await triggerRuns.rerun(input.principal, input.params.trigger_id, input.params.run_id, observeLimit(c));
+      const run = await triggerRuns.rerun(input.principal, { triggerId: input.params.trigger_id, runId: input.params.run_id, observe: observeLimit(c) });
       return c.json({ run_id: run.id, status: "queued" as const }, 202);
     },
   );

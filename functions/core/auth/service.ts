@@ -182,7 +182,7 @@ export class AuthService {
     }
     let slot: number | null = null;
     try {
-      slot = await this.claimSlot(user.id, keyId, expiresAtMs, now);
+      slot = await this.claimSlot(user.id, { keyId, expiresAtMs, now });
     } catch (error) {
       await this.store.releaseKeyName(user.id, input.name, keyId);
       throw error;
@@ -208,7 +208,7 @@ export class AuthService {
    * The live-key cap: each live key holds one of `cap` slot items. Free slots (absent, or whose key
    * expired) are tried in order with a conditional put, so two racing creations never share one.
    */
-  private async claimSlot(userId: string, keyId: string, expiresAtMs: number | null, now: number): Promise<number | null> {
+  private async claimSlot(userId: string, { keyId, expiresAtMs, now }: { keyId: string; expiresAtMs: number | null; now: number }): Promise<number | null> {
     const cap = this.config.authMaxActiveApiKeysPerUser;
     if (cap <= 0) return null;
     const taken = new Map((await this.store.listKeySlots(userId)).map((s) => [s.slot, s]));

@@ -37,7 +37,7 @@ export class DocumentService {
       created_at: isoTime(now),
       updated_at: isoTime(now),
     };
-    const version = await this.versionRecord(principal, document.id, 1, input.model, input.solver_name, null, now);
+    const version = await this.versionRecord(principal, { documentId: document.id, number: 1, model: input.model, solver: input.solver_name, name: null, now });
     await this.deps.documentStore.create(document);
     await this.deps.documentStore.putVersion(version);
     return { document, version };
@@ -51,7 +51,14 @@ export class DocumentService {
     const now = this.deps.clock.now();
     const number = await this.deps.documentStore.nextVersionNumber(principal.orgId, documentId, now);
     if (number === null) throw notFound("Document");
-    const version = await this.versionRecord(principal, documentId, number, model, input.solver_name ?? latest?.solver_name ?? "auto", input.name ?? null, now);
+    const version = await this.versionRecord(principal, {
+      documentId,
+      number,
+      model,
+      solver: input.solver_name ?? latest?.solver_name ?? "auto",
+      name: input.name ?? null,
+      now,
+    });
     await this.deps.documentStore.putVersion(version);
     await this.prune(documentId);
     return version;
@@ -59,12 +66,14 @@ export class DocumentService {
 
   private async versionRecord(
     principal: Principal,
-    documentId: string,
-    number: number,
-    model: DocumentModel,
-    solver: SolverChoice,
-    name: string | null,
-    now: number,
+    {
+      documentId,
+      number,
+      model,
+      solver,
+      name,
+      now,
+    }: { documentId: string; number: number; model: DocumentModel; solver: SolverChoice; name: string | null; now: number },
   ): Promise<VersionRecord> {
     const id = newId("ver", now);
     return {

@@ -97,7 +97,7 @@ export class ApiSolver {
    */
   async takeOver(record: ExecutionRecord, owner: string, deadlineMs: number): Promise<ExecutionOutcome | "released" | null> {
     const { executionStore, clock } = this.deps;
-    const held = await executionStore.acquire(record.org_id, record.id, owner, this.leaseMs(), clock.now());
+    const held = await executionStore.acquire(record.org_id, { id: record.id, worker: owner, leaseMs: this.leaseMs(), nowMs: clock.now() });
     if (!held) return null;
     return this.solveHeld(held, owner, deadlineMs);
   }
@@ -137,11 +137,11 @@ export class ApiSolver {
     if (accepted.solver_status === "time_limit" && timeLimitSeconds < asked) {
       // The API's budget, not the user's limit, stopped it: the fleet gets the job as it would have.
       logger.info("API-side solve ran out of the API's budget; back to the fleet", { execution_id: record.id, budget_seconds: timeLimitSeconds });
-      return (await executionStore.release(record.org_id, record.id, owner, clock.now())) ? "released" : null;
+      return (await executionStore.handBack(record.org_id, { id: record.id, worker: owner, nowMs: clock.now() })) ? "released" : null;
     }
     const start = record.settings.initial_solution;
     const response: SolveResponse = {
-      ...solveResponseOf(record.id, API_SOLVER, accepted, gate),
+      ...solveResponseOf(record.id, { solver: API_SOLVER, result: accepted, gate }),
       // jaos takes no MIP start: the result says so, with the start's own worth (solvers/warm-start.ts).
       ...(start ? { warm_start: warmStartOf(problem, API_SOLVER, assessStart(problem, start), undefined) } : {}),
     };
@@ -149,12 +149,11 @@ export class ApiSolver {
     const ref = await storePayload(blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
     const now = clock.now();
     const errorMessage = final === "failed" ? (accepted.error_message ?? "the solver failed") : null;
-    const finished = await executionStore.finish(record.org_id, record.id, owner, final, {
-      result: ref,
-      error_message: errorMessage,
-      completed_at: isoTime(now),
-      solver_name: API_SOLVER,
-      solved_by: "api",
+    const finished = await executionStore.finalizeHeld(record.org_id, {
+      id: record.id,
+      worker: owner,
+      status: final,
+      fields: { result: ref, error_message: errorMessage, completed_at: isoTime(now), solver_name: API_SOLVER, solved_by: "api" },
     });
     if (!finished) return null; // swept meanwhile: that outcome stands
     this.deps.metrics.count(SERVICE_METRIC.apiSolves);

@@ -24,7 +24,11 @@ export class FinalSignals {
   private readonly listeners = new Map<string, Set<Listener>>();
 
   /** `heard`: something in this process calls `signal` for executions that become final. */
-  constructor(readonly heard = false) {}
+  readonly heard: boolean;
+
+  constructor({ heard = false }: { heard?: boolean } = {}) {
+    this.heard = heard;
+  }
 
   /** Listens for execution `id`: subscribe before reading the item, so no signal falls between. */
   subscribe(id: string): FinalSubscription {

@@ -1,7 +1,7 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { activeIndex, Leases, withoutUnsetTimes } from "../store/leases.js";
+import { activeIndex, type LeaseClaim, Leases, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
@@ -55,7 +55,7 @@ export type ExecutionOutcome = Pick<ExecutionRecord, "id" | "status" | "result" 
 
 export const executionKey = (orgId: string, id: string) => keys.execution({ orgId, id });
 
-const strip = (item: Record<string, unknown>): ExecutionRecord => fromItem<ExecutionRecord>(item, { started_at: null, completed_at: null });
+const executionOf = (item: Record<string, unknown>): ExecutionRecord => fromItem<ExecutionRecord>(item, { started_at: null, completed_at: null });
 
 export class ExecutionStore {
   readonly leases: Leases;
@@ -83,7 +83,7 @@ export class ExecutionStore {
 
   async get(orgId: string, id: string): Promise<ExecutionRecord | null> {
     const item = await this.table.get(executionKey(orgId, id).pk, executionKey(orgId, id).sk);
-    return item ? strip(item) : null;
+    return item ? executionOf(item) : null;
   }
 
   /** Where an execution stands, without its problem (polling an item that may hold it inline). */
@@ -93,19 +93,32 @@ export class ExecutionStore {
     return item ? { id: item.id, status: item.status, result: item.result ?? null, error_message: item.error_message ?? null } : null;
   }
 
-  async acquire(orgId: string, id: string, worker: string, leaseMs: number, nowMs: number): Promise<ExecutionRecord | null> {
-    const item = await this.leases.acquire<Record<string, unknown>>(executionKey(orgId, id), ["queued"], worker, leaseMs, nowMs, isoTime(nowMs));
-    return item ? strip(item) : null;
+  /** Takes a queued execution (or one whose lease lapsed) for `claim.worker`; null when someone else holds it or it is final. */
+  async acquire(orgId: string, { id, ...claim }: LeaseClaim & { id: string }): Promise<ExecutionRecord | null> {
+    const item = await this.leases.acquire<Record<string, unknown>>(executionKey(orgId, id), {
+      ...claim,
+      waiting: ["queued"],
+      startedAt: isoTime(claim.nowMs),
+    });
+    return item ? executionOf(item) : null;
   }
 
-  async finish(
+  /** Moves an execution `worker` holds to its final status; false when the worker no longer holds it. */
+  async finalizeHeld(
     orgId: string,
-    id: string,
-    worker: string,
-    status: "completed" | "failed" | "cancelled",
-    fields: { result: PayloadRef | null; error_message: string | null; completed_at: string; solver_name?: string; solved_by?: "api" },
+    {
+      id,
+      worker,
+      status,
+      fields,
+    }: {
+      id: string;
+      worker: string;
+      status: "completed" | "failed" | "cancelled";
+      fields: { result: PayloadRef | null; error_message: string | null; completed_at: string; solver_name?: string; solved_by?: "api" };
+    },
   ): Promise<boolean> {
-    return (await this.leases.finish(executionKey(orgId, id), worker, status, fields)) !== null;
+    return (await this.leases.finalizeHeld(executionKey(orgId, id), { worker, status, set: fields })) !== null;
   }
 
   /** Points an execution at its (latest) explanation. */
@@ -114,34 +127,37 @@ export class ExecutionStore {
   }
 
   /** Gives a queued execution's job back (its worker is stopping): queued again, for the next worker. */
-  async release(orgId: string, id: string, worker: string, nowMs: number): Promise<boolean> {
-    return (await this.leases.release(executionKey(orgId, id), worker, "queued", isoTime(nowMs))) !== null;
+  async handBack(orgId: string, { id, worker, nowMs }: { id: string; worker: string; nowMs: number }): Promise<boolean> {
+    return (await this.leases.handBack(executionKey(orgId, id), { worker, waiting: "queued", queuedAt: isoTime(nowMs) })) !== null;
   }
 
   /** Fails an execution that never got a worker (its enqueue was refused). */
   async fail(orgId: string, id: string, from: ExecutionStatus[], reason: string, nowMs: number): Promise<ExecutionRecord | null> {
-    const item = await this.leases.end<Record<string, unknown>>(executionKey(orgId, id), from, "failed", {
-      error_message: reason,
-      completed_at: isoTime(nowMs),
+    const item = await this.leases.finalizeUnheld<Record<string, unknown>>(executionKey(orgId, id), {
+      from,
+      status: "failed",
+      set: { error_message: reason, completed_at: isoTime(nowMs) },
     });
-    return item ? strip(item) : null;
+    return item ? executionOf(item) : null;
   }
 
   /**
    * The sweeper's write: fails an execution whose lease (seen `running`) lapsed, or that waits unleased
-   * (`seen` queued) since the `seenQueuedAt` the sweeper read.
+   * (`seenStatus` queued) since the `seenQueuedAt` the sweeper read.
    */
-  async failIfLapsed(
+  async failIfLeaseLapsed(
     orgId: string,
-    id: string,
-    seen: ExecutionStatus,
-    reason: string,
-    nowMs: number,
-    seenQueuedAt: string | null = null,
+    {
+      id,
+      seenStatus,
+      seenQueuedAt = null,
+      reason,
+      nowMs,
+    }: { id: string; seenStatus: ExecutionStatus; seenQueuedAt?: string | null; reason: string; nowMs: number },
   ): Promise<ExecutionRecord | null> {
-    const fields = { error_message: reason, completed_at: isoTime(nowMs) };
-    const item = await this.leases.failIfLapsed<Record<string, unknown>>(executionKey(orgId, id), seen, nowMs, fields, undefined, seenQueuedAt);
-    return item ? strip(item) : null;
+    const set = { error_message: reason, completed_at: isoTime(nowMs) };
+    const item = await this.leases.failIfLeaseLapsed<Record<string, unknown>>(executionKey(orgId, id), { seenStatus, seenQueuedAt, nowMs, set });
+    return item ? executionOf(item) : null;
   }
 }
 

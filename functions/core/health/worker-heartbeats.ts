@@ -20,11 +20,18 @@ export interface WorkerHeartbeat {
 
 const KEEP_SECONDS = 86_400;
 
+/** What a worker reports in each beat: its solvers, when it started, and the time now. */
+export interface WorkerBeat {
+  solvers: InventoryEntry[];
+  startedAtMs: number;
+  nowMs: number;
+}
+
 export class WorkerHeartbeats {
   constructor(private readonly table: Table) {}
 
   /** Writes (or refreshes) this worker's item; the task role's PutItem is enough. */
-  async beat(workerId: string, solvers: InventoryEntry[], startedAtMs: number, nowMs: number): Promise<void> {
+  async beat(workerId: string, { solvers, startedAtMs, nowMs }: WorkerBeat): Promise<void> {
     const item: WorkerHeartbeat = {
       worker_id: workerId,
       solvers,
@@ -36,7 +43,7 @@ export class WorkerHeartbeats {
   }
 
   /** A clean stop: the worker no longer counts as live, though its last inventory stays readable. */
-  async stopped(workerId: string, solvers: InventoryEntry[], startedAtMs: number, nowMs: number): Promise<void> {
+  async stopped(workerId: string, { solvers, startedAtMs, nowMs }: WorkerBeat): Promise<void> {
     await this.table.put({
       ...keys.workerHeartbeat(workerId),
       worker_id: workerId,

@@ -27,7 +27,7 @@ export class ExpressionChecker {
   protected frameSize = 0;
 
   protected report(code: JModelErrorCode, at: Pos, message: string, symbol?: string): void {
-    this.problems.push(problemAt("semantic", code, at, message, symbol));
+    this.problems.push(problemAt("semantic", { code, at, message, symbol }));
   }
 
   // ------------------------------------------------------------ scopes

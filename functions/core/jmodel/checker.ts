@@ -39,7 +39,11 @@ class ModelChecker extends ExpressionChecker {
     }
     if (objectives.length === 0 && !this.ast.brokenObjective) {
       this.problems.push(
-        problemAt("semantic", "objective_missing", this.ast.end, "the model has no objective: add `minimize name: …;` or `maximize name: …;`"),
+        problemAt("semantic", {
+          code: "objective_missing",
+          at: this.ast.end,
+          message: "the model has no objective: add `minimize name: …;` or `maximize name: …;`",
+        }),
       );
     }
     for (const extra of objectives.slice(1)) {

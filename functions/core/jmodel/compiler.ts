@@ -67,7 +67,7 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   for (const decl of ast.declarations) {
     if (decl.kind === "set") bindSet(ev, decl, raw.get(decl.name));
     else if (decl.kind === "param") bindParam(ev, decl, raw.get(decl.name));
-    else if (decl.kind === "var") tables.set(decl, createVariables(ev, caps, decl, variables, names.variables));
+    else if (decl.kind === "var") tables.set(decl, createVariables(decl, { ev, caps, variables, origins: names.variables }));
   }
   if (variables.length === 0) {
     const at = ast.declarations.find((d) => d.kind === "var")?.pos ?? ast.end;
@@ -81,14 +81,20 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   let dropped = 0;
   let problem: Omit<Problem, "constraints"> | null = null;
   for (const decl of ast.declarations) {
-    if (decl.kind === "objective") problem = expandObjective(decl, linearizer, variableNames, variables, options.name ?? "jmodel", caps);
-    else if (decl.kind === "constraint") dropped += expandConstraint(decl, ev, caps, linearizer, row, variableNames, constraints, names.constraints);
+    if (decl.kind === "objective")
+      problem = expandObjective(decl, { linearizer, names: variableNames, variables, problemName: options.name ?? "jmodel", caps });
+    else if (decl.kind === "constraint")
+      dropped += expandConstraint(decl, { ev, caps, linearizer, row, names: variableNames, out: constraints, origins: names.constraints });
   }
   const result: Problem = { ...problem!, constraints };
   return { problem: result, stats: { ...problemStats(result), dropped_constraint_count: dropped, elapsed_ms: performance.now() - started }, names };
 }
 
-function createVariables(ev: Evaluator, caps: CapCounter, decl: VarDecl, variables: Variable[], origins: Map<string, NameOrigin>): VarTable {
+/** Appends the variables of one declaration to `variables`, each name's origin to `origins`. */
+function createVariables(
+  decl: VarDecl,
+  { ev, caps, variables, origins }: { ev: Evaluator; caps: CapCounter; variables: Variable[]; origins: Map<string, NameOrigin> },
+): VarTable {
   const frame: Frame = new Array(decl.frameSize ?? 0);
   const positions = new TupleMap<number>(decl.arity ?? 0);
   const type = decl.binary ? "binary" : decl.integer ? "integer" : "continuous";
@@ -122,13 +128,15 @@ function createVariables(ev: Evaluator, caps: CapCounter, decl: VarDecl, variabl
 
 function expandObjective(
   decl: ObjectiveDecl,
-  linearizer: Linearizer,
-  names: string[],
-  variables: Variable[],
-  problemName: string,
-  caps: CapCounter,
+  {
+    linearizer,
+    names,
+    variables,
+    problemName,
+    caps,
+  }: { linearizer: Linearizer; names: string[]; variables: Variable[]; problemName: string; caps: CapCounter },
 ): Omit<Problem, "constraints"> {
-  const row = new DenseRow(names.length, true, caps);
+  const row = new DenseRow(names.length, { acceptsQuadratic: true, caps });
   linearizer.add(decl.expr, new Array(decl.frameSize ?? 0), 1, row);
   const constant = row.constant;
   if (!Number.isFinite(constant)) throw dataError("non_finite", decl.pos, `the objective's constant term is ${constant}`, decl.name);
@@ -145,13 +153,15 @@ function expandObjective(
 /** Appends the rows of one constraint declaration; returns how many rows were dropped as constant. */
 function expandConstraint(
   decl: ConstraintDecl,
-  ev: Evaluator,
-  caps: CapCounter,
-  linearizer: Linearizer,
-  row: DenseRow,
-  names: string[],
-  out: Constraint[],
-  origins: Map<string, NameOrigin>,
+  {
+    ev,
+    caps,
+    linearizer,
+    row,
+    names,
+    out,
+    origins,
+  }: { ev: Evaluator; caps: CapCounter; linearizer: Linearizer; row: DenseRow; names: string[]; out: Constraint[]; origins: Map<string, NameOrigin> },
 ): number {
   const frame: Frame = new Array(decl.frameSize ?? 0);
   let dropped = 0;

@@ -147,7 +147,7 @@ export function bindParam(ev: Evaluator, decl: ParamDecl, raw: unknown): void {
   };
   const product = productSets(ev, indexing, frame);
   if (raw !== undefined) {
-    if (product !== null && isPlainObject(raw)) bindNested(decl, raw, product, frame, store);
+    if (product !== null && isPlainObject(raw)) bindNested(decl, { raw, factors: product, frame, store });
     else {
       for (const { tuple, value } of readParamEntries(decl, raw, arity)) {
         const miss = ev.matchDomain(indexing, tuple, frame);
@@ -192,7 +192,10 @@ function productSets(ev: Evaluator, indexing: Indexing, frame: Frame): Factor[] 
  * Nested objects over a product domain, read in one pass: a JSON key is a member exactly when the
  * set has an element with that key, so each key costs one hash look-up.
  */
-function bindNested(decl: ParamDecl, raw: Record<string, unknown>, factors: Factor[], frame: Frame, store: (tuple: Tuple, value: unknown) => void): void {
+function bindNested(
+  decl: ParamDecl,
+  { raw, factors, frame, store }: { raw: Record<string, unknown>; factors: Factor[]; frame: Frame; store: (tuple: Tuple, value: unknown) => void },
+): void {
   const tuple: Atom[] = new Array(factors.length);
   const walk = (node: Record<string, unknown>, depth: number) => {
     const factor = factors[depth]!;

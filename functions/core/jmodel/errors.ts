@@ -106,16 +106,19 @@ export function isJModelError(error: unknown): error is JModelError {
 /** Where an error that belongs to no place in the source (an unknown dataset key) points: the start. */
 export const START_OF_SOURCE: SourcePosition = { line: 1, column: 1 };
 
-export function problemAt(kind: JModelErrorKind, code: JModelErrorCode, at: SourcePosition, message: string, symbol?: string): JModelProblem {
+export function problemAt(
+  kind: JModelErrorKind,
+  { code, at, message, symbol }: { code: JModelErrorCode; at: SourcePosition; message: string; symbol?: string },
+): JModelProblem {
   const p: JModelProblem = { kind, code, message, line: at.line, column: at.column };
   if (symbol !== undefined) p.symbol = symbol;
   return p;
 }
 
 export function syntaxError(code: JModelErrorCode, at: SourcePosition, message: string): JModelError {
-  return new JModelError(problemAt("syntax", code, at, message));
+  return new JModelError(problemAt("syntax", { code, at, message }));
 }
 
 export function dataError(code: JModelErrorCode, at: SourcePosition, message: string, symbol?: string): JModelError {
-  return new JModelError(problemAt("data", code, at, message, symbol));
+  return new JModelError(problemAt("data", { code, at, message, symbol }));
 }

@@ -13,6 +13,14 @@ import { atomKey, formatIndex, type SetValue, type TupleMap, type Atom, type Tup
 
 export type Frame = Atom[];
 
+/** One iteration over an indexing: the dummies' frame, the index buffer it fills, and what sees each member. */
+interface IndexWalk {
+  indexing: Indexing;
+  frame: Frame;
+  index: Atom[];
+  visit: (index: Atom[]) => void;
+}
+
 export interface ParamTable {
   decl: ParamDecl;
   /** Values by index: the dataset's, then computed and default values as they are first read. */
@@ -284,10 +292,15 @@ export class Evaluator {
    * (every entry's components, anonymous ones included) in a buffer that `visit` must copy to keep.
    */
   iterate(indexing: Indexing, frame: Frame, visit: (index: Atom[]) => void): void {
-    this.iterateFrom(indexing, 0, 0, frame, [], visit);
+    this.iterateFrom({ indexing, frame, index: [], visit }, 0, 0);
   }
 
-  private iterateFrom(indexing: Indexing, k: number, offset: number, frame: Frame, index: Atom[], visit: (index: Atom[]) => void): void {
+  /**
+   * Entry `k` onwards of one iteration, its index filled up to `offset`. What stays the same for the
+   * whole iteration is one object (`walk`), so the recursion allocates nothing per member.
+   */
+  private iterateFrom(walk: IndexWalk, k: number, offset: number): void {
+    const { indexing, frame, index, visit } = walk;
     const entries = indexing.entries;
     if (k === entries.length) {
       this.caps.step();
@@ -312,7 +325,7 @@ export class Evaluator {
           for (let p = 0; p < dummies.length; p++) if (!dummies[p]!.filter) frame[dummies[p]!.slot!] = t[p]!;
         }
       }
-      this.iterateFrom(indexing, k + 1, offset + t.length, frame, index, visit);
+      this.iterateFrom(walk, k + 1, offset + t.length);
     }
   }
 

@@ -38,12 +38,15 @@ export class DenseRow implements LinearSink {
   /** coef of x_i·x_j by key i·n + j with i ≤ j; only the objective's row has one. */
   private readonly quadratic: Map<number, number> | null;
 
+  /** Counts the objective's distinct quadratic terms as nonzeros, as they appear (a dense `x[i]*x[j]` stops at the cap). */
+  private readonly caps: CapCounter | null;
+
+  /** `size`: the variable count; only the objective's row `acceptsQuadratic` terms. */
   constructor(
     private readonly size: number,
-    acceptsQuadratic = false,
-    /** Counts the objective's distinct quadratic terms as nonzeros, as they appear (a dense `x[i]*x[j]` stops at the cap). */
-    private readonly caps: CapCounter | null = null,
+    { acceptsQuadratic = false, caps = null }: { acceptsQuadratic?: boolean; caps?: CapCounter | null } = {},
   ) {
+    this.caps = caps;
     this.coefs = new Float64Array(size);
     this.seen = new Uint8Array(size);
     this.touched = new Int32Array(size);

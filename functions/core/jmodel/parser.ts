@@ -123,7 +123,9 @@ class StatementParser extends ExpressionParser {
   }
 
   private attributeTwice(decl: { name: string }, attribute: string, at: Token): void {
-    this.problems.push(problemAt("semantic", "conflicting_attributes", at, `\`${decl.name}\` is given ${attribute} twice`, decl.name));
+    this.problems.push(
+      problemAt("semantic", { code: "conflicting_attributes", at, message: `\`${decl.name}\` is given ${attribute} twice`, symbol: decl.name }),
+    );
   }
 
   // ------------------------------------------------------------ set

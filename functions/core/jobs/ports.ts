@@ -67,7 +67,7 @@ export interface LeasePort {
 }
 
 /** The execution store as the jobs use it. */
-export type ExecutionStorePort = Pick<ExecutionStore, "acquire" | "finish" | "get" | "createRunning"> & {
+export type ExecutionStorePort = Pick<ExecutionStore, "acquire" | "finalizeHeld" | "get" | "createRunning"> & {
   leases: Pick<Leases, "renew" | "leaseOf">;
 };
 

@@ -50,9 +50,13 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
   const leaseMs = leaseMsOf(ports);
   let record = await store.acquire(orgId, id, ports.workerId, leaseMs, ports.clock.now());
   if (!record) return;
-  const lease = ports.lease.keep(() => store.leases.renew(comparisonKey(orgId, id), ports.workerId, leaseMs, ports.clock.now()));
+  const lease = ports.lease.keep(() => store.leases.renew(comparisonKey(orgId, id), { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() }));
   const holdExecution = (executionId: string | null) =>
-    lease.holdAlso(executionId ? () => ports.executionStore.leases.renew(executionKey(orgId, executionId), ports.workerId, leaseMs, ports.clock.now()) : null);
+    lease.holdAlso(
+      executionId
+        ? () => ports.executionStore.leases.renew(executionKey(orgId, executionId), { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() })
+        : null,
+    );
   try {
     await store.setFields(orgId, id, ports.workerId, { machine_note: ports.machineNote });
     const problem = await problemFor(ports, record);
@@ -164,7 +168,7 @@ async function takeOverExecution(ports: JobPorts, execution: { orgId: string; id
   const { orgId, id } = execution;
   const leaseMs = leaseMsOf(ports);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const taken = await ports.executionStore.acquire(orgId, id, ports.workerId, leaseMs, ports.clock.now());
+    const taken = await ports.executionStore.acquire(orgId, { id, worker: ports.workerId, leaseMs, nowMs: ports.clock.now() });
     if (taken) return taken;
     const current = await ports.executionStore.leases.leaseOf(executionKey(orgId, id));
     if (current?.status !== "running" || current.lease_expires_at_ms === null) return null;

@@ -18,18 +18,21 @@ export async function runExecution(ports: JobPorts, job: { orgId: string; id: st
   const { orgId, id } = job;
   const leaseMs = leaseMsOf(ports);
   traceMark("job_start", id);
-  const record = await ports.executionStore.acquire(orgId, id, ports.workerId, leaseMs, ports.clock.now());
+  const record = await ports.executionStore.acquire(orgId, { id, worker: ports.workerId, leaseMs, nowMs: ports.clock.now() });
   if (!record) return; // finished already, or another worker holds it: a redelivery does nothing
   traceMark("acquired", id);
-  const lease = ports.lease.keep(() => ports.executionStore.leases.renew(executionKey(orgId, id), ports.workerId, leaseMs, ports.clock.now()));
+  const lease = ports.lease.keep(() =>
+    ports.executionStore.leases.renew(executionKey(orgId, id), { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() }),
+  );
   try {
     const problem = await loadPayload<Problem>(ports.blobs, record.problem);
     await solveExecution(ports, { record, problem, signal: lease.signal });
   } catch (error) {
-    await ports.executionStore.finish(orgId, id, ports.workerId, "failed", {
-      result: null,
-      error_message: workerErrorText(error),
-      completed_at: isoTime(ports.clock.now()),
+    await ports.executionStore.finalizeHeld(orgId, {
+      id,
+      worker: ports.workerId,
+      status: "failed",
+      fields: { result: null, error_message: workerErrorText(error), completed_at: isoTime(ports.clock.now()) },
     });
     ports.announceFinal?.(id);
     throw error;

@@ -8,7 +8,7 @@ import { solveExecution } from "./solve-execution.js";
 
 /** What a trigger run's job needs besides every job's ports: the run's store, its outcome's rules, and what starts its execution. */
 export interface TriggerRunJobPorts extends JobPorts, Omit<RunExecutionDeps, "executionStore" | "triggerStore"> {
-  triggerStore: Pick<TriggerStore, "acquireRun" | "renewRun" | "getTrigger" | "finishRun" | "setRunFields" | "recentRuns">;
+  triggerStore: Pick<TriggerStore, "acquireRun" | "renewRun" | "getTrigger" | "finalizeHeldRun" | "setRunFields" | "recentRuns">;
   /** The run's final fields (its webhook decided in the same write), then its webhook queued and its notification. */
   runOutcomes: Pick<RunOutcomes, "finalFields" | "announce">;
 }
@@ -24,14 +24,14 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
   const { orgId, triggerId, runId } = job;
   const store = ports.triggerStore;
   const leaseMs = leaseMsOf(ports);
-  const run = await store.acquireRun(triggerId, runId, ports.workerId, leaseMs, ports.clock.now());
+  const run = await store.acquireRun(triggerId, { runId, worker: ports.workerId, leaseMs, nowMs: ports.clock.now() });
   if (!run) return;
   let executionId: string | null = null;
-  const lease = ports.lease.keep(() => store.renewRun(triggerId, runId, ports.workerId, leaseMs, ports.clock.now()));
+  const lease = ports.lease.keep(() => store.renewRun(triggerId, { runId, worker: ports.workerId, leaseMs, nowMs: ports.clock.now() }));
   const onExecution = (id: string) => {
     executionId = id;
     // The run's execution is held by the same worker: keep its lease too, or the sweeper would fail it mid-solve.
-    lease.holdAlso(() => ports.executionStore.leases.renew(executionKey(orgId, id), ports.workerId, leaseMs, ports.clock.now()));
+    lease.holdAlso(() => ports.executionStore.leases.renew(executionKey(orgId, id), { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() }));
   };
 
   let outcome: RunOutcome;
@@ -45,14 +45,19 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
     lease.stop();
   }
   const trigger = await store.getTrigger(orgId, triggerId);
-  const fields = await ports.runOutcomes.finalFields(trigger, run, outcome, ports.clock.now());
-  const finished = await store.finishRun(triggerId, runId, ports.workerId, outcome.status, { ...fields, execution_id: executionId });
+  const fields = await ports.runOutcomes.finalFields(run, { trigger, outcome, nowMs: ports.clock.now() });
+  const finished = await store.finalizeHeldRun(triggerId, {
+    runId,
+    worker: ports.workerId,
+    status: outcome.status,
+    set: { ...fields, execution_id: executionId },
+  });
   if (finished) await ports.runOutcomes.announce(finished, trigger, outcome.result);
   if (workerError) throw workerError;
 }
 
 async function solveRun(ports: TriggerRunJobPorts, held: { run: RunRecord; lease: HeldLease; onExecution: (id: string) => void }): Promise<RunOutcome> {
-  const started = await startRunExecution(ports, held.run, ports.workerId, leaseMsOf(ports));
+  const started = await startRunExecution(ports, { run: held.run, worker: ports.workerId, leaseMs: leaseMsOf(ports) });
   if ("refused" in started) return { status: "failed", result: null, error: started.refused };
   held.onExecution(started.execution.id);
   const { response, final } = await solveExecution(ports, { record: started.execution, problem: started.problem, signal: held.lease.signal });

@@ -73,8 +73,8 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     gate.verification.where = nameViolationPlace(gate.verification.where, names);
   }
   const response = {
-    ...solveResponseOf(record.id, record.solver_name, result, gate),
-    ...finalProgress(problem, settings, gate, recorder),
+    ...solveResponseOf(record.id, { solver: record.solver_name, result, gate }),
+    ...finalProgress({ problem, settings, gate, recorder }),
     // With `auto`: why this solver, where a result travels without its execution (a webhook, a trigger run).
     ...(record.auto_choice ? { auto_choice: record.auto_choice } : {}),
     ...warmStartField(problem, record.solver_name, { start, basis: initialBasis, result }),
@@ -84,10 +84,11 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
   const now = ports.clock.now();
   const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
-  const held = await ports.executionStore.finish(record.org_id, record.id, ports.workerId, final, {
-    result: ref,
-    error_message: errorMessage,
-    completed_at: isoTime(now),
+  const held = await ports.executionStore.finalizeHeld(record.org_id, {
+    id: record.id,
+    worker: ports.workerId,
+    status: final,
+    fields: { result: ref, error_message: errorMessage, completed_at: isoTime(now) },
   });
   traceMark("result_written", record.id);
   // What this write made final (a final item never changes again); when it was not held, only "read it".
@@ -119,7 +120,17 @@ function warmStartField(
  * when a pool was asked for, the pool: each member through the verification gate's rules (verifyPool),
  * or "unsupported".
  */
-function finalProgress(problem: Problem, settings: SolveSettings, gate: VerifiedSolve<SolvedResult>, recorder: ProgressRecorder): Partial<SolveResponse> {
+function finalProgress({
+  problem,
+  settings,
+  gate,
+  recorder,
+}: {
+  problem: Problem;
+  settings: SolveSettings;
+  gate: VerifiedSolve<SolvedResult>;
+  recorder: ProgressRecorder;
+}): Partial<SolveResponse> {
   const result = gate.result;
   const verified = gate.verification.status === "verified";
   const sign = problem.sense === "maximize" ? -1 : 1;

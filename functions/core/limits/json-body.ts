@@ -101,7 +101,7 @@ export function jsonBodyProblem(text: string, limits: JsonBodyLimits = JSON_BODY
           i++;
         }
         if (expectKey) {
-          const key = keyOf(text, start, Math.min(i, n), escaped);
+          const key = escaped ? escapedKeyOf(text, start, Math.min(i, n)) : plainKeyOf(text, start, Math.min(i, n));
           if (key !== null && FORBIDDEN_KEYS.has(key)) return { kind: "forbidden_key", key, offset: start - 1 };
           expectKey = false;
         } else {
@@ -121,9 +121,13 @@ export function jsonBodyProblem(text: string, limits: JsonBodyLimits = JSON_BODY
   return null;
 }
 
-/** The key's text; decoded only when it has escapes (`"\u005f_proto__"` is `__proto__`), and only when short enough to be one. */
-function keyOf(text: string, start: number, end: number, escaped: boolean): string | null {
-  if (!escaped) return end - start <= 64 ? text.slice(start, end) : null;
+/** A key without escapes: its text, when short enough to be a forbidden key. */
+function plainKeyOf(text: string, start: number, end: number): string | null {
+  return end - start <= 64 ? text.slice(start, end) : null;
+}
+
+/** A key with escapes, decoded (`"\u005f_proto__"` is `__proto__`), when short enough to be a forbidden key. */
+function escapedKeyOf(text: string, start: number, end: number): string | null {
   // Six characters per escape at most: a longer raw key cannot decode to any forbidden key.
   if (end - start > 6 * 16) return null;
   try {

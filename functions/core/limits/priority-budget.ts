@@ -24,7 +24,7 @@ export class PriorityBudget {
    * `priority_budget_exceeded` (nothing spent) when the day's budget does not cover them. Returns what
    * was spent (0 at priority 0 or below, or with no ceiling), for `giveBack` when the request fails later.
    */
-  async spend(orgId: string, priority: number | undefined, solves: number, nowMs: number): Promise<number> {
+  async spend(orgId: string, { priority, solves, nowMs }: { priority: number | undefined; solves: number; nowMs: number }): Promise<number> {
     const limit = this.config.orgPrioritySolvesPerDay;
     if (priority === undefined || priority <= 0 || solves <= 0 || limit <= 0) return 0;
     const result = await this.counters.consume(keys.limit.scope.priority(orgId), this.windows(limit), nowMs, solves);

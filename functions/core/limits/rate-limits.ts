@@ -125,7 +125,8 @@ export class RateLimiter {
 export const rateClassWhat = (cls: RateClass): string => RATE_CLASSES[cls].what;
 
 /** Throws the 429 for a refused result. */
-export function assertAllowed(result: ConsumeResult, nowMs: number, what?: string, amount = 1): void {
+/** `what` names the refused window in the message; `amount` is what the request needed of it (a batch more than one). */
+export function assertAllowed(result: ConsumeResult, { nowMs, what, amount = 1 }: { nowMs: number; what?: string; amount?: number }): void {
   if (result.allowed) return;
   // The windows without room for `amount` (more than one: a batch refused whole, whose windows may have some left).
   const refused = result.windows.filter((w) => w.limit > 0 && w.remaining < amount);

@@ -93,7 +93,8 @@ export class SolveAdmission {
     const total = creditsEach * plan.solves;
     if (plan.solves > 0 && !request.prepaid) {
       const budget = this.deps.priorityBudget;
-      const prioritySpent = budget && request.priority ? await budget.spend(request.orgId, request.priority.value, plan.solves, clock.now()) : 0;
+      const prioritySpent =
+        budget && request.priority ? await budget.spend(request.orgId, { priority: request.priority.value, solves: plan.solves, nowMs: clock.now() }) : 0;
       let balance: number;
       try {
         balance = await credits.charge(request.orgId, total);

@@ -68,7 +68,7 @@ export function runModelTask(task: ModelTask): ModelTaskResult {
       return runDocument(task);
     case "preview": {
       const readAs = task.filename === null ? undefined : withoutCompressionSuffix(task.filename);
-      const problem = readProblemFile(task.text, task.format, readAs, task.caps);
+      const problem = readProblemFile(task.text, { format: task.format, filename: readAs, caps: task.caps });
       const checked = ProblemSchema.safeParse(problem);
       if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
       const format = task.format !== "auto" ? task.format : detectFormat(task.text, readAs);

@@ -14,7 +14,11 @@ export { originalObjective, type WriteProblemOptions, type WrittenProblem } from
  * extension (.mps, .lp), else from the content: an MPS file's first card is NAME, ROWS or OBJSENSE;
  * an LP file starts with its objective sense (Minimize, Maximize, …) after `\` comments.
  */
-export function readProblemFile(text: string, format: ProblemFileFormat | "auto", filename?: string, caps?: ModelCaps): Problem {
+/** `format` "auto" tells LP from MPS by `filename`, else by the text. */
+export function readProblemFile(
+  text: string,
+  { format, filename, caps }: { format: ProblemFileFormat | "auto"; filename?: string; caps?: ModelCaps },
+): Problem {
   const chosen = format === "auto" ? detectFormat(text, filename) : format;
   return chosen === "lp" ? readLp(text, { caps }) : readMps(text, { caps });
 }

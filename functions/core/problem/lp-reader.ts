@@ -175,7 +175,7 @@ export class LpReader {
    * A linear expression, plus (in the objective) constants and a bracketed quadratic part. Stops
    * before a sense, a section or the end; the caller decides whether that is where it should stop.
    */
-  private readExpression(inObjective: boolean): Expression {
+  private readExpression({ inObjective }: { inObjective: boolean }): Expression {
     const expression: Expression = { linear: new Map(), constant: 0, quadratic: [] };
     let first = true;
     while (!this.atSectionEnd() && this.kind() !== Token.Sense) {
@@ -263,7 +263,7 @@ export class LpReader {
 
   private readObjective(): void {
     this.label();
-    this.objective = this.readExpression(true);
+    this.objective = this.readExpression({ inObjective: true });
     if (!this.atSectionEnd()) this.fail(`unexpected ${this.describe()} in the objective`);
   }
 
@@ -284,7 +284,7 @@ export class LpReader {
       } else {
         this.pos = start;
       }
-      const expression = this.readExpression(false);
+      const expression = this.readExpression({ inObjective: false });
       if (expression.linear.size === 0 && this.pos === start) this.fail(`expected a constraint, found ${this.describe()}`);
       if (this.kind() !== Token.Sense) {
         if (leftSense === null) this.fail(`expected <=, >= or = after the constraint's expression, found ${this.describe()}`);

@@ -61,7 +61,7 @@ function signed(coef: number, name: string): string {
 }
 
 export function writeLp(problem: Problem, options: WriteLpOptions = {}): WrittenProblem {
-  const plan = planWrite(problem, options, lpNameProblem, "LP");
+  const plan = planWrite(problem, { options, nameProblem: lpNameProblem, formatName: "LP" });
   const sign = plan.objectiveSign;
   const names = plan.fileColumnNames;
   const columnIndex = new Map(problem.variables.map((v, j) => [v.name, j]));
@@ -95,7 +95,8 @@ export function writeLp(problem: Problem, options: WriteLpOptions = {}): Written
   const rowNames: string[] = [];
   const fileRowNames: string[] = [];
   const used = new Set(plan.usedNames);
-  const writeRow = (name: string, original: string, terms: Term[], head: string, tail: string) => {
+  /** One row as written: its file name, its original name, its terms, and what goes before (a range's lower side) and after them. */
+  const writeRow = (name: string, { original, terms, head = "", tail }: { original: string; terms: Term[]; head?: string; tail: string }) => {
     const row = new Lines(out);
     row.add(`${name}:`);
     if (head) row.add(head);
@@ -109,17 +110,17 @@ export function writeLp(problem: Problem, options: WriteLpOptions = {}): Written
   for (const { constraint, fileName: rowName } of plan.rows) {
     const terms = mergeLinearTerms(constraint.terms);
     const { lb, ub } = constraint;
-    if (lb !== null && lb === ub) writeRow(rowName, constraint.name, terms, "", `= ${formatNumber(lb)}`);
-    else if (lb === null) writeRow(rowName, constraint.name, terms, "", `<= ${formatNumber(ub!)}`);
-    else if (ub === null) writeRow(rowName, constraint.name, terms, "", `>= ${formatNumber(lb)}`);
+    if (lb !== null && lb === ub) writeRow(rowName, { original: constraint.name, terms, tail: `= ${formatNumber(lb)}` });
+    else if (lb === null) writeRow(rowName, { original: constraint.name, terms, tail: `<= ${formatNumber(ub!)}` });
+    else if (ub === null) writeRow(rowName, { original: constraint.name, terms, tail: `>= ${formatNumber(lb)}` });
     else if (options.rangedRows === "split") {
       const lower = unusedName(`${rowName}_lo`, used);
       used.add(lower);
       const upper = unusedName(`${rowName}_up`, used);
       used.add(upper);
-      writeRow(lower, constraint.name, terms, "", `>= ${formatNumber(lb)}`);
-      writeRow(upper, constraint.name, terms, "", `<= ${formatNumber(ub)}`);
-    } else writeRow(rowName, constraint.name, terms, `${formatNumber(lb)} <=`, `<= ${formatNumber(ub)}`);
+      writeRow(lower, { original: constraint.name, terms, tail: `>= ${formatNumber(lb)}` });
+      writeRow(upper, { original: constraint.name, terms, tail: `<= ${formatNumber(ub)}` });
+    } else writeRow(rowName, { original: constraint.name, terms, head: `${formatNumber(lb)} <=`, tail: `<= ${formatNumber(ub)}` });
   }
 
   const variables = problem.variables.map(writtenVariable);

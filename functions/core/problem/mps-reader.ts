@@ -279,7 +279,7 @@ export class MpsReader {
     if (name.length > MAX_NAME_LENGTH) this.fail(`${what} name longer than ${MAX_NAME_LENGTH} characters`);
   }
 
-  private number(token: string, what: string, allowInfinite = false): number {
+  private number(token: string, what: string, { allowInfinite = false }: { allowInfinite?: boolean } = {}): number {
     if (token.length === 0) this.fail(`missing ${what}`);
     const value = parseDecimal(token);
     if (!Number.isNaN(value) && Number.isFinite(value)) return value;
@@ -439,7 +439,7 @@ export class MpsReader {
       this.upper[column] = value;
       this.upperLine[column] = this.lineNumber;
     };
-    const value = () => this.number(f[3]!, `bound for column "${name}"`, true);
+    const value = () => this.number(f[3]!, `bound for column "${name}"`, { allowInfinite: true });
     switch (type) {
       case "UP": {
         const v = value();

@@ -58,7 +58,7 @@ function mpsNameProblem(name: string, kind: "column" | "row"): string | null {
 }
 
 export function writeMps(problem: Problem, options: WriteMpsOptions = {}): WrittenProblem {
-  const plan = planWrite(problem, options, mpsNameProblem, "free MPS");
+  const plan = planWrite(problem, { options, nameProblem: mpsNameProblem, formatName: "free MPS" });
   const sign = plan.objectiveSign;
   const names = plan.fileColumnNames;
   const columnIndex = new Map(problem.variables.map((v, j) => [v.name, j]));

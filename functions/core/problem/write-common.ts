@@ -81,11 +81,14 @@ export interface WriterPlan {
  * What both writers decide the same way: file names (checked, or safe), which rows are written, and
  * the objective's sign and constant.
  */
+/** `nameProblem` says why a name cannot be written in the format `formatName`, null when it can. */
 export function planWrite(
   problem: Problem,
-  options: WriteProblemOptions,
-  nameProblem: (name: string, kind: "column" | "row") => string | null,
-  formatName: string,
+  {
+    options,
+    nameProblem,
+    formatName,
+  }: { options: WriteProblemOptions; nameProblem: (name: string, kind: "column" | "row") => string | null; formatName: string },
 ): WriterPlan {
   const safe = options.safeNames === true;
   const columnNames = problem.variables.map((v) => v.name);

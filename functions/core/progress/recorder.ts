@@ -1,11 +1,11 @@
 import { relativeGap } from "../solvers/gap.js";
 import type { IncumbentEntry, ProgressPoint } from "./schemas.js";
-import { MAX_KEPT_LINES, MAX_LINE_CHARS, MAX_POINTS, type ProgressChunk } from "./store.js";
+import { type ChunkSummary, MAX_KEPT_LINES, MAX_LINE_CHARS, MAX_POINTS, type ProgressChunk } from "./store.js";
 
 /** What the recorder writes to: the progress store, or a test's fake. */
 export interface ProgressWriter {
   append(orgId: string, executionId: string, chunk: Omit<ProgressChunk, "blob" | "summary">): Promise<void>;
-  summarise(orgId: string, executionId: string, chunk: Pick<ProgressChunk, "seq" | "first_line" | "line_count">, summary: string): Promise<void>;
+  summarise(orgId: string, summarised: ChunkSummary): Promise<void>;
 }
 
 export interface ProgressRecorderOptions {
@@ -117,12 +117,11 @@ export class ProgressRecorder {
       .then(async () => {
         await this.writer.append(this.orgId, this.executionId, chunk);
         for (const old of toSummarise) {
-          await this.writer.summarise(
-            this.orgId,
-            this.executionId,
-            old,
-            `[lines ${old.first_line}–${old.first_line + old.line_count - 1} summarised: ${old.line_count} lines past the log's bound of ${MAX_KEPT_LINES}]`,
-          );
+          await this.writer.summarise(this.orgId, {
+            executionId: this.executionId,
+            chunk: old,
+            summary: `[lines ${old.first_line}–${old.first_line + old.line_count - 1} summarised: ${old.line_count} lines past the log's bound of ${MAX_KEPT_LINES}]`,
+          });
         }
       })
       .catch(() => {

@@ -23,12 +23,12 @@ interface Cursor {
 export class ProgressService {
   constructor(private readonly deps: Pick<Services, "executionStore" | "progressStore" | "executions" | "comparisonStore" | "comparisons">) {}
 
-  async log(principal: Principal, executionId: string, offset: number, pointOffset: number): Promise<ExecutionLog> {
+  async log(principal: Principal, { executionId, offset, pointOffset }: { executionId: string; offset: number; pointOffset: number }): Promise<ExecutionLog> {
     const outcome = await this.deps.executionStore.outcome(principal.orgId, executionId);
     if (!outcome) throw notFound("Execution");
     // Status first: a final execution has every chunk written already (the worker writes them before it ends).
     const done = FINAL.has(outcome.status);
-    const page = await this.deps.progressStore.read(principal.orgId, executionId, offset, pointOffset);
+    const page = await this.deps.progressStore.read(principal.orgId, { executionId, offset, pointOffset });
     return {
       offset,
       next_offset: page.nextOffset,
@@ -92,7 +92,7 @@ export class ProgressService {
 
   /** Yields what is new for one execution; true when a full page came back (read again at once). */
   private async *advance(orgId: string, cursor: Cursor): AsyncGenerator<ProgressStreamEvent, boolean> {
-    const page = await this.deps.progressStore.read(orgId, cursor.executionId, cursor.offset, cursor.pointOffset);
+    const page = await this.deps.progressStore.read(orgId, { executionId: cursor.executionId, offset: cursor.offset, pointOffset: cursor.pointOffset });
     const source = { execution_id: cursor.executionId, solver_name: cursor.solverName };
     for (const [i, point] of page.points.entries()) {
       yield { event: "progress", data: { ...point, ...source, index: cursor.pointOffset + i } };

@@ -20,6 +20,13 @@ import { blobKeys } from "../blob/keys.js";
  * Retention: every chunk carries the table's TTL, `retentionDays` after it was written, so DynamoDB
  * deletes an execution's progress on its own (its blobs expire by the bucket's lifecycle rule).
  */
+/** An old chunk replaced by one summary line: which execution's, which chunk, and the line. */
+export interface ChunkSummary {
+  executionId: string;
+  chunk: Pick<ProgressChunk, "seq" | "first_line" | "line_count">;
+  summary: string;
+}
+
 export const TABLE_LINE_CHUNKS = 32;
 export const MAX_KEPT_LINES = 20_000;
 export const MAX_POINTS = 5_000;
@@ -61,7 +68,7 @@ export class ProgressStore {
   }
 
   /** Replaces a chunk's lines by one summary line (its blob is deleted). */
-  async summarise(orgId: string, executionId: string, chunk: Pick<ProgressChunk, "seq" | "first_line" | "line_count">, summary: string): Promise<void> {
+  async summarise(orgId: string, { executionId, chunk, summary }: ChunkSummary): Promise<void> {
     const key = keys.progressChunk.key(orgId, executionId, chunk.seq);
     const updated = await this.table.update<Record<string, unknown>>({
       Key: key,
@@ -82,10 +89,7 @@ export class ProgressStore {
    */
   async read(
     orgId: string,
-    executionId: string,
-    offset: number,
-    pointOffset: number,
-    maxLines = LOG_PAGE_LINES,
+    { executionId, offset, pointOffset, maxLines = LOG_PAGE_LINES }: { executionId: string; offset: number; pointOffset: number; maxLines?: number },
   ): Promise<{ lines: string[]; nextOffset: number; points: ProgressPoint[]; nextPointOffset: number }> {
     const chunks = await this.chunks(orgId, executionId);
     const lines: string[] = [];

@@ -28,11 +28,14 @@ export interface ResolvedModel {
 export class ProjectService {
   constructor(private readonly deps: Pick<Services, "projectStore" | "blobs" | "clock" | "config">) {}
 
+  /** A project's model content from `input`, over the `base` it replaces (a draft being edited). */
   private async content(
     orgId: string,
-    id: string,
-    input: { jmodel_source?: string; default_data?: Record<string, unknown> | null; problem?: Problem },
-    base?: ModelContent,
+    {
+      id,
+      input,
+      base,
+    }: { id: string; input: { jmodel_source?: string; default_data?: Record<string, unknown> | null; problem?: Problem }; base?: ModelContent },
   ): Promise<ModelContent> {
     if (input.problem !== undefined) {
       return {
@@ -61,7 +64,7 @@ export class ProjectService {
       org_id: principal.orgId,
       name: input.name,
       description: input.description ?? null,
-      draft: await this.content(principal.orgId, id, input),
+      draft: await this.content(principal.orgId, { id, input }),
       version_count: 0,
       created_by: principal.userId,
       created_at: isoTime(now),
@@ -102,15 +105,15 @@ export class ProjectService {
   }
 
   async update(principal: Principal, id: string, fields: { name?: string; description?: string | null }): Promise<ProjectView> {
-    const p = await this.deps.projectStore.update(principal.orgId, id, fields, this.deps.clock.now());
+    const p = await this.deps.projectStore.update(principal.orgId, { id, fields, nowMs: this.deps.clock.now() });
     if (!p) throw notFound("Project");
     return this.view(p);
   }
 
   async updateDraft(principal: Principal, id: string, input: z.infer<typeof UpdateDraftSchema>): Promise<ProjectView> {
     const project = await this.get(principal, id);
-    const draft = await this.content(principal.orgId, id, input, project.draft);
-    const p = await this.deps.projectStore.update(principal.orgId, id, { draft }, this.deps.clock.now());
+    const draft = await this.content(principal.orgId, { id, input, base: project.draft });
+    const p = await this.deps.projectStore.update(principal.orgId, { id, fields: { draft }, nowMs: this.deps.clock.now() });
     if (!p) throw notFound("Project");
     return this.view(p);
   }

@@ -71,9 +71,7 @@ export class ProjectStore {
 
   async update(
     orgId: string,
-    id: string,
-    fields: Partial<Pick<ProjectRecord, "name" | "description" | "draft">>,
-    nowMs: number,
+    { id, fields, nowMs }: { id: string; fields: Partial<Pick<ProjectRecord, "name" | "description" | "draft">>; nowMs: number },
   ): Promise<ProjectRecord | null> {
     const out = await this.table.setFields<Record<string, unknown>>(keys.project({ orgId, id }), { ...fields, updated_at: isoTime(nowMs) });
     return out ? fromItem<ProjectRecord>(out) : null;

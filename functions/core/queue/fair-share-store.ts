@@ -77,7 +77,7 @@ export class FairShareStore {
   }
 
   /** Takes slot `slot` for `holder` until `expiresAtMs` when it is free (absent or lapsed) or already the holder's. */
-  claim(orgId: string, slot: number, holder: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
+  claim(orgId: string, { slot, holder, expiresAtMs, nowMs }: { slot: number; holder: string; expiresAtMs: number; nowMs: number }): Promise<boolean> {
     return this.table.put(
       { ...keys.runSlot({ orgId, slot }), slot, job: holder, expires_at_ms: expiresAtMs },
       or(itemAbsent(), atMost("expires_at_ms", nowMs), equals("job", holder)),
@@ -85,7 +85,7 @@ export class FairShareStore {
   }
 
   /** Moves the slot's expiry while `holder` still holds it; false when it does not. */
-  async renew(orgId: string, slot: number, holder: string, expiresAtMs: number): Promise<boolean> {
+  async renew(orgId: string, { slot, holder, expiresAtMs }: { slot: number; holder: string; expiresAtMs: number }): Promise<boolean> {
     const out = await this.table.update({
       Key: keys.runSlot({ orgId, slot }),
       ...buildUpdate({ set: [assign("expires_at_ms", expiresAtMs)], condition: equals("job", holder) }),

@@ -99,7 +99,8 @@ export class FairShare {
     if (this.exempt(job)) return { parked: false, slot: null };
     const now = this.deps.clock.now();
     const until = now + this.leaseMs;
-    if (job.slot !== undefined && (await this.deps.store.renew(job.org_id, job.slot, jobHolder(job), until))) return { parked: false, slot: job.slot };
+    if (job.slot !== undefined && (await this.deps.store.renew(job.org_id, { slot: job.slot, holder: jobHolder(job), expiresAtMs: until })))
+      return { parked: false, slot: job.slot };
     const slot = await this.take(job, until, now);
     if (slot !== null) return { parked: false, slot };
     // At the cap: parked (its message is done with). When the item no longer waits there is nothing to
@@ -110,7 +111,7 @@ export class FairShare {
   /** Keeps the job's slot while its lease is renewed. */
   async renew(job: JobMessage, slot: number | null): Promise<void> {
     if (slot === null) return;
-    await this.deps.store.renew(job.org_id, slot, jobHolder(job), this.deps.clock.now() + this.leaseMs);
+    await this.deps.store.renew(job.org_id, { slot, holder: jobHolder(job), expiresAtMs: this.deps.clock.now() + this.leaseMs });
   }
 
   /**
@@ -123,7 +124,7 @@ export class FairShare {
     const state = await this.deps.store.itemState(job);
     if (state === "running") return;
     if (state === "waiting") {
-      if (slot !== null) await this.deps.store.renew(job.org_id, slot, jobHolder(job), this.deps.clock.now() + this.queuedHoldMs);
+      if (slot !== null) await this.deps.store.renew(job.org_id, { slot, holder: jobHolder(job), expiresAtMs: this.deps.clock.now() + this.queuedHoldMs });
       return;
     }
     if (slot !== null) await this.deps.store.release(job.org_id, slot, jobHolder(job));
@@ -202,10 +203,10 @@ export class FairShare {
     const holder = jobHolder(job);
     const slots = await store.slots(job.org_id);
     const own = slots.find((s) => s.job === holder && s.expires_at_ms > nowMs);
-    if (own && (await store.claim(job.org_id, own.slot, holder, expiresAtMs, nowMs))) return own.slot;
+    if (own && (await store.claim(job.org_id, { slot: own.slot, holder, expiresAtMs, nowMs }))) return own.slot;
     const held = new Set(slots.filter((s) => s.expires_at_ms > nowMs).map((s) => s.slot));
     for (let slot = 0; slot < this.cap; slot++) {
-      if (!held.has(slot) && (await store.claim(job.org_id, slot, holder, expiresAtMs, nowMs))) return slot;
+      if (!held.has(slot) && (await store.claim(job.org_id, { slot, holder, expiresAtMs, nowMs }))) return slot;
     }
     return null;
   }

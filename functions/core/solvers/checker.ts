@@ -152,9 +152,7 @@ export interface DualViolation {
  */
 export function checkDuals(
   problem: Problem,
-  solution: Record<string, number>,
-  duals: Record<string, number>,
-  reducedCosts: Record<string, number>,
+  { solution, duals, reducedCosts }: { solution: Record<string, number>; duals: Record<string, number>; reducedCosts: Record<string, number> },
   options: { tolerance?: number; strongDualityTolerance?: number } = {},
 ): DualViolation[] {
   const tol = options.tolerance ?? 1e-6;
@@ -173,7 +171,21 @@ export function checkDuals(
   dual.add(problem.objective.constant);
 
   /** One multiplier against its side or bound pair: sign, complementary slackness, dual-objective term. */
-  const judge = (what: string, name: string, value: number | undefined, at: number, lower: number | null, upper: number | null) => {
+  const judge = ({
+    what,
+    name,
+    value,
+    at,
+    lower,
+    upper,
+  }: {
+    what: string;
+    name: string;
+    value: number | undefined;
+    at: number;
+    lower: number | null;
+    upper: number | null;
+  }) => {
     if (value === undefined || !Number.isFinite(value)) {
       out.push({ kind: "missing_dual", name, amount: 0, message: `no finite ${what} for "${name}"` });
       return;
@@ -209,7 +221,7 @@ export function checkDuals(
     const activity = new Sum();
     for (const t of row.terms) activity.add(t.coef * (solution[t.var] ?? Number.NaN));
     const y = duals[row.name];
-    judge("the dual", row.name, y, activity.value, row.lb, row.ub);
+    judge({ what: "the dual", name: row.name, value: y, at: activity.value, lower: row.lb, upper: row.ub });
     if (y === undefined || !Number.isFinite(y)) continue;
     for (const t of row.terms) {
       const s = aty.get(t.var) ?? new Sum();
@@ -222,7 +234,7 @@ export function checkDuals(
   for (const t of problem.objective.terms) cost.set(t.var, (cost.get(t.var) ?? 0) + t.coef);
   for (const v of problem.variables) {
     const d = reducedCosts[v.name];
-    judge("the reduced cost", v.name, d, solution[v.name] ?? Number.NaN, v.lb, v.ub);
+    judge({ what: "the reduced cost", name: v.name, value: d, at: solution[v.name] ?? Number.NaN, lower: v.lb, upper: v.ub });
     if (d === undefined || !Number.isFinite(d)) continue;
     const c = cost.get(v.name) ?? 0;
     const residual = Math.abs(c - (aty.get(v.name)?.value ?? 0) - d);

@@ -61,9 +61,11 @@ export function reducedCostsOf(problem: Problem, duals: Record<string, number>):
  */
 export function normaliseDuals(
   problem: Problem,
-  reportedFor: "problem" | "minimisation",
-  rowDuals: Record<string, number>,
-  reducedCosts: Record<string, number> | null = null,
+  {
+    reportedFor,
+    rowDuals,
+    reducedCosts = null,
+  }: { reportedFor: "problem" | "minimisation"; rowDuals: Record<string, number>; reducedCosts?: Record<string, number> | null },
 ): LpDuals | null {
   const flip = reportedFor === "minimisation" && problem.sense === "maximize" ? -1 : 1;
   const duals: Record<string, number> = {};
@@ -98,7 +100,7 @@ export function dualFields(problem: Problem, result: { solver_status: SolverStat
   if (!lp || result.solver_status !== "optimal" || !result.solution || !isLinearProgram(problem)) {
     return { duals: null, reduced_costs: null, duals_verified: null };
   }
-  const verified = checkDuals(problem, result.solution, lp.duals, lp.reduced_costs).length === 0;
+  const verified = checkDuals(problem, { solution: result.solution, duals: lp.duals, reducedCosts: lp.reduced_costs }).length === 0;
   return { ...lp, duals_verified: verified };
 }
 
@@ -118,7 +120,7 @@ export function dualsWithSingletonRows(problem: Problem, solution: Record<string
     if (singletonNames.has(row.name)) rowDuals[row.name] = 0;
     else if (otherRowDuals[row.name] !== undefined) rowDuals[row.name] = otherRowDuals[row.name]!;
   }
-  const base = normaliseDuals(problem, "problem", rowDuals);
+  const base = normaliseDuals(problem, { reportedFor: "problem", rowDuals });
   if (!base) return null;
   const flip = problem.sense === "maximize" ? -1 : 1;
   const rowsOf = new Map<string, typeof singletons>();

@@ -18,6 +18,6 @@ export function solveJaos(problem: Problem, options: JaosOptions): JaosResult {
   const started = performance.now();
   const { row_duals: rowDuals, stats, ...row } = solveJaosModel(problem, options);
   // Field order as the result always had: the row's fields, then the duals' (when any), then stats.
-  const duals = rowDuals === undefined ? {} : dualFields(problem, row, normaliseDuals(problem, "minimisation", rowDuals));
+  const duals = rowDuals === undefined ? {} : dualFields(problem, row, normaliseDuals(problem, { reportedFor: "minimisation", rowDuals }));
   return { ...row, ...duals, wall_time_ms: Math.round(performance.now() - started), stats };
 }

@@ -23,7 +23,7 @@ export interface GateFields {
  * `status` is the gate's verdict, `solver_status` what the solver said. Without the gate's fields (an
  * answer from before the gate) the two are the same.
  */
-export function solveResponseOf(executionId: string, solver: string, r: SolverResult, gate?: GateFields): SolveResponse {
+export function solveResponseOf(executionId: string, { solver, result: r, gate }: { solver: string; result: SolverResult; gate?: GateFields }): SolveResponse {
   return {
     ...measuresOf(r),
     execution_id: executionId,

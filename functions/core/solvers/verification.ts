@@ -91,9 +91,7 @@ interface Judgement<R extends SolverResult> extends VerifiedResult<R> {
 
 function trickleOf(
   problem: Problem,
-  raw: Record<string, number>,
-  rounded: { point: Record<string, number>; moved: string[] },
-  broken: Finding[],
+  { raw, rounded, broken }: { raw: Record<string, number>; rounded: { point: Record<string, number>; moved: string[] }; broken: Finding[] },
 ): { variables: string[]; smallestDistance: number } {
   const movedSet = new Set(rounded.moved);
   const inRows = roundedVariablesIn(
@@ -154,14 +152,14 @@ function judge<R extends SolverResult>(problem: Problem, result: R, options: Ver
     verification.status = "verified";
     verification.max_violation = roundedCheck.maxViolation;
     const reported = { ...result, solution: rounded.point, objective_value: roundedCheck.objective } as R;
-    return { ...boundRule(problem, reported, verification, options), trickle: null };
+    return { ...boundRule(problem, { result: reported, verification, options }), trickle: null };
   }
 
   // The raw point is reported for reading, with the objective recomputed from it.
   const worst = [...roundedCheck.violations, ...(objectiveOff ? [objectiveOff] : [])].sort((a, b) => b.scaled - a.scaled)[0]!;
   // A trickle: the raw point passes only because integer values sit within the tolerance of the
   // integers they stand for; rounded, it breaks a row or bound (and a repeat may cure it).
-  const trickle = rawCheck.violations.length === 0 && objectiveOff === null ? trickleOf(problem, raw, rounded, roundedCheck.violations) : null;
+  const trickle = rawCheck.violations.length === 0 && objectiveOff === null ? trickleOf(problem, { raw, rounded, broken: roundedCheck.violations }) : null;
   verification.status = "violated";
   verification.max_violation = Math.max(rawCheck.maxViolation, roundedCheck.maxViolation, objectiveOff?.scaled ?? 0);
   verification.where = place(worst);
@@ -189,7 +187,10 @@ function judge<R extends SolverResult>(problem: Problem, result: R, options: Ver
  * tolerance) is wrong and dropped; the gap is recomputed from the recomputed objective; a MILP
  * `optimal` needs its bound, on the right side and within the requested gap, or it is `feasible`.
  */
-function boundRule<R extends SolverResult>(problem: Problem, result: R, verification: Verification, options: VerifyOptions): VerifiedResult<R> {
+function boundRule<R extends SolverResult>(
+  problem: Problem,
+  { result, verification, options }: { result: R; verification: Verification; options: VerifyOptions },
+): VerifiedResult<R> {
   const z = result.objective_value!;
   const sign = problem.sense === "maximize" ? -1 : 1;
   const tolerance = OBJECTIVE_TOLERANCE * Math.max(1, Math.abs(z));

@@ -23,9 +23,9 @@ type Key = { pk: string; sk: string };
  * writes on the current status, so an SQS redelivery or a race can never move a finished item back
  * and two workers never run the same item:
  *
- *   waiting ──acquire──▶ running (lease: owner + expiry, renewed while working) ──finish──▶ final
+ *   waiting ──acquire──▶ running (lease: owner + expiry, renewed while working) ──finalizeHeld──▶ final
  *      ▲                    │ │ lease expired (worker died)   ▲
- *      └──── release ───────┘ └──────── sweeper ──────────────┘ failed
+ *      └──── handBack ──────┘ └──────── sweeper ──────────────┘ failed
  *   (its worker is stopping: the next worker takes it at once)
  *
  * While an item is waiting or running it sits in the sparse `gsi1` partition ACTIVE, which is all the
@@ -83,25 +83,55 @@ export const activeIndex = (kind: string, id: string, queuedAt: string) => ({
 });
 
 /** Extra SET parts and conditions a repository adds to a lease verb (a comparison's row attributes). */
-export interface Also {
+export interface ExtraWrite {
   set?: Part[];
   condition?: Part;
 }
 
-const withAlso = (condition: Part, also?: Also): Part => (also?.condition ? and(condition, also.condition) : condition);
+/** @deprecated the old name of ExtraWrite, kept until comparisons/store.ts (branch `records`) moves over. */
+export type Also = ExtraWrite;
+
+const withExtra = (condition: Part, extra?: ExtraWrite): Part => (extra?.condition ? and(condition, extra.condition) : condition);
+
+/** Who takes or keeps a lease, for how long, and the time now. */
+export interface LeaseClaim {
+  worker: string;
+  leaseMs: number;
+  nowMs: number;
+}
+
+/** A lease taken: the claim, the statuses the item may wait in, and when its work starts. */
+export interface AcquireClaim extends LeaseClaim {
+  waiting: string[];
+  startedAt: string;
+}
+
+/** A final write: the status it sets, the attributes it sets with it, and a repository's extra parts. */
+export interface FinalWrite {
+  status: string;
+  set: Record<string, unknown>;
+  extra?: ExtraWrite;
+}
 
 /**
  * The one lease lifecycle of executions, comparisons and trigger runs. Every verb is a conditional
- * write; the sweeper's verb (`failIfLapsed`) holds only while the lease it saw as lapsed still is.
+ * write; the sweeper's verb (`failIfLeaseLapsed`) holds only while the lease it saw as lapsed still is.
  */
 export class Leases {
   constructor(private readonly table: Table) {}
 
   /**
-   * Takes the item for `worker` if it is waiting, or running under a lapsed lease (its worker died).
-   * Returns the item as it now stands, or null when someone else holds it or it is final.
+   * Takes the item for `worker` if it is in one of `waiting`, or running under a lapsed lease (its worker
+   * died). Returns the item as it now stands, or null when someone else holds it or it is final.
    */
-  acquire<T>(key: Key, waiting: string[], worker: string, leaseMs: number, nowMs: number, startedAt: string): Promise<T | null> {
+  acquire<T>(key: Key, claim: AcquireClaim): Promise<T | null>;
+  /** @deprecated positional form, kept until comparisons/store.ts (branch `records`) moves over. */
+  acquire<T>(key: Key, waiting: string[], worker: string, leaseMs: number, nowMs: number, startedAt: string): Promise<T | null>;
+  acquire<T>(key: Key, claim: AcquireClaim | string[], ...positional: [string?, number?, number?, string?]): Promise<T | null> {
+    const [positionalWorker = "", positionalLeaseMs = 0, positionalNowMs = 0, positionalStartedAt = ""] = positional;
+    const { waiting, worker, leaseMs, nowMs, startedAt } = Array.isArray(claim)
+      ? { waiting: claim, worker: positionalWorker, leaseMs: positionalLeaseMs, nowMs: positionalNowMs, startedAt: positionalStartedAt }
+      : claim;
     return this.table.update<T>({
       Key: key,
       ...buildUpdate({
@@ -116,7 +146,7 @@ export class Leases {
   }
 
   /** Extends the lease while the work goes on; false when the lease was lost (swept, or handed back). */
-  async renew(key: Key, worker: string, leaseMs: number, nowMs: number): Promise<boolean> {
+  async renew(key: Key, { worker, leaseMs, nowMs }: LeaseClaim): Promise<boolean> {
     const out = await this.table.update({
       Key: key,
       ...buildUpdate({ set: [assign("lease_expires_at_ms", nowMs + leaseMs)], condition: leaseHeldBy(worker) }),
@@ -124,9 +154,9 @@ export class Leases {
     return out !== null;
   }
 
-  /** Changes attributes of a running item `worker` holds (`also`'s SET parts, on its condition too). Null when not held. */
-  update<T = Record<string, unknown>>(key: Key, worker: string, also: Also): Promise<T | null> {
-    return this.table.update<T>({ Key: key, ...buildUpdate({ set: also.set ?? [], condition: withAlso(leaseHeldBy(worker), also) }) });
+  /** Changes attributes of a running item `worker` holds (`extra`'s SET parts, on its condition too). Null when not held. */
+  update<T = Record<string, unknown>>(key: Key, worker: string, extra: ExtraWrite): Promise<T | null> {
+    return this.table.update<T>({ Key: key, ...buildUpdate({ set: extra.set ?? [], condition: withExtra(leaseHeldBy(worker), extra) }) });
   }
 
   /**
@@ -136,13 +166,16 @@ export class Leases {
    * job handed back is not failed for its age). Null when the worker no longer holds it (it ended
    * meanwhile, or was swept).
    */
-  release<T>(key: Key, worker: string, waiting: string, queuedAt: string, set: Record<string, unknown> = {}, also?: Also): Promise<T | null> {
+  handBack<T>(
+    key: Key,
+    { worker, waiting, queuedAt, set = {}, extra }: { worker: string; waiting: string; queuedAt: string; set?: Record<string, unknown>; extra?: ExtraWrite },
+  ): Promise<T | null> {
     return this.table.update<T>({
       Key: key,
       ...buildUpdate({
-        set: [...assignAll({ ...set, status: waiting, queued_at: queuedAt }), ...(also?.set ?? [])],
+        set: [...assignAll({ ...set, status: waiting, queued_at: queuedAt }), ...(extra?.set ?? [])],
         remove: ["lease_owner", "lease_expires_at_ms"],
-        condition: withAlso(leaseHeldBy(worker), also),
+        condition: withExtra(leaseHeldBy(worker), extra),
       }),
     });
   }
@@ -151,34 +184,71 @@ export class Leases {
    * Moves a running item held by `worker` to a final state with `set` (attribute → value), and takes it
    * out of the ACTIVE partition. Null when the worker no longer holds it.
    */
-  finish<T>(key: Key, worker: string, status: string, set: Record<string, unknown>, also?: Also): Promise<T | null> {
-    return this.final<T>(key, status, set, withAlso(leaseHeldBy(worker), also), also);
+  finalizeHeld<T>(key: Key, { worker, ...write }: FinalWrite & { worker: string }): Promise<T | null> {
+    return this.writeFinal<T>(key, write, withExtra(leaseHeldBy(worker), write.extra));
   }
 
   /**
    * The sweeper's verb: fails an item whose worker is gone — running under the lease the sweeper saw
    * lapse (still lapsed at the write, so a renewal in between wins), or still waiting with no lease
-   * (`seen` is the status the sweeper read) since the `queued_at` it read (absent: null) — a hand-back
-   * in between set a new one, and the item waits afresh. Null when that no longer holds.
+   * (`seenStatus` is the status the sweeper read) since the `queued_at` it read (absent: null) — a
+   * hand-back in between set a new one, and the item waits afresh. Null when that no longer holds.
    */
-  failIfLapsed<T>(key: Key, seen: string, nowMs: number, set: Record<string, unknown>, also?: Also, seenQueuedAt: string | null = null): Promise<T | null> {
+  failIfLeaseLapsed<T>(
+    key: Key,
+    {
+      seenStatus,
+      seenQueuedAt = null,
+      nowMs,
+      set,
+      extra,
+    }: { seenStatus: string; seenQueuedAt?: string | null; nowMs: number; set: Record<string, unknown>; extra?: ExtraWrite },
+  ): Promise<T | null> {
     const sameWait = seenQueuedAt === null ? attributeNotExists("queued_at") : equals("queued_at", seenQueuedAt);
-    const lapsed = seen === "running" ? leaseLapsed(nowMs) : and(waitingUnleased(seen), sameWait);
-    return this.final<T>(key, "failed", set, withAlso(lapsed, also), also);
+    const lapsed = seenStatus === "running" ? leaseLapsed(nowMs) : and(waitingUnleased(seenStatus), sameWait);
+    return this.writeFinal<T>(key, { status: "failed", set, extra }, withExtra(lapsed, extra));
   }
 
   /**
-   * Ends an item still in one of `from` without a lease check: for items no worker ever held (their
-   * enqueue was refused), with `set`. Null when it had already moved on.
+   * Moves an item still in one of `from` to a final state without a lease check: for items no worker
+   * ever held (their enqueue was refused), with `set`. Null when it had already moved on.
    */
-  end<T>(key: Key, from: string[], status: string, set: Record<string, unknown>, also?: Also): Promise<T | null> {
-    return this.final<T>(key, status, set, withAlso(statusIs(...from), also), also);
+  finalizeUnheld<T>(key: Key, { from, ...write }: FinalWrite & { from: string[] }): Promise<T | null> {
+    return this.writeFinal<T>(key, write, withExtra(statusIs(...from), write.extra));
   }
 
-  private final<T>(key: Key, status: string, set: Record<string, unknown>, condition: Part, also?: Also): Promise<T | null> {
+  /** @deprecated positional form of `handBack`, kept until comparisons/store.ts (branch `records`) moves over. */
+  release<T>(key: Key, worker: string, waiting: string, queuedAt: string, set: Record<string, unknown> = {}, extra?: ExtraWrite): Promise<T | null> {
+    return this.handBack<T>(key, { worker, waiting, queuedAt, set, extra });
+  }
+
+  /** @deprecated positional form of `finalizeHeld`, kept until comparisons/store.ts (branch `records`) moves over. */
+  finish<T>(key: Key, worker: string, status: string, set: Record<string, unknown>, extra?: ExtraWrite): Promise<T | null> {
+    return this.finalizeHeld<T>(key, { worker, status, set, extra });
+  }
+
+  /** @deprecated positional form of `failIfLeaseLapsed`, kept until comparisons/store.ts (branch `records`) moves over. */
+  failIfLapsed<T>(
+    key: Key,
+    seen: string,
+    nowMs: number,
+    set: Record<string, unknown>,
+    extra?: ExtraWrite,
+    seenQueuedAt: string | null = null,
+  ): Promise<T | null> {
+    return this.failIfLeaseLapsed<T>(key, { seenStatus: seen, seenQueuedAt, nowMs, set, extra });
+  }
+
+  /** @deprecated positional form of `finalizeUnheld`, kept until comparisons/store.ts (branch `records`) moves over. */
+  end<T>(key: Key, from: string[], status: string, set: Record<string, unknown>, extra?: ExtraWrite): Promise<T | null> {
+    return this.finalizeUnheld<T>(key, { from, status, set, extra });
+  }
+
+  /** The final write itself: `status` and `set`, the lease and the ACTIVE index entry removed, on `condition`. */
+  private writeFinal<T>(key: Key, { status, set, extra }: FinalWrite, condition: Part): Promise<T | null> {
     return this.table.update<T>({
       Key: key,
-      ...buildUpdate({ set: [...assignAll({ ...set, status }), ...(also?.set ?? [])], remove: leaseAttributes(set), condition }),
+      ...buildUpdate({ set: [...assignAll({ ...set, status }), ...(extra?.set ?? [])], remove: leaseAttributes(set), condition }),
     });
   }
 

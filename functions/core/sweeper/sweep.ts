@@ -23,8 +23,21 @@ export interface SweepReport {
   promoted: number;
 }
 
-/** `seenQueuedAt`: the item's `queued_at` as the sweeper read it (null: absent), for the write's condition. */
-export type SweepHook = (kind: string, pk: string, sk: string, reason: string, nowMs: number, seenQueuedAt: string | null) => Promise<boolean>;
+/** A stale item a hook is asked to fail, and why. */
+export interface StaleItem {
+  kind: string;
+  pk: string;
+  sk: string;
+  /** The item's status as the sweeper read it. */
+  seenStatus: string;
+  /** The item's `queued_at` as the sweeper read it (null: absent), for the write's condition. */
+  seenQueuedAt: string | null;
+  reason: string;
+  nowMs: number;
+}
+
+/** Fails a stale item of one kind; true when it did. */
+export type SweepHook = (item: StaleItem) => Promise<boolean>;
 
 export async function sweep(services: Services, extraHooks: Record<string, SweepHook> = {}): Promise<SweepReport> {
   const now = services.clock.now();
@@ -40,11 +53,12 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
     const orgId = keys.org.parse(item.pk) ?? "";
     let ended = false;
     if (item.kind === "execution") {
-      ended = (await services.executionStore.failIfLapsed(orgId, id, item.status as ExecutionStatus, reason, now, seenQueuedAt)) !== null;
+      ended =
+        (await services.executionStore.failIfLeaseLapsed(orgId, { id, seenStatus: item.status as ExecutionStatus, seenQueuedAt, reason, nowMs: now })) !== null;
     } else if (item.kind === "comparison") {
       ended = (await services.comparisonStore.failIfLapsed(orgId, id, item.status as ComparisonStatus, reason, now, seenQueuedAt)) !== null;
     } else if (extraHooks[item.kind]) {
-      ended = await extraHooks[item.kind]!(item.kind, item.pk, item.sk, reason, now, seenQueuedAt);
+      ended = await extraHooks[item.kind]!({ kind: item.kind, pk: item.pk, sk: item.sk, seenStatus: item.status, seenQueuedAt, reason, nowMs: now });
     }
     if (ended) {
       report.failed.push({ kind: item.kind, id, reason });

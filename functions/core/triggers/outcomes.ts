@@ -21,8 +21,11 @@ export interface RunOutcome {
 export class RunOutcomes {
   constructor(private readonly deps: Pick<Services, "config" | "blobs" | "webhooks" | "notifications" | "identity" | "logger">) {}
 
-  async finalFields(trigger: TriggerRecord | null, run: RunRecord, outcome: RunOutcome, nowMs: number): Promise<FinalRunFields> {
-    const webhook = await this.deps.webhooks.prepare(trigger, run, outcome, nowMs);
+  async finalFields(
+    run: RunRecord,
+    { trigger, outcome, nowMs }: { trigger: TriggerRecord | null; outcome: RunOutcome; nowMs: number },
+  ): Promise<FinalRunFields> {
+    const webhook = await this.deps.webhooks.prepare(run, { trigger, outcome, nowMs });
     return {
       result: outcome.result
         ? await storePayload(this.deps.blobs, blobKeys.triggerRunResult(run.org_id, run.id), outcome.result, this.deps.config.inlinePayloadMaxBytes)

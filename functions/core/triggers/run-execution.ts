@@ -34,7 +34,10 @@ export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { 
  * could not foresee (the model does not compile with these values, no solver can run its class, the
  * organization is out of credits or quota) is the run's failure, with the reason.
  */
-export async function startRunExecution(services: RunExecutionDeps, run: RunRecord, worker: string, leaseMs: number): Promise<RunExecution> {
+export async function startRunExecution(
+  services: RunExecutionDeps,
+  { run, worker, leaseMs }: { run: RunRecord; worker: string; leaseMs: number },
+): Promise<RunExecution> {
   const { documents } = services;
   const version = await documents.findVersion(run.org_id, run.document_id, run.version_id);
   if (!version) return { refused: "the trigger's pinned version no longer exists" };
@@ -77,6 +80,10 @@ export async function startRunExecution(services: RunExecutionDeps, run: RunReco
   }
   if (names) execution.model_names = await services.executions.keepModelNames(run.org_id, execution.id, names);
   await services.executionStore.createRunning(execution, worker, leaseMs, services.clock.now());
-  await services.triggerStore.setRunFields(run.trigger_id, run.id, worker, { execution_id: execution.id, solver_name: execution.solver_name });
+  await services.triggerStore.setRunFields(run.trigger_id, {
+    runId: run.id,
+    worker,
+    fields: { execution_id: execution.id, solver_name: execution.solver_name },
+  });
   return { execution, problem };
 }

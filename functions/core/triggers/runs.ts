@@ -99,7 +99,10 @@ export class TriggerRuns {
     >,
   ) {}
 
-  async fire(triggerId: string, presentedSecret: string | null, overrideData: Record<string, unknown>, observe: RateLimitObserver): Promise<RunRecord> {
+  async fire(
+    triggerId: string,
+    { presentedSecret, overrideData, observe }: { presentedSecret: string | null; overrideData: Record<string, unknown>; observe: RateLimitObserver },
+  ): Promise<RunRecord> {
     if (!presentedSecret) throw unauthorized("Missing trigger secret: send Authorization: Bearer <trigger secret>, or trigger_secret in the body.");
     const trigger = await this.deps.triggerStore.findTrigger(triggerId);
     if (!trigger) throw notFound("Trigger");
@@ -142,7 +145,7 @@ export class TriggerRuns {
   }
 
   /** A new run from an earlier run's override data; the input is checked before anything is counted or recorded. */
-  async rerun(principal: Principal, triggerId: string, runId: string, observe: RateLimitObserver): Promise<RunRecord> {
+  async rerun(principal: Principal, { triggerId, runId, observe }: { triggerId: string; runId: string; observe: RateLimitObserver }): Promise<RunRecord> {
     const trigger = await this.triggerFor(principal, triggerId);
     await this.assertCanRun(principal, trigger);
     const earlier = await this.deps.triggerStore.getRun(trigger.id, runId);
@@ -174,7 +177,7 @@ export class TriggerRuns {
     const now = this.deps.clock.now();
     const result = (await this.deps.limiter.consume("trigger", trigger.id, now))!;
     observe(result, now);
-    assertAllowed(result, now, "runs of this trigger");
+    assertAllowed(result, { nowMs: now, what: "runs of this trigger" });
   }
 
   /**
@@ -187,7 +190,7 @@ export class TriggerRuns {
     const result = await this.deps.limiter.consume("organization", trigger.org_id, now);
     if (!result) return;
     observe(result, now, { onlyIfBinding: true });
-    assertAllowed(result, now, "requests of this trigger's organization");
+    assertAllowed(result, { nowMs: now, what: "requests of this trigger's organization" });
   }
 
   private async resolve(trigger: TriggerRecord, sent: Record<string, unknown>): Promise<ResolvedInput> {
@@ -244,8 +247,12 @@ export class TriggerRuns {
       async () => ({ type: "trigger_run", id: run.id, org_id: run.org_id, trigger_id: run.trigger_id, priority: await this.queuedPriority(trigger) }),
       async (reason) => {
         const outcome = { status: "failed" as const, result: null, error: reason };
-        const fields = await this.deps.runOutcomes.finalFields(trigger, run, outcome, clock.now());
-        const ended = await store.endRun(run.trigger_id, run.id, [run.status], "failed", fields);
+        const ended = await store.finalizeUnheldRun(run.trigger_id, {
+          runId: run.id,
+          from: [run.status],
+          status: "failed",
+          set: await this.deps.runOutcomes.finalFields(run, { trigger, outcome, nowMs: clock.now() }),
+        });
         if (ended) await this.deps.runOutcomes.announce(ended, trigger, null);
       },
     );
@@ -277,7 +284,7 @@ export class TriggerRuns {
 
   // Reading ------------------------------------------------------------------------------------
 
-  async page(principal: Principal, triggerId: string, page: number, pageSize: number) {
+  async page(principal: Principal, { triggerId, page, pageSize }: { triggerId: string; page: number; pageSize: number }) {
     const trigger = await this.triggerFor(principal, triggerId);
     const { items, total } = await this.deps.triggerStore.runPage(trigger.id, page, pageSize);
     return { items: await Promise.all(items.map((r) => this.listItem(r))), total, page, page_size: pageSize };

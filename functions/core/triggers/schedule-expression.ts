@@ -84,10 +84,10 @@ function parseCron(body: string): CronFields {
   const [min, hour, dom, month, dow, year] = parts as [string, string, string, string, string, string];
   if ((dom === "?") === (dow === "?")) return fail("cron(...) needs ? in exactly one of day-of-month and day-of-week");
   return {
-    minutes: parseSet(min, 0, 59, "minutes"),
-    hours: parseSet(hour, 0, 23, "hours"),
-    months: parseSet(month, 1, 12, "month", MONTHS),
-    years: year === "*" ? null : parseSet(year, 1970, 2199, "year"),
+    minutes: parseSet(min, CRON_FIELDS.minutes),
+    hours: parseSet(hour, CRON_FIELDS.hours),
+    months: parseSet(month, CRON_FIELDS.month),
+    years: year === "*" ? null : parseSet(year, CRON_FIELDS.year),
     dom: dom === "?" ? null : parseDayOfMonth(dom),
     dow: dow === "?" ? null : parseDayOfWeek(dow),
   };
@@ -102,23 +102,40 @@ function parseDayOfMonth(field: string): DayOfMonthRule {
     if (day < 1 || day > 31) return fail(`day-of-month ${field} is out of 1-31`);
     return { kind: "nearest_weekday", day };
   }
-  return { kind: "set", days: parseSet(field, 1, 31, "day-of-month") };
+  return { kind: "set", days: parseSet(field, CRON_FIELDS.dayOfMonth) };
 }
 
 function parseDayOfWeek(field: string): DayOfWeekRule {
   const last = /^(\w+)L$/.exec(field);
-  if (last) return { kind: "last", weekday: parseValue(last[1]!, 1, 7, "day-of-week", WEEKDAYS) };
+  if (last) return { kind: "last", weekday: parseValue(last[1]!, CRON_FIELDS.dayOfWeek) };
   const nth = /^(\w+)#(\d)$/.exec(field);
   if (nth) {
     const n = Number(nth[2]);
     if (n < 1 || n > 5) return fail(`day-of-week ${field}: the week number is 1-5`);
-    return { kind: "nth", weekday: parseValue(nth[1]!, 1, 7, "day-of-week", WEEKDAYS), nth: n };
+    return { kind: "nth", weekday: parseValue(nth[1]!, CRON_FIELDS.dayOfWeek), nth: n };
   }
   if (field === "L") return { kind: "set", days: new Set([7]) };
-  return { kind: "set", days: parseSet(field, 1, 7, "day-of-week", WEEKDAYS) };
+  return { kind: "set", days: parseSet(field, CRON_FIELDS.dayOfWeek) };
 }
 
-function parseValue(token: string, lo: number, hi: number, name: string, names?: string[]): number {
+/** A cron field's range (`lo`-`hi`), its name in messages, and the names its values may go by (JAN…, SUN…). */
+interface CronField {
+  lo: number;
+  hi: number;
+  name: string;
+  names?: string[];
+}
+
+const CRON_FIELDS = {
+  minutes: { lo: 0, hi: 59, name: "minutes" },
+  hours: { lo: 0, hi: 23, name: "hours" },
+  dayOfMonth: { lo: 1, hi: 31, name: "day-of-month" },
+  month: { lo: 1, hi: 12, name: "month", names: MONTHS },
+  dayOfWeek: { lo: 1, hi: 7, name: "day-of-week", names: WEEKDAYS },
+  year: { lo: 1970, hi: 2199, name: "year" },
+} satisfies Record<string, CronField>;
+
+function parseValue(token: string, { lo, hi, name, names }: CronField): number {
   const named = names?.indexOf(token.toUpperCase()) ?? -1;
   const value = named >= 0 ? named + lo : /^\d+$/.test(token) ? Number(token) : Number.NaN;
   if (!Number.isInteger(value) || value < lo || value > hi) return fail(`${name} value "${token}" is out of ${lo}-${hi}`);
@@ -126,9 +143,10 @@ function parseValue(token: string, lo: number, hi: number, name: string, names?:
 }
 
 /** `*`, `a`, `a-b`, `a/step`, `*\/step`, `a-b/step`, and comma lists of them. */
-function parseSet(field: string, lo: number, hi: number, name: string, names?: string[]): Set<number> {
+function parseSet(text: string, cronField: CronField): Set<number> {
+  const { lo, hi, name } = cronField;
   const out = new Set<number>();
-  for (const item of field.split(",")) {
+  for (const item of text.split(",")) {
     const [range, stepText] = item.split("/") as [string, string | undefined];
     const step = stepText === undefined ? 1 : Number(stepText);
     if (!Number.isInteger(step) || step < 1) return fail(`${name}: step "${stepText}" must be a whole number of at least 1`);
@@ -137,10 +155,10 @@ function parseSet(field: string, lo: number, hi: number, name: string, names?: s
     if (range === "*") [from, to] = [lo, hi];
     else if (range.includes("-")) {
       const [a, b] = range.split("-") as [string, string];
-      [from, to] = [parseValue(a, lo, hi, name, names), parseValue(b, lo, hi, name, names)];
+      [from, to] = [parseValue(a, cronField), parseValue(b, cronField)];
       if (from > to) return fail(`${name}: range ${range} runs backwards`);
     } else {
-      from = parseValue(range, lo, hi, name, names);
+      from = parseValue(range, cronField);
       to = stepText === undefined ? from : hi;
     }
     for (let v = from; v <= to; v += step) out.add(v);
@@ -154,7 +172,10 @@ function parseSet(field: string, lo: number, hi: number, name: string, names?: s
  * The first instant after `afterMs` the expression fires, or null when it never will again (an `at`
  * in the past, a cron whose years are over). `anchorMs` is when a rate schedule was set.
  */
-export function nextFireTime(expression: ScheduleExpression, timezone: string, afterMs: number, anchorMs: number): number | null {
+export function nextFireTime(
+  expression: ScheduleExpression,
+  { timezone, afterMs, anchorMs }: { timezone: string; afterMs: number; anchorMs: number },
+): number | null {
   if (expression.kind === "rate") {
     const periods = Math.max(1, Math.floor((afterMs - anchorMs) / expression.periodMs) + 1);
     return anchorMs + periods * expression.periodMs;
@@ -178,7 +199,7 @@ function nextCronTime(cron: CronFields, timezone: string, afterMs: number): numb
       if (!cron.months.has(month)) continue;
       const firstDay = year === start.year && month === start.month ? start.day : 1;
       for (let day = firstDay; day <= daysInMonth(year, month); day++) {
-        if (!dayMatches(cron, year, month, day)) continue;
+        if (!dayMatches(cron, { year, month, day })) continue;
         for (const hour of hours) {
           for (const minute of minutes) {
             const at = localToUtc({ year, month, day, hour, minute, second: 0 }, timezone);
@@ -191,7 +212,7 @@ function nextCronTime(cron: CronFields, timezone: string, afterMs: number): numb
   return null;
 }
 
-function dayMatches(cron: CronFields, year: number, month: number, day: number): boolean {
+function dayMatches(cron: CronFields, { year, month, day }: { year: number; month: number; day: number }): boolean {
   const last = daysInMonth(year, month);
   const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 1; // 1 = Sunday
   const dom = cron.dom;

@@ -65,7 +65,7 @@ export function scheduleOf(input: ScheduleInput, nowMs: number): TriggerSchedule
 export function nextFireMs(trigger: Pick<TriggerRecord, "schedule" | "is_enabled">, nowMs: number): number | null {
   const schedule = trigger.schedule;
   if (!schedule || !trigger.is_enabled) return null;
-  return nextFireTime(parseScheduleExpression(schedule.expression), schedule.timezone, nowMs, Date.parse(schedule.anchor_at));
+  return nextFireTime(parseScheduleExpression(schedule.expression), { timezone: schedule.timezone, afterMs: nowMs, anchorMs: Date.parse(schedule.anchor_at) });
 }
 
 /** 403 when one more schedule would pass INSTANCE_MAX_CRON_SCHEDULES (0 = no cap); `others` excludes the trigger changed. */
@@ -139,7 +139,7 @@ export class TableSchedules implements TriggerSchedules {
     });
     const fired: string[] = [];
     for (const item of items) {
-      const due = nextFireTime(parseScheduleExpression(item.expression), item.timezone, item.fired_ms, item.anchor_ms);
+      const due = nextFireTime(parseScheduleExpression(item.expression), { timezone: item.timezone, afterMs: item.fired_ms, anchorMs: item.anchor_ms });
       if (due === null || due > nowMs) continue;
       const claimed = await this.table.update({
         Key: { pk: item.pk, sk: item.sk },

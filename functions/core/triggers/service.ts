@@ -40,9 +40,9 @@ export class TriggerService {
     await documents.get(principal, input.document_id);
     const version = await documents.findVersion(principal.orgId, input.document_id, input.version_id);
     if (!version) throw notFound("Version");
-    await this.checkOverrideSchema(version.document_id, version.id, principal.orgId, input.override_schema);
+    await this.checkOverrideSchema(principal.orgId, { documentId: version.document_id, versionId: version.id, fields: input.override_schema });
     const webhookUrl = input.webhook_url ?? null;
-    this.checkWebhookUrl(webhookUrl, true);
+    this.checkWebhookUrl(webhookUrl, { urlChanged: true });
     const generated = webhookUrl !== null && !input.webhook_secret ? generateWebhookSecret() : null;
     // Name the pinned version before the trigger exists, so retention pruning can never take it.
     if (!(await documents.promote(version))) throw notFound("Version");
@@ -155,17 +155,16 @@ export class TriggerService {
     if (fixed.length > 0) throw new ValidationError(fixed);
     if (input.priority !== undefined) assertPriorityAllowed(input.priority, principal.role);
     if (input.schedule) await this.checkSchedule(t.org_id, t.id, input.schedule);
-    if (input.override_schema) await this.checkOverrideSchema(t.document_id, t.version_id, t.org_id, input.override_schema);
+    if (input.override_schema) await this.checkOverrideSchema(t.org_id, { documentId: t.document_id, versionId: t.version_id, fields: input.override_schema });
     const url = input.webhook_url !== undefined ? input.webhook_url : t.webhook_url;
-    this.checkWebhookUrl(url, input.webhook_url !== undefined);
+    this.checkWebhookUrl(url, { urlChanged: input.webhook_url !== undefined });
     const generated = url !== null && !input.webhook_secret && !t.webhook_secret ? generateWebhookSecret() : null;
     const newSecret = input.webhook_secret ?? generated;
     const sealed = newSecret ? await this.deps.webhookSecrets.seal(newSecret, t.id) : undefined;
     const now = this.deps.clock.now();
-    const updated = await this.deps.triggerStore.updateTrigger(
-      t.org_id,
-      t.id,
-      {
+    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, {
+      id: t.id,
+      fields: {
         name: input.name,
         description: input.description,
         override_schema: input.override_schema,
@@ -176,19 +175,19 @@ export class TriggerService {
         schedule: input.schedule === undefined ? undefined : input.schedule && scheduleOf(input.schedule, now),
         warm_start: input.warm_start,
       },
-      now,
-    );
+      nowMs: now,
+    });
     if (!updated) throw notFound("Trigger");
     // The schedule's message names the band, so a new priority re-sets it too.
     if (input.schedule !== undefined || (input.priority !== undefined && updated.schedule)) await this.syncSchedule(updated);
     return { view: triggerView(updated, now), webhookSecret: generated };
   }
 
-  async toggle(principal: Principal, id: string, enabled: boolean): Promise<TriggerView> {
+  async toggle(principal: Principal, id: string, { enabled }: { enabled: boolean }): Promise<TriggerView> {
     const t = await this.get(principal, id);
     await this.assertCanChange(principal, t.workspace_id);
     const now = this.deps.clock.now();
-    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, t.id, { is_enabled: enabled }, now);
+    const updated = await this.deps.triggerStore.updateTrigger(t.org_id, { id: t.id, fields: { is_enabled: enabled }, nowMs: now });
     if (!updated) throw notFound("Trigger");
     if (updated.schedule) await this.syncSchedule(updated);
     return triggerView(updated, now);
@@ -232,7 +231,10 @@ export class TriggerService {
     assertScheduleCap(this.deps.config, others);
   }
 
-  private async checkOverrideSchema(documentId: string, versionId: string, orgId: string, fields: OverrideField[]): Promise<void> {
+  private async checkOverrideSchema(
+    orgId: string,
+    { documentId, versionId, fields }: { documentId: string; versionId: string; fields: OverrideField[] },
+  ): Promise<void> {
     if (fields.length === 0) return;
     const version = await this.deps.documents.findVersion(orgId, documentId, versionId);
     if (!version) throw notFound("Version");
@@ -242,9 +244,9 @@ export class TriggerService {
   }
 
   /** A new webhook URL must be one the destination guard can accept. (A missing secret is generated: every delivery is signed.) */
-  private checkWebhookUrl(url: string | null, urlChanged: boolean): void {
+  private checkWebhookUrl(url: string | null, { urlChanged }: { urlChanged: boolean }): void {
     if (url === null || !urlChanged) return;
-    const problem = webhookUrlProblem(url, this.deps.config.webhookAllowPrivateNetworks);
+    const problem = webhookUrlProblem(url, { allowPrivate: this.deps.config.webhookAllowPrivateNetworks });
     if (problem) throw invalid(["body", "webhook_url"], `webhook_url ${problem}`);
   }
 }

@@ -3,7 +3,7 @@ import { isoTime } from "../clock.js";
 import { looksLikeId } from "../ids.js";
 import type { Settings } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
-import { activeIndex, Leases } from "../store/leases.js";
+import { activeIndex, type LeaseClaim, Leases } from "../store/leases.js";
 import { and, append, assign, assignAll, attributeNotExists, buildUpdate, equals, increment, itemExists, or } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
@@ -173,7 +173,7 @@ export class TriggerStore {
   }
 
   /** Replaces the stored webhook secret `was` with `now` (its sealed form), only if it is still `was`. */
-  async replaceWebhookSecret(orgId: string, id: string, was: string, now: string): Promise<boolean> {
+  async replaceWebhookSecret(orgId: string, { id, was, now }: { id: string; was: string; now: string }): Promise<boolean> {
     const out = await this.table.update({
       Key: triggerKey(orgId, id),
       ...buildUpdate({ set: [assign("webhook_secret", now)], condition: equals("webhook_secret", was) }),
@@ -190,7 +190,7 @@ export class TriggerStore {
     return (await this.table.queryPrefix(keys.trigger.partition(orgId), keys.trigger.prefix, { newestFirst: true })).map((i) => fromItem<TriggerRecord>(i));
   }
 
-  async updateTrigger(orgId: string, id: string, fields: Partial<TriggerRecord>, nowMs: number): Promise<TriggerRecord | null> {
+  async updateTrigger(orgId: string, { id, fields, nowMs }: { id: string; fields: Partial<TriggerRecord>; nowMs: number }): Promise<TriggerRecord | null> {
     const out = await this.table.setFields<Record<string, unknown>>(triggerKey(orgId, id), { ...fields, updated_at: isoTime(nowMs) });
     return out ? fromItem<TriggerRecord>(out) : null;
   }
@@ -292,20 +292,20 @@ export class TriggerStore {
     return this.table.countPrefix(keys.triggerRun.partition(triggerId), keys.triggerRun.prefix);
   }
 
-  async acquireRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<RunRecord | null> {
+  async acquireRun(triggerId: string, { runId, ...claim }: LeaseClaim & { runId: string }): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
-    const item = await this.leases.acquire<Record<string, unknown>>(key, ["queued", "pending"], worker, leaseMs, nowMs, isoTime(nowMs));
+    const item = await this.leases.acquire<Record<string, unknown>>(key, { ...claim, waiting: ["queued", "pending"], startedAt: isoTime(claim.nowMs) });
     return item ? fromItem<RunRecord>(item) : null;
   }
 
-  async renewRun(triggerId: string, runId: string, worker: string, leaseMs: number, nowMs: number): Promise<boolean> {
+  async renewRun(triggerId: string, { runId, ...claim }: LeaseClaim & { runId: string }): Promise<boolean> {
     const key = runKey(triggerId, runId);
-    return key ? this.leases.renew(key, worker, leaseMs, nowMs) : false;
+    return key ? this.leases.renew(key, claim) : false;
   }
 
   /** Sets fields of a run the worker holds (its execution id once created). */
-  async setRunFields(triggerId: string, runId: string, worker: string, fields: Partial<RunRecord>): Promise<boolean> {
+  async setRunFields(triggerId: string, { runId, worker, fields }: { runId: string; worker: string; fields: Partial<RunRecord> }): Promise<boolean> {
     const key = runKey(triggerId, runId);
     return key !== null && (await this.leases.update(key, worker, { set: assignAll(fields) })) !== null;
   }
@@ -316,39 +316,46 @@ export class TriggerStore {
    * twice. Only while its execution is still `seenExecutionId` (the worker moves on meanwhile: the caller
    * reads again). Null when that does not hold or the worker no longer holds it.
    */
-  async releaseRun(
+  async handBackRun(
     triggerId: string,
-    runId: string,
-    worker: string,
-    seenExecutionId: string | null,
-    creditsCharged: number | null,
-    nowMs: number,
+    {
+      runId,
+      worker,
+      seenExecutionId,
+      creditsCharged,
+      nowMs,
+    }: { runId: string; worker: string; seenExecutionId: string | null; creditsCharged: number | null; nowMs: number },
   ): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
     const sameExecution = seenExecutionId ? equals("execution_id", seenExecutionId) : or(attributeNotExists("execution_id"), equals("execution_id", null));
-    const item = await this.leases.release<Record<string, unknown>>(
-      key,
+    const item = await this.leases.handBack<Record<string, unknown>>(key, {
       worker,
-      "queued",
-      isoTime(nowMs),
-      { execution_id: null, credits_charged: creditsCharged },
-      { condition: sameExecution },
-    );
+      waiting: "queued",
+      queuedAt: isoTime(nowMs),
+      set: { execution_id: null, credits_charged: creditsCharged },
+      extra: { condition: sameExecution },
+    });
     return item ? fromItem<RunRecord>(item) : null;
   }
 
   /** Final state by the worker holding the run; null when it no longer holds it (swept, deleted). */
-  async finishRun(triggerId: string, runId: string, worker: string, status: "completed" | "failed", set: FinalRunFields): Promise<RunRecord | null> {
-    const item = await this.leases.finish<Record<string, unknown>>(runKey(triggerId, runId)!, worker, status, set as Record<string, unknown>);
+  async finalizeHeldRun(
+    triggerId: string,
+    { runId, worker, status, set }: { runId: string; worker: string; status: "completed" | "failed"; set: FinalRunFields },
+  ): Promise<RunRecord | null> {
+    const item = await this.leases.finalizeHeld<Record<string, unknown>>(runKey(triggerId, runId)!, { worker, status, set: set as Record<string, unknown> });
     return item ? fromItem<RunRecord>(item) : null;
   }
 
   /** Final state for a run no worker ever held (its enqueue was refused); null when it had moved on. */
-  async endRun(triggerId: string, runId: string, from: RunStatus[], status: "failed", set: FinalRunFields): Promise<RunRecord | null> {
+  async finalizeUnheldRun(
+    triggerId: string,
+    { runId, from, status, set }: { runId: string; from: RunStatus[]; status: "failed"; set: FinalRunFields },
+  ): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
-    const item = await this.leases.end<Record<string, unknown>>(key, from, status, set as Record<string, unknown>);
+    const item = await this.leases.finalizeUnheld<Record<string, unknown>>(key, { from, status, set: set as Record<string, unknown> });
     return item ? fromItem<RunRecord>(item) : null;
   }
 
@@ -356,17 +363,19 @@ export class TriggerStore {
    * The sweeper's write: fails a run whose lease (seen `running`) lapsed, or that waits unleased since
    * the `seenQueuedAt` the sweeper read; null when that no longer holds.
    */
-  async failRunIfLapsed(
+  async failRunIfLeaseLapsed(
     triggerId: string,
-    runId: string,
-    seen: RunStatus,
-    nowMs: number,
-    set: FinalRunFields,
-    seenQueuedAt: string | null = null,
+    {
+      runId,
+      seenStatus,
+      seenQueuedAt = null,
+      nowMs,
+      set,
+    }: { runId: string; seenStatus: RunStatus; seenQueuedAt?: string | null; nowMs: number; set: FinalRunFields },
   ): Promise<RunRecord | null> {
     const key = runKey(triggerId, runId);
     if (!key) return null;
-    const item = await this.leases.failIfLapsed<Record<string, unknown>>(key, seen, nowMs, set as Record<string, unknown>, undefined, seenQueuedAt);
+    const item = await this.leases.failIfLeaseLapsed<Record<string, unknown>>(key, { seenStatus, seenQueuedAt, nowMs, set: set as Record<string, unknown> });
     return item ? fromItem<RunRecord>(item) : null;
   }
 
@@ -402,10 +411,17 @@ export class TriggerStore {
    */
   async recordAttempt(
     triggerId: string,
-    runId: string,
-    deliveryId: string,
-    attempt: DeliveryAttempt,
-    next: Pick<WebhookState, "status" | "next_attempt" | "next_attempt_at" | "delivered_at" | "reason">,
+    {
+      runId,
+      deliveryId,
+      attempt,
+      next,
+    }: {
+      runId: string;
+      deliveryId: string;
+      attempt: DeliveryAttempt;
+      next: Pick<WebhookState, "status" | "next_attempt" | "next_attempt_at" | "delivered_at" | "reason">;
+    },
   ): Promise<RunRecord | null> {
     const out = await this.table.update<Record<string, unknown>>({
       Key: runKey(triggerId, runId)!,
@@ -429,7 +445,10 @@ export class TriggerStore {
    * at least once) never POST at the same time. A claim whose consumer died expires, so a redelivered
    * message can take over. Throws DeliveryClaimedError, with the run as it stands, when the claim fails.
    */
-  async claimAttempt(triggerId: string, runId: string, deliveryId: string, attempt: number, untilMs: number, nowMs: number): Promise<void> {
+  async claimAttempt(
+    triggerId: string,
+    { runId, deliveryId, attempt, untilMs, nowMs }: { runId: string; deliveryId: string; attempt: number; untilMs: number; nowMs: number },
+  ): Promise<void> {
     await this.table.updateOrExplain(
       {
         Key: runKey(triggerId, runId)!,
@@ -443,7 +462,10 @@ export class TriggerStore {
   }
 
   /** Ends a pending delivery without an attempt: cancelled (webhook removed, trigger gone) or exhausted. */
-  async stopDelivery(triggerId: string, runId: string, deliveryId: string, status: "cancelled" | "exhausted", reason: string): Promise<RunRecord | null> {
+  async stopDelivery(
+    triggerId: string,
+    { runId, deliveryId, status, reason }: { runId: string; deliveryId: string; status: "cancelled" | "exhausted"; reason: string },
+  ): Promise<RunRecord | null> {
     const out = await this.table.update<Record<string, unknown>>({
       Key: runKey(triggerId, runId)!,
       ...buildUpdate({
@@ -455,7 +477,7 @@ export class TriggerStore {
   }
 
   /** Marks an exhausted delivery as handed to the dead-letter queue; false when already marked. */
-  async markDeadLettered(triggerId: string, runId: string, deliveryId: string, nowMs: number): Promise<boolean> {
+  async markDeadLettered(triggerId: string, { runId, deliveryId, nowMs }: { runId: string; deliveryId: string; nowMs: number }): Promise<boolean> {
     const out = await this.table.update({
       Key: runKey(triggerId, runId)!,
       ...buildUpdate({ set: [assign("webhook.dead_lettered_at", isoTime(nowMs))], condition: deliveryExhaustedNotDeadLettered(deliveryId) }),

@@ -9,13 +9,13 @@ import { ACTIVE_RUN_KIND, type RunRecord } from "./store.js";
  * run's user notified, exactly as when a worker fails a run.
  */
 export function triggerSweepHooks(services: Services): Record<string, SweepHook> {
-  const hook: SweepHook = async (_kind, pk, sk, reason, nowMs, seenQueuedAt) => {
+  const hook: SweepHook = async ({ pk, sk, reason, nowMs, seenQueuedAt }) => {
     const run = await services.table.get<RunRecord & { pk: string; sk: string }>(pk, sk);
     if (!run || !["queued", "pending", "running"].includes(run.status)) return false;
     const trigger = await services.triggerStore.getTrigger(run.org_id, run.trigger_id);
     const outcome = { status: "failed" as const, result: null, error: reason };
-    const fields = await services.runOutcomes.finalFields(trigger, run, outcome, nowMs);
-    const ended = await services.triggerStore.failRunIfLapsed(run.trigger_id, run.id, run.status, nowMs, fields, seenQueuedAt);
+    const fields = await services.runOutcomes.finalFields(run, { trigger, outcome, nowMs });
+    const ended = await services.triggerStore.failRunIfLeaseLapsed(run.trigger_id, { runId: run.id, seenStatus: run.status, seenQueuedAt, nowMs, set: fields });
     if (!ended) return false;
     await services.runOutcomes.announce(ended, trigger, null);
     return true;

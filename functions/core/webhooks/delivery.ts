@@ -62,10 +62,16 @@ export class WebhookDeliveries {
 
   /** The delivery a run ending now will carry, or null when its trigger has no webhook. */
   async prepare(
-    trigger: TriggerRecord | null,
     run: RunRecord,
-    outcome: { status: "completed" | "failed"; result: SolveResponse | null; error: string | null },
-    nowMs: number,
+    {
+      trigger,
+      outcome,
+      nowMs,
+    }: {
+      trigger: TriggerRecord | null;
+      outcome: { status: "completed" | "failed"; result: SolveResponse | null; error: string | null };
+      nowMs: number;
+    },
   ): Promise<WebhookState | null> {
     if (!trigger?.webhook_url || !trigger.webhook_secret) return null;
     const event: WebhookEvent = outcome.status === "completed" ? "trigger.run.completed" : "trigger.run.failed";
@@ -157,19 +163,18 @@ export class WebhookDeliveries {
     }
     const trigger = await store.getTrigger(message.org_id, message.trigger_id);
     if (!trigger?.webhook_url || !trigger.webhook_secret) {
-      await store.stopDelivery(
-        run.trigger_id,
-        run.id,
-        w.delivery_id,
-        "cancelled",
-        trigger ? "the trigger's webhook_url was removed" : "the trigger was deleted",
-      );
+      await store.stopDelivery(run.trigger_id, {
+        runId: run.id,
+        deliveryId: w.delivery_id,
+        status: "cancelled",
+        reason: trigger ? "the trigger's webhook_url was removed" : "the trigger was deleted",
+      });
       return;
     }
     // The claim outlives the attempt's timeout, so only a consumer that died loses it.
     const claimUntil = now + (this.deps.config.webhookTimeoutSeconds + 30) * 1000;
     try {
-      await store.claimAttempt(run.trigger_id, run.id, w.delivery_id, message.attempt, claimUntil, now);
+      await store.claimAttempt(run.trigger_id, { runId: run.id, deliveryId: w.delivery_id, attempt: message.attempt, untilMs: claimUntil, nowMs: now });
     } catch (error) {
       if (!(error instanceof DeliveryClaimedError)) throw error;
       // Another copy is POSTing this attempt (or has just recorded it). Look again once its claim has
@@ -197,7 +202,7 @@ export class WebhookDeliveries {
     if (!isSealed(stored)) {
       const sealed = await this.deps.webhookSecrets.seal(secret, trigger.id);
       await this.deps.triggerStore
-        .replaceWebhookSecret(trigger.org_id, trigger.id, stored, sealed)
+        .replaceWebhookSecret(trigger.org_id, { id: trigger.id, was: stored, now: sealed })
         .catch((error: unknown) =>
           this.deps.logger.warn("sealing a stored webhook secret failed; it is sealed at its next delivery", { error, trigger_id: trigger.id }),
         );
@@ -209,11 +214,15 @@ export class WebhookDeliveries {
     const { config, clock, triggerStore: store } = this.deps;
     const body = JSON.stringify(await loadPayload<WebhookPayload>(this.deps.blobs, w.body));
     const startedAt = clock.now();
-    const headers = deliveryHeaders(await this.signingSecret(trigger), w.delivery_id, Math.floor(startedAt / 1000), body);
-    const result = await this.post(trigger.webhook_url!, body, headers, {
-      timeoutMs: config.webhookTimeoutSeconds * 1000,
-      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
-    });
+    const headers = deliveryHeaders(await this.signingSecret(trigger), { id: w.delivery_id, timestampSeconds: Math.floor(startedAt / 1000), rawBody: body });
+    const result = await this.post(
+      trigger.webhook_url!,
+      { body, headers },
+      {
+        timeoutMs: config.webhookTimeoutSeconds * 1000,
+        allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+      },
+    );
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const redirect = result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400;
     const attempt: DeliveryAttempt = {
@@ -234,38 +243,57 @@ export class WebhookDeliveries {
       host: hostOf(trigger.webhook_url!),
     });
     if (ok) {
-      await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, {
-        status: "delivered",
-        next_attempt: message.attempt + 1,
-        next_attempt_at: null,
-        delivered_at: isoTime(now),
-        reason: null,
+      await store.recordAttempt(run.trigger_id, {
+        runId: run.id,
+        deliveryId: w.delivery_id,
+        attempt,
+        next: {
+          status: "delivered",
+          next_attempt: message.attempt + 1,
+          next_attempt_at: null,
+          delivered_at: isoTime(now),
+          reason: null,
+        },
       });
       return;
     }
     // A refused destination will not become allowed by waiting: stop at once.
     const delay = result.refused
       ? null
-      : retryDelaySeconds(config.webhookRetryDelaysSeconds, message.attempt, parseRetryAfter(result.retryAfter, now), this.random);
+      : retryDelaySeconds(config.webhookRetryDelaysSeconds, {
+          failedAttempt: message.attempt,
+          retryAfterSeconds: parseRetryAfter(result.retryAfter, now),
+          random: this.random,
+        });
     if (delay !== null) {
       const dueAt = now + Math.round(delay * 1000);
-      const moved = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, {
-        status: "pending",
-        next_attempt: message.attempt + 1,
-        next_attempt_at: isoTime(dueAt),
-        delivered_at: null,
-        reason: null,
+      const moved = await store.recordAttempt(run.trigger_id, {
+        runId: run.id,
+        deliveryId: w.delivery_id,
+        attempt,
+        next: {
+          status: "pending",
+          next_attempt: message.attempt + 1,
+          next_attempt_at: isoTime(dueAt),
+          delivered_at: null,
+          reason: null,
+        },
       });
       if (moved) await this.scheduleNext(moved, { ...message, attempt: message.attempt + 1, due_at_ms: dueAt });
       return;
     }
     const reason = result.refused ? `destination refused: ${result.error}` : `no 2xx answer after ${message.attempt} attempts`;
-    const ended = await store.recordAttempt(run.trigger_id, run.id, w.delivery_id, attempt, {
-      status: "exhausted",
-      next_attempt: message.attempt + 1,
-      next_attempt_at: null,
-      delivered_at: null,
-      reason,
+    const ended = await store.recordAttempt(run.trigger_id, {
+      runId: run.id,
+      deliveryId: w.delivery_id,
+      attempt,
+      next: {
+        status: "exhausted",
+        next_attempt: message.attempt + 1,
+        next_attempt_at: null,
+        delivered_at: null,
+        reason,
+      },
     });
     if (ended) await this.deadLetter(ended, message, reason);
   }
@@ -281,7 +309,7 @@ export class WebhookDeliveries {
     } catch (error) {
       this.deps.logger.error("next webhook attempt not queued", { delivery_id: next.delivery_id, attempt: next.attempt, error });
       const reason = `the next attempt could not be queued (${(error as Error).name})`;
-      const ended = await this.deps.triggerStore.stopDelivery(run.trigger_id, run.id, next.delivery_id, "exhausted", reason);
+      const ended = await this.deps.triggerStore.stopDelivery(run.trigger_id, { runId: run.id, deliveryId: next.delivery_id, status: "exhausted", reason });
       if (ended) await this.deadLetter(ended, { ...next, attempt: next.attempt - 1 }, reason);
     }
   }
@@ -297,7 +325,7 @@ export class WebhookDeliveries {
     } else {
       this.deps.logger.error("WEBHOOKS_DLQ_URL is not set: an exhausted delivery is recorded on its run only", { delivery_id: message.delivery_id });
     }
-    if (!(await store.markDeadLettered(run.trigger_id, run.id, message.delivery_id, clock.now()))) return;
+    if (!(await store.markDeadLettered(run.trigger_id, { runId: run.id, deliveryId: message.delivery_id, nowMs: clock.now() }))) return;
     const trigger = await store.getTrigger(run.org_id, run.trigger_id);
     if (!trigger) return;
     await this.deps.notifications.notify(trigger.created_by, {

@@ -149,7 +149,7 @@ export class DestinationRefused extends Error {
  * A `lookup` for http.request: resolves the name, refuses it when any address is refused, and hands
  * the connection exactly the addresses it checked.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup({ allowPrivate }: { allowPrivate: boolean }): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, verbatim: true, family: options.family }, (error, addresses) => {
       if (error) return callback(error, "", 0);
@@ -168,7 +168,7 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
  * http or https, no credentials in it, and a host that is not a refused IP literal or `localhost`.
  * Returns the reason it is refused, or null.
  */
-export function webhookUrlProblem(raw: string, allowPrivate: boolean): string | null {
+export function webhookUrlProblem(raw: string, { allowPrivate }: { allowPrivate: boolean }): string | null {
   let url: URL;
   try {
     url = new URL(raw);

@@ -22,9 +22,10 @@ export interface PostOptions {
   allowPrivateNetworks: boolean;
 }
 
-export type WebhookPoster = (url: string, body: string, headers: Record<string, string>, options: PostOptions) => Promise<PostOutcome>;
+/** POSTs `body` with `headers` to `url`. */
+export type WebhookPoster = (url: string, request: { body: string; headers: Record<string, string> }, options: PostOptions) => Promise<PostOutcome>;
 
-export const postWebhook: WebhookPoster = (rawUrl, body, headers, options) => {
+export const postWebhook: WebhookPoster = (rawUrl, { body, headers }, options) => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise<PostOutcome>((resolve) => {
@@ -56,7 +57,7 @@ export const postWebhook: WebhookPoster = (rawUrl, body, headers, options) => {
     const request = client.request(url, {
       method: "POST",
       headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
-      lookup: guardedLookup(options.allowPrivateNetworks),
+      lookup: guardedLookup({ allowPrivate: options.allowPrivateNetworks }),
       agent: false,
     });
     request.on("response", (response) => {

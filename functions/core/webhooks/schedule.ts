@@ -27,9 +27,7 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
  */
 export function retryDelaySeconds(
   delays: readonly number[],
-  failedAttempt: number,
-  retryAfterSeconds: number | null,
-  random: () => number = Math.random,
+  { failedAttempt, retryAfterSeconds, random = Math.random }: { failedAttempt: number; retryAfterSeconds: number | null; random?: () => number },
 ): number | null {
   const base = delays[failedAttempt - 1];
   if (base === undefined) return null;

@@ -30,19 +30,26 @@ export function standardWebhooksKey(secret: string): Buffer {
   return Buffer.from(secret, "utf8");
 }
 
-export function standardWebhooksSignature(secret: string, id: string, timestampSeconds: number, rawBody: string): string {
+/** What a delivery is signed over: its id, when it was sent, and the exact body. */
+export interface SignedDelivery {
+  id: string;
+  timestampSeconds: number;
+  rawBody: string;
+}
+
+export function standardWebhooksSignature(secret: string, { id, timestampSeconds, rawBody }: SignedDelivery): string {
   const mac = createHmac("sha256", standardWebhooksKey(secret)).update(`${id}.${timestampSeconds}.${rawBody}`, "utf8").digest("base64");
   return `v1,${mac}`;
 }
 
 /** Every header a delivery attempt carries besides the transport's own. */
-export function deliveryHeaders(secret: string, deliveryId: string, timestampSeconds: number, rawBody: string): Record<string, string> {
+export function deliveryHeaders(secret: string, { id: deliveryId, timestampSeconds, rawBody }: SignedDelivery): Record<string, string> {
   return {
     "Content-Type": "application/json",
     "User-Agent": "Incumbent-Webhooks/1",
     [INCUMBENT_SIGNATURE_HEADER]: bodySignatureHex(secret, rawBody),
     "webhook-id": deliveryId,
     "webhook-timestamp": String(timestampSeconds),
-    "webhook-signature": standardWebhooksSignature(secret, deliveryId, timestampSeconds, rawBody),
+    "webhook-signature": standardWebhooksSignature(secret, { id: deliveryId, timestampSeconds, rawBody }),
   };
 }

@@ -55,8 +55,21 @@ export const CBC_PREPROCESS_MIN_COLUMNS = 100;
  * `solu` writes the verdict and 8 significant digits; `saveSolution` the same values as doubles (see
  * parseCbcSavedSolution), which are the ones reported and checked.
  */
-export function cbcArguments(file: string, solutionFile: string, settings: SolveSettings, preprocess = true, startFile?: string): string[] {
-  const args = [file, "timeMode", "elapsed", "sec", String(settings.timeLimitSeconds), "ratio", String(settings.gapTolerance)];
+export function cbcArguments({
+  mpsFile,
+  solutionFile,
+  settings,
+  preprocess = true,
+  startFile,
+}: {
+  mpsFile: string;
+  solutionFile: string;
+  settings: SolveSettings;
+  preprocess?: boolean;
+  /** A MIP start file (settings.initialSolution) for the solve itself. */
+  startFile?: string;
+}): string[] {
+  const args = [mpsFile, "timeMode", "elapsed", "sec", String(settings.timeLimitSeconds), "ratio", String(settings.gapTolerance)];
   if (settings.threads > 1) args.push("threads", String(settings.threads));
   // The verification gate's repeat of a big-M trickle (CBC's default is 1e-7).
   if (settings.integralityTolerance !== undefined) args.push("integerTolerance", String(settings.integralityTolerance));
@@ -86,12 +99,21 @@ export function cbcStartUse(log: string): StartUse {
   return { passed: true, solverAccepted: null };
 }
 
+/** One CBC run's problem, settings and context; `purpose` names its files. */
+interface CbcRunRequest {
+  problem: Problem;
+  settings: SolveSettings;
+  context: SolveContext;
+  purpose: string;
+}
+
 export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
   const command = options.command ?? "cbc";
   let probed: Promise<ProbeResult> | null = null;
   let runs = 0;
 
-  async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string, preprocess = true): Promise<CbcRun> {
+  /** One CBC run; `purpose` names its files and says whether it streams progress (the solve itself does). */
+  async function run({ problem, settings, context, purpose, preprocess = true }: CbcRunRequest & { preprocess?: boolean }): Promise<CbcRun> {
     const written = writeMps(problem, { safeNames: true, omitObjectiveConstant: true, sense: "minimize" });
     const stem = path.join(context.workDir, `cbc-${purpose}-${++runs}`);
     await writeFile(`${stem}.mps`, written.text);
@@ -104,8 +126,8 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
     const outcome = await runChild({
       // Line-buffered only when someone records the progress: else the lines are read at the end anyway.
       ...(sink
-        ? lineBuffered(command, cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess, startFile))
-        : { command, args: cbcArguments(`${stem}.mps`, `${stem}.sol`, settings, preprocess, startFile) }),
+        ? lineBuffered(command, cbcArguments({ mpsFile: `${stem}.mps`, solutionFile: `${stem}.sol`, settings, preprocess, startFile }))
+        : { command, args: cbcArguments({ mpsFile: `${stem}.mps`, solutionFile: `${stem}.sol`, settings, preprocess, startFile }) }),
       cwd: context.workDir,
       deadlineMs: (settings.timeLimitSeconds + context.killGraceSeconds) * 1000,
       signal: context.signal,
@@ -163,17 +185,17 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
    * infeasible (a segmentation fault writing the solution): then the other run's answer stands, to be
    * settled like any other.
    */
-  async function runChecked(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string): Promise<CbcRun> {
+  async function runChecked({ problem, settings, context, purpose }: CbcRunRequest): Promise<CbcRun> {
     const milp = hasIntegers(problem);
     const preprocess = !milp || problem.variables.length > CBC_PREPROCESS_MIN_COLUMNS;
-    const first = await run(problem, settings, context, purpose, preprocess);
+    const first = await run({ problem, settings, context, purpose, preprocess });
     if (first.outcome.stopped || !milp) return first;
     const suspect = preprocess
       ? first.log.preprocessingVerdict || (first.solution?.hasIncumbent === true && pointIsOff(problem, first))
       : first.solution === null && !ranOutOfMemory(first.outcome);
     if (!suspect) return first;
     const left = Math.max(1, settings.timeLimitSeconds - first.outcome.elapsedMs / 1000);
-    const second = await run(problem, { ...settings, timeLimitSeconds: left }, context, `${purpose}-again`, !preprocess);
+    const second = await run({ problem, settings: { ...settings, timeLimitSeconds: left }, context, purpose: `${purpose}-again`, preprocess: !preprocess });
     return second.solution || second.outcome.stopped || !first.solution ? second : first;
   }
 
@@ -203,8 +225,12 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       // CBC abandons some problems with empty rows ("Stopped on difficulties"); they constrain nothing.
       const problem = withoutEmptyRows(given);
 
-      const main = await runChecked(problem, settings, context, "solve");
-      if (main.outcome.stopped) return finish(stoppedResult(main.outcome.stopped, main.progress, version, settings.timeLimitSeconds, "CBC"), started);
+      const main = await runChecked({ problem, settings, context, purpose: "solve" });
+      if (main.outcome.stopped)
+        return finish(
+          stoppedResult(main.outcome.stopped, { progress: main.progress, version, limitSeconds: settings.timeLimitSeconds, solverName: "CBC" }),
+          started,
+        );
 
       const result = blankResult("error", version);
       result.settings_applied = main.log.echoed;
@@ -230,7 +256,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
 
       const auxiliary: SolveAuxiliary = async (aux, purpose) => {
         const remaining = Math.max(1, settings.timeLimitSeconds - (performance.now() - started) / 1000);
-        const r = await runChecked(aux, { ...settings, timeLimitSeconds: remaining }, context, purpose);
+        const r = await runChecked({ problem: aux, settings: { ...settings, timeLimitSeconds: remaining }, context, purpose });
         result.solver_time_seconds = (result.solver_time_seconds ?? 0) + (r.log.wallSeconds ?? 0);
         const s = r.solution?.status;
         return {
@@ -259,7 +285,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         const bound = hasIntegers(problem) ? (main.log.bestPossible ?? main.log.lowerBound) : null;
         result.dual_bound = bound === null ? result.objective_value : toOriginal(bound);
         const rowDuals = duals(main);
-        Object.assign(result, dualFields(given, result, rowDuals && normaliseDuals(given, "minimisation", rowDuals)));
+        Object.assign(result, dualFields(given, result, rowDuals && normaliseDuals(given, { reportedFor: "minimisation", rowDuals })));
       } else if (integerInfeasible && main.log.undecidedRemarks.length === 0 && !hasOpenIntegerColumn(problem)) {
         // A finished search over bounded integers. With an integer column unbounded on a side, CBC
         // can end its search at once on an unbounded relaxation (at a "continuous objective" near

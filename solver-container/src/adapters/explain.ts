@@ -42,7 +42,7 @@ export function explaining(adapter: SolverAdapter, solvers: ExplanationSolvers):
       const result = await adapter.solve(problem, settings, context);
       if (!settings.explainInfeasibility) return result;
       if (result.solver_status !== "infeasible") return { ...result, infeasibility: null };
-      return { ...result, infeasibility: await explain(adapter, solvers, problem, settings, context, result) };
+      return { ...result, infeasibility: await explain(adapter, { solvers, problem, settings, context, result }) };
     },
   };
 }
@@ -74,11 +74,13 @@ function openIntegersFirstBy(proving: FeasibilityOracle, fast: FeasibilityOracle
  */
 async function explain(
   adapter: SolverAdapter,
-  solvers: ExplanationSolvers,
-  problem: Problem,
-  settings: SolveSettings,
-  context: SolveContext,
-  result: AdapterResult,
+  {
+    solvers,
+    problem,
+    settings,
+    context,
+    result,
+  }: { solvers: ExplanationSolvers; problem: Problem; settings: SolveSettings; context: SolveContext; result: AdapterResult },
 ): Promise<Infeasibility> {
   const brought = result.infeasibility ?? null;
   // A refutation the adapter brought is its own solver's (a Node child's filter, which has no name for it).

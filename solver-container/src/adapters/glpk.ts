@@ -71,14 +71,21 @@ export interface GlpkSwitches {
   exactCheck?: boolean;
 }
 
-export function glpkArguments(
-  file: string,
-  rawFile: string,
-  settings: SolveSettings,
-  switches: GlpkSwitches = { presolve: true, mipPresolve: true },
-  memoryMb?: number,
-): string[] {
-  const args = ["--freemps", file, "--tmlim", String(glpkTimeLimit(settings.timeLimitSeconds)), "--mipgap", String(settings.gapTolerance)];
+/** glpsol's command line: the MPS file it reads, the raw solution file it writes, and how it solves. */
+export function glpkArguments({
+  mpsFile,
+  rawFile,
+  settings,
+  switches = { presolve: true, mipPresolve: true },
+  memoryMb,
+}: {
+  mpsFile: string;
+  rawFile: string;
+  settings: SolveSettings;
+  switches?: GlpkSwitches;
+  memoryMb?: number;
+}): string[] {
+  const args = ["--freemps", mpsFile, "--tmlim", String(glpkTimeLimit(settings.timeLimitSeconds)), "--mipgap", String(settings.gapTolerance)];
   // glpsol's own allocation limit ends a run with "memory allocation limit exceeded"; the data
   // ceiling the process runs under (process.ts) is the backstop.
   if (memoryMb && memoryMb > 0) args.push("--memlim", String(Math.max(1, Math.floor(memoryMb))));
@@ -93,7 +100,22 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
   let probed: Promise<ProbeResult> | null = null;
   let runs = 0;
 
-  async function run(problem: Problem, settings: SolveSettings, context: SolveContext, purpose: string, presolve = true, mipPresolve = true): Promise<GlpkRun> {
+  /** One glpsol run; `purpose` names its files and says whether it streams progress (the solve itself does). */
+  async function run({
+    problem,
+    settings,
+    context,
+    purpose,
+    presolve = true,
+    mipPresolve = true,
+  }: {
+    problem: Problem;
+    settings: SolveSettings;
+    context: SolveContext;
+    purpose: string;
+    presolve?: boolean;
+    mipPresolve?: boolean;
+  }): Promise<GlpkRun> {
     // Auxiliary LPs (run without presolve) get their basis checked exactly: their points are checked.
     const switches = { presolve, mipPresolve: mipPresolve && !hasOpenIntegerColumn(problem), exactCheck: !presolve && !hasIntegers(problem) };
     const written = writeMps(problem, { safeNames: true, omitObjectiveConstant: true, sense: "minimize" });
@@ -106,7 +128,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
     let searchSeconds: number | null = null;
     const outcome = await runChild({
       command,
-      args: glpkArguments(`${stem}.mps`, `${stem}.raw`, settings, switches, context.memoryMb),
+      args: glpkArguments({ mpsFile: `${stem}.mps`, rawFile: `${stem}.raw`, settings, switches, memoryMb: context.memoryMb }),
       cwd: context.workDir,
       deadlineMs: (glpkTimeLimit(settings.timeLimitSeconds) + context.killGraceSeconds) * 1000,
       signal: context.signal,
@@ -171,7 +193,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
       if (hasQuadratic(problem)) return finish(blankResult("error", version, "glpsol does not take quadratic objective terms"), started);
 
       const remaining = () => Math.max(1, settings.timeLimitSeconds - (performance.now() - started) / 1000);
-      let main = await run(problem, settings, context, "solve");
+      let main = await run({ problem, settings, context, purpose: "solve" });
       const mipPresolved = hasIntegers(problem) && !hasOpenIntegerColumn(problem);
       const suspect =
         (main.raw === null && !ranOutOfMemory(main.outcome)) ||
@@ -180,9 +202,13 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
         // GLPK 5.0's MIP preprocessor can claim an optimum at a point that violates a row ("INTEGER
         // OPTIMAL SOLUTION FOUND BY MIP PREPROCESSOR") or fail an assertion ("q->lb < q->ub", npp3.c):
         // the search without it decides.
-        main = await run(problem, { ...settings, timeLimitSeconds: remaining() }, context, "nointopt", true, false);
+        main = await run({ problem, settings: { ...settings, timeLimitSeconds: remaining() }, context, purpose: "nointopt", mipPresolve: false });
       }
-      if (main.outcome.stopped) return finish(stoppedResult(main.outcome.stopped, main.progress, version, settings.timeLimitSeconds, "glpsol"), started);
+      if (main.outcome.stopped)
+        return finish(
+          stoppedResult(main.outcome.stopped, { progress: main.progress, version, limitSeconds: settings.timeLimitSeconds, solverName: "glpsol" }),
+          started,
+        );
 
       const result = blankResult("error", version);
       const echoed = main.log.echoedArgs;
@@ -212,7 +238,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
       };
 
       const auxiliary: SolveAuxiliary = async (aux, purpose) => {
-        const r = await run(aux, { ...settings, timeLimitSeconds: remaining() }, context, purpose, false);
+        const r = await run({ problem: aux, settings: { ...settings, timeLimitSeconds: remaining() }, context, purpose, presolve: false });
         result.solver_time_seconds = (result.solver_time_seconds ?? 0) + (r.searchSeconds ?? 0);
         const answer = r.outcome.stopped ? "unknown" : glpkClaim(r.raw, r.log);
         const status = answer === "optimal" || answer === "infeasible" || answer === "integer_infeasible" ? answer : "other";
@@ -232,7 +258,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
           result.dual_bound = raw.kind === "mip" && raw.primal === "feasible" ? mipBound() : result.objective_value;
           // A problem without rows has no row lines in the file, and nothing for a dual to say.
           const rowDuals = raw.kind === "mip" ? null : main.written.rowNames.length === 0 ? {} : duals(main);
-          Object.assign(result, dualFields(problem, result, rowDuals && normaliseDuals(problem, "minimisation", rowDuals)));
+          Object.assign(result, dualFields(problem, result, rowDuals && normaliseDuals(problem, { reportedFor: "minimisation", rowDuals })));
         }
       } else if (claim === "integer_infeasible") {
         result.solver_status = "infeasible";

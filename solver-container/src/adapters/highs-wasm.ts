@@ -26,7 +26,8 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
 }
 
-function modelData(h: Highs, form: MatrixForm, objective: boolean): ModelData {
+/** The model HiGHS reads; without `objective`, a feasibility model (zero costs). */
+function modelData(h: Highs, form: MatrixForm, { objective }: { objective: boolean }): ModelData {
   const inf = h.infinity;
   const data: ModelData = {
     numCols: form.numCols,
@@ -77,11 +78,9 @@ interface WasmRun {
 
 function runOnce(
   h: Highs,
-  form: MatrixForm,
-  settings: SolveSettings,
-  options: { presolve: boolean; objective: boolean; report?: (p: Progress) => void },
+  { form, settings, ...options }: { form: MatrixForm; settings: SolveSettings; presolve: boolean; objective: boolean; report?: (p: Progress) => void },
 ): WasmRun {
-  const model: Model = h.createModel(modelData(h, form, options.objective));
+  const model: Model = h.createModel(modelData(h, form, { objective: options.objective }));
   try {
     model.options.set({ output_flag: false, time_limit: settings.timeLimitSeconds, mip_rel_gap: settings.gapTolerance });
     // The verification gate's repeat of a big-M trickle: HiGHS judges integrality with this tolerance.
@@ -142,26 +141,31 @@ function runOnce(
  * HiGHS's presolve can stall a search that ends at once without it, yet alone proves some such MILPs
  * infeasible. Half the time without presolve, then the rest with it; the runs' times are summed.
  */
-function runWithPresolveChoice(h: Highs, problem: Problem, form: MatrixForm, settings: SolveSettings, report?: (p: Progress) => void): WasmRun {
+function runWithPresolveChoice(
+  h: Highs,
+  { problem, form, settings, report }: { problem: Problem; form: MatrixForm; settings: SolveSettings; report?: (p: Progress) => void },
+): WasmRun {
   if (!hasOpenIntegerColumn(problem)) {
-    const run = runOnce(h, form, settings, { presolve: true, objective: true, report });
+    const run = runOnce(h, { form, settings, presolve: true, objective: true, report });
     if (run.status !== h.constants.modelStatus.solveError) return run;
     // Presolve can end an infeasible LP over free columns in "Solve error"; without it HiGHS decides.
-    return runOnce(
-      h,
+    return runOnce(h, {
       form,
-      { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - run.seconds) },
-      { presolve: false, objective: true, report },
-    );
+      settings: { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - run.seconds) },
+      presolve: false,
+      objective: true,
+      report,
+    });
   }
-  const half = runOnce(h, form, { ...settings, timeLimitSeconds: settings.timeLimitSeconds / 2 }, { presolve: false, objective: true, report });
+  const half = runOnce(h, { form, settings: { ...settings, timeLimitSeconds: settings.timeLimitSeconds / 2 }, presolve: false, objective: true, report });
   if (half.status !== h.constants.modelStatus.timeLimit) return half;
-  const rest = runOnce(
-    h,
+  const rest = runOnce(h, {
     form,
-    { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - half.seconds) },
-    { presolve: true, objective: true, report },
-  );
+    settings: { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - half.seconds) },
+    presolve: true,
+    objective: true,
+    report,
+  });
   return { ...rest, seconds: half.seconds + rest.seconds, iterations: half.iterations + rest.iterations, nodes: half.nodes + rest.nodes };
 }
 
@@ -180,17 +184,17 @@ export const highsWasmEngine: TypeScriptEngine = {
     const isMip = form.integrality.some((t) => t === 1);
     if (isMip && form.qValues.length > 0) return blankResult("error", version, "HiGHS does not solve problems with both integer variables and quadratic terms");
     const S = h.constants.modelStatus;
-    const first = runWithPresolveChoice(h, problem, form, settings, report);
+    const first = runWithPresolveChoice(h, { problem, form, settings, report });
     let final = first;
     let status: number = first.status;
     if (status === S.unboundedOrInfeasible) {
       // Only "one of the two" is proved; without presolve HiGHS usually tells which.
-      final = runOnce(
-        h,
+      final = runOnce(h, {
         form,
-        { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - first.seconds) },
-        { presolve: false, objective: true },
-      );
+        settings: { ...settings, timeLimitSeconds: Math.max(0.001, settings.timeLimitSeconds - first.seconds) },
+        presolve: false,
+        objective: true,
+      });
       status = final.status;
     }
     let relaxationOptimum = false;
@@ -198,12 +202,12 @@ export const highsWasmEngine: TypeScriptEngine = {
       // As natively (solve_highs.integral_relaxation_optimum): an integral LP-relaxation optimum refutes
       // HiGHS's integer infeasibility and is the MILP's optimum.
       const left = Math.max(0.001, settings.timeLimitSeconds - first.seconds);
-      const relaxed = runOnce(
-        h,
-        { ...form, integrality: form.integrality.map(() => 0 as const) },
-        { ...settings, timeLimitSeconds: left },
-        { presolve: true, objective: true },
-      );
+      const relaxed = runOnce(h, {
+        form: { ...form, integrality: form.integrality.map(() => 0 as const) },
+        settings: { ...settings, timeLimitSeconds: left },
+        presolve: true,
+        objective: true,
+      });
       if (
         relaxed.status === S.optimal &&
         relaxed.primalFeasible &&
@@ -229,7 +233,7 @@ export const highsWasmEngine: TypeScriptEngine = {
       fill();
       if (!isMip && final.duals) {
         const rows = Object.fromEntries(problem.constraints.map((c, i) => [c.name, final.duals!.rows[i]!]));
-        const reported = normaliseDuals(problem, "problem", rows, namedSolution(form, final.duals.columns));
+        const reported = normaliseDuals(problem, { reportedFor: "problem", rowDuals: rows, reducedCosts: namedSolution(form, final.duals.columns) });
         Object.assign(result, dualFields(problem, result, reported));
       }
       if (isMip && hasOpenIntegerColumn(problem) && result.solution && pointViolation(problem, result.solution).worst <= POINT_TOLERANCE) {
@@ -237,7 +241,7 @@ export const highsWasmEngine: TypeScriptEngine = {
         const left = Math.max(0.001, settings.timeLimitSeconds - result.solver_time_seconds);
         const recession = async (aux: Problem): Promise<AuxiliaryAnswer> => {
           const auxForm = toMatrixForm(aux);
-          const r = runOnce(h, auxForm, { ...settings, timeLimitSeconds: left }, { presolve: true, objective: true });
+          const r = runOnce(h, { form: auxForm, settings: { ...settings, timeLimitSeconds: left }, presolve: true, objective: true });
           return r.status === S.optimal && r.primalFeasible
             ? { status: "optimal", values: namedSolution(auxForm, r.solution), words: "" }
             : { status: "other", values: null, words: "" };
@@ -256,7 +260,7 @@ export const highsWasmEngine: TypeScriptEngine = {
       let left = settings.timeLimitSeconds - result.solver_time_seconds;
       const settled = await settleClaim(problem, "infeasible_or_unbounded", "HiGHS: infeasible or unbounded", async (aux): Promise<AuxiliaryAnswer> => {
         const auxForm = toMatrixForm(aux);
-        const r = runWithPresolveChoice(h, aux, auxForm, { ...settings, timeLimitSeconds: Math.max(0.001, left) });
+        const r = runWithPresolveChoice(h, { problem: aux, form: auxForm, settings: { ...settings, timeLimitSeconds: Math.max(0.001, left) } });
         left -= r.seconds;
         result.solver_time_seconds! += r.seconds;
         const integer = auxForm.integrality.some((t) => t === 1);

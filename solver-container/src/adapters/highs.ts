@@ -49,8 +49,8 @@ export function createHighsAdapter(python: PythonRuntime | null, build: HighsBui
     },
     async solve(problem, settings, context) {
       const { native, probe } = await choose();
-      if (native && python) return solveInPython(python, "highs", probe.version, problem, settings, context);
-      return solveInNodeChild(WASM_ENGINE, "HiGHS (wasm)", probe.version, problem, settings, context);
+      if (native && python) return solveInPython(python, { solver: "highs", version: probe.version, problem, settings, context });
+      return solveInNodeChild(WASM_ENGINE, { solverTitle: "HiGHS (wasm)", version: probe.version, problem, settings, context });
     },
   };
 }

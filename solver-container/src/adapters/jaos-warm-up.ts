@@ -10,7 +10,7 @@ export function jaosWarmUpProblems(): Problem[] {
   return [
     transportation(16, 24, 1),
     sparseLp(160, 240, 2),
-    productionPlan(16, 10, 6, 7),
+    productionPlan({ periods: 16, products: 10, resources: 6, seed: 7 }),
     wideBoxedLp(24, 2400, 8),
     knapsack(40, 4, 3),
     facilityLocation(6, 18, 4),
@@ -85,7 +85,7 @@ function sparseLp(rows: number, cols: number, seed: number): Problem {
  * presolve's reductions fire and the dual simplex runs a few hundred iterations with refactorisations.
  * Feasible by construction: overtime is unbounded.
  */
-function productionPlan(periods: number, products: number, resources: number, seed: number): Problem {
+function productionPlan({ periods, products, resources, seed }: { periods: number; products: number; resources: number; seed: number }): Problem {
   const rand = lcg(seed);
   const variables: { name: string; lb?: number | null; ub?: number | null }[] = [];
   const terms: { var: string; coef: number }[] = [];

@@ -97,7 +97,7 @@ export function createJaosAdapter(): SolverAdapter & { standbyReady(): Promise<b
     async solve(problem, settings, context) {
       if ((problem.objective.quadratic?.length ?? 0) > 0)
         return { ...blankResult("error", jaosVersion(), "jaos cannot express quadratic terms"), wall_time_ms: 0 };
-      return solveInNodeChild(ENGINE, JAOS_TITLE, jaosVersion(), problem, settings, context, standby);
+      return solveInNodeChild(ENGINE, { solverTitle: JAOS_TITLE, version: jaosVersion(), problem, settings, context, standby });
     },
     async warm(options) {
       standby ??= new StandbyChild(ENGINE);

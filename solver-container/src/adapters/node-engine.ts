@@ -122,14 +122,20 @@ export class StandbyChild {
   }
 }
 
+/** One solve in a child process: the engine, its solver's title and version, and the solve's problem, settings and context. */
+export interface NodeChildSolve {
+  solverTitle: string;
+  version: string | null;
+  problem: Problem;
+  settings: SolveSettings;
+  context: SolveContext;
+  /** A child started ahead of time, taken when it fits. */
+  standby?: StandbyChild;
+}
+
 export async function solveInNodeChild(
   engine: NodeEngineModule,
-  solverTitle: string,
-  version: string | null,
-  problem: Problem,
-  settings: SolveSettings,
-  context: SolveContext,
-  standby?: StandbyChild,
+  { solverTitle, version, problem, settings, context, standby }: NodeChildSolve,
 ): Promise<AdapterResult> {
   const started = performance.now();
   const resultPath = path.join(context.workDir, `node-result-${process.pid}-${Date.now()}.json`);
@@ -172,7 +178,8 @@ export async function solveInNodeChild(
     return finish({ ...result, solver_version: result.solver_version ?? version, error_message: memoryLimitMessage(solverTitle, context.memoryMb) }, started);
   }
   if (result) return finish({ ...result, solver_version: result.solver_version ?? version }, started);
-  if (outcome.stopped) return finish(stoppedResult(outcome.stopped, progress, version, settings.timeLimitSeconds, solverTitle), started);
+  if (outcome.stopped)
+    return finish(stoppedResult(outcome.stopped, { progress, version, limitSeconds: settings.timeLimitSeconds, solverName: solverTitle }), started);
   if (ranOutOfMemory(outcome)) return finish(blankResult("error", version, memoryLimitMessage(solverTitle, context.memoryMb)), started);
   const why = outcome.spawnError ?? `exit ${outcome.exitCode ?? outcome.exitSignal}: ${lastLines(outcome.stderr)}`;
   return finish(blankResult("error", version, `${solverTitle} child failed: ${why}`), started);
@@ -203,7 +210,7 @@ export function createTypeScriptEngineAdapter(name: SolverName, title: string, e
       const started = performance.now();
       const info = await probe();
       if (!info.available) return finish(blankResult("error", null, `${title} is not available: ${info.detail}`), started);
-      return solveInNodeChild(engine, title, info.version, problem, settings, context);
+      return solveInNodeChild(engine, { solverTitle: title, version: info.version, problem, settings, context });
     },
   };
 }

@@ -245,10 +245,14 @@ export class PythonRuntime {
     const resultPath = path.join(options.workDir, `python-result-${id}.json`);
     const line = JSON.stringify({ op: "solve", id, result_path: resultPath, ...request });
     if (this.wanted && !this.host) await this.startHost().catch(() => undefined);
-    return this.host ? this.runOnHost(this.host, id, resultPath, line, options) : this.runOnce(resultPath, line, options);
+    return this.host ? this.runOnHost(this.host, { id, resultPath, line }, options) : this.runOnce(resultPath, line, options);
   }
 
-  private runOnHost(host: ChildProcessWithoutNullStreams, id: string, resultPath: string, line: string, options: PythonRunOptions): Promise<PythonRunOutcome> {
+  private runOnHost(
+    host: ChildProcessWithoutNullStreams,
+    { id, resultPath, line }: { id: string; resultPath: string; line: string },
+    options: PythonRunOptions,
+  ): Promise<PythonRunOutcome> {
     return new Promise((resolve) => {
       const entry: PendingSolve = {
         resultPath,

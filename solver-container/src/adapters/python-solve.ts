@@ -18,11 +18,13 @@ const SOLVER_TITLES: Record<PythonSolverName, string> = { scip: "SCIP", highs: "
  */
 export async function solveInPython(
   runtime: PythonRuntime,
-  solver: PythonSolverName,
-  version: string | null,
-  problem: Problem,
-  settings: SolveSettings,
-  context: SolveContext,
+  {
+    solver,
+    version,
+    problem,
+    settings,
+    context,
+  }: { solver: PythonSolverName; version: string | null; problem: Problem; settings: SolveSettings; context: SolveContext },
 ): Promise<AdapterResult> {
   const started = performance.now();
   const { colNames, ...model } = toMatrixForm(problem);
@@ -73,16 +75,19 @@ export async function solveInPython(
         ? { solution_pool: r.solution_pool.map((p) => ({ objective_value: p.objective_value, solution: namedSolution({ colNames }, p.solution) })) }
         : {}),
     };
-    if (solver === "highs" && (await unboundedAfterAll(runtime, problem, result, settings, context))) {
+    if (solver === "highs" && (await unboundedAfterAll(runtime, { problem, result, settings, context }))) {
       Object.assign(result, { solver_status: "unbounded", objective_value: null, dual_bound: null, solution: null });
     }
     Object.assign(result, dualFields(problem, result, reportedDuals(problem, colNames, r)));
-    if (settings.ranging) result.ranging = solver === "highs" ? namedRanging(problem, colNames, r, result) : "unsupported";
+    if (settings.ranging) result.ranging = solver === "highs" ? namedRanging(problem, { colNames, answer: r, result }) : "unsupported";
     if (r.iis && result.solver_status === "infeasible") result.infeasibility = solverIis(problem, r.iis);
     return finish(result, started);
   }
   if (outcome.stopped) {
-    return finish(stoppedResult(outcome.stopped, outcome.progress, version, settings.timeLimitSeconds, SOLVER_TITLES[solver]), started);
+    return finish(
+      stoppedResult(outcome.stopped, { progress: outcome.progress, version, limitSeconds: settings.timeLimitSeconds, solverName: SOLVER_TITLES[solver] }),
+      started,
+    );
   }
   // A solve child SIGKILLed by no one here: the kernel's out-of-memory killer (the runner turns a failed
   // allocation under the ceiling into its own memory-limit result).
@@ -140,8 +145,8 @@ function solverIis(problem: Problem, iis: NonNullable<PythonResult["iis"]>): Inf
 }
 
 /** HiGHS's ranging by name, for an LP it solved to optimality (null otherwise). */
-function namedRanging(problem: Problem, colNames: string[], r: PythonResult, result: AdapterResult): Ranging | null {
-  const g = r.ranging;
+function namedRanging(problem: Problem, { colNames, answer, result }: { colNames: string[]; answer: PythonResult; result: AdapterResult }): Ranging | null {
+  const g = answer.ranging;
   if (!g || result.solver_status !== "optimal") return null;
   const range = (down: (number | null)[], up: (number | null)[], k: number) => ({ down: down[k] ?? null, up: up[k] ?? null });
   return {
@@ -158,7 +163,7 @@ function reportedDuals(problem: Problem, colNames: string[], r: PythonResult): L
     const row = problem.constraints[Number(index)];
     if (row) rows[row.name] = value;
   }
-  if (r.col_duals) return normaliseDuals(problem, "problem", rows, namedSolution({ colNames }, r.col_duals));
+  if (r.col_duals) return normaliseDuals(problem, { reportedFor: "problem", rowDuals: rows, reducedCosts: namedSolution({ colNames }, r.col_duals) });
   // SCIP: no reduced costs, and no duals for one-variable rows (its bounds).
   return r.solution ? dualsWithSingletonRows(problem, namedSolution({ colNames }, r.solution), rows) : null;
 }
@@ -170,10 +175,7 @@ function reportedDuals(problem: Problem, colNames: string[], r: PythonResult): L
  */
 async function unboundedAfterAll(
   runtime: PythonRuntime,
-  problem: Problem,
-  result: AdapterResult,
-  settings: SolveSettings,
-  context: SolveContext,
+  { problem, result, settings, context }: { problem: Problem; result: AdapterResult; settings: SolveSettings; context: SolveContext },
 ): Promise<boolean> {
   if (result.solver_status !== "optimal" || !result.solution || !hasOpenIntegerColumn(problem)) return false;
   if (pointViolation(problem, result.solution).worst > POINT_TOLERANCE) return false;

@@ -22,7 +22,10 @@ export function finish(result: AdapterResult, startedAtMs: number): AdapterResul
  * The answer when the kill switch stopped a solver: a time limit with the last incumbent and bound the
  * solver printed, or a cancellation. No solution vector: a killed process cannot hand one over.
  */
-export function stoppedResult(reason: StopReason, progress: Progress, version: string | null, limitSeconds: number, solverName: string): AdapterResult {
+export function stoppedResult(
+  reason: StopReason,
+  { progress, version, limitSeconds, solverName }: { progress: Progress; version: string | null; limitSeconds: number; solverName: string },
+): AdapterResult {
   if (reason === "aborted") return blankResult("error", version, "cancelled");
   const result = blankResult("time_limit", version, `${solverName} did not stop at its own time limit (${limitSeconds} s); the kill switch stopped it`);
   result.objective_value = progress.incumbent;

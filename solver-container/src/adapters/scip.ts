@@ -21,7 +21,7 @@ export function createScipAdapter(python: PythonRuntime): SolverAdapter {
       const started = performance.now();
       const probe = (await python.probe()).scip;
       if (!probe.available) return finish(blankResult("error", null, `SCIP is not available: ${probe.detail ?? "unknown reason"}`), started);
-      return solveInPython(python, "scip", probe.version, problem, settings, context);
+      return solveInPython(python, { solver: "scip", version: probe.version, problem, settings, context });
     },
   };
 }

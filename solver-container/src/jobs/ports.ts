@@ -12,16 +12,16 @@ export type WorkerJobPorts = ComparisonJobPorts & TriggerRunJobPorts & TriggerSc
  * toolkit is the solve port), and its lease keeping — a LeaseKeeper renewing every third of the lease,
  * which aborts the solve when the lease is lost.
  */
-export function jobPorts(rt: WorkerRuntime): WorkerJobPorts {
-  const { services } = rt;
+export function jobPorts(runtime: WorkerRuntime): WorkerJobPorts {
+  const { services } = runtime;
   const leaseMs = services.config.jobLeaseSeconds * 1000;
   return {
-    workerId: rt.workerId,
-    machineNote: rt.machineNote,
+    workerId: runtime.workerId,
+    machineNote: runtime.machineNote,
     config: services.config,
     clock: services.clock,
     logger: services.logger,
-    solver: rt.toolkit,
+    solver: runtime.toolkit,
     lease: { keep: (renew) => new LeaseKeeper(renew, leaseMs).start() },
     blobs: services.blobs,
     progress: services.progressStore,
@@ -38,6 +38,6 @@ export function jobPorts(rt: WorkerRuntime): WorkerJobPorts {
     documents: services.documents,
     documentStore: services.documentStore,
     // Read at each call: the worker program sets its announcer after the runtime is built.
-    announceFinal: (executionId, outcome) => rt.announceFinal?.(executionId, outcome),
+    announceFinal: (executionId, outcome) => runtime.announceFinal?.(executionId, outcome),
   };
 }

@@ -13,8 +13,8 @@ import { jobPorts } from "./ports.js";
  * is at its cap is parked instead (its message is then done with, nothing is received again); after
  * it, the slot is freed and the organization's next parked job sent.
  */
-export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> {
-  const { fairShare, config, logger } = rt.services;
+export async function runJob(runtime: WorkerRuntime, job: JobMessage): Promise<void> {
+  const { fairShare, config, logger } = runtime.services;
   const hold = await fairShare.hold(job);
   if (hold.parked) return;
   const renewing =
@@ -23,7 +23,7 @@ export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> 
       : setInterval(() => void fairShare.renew(job, hold.slot).catch(() => undefined), Math.max(200, (config.jobLeaseSeconds * 1000) / 3));
   renewing?.unref();
   try {
-    await runHeldJob(rt, job);
+    await runHeldJob(runtime, job);
   } finally {
     if (renewing) clearInterval(renewing);
     await fairShare
@@ -36,8 +36,8 @@ export async function runJob(rt: WorkerRuntime, job: JobMessage): Promise<void> 
  * Each job kind is one use case of core (functions/core/jobs/), run against this worker's ports. What
  * it throws reaches the queue worker, which reports it and lets the message be received again.
  */
-async function runHeldJob(rt: WorkerRuntime, job: JobMessage): Promise<void> {
-  const ports = jobPorts(rt);
+async function runHeldJob(runtime: WorkerRuntime, job: JobMessage): Promise<void> {
+  const ports = jobPorts(runtime);
   switch (job.type) {
     case "execution":
       return runExecution(ports, { orgId: job.org_id, id: job.id });

@@ -32,5 +32,5 @@ export async function serviceAnswer(options: {
     solve: (name, p, s) => (name === solver || !others ? solve(name, p, s) : others(name, p, s)),
     crossCheckers: others ? options.crossCheckers : undefined,
   });
-  return solveResponseOf("numerics-suite", solver, gate.result, gate);
+  return solveResponseOf("numerics-suite", { solver, result: gate.result, gate });
 }

@@ -12,7 +12,7 @@ const table = (head: string[], rows: (string | number | null)[][]) => {
 };
 
 /** `incumbent status ID`: an execution (exe_…) or a comparison (cmp_…); the exit code is its verdict, 8 while it runs. */
-export async function statusCommand(client: IncumbentClient, id: string, options: { json: boolean }, io: Io): Promise<number> {
+export async function statusCommand(client: IncumbentClient, { id, ...options }: { id: string; json: boolean }, io: Io): Promise<number> {
   if (id.startsWith("cmp_")) {
     const detail = await client.comparison(id);
     io.out.write(options.json ? json(detail) : `${comparisonTable(detail)}\n`);
@@ -24,7 +24,7 @@ export async function statusCommand(client: IncumbentClient, id: string, options
 }
 
 /** `incumbent log ID`: the solver's log so far, page by page; with --follow, live until the solve ends. */
-export async function logCommand(client: IncumbentClient, id: string, options: { json: boolean; follow: boolean }, io: Io): Promise<number> {
+export async function logCommand(client: IncumbentClient, { id, ...options }: { id: string; json: boolean; follow: boolean }, io: Io): Promise<number> {
   if (options.follow) {
     for await (const e of client.executionEvents(id)) {
       if (options.json) io.out.write(json(e));
@@ -56,8 +56,7 @@ export async function triggerListCommand(client: IncumbentClient, options: { jso
 
 export async function triggerFireCommand(
   client: IncumbentClient,
-  triggerId: string,
-  options: { json: boolean; secret?: string; data?: string; secretIn: "header" | "body" },
+  { triggerId, ...options }: { triggerId: string; json: boolean; secret?: string; data?: string; secretIn: "header" | "body" },
   io: Io,
 ): Promise<number> {
   const secret = options.secret ?? process.env.INCUMBENT_TRIGGER_SECRET;
@@ -83,8 +82,7 @@ export async function triggerFireCommand(
 
 export async function triggerRunsCommand(
   client: IncumbentClient,
-  triggerId: string,
-  options: { json: boolean; page: number; pageSize: number },
+  { triggerId, ...options }: { triggerId: string; json: boolean; page: number; pageSize: number },
   io: Io,
 ): Promise<number> {
   const page = await unwrap(
@@ -117,13 +115,13 @@ export async function keysListCommand(client: IncumbentClient, options: { json: 
   return EXIT.optimal;
 }
 
-export async function keysCreateCommand(client: IncumbentClient, name: string, options: { json: boolean }, io: Io): Promise<number> {
+export async function keysCreateCommand(client: IncumbentClient, { name, ...options }: { name: string; json: boolean }, io: Io): Promise<number> {
   const created = await unwrap(client.api.POST("/api/v2/keys", { body: { name } }));
   io.out.write(options.json ? json(created) : `${created.id}  ${created.key}\nThe key is shown once: keep it now.\n`);
   return EXIT.optimal;
 }
 
-export async function keysRevokeCommand(client: IncumbentClient, keyId: string, options: { json: boolean }, io: Io): Promise<number> {
+export async function keysRevokeCommand(client: IncumbentClient, { keyId, ...options }: { keyId: string; json: boolean }, io: Io): Promise<number> {
   await unwrap(client.api.DELETE("/api/v2/keys/{key_id}", { params: { path: { key_id: keyId } } }));
   io.out.write(options.json ? json({ id: keyId, revoked: true }) : `${keyId} revoked\n`);
   return EXIT.optimal;

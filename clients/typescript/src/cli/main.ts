@@ -76,7 +76,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("-g, --gap <tolerance>", "relative gap tolerance", positiveNumber("the gap tolerance"))
     .option("-w, --watch", "show live progress: incumbent, bound, gap, elapsed", false)
     .action((file: string, o: { solver: SolverChoice; timeLimit?: number; gap?: number; watch: boolean }) =>
-      run(() => solveCommand(connect(), file, o.solver, { ...o, json: json() }, io))(),
+      run(() => solveCommand(connect(), { ...o, file, json: json() }, io))(),
     );
 
   program
@@ -88,21 +88,21 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("-g, --gap <tolerance>", "relative gap tolerance", positiveNumber("the gap tolerance"))
     .option("-w, --watch", "show a live table that fills as each solver runs and finishes", false)
     .action((file: string, o: { solvers: string[]; timeLimit?: number; gap?: number; watch: boolean }) =>
-      run(() => compareCommand(connect(), file, o.solvers, { ...o, json: json() }, io))(),
+      run(() => compareCommand(connect(), { ...o, file, json: json() }, io))(),
     );
 
   program
     .command("status")
     .description("an execution (exe_…) or a comparison (cmp_…): its state and verdict")
     .argument("<id>")
-    .action((id: string) => run(() => statusCommand(connect(), id, { json: json() }, io))());
+    .action((id: string) => run(() => statusCommand(connect(), { id, json: json() }, io))());
 
   program
     .command("log")
     .description("an execution's solver log")
     .argument("<execution-id>")
     .option("-f, --follow", "keep printing lines until the solve ends", false)
-    .action((id: string, o: { follow: boolean }) => run(() => logCommand(connect(), id, { json: json(), follow: o.follow }, io))());
+    .action((id: string, o: { follow: boolean }) => run(() => logCommand(connect(), { id, json: json(), follow: o.follow }, io))());
 
   const trigger = program.command("trigger").description("triggers: list them, fire one, read its runs");
   trigger
@@ -120,7 +120,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       run(() => {
         // A fire needs no API key: the URL alone, and the trigger's secret.
         const { url } = resolveConnection(program.opts<Global>());
-        return triggerFireCommand(new IncumbentClient({ baseUrl: url }), id, { json: json(), ...o }, io);
+        return triggerFireCommand(new IncumbentClient({ baseUrl: url }), { triggerId: id, json: json(), ...o }, io);
       })(),
     );
   trigger
@@ -129,7 +129,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<trigger-id>")
     .option("--page <n>", "page", positiveInt, 1)
     .option("--page-size <n>", "runs per page (at most 100)", positiveInt, 20)
-    .action((id: string, o: { page: number; pageSize: number }) => run(() => triggerRunsCommand(connect(), id, { json: json(), ...o }, io))());
+    .action((id: string, o: { page: number; pageSize: number }) => run(() => triggerRunsCommand(connect(), { triggerId: id, json: json(), ...o }, io))());
 
   const keys = program.command("keys").description("your API keys (list by default)");
   keys
@@ -140,12 +140,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("create")
     .description("create an API key (the key is shown once)")
     .argument("<name>")
-    .action((name: string) => run(() => keysCreateCommand(connect(), name, { json: json() }, io))());
+    .action((name: string) => run(() => keysCreateCommand(connect(), { name, json: json() }, io))());
   keys
     .command("revoke")
     .description("revoke an API key")
     .argument("<key-id>")
-    .action((id: string) => run(() => keysRevokeCommand(connect(), id, { json: json() }, io))());
+    .action((id: string) => run(() => keysRevokeCommand(connect(), { keyId: id, json: json() }, io))());
 
   program
     .command("login")

@@ -25,7 +25,7 @@ export interface Live {
 }
 
 /** `highs  running  incumbent -9  bound -9.5  gap 5.26%  nodes 12  elapsed 3.2 s` */
-export function progressLine(solver: string, state: string, live: Live | undefined, elapsedMs: number): string {
+export function progressLine({ solver, state, live, elapsedMs }: { solver: string; state: string; live: Live | undefined; elapsedMs: number }): string {
   const parts = [solver, state];
   if (live)
     parts.push(`incumbent ${num(live.primal)}`, `bound ${num(live.dual)}`, `gap ${pct(live.gap)}`, ...(live.nodes !== null ? [`nodes ${live.nodes}`] : []));

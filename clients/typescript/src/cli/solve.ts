@@ -40,7 +40,11 @@ const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 const isStreamDrop = (error: unknown): error is StreamEndedError => error instanceof StreamEndedError;
 
 /** `incumbent solve FILE`: queue the solve, watch it if asked, print the verdict; the exit code is the verdict's. */
-export async function solveCommand(client: IncumbentClient, file: string, solver: SolverChoice, options: RunOptions, io: Io): Promise<number> {
+export async function solveCommand(
+  client: IncumbentClient,
+  { file, solver, ...options }: RunOptions & { file: string; solver: SolverChoice },
+  io: Io,
+): Promise<number> {
   const { problem } = await problemOf(client, file);
   const settings = settingsOf(options);
   const queued = await client.submit({ problem, solver_name: solver, ...(settings ? { settings } : {}) });
@@ -50,11 +54,12 @@ export async function solveCommand(client: IncumbentClient, file: string, solver
     const live = liveOutput(io.err);
     let point: Live | undefined;
     let state = "queued";
-    const draw = (force = false) => live.update(progressLine(solver, state, point, Date.now() - started), { force });
+    /** Redraws the line; `force` draws it even when the terminal would not need it yet. */
+    const draw = ({ force = false } = {}) => live.update(progressLine({ solver, state, live: point, elapsedMs: Date.now() - started }), { force });
     // The elapsed time moves between events too (a terminal redraws it; a log gets a line a second).
     const ticker = setInterval(() => draw(), 250);
     try {
-      draw(true);
+      draw({ force: true });
       for await (const e of client.executionEvents(queued.execution_id)) {
         if (options.json) io.out.write(json(e));
         if (e.event === "final") {
@@ -71,7 +76,7 @@ export async function solveCommand(client: IncumbentClient, file: string, solver
       io.err.write(`incumbent: ${error.message}; waiting for the result instead\n`);
     } finally {
       clearInterval(ticker);
-      draw(true);
+      draw({ force: true });
       live.done();
     }
   }
@@ -81,11 +86,15 @@ export async function solveCommand(client: IncumbentClient, file: string, solver
 }
 
 /** `incumbent compare FILE --solvers a,b`: the comparison, a live table with --watch, the verdict they share. */
-export async function compareCommand(client: IncumbentClient, file: string, solvers: string[], options: RunOptions, io: Io): Promise<number> {
+export async function compareCommand(
+  client: IncumbentClient,
+  { file, solvers, ...options }: RunOptions & { file: string; solvers: string[] },
+  io: Io,
+): Promise<number> {
   const { problem, filename } = await problemOf(client, file);
   const settings = settingsOf(options);
   let detail: ComparisonDetail = await client.compare({ problem, solver_names: solvers, uploaded_filename: filename, ...(settings ? { settings } : {}) });
-  if (options.watch) detail = await watchComparison(client, detail, options, io);
+  if (options.watch) detail = await watchComparison(client, { launched: detail, json: options.json }, io);
   else detail = await client.waitForComparison(detail.id, { intervalMs: 500 });
   if (!(options.json && options.watch)) io.out.write(options.json ? json(detail) : `${comparisonTable(detail)}\n`);
   return comparisonExit(detail);
@@ -96,12 +105,16 @@ export async function compareCommand(client: IncumbentClient, file: string, solv
  * event stream while it runs, its status and verdict from the comparison read once a second (the
  * stream carries points and lines, not row states), until the stream's final comparison.
  */
-async function watchComparison(client: IncumbentClient, launched: ComparisonDetail, options: RunOptions, io: Io): Promise<ComparisonDetail> {
+async function watchComparison(
+  client: IncumbentClient,
+  { launched, ...options }: { launched: ComparisonDetail; json: boolean },
+  io: Io,
+): Promise<ComparisonDetail> {
   const live = liveOutput(io.err);
   const points = new Map<string, Live>();
   let detail = launched;
   const finished = () => detail.results.filter((r) => r.solver_status !== null).length;
-  const draw = (force = false) => live.update(comparisonTable(detail, points), { force });
+  const draw = ({ force = false } = {}) => live.update(comparisonTable(detail, points), { force });
   const stop = new AbortController();
   const poller = (async () => {
     while (!stop.signal.aborted) {
@@ -111,12 +124,12 @@ async function watchComparison(client: IncumbentClient, launched: ComparisonDeta
       const read = await client.comparison(detail.id, stop.signal).catch(() => null);
       if (read && !stop.signal.aborted) {
         detail = read;
-        draw(finished() > before);
+        draw({ force: finished() > before });
       }
     }
   })();
   try {
-    draw(true);
+    draw({ force: true });
     for await (const e of client.comparisonEvents(detail.id)) {
       if (options.json) io.out.write(json(e));
       if (e.event === "final") {
@@ -133,7 +146,7 @@ async function watchComparison(client: IncumbentClient, launched: ComparisonDeta
   } finally {
     stop.abort();
     await poller;
-    draw(true);
+    draw({ force: true });
     live.done({ clear: true });
   }
   return detail;

@@ -12,7 +12,7 @@ function services(active: object[]): Services {
   return {
     clock: { now: () => NOW },
     config: { staleQueuedSeconds: 600, webhookOutboxGraceSeconds: 60 },
-    executionStore: { leases: { active: async () => active }, failIfLapsed: failed },
+    executionStore: { leases: { active: async () => active }, failIfLeaseLapsed: failed },
     comparisonStore: { failIfLapsed: failed },
     webhooks: { sweepOutbox: async () => 0 },
     logger: { warn() {}, info() {}, error() {} },

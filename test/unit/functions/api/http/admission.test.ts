@@ -61,7 +61,7 @@ describe("rate-limit headers on every response but health's", () => {
     ["fire without a secret (401)", "/api/v2/triggers/trg_1/fire", json({}), 401],
   ] as const)("%s", async (_name, path, init, status) => {
     const triggerRuns = {
-      fire: async (_id: string, secret: string | null) => {
+      fire: async (_id: string, { presentedSecret: secret }: { presentedSecret: string | null }) => {
         throw secret ? notFound("Trigger") : unauthorized("Missing trigger secret.");
       },
     } as unknown as ApiDeps["triggerRuns"];

@@ -7,7 +7,7 @@ const outcome = (sub: FinalSubscription, settleMs = 50) =>
 
 describe("FinalSignals", () => {
   it("wakes a subscriber at a signal for its execution, not at its timeout", async () => {
-    const signals = new FinalSignals(true);
+    const signals = new FinalSignals({ heard: true });
     const sub = signals.subscribe("exe_1");
     setTimeout(() => signals.signal("exe_1"), 5);
     expect(await outcome(sub, 30_000)).toBe("woken");
@@ -15,7 +15,7 @@ describe("FinalSignals", () => {
   });
 
   it("keeps a signal that came before next() was called (between the read and the wait), once", async () => {
-    const signals = new FinalSignals(true);
+    const signals = new FinalSignals({ heard: true });
     const sub = signals.subscribe("exe_1");
     signals.signal("exe_1");
     expect(await outcome(sub)).toBe("woken");
@@ -24,7 +24,7 @@ describe("FinalSignals", () => {
   });
 
   it("does not wake a subscriber for another execution, nor after it closed", async () => {
-    const signals = new FinalSignals(true);
+    const signals = new FinalSignals({ heard: true });
     const other = signals.subscribe("exe_1");
     signals.signal("exe_2");
     expect(await outcome(other)).toBe("waiting");
@@ -35,7 +35,7 @@ describe("FinalSignals", () => {
   });
 
   it("carries the outcome a worker's own final write made, and a bare signal after it does not lose it", async () => {
-    const signals = new FinalSignals(true);
+    const signals = new FinalSignals({ heard: true });
     const sub = signals.subscribe("exe_1");
     const outcomeWritten = { id: "exe_1", status: "completed" as const, result: { inline: "{}" }, error_message: null };
     signals.signal("exe_1", outcomeWritten);
@@ -47,7 +47,7 @@ describe("FinalSignals", () => {
   });
 
   it("wakes every subscriber of the execution", async () => {
-    const signals = new FinalSignals(true);
+    const signals = new FinalSignals({ heard: true });
     const a = signals.subscribe("exe_1");
     const b = signals.subscribe("exe_1");
     setTimeout(() => signals.signal("exe_1"), 5);

@@ -37,7 +37,7 @@ function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted
     ...w.ports,
     triggerStore,
     runOutcomes: {
-      finalFields: async (_trigger, _run, outcome) => {
+      finalFields: async (_run, { outcome }) => {
         outcomes.push(outcome);
         return { error: outcome.error, webhook: null };
       },

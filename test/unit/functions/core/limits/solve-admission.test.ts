@@ -49,8 +49,8 @@ function world(options: { balance?: number; quotaLeft?: number; env?: Record<str
   const blobs: BlobStore = { put: async () => void log.push("blob"), get: async () => null, delete: async () => undefined };
   const budget = new PriorityBudget(new MemoryCounters(), config);
   const priorityBudget = {
-    spend: async (org: string, priority: number | undefined, solves: number, now: number) => {
-      const spent = await budget.spend(org, priority, solves, now);
+    spend: async (org: string, spending: { priority: number | undefined; solves: number; nowMs: number }) => {
+      const spent = await budget.spend(org, spending);
       if (spent) log.push(`priority ${spent}`);
       return spent;
     },

@@ -18,7 +18,7 @@ function sized(n: number, rowSizes: number[]): Problem {
 
 function read(text: string, format: "mps" | "lp", caps: ModelCaps): Problem | ModelCapExceeded {
   try {
-    return readProblemFile(text, format, undefined, caps);
+    return readProblemFile(text, { format, caps });
   } catch (error) {
     if (isModelCapExceeded(error)) return error;
     throw error;

@@ -22,8 +22,8 @@ describe("manifest instances", () => {
     expect(problem.variables.length).toBe(entry.cols);
     expect(problem.variables.filter((v) => v.type !== "continuous").length).toBe(entry.integerCols);
     expect(ProblemSchema.safeParse(problem).success).toBe(true);
-    expect(readProblemFile(text, "auto", file)).toEqual(problem);
-    expect(readProblemFile(text, "auto")).toEqual(problem);
+    expect(readProblemFile(text, { format: "auto", filename: file })).toEqual(problem);
+    expect(readProblemFile(text, { format: "auto" })).toEqual(problem);
   });
 
   it("counts rows the way the manifest does (objective row excluded)", () => {
@@ -99,11 +99,11 @@ describe("readProblemFile", () => {
     expect(detectFormat(mps)).toBe("mps");
     expect(detectFormat(lp)).toBe("lp");
     expect(detectFormat("* comment\n\nROWS\n", "upload.txt")).toBe("mps");
-    expect(readProblemFile(lp, "auto").variables.map((v) => v.name)).toEqual(["x"]);
-    expect(readProblemFile(mps, "auto", "x.bin").variables.map((v) => v.name)).toEqual(["x"]);
+    expect(readProblemFile(lp, { format: "auto" }).variables.map((v) => v.name)).toEqual(["x"]);
+    expect(readProblemFile(mps, { format: "auto", filename: "x.bin" }).variables.map((v) => v.name)).toEqual(["x"]);
   });
 
   it("takes an explicit format over the file name", () => {
-    expect(() => readProblemFile(lp, "mps", "model.lp")).toThrow(/MPS line/);
+    expect(() => readProblemFile(lp, { format: "mps", filename: "model.lp" })).toThrow(/MPS line/);
   });
 });

@@ -16,7 +16,7 @@ function memoryWriter(delayMs = 0) {
       chunks.push(chunk);
       inFlight--;
     },
-    async summarise(_org, _id, chunk) {
+    async summarise(_org, { chunk }) {
       summarised.push(chunk.seq);
     },
   };

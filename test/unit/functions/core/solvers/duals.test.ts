@@ -47,18 +47,18 @@ describe("LP duals: sign convention and checker", () => {
     const duals = { cover: 1.5, balance: -0.5, cap: 0 };
     const reduced = reducedCostsOf(p, duals);
     expect(reduced).toEqual({ x: 0, y: 0, z: 1.5 });
-    expect(checkDuals(p, x, duals, reduced)).toEqual([]);
+    expect(checkDuals(p, { solution: x, duals, reducedCosts: reduced })).toEqual([]);
   });
 
   it("accepts the maximisation's duals with every sign flipped, and normalises a minimised form's duals to them", () => {
     const p = lp("maximize");
     // A solver given min −c reports the minimiser's duals of that form; the convention flips them.
-    const normalised = normaliseDuals(p, "minimisation", { cover: 1.5, balance: -0.5, cap: 0 });
+    const normalised = normaliseDuals(p, { reportedFor: "minimisation", rowDuals: { cover: 1.5, balance: -0.5, cap: 0 } });
     expect(normalised).toEqual({ duals: { cover: -1.5, balance: 0.5, cap: 0 }, reduced_costs: { x: 0, y: 0, z: -1.5 } });
-    expect(checkDuals(p, x, normalised!.duals, normalised!.reduced_costs)).toEqual([]);
+    expect(checkDuals(p, { solution: x, duals: normalised!.duals, reducedCosts: normalised!.reduced_costs })).toEqual([]);
     // The minimisation's signs on the maximisation are wrong: cover's lower side cannot take y > 0 there.
     const unflipped = { cover: 1.5, balance: -0.5, cap: 0 };
-    const kinds = checkDuals(p, x, unflipped, { x: -2.5, y: -3.5, z: -4.5 }).map((v) => v.kind);
+    const kinds = checkDuals(p, { solution: x, duals: unflipped, reducedCosts: { x: -2.5, y: -3.5, z: -4.5 } }).map((v) => v.kind);
     expect(kinds).toContain("dual_sign");
     expect(kinds).toContain("strong_duality");
   });
@@ -66,36 +66,36 @@ describe("LP duals: sign convention and checker", () => {
   it("rejects a dual of the wrong sign on a one-sided row", () => {
     const p = lp("minimize");
     const duals = { cover: -1.5, balance: 0.5, cap: 0 };
-    const violations = checkDuals(p, x, duals, reducedCostsOf(p, duals));
+    const violations = checkDuals(p, { solution: x, duals, reducedCosts: reducedCostsOf(p, duals) });
     expect(violations.find((v) => v.kind === "dual_sign")?.name).toBe("cover");
   });
 
   it("rejects duals that break complementary slackness on an inactive row, even when the identity c = Aᵀy + d holds", () => {
     const p = lp("minimize");
     const duals = { cover: 1.5, balance: -0.5, cap: -0.25 };
-    const violations = checkDuals(p, x, duals, reducedCostsOf(p, duals));
+    const violations = checkDuals(p, { solution: x, duals, reducedCosts: reducedCostsOf(p, duals) });
     expect(violations.filter((v) => v.kind === "complementary_slackness").map((v) => v.name)).toEqual(["cap", "x"]);
     expect(violations.some((v) => v.kind === "stationarity")).toBe(false);
   });
 
   it("rejects reduced costs that do not satisfy c = Aᵀy + d", () => {
     const p = lp("minimize");
-    const violations = checkDuals(p, x, { cover: 1.5, balance: -0.5, cap: 0 }, { x: 0, y: 0, z: 1 });
+    const violations = checkDuals(p, { solution: x, duals: { cover: 1.5, balance: -0.5, cap: 0 }, reducedCosts: { x: 0, y: 0, z: 1 } });
     expect(violations.map((v) => v.kind)).toEqual(["stationarity"]);
   });
 
   it("rejects feasible-signed duals whose dual objective misses the primal one (a non-optimal dual point)", () => {
     const p = lp("minimize");
     const duals = { cover: 1, balance: 0, cap: 0 };
-    const violations = checkDuals(p, x, duals, reducedCostsOf(p, duals));
+    const violations = checkDuals(p, { solution: x, duals, reducedCosts: reducedCostsOf(p, duals) });
     expect(violations.some((v) => v.kind === "strong_duality")).toBe(true);
   });
 
   it("leaves duals out for a row the solver saw without a value, and checks only LPs", () => {
     const p = lp("minimize");
-    expect(normaliseDuals(p, "minimisation", { cover: 1.5, balance: -0.5 })).toBeNull();
+    expect(normaliseDuals(p, { reportedFor: "minimisation", rowDuals: { cover: 1.5, balance: -0.5 } })).toBeNull();
     const milp = problem({ variables: [{ name: "n", type: "integer" }], objective: { terms: [{ var: "n", coef: 1 }] } });
-    expect(checkDuals(milp, { n: 0 }, {}, { n: 1 }).map((v) => v.kind)).toEqual(["not_an_lp"]);
+    expect(checkDuals(milp, { solution: { n: 0 }, duals: {}, reducedCosts: { n: 1 } }).map((v) => v.kind)).toEqual(["not_an_lp"]);
   });
 
   it("gives a one-variable row the multiplier of its variable when the row, not the bound, is active (SCIP treats such rows as bounds)", () => {
@@ -135,15 +135,15 @@ describe("LP duals: sign convention and checker", () => {
     const lpDuals = dualsWithSingletonRows(dear, point, { pair: 1 })!;
     expect(lpDuals.duals).toEqual({ floor: 1, pair: 1 });
     expect(lpDuals.reduced_costs).toEqual({ x: 0, y: 0 });
-    expect(checkDuals(dear, point, lpDuals.duals, lpDuals.reduced_costs)).toEqual([]);
+    expect(checkDuals(dear, { solution: point, duals: lpDuals.duals, reducedCosts: lpDuals.reduced_costs })).toEqual([]);
     expect(dualsWithSingletonRows(p, point, {})).toBeNull();
   });
 
   it("marks a result's duals false when the checker rejects them, keeps them for inspection, and leaves them out for a MILP or a non-optimal verdict", () => {
     const p = lp("minimize");
-    const wrong = normaliseDuals(p, "problem", { cover: -1.5, balance: 0.5, cap: 0 });
+    const wrong = normaliseDuals(p, { reportedFor: "problem", rowDuals: { cover: -1.5, balance: 0.5, cap: 0 } });
     expect(dualFields(p, { solver_status: "optimal", solution: x }, wrong)).toEqual({ ...wrong, duals_verified: false });
-    const right = normaliseDuals(p, "problem", { cover: 1.5, balance: -0.5, cap: 0 });
+    const right = normaliseDuals(p, { reportedFor: "problem", rowDuals: { cover: 1.5, balance: -0.5, cap: 0 } });
     expect(dualFields(p, { solver_status: "optimal", solution: x }, right).duals_verified).toBe(true);
     expect(dualFields(p, { solver_status: "time_limit", solution: x }, right)).toEqual({ duals: null, reduced_costs: null, duals_verified: null });
     const milp = problem({ variables: [{ name: "n", type: "integer" }], objective: { terms: [{ var: "n", coef: 1 }] } });

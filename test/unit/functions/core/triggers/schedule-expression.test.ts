@@ -3,7 +3,7 @@ import { isTimeZone, localToUtc, nextFireTime, parseScheduleExpression } from ".
 
 const at = (iso: string) => Date.parse(iso);
 const next = (expression: string, timezone: string, afterIso: string, anchorIso = afterIso) => {
-  const fire = nextFireTime(parseScheduleExpression(expression), timezone, at(afterIso), at(anchorIso));
+  const fire = nextFireTime(parseScheduleExpression(expression), { timezone, afterMs: at(afterIso), anchorMs: at(anchorIso) });
   return fire === null ? null : new Date(fire).toISOString();
 };
 

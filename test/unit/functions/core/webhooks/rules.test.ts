@@ -13,9 +13,13 @@ import { bodySignatureHex, deliveryHeaders, standardWebhooksSignature } from "..
 describe("signing", () => {
   it("matches the Standard Webhooks reference vector", () => {
     // The test vector published with the Standard Webhooks libraries.
-    expect(standardWebhooksSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}')).toBe(
-      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-    );
+    expect(
+      standardWebhooksSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", {
+        id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        timestampSeconds: 1614265330,
+        rawBody: '{"test": 2432232314}',
+      }),
+    ).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   });
 
   it("X-Incumbent-Signature is the hex HMAC-SHA256 of the raw body with the secret's bytes", () => {
@@ -25,10 +29,10 @@ describe("signing", () => {
   });
 
   it("a plain (non-whsec_) secret keys Standard Webhooks with its UTF-8 bytes; the timestamp is signed", () => {
-    const sig = standardWebhooksSignature("plain-secret-value", "dlv_1", 1700000000, "{}");
+    const sig = standardWebhooksSignature("plain-secret-value", { id: "dlv_1", timestampSeconds: 1700000000, rawBody: "{}" });
     expect(sig).toBe(`v1,${createHmac("sha256", "plain-secret-value").update("dlv_1.1700000000.{}").digest("base64")}`);
-    expect(standardWebhooksSignature("plain-secret-value", "dlv_1", 1700000001, "{}")).not.toBe(sig);
-    const headers = deliveryHeaders("plain-secret-value", "dlv_1", 1700000000, "{}");
+    expect(standardWebhooksSignature("plain-secret-value", { id: "dlv_1", timestampSeconds: 1700000001, rawBody: "{}" })).not.toBe(sig);
+    const headers = deliveryHeaders("plain-secret-value", { id: "dlv_1", timestampSeconds: 1700000000, rawBody: "{}" });
     expect(headers).toMatchObject({ "Content-Type": "application/json", "webhook-id": "dlv_1", "webhook-timestamp": "1700000000", "webhook-signature": sig });
     expect(JSON.stringify(headers)).not.toContain("plain-secret-value");
   });
@@ -85,14 +89,14 @@ describe("destination guard", () => {
   });
 
   it("checks webhook URLs without DNS at create and update", () => {
-    expect(webhookUrlProblem("https://hooks.example.com/x?token=1", false)).toBeNull();
-    expect(webhookUrlProblem("ftp://example.com/", false)).toContain("http or https");
-    expect(webhookUrlProblem("https://user:pw@example.com/", false)).toContain("credentials");
-    expect(webhookUrlProblem("http://localhost:8080/", false)).toContain("localhost");
-    expect(webhookUrlProblem("http://169.254.169.254/latest/meta-data", false)).toContain("private");
-    expect(webhookUrlProblem("http://[::1]:9000/", false)).toContain("private");
-    expect(webhookUrlProblem("http://127.0.0.1:9000/", true)).toBeNull();
-    expect(webhookUrlProblem("not a url", true)).toContain("not a valid URL");
+    expect(webhookUrlProblem("https://hooks.example.com/x?token=1", { allowPrivate: false })).toBeNull();
+    expect(webhookUrlProblem("ftp://example.com/", { allowPrivate: false })).toContain("http or https");
+    expect(webhookUrlProblem("https://user:pw@example.com/", { allowPrivate: false })).toContain("credentials");
+    expect(webhookUrlProblem("http://localhost:8080/", { allowPrivate: false })).toContain("localhost");
+    expect(webhookUrlProblem("http://169.254.169.254/latest/meta-data", { allowPrivate: false })).toContain("private");
+    expect(webhookUrlProblem("http://[::1]:9000/", { allowPrivate: false })).toContain("private");
+    expect(webhookUrlProblem("http://127.0.0.1:9000/", { allowPrivate: true })).toBeNull();
+    expect(webhookUrlProblem("not a url", { allowPrivate: true })).toContain("not a valid URL");
   });
 
   it("refuses at save time the forms issue 25 found let through (delivery refused them), trailing-dot names included", () => {
@@ -108,10 +112,10 @@ describe("destination guard", () => {
       "http://0177.0.0.1/",
       "http://2130706433/",
     ]) {
-      expect(webhookUrlProblem(url, false), url).toMatch(/must not point/);
+      expect(webhookUrlProblem(url, { allowPrivate: false }), url).toMatch(/must not point/);
       expect(refusedHost(new URL(url).hostname), url).not.toBeNull();
     }
-    expect(webhookUrlProblem("http://localhost.example.com/", false)).toBeNull();
+    expect(webhookUrlProblem("http://localhost.example.com/", { allowPrivate: false })).toBeNull();
   });
 
   it("refuses every embedding of a refused IPv4 in any IPv6 form, in any spelling, and none of a public one (generated)", () => {
@@ -146,18 +150,18 @@ describe("destination guard", () => {
 describe("retry schedule", () => {
   const delays = [30, 120, 600];
   it("the n-th failed attempt waits the n-th delay ±20 %, and the last attempt has no successor", () => {
-    expect(retryDelaySeconds(delays, 1, null, () => 0)).toBeCloseTo(24);
-    expect(retryDelaySeconds(delays, 1, null, () => 0.999999)).toBeCloseTo(36, 3);
-    expect(retryDelaySeconds(delays, 2, null, () => 0.5)).toBe(120);
-    expect(retryDelaySeconds(delays, 3, null, () => 0.5)).toBe(600);
-    expect(retryDelaySeconds(delays, 4, null, () => 0.5)).toBeNull();
-    expect(retryDelaySeconds([], 1, null)).toBeNull();
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: null, random: () => 0 })).toBeCloseTo(24);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: null, random: () => 0.999999 })).toBeCloseTo(36, 3);
+    expect(retryDelaySeconds(delays, { failedAttempt: 2, retryAfterSeconds: null, random: () => 0.5 })).toBe(120);
+    expect(retryDelaySeconds(delays, { failedAttempt: 3, retryAfterSeconds: null, random: () => 0.5 })).toBe(600);
+    expect(retryDelaySeconds(delays, { failedAttempt: 4, retryAfterSeconds: null, random: () => 0.5 })).toBeNull();
+    expect(retryDelaySeconds([], { failedAttempt: 1, retryAfterSeconds: null })).toBeNull();
   });
 
   it("Retry-After lengthens a wait, never shortens it, capped at the longest step", () => {
-    expect(retryDelaySeconds(delays, 1, 90, () => 0.5)).toBe(90);
-    expect(retryDelaySeconds(delays, 1, 5, () => 0.5)).toBe(30);
-    expect(retryDelaySeconds(delays, 1, 1_000_000, () => 0.5)).toBe(600);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: 90, random: () => 0.5 })).toBe(90);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: 5, random: () => 0.5 })).toBe(30);
+    expect(retryDelaySeconds(delays, { failedAttempt: 1, retryAfterSeconds: 1_000_000, random: () => 0.5 })).toBe(600);
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {
@@ -256,28 +260,28 @@ describe("one delivery attempt over HTTP", () => {
   const allow = { timeoutMs: 1000, allowPrivateNetworks: true };
 
   it("any 2xx is a status; a redirect is not followed; Retry-After is read", async () => {
-    expect(await postWebhook(`${base}/ok`, "{}", {}, allow)).toMatchObject({ statusCode: 204, error: null });
-    expect(await postWebhook(`${base}/redirect`, "{}", {}, allow)).toMatchObject({ statusCode: 302 });
-    expect(await postWebhook(`${base}/busy`, "{}", {}, allow)).toMatchObject({ statusCode: 429, retryAfter: "42" });
+    expect(await postWebhook(`${base}/ok`, { body: "{}", headers: {} }, allow)).toMatchObject({ statusCode: 204, error: null });
+    expect(await postWebhook(`${base}/redirect`, { body: "{}", headers: {} }, allow)).toMatchObject({ statusCode: 302 });
+    expect(await postWebhook(`${base}/busy`, { body: "{}", headers: {} }, allow)).toMatchObject({ statusCode: 429, retryAfter: "42" });
   });
 
   it("times out", async () => {
-    const out = await postWebhook(`${base}/slow`, "{}", {}, { ...allow, timeoutMs: 300 });
+    const out = await postWebhook(`${base}/slow`, { body: "{}", headers: {} }, { ...allow, timeoutMs: 300 });
     expect(out).toMatchObject({ statusCode: null, refused: false });
     expect(out.error).toContain("no response"); // the server below never answers /slow in time
   });
 
   it("refuses loopback destinations, by IP literal or by name, unless private networks are allowed", async () => {
     const deny = { ...allow, allowPrivateNetworks: false };
-    expect(await postWebhook(`${base}/ok`, "{}", {}, deny)).toMatchObject({ statusCode: null, refused: true });
-    const byName = await postWebhook(`${base.replace("127.0.0.1", "localhost")}/ok`, "{}", {}, deny);
+    expect(await postWebhook(`${base}/ok`, { body: "{}", headers: {} }, deny)).toMatchObject({ statusCode: null, refused: true });
+    const byName = await postWebhook(`${base.replace("127.0.0.1", "localhost")}/ok`, { body: "{}", headers: {} }, deny);
     expect(byName).toMatchObject({ statusCode: null, refused: true });
     // The name is refused by the same rule as at save time, before DNS; a name that resolves to loopback is the lookup guard's.
     expect(byName.error).toMatch(/is localhost/);
   });
 
   it("refuses a name whose lookup gives a loopback address in the connection's own lookup (the DNS rebinding guard)", async () => {
-    const error = await new Promise<Error | null>((resolve) => guardedLookup(false)("localhost", { all: false }, (e) => resolve(e)));
+    const error = await new Promise<Error | null>((resolve) => guardedLookup({ allowPrivate: false })("localhost", { all: false }, (e) => resolve(e)));
     expect(error).toBeInstanceOf(DestinationRefused);
     expect(error!.message).toMatch(/resolves to/);
   });

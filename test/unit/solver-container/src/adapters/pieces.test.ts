@@ -231,7 +231,7 @@ describe("Farkas certificates", () => {
 describe("settings reach the CLI solvers", () => {
   const settings = { timeLimitSeconds: 7.5, gapTolerance: 0.003, threads: 2 };
   it("cbc: elapsed-time limit, ratio gap, threads, the solution in text and in full precision, preprocessing switch", () => {
-    expect(cbcArguments("m.mps", "m.sol", settings)).toEqual([
+    expect(cbcArguments({ mpsFile: "m.mps", solutionFile: "m.sol", settings })).toEqual([
       "m.mps",
       "timeMode",
       "elapsed",
@@ -247,15 +247,17 @@ describe("settings reach the CLI solvers", () => {
       "saveSolution",
       "m.sol.bin",
     ]);
-    expect(cbcArguments("m.mps", "m.sol", { ...settings, threads: 1 })).not.toContain("threads");
-    expect(cbcArguments("m.mps", "m.sol", settings, false).join(" ")).toContain("preprocess off solve");
+    expect(cbcArguments({ mpsFile: "m.mps", solutionFile: "m.sol", settings: { ...settings, threads: 1 } })).not.toContain("threads");
+    expect(cbcArguments({ mpsFile: "m.mps", solutionFile: "m.sol", settings, preprocess: false }).join(" ")).toContain("preprocess off solve");
   });
   it("glpsol: whole-second time limit rounded up, mip gap, presolve switch", () => {
-    expect(glpkArguments("m.mps", "m.raw", settings)).toEqual(["--freemps", "m.mps", "--tmlim", "8", "--mipgap", "0.003", "-w", "m.raw"]);
-    expect(glpkArguments("m.mps", "m.raw", settings, { presolve: false, mipPresolve: true })).toContain("--nopresol");
-    expect(glpkArguments("m.mps", "m.raw", settings, { presolve: true, mipPresolve: false })).toContain("--nointopt");
-    expect(glpkArguments("m.mps", "m.raw", settings, { presolve: false, mipPresolve: true, exactCheck: true })).toContain("--xcheck");
-    expect(glpkArguments("m.mps", "m.raw", settings, undefined, 512).join(" ")).toContain("--memlim 512");
+    expect(glpkArguments({ mpsFile: "m.mps", rawFile: "m.raw", settings })).toEqual(["--freemps", "m.mps", "--tmlim", "8", "--mipgap", "0.003", "-w", "m.raw"]);
+    expect(glpkArguments({ mpsFile: "m.mps", rawFile: "m.raw", settings, switches: { presolve: false, mipPresolve: true } })).toContain("--nopresol");
+    expect(glpkArguments({ mpsFile: "m.mps", rawFile: "m.raw", settings, switches: { presolve: true, mipPresolve: false } })).toContain("--nointopt");
+    expect(glpkArguments({ mpsFile: "m.mps", rawFile: "m.raw", settings, switches: { presolve: false, mipPresolve: true, exactCheck: true } })).toContain(
+      "--xcheck",
+    );
+    expect(glpkArguments({ mpsFile: "m.mps", rawFile: "m.raw", settings, memoryMb: 512 }).join(" ")).toContain("--memlim 512");
     expect(hasOpenIntegerColumn(problem({ variables: [{ name: "n", type: "integer", ub: 5 }] }))).toBe(false);
     expect(hasOpenIntegerColumn(problem({ variables: [{ name: "n", type: "integer" }] }))).toBe(true);
     expect(hasOpenIntegerColumn(problem({ variables: [{ name: "b", type: "binary" }, { name: "x" }] }))).toBe(false);

@@ -14,6 +14,7 @@ import { PythonRuntime } from "../../solver-container/src/adapters/python-host.j
 import type { SolveContext } from "../../solver-container/src/adapters/types.js";
 import { machineHas } from "../support/machine.js";
 import { readInstance } from "../support/manifest.js";
+import { ODD_NAMES_MILP } from "../support/models.js";
 
 /** What every adapter must do beyond the manifest: settings, time limits, quadratic objectives, inventory. */
 const enabled = machineHas("cbc", "glpsol", "python_solvers");
@@ -22,32 +23,8 @@ const problem = (input: ProblemInput) => ProblemSchema.parse(input);
 const instance = (file: string) => readMps(readInstance(file));
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
 
-/** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary, odd names: optimum 16 at x = 5, y = 0. */
-const smallMilp = problem({
-  name: "small milp",
-  sense: "maximize",
-  variables: [
-    { name: "x[1] a", type: "integer", ub: 10 },
-    { name: "y", type: "binary" },
-  ],
-  objective: {
-    constant: 1,
-    terms: [
-      { var: "x[1] a", coef: 3 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [
-    {
-      name: "cap",
-      terms: [
-        { var: "x[1] a", coef: 2 },
-        { var: "y", coef: 3 },
-      ],
-      ub: 11,
-    },
-  ],
-});
+/** max 3x + 2y + 1 over names a file format must escape: optimum 16 at x = 5, y = 0 (test/support/models.ts). */
+const smallMilp = problem(ODD_NAMES_MILP);
 
 /** min x² + y² − xy − 3x + 5, x + y ≥ 1, 0 ≤ x, y ≤ 10: convex, optimum 2 at (2, 1). */
 const qp = problem({

@@ -6,38 +6,15 @@ import { ProblemSchema } from "../../functions/core/problem/schema.js";
 import { checkSolution } from "../../functions/core/solvers/checker.js";
 import type { SolveSettings } from "../../functions/core/solvers/types.js";
 import { createJaosAdapter } from "../../solver-container/src/adapters/jaos.js";
+import { ODD_NAMES_MILP } from "../support/models.js";
 
 const workDir = mkdtempSync(path.join(tmpdir(), "jaos-adapter-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 30, gapTolerance: 1e-4, threads: 2, ...overrides });
 const context = { workDir, killGraceSeconds: 5 };
 
-/** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary: optimum 16 at x = 5, y = 0. */
-const smallMilp = ProblemSchema.parse({
-  name: "small milp",
-  sense: "maximize",
-  variables: [
-    { name: "x[1] a", type: "integer", ub: 10 },
-    { name: "y", type: "binary" },
-  ],
-  objective: {
-    constant: 1,
-    terms: [
-      { var: "x[1] a", coef: 3 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [
-    {
-      name: "cap",
-      terms: [
-        { var: "x[1] a", coef: 2 },
-        { var: "y", coef: 3 },
-      ],
-      ub: 11,
-    },
-  ],
-});
+/** max 3x + 2y + 1 over names a file format must escape: optimum 16 at x = 5, y = 0 (test/support/models.ts). */
+const smallMilp = ProblemSchema.parse(ODD_NAMES_MILP);
 
 describe("jaos adapter (Node child under the kill switch)", () => {
   const adapter = createJaosAdapter();

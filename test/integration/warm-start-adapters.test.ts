@@ -13,38 +13,15 @@ import { PythonRuntime } from "../../solver-container/src/adapters/python-host.j
 import type { SolveContext } from "../../solver-container/src/adapters/types.js";
 import { machineHas } from "../support/machine.js";
 import { readInstance } from "../support/manifest.js";
+import { ODD_NAMES_MILP } from "../support/models.js";
 
 /** MIP starts (settings.initialSolution) through each adapter that takes one, and the note of those that do not. */
 const enabled = machineHas("cbc", "glpsol", "python_solvers");
 
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 60, gapTolerance: 1e-4, threads: 1, ...overrides });
 
-/** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary: optimum 16 at x = 5, y = 0. */
-const smallMilp = ProblemSchema.parse({
-  name: "small milp",
-  sense: "maximize",
-  variables: [
-    { name: "x[1] a", type: "integer", ub: 10 },
-    { name: "y", type: "binary" },
-  ],
-  objective: {
-    constant: 1,
-    terms: [
-      { var: "x[1] a", coef: 3 },
-      { var: "y", coef: 2 },
-    ],
-  },
-  constraints: [
-    {
-      name: "cap",
-      terms: [
-        { var: "x[1] a", coef: 2 },
-        { var: "y", coef: 3 },
-      ],
-      ub: 11,
-    },
-  ],
-});
+/** max 3x + 2y + 1 over names a file format must escape: optimum 16 at x = 5, y = 0 (test/support/models.ts). */
+const smallMilp = ProblemSchema.parse(ODD_NAMES_MILP);
 const optimum = { "x[1] a": 5, y: 0 };
 
 describe.runIf(enabled)("MIP starts through the adapters", () => {

@@ -143,6 +143,33 @@ export const TINY_LP: ProblemInput = {
   ],
 };
 
+/** max 3x + 2y + 1, 2x + 3y ≤ 11, x ∈ {0..10}, y binary, with names a file format must escape ("x[1] a", "small milp"): optimum 16 at x = 5, y = 0. */
+export const ODD_NAMES_MILP: ProblemInput = {
+  name: "small milp",
+  sense: "maximize",
+  variables: [
+    { name: "x[1] a", type: "integer", ub: 10 },
+    { name: "y", type: "binary" },
+  ],
+  objective: {
+    constant: 1,
+    terms: [
+      { var: "x[1] a", coef: 3 },
+      { var: "y", coef: 2 },
+    ],
+  },
+  constraints: [
+    {
+      name: "cap",
+      terms: [
+        { var: "x[1] a", coef: 2 },
+        { var: "y", coef: 3 },
+      ],
+      ub: 11,
+    },
+  ],
+};
+
 /** max x + 2y, x ≤ 4, y integer ≤ 10, x + y ≤ 5.5: optimum 10.5 at (0.5, 5); every solver, a few nodes. */
 export const SMALL_MILP: ProblemInput = {
   name: "small-milp",

@@ -193,6 +193,9 @@ export class QueueWorker {
     const jobKeys = { job_id: job.id, job_type: job.type, org_id: job.org_id, receive_count: message.Attributes?.ApproximateReceiveCount };
     this.jobs++;
     const started = Date.now();
+    // Elapsed time on the monotonic clock: a wall-clock step between the two readings must not make the
+    // job end before it started (queued-to-final is queued-to-started plus this).
+    const startedMonotonicMs = performance.now();
     const protecting = this.options.protection.protect();
     const metrics = this.options.metrics ?? NO_METRICS;
     // The message was sent when the job was queued (a handed-back job's message is the same one).
@@ -220,7 +223,7 @@ export class QueueWorker {
       const outcome = await Promise.race([done, this.budgetSpent]);
       if (outcome === "done") {
         logger.info("job done", { ...jobKeys, ms: Date.now() - started });
-        metrics.seconds(SERVICE_METRIC.jobQueuedToFinal, (Date.now() - queuedAtMs) / 1000);
+        metrics.seconds(SERVICE_METRIC.jobQueuedToFinal, (started - queuedAtMs + performance.now() - startedMonotonicMs) / 1000);
         await this.deleteMessage(taken);
         traceMark("message_deleted", job.id);
         return job;

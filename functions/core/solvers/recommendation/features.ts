@@ -4,9 +4,10 @@ import { type StructureCounts, structureShares } from "./structure.js";
 
 /**
  * What the recommender compares problems by (issue 29, Build 2): the class, the sizes in decades, the
- * share of integer columns and how many decades the matrix and objective coefficients span. A feature
- * is null where the source did not keep it (a comparison record has no nonzero or integer counts); the
- * distance then uses only the features both problems have.
+ * share of integer columns, how many decades the matrix and objective coefficients span, and the
+ * structure shares (structure.ts). A feature is null where the source did not keep it (comparison records
+ * from before nonzero, integer and structure counts were kept); the distance then uses only the features
+ * both problems have.
  */
 export interface ProblemFeatures {
   problem_class: ProblemClass;

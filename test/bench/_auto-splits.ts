@@ -36,7 +36,8 @@ export function settingsGrid(): Setting[] {
         for (const maxDistance of [1.5, 1, 3])
           for (const distanceWeighted of [false, true])
             for (const structure of [false, true])
-              for (const scale of ["log", "seconds"] as const) grid.push({ tuning: { k, maxDistance, shrinkage, confidence, distanceWeighted, scale }, structure });
+              for (const scale of ["log", "seconds"] as const)
+                grid.push({ tuning: { k, maxDistance, shrinkage, confidence, distanceWeighted, scale }, structure });
   return grid;
 }
 
@@ -126,9 +127,7 @@ function seeded(seed: number): () => number {
  */
 export function splitsOf(observations: readonly Observation[], count: number): Split[] {
   const sorted = [...observations].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const splits: Split[] = [
-    { name: "even/odd by name", history: sorted.filter((_, i) => i % 2 === 0), heldBack: sorted.filter((_, i) => i % 2 === 1) },
-  ];
+  const splits: Split[] = [{ name: "even/odd by name", history: sorted.filter((_, i) => i % 2 === 0), heldBack: sorted.filter((_, i) => i % 2 === 1) }];
   const classes = [...new Set(sorted.map((o) => o.features.problem_class))].sort();
   for (let seed = 1; seed <= count; seed++) {
     const random = seeded(seed);

@@ -170,7 +170,12 @@ export default async function bench(argv: string[]): Promise<void> {
     ]);
     if (rows && split === splits[0]) printPicks(split.heldBack, o);
   }
-  console.log(table(["split", "chosen on the history (nested leave-one-out)", "fastest: auto / HiGHS", "auto vs HiGHS", "auto s", "HiGHS s", "best s", "auto vs HiGHS"], perSplit));
+  console.log(
+    table(
+      ["split", "chosen on the history (nested leave-one-out)", "fastest: auto / HiGHS", "auto vs HiGHS", "auto s", "HiGHS s", "best s", "auto vs HiGHS"],
+      perSplit,
+    ),
+  );
   console.log(
     [
       `\nover ${splits.length} splits (${sums.n} held-back choices):`,

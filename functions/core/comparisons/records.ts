@@ -20,8 +20,10 @@ export interface NewComparison {
   uploadedFilename?: string | null;
   settings: Settings;
   /** Known when the problem was compiled or read at launch; a matrix row's worker learns the others'. */
-  stats: (Pick<ProblemStats, "problem_class" | "variable_count" | "constraint_count"> &
-    Partial<Pick<ProblemStats, "nonzero_count" | "integer_count" | "binary_count">>) | null;
+  stats:
+    | (Pick<ProblemStats, "problem_class" | "variable_count" | "constraint_count"> &
+        Partial<Pick<ProblemStats, "nonzero_count" | "integer_count" | "binary_count">>)
+    | null;
   /** The rows by kind, where the problem is in hand (not for a problem built off the event loop). */
   structure?: StructureCounts | null;
   solverNames: string[];

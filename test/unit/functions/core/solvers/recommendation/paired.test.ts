@@ -146,7 +146,7 @@ describe("comparison records and the features they keep", () => {
     constraint_count: 50,
     settings: { time_limit_seconds: 30 },
     agreement: null,
-    results: [{ solver_name: "highs", status: "completed" as const, solver_status: "optimal", solver_time_seconds: 1 }],
+    results: [{ solver_name: "highs", status: "completed" as const, solver_status: "optimal" as const, solver_time_seconds: 1 }],
   };
   const structure = { set_partitioning: 10, set_packing: 0, set_covering: 0, cardinality: 0, knapsack: 5, variable_bound: 0, equality: 5, rows: 50 };
 

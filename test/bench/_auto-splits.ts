@@ -23,12 +23,12 @@ export interface Setting {
 
 export const describeSetting = (s: Setting): string =>
   `k ${s.tuning.k}, radius ${s.tuning.maxDistance}, shrinkage ${s.tuning.shrinkage}, confidence ${s.tuning.confidence}` +
-  `${s.tuning.distanceWeighted ? ", distance-weighted" : ""}${s.structure ? ", structure" : ""}, ${s.tuning.scale}`;
+  `${s.tuning.distanceWeighted ? ", distance-weighted" : ""}${s.structure ? ", structure" : ""}, ${s.tuning.scale}${s.tuning.prior === "class" ? ", class prior" : ""}`;
 
 /** The grid, most conservative first (never leaving the default, then the widest margins): ties in leave-one-out go to the earlier. */
 export function settingsGrid(): Setting[] {
   const grid: Setting[] = [];
-  const never = { k: 5, maxDistance: 1.5, shrinkage: 0, confidence: Number.POSITIVE_INFINITY, distanceWeighted: false, scale: "log" as const };
+  const never = { k: 5, maxDistance: 1.5, shrinkage: 0, confidence: Number.POSITIVE_INFINITY, distanceWeighted: false, scale: "log" as const, prior: "zero" as const };
   grid.push({ tuning: never, structure: false });
   for (const confidence of [2, 1, 0.5, 0])
     for (const shrinkage of [3, 1, 0])
@@ -37,7 +37,8 @@ export function settingsGrid(): Setting[] {
           for (const distanceWeighted of [false, true])
             for (const structure of [false, true])
               for (const scale of ["log", "seconds"] as const)
-                grid.push({ tuning: { k, maxDistance, shrinkage, confidence, distanceWeighted, scale }, structure });
+                for (const prior of shrinkage === 0 ? (["zero"] as const) : (["zero", "class"] as const))
+                  grid.push({ tuning: { k, maxDistance, shrinkage, confidence, distanceWeighted, scale, prior }, structure });
   return grid;
 }
 

@@ -28,7 +28,7 @@ import { type Problem, problemStats } from "../../functions/core/problem/schema.
 import { featuresOf, sizesOfStats } from "../../functions/core/solvers/recommendation/features.js";
 import type { Observation } from "../../functions/core/solvers/recommendation/observations.js";
 import type { PublicBenchmark } from "../../functions/core/solvers/recommendation/public-benchmark.js";
-import { CONFIDENCE, DISTANCE_WEIGHTED, K_NEAREST, MAX_DISTANCE, SCALE, SHRINKAGE } from "../../functions/core/solvers/recommendation/recommender.js";
+import { CONFIDENCE, DISTANCE_WEIGHTED, K_NEAREST, MAX_DISTANCE, PRIOR, SCALE, SHRINKAGE } from "../../functions/core/solvers/recommendation/recommender.js";
 import { structureCountsOf, structureShares } from "../../functions/core/solvers/recommendation/structure.js";
 import { expressibilityGap } from "../../functions/core/solvers/registry.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
@@ -205,7 +205,7 @@ function printPicks(heldBack: Observation[], o: Outcome): void {
 function serviceSetting(all: Observation[], grid: Setting[]): void {
   const { setting, outcome } = chooseByLeaveOneOut(all, grid);
   const shipped: Setting = {
-    tuning: { k: K_NEAREST, maxDistance: MAX_DISTANCE, shrinkage: SHRINKAGE, confidence: CONFIDENCE, distanceWeighted: DISTANCE_WEIGHTED, scale: SCALE },
+    tuning: { k: K_NEAREST, maxDistance: MAX_DISTANCE, shrinkage: SHRINKAGE, confidence: CONFIDENCE, distanceWeighted: DISTANCE_WEIGHTED, scale: SCALE, prior: PRIOR },
     structure: true,
   };
   const now = judge(all, all, shipped);

@@ -6,7 +6,9 @@ import { countedSeconds, type Observation } from "./observations.js";
  * on enough of the similar problems): a paired comparison on the similar problems both solvers ran on.
  * Each pair gives d = log((t_other + shift) / (t_reference + shift)) (counted times, observations.ts), or
  * d = t_other − t_reference with `scale` "seconds";
- * their weighted mean is shrunk toward 0 ("no different from the reference") by `shrinkage` pseudo-pairs,
+ * their weighted mean is shrunk by `shrinkage` pseudo-pairs toward a prior: 0 ("no different from the
+ * reference"), or with `prior` "class" the mean difference over every past problem of the class both ran
+ * (a solver that runs out of time elsewhere in the class carries that risk here too),
  * and the other solver counts as clearly faster only when that shrunk mean plus `confidence` standard
  * errors is still below 0. With few, noisy pairs the standard error is large and the reference stays.
  */
@@ -22,6 +24,8 @@ export interface EvidenceRule {
    * alike, whatever its size) or "seconds" (the difference of counted times: what a total time adds up).
    */
   scale: "log" | "seconds";
+  /** What the mean is shrunk toward: no difference, or the class-wide mean difference (classPrior). */
+  prior: "zero" | "class";
 }
 
 /** A problem at distance 0 weighs 1 / DISTANCE_SOFTENING, one at a decade's distance about a fifth of that. */
@@ -56,7 +60,7 @@ export function pairedComparison(
   against: SolverName,
   neighbours: readonly Neighbour[],
   rule: EvidenceRule,
-  options: { shift: number; minPairs: number },
+  options: { shift: number; minPairs: number; classPrior?: { log: number; seconds: number } },
 ): PairedComparison | null {
   const diffs: number[] = [];
   const logRatios: number[] = [];
@@ -81,7 +85,8 @@ export function pairedComparison(
   const variance = effective > 1 ? (spread * effective) / (effective - 1) : Number.POSITIVE_INFINITY;
   const standardError = Math.sqrt(variance / effective);
   const shrinking = effective / (effective + rule.shrinkage);
-  const shrunk = mean * shrinking;
+  const prior = rule.prior === "class" && options.classPrior ? options.classPrior : { log: 0, seconds: 0 };
+  const shrunk = mean * shrinking + (rule.scale === "log" ? prior.log : prior.seconds) * (1 - shrinking);
   const meanLogRatio = logRatios.reduce((s, d, i) => s + weights[i]! * d, 0) / sumW;
   const margin = rule.confidence === 0 ? 0 : rule.confidence * standardError;
   return {
@@ -89,7 +94,23 @@ export function pairedComparison(
     against,
     pairs: diffs.length,
     faster_on: fasterOn,
-    time_ratio: Math.exp(meanLogRatio * shrinking),
+    time_ratio: Math.exp(meanLogRatio * shrinking + prior.log * (1 - shrinking)),
     clearly_faster: Number.isFinite(rule.confidence) && shrunk + margin < 0,
   };
+}
+
+/** The mean difference of `solver` against `against` over every past problem of `pool` both ran (unweighted): the class-wide prior. */
+export function classPrior(solver: SolverName, against: SolverName, pool: readonly Observation[], shift: number): { log: number; seconds: number } {
+  let log = 0;
+  let seconds = 0;
+  let n = 0;
+  for (const o of pool) {
+    const mine = firstCounted(o, solver);
+    const theirs = firstCounted(o, against);
+    if (mine === null || theirs === null) continue;
+    log += Math.log((mine + shift) / (theirs + shift));
+    seconds += mine - theirs;
+    n++;
+  }
+  return n === 0 ? { log: 0, seconds: 0 } : { log: log / n, seconds: seconds / n };
 }

@@ -3,7 +3,7 @@ import { expressibilityGap, SOLVERS } from "../registry.js";
 import { SOLVER_NAMES, type SolverName } from "../types.js";
 import { featureDistance, type ProblemFeatures } from "./features.js";
 import { countedSeconds, type Observation } from "./observations.js";
-import { type EvidenceRule, type Neighbour, type PairedComparison, pairedComparison } from "./paired.js";
+import { classPrior, type EvidenceRule, type Neighbour, type PairedComparison, pairedComparison } from "./paired.js";
 
 /**
  * The recommender of `auto` (issue 29, Build 2): pure and deterministic. It takes the K_NEAREST past
@@ -30,6 +30,7 @@ export const SHRINKAGE = 0;
 export const CONFIDENCE = 2;
 export const DISTANCE_WEIGHTED = false;
 export const SCALE: EvidenceRule["scale"] = "log";
+export const PRIOR: EvidenceRule["prior"] = "zero";
 
 export interface RankedSolver {
   solver: SolverName;
@@ -70,6 +71,7 @@ const ruleOf = (t: Tuning = {}): EvidenceRule => ({
   confidence: t.confidence ?? CONFIDENCE,
   distanceWeighted: t.distanceWeighted ?? DISTANCE_WEIGHTED,
   scale: t.scale ?? SCALE,
+  prior: t.prior ?? PRIOR,
 });
 
 const SHORT_NAMES: Record<SolverName, string> = { scip: "SCIP", highs: "HiGHS", cbc: "CBC", glpk: "GLPK", jaos: "jaos" };
@@ -163,7 +165,8 @@ export function recommend(input: RecommendInput): Recommendation | null {
       evidence,
     };
   }
-  const decision = decide(candidates, ranking, similar, ruleOf(input.tuning));
+  const sameClass = (basis === "organization" ? input.organization : input.public).filter((o) => o.features.problem_class === cls);
+  const decision = decide(candidates, ranking, similar, ruleOf(input.tuning), sameClass);
   // The chosen solver first; the others as ranked.
   const ordered = [ranking.find((r) => r.solver === decision.solver)!, ...ranking.filter((r) => r.solver !== decision.solver)];
   return { solver: decision.solver, reason: reasonOf(cls, basis, similar, ordered, decision), basis, ranking: ordered, evidence };
@@ -183,7 +186,13 @@ interface Decision {
  * best expected; another solver replaces it only when clearly faster (paired.ts), the clearest by time
  * ratio first (ties by rule order).
  */
-function decide(candidates: readonly SolverName[], ranking: readonly RankedSolver[], similar: readonly Neighbour[], rule: EvidenceRule): Decision {
+function decide(
+  candidates: readonly SolverName[],
+  ranking: readonly RankedSolver[],
+  similar: readonly Neighbour[],
+  rule: EvidenceRule,
+  sameClass: readonly Observation[],
+): Decision {
   const ruleChoice = candidates[0]!;
   const ruleEntry = ranking.find((r) => r.solver === ruleChoice)!;
   const reference = ruleEntry.expected_seconds !== null ? ruleChoice : ranking[0]!.solver;
@@ -191,7 +200,8 @@ function decide(candidates: readonly SolverName[], ranking: readonly RankedSolve
   let closest: PairedComparison | null = null;
   for (const solver of candidates) {
     if (solver === reference) continue;
-    const p = pairedComparison(solver, reference, similar, rule, { shift: SHIFT_SECONDS, minPairs: MIN_SIMILAR });
+    const prior = rule.prior === "class" && rule.shrinkage > 0 ? classPrior(solver, reference, sameClass, SHIFT_SECONDS) : undefined;
+    const p = pairedComparison(solver, reference, similar, rule, { shift: SHIFT_SECONDS, minPairs: MIN_SIMILAR, classPrior: prior });
     if (!p) continue;
     if (p.clearly_faster && (!best || p.time_ratio < best.time_ratio)) best = p;
     if (!closest || p.time_ratio < closest.time_ratio) closest = p;

@@ -52,7 +52,7 @@ describe("the evidence rule (paired comparisons against the default)", () => {
     expect(ask(history, { confidence: 0 }).solver).toBe("cbc");
     expect(ask(history, { confidence: Number.POSITIVE_INFINITY }).solver).toBe("highs");
     const neighbours = history.map((observation) => ({ observation, distance: 0 }));
-    const rule = { confidence: 1, distanceWeighted: false, scale: "log" as const };
+    const rule = { confidence: 1, distanceWeighted: false, scale: "log" as const, prior: "zero" as const };
     const free = pairedComparison("cbc", "highs", neighbours, { ...rule, shrinkage: 0 }, { shift: 1, minPairs: 3 })!;
     const held = pairedComparison("cbc", "highs", neighbours, { ...rule, shrinkage: 50 }, { shift: 1, minPairs: 3 })!;
     expect(free.clearly_faster).toBe(true);

@@ -36,7 +36,7 @@ import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.j
 import { REPO_ROOT } from "../support/machine.js";
 import { instanceSetDir, objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { table } from "./_stats.js";
-import { chooseByLeaveOneOut, describeSetting, judge, type Outcome, type Setting, settingsGrid, splitsOf } from "./_auto-splits.js";
+import { chooseByLeaveOneOut, describeSetting, judge, type Outcome, type Selection, type Setting, type Split, settingsGrid, splitsOf } from "./_auto-splits.js";
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -140,12 +140,18 @@ export default async function bench(argv: string[]): Promise<void> {
   );
   const grid = settingsGrid();
   const splits = splitsOf(measured.observations, splitCount);
+  for (const selection of ["best", "one-se"] as const) evaluateSplits(splits, grid, selection, rows);
+  serviceSetting(measured.observations, grid);
+}
+
+/** Each split: the setting chosen on its history by `selection`, judged on its held-back half; per split and in aggregate. */
+function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, rows: boolean): void {
   const perSplit: (string | number)[][] = [];
   const tally = { fastest: { beat: 0, tie: 0, lose: 0 }, total: { beat: 0, tie: 0, lose: 0 } };
   const sums = { auto: 0, highs: 0, best: 0, autoFastest: 0, highsFastest: 0, n: 0 };
   const chosenCount = new Map<string, number>();
   for (const split of splits) {
-    const { setting } = chooseByLeaveOneOut(split.history, grid);
+    const { setting } = chooseByLeaveOneOut(split.history, grid, selection);
     const o = judge(split.heldBack, split.history, setting);
     const fastest = verdict(o.autoFastest - o.highsFastest);
     const total = verdict(o.highs - o.auto);
@@ -170,6 +176,7 @@ export default async function bench(argv: string[]): Promise<void> {
     ]);
     if (rows && split === splits[0]) printPicks(split.heldBack, o);
   }
+  console.log(`\nsettings chosen on each history by leave-one-out, selection "${selection}":`);
   console.log(
     table(
       ["split", "chosen on the history (nested leave-one-out)", "fastest: auto / HiGHS", "auto vs HiGHS", "auto s", "HiGHS s", "best s", "auto vs HiGHS"],
@@ -178,7 +185,7 @@ export default async function bench(argv: string[]): Promise<void> {
   );
   console.log(
     [
-      `\nover ${splits.length} splits (${sums.n} held-back choices):`,
+      `\nover ${splits.length} splits (${sums.n} held-back choices), selection "${selection}":`,
       `picked the fastest: auto beats always-HiGHS on ${tally.fastest.beat}, ties ${tally.fastest.tie}, loses ${tally.fastest.lose}` +
         ` (in all: auto ${sums.autoFastest}, HiGHS ${sums.highsFastest} of ${sums.n})`,
       `total time closer to the best in hindsight: auto beats always-HiGHS on ${tally.total.beat}, ties ${tally.total.tie}, loses ${tally.total.lose}` +
@@ -186,7 +193,6 @@ export default async function bench(argv: string[]): Promise<void> {
       `settings chosen: ${[...chosenCount].map(([k, n]) => `${n}× ${k}`).join("; ")}`,
     ].join("\n"),
   );
-  serviceSetting(measured.observations, grid);
 }
 
 const verdict = (margin: number): "beat" | "tie" | "lose" => (margin > 1e-9 ? "beat" : margin < -1e-9 ? "lose" : "tie");
@@ -203,14 +209,24 @@ function printPicks(heldBack: Observation[], o: Outcome): void {
  * organization without comparisons (leave-one-out over all instances: in-sample for the setting).
  */
 function serviceSetting(all: Observation[], grid: Setting[]): void {
-  const { setting, outcome } = chooseByLeaveOneOut(all, grid);
+  const { setting, outcome } = chooseByLeaveOneOut(all, grid, "best");
+  const conservative = chooseByLeaveOneOut(all, grid, "one-se");
   const shipped: Setting = {
-    tuning: { k: K_NEAREST, maxDistance: MAX_DISTANCE, shrinkage: SHRINKAGE, confidence: CONFIDENCE, distanceWeighted: DISTANCE_WEIGHTED, scale: SCALE, prior: PRIOR },
+    tuning: {
+      k: K_NEAREST,
+      maxDistance: MAX_DISTANCE,
+      shrinkage: SHRINKAGE,
+      confidence: CONFIDENCE,
+      distanceWeighted: DISTANCE_WEIGHTED,
+      scale: SCALE,
+      prior: PRIOR,
+    },
     structure: true,
   };
   const now = judge(all, all, shipped);
   const line = (o: Outcome) =>
     `fastest on ${o.autoFastest} of ${o.n} (HiGHS ${o.highsFastest}); total ${o.auto.toFixed(1)} s against always-HiGHS ${o.highs.toFixed(1)} s, best ${o.best.toFixed(1)} s`;
   console.log(`\nleave-one-out over all ${all.length} instances likes: ${describeSetting(setting)}: ${line(outcome)}`);
+  console.log(`  and by the one-standard-error rule: ${describeSetting(conservative.setting)}: ${line(conservative.outcome)}`);
   console.log(`the service's constants (${describeSetting(shipped)}), leave-one-out over all: ${line(now)}`);
 }

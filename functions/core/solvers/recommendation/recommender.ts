@@ -18,7 +18,7 @@ import { classPrior, type EvidenceRule, type Neighbour, type PairedComparison, p
  * on the similar problems shows another clearly faster (the shrunk mean log-ratio below 0 by CONFIDENCE
  * standard errors), and says so in the reason when it kept it for lack of clear evidence.
  */
-/** Chosen by leave-one-out over every instance of the scale set (`npm run bench -- auto`; docs/decisions.md). */
+/** Chosen by leave-one-out over every instance of the scale set with the one-standard-error rule (`npm run bench -- auto`; docs/decisions.md). */
 export const K_NEAREST = 9;
 export const MIN_SIMILAR = 3;
 /** How far (root mean square of weighted differences, in decades of size; features.ts) a problem may be to count as similar. */
@@ -26,7 +26,7 @@ export const MAX_DISTANCE = 1.5;
 /** The shift of the geometric mean, in seconds: times well under a second weigh about alike. */
 export const SHIFT_SECONDS = 1;
 /** The evidence rule (paired.ts): pseudo-pairs of shrinkage, standard errors of margin, distance weights. */
-export const SHRINKAGE = 0;
+export const SHRINKAGE = 1;
 export const CONFIDENCE = 2;
 export const DISTANCE_WEIGHTED = false;
 export const SCALE: EvidenceRule["scale"] = "log";

@@ -18,19 +18,22 @@ import { classPrior, type EvidenceRule, type Neighbour, type PairedComparison, p
  * on the similar problems shows another clearly faster (the shrunk mean log-ratio below 0 by CONFIDENCE
  * standard errors), and says so in the reason when it kept it for lack of clear evidence.
  */
-/** Chosen by leave-one-out over every instance of the scale set with the one-standard-error rule (`npm run bench -- auto`; docs/decisions.md). */
-export const K_NEAREST = 9;
+/**
+ * Chosen by leave-one-out over every instance of the scale set at the 30 s limit with the one-standard-error
+ * rule (`npm run bench -- auto --from docs/bench/auto-runs-30s.json`; docs/decisions.md).
+ */
+export const K_NEAREST = 5;
 export const MIN_SIMILAR = 3;
 /** How far (root mean square of weighted differences, in decades of size; features.ts) a problem may be to count as similar. */
 export const MAX_DISTANCE = 1.5;
 /** The shift of the geometric mean, in seconds: times well under a second weigh about alike. */
 export const SHIFT_SECONDS = 1;
 /** The evidence rule (paired.ts): pseudo-pairs of shrinkage, standard errors of margin, distance weights. */
-export const SHRINKAGE = 1;
-export const CONFIDENCE = 2;
+export const SHRINKAGE = 3;
+export const CONFIDENCE = 1;
 export const DISTANCE_WEIGHTED = false;
 export const SCALE: EvidenceRule["scale"] = "log";
-export const PRIOR: EvidenceRule["prior"] = "zero";
+export const PRIOR: EvidenceRule["prior"] = "class";
 
 export interface RankedSolver {
   solver: SolverName;

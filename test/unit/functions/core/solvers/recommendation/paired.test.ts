@@ -40,7 +40,7 @@ describe("the evidence rule (paired comparisons against the default)", () => {
 
   it("switches with clear evidence: another solver faster on every similar problem by a steady factor", () => {
     const history = Array.from({ length: 6 }, (_, i) => milp(`m${i}`, 450 + 20 * i, { highs: 8 + i, cbc: 1 + i / 10, scip: 12 }));
-    const r = ask(history, { confidence: 2 });
+    const r = ask(history, { k: 9, confidence: 2 });
     expect(r.solver).toBe("cbc");
     expect(r.reason).toMatch(
       /^CBC was fastest on 6 of the 6 most similar models you compared .*clearly faster than HiGHS, the default for MILP \(faster on 6 of 6, about 0\.\d+× its time\)\.$/,

@@ -221,7 +221,8 @@ function serviceSetting(all: Observation[], grid: Setting[]): void {
       scale: SCALE,
       prior: PRIOR,
     },
-    structure: true,
+    // The service's `auto` is handed the stats of the problem it solves, not its rows: no structure shares on that side.
+    structure: false,
   };
   const now = judge(all, all, shipped);
   const line = (o: Outcome) =>

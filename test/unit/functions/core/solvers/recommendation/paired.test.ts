@@ -62,6 +62,18 @@ describe("the evidence rule (paired comparisons against the default)", () => {
     expect(pairedComparison("cbc", "highs", neighbours.slice(0, 2), { ...rule, shrinkage: 0 }, { shift: 1, minPairs: 3 })).toBeNull();
   });
 
+  it("with the class-wide prior, a solver that runs out of time elsewhere in the class carries that risk", () => {
+    const near = Array.from({ length: 5 }, (_, i) => milp(`near${i}`, 500 + 10 * i, { highs: 3 + i / 10, cbc: 1 + i / 5 }));
+    // Far from the query (two decades bigger): CBC ran out of time on every one.
+    const far = Array.from({ length: 10 }, (_, i) => milp(`far${i}`, 50_000 + i, { highs: 5, cbc: -60 }));
+    const history = [...near, ...far];
+    expect(ask(history, { k: 5, shrinkage: 3, confidence: 1, prior: "zero" }).solver).toBe("cbc");
+    const wary = ask(history, { k: 5, shrinkage: 3, confidence: 1, prior: "class" });
+    expect(wary.solver).toBe("highs");
+    expect(wary.evidence.similar_problems.every((id) => id.startsWith("near"))).toBe(true);
+    expect(wary.reason).toMatch(/^Kept HiGHS, the default for MILP, for lack of clear evidence: .* CBC was faster on 5 of 5/);
+  });
+
   it("on generated histories: deterministic in any order, never switches to a solver never faster, always to one steadily faster", () => {
     const random = seeded(29);
     for (let round = 0; round < 40; round++) {

@@ -10,7 +10,8 @@
  * In each split the history half plays an organization's comparisons and `auto` chooses for each
  * held-back instance from it alone. Every parameter (k, radius, shrinkage, confidence, distance weights,
  * structure features) is chosen only from the history half of each split, by leave-one-out inside it,
- * never from the held-back half. Reported per split and in aggregate: how often `auto` beats, ties or
+ * never from the held-back half (two ways of choosing, both reported: the least leave-one-out total, and
+ * the one-standard-error rule). Reported per split and in aggregate: how often `auto` beats, ties or
  * loses to always-HiGHS on "picked the fastest" and on "total time closer to the best in hindsight".
  *
  * `--save` keeps the measured runs, `--from` reuses them (no solving; structure counts missing from an

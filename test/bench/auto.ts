@@ -1,18 +1,23 @@
 /**
- * `npm run bench -- auto [--limit 30] [--solvers highs,scip,…] [--save file.json] [--from file.json] [--write] [--study]`:
+ * `npm run bench -- auto [--limit 30] [--solvers highs,scip,…] [--splits 20] [--save file.json] [--from file.json] [--write] [--rows]`:
  * how well `auto` learns from comparisons (issue 29, Build 2). Every instance of the scale set is solved
  * once by each solver (the toolkit, warm, one at a time, time limit `--limit` seconds, gap 1e-4); a run is
  * solved right when its status and objective match the manifest's known answer (objective within 1e-4
- * relative for a MILP, 1e-5 for an LP), else it counts at the time limit. The instances, sorted by name,
- * are split alternately: the even ones (0, 2, …) are the history, as an organization's comparisons; on the
- * odd ones (held back) `auto` chooses from that history alone (solvers/recommendation/recommender.ts),
- * and the table shows how often it picked the fastest solver and its total time against always-HiGHS
- * and against the best solver in hindsight. It is measured twice: with every feature of the history, and
- * with the history as the service reads it from comparison records (no nonzero or integer counts there).
+ * relative for a MILP, 1e-5 for an LP), else it counts at the time limit.
  *
- * `--save` keeps the measured runs, `--from` reuses them (no solving); `--write` writes every instance's
- * runs as the public benchmark table shipped with the service (solvers/recommendation/public-benchmark.json);
- * `--study` shows how the neighbourhood was chosen (leave-one-out on the history only).
+ * Evaluated over several splits: the stated one (sorted by name, even positions the history, odd ones
+ * held back) and `--splits` seeded random half splits stratified by class (test/bench/_auto-splits.ts).
+ * In each split the history half plays an organization's comparisons and `auto` chooses for each
+ * held-back instance from it alone. Every parameter (k, radius, shrinkage, confidence, distance weights,
+ * structure features) is chosen only from the history half of each split, by leave-one-out inside it,
+ * never from the held-back half (two ways of choosing, both reported: the least leave-one-out total, and
+ * the one-standard-error rule). Reported per split and in aggregate: how often `auto` beats, ties or
+ * loses to always-HiGHS on "picked the fastest" and on "total time closer to the best in hindsight".
+ *
+ * `--save` keeps the measured runs, `--from` reuses them (no solving; structure counts missing from an
+ * older file are computed from the instance files); `--write` writes every instance's runs as the public
+ * benchmark table shipped with the service (solvers/recommendation/public-benchmark.json); `--rows` prints
+ * the stated split's held-back choices with their reasons.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -22,15 +27,17 @@ import { readProblemFile } from "../../functions/core/problem/index.js";
 import { numericsOf } from "../../functions/core/problem/numerics.js";
 import { type Problem, problemStats } from "../../functions/core/problem/schema.js";
 import { featuresOf, sizesOfStats } from "../../functions/core/solvers/recommendation/features.js";
-import { countedSeconds, type Observation } from "../../functions/core/solvers/recommendation/observations.js";
+import type { Observation } from "../../functions/core/solvers/recommendation/observations.js";
 import type { PublicBenchmark } from "../../functions/core/solvers/recommendation/public-benchmark.js";
-import { recommend, type Tuning } from "../../functions/core/solvers/recommendation/recommender.js";
+import { CONFIDENCE, DISTANCE_WEIGHTED, K_NEAREST, MAX_DISTANCE, PRIOR, SCALE, SHRINKAGE } from "../../functions/core/solvers/recommendation/recommender.js";
+import { structureCountsOf, structureShares } from "../../functions/core/solvers/recommendation/structure.js";
 import { expressibilityGap } from "../../functions/core/solvers/registry.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
 import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.js";
 import { REPO_ROOT } from "../support/machine.js";
 import { instanceSetDir, objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { table } from "./_stats.js";
+import { chooseByLeaveOneOut, describeSetting, judge, type Outcome, type Selection, type Setting, type Split, settingsGrid, splitsOf } from "./_auto-splits.js";
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -68,7 +75,7 @@ async function measure(solversAsked: string | null, limit: number, filter: strin
     for (const entry of entries) {
       const problem = readProblemFile(readInstance(entry), { format: "auto", filename: entry.file }) as Problem;
       const stats = problemStats(problem);
-      const features = featuresOf(sizesOfStats(stats), numericsOf(problem));
+      const features = featuresOf({ ...sizesOfStats(stats), structure: structureCountsOf(problem) }, numericsOf(problem));
       const runs: Observation["runs"] = [];
       for (const solver of solvers) {
         if (expressibilityGap(solver, stats.problem_class) !== null) continue;
@@ -95,10 +102,18 @@ async function measure(solversAsked: string | null, limit: number, filter: strin
   return { limit, solvers, measured_at: new Date().toISOString(), observations };
 }
 
-const secondsOf = (o: Observation, solver: string): number | null => {
-  const run = o.runs.find((r) => r.solver === solver);
-  return run ? countedSeconds(run) : null;
-};
+/** Structure shares for a saved file measured before they existed: computed from the instance files (no solving). */
+function withStructure(measured: Measured): Measured {
+  if (measured.observations.every((o) => o.features.set_share != null || o.features.problem_class !== "MILP")) return measured;
+  const entries = new Map(readManifest(instanceSetDir("scale")).map((m) => [m.file, m]));
+  const observations = measured.observations.map((o) => {
+    const entry = entries.get(o.id);
+    if (!entry) return o;
+    const problem = readProblemFile(readInstance(entry), { format: "auto", filename: entry.file }) as Problem;
+    return { ...o, features: { ...o.features, ...structureShares(structureCountsOf(problem)) } };
+  });
+  return { ...measured, observations };
+}
 
 export default async function bench(argv: string[]): Promise<void> {
   const args = [...argv];
@@ -106,9 +121,10 @@ export default async function bench(argv: string[]): Promise<void> {
   const solversAsked = option(args, "solvers", "");
   const save = option(args, "save", "");
   const from = option(args, "from", "");
+  const splitCount = Number(option(args, "splits", "20"));
   const write = flag(args, "write");
-  const study = flag(args, "study");
-  const measured: Measured = from ? JSON.parse(readFileSync(from, "utf8")) : await measure(solversAsked || null, limit, args);
+  const rows = flag(args, "rows");
+  const measured: Measured = withStructure(from ? JSON.parse(readFileSync(from, "utf8")) : await measure(solversAsked || null, limit, args));
   if (save) writeFileSync(save, JSON.stringify(measured, null, 1));
   if (write) {
     const shipped: PublicBenchmark = {
@@ -119,89 +135,100 @@ export default async function bench(argv: string[]): Promise<void> {
     };
     writeFileSync(PUBLIC_TABLE, `${JSON.stringify(shipped, null, 1)}\n`);
   }
-
-  // The fixed split: sorted by name, even positions are the history, odd ones held back.
-  const sorted = [...measured.observations].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const history = sorted.filter((_, i) => i % 2 === 0).map((o) => ({ ...o, source: "organization" as const }));
-  const heldBack = sorted.filter((_, i) => i % 2 === 1);
   console.log(
-    `scale set, ${measured.solvers.join(", ")}, limit ${measured.limit} s; history ${history.length} instances (even positions by name), held back ${heldBack.length}\n`,
+    `scale set, ${measured.observations.length} instances, ${measured.solvers.join(", ")}, limit ${measured.limit} s, measured ${measured.measured_at}\n` +
+      "Every parameter is chosen only from the history half of each split (leave-one-out inside the history), never from the held-back half.\n",
   );
-  evaluate("with every feature", history, heldBack, true);
-  // A comparison record keeps no nonzero or integer counts: the history as `auto` reads it in the service.
-  const recorded = history.map((o) => ({ ...o, features: { ...o.features, log_nonzeros: null, integer_share: null } }));
-  evaluate("with the history as comparison records keep it (no nonzeros, no integer share)", recorded, heldBack, false);
-  if (study) studyNeighbourhoods(history, sorted);
+  const grid = settingsGrid();
+  const splits = splitsOf(measured.observations, splitCount);
+  for (const selection of ["best", "one-se"] as const) evaluateSplits(splits, grid, selection, rows);
+  serviceSetting(measured.observations, grid);
+}
+
+/** Each split: the setting chosen on its history by `selection`, judged on its held-back half; per split and in aggregate. */
+function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, rows: boolean): void {
+  const perSplit: (string | number)[][] = [];
+  const tally = { fastest: { beat: 0, tie: 0, lose: 0 }, total: { beat: 0, tie: 0, lose: 0 } };
+  const sums = { auto: 0, highs: 0, best: 0, autoFastest: 0, highsFastest: 0, n: 0 };
+  const chosenCount = new Map<string, number>();
+  for (const split of splits) {
+    const { setting } = chooseByLeaveOneOut(split.history, grid, selection);
+    const o = judge(split.heldBack, split.history, setting);
+    const fastest = verdict(o.autoFastest - o.highsFastest);
+    const total = verdict(o.highs - o.auto);
+    tally.fastest[fastest]++;
+    tally.total[total]++;
+    sums.auto += o.auto;
+    sums.highs += o.highs;
+    sums.best += o.best;
+    sums.autoFastest += o.autoFastest;
+    sums.highsFastest += o.highsFastest;
+    sums.n += o.n;
+    chosenCount.set(describeSetting(setting), (chosenCount.get(describeSetting(setting)) ?? 0) + 1);
+    perSplit.push([
+      split.name,
+      describeSetting(setting),
+      `${o.autoFastest} / ${o.highsFastest} of ${o.n}`,
+      fastest,
+      o.auto.toFixed(1),
+      o.highs.toFixed(1),
+      o.best.toFixed(1),
+      total,
+    ]);
+    if (rows && split === splits[0]) printPicks(split.heldBack, o);
+  }
+  console.log(`\nsettings chosen on each history by leave-one-out, selection "${selection}":`);
+  console.log(
+    table(
+      ["split", "chosen on the history (nested leave-one-out)", "fastest: auto / HiGHS", "auto vs HiGHS", "auto s", "HiGHS s", "best s", "auto vs HiGHS"],
+      perSplit,
+    ),
+  );
+  console.log(
+    [
+      `\nover ${splits.length} splits (${sums.n} held-back choices), selection "${selection}":`,
+      `picked the fastest: auto beats always-HiGHS on ${tally.fastest.beat}, ties ${tally.fastest.tie}, loses ${tally.fastest.lose}` +
+        ` (in all: auto ${sums.autoFastest}, HiGHS ${sums.highsFastest} of ${sums.n})`,
+      `total time closer to the best in hindsight: auto beats always-HiGHS on ${tally.total.beat}, ties ${tally.total.tie}, loses ${tally.total.lose}` +
+        ` (summed: auto ${sums.auto.toFixed(1)} s = ${(sums.auto / sums.best).toFixed(2)}× the best, HiGHS ${sums.highs.toFixed(1)} s = ${(sums.highs / sums.best).toFixed(2)}×, best ${sums.best.toFixed(1)} s)`,
+      `settings chosen: ${[...chosenCount].map(([k, n]) => `${n}× ${k}`).join("; ")}`,
+    ].join("\n"),
+  );
+}
+
+const verdict = (margin: number): "beat" | "tie" | "lose" => (margin > 1e-9 ? "beat" : margin < -1e-9 ? "lose" : "tie");
+
+function printPicks(heldBack: Observation[], o: Outcome): void {
+  console.log("the stated split's held-back choices:");
+  for (const p of o.picks) console.log(`  ${p.id}: ${p.solver} (${p.basis}) — ${p.reason}`);
+  console.log(`  (${heldBack.length} held back)\n`);
 }
 
 /**
- * How K_NEAREST and MAX_DISTANCE were chosen: leave-one-out on the history alone (each history instance
- * judged by the others), never on the held-back half; and what a public table of every instance would do
- * for an organization without comparisons (leave-one-out over all of them).
+ * The service's constants (recommender.ts) are the setting leave-one-out over every instance likes (there is
+ * no held-back half for the service); and what the same setting would do as a shipped public table for an
+ * organization without comparisons (leave-one-out over all instances: in-sample for the setting).
  */
-function studyNeighbourhoods(history: Observation[], all: Observation[]): void {
-  const judge = (tests: Observation[], pool: Observation[], tuning: Tuning, as: "organization" | "public") => {
-    let total = 0;
-    let fastest = 0;
-    for (const o of tests) {
-      const others = pool.filter((x) => x.id !== o.id);
-      const available = new Set(o.runs.map((x) => x.solver));
-      const r = recommend({
-        features: o.features,
-        available,
-        organization: as === "organization" ? others : [],
-        public: as === "public" ? others : [],
-        tuning,
-      });
-      if (!r) continue;
-      const t = secondsOf(o, r.solver)!;
-      total += t;
-      if (t === Math.min(...o.runs.map(countedSeconds))) fastest++;
-    }
-    return `fastest on ${fastest} of ${tests.length}, total ${total.toFixed(1)} s`;
+function serviceSetting(all: Observation[], grid: Setting[]): void {
+  const { setting, outcome } = chooseByLeaveOneOut(all, grid, "best");
+  const conservative = chooseByLeaveOneOut(all, grid, "one-se");
+  const shipped: Setting = {
+    tuning: {
+      k: K_NEAREST,
+      maxDistance: MAX_DISTANCE,
+      shrinkage: SHRINKAGE,
+      confidence: CONFIDENCE,
+      distanceWeighted: DISTANCE_WEIGHTED,
+      scale: SCALE,
+      prior: PRIOR,
+    },
+    // The service's `auto` is handed the stats of the problem it solves, not its rows: no structure shares on that side.
+    structure: false,
   };
-  console.log("\nleave-one-out on the history (how the neighbourhood was chosen):");
-  for (const k of [3, 5, 7, 9, 15])
-    for (const maxDistance of [0.5, 1, 1.5, 3]) console.log(`  k ${k}, within ${maxDistance}: ${judge(history, history, { k, maxDistance }, "organization")}`);
-  const highs = all.reduce((sum, o) => sum + (secondsOf(o, "highs") ?? 0), 0);
-  const best = all.reduce((sum, o) => sum + Math.min(...o.runs.map(countedSeconds)), 0);
-  console.log(
-    `\na public table of all ${all.length} instances, leave-one-out: auto ${judge(all, all, {}, "public")}; always-HiGHS total ${highs.toFixed(1)} s; best in hindsight ${best.toFixed(1)} s`,
-  );
-}
-
-function evaluate(title: string, history: Observation[], heldBack: Observation[], printRows: boolean): void {
-  const rows: (string | number)[][] = [];
-  const totals = { auto: 0, highs: 0, best: 0 };
-  const fastest = { auto: 0, highs: 0 };
-  const bases: Record<string, number> = {};
-  for (const o of heldBack) {
-    const solvers = o.runs.map((r) => r.solver);
-    const r = recommend({ features: o.features, available: new Set(solvers), organization: history, public: [] });
-    if (!r) continue;
-    const best = Math.min(...o.runs.map(countedSeconds));
-    const autoTime = secondsOf(o, r.solver)!;
-    const highsTime = secondsOf(o, "highs") ?? best;
-    totals.auto += autoTime;
-    totals.highs += highsTime;
-    totals.best += best;
-    if (autoTime === best) fastest.auto++;
-    if (highsTime === best) fastest.highs++;
-    bases[r.basis] = (bases[r.basis] ?? 0) + 1;
-    const winner = o.runs.find((run) => countedSeconds(run) === best)!.solver;
-    rows.push([o.id, o.features.problem_class, winner, best.toFixed(2), r.solver, autoTime.toFixed(2), highsTime.toFixed(2), r.basis]);
-  }
-  if (printRows) console.log(table(["held-back instance", "class", "fastest", "best s", "auto picked", "auto s", "HiGHS s", "basis"], rows));
-  const n = rows.length;
-  console.log(
-    [
-      `\n${title}:`,
-      `auto picked the fastest on ${fastest.auto} of ${n}; always-HiGHS was the fastest on ${fastest.highs} of ${n}`,
-      `total time: auto ${totals.auto.toFixed(1)} s, always-HiGHS ${totals.highs.toFixed(1)} s, best in hindsight ${totals.best.toFixed(1)} s` +
-        ` (auto ${(totals.auto / totals.best).toFixed(2)}×, HiGHS ${(totals.highs / totals.best).toFixed(2)}× the best)`,
-      `auto decided by: ${Object.entries(bases)
-        .map(([b, k]) => `${b} ${k}`)
-        .join(", ")}`,
-    ].join("\n"),
-  );
+  const now = judge(all, all, shipped);
+  const line = (o: Outcome) =>
+    `fastest on ${o.autoFastest} of ${o.n} (HiGHS ${o.highsFastest}); total ${o.auto.toFixed(1)} s against always-HiGHS ${o.highs.toFixed(1)} s, best ${o.best.toFixed(1)} s`;
+  console.log(`\nleave-one-out over all ${all.length} instances likes: ${describeSetting(setting)}: ${line(outcome)}`);
+  console.log(`  and by the one-standard-error rule: ${describeSetting(conservative.setting)}: ${line(conservative.outcome)}`);
+  console.log(`the service's constants (${describeSetting(shipped)}), leave-one-out over all: ${line(now)}`);
 }

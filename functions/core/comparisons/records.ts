@@ -3,6 +3,7 @@ import { isoTime } from "../clock.js";
 import type { Numerics } from "../problem/numerics.js";
 import type { ProblemStats } from "../problem/schema.js";
 import type { Settings } from "../solvers/settings.js";
+import type { StructureCounts } from "../solvers/recommendation/structure.js";
 import type { Row } from "./schemas.js";
 import type { ComparisonRecord } from "./store.js";
 
@@ -19,7 +20,12 @@ export interface NewComparison {
   uploadedFilename?: string | null;
   settings: Settings;
   /** Known when the problem was compiled or read at launch; a matrix row's worker learns the others'. */
-  stats: Pick<ProblemStats, "problem_class" | "variable_count" | "constraint_count"> | null;
+  stats:
+    | (Pick<ProblemStats, "problem_class" | "variable_count" | "constraint_count"> &
+        Partial<Pick<ProblemStats, "nonzero_count" | "integer_count" | "binary_count">>)
+    | null;
+  /** The rows by kind, where the problem is in hand (not for a problem built off the event loop). */
+  structure?: StructureCounts | null;
   solverNames: string[];
   rows: Row[];
   problem: PayloadRef | null;
@@ -53,6 +59,10 @@ export function newComparisonRecord(c: NewComparison): ComparisonRecord {
     problem_class: c.stats?.problem_class ?? null,
     variable_count: c.stats?.variable_count ?? null,
     constraint_count: c.stats?.constraint_count ?? null,
+    // What `auto` learns by (solvers/recommendation/features.ts): the sizes and structure beyond rows and columns.
+    nonzero_count: c.stats?.nonzero_count ?? null,
+    integer_variable_count: c.stats?.integer_count == null ? null : c.stats.integer_count + (c.stats.binary_count ?? 0),
+    structure_counts: c.structure ?? null,
     machine_note: null,
     solver_names: c.solverNames,
     // Each record its own rows: a matrix's rows start from one shape.

@@ -5,7 +5,8 @@ import { blobKeys } from "../blob/keys.js";
 import { storeModelNames } from "../blob/model-names.js";
 import { checkJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
 import type { ResolvedModel } from "../projects/service.js";
-import { numericsOfAny } from "../problem/serialized.js";
+import { isSerializedProblem, numericsOfAny } from "../problem/serialized.js";
+import { structureCountsOf } from "../solvers/recommendation/structure.js";
 import type { Problem } from "../problem/schema.js";
 import type { SerializedProblem } from "../problem/serialized.js";
 import type { CompareRequest, ComparisonDetail } from "./schemas.js";
@@ -90,6 +91,7 @@ export class ComparisonService {
       creditsEach: admitted.creditsEach,
       priority: request.priority,
       numerics: numericsOfAny(problem),
+      structure: isSerializedProblem(problem) ? null : structureCountsOf(problem),
       nowMs: this.deps.clock.now(),
     });
     if (names)

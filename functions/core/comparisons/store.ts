@@ -1,4 +1,5 @@
 import { isoTime } from "../clock.js";
+import type { StructureCounts } from "../solvers/recommendation/structure.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Numerics } from "../problem/numerics.js";
 import type { Settings } from "../solvers/settings.js";
@@ -30,6 +31,11 @@ export interface ComparisonRecord {
   problem_class: string | null;
   variable_count: number | null;
   constraint_count: number | null;
+  /** Nonzero constraint coefficients, and integer and binary columns together; absent on records from before them. */
+  nonzero_count?: number | null;
+  integer_variable_count?: number | null;
+  /** The rows by kind (solvers/recommendation/structure.ts), computed from the rows; absent on older records. */
+  structure_counts?: StructureCounts | null;
   machine_note: string | null;
   solver_names: string[];
   results: Row[];

@@ -15,6 +15,7 @@ import { newId } from "../ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../jmodel/index.js";
 import { isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
 import { numericsOf } from "../problem/numerics.js";
+import { structureCountsOf } from "../solvers/recommendation/structure.js";
 import { problemStats, type Problem } from "../problem/schema.js";
 import { workerErrorText } from "../solvers/public-text.js";
 import type { InventoryStore } from "../solvers/inventory.js";
@@ -242,6 +243,9 @@ async function problemFor(ports: ComparisonJobPorts, record: ComparisonRecord): 
       problem_class: stats.problem_class,
       variable_count: stats.variable_count,
       constraint_count: stats.constraint_count,
+      nonzero_count: stats.nonzero_count,
+      integer_variable_count: stats.integer_count + stats.binary_count,
+      structure_counts: structureCountsOf(problem),
       numerics: numericsOf(problem),
     },
     changedRows(record.results, (r, i) => (r.status === "pending" && reshaped[i]!.solver_status === "unsupported" ? reshaped[i]! : null)),

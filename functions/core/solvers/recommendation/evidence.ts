@@ -34,7 +34,8 @@ export class TableComparisonHistory implements ComparisonHistory {
         KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
         ExpressionAttributeValues: { ":pk": keys.comparison.partition(orgId), ":p": keys.comparison.prefix },
         ExpressionAttributeNames: { "#status": "status", "#settings": "settings", "#results": "results" },
-        ProjectionExpression: "id, #status, problem_class, variable_count, constraint_count, numerics, #settings, #results, agreement",
+        ProjectionExpression:
+          "id, #status, problem_class, variable_count, constraint_count, nonzero_count, integer_variable_count, structure_counts, numerics, #settings, #results, agreement",
         ScanIndexForward: false,
         Limit: 100,
         ExclusiveStartKey: start,

@@ -1,11 +1,13 @@
 import type { Numerics, NumericRange } from "../../problem/numerics.js";
 import type { ProblemClass, ProblemStats } from "../../problem/schema.js";
+import { type StructureCounts, structureShares } from "./structure.js";
 
 /**
  * What the recommender compares problems by (issue 29, Build 2): the class, the sizes in decades, the
- * share of integer columns and how many decades the matrix and objective coefficients span. A feature
- * is null where the source did not keep it (a comparison record has no nonzero or integer counts); the
- * distance then uses only the features both problems have.
+ * share of integer columns, how many decades the matrix and objective coefficients span, and the
+ * structure shares (structure.ts). A feature is null where the source did not keep it (comparison records
+ * from before nonzero, integer and structure counts were kept); the distance then uses only the features
+ * both problems have.
  */
 export interface ProblemFeatures {
   problem_class: ProblemClass;
@@ -18,6 +20,14 @@ export interface ProblemFeatures {
   /** log10(max / min) of the nonzero matrix coefficients' absolute values; 0 when all are alike. */
   matrix_range_decades: number | null;
   objective_range_decades: number | null;
+  /**
+   * Structure shares (structure.ts): of the rows, how many are set rows, knapsacks, variable bounds and
+   * other equalities; absent or null where the source did not keep the structure counts.
+   */
+  set_share?: number | null;
+  knapsack_share?: number | null;
+  variable_bound_share?: number | null;
+  equality_share?: number | null;
 }
 
 const decades = (n: number) => Math.log10(1 + Math.max(0, n));
@@ -31,6 +41,8 @@ export interface ProblemSizes {
   nonzero_count?: number | null;
   /** Integer and binary columns together. */
   integer_count?: number | null;
+  /** The rows by kind (structure.ts), where known. */
+  structure?: StructureCounts | null;
 }
 
 /** The features of a problem from its sizes and, when known, its numerics (problem/numerics.ts). */
@@ -44,6 +56,7 @@ export function featuresOf(sizes: ProblemSizes, numerics?: Numerics | null): Pro
     integer_share: ints === null ? null : sizes.variable_count > 0 ? Math.min(1, ints / sizes.variable_count) : 0,
     matrix_range_decades: numerics ? rangeDecades(numerics.matrix_range ?? undefined) : null,
     objective_range_decades: numerics ? rangeDecades(numerics.objective_range ?? undefined) : null,
+    ...(sizes.structure ? structureShares(sizes.structure) : {}),
   };
 }
 
@@ -61,8 +74,10 @@ export function sizesOfStats(stats: ProblemStats): ProblemSizes {
 /**
  * How much one unit of each feature weighs in the distance. Sizes count in decades; a whole difference in
  * integer share (a pure LP against a pure binary model) weighs as three decades of size; a decade of
- * coefficient range as a quarter of a decade of size (ranges vary more and say less about speed).
+ * coefficient range as a quarter of a decade of size (ranges vary more and say less about speed); a whole
+ * share of the rows of one structure kind as STRUCTURE_WEIGHT decades.
  */
+const STRUCTURE_WEIGHT = 2;
 const WEIGHTS = {
   log_variables: 1,
   log_constraints: 1,
@@ -70,6 +85,10 @@ const WEIGHTS = {
   integer_share: 3,
   matrix_range_decades: 0.25,
   objective_range_decades: 0.25,
+  set_share: STRUCTURE_WEIGHT,
+  knapsack_share: STRUCTURE_WEIGHT,
+  variable_bound_share: STRUCTURE_WEIGHT,
+  equality_share: STRUCTURE_WEIGHT,
 } as const satisfies Record<Exclude<keyof ProblemFeatures, "problem_class">, number>;
 
 /**
@@ -84,7 +103,7 @@ export function featureDistance(a: ProblemFeatures, b: ProblemFeatures): number 
   for (const [key, weight] of Object.entries(WEIGHTS) as [keyof typeof WEIGHTS, number][]) {
     const x = a[key];
     const y = b[key];
-    if (x === null || y === null) continue;
+    if (x == null || y == null) continue;
     sum += (weight * (x - y)) ** 2;
     count++;
   }

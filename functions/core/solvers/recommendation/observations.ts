@@ -2,6 +2,7 @@ import type { Numerics } from "../../problem/numerics.js";
 import { PROBLEM_CLASSES, type ProblemClass } from "../../problem/schema.js";
 import type { Agreement, Row } from "../../comparisons/schemas.js";
 import { featuresOf, type ProblemFeatures } from "./features.js";
+import type { StructureCounts } from "./structure.js";
 
 /** One solver's run on a past problem: its time, and whether it answered right. */
 export interface ObservedRun {
@@ -27,6 +28,10 @@ export interface ComparisonEvidence {
   problem_class: string | null;
   variable_count: number | null;
   constraint_count: number | null;
+  /** Absent or null on records from before they were kept: the features are then left unknown. */
+  nonzero_count?: number | null;
+  integer_variable_count?: number | null;
+  structure_counts?: StructureCounts | null;
   numerics?: Numerics | null;
   settings: { time_limit_seconds: number };
   results: Pick<Row, "solver_name" | "status" | "solver_status" | "solver_time_seconds">[];
@@ -61,7 +66,14 @@ export function observationOfComparison(c: ComparisonEvidence): Observation | nu
   }
   if (runs.length === 0) return null;
   const features = featuresOf(
-    { problem_class: c.problem_class as ProblemClass, variable_count: c.variable_count, constraint_count: c.constraint_count },
+    {
+      problem_class: c.problem_class as ProblemClass,
+      variable_count: c.variable_count,
+      constraint_count: c.constraint_count,
+      nonzero_count: c.nonzero_count,
+      integer_count: c.integer_variable_count,
+      structure: c.structure_counts,
+    },
     c.numerics,
   );
   return { id: c.id, source: "organization", features, runs };

@@ -17,6 +17,10 @@ const FeaturesSchema = z.object({
   integer_share: z.number().nullable(),
   matrix_range_decades: z.number().nullable(),
   objective_range_decades: z.number().nullable(),
+  set_share: z.number().nullable().optional(),
+  knapsack_share: z.number().nullable().optional(),
+  variable_bound_share: z.number().nullable().optional(),
+  equality_share: z.number().nullable().optional(),
 });
 
 export const PublicBenchmarkSchema = z.object({

@@ -3,6 +3,7 @@ import { expressibilityGap, SOLVERS } from "../registry.js";
 import { SOLVER_NAMES, type SolverName } from "../types.js";
 import { featureDistance, type ProblemFeatures } from "./features.js";
 import { countedSeconds, type Observation } from "./observations.js";
+import { classPrior, type EvidenceRule, type Neighbour, type PairedComparison, pairedComparison } from "./paired.js";
 
 /**
  * The recommender of `auto` (issue 29, Build 2): pure and deterministic. It takes the K_NEAREST past
@@ -12,14 +13,27 @@ import { countedSeconds, type Observation } from "./observations.js";
  * SHIFT_SECONDS) of its counted times on them (a run not solved right counts at its time limit), ties
  * by today's rule; and falls back to today's rule (registry.ts pickAuto) with fewer than MIN_SIMILAR
  * similar problems or no solver with runs on MIN_SIMILAR of them.
+ *
+ * It knows when it does not know (paired.ts): it keeps today's rule's solver unless a paired comparison
+ * on the similar problems shows another clearly faster (the shrunk mean log-ratio below 0 by CONFIDENCE
+ * standard errors), and says so in the reason when it kept it for lack of clear evidence.
  */
-/** Chosen by leave-one-out on the history half of the scale set (`npm run bench -- auto --study`; docs/decisions.md). */
+/**
+ * Chosen by leave-one-out over every instance of the scale set at the 30 s limit with the one-standard-error
+ * rule (`npm run bench -- auto --from docs/bench/auto-runs-30s.json`; docs/decisions.md).
+ */
 export const K_NEAREST = 5;
 export const MIN_SIMILAR = 3;
 /** How far (root mean square of weighted differences, in decades of size; features.ts) a problem may be to count as similar. */
 export const MAX_DISTANCE = 1.5;
 /** The shift of the geometric mean, in seconds: times well under a second weigh about alike. */
 export const SHIFT_SECONDS = 1;
+/** The evidence rule (paired.ts): pseudo-pairs of shrinkage, standard errors of margin, distance weights. */
+export const SHRINKAGE = 3;
+export const CONFIDENCE = 1;
+export const DISTANCE_WEIGHTED = false;
+export const SCALE: EvidenceRule["scale"] = "log";
+export const PRIOR: EvidenceRule["prior"] = "class";
 
 export interface RankedSolver {
   solver: SolverName;
@@ -50,10 +64,18 @@ export interface RecommendInput {
   tuning?: Tuning;
 }
 
-export interface Tuning {
+export interface Tuning extends Partial<EvidenceRule> {
   k?: number;
   maxDistance?: number;
 }
+
+const ruleOf = (t: Tuning = {}): EvidenceRule => ({
+  shrinkage: t.shrinkage ?? SHRINKAGE,
+  confidence: t.confidence ?? CONFIDENCE,
+  distanceWeighted: t.distanceWeighted ?? DISTANCE_WEIGHTED,
+  scale: t.scale ?? SCALE,
+  prior: t.prior ?? PRIOR,
+});
 
 const SHORT_NAMES: Record<SolverName, string> = { scip: "SCIP", highs: "HiGHS", cbc: "CBC", glpk: "GLPK", jaos: "jaos" };
 /** A solver's name as a reason says it ("HiGHS"). */
@@ -146,31 +168,84 @@ export function recommend(input: RecommendInput): Recommendation | null {
       evidence,
     };
   }
-  return { solver: top.solver, reason: reasonOf(cls, basis, similar, ranking, candidates[0]!), basis, ranking, evidence };
+  const sameClass = (basis === "organization" ? input.organization : input.public).filter((o) => o.features.problem_class === cls);
+  const decision = decide(candidates, ranking, similar, ruleOf(input.tuning), sameClass);
+  // The chosen solver first; the others as ranked.
+  const ordered = [ranking.find((r) => r.solver === decision.solver)!, ...ranking.filter((r) => r.solver !== decision.solver)];
+  return { solver: decision.solver, reason: reasonOf(cls, basis, similar, ordered, decision), basis, ranking: ordered, evidence };
+}
+
+interface Decision {
+  solver: SolverName;
+  /** The solver the others were compared with: today's rule's choice, or the best expected where it ran on too few. */
+  reference: SolverName;
+  ruleChoice: SolverName;
+  /** The paired comparison that made it leave the reference, or the closest one that did not. */
+  paired: PairedComparison | null;
+}
+
+/**
+ * The reference is today's rule's choice where it ran on MIN_SIMILAR of the similar problems, else the
+ * best expected; another solver replaces it only when clearly faster (paired.ts), the clearest by time
+ * ratio first (ties by rule order).
+ */
+function decide(
+  candidates: readonly SolverName[],
+  ranking: readonly RankedSolver[],
+  similar: readonly Neighbour[],
+  rule: EvidenceRule,
+  sameClass: readonly Observation[],
+): Decision {
+  const ruleChoice = candidates[0]!;
+  const ruleEntry = ranking.find((r) => r.solver === ruleChoice)!;
+  const reference = ruleEntry.expected_seconds !== null ? ruleChoice : ranking[0]!.solver;
+  let best: PairedComparison | null = null;
+  let closest: PairedComparison | null = null;
+  for (const solver of candidates) {
+    if (solver === reference) continue;
+    const prior = rule.prior === "class" && rule.shrinkage > 0 ? classPrior(solver, reference, sameClass, SHIFT_SECONDS) : undefined;
+    const p = pairedComparison(solver, reference, similar, rule, { shift: SHIFT_SECONDS, minPairs: MIN_SIMILAR, classPrior: prior });
+    if (!p) continue;
+    if (p.clearly_faster && (!best || p.time_ratio < best.time_ratio)) best = p;
+    if (!closest || p.time_ratio < closest.time_ratio) closest = p;
+  }
+  return best ? { solver: best.solver, reference, ruleChoice, paired: best } : { solver: reference, reference, ruleChoice, paired: closest };
 }
 
 const fmtSeconds = (s: number) => `${Number(s.toPrecision(2))} s`;
 
-/** "HiGHS was fastest on 7 of the 9 most similar models you compared (LP, 10^3–10^4 rows); expected 0.4 s vs 1.2 s for SCIP." */
-function reasonOf(
-  cls: ProblemClass,
-  basis: "organization" | "public",
-  similar: { observation: Observation }[],
-  ranking: RankedSolver[],
-  ruleChoice: SolverName,
-): string {
+/**
+ * "CBC was fastest on 4 of the 5 most similar models you compared (MILP, 10^2–10^3 rows); expected 0.4 s vs
+ * 1.2 s for HiGHS.", or, when the default stayed for lack of clear evidence, "Kept HiGHS, the default for
+ * MILP: … CBC was faster on 3 of the 5 but not clearly (about 0.8× its time); more comparisons would tell."
+ */
+function reasonOf(cls: ProblemClass, basis: "organization" | "public", similar: readonly Neighbour[], ranking: RankedSolver[], d: Decision): string {
   const [top, next] = ranking as [RankedSolver, RankedSolver | undefined];
   const rows = similar.map((n) => 10 ** n.observation.features.log_constraints - 1);
   const low = Math.floor(Math.log10(Math.max(1, Math.min(...rows))));
   const high = Math.max(low + 1, Math.ceil(Math.log10(Math.max(1, ...rows))));
   const where = basis === "organization" ? "models you compared" : "models of the public benchmark";
+  // Kept the default while another solver looked faster on these few: say it was for lack of clear evidence.
+  const doubted =
+    d.solver === d.ruleChoice && d.paired !== null && !d.paired.clearly_faster && (d.paired.time_ratio < 1 || d.paired.faster_on > d.paired.pairs / 2);
+  if (doubted) {
+    const p = d.paired!;
+    return (
+      `Kept ${SHORT_NAMES[d.ruleChoice]}, the default for ${cls}, for lack of clear evidence: on the ${similar.length} most similar ${where} (${cls}, 10^${low}–10^${high} rows) ` +
+      `${SHORT_NAMES[p.solver]} was faster on ${p.faster_on} of ${p.pairs} (about ${p.time_ratio.toFixed(2)}× its time), not clearly enough for their spread; more comparisons would tell.`
+    );
+  }
   let text = `${SHORT_NAMES[top.solver]} was fastest on ${top.fastest_on} of the ${similar.length} most similar ${where} (${cls}, 10^${low}–10^${high} rows)`;
-  text +=
-    next?.expected_seconds != null
-      ? `; expected ${fmtSeconds(top.expected_seconds!)} vs ${fmtSeconds(next.expected_seconds)} for ${SHORT_NAMES[next.solver]}`
-      : `; expected ${fmtSeconds(top.expected_seconds!)}, and no other available solver ran on enough of them`;
-  const ruleEntry = ranking.find((r) => r.solver === ruleChoice);
-  if (ruleChoice !== top.solver && ruleEntry?.expected_seconds === null)
-    text += ` (${SHORT_NAMES[ruleChoice]}, the default for ${cls}, was not run on enough of them)`;
+  const expected = top.expected_seconds;
+  if (expected != null)
+    text +=
+      next?.expected_seconds != null
+        ? `; expected ${fmtSeconds(expected)} vs ${fmtSeconds(next.expected_seconds)} for ${SHORT_NAMES[next.solver]}`
+        : `; expected ${fmtSeconds(expected)}, and no other available solver ran on enough of them`;
+  if (d.paired?.clearly_faster && d.paired.against === d.ruleChoice)
+    text += `, clearly faster than ${SHORT_NAMES[d.ruleChoice]}, the default for ${cls} (faster on ${d.paired.faster_on} of ${d.paired.pairs}, about ${d.paired.time_ratio.toFixed(2)}× its time)`;
+  const ruleEntry = ranking.find((r) => r.solver === d.ruleChoice);
+  if (d.ruleChoice !== top.solver && ruleEntry?.expected_seconds === null)
+    text += ` (${SHORT_NAMES[d.ruleChoice]}, the default for ${cls}, was not run on enough of them)`;
   return `${text}.`;
 }

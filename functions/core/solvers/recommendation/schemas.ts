@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PROBLEM_CLASSES } from "../../problem/schema.js";
 import { SolverNameSchema } from "../types.js";
-import { K_NEAREST, MAX_DISTANCE, MIN_SIMILAR } from "./recommender.js";
+import { CONFIDENCE, K_NEAREST, MAX_DISTANCE, MIN_SIMILAR } from "./recommender.js";
 
 const EvidenceSchema = z.object({
   comparisons: z.number().int().describe("how many of the organization's finished comparisons (and matrix rows) the choice read, newest first"),
@@ -50,8 +50,10 @@ export const RecommendationSchema = AutoChoiceSchema.extend({
         runs: z.number().int().describe("how many of the similar problems it ran on"),
       }),
     )
-    .describe("every available solver able to run the class, fastest expected first; those without enough evidence after, in the default rule's order"),
+    .describe(
+      "every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order",
+    ),
 }).describe(
-  `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule`,
+  `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin)`,
 );
 export type RecommendationView = z.infer<typeof RecommendationSchema>;

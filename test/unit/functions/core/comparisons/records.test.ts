@@ -40,6 +40,10 @@ describe("newComparisonRecord", () => {
       problem_class: "LP",
       variable_count: 2,
       constraint_count: 2,
+      // The stats given had no nonzero or integer counts, and no structure was given.
+      nonzero_count: null,
+      integer_variable_count: null,
+      structure_counts: null,
       machine_note: null,
       solver_names: ["highs", "cbc"],
       results: ["highs", "cbc"].map(pendingRow),

@@ -80,10 +80,14 @@ describe("the recommender", () => {
     const highs = shiftedGeometricMean([5, 6, 4, 8]);
     expect(scip).toBeLessThan(highs);
     expect(scip).toBeGreaterThan(shiftedGeometricMean([0.5, 0.4, 5, 0.6]));
-    expect(r.solver).toBe("scip");
+    // One of SCIP's four ran out of time: too noisy to leave HiGHS, the default, with the stated margin.
+    expect(r.solver).toBe("highs");
+    expect(r.reason).toMatch(
+      /^Kept HiGHS, the default for LP, for lack of clear evidence: on the 4 most similar models you compared \(LP, 10\^2–10\^4 rows\) SCIP was faster on 3 of 4/,
+    );
     expect(r.ranking.slice(0, 2)).toEqual([
-      { solver: "scip", expected_seconds: scip, fastest_on: 3, runs: 4 },
       { solver: "highs", expected_seconds: highs, fastest_on: 1, runs: 4 },
+      { solver: "scip", expected_seconds: scip, fastest_on: 3, runs: 4 },
     ]);
     // The solvers never compared follow, in the default rule's order.
     expect(r.ranking.slice(2).map((e) => [e.solver, e.expected_seconds])).toEqual([
@@ -91,8 +95,14 @@ describe("the recommender", () => {
       ["jaos", null],
       ["glpk", null],
     ]);
-    expect(r.reason).toBe(
-      `SCIP was fastest on 3 of the 4 most similar models you compared (LP, 10^2–10^4 rows); expected ${Number(scip.toPrecision(2))} s vs ${Number(highs.toPrecision(2))} s for HiGHS.`,
+    // Without a margin it follows the expected times.
+    const bold = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { confidence: 0 } })!;
+    expect(bold.solver).toBe("scip");
+    expect(bold.ranking.slice(0, 2).map((e) => e.solver)).toEqual(["scip", "highs"]);
+    expect(bold.reason).toMatch(
+      new RegExp(
+        `^SCIP was fastest on 3 of the 4 most similar models you compared \\(LP, 10\\^2–10\\^4 rows\\); expected ${Number(scip.toPrecision(2))} s vs ${Number(highs.toPrecision(2))} s for HiGHS, clearly faster than HiGHS`,
+      ),
     );
   });
 

@@ -50,6 +50,15 @@ export class Contract {
     this.operations.sort((a, b) => a.params - b.params);
   }
 
+  /** The node at a JSON pointer into the document (`/components/responses/NotFound`). */
+  private resolve(at: string): Json | undefined {
+    return at
+      .split("/")
+      .slice(1)
+      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .reduce<Json | undefined>((node, key) => node?.[key], this.doc);
+  }
+
   private validator(ref: string): ValidateFunction {
     let v = this.validators.get(ref);
     if (!v) {
@@ -85,7 +94,11 @@ export class Contract {
       return;
     }
     count(op.id);
-    const documented = op.responses[String(response.status)] ?? op.responses.default;
+    const status = response.status in op.responses ? String(response.status) : "default";
+    // An error response is a `$ref` to a shared one in components.responses: its schema is read there.
+    const written: Json | undefined = op.responses[status];
+    const shared = typeof written?.$ref === "string" ? (written.$ref as string).replace(/^#/, "") : null;
+    const documented: Json | undefined = shared ? this.resolve(shared) : written;
     if (!documented) {
       throw new ContractViolation(
         `${where} (${op.id}): status ${response.status} is not documented; documented: ${Object.keys(op.responses).join(", ")}\n${response.text.slice(0, 800)}`,
@@ -96,13 +109,9 @@ export class Contract {
       if (response.text !== "") throw new ContractViolation(`${where} (${op.id}): the document says no body, got ${response.text.slice(0, 200)}`);
       return;
     }
-    const status = response.status in op.responses ? String(response.status) : "default";
     if (isJson && content["application/json"]) {
-      this.check(
-        `/${pointer("paths", op.template, op.method.toLowerCase(), "responses", status, "content", "application/json", "schema")}`,
-        response.body,
-        `${where} (${op.id})`,
-      );
+      const at = shared ?? `/${pointer("paths", op.template, op.method.toLowerCase(), "responses", status)}`;
+      this.check(`${at}/${pointer("content", "application/json", "schema")}`, response.body, `${where} (${op.id})`);
       return;
     }
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();

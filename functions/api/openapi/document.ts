@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { ERROR_NAMES, ERROR_REGISTRY, type ErrorName, errorBodySchema } from "../../core/errors.js";
+import { ERROR_NAMES, errorBodySchema } from "../../core/errors.js";
 import { type AnyRouteSpec, routeErrors } from "../http/route.js";
+import { ErrorResponses, errorComponent, headerRefs } from "./error-responses.js";
 
 /**
  * The OpenAPI 3.1 document, generated from the routes' declarations: their zod schemas (the single
  * source of shapes), their policy (security, rate-limit headers) and the error names each answers,
- * whose bodies come from the error registry. JSON Schema 2020-12 is OpenAPI 3.1's schema dialect, so
+ * whose bodies come from the error registry and whose responses are written once, in
+ * `components.responses` (error-responses.ts). JSON Schema 2020-12 is OpenAPI 3.1's schema dialect, so
  * zod's output is used as it is; every object a response carries is closed (`additionalProperties:
  * false`), so a field the service sends and the document does not name is a contract break.
  */
@@ -18,15 +20,6 @@ function schema(s: z.ZodType, io: "input" | "output"): Json {
 }
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
-
-/** The component name of an error's body: `not_found` → `NotFound`. */
-export const errorComponent = (name: ErrorName): string =>
-  name
-    .split("_")
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("");
-
-const ref = (component: string) => ({ $ref: `#/components/schemas/${component}` });
 
 const integerHeader = (description: string) => ({ description, schema: { type: "integer" } });
 
@@ -50,8 +43,6 @@ export const RESPONSE_HEADERS = {
 type HeaderName = keyof typeof RESPONSE_HEADERS;
 const RATE_LIMIT_HEADERS: HeaderName[] = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"];
 
-const headerRefs = (names: HeaderName[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
-
 function parameters(spec: AnyRouteSpec): Json[] {
   const out: Json[] = [];
   const add = (s: z.ZodType | undefined, where: "path" | "query") => {
@@ -63,25 +54,6 @@ function parameters(spec: AnyRouteSpec): Json[] {
   };
   add(spec.params, "path");
   add(spec.query, "query");
-  return out;
-}
-
-/** The error responses of an operation, one per status, each body one of its names' schemas. */
-function errorResponses(names: ErrorName[], headers: HeaderName[]): Json {
-  const byStatus = new Map<number, ErrorName[]>();
-  for (const name of names) {
-    const status = ERROR_REGISTRY[name].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
-  }
-  const out: Json = {};
-  for (const [status, group] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-    const bodies = group.map((n) => ref(errorComponent(n)));
-    out[String(status)] = {
-      description: group.map((n) => `${n}: ${ERROR_REGISTRY[n].description}`).join(" "),
-      headers: headerRefs(status === 429 ? [...headers, "Retry-After"] : headers),
-      content: { "application/json": { schema: bodies.length === 1 ? bodies[0] : { oneOf: bodies } } },
-    };
-  }
   return out;
 }
 
@@ -102,8 +74,12 @@ const SECURITY: Record<AnyRouteSpec["access"], Json[]> = {
 
 export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; serverUrl?: string }): Json {
   const paths: Record<string, Json> = {};
+  const rated: HeaderName[] = ["X-Request-Id", ...RATE_LIMIT_HEADERS];
+  const rateExempt: HeaderName[] = ["X-Request-Id"];
+  const errorResponses = new ErrorResponses({ rated, rateExempt });
   for (const spec of routes) {
-    const headers: HeaderName[] = spec.rateClass === "exempt" ? ["X-Request-Id"] : ["X-Request-Id", ...RATE_LIMIT_HEADERS];
+    const exempt = spec.rateClass === "exempt";
+    const headers = exempt ? rateExempt : rated;
     const responses: Json = {};
     for (const [status, r] of Object.entries(spec.responses)) {
       const contentType = r.contentType ?? "application/json";
@@ -117,7 +93,7 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
             : {}),
       };
     }
-    Object.assign(responses, errorResponses(routeErrors(spec), headers));
+    Object.assign(responses, errorResponses.forOperation(routeErrors(spec), exempt));
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
@@ -148,7 +124,7 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
       title: "Incumbent API",
       version: info.version,
       description:
-        "Solve, compare and trigger LP/MILP solves. Every error name has its own body schema (components.schemas); a path answered with another method gets 405 MethodNotAllowed with Allow, an unknown path 404 NotFound. Every response but health's carries the rate-limit headers.",
+        "Solve, compare and trigger LP/MILP solves. Every error name has its own body schema (components.schemas); each operation's error responses point at the shared ones in components.responses, named by the error names each status may carry; a path answered with another method gets 405 MethodNotAllowed with Allow, an unknown path 404 NotFound. Every response but health's carries the rate-limit headers.",
     },
     // A relative URL: the API is on the host that serves this document (OpenAPI 3.1, Server Object).
     servers: [info.serverUrl ? { url: info.serverUrl } : { url: "/", description: "The host serving this document" }],
@@ -169,6 +145,7 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
         },
       },
       headers: RESPONSE_HEADERS,
+      responses: errorResponses.all(),
       schemas: Object.fromEntries(ERROR_NAMES.map((name) => [errorComponent(name), schema(errorBodySchema(name), "output")])),
     },
   };

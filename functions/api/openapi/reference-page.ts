@@ -35,6 +35,12 @@ function fields(s: Json | undefined, depth = 0): string {
   return `<table>${rows}</table>`;
 }
 
+/** A response as written, or the shared one in `components.responses` it points at (the error responses). */
+function sharedResponse(doc: Json, r: Json): Json {
+  const prefix = "#/components/responses/";
+  return typeof r.$ref === "string" && r.$ref.startsWith(prefix) ? (doc.components?.responses?.[r.$ref.slice(prefix.length)] ?? r) : r;
+}
+
 export function renderReference(doc: Json): string {
   const sections: string[] = [];
   const byTag = new Map<string, string[]>();
@@ -44,6 +50,7 @@ export function renderReference(doc: Json): string {
       const params = (op.parameters ?? []) as Json[];
       const body = op.requestBody?.content?.["application/json"]?.schema;
       const responses = Object.entries<Json>(op.responses ?? {})
+        .map(([status, r]) => [status, sharedResponse(doc, r)] as const)
         .map(([status, r]) => `<li><code>${esc(status)}</code> ${esc(r.description)}${fields(r.content?.["application/json"]?.schema)}</li>`)
         .join("");
       const html = `<section id="${esc(op.operationId)}"><h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>

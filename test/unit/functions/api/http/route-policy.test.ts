@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { routeErrors, routesOf } from "../../../../../functions/api/http/route.js";
-import { buildOpenApi, errorComponent } from "../../../../../functions/api/openapi/document.js";
+import { buildOpenApi } from "../../../../../functions/api/openapi/document.js";
+import { errorComponent } from "../../../../../functions/api/openapi/error-responses.js";
 import { CONSOLE_PATHS } from "../../../../../functions/api/routes/console.js";
 import { ROLES } from "../../../../../functions/core/auth/roles.js";
 import { ERROR_NAMES, ERROR_REGISTRY, type ErrorName } from "../../../../../functions/core/errors.js";
@@ -46,6 +47,28 @@ describe("the OpenAPI document lists, for every operation, exactly the errors it
   const doc = buildOpenApi(specs, { version: "test" }) as any;
   const components = doc.components.schemas as Record<string, unknown>;
 
+  const sharedResponse = (ref: string) => {
+    const prefix = "#/components/responses/";
+    expect(ref.startsWith(prefix), ref).toBe(true);
+    return doc.components.responses[ref.slice(prefix.length)];
+  };
+
+  it("writes each error response once, named by its error names, and every one is used", () => {
+    const used = new Set(
+      Object.values<any>(doc.paths)
+        .flatMap((methods) => Object.values<any>(methods))
+        .flatMap((op) => Object.values<any>(op.responses))
+        .map((r) => r.$ref)
+        .filter(Boolean),
+    );
+    const written = Object.keys(doc.components.responses).map((name) => `#/components/responses/${name}`);
+    expect(written.sort()).toEqual([...used].sort());
+    expect(doc.components.responses.NotFound.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/NotFound" });
+    const conflict = doc.components.responses.ConflictOrTriggerDisabled;
+    expect(conflict.content["application/json"].schema.oneOf).toHaveLength(2);
+    expect(doc.components.responses.InternalErrorRateExempt.headers).toEqual({ "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } });
+  });
+
   it("has one body schema per error name, generated from the registry", () => {
     for (const name of ERROR_NAMES) expect(components[errorComponent(name)], name).toBeDefined();
     expect(components.NoSolverCanRunThisModel).toMatchObject({ properties: { reasons: { type: "object" } }, additionalProperties: false });
@@ -55,7 +78,7 @@ describe("the OpenAPI document lists, for every operation, exactly the errors it
   });
 
   it("resolves every $ref it holds, and gives every operation a success response and a unique id", () => {
-    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(schemas|headers)\/([^"]+)"/g)];
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(schemas|headers|responses)\/([^"]+)"/g)];
     expect(refs.length).toBeGreaterThan(100);
     for (const [, kind, name] of refs) expect(doc.components[kind!][name!], `${kind}/${name}`).toBeDefined();
     const ids = specs.map((s) => s.operationId);
@@ -73,16 +96,19 @@ describe("the OpenAPI document lists, for every operation, exactly the errors it
     for (const [status, response] of Object.entries<any>(op.responses)) {
       // A declared response (MCP's transport answers JSON-RPC errors itself) is not a registry error.
       if (Number(status) < 400 || status in spec.responses) continue;
-      const body = response.content["application/json"].schema;
+      // Written once in components.responses, named by the error names the status may carry.
+      const shared = sharedResponse(response.$ref);
+      const body = shared.content["application/json"].schema;
       const refs: string[] = (body.oneOf ?? [body]).map((r: { $ref: string }) => r.$ref.split("/").pop());
       for (const r of refs) {
         const name = ERROR_NAMES.find((n) => errorComponent(n) === r) as ErrorName;
         expect(ERROR_REGISTRY[name].status, `${r} under ${status}`).toBe(Number(status));
         documented.push(name);
       }
-      expect(Object.keys(response.headers)).toContain("X-Request-Id");
-      if (spec.rateClass !== "exempt") expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(["X-RateLimit-Limit", "RateLimit-Policy"]));
-      if (status === "429") expect(Object.keys(response.headers)).toContain("Retry-After");
+      expect(Object.keys(shared.headers)).toContain("X-Request-Id");
+      if (spec.rateClass !== "exempt") expect(Object.keys(shared.headers)).toEqual(expect.arrayContaining(["X-RateLimit-Limit", "RateLimit-Policy"]));
+      else expect(Object.keys(shared.headers)).not.toContain("X-RateLimit-Limit");
+      if (status === "429") expect(Object.keys(shared.headers)).toContain("Retry-After");
     }
     expect(documented.sort()).toEqual(routeErrors(spec).sort());
   });

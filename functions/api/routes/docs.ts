@@ -6,7 +6,7 @@ import { buildOpenApi } from "../openapi/document.js";
 import { renderReference } from "../openapi/reference-page.js";
 
 export function registerDocsRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "config">): void {
-  // Built and serialized once per process: the document is about 1 MB, and an anonymous request must not
+  // Built and serialized once per process: the document is about 0.5 MB, and an anonymous request must not
   // cost its serialization each time (it used to be most of the API's CPU under a fuzz of this route).
   let cached: { json: string; html: string } | null = null;
   const build = (version: string) => {

@@ -21,6 +21,7 @@
  */
 import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationOptions, type EliminationResult } from "./markowitz.js";
+import { Reach } from "./reach.js";
 import { SparseLists } from "./sparse-lists.js";
 
 /** Spike entries below this are roundoff and are not stored. */
@@ -29,6 +30,17 @@ const DROP_TOL = 1e-14;
 export const MAX_UPDATES = 100;
 /** An update whose new diagonal disagrees with α_r·(old diagonal) beyond this is refused. */
 const UPDATE_CHECK = 1e-6;
+/**
+ * A solve given its right-hand side's nonzero list runs hyper-sparse (symbolic search, then only the
+ * reached entries) when that list and the recent results of its kind are at most this share of m, as
+ * HiGHS switches on predicted density. Counts, not timings, decide: the choice is deterministic.
+ */
+export const HYPER_DENSITY = 0.1;
+/** Weight of the newest result in the running result density of each solve kind. */
+const DENSITY_WEIGHT = 0.05;
+
+/** How solves given a nonzero list choose: by predicted density, or forced (tests). */
+export type HyperMode = "auto" | "always" | "never";
 
 export interface FactorStats {
   /** Basis positions whose column was dependent and was replaced by a unit column. */
@@ -67,6 +79,20 @@ export class LuFactor {
   /** Default destination of the solves' nonzero lists. */
   private readonly nonzeros: Int32Array;
   private readonly pairWork: Float64Array;
+  // hyper-sparse solves: L's step of each row, L's entry count per step, Lᵀ by row (scatter form)
+  private tOfRow: Int32Array;
+  private lLength: Int32Array;
+  private ltStart: Int32Array;
+  private ltLength: Int32Array;
+  private ltTarget: Int32Array;
+  private ltValue: Float64Array;
+  private readonly reach: Reach;
+  private readonly pattern: Int32Array;
+  private readonly listed: Uint8Array;
+  /** Running shares of m of the FTRAN and BTRAN results of solves given a nonzero list. */
+  private ftranDensity = 0;
+  private btranDensity = 0;
+  hyperMode: HyperMode = "auto";
 
   constructor(m: number) {
     this.m = m;
@@ -85,6 +111,15 @@ export class LuFactor {
     this.nonzeros = new Int32Array(m);
     this.pairWork = new Float64Array(m);
     this.rStart.push(0);
+    this.tOfRow = new Int32Array(m);
+    this.lLength = new Int32Array(m);
+    this.ltStart = new Int32Array(m);
+    this.ltLength = new Int32Array(m);
+    this.ltTarget = new Int32Array(0);
+    this.ltValue = new Float64Array(0);
+    this.reach = new Reach(m);
+    this.pattern = new Int32Array(m);
+    this.listed = new Uint8Array(m);
   }
 
   get updateCount(): number {
@@ -107,6 +142,7 @@ export class LuFactor {
     this.lStart = result.lStart;
     this.lIndex = result.lIndex;
     this.lValue = result.lValue;
+    this.indexL();
     this.loadU(result);
     this.rRow.clear();
     this.rStart.clear();
@@ -120,6 +156,46 @@ export class LuFactor {
       nnzL: this.lIndex.length,
       nnzU: this.nnzUFactored,
     };
+  }
+
+  /** L's step of each row and L transposed (row i: the steps' pivot rows it feeds), for hyper-sparse solves. */
+  private indexL(): void {
+    const m = this.m;
+    const { lRow, lStart, tOfRow, lLength, ltStart, ltLength } = this;
+    const lIndex = this.lIndex.data;
+    const lValue = this.lValue.data;
+    ltLength.fill(0);
+    for (let t = 0; t < m; t++) {
+      tOfRow[lRow[t]] = t;
+      lLength[t] = lStart[t + 1] - lStart[t];
+      for (let k = lStart[t]; k < lStart[t + 1]; k++) ltLength[lIndex[k]]++;
+    }
+    const nnz = lStart[m];
+    if (this.ltTarget.length < nnz) {
+      this.ltTarget = new Int32Array(nnz);
+      this.ltValue = new Float64Array(nnz);
+    }
+    let at = 0;
+    for (let i = 0; i < m; i++) {
+      ltStart[i] = at;
+      at += ltLength[i];
+      ltLength[i] = 0;
+    }
+    const { ltTarget, ltValue } = this;
+    for (let t = 0; t < m; t++) {
+      for (let k = lStart[t]; k < lStart[t + 1]; k++) {
+        const i = lIndex[k];
+        const q = ltStart[i] + ltLength[i]++;
+        ltTarget[q] = lRow[t];
+        ltValue[q] = lValue[k];
+      }
+    }
+  }
+
+  /** Whether a solve whose right-hand side has `count` listed nonzeros runs hyper-sparse. */
+  private goesHyper(count: number, recentDensity: number): boolean {
+    if (this.hyperMode !== "auto") return this.hyperMode === "always";
+    return count <= HYPER_DENSITY * this.m && recentDensity <= HYPER_DENSITY;
   }
 
   /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
@@ -164,9 +240,20 @@ export class LuFactor {
    * Solves B x = b in place: `rhs` holds b by row on entry and x by basis position on exit. With
    * `keepSpike`, the partially transformed vector (after L and the row etas) is saved for `update`.
    * The positions of x's nonzeros are written to `nonzeros` (when given) and their count returned; the
-   * list comes from the U pass itself, so callers can work in O(nonzeros) afterwards.
+   * list comes from the U pass itself, so callers can work in O(nonzeros) afterwards. Callers that
+   * know b's nonzero rows pass them (`rhsRows[0 .. rhsCount)`, duplicates allowed): when they and the
+   * recent results are sparse, the solve runs hyper-sparse.
    */
-  ftran(rhs: Float64Array, keepSpike = false, nonzeros: Int32Array = this.nonzeros): number {
+  ftran(rhs: Float64Array, keepSpike = false, nonzeros: Int32Array = this.nonzeros, rhsRows?: Int32Array, rhsCount = 0): number {
+    if (rhsRows === undefined) return this.ftranDense(rhs, keepSpike, nonzeros);
+    const count = this.goesHyper(rhsCount, this.ftranDensity)
+      ? this.ftranHyper(rhs, rhsRows, rhsCount, keepSpike, nonzeros)
+      : this.ftranDense(rhs, keepSpike, nonzeros);
+    this.ftranDensity += DENSITY_WEIGHT * (count / this.m - this.ftranDensity);
+    return count;
+  }
+
+  private ftranDense(rhs: Float64Array, keepSpike: boolean, nonzeros: Int32Array): number {
     const m = this.m;
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
@@ -213,9 +300,33 @@ export class LuFactor {
    * each L, row-eta and U entry is loaded once for both right-hand sides, which halves the memory
    * traffic when both are dense (pilot87: 73 %). `col` is solved as by `ftran(col, true, colNonzeros)`
    * (its spike kept for the update) and `other` as by `ftran(other)`, with the same arithmetic; returns
-   * the count of col's nonzeros.
+   * the count of col's nonzeros. With both right-hand sides' nonzero rows given and sparse, the two
+   * are solved hyper-sparse one after the other instead.
    */
-  ftranPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
+  ftranPair(
+    col: Float64Array,
+    colNonzeros: Int32Array,
+    other: Float64Array,
+    colRows?: Int32Array,
+    colRhsCount = 0,
+    otherRows?: Int32Array,
+    otherRhsCount = 0,
+  ): number {
+    if (colRows !== undefined && otherRows !== undefined) {
+      const density = this.ftranDensity;
+      if (this.goesHyper(Math.max(colRhsCount, otherRhsCount), density)) {
+        const count = this.ftranHyper(col, colRows, colRhsCount, true, colNonzeros);
+        const otherCount = this.ftranHyper(other, otherRows, otherRhsCount, false, this.nonzeros);
+        this.ftranDensity += DENSITY_WEIGHT * (Math.max(count, otherCount) / this.m - this.ftranDensity);
+        return count;
+      }
+    }
+    const count = this.ftranPairDense(col, colNonzeros, other);
+    this.ftranDensity += DENSITY_WEIGHT * (count / this.m - this.ftranDensity);
+    return count;
+  }
+
+  private ftranPairDense(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
     // each pass in its own method: a cold process optimises them after a few calls instead of
     // running one long method interpreted until on-stack replacement
     this.lowerPair(col, other);
@@ -310,8 +421,16 @@ export class LuFactor {
   /**
    * Solves Bᵀ y = c in place: `rhs` holds c by basis position on entry and y by row on exit. The rows
    * of y's nonzeros, in increasing order, are written to `nonzeros` (when given); returns their count.
+   * Callers that know c's nonzero positions pass them (as `ftran`'s `rhsRows`).
    */
-  btran(rhs: Float64Array, nonzeros: Int32Array = this.nonzeros): number {
+  btran(rhs: Float64Array, nonzeros: Int32Array = this.nonzeros, rhsPositions?: Int32Array, rhsCount = 0): number {
+    if (rhsPositions === undefined) return this.btranDense(rhs, nonzeros);
+    const count = this.goesHyper(rhsCount, this.btranDensity) ? this.btranHyper(rhs, rhsPositions, rhsCount, nonzeros) : this.btranDense(rhs, nonzeros);
+    this.btranDensity += DENSITY_WEIGHT * (count / this.m - this.btranDensity);
+    return count;
+  }
+
+  private btranDense(rhs: Float64Array, nonzeros: Int32Array): number {
     const m = this.m;
     const work = this.work;
     const { start, length, key, value } = this.uRows;
@@ -350,6 +469,159 @@ export class LuFactor {
       work[i] = 0;
       nonzeros[count++] = i;
     }
+    return count;
+  }
+
+  /**
+   * `ftran` over the reached rows only: the rows reachable from b's in L's graph (in topological
+   * order), the row etas (which may add their own rows), then the rows reachable from those in U's.
+   */
+  private ftranHyper(rhs: Float64Array, rhsRows: Int32Array, rhsCount: number, keepSpike: boolean, nonzeros: Int32Array): number {
+    const m = this.m;
+    const reach = this.reach;
+    const topo = reach.topo;
+    const pattern = this.pattern;
+    const lIndex = this.lIndex.data;
+    const lValue = this.lValue.data;
+    const { lStart, tOfRow } = this;
+    let top = reach.search(rhsRows, rhsCount, tOfRow, lStart, this.lLength, lIndex);
+    let count = 0;
+    for (let c = top; c < m; c++) {
+      const i = topo[c];
+      pattern[count++] = i;
+      const v = rhs[i];
+      if (v === 0) continue;
+      const t = tOfRow[i];
+      for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
+    }
+    if (this.rRow.length > 0) count = this.applyRowEtasListed(rhs, pattern, count);
+    if (keepSpike) {
+      this.spike.set(rhs);
+      this.spikeValid = true;
+    }
+    const work = this.work;
+    const { start, length, key, value } = this.uCols;
+    const { diag, posOfRow } = this;
+    top = reach.search(pattern, count, posOfRow, start, length, key);
+    let out = 0;
+    for (let c = top; c < m; c++) {
+      const p = topo[c];
+      let v = rhs[p];
+      if (v === 0) continue;
+      rhs[p] = 0;
+      v /= diag[p];
+      const pos = posOfRow[p];
+      work[pos] = v;
+      nonzeros[out++] = pos;
+      const b = start[pos];
+      const e = b + length[pos];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
+    }
+    // the reached rows were zeroed above; the rows outside the search were zero throughout
+    for (let c = 0; c < out; c++) {
+      const pos = nonzeros[c];
+      rhs[pos] = work[pos];
+      work[pos] = 0;
+    }
+    return out;
+  }
+
+  /**
+   * `btran` over the reached entries only: U's rows reachable from c's positions, the transposed row
+   * etas, then Lᵀ in scatter form from the rows reached so far. The result's rows are sorted, as the
+   * dense pass lists them.
+   */
+  private btranHyper(rhs: Float64Array, rhsPositions: Int32Array, rhsCount: number, nonzeros: Int32Array): number {
+    const m = this.m;
+    const reach = this.reach;
+    const topo = reach.topo;
+    const pattern = this.pattern;
+    const work = this.work;
+    const { start, length, key, value } = this.uRows;
+    const { diag, rowOfPos } = this;
+    let top = reach.search(rhsPositions, rhsCount, rowOfPos, start, length, key);
+    let count = 0;
+    for (let c = top; c < m; c++) {
+      const pos = topo[c];
+      let v = rhs[pos];
+      if (v === 0) continue;
+      rhs[pos] = 0;
+      const p = rowOfPos[pos];
+      v /= diag[p];
+      work[p] = v;
+      pattern[count++] = p;
+      const b = start[p];
+      const e = b + length[p];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
+    }
+    if (this.rRow.length > 0) count = this.applyRowEtasTransposedListed(work, pattern, count);
+    const { ltStart, ltLength, ltTarget, ltValue } = this;
+    top = reach.search(pattern, count, null, ltStart, ltLength, ltTarget);
+    let out = 0;
+    for (let c = top; c < m; c++) {
+      const i = topo[c];
+      const v = work[i];
+      if (v === 0) continue;
+      const b = ltStart[i];
+      const e = b + ltLength[i];
+      for (let k = b; k < e; k++) work[ltTarget[k]] -= ltValue[k] * v;
+    }
+    for (let c = top; c < m; c++) {
+      const i = topo[c];
+      const v = work[i];
+      if (v === 0) continue;
+      rhs[i] = v;
+      work[i] = 0;
+      nonzeros[out++] = i;
+    }
+    nonzeros.subarray(0, out).sort();
+    return out;
+  }
+
+  /** `applyRowEtas` keeping the list of rows that may be nonzero (an eta's row joins it); returns its length. */
+  private applyRowEtasListed(rhs: Float64Array, list: Int32Array, count: number): number {
+    const listed = this.listed;
+    for (let c = 0; c < count; c++) listed[list[c]] = 1;
+    const etas = this.rRow.length;
+    const rRow = this.rRow.data;
+    const rStart = this.rStart.data;
+    const rIndex = this.rIndex.data;
+    const rValue = this.rValue.data;
+    for (let e = 0; e < etas; e++) {
+      const p = rRow[e];
+      let s = rhs[p];
+      for (let k = rStart[e]; k < rStart[e + 1]; k++) s -= rValue[k] * rhs[rIndex[k]];
+      rhs[p] = s;
+      if (s !== 0 && listed[p] === 0) {
+        listed[p] = 1;
+        list[count++] = p;
+      }
+    }
+    for (let c = 0; c < count; c++) listed[list[c]] = 0;
+    return count;
+  }
+
+  /** `applyRowEtasTransposed` keeping the list of rows that may be nonzero; returns its length. */
+  private applyRowEtasTransposedListed(w: Float64Array, list: Int32Array, count: number): number {
+    const listed = this.listed;
+    for (let c = 0; c < count; c++) listed[list[c]] = 1;
+    const rRow = this.rRow.data;
+    const rStart = this.rStart.data;
+    const rIndex = this.rIndex.data;
+    const rValue = this.rValue.data;
+    for (let e = this.rRow.length - 1; e >= 0; e--) {
+      const v = w[rRow[e]];
+      if (v === 0) continue;
+      for (let k = rStart[e]; k < rStart[e + 1]; k++) {
+        const i = rIndex[k];
+        w[i] -= rValue[k] * v;
+        if (listed[i] === 0) {
+          listed[i] = 1;
+          list[count++] = i;
+        }
+      }
+    }
+    for (let c = 0; c < count; c++) listed[list[c]] = 0;
     return count;
   }
 

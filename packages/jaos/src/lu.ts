@@ -21,6 +21,7 @@
  */
 import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationOptions, type EliminationResult } from "./markowitz.js";
+import { IndexHeap } from "./index-heap.js";
 import { Reach } from "./reach.js";
 import { SparseLists } from "./sparse-lists.js";
 
@@ -59,7 +60,12 @@ export class LuFactor {
   private lIndex = new GrowableI32();
   private lValue = new GrowableF64();
   // U with its pivot structure
+  /**
+   * The pivot rows in order, order[0 .. orderEnd); an update appends its row at orderEnd and leaves −1
+   * where the row was, so that it costs nothing per row passed (compacted when the room runs out).
+   */
   private readonly order: Int32Array;
+  private orderEnd: number;
   private readonly orderIndex: Int32Array;
   private readonly posOfRow: Int32Array;
   private readonly rowOfPos: Int32Array;
@@ -74,6 +80,10 @@ export class LuFactor {
   private readonly rValue = new GrowableF64();
   private readonly spike: Float64Array;
   private spikeValid = false;
+  /** Rows that may hold the spike's nonzeros, increasing (spikeRows[0 .. spikeCount)), or −1: any row. */
+  private readonly spikeRows: Int32Array;
+  private spikeCount = -1;
+  private readonly rowHeap: IndexHeap;
   private readonly work: Float64Array;
   private readonly work2: Float64Array;
   /** Default destination of the solves' nonzero lists. */
@@ -98,7 +108,8 @@ export class LuFactor {
     this.m = m;
     this.lRow = new Int32Array(m);
     this.lStart = new Int32Array(m + 1);
-    this.order = new Int32Array(m);
+    this.order = new Int32Array(m + MAX_UPDATES);
+    this.orderEnd = m;
     this.orderIndex = new Int32Array(m);
     this.posOfRow = new Int32Array(m);
     this.rowOfPos = new Int32Array(m);
@@ -106,6 +117,8 @@ export class LuFactor {
     this.uRows = new SparseLists(m, 4 * m);
     this.uCols = new SparseLists(m, 4 * m);
     this.spike = new Float64Array(m);
+    this.spikeRows = new Int32Array(m);
+    this.rowHeap = new IndexHeap(m);
     this.work = new Float64Array(m);
     this.work2 = new Float64Array(m);
     this.nonzeros = new Int32Array(m);
@@ -209,6 +222,7 @@ export class LuFactor {
       const p = r.pivotRow[t];
       this.order[t] = p;
       this.orderIndex[p] = t;
+      this.orderEnd = m;
       this.posOfRow[p] = r.pivotCol[t];
       this.rowOfPos[r.pivotCol[t]] = p;
       this.diag[p] = r.pivotValue[t];
@@ -268,13 +282,15 @@ export class LuFactor {
     if (keepSpike) {
       this.spike.set(rhs);
       this.spikeValid = true;
+      this.spikeCount = -1;
     }
     const work = this.work;
     const { start, length, key, value } = this.uCols;
     const { order, diag, posOfRow } = this;
     let count = 0;
-    for (let idx = m - 1; idx >= 0; idx--) {
+    for (let idx = this.orderEnd - 1; idx >= 0; idx--) {
       const p = order[idx];
+      if (p < 0) continue;
       let v = rhs[p];
       if (v === 0) continue;
       rhs[p] = 0;
@@ -333,6 +349,7 @@ export class LuFactor {
     if (this.rRow.length > 0) this.applyRowEtasPair(col, other);
     this.spike.set(col);
     this.spikeValid = true;
+    this.spikeCount = -1;
     return this.upperPair(col, colNonzeros, other);
   }
 
@@ -372,8 +389,9 @@ export class LuFactor {
     const { order, diag, posOfRow } = this;
     let countA = 0;
     let countB = 0;
-    for (let idx = m - 1; idx >= 0; idx--) {
+    for (let idx = this.orderEnd - 1; idx >= 0; idx--) {
       const p = order[idx];
+      if (p < 0) continue;
       let va = col[p];
       let vb = other[p];
       if (va === 0 && vb === 0) continue;
@@ -435,8 +453,9 @@ export class LuFactor {
     const work = this.work;
     const { start, length, key, value } = this.uRows;
     const { order, diag, posOfRow } = this;
-    for (let idx = 0; idx < m; idx++) {
+    for (let idx = 0; idx < this.orderEnd; idx++) {
       const p = order[idx];
+      if (p < 0) continue;
       const pos = posOfRow[p];
       let v = rhs[pos];
       if (v === 0) continue;
@@ -498,6 +517,9 @@ export class LuFactor {
     if (keepSpike) {
       this.spike.set(rhs);
       this.spikeValid = true;
+      this.spikeRows.set(pattern.subarray(0, count));
+      this.spikeRows.subarray(0, count).sort();
+      this.spikeCount = count;
     }
     const work = this.work;
     const { start, length, key, value } = this.uCols;
@@ -705,14 +727,21 @@ export class LuFactor {
    * multipliers are appended to the row-eta arrays. Returns the new diagonal (spike_p − Σ μ·spike_s).
    */
   private eliminatePivotRow(p: number): number {
-    const m = this.m;
     const spike = this.spike;
     const rows = this.uRows;
     const w = this.work2;
-    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
+    const { orderIndex, rowOfPos } = this;
+    // the rows to eliminate with, smallest pivot index first: those of row p's entries and of the fill
+    const heap = this.rowHeap;
+    heap.clear();
+    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) {
+      const pos = rows.key[q];
+      w[pos] = rows.value[q];
+      heap.push(rowOfPos[pos], orderIndex);
+    }
     let newDiag = spike[p];
-    for (let idx = this.orderIndex[p] + 1; idx < m; idx++) {
-      const s = this.order[idx];
+    while (heap.size > 0) {
+      const s = heap.pop(orderIndex);
       const pos = this.posOfRow[s];
       const v = w[pos];
       if (v === 0) continue;
@@ -721,7 +750,11 @@ export class LuFactor {
       this.rIndex.push(s);
       this.rValue.push(mu);
       newDiag -= mu * spike[s];
-      for (let q = rows.start[s], e = q + rows.length[s]; q < e; q++) w[rows.key[q]] -= mu * rows.value[q];
+      for (let q = rows.start[s], e = q + rows.length[s]; q < e; q++) {
+        const to = rows.key[q];
+        w[to] -= mu * rows.value[q];
+        heap.push(rowOfPos[to], orderIndex);
+      }
     }
     return newDiag;
   }
@@ -736,19 +769,36 @@ export class LuFactor {
     rows.clear(p);
     for (let q = cols.start[r], e = q + cols.length[r]; q < e; q++) rows.remove(cols.key[q], r);
     cols.clear(r);
-    for (let i = 0; i < m; i++) {
-      const v = spike[i];
-      if (i === p || (v < DROP_TOL && v > -DROP_TOL)) continue;
-      cols.push(r, i, v);
-      rows.push(i, r, v);
+    if (this.spikeCount < 0) {
+      for (let i = 0; i < m; i++) this.pushSpikeEntry(p, r, i);
+    } else {
+      const list = this.spikeRows;
+      for (let c = 0; c < this.spikeCount; c++) this.pushSpikeEntry(p, r, list[c]);
     }
     this.diag[p] = newDiag;
-    for (let idx = this.orderIndex[p]; idx < m - 1; idx++) {
-      const s = this.order[idx + 1];
-      this.order[idx] = s;
-      this.orderIndex[s] = idx;
+    if (this.orderEnd === this.order.length) this.compactOrder();
+    this.order[this.orderIndex[p]] = -1;
+    this.order[this.orderEnd] = p;
+    this.orderIndex[p] = this.orderEnd++;
+  }
+
+  /** The spike's entry in row i joins U as column r's (unless it is the diagonal's or roundoff). */
+  private pushSpikeEntry(p: number, r: number, i: number): void {
+    const v = this.spike[i];
+    if (i === p || (v < DROP_TOL && v > -DROP_TOL)) return;
+    this.uCols.push(r, i, v);
+    this.uRows.push(i, r, v);
+  }
+
+  /** The pivot order without its holes (more updates than MAX_UPDATES between factorisations). */
+  private compactOrder(): void {
+    let at = 0;
+    for (let idx = 0; idx < this.orderEnd; idx++) {
+      const p = this.order[idx];
+      if (p < 0) continue;
+      this.order[at] = p;
+      this.orderIndex[p] = at++;
     }
-    this.order[m - 1] = p;
-    this.orderIndex[p] = m - 1;
+    this.orderEnd = at;
   }
 }

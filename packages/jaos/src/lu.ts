@@ -37,6 +37,11 @@ const UPDATE_CHECK = 1e-6;
  * HiGHS switches on predicted density. Counts, not timings, decide: the choice is deterministic.
  */
 export const HYPER_DENSITY = 0.1;
+/**
+ * The update's elimination takes the rows it touches from a heap unless the pivot row's entry count
+ * times this exceeds the rows after it (then it fills most of them and a scan in order is cheaper).
+ */
+const HEAP_FACTOR = 16;
 /** Weight of the newest result in the running result density of each solve kind. */
 const DENSITY_WEIGHT = 0.05;
 
@@ -727,6 +732,8 @@ export class LuFactor {
    * multipliers are appended to the row-eta arrays. Returns the new diagonal (spike_p − Σ μ·spike_s).
    */
   private eliminatePivotRow(p: number): number {
+    // a long row fills most rows after it: scanning them in order is cheaper than a heap
+    if (HEAP_FACTOR * this.uRows.length[p] > this.orderEnd - this.orderIndex[p]) return this.eliminatePivotRowByScan(p);
     const spike = this.spike;
     const rows = this.uRows;
     const w = this.work2;
@@ -755,6 +762,30 @@ export class LuFactor {
         w[to] -= mu * rows.value[q];
         heap.push(rowOfPos[to], orderIndex);
       }
+    }
+    return newDiag;
+  }
+
+  /** `eliminatePivotRow` by a scan of every row after p in pivot order (the same arithmetic). */
+  private eliminatePivotRowByScan(p: number): number {
+    const spike = this.spike;
+    const rows = this.uRows;
+    const w = this.work2;
+    const { order, posOfRow } = this;
+    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
+    let newDiag = spike[p];
+    for (let idx = this.orderIndex[p] + 1; idx < this.orderEnd; idx++) {
+      const s = order[idx];
+      if (s < 0) continue;
+      const pos = posOfRow[s];
+      const v = w[pos];
+      if (v === 0) continue;
+      w[pos] = 0;
+      const mu = v / this.diag[s];
+      this.rIndex.push(s);
+      this.rValue.push(mu);
+      newDiag -= mu * spike[s];
+      for (let q = rows.start[s], e = q + rows.length[s]; q < e; q++) w[rows.key[q]] -= mu * rows.value[q];
     }
     return newDiag;
   }

@@ -386,7 +386,6 @@ export class LuFactor {
 
   /** U⁻¹ on two vectors at once, results moved to basis positions (`ftranPair`); returns col's count. */
   private upperPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
-    const m = this.m;
     const workA = this.work;
     const workB = this.pairWork;
     const listB = this.nonzeros;
@@ -793,7 +792,6 @@ export class LuFactor {
   /** Old row p and old column r leave U; the spike becomes column r and row p the last pivot row. */
   private replaceColumn(p: number, r: number, newDiag: number): void {
     const m = this.m;
-    const spike = this.spike;
     const rows = this.uRows;
     const cols = this.uCols;
     for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) cols.remove(rows.key[q], p);

@@ -101,6 +101,8 @@ export class LuFactor {
   private ltLength: Int32Array;
   private ltTarget: Int32Array;
   private ltValue: Float64Array;
+  /** Whether tOfRow, lLength and Lᵀ describe the current L (built by the first hyper-sparse solve). */
+  private lIndexed = false;
   private readonly reach: Reach;
   private readonly pattern: Int32Array;
   private readonly listed: Uint8Array;
@@ -160,7 +162,7 @@ export class LuFactor {
     this.lStart = result.lStart;
     this.lIndex = result.lIndex;
     this.lValue = result.lValue;
-    this.indexL();
+    this.lIndexed = false;
     this.loadU(result);
     this.rRow.clear();
     this.rStart.clear();
@@ -212,8 +214,12 @@ export class LuFactor {
 
   /** Whether a solve whose right-hand side has `count` listed nonzeros runs hyper-sparse. */
   private goesHyper(count: number, recentDensity: number): boolean {
-    if (this.hyperMode !== "auto") return this.hyperMode === "always";
-    return count <= HYPER_DENSITY * this.m && recentDensity <= HYPER_DENSITY;
+    const hyper = this.hyperMode === "auto" ? count <= HYPER_DENSITY * this.m && recentDensity <= HYPER_DENSITY : this.hyperMode === "always";
+    if (hyper && !this.lIndexed) {
+      this.indexL();
+      this.lIndexed = true;
+    }
+    return hyper;
   }
 
   /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
@@ -748,6 +754,11 @@ export class LuFactor {
     let newDiag = spike[p];
     while (heap.size > 0) {
       const s = heap.pop(orderIndex);
+      // the fill has reached many of the rows left: go on by scanning them in order
+      if (HEAP_FACTOR * heap.size > this.orderEnd - orderIndex[s]) {
+        heap.clear();
+        return this.eliminateByScan(orderIndex[s] - 1, newDiag);
+      }
       const pos = this.posOfRow[s];
       const v = w[pos];
       if (v === 0) continue;
@@ -767,13 +778,20 @@ export class LuFactor {
 
   /** `eliminatePivotRow` by a scan of every row after p in pivot order (the same arithmetic). */
   private eliminatePivotRowByScan(p: number): number {
+    const rows = this.uRows;
+    const w = this.work2;
+    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
+    return this.eliminateByScan(this.orderIndex[p], this.spike[p]);
+  }
+
+  /** The elimination's rows after pivot index `after`, scanned in order, from the diagonal so far. */
+  private eliminateByScan(after: number, diagSoFar: number): number {
     const spike = this.spike;
     const rows = this.uRows;
     const w = this.work2;
     const { order, posOfRow } = this;
-    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
-    let newDiag = spike[p];
-    for (let idx = this.orderIndex[p] + 1; idx < this.orderEnd; idx++) {
+    let newDiag = diagSoFar;
+    for (let idx = after + 1; idx < this.orderEnd; idx++) {
       const s = order[idx];
       if (s < 0) continue;
       const pos = posOfRow[s];

@@ -21,6 +21,8 @@
  */
 import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationOptions, type EliminationResult } from "./markowitz.js";
+import { IndexHeap } from "./index-heap.js";
+import { Reach } from "./reach.js";
 import { SparseLists } from "./sparse-lists.js";
 
 /** Spike entries below this are roundoff and are not stored. */
@@ -29,6 +31,22 @@ const DROP_TOL = 1e-14;
 export const MAX_UPDATES = 100;
 /** An update whose new diagonal disagrees with α_r·(old diagonal) beyond this is refused. */
 const UPDATE_CHECK = 1e-6;
+/**
+ * A solve given its right-hand side's nonzero list runs hyper-sparse (symbolic search, then only the
+ * reached entries) when that list and the recent results of its kind are at most this share of m, as
+ * HiGHS switches on predicted density. Counts, not timings, decide: the choice is deterministic.
+ */
+export const HYPER_DENSITY = 0.1;
+/**
+ * The update's elimination takes the rows it touches from a heap unless the pivot row's entry count
+ * times this exceeds the rows after it (then it fills most of them and a scan in order is cheaper).
+ */
+const HEAP_FACTOR = 16;
+/** Weight of the newest result in the running result density of each solve kind. */
+const DENSITY_WEIGHT = 0.05;
+
+/** How solves given a nonzero list choose: by predicted density, or forced (tests). */
+export type HyperMode = "auto" | "always" | "never";
 
 export interface FactorStats {
   /** Basis positions whose column was dependent and was replaced by a unit column. */
@@ -47,7 +65,12 @@ export class LuFactor {
   private lIndex = new GrowableI32();
   private lValue = new GrowableF64();
   // U with its pivot structure
+  /**
+   * The pivot rows in order, order[0 .. orderEnd); an update appends its row at orderEnd and leaves −1
+   * where the row was, so that it costs nothing per row passed (compacted when the room runs out).
+   */
   private readonly order: Int32Array;
+  private orderEnd: number;
   private readonly orderIndex: Int32Array;
   private readonly posOfRow: Int32Array;
   private readonly rowOfPos: Int32Array;
@@ -62,17 +85,38 @@ export class LuFactor {
   private readonly rValue = new GrowableF64();
   private readonly spike: Float64Array;
   private spikeValid = false;
+  /** Rows that may hold the spike's nonzeros, increasing (spikeRows[0 .. spikeCount)), or −1: any row. */
+  private readonly spikeRows: Int32Array;
+  private spikeCount = -1;
+  private readonly rowHeap: IndexHeap;
   private readonly work: Float64Array;
   private readonly work2: Float64Array;
   /** Default destination of the solves' nonzero lists. */
   private readonly nonzeros: Int32Array;
   private readonly pairWork: Float64Array;
+  // hyper-sparse solves: L's step of each row, L's entry count per step, Lᵀ by row (scatter form)
+  private tOfRow: Int32Array;
+  private lLength: Int32Array;
+  private ltStart: Int32Array;
+  private ltLength: Int32Array;
+  private ltTarget: Int32Array;
+  private ltValue: Float64Array;
+  /** Whether tOfRow, lLength and Lᵀ describe the current L (built by the first hyper-sparse solve). */
+  private lIndexed = false;
+  private readonly reach: Reach;
+  private readonly pattern: Int32Array;
+  private readonly listed: Uint8Array;
+  /** Running shares of m of the FTRAN and BTRAN results of solves given a nonzero list. */
+  private ftranDensity = 0;
+  private btranDensity = 0;
+  hyperMode: HyperMode = "auto";
 
   constructor(m: number) {
     this.m = m;
     this.lRow = new Int32Array(m);
     this.lStart = new Int32Array(m + 1);
-    this.order = new Int32Array(m);
+    this.order = new Int32Array(m + MAX_UPDATES);
+    this.orderEnd = m;
     this.orderIndex = new Int32Array(m);
     this.posOfRow = new Int32Array(m);
     this.rowOfPos = new Int32Array(m);
@@ -80,11 +124,22 @@ export class LuFactor {
     this.uRows = new SparseLists(m, 4 * m);
     this.uCols = new SparseLists(m, 4 * m);
     this.spike = new Float64Array(m);
+    this.spikeRows = new Int32Array(m);
+    this.rowHeap = new IndexHeap(m);
     this.work = new Float64Array(m);
     this.work2 = new Float64Array(m);
     this.nonzeros = new Int32Array(m);
     this.pairWork = new Float64Array(m);
     this.rStart.push(0);
+    this.tOfRow = new Int32Array(m);
+    this.lLength = new Int32Array(m);
+    this.ltStart = new Int32Array(m);
+    this.ltLength = new Int32Array(m);
+    this.ltTarget = new Int32Array(0);
+    this.ltValue = new Float64Array(0);
+    this.reach = new Reach(m);
+    this.pattern = new Int32Array(m);
+    this.listed = new Uint8Array(m);
   }
 
   get updateCount(): number {
@@ -107,6 +162,7 @@ export class LuFactor {
     this.lStart = result.lStart;
     this.lIndex = result.lIndex;
     this.lValue = result.lValue;
+    this.lIndexed = false;
     this.loadU(result);
     this.rRow.clear();
     this.rStart.clear();
@@ -122,6 +178,50 @@ export class LuFactor {
     };
   }
 
+  /** L's step of each row and L transposed (row i: the steps' pivot rows it feeds), for hyper-sparse solves. */
+  private indexL(): void {
+    const m = this.m;
+    const { lRow, lStart, tOfRow, lLength, ltStart, ltLength } = this;
+    const lIndex = this.lIndex.data;
+    const lValue = this.lValue.data;
+    ltLength.fill(0);
+    for (let t = 0; t < m; t++) {
+      tOfRow[lRow[t]] = t;
+      lLength[t] = lStart[t + 1] - lStart[t];
+      for (let k = lStart[t]; k < lStart[t + 1]; k++) ltLength[lIndex[k]]++;
+    }
+    const nnz = lStart[m];
+    if (this.ltTarget.length < nnz) {
+      this.ltTarget = new Int32Array(nnz);
+      this.ltValue = new Float64Array(nnz);
+    }
+    let at = 0;
+    for (let i = 0; i < m; i++) {
+      ltStart[i] = at;
+      at += ltLength[i];
+      ltLength[i] = 0;
+    }
+    const { ltTarget, ltValue } = this;
+    for (let t = 0; t < m; t++) {
+      for (let k = lStart[t]; k < lStart[t + 1]; k++) {
+        const i = lIndex[k];
+        const q = ltStart[i] + ltLength[i]++;
+        ltTarget[q] = lRow[t];
+        ltValue[q] = lValue[k];
+      }
+    }
+  }
+
+  /** Whether a solve whose right-hand side has `count` listed nonzeros runs hyper-sparse. */
+  private goesHyper(count: number, recentDensity: number): boolean {
+    const hyper = this.hyperMode === "auto" ? count <= HYPER_DENSITY * this.m && recentDensity <= HYPER_DENSITY : this.hyperMode === "always";
+    if (hyper && !this.lIndexed) {
+      this.indexL();
+      this.lIndexed = true;
+    }
+    return hyper;
+  }
+
   /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
   private loadU(r: EliminationResult): void {
     const m = this.m;
@@ -133,6 +233,7 @@ export class LuFactor {
       const p = r.pivotRow[t];
       this.order[t] = p;
       this.orderIndex[p] = t;
+      this.orderEnd = m;
       this.posOfRow[p] = r.pivotCol[t];
       this.rowOfPos[r.pivotCol[t]] = p;
       this.diag[p] = r.pivotValue[t];
@@ -164,9 +265,20 @@ export class LuFactor {
    * Solves B x = b in place: `rhs` holds b by row on entry and x by basis position on exit. With
    * `keepSpike`, the partially transformed vector (after L and the row etas) is saved for `update`.
    * The positions of x's nonzeros are written to `nonzeros` (when given) and their count returned; the
-   * list comes from the U pass itself, so callers can work in O(nonzeros) afterwards.
+   * list comes from the U pass itself, so callers can work in O(nonzeros) afterwards. Callers that
+   * know b's nonzero rows pass them (`rhsRows[0 .. rhsCount)`, duplicates allowed): when they and the
+   * recent results are sparse, the solve runs hyper-sparse.
    */
-  ftran(rhs: Float64Array, keepSpike = false, nonzeros: Int32Array = this.nonzeros): number {
+  ftran(rhs: Float64Array, keepSpike = false, nonzeros: Int32Array = this.nonzeros, rhsRows?: Int32Array, rhsCount = 0): number {
+    if (rhsRows === undefined) return this.ftranDense(rhs, keepSpike, nonzeros);
+    const count = this.goesHyper(rhsCount, this.ftranDensity)
+      ? this.ftranHyper(rhs, rhsRows, rhsCount, keepSpike, nonzeros)
+      : this.ftranDense(rhs, keepSpike, nonzeros);
+    this.ftranDensity += DENSITY_WEIGHT * (count / this.m - this.ftranDensity);
+    return count;
+  }
+
+  private ftranDense(rhs: Float64Array, keepSpike: boolean, nonzeros: Int32Array): number {
     const m = this.m;
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
@@ -181,13 +293,15 @@ export class LuFactor {
     if (keepSpike) {
       this.spike.set(rhs);
       this.spikeValid = true;
+      this.spikeCount = -1;
     }
     const work = this.work;
     const { start, length, key, value } = this.uCols;
     const { order, diag, posOfRow } = this;
     let count = 0;
-    for (let idx = m - 1; idx >= 0; idx--) {
+    for (let idx = this.orderEnd - 1; idx >= 0; idx--) {
       const p = order[idx];
+      if (p < 0) continue;
       let v = rhs[p];
       if (v === 0) continue;
       rhs[p] = 0;
@@ -213,15 +327,40 @@ export class LuFactor {
    * each L, row-eta and U entry is loaded once for both right-hand sides, which halves the memory
    * traffic when both are dense (pilot87: 73 %). `col` is solved as by `ftran(col, true, colNonzeros)`
    * (its spike kept for the update) and `other` as by `ftran(other)`, with the same arithmetic; returns
-   * the count of col's nonzeros.
+   * the count of col's nonzeros. With both right-hand sides' nonzero rows given and sparse, the two
+   * are solved hyper-sparse one after the other instead.
    */
-  ftranPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
+  ftranPair(
+    col: Float64Array,
+    colNonzeros: Int32Array,
+    other: Float64Array,
+    colRows?: Int32Array,
+    colRhsCount = 0,
+    otherRows?: Int32Array,
+    otherRhsCount = 0,
+  ): number {
+    if (colRows !== undefined && otherRows !== undefined) {
+      const density = this.ftranDensity;
+      if (this.goesHyper(Math.max(colRhsCount, otherRhsCount), density)) {
+        const count = this.ftranHyper(col, colRows, colRhsCount, true, colNonzeros);
+        const otherCount = this.ftranHyper(other, otherRows, otherRhsCount, false, this.nonzeros);
+        this.ftranDensity += DENSITY_WEIGHT * (Math.max(count, otherCount) / this.m - this.ftranDensity);
+        return count;
+      }
+    }
+    const count = this.ftranPairDense(col, colNonzeros, other);
+    this.ftranDensity += DENSITY_WEIGHT * (count / this.m - this.ftranDensity);
+    return count;
+  }
+
+  private ftranPairDense(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
     // each pass in its own method: a cold process optimises them after a few calls instead of
     // running one long method interpreted until on-stack replacement
     this.lowerPair(col, other);
     if (this.rRow.length > 0) this.applyRowEtasPair(col, other);
     this.spike.set(col);
     this.spikeValid = true;
+    this.spikeCount = -1;
     return this.upperPair(col, colNonzeros, other);
   }
 
@@ -253,7 +392,6 @@ export class LuFactor {
 
   /** U⁻¹ on two vectors at once, results moved to basis positions (`ftranPair`); returns col's count. */
   private upperPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
-    const m = this.m;
     const workA = this.work;
     const workB = this.pairWork;
     const listB = this.nonzeros;
@@ -261,8 +399,9 @@ export class LuFactor {
     const { order, diag, posOfRow } = this;
     let countA = 0;
     let countB = 0;
-    for (let idx = m - 1; idx >= 0; idx--) {
+    for (let idx = this.orderEnd - 1; idx >= 0; idx--) {
       const p = order[idx];
+      if (p < 0) continue;
       let va = col[p];
       let vb = other[p];
       if (va === 0 && vb === 0) continue;
@@ -310,14 +449,23 @@ export class LuFactor {
   /**
    * Solves Bᵀ y = c in place: `rhs` holds c by basis position on entry and y by row on exit. The rows
    * of y's nonzeros, in increasing order, are written to `nonzeros` (when given); returns their count.
+   * Callers that know c's nonzero positions pass them (as `ftran`'s `rhsRows`).
    */
-  btran(rhs: Float64Array, nonzeros: Int32Array = this.nonzeros): number {
+  btran(rhs: Float64Array, nonzeros: Int32Array = this.nonzeros, rhsPositions?: Int32Array, rhsCount = 0): number {
+    if (rhsPositions === undefined) return this.btranDense(rhs, nonzeros);
+    const count = this.goesHyper(rhsCount, this.btranDensity) ? this.btranHyper(rhs, rhsPositions, rhsCount, nonzeros) : this.btranDense(rhs, nonzeros);
+    this.btranDensity += DENSITY_WEIGHT * (count / this.m - this.btranDensity);
+    return count;
+  }
+
+  private btranDense(rhs: Float64Array, nonzeros: Int32Array): number {
     const m = this.m;
     const work = this.work;
     const { start, length, key, value } = this.uRows;
     const { order, diag, posOfRow } = this;
-    for (let idx = 0; idx < m; idx++) {
+    for (let idx = 0; idx < this.orderEnd; idx++) {
       const p = order[idx];
+      if (p < 0) continue;
       const pos = posOfRow[p];
       let v = rhs[pos];
       if (v === 0) continue;
@@ -350,6 +498,162 @@ export class LuFactor {
       work[i] = 0;
       nonzeros[count++] = i;
     }
+    return count;
+  }
+
+  /**
+   * `ftran` over the reached rows only: the rows reachable from b's in L's graph (in topological
+   * order), the row etas (which may add their own rows), then the rows reachable from those in U's.
+   */
+  private ftranHyper(rhs: Float64Array, rhsRows: Int32Array, rhsCount: number, keepSpike: boolean, nonzeros: Int32Array): number {
+    const m = this.m;
+    const reach = this.reach;
+    const topo = reach.topo;
+    const pattern = this.pattern;
+    const lIndex = this.lIndex.data;
+    const lValue = this.lValue.data;
+    const { lStart, tOfRow } = this;
+    let top = reach.search(rhsRows, rhsCount, tOfRow, lStart, this.lLength, lIndex);
+    let count = 0;
+    for (let c = top; c < m; c++) {
+      const i = topo[c];
+      pattern[count++] = i;
+      const v = rhs[i];
+      if (v === 0) continue;
+      const t = tOfRow[i];
+      for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
+    }
+    if (this.rRow.length > 0) count = this.applyRowEtasListed(rhs, pattern, count);
+    if (keepSpike) {
+      this.spike.set(rhs);
+      this.spikeValid = true;
+      this.spikeRows.set(pattern.subarray(0, count));
+      this.spikeRows.subarray(0, count).sort();
+      this.spikeCount = count;
+    }
+    const work = this.work;
+    const { start, length, key, value } = this.uCols;
+    const { diag, posOfRow } = this;
+    top = reach.search(pattern, count, posOfRow, start, length, key);
+    let out = 0;
+    for (let c = top; c < m; c++) {
+      const p = topo[c];
+      let v = rhs[p];
+      if (v === 0) continue;
+      rhs[p] = 0;
+      v /= diag[p];
+      const pos = posOfRow[p];
+      work[pos] = v;
+      nonzeros[out++] = pos;
+      const b = start[pos];
+      const e = b + length[pos];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
+    }
+    // the reached rows were zeroed above; the rows outside the search were zero throughout
+    for (let c = 0; c < out; c++) {
+      const pos = nonzeros[c];
+      rhs[pos] = work[pos];
+      work[pos] = 0;
+    }
+    return out;
+  }
+
+  /**
+   * `btran` over the reached entries only: U's rows reachable from c's positions, the transposed row
+   * etas, then Lᵀ in scatter form from the rows reached so far. The result's rows are sorted, as the
+   * dense pass lists them.
+   */
+  private btranHyper(rhs: Float64Array, rhsPositions: Int32Array, rhsCount: number, nonzeros: Int32Array): number {
+    const m = this.m;
+    const reach = this.reach;
+    const topo = reach.topo;
+    const pattern = this.pattern;
+    const work = this.work;
+    const { start, length, key, value } = this.uRows;
+    const { diag, rowOfPos } = this;
+    let top = reach.search(rhsPositions, rhsCount, rowOfPos, start, length, key);
+    let count = 0;
+    for (let c = top; c < m; c++) {
+      const pos = topo[c];
+      let v = rhs[pos];
+      if (v === 0) continue;
+      rhs[pos] = 0;
+      const p = rowOfPos[pos];
+      v /= diag[p];
+      work[p] = v;
+      pattern[count++] = p;
+      const b = start[p];
+      const e = b + length[p];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
+    }
+    if (this.rRow.length > 0) count = this.applyRowEtasTransposedListed(work, pattern, count);
+    const { ltStart, ltLength, ltTarget, ltValue } = this;
+    top = reach.search(pattern, count, null, ltStart, ltLength, ltTarget);
+    let out = 0;
+    for (let c = top; c < m; c++) {
+      const i = topo[c];
+      const v = work[i];
+      if (v === 0) continue;
+      const b = ltStart[i];
+      const e = b + ltLength[i];
+      for (let k = b; k < e; k++) work[ltTarget[k]] -= ltValue[k] * v;
+    }
+    for (let c = top; c < m; c++) {
+      const i = topo[c];
+      const v = work[i];
+      if (v === 0) continue;
+      rhs[i] = v;
+      work[i] = 0;
+      nonzeros[out++] = i;
+    }
+    nonzeros.subarray(0, out).sort();
+    return out;
+  }
+
+  /** `applyRowEtas` keeping the list of rows that may be nonzero (an eta's row joins it); returns its length. */
+  private applyRowEtasListed(rhs: Float64Array, list: Int32Array, count: number): number {
+    const listed = this.listed;
+    for (let c = 0; c < count; c++) listed[list[c]] = 1;
+    const etas = this.rRow.length;
+    const rRow = this.rRow.data;
+    const rStart = this.rStart.data;
+    const rIndex = this.rIndex.data;
+    const rValue = this.rValue.data;
+    for (let e = 0; e < etas; e++) {
+      const p = rRow[e];
+      let s = rhs[p];
+      for (let k = rStart[e]; k < rStart[e + 1]; k++) s -= rValue[k] * rhs[rIndex[k]];
+      rhs[p] = s;
+      if (s !== 0 && listed[p] === 0) {
+        listed[p] = 1;
+        list[count++] = p;
+      }
+    }
+    for (let c = 0; c < count; c++) listed[list[c]] = 0;
+    return count;
+  }
+
+  /** `applyRowEtasTransposed` keeping the list of rows that may be nonzero; returns its length. */
+  private applyRowEtasTransposedListed(w: Float64Array, list: Int32Array, count: number): number {
+    const listed = this.listed;
+    for (let c = 0; c < count; c++) listed[list[c]] = 1;
+    const rRow = this.rRow.data;
+    const rStart = this.rStart.data;
+    const rIndex = this.rIndex.data;
+    const rValue = this.rValue.data;
+    for (let e = this.rRow.length - 1; e >= 0; e--) {
+      const v = w[rRow[e]];
+      if (v === 0) continue;
+      for (let k = rStart[e]; k < rStart[e + 1]; k++) {
+        const i = rIndex[k];
+        w[i] -= rValue[k] * v;
+        if (listed[i] === 0) {
+          listed[i] = 1;
+          list[count++] = i;
+        }
+      }
+    }
+    for (let c = 0; c < count; c++) listed[list[c]] = 0;
     return count;
   }
 
@@ -433,15 +737,64 @@ export class LuFactor {
    * multipliers are appended to the row-eta arrays. Returns the new diagonal (spike_p − Σ μ·spike_s).
    */
   private eliminatePivotRow(p: number): number {
-    const m = this.m;
+    // a long row fills most rows after it: scanning them in order is cheaper than a heap
+    if (HEAP_FACTOR * this.uRows.length[p] > this.orderEnd - this.orderIndex[p]) return this.eliminatePivotRowByScan(p);
     const spike = this.spike;
     const rows = this.uRows;
     const w = this.work2;
-    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
+    const { orderIndex, rowOfPos } = this;
+    // the rows to eliminate with, smallest pivot index first: those of row p's entries and of the fill
+    const heap = this.rowHeap;
+    heap.clear();
+    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) {
+      const pos = rows.key[q];
+      w[pos] = rows.value[q];
+      heap.push(rowOfPos[pos], orderIndex);
+    }
     let newDiag = spike[p];
-    for (let idx = this.orderIndex[p] + 1; idx < m; idx++) {
-      const s = this.order[idx];
+    while (heap.size > 0) {
+      const s = heap.pop(orderIndex);
+      // the fill has reached many of the rows left: go on by scanning them in order
+      if (HEAP_FACTOR * heap.size > this.orderEnd - orderIndex[s]) {
+        heap.clear();
+        return this.eliminateByScan(orderIndex[s] - 1, newDiag);
+      }
       const pos = this.posOfRow[s];
+      const v = w[pos];
+      if (v === 0) continue;
+      w[pos] = 0;
+      const mu = v / this.diag[s];
+      this.rIndex.push(s);
+      this.rValue.push(mu);
+      newDiag -= mu * spike[s];
+      for (let q = rows.start[s], e = q + rows.length[s]; q < e; q++) {
+        const to = rows.key[q];
+        w[to] -= mu * rows.value[q];
+        heap.push(rowOfPos[to], orderIndex);
+      }
+    }
+    return newDiag;
+  }
+
+  /** `eliminatePivotRow` by a scan of every row after p in pivot order (the same arithmetic). */
+  private eliminatePivotRowByScan(p: number): number {
+    const rows = this.uRows;
+    const w = this.work2;
+    for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) w[rows.key[q]] = rows.value[q];
+    return this.eliminateByScan(this.orderIndex[p], this.spike[p]);
+  }
+
+  /** The elimination's rows after pivot index `after`, scanned in order, from the diagonal so far. */
+  private eliminateByScan(after: number, diagSoFar: number): number {
+    const spike = this.spike;
+    const rows = this.uRows;
+    const w = this.work2;
+    const { order, posOfRow } = this;
+    let newDiag = diagSoFar;
+    for (let idx = after + 1; idx < this.orderEnd; idx++) {
+      const s = order[idx];
+      if (s < 0) continue;
+      const pos = posOfRow[s];
       const v = w[pos];
       if (v === 0) continue;
       w[pos] = 0;
@@ -457,26 +810,42 @@ export class LuFactor {
   /** Old row p and old column r leave U; the spike becomes column r and row p the last pivot row. */
   private replaceColumn(p: number, r: number, newDiag: number): void {
     const m = this.m;
-    const spike = this.spike;
     const rows = this.uRows;
     const cols = this.uCols;
     for (let q = rows.start[p], e = q + rows.length[p]; q < e; q++) cols.remove(rows.key[q], p);
     rows.clear(p);
     for (let q = cols.start[r], e = q + cols.length[r]; q < e; q++) rows.remove(cols.key[q], r);
     cols.clear(r);
-    for (let i = 0; i < m; i++) {
-      const v = spike[i];
-      if (i === p || (v < DROP_TOL && v > -DROP_TOL)) continue;
-      cols.push(r, i, v);
-      rows.push(i, r, v);
+    if (this.spikeCount < 0) {
+      for (let i = 0; i < m; i++) this.pushSpikeEntry(p, r, i);
+    } else {
+      const list = this.spikeRows;
+      for (let c = 0; c < this.spikeCount; c++) this.pushSpikeEntry(p, r, list[c]);
     }
     this.diag[p] = newDiag;
-    for (let idx = this.orderIndex[p]; idx < m - 1; idx++) {
-      const s = this.order[idx + 1];
-      this.order[idx] = s;
-      this.orderIndex[s] = idx;
+    if (this.orderEnd === this.order.length) this.compactOrder();
+    this.order[this.orderIndex[p]] = -1;
+    this.order[this.orderEnd] = p;
+    this.orderIndex[p] = this.orderEnd++;
+  }
+
+  /** The spike's entry in row i joins U as column r's (unless it is the diagonal's or roundoff). */
+  private pushSpikeEntry(p: number, r: number, i: number): void {
+    const v = this.spike[i];
+    if (i === p || (v < DROP_TOL && v > -DROP_TOL)) return;
+    this.uCols.push(r, i, v);
+    this.uRows.push(i, r, v);
+  }
+
+  /** The pivot order without its holes (more updates than MAX_UPDATES between factorisations). */
+  private compactOrder(): void {
+    let at = 0;
+    for (let idx = 0; idx < this.orderEnd; idx++) {
+      const p = this.order[idx];
+      if (p < 0) continue;
+      this.order[at] = p;
+      this.orderIndex[p] = at++;
     }
-    this.order[m - 1] = p;
-    this.orderIndex[p] = m - 1;
+    this.orderEnd = at;
   }
 }

@@ -51,6 +51,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   // ρ is cleared through its nonzero list from here on
   rho.fill(0);
   let rhoCount = 0;
+  const unitPosition = new Int32Array(1);
   refreshInfeasibilities(st);
 
   // The loops over vectors live in small functions: a cold process (the service runs one per solve)
@@ -72,7 +73,8 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 
     clearListed(rho, rhoNz, rhoCount);
     rho[r] = 1;
-    rhoCount = st.lu.btran(rho, rhoNz);
+    unitPosition[0] = r;
+    rhoCount = st.lu.btran(rho, rhoNz, unitPosition, 1);
     const wr = squaredNormListed(rho, rhoNz, rhoCount);
     st.dseWeight[r] = wr;
     const alphaRow = st.pivotRowWithCandidates(rho, rhoCount, rhoNz, s);
@@ -85,7 +87,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 
     // the DSE vector τ = B⁻¹ρ_r rides along with the entering column's FTRAN
     tau.set(rho);
-    const colCount = st.ftranColumnPair(q, alphaCol, colNz, tau);
+    const colCount = st.ftranColumnPair(q, alphaCol, colNz, tau, rhoNz, rhoCount);
     const pivot = alphaCol[r];
     if (Math.abs(pivot - alphaRow[q]) > 1e-7 * (1 + Math.abs(pivot)) || Math.abs(pivot) < 1e-11) {
       if (++trouble > 3) return { status: "numerical" };
@@ -165,6 +167,9 @@ function applyFlips(st: SimplexState, nflip: number): void {
   const flipNz = st.positionLists[2];
   const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
+  // the rows the flips touch (with repeats) while they fit in m, for a hyper-sparse FTRAN
+  const rows = st.positionLists[3];
+  let rowCount = 0;
   flipRhs.fill(0);
   for (let f = 0; f < nflip; f++) {
     const j = flips[f];
@@ -173,10 +178,19 @@ function applyFlips(st: SimplexState, nflip: number): void {
     status[j] = toUp ? AT_UPPER : AT_LOWER;
     x[j] = toUp ? upper[j] : lower[j];
     const delta = x[j] - from;
-    if (j < n) for (let k = a.start[j]; k < a.start[j + 1]; k++) flipRhs[a.index[k]] += a.value[k] * delta;
-    else flipRhs[j - n] += delta;
+    if (j < n) {
+      const b = a.start[j];
+      const e = a.start[j + 1];
+      for (let k = b; k < e; k++) flipRhs[a.index[k]] += a.value[k] * delta;
+      if (rowCount >= 0 && rowCount + e - b <= st.m) for (let k = b; k < e; k++) rows[rowCount++] = a.index[k];
+      else rowCount = -1;
+    } else {
+      flipRhs[j - n] += delta;
+      if (rowCount >= 0 && rowCount < st.m) rows[rowCount++] = j - n;
+      else rowCount = -1;
+    }
   }
-  const flipCount = st.lu.ftran(flipRhs, false, flipNz);
+  const flipCount = rowCount >= 0 ? st.lu.ftran(flipRhs, false, flipNz, rows, rowCount) : st.lu.ftran(flipRhs, false, flipNz);
   for (let c = 0; c < flipCount; c++) {
     const k = flipNz[c];
     const j = basicIndex[k];

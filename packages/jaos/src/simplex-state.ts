@@ -114,7 +114,7 @@ export class SimplexState {
     this.rowMark = new Int32Array(this.total);
     this.rhoRows = new Int32Array(this.m);
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
-    this.positionLists = Array.from({ length: 3 }, () => new Int32Array(this.m));
+    this.positionLists = Array.from({ length: 4 }, () => new Int32Array(this.m));
     this.infeasibilitySquared = new Float64Array(this.m);
     this.candidates = new Int32Array(this.total);
     this.flipList = new Int32Array(this.total);
@@ -333,14 +333,25 @@ export class SimplexState {
     return this.lu.ftran(out, true, nonzeros);
   }
 
-  /** `ftranColumn(j, out, nonzeros)` and `other` := B⁻¹ other, both in one pass over the factors. */
-  ftranColumnPair(j: number, out: Float64Array, nonzeros: Int32Array, other: Float64Array): number {
+  /**
+   * `ftranColumn(j, out, nonzeros)` and `other` := B⁻¹ other, both in one pass over the factors (or
+   * hyper-sparse one after the other: `other`'s nonzero rows are otherRows[0 .. otherCount)).
+   */
+  ftranColumnPair(j: number, out: Float64Array, nonzeros: Int32Array, other: Float64Array, otherRows: Int32Array, otherCount: number): number {
     out.fill(0);
+    const rows = this.positionLists[3];
+    let count = 0;
     if (j < this.n) {
       const a = this.a;
-      for (let p = a.start[j]; p < a.start[j + 1]; p++) out[a.index[p]] = a.value[p];
-    } else out[j - this.n] = 1;
-    return this.lu.ftranPair(out, nonzeros, other);
+      for (let p = a.start[j]; p < a.start[j + 1]; p++) {
+        out[a.index[p]] = a.value[p];
+        rows[count++] = a.index[p];
+      }
+    } else {
+      out[j - this.n] = 1;
+      rows[count++] = j - this.n;
+    }
+    return this.lu.ftranPair(out, nonzeros, other, rows, count, otherRows, otherCount);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { BlobStore } from "../../functions/core/blob/blob-store.js";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
 import { type NewComparison, newComparisonRecord } from "../../functions/core/comparisons/records.js";
 import { pendingRow } from "../../functions/core/comparisons/rows.js";
+import type { Row } from "../../functions/core/comparisons/schemas.js";
 import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
 import { loadConfig } from "../../functions/core/config.js";
 import { newExecutionRecord } from "../../functions/core/executions/records.js";
@@ -125,20 +126,20 @@ export function fakeComparisonStore() {
   const held = (id: string, worker: string) => items.held(id, worker) as (ComparisonRecord & Record<string, unknown>) | null;
   return {
     items,
-    async acquire(_org: string, id: string, worker: string, leaseMs: number, nowMs: number) {
+    async acquire(_org: string, { id, worker, leaseMs, nowMs }: LeaseClaim & { id: string }) {
       return items.acquire(id, worker, leaseMs, nowMs);
     },
     async get(_org: string, id: string) {
       return items.get(id);
     },
-    async setFields(_org: string, id: string, worker: string, fields: Partial<ComparisonRecord>, rows?: ExtraWrite) {
+    async setFields(_org: string, { id, worker, fields, rows }: { id: string; worker: string; fields: Partial<ComparisonRecord>; rows?: ExtraWrite }) {
       const item = held(id, worker);
       if (!item) return false;
       Object.assign(item, structuredClone(fields));
       applySet(item, rows?.set);
       return true;
     },
-    async startRow(_org: string, id: string, index: number, worker: string, executionId: string) {
+    async startRow(_org: string, { id, index, worker, executionId }: { id: string; index: number; worker: string; executionId: string }) {
       const item = held(id, worker);
       if (item?.results[index]?.status !== "pending" || item.cancel_requested)
         return items.get(id)?.cancel_requested ? ("cancelled" as const) : ("lost" as const);
@@ -147,11 +148,7 @@ export function fakeComparisonStore() {
     },
     async writeRow(
       _org: string,
-      id: string,
-      index: number,
-      worker: string,
-      row: ComparisonRecord["results"][number],
-      agreement: ComparisonRecord["agreement"],
+      { id, index, worker, row, agreement }: { id: string; index: number; worker: string; row: Row; agreement: ComparisonRecord["agreement"] },
     ) {
       const item = held(id, worker);
       const current = item?.results[index];
@@ -160,17 +157,23 @@ export function fakeComparisonStore() {
       item.agreement = structuredClone(agreement);
       return true;
     },
-    async replaceRunningRow(_org: string, id: string, index: number, worker: string, seen: string | null, row: ComparisonRecord["results"][number]) {
+    async replaceRunningRow(
+      _org: string,
+      { id, index, worker, seenExecutionId, row }: { id: string; index: number; worker: string; seenExecutionId: string | null; row: Row },
+    ) {
       const item = held(id, worker);
       const current = item?.results[index];
-      if (!item || current?.status !== "running" || current.execution_id !== seen) return false;
+      if (!item || current?.status !== "running" || current.execution_id !== seenExecutionId) return false;
       item.results[index] = structuredClone(row);
       return true;
     },
-    async finish(_org: string, id: string, worker: string, status: string, fields: Partial<ComparisonRecord>, also?: ExtraWrite) {
+    async finalizeHeld(
+      _org: string,
+      { id, worker, status, fields, rows }: { id: string; worker: string; status: string; fields: Partial<ComparisonRecord>; rows?: ExtraWrite },
+    ) {
       const item = held(id, worker);
       if (!item) return null;
-      applySet(item, also?.set);
+      applySet(item, rows?.set);
       return items.finish(id, worker, status, fields);
     },
     leases: {

@@ -85,7 +85,7 @@ describe.runIf(machineHas("cbc", "glpsol"))("comparison leases", () => {
     const record = (await comparisonStore.acquire(orgId(), { id, worker: dead, leaseMs: 1, nowMs: clock.now() })) as ComparisonRecord;
     const executionId = "exe_0000000000deadworkerrow0";
     expect(await comparisonStore.startRow(orgId(), { id, index: 0, worker: dead, executionId })).toBe("started");
-    await executionStore.createRunning(rowExecution(record, executionId), dead, 1, clock.now());
+    await executionStore.createRunning(rowExecution(record, executionId), { worker: dead, leaseMs: 1, nowMs: clock.now() });
     await new Promise((r) => setTimeout(r, 20));
 
     const out = await worker({ type: "comparison", id, org_id: orgId() });

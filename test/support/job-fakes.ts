@@ -106,7 +106,7 @@ export function fakeExecutionStore() {
     async get(_org: string, id: string) {
       return items.get(id);
     },
-    async createRunning(record: ExecutionRecord, worker: string, leaseMs: number, nowMs: number) {
+    async createRunning(record: ExecutionRecord, { worker, leaseMs, nowMs }: LeaseClaim) {
       items.put(record.id, { ...record, status: "running", lease_owner: worker, lease_expires_at_ms: nowMs + leaseMs });
     },
     leases: {

@@ -84,7 +84,10 @@ export class DocumentService {
       name,
       solver_name: solver,
       model_kind: model.kind,
-      model: await storePayload(this.deps.blobs, blobKeys.documentVersionModel(principal.orgId, documentId, id), model, this.deps.config.inlinePayloadMaxBytes),
+      model: await storePayload(this.deps.blobs, blobKeys.documentVersionModel(principal.orgId, documentId, id), {
+        value: model,
+        inlineMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+      }),
       created_by: principal.userId,
       created_at: isoTime(now),
     };

@@ -138,7 +138,7 @@ export class ExecutionService {
     });
     if (input.names) record.model_names = await this.keepModelNames(principal.orgId, record.id, input.names);
     if (holdFor) {
-      await this.deps.executionStore.createRunning(record, holdFor.worker, holdFor.leaseMs, clock.now());
+      await this.deps.executionStore.createRunning(record, { worker: holdFor.worker, leaseMs: holdFor.leaseMs, nowMs: clock.now() });
       return { ...record, status: "running", started_at: isoTime(clock.now()) };
     }
     await this.deps.executionStore.create(record);
@@ -194,7 +194,7 @@ export class ExecutionService {
 
   /** Keeps a JModel model's generated names for execution `id`. */
   keepModelNames(orgId: string, id: string, names: ModelNames | Uint8Array): Promise<PayloadRef> {
-    return storeModelNames(this.deps.blobs, blobKeys.executionModelNames(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
+    return storeModelNames(this.deps.blobs, blobKeys.executionModelNames(orgId, id), { names, inlinePayloadMaxBytes: this.deps.config.inlinePayloadMaxBytes });
   }
 
   /** Queues the job of an execution created held (the API gave it back to the fleet, api-solve.ts). */
@@ -209,7 +209,7 @@ export class ExecutionService {
   private async enqueue(record: ExecutionRecord): Promise<void> {
     const { fairShare, executionStore, clock } = this.deps;
     await enqueueOrFail(fairShare, { type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 }, (reason) =>
-      executionStore.fail(record.org_id, record.id, ["queued"], reason, clock.now()),
+      executionStore.failUnheld(record.org_id, { id: record.id, from: ["queued"], reason, nowMs: clock.now() }),
     );
     traceMark("enqueued", record.id);
   }

@@ -83,7 +83,7 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
       if (started === "lost") return;
       if (started === "cancelled") break;
       const execution = rowExecution(ports, { comparison: record, solver: row.solver_name, executionId, problem });
-      await ports.executionStore.createRunning(execution, ports.workerId, leaseMs, ports.clock.now());
+      await ports.executionStore.createRunning(execution, { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() });
       holdExecution(executionId);
       const { response, final } = await solveExecution(ports, { record: execution, problem, signal: lease.signal });
       holdExecution(null);
@@ -240,8 +240,14 @@ async function problemFor(ports: ComparisonJobPorts, record: ComparisonRecord): 
     id: record.id,
     worker: ports.workerId,
     fields: {
-      problem: await storePayload(ports.blobs, blobKeys.comparisonProblem(record.org_id, record.id), problem, ports.config.inlinePayloadMaxBytes),
-      model_names: await storeModelNames(ports.blobs, blobKeys.comparisonModelNames(record.org_id, record.id), names, ports.config.inlinePayloadMaxBytes),
+      problem: await storePayload(ports.blobs, blobKeys.comparisonProblem(record.org_id, record.id), {
+        value: problem,
+        inlineMaxBytes: ports.config.inlinePayloadMaxBytes,
+      }),
+      model_names: await storeModelNames(ports.blobs, blobKeys.comparisonModelNames(record.org_id, record.id), {
+        names,
+        inlinePayloadMaxBytes: ports.config.inlinePayloadMaxBytes,
+      }),
       problem_class: stats.problem_class,
       variable_count: stats.variable_count,
       constraint_count: stats.constraint_count,

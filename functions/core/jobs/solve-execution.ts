@@ -81,7 +81,10 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     ...(result.basis ? { basis: result.basis } : {}),
   };
   const final = gate.status === "error" ? "failed" : "completed";
-  const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
+  const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), {
+    value: response,
+    inlineMaxBytes: ports.config.inlinePayloadMaxBytes,
+  });
   const now = ports.clock.now();
   const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
   const held = await ports.executionStore.finalizeHeld(record.org_id, {

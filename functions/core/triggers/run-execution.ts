@@ -79,7 +79,7 @@ export async function startRunExecution(
     throw error;
   }
   if (names) execution.model_names = await services.executions.keepModelNames(run.org_id, execution.id, names);
-  await services.executionStore.createRunning(execution, worker, leaseMs, services.clock.now());
+  await services.executionStore.createRunning(execution, { worker, leaseMs, nowMs: services.clock.now() });
   await services.triggerStore.setRunFields(run.trigger_id, {
     runId: run.id,
     worker,

@@ -61,7 +61,8 @@ const rowStatusIs = (index: number, status: Row["status"]): Part => equals(`resu
 const rowRunsExecution = (index: number, executionId: string | null): Part =>
   and(rowStatusIs(index, "running"), equals(`results[${index}].execution_id`, executionId));
 
-const strip = (item: Record<string, unknown>): ComparisonRecord => fromItem<ComparisonRecord>(item, { started_at: null, completed_at: null });
+/** The comparison a stored item holds (times not set yet read as null). */
+const comparisonOf = (item: Record<string, unknown>): ComparisonRecord => fromItem<ComparisonRecord>(item, { started_at: null, completed_at: null });
 
 /**
  * Row changes as parts of one write: each changed row (`change` returns its new value, or null to keep
@@ -96,7 +97,7 @@ export class ComparisonStore {
   async get(orgId: string, id: string): Promise<ComparisonRecord | null> {
     const key = comparisonKey(orgId, id);
     const item = await this.table.get(key.pk, key.sk);
-    return item ? strip(item) : null;
+    return item ? comparisonOf(item) : null;
   }
 
   async getMany(orgId: string, ids: string[]): Promise<ComparisonRecord[]> {
@@ -139,7 +140,7 @@ export class ComparisonStore {
       waiting: ["pending"],
       startedAt: isoTime(claim.nowMs),
     });
-    return item ? strip(item) : null;
+    return item ? comparisonOf(item) : null;
   }
 
   /** Sets fields of a comparison the worker holds (compiled stats, the problem ref), and rows changed by `rows`. */
@@ -194,7 +195,7 @@ export class ComparisonStore {
         condition: rows.length ? and(...rows) : undefined,
       },
     });
-    return item ? strip(item) : null;
+    return item ? comparisonOf(item) : null;
   }
 
   /**
@@ -238,7 +239,7 @@ export class ComparisonStore {
       set: fields as Record<string, unknown>,
       extra: rows,
     });
-    return item ? strip(item) : null;
+    return item ? comparisonOf(item) : null;
   }
 
   /**
@@ -269,7 +270,7 @@ export class ComparisonStore {
         set: { error_message: reason, completed_at: isoTime(nowMs) },
         extra: rows,
       });
-      if (item) return strip(item);
+      if (item) return comparisonOf(item);
     }
     return null;
   }
@@ -291,7 +292,7 @@ export class ComparisonStore {
       set: fields as Record<string, unknown>,
       extra: rows,
     });
-    return item ? strip(item) : null;
+    return item ? comparisonOf(item) : null;
   }
 
   /**
@@ -318,11 +319,11 @@ export class ComparisonStore {
             condition: and(statusIs(current.status), ...pending.map((i) => rowStatusIs(i, "pending"))),
           }),
         });
-        return strip(out);
+        return comparisonOf(out);
       } catch (error) {
         // Moved meanwhile (the worker started a row, or finished): go on from the item as it now stands.
         if (!(error instanceof ConditionFailedError)) throw error;
-        current = error.existing ? strip(error.existing) : null;
+        current = error.existing ? comparisonOf(error.existing) : null;
       }
     }
     return current;

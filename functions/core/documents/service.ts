@@ -198,8 +198,7 @@ export class DocumentService {
     const record = await this.deps.executions.launch(
       principal,
       { problem: built.problem, solver_name: built.solver, settings: input.settings, priority: input.priority, ...(built.names ? { names: built.names } : {}) },
-      { kind: "document_run", id: documentId },
-      true,
+      { origin: { kind: "document_run", id: documentId }, notify: true },
     );
     return { executionId: record.id, versionId: version.id };
   }

@@ -86,12 +86,21 @@ export class ExecutionService {
    */
   admit(
     orgId: string,
-    userId: string,
-    problem: Problem | SerializedProblem,
-    choice: SolverChoice,
-    settings: SettingsRequest | undefined,
-    prepaid = false,
-    priority?: { value: number; role: Role },
+    {
+      userId,
+      problem,
+      choice,
+      settings,
+      prepaid = false,
+      priority,
+    }: {
+      userId: string;
+      problem: Problem | SerializedProblem;
+      choice: SolverChoice;
+      settings: SettingsRequest | undefined;
+      prepaid?: boolean;
+      priority?: { value: number; role: Role };
+    },
   ): Promise<Admitted<ExecutionPlan>> {
     return this.deps.admission.admit({
       orgId,
@@ -113,16 +122,25 @@ export class ExecutionService {
   async launch(
     principal: Principal,
     input: { problem: Problem | SerializedProblem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames | Uint8Array },
-    origin: ExecutionOrigin,
-    notify: boolean,
-    /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
-    holdFor?: { worker: string; leaseMs: number },
+    {
+      origin,
+      notify,
+      holdFor,
+    }: {
+      origin: ExecutionOrigin;
+      notify: boolean;
+      /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
+      holdFor?: { worker: string; leaseMs: number };
+    },
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
     const priority = input.priority ?? 0;
-    const admitted = await this.admit(principal.orgId, principal.userId, input.problem, input.solver_name, input.settings, false, {
-      value: priority,
-      role: principal.role,
+    const admitted = await this.admit(principal.orgId, {
+      userId: principal.userId,
+      problem: input.problem,
+      choice: input.solver_name,
+      settings: input.settings,
+      priority: { value: priority, role: principal.role },
     });
     traceAttach(admitted.id);
     traceMark("admitted", admitted.id);
@@ -171,7 +189,7 @@ export class ExecutionService {
       gap_tolerance: original.settings.gap_tolerance,
       explain_infeasibility: true,
     };
-    const admitted = await this.admit(principal.orgId, principal.userId, problem, original.solver_name as SolverName, settings);
+    const admitted = await this.admit(principal.orgId, { userId: principal.userId, problem, choice: original.solver_name as SolverName, settings });
     traceAttach(admitted.id);
     const record = admittedExecutionRecord(admitted, {
       orgId: principal.orgId,

@@ -50,8 +50,8 @@ function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted
     },
     documentStore: { get: async () => ({ name: "plan" }) as never },
     executions: {
-      admit: async (...args: unknown[]) => {
-        options.admitted?.push(args[4]);
+      admit: async (_org: string, request: { settings: unknown }) => {
+        options.admitted?.push(request.settings);
         if (options.refuse) throw options.refuse;
         return {
           id: "exe_run",

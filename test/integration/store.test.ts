@@ -88,7 +88,7 @@ describe.each(backends)("store on %s", (_name, start) => {
 
   it("never lets a counter pass its limit, however many consume at once", async () => {
     const windows = [{ name: "burst", seconds: 60, limit: 7 }];
-    const results = await Promise.all(Array.from({ length: 20 }, () => services.counters.consume("suite", windows, clock.now())));
+    const results = await Promise.all(Array.from({ length: 20 }, () => services.counters.consume("suite", { windows, nowMs: clock.now() })));
     expect(results.filter((r) => r.allowed)).toHaveLength(7);
     const refused = results.find((r) => !r.allowed)!;
     expect(refused.windows[0]).toMatchObject({ count: 7, remaining: 0, limit: 7 });
@@ -101,7 +101,7 @@ describe.each(backends)("store on %s", (_name, start) => {
       { name: "all", seconds: 3600, limit: 0 },
     ];
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(await services.counters.consume("named-windows", windows, clock.now()));
+    for (let i = 0; i < 4; i++) results.push(await services.counters.consume("named-windows", { windows, nowMs: clock.now() }));
     expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
     expect(results[3]!.windows.map((w) => [w.name, w.count])).toEqual([
       ["solves-day", 3],

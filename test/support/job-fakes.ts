@@ -384,9 +384,9 @@ export function fakeJobPorts(solve: SolvePort["solve"]) {
     clock: new ManualClock(Date.UTC(2026, 10, 1)),
     logger,
     solver: {
-      solve: (name, problem, settings, options) => {
-        solves.push({ solver: name, signal: options.signal });
-        return solve(name, problem, settings, options);
+      solve: (name, request) => {
+        solves.push({ solver: name, signal: request.signal });
+        return solve(name, request);
       },
       inventory: async () => [],
     },

@@ -55,7 +55,13 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
       solver,
       settings,
       solve: (name, p, s) =>
-        ports.solver.solve(name, p, s, { signal, killGraceSeconds: ports.config.killGraceSeconds, progress: name === solver ? recorder.sink : undefined }),
+        ports.solver.solve(name, {
+          problem: p,
+          settings: s,
+          signal,
+          killGraceSeconds: ports.config.killGraceSeconds,
+          progress: name === solver ? recorder.sink : undefined,
+        }),
       crossCheckers: async () => (await ports.solver.inventory()).filter((s) => s.available && isSolverName(s.name)).map((s) => s.name as SolverName),
     });
   } finally {

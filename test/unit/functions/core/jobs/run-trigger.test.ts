@@ -121,7 +121,7 @@ describe("the trigger run job", () => {
   });
 
   it("stops the solve when the run's lease is lost mid-solve (swept), and neither ends nor announces the run", async () => {
-    const w = world(async (_name, _problem, _settings, options) => {
+    const w = world(async (_name, options) => {
       w.triggerStore.runs.end("run_1", "failed", { error: "the worker stopped answering" });
       await w.leases.tick();
       return untilAborted(options.signal);

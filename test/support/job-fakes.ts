@@ -12,6 +12,7 @@ import type { ComparisonJobPorts } from "../../functions/core/jobs/run-compariso
 import type { Logger } from "../../functions/core/logger.js";
 import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
 import type { ProgressWriter } from "../../functions/core/progress/recorder.js";
+import { emptyResult } from "../../functions/core/solvers/types.js";
 import { type Part, Placeholders } from "../../functions/core/store/conditions.js";
 import type { ExtraWrite, LeaseClaim } from "../../functions/core/store/leases.js";
 import type { RunRecord } from "../../functions/core/triggers/store.js";
@@ -262,22 +263,9 @@ export function untilAborted(signal: AbortSignal | undefined): Promise<SolvedRes
   return new Promise((resolve) => signal?.addEventListener("abort", () => resolve(cancelled()), { once: true }));
 }
 
-/** A solver's answer: the verdict, with what the test gives. */
+/** A solver's answer: the verdict (an empty result's fields, a fake solver's times and version), with what the test gives. */
 export function solverAnswer(status: SolvedResult["solver_status"], fields: Partial<SolvedResult> = {}): SolvedResult {
-  return {
-    solver_status: status,
-    objective_value: null,
-    dual_bound: null,
-    gap: null,
-    nodes: null,
-    iterations: null,
-    solver_time_seconds: 0.01,
-    wall_time_ms: 12,
-    solution: null,
-    solver_version: "fake 1.0",
-    error_message: null,
-    ...fields,
-  };
+  return { ...emptyResult(status), solver_time_seconds: 0.01, wall_time_ms: 12, solver_version: "fake 1.0", ...fields };
 }
 
 /** maximize 3x + 2y subject to x + y ≤ 4, x ≤ 3, x, y ≥ 0: the optimum is x = 3, y = 1, objective 11. */

@@ -45,7 +45,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   // A starting basis is an LP's (a MILP's result notes it was ignored).
   const basis = initialBasis && !hasIntegers(problem) ? initialBasis : undefined;
   const settings: SolveSettings = { ...plain, ...(startValues ? { initialSolution: startValues } : {}), ...(basis ? { initialBasis: basis } : {}) };
-  const recorder = new ProgressRecorder(ports.progress, record.org_id, record.id, { sense: problem.sense });
+  const recorder = new ProgressRecorder(ports.progress, { orgId: record.org_id, executionId: record.id }, { sense: problem.sense });
   let gate: VerifiedSolve<SolvedResult>;
   try {
     // Every answer passes the verification gate (solvers/verification.ts); a repeat of the same solver

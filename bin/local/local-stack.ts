@@ -224,7 +224,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   workers.start();
 
   // The webhook Lambda's stand-in: the same handler, fed by the webhooks queue.
-  const webhooksPoller = new SqsPoller(sqs, config.webhooksQueueUrl, createWebhookHandler(services), {
+  const webhooksPoller = new SqsPoller(sqs, {
+    queueUrl: config.webhooksQueueUrl,
+    handler: createWebhookHandler(services),
     batchSize: 10,
     waitTimeSeconds: 1,
     retryVisibilitySeconds: 5,

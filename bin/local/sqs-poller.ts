@@ -41,12 +41,18 @@ export class SqsPoller {
   private loop: Promise<void> | null = null;
   private abort = new AbortController();
 
+  private readonly queueUrl: string;
+  private readonly handler: SqsHandler;
+  private readonly options: PollerOptions;
+
   constructor(
     private readonly sqs: SQSClient,
-    private readonly queueUrl: string,
-    private readonly handler: SqsHandler,
-    private readonly options: PollerOptions,
-  ) {}
+    { queueUrl, handler, ...options }: PollerOptions & { queueUrl: string; handler: SqsHandler },
+  ) {
+    this.queueUrl = queueUrl;
+    this.handler = handler;
+    this.options = options;
+  }
 
   start(): void {
     if (this.running) return;

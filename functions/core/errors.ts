@@ -244,16 +244,20 @@ export class RateLimitError extends AppError<"rate_limit_exceeded"> {
 
 /** A refused trigger input: 422 with detail {error, run_id}, code and params. */
 export class TriggerInputError extends AppError<"trigger_input_refused"> {
+  readonly params: Record<string, unknown>;
+  /** The run recorded for the refused input (withRun); null when none was. */
+  readonly runId: string | null;
+
   constructor(
     readonly fireCode: TriggerFireCode,
-    message: string,
-    readonly params: Record<string, unknown>,
-    readonly runId: string | null = null,
+    { message, params, runId = null }: { message: string; params: Record<string, unknown>; runId?: string | null },
   ) {
     super("trigger_input_refused", message);
+    this.params = params;
+    this.runId = runId;
   }
   withRun(runId: string | null): TriggerInputError {
-    return new TriggerInputError(this.fireCode, this.detail, this.params, runId);
+    return new TriggerInputError(this.fireCode, { message: this.detail, params: this.params, runId });
   }
   override body(): Record<string, unknown> {
     return {

@@ -35,7 +35,15 @@ export async function handBackJob(runtime: WorkerRuntime, job: JobMessage): Prom
         const record = await services.comparisonStore.get(job.org_id, job.id);
         if (record?.status !== "running") return false;
         const started = record.results.flatMap((row, i) => (row.status === "running" ? [i] : []));
-        if (await services.comparisonStore.release(job.org_id, job.id, runtime.workerId, started, record.results.length, services.clock.now())) {
+        if (
+          await services.comparisonStore.handBack(job.org_id, {
+            id: job.id,
+            worker: runtime.workerId,
+            running: started,
+            rowCount: record.results.length,
+            nowMs: services.clock.now(),
+          })
+        ) {
           for (const i of started) {
             const executionId = record.results[i]!.execution_id;
             if (executionId) await cancelExecution(job.org_id, executionId);

@@ -28,7 +28,7 @@ export async function createSolverToolkit(config: Config, options: { warm: boole
     );
   }
   return {
-    async solve(name, problem, settings, opts) {
+    async solve(name, { problem, settings, ...opts }) {
       const adapter = adapters.get(name);
       if (!adapter) return { ...emptyResult("error", `solver ${name} is not registered`), settings_applied: null };
       const workDir = await mkdtemp(path.join(os.tmpdir(), `incumbent-${name}-`));

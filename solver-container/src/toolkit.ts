@@ -7,9 +7,7 @@ import type { AdapterResult, ProgressSink } from "./adapters/types.js";
 export interface SolverToolkit {
   solve(
     name: SolverName,
-    problem: Problem,
-    settings: SolveSettings,
-    options: { signal?: AbortSignal; killGraceSeconds: number; progress?: ProgressSink },
+    request: { problem: Problem; settings: SolveSettings; signal?: AbortSignal; killGraceSeconds: number; progress?: ProgressSink },
   ): Promise<AdapterResult>;
   /** Probes every solver (each adapter keeps what it learns), so a job does not pay for it. */
   inventory(): Promise<InventoryEntry[]>;

@@ -57,7 +57,9 @@ export async function progressCaptureCost(stack: Stack, file = "misc03.mps", rou
           await adapter.warm?.({ memoryMb: stack.config.solverMemoryMb });
           const workDir = await mkdtemp(path.join(os.tmpdir(), "incumbent-bench-"));
           const recorder =
-            side === "with" ? new ProgressRecorder(stack.services.progressStore, "bench", newId("exe", Date.now()), { sense: problem.sense }) : null;
+            side === "with"
+              ? new ProgressRecorder(stack.services.progressStore, { orgId: "bench", executionId: newId("exe", Date.now()) }, { sense: problem.sense })
+              : null;
           const solverPid = solver === "scip" || solver === "highs" ? python.hostPid! : "self";
           const cpuBefore = cpuMs(solverPid);
           const selfBefore = process.cpuUsage();

@@ -50,7 +50,7 @@ export async function solveOverhead(stack: Stack, rounds: number, instance = "af
     // Warm-up round, not counted: the first request of each solver loads code paths once per process.
     for (const s of solvers) {
       await stack.api.post("/api/v2/solve", { problem, solver_name: s });
-      await toolkit.solve(s, problem, settings, { killGraceSeconds: stack.config.killGraceSeconds });
+      await toolkit.solve(s, { problem, settings, killGraceSeconds: stack.config.killGraceSeconds });
       await toolkit.prepare();
     }
     for (let round = 0; round < rounds; round++) {
@@ -70,7 +70,7 @@ export async function solveOverhead(stack: Stack, rounds: number, instance = "af
         row.e2e.push(e2e);
         row.wall.push(res.body.wall_time_ms);
         row.overhead.push(e2e - res.body.wall_time_ms);
-        const direct = await toolkit.solve(s, problem, settings, { killGraceSeconds: stack.config.killGraceSeconds });
+        const direct = await toolkit.solve(s, { problem, settings, killGraceSeconds: stack.config.killGraceSeconds });
         await toolkit.prepare(); // as a worker does when a job has ended (waited for: it must not slow the next request)
         row.direct.push(direct.wall_time_ms ?? NaN);
       }

@@ -80,12 +80,11 @@ async function measure(solversAsked: string | null, limit: number, filter: strin
       for (const solver of solvers) {
         if (expressibilityGap(solver, stats.problem_class) !== null) continue;
         const started = performance.now();
-        const r = await toolkit.solve(
-          solver,
+        const r = await toolkit.solve(solver, {
           problem,
-          { timeLimitSeconds: limit, gapTolerance: 1e-4, threads: 1 },
-          { killGraceSeconds: config.killGraceSeconds },
-        );
+          settings: { timeLimitSeconds: limit, gapTolerance: 1e-4, threads: 1 },
+          killGraceSeconds: config.killGraceSeconds,
+        });
         const wall = (performance.now() - started) / 1000;
         const seconds = r.solver_time_seconds ?? wall;
         const tol = stats.problem_class === "MILP" ? 1e-4 : 1e-5;

@@ -62,7 +62,7 @@ export default async function bench(argv: string[]): Promise<void> {
             const t = performance.now();
             const cpu = process.cpuUsage();
             try {
-              const r = await toolkit.solve(name, p, s, { killGraceSeconds: config.killGraceSeconds });
+              const r = await toolkit.solve(name, { problem: p, settings: s, killGraceSeconds: config.killGraceSeconds });
               if (solves === 0) claimed = r.solver_status;
               return r;
             } finally {

@@ -97,9 +97,12 @@ describe.runIf(enabled)("a solve over its memory ceiling", () => {
   it("through the toolkit, SOLVER_MEMORY_MB reaches the solve, and the worker's next job solves", async () => {
     const toolkit = await createSolverToolkit({ ...loadConfig({}), solverMemoryMb: 12 }, { warm: false });
     try {
-      const r = await toolkit.solve("cbc", big(), settings(), { killGraceSeconds: 5 });
+      const r = await toolkit.solve("cbc", { problem: big(), settings: settings(), killGraceSeconds: 5 });
       expect(r.error_message).toMatch(/^memory limit: CBC needed more than its memory ceiling of 12 MB/);
-      expect(await toolkit.solve("glpk", small, settings(), { killGraceSeconds: 5 })).toMatchObject({ solver_status: "optimal", objective_value: 15 });
+      expect(await toolkit.solve("glpk", { problem: small, settings: settings(), killGraceSeconds: 5 })).toMatchObject({
+        solver_status: "optimal",
+        objective_value: 15,
+      });
     } finally {
       await toolkit.close();
     }

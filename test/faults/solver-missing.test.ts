@@ -71,11 +71,19 @@ describe.runIf(machineHas("cbc", "glpsol"))("faults: a solver binary missing", (
     try {
       const inventory = await toolkit.inventory();
       expect(inventory.find((s) => s.name === "cbc")?.available).toBe(false);
-      const r = await toolkit.solve("cbc", ProblemSchema.parse(BOX_LP), { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 }, { killGraceSeconds: 1 });
+      const r = await toolkit.solve("cbc", {
+        problem: ProblemSchema.parse(BOX_LP),
+        settings: { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 },
+        killGraceSeconds: 1,
+      });
       expect(r.solver_status).toBe("error");
       expect(r.error_message).toMatch(/^CBC is not available: .*ENOENT/);
       expect(
-        await toolkit.solve("glpk", ProblemSchema.parse(BOX_LP), { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 }, { killGraceSeconds: 1 }),
+        await toolkit.solve("glpk", {
+          problem: ProblemSchema.parse(BOX_LP),
+          settings: { timeLimitSeconds: 10, gapTolerance: 1e-4, threads: 1 },
+          killGraceSeconds: 1,
+        }),
       ).toMatchObject({
         solver_status: "optimal",
         objective_value: 10,

@@ -82,10 +82,10 @@ describe.runIf(machineHas("cbc", "glpsol"))("comparison leases", () => {
 
     // The dead worker: it took the comparison, started row 0 as an execution, and stopped renewing at once.
     const dead = "dead-host:1:worker";
-    const record = (await comparisonStore.acquire(orgId(), id, dead, 1, clock.now())) as ComparisonRecord;
+    const record = (await comparisonStore.acquire(orgId(), { id, worker: dead, leaseMs: 1, nowMs: clock.now() })) as ComparisonRecord;
     const executionId = "exe_0000000000deadworkerrow0";
-    expect(await comparisonStore.startRow(orgId(), id, 0, dead, executionId)).toBe("started");
-    await executionStore.createRunning(rowExecution(record, executionId), dead, 1, clock.now());
+    expect(await comparisonStore.startRow(orgId(), { id, index: 0, worker: dead, executionId })).toBe("started");
+    await executionStore.createRunning(rowExecution(record, executionId), { worker: dead, leaseMs: 1, nowMs: clock.now() });
     await new Promise((r) => setTimeout(r, 20));
 
     const out = await worker({ type: "comparison", id, org_id: orgId() });

@@ -38,12 +38,12 @@ describe("solver error texts without server paths", () => {
     const toolkit = await createSolverToolkit(loadConfig({}), { warm: false });
     try {
       const lines: string[] = [];
-      const result = await toolkit.solve(
-        "glpk",
-        ProblemSchema.parse(BOX_LP),
-        { timeLimitSeconds: 30, gapTolerance: 1e-4, threads: 1 },
-        { killGraceSeconds: 2, progress: { point: () => undefined, line: (l) => void lines.push(l) } },
-      );
+      const result = await toolkit.solve("glpk", {
+        problem: ProblemSchema.parse(BOX_LP),
+        settings: { timeLimitSeconds: 30, gapTolerance: 1e-4, threads: 1 },
+        killGraceSeconds: 2,
+        progress: { point: () => undefined, line: (l) => void lines.push(l) },
+      });
       expect(result.solver_status).toBe("error");
       expect(result.error_message).toMatch(/'\.\/[\w-]+\.(mps|lp)'\.\.\. \| \.\/[\w-]+\.(mps|lp):4: missing COLUMNS/);
       const everything = [result.error_message!, ...lines].join("\n");

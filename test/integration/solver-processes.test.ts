@@ -80,7 +80,9 @@ describe.runIf(enabled)("toolkit.close() and the solvers' environment", () => {
     const toolkit = await createSolverToolkit(loadConfig({}), { warm: true });
     const hard = ProblemSchema.parse(marketSplitProblem(6, 50, 7)); // no solver here closes it in a minute
     const long = settings({ timeLimitSeconds: 120, gapTolerance: 0 });
-    const solves = (["cbc", "glpk", "scip", "highs", "jaos"] as const).map((name) => toolkit.solve(name, hard, long, { killGraceSeconds: 5 }));
+    const solves = (["cbc", "glpk", "scip", "highs", "jaos"] as const).map((name) =>
+      toolkit.solve(name, { problem: hard, settings: long, killGraceSeconds: 5 }),
+    );
     // A generous wait for all five to start (seconds each on a loaded machine).
     for (let i = 0; i < 900 && liveProcessGroups().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
     const groups = liveProcessGroups();

@@ -88,7 +88,7 @@ describe.each(backends)("store on %s", (_name, start) => {
 
   it("never lets a counter pass its limit, however many consume at once", async () => {
     const windows = [{ name: "burst", seconds: 60, limit: 7 }];
-    const results = await Promise.all(Array.from({ length: 20 }, () => services.counters.consume("suite", windows, clock.now())));
+    const results = await Promise.all(Array.from({ length: 20 }, () => services.counters.consume("suite", { windows, nowMs: clock.now() })));
     expect(results.filter((r) => r.allowed)).toHaveLength(7);
     const refused = results.find((r) => !r.allowed)!;
     expect(refused.windows[0]).toMatchObject({ count: 7, remaining: 0, limit: 7 });
@@ -101,7 +101,7 @@ describe.each(backends)("store on %s", (_name, start) => {
       { name: "all", seconds: 3600, limit: 0 },
     ];
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(await services.counters.consume("named-windows", windows, clock.now()));
+    for (let i = 0; i < 4; i++) results.push(await services.counters.consume("named-windows", { windows, nowMs: clock.now() }));
     expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
     expect(results[3]!.windows.map((w) => [w.name, w.count])).toEqual([
       ["solves-day", 3],
@@ -223,23 +223,25 @@ describe.each(backends)("store on %s", (_name, start) => {
         nowMs: clock.now(),
       });
       await store.create(record);
-      await store.acquire(org, "cmp_sweep", "worker-a", 1000, clock.now());
-      expect(await store.startRow(org, "cmp_sweep", 0, "worker-a", "exe_row0")).toBe("started");
+      await store.acquire(org, { id: "cmp_sweep", worker: "worker-a", leaseMs: 1000, nowMs: clock.now() });
+      expect(await store.startRow(org, { id: "cmp_sweep", index: 0, worker: "worker-a", executionId: "exe_row0" })).toBe("started");
       const done = { ...row("cbc"), status: "completed" as const, execution_id: "exe_row0", solver_status: "optimal" as const, objective_value: 3 };
-      expect(await store.writeRow(org, "cmp_sweep", 0, "worker-a", done, null)).toBe(true);
-      expect(await store.startRow(org, "cmp_sweep", 1, "worker-a", "exe_row1")).toBe("started");
+      expect(await store.writeRow(org, { id: "cmp_sweep", index: 0, worker: "worker-a", row: done, agreement: null })).toBe(true);
+      expect(await store.startRow(org, { id: "cmp_sweep", index: 1, worker: "worker-a", executionId: "exe_row1" })).toBe("started");
       // A row's write names the execution it started: a stale one (another attempt's) does not land.
-      expect(await store.writeRow(org, "cmp_sweep", 1, "worker-a", { ...done, solver_name: "glpk", execution_id: "exe_other" }, null)).toBe(false);
-      expect(await store.failIfLapsed(org, "cmp_sweep", "running", "gone", clock.now())).toBeNull(); // lease not lapsed yet
+      const stale = { ...done, solver_name: "glpk", execution_id: "exe_other" };
+      expect(await store.writeRow(org, { id: "cmp_sweep", index: 1, worker: "worker-a", row: stale, agreement: null })).toBe(false);
+      expect(await store.failIfLeaseLapsed(org, { id: "cmp_sweep", seenStatus: "running", reason: "gone", nowMs: clock.now() })).toBeNull(); // lease not lapsed yet
       clock.advance(1500);
-      const swept = await store.failIfLapsed(org, "cmp_sweep", "running", "gone", clock.now());
+      const swept = await store.failIfLeaseLapsed(org, { id: "cmp_sweep", seenStatus: "running", reason: "gone", nowMs: clock.now() });
       expect(swept?.status).toBe("failed");
       expect(swept?.results.map((r) => [r.status, r.execution_id, r.objective_value])).toEqual([
         ["completed", "exe_row0", 3],
         ["failed", "exe_row1", null],
         ["failed", null, null],
       ]);
-      expect(await store.writeRow(org, "cmp_sweep", 1, "worker-a", { ...done, solver_name: "glpk", execution_id: "exe_row1" }, null)).toBe(false);
+      const late = { ...done, solver_name: "glpk", execution_id: "exe_row1" };
+      expect(await store.writeRow(org, { id: "cmp_sweep", index: 1, worker: "worker-a", row: late, agreement: null })).toBe(false);
     });
   });
 

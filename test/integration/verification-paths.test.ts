@@ -61,7 +61,8 @@ describe("the verification gate on every path", () => {
     // Every solver name reaches the liar (with the explanation wrapper every adapter has); only "jaos" is listed, so nothing cross-checks.
     const liar = explaining(lyingSolver, { nativeHighs: async () => null });
     const toolkit = toolkitOf(
-      (_name, problem, settings, opts) => liar.solve(problem, settings, { workDir: "/tmp", killGraceSeconds: opts.killGraceSeconds, signal: opts.signal }),
+      (_name, { problem, settings, ...opts }) =>
+        liar.solve(problem, settings, { workDir: "/tmp", killGraceSeconds: opts.killGraceSeconds, signal: opts.signal }),
       [{ name: "jaos", available: true, version: LIAR_VERSION, detail: null }],
     );
     worker = startInProcessWorker(stack, toolkit);

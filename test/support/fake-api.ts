@@ -12,7 +12,7 @@ import type { ConsumeResult, CounterStore, WindowSpec } from "../../functions/co
 /** Fixed-window counters in memory, with the store's semantics (all windows or none; 0 = unlimited). */
 export class MemoryCounters implements Pick<CounterStore, "consume"> {
   readonly counts = new Map<string, number>();
-  async consume(scope: string, windows: WindowSpec[], nowMs: number, amount = 1): Promise<ConsumeResult> {
+  async consume(scope: string, { windows, nowMs, amount = 1 }: { windows: WindowSpec[]; nowMs: number; amount?: number }): Promise<ConsumeResult> {
     const keyed = windows.map((w) => {
       const index = Math.floor(nowMs / 1000 / w.seconds);
       return { w, key: `${scope}|${w.name}|${index}`, resetAt: (index + 1) * w.seconds };

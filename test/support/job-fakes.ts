@@ -2,6 +2,7 @@ import type { BlobStore } from "../../functions/core/blob/blob-store.js";
 import { isoTime, ManualClock } from "../../functions/core/clock.js";
 import { type NewComparison, newComparisonRecord } from "../../functions/core/comparisons/records.js";
 import { pendingRow } from "../../functions/core/comparisons/rows.js";
+import type { Row } from "../../functions/core/comparisons/schemas.js";
 import type { ComparisonRecord } from "../../functions/core/comparisons/store.js";
 import { loadConfig } from "../../functions/core/config.js";
 import { newExecutionRecord } from "../../functions/core/executions/records.js";
@@ -11,6 +12,7 @@ import type { ComparisonJobPorts } from "../../functions/core/jobs/run-compariso
 import type { Logger } from "../../functions/core/logger.js";
 import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
 import type { ProgressWriter } from "../../functions/core/progress/recorder.js";
+import { emptyResult } from "../../functions/core/solvers/types.js";
 import { type Part, Placeholders } from "../../functions/core/store/conditions.js";
 import type { ExtraWrite, LeaseClaim } from "../../functions/core/store/leases.js";
 import type { RunRecord } from "../../functions/core/triggers/store.js";
@@ -105,7 +107,7 @@ export function fakeExecutionStore() {
     async get(_org: string, id: string) {
       return items.get(id);
     },
-    async createRunning(record: ExecutionRecord, worker: string, leaseMs: number, nowMs: number) {
+    async createRunning(record: ExecutionRecord, { worker, leaseMs, nowMs }: LeaseClaim) {
       items.put(record.id, { ...record, status: "running", lease_owner: worker, lease_expires_at_ms: nowMs + leaseMs });
     },
     leases: {
@@ -125,20 +127,20 @@ export function fakeComparisonStore() {
   const held = (id: string, worker: string) => items.held(id, worker) as (ComparisonRecord & Record<string, unknown>) | null;
   return {
     items,
-    async acquire(_org: string, id: string, worker: string, leaseMs: number, nowMs: number) {
+    async acquire(_org: string, { id, worker, leaseMs, nowMs }: LeaseClaim & { id: string }) {
       return items.acquire(id, worker, leaseMs, nowMs);
     },
     async get(_org: string, id: string) {
       return items.get(id);
     },
-    async setFields(_org: string, id: string, worker: string, fields: Partial<ComparisonRecord>, rows?: ExtraWrite) {
+    async setFields(_org: string, { id, worker, fields, rows }: { id: string; worker: string; fields: Partial<ComparisonRecord>; rows?: ExtraWrite }) {
       const item = held(id, worker);
       if (!item) return false;
       Object.assign(item, structuredClone(fields));
       applySet(item, rows?.set);
       return true;
     },
-    async startRow(_org: string, id: string, index: number, worker: string, executionId: string) {
+    async startRow(_org: string, { id, index, worker, executionId }: { id: string; index: number; worker: string; executionId: string }) {
       const item = held(id, worker);
       if (item?.results[index]?.status !== "pending" || item.cancel_requested)
         return items.get(id)?.cancel_requested ? ("cancelled" as const) : ("lost" as const);
@@ -147,11 +149,7 @@ export function fakeComparisonStore() {
     },
     async writeRow(
       _org: string,
-      id: string,
-      index: number,
-      worker: string,
-      row: ComparisonRecord["results"][number],
-      agreement: ComparisonRecord["agreement"],
+      { id, index, worker, row, agreement }: { id: string; index: number; worker: string; row: Row; agreement: ComparisonRecord["agreement"] },
     ) {
       const item = held(id, worker);
       const current = item?.results[index];
@@ -160,17 +158,23 @@ export function fakeComparisonStore() {
       item.agreement = structuredClone(agreement);
       return true;
     },
-    async replaceRunningRow(_org: string, id: string, index: number, worker: string, seen: string | null, row: ComparisonRecord["results"][number]) {
+    async replaceRunningRow(
+      _org: string,
+      { id, index, worker, seenExecutionId, row }: { id: string; index: number; worker: string; seenExecutionId: string | null; row: Row },
+    ) {
       const item = held(id, worker);
       const current = item?.results[index];
-      if (!item || current?.status !== "running" || current.execution_id !== seen) return false;
+      if (!item || current?.status !== "running" || current.execution_id !== seenExecutionId) return false;
       item.results[index] = structuredClone(row);
       return true;
     },
-    async finish(_org: string, id: string, worker: string, status: string, fields: Partial<ComparisonRecord>, also?: ExtraWrite) {
+    async finalizeHeld(
+      _org: string,
+      { id, worker, status, fields, rows }: { id: string; worker: string; status: string; fields: Partial<ComparisonRecord>; rows?: ExtraWrite },
+    ) {
       const item = held(id, worker);
       if (!item) return null;
-      applySet(item, also?.set);
+      applySet(item, rows?.set);
       return items.finish(id, worker, status, fields);
     },
     leases: {
@@ -259,22 +263,9 @@ export function untilAborted(signal: AbortSignal | undefined): Promise<SolvedRes
   return new Promise((resolve) => signal?.addEventListener("abort", () => resolve(cancelled()), { once: true }));
 }
 
-/** A solver's answer: the verdict, with what the test gives. */
+/** A solver's answer: the verdict (an empty result's fields, a fake solver's times and version), with what the test gives. */
 export function solverAnswer(status: SolvedResult["solver_status"], fields: Partial<SolvedResult> = {}): SolvedResult {
-  return {
-    solver_status: status,
-    objective_value: null,
-    dual_bound: null,
-    gap: null,
-    nodes: null,
-    iterations: null,
-    solver_time_seconds: 0.01,
-    wall_time_ms: 12,
-    solution: null,
-    solver_version: "fake 1.0",
-    error_message: null,
-    ...fields,
-  };
+  return { ...emptyResult(status), solver_time_seconds: 0.01, wall_time_ms: 12, solver_version: "fake 1.0", ...fields };
 }
 
 /** maximize 3x + 2y subject to x + y ≤ 4, x ≤ 3, x, y ≥ 0: the optimum is x = 3, y = 1, objective 11. */
@@ -381,9 +372,9 @@ export function fakeJobPorts(solve: SolvePort["solve"]) {
     clock: new ManualClock(Date.UTC(2026, 10, 1)),
     logger,
     solver: {
-      solve: (name, problem, settings, options) => {
-        solves.push({ solver: name, signal: options.signal });
-        return solve(name, problem, settings, options);
+      solve: (name, request) => {
+        solves.push({ solver: name, signal: request.signal });
+        return solve(name, request);
       },
       inventory: async () => [],
     },

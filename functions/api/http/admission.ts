@@ -33,7 +33,7 @@ export function observeWindow(
 export async function admitAnonymous(c: Context<ApiEnv>): Promise<void> {
   const deps = c.get("deps");
   const now = deps.clock.now();
-  const result = await deps.limiter.consume("anonymous", deps.clientIp(c), now);
+  const result = await deps.limiter.consume("anonymous", { subject: deps.clientIp(c), nowMs: now });
   if (result) observeWindow(c, { result, nowMs: now });
 }
 
@@ -92,7 +92,7 @@ export async function admit(c: Context<ApiEnv>, spec: RouteSpec): Promise<Princi
   const subject = scope === "organization" ? principal?.orgId : scope === "client_ip" ? deps.clientIp(c) : undefined;
   if (subject !== undefined) {
     const now = deps.clock.now();
-    const result = await deps.limiter.consume(spec.rateClass, subject, now);
+    const result = await deps.limiter.consume(spec.rateClass, { subject, nowMs: now });
     if (result) observeWindow(c, { result, nowMs: now, what: rateClassWhat(spec.rateClass) });
   } else if (scope === "email") {
     // The address is in the body, which is not read yet: the client IP is known, and counted first
@@ -132,7 +132,7 @@ export async function admitInput(c: Context<ApiEnv>, spec: RouteSpec, body: unkn
       what: "sign-in attempts for this account from this address",
     });
   if (RATE_CLASSES[cls].scope === "email") {
-    const result = await deps.limiter.consume(cls, normalizeEmail(email), now);
+    const result = await deps.limiter.consume(cls, { subject: normalizeEmail(email), nowMs: now });
     if (result) observeWindow(c, { result, nowMs: now, what: rateClassWhat(cls) });
   }
 }

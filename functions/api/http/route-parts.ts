@@ -32,6 +32,19 @@ export function launchErrors(options: { before?: ErrorName[]; after?: ErrorName[
   return [...(options.before ?? []), ...launch, ...(options.after ?? [])];
 }
 
+/**
+ * What queuing a trigger's run (fired by its secret, run now, rerun) can answer after the route's own
+ * access error: no such trigger, a disabled one, override input refused, a pinned version that no
+ * longer exists (conflict), a queue that refused the message.
+ */
+export const TRIGGER_RUN_ERRORS = [
+  "not_found",
+  "trigger_disabled",
+  "trigger_input_refused",
+  "conflict",
+  "enqueue_failed",
+] as const satisfies readonly ErrorName[];
+
 /** A path parameter holding an id: present and non-empty; its kind is checked by the lookup (404). */
 const pathId = () => z.string().min(1);
 

@@ -152,7 +152,7 @@ export function registerMcpRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "compar
     // A batch past the transport's own bound is refused by it (400) with nothing run: nothing to count.
     if (calls > 1 && !(Array.isArray(parsed) && parsed.length > MAX_MCP_BATCH)) {
       const now = deps.clock.now();
-      const result = await deps.limiter.consume(mcpRoute.rateClass, principal.orgId, now, calls - 1);
+      const result = await deps.limiter.consume(mcpRoute.rateClass, { subject: principal.orgId, nowMs: now, amount: calls - 1 });
       if (result) observeWindow(c, { result, nowMs: now, what: "requests (each tool call of a batch counts)", amount: calls - 1 });
     }
     const { WebStandardStreamableHTTPServerTransport } = await loadSdk();

@@ -85,11 +85,11 @@ export function registerSolveRoutes(
       let final: ExecutionOutcome | "released" | null = null;
       let record: ExecutionRecord;
       if (plan.here && plan.now) {
-        record = await deps.executions.launch(principal, input.body, origin, false, { worker: owner, leaseMs: deps.apiSolver.leaseMs() });
+        record = await deps.executions.launch(principal, input.body, { origin, notify: false, holdFor: { worker: owner, leaseMs: deps.apiSolver.leaseMs() } });
         final = await deps.apiSolver.solveHeld(record, owner, deadline);
         if (final === "released") await deps.executions.queue(record);
       } else {
-        record = await deps.executions.launch(principal, input.body, origin, false);
+        record = await deps.executions.launch(principal, input.body, { origin, notify: false });
         if (plan.here) {
           final = await deps.executions.waitForFinal(principal.orgId, record.id, Math.min(deps.config.apiSolveTakeoverSeconds * 1000, deadline - Date.now()));
           final ??= await deps.apiSolver.takeOver(record, owner, deadline);
@@ -128,7 +128,7 @@ export function registerSolveRoutes(
     },
     async (c, input) => {
       const principal = input.principal;
-      const record = await deps.executions.launch(principal, input.body, { kind: "solve_async", id: null }, true);
+      const record = await deps.executions.launch(principal, input.body, { origin: { kind: "solve_async", id: null }, notify: true });
       return c.json({ execution_id: record.id, status: "queued" as const }, 202);
     },
   );

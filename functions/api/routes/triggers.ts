@@ -19,7 +19,7 @@ import { bindingWindow } from "../../core/limits/counters.js";
 import { bearer } from "../http/admission.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryInt, route } from "../http/route.js";
-import { TriggerIdParams } from "../http/route-parts.js";
+import { TRIGGER_RUN_ERRORS, TriggerIdParams } from "../http/route-parts.js";
 
 const RunId = TriggerIdParams.extend({ run_id: z.string().min(1) });
 const tag = "Triggers";
@@ -178,7 +178,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       access: "trigger_secret",
       role: null,
       rateClass: "trigger",
-      errors: ["unauthorized", "not_found", "trigger_disabled", "trigger_input_refused", "conflict", "enqueue_failed"],
+      errors: ["unauthorized", ...TRIGGER_RUN_ERRORS],
       description:
         "The secret goes in Authorization: Bearer <trigger secret> (preferred) or the body's trigger_secret; it is compared in constant time. The run solves the pinned version's model, with the trigger's solver, then the overrides (an override naming a solver wins).",
       params: TriggerIdParams,
@@ -209,7 +209,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       access: "user",
       role: "viewer",
       rateClass: "organization",
-      errors: ["forbidden", "not_found", "trigger_disabled", "trigger_input_refused", "conflict", "enqueue_failed"],
+      errors: ["forbidden", ...TRIGGER_RUN_ERRORS],
       description: "A session token or an API key, never the trigger secret; the solver role in the trigger's workspace.",
       params: TriggerIdParams,
       responses: {
@@ -271,7 +271,7 @@ export function registerTriggerRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "tr
       access: "api_key",
       role: "viewer",
       rateClass: "organization",
-      errors: ["forbidden", "not_found", "trigger_disabled", "trigger_input_refused", "conflict", "enqueue_failed"],
+      errors: ["forbidden", ...TRIGGER_RUN_ERRORS],
       description: "The input is checked first: a refusal answers 422 with its code and records no run.",
       params: RunId,
       responses: {

@@ -177,7 +177,7 @@ export class AuthService {
       throw invalid(["body", input.expires_at ? "expires_at" : "expires_in_days"], "must be a time in the future");
     }
     const keyId = newId("key", now);
-    if (!(await this.store.claimKeyName(user.id, input.name, keyId, expiresAtMs, now))) {
+    if (!(await this.store.claimKeyName(user.id, { name: input.name, keyId, expiresAtMs, nowMs: now }))) {
       throw conflict(`An API key named "${input.name}" already exists.`);
     }
     let slot: number | null = null;
@@ -215,7 +215,7 @@ export class AuthService {
     for (let slot = 0; slot < cap; slot++) {
       const holder = taken.get(slot);
       const free = !holder || (holder.expires_at_ms > 0 && holder.expires_at_ms <= now);
-      if (free && (await this.store.claimKeySlot(userId, slot, keyId, expiresAtMs, now))) return slot;
+      if (free && (await this.store.claimKeySlot(userId, { slot, keyId, expiresAtMs, nowMs: now }))) return slot;
     }
     throw new AppError("api_key_limit_reached", `Live API key limit reached: at most ${cap} active keys per user. Revoke one first.`, {
       limit: cap,

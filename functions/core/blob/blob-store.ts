@@ -100,7 +100,7 @@ export function createBlobStore(
  */
 export type PayloadRef = { inline: string } | { blob: string };
 
-export async function storePayload(blobs: BlobStore, key: string, value: unknown, inlineMaxBytes: number): Promise<PayloadRef> {
+export async function storePayload(blobs: BlobStore, key: string, { value, inlineMaxBytes }: { value: unknown; inlineMaxBytes: number }): Promise<PayloadRef> {
   const json = JSON.stringify(value);
   if (Buffer.byteLength(json) <= inlineMaxBytes) return { inline: json };
   await blobs.put(key, json);
@@ -108,7 +108,11 @@ export async function storePayload(blobs: BlobStore, key: string, value: unknown
 }
 
 /** The same for a value already written as JSON bytes; only a payload small enough to go inline is decoded. */
-export async function storePayloadBytes(blobs: BlobStore, key: string, json: Uint8Array, inlineMaxBytes: number): Promise<PayloadRef> {
+export async function storePayloadBytes(
+  blobs: BlobStore,
+  key: string,
+  { json, inlineMaxBytes }: { json: Uint8Array; inlineMaxBytes: number },
+): Promise<PayloadRef> {
   if (json.byteLength <= inlineMaxBytes) return { inline: new TextDecoder().decode(json) };
   await blobs.put(key, json);
   return { blob: key };

@@ -12,8 +12,12 @@ const MODEL_NAMES_INLINE_MAX_BYTES = 32_000;
  * small, else a blob at `key` (blob/keys.ts). `names` may be the stored form's JSON bytes already (a
  * compile in the model thread).
  */
-export function storeModelNames(blobs: BlobStore, key: string, names: ModelNames | Uint8Array, inlinePayloadMaxBytes: number): Promise<PayloadRef> {
+export function storeModelNames(
+  blobs: BlobStore,
+  key: string,
+  { names, inlinePayloadMaxBytes }: { names: ModelNames | Uint8Array; inlinePayloadMaxBytes: number },
+): Promise<PayloadRef> {
   const inlineMax = Math.min(inlinePayloadMaxBytes, MODEL_NAMES_INLINE_MAX_BYTES);
-  if (names instanceof Uint8Array) return storePayloadBytes(blobs, key, names, inlineMax);
-  return storePayload(blobs, key, storedModelNames(names), inlineMax);
+  if (names instanceof Uint8Array) return storePayloadBytes(blobs, key, { json: names, inlineMaxBytes: inlineMax });
+  return storePayload(blobs, key, { value: storedModelNames(names), inlineMaxBytes: inlineMax });
 }

@@ -89,18 +89,17 @@ export function admitComparisonRows(deps: Pick<ComparisonLaunchDeps, "admission"
 
 /** Sends a recorded comparison's job; a broker refusal fails the comparison and its pending rows, and is thrown on (503 enqueue_failed). */
 export function enqueueComparison(
-  deps: { fairShare: Pick<FairShare, "dispatch">; comparisonStore: Pick<ComparisonStore, "end">; clock: Clock },
+  deps: { fairShare: Pick<FairShare, "dispatch">; comparisonStore: Pick<ComparisonStore, "finalizeUnheld">; clock: Clock },
   record: ComparisonRecord,
 ): Promise<void> {
   const job = { type: "comparison" as const, id: record.id, org_id: record.org_id, priority: record.priority ?? 0 };
   return enqueueOrFail(deps.fairShare, job, (reason) =>
-    deps.comparisonStore.end(
-      record.org_id,
-      record.id,
-      ["pending"],
-      "failed",
-      { error_message: reason, completed_at: isoTime(deps.clock.now()) },
-      changedRows(record.results, (r) => (r.status === "pending" ? { ...r, status: "failed", error_message: "the job broker refused the job" } : null)),
-    ),
+    deps.comparisonStore.finalizeUnheld(record.org_id, {
+      id: record.id,
+      from: ["pending"],
+      status: "failed",
+      fields: { error_message: reason, completed_at: isoTime(deps.clock.now()) },
+      rows: changedRows(record.results, (r) => (r.status === "pending" ? { ...r, status: "failed", error_message: "the job broker refused the job" } : null)),
+    }),
   );
 }

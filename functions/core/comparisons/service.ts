@@ -95,12 +95,10 @@ export class ComparisonService {
       nowMs: this.deps.clock.now(),
     });
     if (names)
-      record.model_names = await storeModelNames(
-        this.deps.blobs,
-        blobKeys.comparisonModelNames(principal.orgId, id),
+      record.model_names = await storeModelNames(this.deps.blobs, blobKeys.comparisonModelNames(principal.orgId, id), {
         names,
-        this.deps.config.inlinePayloadMaxBytes,
-      );
+        inlinePayloadMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+      });
     await this.deps.comparisonStore.create(record);
     await enqueueComparison(this.deps, record);
     return detailOf(record);

@@ -4,7 +4,7 @@ import type { PayloadRef } from "../blob/blob-store.js";
 import type { Numerics } from "../problem/numerics.js";
 import type { Settings } from "../solvers/settings.js";
 import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part, statusIs } from "../store/conditions.js";
-import { activeIndex, type Also, Leases, withoutUnsetTimes } from "../store/leases.js";
+import { activeIndex, type ExtraWrite, type LeaseClaim, Leases, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import { ConditionFailedError, type Table } from "../store/table.js";
@@ -67,14 +67,15 @@ const rowStatusIs = (index: number, status: Row["status"]): Part => equals(`resu
 const rowRunsExecution = (index: number, executionId: string | null): Part =>
   and(rowStatusIs(index, "running"), equals(`results[${index}].execution_id`, executionId));
 
-const strip = (item: Record<string, unknown>): ComparisonRecord => fromItem<ComparisonRecord>(item, { started_at: null, completed_at: null });
+/** The comparison a stored item holds (times not set yet read as null). */
+const comparisonOf = (item: Record<string, unknown>): ComparisonRecord => fromItem<ComparisonRecord>(item, { started_at: null, completed_at: null });
 
 /**
  * Row changes as parts of one write: each changed row (`change` returns its new value, or null to keep
  * it) is set on its own, on the condition that its status is still the one read. No row is rewritten
  * from a stale read: a row that moved meanwhile fails the write, and the caller reads again.
  */
-export function changedRows(rows: Row[], change: (row: Row, index: number) => Row | null): Also {
+export function changedRows(rows: Row[], change: (row: Row, index: number) => Row | null): ExtraWrite {
   const set: Part[] = [];
   const conditions: Part[] = [];
   rows.forEach((row, i) => {
@@ -102,7 +103,7 @@ export class ComparisonStore {
   async get(orgId: string, id: string): Promise<ComparisonRecord | null> {
     const key = comparisonKey(orgId, id);
     const item = await this.table.get(key.pk, key.sk);
-    return item ? strip(item) : null;
+    return item ? comparisonOf(item) : null;
   }
 
   async getMany(orgId: string, ids: string[]): Promise<ComparisonRecord[]> {
@@ -138,13 +139,21 @@ export class ComparisonStore {
     return this.table.countPrefix(keys.comparison.partition(orgId), keys.comparison.prefix);
   }
 
-  async acquire(orgId: string, id: string, worker: string, leaseMs: number, nowMs: number): Promise<ComparisonRecord | null> {
-    const item = await this.leases.acquire<Record<string, unknown>>(comparisonKey(orgId, id), ["pending"], worker, leaseMs, nowMs, isoTime(nowMs));
-    return item ? strip(item) : null;
+  /** Takes a pending comparison (or one whose lease lapsed) for `claim.worker`; null when someone else holds it or it is final. */
+  async acquire(orgId: string, { id, ...claim }: LeaseClaim & { id: string }): Promise<ComparisonRecord | null> {
+    const item = await this.leases.acquire<Record<string, unknown>>(comparisonKey(orgId, id), {
+      ...claim,
+      waiting: ["pending"],
+      startedAt: isoTime(claim.nowMs),
+    });
+    return item ? comparisonOf(item) : null;
   }
 
   /** Sets fields of a comparison the worker holds (compiled stats, the problem ref), and rows changed by `rows`. */
-  async setFields(orgId: string, id: string, worker: string, fields: Partial<ComparisonRecord>, rows?: Also): Promise<boolean> {
+  async setFields(
+    orgId: string,
+    { id, worker, fields, rows }: { id: string; worker: string; fields: Partial<ComparisonRecord>; rows?: ExtraWrite },
+  ): Promise<boolean> {
     const out = await this.leases.update(comparisonKey(orgId, id), worker, { set: [...assignAll(fields), ...(rows?.set ?? [])], condition: rows?.condition });
     return out !== null;
   }
@@ -153,7 +162,10 @@ export class ComparisonStore {
    * Starts row `index` for the worker holding the comparison: only if the row is still pending and no
    * cancel was asked. Returns "started", or "cancelled" / "lost" when it must not run.
    */
-  async startRow(orgId: string, id: string, index: number, worker: string, executionId: string): Promise<"started" | "cancelled" | "lost"> {
+  async startRow(
+    orgId: string,
+    { id, index, worker, executionId }: { id: string; index: number; worker: string; executionId: string },
+  ): Promise<"started" | "cancelled" | "lost"> {
     try {
       await this.table.updateOrExplain({
         Key: comparisonKey(orgId, id),
@@ -175,27 +187,31 @@ export class ComparisonStore {
    * exactly those rows are running still (the worker moves on meanwhile: the caller reads again); a
    * cancel that arrived meanwhile keeps its cancelled rows. Null when that does not hold.
    */
-  async release(orgId: string, id: string, worker: string, running: number[], rowCount: number, nowMs: number): Promise<ComparisonRecord | null> {
+  async handBack(
+    orgId: string,
+    { id, worker, running, rowCount, nowMs }: { id: string; worker: string; running: number[]; rowCount: number; nowMs: number },
+  ): Promise<ComparisonRecord | null> {
     const rows = Array.from({ length: rowCount }, (_, i) => (running.includes(i) ? rowStatusIs(i, "running") : notEquals(`results[${i}].status`, "running")));
-    const item = await this.leases.release<Record<string, unknown>>(
-      comparisonKey(orgId, id),
+    const item = await this.leases.handBack<Record<string, unknown>>(comparisonKey(orgId, id), {
       worker,
-      "pending",
-      isoTime(nowMs),
-      {},
-      {
+      waiting: "pending",
+      queuedAt: isoTime(nowMs),
+      extra: {
         set: running.flatMap((i) => [assign(`results[${i}].status`, "pending"), assign(`results[${i}].execution_id`, null)]),
         condition: rows.length ? and(...rows) : undefined,
       },
-    );
-    return item ? strip(item) : null;
+    });
+    return item ? comparisonOf(item) : null;
   }
 
   /**
    * Writes a finished row (and the agreement so far) for the worker holding the comparison: only the
    * row's own attribute, and only while the row is still the run of `row.execution_id` this worker started.
    */
-  async writeRow(orgId: string, id: string, index: number, worker: string, row: Row, agreement: Agreement | null): Promise<boolean> {
+  async writeRow(
+    orgId: string,
+    { id, index, worker, row, agreement }: { id: string; index: number; worker: string; row: Row; agreement: Agreement | null },
+  ): Promise<boolean> {
     const out = await this.leases.update(comparisonKey(orgId, id), worker, {
       set: [assign(`results[${index}]`, row), assign("agreement", agreement)],
       condition: rowRunsExecution(index, row.execution_id),
@@ -207,7 +223,10 @@ export class ComparisonStore {
    * Replaces row `index` (running under `seenExecutionId`, left by a worker that died) with `row`, for
    * the worker that holds the comparison now. False when the row moved on.
    */
-  async replaceRunningRow(orgId: string, id: string, index: number, worker: string, seenExecutionId: string | null, row: Row): Promise<boolean> {
+  async replaceRunningRow(
+    orgId: string,
+    { id, index, worker, seenExecutionId, row }: { id: string; index: number; worker: string; seenExecutionId: string | null; row: Row },
+  ): Promise<boolean> {
     const out = await this.leases.update(comparisonKey(orgId, id), worker, {
       set: [assign(`results[${index}]`, row)],
       condition: rowRunsExecution(index, seenExecutionId),
@@ -215,16 +234,18 @@ export class ComparisonStore {
     return out !== null;
   }
 
-  async finish(
+  /** Moves a comparison `worker` holds to its final status, with its rows changed by `rows`; null when the worker no longer holds it. */
+  async finalizeHeld(
     orgId: string,
-    id: string,
-    worker: string,
-    status: ComparisonStatus,
-    fields: Partial<ComparisonRecord>,
-    also?: Also,
+    { id, worker, status, fields, rows }: { id: string; worker: string; status: ComparisonStatus; fields: Partial<ComparisonRecord>; rows?: ExtraWrite },
   ): Promise<ComparisonRecord | null> {
-    const item = await this.leases.finish<Record<string, unknown>>(comparisonKey(orgId, id), worker, status, fields as Record<string, unknown>, also);
-    return item ? strip(item) : null;
+    const item = await this.leases.finalizeHeld<Record<string, unknown>>(comparisonKey(orgId, id), {
+      worker,
+      status,
+      set: fields as Record<string, unknown>,
+      extra: rows,
+    });
+    return item ? comparisonOf(item) : null;
   }
 
   /**
@@ -232,44 +253,52 @@ export class ComparisonStore {
    * it still waits unleased), with every row still pending or running failed for `reason` — each row
    * set on its own, on the condition that it still stands as read (else read again, a few times).
    */
-  async failIfLapsed(
+  async failIfLeaseLapsed(
     orgId: string,
-    id: string,
-    seen: ComparisonStatus,
-    reason: string,
-    nowMs: number,
-    seenQueuedAt: string | null = null,
+    {
+      id,
+      seenStatus,
+      seenQueuedAt = null,
+      reason,
+      nowMs,
+    }: { id: string; seenStatus: ComparisonStatus; seenQueuedAt?: string | null; reason: string; nowMs: number },
   ): Promise<ComparisonRecord | null> {
     for (let attempt = 0; attempt < 4; attempt++) {
       const current = await this.get(orgId, id);
-      if (current?.status !== seen) return null;
+      if (current?.status !== seenStatus) return null;
       const rows = changedRows(current.results, (r) =>
         r.status === "pending" || r.status === "running" ? { ...r, status: "failed" as const, error_message: reason } : null,
       );
-      const item = await this.leases.failIfLapsed<Record<string, unknown>>(
-        comparisonKey(orgId, id),
-        seen,
-        nowMs,
-        { error_message: reason, completed_at: isoTime(nowMs) },
-        rows,
+      const item = await this.leases.failIfLeaseLapsed<Record<string, unknown>>(comparisonKey(orgId, id), {
+        seenStatus,
         seenQueuedAt,
-      );
-      if (item) return strip(item);
+        nowMs,
+        set: { error_message: reason, completed_at: isoTime(nowMs) },
+        extra: rows,
+      });
+      if (item) return comparisonOf(item);
     }
     return null;
   }
 
   /** Ends a comparison no worker ever held (its enqueue was refused), with its rows changed by `rows`. */
-  async end(
+  async finalizeUnheld(
     orgId: string,
-    id: string,
-    from: ComparisonStatus[],
-    status: ComparisonStatus,
-    fields: Partial<ComparisonRecord>,
-    rows?: Also,
+    {
+      id,
+      from,
+      status,
+      fields,
+      rows,
+    }: { id: string; from: ComparisonStatus[]; status: ComparisonStatus; fields: Partial<ComparisonRecord>; rows?: ExtraWrite },
   ): Promise<ComparisonRecord | null> {
-    const item = await this.leases.end<Record<string, unknown>>(comparisonKey(orgId, id), from, status, fields as Record<string, unknown>, rows);
-    return item ? strip(item) : null;
+    const item = await this.leases.finalizeUnheld<Record<string, unknown>>(comparisonKey(orgId, id), {
+      from,
+      status,
+      set: fields as Record<string, unknown>,
+      extra: rows,
+    });
+    return item ? comparisonOf(item) : null;
   }
 
   /**
@@ -296,11 +325,11 @@ export class ComparisonStore {
             condition: and(statusIs(current.status), ...pending.map((i) => rowStatusIs(i, "pending"))),
           }),
         });
-        return strip(out);
+        return comparisonOf(out);
       } catch (error) {
         // Moved meanwhile (the worker started a row, or finished): go on from the item as it now stands.
         if (!(error instanceof ConditionFailedError)) throw error;
-        current = error.existing ? strip(error.existing) : null;
+        current = error.existing ? comparisonOf(error.existing) : null;
       }
     }
     return current;

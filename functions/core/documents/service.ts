@@ -84,7 +84,10 @@ export class DocumentService {
       name,
       solver_name: solver,
       model_kind: model.kind,
-      model: await storePayload(this.deps.blobs, blobKeys.documentVersionModel(principal.orgId, documentId, id), model, this.deps.config.inlinePayloadMaxBytes),
+      model: await storePayload(this.deps.blobs, blobKeys.documentVersionModel(principal.orgId, documentId, id), {
+        value: model,
+        inlineMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+      }),
       created_by: principal.userId,
       created_at: isoTime(now),
     };
@@ -195,8 +198,7 @@ export class DocumentService {
     const record = await this.deps.executions.launch(
       principal,
       { problem: built.problem, solver_name: built.solver, settings: input.settings, priority: input.priority, ...(built.names ? { names: built.names } : {}) },
-      { kind: "document_run", id: documentId },
-      true,
+      { origin: { kind: "document_run", id: documentId }, notify: true },
     );
     return { executionId: record.id, versionId: version.id };
   }

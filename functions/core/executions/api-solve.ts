@@ -146,7 +146,10 @@ export class ApiSolver {
       ...(start ? { warm_start: warmStartOf(problem, API_SOLVER, assessStart(problem, start), undefined) } : {}),
     };
     const final = gate.status === "error" ? "failed" : "completed";
-    const ref = await storePayload(blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, config.inlinePayloadMaxBytes);
+    const ref = await storePayload(blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), {
+      value: response,
+      inlineMaxBytes: config.inlinePayloadMaxBytes,
+    });
     const now = clock.now();
     const errorMessage = final === "failed" ? (accepted.error_message ?? "the solver failed") : null;
     const finished = await executionStore.finalizeHeld(record.org_id, {

@@ -86,12 +86,21 @@ export class ExecutionService {
    */
   admit(
     orgId: string,
-    userId: string,
-    problem: Problem | SerializedProblem,
-    choice: SolverChoice,
-    settings: SettingsRequest | undefined,
-    prepaid = false,
-    priority?: { value: number; role: Role },
+    {
+      userId,
+      problem,
+      choice,
+      settings,
+      prepaid = false,
+      priority,
+    }: {
+      userId: string;
+      problem: Problem | SerializedProblem;
+      choice: SolverChoice;
+      settings: SettingsRequest | undefined;
+      prepaid?: boolean;
+      priority?: { value: number; role: Role };
+    },
   ): Promise<Admitted<ExecutionPlan>> {
     return this.deps.admission.admit({
       orgId,
@@ -113,16 +122,25 @@ export class ExecutionService {
   async launch(
     principal: Principal,
     input: { problem: Problem | SerializedProblem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames | Uint8Array },
-    origin: ExecutionOrigin,
-    notify: boolean,
-    /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
-    holdFor?: { worker: string; leaseMs: number },
+    {
+      origin,
+      notify,
+      holdFor,
+    }: {
+      origin: ExecutionOrigin;
+      notify: boolean;
+      /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
+      holdFor?: { worker: string; leaseMs: number };
+    },
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
     const priority = input.priority ?? 0;
-    const admitted = await this.admit(principal.orgId, principal.userId, input.problem, input.solver_name, input.settings, false, {
-      value: priority,
-      role: principal.role,
+    const admitted = await this.admit(principal.orgId, {
+      userId: principal.userId,
+      problem: input.problem,
+      choice: input.solver_name,
+      settings: input.settings,
+      priority: { value: priority, role: principal.role },
     });
     traceAttach(admitted.id);
     traceMark("admitted", admitted.id);
@@ -138,7 +156,7 @@ export class ExecutionService {
     });
     if (input.names) record.model_names = await this.keepModelNames(principal.orgId, record.id, input.names);
     if (holdFor) {
-      await this.deps.executionStore.createRunning(record, holdFor.worker, holdFor.leaseMs, clock.now());
+      await this.deps.executionStore.createRunning(record, { worker: holdFor.worker, leaseMs: holdFor.leaseMs, nowMs: clock.now() });
       return { ...record, status: "running", started_at: isoTime(clock.now()) };
     }
     await this.deps.executionStore.create(record);
@@ -171,7 +189,7 @@ export class ExecutionService {
       gap_tolerance: original.settings.gap_tolerance,
       explain_infeasibility: true,
     };
-    const admitted = await this.admit(principal.orgId, principal.userId, problem, original.solver_name as SolverName, settings);
+    const admitted = await this.admit(principal.orgId, { userId: principal.userId, problem, choice: original.solver_name as SolverName, settings });
     traceAttach(admitted.id);
     const record = admittedExecutionRecord(admitted, {
       orgId: principal.orgId,
@@ -194,7 +212,7 @@ export class ExecutionService {
 
   /** Keeps a JModel model's generated names for execution `id`. */
   keepModelNames(orgId: string, id: string, names: ModelNames | Uint8Array): Promise<PayloadRef> {
-    return storeModelNames(this.deps.blobs, blobKeys.executionModelNames(orgId, id), names, this.deps.config.inlinePayloadMaxBytes);
+    return storeModelNames(this.deps.blobs, blobKeys.executionModelNames(orgId, id), { names, inlinePayloadMaxBytes: this.deps.config.inlinePayloadMaxBytes });
   }
 
   /** Queues the job of an execution created held (the API gave it back to the fleet, api-solve.ts). */
@@ -209,7 +227,7 @@ export class ExecutionService {
   private async enqueue(record: ExecutionRecord): Promise<void> {
     const { fairShare, executionStore, clock } = this.deps;
     await enqueueOrFail(fairShare, { type: "execution", id: record.id, org_id: record.org_id, priority: record.priority ?? 0 }, (reason) =>
-      executionStore.fail(record.org_id, record.id, ["queued"], reason, clock.now()),
+      executionStore.failUnheld(record.org_id, { id: record.id, from: ["queued"], reason, nowMs: clock.now() }),
     );
     traceMark("enqueued", record.id);
   }

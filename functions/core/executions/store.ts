@@ -70,7 +70,7 @@ export class ExecutionStore {
   }
 
   /** A running execution created by a worker that already holds the work (comparison rows). */
-  async createRunning(record: ExecutionRecord, worker: string, leaseMs: number, nowMs: number): Promise<void> {
+  async createRunning(record: ExecutionRecord, { worker, leaseMs, nowMs }: LeaseClaim): Promise<void> {
     await this.table.putNew({
       ...executionKey(record.org_id, record.id),
       ...record,
@@ -131,8 +131,11 @@ export class ExecutionStore {
     return (await this.leases.handBack(executionKey(orgId, id), { worker, waiting: "queued", queuedAt: isoTime(nowMs) })) !== null;
   }
 
-  /** Fails an execution that never got a worker (its enqueue was refused). */
-  async fail(orgId: string, id: string, from: ExecutionStatus[], reason: string, nowMs: number): Promise<ExecutionRecord | null> {
+  /** Fails an execution that never got a worker (its enqueue was refused), if it is still in one of `from`. */
+  async failUnheld(
+    orgId: string,
+    { id, from, reason, nowMs }: { id: string; from: ExecutionStatus[]; reason: string; nowMs: number },
+  ): Promise<ExecutionRecord | null> {
     const item = await this.leases.finalizeUnheld<Record<string, unknown>>(executionKey(orgId, id), {
       from,
       status: "failed",

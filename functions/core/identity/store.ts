@@ -86,7 +86,8 @@ export interface ResetTokenRecord {
   used_at: string | null;
 }
 
-const strip = <T>(item: Record<string, unknown> | null): T | null => (item ? fromItem<T>(item) : null);
+/** The record a stored item holds (store/items.ts), or null for no item. */
+const recordOf = <T>(item: Record<string, unknown> | null): T | null => (item ? fromItem<T>(item) : null);
 
 /** The organization is there and its balance is at least `need` (what stays above the floor after the change). */
 const creditsCover = (need: number): Part => and(itemExists(), atLeast("credit_balance", need));
@@ -134,7 +135,7 @@ export class IdentityStore {
   }
 
   async getOrganization(orgId: string): Promise<OrganizationRecord | null> {
-    return strip<OrganizationRecord>(await this.table.get(keys.organization.partition(orgId), keys.organization.sk));
+    return recordOf<OrganizationRecord>(await this.table.get(keys.organization.partition(orgId), keys.organization.sk));
   }
 
   /**
@@ -158,11 +159,11 @@ export class IdentityStore {
   }
 
   async getWorkspace(orgId: string, workspaceId: string): Promise<WorkspaceRecord | null> {
-    return strip<WorkspaceRecord>(await this.table.get(keys.workspace.partition(orgId), `${keys.workspace.prefix}${workspaceId}`));
+    return recordOf<WorkspaceRecord>(await this.table.get(keys.workspace.partition(orgId), `${keys.workspace.prefix}${workspaceId}`));
   }
 
   async listWorkspaces(orgId: string): Promise<WorkspaceRecord[]> {
-    return (await this.table.queryPrefix(keys.workspace.partition(orgId), keys.workspace.prefix)).map((i) => strip<WorkspaceRecord>(i)!);
+    return (await this.table.queryPrefix(keys.workspace.partition(orgId), keys.workspace.prefix)).map((i) => recordOf<WorkspaceRecord>(i)!);
   }
 
   async setMembership(userId: string, workspaceId: string, role: Role): Promise<void> {
@@ -191,7 +192,7 @@ export class IdentityStore {
   }
 
   async getUser(userId: string): Promise<UserRecord | null> {
-    return strip<UserRecord>(await this.table.get(keys.user.partition(userId), keys.user.sk));
+    return recordOf<UserRecord>(await this.table.get(keys.user.partition(userId), keys.user.sk));
   }
 
   /** Whether an account holds the address (one GetItem of its claim, whoever holds it). */
@@ -210,7 +211,7 @@ export class IdentityStore {
       KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :p)",
       ExpressionAttributeValues: { ":pk": keys.user.orgIndexPartition(orgId), ":p": keys.user.orgIndexPrefix },
     });
-    return items.map((i) => strip<UserRecord>(i)!).filter((u) => !u.removed_at);
+    return items.map((i) => recordOf<UserRecord>(i)!).filter((u) => !u.removed_at);
   }
 
   /**
@@ -222,7 +223,7 @@ export class IdentityStore {
       Key: keys.user(userId),
       ...buildUpdate({ set: [assign("removed_at", isoTime(nowMs))], add: [increment("token_version")], condition: itemExists() }),
     });
-    return out ? strip<UserRecord>(out as unknown as Record<string, unknown>) : null;
+    return out ? recordOf<UserRecord>(out as unknown as Record<string, unknown>) : null;
   }
 
   /**
@@ -267,17 +268,17 @@ export class IdentityStore {
         ...buildUpdate({ set: [assign("role", role)], condition: itemExists() }),
       });
     }
-    return strip<UserRecord>(updated as unknown as Record<string, unknown>);
+    return recordOf<UserRecord>(updated as unknown as Record<string, unknown>);
   }
 
   // API keys --------------------------------------------------------------------------------
 
   async listApiKeys(userId: string): Promise<ApiKeyRecord[]> {
-    return (await this.table.queryPrefix(keys.apiKey.partition(userId), keys.apiKey.prefix)).map((i) => strip<ApiKeyRecord>(i)!);
+    return (await this.table.queryPrefix(keys.apiKey.partition(userId), keys.apiKey.prefix)).map((i) => recordOf<ApiKeyRecord>(i)!);
   }
 
   async getApiKey(userId: string, keyId: string): Promise<ApiKeyRecord | null> {
-    return strip<ApiKeyRecord>(await this.table.get(keys.apiKey.partition(userId), `${keys.apiKey.prefix}${keyId}`));
+    return recordOf<ApiKeyRecord>(await this.table.get(keys.apiKey.partition(userId), `${keys.apiKey.prefix}${keyId}`));
   }
 
   /**
@@ -285,7 +286,10 @@ export class IdentityStore {
    * item is deleted on revocation) or expired (`expires_at_ms` in the past). The conditional put is
    * what keeps the live-key cap exact when two creations race.
    */
-  async claimKeySlot(userId: string, slot: number, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
+  async claimKeySlot(
+    userId: string,
+    { slot, keyId, expiresAtMs, nowMs }: { slot: number; keyId: string; expiresAtMs: number | null; nowMs: number },
+  ): Promise<boolean> {
     return this.table.put({ ...keys.keySlot({ userId, slot }), key_id: keyId, expires_at_ms: expiresAtMs ?? 0, slot }, claimFree(nowMs));
   }
 
@@ -299,7 +303,10 @@ export class IdentityStore {
   }
 
   /** Claims a key name for the user; false when a live key already has it. */
-  async claimKeyName(userId: string, name: string, keyId: string, expiresAtMs: number | null, nowMs: number): Promise<boolean> {
+  async claimKeyName(
+    userId: string,
+    { name, keyId, expiresAtMs, nowMs }: { name: string; keyId: string; expiresAtMs: number | null; nowMs: number },
+  ): Promise<boolean> {
     return this.table.put({ ...keys.keyName({ userId, id: name }), key_id: keyId, expires_at_ms: expiresAtMs ?? 0 }, claimFree(nowMs));
   }
 
@@ -328,7 +335,7 @@ export class IdentityStore {
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyLookup | null> {
-    return strip<ApiKeyLookup>(await this.table.get(keys.apiKeyLookup.partition(hash), keys.apiKeyLookup.sk, false));
+    return recordOf<ApiKeyLookup>(await this.table.get(keys.apiKeyLookup.partition(hash), keys.apiKeyLookup.sk, { consistent: false }));
   }
 
   /** Marks a key revoked: the lookup first (authentication stops), then the record. */

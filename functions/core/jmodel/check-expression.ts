@@ -26,7 +26,7 @@ export class ExpressionChecker {
   protected nextSlot = 0;
   protected frameSize = 0;
 
-  protected report(code: JModelErrorCode, at: Pos, message: string, symbol?: string): void {
+  protected report({ code, at, message, symbol }: { code: JModelErrorCode; at: Pos; message: string; symbol?: string }): void {
     this.problems.push(problemAt("semantic", { code, at, message, symbol }));
   }
 
@@ -64,22 +64,26 @@ export class ExpressionChecker {
       if (entry.dummies === null) continue;
       if (dim !== 0 && entry.dummies.length !== dim) {
         const hint = dim > 1 ? `; bind it with a tuple such as (${letters(dim)}) in …` : "";
-        this.report("set_dimension", entry.pos, `this set has dimension ${dim}, but ${entry.dummies.length} index name(s) are bound to it${hint}`);
+        this.report({
+          code: "set_dimension",
+          at: entry.pos,
+          message: `this set has dimension ${dim}, but ${entry.dummies.length} index name(s) are bound to it${hint}`,
+        });
       }
       const inThisTuple = new Set<string>();
       for (const dummy of entry.dummies) {
         if (inThisTuple.has(dummy.name)) {
-          this.report("duplicate_dummy", dummy.pos, `index \`${dummy.name}\` appears twice in the same tuple`);
+          this.report({ code: "duplicate_dummy", at: dummy.pos, message: `index \`${dummy.name}\` appears twice in the same tuple` });
           continue;
         }
         inThisTuple.add(dummy.name);
         if (this.allNames.has(dummy.name)) {
-          this.report(
-            "dummy_shadows_name",
-            dummy.pos,
-            `index \`${dummy.name}\` has the name of a declared ${describeKind(this.allNames.get(dummy.name)!)}; choose another index name`,
-            dummy.name,
-          );
+          this.report({
+            code: "dummy_shadows_name",
+            at: dummy.pos,
+            message: `index \`${dummy.name}\` has the name of a declared ${describeKind(this.allNames.get(dummy.name)!)}; choose another index name`,
+            symbol: dummy.name,
+          });
           continue;
         }
         const bound = this.lookupDummy(dummy.name);
@@ -93,11 +97,11 @@ export class ExpressionChecker {
             minFree = Math.min(minFree, bound < base ? bound : Infinity);
             continue;
           }
-          this.report(
-            "duplicate_dummy",
-            dummy.pos,
-            `index \`${dummy.name}\` is already bound by an enclosing indexing; choose another name (or write a condition \`${dummy.name} in …\`)`,
-          );
+          this.report({
+            code: "duplicate_dummy",
+            at: dummy.pos,
+            message: `index \`${dummy.name}\` is already bound by an enclosing indexing; choose another name (or write a condition \`${dummy.name} in …\`)`,
+          });
           continue;
         }
         dummy.slot = this.nextSlot++;
@@ -123,25 +127,25 @@ export class ExpressionChecker {
   /** A number, or an element used as a number (checked when the value is known). */
   protected expectNumber(expr: Expr, info: Info, what = "a number"): void {
     if (info.type === null || info.type.kind === "number" || info.type.kind === "atom") return;
-    this.report("type_mismatch", expr.pos, `expected ${what}, found ${describeType(info.type)}`);
+    this.report({ code: "type_mismatch", at: expr.pos, message: `expected ${what}, found ${describeType(info.type)}` });
   }
 
   /** A set element: number, string or dummy. */
   protected expectElement(expr: Expr, info: Info): void {
     if (info.type === null || ["number", "atom", "string"].includes(info.type.kind)) return;
-    this.report("type_mismatch", expr.pos, `expected a set element (a number, a string or an index), found ${describeType(info.type)}`);
+    this.report({ code: "type_mismatch", at: expr.pos, message: `expected a set element (a number, a string or an index), found ${describeType(info.type)}` });
   }
 
   protected expectBool(expr: Expr, info: Info): void {
     if (info.type === null || info.type.kind === "bool") return;
-    this.report("type_mismatch", expr.pos, `expected a condition, found ${describeType(info.type)}`);
+    this.report({ code: "type_mismatch", at: expr.pos, message: `expected a condition, found ${describeType(info.type)}` });
   }
 
   protected checkSet(expr: Expr, ctx: Context): { dimension: number; minFree: number; ok: boolean } {
     const info = this.check(expr, ctx);
     if (info.type === null) return { dimension: 0, minFree: info.minFree, ok: false };
     if (info.type.kind !== "set") {
-      this.report("type_mismatch", expr.pos, `expected a set, found ${describeType(info.type)}`);
+      this.report({ code: "type_mismatch", at: expr.pos, message: `expected a set, found ${describeType(info.type)}` });
       return { dimension: 0, minFree: info.minFree, ok: false };
     }
     return { dimension: info.type.dimension, minFree: info.minFree, ok: true };
@@ -164,7 +168,7 @@ export class ExpressionChecker {
         return { type: NUMBER, degree: 0, minFree: Infinity };
       case "string": {
         const reason = invalidElementReason(expr.value);
-        if (reason !== null) this.report("invalid_element", expr.pos, `"${expr.value}" cannot be a set element: ${reason}`);
+        if (reason !== null) this.report({ code: "invalid_element", at: expr.pos, message: `"${expr.value}" cannot be a set element: ${reason}` });
         expr.atom = canonicalAtom(expr.value);
         return { type: { kind: "string" }, degree: 0, minFree: Infinity };
       }
@@ -261,7 +265,11 @@ export class ExpressionChecker {
         if (!left.ok || !right.ok) return { type: null, degree: 0, minFree };
         if (expr.op === "cross") return { type: { kind: "set", dimension: left.dimension + right.dimension }, degree: 0, minFree };
         if (left.dimension !== 0 && right.dimension !== 0 && left.dimension !== right.dimension) {
-          this.report("set_dimension", expr.pos, `\`${expr.op}\` needs sets of the same dimension, found ${left.dimension} and ${right.dimension}`);
+          this.report({
+            code: "set_dimension",
+            at: expr.pos,
+            message: `\`${expr.op}\` needs sets of the same dimension, found ${left.dimension} and ${right.dimension}`,
+          });
         }
         return { type: { kind: "set", dimension: left.dimension || right.dimension }, degree: 0, minFree };
       }
@@ -279,7 +287,8 @@ export class ExpressionChecker {
     const slot = this.lookupDummy(expr.name);
     if (slot !== undefined) {
       expr.resolved = { kind: "dummy", slot };
-      if (expr.indices !== null) this.report("type_mismatch", expr.pos, `index \`${expr.name}\` is a set element and cannot be subscripted`);
+      if (expr.indices !== null)
+        this.report({ code: "type_mismatch", at: expr.pos, message: `index \`${expr.name}\` is a set element and cannot be subscripted` });
       return { type: { kind: "atom" }, degree: 0, minFree: slot };
     }
     const decl = this.declared.get(expr.name);
@@ -287,9 +296,14 @@ export class ExpressionChecker {
       if (this.brokenNames.has(expr.name)) return UNKNOWN;
       const later = this.allNames.get(expr.name);
       if (later !== undefined) {
-        this.report("used_before_declaration", expr.pos, `\`${expr.name}\` is used before its declaration at line ${later.pos.line}`, expr.name);
+        this.report({
+          code: "used_before_declaration",
+          at: expr.pos,
+          message: `\`${expr.name}\` is used before its declaration at line ${later.pos.line}`,
+          symbol: expr.name,
+        });
       } else {
-        this.report("undeclared_name", expr.pos, `\`${expr.name}\` is not declared`, expr.name);
+        this.report({ code: "undeclared_name", at: expr.pos, message: `\`${expr.name}\` is not declared`, symbol: expr.name });
       }
       return UNKNOWN;
     }
@@ -297,7 +311,12 @@ export class ExpressionChecker {
       case "set":
         expr.resolved = { kind: "set", decl };
         if (expr.indices !== null)
-          this.report("type_mismatch", expr.pos, `set \`${decl.name}\` cannot be subscripted (indexed sets are not supported)`, decl.name);
+          this.report({
+            code: "type_mismatch",
+            at: expr.pos,
+            message: `set \`${decl.name}\` cannot be subscripted (indexed sets are not supported)`,
+            symbol: decl.name,
+          });
         return { type: { kind: "set", dimension: decl.dimension ?? 1 }, degree: 0, minFree: Infinity };
       case "param":
       case "var": {
@@ -306,18 +325,18 @@ export class ExpressionChecker {
         const minFree = this.checkIndices(expr, decl.arity ?? 0, decl.kind === "param" ? "parameter" : "variable");
         if (decl.kind === "param") return { type: NUMBER, degree: 0, minFree };
         if (ctx.maxDegree === 0) {
-          this.report("variable_not_allowed", expr.pos, `variable \`${decl.name}\` cannot appear in ${ctx.where}`, decl.name);
+          this.report({ code: "variable_not_allowed", at: expr.pos, message: `variable \`${decl.name}\` cannot appear in ${ctx.where}`, symbol: decl.name });
           return { type: NUMBER, degree: 0, minFree };
         }
         return { type: NUMBER, degree: 1, minFree };
       }
       default:
-        this.report(
-          "wrong_symbol_kind",
-          expr.pos,
-          `\`${decl.name}\` is ${decl.kind === "objective" ? "the objective" : "a constraint"} and has no value in an expression`,
-          decl.name,
-        );
+        this.report({
+          code: "wrong_symbol_kind",
+          at: expr.pos,
+          message: `\`${decl.name}\` is ${decl.kind === "objective" ? "the objective" : "a constraint"} and has no value in an expression`,
+          symbol: decl.name,
+        });
         return UNKNOWN;
     }
   }
@@ -331,7 +350,7 @@ export class ExpressionChecker {
           : given === 0
             ? `${what} \`${expr.name}\` is indexed over ${arity} dimension(s); write \`${expr.name}[…]\``
             : `${what} \`${expr.name}\` takes ${arity} index(es), found ${given}`;
-      this.report("index_arity", expr.pos, message, expr.name);
+      this.report({ code: "index_arity", at: expr.pos, message, symbol: expr.name });
     }
     let minFree = Infinity;
     for (const index of expr.indices ?? []) {
@@ -350,7 +369,7 @@ export class ExpressionChecker {
     const minFree = Math.min(left.minFree, right.minFree);
     let degree = Math.max(left.degree, right.degree);
     const tooHigh = (d: number) => d > ctx.maxDegree;
-    const nonlinear = (message: string) => this.report("nonlinear", expr.opPos, message);
+    const nonlinear = (message: string) => this.report({ code: "nonlinear", at: expr.opPos, message });
     switch (expr.op) {
       case "*":
         degree = left.degree + right.degree;
@@ -379,7 +398,7 @@ export class ExpressionChecker {
         }
         const exponent = literalValue(expr.right);
         if (exponent === null || ![0, 1, 2].includes(exponent)) {
-          this.report("invalid_exponent", expr.opPos, "a variable expression may only be raised to the literal power 0, 1 or 2");
+          this.report({ code: "invalid_exponent", at: expr.opPos, message: "a variable expression may only be raised to the literal power 0, 1 or 2" });
           degree = left.degree;
           break;
         }
@@ -401,24 +420,29 @@ export class ExpressionChecker {
     if (item.type?.kind === "tuple") size = item.type.size;
     else this.expectElement(expr.item, item);
     if (set.ok && set.dimension !== 0 && set.dimension !== size) {
-      this.report("set_dimension", expr.pos, `a ${size === 1 ? "single element" : `tuple of ${size}`} is tested against a set of dimension ${set.dimension}`);
+      this.report({
+        code: "set_dimension",
+        at: expr.pos,
+        message: `a ${size === 1 ? "single element" : `tuple of ${size}`} is tested against a set of dimension ${set.dimension}`,
+      });
     }
     return { type: BOOL, degree: 0, minFree: Math.min(item.minFree, set.minFree) };
   }
 
   private inferCall(expr: Extract<Expr, { kind: "call" }>, ctx: Context): Info {
     if (expr.fn === "card") {
-      if (expr.args.length !== 1) this.report("type_mismatch", expr.pos, "`card` takes one set");
+      if (expr.args.length !== 1) this.report({ code: "type_mismatch", at: expr.pos, message: "`card` takes one set" });
       const set = this.checkSet(expr.args[0]!, ctx);
       return { type: NUMBER, degree: 0, minFree: set.minFree };
     }
     const single = !(expr.fn === "min" || expr.fn === "max");
-    if (single && expr.args.length !== 1) this.report("type_mismatch", expr.pos, `\`${expr.fn}\` takes one argument, found ${expr.args.length}`);
+    if (single && expr.args.length !== 1)
+      this.report({ code: "type_mismatch", at: expr.pos, message: `\`${expr.fn}\` takes one argument, found ${expr.args.length}` });
     let minFree = Infinity;
     for (const arg of expr.args) {
       const info = this.check(arg, { maxDegree: ctx.maxDegree, where: ctx.where });
       this.expectNumber(arg, info);
-      if (info.degree > 0) this.report("nonlinear", arg.pos, `\`${expr.fn}\` of a variable expression is not linear`);
+      if (info.degree > 0) this.report({ code: "nonlinear", at: arg.pos, message: `\`${expr.fn}\` of a variable expression is not linear` });
       minFree = Math.min(minFree, info.minFree);
     }
     return { type: NUMBER, degree: 0, minFree };
@@ -434,11 +458,11 @@ export class ExpressionChecker {
       let size = 1;
       if (info.type.kind === "tuple") size = info.type.size;
       else if (info.type.kind === "set") {
-        this.report("type_mismatch", element.pos, "a set cannot be an element of a set literal (write `1..n`, not `{1..n}`)");
+        this.report({ code: "type_mismatch", at: element.pos, message: "a set cannot be an element of a set literal (write `1..n`, not `{1..n}`)" });
         continue;
       } else this.expectElement(element, info);
       if (dimension !== 0 && size !== dimension) {
-        this.report("set_dimension", element.pos, `elements of one set must have the same dimension: ${dimension} before, ${size} here`);
+        this.report({ code: "set_dimension", at: element.pos, message: `elements of one set must have the same dimension: ${dimension} before, ${size} here` });
       }
       dimension = dimension || size;
     }

@@ -24,12 +24,12 @@ class ModelChecker extends ExpressionChecker {
     for (const decl of this.ast.declarations) {
       const earlier = this.declared.get(decl.name);
       if (earlier !== undefined) {
-        this.report(
-          "duplicate_declaration",
-          decl.pos,
-          `\`${decl.name}\` is already declared as a ${describeKind(earlier)} at line ${earlier.pos.line}`,
-          decl.name,
-        );
+        this.report({
+          code: "duplicate_declaration",
+          at: decl.pos,
+          message: `\`${decl.name}\` is already declared as a ${describeKind(earlier)} at line ${earlier.pos.line}`,
+          symbol: decl.name,
+        });
       }
       this.beginFrame();
       this.checkDeclaration(decl);
@@ -47,12 +47,12 @@ class ModelChecker extends ExpressionChecker {
       );
     }
     for (const extra of objectives.slice(1)) {
-      this.report(
-        "objective_duplicate",
-        extra.pos,
-        `a model has exactly one objective; \`${objectives[0]!.name}\` is already declared at line ${objectives[0]!.pos.line}`,
-        extra.name,
-      );
+      this.report({
+        code: "objective_duplicate",
+        at: extra.pos,
+        message: `a model has exactly one objective; \`${objectives[0]!.name}\` is already declared at line ${objectives[0]!.pos.line}`,
+        symbol: extra.name,
+      });
     }
     return this.problems.sort((a, b) => a.line - b.line || a.column - b.column);
   }
@@ -84,16 +84,21 @@ class ModelChecker extends ExpressionChecker {
       const set = this.checkSet(expr, ctx);
       if (!set.ok || set.dimension === 0) continue;
       if (dimension !== 0 && set.dimension !== dimension) {
-        this.report(
-          "set_dimension",
-          expr.pos,
-          `\`${attribute}\` gives a set of dimension ${set.dimension}, but \`${decl.name}\` has dimension ${dimension}`,
-          decl.name,
-        );
+        this.report({
+          code: "set_dimension",
+          at: expr.pos,
+          message: `\`${attribute}\` gives a set of dimension ${set.dimension}, but \`${decl.name}\` has dimension ${dimension}`,
+          symbol: decl.name,
+        });
       } else dimension = set.dimension;
     }
     if (decl.definition !== null && decl.defaultValue !== null) {
-      this.report("conflicting_attributes", decl.defaultValue.pos, `set \`${decl.name}\` is defined with \`:=\`, so a default would never be used`, decl.name);
+      this.report({
+        code: "conflicting_attributes",
+        at: decl.defaultValue.pos,
+        message: `set \`${decl.name}\` is defined with \`:=\`, so a default would never be used`,
+        symbol: decl.name,
+      });
     }
     decl.dimension = dimension || 1;
     decl.frameSize = this.frameSize;
@@ -107,15 +112,20 @@ class ModelChecker extends ExpressionChecker {
     if (decl.definition !== null) this.checkNumber(decl.definition, ctx);
     if (decl.defaultValue !== null) this.checkNumber(decl.defaultValue, ctx);
     if (decl.definition !== null && decl.defaultValue !== null) {
-      this.report(
-        "conflicting_attributes",
-        decl.defaultValue.pos,
-        `parameter \`${decl.name}\` is defined with \`:=\`, so a default would never be used`,
-        decl.name,
-      );
+      this.report({
+        code: "conflicting_attributes",
+        at: decl.defaultValue.pos,
+        message: `parameter \`${decl.name}\` is defined with \`:=\`, so a default would never be used`,
+        symbol: decl.name,
+      });
     }
     if (decl.integer && decl.binary) {
-      this.report("conflicting_attributes", decl.pos, `parameter \`${decl.name}\` cannot be both \`integer\` and \`binary\``, decl.name);
+      this.report({
+        code: "conflicting_attributes",
+        at: decl.pos,
+        message: `parameter \`${decl.name}\` cannot be both \`integer\` and \`binary\``,
+        symbol: decl.name,
+      });
     }
     decl.frameSize = this.frameSize;
   }
@@ -126,15 +136,20 @@ class ModelChecker extends ExpressionChecker {
     const ctx: Context = { maxDegree: 0, where: `the bounds of variable \`${decl.name}\`` };
     for (const bound of [decl.lower, decl.upper, decl.fixed]) if (bound !== null) this.checkNumber(bound, ctx);
     if (decl.fixed !== null && (decl.lower !== null || decl.upper !== null)) {
-      this.report(
-        "conflicting_attributes",
-        decl.fixed.pos,
-        `variable \`${decl.name}\` is fixed with \`==\` and cannot also have \`>=\` or \`<=\` bounds`,
-        decl.name,
-      );
+      this.report({
+        code: "conflicting_attributes",
+        at: decl.fixed.pos,
+        message: `variable \`${decl.name}\` is fixed with \`==\` and cannot also have \`>=\` or \`<=\` bounds`,
+        symbol: decl.name,
+      });
     }
     if (decl.integer && decl.binary) {
-      this.report("conflicting_attributes", decl.pos, `variable \`${decl.name}\` cannot be both \`integer\` and \`binary\``, decl.name);
+      this.report({
+        code: "conflicting_attributes",
+        at: decl.pos,
+        message: `variable \`${decl.name}\` cannot be both \`integer\` and \`binary\``,
+        symbol: decl.name,
+      });
     }
     decl.frameSize = this.frameSize;
   }

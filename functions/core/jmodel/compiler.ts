@@ -71,7 +71,7 @@ export function compileJModel(source: string, data: unknown, options: CompileOpt
   }
   if (variables.length === 0) {
     const at = ast.declarations.find((d) => d.kind === "var")?.pos ?? ast.end;
-    throw dataError("no_variables", at, "the model has no variables once expanded with this dataset (every variable's index set is empty)");
+    throw dataError({ code: "no_variables", at, message: "the model has no variables once expanded with this dataset (every variable's index set is empty)" });
   }
 
   const variableNames = variables.map((v) => v.name);
@@ -103,7 +103,12 @@ function createVariables(
     caps.addVariable(where);
     const name = generatedName(decl.name, index);
     if (name.length > MAX_NAME_LENGTH) {
-      throw dataError("name_too_long", decl.pos, `variable name \`${name.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters`, decl.name);
+      throw dataError({
+        code: "name_too_long",
+        at: decl.pos,
+        message: `variable name \`${name.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters`,
+        symbol: decl.name,
+      });
     }
     const lowerExpr = decl.fixed ?? decl.lower;
     const upperExpr = decl.fixed ?? decl.upper;
@@ -115,7 +120,12 @@ function createVariables(
       ub = Math.min(ub, 1);
     }
     if (lb > ub || lb === Infinity || ub === -Infinity) {
-      throw dataError("inconsistent_bounds", decl.pos, `variable \`${name}\` has lower bound ${lb} and upper bound ${ub}: no value fits`, decl.name);
+      throw dataError({
+        code: "inconsistent_bounds",
+        at: decl.pos,
+        message: `variable \`${name}\` has lower bound ${lb} and upper bound ${ub}: no value fits`,
+        symbol: decl.name,
+      });
     }
     positions.set(index, variables.length);
     origins.set(name, { family: decl.name, index: [...index] });
@@ -139,7 +149,8 @@ function expandObjective(
   const row = new DenseRow(names.length, { acceptsQuadratic: true, caps });
   linearizer.add(decl.expr, new Array(decl.frameSize ?? 0), 1, row);
   const constant = row.constant;
-  if (!Number.isFinite(constant)) throw dataError("non_finite", decl.pos, `the objective's constant term is ${constant}`, decl.name);
+  if (!Number.isFinite(constant))
+    throw dataError({ code: "non_finite", at: decl.pos, message: `the objective's constant term is ${constant}`, symbol: decl.name });
   const terms = row.drainTerms(names, "the objective", decl.pos);
   const quadratic = row.drainQuadratic(names, decl.pos);
   return {
@@ -189,27 +200,37 @@ function expandConstraint(
       ub = hi! - row.constant;
     }
     if (Number.isNaN(lb) || Number.isNaN(ub)) {
-      throw dataError("non_finite", decl.pos, `constraint \`${name}\` adds infinite constants of opposite signs`, decl.name);
+      throw dataError({ code: "non_finite", at: decl.pos, message: `constraint \`${name}\` adds infinite constants of opposite signs`, symbol: decl.name });
     }
     const terms = row.drainTerms(names, `constraint \`${name}\``, decl.pos);
     if (terms.length === 0) {
       if (!holds(lb, ub)) {
         const sides = [decl.left, decl.middle, decl.right].flatMap((e) => (e === null ? [] : [linearizer.constantPart(e, frame)]));
-        throw dataError(
-          "infeasible_constant_constraint",
-          decl.pos,
-          `constraint \`${name}\` has no variables after expansion and does not hold: ${sides.join(` ${decl.relation} `)}`,
-          decl.name,
-        );
+        throw dataError({
+          code: "infeasible_constant_constraint",
+          at: decl.pos,
+          message: `constraint \`${name}\` has no variables after expansion and does not hold: ${sides.join(` ${decl.relation} `)}`,
+          symbol: decl.name,
+        });
       }
       dropped++;
       return;
     }
     if (lb === Infinity || ub === -Infinity || lb > ub) {
-      throw dataError("inconsistent_bounds", decl.pos, `constraint \`${name}\` can never hold: its bounds are ${lb} and ${ub}`, decl.name);
+      throw dataError({
+        code: "inconsistent_bounds",
+        at: decl.pos,
+        message: `constraint \`${name}\` can never hold: its bounds are ${lb} and ${ub}`,
+        symbol: decl.name,
+      });
     }
     if (name.length > MAX_NAME_LENGTH) {
-      throw dataError("name_too_long", decl.pos, `constraint name \`${name.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters`, decl.name);
+      throw dataError({
+        code: "name_too_long",
+        at: decl.pos,
+        message: `constraint name \`${name.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters`,
+        symbol: decl.name,
+      });
     }
     caps.addConstraint(where);
     caps.addNonzeros(terms.length, where);

@@ -29,23 +29,28 @@ export function mergeDataset(ast: ModelAst, data: unknown, overrides: Record<str
       const what = others.has(name)
         ? `\`${name}\` is ${others.get(name)}, and only sets and parameters take data`
         : "the model declares no set or parameter of that name";
-      if (from === "override") throw dataError("unknown_override", START_OF_SOURCE, `unknown override \`${name}\`: ${what}`, name);
-      throw dataError("unknown_data_key", START_OF_SOURCE, `the dataset gives \`${name}\`, but ${what}`, name);
+      if (from === "override")
+        throw dataError({ code: "unknown_override", at: START_OF_SOURCE, message: `unknown override \`${name}\`: ${what}`, symbol: name });
+      throw dataError({ code: "unknown_data_key", at: START_OF_SOURCE, message: `the dataset gives \`${name}\`, but ${what}`, symbol: name });
     }
     if (decl.definition !== null) {
-      throw dataError(
-        "defined_in_model",
-        decl.pos,
-        `${decl.kind === "set" ? "set" : "parameter"} \`${name}\` is defined in the model with \`:=\` and cannot be given by ${from === "override" ? "an override" : "the dataset"} (declare it with \`default\` to allow that)`,
-        name,
-      );
+      throw dataError({
+        code: "defined_in_model",
+        at: decl.pos,
+        message: `${decl.kind === "set" ? "set" : "parameter"} \`${name}\` is defined in the model with \`:=\` and cannot be given by ${from === "override" ? "an override" : "the dataset"} (declare it with \`default\` to allow that)`,
+        symbol: name,
+      });
     }
     merged.set(name, value);
   };
 
   if (data !== undefined && data !== null) {
     if (!isPlainObject(data)) {
-      throw dataError("wrong_type", START_OF_SOURCE, `the dataset must be a JSON object keyed by set and parameter names, found ${describeJson(data)}`);
+      throw dataError({
+        code: "wrong_type",
+        at: START_OF_SOURCE,
+        message: `the dataset must be a JSON object keyed by set and parameter names, found ${describeJson(data)}`,
+      });
     }
     for (const [name, value] of Object.entries(data)) if (!name.startsWith("$")) take(name, value, "dataset");
   }
@@ -61,17 +66,17 @@ export function bindSet(ev: Evaluator, decl: SetDecl, raw: unknown): void {
   if (decl.definition !== null) value = ev.evalSet(decl.definition, frame);
   else if (raw !== undefined) value = readSet(decl, raw);
   else if (decl.defaultValue !== null) value = ev.evalSet(decl.defaultValue, frame);
-  else throw dataError("missing_value", decl.pos, `missing set \`${decl.name}\`: the dataset does not give it`, decl.name);
+  else throw dataError({ code: "missing_value", at: decl.pos, message: `missing set \`${decl.name}\`: the dataset does not give it`, symbol: decl.name });
   if (decl.within !== null) {
     for (const tuple of value.tuples) {
       if (ev.member(decl.within, tuple, frame) === null) {
         const shown = tuple.length === 1 ? `\`${tuple[0]}\`` : formatIndex(tuple);
-        throw dataError(
-          "not_in_set",
-          decl.pos,
-          `set \`${decl.name}\` has element ${shown} outside its \`within\` set: ${ev.whyNotIn(decl.within, tuple, frame)}`,
-          decl.name,
-        );
+        throw dataError({
+          code: "not_in_set",
+          at: decl.pos,
+          message: `set \`${decl.name}\` has element ${shown} outside its \`within\` set: ${ev.whyNotIn(decl.within, tuple, frame)}`,
+          symbol: decl.name,
+        });
       }
     }
   }
@@ -82,7 +87,12 @@ function readSet(decl: SetDecl, raw: unknown): SetValue {
   const dimension = decl.dimension ?? 1;
   const shape = dimension === 1 ? "elements (strings or numbers)" : `tuples of ${dimension} elements such as ${exampleTuple(dimension)}`;
   if (!Array.isArray(raw)) {
-    throw dataError("wrong_type", decl.pos, `set \`${decl.name}\` must be an array of ${shape}, found ${describeJson(raw)}`, decl.name);
+    throw dataError({
+      code: "wrong_type",
+      at: decl.pos,
+      message: `set \`${decl.name}\` must be an array of ${shape}, found ${describeJson(raw)}`,
+      symbol: decl.name,
+    });
   }
   const set = new SetValue(dimension);
   raw.forEach((item: unknown, i) => {
@@ -91,17 +101,22 @@ function readSet(decl: SetDecl, raw: unknown): SetValue {
     if (dimension === 1) tuple = [readAtom(item, what, decl)];
     else {
       if (!Array.isArray(item) || item.length !== dimension) {
-        throw dataError(
-          "wrong_type",
-          decl.pos,
-          `${what} must be a tuple of ${dimension} elements such as ${exampleTuple(dimension)}, found ${describeJson(item)}`,
-          decl.name,
-        );
+        throw dataError({
+          code: "wrong_type",
+          at: decl.pos,
+          message: `${what} must be a tuple of ${dimension} elements such as ${exampleTuple(dimension)}, found ${describeJson(item)}`,
+          symbol: decl.name,
+        });
       }
       tuple = item.map((a: unknown) => readAtom(a, what, decl));
     }
     if (!set.add(tuple)) {
-      throw dataError("duplicate_element", decl.pos, `set \`${decl.name}\` lists ${dimension === 1 ? `\`${tuple[0]}\`` : formatIndex(tuple)} twice`, decl.name);
+      throw dataError({
+        code: "duplicate_element",
+        at: decl.pos,
+        message: `set \`${decl.name}\` lists ${dimension === 1 ? `\`${tuple[0]}\`` : formatIndex(tuple)} twice`,
+        symbol: decl.name,
+      });
     }
   });
   return set;
@@ -111,10 +126,11 @@ function readAtom(value: unknown, what: string, decl: SetDecl | ParamDecl): Atom
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value === "string") {
     const reason = invalidElementReason(value);
-    if (reason !== null) throw dataError("invalid_element", decl.pos, `${what}: "${value}" cannot be a set element: ${reason}`, decl.name);
+    if (reason !== null)
+      throw dataError({ code: "invalid_element", at: decl.pos, message: `${what}: "${value}" cannot be a set element: ${reason}`, symbol: decl.name });
     return canonicalAtom(value);
   }
-  throw dataError("wrong_type", decl.pos, `${what} must be a string or a number, found ${describeJson(value)}`, decl.name);
+  throw dataError({ code: "wrong_type", at: decl.pos, message: `${what} must be a string or a number, found ${describeJson(value)}`, symbol: decl.name });
 }
 
 // ------------------------------------------------------------ parameters
@@ -129,7 +145,8 @@ export function bindParam(ev: Evaluator, decl: ParamDecl, raw: unknown): void {
     let value: number;
     if (raw !== undefined) value = readNumber(raw, decl, []);
     else if (decl.definition !== null || decl.defaultValue !== null) value = ev.evalNum((decl.definition ?? decl.defaultValue)!, frame);
-    else throw dataError("missing_value", decl.pos, `missing parameter \`${decl.name}\`: the dataset does not give it`, decl.name);
+    else
+      throw dataError({ code: "missing_value", at: decl.pos, message: `missing parameter \`${decl.name}\`: the dataset does not give it`, symbol: decl.name });
     ev.checkParamValue(decl, value, [], frame);
     values.set([], value);
     return;
@@ -142,7 +159,12 @@ export function bindParam(ev: Evaluator, decl: ParamDecl, raw: unknown): void {
     const before = values.size;
     values.set(tuple, number);
     if (values.size === before) {
-      throw dataError("duplicate_element", decl.pos, `parameter \`${decl.name}\` is given twice for index ${formatIndex(tuple)}`, decl.name);
+      throw dataError({
+        code: "duplicate_element",
+        at: decl.pos,
+        message: `parameter \`${decl.name}\` is given twice for index ${formatIndex(tuple)}`,
+        symbol: decl.name,
+      });
     }
   };
   const product = productSets(ev, indexing, frame);
@@ -151,7 +173,8 @@ export function bindParam(ev: Evaluator, decl: ParamDecl, raw: unknown): void {
     else {
       for (const { tuple, value } of readParamEntries(decl, raw, arity)) {
         const miss = ev.matchDomain(indexing, tuple, frame);
-        if (miss !== null) throw dataError("not_in_set", decl.pos, `parameter \`${decl.name}\`: ${describeDomainMiss(miss, tuple)}`, decl.name);
+        if (miss !== null)
+          throw dataError({ code: "not_in_set", at: decl.pos, message: `parameter \`${decl.name}\`: ${describeDomainMiss(miss, tuple)}`, symbol: decl.name });
         store(tuple, value);
       }
     }
@@ -163,7 +186,12 @@ export function bindParam(ev: Evaluator, decl: ParamDecl, raw: unknown): void {
   ev.iterate(indexing, frame, (index) => {
     if (!values.has(index)) {
       const absent = raw === undefined ? ` (the dataset does not give \`${decl.name}\`)` : "";
-      throw dataError("missing_value", decl.pos, `missing parameter \`${decl.name}\` for index ${formatIndex(index)}${absent}`, decl.name);
+      throw dataError({
+        code: "missing_value",
+        at: decl.pos,
+        message: `missing parameter \`${decl.name}\` for index ${formatIndex(index)}${absent}`,
+        symbol: decl.name,
+      });
     }
   });
 }
@@ -205,7 +233,7 @@ function bindNested(
       if (member === undefined) {
         tuple[depth] = key;
         const miss = { reason: `\`${key}\` is not in set \`${factor.name}\``, notInSet: true };
-        throw dataError("not_in_set", decl.pos, `parameter \`${decl.name}\`: ${describeDomainMiss(miss, tuple)}`, decl.name);
+        throw dataError({ code: "not_in_set", at: decl.pos, message: `parameter \`${decl.name}\`: ${describeDomainMiss(miss, tuple)}`, symbol: decl.name });
       }
       tuple[depth] = member[0]!;
       if (factor.slot >= 0) frame[factor.slot] = member[0]!;
@@ -213,12 +241,12 @@ function bindNested(
       if (depth + 1 === factors.length) store(tuple, value);
       else if (isPlainObject(value)) walk(value, depth + 1);
       else {
-        throw dataError(
-          "wrong_type",
-          decl.pos,
-          `parameter \`${decl.name}\` at ${formatIndex(tuple)} must be an object keyed by the next index (it has ${factors.length} index components), found ${describeJson(value)}`,
-          decl.name,
-        );
+        throw dataError({
+          code: "wrong_type",
+          at: decl.pos,
+          message: `parameter \`${decl.name}\` at ${formatIndex(tuple)} must be an object keyed by the next index (it has ${factors.length} index components), found ${describeJson(value)}`,
+          symbol: decl.name,
+        });
       }
     }
   };
@@ -235,24 +263,24 @@ function readParamEntries(decl: ParamDecl, raw: unknown, arity: number): RawEntr
   if (Array.isArray(raw)) {
     raw.forEach((row: unknown, i) => {
       if (!Array.isArray(row) || row.length !== arity + 1) {
-        throw dataError(
-          "wrong_type",
-          decl.pos,
-          `parameter \`${decl.name}\` row ${i + 1} must be [${exampleRow(arity)}] (${arity} index component(s), then the value), found ${describeJson(row)}`,
-          decl.name,
-        );
+        throw dataError({
+          code: "wrong_type",
+          at: decl.pos,
+          message: `parameter \`${decl.name}\` row ${i + 1} must be [${exampleRow(arity)}] (${arity} index component(s), then the value), found ${describeJson(row)}`,
+          symbol: decl.name,
+        });
       }
       entries.push({ tuple: row.slice(0, arity).map((a: unknown) => readAtom(a, `parameter \`${decl.name}\` row ${i + 1}`, decl)), value: row[arity] });
     });
     return entries;
   }
   if (!isPlainObject(raw)) {
-    throw dataError(
-      "wrong_type",
-      decl.pos,
-      `parameter \`${decl.name}\` is indexed: give an object keyed by index, or an array of rows [${exampleRow(arity)}]; found ${describeJson(raw)}`,
-      decl.name,
-    );
+    throw dataError({
+      code: "wrong_type",
+      at: decl.pos,
+      message: `parameter \`${decl.name}\` is indexed: give an object keyed by index, or an array of rows [${exampleRow(arity)}]; found ${describeJson(raw)}`,
+      symbol: decl.name,
+    });
   }
   const walk = (node: Record<string, unknown>, prefix: Atom[]) => {
     for (const [key, value] of Object.entries(node)) {
@@ -260,12 +288,12 @@ function readParamEntries(decl: ParamDecl, raw: unknown, arity: number): RawEntr
       if (tuple.length === arity) entries.push({ tuple, value });
       else if (isPlainObject(value)) walk(value, tuple);
       else {
-        throw dataError(
-          "wrong_type",
-          decl.pos,
-          `parameter \`${decl.name}\` at ${formatIndex(tuple)} must be an object keyed by the next index (it has ${arity} index components), found ${describeJson(value)}`,
-          decl.name,
-        );
+        throw dataError({
+          code: "wrong_type",
+          at: decl.pos,
+          message: `parameter \`${decl.name}\` at ${formatIndex(tuple)} must be an object keyed by the next index (it has ${arity} index components), found ${describeJson(value)}`,
+          symbol: decl.name,
+        });
       }
     }
   };
@@ -276,7 +304,12 @@ function readParamEntries(decl: ParamDecl, raw: unknown, arity: number): RawEntr
 function readNumber(value: unknown, decl: ParamDecl, tuple: Tuple): number {
   if (typeof value === "number" && Number.isFinite(value)) return value;
   const at = tuple.length > 0 ? ` at ${formatIndex(tuple)}` : "";
-  throw dataError("wrong_type", decl.pos, `parameter \`${decl.name}\`${at} must be a number, found ${describeJson(value)}`, decl.name);
+  throw dataError({
+    code: "wrong_type",
+    at: decl.pos,
+    message: `parameter \`${decl.name}\`${at} must be a number, found ${describeJson(value)}`,
+    symbol: decl.name,
+  });
 }
 
 // ------------------------------------------------------------ helpers

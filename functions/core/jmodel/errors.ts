@@ -119,6 +119,6 @@ export function syntaxError(code: JModelErrorCode, at: SourcePosition, message: 
   return new JModelError(problemAt("syntax", { code, at, message }));
 }
 
-export function dataError(code: JModelErrorCode, at: SourcePosition, message: string, symbol?: string): JModelError {
+export function dataError({ code, at, message, symbol }: { code: JModelErrorCode; at: SourcePosition; message: string; symbol?: string }): JModelError {
   return new JModelError(problemAt("data", { code, at, message, symbol }));
 }

@@ -73,7 +73,11 @@ function rangeBounds(ev: Evaluator, expr: Extract<Expr, { kind: "range" }>, fram
   const to = ev.evalNum(expr.to, frame);
   const step = expr.step === null ? 1 : ev.evalNum(expr.step, frame);
   if (!Number.isFinite(from) || !Number.isFinite(to) || !Number.isFinite(step) || step <= 0) {
-    throw dataError("non_finite", expr.pos, `range ${from}..${to}${expr.step === null ? "" : ` by ${step}`} needs finite ends and a positive step`);
+    throw dataError({
+      code: "non_finite",
+      at: expr.pos,
+      message: `range ${from}..${to}${expr.step === null ? "" : ` by ${step}`} needs finite ends and a positive step`,
+    });
   }
   return { from, to, step };
 }

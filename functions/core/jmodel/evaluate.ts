@@ -55,7 +55,7 @@ export class Evaluator {
         if (resolved.kind === "dummy") {
           const atom = frame[resolved.slot]!;
           if (typeof atom === "number") return atom;
-          throw dataError("not_a_number", expr.pos, `index \`${expr.name}\` is \`${atom}\` here, which is not a number`);
+          throw dataError({ code: "not_a_number", at: expr.pos, message: `index \`${expr.name}\` is \`${atom}\` here, which is not a number` });
         }
         throw new Error(`internal: ${resolved.kind} \`${expr.name}\` evaluated as a number`);
       }
@@ -64,7 +64,7 @@ export class Evaluator {
       case "plus": {
         let total = 0;
         for (let k = 0; k < expr.terms.length; k++) total += expr.signs[k]! * this.evalNum(expr.terms[k]!, frame);
-        if (Number.isNaN(total)) throw dataError("non_finite", expr.pos, "this sum adds infinities of opposite signs");
+        if (Number.isNaN(total)) throw dataError({ code: "non_finite", at: expr.pos, message: "this sum adds infinities of opposite signs" });
         return total;
       }
       case "binary": {
@@ -76,18 +76,18 @@ export class Evaluator {
             result = left * right;
             break;
           case "/":
-            if (right === 0) throw dataError("division_by_zero", expr.opPos, `division by zero (${left} / 0)`);
+            if (right === 0) throw dataError({ code: "division_by_zero", at: expr.opPos, message: `division by zero (${left} / 0)` });
             result = left / right;
             break;
           case "mod":
-            if (right === 0) throw dataError("division_by_zero", expr.opPos, `\`mod\` by zero (${left} mod 0)`);
+            if (right === 0) throw dataError({ code: "division_by_zero", at: expr.opPos, message: `\`mod\` by zero (${left} mod 0)` });
             result = left - right * Math.floor(left / right);
             break;
           case "^":
             result = left ** right;
             break;
         }
-        if (Number.isNaN(result)) throw dataError("non_finite", expr.opPos, `${left} ${expr.op} ${right} is not a number`);
+        if (Number.isNaN(result)) throw dataError({ code: "non_finite", at: expr.opPos, message: `${left} ${expr.op} ${right} is not a number` });
         return result;
       }
       case "if":
@@ -144,7 +144,7 @@ export class Evaluator {
         result = Math.max(...args);
         break;
     }
-    if (Number.isNaN(result)) throw dataError("non_finite", expr.pos, `\`${expr.fn}(${args.join(", ")})\` is not a number`);
+    if (Number.isNaN(result)) throw dataError({ code: "non_finite", at: expr.pos, message: `\`${expr.fn}(${args.join(", ")})\` is not a number` });
     return result;
   }
 
@@ -188,12 +188,12 @@ export class Evaluator {
     const paramFrame = table.frame;
     const miss = decl.indexing === null ? null : this.matchDomain(decl.indexing, tuple, paramFrame);
     if (miss !== null) {
-      throw dataError("not_in_domain", ref.pos, `parameter \`${decl.name}\`: ${describeDomainMiss(miss, tuple)}`, decl.name);
+      throw dataError({ code: "not_in_domain", at: ref.pos, message: `parameter \`${decl.name}\`: ${describeDomainMiss(miss, tuple)}`, symbol: decl.name });
     }
     const source = decl.definition ?? decl.defaultValue;
     if (source === null) {
       const index = decl.indexing === null ? "" : ` for index ${formatIndex(tuple)}`;
-      throw dataError("missing_value", decl.pos, `missing parameter \`${decl.name}\`${index}`, decl.name);
+      throw dataError({ code: "missing_value", at: decl.pos, message: `missing parameter \`${decl.name}\`${index}`, symbol: decl.name });
     }
     const value = this.evalNum(source, paramFrame);
     this.checkParamValue(decl, value, tuple, paramFrame);
@@ -234,7 +234,11 @@ export class Evaluator {
           return expr.op === "==" ? equal : !equal;
         }
         if (typeof left !== typeof right) {
-          throw dataError("not_a_number", expr.opPos, `cannot order \`${left}\` and \`${right}\`: compare numbers with numbers, strings with strings`);
+          throw dataError({
+            code: "not_a_number",
+            at: expr.opPos,
+            message: `cannot order \`${left}\` and \`${right}\`: compare numbers with numbers, strings with strings`,
+          });
         }
         switch (expr.op) {
           case "<":
@@ -376,7 +380,7 @@ export class Evaluator {
 
 function outOfRange(decl: ParamDecl, value: number, tuple: Tuple, rule: string): Error {
   const what = `parameter \`${decl.name}\`${tuple.length > 0 ? ` at ${formatIndex(tuple)}` : ""}`;
-  return dataError("value_out_of_range", decl.pos, `${what} is ${value}, but must be ${rule}`, decl.name);
+  return dataError({ code: "value_out_of_range", at: decl.pos, message: `${what} is ${value}, but must be ${rule}`, symbol: decl.name });
 }
 
 /** Why an index is outside a domain; `notInSet` when the reason reads "`x9` is not in set `S`". */

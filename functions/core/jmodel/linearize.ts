@@ -81,7 +81,7 @@ export class DenseRow implements LinearSink {
       this.coefs[v] = 0;
       this.seen[v] = 0;
       if (coef === 0) continue;
-      if (!Number.isFinite(coef)) throw dataError("non_finite", at, `the coefficient of \`${names[v]}\` in ${what} is ${coef}`);
+      if (!Number.isFinite(coef)) throw dataError({ code: "non_finite", at, message: `the coefficient of \`${names[v]}\` in ${what} is ${coef}` });
       terms.push({ var: names[v]!, coef });
     }
     this.count = 0;
@@ -99,7 +99,7 @@ export class DenseRow implements LinearSink {
       if (coef === 0) continue;
       const var1 = names[Math.floor(key / this.size)]!;
       const var2 = names[key % this.size]!;
-      if (!Number.isFinite(coef)) throw dataError("non_finite", at, `the coefficient of \`${var1}*${var2}\` in the objective is ${coef}`);
+      if (!Number.isFinite(coef)) throw dataError({ code: "non_finite", at, message: `the coefficient of \`${var1}*${var2}\` in the objective is ${coef}` });
       terms.push({ var1, var2, coef });
     }
     this.quadratic.clear();
@@ -150,7 +150,7 @@ export class Linearizer {
             return;
           case "/": {
             const divisor = this.ev.evalNum(expr.right, frame);
-            if (divisor === 0) throw dataError("division_by_zero", expr.opPos, "division of a variable expression by zero");
+            if (divisor === 0) throw dataError({ code: "division_by_zero", at: expr.opPos, message: "division of a variable expression by zero" });
             this.add(expr.left, frame, scale / divisor, sink);
             return;
           }
@@ -210,6 +210,6 @@ export class Linearizer {
     const tuple = this.ev.indexTuple(ref, frame);
     const miss = decl.indexing === null ? null : this.ev.matchDomain(decl.indexing, tuple, new Array(decl.frameSize ?? 0));
     const reason = miss === null ? `index ${tuple.join(",")} is not one of its indices` : describeDomainMiss(miss, tuple);
-    throw dataError("not_in_domain", ref.pos, `variable \`${decl.name}\`: ${reason}`, decl.name);
+    throw dataError({ code: "not_in_domain", at: ref.pos, message: `variable \`${decl.name}\`: ${reason}`, symbol: decl.name });
   }
 }

@@ -42,9 +42,7 @@ export interface SolvedResult extends GateInput {
 export interface SolvePort {
   solve(
     name: SolverName,
-    problem: Problem,
-    settings: SolveSettings,
-    options: { signal?: AbortSignal; killGraceSeconds: number; progress?: SolveProgressSink },
+    request: { problem: Problem; settings: SolveSettings; signal?: AbortSignal; killGraceSeconds: number; progress?: SolveProgressSink },
   ): Promise<SolvedResult>;
   inventory(): Promise<InventoryEntry[]>;
 }

@@ -27,7 +27,7 @@ import { solveExecution } from "./solve-execution.js";
 /** What a comparison's job needs besides every job's ports. */
 export interface ComparisonJobPorts extends JobPorts {
   config: JobPorts["config"] & Pick<Config, "instanceMaxVariables" | "instanceMaxConstraints" | "instanceMaxNonzeros">;
-  comparisonStore: Pick<ComparisonStore, "acquire" | "get" | "setFields" | "startRow" | "writeRow" | "replaceRunningRow" | "finish"> & {
+  comparisonStore: Pick<ComparisonStore, "acquire" | "get" | "setFields" | "startRow" | "writeRow" | "replaceRunningRow" | "finalizeHeld"> & {
     leases: Pick<Leases, "renew">;
   };
   /** Reads an earlier row's stored result (its solution counts in the agreement). */
@@ -49,7 +49,7 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
   const { orgId, id } = job;
   const store = ports.comparisonStore;
   const leaseMs = leaseMsOf(ports);
-  let record = await store.acquire(orgId, id, ports.workerId, leaseMs, ports.clock.now());
+  let record = await store.acquire(orgId, { id, worker: ports.workerId, leaseMs, nowMs: ports.clock.now() });
   if (!record) return;
   const lease = ports.lease.keep(() => store.leases.renew(comparisonKey(orgId, id), { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() }));
   const holdExecution = (executionId: string | null) =>
@@ -59,7 +59,7 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
         : null,
     );
   try {
-    await store.setFields(orgId, id, ports.workerId, { machine_note: ports.machineNote });
+    await store.setFields(orgId, { id, worker: ports.workerId, fields: { machine_note: ports.machineNote } });
     const problem = await problemFor(ports, record);
     if (!problem) return;
     record = (await store.get(orgId, id))!;
@@ -80,11 +80,11 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
       }
       if (row.status !== "pending") continue;
       const executionId = newId("exe", ports.clock.now());
-      const started = await store.startRow(orgId, id, i, ports.workerId, executionId);
+      const started = await store.startRow(orgId, { id, index: i, worker: ports.workerId, executionId });
       if (started === "lost") return;
       if (started === "cancelled") break;
       const execution = rowExecution(ports, { comparison: record, solver: row.solver_name, executionId, problem });
-      await ports.executionStore.createRunning(execution, ports.workerId, leaseMs, ports.clock.now());
+      await ports.executionStore.createRunning(execution, { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() });
       holdExecution(executionId);
       const { response, final } = await solveExecution(ports, { record: execution, problem, signal: lease.signal });
       holdExecution(null);
@@ -95,31 +95,34 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
       const own = refuted.get(done.solver_name);
       for (const [k, f] of finished.entries()) finished[k] = refuted.get(f.row.solver_name) ?? f;
       const agreement = computeAgreement(finished, record.settings.gap_tolerance, problem.sense);
-      await store.writeRow(orgId, id, i, ports.workerId, own?.row ?? done, agreement);
+      await store.writeRow(orgId, { id, index: i, worker: ports.workerId, row: own?.row ?? done, agreement });
       const earlier = [...refuted.values()].filter((f) => f !== own);
       if (earlier.length > 0) {
         const current = (await store.get(orgId, id))!;
         const byName = new Map(earlier.map((f) => [f.row.solver_name, f.row]));
-        await store.setFields(
-          orgId,
+        await store.setFields(orgId, {
           id,
-          ports.workerId,
-          { agreement },
-          changedRows(current.results, (r) => byName.get(r.solver_name) ?? null),
-        );
+          worker: ports.workerId,
+          fields: { agreement },
+          rows: changedRows(current.results, (r) => byName.get(r.solver_name) ?? null),
+        });
       }
     }
 
     const latest = (await store.get(orgId, id))!;
-    await store.finish(orgId, id, ports.workerId, finalComparisonStatus(latest.results), {
-      completed_at: isoTime(ports.clock.now()),
-      agreement: computeAgreement(finished, latest.settings.gap_tolerance, problem.sense),
+    await store.finalizeHeld(orgId, {
+      id,
+      worker: ports.workerId,
+      status: finalComparisonStatus(latest.results),
+      fields: { completed_at: isoTime(ports.clock.now()), agreement: computeAgreement(finished, latest.settings.gap_tolerance, problem.sense) },
     });
   } catch (error) {
     // Only while this worker still holds it: a lost lease means another outcome stands.
-    await store.finish(orgId, id, ports.workerId, "failed", {
-      error_message: workerErrorText(error),
-      completed_at: isoTime(ports.clock.now()),
+    await store.finalizeHeld(orgId, {
+      id,
+      worker: ports.workerId,
+      status: "failed",
+      fields: { error_message: workerErrorText(error), completed_at: isoTime(ports.clock.now()) },
     });
     throw error;
   } finally {
@@ -153,7 +156,8 @@ async function resolveAbandonedRow(ports: ComparisonJobPorts, abandoned: Abandon
     const { response, final } = await solveExecution(ports, { record: execution, problem, signal: lease.signal });
     holdExecution(null);
     const done = rowOf(row, response, final);
-    return (await store.replaceRunningRow(record.org_id, record.id, index, ports.workerId, executionId, done)) ? done : "lost";
+    const replaced = await store.replaceRunningRow(record.org_id, { id: record.id, index, worker: ports.workerId, seenExecutionId: executionId, row: done });
+    return replaced ? done : "lost";
   }
   execution = executionId ? await ports.executionStore.get(record.org_id, executionId) : null;
   const result = execution?.result ? await ports.executions.result(execution).catch(() => null) : null;
@@ -161,7 +165,8 @@ async function resolveAbandonedRow(ports: ComparisonJobPorts, abandoned: Abandon
     execution && result && (execution.status === "completed" || execution.status === "failed")
       ? rowOf(row, result, execution.status)
       : { ...row, status: "pending", execution_id: null };
-  return (await store.replaceRunningRow(record.org_id, record.id, index, ports.workerId, executionId, next)) ? next : "lost";
+  const replaced = await store.replaceRunningRow(record.org_id, { id: record.id, index, worker: ports.workerId, seenExecutionId: executionId, row: next });
+  return replaced ? next : "lost";
 }
 
 /** Acquires a running execution whose worker died, waiting (at most one lease) for its lease to lapse. */
@@ -219,27 +224,31 @@ async function problemFor(ports: ComparisonJobPorts, record: ComparisonRecord): 
     const message = isModelCapExceeded(error)
       ? `dataset is too large for this instance: ${error.message}`
       : `dataset did not compile: ${error.message} (line ${error.line}, column ${error.column})`;
-    await store.finish(
-      record.org_id,
-      record.id,
-      ports.workerId,
-      "failed",
-      { error_message: message, completed_at: isoTime(ports.clock.now()) },
-      changedRows(record.results, (r) => (r.status === "pending" ? { ...r, status: "failed", error_message: message } : null)),
-    );
+    await store.finalizeHeld(record.org_id, {
+      id: record.id,
+      worker: ports.workerId,
+      status: "failed",
+      fields: { error_message: message, completed_at: isoTime(ports.clock.now()) },
+      rows: changedRows(record.results, (r) => (r.status === "pending" ? { ...r, status: "failed", error_message: message } : null)),
+    });
     return null;
   }
   const stats = problemStats(problem);
   const available = await ports.inventory.available(ports.clock.now());
   // The class can differ from the first dataset's: a solver that cannot express this one is unsupported here.
   const reshaped = shapeRows(record.solver_names, stats.problem_class, available);
-  await store.setFields(
-    record.org_id,
-    record.id,
-    ports.workerId,
-    {
-      problem: await storePayload(ports.blobs, blobKeys.comparisonProblem(record.org_id, record.id), problem, ports.config.inlinePayloadMaxBytes),
-      model_names: await storeModelNames(ports.blobs, blobKeys.comparisonModelNames(record.org_id, record.id), names, ports.config.inlinePayloadMaxBytes),
+  await store.setFields(record.org_id, {
+    id: record.id,
+    worker: ports.workerId,
+    fields: {
+      problem: await storePayload(ports.blobs, blobKeys.comparisonProblem(record.org_id, record.id), {
+        value: problem,
+        inlineMaxBytes: ports.config.inlinePayloadMaxBytes,
+      }),
+      model_names: await storeModelNames(ports.blobs, blobKeys.comparisonModelNames(record.org_id, record.id), {
+        names,
+        inlinePayloadMaxBytes: ports.config.inlinePayloadMaxBytes,
+      }),
       problem_class: stats.problem_class,
       variable_count: stats.variable_count,
       constraint_count: stats.constraint_count,
@@ -248,7 +257,7 @@ async function problemFor(ports: ComparisonJobPorts, record: ComparisonRecord): 
       structure_counts: structureCountsOf(problem),
       numerics: numericsOf(problem),
     },
-    changedRows(record.results, (r, i) => (r.status === "pending" && reshaped[i]!.solver_status === "unsupported" ? reshaped[i]! : null)),
-  );
+    rows: changedRows(record.results, (r, i) => (r.status === "pending" && reshaped[i]!.solver_status === "unsupported" ? reshaped[i]! : null)),
+  });
   return problem;
 }

@@ -45,7 +45,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   // A starting basis is an LP's (a MILP's result notes it was ignored).
   const basis = initialBasis && !hasIntegers(problem) ? initialBasis : undefined;
   const settings: SolveSettings = { ...plain, ...(startValues ? { initialSolution: startValues } : {}), ...(basis ? { initialBasis: basis } : {}) };
-  const recorder = new ProgressRecorder(ports.progress, record.org_id, record.id, { sense: problem.sense });
+  const recorder = new ProgressRecorder(ports.progress, { orgId: record.org_id, executionId: record.id }, { sense: problem.sense });
   let gate: VerifiedSolve<SolvedResult>;
   try {
     // Every answer passes the verification gate (solvers/verification.ts); a repeat of the same solver
@@ -55,7 +55,13 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
       solver,
       settings,
       solve: (name, p, s) =>
-        ports.solver.solve(name, p, s, { signal, killGraceSeconds: ports.config.killGraceSeconds, progress: name === solver ? recorder.sink : undefined }),
+        ports.solver.solve(name, {
+          problem: p,
+          settings: s,
+          signal,
+          killGraceSeconds: ports.config.killGraceSeconds,
+          progress: name === solver ? recorder.sink : undefined,
+        }),
       crossCheckers: async () => (await ports.solver.inventory()).filter((s) => s.available && isSolverName(s.name)).map((s) => s.name as SolverName),
     });
   } finally {
@@ -81,7 +87,10 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     ...(result.basis ? { basis: result.basis } : {}),
   };
   const final = gate.status === "error" ? "failed" : "completed";
-  const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), response, ports.config.inlinePayloadMaxBytes);
+  const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), {
+    value: response,
+    inlineMaxBytes: ports.config.inlinePayloadMaxBytes,
+  });
   const now = ports.clock.now();
   const errorMessage = final === "failed" ? (result.error_message ?? "the solver failed") : null;
   const held = await ports.executionStore.finalizeHeld(record.org_id, {

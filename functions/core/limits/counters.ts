@@ -49,7 +49,7 @@ export class CounterStore {
    * Counts one hit against every window of `scope`, or none when any limited window is full.
    * Returns the windows' states for the response headers.
    */
-  async consume(scope: string, windows: WindowSpec[], nowMs: number, amount = 1): Promise<ConsumeResult> {
+  async consume(scope: string, { windows, nowMs, amount = 1 }: { windows: WindowSpec[]; nowMs: number; amount?: number }): Promise<ConsumeResult> {
     const longest = windows.reduce((a, b) => (b.seconds > a.seconds ? b : a));
     const period = Math.floor(nowMs / 1000 / longest.seconds);
     const key = keys.limit.key(scope, longest.seconds, period);

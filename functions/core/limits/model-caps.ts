@@ -50,15 +50,20 @@ export function derivedBounds(caps: ModelCaps): { setElements: number; expansion
  * reached: the cap plus one, or a measured size such as a range's), before it allocates more.
  */
 export class ModelCapExceeded extends Error {
+  readonly limit: number;
+  readonly count: number;
+  /** Where building stopped, for the message (`set I`, `line 4`, …). */
+  readonly where: string | null;
+
   constructor(
     readonly cap: CapName,
-    readonly limit: number,
-    readonly count: number,
-    /** Where building stopped, for the message (`set I`, `line 4`, …). */
-    readonly where: string | null = null,
+    { limit, count, where = null }: { limit: number; count: number; where?: string | null },
   ) {
     super(`${describeCap(cap, count, limit)}${where ? ` (${where})` : ""}`);
     this.name = "ModelCapExceeded";
+    this.limit = limit;
+    this.count = count;
+    this.where = where;
   }
 }
 
@@ -100,33 +105,33 @@ export class CapCounter {
 
   addVariable(where?: string): void {
     if (this.caps.variables > 0 && this.variables >= this.caps.variables)
-      throw new ModelCapExceeded("variables", this.caps.variables, this.variables + 1, where);
+      throw new ModelCapExceeded("variables", { limit: this.caps.variables, count: this.variables + 1, where });
     this.variables++;
   }
 
   addConstraint(where?: string): void {
     if (this.caps.constraints > 0 && this.constraints >= this.caps.constraints) {
-      throw new ModelCapExceeded("constraints", this.caps.constraints, this.constraints + 1, where);
+      throw new ModelCapExceeded("constraints", { limit: this.caps.constraints, count: this.constraints + 1, where });
     }
     this.constraints++;
   }
 
   addNonzeros(count: number, where?: string): void {
     if (this.caps.nonzeros > 0 && this.nonzeros + count > this.caps.nonzeros) {
-      throw new ModelCapExceeded("nonzeros", this.caps.nonzeros, this.nonzeros + count, where);
+      throw new ModelCapExceeded("nonzeros", { limit: this.caps.nonzeros, count: this.nonzeros + count, where });
     }
     this.nonzeros += count;
   }
 
   /** A set about to be built with `size` elements (measured before anything is allocated). */
   checkSetSize(size: number, where?: string): void {
-    if (size > this.bounds.setElements) throw new ModelCapExceeded("set_elements", this.bounds.setElements, size, where);
+    if (size > this.bounds.setElements) throw new ModelCapExceeded("set_elements", { limit: this.bounds.setElements, count: size, where });
   }
 
   /** One member visited by an indexing. */
   step(): void {
     if (++this.steps > this.bounds.expansionSteps && this.bounds.expansionSteps > 0) {
-      throw new ModelCapExceeded("expansion_steps", this.bounds.expansionSteps, this.steps);
+      throw new ModelCapExceeded("expansion_steps", { limit: this.bounds.expansionSteps, count: this.steps });
     }
   }
 }
@@ -138,5 +143,5 @@ export function assertWithinCaps(caps: ModelCaps, stats: Pick<ProblemStats, "var
     ["constraints", stats.constraint_count, caps.constraints],
     ["nonzeros", stats.nonzero_count, caps.nonzeros],
   ];
-  for (const [cap, count, limit] of checks) if (limit > 0 && count > limit) throw capRefusal(new ModelCapExceeded(cap, limit, count));
+  for (const [cap, count, limit] of checks) if (limit > 0 && count > limit) throw capRefusal(new ModelCapExceeded(cap, { limit, count }));
 }

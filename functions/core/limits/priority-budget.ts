@@ -27,7 +27,7 @@ export class PriorityBudget {
   async spend(orgId: string, { priority, solves, nowMs }: { priority: number | undefined; solves: number; nowMs: number }): Promise<number> {
     const limit = this.config.orgPrioritySolvesPerDay;
     if (priority === undefined || priority <= 0 || solves <= 0 || limit <= 0) return 0;
-    const result = await this.counters.consume(keys.limit.scope.priority(orgId), this.windows(limit), nowMs, solves);
+    const result = await this.counters.consume(keys.limit.scope.priority(orgId), { windows: this.windows(limit), nowMs, amount: solves });
     if (!result.allowed) {
       const used = result.windows[0]!.count;
       throw new AppError(
@@ -43,12 +43,12 @@ export class PriorityBudget {
   async tryTake(orgId: string, nowMs: number): Promise<boolean> {
     const limit = this.config.orgPrioritySolvesPerDay;
     if (limit <= 0) return true;
-    return (await this.counters.consume(keys.limit.scope.priority(orgId), this.windows(limit), nowMs, 1)).allowed;
+    return (await this.counters.consume(keys.limit.scope.priority(orgId), { windows: this.windows(limit), nowMs, amount: 1 })).allowed;
   }
 
   /** Puts back what `spend` took, for a request refused after it (credits, quota). */
   async giveBack(orgId: string, solves: number, nowMs: number): Promise<void> {
     if (solves <= 0) return;
-    await this.counters.consume(keys.limit.scope.priority(orgId), this.windows(0), nowMs, -solves);
+    await this.counters.consume(keys.limit.scope.priority(orgId), { windows: this.windows(0), nowMs, amount: -solves });
   }
 }

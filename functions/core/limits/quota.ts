@@ -18,7 +18,7 @@ export class DailyQuota {
     const limit = this.config.instanceMaxDailySolves;
     const windows = [{ name: "solves-day", seconds: 86_400, limit }];
     for (let i = 0; i < solves; i++) {
-      const result = await this.counters.consume(keys.limit.scope.quota(orgId), windows, nowMs);
+      const result = await this.counters.consume(keys.limit.scope.quota(orgId), { windows, nowMs });
       if (!result.allowed) {
         throw new AppError(
           "daily_solve_quota_exceeded",

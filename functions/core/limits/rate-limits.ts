@@ -91,23 +91,22 @@ export class RateLimiter {
    * the subject its scope names (an organization id, a client IP, an e-mail address or a trigger id).
    * Exempt classes count nothing (null).
    */
-  consume(cls: RateClass, subject: string, nowMs: number, amount = 1): Promise<ConsumeResult> | null {
+  consume(cls: RateClass, { subject, nowMs, amount = 1 }: { subject: string; nowMs: number; amount?: number }): Promise<ConsumeResult> | null {
     switch (RATE_CLASSES[cls].scope) {
       case "none":
         return null;
       case "organization":
-        return this.counters.consume(
-          keys.limit.scope.org(subject),
-          [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)],
+        return this.counters.consume(keys.limit.scope.org(subject), {
+          windows: [...windows("all", this.config.instanceRateLimit), ...this.classWindows(cls)],
           nowMs,
           amount,
-        );
+        });
       case "client_ip":
-        return this.counters.consume(keys.limit.scope.clientIp(subject, cls), this.classWindows(cls), nowMs, amount);
+        return this.counters.consume(keys.limit.scope.clientIp(subject, cls), { windows: this.classWindows(cls), nowMs, amount });
       case "email":
-        return this.counters.consume(keys.limit.scope.email(subject, cls), this.classWindows(cls), nowMs, amount);
+        return this.counters.consume(keys.limit.scope.email(subject, cls), { windows: this.classWindows(cls), nowMs, amount });
       case "trigger":
-        return this.counters.consume(keys.limit.scope.trigger(subject), this.classWindows(cls), nowMs, amount);
+        return this.counters.consume(keys.limit.scope.trigger(subject), { windows: this.classWindows(cls), nowMs, amount });
     }
   }
 
@@ -117,7 +116,10 @@ export class RateLimiter {
    * day); per pair, guessing one account from one address is bounded and its owner signs in from theirs.
    */
   signInForAccountFrom(email: string, clientIp: string, nowMs: number): Promise<ConsumeResult> {
-    return this.counters.consume(keys.limit.scope.signInFrom(email, clientIp), windows("login-email", this.config.authLoginPerEmailRateLimit), nowMs);
+    return this.counters.consume(keys.limit.scope.signInFrom(email, clientIp), {
+      windows: windows("login-email", this.config.authLoginPerEmailRateLimit),
+      nowMs,
+    });
   }
 }
 

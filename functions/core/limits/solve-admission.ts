@@ -117,8 +117,8 @@ export class SolveAdmission {
       key === undefined
         ? null
         : serialized
-          ? await storePayloadBytes(this.deps.blobs, key, serialized.json, config.inlinePayloadMaxBytes)
-          : await storePayload(this.deps.blobs, key, request.problem, config.inlinePayloadMaxBytes);
+          ? await storePayloadBytes(this.deps.blobs, key, { json: serialized.json, inlineMaxBytes: config.inlinePayloadMaxBytes })
+          : await storePayload(this.deps.blobs, key, { value: request.problem, inlineMaxBytes: config.inlinePayloadMaxBytes });
     return { id, stats, settings, plan, creditsEach, problem };
   }
 

@@ -143,9 +143,19 @@ export class MatrixService {
           stats: isFirst ? admitted.stats : null,
           solverNames: request.solver_names,
           rows: admitted.plan.rows,
-          problem: isFirst ? await storePayloadBytes(blobs, blobKeys.comparisonProblem(orgId, id), first.problem.json, config.inlinePayloadMaxBytes) : null,
-          modelNames: isFirst ? await storeModelNames(blobs, blobKeys.comparisonModelNames(orgId, id), first.names, config.inlinePayloadMaxBytes) : undefined,
-          model: await storePayload(blobs, blobKeys.comparisonModel(orgId, id), { jmodel_source: source, data: datas[i] }, config.inlinePayloadMaxBytes),
+          problem: isFirst
+            ? await storePayloadBytes(blobs, blobKeys.comparisonProblem(orgId, id), { json: first.problem.json, inlineMaxBytes: config.inlinePayloadMaxBytes })
+            : null,
+          modelNames: isFirst
+            ? await storeModelNames(blobs, blobKeys.comparisonModelNames(orgId, id), {
+                names: first.names,
+                inlinePayloadMaxBytes: config.inlinePayloadMaxBytes,
+              })
+            : undefined,
+          model: await storePayload(blobs, blobKeys.comparisonModel(orgId, id), {
+            value: { jmodel_source: source, data: datas[i] },
+            inlineMaxBytes: config.inlinePayloadMaxBytes,
+          }),
           creditsEach: admitted.creditsEach,
           priority: request.priority,
           numerics: isFirst ? numericsOfAny(first.problem) : null,

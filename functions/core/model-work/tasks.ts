@@ -133,11 +133,11 @@ export function reviveTaskError(error: TaskError): Error {
     case "jmodel":
       return new JModelError(error.problems[0]!, error.problems);
     case "cap":
-      return new ModelCapExceeded(error.cap, error.limit, error.count, error.where);
+      return new ModelCapExceeded(error.cap, { limit: error.limit, count: error.count, where: error.where });
     case "parse":
       return new ProblemParseError(error.format, error.line, error.reason);
     case "trigger_input":
-      return new TriggerInputError(error.fireCode, error.message, error.params);
+      return new TriggerInputError(error.fireCode, { message: error.message, params: error.params });
     case "validation":
       return new ValidationError(error.issues);
     case "app":

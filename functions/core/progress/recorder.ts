@@ -43,12 +43,16 @@ export class ProgressRecorder {
   private closed = false;
   writeFailures = 0;
 
+  private readonly orgId: string;
+  private readonly executionId: string;
+
   constructor(
     private readonly writer: ProgressWriter,
-    private readonly orgId: string,
-    private readonly executionId: string,
+    execution: { orgId: string; executionId: string },
     options: ProgressRecorderOptions,
   ) {
+    this.orgId = execution.orgId;
+    this.executionId = execution.executionId;
     this.now = options.now ?? (() => performance.now());
     this.started = this.now();
     this.sign = options.sense === "maximize" ? -1 : 1;

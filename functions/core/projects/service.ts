@@ -41,12 +41,10 @@ export class ProjectService {
       return {
         jmodel_source: null,
         default_data: null,
-        problem: await storePayload(
-          this.deps.blobs,
-          blobKeys.projectVersionProblem(orgId, id, newId("ver")),
-          input.problem,
-          this.deps.config.inlinePayloadMaxBytes,
-        ),
+        problem: await storePayload(this.deps.blobs, blobKeys.projectVersionProblem(orgId, id, newId("ver")), {
+          value: input.problem,
+          inlineMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+        }),
       };
     }
     return {
@@ -177,7 +175,10 @@ export class ProjectService {
       id,
       project_id: projectId,
       name: input.name,
-      data: await storePayload(this.deps.blobs, blobKeys.dataset(principal.orgId, id), input.data, this.deps.config.inlinePayloadMaxBytes),
+      data: await storePayload(this.deps.blobs, blobKeys.dataset(principal.orgId, id), {
+        value: input.data,
+        inlineMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+      }),
       created_at: isoTime(now),
     };
     await this.deps.projectStore.putDataset(record);

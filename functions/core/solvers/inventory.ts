@@ -43,7 +43,7 @@ export class InventoryStore {
 
   async read(nowMs: number): Promise<Inventory> {
     if (this.cache && this.cache.until > nowMs) return this.cache.value;
-    const item = await this.table.get<Inventory>(KEY.pk, KEY.sk, false);
+    const item = await this.table.get<Inventory>(KEY.pk, KEY.sk, { consistent: false });
     const value: Inventory = item
       ? { solvers: item.solvers, reported_at: item.reported_at, reported_by: item.reported_by }
       : {

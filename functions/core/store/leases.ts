@@ -88,9 +88,6 @@ export interface ExtraWrite {
   condition?: Part;
 }
 
-/** @deprecated the old name of ExtraWrite, kept until comparisons/store.ts (branch `records`) moves over. */
-export type Also = ExtraWrite;
-
 const withExtra = (condition: Part, extra?: ExtraWrite): Part => (extra?.condition ? and(condition, extra.condition) : condition);
 
 /** Who takes or keeps a lease, for how long, and the time now. */
@@ -124,14 +121,7 @@ export class Leases {
    * Takes the item for `worker` if it is in one of `waiting`, or running under a lapsed lease (its worker
    * died). Returns the item as it now stands, or null when someone else holds it or it is final.
    */
-  acquire<T>(key: Key, claim: AcquireClaim): Promise<T | null>;
-  /** @deprecated positional form, kept until comparisons/store.ts (branch `records`) moves over. */
-  acquire<T>(key: Key, waiting: string[], worker: string, leaseMs: number, nowMs: number, startedAt: string): Promise<T | null>;
-  acquire<T>(key: Key, claim: AcquireClaim | string[], ...positional: [string?, number?, number?, string?]): Promise<T | null> {
-    const [positionalWorker = "", positionalLeaseMs = 0, positionalNowMs = 0, positionalStartedAt = ""] = positional;
-    const { waiting, worker, leaseMs, nowMs, startedAt } = Array.isArray(claim)
-      ? { waiting: claim, worker: positionalWorker, leaseMs: positionalLeaseMs, nowMs: positionalNowMs, startedAt: positionalStartedAt }
-      : claim;
+  acquire<T>(key: Key, { waiting, worker, leaseMs, nowMs, startedAt }: AcquireClaim): Promise<T | null> {
     return this.table.update<T>({
       Key: key,
       ...buildUpdate({
@@ -215,33 +205,6 @@ export class Leases {
    */
   finalizeUnheld<T>(key: Key, { from, ...write }: FinalWrite & { from: string[] }): Promise<T | null> {
     return this.writeFinal<T>(key, write, withExtra(statusIs(...from), write.extra));
-  }
-
-  /** @deprecated positional form of `handBack`, kept until comparisons/store.ts (branch `records`) moves over. */
-  release<T>(key: Key, worker: string, waiting: string, queuedAt: string, set: Record<string, unknown> = {}, extra?: ExtraWrite): Promise<T | null> {
-    return this.handBack<T>(key, { worker, waiting, queuedAt, set, extra });
-  }
-
-  /** @deprecated positional form of `finalizeHeld`, kept until comparisons/store.ts (branch `records`) moves over. */
-  finish<T>(key: Key, worker: string, status: string, set: Record<string, unknown>, extra?: ExtraWrite): Promise<T | null> {
-    return this.finalizeHeld<T>(key, { worker, status, set, extra });
-  }
-
-  /** @deprecated positional form of `failIfLeaseLapsed`, kept until comparisons/store.ts (branch `records`) moves over. */
-  failIfLapsed<T>(
-    key: Key,
-    seen: string,
-    nowMs: number,
-    set: Record<string, unknown>,
-    extra?: ExtraWrite,
-    seenQueuedAt: string | null = null,
-  ): Promise<T | null> {
-    return this.failIfLeaseLapsed<T>(key, { seenStatus: seen, seenQueuedAt, nowMs, set, extra });
-  }
-
-  /** @deprecated positional form of `finalizeUnheld`, kept until comparisons/store.ts (branch `records`) moves over. */
-  end<T>(key: Key, from: string[], status: string, set: Record<string, unknown>, extra?: ExtraWrite): Promise<T | null> {
-    return this.finalizeUnheld<T>(key, { from, status, set, extra });
   }
 
   /** The final write itself: `status` and `set`, the lease and the ACTIVE index entry removed, on `condition`. */

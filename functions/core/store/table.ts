@@ -45,7 +45,8 @@ export class Table {
     readonly clock: Clock,
   ) {}
 
-  async get<T = Item>(pk: string, sk: string, consistent = true): Promise<T | null> {
+  /** An item, read consistently unless `consistent` is false (a read that may lag a write by a moment). */
+  async get<T = Item>(pk: string, sk: string, { consistent = true }: { consistent?: boolean } = {}): Promise<T | null> {
     const { Item } = await this.doc
       .send(new GetCommand({ TableName: this.name, Key: { pk, sk }, ConsistentRead: consistent }))
       .catch((error) => (isKeyTooLarge(error) ? { Item: undefined } : Promise.reject(error)));

@@ -56,7 +56,9 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
       ended =
         (await services.executionStore.failIfLeaseLapsed(orgId, { id, seenStatus: item.status as ExecutionStatus, seenQueuedAt, reason, nowMs: now })) !== null;
     } else if (item.kind === "comparison") {
-      ended = (await services.comparisonStore.failIfLapsed(orgId, id, item.status as ComparisonStatus, reason, now, seenQueuedAt)) !== null;
+      ended =
+        (await services.comparisonStore.failIfLeaseLapsed(orgId, { id, seenStatus: item.status as ComparisonStatus, seenQueuedAt, reason, nowMs: now })) !==
+        null;
     } else if (extraHooks[item.kind]) {
       ended = await extraHooks[item.kind]!({ kind: item.kind, pk: item.pk, sk: item.sk, seenStatus: item.status, seenQueuedAt, reason, nowMs: now });
     }

@@ -28,7 +28,10 @@ export class RunOutcomes {
     const webhook = await this.deps.webhooks.prepare(run, { trigger, outcome, nowMs });
     return {
       result: outcome.result
-        ? await storePayload(this.deps.blobs, blobKeys.triggerRunResult(run.org_id, run.id), outcome.result, this.deps.config.inlinePayloadMaxBytes)
+        ? await storePayload(this.deps.blobs, blobKeys.triggerRunResult(run.org_id, run.id), {
+            value: outcome.result,
+            inlineMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+          })
         : null,
       error: outcome.status === "failed" ? (outcome.error ?? "the run failed") : null,
       completed_at: isoTime(nowMs),

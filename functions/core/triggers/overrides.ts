@@ -123,16 +123,22 @@ export function resolveRunInput(fields: readonly CheckedField[], sent: Record<st
   const declared = new Map(fields.map((f) => [f.name, f]));
   const unknown = Object.keys(sent).filter((k) => !declared.has(k));
   if (unknown.length > 0) {
-    throw new TriggerInputError("trigger.override_unknown_fields", `override_data has fields the trigger does not declare: ${unknown.join(", ")}.`, {
-      unknown_fields: unknown,
-      allowed_fields: fields.map((f) => f.name),
+    throw new TriggerInputError("trigger.override_unknown_fields", {
+      message: `override_data has fields the trigger does not declare: ${unknown.join(", ")}.`,
+      params: {
+        unknown_fields: unknown,
+        allowed_fields: fields.map((f) => f.name),
+      },
     });
   }
   // Own keys only: `constructor` or `toString` is "in" every object (its prototype's), never sent by being so.
   const missing = fields.filter((f) => f.required && !Object.hasOwn(sent, f.name) && f.default === undefined).map((f) => f.name);
   if (missing.length > 0) {
-    throw new TriggerInputError("trigger.override_missing_required", `override_data lacks required fields: ${missing.join(", ")}.`, {
-      missing_fields: missing,
+    throw new TriggerInputError("trigger.override_missing_required", {
+      message: `override_data lacks required fields: ${missing.join(", ")}.`,
+      params: {
+        missing_fields: missing,
+      },
     });
   }
   // Built from entries (own data properties whatever their names), never by assignment onto a plain object.
@@ -144,9 +150,12 @@ export function resolveRunInput(fields: readonly CheckedField[], sent: Record<st
   const solver = String(solverOverride ?? solvers.chosen ?? solvers.version);
   const known = solver === "auto" || isSolverName(solver);
   if (!known || (solver !== "auto" && !solvers.available.has(solver))) {
-    throw new TriggerInputError("trigger.solver_unavailable", `Solver ${solver} is not available on this server.`, {
-      solver_name: solver,
-      available_solvers: [...solvers.available].sort(),
+    throw new TriggerInputError("trigger.solver_unavailable", {
+      message: `Solver ${solver} is not available on this server.`,
+      params: {
+        solver_name: solver,
+        available_solvers: [...solvers.available].sort(),
+      },
     });
   }
   return { effective, modelOverrides, solver: solver as SolverChoice };

@@ -52,18 +52,17 @@ export async function startRunExecution(
     const prepaid = run.credits_charged != null;
     // warm_start "previous_run": the previous successful run's solution (and an LP's basis), on the names this model still has.
     const start = run.warm_start === "previous_run" ? await previousRunStart(services, run, problem) : {};
-    const admitted = await services.executions.admit(
-      run.org_id,
-      run.created_by,
+    const admitted = await services.executions.admit(run.org_id, {
+      userId: run.created_by,
       problem,
-      run.solver_name as SolverChoice,
-      {
+      choice: run.solver_name as SolverChoice,
+      settings: {
         time_limit_seconds: run.settings.time_limit_seconds,
         gap_tolerance: run.settings.gap_tolerance,
         ...start,
       },
       prepaid,
-    );
+    });
     execution = admittedExecutionRecord(admitted, {
       orgId: run.org_id,
       createdBy: run.created_by,
@@ -79,7 +78,7 @@ export async function startRunExecution(
     throw error;
   }
   if (names) execution.model_names = await services.executions.keepModelNames(run.org_id, execution.id, names);
-  await services.executionStore.createRunning(execution, worker, leaseMs, services.clock.now());
+  await services.executionStore.createRunning(execution, { worker, leaseMs, nowMs: services.clock.now() });
   await services.triggerStore.setRunFields(run.trigger_id, {
     runId: run.id,
     worker,

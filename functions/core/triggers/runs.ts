@@ -175,7 +175,7 @@ export class TriggerRuns {
   /** Fire, run now and rerun share one per-trigger window (TRIGGER_FIRE_RATE_LIMIT_PER_MINUTE). */
   private async takeSlot(trigger: TriggerRecord, observe: RateLimitObserver): Promise<void> {
     const now = this.deps.clock.now();
-    const result = (await this.deps.limiter.consume("trigger", trigger.id, now))!;
+    const result = (await this.deps.limiter.consume("trigger", { subject: trigger.id, nowMs: now }))!;
     observe(result, now);
     assertAllowed(result, { nowMs: now, what: "runs of this trigger" });
   }
@@ -187,7 +187,7 @@ export class TriggerRuns {
    */
   private async takeOrganizationSlot(trigger: TriggerRecord, observe: RateLimitObserver): Promise<void> {
     const now = this.deps.clock.now();
-    const result = await this.deps.limiter.consume("organization", trigger.org_id, now);
+    const result = await this.deps.limiter.consume("organization", { subject: trigger.org_id, nowMs: now });
     if (!result) return;
     observe(result, now, { onlyIfBinding: true });
     assertAllowed(result, { nowMs: now, what: "requests of this trigger's organization" });

@@ -95,7 +95,10 @@ export class WebhookDeliveries {
       next_attempt: 1,
       next_attempt_at: isoTime(nowMs),
       attempts: [],
-      body: await storePayload(this.deps.blobs, blobKeys.webhookBody(run.org_id, deliveryId), payload, this.deps.config.inlinePayloadMaxBytes),
+      body: await storePayload(this.deps.blobs, blobKeys.webhookBody(run.org_id, deliveryId), {
+        value: payload,
+        inlineMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+      }),
       created_at: isoTime(nowMs),
       delivered_at: null,
       reason: null,

@@ -275,7 +275,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
       } else if (
         sol.status === "optimal" &&
         !hasIntegers(problem) &&
-        (await checkLpOptimum(problem, objectiveOf(main), duals(main), auxiliary)) === "unbounded"
+        (await checkLpOptimum(problem, { objective: objectiveOf(main), rowDuals: duals(main), solveAux: auxiliary })) === "unbounded"
       ) {
         result.solver_status = "unbounded";
       } else if (sol.status === "optimal") {
@@ -295,7 +295,7 @@ export function createCbcAdapter(options: CbcOptions = {}): SolverAdapter {
         // CBC's claim is checked before it is believed (see the file comment).
         const said = `CBC said "${sol.headline}"${main.log.undecidedRemarks.length ? ` (${main.log.undecidedRemarks.join("; ")})` : ""}`;
         const claim = lpStageInfeasible ? "infeasible" : unboundedClaim ? "unbounded" : "infeasible_or_unbounded";
-        const settled = await settleClaim(problem, claim, said, auxiliary);
+        const settled = await settleClaim(problem, { claim, said, solveAux: auxiliary });
         if (settled.status === "error") result.error_message = settled.message;
         else Object.assign(result, { solver_status: settled.status, certificate: settled.certificate });
       } else if (sol.status.startsWith("stopped_on")) {

@@ -289,7 +289,7 @@ export type Settled = { status: "infeasible" | "unbounded"; certificate: "farkas
  * infeasibility), the feasibility problem and the recession LP, as needed. `said` is the solver's claim in
  * words, for the message when nothing could be proved.
  */
-export async function settleClaim(problem: Problem, claim: Claim, said: string, solveAux: SolveAuxiliary): Promise<Settled> {
+export async function settleClaim(problem: Problem, { claim, said, solveAux }: { claim: Claim; said: string; solveAux: SolveAuxiliary }): Promise<Settled> {
   let farkas: boolean | null = null;
   const farkasProves = async () => {
     if (farkas === null) {
@@ -336,9 +336,7 @@ export async function settleClaim(problem: Problem, claim: Claim, said: string, 
  */
 export async function checkLpOptimum(
   problem: Problem,
-  objective: number,
-  rowDuals: Record<string, number> | null,
-  solveAux: SolveAuxiliary,
+  { objective, rowDuals, solveAux }: { objective: number; rowDuals: Record<string, number> | null; solveAux: SolveAuxiliary },
 ): Promise<"optimal" | "unbounded"> {
   if (rowDuals && provesOptimal(problem, objective, rowDuals)) return "optimal";
   const recession = await solveAux(recessionProblem(problem), "recession");

@@ -119,7 +119,7 @@ async function explain(
   const verifyUntil = verifyDeadlineMs(settings.timeLimitSeconds, Date.now());
   const checker = highs ?? adapter;
   const checkerOracle = adapterOracle(checker, settings, context);
-  const check = await checkInfeasibility(problem, found, checkerOracle, { deadlineMs: verifyUntil, now });
+  const check = await checkInfeasibility(problem, found, { oracle: checkerOracle, deadlineMs: verifyUntil, now });
   if (check.subset === "infeasible") return { ...found, verified: check.verified, verdict_check: confirmed(checker.name) };
   const unproved = provedBy
     ? confirmed(provedBy)

@@ -249,7 +249,10 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
       if (claim === "optimal") {
         const off = takeIncumbent();
         if (off !== null) result.error_message = `${words(main)}; yet its optimum violates ${off}`;
-        else if (raw.kind !== "mip" && (await checkLpOptimum(problem, result.objective_value!, duals(main), auxiliary)) === "unbounded") {
+        else if (
+          raw.kind !== "mip" &&
+          (await checkLpOptimum(problem, { objective: result.objective_value!, rowDuals: duals(main), solveAux: auxiliary })) === "unbounded"
+        ) {
           result.solver_status = "unbounded";
           result.objective_value = null;
           result.solution = null;
@@ -278,7 +281,7 @@ export function createGlpkAdapter(options: GlpkOptions = {}): SolverAdapter {
           unbounded: `glpsol: ${subject} is unbounded`,
           infeasible_or_unbounded: `glpsol: ${subject} is infeasible or unbounded (no dual feasible solution)`,
         }[claim];
-        const settled = await settleClaim(problem, claim, said, auxiliary);
+        const settled = await settleClaim(problem, { claim, said, solveAux: auxiliary });
         if (settled.status === "error") result.error_message = settled.message;
         else Object.assign(result, { solver_status: settled.status, certificate: settled.certificate });
       } else result.error_message = words(main);

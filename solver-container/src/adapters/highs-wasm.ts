@@ -246,7 +246,7 @@ export const highsWasmEngine: TypeScriptEngine = {
             ? { status: "optimal", values: namedSolution(auxForm, r.solution), words: "" }
             : { status: "other", values: null, words: "" };
         };
-        if ((await checkLpOptimum(problem, result.objective_value ?? 0, null, recession)) === "unbounded") {
+        if ((await checkLpOptimum(problem, { objective: result.objective_value ?? 0, rowDuals: null, solveAux: recession })) === "unbounded") {
           Object.assign(result, { solver_status: "unbounded", objective_value: null, dual_bound: null, solution: null });
         }
       }
@@ -258,15 +258,19 @@ export const highsWasmEngine: TypeScriptEngine = {
     } else if (status === S.unboundedOrInfeasible) {
       // Still undecided: settled with certificates from further HiGHS runs, as the CLI adapters do.
       let left = settings.timeLimitSeconds - result.solver_time_seconds;
-      const settled = await settleClaim(problem, "infeasible_or_unbounded", "HiGHS: infeasible or unbounded", async (aux): Promise<AuxiliaryAnswer> => {
-        const auxForm = toMatrixForm(aux);
-        const r = runWithPresolveChoice(h, { problem: aux, form: auxForm, settings: { ...settings, timeLimitSeconds: Math.max(0.001, left) } });
-        left -= r.seconds;
-        result.solver_time_seconds! += r.seconds;
-        const integer = auxForm.integrality.some((t) => t === 1);
-        if (r.status === S.optimal && r.primalFeasible) return { status: "optimal", values: namedSolution(auxForm, r.solution), words: "" };
-        if (r.status === S.infeasible) return { status: integer ? "integer_infeasible" : "infeasible", values: null, words: "" };
-        return { status: "other", values: null, words: `HiGHS model status ${r.status}` };
+      const settled = await settleClaim(problem, {
+        claim: "infeasible_or_unbounded",
+        said: "HiGHS: infeasible or unbounded",
+        solveAux: async (aux): Promise<AuxiliaryAnswer> => {
+          const auxForm = toMatrixForm(aux);
+          const r = runWithPresolveChoice(h, { problem: aux, form: auxForm, settings: { ...settings, timeLimitSeconds: Math.max(0.001, left) } });
+          left -= r.seconds;
+          result.solver_time_seconds! += r.seconds;
+          const integer = auxForm.integrality.some((t) => t === 1);
+          if (r.status === S.optimal && r.primalFeasible) return { status: "optimal", values: namedSolution(auxForm, r.solution), words: "" };
+          if (r.status === S.infeasible) return { status: integer ? "integer_infeasible" : "infeasible", values: null, words: "" };
+          return { status: "other", values: null, words: `HiGHS model status ${r.status}` };
+        },
       });
       if (settled.status === "error") result.error_message = settled.message;
       else Object.assign(result, { solver_status: settled.status, certificate: settled.certificate });

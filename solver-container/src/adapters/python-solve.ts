@@ -193,5 +193,5 @@ async function unboundedAfterAll(
     if (r?.solver_status === "optimal" && r.solution) return { status: "optimal", values: namedSolution({ colNames }, r.solution), words: "" };
     return { status: "other", values: null, words: r?.error_message ?? outcome.failure ?? "" };
   };
-  return (await checkLpOptimum(problem, result.objective_value ?? 0, null, auxiliary)) === "unbounded";
+  return (await checkLpOptimum(problem, { objective: result.objective_value ?? 0, rowDuals: null, solveAux: auxiliary })) === "unbounded";
 }

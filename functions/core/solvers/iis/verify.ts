@@ -6,7 +6,9 @@ import { type Member, membersOf, subproblem } from "./members.js";
 /** Above this many members an irreducible answer's irreducibility is not re-checked (one solve per member). */
 export const VERIFY_MAX_MEMBERS = 50;
 
+/** What a check re-solves with (never the solver that produced the answer), and until when. */
 export interface VerifyOptions {
+  oracle: FeasibilityOracle;
   deadlineMs: number;
   now?: () => number;
 }
@@ -32,9 +34,9 @@ export interface InfeasibilityCheck {
 export async function checkInfeasibility(
   problem: Problem,
   infeasibility: Pick<Infeasibility, "constraints" | "variable_bounds" | "irreducible">,
-  oracle: FeasibilityOracle,
   options: VerifyOptions,
 ): Promise<InfeasibilityCheck> {
+  const { oracle } = options;
   const now = options.now ?? Date.now;
   let members: Member[];
   try {
@@ -66,8 +68,7 @@ export async function checkInfeasibility(
 export async function verifyInfeasibility(
   problem: Problem,
   infeasibility: Pick<Infeasibility, "constraints" | "variable_bounds" | "irreducible">,
-  oracle: FeasibilityOracle,
   options: VerifyOptions,
 ): Promise<boolean | null> {
-  return (await checkInfeasibility(problem, infeasibility, oracle, options)).verified;
+  return (await checkInfeasibility(problem, infeasibility, options)).verified;
 }

@@ -13,7 +13,7 @@ function services(active: object[]): Services {
     clock: { now: () => NOW },
     config: { staleQueuedSeconds: 600, webhookOutboxGraceSeconds: 60 },
     executionStore: { leases: { active: async () => active }, failIfLeaseLapsed: failed },
-    comparisonStore: { failIfLapsed: failed },
+    comparisonStore: { failIfLeaseLapsed: failed },
     webhooks: { sweepOutbox: async () => 0 },
     logger: { warn() {}, info() {}, error() {} },
   } as unknown as Services;

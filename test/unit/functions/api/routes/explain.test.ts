@@ -43,7 +43,7 @@ function world(options: { solvers?: string[]; balance?: number } = {}) {
       items.get(id)!.explanation_execution_id = explanationId;
       return true;
     },
-    fail: async () => null,
+    failUnheld: async () => null,
   };
   const fairShare = { dispatch: async (job: { id: string; priority: number }) => void log.push(`enqueue ${job.id} at ${job.priority}`) };
   const { deps: base } = fakeApp();
@@ -89,7 +89,7 @@ function world(options: { solvers?: string[]; balance?: number } = {}) {
       notify: true,
       solver_requested: "auto",
       solver_name: "scip",
-      problem: await storePayload(blobs, `problems/${id}.json`, problem, 0),
+      problem: await storePayload(blobs, `problems/${id}.json`, { value: problem, inlineMaxBytes: 0 }),
       problem_name: problem.name,
       problem_class: "LP",
       variable_count: problem.variables.length,

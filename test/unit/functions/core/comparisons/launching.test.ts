@@ -20,7 +20,15 @@ function world(refusal: Error | null) {
     },
   };
   const comparisonStore = {
-    async end(_org: string, _id: string, from: string[], status: string, fields: Partial<ComparisonRecord>, rows?: { set: ((p: Placeholders) => string)[] }) {
+    async finalizeUnheld(
+      _org: string,
+      {
+        from,
+        status,
+        fields,
+        rows,
+      }: { id: string; from: string[]; status: string; fields: Partial<ComparisonRecord>; rows?: { set?: ((p: Placeholders) => string)[] } },
+    ) {
       const p = new Placeholders();
       const rowWrites = (rows?.set ?? []).map((part) => {
         const [path, value] = part(p).split(" = ");

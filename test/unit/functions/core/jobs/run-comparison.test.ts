@@ -81,7 +81,7 @@ describe("the comparison job", () => {
   });
 
   it("stops the solve and writes nothing more once its lease lapsed and the sweeper failed the comparison", async () => {
-    const w = world(async (_name, _problem, _settings, options) => {
+    const w = world(async (_name, options) => {
       w.comparisonStore.items.end("cmp_1", "failed", { error_message: "the worker stopped answering" });
       await w.leases.tick();
       return untilAborted(options.signal);

@@ -20,7 +20,7 @@ function world(solve: SolvePort["solve"]) {
 
 describe("the execution job", () => {
   it("solves a queued execution through the gate, stores the result, completes it, counts the solve and notifies its user", async () => {
-    const w = world(async (_name, _problem, _settings, options) => {
+    const w = world(async (_name, options) => {
       options.progress?.line("Running the fake solver");
       options.progress?.point({ incumbent: 11, bound: 11, nodes: 0 });
       return OPTIMUM;
@@ -78,7 +78,7 @@ describe("the execution job", () => {
   });
 
   it("stops the solver when the execution is cancelled mid-solve (handed back), and leaves the cancelled outcome as it stands", async () => {
-    const w = world(async (_name, _problem, _settings, options) => {
+    const w = world(async (_name, options) => {
       w.executionStore.items.end("exe_1", "cancelled", { error_message: "the worker was stopped mid-solve" });
       await w.leases.tick(); // the next renewal finds the lease gone: the solve is aborted
       return untilAborted(options.signal);
@@ -93,7 +93,7 @@ describe("the execution job", () => {
   });
 
   it("writes nothing once its lease lapsed and the sweeper failed the execution mid-solve", async () => {
-    const w = world(async (_name, _problem, _settings, options) => {
+    const w = world(async (_name, options) => {
       w.executionStore.items.end("exe_1", "failed", { error_message: "the worker stopped answering" });
       await w.leases.tick();
       return untilAborted(options.signal);

@@ -50,8 +50,8 @@ function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted
     },
     documentStore: { get: async () => ({ name: "plan" }) as never },
     executions: {
-      admit: async (...args: unknown[]) => {
-        options.admitted?.push(args[4]);
+      admit: async (_org: string, request: { settings: unknown }) => {
+        options.admitted?.push(request.settings);
         if (options.refuse) throw options.refuse;
         return {
           id: "exe_run",
@@ -121,7 +121,7 @@ describe("the trigger run job", () => {
   });
 
   it("stops the solve when the run's lease is lost mid-solve (swept), and neither ends nor announces the run", async () => {
-    const w = world(async (_name, _problem, _settings, options) => {
+    const w = world(async (_name, options) => {
       w.triggerStore.runs.end("run_1", "failed", { error: "the worker stopped answering" });
       await w.leases.tick();
       return untilAborted(options.signal);

@@ -27,7 +27,7 @@ describe("progress recorder", () => {
   it("buffers points and lines off the solver's path and writes them in order, one chunk per flush, one write at a time", async () => {
     let now = 0;
     const mem = memoryWriter(5);
-    const rec = new ProgressRecorder(mem.writer, "org", "exe", { sense: "minimize", flushMs: 10, now: () => now });
+    const rec = new ProgressRecorder(mem.writer, { orgId: "org", executionId: "exe" }, { sense: "minimize", flushMs: 10, now: () => now });
     rec.sink.line("banner");
     now = 1500;
     rec.sink.point({ incumbent: 10, bound: 2, nodes: 0 });
@@ -56,7 +56,7 @@ describe("progress recorder", () => {
   it("lists every improving incumbent with its time, in the objective's sense, and skips repeated points", async () => {
     let now = 0;
     const mem = memoryWriter();
-    const rec = new ProgressRecorder(mem.writer, "org", "exe", { sense: "maximize", flushMs: 1000, now: () => now });
+    const rec = new ProgressRecorder(mem.writer, { orgId: "org", executionId: "exe" }, { sense: "maximize", flushMs: 1000, now: () => now });
     for (const [t, primal] of [
       [100, 5],
       [200, 5],
@@ -76,7 +76,7 @@ describe("progress recorder", () => {
 
   it("keeps at most MAX_POINTS points, and past that still every improving incumbent", async () => {
     const mem = memoryWriter();
-    const rec = new ProgressRecorder(mem.writer, "org", "exe", { sense: "minimize", flushMs: 60_000 });
+    const rec = new ProgressRecorder(mem.writer, { orgId: "org", executionId: "exe" }, { sense: "minimize", flushMs: 60_000 });
     for (let i = 0; i < MAX_POINTS + 50; i++) rec.sink.point({ incumbent: 100, bound: i % 50, nodes: i });
     rec.sink.point({ incumbent: 99, bound: 1, nodes: 1 });
     await rec.close();
@@ -87,7 +87,7 @@ describe("progress recorder", () => {
 
   it("summarises the oldest chunks after the first once more than MAX_KEPT_LINES lines were written", async () => {
     const mem = memoryWriter();
-    const rec = new ProgressRecorder(mem.writer, "org", "exe", { sense: "minimize", flushMs: 60_000 });
+    const rec = new ProgressRecorder(mem.writer, { orgId: "org", executionId: "exe" }, { sense: "minimize", flushMs: 60_000 });
     const perChunk = MAX_KEPT_LINES / 4;
     for (let c = 0; c < 6; c++) {
       for (let i = 0; i < perChunk; i++) rec.sink.line(`chunk ${c} line ${i}`);
@@ -105,8 +105,7 @@ describe("progress recorder", () => {
         append: () => Promise.reject(new Error("throttled")),
         summarise: () => Promise.resolve(),
       },
-      "org",
-      "exe",
+      { orgId: "org", executionId: "exe" },
       { sense: "minimize", flushMs: 60_000 },
     );
     rec.sink.point({ incumbent: 1, bound: 0, nodes: 0 });

@@ -126,17 +126,20 @@ describe("certificates", () => {
     const none: AuxiliaryAnswer = { status: "other", values: null, words: "" };
     const point = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
     const ray = { status: "optimal" as const, values: { x: 1, y: 1 }, words: "" };
-    expect(await settleClaim(unbounded, "unbounded", "claim", answers(point, ray))).toEqual({ status: "unbounded", certificate: "ray" });
+    expect(await settleClaim(unbounded, { claim: "unbounded", said: "claim", solveAux: answers(point, ray) })).toEqual({
+      status: "unbounded",
+      certificate: "ray",
+    });
     const badPoint = { status: "optimal" as const, values: { x: 5, y: 0 }, words: "" };
-    expect(await settleClaim(unbounded, "unbounded", "claim", answers(badPoint, ray))).toMatchObject({ status: "error" });
+    expect(await settleClaim(unbounded, { claim: "unbounded", said: "claim", solveAux: answers(badPoint, ray) })).toMatchObject({ status: "error" });
     const noRay = { status: "optimal" as const, values: { x: 0, y: 0 }, words: "" };
-    expect(await settleClaim(unbounded, "infeasible_or_unbounded", "CBC said", answers(point, noRay))).toMatchObject({
+    expect(await settleClaim(unbounded, { claim: "infeasible_or_unbounded", said: "CBC said", solveAux: answers(point, noRay) })).toMatchObject({
       status: "error",
       message: expect.stringContaining("CBC said"),
     });
     // "No point" for an LP needs a Farkas certificate, which this feasible LP cannot have.
     const noPoint = { status: "infeasible" as const, values: null, words: "" };
-    expect(await settleClaim(unbounded, "unbounded", "claim", answers(noPoint, ray))).toMatchObject({
+    expect(await settleClaim(unbounded, { claim: "unbounded", said: "claim", solveAux: answers(noPoint, ray) })).toMatchObject({
       status: "error",
       message: expect.stringContaining("no Farkas certificate"),
     });
@@ -214,14 +217,22 @@ describe("Farkas certificates", () => {
       asked.push(purpose);
       return purpose === "farkas" ? farkas : rest;
     };
-    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(certificate, certificate))).toEqual({ status: "infeasible", certificate: "farkas" });
+    expect(await settleClaim(infeasible, { claim: "infeasible", said: "claim", solveAux: solveAux(certificate, certificate) })).toEqual({
+      status: "infeasible",
+      certificate: "farkas",
+    });
     expect(asked).toEqual(["farkas"]);
     const zero = { status: "optimal" as const, values: {}, words: "" };
     const integerSearch = { status: "integer_infeasible" as const, values: null, words: "" };
     // A MILP's finished search stands on the solver's word; an LP's "infeasible" does not.
-    expect(await settleClaim(infeasible, "infeasible", "claim", solveAux(zero, integerSearch))).toEqual({ status: "infeasible", certificate: null });
+    expect(await settleClaim(infeasible, { claim: "infeasible", said: "claim", solveAux: solveAux(zero, integerSearch) })).toEqual({
+      status: "infeasible",
+      certificate: null,
+    });
     const lp = { ...infeasible, variables: infeasible.variables.map((v) => ({ ...v, type: "continuous" as const })) };
-    expect(await settleClaim(lp, "infeasible", "glpsol said so", solveAux(zero, { ...integerSearch, status: "infeasible" }))).toMatchObject({
+    expect(
+      await settleClaim(lp, { claim: "infeasible", said: "glpsol said so", solveAux: solveAux(zero, { ...integerSearch, status: "infeasible" }) }),
+    ).toMatchObject({
       status: "error",
       message: expect.stringContaining("glpsol said so"),
     });

@@ -134,7 +134,7 @@ describe("deletion filter", () => {
     const relaxed = subproblem(MILP, found.members);
     relaxed.variables = relaxed.variables.map((v) => ({ ...v, type: "continuous" }));
     expect(solveJaos(relaxed, { timeLimitSeconds: 10, gapTolerance: 0 }).solver_status).toBe("optimal");
-    expect(await verifyInfeasibility(MILP, answer, jaosOracle, { deadlineMs: far() })).toBe(true);
+    expect(await verifyInfeasibility(MILP, answer, { oracle: jaosOracle, deadlineMs: far() })).toBe(true);
   });
 
   it("stops at the deadline with irreducible false and a subset that is still infeasible", async () => {
@@ -328,14 +328,13 @@ describe("infeasibility verification", () => {
             ["y", "upper"],
           ],
         ),
-        jaosOracle,
-        { deadlineMs: far() },
+        { oracle: jaosOracle, deadlineMs: far() },
       ),
     ).toBe(true);
   });
 
   it("rejects a subset that is feasible", async () => {
-    expect(await verifyInfeasibility(LP, answer(["demand"], [["x", "upper"]]), jaosOracle, { deadlineMs: far() })).toBe(false);
+    expect(await verifyInfeasibility(LP, answer(["demand"], [["x", "upper"]]), { oracle: jaosOracle, deadlineMs: far() })).toBe(false);
   });
 
   it("rejects a subset called irreducible that holds a member it does not need, and accepts it when not called irreducible", async () => {
@@ -346,13 +345,16 @@ describe("infeasibility verification", () => {
         ["y", "both"],
       ],
     );
-    expect(await verifyInfeasibility(LP, padded, jaosOracle, { deadlineMs: far() })).toBe(false);
-    expect(await verifyInfeasibility(LP, { ...padded, irreducible: false }, jaosOracle, { deadlineMs: far() })).toBe(true);
+    expect(await verifyInfeasibility(LP, padded, { oracle: jaosOracle, deadlineMs: far() })).toBe(false);
+    expect(await verifyInfeasibility(LP, { ...padded, irreducible: false }, { oracle: jaosOracle, deadlineMs: far() })).toBe(true);
   });
 
   it("tells what the subset alone is: feasible (verified false), infeasible even when reducible, and no members is no conflict", async () => {
     const far_ = { deadlineMs: far() };
-    expect(await checkInfeasibility(LP, answer(["demand"], [["x", "upper"]]), jaosOracle, far_)).toEqual({ verified: false, subset: "feasible" });
+    expect(await checkInfeasibility(LP, answer(["demand"], [["x", "upper"]]), { oracle: jaosOracle, ...far_ })).toEqual({
+      verified: false,
+      subset: "feasible",
+    });
     const padded = answer(
       ["demand", "cap"],
       [
@@ -360,12 +362,12 @@ describe("infeasibility verification", () => {
         ["y", "upper"],
       ],
     );
-    expect(await checkInfeasibility(LP, padded, jaosOracle, far_)).toEqual({ verified: false, subset: "infeasible" });
-    expect(await checkInfeasibility(LP, answer([], []), jaosOracle, far_)).toEqual({ verified: false, subset: "feasible" });
+    expect(await checkInfeasibility(LP, padded, { oracle: jaosOracle, ...far_ })).toEqual({ verified: false, subset: "infeasible" });
+    expect(await checkInfeasibility(LP, answer([], []), { oracle: jaosOracle, ...far_ })).toEqual({ verified: false, subset: "feasible" });
   });
 
   it("rejects names the problem does not have, and answers null when out of time", async () => {
-    expect(await verifyInfeasibility(LP, answer(["nowhere"], []), jaosOracle, { deadlineMs: far() })).toBe(false);
+    expect(await verifyInfeasibility(LP, answer(["nowhere"], []), { oracle: jaosOracle, deadlineMs: far() })).toBe(false);
     expect(
       await verifyInfeasibility(
         LP,
@@ -376,8 +378,7 @@ describe("infeasibility verification", () => {
             ["y", "upper"],
           ],
         ),
-        jaosOracle,
-        { deadlineMs: 0 },
+        { oracle: jaosOracle, deadlineMs: 0 },
       ),
     ).toBeNull();
   });

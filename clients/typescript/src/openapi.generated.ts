@@ -3334,7 +3334,7 @@ export interface operations {
                             /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                             similar_problems: string[];
                         };
-                        /** @description every available solver able to run the class, fastest expected first; those without enough evidence after, in the default rule's order */
+                        /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
                         ranking: {
                             /** @enum {string} */
                             solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";

@@ -18,7 +18,8 @@
  *    free) is substituted out together with the row;
  *  - dual fixing puts a column at a bound; on LPs only (`mip`), doubleton equations and implied-free
  *    columns in equations are substituted out, dominated columns put at a bound, parallel rows merged
- *    and inequality singletons substituted (presolve-substitution.ts); the matrix is edited in place
+ *    and inequality singletons substituted (presolve-substitution.ts), of two parallel columns the
+ *    dominated one fixed (presolve-parallel-columns.ts); the matrix is edited in place
  *    (presolve-matrix.ts).
  *
  * Postsolve restores primal values, replaying the reductions in reverse, and maps an optimal basis
@@ -30,6 +31,7 @@ import type { LpModel } from "./model.js";
 import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./postsolve.js";
 import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
+import { parallelColumns } from "./presolve-parallel-columns.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
 const TOL = 1e-9;
@@ -147,6 +149,7 @@ export class Presolver {
       if (!this.mip) {
         dominatedColumns(this);
         parallelRows(this);
+        parallelColumns(this);
         if (!this.infeasible) freeColumnSubstitution(this);
       }
       if (progress() === before) break;

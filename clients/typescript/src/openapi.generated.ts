@@ -5509,7 +5509,7 @@ export interface operations {
                      * @default auto
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     settings?: {
                         /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
                         time_limit_seconds?: number;
@@ -5536,6 +5536,11 @@ export interface operations {
                         initial_solution?: {
                             [key: string]: number;
                         };
+                    };
+                    /** @description ours: with solver_name `race`, who runs (issue 29) */
+                    race?: {
+                        /** @description the entrants; default every available solver that supports the model's class */
+                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -5840,6 +5845,36 @@ export interface operations {
                                 similar_problems: string[];
                             };
                         };
+                        /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                        race?: {
+                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                            degraded: boolean;
+                            /** @description why it degraded, or anything else a user should know about how it ran */
+                            note: string | null;
+                            entrants: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                execution_id: string;
+                                /**
+                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                /** @description its last incumbent's objective (null without one) */
+                                objective_value: number | null;
+                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                best_bound: number | null;
+                                /** @description how long it ran, from its start to its end or stop; null before it started */
+                                time_seconds: number | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -6062,7 +6097,7 @@ export interface operations {
                      * @default auto
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     settings?: {
                         /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
                         time_limit_seconds?: number;
@@ -6089,6 +6124,11 @@ export interface operations {
                         initial_solution?: {
                             [key: string]: number;
                         };
+                    };
+                    /** @description ours: with solver_name `race`, who runs (issue 29) */
+                    race?: {
+                        /** @description the entrants; default every available solver that supports the model's class */
+                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -6320,7 +6360,7 @@ export interface operations {
                         priority: number;
                         origin: {
                             /** @enum {string} */
-                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation";
+                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
                             id: string | null;
                         };
                         created_at: string;
@@ -6350,6 +6390,36 @@ export interface operations {
                                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                 similar_problems: string[];
                             };
+                        } | null;
+                        /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
+                        race: {
+                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                            degraded: boolean;
+                            /** @description why it degraded, or anything else a user should know about how it ran */
+                            note: string | null;
+                            entrants: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                execution_id: string;
+                                /**
+                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                /** @description its last incumbent's objective (null without one) */
+                                objective_value: number | null;
+                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                best_bound: number | null;
+                                /** @description how long it ran, from its start to its end or stop; null before it started */
+                                time_seconds: number | null;
+                            }[];
                         } | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
@@ -6632,6 +6702,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            };
+                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                            race?: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             };
                         } | null;
                     };
@@ -6794,7 +6894,7 @@ export interface operations {
                         priority: number;
                         origin: {
                             /** @enum {string} */
-                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation";
+                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
                             id: string | null;
                         };
                         created_at: string;
@@ -6824,6 +6924,36 @@ export interface operations {
                                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                 similar_problems: string[];
                             };
+                        } | null;
+                        /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
+                        race: {
+                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                            degraded: boolean;
+                            /** @description why it degraded, or anything else a user should know about how it ran */
+                            note: string | null;
+                            entrants: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                execution_id: string;
+                                /**
+                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                /** @description its last incumbent's objective (null without one) */
+                                objective_value: number | null;
+                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                best_bound: number | null;
+                                /** @description how long it ran, from its start to its end or stop; null before it started */
+                                time_seconds: number | null;
+                            }[];
                         } | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
@@ -7106,6 +7236,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            };
+                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                            race?: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             };
                         } | null;
                     };
@@ -7474,7 +7634,7 @@ export interface operations {
                             priority: number;
                             origin: {
                                 /** @enum {string} */
-                                kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation";
+                                kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
                                 id: string | null;
                             };
                             created_at: string;
@@ -7504,6 +7664,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            } | null;
+                            /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
+                            race: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             } | null;
                             result: {
                                 /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
@@ -7786,6 +7976,36 @@ export interface operations {
                                         /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                         similar_problems: string[];
                                     };
+                                };
+                                /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                                race?: {
+                                    /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                    winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                    /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                    decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                    /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                    degraded: boolean;
+                                    /** @description why it degraded, or anything else a user should know about how it ran */
+                                    note: string | null;
+                                    entrants: {
+                                        /** @enum {string} */
+                                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                        /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                        execution_id: string;
+                                        /**
+                                         * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                         * @enum {string}
+                                         */
+                                        state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                        /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                        status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                        /** @description its last incumbent's objective (null without one) */
+                                        objective_value: number | null;
+                                        /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                        best_bound: number | null;
+                                        /** @description how long it ran, from its start to its end or stop; null before it started */
+                                        time_seconds: number | null;
+                                    }[];
                                 };
                             } | null;
                         };
@@ -14605,7 +14825,7 @@ export interface operations {
                      * @default auto
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                 };
             };
         };
@@ -14819,7 +15039,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -14917,7 +15137,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -15056,7 +15276,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -15154,7 +15374,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -15357,7 +15577,7 @@ export interface operations {
                      * @description the latest version's solver when omitted
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     /** @description a named version is never pruned */
                     name?: string;
                 };
@@ -15569,7 +15789,7 @@ export interface operations {
                         /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                         name: string | null;
                         /** @enum {string} */
-                        solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                        solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                         /** @enum {string} */
                         model_kind: "jmodel" | "problem";
                         created_at: string;
@@ -15776,7 +15996,7 @@ export interface operations {
                      * @description replaces the version's solver (an override_data solver_name wins over it)
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     settings?: {
                         /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
                         time_limit_seconds?: number;
@@ -16129,7 +16349,7 @@ export interface operations {
                         default?: unknown;
                     }[];
                     /** @description omitted or null: the solver the pinned version names */
-                    solver_name?: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                    solver_name?: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                     webhook_url?: string | null;
                     /** @description signs deliveries (X-Incumbent-Signature and webhook-signature); write-only. Omitted with a webhook_url: one is generated and returned once */
                     webhook_secret?: string;
@@ -16177,7 +16397,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -16402,7 +16622,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -16690,7 +16910,7 @@ export interface operations {
                         default?: unknown;
                     }[];
                     /** @description null returns to the pinned version's solver */
-                    solver_name?: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                    solver_name?: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                     /** @description null stops deliveries, including retries still scheduled */
                     webhook_url?: string | null;
                     /** @description signs deliveries (X-Incumbent-Signature and webhook-signature); write-only. Omitted with a webhook_url: one is generated and returned once */
@@ -16738,7 +16958,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -16967,7 +17187,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -17824,6 +18044,36 @@ export interface operations {
                                         similar_problems: string[];
                                     };
                                 };
+                                /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                                race?: {
+                                    /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                    winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                    /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                    decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                    /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                    degraded: boolean;
+                                    /** @description why it degraded, or anything else a user should know about how it ran */
+                                    note: string | null;
+                                    entrants: {
+                                        /** @enum {string} */
+                                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                        /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                        execution_id: string;
+                                        /**
+                                         * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                         * @enum {string}
+                                         */
+                                        state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                        /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                        status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                        /** @description its last incumbent's objective (null without one) */
+                                        objective_value: number | null;
+                                        /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                        best_bound: number | null;
+                                        /** @description how long it ran, from its start to its end or stop; null before it started */
+                                        time_seconds: number | null;
+                                    }[];
+                                };
                             } | null;
                             created_at: string;
                             completed_at: string | null;
@@ -18244,6 +18494,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            };
+                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                            race?: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             };
                         } | null;
                         created_at: string;

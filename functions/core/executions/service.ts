@@ -53,6 +53,10 @@ export class ExecutionService {
       }
       return picked;
     }
+    if (choice === "race") {
+      // The race contract is declared (races/schemas.ts); running one is the race branch's work.
+      throw new AppError("no_solver_can_run_this_model", "Races are not available yet.", { reasons: { race: "not_available" } });
+    }
     const reason: UnsupportedReason | null = unsupportedReason(choice, cls, available);
     if (reason) {
       throw new AppError("no_solver_can_run_this_model", `Solver ${choice} cannot run this ${cls} problem: ${reason}.`, { reasons: { [choice]: reason } });

@@ -21,6 +21,8 @@ import { storeModelNames } from "../blob/model-names.js";
 import type { AutoChoice } from "../solvers/recommendation/schemas.js";
 import { sizesOfStats } from "../solvers/recommendation/features.js";
 import { solverShortName } from "../solvers/recommendation/recommender.js";
+import type { RaceLauncher } from "../races/launch.js";
+import type { RaceRequest } from "../races/schemas.js";
 
 /** What admitting one solve decided: the solver, and with `auto` how it was chosen. */
 export interface ExecutionPlan {
@@ -35,7 +37,10 @@ export interface ExecutionPlan {
 export class ExecutionService {
   constructor(
     private readonly deps: Pick<Services, "config" | "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "fairShare" | "finalSignals"> &
-      Partial<Pick<Services, "recommendations">>,
+      Partial<Pick<Services, "recommendations">> & {
+        /** Launches `solver_name: "race"` (races/launch.ts); absent: a race is refused. */
+        races?: Pick<RaceLauncher, "launch">;
+      },
   ) {}
 
   /**
@@ -54,8 +59,8 @@ export class ExecutionService {
       return picked;
     }
     if (choice === "race") {
-      // The race contract is declared (races/schemas.ts); running one is the race branch's work.
-      throw new AppError("no_solver_can_run_this_model", "Races are not available yet.", { reasons: { race: "not_available" } });
+      // A race is launched whole by races/launch.ts (launch below); work that admits one solver cannot race.
+      throw new AppError("no_solver_can_run_this_model", "A race runs only as a plain or async solve.", { reasons: { race: "not_available" } });
     }
     const reason: UnsupportedReason | null = unsupportedReason(choice, cls, available);
     if (reason) {
@@ -116,7 +121,14 @@ export class ExecutionService {
    */
   async launch(
     principal: Principal,
-    input: { problem: Problem | SerializedProblem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames | Uint8Array },
+    input: {
+      problem: Problem | SerializedProblem;
+      solver_name: SolverChoice;
+      settings?: SettingsRequest;
+      priority?: number;
+      names?: ModelNames | Uint8Array;
+      race?: RaceRequest;
+    },
     origin: ExecutionOrigin,
     notify: boolean,
     /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
@@ -124,6 +136,10 @@ export class ExecutionService {
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
     const priority = input.priority ?? 0;
+    if (input.solver_name === "race" && this.deps.races) {
+      // Its entrants are the work; the caller waits on the race's record (waitForFinal) like any solve's.
+      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role } });
+    }
     const admitted = await this.admit(principal.orgId, principal.userId, input.problem, input.solver_name, input.settings, false, {
       value: priority,
       role: principal.role,

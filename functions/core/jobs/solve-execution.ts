@@ -15,6 +15,7 @@ import { nameViolationPlace, verifiedSolve, type VerifiedSolve, verifyPool } fro
 import { traceMark } from "../trace/solve-trace.js";
 import { assessStart, basisWarmStart, startForSolver, warmStartOf } from "../solvers/warm-start.js";
 import type { JobPorts, SolvedResult } from "./ports.js";
+import { RACE_STOPPED_MESSAGE } from "../races/rules.js";
 
 export interface SolveExecutionOptions {
   /** The execution, held by this worker (`running` under its lease). */
@@ -35,9 +36,6 @@ export interface StoppedExecution {
   final: "cancelled";
   reached: { incumbent: number | null; bound: number | null };
 }
-
-/** The message a stopped entrant's execution and result carry. */
-export const STOPPED_MESSAGE = "cancelled: another solver won the race";
 
 /**
  * The step every job kind shares: one held execution solved under the kill switch and through the
@@ -131,15 +129,15 @@ async function stopped(
   { record, response, recorder }: { record: ExecutionRecord; response: SolveResponse; recorder: ProgressRecorder },
 ): Promise<StoppedExecution> {
   const reached = recorder.reached();
-  const kept: SolveResponse = { ...response, objective_value: reached.incumbent, dual_bound: reached.bound, error_message: STOPPED_MESSAGE };
+  const kept: SolveResponse = { ...response, objective_value: reached.incumbent, dual_bound: reached.bound, error_message: RACE_STOPPED_MESSAGE };
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), kept, ports.config.inlinePayloadMaxBytes);
   const held = await ports.executionStore.finalizeHeld(record.org_id, {
     id: record.id,
     worker: ports.workerId,
     status: "cancelled",
-    fields: { result: ref, error_message: STOPPED_MESSAGE, completed_at: isoTime(ports.clock.now()) },
+    fields: { result: ref, error_message: RACE_STOPPED_MESSAGE, completed_at: isoTime(ports.clock.now()) },
   });
-  ports.announceFinal?.(record.id, held ? { id: record.id, status: "cancelled", result: ref, error_message: STOPPED_MESSAGE } : undefined);
+  ports.announceFinal?.(record.id, held ? { id: record.id, status: "cancelled", result: ref, error_message: RACE_STOPPED_MESSAGE } : undefined);
   if (!held && "blob" in ref) await deleteStoredBlob(ports.blobs, "results/", ref.blob).catch(() => undefined);
   return { response: kept, final: "cancelled", reached };
 }

@@ -8,6 +8,9 @@ import type { RaceEntrant, RaceView } from "./schemas.js";
  * many run given the free workers, what wins, and what the race answers when nobody proved a verdict.
  */
 
+/** What a stopped entrant's execution and result say. */
+export const RACE_STOPPED_MESSAGE = "cancelled: another solver won the race";
+
 /** The verdicts that end a race at once: a gate-verified proof, nothing left to search. */
 const PROVEN: ReadonlySet<SolverStatus> = new Set(["optimal", "infeasible", "unbounded"]);
 export const isProvenVerdict = (status: SolverStatus | null): boolean => status !== null && PROVEN.has(status);

@@ -101,7 +101,7 @@ async function stopOthers(ports: RacePorts, race: ExecutionRecord, winner: numbe
 /**
  * Writes the race's answer once no entrant runs: the winner's result (the first proven verdict; else the
  * best that ended; a degraded race's one solver) with the race view as it now stands, execution_id the
- * race's. A race whose chosen entrant has no result (every one failed) fails. Only one write succeeds.
+ * race's. When every entrant failed the race fails (with the chosen one's result, if any). Only one write succeeds.
  */
 async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, sense: "minimize" | "maximize"): Promise<void> {
   if (!race?.race || race.status !== "running" || race.race.entrants.some(isRunning)) return;
@@ -112,30 +112,27 @@ async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, s
   const chosen = view.entrants[winner]!;
   const entrantRecord = await ports.races.get(race.org_id, chosen.execution_id);
   const chosenResult = entrantRecord?.result ? await loadPayload<SolveResponse>(ports.blobs, entrantRecord.result) : null;
+  // The chosen entrant failed only when every one did: the race fails, with that entrant's result when it has one.
+  const failed = chosen.state === "failed" || !chosenResult;
   const finalView: RaceView = {
     ...view,
-    winner: chosenResult ? chosen.solver : null,
+    winner: failed ? null : chosen.solver,
     decided_by: decidedBy,
-    entrants: view.entrants.map((e, i) => (i === winner && chosenResult ? { ...e, state: "won" } : e)),
+    entrants: view.entrants.map((e, i) => (i === winner && !failed ? { ...e, state: "won" } : e)),
   };
   const nowMs = ports.clock.now();
   const answer: SolveResponse | null = chosenResult ? { ...chosenResult, execution_id: race.id, race: finalView } : null;
   const ref = answer
     ? await storePayload(ports.blobs, blobKeys.executionResult(race.org_id, race.id, randomUUID()), answer, ports.config.inlinePayloadMaxBytes)
     : null;
-  const errorMessage = answer ? null : "every solver in the race failed";
-  const done = await ports.races.complete(race.org_id, race.id, {
-    winner,
-    decidedBy,
-    result: ref,
-    solverName: chosen.solver,
-    status: answer ? "completed" : "failed",
-    errorMessage,
-    nowMs,
-  });
+  const errorMessage = failed
+    ? `every solver in the race failed${entrantRecord?.error_message ? ` (${chosen.solver}: ${entrantRecord.error_message})` : ""}`
+    : null;
+  const status = failed ? "failed" : "completed";
+  const done = await ports.races.complete(race.org_id, race.id, { winner, decidedBy, result: ref, solverName: chosen.solver, status, errorMessage, nowMs });
   if (!done) {
     if (ref && "blob" in ref) await deleteStoredBlob(ports.blobs, "results/", ref.blob).catch(() => undefined);
     return;
   }
-  ports.announceFinal?.(race.id, { id: race.id, status: answer ? "completed" : "failed", result: ref, error_message: errorMessage });
+  ports.announceFinal?.(race.id, { id: race.id, status, result: ref, error_message: errorMessage });
 }

@@ -5,6 +5,7 @@ import { fromItem } from "../store/items.js";
 import { Leases, withoutUnsetTimes } from "../store/leases.js";
 import { and, assign, assignAll, buildUpdate, raceEntrantOpen, raceUndecided, statusIs } from "../store/conditions.js";
 import type { Table } from "../store/table.js";
+import { RACE_STOPPED_MESSAGE } from "./rules.js";
 import type { RaceEntrant, RaceView } from "./schemas.js";
 
 /** An entrant's row as its end writes it (its solver and execution id stay). */
@@ -21,7 +22,7 @@ export interface EntrantClaim {
 export interface RaceDecision {
   winner: number;
   decidedBy: NonNullable<RaceView["decided_by"]>;
-  /** `failed` (no result) when the chosen entrant had none: every entrant failed. */
+  /** `failed` when every entrant failed (the result is then the chosen entrant's, if it has one). */
   status: "completed" | "failed";
   result: PayloadRef | null;
   errorMessage: string | null;
@@ -124,7 +125,7 @@ export class RaceStore implements RaceStorePort {
     const ended = await this.leases.finalizeUnheld(key, {
       from: ["queued"],
       status: "cancelled",
-      set: { error_message: "cancelled: another solver won the race", completed_at: isoTime(nowMs) },
+      set: { error_message: RACE_STOPPED_MESSAGE, completed_at: isoTime(nowMs) },
     });
     if (ended) return "cancelled_queued";
     const asked = await this.table.update({ Key: key, ...buildUpdate({ set: [assign("cancel_requested", true)], condition: statusIs("running") }) });

@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Credits a solve of this size would cost
-         * @description The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP.
+         * @description The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP. A race (solve with solver_name `race`) is charged this quote once per entrant, summed at launch, and counts as one solve against the daily quota.
          */
         post: operations["creditCalculator"];
         delete?: never;
@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Solve a problem and wait for the result
-         * @description Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async).
+         * @description Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async). With solver_name `race` the solvers run at once on separate workers and the first verified optimal, infeasible or unbounded answer is returned, with `race` saying who won and what the others had reached; it costs one solve's credits per entrant and one solve of the daily quota.
          */
         post: operations["solve"];
         delete?: never;
@@ -5537,7 +5537,7 @@ export interface operations {
                             [key: string]: number;
                         };
                     };
-                    /** @description ours: with solver_name `race`, who runs (issue 29) */
+                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
                     race?: {
                         /** @description the entrants; default every available solver that supports the model's class */
                         solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
@@ -6125,7 +6125,7 @@ export interface operations {
                             [key: string]: number;
                         };
                     };
-                    /** @description ours: with solver_name `race`, who runs (issue 29) */
+                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
                     race?: {
                         /** @description the entrants; default every available solver that supports the model's class */
                         solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];

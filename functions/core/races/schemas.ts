@@ -17,7 +17,9 @@ export const RaceRequestSchema = z
       .optional()
       .describe("the entrants; default every available solver that supports the model's class"),
   })
-  .describe("ours: with solver_name `race`, who runs (issue 29)");
+  .describe(
+    "ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve",
+  );
 export type RaceRequest = z.infer<typeof RaceRequestSchema>;
 
 export const RACE_ENTRANT_STATES = ["queued", "running", "won", "finished", "cancelled", "failed"] as const;

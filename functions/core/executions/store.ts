@@ -51,6 +51,8 @@ export interface ExecutionRecord {
   auto_choice?: AutoChoice;
   /** With solver_name `race`: its entrants and, once decided, the winner (issue 29). */
   race?: RaceView;
+  /** A race's objective sense (kept for whoever settles it, even the sweeper); absent on other executions. */
+  race_sense?: "minimize" | "maximize";
 }
 
 /** What a waiting caller needs to answer: the status, and the result or the reason. */

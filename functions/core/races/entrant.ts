@@ -48,7 +48,7 @@ export async function settleFailedEntrant(ports: RaceJobPorts, { record, problem
     final: "failed",
     response: null,
     timeSeconds: secondsSinceStart(ports, record),
-    sense: problem?.sense ?? "minimize",
+    sense: problem?.sense,
   });
 }
 

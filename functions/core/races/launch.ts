@@ -78,6 +78,8 @@ export class RaceLauncher {
         running: true,
       }),
       race: startingView(lineup, entrantIds),
+      // A problem compiled elsewhere arrives as bytes: its entrants' workers read the sense from the problem itself.
+      ...(isSerializedProblem(input.problem) ? {} : { race_sense: input.problem.sense }),
     };
     await this.deps.raceStore.create(race);
     const entrants = lineup.entrants.map((solver, i) =>
@@ -92,8 +94,7 @@ export class RaceLauncher {
       }),
     );
     for (const entrant of entrants) await this.deps.executionStore.create(entrant);
-    // A refused send settles entrants at once; the sense only orders answers of entrants already ended.
-    await this.send(entrants, isSerializedProblem(input.problem) ? "minimize" : input.problem.sense);
+    await this.send(entrants);
     return race;
   }
 
@@ -135,7 +136,7 @@ export class RaceLauncher {
    * Sends each entrant's job. A refused send fails that entrant and those not sent yet (their rows
    * `failed`, so the race still ends: settle.ts), and the refusal is thrown on (503 enqueue_failed).
    */
-  private async send(entrants: ExecutionRecord[], sense: Problem["sense"]): Promise<void> {
+  private async send(entrants: ExecutionRecord[]): Promise<void> {
     const { fairShare, executionStore, clock } = this.deps;
     for (const [i, entrant] of entrants.entries()) {
       await enqueueOrFail(fairShare, { type: "execution", id: entrant.id, org_id: entrant.org_id, priority: entrant.priority ?? 0 }, async (reason) => {
@@ -143,7 +144,7 @@ export class RaceLauncher {
           await executionStore.fail(unsent.org_id, unsent.id, ["queued"], reason, clock.now());
           await settleEntrant(
             { races: this.deps.raceStore, blobs: this.deps.blobs, clock, config: this.deps.config },
-            { entrant: unsent, final: "failed", response: null, timeSeconds: 0, sense },
+            { entrant: unsent, final: "failed", response: null, timeSeconds: 0 },
           );
         }
       });

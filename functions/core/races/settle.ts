@@ -5,6 +5,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { SolveResponse } from "../executions/schemas.js";
 import type { ExecutionOutcome, ExecutionRecord } from "../executions/store.js";
+import type { Logger } from "../logger.js";
 import { bestWhenAllEnded, isProvenVerdict, isRunning } from "./rules.js";
 import type { RaceView } from "./schemas.js";
 import type { EntrantRow, RaceStorePort } from "./store.js";
@@ -29,7 +30,8 @@ export interface EntrantEnding {
   reached?: { incumbent: number | null; bound: number | null };
   /** Seconds from its start to its end. */
   timeSeconds: number;
-  sense: "minimize" | "maximize";
+  /** The problem's sense, when the settler read the problem (else the race's record says it). */
+  sense?: "minimize" | "maximize";
 }
 
 /**
@@ -103,11 +105,11 @@ async function stopOthers(ports: RacePorts, race: ExecutionRecord, winner: numbe
  * best that ended; a degraded race's one solver) with the race view as it now stands, execution_id the
  * race's. When every entrant failed the race fails (with the chosen one's result, if any). Only one write succeeds.
  */
-async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, sense: "minimize" | "maximize"): Promise<void> {
+async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, sense: "minimize" | "maximize" | undefined): Promise<void> {
   if (!race?.race || race.status !== "running" || race.race.entrants.some(isRunning)) return;
   const view = race.race;
   const claimed = view.entrants.findIndex((e) => e.state === "won");
-  const winner = claimed >= 0 ? claimed : bestWhenAllEnded(view.entrants, sense);
+  const winner = claimed >= 0 ? claimed : bestWhenAllEnded(view.entrants, sense ?? race.race_sense ?? "minimize");
   const decidedBy: NonNullable<RaceView["decided_by"]> = claimed >= 0 ? "proven_verdict" : view.degraded ? "single_solver" : "best_when_all_ended";
   const chosen = view.entrants[winner]!;
   const entrantRecord = await ports.races.get(race.org_id, chosen.execution_id);
@@ -135,4 +137,15 @@ async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, s
     return;
   }
   ports.announceFinal?.(race.id, { id: race.id, status, result: ref, error_message: errorMessage });
+}
+
+/** A race entrant the sweeper failed (its worker died, or it never started): settled like a failed end, never throwing. */
+export async function settleSweptEntrant(
+  services: Pick<RacePorts, "blobs" | "clock" | "config"> & { raceStore: RaceStorePort; logger: Pick<Logger, "warn"> },
+  entrant: ExecutionRecord,
+): Promise<void> {
+  const ports: RacePorts = { races: services.raceStore, blobs: services.blobs, clock: services.clock, config: services.config };
+  await settleEntrant(ports, { entrant, final: "failed", response: null, timeSeconds: 0 }).catch((error: unknown) =>
+    services.logger.warn("settling a swept race entrant failed", { error, execution_id: entrant.id }),
+  );
 }

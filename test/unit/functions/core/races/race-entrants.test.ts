@@ -5,6 +5,7 @@ import { runExecution } from "../../../../../functions/core/jobs/run-execution.j
 import type { SolverName } from "../../../../../functions/core/solvers/types.js";
 import { fakeJobPorts, OPTIMUM, readPayload, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
 import { fakeRaceStore, putRace } from "../../../../support/race-fakes.js";
+import { settleSweptEntrant } from "../../../../../functions/core/races/settle.js";
 
 /**
  * A race's entrants as their workers run them (jobs/run-execution.ts → races/entrant.ts → settle.ts),
@@ -116,5 +117,15 @@ describe("a race's entrants", () => {
     await w.job("exe_glpk");
     expect(w.race()).toMatchObject({ status: "failed", error_message: "every solver in the race failed (highs: broken)" });
     expect(w.race().race!.winner).toBeNull();
+  });
+
+  it("an entrant the sweeper failed (its worker died) is settled too: the race ends with the answer of the other", async () => {
+    const w = world(async () => solverAnswer("time_limit", { objective_value: 10, dual_bound: 12, solution: { x: 2, y: 2 } }), ["highs", "glpk"]);
+    await w.job("exe_highs");
+    w.executionStore.items.end("exe_glpk", "failed", { error_message: "the worker stopped responding" });
+    await settleSweptEntrant({ ...w.ports, raceStore: w.races }, w.executionStore.items.get("exe_glpk")!);
+    expect(w.race()).toMatchObject({ status: "completed", solver_name: "highs" });
+    expect(w.race().race).toMatchObject({ winner: "highs", decided_by: "best_when_all_ended" });
+    expect(w.race().race!.entrants[1]).toMatchObject({ state: "failed", status: "error" });
   });
 });

@@ -88,9 +88,9 @@ const NOW = Date.parse("2026-11-01T00:00:00.000Z");
 
 /**
  * A race `race_1` of SMALL_LP between `solvers` (entrants `exe_<solver>`, queued), put in `items`:
- * what races/launch.ts records, without the admission. `freeWorkers` below 2 makes it degraded.
+ * what races/launch.ts records, without the admission. `freeWorkers` below 2 makes it degraded; `notify`: an async race.
  */
-export function putRace(items: Items, solvers: SolverName[], freeWorkers = solvers.length): { raceId: string; entrantIds: string[] } {
+export function putRace(items: Items, solvers: SolverName[], { freeWorkers = solvers.length, notify = false } = {}): { raceId: string; entrantIds: string[] } {
   const lineup = lineUp(solvers, "LP", freeWorkers);
   const entrantIds = lineup.entrants.map((s) => `exe_${s}`);
   const common = {
@@ -106,8 +106,8 @@ export function putRace(items: Items, solvers: SolverName[], freeWorkers = solve
   const race = newExecutionRecord({
     ...common,
     id: "race_1",
-    origin: { kind: "solve", id: null },
-    notify: false,
+    origin: { kind: notify ? "solve_async" : "solve", id: null },
+    notify,
     solverRequested: "race",
     solverName: "race",
     running: true,

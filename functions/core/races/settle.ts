@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { SolveResponse } from "../executions/schemas.js";
 import type { ExecutionOutcome, ExecutionRecord } from "../executions/store.js";
 import type { Logger } from "../logger.js";
+import type { Notifications } from "../notifications/notifications.js";
 import { bestWhenAllEnded, isProvenVerdict, isRunning } from "./rules.js";
 import type { RaceView } from "./schemas.js";
 import type { EntrantRow, RaceStorePort } from "./store.js";
@@ -17,6 +18,8 @@ export interface RacePorts {
   clock: Clock;
   config: Pick<Config, "inlinePayloadMaxBytes">;
   announceFinal?(executionId: string, outcome?: ExecutionOutcome): void;
+  /** Tells an async race's user it ended (a worker has them; the API and the sweeper pass theirs). */
+  notifications?: Pick<Notifications, "notify">;
 }
 
 /** How one entrant's job ended, as its worker saw it. */
@@ -137,14 +140,34 @@ async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, s
     return;
   }
   ports.announceFinal?.(race.id, { id: race.id, status, result: ref, error_message: errorMessage });
+  if (race.notify && ports.notifications) {
+    const objective = answer?.objective_value ?? null;
+    await ports.notifications
+      .notify(race.created_by, {
+        type: failed ? "execution_failed" : "execution_complete",
+        title: failed ? "Race failed" : `Race won by ${chosen.solver}: ${answer?.status}`,
+        message: failed
+          ? `${race.problem_name}: ${errorMessage}.`
+          : `${race.problem_name}: ${chosen.solver} won (${decidedBy.replaceAll("_", " ")}), ${answer?.status}${objective !== null ? `, objective ${objective}` : ""}.`,
+        data: { execution_id: race.id, objective_value: objective },
+        link: `/executions/${race.id}`,
+      })
+      .catch(() => undefined);
+  }
 }
 
 /** A race entrant the sweeper failed (its worker died, or it never started): settled like a failed end, never throwing. */
 export async function settleSweptEntrant(
-  services: Pick<RacePorts, "blobs" | "clock" | "config"> & { raceStore: RaceStorePort; logger: Pick<Logger, "warn"> },
+  services: Pick<RacePorts, "blobs" | "clock" | "config" | "notifications"> & { raceStore: RaceStorePort; logger: Pick<Logger, "warn"> },
   entrant: ExecutionRecord,
 ): Promise<void> {
-  const ports: RacePorts = { races: services.raceStore, blobs: services.blobs, clock: services.clock, config: services.config };
+  const ports: RacePorts = {
+    races: services.raceStore,
+    blobs: services.blobs,
+    clock: services.clock,
+    config: services.config,
+    notifications: services.notifications,
+  };
   await settleEntrant(ports, { entrant, final: "failed", response: null, timeSeconds: 0 }).catch((error: unknown) =>
     services.logger.warn("settling a swept race entrant failed", { error, execution_id: entrant.id }),
   );

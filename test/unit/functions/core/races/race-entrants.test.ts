@@ -13,10 +13,10 @@ import { settleSweptEntrant } from "../../../../../functions/core/races/settle.j
  * `cancelled` with what it had reached, nobody proving one ends with the best, every write once.
  */
 
-function world(solve: SolvePort["solve"], solvers: SolverName[], freeWorkers?: number) {
+function world(solve: SolvePort["solve"], solvers: SolverName[], options?: { freeWorkers?: number; notify?: boolean }) {
   const w = fakeJobPorts(solve);
   const races = fakeRaceStore(w.executionStore.items);
-  const { raceId, entrantIds } = putRace(w.executionStore.items, solvers, freeWorkers);
+  const { raceId, entrantIds } = putRace(w.executionStore.items, solvers, options);
   const ports = { ...w.ports, races };
   const race = () => w.executionStore.items.get(raceId)!;
   const answer = async () => (await readPayload<SolveResponse>(w.blobs, race().result))!;
@@ -94,7 +94,7 @@ describe("a race's entrants", () => {
   });
 
   it("a degraded race runs its one solver and says so", async () => {
-    const w = world(async () => OPTIMUM, ["glpk", "highs"], 1);
+    const w = world(async () => OPTIMUM, ["glpk", "highs"], { freeWorkers: 1 });
     expect(w.entrantIds).toEqual(["exe_highs"]);
     await w.job("exe_highs");
     expect(w.race().race).toMatchObject({ winner: "highs", degraded: true, decided_by: "proven_verdict" });
@@ -127,5 +127,12 @@ describe("a race's entrants", () => {
     expect(w.race()).toMatchObject({ status: "completed", solver_name: "highs" });
     expect(w.race().race).toMatchObject({ winner: "highs", decided_by: "best_when_all_ended" });
     expect(w.race().race!.entrants[1]).toMatchObject({ state: "failed", status: "error" });
+  });
+
+  it("an async race tells its user once who won; its entrants tell nobody", async () => {
+    const w = world(async () => OPTIMUM, ["highs", "glpk"], { notify: true });
+    await w.job("exe_highs");
+    await w.job("exe_glpk");
+    expect(w.notices).toEqual([{ to: "usr_1", type: "execution_complete", message: "small: highs won (proven verdict), optimal, objective 11." }]);
   });
 });

@@ -4,8 +4,11 @@ import { solveExecution } from "../jobs/solve-execution.js";
 import type { Problem } from "../problem/schema.js";
 import { type RacePorts, settleEntrant } from "./settle.js";
 
-/** How often a running entrant's worker reads whether it was asked to stop (one consistent attribute read). */
-export const RACE_STOP_POLL_MS = 1000;
+/**
+ * How often a running entrant's worker reads whether it was asked to stop (one consistent read of one
+ * attribute): the stop's delay is half of it on average, and the race answers only once its losers stopped.
+ */
+export const RACE_STOP_POLL_MS = 250;
 
 /** The job ports with the race store: what a worker running an entrant needs. */
 export type RaceJobPorts = JobPorts & Pick<RacePorts, "races">;

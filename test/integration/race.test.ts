@@ -64,3 +64,28 @@ describe.runIf(ready)("a race between solvers", () => {
     }
   });
 });
+
+/**
+ * With one running slot for the organization (ORG_MAX_RUNNING_JOBS=1) a race degrades to the best single
+ * choice and says so; an async race is polled like any execution.
+ */
+describe.runIf(ready)("a race with one free slot", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "1", ORG_MAX_RUNNING_JOBS: "1" } });
+  });
+  afterAll(() => stack?.stop());
+
+  it("runs one solver, marks the race degraded with the reason, and answers the async solve", async () => {
+    const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance("afiro.mps"), filename: "afiro.mps" });
+    expect(preview.status, preview.text).toBe(200);
+    const res = await stack.api.post("/api/v2/solve/async", { problem: preview.body.problem, solver_name: "race", race: { solvers: ["jaos", "highs"] } });
+    expect(res.status, res.text).toBe(202);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, 120_000);
+    expect(done.status).toBe("completed");
+    expect(done.race).toMatchObject({ degraded: true, winner: "highs" });
+    expect(done.race.entrants).toHaveLength(1);
+    expect(done.race.note).toContain("only one worker was free");
+    expect(done.result).toMatchObject({ execution_id: res.body.execution_id, status: "optimal", solver_name: "highs" });
+  });
+});

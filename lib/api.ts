@@ -154,7 +154,8 @@ export class Api extends Construct {
       read: true,
       // results/: the result of a small plain solve the API answers itself (answers from zero), when it outgrows an item.
       write: ["comparisons/", "datasets/", "documents/", "problems/", "projects/", "results/", "runs/", "webhooks/"],
-      delete: ["documents/", "runs/", "webhooks/"],
+      // results/: a race whose enqueue was refused settles its entrants here, and takes back a race result another write beat.
+      delete: ["documents/", "results/", "runs/", "webhooks/"],
     });
     for (const queue of bands) queue.grant(role, "sqs:SendMessage");
     // One EventBridge Scheduler schedule per scheduled trigger (functions/core/triggers/schedules-aws.ts),

@@ -62,9 +62,10 @@ export class Sweeper extends Construct {
     // Reads the ACTIVE index, fails lapsed items with conditional updates, records deliveries.
     grantTableItems(props.table, role, ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"]);
     // A swept trigger run still owes its webhook a "failed" delivery, whose body (and the run's outcome)
-    // may go to the blob store; the sweeper reads no blob.
+    // may go to the blob store. A swept race entrant may end its race (functions/core/races/settle.ts):
+    // the winner's result is read and the race's written (and deleted again when another write won).
     props.webhooksQueue.grant(role, "sqs:SendMessage");
-    grantBlobs(props.bucket, role, { write: ["runs/", "webhooks/"] });
+    grantBlobs(props.bucket, role, { read: true, write: ["results/", "runs/", "webhooks/"], delete: ["results/"] });
     // The fair share's backstop (functions/core/queue/fair-share.ts): parked jobs of an organization whose
     // slot a dead worker held are sent by the sweep.
     for (const queue of [props.jobsQueue, props.jobBands.high, props.jobBands.low]) queue.grant(role, "sqs:SendMessage");

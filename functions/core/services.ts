@@ -20,6 +20,8 @@ import { OrganizationObservations, TableComparisonHistory } from "./solvers/reco
 import { PUBLIC_OBSERVATIONS } from "./solvers/recommendation/public-benchmark.js";
 import { SolverRecommendations } from "./solvers/recommendation/service.js";
 import { ExecutionStore } from "./executions/store.js";
+import { RaceLauncher } from "./races/launch.js";
+import { RaceStore } from "./races/store.js";
 import { ProgressService } from "./progress/service.js";
 import { ProgressStore } from "./progress/store.js";
 import { Credits } from "./credits/credits.js";
@@ -87,6 +89,8 @@ export interface Services {
   admission: SolveAdmission;
   executionStore: ExecutionStore;
   executions: ExecutionService;
+  /** A race's writes (issue 29): its record, its entrants' rows, its decision. */
+  raceStore: RaceStore;
   /** What `auto` would run for a problem, and why (issue 29): the organization's comparisons, the public table, today's rule. */
   recommendations: SolverRecommendations;
   /** Wakes a plain solve's wait on a worker's final write, where this process hears of it. */
@@ -179,7 +183,10 @@ export function createServices(options: ServiceOptions): Services {
     organization: new OrganizationObservations(new TableComparisonHistory(table), () => clock.now()),
     publicObservations: PUBLIC_OBSERVATIONS,
   });
-  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals, recommendations });
+  const raceStore = new RaceStore(table);
+  const workerHeartbeats = new WorkerHeartbeats(table);
+  const races = new RaceLauncher({ config, clock, executionStore, raceStore, blobs, inventory, admission, fairShare, workerHeartbeats });
+  const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals, recommendations, races });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const matrices = new MatrixService({ config, clock, comparisonStore, matrixStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const progressStore = new ProgressStore(table, blobs, { clock, retentionDays: config.progressRetentionDays });
@@ -190,7 +197,6 @@ export function createServices(options: ServiceOptions): Services {
   const webhooks = new WebhookDeliveries({ config, clock, triggerStore, queues, sqs, blobs, notifications, logger, webhookSecrets });
   const schedules: TriggerSchedules = config.schedulerRoleArn ? new EventBridgeSchedules(config) : new TableSchedules(table, queues);
   const runOutcomes = new RunOutcomes({ config, blobs, webhooks, notifications, identity, logger });
-  const workerHeartbeats = new WorkerHeartbeats(table);
   return {
     config,
     mailbox,
@@ -222,6 +228,7 @@ export function createServices(options: ServiceOptions): Services {
     admission,
     executionStore,
     executions,
+    raceStore,
     recommendations,
     finalSignals,
     progressStore,

@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Credits a solve of this size would cost
-         * @description The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP.
+         * @description The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP. A race (solve with solver_name `race`) is charged this quote once per entrant, summed at launch, and counts as one solve against the daily quota.
          */
         post: operations["creditCalculator"];
         delete?: never;
@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Solve a problem and wait for the result
-         * @description Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async).
+         * @description Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async). With solver_name `race` the solvers run at once on separate workers and the first verified optimal, infeasible or unbounded answer is returned, with `race` saying who won and what the others had reached; it costs one solve's credits per entrant and one solve of the daily quota.
          */
         post: operations["solve"];
         delete?: never;
@@ -3481,7 +3481,7 @@ export interface operations {
                      * @default auto
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     settings?: {
                         /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
                         time_limit_seconds?: number;
@@ -3508,6 +3508,11 @@ export interface operations {
                         initial_solution?: {
                             [key: string]: number;
                         };
+                    };
+                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
+                    race?: {
+                        /** @description the entrants; default every available solver that supports the model's class */
+                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -3812,6 +3817,36 @@ export interface operations {
                                 similar_problems: string[];
                             };
                         };
+                        /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                        race?: {
+                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                            degraded: boolean;
+                            /** @description why it degraded, or anything else a user should know about how it ran */
+                            note: string | null;
+                            entrants: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                execution_id: string;
+                                /**
+                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                /** @description its last incumbent's objective (null without one) */
+                                objective_value: number | null;
+                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                best_bound: number | null;
+                                /** @description how long it ran, from its start to its end or stop; null before it started */
+                                time_seconds: number | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -3907,7 +3942,7 @@ export interface operations {
                      * @default auto
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     settings?: {
                         /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
                         time_limit_seconds?: number;
@@ -3934,6 +3969,11 @@ export interface operations {
                         initial_solution?: {
                             [key: string]: number;
                         };
+                    };
+                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
+                    race?: {
+                        /** @description the entrants; default every available solver that supports the model's class */
+                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
                     };
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
@@ -4038,7 +4078,7 @@ export interface operations {
                         priority: number;
                         origin: {
                             /** @enum {string} */
-                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation";
+                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
                             id: string | null;
                         };
                         created_at: string;
@@ -4068,6 +4108,36 @@ export interface operations {
                                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                 similar_problems: string[];
                             };
+                        } | null;
+                        /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
+                        race: {
+                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                            degraded: boolean;
+                            /** @description why it degraded, or anything else a user should know about how it ran */
+                            note: string | null;
+                            entrants: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                execution_id: string;
+                                /**
+                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                /** @description its last incumbent's objective (null without one) */
+                                objective_value: number | null;
+                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                best_bound: number | null;
+                                /** @description how long it ran, from its start to its end or stop; null before it started */
+                                time_seconds: number | null;
+                            }[];
                         } | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
@@ -4350,6 +4420,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            };
+                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                            race?: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             };
                         } | null;
                     };
@@ -4427,7 +4527,7 @@ export interface operations {
                         priority: number;
                         origin: {
                             /** @enum {string} */
-                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation";
+                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
                             id: string | null;
                         };
                         created_at: string;
@@ -4457,6 +4557,36 @@ export interface operations {
                                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                 similar_problems: string[];
                             };
+                        } | null;
+                        /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
+                        race: {
+                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                            degraded: boolean;
+                            /** @description why it degraded, or anything else a user should know about how it ran */
+                            note: string | null;
+                            entrants: {
+                                /** @enum {string} */
+                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                execution_id: string;
+                                /**
+                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                /** @description its last incumbent's objective (null without one) */
+                                objective_value: number | null;
+                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                best_bound: number | null;
+                                /** @description how long it ran, from its start to its end or stop; null before it started */
+                                time_seconds: number | null;
+                            }[];
                         } | null;
                         result: {
                             /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
@@ -4739,6 +4869,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            };
+                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                            race?: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             };
                         } | null;
                     };
@@ -4909,7 +5069,7 @@ export interface operations {
                             priority: number;
                             origin: {
                                 /** @enum {string} */
-                                kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation";
+                                kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
                                 id: string | null;
                             };
                             created_at: string;
@@ -4939,6 +5099,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            } | null;
+                            /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
+                            race: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             } | null;
                             result: {
                                 /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
@@ -5221,6 +5411,36 @@ export interface operations {
                                         /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                         similar_problems: string[];
                                     };
+                                };
+                                /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                                race?: {
+                                    /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                    winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                    /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                    decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                    /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                    degraded: boolean;
+                                    /** @description why it degraded, or anything else a user should know about how it ran */
+                                    note: string | null;
+                                    entrants: {
+                                        /** @enum {string} */
+                                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                        /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                        execution_id: string;
+                                        /**
+                                         * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                         * @enum {string}
+                                         */
+                                        state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                        /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                        status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                        /** @description its last incumbent's objective (null without one) */
+                                        objective_value: number | null;
+                                        /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                        best_bound: number | null;
+                                        /** @description how long it ran, from its start to its end or stop; null before it started */
+                                        time_seconds: number | null;
+                                    }[];
                                 };
                             } | null;
                         };
@@ -9140,7 +9360,7 @@ export interface operations {
                      * @default auto
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                 };
             };
         };
@@ -9213,7 +9433,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -9311,7 +9531,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -9365,7 +9585,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -9463,7 +9683,7 @@ export interface operations {
                             /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                             name: string | null;
                             /** @enum {string} */
-                            solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                             /** @enum {string} */
                             model_kind: "jmodel" | "problem";
                             created_at: string;
@@ -9581,7 +9801,7 @@ export interface operations {
                      * @description the latest version's solver when omitted
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     /** @description a named version is never pruned */
                     name?: string;
                 };
@@ -9652,7 +9872,7 @@ export interface operations {
                         /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
                         name: string | null;
                         /** @enum {string} */
-                        solver_name: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                        solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                         /** @enum {string} */
                         model_kind: "jmodel" | "problem";
                         created_at: string;
@@ -9774,7 +9994,7 @@ export interface operations {
                      * @description replaces the version's solver (an override_data solver_name wins over it)
                      * @enum {string}
                      */
-                    solver_name?: "auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
                     settings?: {
                         /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
                         time_limit_seconds?: number;
@@ -9915,7 +10135,7 @@ export interface operations {
                         default?: unknown;
                     }[];
                     /** @description omitted or null: the solver the pinned version names */
-                    solver_name?: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                    solver_name?: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                     webhook_url?: string | null;
                     /** @description signs deliveries (X-Incumbent-Signature and webhook-signature); write-only. Omitted with a webhook_url: one is generated and returned once */
                     webhook_secret?: string;
@@ -9963,7 +10183,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -10047,7 +10267,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -10151,7 +10371,7 @@ export interface operations {
                         default?: unknown;
                     }[];
                     /** @description null returns to the pinned version's solver */
-                    solver_name?: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                    solver_name?: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                     /** @description null stops deliveries, including retries still scheduled */
                     webhook_url?: string | null;
                     /** @description signs deliveries (X-Incumbent-Signature and webhook-signature); write-only. Omitted with a webhook_url: one is generated and returned once */
@@ -10199,7 +10419,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -10287,7 +10507,7 @@ export interface operations {
                         description: string | null;
                         document_id: string;
                         version_id: string;
-                        solver_name: ("auto" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
                         override_schema: {
                             name: string;
@@ -10749,6 +10969,36 @@ export interface operations {
                                         similar_problems: string[];
                                     };
                                 };
+                                /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                                race?: {
+                                    /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                    winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                    /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                    decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                    /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                    degraded: boolean;
+                                    /** @description why it degraded, or anything else a user should know about how it ran */
+                                    note: string | null;
+                                    entrants: {
+                                        /** @enum {string} */
+                                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                        /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                        execution_id: string;
+                                        /**
+                                         * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                         * @enum {string}
+                                         */
+                                        state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                        /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                        status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                        /** @description its last incumbent's objective (null without one) */
+                                        objective_value: number | null;
+                                        /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                        best_bound: number | null;
+                                        /** @description how long it ran, from its start to its end or stop; null before it started */
+                                        time_seconds: number | null;
+                                    }[];
+                                };
                             } | null;
                             created_at: string;
                             completed_at: string | null;
@@ -11084,6 +11334,36 @@ export interface operations {
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
                                 };
+                            };
+                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+                            race?: {
+                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+                                degraded: boolean;
+                                /** @description why it degraded, or anything else a user should know about how it ran */
+                                note: string | null;
+                                entrants: {
+                                    /** @enum {string} */
+                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                                    execution_id: string;
+                                    /**
+                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                                     * @enum {string}
+                                     */
+                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                                    /** @description its last incumbent's objective (null without one) */
+                                    objective_value: number | null;
+                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                                    best_bound: number | null;
+                                    /** @description how long it ran, from its start to its end or stop; null before it started */
+                                    time_seconds: number | null;
+                                }[];
                             };
                         } | null;
                         created_at: string;

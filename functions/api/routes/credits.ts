@@ -58,7 +58,8 @@ export function registerCreditRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "cre
       path: "/api/v2/credits/calculator",
       operationId: "creditCalculator",
       summary: "Credits a solve of this size would cost",
-      description: "The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP.",
+      description:
+        "The spec's formula exactly; cost_eur = credits × CREDIT_PRICE_EUR. Public, limited per client IP. A race (solve with solver_name `race`) is charged this quote once per entrant, summed at launch, and counts as one solve against the daily quota.",
       tag: "Credits",
       access: "public",
       role: null,

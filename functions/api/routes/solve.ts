@@ -63,7 +63,7 @@ export function registerSolveRoutes(
       operationId: "solve",
       summary: "Solve a problem and wait for the result",
       description:
-        "Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async).",
+        "Waits up to SOLVE_WAIT_SECONDS for the solver fleet; past it, 503 with the execution id (the solve goes on: poll GET /api/v2/models/executions/{id}, or use POST /api/v2/solve/async). With solver_name `race` the solvers run at once on separate workers and the first verified optimal, infeasible or unbounded answer is returned, with `race` saying who won and what the others had reached; it costs one solve's credits per entrant and one solve of the daily quota.",
       tag: "Solve",
       access: "user",
       role: "solver",

@@ -7,12 +7,14 @@ import { BasisSchema, SolverChoiceSchema, SolverResultSchema, SolverStatusSchema
 import { NumericsSchema } from "../problem/numerics.js";
 import { VerificationSchema } from "../solvers/verification-schema.js";
 import { AutoChoiceSchema } from "../solvers/recommendation/schemas.js";
+import { RaceRequestSchema, RaceViewSchema } from "../races/schemas.js";
 
 /** Body of POST /api/v2/solve and /solve/async. */
 export const SolveRequestSchema = z.object({
   problem: ProblemSchema,
   solver_name: SolverChoiceSchema.default("auto").describe("auto picks the best available solver for the problem class"),
   settings: SettingsRequestSchema.optional(),
+  race: RaceRequestSchema.optional(),
   priority: PrioritySchema,
 });
 export type SolveRequest = z.infer<typeof SolveRequestSchema>;
@@ -54,6 +56,7 @@ export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds
     .optional()
     .describe("with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)"),
   auto_choice: AutoChoiceSchema.optional(),
+  race: RaceViewSchema.optional(),
 });
 export type SolveResponse = z.infer<typeof SolveResponseSchema>;
 
@@ -61,7 +64,7 @@ export const ExecutionStatusSchema = z.enum(["queued", "running", "completed", "
 export type ExecutionStatus = z.infer<typeof ExecutionStatusSchema>;
 
 export const ExecutionOriginSchema = z.object({
-  kind: z.enum(["solve", "solve_async", "comparison", "trigger_run", "document_run", "explanation"]),
+  kind: z.enum(["solve", "solve_async", "comparison", "trigger_run", "document_run", "explanation", "race"]),
   id: z.string().nullable(),
 });
 export type ExecutionOrigin = z.infer<typeof ExecutionOriginSchema>;
@@ -93,6 +96,7 @@ export const ExecutionViewSchema = z.object({
     .nullable()
     .describe("ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result"),
   auto_choice: AutoChoiceSchema.nullable().describe("ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named"),
+  race: RaceViewSchema.nullable().describe("ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise"),
   result: SolveResponseSchema.nullable(),
 });
 export type ExecutionView = z.infer<typeof ExecutionViewSchema>;

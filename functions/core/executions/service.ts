@@ -21,6 +21,8 @@ import { storeModelNames } from "../blob/model-names.js";
 import type { AutoChoice } from "../solvers/recommendation/schemas.js";
 import { sizesOfStats } from "../solvers/recommendation/features.js";
 import { solverShortName } from "../solvers/recommendation/recommender.js";
+import type { RaceLauncher } from "../races/launch.js";
+import type { RaceRequest } from "../races/schemas.js";
 
 /** What admitting one solve decided: the solver, and with `auto` how it was chosen. */
 export interface ExecutionPlan {
@@ -35,7 +37,10 @@ export interface ExecutionPlan {
 export class ExecutionService {
   constructor(
     private readonly deps: Pick<Services, "config" | "clock" | "executionStore" | "blobs" | "inventory" | "admission" | "fairShare" | "finalSignals"> &
-      Partial<Pick<Services, "recommendations">>,
+      Partial<Pick<Services, "recommendations">> & {
+        /** Launches `solver_name: "race"` (races/launch.ts); absent: a race is refused. */
+        races?: Pick<RaceLauncher, "launch">;
+      },
   ) {}
 
   /**
@@ -52,6 +57,10 @@ export class ExecutionService {
         throw new AppError("no_solver_can_run_this_model", `No available solver can run a ${cls} problem.`, { reasons: { auto: "not_available" } });
       }
       return picked;
+    }
+    if (choice === "race") {
+      // A race is launched whole by races/launch.ts (launch below); work that admits one solver cannot race.
+      throw new AppError("no_solver_can_run_this_model", "A race runs only as a plain or async solve.", { reasons: { race: "not_available" } });
     }
     const reason: UnsupportedReason | null = unsupportedReason(choice, cls, available);
     if (reason) {
@@ -121,7 +130,14 @@ export class ExecutionService {
    */
   async launch(
     principal: Principal,
-    input: { problem: Problem | SerializedProblem; solver_name: SolverChoice; settings?: SettingsRequest; priority?: number; names?: ModelNames | Uint8Array },
+    input: {
+      problem: Problem | SerializedProblem;
+      solver_name: SolverChoice;
+      settings?: SettingsRequest;
+      priority?: number;
+      names?: ModelNames | Uint8Array;
+      race?: RaceRequest;
+    },
     {
       origin,
       notify,
@@ -135,6 +151,10 @@ export class ExecutionService {
   ): Promise<ExecutionRecord> {
     const { clock } = this.deps;
     const priority = input.priority ?? 0;
+    if (input.solver_name === "race" && this.deps.races) {
+      // Its entrants are the work; the caller waits on the race's record (waitForFinal) like any solve's.
+      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role } });
+    }
     const admitted = await this.admit(principal.orgId, {
       userId: principal.userId,
       problem: input.problem,

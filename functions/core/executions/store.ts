@@ -7,6 +7,7 @@ import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import type { ExecutionOrigin, ExecutionStatus, ExecutionView, SolveResponse } from "./schemas.js";
 import type { AutoChoice } from "../solvers/recommendation/schemas.js";
+import type { RaceView } from "../races/schemas.js";
 
 /**
  * One solver run (keys: see store/keys.ts). Created queued by the API (plain and async
@@ -48,6 +49,10 @@ export interface ExecutionRecord {
   explanation_execution_id?: string;
   /** With solver `auto`: how it chose (solvers/recommendation/); absent when a solver was named or before issue 29. */
   auto_choice?: AutoChoice;
+  /** With solver_name `race`: its entrants and, once decided, the winner (issue 29). */
+  race?: RaceView;
+  /** A race's objective sense (kept for whoever settles it, even the sweeper); absent on other executions. */
+  race_sense?: "minimize" | "maximize";
 }
 
 /** What a waiting caller needs to answer: the status, and the result or the reason. */
@@ -186,6 +191,7 @@ export function executionView(record: ExecutionRecord, result: SolveResponse | n
     explanation_execution_id: record.explanation_execution_id ?? null,
     solved_by: record.solved_by ?? (record.result ? "worker" : null),
     auto_choice: record.auto_choice ?? null,
+    race: record.race ?? null,
     result,
   };
 }

@@ -13,6 +13,7 @@ import type { StartUse } from "../solvers/warm-start.js";
 import type { IdentityStore } from "../identity/store.js";
 import type { Leases } from "../store/leases.js";
 import type { MetricsStore } from "../observability/metrics-store.js";
+import type { RaceStorePort } from "../races/store.js";
 
 /**
  * The ports a worker's job use cases (this folder) run against. The solver container builds them from
@@ -85,6 +86,8 @@ export interface JobPorts {
   metricsStore: Pick<MetricsStore, "addTotals">;
   identity: Pick<IdentityStore, "getOrganization">;
   notifications: Pick<Notifications, "notify">;
+  /** A race's writes (races/): an execution of origin `race` is an entrant; absent: entrants run as plain executions. */
+  races?: RaceStorePort;
   /**
    * Called right after an execution's final write, with what it wrote when the write was this worker's
    * (the local stack wakes a plain solve waiting for it); absent: nobody listens.

@@ -6,6 +6,7 @@ import { workerErrorText } from "../solvers/public-text.js";
 import { traceMark } from "../trace/solve-trace.js";
 import { type JobPorts, leaseMsOf } from "./ports.js";
 import { solveExecution } from "./solve-execution.js";
+import { settleFailedEntrant, solveRaceEntrant } from "../races/entrant.js";
 
 /**
  * The job for a queued execution (plain and async solve, document runs): take it under this worker's
@@ -24,9 +25,13 @@ export async function runExecution(ports: JobPorts, job: { orgId: string; id: st
   const lease = ports.lease.keep(() =>
     ports.executionStore.leases.renew(executionKey(orgId, id), { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() }),
   );
+  // A race's entrant (races/entrant.ts) also watches for being stopped and settles its end on the race.
+  const races = record.origin.kind === "race" && ports.races ? { ...ports, races: ports.races } : null;
+  let problem: Problem | null = null;
   try {
-    const problem = await loadPayload<Problem>(ports.blobs, record.problem);
-    await solveExecution(ports, { record, problem, signal: lease.signal });
+    problem = await loadPayload<Problem>(ports.blobs, record.problem);
+    if (races) await solveRaceEntrant(races, { record, problem, signal: lease.signal });
+    else await solveExecution(ports, { record, problem, signal: lease.signal });
   } catch (error) {
     await ports.executionStore.finalizeHeld(orgId, {
       id,
@@ -35,6 +40,7 @@ export async function runExecution(ports: JobPorts, job: { orgId: string; id: st
       fields: { result: null, error_message: workerErrorText(error), completed_at: isoTime(ports.clock.now()) },
     });
     ports.announceFinal?.(id);
+    if (races) await settleFailedEntrant(races, { record, problem }).catch(() => undefined);
     throw error;
   } finally {
     lease.stop();

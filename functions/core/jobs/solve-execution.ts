@@ -15,6 +15,7 @@ import { nameViolationPlace, verifiedSolve, type VerifiedSolve, verifyPool } fro
 import { traceMark } from "../trace/solve-trace.js";
 import { assessStart, basisWarmStart, startForSolver, warmStartOf } from "../solvers/warm-start.js";
 import type { JobPorts, SolvedResult } from "./ports.js";
+import { RACE_STOPPED_MESSAGE } from "../races/rules.js";
 
 export interface SolveExecutionOptions {
   /** The execution, held by this worker (`running` under its lease). */
@@ -29,13 +30,27 @@ export interface SolvedExecution {
   final: "completed" | "failed";
 }
 
+/** A solve stopped on request (a race entrant another solver beat): ended `cancelled`, with what it had reached. */
+export interface StoppedExecution {
+  response: SolveResponse;
+  final: "cancelled";
+  reached: { incumbent: number | null; bound: number | null };
+}
+
 /**
  * The step every job kind shares: one held execution solved under the kill switch and through the
  * verification gate, its result stored, the execution moved to completed (a verdict) or failed (the
  * solver errored), metrics and notifications recorded.
  */
-export async function solveExecution(ports: JobPorts, options: SolveExecutionOptions): Promise<SolvedExecution> {
-  const { record, problem, signal } = options;
+export function solveExecution(ports: JobPorts, options: SolveExecutionOptions & { stop: AbortSignal }): Promise<SolvedExecution | StoppedExecution>;
+export function solveExecution(ports: JobPorts, options: SolveExecutionOptions): Promise<SolvedExecution>;
+/**
+ * With `stop` (a race entrant, races/): the same solve, which `stop` ends early through the kill switch
+ * like a lost lease; the execution then ends `cancelled` with the incumbent and bound it had reached.
+ */
+export async function solveExecution(ports: JobPorts, options: SolveExecutionOptions & { stop?: AbortSignal }): Promise<SolvedExecution | StoppedExecution> {
+  const { record, problem, stop } = options;
+  const signal = stop && options.signal ? AbortSignal.any([options.signal, stop]) : (stop ?? options.signal);
   traceMark("solve_start", record.id);
   const solver = record.solver_name as SolverName;
   // A MIP start is checked against the model before any solver sees it (solvers/warm-start.ts).
@@ -86,6 +101,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     ...warmStartField(problem, record.solver_name, { start, basis: initialBasis, result }),
     ...(result.basis ? { basis: result.basis } : {}),
   };
+  if (stop?.aborted) return stopped(ports, { record, response, recorder });
   const final = gate.status === "error" ? "failed" : "completed";
   const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), {
     value: response,
@@ -111,6 +127,31 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   await ports.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);
   if (record.notify) await notifyExecution(ports, { record, response, final });
   return { response, final };
+}
+
+/**
+ * Ends a stopped solve `cancelled`: its result keeps the incumbents it found, with its best incumbent and
+ * last bound as the objective and bound (no solution vector: a stopped process hands none over).
+ */
+async function stopped(
+  ports: JobPorts,
+  { record, response, recorder }: { record: ExecutionRecord; response: SolveResponse; recorder: ProgressRecorder },
+): Promise<StoppedExecution> {
+  const reached = recorder.reached();
+  const kept: SolveResponse = { ...response, objective_value: reached.incumbent, dual_bound: reached.bound, error_message: RACE_STOPPED_MESSAGE };
+  const ref = await storePayload(ports.blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), {
+    value: kept,
+    inlineMaxBytes: ports.config.inlinePayloadMaxBytes,
+  });
+  const held = await ports.executionStore.finalizeHeld(record.org_id, {
+    id: record.id,
+    worker: ports.workerId,
+    status: "cancelled",
+    fields: { result: ref, error_message: RACE_STOPPED_MESSAGE, completed_at: isoTime(ports.clock.now()) },
+  });
+  ports.announceFinal?.(record.id, held ? { id: record.id, status: "cancelled", result: ref, error_message: RACE_STOPPED_MESSAGE } : undefined);
+  if (!held && "blob" in ref) await deleteStoredBlob(ports.blobs, "results/", ref.blob).catch(() => undefined);
+  return { response: kept, final: "cancelled", reached };
 }
 
 /** The result's `warm_start`: an LP's basis when one was given, else the MIP start's; absent when neither was. */

@@ -25,7 +25,7 @@ export interface AdmissionRequest<P> {
    * What will run, decided from the problem's stats (the solver `auto` picks, a comparison's rows), and
    * how many solves that is. Throws the 422 when nothing can run; nothing has been charged by then.
    */
-  plan: (stats: ProblemStats) => Promise<P & { solves: number }> | (P & { solves: number });
+  plan: (stats: ProblemStats) => Promise<P & PlannedSolves> | (P & PlannedSolves);
   /** Prefix of the new id: exe, cmp, cmb. */
   idPrefix: IdPrefix;
   /** Where the problem is kept for this id; omitted when the caller stores problems itself. */
@@ -36,11 +36,20 @@ export interface AdmissionRequest<P> {
   prepaid?: boolean;
 }
 
+/**
+ * How many solves a plan runs (each charged the formula's credits) and, when it differs, how many the
+ * daily quota counts: a race runs several solvers and counts one solve (races/launch.ts).
+ */
+export interface PlannedSolves {
+  solves: number;
+  quotaSolves?: number;
+}
+
 export interface Admitted<P> {
   id: string;
   stats: ProblemStats;
   settings: Settings;
-  plan: P & { solves: number };
+  plan: P & PlannedSolves;
   creditsEach: number;
   problem: PayloadRef | null;
 }
@@ -103,7 +112,7 @@ export class SolveAdmission {
         throw error;
       }
       try {
-        await quota.charge(request.orgId, plan.solves, clock.now());
+        await quota.charge(request.orgId, plan.quotaSolves ?? plan.solves, clock.now());
       } catch (error) {
         await credits.refund(request.orgId, total);
         await budget?.giveBack(request.orgId, prioritySpent, clock.now());

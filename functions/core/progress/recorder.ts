@@ -89,6 +89,11 @@ export class ProgressRecorder {
     return [...this.found];
   }
 
+  /** What the search had reached: its best incumbent and its last bound (a stopped race entrant's row, races/). */
+  reached(): { incumbent: number | null; bound: number | null } {
+    return { incumbent: this.found.at(-1)?.objective_value ?? null, bound: this.last?.dual ?? null };
+  }
+
   /** Writes what is buffered and stops the timer; resolves once every write has ended. */
   async close(final?: { primal: number | null; dual: number | null }): Promise<void> {
     if (final && (final.primal !== null || final.dual !== null)) this.point(final.primal, final.dual, this.last?.nodes ?? null);

@@ -1,10 +1,10 @@
 import { z } from "zod";
 
-/** The five comparable solvers, and `auto`, which picks one of them per problem class. */
+/** The five comparable solvers; `auto`, which picks one of them per problem; `race`, which runs several at once. */
 export const SOLVER_NAMES = ["scip", "highs", "cbc", "glpk", "jaos"] as const;
 export type SolverName = (typeof SOLVER_NAMES)[number];
 export const SolverNameSchema = z.enum(SOLVER_NAMES);
-export const SolverChoiceSchema = z.enum(["auto", ...SOLVER_NAMES]);
+export const SolverChoiceSchema = z.enum(["auto", "race", ...SOLVER_NAMES]);
 export type SolverChoice = z.infer<typeof SolverChoiceSchema>;
 
 export const SOLVER_STATUSES = ["optimal", "feasible", "infeasible", "unbounded", "time_limit", "error"] as const;

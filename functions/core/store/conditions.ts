@@ -181,3 +181,10 @@ export const assignAll = (fields: Record<string, unknown>): Part[] =>
   Object.entries(fields)
     .filter(([, value]) => value !== undefined)
     .map(([attr, value]) => assign(attr, value));
+
+/** A race (races/store.ts) nobody has won or ended yet: still running, no `race.decided_by`. */
+export const raceUndecided = (): Part => and(statusIs("running"), isNull("race.decided_by"));
+
+/** A race entrant's row still open (queued or running): each entrant's end is written once. */
+export const raceEntrantOpen = (index: number): Part =>
+  or(equals(`race.entrants[${index}].state`, "queued"), equals(`race.entrants[${index}].state`, "running"));

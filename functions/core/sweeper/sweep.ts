@@ -6,6 +6,7 @@ import { ACTIVE_RUN_KIND } from "../triggers/store.js";
 import type { Services } from "../services.js";
 import { staleReason } from "./stale.js";
 import { keys } from "../store/keys.js";
+import { settleSweptEntrant } from "../races/settle.js";
 
 /**
  * Reconciles work whose worker died: a running item whose lease expired (its worker stopped renewing)
@@ -53,8 +54,16 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
     const orgId = keys.org.parse(item.pk) ?? "";
     let ended = false;
     if (item.kind === "execution") {
-      ended =
-        (await services.executionStore.failIfLeaseLapsed(orgId, { id, seenStatus: item.status as ExecutionStatus, seenQueuedAt, reason, nowMs: now })) !== null;
+      const swept = await services.executionStore.failIfLeaseLapsed(orgId, {
+        id,
+        seenStatus: item.status as ExecutionStatus,
+        seenQueuedAt,
+        reason,
+        nowMs: now,
+      });
+      ended = swept !== null;
+      // A race's entrant (races/): its row is written failed, and the race ends if it was the last one running.
+      if (swept?.origin?.kind === "race") await settleSweptEntrant(services, swept);
     } else if (item.kind === "comparison") {
       ended =
         (await services.comparisonStore.failIfLeaseLapsed(orgId, { id, seenStatus: item.status as ComparisonStatus, seenQueuedAt, reason, nowMs: now })) !==

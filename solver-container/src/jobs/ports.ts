@@ -29,6 +29,7 @@ export function jobPorts(runtime: WorkerRuntime): WorkerJobPorts {
     identity: services.identity,
     notifications: services.notifications,
     executionStore: services.executionStore,
+    races: services.raceStore,
     executions: services.executions,
     inventory: services.inventory,
     comparisonStore: services.comparisonStore,

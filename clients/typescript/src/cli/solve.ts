@@ -6,7 +6,7 @@ import { comparisonExit, executionExit } from "./exit-codes.js";
 import { comparisonTable, executionSummary, type Live, liveOutput, progressLine } from "./render.js";
 
 /** The solvers `--solver` takes; a solver the API adds and this list lacks fails to compile below. */
-export const SOLVER_CHOICES = ["auto", "scip", "highs", "cbc", "glpk", "jaos"] as const satisfies readonly SolverChoice[];
+export const SOLVER_CHOICES = ["auto", "race", "scip", "highs", "cbc", "glpk", "jaos"] as const satisfies readonly SolverChoice[];
 const everySolverListed: Exclude<SolverChoice, (typeof SOLVER_CHOICES)[number]> extends never ? true : false = true;
 void everySolverListed;
 

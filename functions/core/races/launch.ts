@@ -1,0 +1,153 @@
+import type { Principal } from "../auth/service.js";
+import type { Role } from "../auth/roles.js";
+import { blobKeys } from "../blob/keys.js";
+import { AppError } from "../errors.js";
+import { newExecutionRecord } from "../executions/records.js";
+import type { ExecutionOrigin } from "../executions/schemas.js";
+import type { ExecutionRecord } from "../executions/store.js";
+import { newId } from "../ids.js";
+import type { Problem, ProblemStats } from "../problem/schema.js";
+import { isSerializedProblem, type SerializedProblem } from "../problem/serialized.js";
+import { enqueueOrFail } from "../queue/enqueue-or-fail.js";
+import type { Services } from "../services.js";
+import type { SettingsRequest } from "../solvers/settings.js";
+import { lineUp, type RaceLineup, raceSolvers, startingView } from "./rules.js";
+import type { RaceRequest } from "./schemas.js";
+import { settleEntrant } from "./settle.js";
+
+/** What a race is launched with: a solve request whose solver_name is `race`. */
+export interface RaceInput {
+  problem: Problem | SerializedProblem;
+  settings?: SettingsRequest;
+  race?: RaceRequest;
+  priority?: number;
+}
+
+type RaceDeps = Pick<Services, "config" | "clock" | "executionStore" | "raceStore" | "blobs" | "inventory" | "admission" | "fairShare" | "workerHeartbeats">;
+
+/**
+ * Launching a race (issue 29): one admission for every entrant (credits: one solve's price per entrant,
+ * summed; the daily quota counts one solve), the race's own record (running, never queued: its entrants
+ * are the work) and one queued execution per entrant (origin `race`), each sent as an ordinary
+ * `execution` job so that each runs on a worker of its own. Workers settle the race (settle.ts).
+ */
+export class RaceLauncher {
+  constructor(private readonly deps: RaceDeps) {}
+
+  async launch(
+    principal: Principal,
+    input: RaceInput,
+    { origin, notify, priority }: { origin: ExecutionOrigin; notify: boolean; priority: { value: number; role: Role } },
+  ): Promise<ExecutionRecord> {
+    const { admission, clock } = this.deps;
+    const admitted = await admission.admit({
+      orgId: principal.orgId,
+      userId: principal.userId,
+      problem: input.problem,
+      settings: input.settings,
+      priority,
+      idPrefix: "exe",
+      problemKey: (id) => blobKeys.executionProblem(principal.orgId, id),
+      plan: async (stats) => {
+        const lineup = await this.lineUp(input.race, stats);
+        return { lineup, solves: lineup.entrants.length, quotaSolves: 1 };
+      },
+    });
+    const { lineup } = admitted.plan;
+    const nowMs = clock.now();
+    const entrantIds = lineup.entrants.map(() => newId("exe", nowMs));
+    const common = {
+      orgId: principal.orgId,
+      createdBy: principal.userId,
+      problem: admitted.problem!,
+      problemName: input.problem.name,
+      stats: admitted.stats,
+      settings: admitted.settings,
+      nowMs,
+      priority: priority.value,
+    };
+    const race: ExecutionRecord = {
+      ...newExecutionRecord({
+        ...common,
+        id: admitted.id,
+        origin,
+        notify,
+        solverRequested: "race",
+        solverName: "race",
+        creditsCharged: admitted.creditsEach * lineup.entrants.length,
+        running: true,
+      }),
+      race: startingView(lineup, entrantIds),
+      // A problem compiled elsewhere arrives as bytes: its entrants' workers read the sense from the problem itself.
+      ...(isSerializedProblem(input.problem) ? {} : { race_sense: input.problem.sense }),
+    };
+    await this.deps.raceStore.create(race);
+    const entrants = lineup.entrants.map((solver, i) =>
+      newExecutionRecord({
+        ...common,
+        id: entrantIds[i]!,
+        origin: { kind: "race", id: race.id },
+        notify: false,
+        solverRequested: "race",
+        solverName: solver,
+        creditsCharged: admitted.creditsEach,
+      }),
+    );
+    for (const entrant of entrants) await this.deps.executionStore.create(entrant);
+    await this.send(entrants);
+    return race;
+  }
+
+  /**
+   * Who runs: the solvers asked for (each must be able to run the problem) or every available one that
+   * can, cut to the free workers (rules.ts lineUp). Nothing has been charged when this throws.
+   */
+  private async lineUp(request: RaceRequest | undefined, stats: ProblemStats): Promise<RaceLineup> {
+    const cls = stats.problem_class;
+    const available = await this.deps.inventory.available(this.deps.clock.now());
+    const { solvers, refused } = raceSolvers(request?.solvers, cls, available);
+    if (request?.solvers && Object.keys(refused).length > 0) {
+      const named = Object.entries(refused).map(([s, r]) => `${s} (${r})`);
+      throw new AppError("no_solver_can_run_this_model", `Cannot race on this ${cls} problem: ${named.join(", ")}.`, { reasons: refused });
+    }
+    if (solvers.length === 0) {
+      throw new AppError("no_solver_can_run_this_model", `No available solver can run a ${cls} problem.`, { reasons: { race: "not_available" } });
+    }
+    return lineUp(solvers, cls, await this.freeWorkers(solvers.length));
+  }
+
+  /**
+   * How many entrants can run at once: the live workers (heartbeats, see health/worker-heartbeats.ts),
+   * at most the organization's running slots (ORG_MAX_RUNNING_JOBS). With no live worker (a fleet at
+   * zero tasks, which scales up for queued work) the slots alone. Busy workers are not told apart
+   * from idle ones: a heartbeat does not say.
+   */
+  private async freeWorkers(wanted: number): Promise<number> {
+    const { config, clock, workerHeartbeats } = this.deps;
+    const cap = config.orgMaxRunningJobs > 0 ? config.orgMaxRunningJobs : wanted;
+    const liveWithin = 3 * config.workerHeartbeatSeconds * 1000;
+    const now = clock.now();
+    const workers = await workerHeartbeats.list().catch(() => []);
+    const live = workers.filter((w) => !w.stopped_at && now - Date.parse(w.heartbeat_at) < liveWithin).length;
+    return Math.min(cap, live > 0 ? live : cap);
+  }
+
+  /**
+   * Sends each entrant's job. A refused send fails that entrant and those not sent yet (their rows
+   * `failed`, so the race still ends: settle.ts), and the refusal is thrown on (503 enqueue_failed).
+   */
+  private async send(entrants: ExecutionRecord[]): Promise<void> {
+    const { fairShare, executionStore, clock } = this.deps;
+    for (const [i, entrant] of entrants.entries()) {
+      await enqueueOrFail(fairShare, { type: "execution", id: entrant.id, org_id: entrant.org_id, priority: entrant.priority ?? 0 }, async (reason) => {
+        for (const unsent of entrants.slice(i)) {
+          await executionStore.failUnheld(unsent.org_id, { id: unsent.id, from: ["queued"], reason, nowMs: clock.now() });
+          await settleEntrant(
+            { races: this.deps.raceStore, blobs: this.deps.blobs, clock, config: this.deps.config },
+            { entrant: unsent, final: "failed", response: null, timeSeconds: 0 },
+          );
+        }
+      });
+    }
+  }
+}

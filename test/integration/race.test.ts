@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { machineHas } from "../support/machine.js";
+import { objectiveMatches, readInstance, readManifest, SCALE_DIR } from "../support/manifest.js";
+import { isFinal, pollUntil } from "../support/poll.js";
+import { startTestStack } from "../support/test-stack.js";
+
+type Stack = Awaited<ReturnType<typeof startTestStack>>;
+const ready = machineHas("python_solvers");
+
+/**
+ * A race on the local stack with two workers (issue 29, Build 1's first acceptance point): set1ch, a
+ * scale-set MILP native HiGHS solves in well under a second and jaos does not solve within a minute
+ * (docs/bench/jaos.md). HiGHS's verified optimum wins; jaos is stopped through the kill switch and its
+ * row says `cancelled` with what it had reached; both workers then take new work. No timing is asserted.
+ */
+describe.runIf(ready)("a race between solvers", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "2", ORG_MAX_RUNNING_JOBS: "2" } });
+  });
+  afterAll(() => stack?.stop());
+
+  it("returns the fast solver's verified optimum, stops the other, and leaves both workers free", async () => {
+    const set1ch = readManifest(SCALE_DIR).find((e) => e.file === "set1ch.mps")!;
+    const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(set1ch), filename: "set1ch.mps" });
+    expect(preview.status, preview.text).toBe(200);
+    const problem = preview.body.problem;
+
+    const res = await stack.api.post("/api/v2/solve", {
+      problem,
+      solver_name: "race",
+      race: { solvers: ["highs", "jaos"] },
+      settings: { time_limit_seconds: 600 },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.status).toBe("optimal");
+    expect(res.body.solver_name).toBe("highs");
+    expect(objectiveMatches(res.body.objective_value, set1ch.expectedObjective!)).toBe(true);
+    expect(res.body.race).toMatchObject({ winner: "highs", decided_by: "proven_verdict", degraded: false });
+    const [highs, jaos] = res.body.race.entrants;
+    expect(highs).toMatchObject({ solver: "highs", state: "won", status: "optimal" });
+    expect(jaos).toMatchObject({ solver: "jaos", state: "cancelled" });
+    expect(jaos).toHaveProperty("objective_value");
+    expect(jaos).toHaveProperty("best_bound");
+    expect(typeof jaos.time_seconds).toBe("number");
+
+    // The race's execution, and the stopped entrant's own: final, its worker's lease given up.
+    const race = await stack.api.get(`/api/v2/models/executions/${res.body.execution_id}`);
+    expect(race.body).toMatchObject({ status: "completed", solver_requested: "race", solver_name: "highs" });
+    const entrant = await stack.api.get(`/api/v2/models/executions/${highs.execution_id}`);
+    expect(race.body.credits_charged).toBe(2 * entrant.body.credits_charged);
+    const stopped = await stack.api.get(`/api/v2/models/executions/${jaos.execution_id}`);
+    expect(stopped.body).toMatchObject({ status: "cancelled", origin: { kind: "race", id: res.body.execution_id } });
+    expect(stopped.body.error_message).toContain("another solver won");
+
+    // Both workers take new work: two solves at once, each on a worker of its own, both finish.
+    const small = { ...problem, name: "small" };
+    const next = await Promise.all(
+      ["highs", "highs"].map((solver) => stack.api.post("/api/v2/solve/async", { problem: small, solver_name: solver, settings: { time_limit_seconds: 60 } })),
+    );
+    for (const r of next) {
+      expect(r.status, r.text).toBe(202);
+      expect((await pollUntil(stack.api, `/api/v2/models/executions/${r.body.execution_id}`, isFinal, 120_000)).status).toBe("completed");
+    }
+  });
+});
+
+/**
+ * With one running slot for the organization (ORG_MAX_RUNNING_JOBS=1) a race degrades to the best single
+ * choice and says so; an async race is polled like any execution.
+ */
+describe.runIf(ready)("a race with one free slot", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "1", ORG_MAX_RUNNING_JOBS: "1" } });
+  });
+  afterAll(() => stack?.stop());
+
+  it("runs one solver, marks the race degraded with the reason, and answers the async solve", async () => {
+    const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance("afiro.mps"), filename: "afiro.mps" });
+    expect(preview.status, preview.text).toBe(200);
+    const res = await stack.api.post("/api/v2/solve/async", { problem: preview.body.problem, solver_name: "race", race: { solvers: ["jaos", "highs"] } });
+    expect(res.status, res.text).toBe(202);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, 120_000);
+    expect(done.status).toBe("completed");
+    expect(done.race).toMatchObject({ degraded: true, winner: "highs" });
+    expect(done.race.entrants).toHaveLength(1);
+    expect(done.race.note).toContain("only one worker was free");
+    expect(done.result).toMatchObject({ execution_id: res.body.execution_id, status: "optimal", solver_name: "highs" });
+  });
+});

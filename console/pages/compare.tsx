@@ -148,11 +148,11 @@ export function ComparePage() {
         <fieldset class="mode">
           <legend>Run</legend>
           <label class="check">
-            <input type="radio" name="mode" value="compare" checked={mode === "compare"} onChange={() => setMode("compare")} /> Compare solvers, one after another
+            <input type="radio" name="mode" value="compare" checked={mode === "compare"} onChange={() => setMode("compare")} /> Compare solvers, one after
+            another
           </label>
           <label class="check">
-            <input type="radio" name="mode" value="solve" checked={mode === "solve"} onChange={() => setMode("solve")} /> Solve once: a solver, auto or a
-            race
+            <input type="radio" name="mode" value="solve" checked={mode === "solve"} onChange={() => setMode("solve")} /> Solve once: a solver, auto or a race
           </label>
         </fieldset>
         {mode === "compare" ? (

@@ -28,7 +28,7 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
  */
 function fakeService(routes: Record<string, (request: Request) => Response | Promise<Response>>) {
   const seen: { method: string; path: string; query: URLSearchParams; body: unknown }[] = [];
-  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+  vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url);
     const text = request.method === "POST" && !url.pathname.endsWith("/preview") ? await request.clone().text() : "";

@@ -103,8 +103,8 @@ export function RaceBoard({ race }: { race: RaceView }) {
                 <a href={executionHash(e.execution_id)}>
                   {e.solver}
                   <span class="sr-only"> execution</span>
-                </a>
-                {e.solver === race.winner ? <span class="tag"> winner</span> : null}
+                </a>{" "}
+                {e.solver === race.winner ? <span class="tag">winner</span> : null}
               </th>
               <td class="state">{e.state}</td>
               <td class="verdict">{e.status ?? "—"}</td>

@@ -1,12 +1,18 @@
 import { useState } from "preact/hooks";
-import type { CompareRequest, ProblemPreview } from "@incumbent/client";
+import type { CompareRequest, ProblemPreview, SolveRequest, SolverChoice } from "@incumbent/client";
 import { call, client } from "../api.js";
 import { NumericsPanel } from "./numerics.js";
 import { ErrorLine, message, useLoad, when } from "../ui.js";
 import { ComparisonView } from "./comparison-view.js";
+import { ExecutionView } from "./execution.js";
+import { RecommendationPanel } from "./recommendation.js";
+import { choiceReady, SolverChoiceFields } from "./solve-choice.js";
 import { SettingsFields, SolverPicker, settingsFrom } from "./solver-picker.js";
 
-/** Launch a comparison from a problem file or a marketplace model, then watch it fill in. */
+/**
+ * Launch a comparison, or one solve (a named solver, auto or a race), from a problem file or a
+ * marketplace model, then watch it fill in. A file's recommendation shows before anything runs.
+ */
 export function ComparePage() {
   const [source, setSource] = useState<"file" | "marketplace">("file");
   const [content, setContent] = useState("");
@@ -16,6 +22,10 @@ export function ComparePage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [comparisonId, setComparisonId] = useState<string | null>(null);
+  const [mode, setMode] = useState<"compare" | "solve">("compare");
+  const [solver, setSolver] = useState<SolverChoice>("auto");
+  const [entrants, setEntrants] = useState<string[]>([]);
+  const [executionId, setExecutionId] = useState<string | null>(null);
   const marketplace = useLoad(() => call(client.api.GET("/api/v2/marketplace")), []);
   const recent = useLoad(() => call(client.api.GET("/api/v2/solvers/compare", { params: { query: { limit: 10 } } })), [comparisonId]);
 
@@ -51,6 +61,15 @@ export function ComparePage() {
     setBusy(true);
     setError(null);
     try {
+      if (mode === "solve") {
+        const parsed = preview ?? (await client.previewFile({ content, format: "auto", ...(filename ? { filename } : {}) }));
+        setPreview(parsed);
+        const request: SolveRequest = { problem: parsed.problem, solver_name: solver, settings: settingsFrom(form) };
+        if (solver === "race" && entrants.length > 0) request.race = { solvers: entrants as NonNullable<SolveRequest["race"]>["solvers"] };
+        setComparisonId(null);
+        setExecutionId((await client.submit(request)).execution_id);
+        return;
+      }
       const body: CompareRequest = { solver_names: solvers, settings: settingsFrom(form) };
       if (source === "file") {
         const parsed = preview ?? (await client.previewFile({ content, format: "auto", ...(filename ? { filename } : {}) }));
@@ -63,6 +82,7 @@ export function ComparePage() {
         body.project_id = created.project.id;
       }
       const comparison = await client.compare(body);
+      setExecutionId(null);
       setComparisonId(comparison.id);
     } catch (err) {
       setError(message(err));
@@ -74,7 +94,7 @@ export function ComparePage() {
   return (
     <>
       <h1 tabIndex={-1}>Solve &amp; compare</h1>
-      <form onSubmit={launch} class="launch" aria-label="Launch a comparison">
+      <form onSubmit={launch} class="launch" aria-label="Launch a solve or a comparison">
         <fieldset>
           <legend>Problem</legend>
           <label class="check">
@@ -125,13 +145,38 @@ export function ComparePage() {
             </div>
           )}
         </fieldset>
-        <SolverPicker chosen={solvers} onChange={setSolvers} />
+        <fieldset class="mode">
+          <legend>Run</legend>
+          <label class="check">
+            <input type="radio" name="mode" value="compare" checked={mode === "compare"} onChange={() => setMode("compare")} /> Compare solvers, one after
+            another
+          </label>
+          <label class="check">
+            <input type="radio" name="mode" value="solve" checked={mode === "solve"} onChange={() => setMode("solve")} /> Solve once: a solver, auto or a race
+          </label>
+        </fieldset>
+        {mode === "compare" ? (
+          <SolverPicker chosen={solvers} onChange={setSolvers} />
+        ) : (
+          <SolverChoiceFields solver={solver} onSolver={setSolver} entrants={entrants} onEntrants={setEntrants} />
+        )}
         <SettingsFields prefix="compare" />
-        <button type="submit" disabled={busy || solvers.length === 0 || (source === "file" && !content.trim() && !preview)}>
-          Compare
-        </button>
+        {mode === "compare" ? (
+          <button type="submit" disabled={busy || solvers.length === 0 || (source === "file" && !content.trim() && !preview)}>
+            Compare
+          </button>
+        ) : (
+          <>
+            <button type="submit" disabled={busy || source !== "file" || (!content.trim() && !preview) || !choiceReady(solver, entrants)}>
+              Solve
+            </button>
+            {source === "file" ? null : <p class="hint">A single solve takes a file; a marketplace model is compared.</p>}
+          </>
+        )}
       </form>
+      {mode === "solve" && source === "file" && preview ? <RecommendationPanel stats={preview.stats} /> : null}
       <ErrorLine error={error} />
+      {executionId ? <ExecutionView key={executionId} id={executionId} /> : null}
       {comparisonId ? <ComparisonView key={comparisonId} id={comparisonId} onSettled={recent.reload} /> : null}
       <h2>Recent comparisons</h2>
       <ul class="recent">

@@ -5,6 +5,8 @@ import { ApiError, call, client } from "../api.js";
 type Infeasibility = NonNullable<NonNullable<Execution["result"]>["infeasibility"]>;
 import { ErrorLine, fmt, message, usePoll, when } from "../ui.js";
 import { NumericsPanel, VerificationFacts } from "./numerics.js";
+import { RaceBoard } from "./race.js";
+import { AutoChoiceFacts } from "./recommendation.js";
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
@@ -45,7 +47,10 @@ export function ExecutionsPage({ id }: { id: string | null }) {
   );
 }
 
-/** One execution, polled until final; an infeasible one shows its conflicting subset, or offers to find it. */
+/**
+ * One execution, polled until final; an infeasible one shows its conflicting subset, or offers to find it.
+ * A race shows its entrants as they run (the poll refreshes their rows); an auto solve says why it chose.
+ */
 export function ExecutionView({ id }: { id: string }) {
   const [detail, setDetail] = useState<Execution | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -135,6 +140,8 @@ export function ExecutionView({ id }: { id: string }) {
           <span class="hint">runs the model again with the same solver to find a conflicting subset; charged as a solve</span>
         </p>
       ) : null}
+      {detail.auto_choice ? <AutoChoiceFacts choice={detail.auto_choice} /> : null}
+      {detail.race ? <RaceBoard race={detail.race} /> : null}
       {infeasibility ? <InfeasibleSubset subset={infeasibility} /> : null}
       <NumericsPanel numerics={result?.numerics} id={id} />
     </section>

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { REPO_ROOT } from "../support/machine.js";
 
@@ -89,3 +89,25 @@ export async function colouredPixels(page: Page, chart: "times" | "progress"): P
     return count;
   }, chart);
 }
+
+interface LocatorMatchers<R = unknown> {
+  /** The locator's element is (or, with .not, stops being) visible within the timeout (default 30 s): a retrying assertion. */
+  toBeVisible(options?: { timeout?: number }): Promise<R>;
+}
+declare module "vitest" {
+  interface Matchers<T = any> extends LocatorMatchers<T> {}
+}
+
+expect.extend({
+  async toBeVisible(received: Locator, options: { timeout?: number } = {}) {
+    const timeout = options.timeout ?? 30_000;
+    const state = this.isNot ? "hidden" : "visible";
+    try {
+      await received.waitFor({ state, timeout });
+      // Under .not, vitest inverts pass: hidden in time means the negated assertion holds.
+      return { pass: !this.isNot, message: () => `${received} became ${state}` };
+    } catch {
+      return { pass: this.isNot, message: () => `expected ${received} to be ${state} within ${timeout} ms` };
+    }
+  },
+});

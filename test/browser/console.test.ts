@@ -59,7 +59,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press("Enter");
     await page.getByText(`Signed in as ${EMAIL}`).waitFor();
-    await expect(page.getByText("(session)")).toBeTruthy();
+    await expect(page.getByText("(session)")).toBeVisible();
     await expectAccessible(page, "compare");
 
     await page.getByRole("link", { name: "API keys" }).click();

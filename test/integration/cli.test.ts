@@ -184,6 +184,35 @@ describe("the incumbent CLI", () => {
     expect(detail.results.map((r: { solver_status: string }) => r.solver_status)).toEqual(["optimal", "optimal"]);
   });
 
+  it("recommends a solver for a file (its stats as the service reads them) and says why auto chose after an auto solve", async () => {
+    const text = await cli(["recommend", file("knapsack.mps")], env);
+    expect(text.code, text.stderr).toBe(EXIT.optimal);
+    expect(text.stdout).toMatch(/^auto would run (highs|cbc|glpk|scip|jaos)$/m);
+    expect(text.stdout).toMatch(/^basis: /m);
+    const asJson = await cli(["--json", "recommend", file("knapsack.mps")], env);
+    const recommendation = JSON.parse(asJson.stdout);
+    expect(recommendation.ranking.length).toBeGreaterThan(0);
+    expect(recommendation.ranking.map((r: { solver: string }) => r.solver)).toContain(recommendation.solver);
+
+    const auto = await cli(["solve", file("knapsack.mps")], env);
+    expect(auto.code, auto.stderr).toBe(EXIT.optimal);
+    expect(auto.stdout).toMatch(/^auto chose \w+: \S/m);
+  });
+
+  // Needs the race backend (branch race): on the contract alone the service refuses to run a race.
+  it("races highs and cbc with --race --watch: each entrant's row while it runs, then the final rows with the winner", async () => {
+    const ran = await cli(["solve", file("knapsack.mps"), "--race", "highs,cbc", "--watch"], env);
+    expect(ran.code, ran.stderr + ran.stdout).toBe(EXIT.optimal);
+    expect(ran.stderr).toMatch(/│ (highs|cbc) +│ (queued|running|won|finished|cancelled) /);
+    expect(ran.stdout).toMatch(/^exe_\S+ {2}optimal /m);
+    expect(ran.stdout).toMatch(/│ (highs|cbc) \* +│ won +│ optimal +│ -9 /);
+    expect(ran.stdout).toMatch(/^winner: (highs|cbc) /m);
+    const asJson = JSON.parse((await cli(["--json", "solve", file("knapsack.mps"), "--race"], env)).stdout);
+    expect(asJson.race.winner).not.toBeNull();
+    // Two entrants, or one when the race degraded (fewer than two free workers) and says so.
+    expect(asJson.race.entrants.length >= 2 || asJson.race.degraded).toBe(true);
+  });
+
   it("reads an execution's status and log, as text and as JSON", async () => {
     const solved = await cli(["--json", "solve", file("knapsack.mps"), "--solver", "highs"], env);
     expect(solved.code, solved.stderr).toBe(EXIT.optimal);
@@ -275,6 +304,6 @@ describe("the incumbent CLI", () => {
     expect(refused.stderr).toMatch(/HTTP 401/);
     const badSolver = await cli(["solve", file("knapsack.mps"), "--solver", "gurobi"], env);
     expect(badSolver.code).toBe(EXIT.usage);
-    expect(badSolver.stderr).toMatch(/Allowed choices are auto, scip, highs, cbc, glpk, jaos/);
+    expect(badSolver.stderr).toMatch(/Allowed choices are auto, race, scip, highs, cbc, glpk, jaos/);
   });
 });

@@ -11,6 +11,8 @@ import type {
   ExecutionView,
   FireAccepted,
   ProblemPreview,
+  Recommendation,
+  RecommendationQuery,
   SolveRequest,
   SolveResponse,
 } from "./types.js";
@@ -143,6 +145,11 @@ export class IncumbentClient {
     );
   }
 
+  /** What solver_name `auto` would run for a problem of these stats: the ranking and its evidence (issue 29). */
+  recommendation(query: RecommendationQuery, signal?: AbortSignal): Promise<Recommendation> {
+    return unwrap(this.api.GET("/api/v2/solvers/recommendation", { params: { query }, signal }));
+  }
+
   /** Queue a comparison: 202 with the table shaped, every row pending. */
   compare(request: CompareRequest): Promise<ComparisonDetail> {
     return unwrap(this.api.POST("/api/v2/solvers/compare", { body: request }));
@@ -222,6 +229,17 @@ export class IncumbentClient {
       await abortablePause(Math.min(options.intervalMs ?? 1000, Math.max(0, deadline - Date.now())), options.signal);
     }
   }
+}
+
+/** The recommendation's query from the stats an import preview (or a solve) reports: integer and binary columns count together. */
+export function recommendationQueryOf(stats: ProblemPreview["stats"]): RecommendationQuery {
+  return {
+    class: stats.problem_class,
+    variables: stats.variable_count,
+    constraints: stats.constraint_count,
+    nonzeros: stats.nonzero_count,
+    integer_variables: stats.integer_count + stats.binary_count,
+  };
 }
 
 export const createIncumbentClient = (options: ClientOptions): IncumbentClient => new IncumbentClient(options);

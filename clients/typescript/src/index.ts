@@ -5,6 +5,7 @@
 export {
   createIncumbentClient,
   IncumbentClient,
+  recommendationQueryOf,
   unwrap,
   type ClientOptions,
   type FireOptions,

@@ -41,6 +41,13 @@ export type ExecutionLog = ResponseBody<"/api/v2/models/executions/{execution_id
 export type ProblemPreview = ResponseBody<"/api/v2/solve/import/preview", "post">;
 export type SolversAvailable = ResponseBody<"/api/v2/solvers/available", "get">;
 
+// Races and auto (issue 29)
+export type RaceView = NonNullable<ExecutionView["race"]>;
+export type RaceEntrant = RaceView["entrants"][number];
+export type AutoChoice = NonNullable<ExecutionView["auto_choice"]>;
+export type RecommendationQuery = NonNullable<Operation<"/api/v2/solvers/recommendation", "get">["parameters"]["query"]>;
+export type Recommendation = ResponseBody<"/api/v2/solvers/recommendation", "get">;
+
 // Progress streams
 export type ExecutionStreamEvent = StreamEvent<"/api/v2/models/executions/{execution_id}/events">;
 export type ComparisonStreamEvent = StreamEvent<"/api/v2/solvers/compare/{comparison_id}/events">;

@@ -14,6 +14,7 @@ import {
   triggerRunsCommand,
 } from "./commands.js";
 import { EXIT, EXIT_CODE_HELP } from "./exit-codes.js";
+import { recommendCommand } from "./recommend.js";
 import { configFile, resolveConnection, UsageError, writeSaved } from "./settings.js";
 import { compareCommand, type Io, SOLVER_CHOICES, solveCommand } from "./solve.js";
 
@@ -38,6 +39,13 @@ const solverList = (value: string) => {
     .map((s) => s.trim())
     .filter(Boolean);
   if (names.length === 0) throw new InvalidArgumentError("name at least one solver, e.g. highs,cbc,jaos.");
+  return names;
+};
+
+/** `--race` alone races the service's default entrants; `--race highs,cbc` names two or more. */
+const raceList = (value: string) => {
+  const names = solverList(value);
+  if (names.length < 2 || new Set(names).size !== names.length) throw new InvalidArgumentError("name two or more different solvers, e.g. highs,cbc.");
   return names;
 };
 
@@ -74,10 +82,21 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option("-s, --solver <solver>", "the solver").choices(SOLVER_CHOICES).default("auto"))
     .option("-t, --time-limit <seconds>", "time limit in seconds", positiveNumber("the time limit"))
     .option("-g, --gap <tolerance>", "relative gap tolerance", positiveNumber("the gap tolerance"))
-    .option("-w, --watch", "show live progress: incumbent, bound, gap, elapsed", false)
-    .action((file: string, o: { solver: SolverChoice; timeLimit?: number; gap?: number; watch: boolean }) =>
+    .option("--race [solvers]", "race several solvers at once (comma-separated, two or more; none: every able solver); the first proven answer wins", raceList)
+    .option("-w, --watch", "show live progress: incumbent, bound, gap, elapsed (a race: each entrant's row)", false)
+    .addHelpText(
+      "after",
+      "\nWith --race (or --solver race) the result lists each entrant's final row and marks the winner with *.\nWith --solver auto (the default) the result says why auto chose its solver.\n",
+    )
+    .action((file: string, o: { solver: SolverChoice; race?: string[] | true; timeLimit?: number; gap?: number; watch: boolean }) =>
       run(() => solveCommand(connect(), { ...o, file, json: json() }, io))(),
     );
+
+  program
+    .command("recommend")
+    .description("which solver auto would run for a file, the ranking with expected times, and why")
+    .argument("<file>", "the problem file: .mps, .lp, .mps.gz, .lp.gz")
+    .action((file: string) => run(() => recommendCommand(connect(), { file, json: json() }, io))());
 
   program
     .command("compare")

@@ -1,8 +1,9 @@
 import type { IncumbentClient } from "../client.js";
 import { StreamEndedError } from "../events.js";
 import { readProblemFile } from "../node.js";
-import type { ComparisonDetail, ExecutionView, Problem, SolveSettings, SolverChoice } from "../types.js";
+import type { ComparisonDetail, ExecutionView, Problem, SolveRequest, SolveSettings, SolverChoice } from "../types.js";
 import { comparisonExit, executionExit } from "./exit-codes.js";
+import { raceSummary, watchRace } from "./race.js";
 import { comparisonTable, executionSummary, type Live, liveOutput, progressLine } from "./render.js";
 
 /** The solvers `--solver` takes; a solver the API adds and this list lacks fails to compile below. */
@@ -39,15 +40,30 @@ const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 /** A stream that opened but kept ending before its final event (not a refusal by the service). */
 const isStreamDrop = (error: unknown): error is StreamEndedError => error instanceof StreamEndedError;
 
-/** `incumbent solve FILE`: queue the solve, watch it if asked, print the verdict; the exit code is the verdict's. */
+type RaceSolvers = NonNullable<SolveRequest["race"]>["solvers"];
+
+/**
+ * `incumbent solve FILE`: queue the solve, watch it if asked, print the verdict; the exit code is the
+ * verdict's. `race` (from `--race [solvers]` or `--solver race`) names the entrants, or is true for the
+ * service's default entrants.
+ */
 export async function solveCommand(
   client: IncumbentClient,
-  { file, solver, ...options }: RunOptions & { file: string; solver: SolverChoice },
+  { file, solver, race, ...options }: RunOptions & { file: string; solver: SolverChoice; race?: string[] | true },
   io: Io,
 ): Promise<number> {
   const { problem } = await problemOf(client, file);
   const settings = settingsOf(options);
-  const queued = await client.submit({ problem, solver_name: solver, ...(settings ? { settings } : {}) });
+  const racing = race !== undefined || solver === "race";
+  const entrants = Array.isArray(race) ? { race: { solvers: race as RaceSolvers } } : {};
+  const queued = await client.submit({ problem, solver_name: racing ? "race" : solver, ...entrants, ...(settings ? { settings } : {}) });
+  if (racing) {
+    const ended = options.watch
+      ? await watchRace(client, queued.execution_id, options, io)
+      : await client.waitForExecution(queued.execution_id, { intervalMs: 500 });
+    if (!(options.json && options.watch)) io.out.write(options.json ? json(ended) : `${raceSummary(ended)}\n`);
+    return executionExit(ended);
+  }
   let view: ExecutionView | null = null;
   if (options.watch) {
     const started = Date.now();
@@ -81,9 +97,12 @@ export async function solveCommand(
     }
   }
   view ??= await client.waitForExecution(queued.execution_id, { intervalMs: 500 });
-  if (!(options.json && options.watch)) io.out.write(options.json ? json(view) : `${executionSummary(view)}\n`);
+  if (!(options.json && options.watch)) io.out.write(options.json ? json(view) : `${executionSummary(view)}${autoReason(view)}\n`);
   return executionExit(view);
 }
+
+/** After an auto solve, the line saying why it chose the solver it ran. */
+const autoReason = (view: ExecutionView): string => (view.auto_choice ? `\nauto chose ${view.auto_choice.solver}: ${view.auto_choice.reason}` : "");
 
 /** `incumbent compare FILE --solvers a,b`: the comparison, a live table with --watch, the verdict they share. */
 export async function compareCommand(

@@ -268,7 +268,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await webhooksPoller.stop();
       await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await services.metrics.maybeFlush(true).catch(() => undefined);
+      await services.metrics.flushNow().catch(() => undefined);
       await modelWork.close();
       await emulators?.stop();
     },

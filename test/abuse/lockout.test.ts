@@ -37,7 +37,7 @@ describe("lock-out and revocation", () => {
   async function longSolve(api: Api): Promise<string> {
     const res = await api.post("/api/v2/solve/async", { problem: marketSplitProblem(5, 40, 7), solver_name: "jaos", settings: { time_limit_seconds: 8 } });
     expect(res.status, res.text).toBe(202);
-    await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, (b) => b.status === "running", 60_000, 100);
+    await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, (b) => b.status === "running", { timeoutMs: 60_000, everyMs: 100 });
     return res.body.execution_id;
   }
 
@@ -68,7 +68,7 @@ describe("lock-out and revocation", () => {
     expect((await stack.api.as(m.key).get("/api/v2/auth/me")).status).toBe(401);
 
     const endedAt = await stream.ended;
-    const execution = await pollUntil(stack.api, `/api/v2/models/executions/${executionId}`, isFinal, 60_000, 200);
+    const execution = await pollUntil(stack.api, `/api/v2/models/executions/${executionId}`, isFinal, { timeoutMs: 60_000, everyMs: 200 });
     expect(stream.events).not.toContain("final");
     expect(endedAt).toBeLessThan(Date.parse(execution.completed_at));
     // The member's session is theirs still: only the key was revoked.
@@ -85,7 +85,7 @@ describe("lock-out and revocation", () => {
     expect((await stack.api.get("/api/v2/users")).body.users.map((u: { email: string }) => u.email)).not.toContain("removed@example.test");
 
     const endedAt = await stream.ended;
-    const execution = await pollUntil(stack.api, `/api/v2/models/executions/${executionId}`, isFinal, 60_000, 200);
+    const execution = await pollUntil(stack.api, `/api/v2/models/executions/${executionId}`, isFinal, { timeoutMs: 60_000, everyMs: 200 });
     expect(stream.events).not.toContain("final");
     expect(endedAt).toBeLessThan(Date.parse(execution.completed_at));
 

@@ -57,7 +57,7 @@ describe("a trigger fired with a 37-byte override naming the model's size", () =
       eventually(
         () => tenant.api.get(`/api/v2/triggers/${created.body.id}/runs/${runId}`),
         (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-        120_000,
+        { timeoutMs: 120_000 },
       );
     const [worker] = stack.workers.pids();
     for (const n of [10_000_000, 2_000_000]) {
@@ -94,7 +94,7 @@ describe("a trigger fired with a 37-byte override naming the model's size", () =
     const run = await eventually(
       () => tenant.api.get(`/api/v2/triggers/${created.body.id}/runs/${fired.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      120_000,
+      { timeoutMs: 120_000 },
     );
     expect(run.body.status).toBe("failed");
     expect(run.body.error).toMatch(/^variable_limit_exceeded: .*more than 100000 variables;/);

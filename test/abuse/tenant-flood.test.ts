@@ -52,16 +52,16 @@ describe("a tenant's flood at its highest priority", () => {
       flood.push(res.body.execution_id);
     }
     // A's first job holds a worker before B asks.
-    await pollUntil(stack.api, `/api/v2/models/executions/${flood[0]}`, (b) => b.status !== "queued", 60_000, 50);
+    await pollUntil(stack.api, `/api/v2/models/executions/${flood[0]}`, (b) => b.status !== "queued", { timeoutMs: 60_000, everyMs: 50 });
 
     const plain = await tenantB.post("/api/v2/solve", job(99));
     expect(plain.status, plain.text).toBe(200);
-    const b = await pollUntil(tenantB, `/api/v2/models/executions/${plain.body.execution_id}`, isFinal, 60_000, 200);
+    const b = await pollUntil(tenantB, `/api/v2/models/executions/${plain.body.execution_id}`, isFinal, { timeoutMs: 60_000, everyMs: 200 });
     const bCreated = Date.parse(b.created_at);
     const bStarted = Date.parse(b.started_at);
 
     const views: any[] = [];
-    for (const id of flood) views.push(await pollUntil(stack.api, `/api/v2/models/executions/${id}`, isFinal, 180_000, 500));
+    for (const id of flood) views.push(await pollUntil(stack.api, `/api/v2/models/executions/${id}`, isFinal, { timeoutMs: 180_000, everyMs: 500 }));
     expect(views.every((v) => v.status === "completed" && v.priority === 100)).toBe(true);
     const starts = views.map((v) => Date.parse(v.started_at));
     const whileBWaited = starts.filter((t) => t > bCreated && t < bStarted).length;

@@ -104,7 +104,7 @@ describe("override fields named like the prototype's members", () => {
     const run = await eventually(
       () => other.api.get(`/api/v2/triggers/${trigger.body.id}/runs/${fired.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      120_000,
+      { timeoutMs: 120_000 },
     );
     expect(run.body).toMatchObject({ status: "completed", override_data: { constructor: 2 }, result_data: { objective_value: 2 } });
 
@@ -153,7 +153,7 @@ describe("solver errors", () => {
     const done = await eventually(
       () => tenant.api.get(`/api/v2/models/executions/${id}`),
       (r) => ["completed", "failed"].includes(r.body.status),
-      120_000,
+      { timeoutMs: 120_000 },
     );
     const log = await tenant.api.get(`/api/v2/models/executions/${id}/log`);
     const said = `${done.text}\n${log.text}`;

@@ -35,7 +35,7 @@ describe("webhook secrets at rest", () => {
     await eventually(
       () => stack.api.get(`/api/v2/triggers/${trigger.id}/runs/${fired.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     return (await receiver.waitFor(count, 60_000)).at(-1)!;
   }

@@ -298,8 +298,7 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     await eventually(
       async () => agent.calls.length,
       (n) => n >= 2,
-      10_000,
-      50,
+      { timeoutMs: 10_000, everyMs: 50 },
     );
     expect(agent.calls.slice(0, 2).map((c) => [c.enabled, c.authorized])).toEqual([
       [true, true],
@@ -310,7 +309,10 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
   it("runs a comparison of every solver the image carries, rows one after another on the worker", async () => {
     const launched = await api.post("/api/v2/solvers/compare", { problem: MILP, solver_names: ["highs", "scip", "cbc", "glpk", "jaos"] });
     expect(launched.status, launched.text).toBe(202);
-    const done = await eventually<any>(async () => (await api.get(`/api/v2/solvers/compare/${launched.body.id}`)).body, final, 60_000, 250);
+    const done = await eventually<any>(async () => (await api.get(`/api/v2/solvers/compare/${launched.body.id}`)).body, final, {
+      timeoutMs: 60_000,
+      everyMs: 250,
+    });
     expect(done.status, JSON.stringify(done)).toBe("completed");
     expect(done.results.map((r: { objective_value: number }) => r.objective_value)).toEqual([10.5, 10.5, 10.5, 10.5, 10.5]);
     expect(done.agreement.objectives_agree).toBe(true);
@@ -366,11 +368,12 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     for (let i = 0; i < 2; i++) await asScheduler.send(new SendMessageCommand({ QueueUrl: queue!.QueueUrl!, MessageBody: firing }));
     const sqs = new SQSClient({ region: REGION, endpoint: moto.endpoint, credentials: admin });
     const runsOf = async () => (await api.get(`/api/v2/triggers/${trigger.id}/runs?page_size=100`)).body.items as { id: string; status: string }[];
-    const [run] = await eventually(runsOf, (items) => items.length > 0 && items.every((r) => ["completed", "failed"].includes(r.status)), 60_000, 250).catch(
-      (error: Error) => {
-        throw new Error(`${error.message}\n${logs()}`);
-      },
-    );
+    const [run] = await eventually(runsOf, (items) => items.length > 0 && items.every((r) => ["completed", "failed"].includes(r.status)), {
+      timeoutMs: 60_000,
+      everyMs: 250,
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${logs()}`);
+    });
     expect((await api.get(`/api/v2/triggers/${trigger.id}/runs/${run!.id}`)).body).toMatchObject({
       source: "schedule",
       status: "completed",
@@ -388,8 +391,7 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
           )
         ).Attributes!,
       (a) => a.ApproximateNumberOfMessages === "0" && a.ApproximateNumberOfMessagesNotVisible === "0",
-      30_000,
-      250,
+      { timeoutMs: 30_000, everyMs: 250 },
     );
     expect((await runsOf()).map((r) => r.id)).toEqual([run!.id]);
 
@@ -413,7 +415,7 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
     expect(res.status, res.text).toBe(202);
     const id = res.body.execution_id;
     const read = async () => (await api.get(`/api/v2/models/executions/${id}`)).body;
-    await eventually(read, (e) => e.status === "running", 30_000, 100);
+    await eventually(read, (e) => e.status === "running", { timeoutMs: 30_000, everyMs: 100 });
     worker.killTask();
 
     // A sweep while the lease still holds leaves the job alone…
@@ -428,8 +430,7 @@ describe.runIf(run)("the cloud assembly's bundles and worker against moto", () =
         return read();
       },
       final,
-      20_000,
-      1000,
+      { timeoutMs: 20_000, everyMs: 1000 },
     );
     expect(swept.status).toBe("failed");
     expect(JSON.stringify(swept)).toMatch(/lease expired/);

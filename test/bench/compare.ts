@@ -43,7 +43,7 @@ export default async function bench(args: string[]): Promise<void> {
         solver_names: solvers,
         settings: { time_limit_seconds: timeLimit, gap_tolerance: gap },
       });
-      const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, 20 * 60_000, 200);
+      const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, { timeoutMs: 20 * 60_000, everyMs: 200 });
       const agreement = done.agreement as { compared_solvers: string[]; objectives_agree: boolean } | null;
       for (const row of done.results as { solver_name: string; solver_status: string; objective_value: number | null; solver_time_seconds: number | null }[]) {
         const s = stats.get(row.solver_name)!;

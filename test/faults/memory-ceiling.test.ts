@@ -120,12 +120,12 @@ describe.runIf(enabled)("a job over its memory ceiling on a worker of the fleet"
     const [pid] = stack.workers.pids();
     const heavy = await stack.api.post("/api/v2/solve/async", { problem: big(), solver_name: "cbc" });
     expect(heavy.status, heavy.text).toBe(202);
-    const failed = await pollUntil(stack.api, `/api/v2/models/executions/${heavy.body.execution_id}`, isFinal, 90_000);
+    const failed = await pollUntil(stack.api, `/api/v2/models/executions/${heavy.body.execution_id}`, isFinal, { timeoutMs: 90_000 });
     expect(failed).toMatchObject({ status: "failed", result: { solver_status: "error" } });
     expect(failed.error_message).toMatch(/^memory limit: CBC needed more than its memory ceiling of 12 MB/);
 
     const next = await stack.api.post("/api/v2/solve/async", { problem: small, solver_name: "glpk" });
-    const done = await pollUntil(stack.api, `/api/v2/models/executions/${next.body.execution_id}`, isFinal, 60_000);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${next.body.execution_id}`, isFinal, { timeoutMs: 60_000 });
     expect(done).toMatchObject({ status: "completed", result: { solver_status: "optimal", objective_value: 15 } });
     expect(stack.workers.pids()).toEqual([pid]); // not crashed, not replaced
   }, 180_000);

@@ -62,7 +62,7 @@ describe.runIf(machineHas("cbc"))("faults: the queue or the table is unreachable
     await queue.restore();
     const again = await stack.api.post("/api/v2/solve/async", { problem: BOX_LP, solver_name: "cbc" });
     expect(again.status, again.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/models/executions/${again.body.execution_id}`, isFinal, 60_000);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${again.body.execution_id}`, isFinal, { timeoutMs: 60_000 });
     expect(done).toMatchObject({ status: "completed", result: { solver_status: "optimal", objective_value: 10 } });
   }, 120_000);
 

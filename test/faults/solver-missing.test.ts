@@ -60,7 +60,7 @@ describe.runIf(machineHas("cbc", "glpsol"))("faults: a solver binary missing", (
 
     const compared = await stack.api.post("/api/v2/solvers/compare", { problem: BOX_LP, solver_names: ["cbc", "glpk"] });
     expect(compared.status, compared.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, 60_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, { timeoutMs: 60_000 });
     expect(done.status).toBe("completed");
     expect(done.results[0]).toMatchObject({ solver_name: "cbc", solver_status: "unsupported", unsupported_reason: "not_available" });
     expect(done.results[1]).toMatchObject({ solver_name: "glpk", status: "completed", solver_status: "optimal", objective_value: 10 });

@@ -46,7 +46,7 @@ describe.runIf(machineHas("cbc"))("faults: a webhook receiver that hangs", () =>
     const run = await eventually(
       () => stack.api.get(`/api/v2/triggers/${trigger.id}/runs/${fired.body.run_id}`),
       (r) => r.body.webhook?.status === "delivered",
-      30_000,
+      { timeoutMs: 30_000 },
     );
     const attempts = run.body.webhook.attempts as {
       attempt: number;

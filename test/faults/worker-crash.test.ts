@@ -41,8 +41,7 @@ describe.runIf(machineHas("cbc", "glpsol"))("faults: a worker killed mid-solve",
     const held = await eventually(
       () => stack.services.table.get<{ status: string; lease_owner?: string }>(key.pk, key.sk),
       (r) => r?.status === "running" && r.lease_owner !== undefined,
-      60_000,
-      50,
+      { timeoutMs: 60_000, everyMs: 50 },
     );
     await new Promise((r) => setTimeout(r, 500)); // well into the solve
     process.kill(Number(held!.lease_owner!.split(":")[1]), "SIGKILL");
@@ -50,7 +49,7 @@ describe.runIf(machineHas("cbc", "glpsol"))("faults: a worker killed mid-solve",
 
     // A generous wait (the lease lapses within LEASE_SECONDS, the sweep comes within SWEEP_SECONDS on a
     // quiet machine; how soon on this one: npm run bench -- latency).
-    const failed = await pollUntil(stack.api, `/api/v2/models/executions/${id}`, isFinal, 90_000);
+    const failed = await pollUntil(stack.api, `/api/v2/models/executions/${id}`, isFinal, { timeoutMs: 90_000 });
     expect(failed.status).toBe("failed");
     expect(failed.error_message).toContain("lease expired");
     // Swept only after the lease lapsed: the sweeper never fails a job whose worker still holds it.
@@ -59,7 +58,7 @@ describe.runIf(machineHas("cbc", "glpsol"))("faults: a worker killed mid-solve",
 
     const next = await stack.api.post("/api/v2/solve/async", { problem: marketSplitProblem(2, 8, 1), solver_name: "glpk" });
     expect(next.status).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/models/executions/${next.body.execution_id}`, isFinal, 60_000);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${next.body.execution_id}`, isFinal, { timeoutMs: 60_000 });
     expect(done).toMatchObject({ status: "completed", result: { solver_status: "optimal" } });
   }, 240_000);
 });

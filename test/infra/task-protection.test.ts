@@ -107,8 +107,7 @@ async function driveOneJob(agent: FakeEcsAgent, during: () => Promise<void>) {
   await eventually(
     async () => agent.calls.length,
     (n) => n >= 2,
-    10_000,
-    20,
+    { timeoutMs: 10_000, everyMs: 20 },
   );
   return warnings;
 }
@@ -131,7 +130,7 @@ describe("ECS task scale-in protection with the task role's rights", () => {
     await agent.start();
     try {
       const warnings = await driveOneJob(agent, async () => {
-        await eventually(async () => agent.protectedNow, Boolean, 10_000, 20);
+        await eventually(async () => agent.protectedNow, Boolean, { timeoutMs: 10_000, everyMs: 20 });
       });
       expect(agent.calls.map(({ enabled, expiresInMinutes, principal, authorized }) => ({ enabled, expiresInMinutes, principal, authorized }))).toEqual([
         { enabled: true, expiresInMinutes: 30, principal, authorized: true },
@@ -162,8 +161,7 @@ describe("ECS task scale-in protection with the task role's rights", () => {
         await eventually(
           async () => agent.calls.length,
           (n) => n >= 1,
-          10_000,
-          20,
+          { timeoutMs: 10_000, everyMs: 20 },
         );
         expect(agent.protectedNow).toBe(false);
       });

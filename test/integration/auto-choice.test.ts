@@ -29,7 +29,7 @@ describe.runIf(ready)("auto that learns from the organization's comparisons", ()
       expect(res.status, res.text).toBe(202);
       ids.push(res.body.id);
     }
-    for (const id of ids) expect((await pollUntil(stack.api, `/api/v2/solvers/compare/${id}`, isFinal, 120_000)).status).toBe("completed");
+    for (const id of ids) expect((await pollUntil(stack.api, `/api/v2/solvers/compare/${id}`, isFinal, { timeoutMs: 120_000 })).status).toBe("completed");
 
     const rows = problem.constraints.length;
     const rec = await stack.api.get(`/api/v2/solvers/recommendation?class=LP&variables=${problem.variables.length}&constraints=${rows}`);
@@ -43,7 +43,7 @@ describe.runIf(ready)("auto that learns from the organization's comparisons", ()
 
     const solved = await stack.api.post("/api/v2/solve/async", { problem, solver_name: "auto" });
     expect(solved.status, solved.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/models/executions/${solved.body.execution_id}`, isFinal, 120_000);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${solved.body.execution_id}`, isFinal, { timeoutMs: 120_000 });
     expect(done.auto_choice).toMatchObject({ solver: rec.body.solver, basis: "organization", reason: rec.body.reason });
     expect(done.solver_name).toBe(rec.body.solver);
     expect(done.result.auto_choice).toEqual(done.auto_choice);

@@ -272,8 +272,7 @@ describe("the incumbent CLI", () => {
       async () => JSON.parse((await cli(["--json", "trigger", "runs", trigger.id], env)).stdout),
       (page: { items: { id: string; status: string; result_data: { objective_value?: number } | null }[] }) =>
         page.items.some((r) => r.id === run_id && r.status === "completed"),
-      60_000,
-      500,
+      { timeoutMs: 60_000, everyMs: 500 },
     );
     expect(runs.items.find((r) => r.id === run_id)?.result_data?.objective_value).toBe(12);
     const text = await cli(["trigger", "runs", trigger.id], env);

@@ -132,8 +132,7 @@ describe("@incumbent/client against the local stack", () => {
     const runs = await eventually(
       () => unwrap(client.api.GET("/api/v2/triggers/{trigger_id}/runs", { params: { path: { trigger_id: trigger.id } } })),
       (page) => page.items.filter((r) => r.status === "completed").length === 2,
-      60_000,
-      200,
+      { timeoutMs: 60_000, everyMs: 200 },
     );
     const objectives = Object.fromEntries(runs.items.map((r) => [r.id, (r.result_data as { objective_value?: number } | null)?.objective_value]));
     expect(objectives[byHeader.run_id]).toBe(9);

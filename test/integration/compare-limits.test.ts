@@ -57,13 +57,13 @@ describe.runIf(ready)("cancel and the tool-calling interface", () => {
     expect(launched.body.source_kind).toBe("model_project");
     expect(launched.body.model_project_version_id).toBeNull();
     const used = await stack.services.quota.usedToday(stack.bootstrap.organizationId, today());
-    await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, (b) => b.results[0].status === "running", 60_000, 50);
+    await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, (b) => b.results[0].status === "running", { timeoutMs: 60_000, everyMs: 50 });
 
     const cancelled = await stack.api.post(`/api/v2/solvers/compare/${launched.body.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.results.map((r: { status: string }) => r.status)).toEqual(["running", "cancelled", "cancelled"]);
 
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, 90_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, { timeoutMs: 90_000 });
     expect(done.status).toBe("cancelled");
     expect(done.results[0]).toMatchObject({ status: "completed", solver_status: "time_limit" });
     expect(done.results[0].objective_value).toEqual(expect.any(Number));

@@ -43,7 +43,7 @@ describe.runIf(ready)("comparison matrix: datasets × solvers", () => {
     expect(launched.body.rows[1].problem_class).toBeNull(); // compiled by its own worker
     expect(launched.body.rows[0].results.map((r: { solver_name: string }) => r.solver_name)).toEqual(solvers);
 
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, 240_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, { timeoutMs: 240_000 });
     expect(done.status).toBe("completed");
     const [first, bad, third] = done.rows;
     expect(bad.status).toBe("failed");
@@ -100,7 +100,7 @@ describe.runIf(ready)("comparison matrix: datasets × solvers", () => {
       settings: { time_limit_seconds: 2 },
     });
     expect(launched.status, launched.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, 240_000, 50);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, { timeoutMs: 240_000, everyMs: 50 });
     const spans: [number, number][] = await Promise.all(
       done.rows.map(async (r: { comparison_id: string }) => {
         const c = (await stack.api.get(`/api/v2/solvers/compare/${r.comparison_id}`)).body;

@@ -38,7 +38,7 @@ describe.runIf(ready)("solver comparison over HTTP", () => {
       launched.push({ file, id: res.body.id });
     }
     for (const { file, id } of launched) {
-      const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${id}`, isFinal, 240_000);
+      const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${id}`, isFinal, { timeoutMs: 240_000 });
       const expected = manifest.get(file)!;
       expect(done.status, file).toBe("completed");
       expect(done.problem_class).toBe(expected.kind);

@@ -34,7 +34,7 @@ describe.runIf(machineHas("cbc", "glpsol", "python_solvers"))("LP duals through 
     const solvers = ["scip", "highs", "cbc", "glpk", "jaos"];
     const res = await stack.api.post("/api/v2/solvers/compare", { problem: LP, solver_names: solvers });
     expect(res.status, res.text).toBeLessThan(300);
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${res.body.id}`, isFinal, 120_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${res.body.id}`, isFinal, { timeoutMs: 120_000 });
     expect(done.results.map((r: { solver_name: string }) => r.solver_name).sort()).toEqual([...solvers].sort());
     for (const row of done.results) {
       expect(row, row.solver_name).toMatchObject({ solver_status: "optimal", duals_verified: true });

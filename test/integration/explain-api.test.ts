@@ -57,7 +57,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     const original = await stack.api.get(`/api/v2/models/executions/${originalId}`);
     expect(original.body.explanation_execution_id).toBe(asked.body.id);
 
-    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, { timeoutMs: 60_000 });
     expect(explained).toMatchObject({ status: "completed", result: { status: "infeasible" } });
     // The row and both upper bounds: none of the three can go.
     expect(explained.result.infeasibility).toMatchObject({ method: "solver_iis", irreducible: true, verified: true });
@@ -81,7 +81,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     expect(doc.status, doc.text).toBe(201);
     const run = await stack.api.post(`/api/v2/models/${doc.body.id}/execute`, {});
     expect(run.status, run.text).toBe(202);
-    const ran = await pollUntil(stack.api, `/api/v2/models/executions/${run.body.execution_id}`, isFinal, 60_000);
+    const ran = await pollUntil(stack.api, `/api/v2/models/executions/${run.body.execution_id}`, isFinal, { timeoutMs: 60_000 });
     expect(ran.result.status).toBe("infeasible");
 
     const asked = await stack.api.post(`/api/v2/models/executions/${ran.id}/explain`);
@@ -94,7 +94,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     expect(names.constraints.get("meet_demand")).toEqual({ family: "meet_demand", index: [] });
     expect(names.variables.get("make[south]")).toEqual({ family: "make", index: ["south"] });
 
-    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, { timeoutMs: 60_000 });
     expect(explained).toMatchObject({ status: "completed", result: { status: "infeasible", infeasibility: { irreducible: true, verified: true } } });
     // Both regions' capacities against the demand, in the modeller's words.
     const members = explained.result.infeasibility.constraints.map((c: { name: string; family?: string; index?: unknown[] }) => c);
@@ -122,7 +122,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     expect(run.execution_id, JSON.stringify(run)).toEqual(expect.any(String));
     const asked = await stack.api.post(`/api/v2/models/executions/${run.execution_id}/explain`);
     expect(asked.status, asked.text).toBe(202);
-    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, { timeoutMs: 60_000 });
     expect(explained.result.infeasibility.constraints).toContainEqual({ name: "within_capacity[south]", family: "within_capacity", index: ["south"] });
   }, 120_000);
 
@@ -141,7 +141,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
       settings: { explain_infeasibility: true },
     });
     expect(compared.status, compared.text).toBeLessThan(300);
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, 60_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, { timeoutMs: 60_000 });
     for (const row of done.results) {
       expect(row, row.solver_name).toMatchObject({ solver_status: "infeasible" });
       const families = row.infeasibility.constraints.map((c: { family: string; index: string[] }) => `${c.family}${JSON.stringify(c.index)}`).sort();
@@ -155,7 +155,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     // A comparison row's execution is explained like any other: its problem is the comparison's.
     const asked = await stack.api.post(`/api/v2/models/executions/${done.results[0].execution_id}/explain`);
     expect(asked.status, asked.text).toBe(202);
-    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, 60_000);
+    const explained = await pollUntil(stack.api, `/api/v2/models/executions/${asked.body.id}`, isFinal, { timeoutMs: 60_000 });
     expect(explained.result.infeasibility.constraints).toContainEqual({ name: "meet_demand", family: "meet_demand", index: [] });
 
     const roomy = await stack.api.post(`/api/v2/projects/${project.body.id}/datasets`, {
@@ -170,7 +170,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
       settings: { explain_infeasibility: true },
     });
     expect(matrix.status, matrix.text).toBeLessThan(300);
-    const batch = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${matrix.body.batch_id}`, isFinal, 60_000);
+    const batch = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${matrix.body.batch_id}`, isFinal, { timeoutMs: 60_000 });
     const [first, second] = batch.rows.map((r: { results: Record<string, any>[] }) => r.results[0]!);
     expect([first.solver_status, second.solver_status]).toEqual(["optimal", "infeasible"]);
     expect((await namesOfExecution(first.execution_id)).variables.get("make[west]")).toEqual({ family: "make", index: ["west"] });

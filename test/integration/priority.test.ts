@@ -35,14 +35,16 @@ describe.runIf(machineHas("cbc"))("priority bands", () => {
       expect(res.status, res.text).toBe(202);
       normal.push(res.body.execution_id);
       // The worker holds the first job before the rest are queued: the workers are busy.
-      if (i === 0) await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, (b) => b.status !== "queued", 60_000, 100);
+      if (i === 0)
+        await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, (b) => b.status !== "queued", { timeoutMs: 60_000, everyMs: 100 });
     }
     const high = await solve(50, 99);
     expect(high.status, high.text).toBe(202);
 
     // One at a time, in queue order: the reads stay under the per-endpoint rate limit.
     const views: any[] = [];
-    for (const id of [...normal, high.body.execution_id]) views.push(await pollUntil(stack.api, `/api/v2/models/executions/${id}`, isFinal, 120_000, 1000));
+    for (const id of [...normal, high.body.execution_id])
+      views.push(await pollUntil(stack.api, `/api/v2/models/executions/${id}`, isFinal, { timeoutMs: 120_000, everyMs: 1000 }));
     const highView = views.pop()!;
     expect(highView.priority).toBe(50);
     expect(views.every((v) => v.priority === 0)).toBe(true);

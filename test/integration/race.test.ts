@@ -60,7 +60,7 @@ describe.runIf(ready)("a race between solvers", () => {
     );
     for (const r of next) {
       expect(r.status, r.text).toBe(202);
-      expect((await pollUntil(stack.api, `/api/v2/models/executions/${r.body.execution_id}`, isFinal, 120_000)).status).toBe("completed");
+      expect((await pollUntil(stack.api, `/api/v2/models/executions/${r.body.execution_id}`, isFinal, { timeoutMs: 120_000 })).status).toBe("completed");
     }
   });
 });
@@ -81,7 +81,7 @@ describe.runIf(ready)("a race with one free slot", () => {
     expect(preview.status, preview.text).toBe(200);
     const res = await stack.api.post("/api/v2/solve/async", { problem: preview.body.problem, solver_name: "race", race: { solvers: ["jaos", "highs"] } });
     expect(res.status, res.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, 120_000);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, { timeoutMs: 120_000 });
     expect(done.status).toBe("completed");
     expect(done.race).toMatchObject({ degraded: true, winner: "highs" });
     expect(done.race.entrants).toHaveLength(1);

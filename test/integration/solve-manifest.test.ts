@@ -44,7 +44,7 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
       });
       expect(launched.status, launched.text).toBe(202);
       // Every 2 s: two dozen comparisons polled faster would take CPU from the solvers being timed.
-      const done = pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, 15 * 60_000, 2000);
+      const done = pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, { timeoutMs: 15 * 60_000, everyMs: 2000 });
       done.catch(() => undefined);
       comparisons.set(entry.file, done);
     }

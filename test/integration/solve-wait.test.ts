@@ -27,7 +27,7 @@ describe.runIf(machineHas("glpsol"))("plain solve's bounded wait", () => {
     expect(res.body.detail).toMatch(/\/api\/v2\/solve\/async/);
     // A 503 before the solve's end: the answer came from the 1 s bound, not from the solve (its 10 s
     // limit, which the execution below ends at).
-    const later = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, 60_000);
+    const later = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, { timeoutMs: 60_000 });
     expect(later).toMatchObject({ status: "completed", result: { solver_status: "time_limit", objective_value: expect.any(Number) } });
   });
 });

@@ -126,8 +126,7 @@ describe.runIf(run)("no stray receives: several workers long-polling three band 
       await eventually(
         async () => ran.length,
         (n) => n >= sent,
-        60_000,
-        50,
+        { timeoutMs: 60_000, everyMs: 50 },
       );
     }
     // Let every poll in flight come back, so a late stray would be seen.

@@ -147,7 +147,7 @@ describe.runIf(run)("trigger management", () => {
     await eventually(
       () => runsOf(b.id),
       (p) => p.items.every((r: any) => FINAL_RUN_STATUSES.includes(r.status)),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect((await stack.api.delete(`/api/v2/triggers/${b.id}`)).status).toBe(204);
     expect((await stack.api.get(`/api/v2/triggers/${b.id}`)).status).toBe(404);
@@ -258,7 +258,7 @@ describe.runIf(run)("fire", () => {
     const failed = await eventually(
       () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${wrongType.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(failed.body).toMatchObject({ status: "failed", error: expect.stringMatching(/capacity/) });
 
@@ -272,7 +272,7 @@ describe.runIf(run)("fire", () => {
     const done = await eventually(
       () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${overridden.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(done.body).toMatchObject({ status: "completed", solver_name: "cbc", result_data: { objective_value: KNAPSACK_BEST[9], solver_name: "cbc" } });
     await stack.services.inventory.report(stack.solvers, "test", stack.services.clock.now());
@@ -292,7 +292,7 @@ describe.runIf(run)("run now, rerun and history", () => {
     const done = await eventually(
       () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${byKey.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(done.body).toMatchObject({
       status: "completed",
@@ -325,7 +325,7 @@ describe.runIf(run)("run now, rerun and history", () => {
     const done = await eventually(
       () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${again.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(done.body).toMatchObject({
       source: "rerun",
@@ -394,7 +394,7 @@ describe.runIf(run)("builder documents", () => {
     const done = await eventually(
       () => stack.api.get(`/api/v2/models/executions/${ex.body.execution_id}`),
       (r) => ["completed", "failed"].includes(r.body.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(done.body).toMatchObject({
       status: "completed",
@@ -433,7 +433,7 @@ describe.runIf(run)("builder documents", () => {
       await eventually(
         () => stack.api.get(`/api/v2/models/executions/${id}`),
         (r) => ["completed", "failed"].includes(r.body.status),
-        60_000,
+        { timeoutMs: 60_000 },
       );
   });
 
@@ -452,7 +452,7 @@ describe.runIf(run)("builder documents", () => {
     const done = await eventually(
       () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${fired.body.run_id}`),
       (r) => FINAL_RUN_STATUSES.includes(r.body.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(done.body.result_data).toMatchObject({ objective_value: 8, status: "optimal" });
   });

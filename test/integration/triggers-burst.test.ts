@@ -68,7 +68,10 @@ describe.runIf(run)("a burst of fires", () => {
       }
     };
     const drainStarted = Date.now();
-    const final = await eventually(readAll, (r) => r.items.every((x) => x.status === "completed" || x.status === "failed"), 600_000, 2000);
+    const final = await eventually(readAll, (r) => r.items.every((x) => x.status === "completed" || x.status === "failed"), {
+      timeoutMs: 600_000,
+      everyMs: 2000,
+    });
     console.log(`[burst] ${accepted.length} runs finished ${((Date.now() - drainStarted) / 1000).toFixed(1)} s after the last fire`);
 
     expect(final.total).toBe(accepted.length);

@@ -122,7 +122,7 @@ describe.runIf(run)("scheduled triggers", () => {
     const done = await eventually(
       async () => (await stack.api.get(`/api/v2/triggers/${owner.id}/runs/${runNow.body.run_id}`)).body,
       (v) => FINAL_RUN_STATUSES.includes(v.status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(done.status).toBe("completed");
   }, 90_000);
@@ -154,7 +154,7 @@ describe.runIf(run)("scheduled triggers", () => {
     const runs = await eventually(
       () => runsOf(trigger.id),
       (items) => items.length === 1 && FINAL_RUN_STATUSES.includes(items[0].status),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect((await stack.api.get(`/api/v2/triggers/${trigger.id}/runs/${runs[0].id}`)).body).toMatchObject({ source: "schedule", status: "completed" });
 
@@ -181,7 +181,7 @@ describe.runIf(run)("scheduled triggers", () => {
     const runs = await eventually(
       () => runsOf(trigger.id),
       (items) => items.length >= 1 && items.every((r) => FINAL_RUN_STATUSES.includes(r.status)),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     // A third delivery, of the same instant spelled with milliseconds, is answered by the service itself.
     const again = await stack.services.triggerRuns.scheduled(stack.bootstrap.organizationId, trigger.id, "2026-11-23T18:00:00.000Z");
@@ -194,7 +194,7 @@ describe.runIf(run)("scheduled triggers", () => {
     const all = await eventually(
       () => runsOf(trigger.id),
       (items) => items.length >= 2 && items.every((r) => FINAL_RUN_STATUSES.includes(r.status)),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(all).toHaveLength(2);
     expect((await stack.api.delete(`/api/v2/triggers/${trigger.id}`)).status).toBe(204);

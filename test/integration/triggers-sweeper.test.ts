@@ -79,8 +79,7 @@ describe.runIf(run)("sweeper and trigger runs", () => {
     const held = await eventually(
       () => stack.services.table.get<{ status: string; lease_owner?: string; execution_id: string | null }>(key.pk, key.sk),
       (r) => r?.status === "running" && r.execution_id !== null,
-      60_000,
-      50,
+      { timeoutMs: 60_000, everyMs: 50 },
     );
     const pid = Number(held!.lease_owner!.split(":")[1]);
     expect(pid).toBeGreaterThan(0);
@@ -91,8 +90,7 @@ describe.runIf(run)("sweeper and trigger runs", () => {
     const failed = await eventually(
       () => stack.api.get(`/api/v2/triggers/${trigger.id}/runs/${runId}`),
       (r) => r.body.status !== "running",
-      90_000,
-      100,
+      { timeoutMs: 90_000, everyMs: 100 },
     );
     expect(failed.body.status).toBe("failed");
     expect(failed.body.error).toContain("lease expired");
@@ -111,7 +109,7 @@ describe.runIf(run)("sweeper and trigger runs", () => {
     const execution = await eventually(
       () => stack.api.get(`/api/v2/models/executions/${held!.execution_id}`),
       (r) => r.body.status !== "running",
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(execution.body.status).toBe("failed");
     const active = await stack.services.executionStore.leases.active();

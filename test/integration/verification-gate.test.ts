@@ -78,7 +78,7 @@ describe.runIf(ready)("the verification gate on the issue's big-M models", () =>
     const launched = await stack.api.post("/api/v2/solvers/compare", { problem: indicator(1e7), solver_names: solvers, settings: { time_limit_seconds: 30 } });
     expect(launched.status, launched.text).toBe(202);
     expect(launched.body.numerics).toMatchObject({ matrix_range: { min: 1, max: 1e7 } });
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, 240_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${launched.body.id}`, isFinal, { timeoutMs: 240_000 });
     const claims = done.results.map((r: { verification: { claimed_status: string } }) => r.verification.claimed_status);
     for (const row of done.results) {
       const claimed = row.verification.claimed_status;

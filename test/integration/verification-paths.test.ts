@@ -91,7 +91,7 @@ describe("the verification gate on every path", () => {
   it("async solve: the execution fails with the broken row, its result readable", async () => {
     const res = await stack.api.post("/api/v2/solve/async", { problem: KNAPSACK_PROBLEM, solver_name: "jaos" });
     expect(res.status, res.text).toBe(202);
-    const exe = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, 60_000);
+    const exe = await pollUntil(stack.api, `/api/v2/models/executions/${res.body.execution_id}`, isFinal, { timeoutMs: 60_000 });
     expect(exe.status).toBe("failed");
     expect(exe.error_message).toContain('row "fits"');
     expectCaught(exe.result);
@@ -100,7 +100,7 @@ describe("the verification gate on every path", () => {
   it("comparison row: the row's verdict (solver_status) is error, what the solver claimed is in verification", async () => {
     const res = await stack.api.post("/api/v2/solvers/compare", { problem: KNAPSACK_PROBLEM, solver_names: ["jaos"] });
     expect(res.status, res.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${res.body.id}`, isFinal, 60_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${res.body.id}`, isFinal, { timeoutMs: 60_000 });
     const row = done.results[0];
     expect(row).toMatchObject({ status: "failed", solver_status: "error", verification: { status: "violated", claimed_status: "optimal", where: brokenFits } });
     expect(row.error_message).toContain('row "fits"');
@@ -118,7 +118,7 @@ describe("the verification gate on every path", () => {
       solver_names: ["jaos"],
     });
     expect(launched.status, launched.text).toBe(202);
-    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, 60_000);
+    const done = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${launched.body.batch_id}`, isFinal, { timeoutMs: 60_000 });
     const row = done.rows[0].results[0];
     expect(row).toMatchObject({ solver_status: "error", verification: { status: "violated", where: { ...brokenFits, family: "fits", index: [] } } });
     expect(done.rows[0].numerics).toMatchObject({ matrix_range: { min: 2, max: 5 } });
@@ -142,7 +142,7 @@ describe("the verification gate on every path", () => {
     const doc = await createKnapsackDocument(stack.api, "jaos");
     const run = await stack.api.post(`/api/v2/models/${doc.documentId}/execute`, {});
     expect(run.status, run.text).toBe(202);
-    const exe = await pollUntil(stack.api, `/api/v2/models/executions/${run.body.execution_id}`, isFinal, 60_000);
+    const exe = await pollUntil(stack.api, `/api/v2/models/executions/${run.body.execution_id}`, isFinal, { timeoutMs: 60_000 });
     expect(exe.status).toBe("failed");
     expectCaught(exe.result, { ...brokenFits, family: "fits", index: [] });
   });

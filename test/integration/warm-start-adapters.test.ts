@@ -45,7 +45,10 @@ describe.runIf(enabled)("MIP starts through the adapters", () => {
     expect(r.solver_status).toBe("optimal");
     expect(r.objective_value).toBeCloseTo(16, 6);
     expect(r.start_use).toMatchObject({ passed: true, solverAccepted: true });
-    expect(warmStartOf(smallMilp, name, assessStart(smallMilp, optimum), r.start_use)).toEqual({ accepted: true, objective_of_start: 16 });
+    expect(warmStartOf(smallMilp, { solver: name, assessment: assessStart(smallMilp, optimum), use: r.start_use })).toEqual({
+      accepted: true,
+      objective_of_start: 16,
+    });
   });
 
   it.each(["highs", "scip", "cbc"] as const)("%s on p0548 with its optimum as the start: accepted", async (name: SolverName) => {
@@ -64,7 +67,7 @@ describe.runIf(enabled)("MIP starts through the adapters", () => {
     expect(r.solver_status).toBe("optimal");
     expect(r.objective_value).toBeCloseTo(16, 6);
     expect(r.start_use?.passed).toBe(true);
-    const reported = warmStartOf(smallMilp, name, assessStart(smallMilp, broken), r.start_use);
+    const reported = warmStartOf(smallMilp, { solver: name, assessment: assessStart(smallMilp, broken), use: r.start_use });
     expect(reported.objective_of_start).toBeNull();
     expect(reported.note).toMatch(/infeasible/);
   });
@@ -73,7 +76,7 @@ describe.runIf(enabled)("MIP starts through the adapters", () => {
     const r = await adapters.get(name)!.solve(smallMilp, settings({ initialSolution: optimum }), context());
     expect(r.objective_value).toBeCloseTo(16, 6);
     expect(r.start_use).toBeUndefined();
-    expect(warmStartOf(smallMilp, name, assessStart(smallMilp, optimum), r.start_use)).toEqual({
+    expect(warmStartOf(smallMilp, { solver: name, assessment: assessStart(smallMilp, optimum), use: r.start_use })).toEqual({
       accepted: false,
       objective_of_start: 16,
       note: `ignored: ${name} takes no MIP start`,

@@ -102,7 +102,7 @@ describe.runIf(run)("MIP starts through the API", () => {
       return eventually(
         async () => (await stack.api.get(`/api/v2/triggers/${t.id}/runs/${runId}`)).body,
         (r) => FINAL_RUN_STATUSES.includes(r.status),
-        60_000,
+        { timeoutMs: 60_000 },
       );
     };
     const first = await fireAndWait(5);

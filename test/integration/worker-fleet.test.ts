@@ -71,8 +71,7 @@ const executionReaches = async (id: string, status: string, timeoutMs: number) =
   (await eventually(
     () => execution(id),
     (e) => e?.status === status,
-    timeoutMs,
-    20,
+    { timeoutMs: timeoutMs, everyMs: 20 },
   ))!;
 const leaseOwner = async (pk: string, sk: string) => (await stack.services.table.get<{ lease_owner?: string }>(pk, sk))?.lease_owner ?? null;
 
@@ -106,7 +105,7 @@ describe.runIf(run)("long-lived solver workers", () => {
 
       const id = await solveAsync(LONG, "glpk", 2);
       await executionReaches(id, "running", 30_000);
-      await eventually(async () => agent.protectedNow, Boolean, 5_000, 20);
+      await eventually(async () => agent.protectedNow, Boolean, { timeoutMs: 5_000, everyMs: 20 });
       expect((await execution(id))!.status).toBe("running"); // protected while the job runs…
       expect(agent.calls[0]).toMatchObject({ enabled: true, expiresInMinutes: 15 });
 
@@ -114,8 +113,7 @@ describe.runIf(run)("long-lived solver workers", () => {
       await eventually(
         async () => agent.protectedNow,
         (p) => !p,
-        5_000,
-        20,
+        { timeoutMs: 5_000, everyMs: 20 },
       ); // …and not after
       expect(agent.calls.map((c) => c.enabled)).toEqual([true, false]);
       expect(agent.calls[1]!.at).toBeGreaterThanOrEqual(Date.parse((await execution(id))!.completed_at!));
@@ -171,8 +169,7 @@ describe.runIf(run)("long-lived solver workers", () => {
     const running = await eventually(
       () => stack.services.triggerStore.getRun(trigger.id, fired.body.run_id),
       (r) => r?.status === "running" && r.execution_id !== null,
-      30_000,
-      20,
+      { timeoutMs: 30_000, everyMs: 20 },
     );
     const charged = (await stack.api.get("/api/v2/credits/balance")).body.credits_remaining as number;
     expect(charged).toBeLessThan(before);
@@ -187,8 +184,7 @@ describe.runIf(run)("long-lived solver workers", () => {
     const done = await eventually(
       () => stack.api.get(runPath),
       (r) => r.body.status === "completed",
-      60_000,
-      100,
+      { timeoutMs: 60_000, everyMs: 100 },
     );
     expect(done.body.execution_id).not.toBe(running!.execution_id);
     expect((await stack.api.get("/api/v2/credits/balance")).body.credits_remaining).toBe(charged); // not charged again
@@ -203,8 +199,7 @@ describe.runIf(run)("long-lived solver workers", () => {
     const started = await eventually(
       () => stack.services.comparisonStore.get(stack.bootstrap.organizationId, id),
       (c) => c?.results[0]?.status === "running",
-      30_000,
-      20,
+      { timeoutMs: 30_000, everyMs: 20 },
     );
     expect((await terminate(first)).code).toBe(0);
     const back = (await stack.services.comparisonStore.get(stack.bootstrap.organizationId, id))!;
@@ -216,8 +211,7 @@ describe.runIf(run)("long-lived solver workers", () => {
     const done = await eventually(
       () => stack.api.get(`/api/v2/solvers/compare/${id}`),
       (r) => r.body.status === "completed",
-      60_000,
-      100,
+      { timeoutMs: 60_000, everyMs: 100 },
     );
     expect(done.body.results.map((r: { status: string }) => r.status)).toEqual(["completed", "completed"]);
     expect(done.body.results[0].execution_id).not.toBe(started!.results[0]!.execution_id);
@@ -232,11 +226,11 @@ describe.runIf(run)("long-lived solver workers", () => {
     // Two more copies of the message: both workers receive one at about the same time.
     for (let i = 0; i < 2; i++) await stack.services.sqs.send(new SendMessageCommand({ QueueUrl: stack.config.jobsQueueUrl, MessageBody: job }));
     const done = await executionReaches(id, "completed", 30_000);
-    await eventually(queueDepth, (n) => n === 0, 30_000, 50);
+    await eventually(queueDepth, (n) => n === 0, { timeoutMs: 30_000, everyMs: 50 });
     expect((await stack.services.metricsStore.totals()).total_solved - solvedBefore).toBe(1);
 
     await stack.services.sqs.send(new SendMessageCommand({ QueueUrl: stack.config.jobsQueueUrl, MessageBody: job }));
-    await eventually(queueDepth, (n) => n === 0, 30_000, 50);
+    await eventually(queueDepth, (n) => n === 0, { timeoutMs: 30_000, everyMs: 50 });
     expect((await execution(id))!.completed_at).toBe(done.completed_at);
     expect((await stack.services.metricsStore.totals()).total_solved - solvedBefore).toBe(1);
   }, 60_000);

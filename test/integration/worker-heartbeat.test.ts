@@ -31,8 +31,7 @@ describe("worker heartbeats behind /health/status", () => {
     await eventually(
       () => stack.services.workerHeartbeats.list(),
       (items) => Date.parse(items[0]!.heartbeat_at) > first,
-      10_000,
-      200,
+      { timeoutMs: 10_000, everyMs: 200 },
     );
     const solver = await solverComponent();
     expect(solver.status).toBe("healthy");

@@ -22,7 +22,11 @@ export class Api {
     return new Api(this.baseUrl, token);
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    { body, headers = {} }: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
     const init: RequestInit = { method, headers: { ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...headers } };
     if (body !== undefined) {
       init.body = typeof body === "string" ? body : JSON.stringify(body);
@@ -49,16 +53,16 @@ export class Api {
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {
-    return this.request<T>("GET", path, undefined, headers);
+    return this.request<T>("GET", path, { headers });
   }
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
-    return this.request<T>("POST", path, body ?? {}, headers);
+    return this.request<T>("POST", path, { body: body ?? {}, headers });
   }
   put<T = any>(path: string, body?: unknown) {
-    return this.request<T>("PUT", path, body ?? {});
+    return this.request<T>("PUT", path, { body: body ?? {} });
   }
   patch<T = any>(path: string, body?: unknown) {
-    return this.request<T>("PATCH", path, body ?? {});
+    return this.request<T>("PATCH", path, { body: body ?? {} });
   }
   delete<T = any>(path: string) {
     return this.request<T>("DELETE", path);

@@ -71,7 +71,7 @@ export function fakeApp(services: Partial<ApiDeps> = {}, env: Record<string, str
     limiter: new RateLimiter(counters, config),
     // Compiles and file reads on the calling thread, as in a Lambda: the real work, no thread to fake.
     modelWork: new InlineModelWork(),
-    metrics: { recordRequest: () => undefined, maybeFlush: async () => undefined } as unknown as ApiDeps["metrics"],
+    metrics: { recordRequest: () => undefined, flushIfDue: async () => undefined } as unknown as ApiDeps["metrics"],
     auth: {
       authenticate: async (credential: string | null) => {
         const m = credential ? /^(session-)?(viewer|solver|admin|owner)$/.exec(credential) : null;

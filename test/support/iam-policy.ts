@@ -25,7 +25,8 @@ export interface AccessRequest {
 
 const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-export function wildcardMatch(pattern: string, value: string, caseInsensitive = false): boolean {
+/** IAM's `*` and `?` wildcards; actions match whatever their case (`caseInsensitive`), resources and condition values exactly. */
+export function wildcardMatch(pattern: string, value: string, { caseInsensitive = false }: { caseInsensitive?: boolean } = {}): boolean {
   const source = `^${pattern
     .replace(/[.+^${}()|[\]\\]/g, "\\$&")
     .replace(/\*/g, ".*")
@@ -33,7 +34,7 @@ export function wildcardMatch(pattern: string, value: string, caseInsensitive = 
   return new RegExp(source, caseInsensitive ? "i" : "").test(value);
 }
 
-function conditionHolds(operator: string, key: string, expected: string[], context: Record<string, string>): boolean {
+function conditionHolds(operator: string, { key, expected, context }: { key: string; expected: string[]; context: Record<string, string> }): boolean {
   const ifExists = operator.endsWith("IfExists");
   const op = ifExists ? operator.slice(0, -"IfExists".length) : operator;
   const actual = context[key];
@@ -63,15 +64,15 @@ function conditionHolds(operator: string, key: string, expected: string[], conte
 
 function statementMatches(s: PolicyStatement, request: AccessRequest): boolean {
   const actionHit = s.NotAction
-    ? !list(s.NotAction).some((a) => wildcardMatch(a, request.action, true))
-    : list(s.Action).some((a) => wildcardMatch(a, request.action, true));
+    ? !list(s.NotAction).some((a) => wildcardMatch(a, request.action, { caseInsensitive: true }))
+    : list(s.Action).some((a) => wildcardMatch(a, request.action, { caseInsensitive: true }));
   if (!actionHit) return false;
   const resourceHit = s.NotResource
     ? !list(s.NotResource).some((r) => wildcardMatch(r, request.resource))
     : list(s.Resource).some((r) => wildcardMatch(r, request.resource));
   if (!resourceHit) return false;
   return Object.entries(s.Condition ?? {}).every(([operator, keys]) =>
-    Object.entries(keys).every(([key, expected]) => conditionHolds(operator, key, list(expected), request.context ?? {})),
+    Object.entries(keys).every(([key, expected]) => conditionHolds(operator, { key, expected: list(expected), context: request.context ?? {} })),
   );
 }
 

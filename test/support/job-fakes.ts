@@ -47,7 +47,7 @@ export class LeasedItems<T extends Leased> {
     return item?.status === "running" && item.lease_owner === worker ? item : null;
   }
 
-  acquire(id: string, worker: string, leaseMs: number, nowMs: number): T | null {
+  acquire(id: string, { worker, leaseMs, nowMs }: LeaseClaim): T | null {
     const item = this.items.get(id);
     if (!item) return null;
     const lapsed = item.status === "running" && (item.lease_expires_at_ms ?? 0) < nowMs;
@@ -56,16 +56,17 @@ export class LeasedItems<T extends Leased> {
     return structuredClone(item);
   }
 
-  renew(id: string, worker: string, leaseMs: number, nowMs: number): boolean {
+  renew(id: string, { worker, leaseMs, nowMs }: LeaseClaim): boolean {
     const item = this.held(id, worker);
     if (item) item.lease_expires_at_ms = nowMs + leaseMs;
     return item !== null;
   }
 
-  finish(id: string, worker: string, status: string, fields: object): T | null {
+  /** Moves an item `worker` holds to `status` with `set`; null when it no longer holds it. */
+  finalizeHeld(id: string, { worker, status, set }: { worker: string; status: string; set: object }): T | null {
     const item = this.held(id, worker);
     if (!item) return null;
-    Object.assign(item, fields, { status, lease_owner: null, lease_expires_at_ms: null });
+    Object.assign(item, set, { status, lease_owner: null, lease_expires_at_ms: null });
     return structuredClone(item);
   }
 
@@ -99,10 +100,10 @@ export function fakeExecutionStore() {
   return {
     items,
     async acquire(_org: string, { id, worker, leaseMs, nowMs }: LeaseClaim & { id: string }) {
-      return items.acquire(id, worker, leaseMs, nowMs);
+      return items.acquire(id, { worker, leaseMs, nowMs });
     },
     async finalizeHeld(_org: string, { id, worker, status, fields }: { id: string; worker: string; status: string; fields: object }) {
-      return items.finish(id, worker, status, fields) !== null;
+      return items.finalizeHeld(id, { worker, status, set: fields }) !== null;
     },
     async get(_org: string, id: string) {
       return items.get(id);
@@ -112,7 +113,7 @@ export function fakeExecutionStore() {
     },
     leases: {
       async renew(key: { sk: string }, { worker, leaseMs, nowMs }: LeaseClaim) {
-        return items.renew(idOf(key), worker, leaseMs, nowMs);
+        return items.renew(idOf(key), { worker, leaseMs, nowMs });
       },
       async leaseOf(key: { sk: string }) {
         const item = items.get(idOf(key));
@@ -128,7 +129,7 @@ export function fakeComparisonStore() {
   return {
     items,
     async acquire(_org: string, { id, worker, leaseMs, nowMs }: LeaseClaim & { id: string }) {
-      return items.acquire(id, worker, leaseMs, nowMs);
+      return items.acquire(id, { worker, leaseMs, nowMs });
     },
     async get(_org: string, id: string) {
       return items.get(id);
@@ -175,11 +176,11 @@ export function fakeComparisonStore() {
       const item = held(id, worker);
       if (!item) return null;
       applySet(item, rows?.set);
-      return items.finish(id, worker, status, fields);
+      return items.finalizeHeld(id, { worker, status, set: fields });
     },
     leases: {
       async renew(key: { sk: string }, { worker, leaseMs, nowMs }: LeaseClaim) {
-        return items.renew(key.sk.slice("CMP#".length), worker, leaseMs, nowMs);
+        return items.renew(key.sk.slice("CMP#".length), { worker, leaseMs, nowMs });
       },
     },
     /** The API's cancel of a running comparison: its pending rows cancelled and the flag set. */
@@ -196,10 +197,10 @@ export function fakeTriggerRunStore() {
   return {
     runs,
     async acquireRun(_trigger: string, { runId, worker, leaseMs, nowMs }: LeaseClaim & { runId: string }) {
-      return runs.acquire(runId, worker, leaseMs, nowMs);
+      return runs.acquire(runId, { worker, leaseMs, nowMs });
     },
     async renewRun(_trigger: string, { runId, worker, leaseMs, nowMs }: LeaseClaim & { runId: string }) {
-      return runs.renew(runId, worker, leaseMs, nowMs);
+      return runs.renew(runId, { worker, leaseMs, nowMs });
     },
     async setRunFields(_trigger: string, { runId, worker, fields }: { runId: string; worker: string; fields: Partial<RunRecord> }) {
       const item = runs.held(runId, worker);
@@ -210,7 +211,7 @@ export function fakeTriggerRunStore() {
       _trigger: string,
       { runId, worker, status, set }: { runId: string; worker: string; status: "completed" | "failed"; set: Partial<RunRecord> },
     ) {
-      return runs.finish(runId, worker, status, set);
+      return runs.finalizeHeld(runId, { worker, status, set });
     },
     async getTrigger(orgId: string, id: string) {
       return { id, org_id: orgId, name: "nightly plan" } as never;

@@ -1,7 +1,12 @@
 import type { Api } from "./test-stack.js";
 
 /** Polls `path` until `done(body)` or the timeout; returns the last body. */
-export async function pollUntil<T = any>(api: Api, path: string, done: (body: T) => boolean, timeoutMs = 120_000, everyMs = 100): Promise<T> {
+export async function pollUntil<T = any>(
+  api: Api,
+  path: string,
+  done: (body: T) => boolean,
+  { timeoutMs = 120_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api.get<T>(path);

@@ -34,7 +34,11 @@ export async function createTrigger(api: Api, body: Record<string, unknown>): Pr
 }
 
 /** Polls `read` until `done` holds (or throws after `timeoutMs`). */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs = 30_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

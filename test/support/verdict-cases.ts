@@ -60,7 +60,10 @@ function objective(senseOf: Sense, costs: readonly number[], constant: number): 
 }
 
 /** A row through activity `at` that is slack (not tight) by `slack` on each side its kind has. */
-function slackRow(name: string, rowTerms: Row["terms"], kind: RowKind, at: number, slack: number, width: number): Row {
+function slackRow(
+  name: string,
+  { terms: rowTerms, kind, at, slack, width }: { terms: Row["terms"]; kind: RowKind; at: number; slack: number; width: number },
+): Row {
   switch (kind) {
     case "le":
       return { name, terms: rowTerms, lb: null, ub: at + slack };
@@ -132,7 +135,7 @@ export const kktOptimal = fc
         built = { name: `r${i}`, terms: rowTerms, lb: a, ub: a };
         y = row.side ? row.dual : -row.dual;
       } else if (!row.active) {
-        built = slackRow(`r${i}`, rowTerms, row.kind, a, row.slack, row.slack);
+        built = slackRow(`r${i}`, { terms: rowTerms, kind: row.kind, at: a, slack: row.slack, width: row.slack });
       } else if (row.kind === "le" || (row.kind === "range" && !row.side)) {
         built = { name: `r${i}`, terms: rowTerms, lb: row.kind === "range" ? a - row.slack : null, ub: a };
         y = -row.dual;
@@ -305,7 +308,7 @@ export const rayUnbounded = fc
     const constraints: Row[] = recipe.rows.map((r, i) => {
       const along = dot(r.coefs, d);
       const kind: RowKind = along > 0 ? "ge" : along < 0 ? "le" : r.kind;
-      return slackRow(`r${i}`, terms(r.coefs, n), kind, dot(r.coefs, x0), r.slack, r.width);
+      return slackRow(`r${i}`, { terms: terms(r.coefs, n), kind, at: dot(r.coefs, x0), slack: r.slack, width: r.width });
     });
     const costs = recipe.columns.map((c) => c.cost);
     costs[p]! -= d[p]! * (dot(costs, d) + recipe.push); // now cᵀd = −push
@@ -346,7 +349,9 @@ export const integerInfeasible = fc
     const parity: Row = { name: "parity", terms: terms(parityCoefs, k.length), lb: dot(parityCoefs, z) + r, ub: dot(parityCoefs, z) + r };
     const constraints: Row[] = [
       parity,
-      ...recipe.rows.map((row, i) => slackRow(`r${i}`, terms(row.coefs, n), row.kind, dot(row.coefs, point), row.slack, row.width)),
+      ...recipe.rows.map((row, i) =>
+        slackRow(`r${i}`, { terms: terms(row.coefs, n), kind: row.kind, at: dot(row.coefs, point), slack: row.slack, width: row.width }),
+      ),
     ];
     const costs = [...recipe.integers.map((c) => c.cost), ...recipe.continuous.map((c) => c.cost)];
     const problem: ProblemInput = { name: "parity", sense: recipe.sense, variables, objective: objective(recipe.sense, costs, recipe.constant), constraints };

@@ -93,7 +93,7 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
             : {}),
       };
     }
-    Object.assign(responses, errorResponses.forOperation(routeErrors(spec), exempt));
+    Object.assign(responses, errorResponses.forOperation(routeErrors(spec), { rateExempt: exempt }));
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

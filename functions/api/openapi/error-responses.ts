@@ -32,7 +32,7 @@ export class ErrorResponses {
   constructor(private readonly headers: { rated: readonly string[]; rateExempt: readonly string[] }) {}
 
   /** The operation's error responses by status, each a `$ref` to its component (made on first use). */
-  forOperation(names: ErrorName[], rateExempt: boolean): Json {
+  forOperation(names: ErrorName[], { rateExempt }: { rateExempt: boolean }): Json {
     const headers = rateExempt ? this.headers.rateExempt : this.headers.rated;
     const byStatus = new Map<number, ErrorName[]>();
     for (const name of names) {

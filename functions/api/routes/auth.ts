@@ -4,7 +4,7 @@ import { EmailSchema as Email } from "../../core/auth/email.js";
 import { ROLES } from "../../core/auth/roles.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
-import { ApiKeySchema } from "./keys.js";
+import { ApiKeySchema } from "../../core/auth/schemas.js";
 import { UserIdParams, UserKeyIdParams } from "../http/route-parts.js";
 
 const Password = z.string().min(8, "at least 8 characters").max(256);

@@ -101,7 +101,7 @@ export function registerCompareRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "co
       query: MatrixListQuerySchema,
       responses: { 200: { description: "Matrices and their total.", schema: z.object({ batches: z.array(MatrixListItemSchema), total: z.number().int() }) } },
     },
-    async (c, { principal, query }) => c.json(await matrices.list(principal, query.project_id, query.limit, query.offset)),
+    async (c, { principal, query }) => c.json(await matrices.list(principal, { projectId: query.project_id, limit: query.limit, offset: query.offset })),
   );
 
   route(app, getSolverComparisonMatrixRoute, async (c, { principal, params }) => c.json(await matrices.get(principal, params.batch_id)));

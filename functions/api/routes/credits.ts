@@ -2,31 +2,9 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { queryInt, route } from "../http/route.js";
+import { CreditInputSchema, CreditQuoteSchema } from "../../core/credits/schemas.js";
 
-const count = z.number().int().min(0);
-
-export const CreditCalculatorRequest = z.object({
-  num_variables: count,
-  num_integer_vars: count.default(0),
-  num_binary_vars: count.default(0),
-  num_constraints: count,
-  time_limit_seconds: z.number().min(0).default(60),
-});
-
-export const CreditCalculatorResponse = z.object({
-  credits_required: z.number().int(),
-  breakdown: z.object({
-    base_cost: z.number(),
-    variable_cost: z.number(),
-    mip_penalty: z.number(),
-    constraint_cost: z.number(),
-    time_bonus: z.number(),
-    raw_total: z.number(),
-    cap_applied: z.boolean(),
-    max_credits_per_solve: z.number().int(),
-  }),
-  cost_eur: z.number(),
-});
+export const CreditCalculatorResponse = CreditQuoteSchema.extend({ cost_eur: z.number() });
 
 export const CreditBalanceResponse = z.object({
   organization_id: z.string(),
@@ -65,7 +43,7 @@ export function registerCreditRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "cre
       role: null,
       rateClass: "calculator",
       errors: [],
-      body: CreditCalculatorRequest,
+      body: CreditInputSchema,
       responses: { 200: { description: "The quote and how it was made.", schema: CreditCalculatorResponse } },
     },
     (c, { body }) => c.json(deps.credits.quote(body)),

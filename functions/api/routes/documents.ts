@@ -13,7 +13,7 @@ import {
   VersionViewSchema,
 } from "../../core/documents/schemas.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
-import { route } from "../http/route.js";
+import { type RouteSpec, route } from "../http/route.js";
 import { DocumentIdParams, launchErrors } from "../http/route-parts.js";
 
 const tag = "Builder documents";
@@ -65,6 +65,15 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
   );
 
   const readDocument = async (c: Context<ApiEnv>, principal: Principal, id: string) => c.json(await documents.view(await documents.get(principal, id)));
+  // GET /documents/{id} and the spec's GET /models/{id} answer the same read: declared once but for path, name and rate class.
+  const readDocumentSpec = {
+    tag,
+    access: "user",
+    role: "viewer",
+    errors: ["not_found"],
+    params: DocumentIdParams,
+    responses: { 200: { description: "The document.", schema: DocumentViewSchema } },
+  } satisfies Partial<RouteSpec<typeof DocumentIdParams, z.ZodType, z.ZodType, "user">>;
 
   route(
     app,
@@ -73,13 +82,8 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       path: "/api/v2/documents/:document_id",
       operationId: "getDocument",
       summary: "One document: its latest version in full and the versions kept",
-      tag,
-      access: "user",
-      role: "viewer",
       rateClass: "organization",
-      errors: ["not_found"],
-      params: DocumentIdParams,
-      responses: { 200: { description: "The document.", schema: DocumentViewSchema } },
+      ...readDocumentSpec,
     },
     async (c, input) => readDocument(c, input.principal, input.params.document_id),
   );
@@ -91,13 +95,8 @@ export function registerDocumentRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "d
       path: "/api/v2/models/:document_id",
       operationId: "getModel",
       summary: "The spec's models/* read of a builder document (same as GET /api/v2/documents/{id})",
-      tag,
-      access: "user",
-      role: "viewer",
       rateClass: "models_read",
-      errors: ["not_found"],
-      params: DocumentIdParams,
-      responses: { 200: { description: "The document.", schema: DocumentViewSchema } },
+      ...readDocumentSpec,
     },
     async (c, input) => readDocument(c, input.principal, input.params.document_id),
   );

@@ -167,7 +167,7 @@ export function registerHealthRoutes(
       responses: { 200: { description: "Counters kept in DynamoDB across all API instances.", schema: MetricsSchema } },
     },
     async (c) => {
-      await deps.metrics.maybeFlush(true);
+      await deps.metrics.flushNow();
       const totals = await deps.metricsStore.totals();
       const start = totals.start_time ? Date.parse(totals.start_time) : deps.startedAtMs;
       return c.json({
@@ -202,7 +202,7 @@ export function registerHealthRoutes(
       responses: { 200: { description: "Recent request history.", schema: z.object({ items: z.array(RecentItemSchema), count: z.number().int() }) } },
     },
     async (c, { query }) => {
-      await deps.metrics.maybeFlush(true);
+      await deps.metrics.flushNow();
       const items = await deps.metricsStore.recent(query.limit);
       return c.json({ items, count: items.length });
     },

@@ -3,16 +3,7 @@ import { z } from "zod";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 import { KeyIdParams } from "../http/route-parts.js";
-
-export const ApiKeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string().describe("leading characters of the key, for recognising it"),
-  created_at: z.string(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-  status: z.enum(["active", "expired", "revoked"]),
-});
+import { ApiKeySchema } from "../../core/auth/schemas.js";
 
 export const CreateApiKeyRequest = z
   .object({

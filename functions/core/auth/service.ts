@@ -4,6 +4,7 @@ import { AppError, conflict, forbidden, invalid, notFound, unauthorized } from "
 import { newId } from "../ids.js";
 import { type ApiKeyLookup, type ApiKeyRecord, type OrganizationRecord, ResetTokenSpentError, type UserRecord } from "../identity/store.js";
 import { isEmailAddress } from "./email.js";
+import type { ApiKeyView } from "./schemas.js";
 import { looksLikeJwt, signJwt, verifyJwt } from "./jwt.js";
 import { effectiveWorkspaceRole, type Role } from "./roles.js";
 import type { CreditLedger } from "../credits/ledger.js";
@@ -16,16 +17,6 @@ export interface Principal {
   orgId: string;
   role: Role;
   keyId: string | null;
-}
-
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  status: "active" | "expired" | "revoked";
 }
 
 interface CachedLookup {

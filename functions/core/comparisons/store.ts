@@ -2,48 +2,27 @@ import { isoTime } from "../clock.js";
 import type { StructureCounts } from "../solvers/recommendation/structure.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Numerics } from "../problem/numerics.js";
-import type { Settings } from "../solvers/settings.js";
 import { and, assign, assignAll, buildUpdate, equals, leaseHeldBy, notEquals, type Part, statusIs } from "../store/conditions.js";
-import { activeIndex, type ExtraWrite, type LeaseClaim, Leases, withoutUnsetTimes } from "../store/leases.js";
+import { activeIndex, type ExtraWrite, type LapsedFailure, type LeaseClaim, Leases, lapsedFailureWrite, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import { ConditionFailedError, type Table } from "../store/table.js";
-import type { Agreement, ComparisonStatus, Row } from "./schemas.js";
+import type { Agreement, ComparisonDetail, ComparisonStatus, Row } from "./schemas.js";
 
 /**
  * A comparison (keys: see store/keys.ts) with its rows inside the item. Rows change one at a time with
  * `SET results[i] = …` on conditions (the worker's lease, the row still pending), so a poller sees them
  * fill in, a cancel never overwrites a row that started, and a redelivered job never redoes a row.
  */
-export interface ComparisonRecord {
-  id: string;
+export interface ComparisonRecord extends Omit<ComparisonDetail, "priority" | "numerics"> {
   org_id: string;
   created_by: string;
-  status: ComparisonStatus;
-  problem_name: string;
-  batch_id: string | null;
-  source_kind: "inline_problem" | "model_project";
-  model_project_id: string | null;
-  model_project_version_id: string | null;
-  dataset_id: string | null;
-  uploaded_filename: string | null;
-  settings: Settings;
-  problem_class: string | null;
-  variable_count: number | null;
-  constraint_count: number | null;
   /** Nonzero constraint coefficients, and integer and binary columns together; absent on records from before them. */
   nonzero_count?: number | null;
   integer_variable_count?: number | null;
   /** The rows by kind (solvers/recommendation/structure.ts), computed from the rows; absent on older records. */
   structure_counts?: StructureCounts | null;
-  machine_note: string | null;
   solver_names: string[];
-  results: Row[];
-  agreement: Agreement | null;
-  error_message: string | null;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
   /** The problem to solve (inline comparisons, and matrix rows once compiled). */
   problem: PayloadRef | null;
   /** A matrix row's model and dataset, compiled by its worker: { jmodel_source, data }. */
@@ -253,29 +232,14 @@ export class ComparisonStore {
    * it still waits unleased), with every row still pending or running failed for `reason` — each row
    * set on its own, on the condition that it still stands as read (else read again, a few times).
    */
-  async failIfLeaseLapsed(
-    orgId: string,
-    {
-      id,
-      seenStatus,
-      seenQueuedAt = null,
-      reason,
-      nowMs,
-    }: { id: string; seenStatus: ComparisonStatus; seenQueuedAt?: string | null; reason: string; nowMs: number },
-  ): Promise<ComparisonRecord | null> {
+  async failIfLeaseLapsed(orgId: string, failure: LapsedFailure<ComparisonStatus>): Promise<ComparisonRecord | null> {
     for (let attempt = 0; attempt < 4; attempt++) {
-      const current = await this.get(orgId, id);
-      if (current?.status !== seenStatus) return null;
+      const current = await this.get(orgId, failure.id);
+      if (current?.status !== failure.seenStatus) return null;
       const rows = changedRows(current.results, (r) =>
-        r.status === "pending" || r.status === "running" ? { ...r, status: "failed" as const, error_message: reason } : null,
+        r.status === "pending" || r.status === "running" ? { ...r, status: "failed" as const, error_message: failure.reason } : null,
       );
-      const item = await this.leases.failIfLeaseLapsed<Record<string, unknown>>(comparisonKey(orgId, id), {
-        seenStatus,
-        seenQueuedAt,
-        nowMs,
-        set: { error_message: reason, completed_at: isoTime(nowMs) },
-        extra: rows,
-      });
+      const item = await this.leases.failIfLeaseLapsed<Record<string, unknown>>(comparisonKey(orgId, failure.id), lapsedFailureWrite(failure, rows));
       if (item) return comparisonOf(item);
     }
     return null;

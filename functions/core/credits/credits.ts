@@ -5,7 +5,8 @@ import { AppError, notFound } from "../errors.js";
 import type { Notifications } from "../notifications/notifications.js";
 import type { ProblemStats } from "../problem/schema.js";
 import { CreditFloorError, type IdentityStore } from "../identity/store.js";
-import { type CreditInput, type CreditQuote, creditQuote, creditsToEur } from "./formula.js";
+import { creditQuote, creditsToEur } from "./formula.js";
+import type { CreditInput, CreditQuote } from "./schemas.js";
 import type { CreditLedger, LedgerEntry } from "./ledger.js";
 
 export interface CreditBalance {

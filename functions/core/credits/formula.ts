@@ -1,31 +1,9 @@
+import type { CreditInput, CreditQuote } from "./schemas.js";
+
 /**
  * The spec's credit formula per solve (Limits: "Credit formula per solve"), exactly:
  *   credits = max(1, min(round(base + variables + mip + constraints + time), cap))
  */
-export interface CreditInput {
-  num_variables: number;
-  num_integer_vars: number;
-  num_binary_vars: number;
-  num_constraints: number;
-  time_limit_seconds: number;
-}
-
-export interface CreditBreakdown {
-  base_cost: number;
-  variable_cost: number;
-  mip_penalty: number;
-  constraint_cost: number;
-  time_bonus: number;
-  raw_total: number;
-  cap_applied: boolean;
-  max_credits_per_solve: number;
-}
-
-export interface CreditQuote {
-  credits_required: number;
-  breakdown: CreditBreakdown;
-}
-
 export function creditQuote(input: CreditInput, maxCreditsPerSolve = 500): CreditQuote {
   const base = 1;
   const n = input.num_variables;

@@ -143,7 +143,7 @@ export class ApiSolver {
     const response: SolveResponse = {
       ...solveResponseOf(record.id, { solver: API_SOLVER, result: accepted, gate }),
       // jaos takes no MIP start: the result says so, with the start's own worth (solvers/warm-start.ts).
-      ...(start ? { warm_start: warmStartOf(problem, API_SOLVER, assessStart(problem, start), undefined) } : {}),
+      ...(start ? { warm_start: warmStartOf(problem, { solver: API_SOLVER, assessment: assessStart(problem, start) }) } : {}),
     };
     const final = gate.status === "error" ? "failed" : "completed";
     const ref = await storePayload(blobs, blobKeys.executionResult(record.org_id, record.id, randomUUID()), {

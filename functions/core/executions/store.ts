@@ -1,7 +1,7 @@
 import { isoTime } from "../clock.js";
 import type { PayloadRef } from "../blob/blob-store.js";
 import type { Settings } from "../solvers/settings.js";
-import { activeIndex, type LeaseClaim, Leases, withoutUnsetTimes } from "../store/leases.js";
+import { activeIndex, type LapsedFailure, type LeaseClaim, Leases, lapsedFailureWrite, withoutUnsetTimes } from "../store/leases.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
@@ -153,18 +153,8 @@ export class ExecutionStore {
    * The sweeper's write: fails an execution whose lease (seen `running`) lapsed, or that waits unleased
    * (`seenStatus` queued) since the `seenQueuedAt` the sweeper read.
    */
-  async failIfLeaseLapsed(
-    orgId: string,
-    {
-      id,
-      seenStatus,
-      seenQueuedAt = null,
-      reason,
-      nowMs,
-    }: { id: string; seenStatus: ExecutionStatus; seenQueuedAt?: string | null; reason: string; nowMs: number },
-  ): Promise<ExecutionRecord | null> {
-    const set = { error_message: reason, completed_at: isoTime(nowMs) };
-    const item = await this.leases.failIfLeaseLapsed<Record<string, unknown>>(executionKey(orgId, id), { seenStatus, seenQueuedAt, nowMs, set });
+  async failIfLeaseLapsed(orgId: string, failure: LapsedFailure<ExecutionStatus>): Promise<ExecutionRecord | null> {
+    const item = await this.leases.failIfLeaseLapsed<Record<string, unknown>>(executionKey(orgId, failure.id), lapsedFailureWrite(failure));
     return item ? executionOf(item) : null;
   }
 }

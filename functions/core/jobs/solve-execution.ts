@@ -161,7 +161,7 @@ function warmStartField(
   given: { start: ReturnType<typeof assessStart> | null; basis: unknown; result: SolvedResult },
 ): Partial<SolveResponse> {
   if (given.basis && !(hasIntegers(problem) && given.start)) return { warm_start: basisWarmStart(problem, solver, given.result.basis_use) };
-  if (given.start) return { warm_start: warmStartOf(problem, solver, given.start, given.result.start_use) };
+  if (given.start) return { warm_start: warmStartOf(problem, { solver, assessment: given.start, use: given.result.start_use }) };
   return {};
 }
 

@@ -60,7 +60,7 @@ export class MatrixService {
       priority: { value: request.priority, role: principal.role },
     });
     const nowMs = this.deps.clock.now();
-    const records = await this.rowRecords(principal, request, input, first, admitted, nowMs);
+    const records = await this.rowRecords(principal, { request, input, first, admitted, nowMs });
     const matrix = newMatrixRecord({
       id: admitted.id,
       orgId: principal.orgId,
@@ -118,11 +118,7 @@ export class MatrixService {
    */
   private async rowRecords(
     principal: Principal,
-    request: MatrixRequest,
-    input: MatrixInput,
-    first: FirstRow,
-    admitted: Admitted,
-    nowMs: number,
+    { request, input, first, admitted, nowMs }: { request: MatrixRequest; input: MatrixInput; first: FirstRow; admitted: Admitted; nowMs: number },
   ): Promise<ComparisonRecord[]> {
     const { blobs, config } = this.deps;
     const orgId = principal.orgId;
@@ -185,7 +181,7 @@ export class MatrixService {
     return this.detail(principal.orgId, matrix);
   }
 
-  async list(principal: Principal, projectId: string | undefined, limit: number, offset: number) {
+  async list(principal: Principal, { projectId, limit, offset }: { projectId?: string; limit: number; offset: number }) {
     const all = await this.deps.matrixStore.list(principal.orgId, projectId);
     const page = all.slice(offset, offset + limit);
     const batches = await Promise.all(

@@ -104,8 +104,17 @@ export class MetricsRecorder {
     this.pending.solveMs += solveMs;
   }
 
-  /** Flushes when the interval has passed (call after each request); `force` flushes now. */
-  async maybeFlush(force = false): Promise<void> {
+  /** Flushes when the interval has passed: call after each request. */
+  flushIfDue(): Promise<void> {
+    return this.flush({ force: false });
+  }
+
+  /** Flushes now, after any flush in flight: for a reader of the totals, and at shutdown. */
+  flushNow(): Promise<void> {
+    return this.flush({ force: true });
+  }
+
+  private async flush({ force }: { force: boolean }): Promise<void> {
     // A forced flush (a reader of the totals) also covers what was recorded after a flush in flight
     // began: a long-lived server leaves that flush running in the background.
     if (force && this.flushing) await this.flushing;

@@ -309,20 +309,20 @@ export class LpReader {
     }
   }
 
-  private setBound(index: number, side: "lower" | "upper", value: number, line: number): void {
+  private setBound(index: number, { side, value, line }: { side: "lower" | "upper"; value: number; line: number }): void {
     if (side === "lower" && value === Infinity) this.fail(`lower bound +inf for "${this.variableNames[index]}"`, line);
     if (side === "upper" && value === -Infinity) this.fail(`upper bound -inf for "${this.variableNames[index]}"`, line);
     (side === "lower" ? this.lower : this.upper)[index] = value;
     this.boundLine[index] = line;
   }
 
-  private applyBound(index: number, sense: string, value: number, line: number): void {
-    if (sense === "<=") this.setBound(index, "upper", value, line);
-    else if (sense === ">=") this.setBound(index, "lower", value, line);
+  private applyBound(index: number, { sense, value, line }: { sense: string; value: number; line: number }): void {
+    if (sense === "<=") this.setBound(index, { side: "upper", value, line });
+    else if (sense === ">=") this.setBound(index, { side: "lower", value, line });
     else {
       if (!Number.isFinite(value)) this.fail(`"${this.variableNames[index]}" fixed at an infinite value`, line);
-      this.setBound(index, "lower", value, line);
-      this.setBound(index, "upper", value, line);
+      this.setBound(index, { side: "lower", value, line });
+      this.setBound(index, { side: "upper", value, line });
     }
   }
 
@@ -332,8 +332,8 @@ export class LpReader {
       if (this.kind() === Token.Name && this.kind(1) === Token.Name && this.text(1).toLowerCase() === "free") {
         const index = this.variable(this.text());
         this.pos += 2;
-        this.setBound(index, "lower", -Infinity, line);
-        this.setBound(index, "upper", Infinity, line);
+        this.setBound(index, { side: "lower", value: -Infinity, line });
+        this.setBound(index, { side: "upper", value: Infinity, line });
         continue;
       }
       const leftValue = this.signedValue();
@@ -343,12 +343,12 @@ export class LpReader {
         const leftSense = this.text();
         this.pos++;
         const index = this.boundVariable();
-        this.applyBound(index, mirrorSense(leftSense), leftValue, line);
+        this.applyBound(index, { sense: mirrorSense(leftSense), value: leftValue, line });
         if (this.kind() === Token.Sense) {
           if (leftSense === "=" || this.text() !== leftSense) this.fail("a double bound reads lo <= x <= hi (or hi >= x >= lo)");
           const rightSense = this.text();
           this.pos++;
-          this.applyBound(index, rightSense, this.expectValue(`the bound of "${this.variableNames[index]}"`), line);
+          this.applyBound(index, { sense: rightSense, value: this.expectValue(`the bound of "${this.variableNames[index]}"`), line });
         }
         continue;
       }
@@ -356,7 +356,7 @@ export class LpReader {
       if (this.kind() !== Token.Sense) this.fail(`expected <=, >=, = or "free" after "${this.variableNames[index]}" in a bound, found ${this.describe()}`);
       const sense = this.text();
       this.pos++;
-      this.applyBound(index, sense, this.expectValue(`the bound of "${this.variableNames[index]}"`), line);
+      this.applyBound(index, { sense, value: this.expectValue(`the bound of "${this.variableNames[index]}"`), line });
     }
   }
 

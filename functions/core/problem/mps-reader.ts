@@ -485,11 +485,11 @@ export class MpsReader {
     if (count !== -1 && count !== 3 && count !== 5)
       this.fail(`a ${section.toUpperCase()} line has a column and one or two (column, value) pairs (${fieldsFound(count)})`);
     const f = this.field;
-    this.addQuadratic(f[1]!, f[2]!, f[3]!, section);
-    if (f[4]!.length > 0 || f[5]!.length > 0) this.addQuadratic(f[1]!, f[4]!, f[5]!, section);
+    this.addQuadratic(section, { name1: f[1]!, name2: f[2]!, token: f[3]! });
+    if (f[4]!.length > 0 || f[5]!.length > 0) this.addQuadratic(section, { name1: f[1]!, name2: f[4]!, token: f[5]! });
   }
 
-  private addQuadratic(name1: string, name2: string, token: string, section: "quadobj" | "qmatrix"): void {
+  private addQuadratic(section: "quadobj" | "qmatrix", { name1, name2, token }: { name1: string; name2: string; token: string }): void {
     for (const name of [name1, name2]) {
       if (!this.columnIndex.has(name))
         this.fail(name.length === 0 ? "missing column name" : `column "${name}" in ${section.toUpperCase()} does not appear in COLUMNS`);

@@ -46,7 +46,11 @@ export class Sum {
   }
 }
 
-function excess(value: number, lower: number | null, upper: number | null, tol: number): { amount: number; side: "lower" | "upper" } | null {
+/** How far `value` lies outside [lower, upper] beyond the relative tolerance `tol` (null bounds: none), or null inside. */
+function excess(
+  value: number,
+  { lower, upper, tol }: { lower: number | null; upper: number | null; tol: number },
+): { amount: number; side: "lower" | "upper" } | null {
   if (lower !== null && value < lower - tol * Math.max(1, Math.abs(lower))) return { amount: lower - value, side: "lower" };
   if (upper !== null && value > upper + tol * Math.max(1, Math.abs(upper))) return { amount: value - upper, side: "upper" };
   return null;
@@ -78,7 +82,7 @@ export function checkSolution(problem: Problem, solution: Record<string, number>
       lower = lower === null ? 0 : Math.max(lower, 0);
       upper = upper === null ? 1 : Math.min(upper, 1);
     }
-    const e = excess(x, lower, upper, tol);
+    const e = excess(x, { lower, upper, tol });
     if (e)
       out.push({
         kind: "bound",
@@ -97,7 +101,7 @@ export function checkSolution(problem: Problem, solution: Record<string, number>
     const sum = new Sum();
     for (const t of c.terms) sum.add(t.coef * value.get(t.var)!);
     const act = sum.value;
-    const e = excess(act, c.lb, c.ub, tol);
+    const e = excess(act, { lower: c.lb, upper: c.ub, tol });
     if (e)
       out.push({
         kind: "constraint",

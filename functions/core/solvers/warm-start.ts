@@ -106,7 +106,7 @@ export function startForSolver(problem: Problem, assessment: StartAssessment | n
  * The result's `warm_start`: `accepted` is the solver's word when it gives one, else "feasible and
  * passed"; `objective_of_start` only for a start that satisfies the model.
  */
-export function warmStartOf(problem: Problem, solver: string, assessment: StartAssessment, use: StartUse | undefined): WarmStart {
+export function warmStartOf(problem: Problem, { solver, assessment, use }: { solver: string; assessment: StartAssessment; use?: StartUse }): WarmStart {
   const notes: string[] = [];
   if (assessment.unknown.length > 0) notes.push(`ignored ${assessment.unknown.length} names that are not variables of the problem`);
   if (!hasIntegers(problem)) notes.push("ignored: a MIP start is used on problems with integer variables only");

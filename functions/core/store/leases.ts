@@ -13,6 +13,7 @@ import {
   statusIs,
   waitingUnleased,
 } from "./conditions.js";
+import { isoTime } from "../clock.js";
 import type { Table } from "./table.js";
 import { keys } from "./keys.js";
 
@@ -108,6 +109,23 @@ export interface FinalWrite {
   status: string;
   set: Record<string, unknown>;
   extra?: ExtraWrite;
+}
+
+/**
+ * What the sweeper read of an item whose worker is gone (see Leases.failIfLeaseLapsed) — its status and
+ * `queued_at` — and why and when it fails it: the same for every record with a lease.
+ */
+export interface LapsedFailure<S extends string = string> {
+  id: string;
+  seenStatus: S;
+  seenQueuedAt?: string | null;
+  reason: string;
+  nowMs: number;
+}
+
+/** A LapsedFailure as Leases.failIfLeaseLapsed writes it: the reason and the time it failed set on the item. */
+export function lapsedFailureWrite({ seenStatus, seenQueuedAt = null, reason, nowMs }: LapsedFailure, extra?: ExtraWrite) {
+  return { seenStatus, seenQueuedAt, nowMs, set: { error_message: reason, completed_at: isoTime(nowMs) }, extra };
 }
 
 /**

@@ -94,6 +94,7 @@ export const TriggerViewSchema = z.object({
   next_fire_at: z.string().nullable().describe("ours: when the schedule fires next; null without a schedule, when disabled, or after a past at()"),
   warm_start: TriggerWarmStartSchema,
 });
+export type TriggerView = z.infer<typeof TriggerViewSchema>;
 const GeneratedWebhookSecret = z
   .string()
   .optional()

@@ -2,15 +2,13 @@ import type { PayloadRef } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { looksLikeId } from "../ids.js";
 import type { Settings } from "../solvers/settings.js";
-import type { SolverChoice } from "../solvers/types.js";
 import { activeIndex, type LeaseClaim, Leases } from "../store/leases.js";
 import { and, append, assign, assignAll, attributeNotExists, buildUpdate, equals, increment, itemExists, or } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import { attemptUnclaimed, DeliveryClaimedError, deliveryAwaits, deliveryExhaustedNotDeadLettered, deliveryPending } from "./delivery-conditions.js";
-import type { OverrideField } from "./overrides.js";
-import type { DeliveryAttempt, RunStatus } from "./schemas.js";
+import type { DeliveryAttempt, RunStatus, TriggerView } from "./schemas.js";
 
 /**
  * Triggers and their runs, in the single table (keys: see store/keys.ts). A trigger is also found from
@@ -21,26 +19,29 @@ import type { DeliveryAttempt, RunStatus } from "./schemas.js";
  * given (it must sign), never returned and never logged (the logger redacts any `*secret*` key).
  * A run is in the ACTIVE gsi1 partition while queued, pending or running, for the sweeper.
  */
-export interface TriggerRecord {
-  id: string;
+export interface TriggerRecord
+  extends Pick<
+    TriggerView,
+    | "id"
+    | "workspace_id"
+    | "created_by"
+    | "name"
+    | "description"
+    | "document_id"
+    | "version_id"
+    | "solver_name"
+    | "override_schema"
+    | "webhook_url"
+    | "is_enabled"
+    | "total_runs"
+    | "last_fired_at"
+    | "created_at"
+    | "updated_at"
+  > {
   org_id: string;
-  workspace_id: string;
-  created_by: string;
-  name: string;
-  description: string | null;
-  document_id: string;
-  version_id: string;
-  solver_name: SolverChoice | null;
   secret_hash: string;
   secret_prefix: string;
-  override_schema: OverrideField[];
-  webhook_url: string | null;
   webhook_secret: string | null;
-  is_enabled: boolean;
-  total_runs: number;
-  last_fired_at: string | null;
-  created_at: string;
-  updated_at: string;
   /** The band its runs are queued on; absent on triggers from before priorities: 0. */
   priority?: number;
   /** Absent or null: no schedule. `anchor_at` is when it was set: a rate counts its periods from there. */

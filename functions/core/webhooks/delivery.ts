@@ -192,7 +192,7 @@ export class WebhookDeliveries {
       await queues.sendWebhook({ ...message, due_at_ms: claimUntil + 1000 }, now);
       return;
     }
-    await this.attempt(trigger, run, w, message);
+    await this.attempt(trigger, { run, webhook: w, message });
   }
 
   /**
@@ -213,7 +213,10 @@ export class WebhookDeliveries {
     return secret;
   }
 
-  private async attempt(trigger: TriggerRecord, run: RunRecord, w: WebhookState, message: WebhookMessage): Promise<void> {
+  private async attempt(
+    trigger: TriggerRecord,
+    { run, webhook: w, message }: { run: RunRecord; webhook: WebhookState; message: WebhookMessage },
+  ): Promise<void> {
     const { config, clock, triggerStore: store } = this.deps;
     const body = JSON.stringify(await loadPayload<WebhookPayload>(this.deps.blobs, w.body));
     const startedAt = clock.now();

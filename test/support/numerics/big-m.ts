@@ -45,13 +45,7 @@ export function fixedCharge(r: FixedChargeRecipe): Base {
   };
   const candidates = [...assignments(n)].map((y) => {
     const hi = r.facilities.map((f, j) => y[j]! * Math.min(f.cap ?? r.M, r.M));
-    const x = fillCheapest(
-      r.facilities.map((f) => f.unit),
-      new Array(n).fill(0),
-      hi,
-      r.demand,
-      false,
-    );
+    const x = fillCheapest({ cost: r.facilities.map((f) => f.unit), lo: new Array(n).fill(0), hi, need: r.demand, exact: false });
     if (!x) return null;
     const value = sum(r.facilities.map((f, j) => f.fixed * y[j]! + f.unit * x[j]!));
     return {
@@ -207,13 +201,13 @@ export function semiContinuous(r: SemiContinuousRecipe): Base {
     ],
   };
   const candidates = [...assignments(n)].map((y) => {
-    const x = fillCheapest(
-      r.units.map((u) => u.unit),
-      r.units.map((u, j) => u.minimum * y[j]!),
-      upper.map((u, j) => u * y[j]!),
-      r.demand,
-      r.exact,
-    );
+    const x = fillCheapest({
+      cost: r.units.map((u) => u.unit),
+      lo: r.units.map((u, j) => u.minimum * y[j]!),
+      hi: upper.map((u, j) => u * y[j]!),
+      need: r.demand,
+      exact: r.exact,
+    });
     if (!x) return null;
     const value = sum(r.units.map((u, j) => u.fixed * y[j]! + u.unit * x[j]!));
     return {

@@ -85,17 +85,21 @@ const widening: fc.Arbitrary<Widening | null> = fc.option(
 
 // ---------------------------------------------------------------- all families
 
-const withFamily = <R>(family: NumericsFamily, recipe: fc.Arbitrary<R>, build: (r: R) => Base, M: (r: R) => number) =>
+const withFamily = <R>(family: NumericsFamily, { recipe, build, bigM }: { recipe: fc.Arbitrary<R>; build: (r: R) => Base; bigM: (r: R) => number }) =>
   fc.tuple(recipe, widening).map(([r, w]): NumericsCase => {
     const base = build(r);
-    return { family, bigM: M(r), widening: w, ...(w ? widen(base, w) : base) };
+    return { family, bigM: bigM(r), widening: w, ...(w ? widen(base, w) : base) };
   });
 
-export const fixedChargeCase = withFamily("fixed-charge", fixedChargeRecipe, fixedCharge, (r) => r.M);
-export const indicatorCase = withFamily("indicator", indicatorRecipe, indicator, (r) => r.M);
-export const disjunctiveCase = withFamily("disjunctive", disjunctiveRecipe, disjunctive, (r) => r.M);
-export const semiContinuousCase = withFamily("semi-continuous", semiContinuousRecipe, semiContinuous, (r) => r.M);
-export const nearIntegralCase = withFamily("near-integral", nearIntegralRecipe, nearIntegral, (r) => Math.max(...r.blocks.map((b) => 10 ** b.exponent)));
+export const fixedChargeCase = withFamily("fixed-charge", { recipe: fixedChargeRecipe, build: fixedCharge, bigM: (r) => r.M });
+export const indicatorCase = withFamily("indicator", { recipe: indicatorRecipe, build: indicator, bigM: (r) => r.M });
+export const disjunctiveCase = withFamily("disjunctive", { recipe: disjunctiveRecipe, build: disjunctive, bigM: (r) => r.M });
+export const semiContinuousCase = withFamily("semi-continuous", { recipe: semiContinuousRecipe, build: semiContinuous, bigM: (r) => r.M });
+export const nearIntegralCase = withFamily("near-integral", {
+  recipe: nearIntegralRecipe,
+  build: nearIntegral,
+  bigM: (r) => Math.max(...r.blocks.map((b) => 10 ** b.exponent)),
+});
 
 /** Every family, about equally often. */
 export const numericsCase: fc.Arbitrary<NumericsCase> = fc.oneof(fixedChargeCase, indicatorCase, disjunctiveCase, semiContinuousCase, nearIntegralCase);

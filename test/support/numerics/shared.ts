@@ -46,7 +46,19 @@ export function* assignments(n: number): Generator<number[]> {
  * dearer to a cheaper column never costs more); infeasible when even the upper bounds fall short, or, for
  * `exact`, when the lower bounds overshoot. Returns the point, or null.
  */
-export function fillCheapest(cost: readonly number[], lo: readonly number[], hi: readonly number[], need: number, exact: boolean): number[] | null {
+export function fillCheapest({
+  cost,
+  lo,
+  hi,
+  need,
+  exact,
+}: {
+  cost: readonly number[];
+  lo: readonly number[];
+  hi: readonly number[];
+  need: number;
+  exact: boolean;
+}): number[] | null {
   if (lo.some((l, j) => l > hi[j]!)) return null;
   const x = [...lo];
   let missing = need - sum(lo);

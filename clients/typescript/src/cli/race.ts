@@ -39,7 +39,11 @@ export function raceSummary(view: ExecutionView): string {
  * incumbent, bound and state), redrawing the entrants' table until the race has ended. With `json`,
  * each changed race view is a line `{"event":"race","data":…}` and the end is `{"event":"final","data":…}`.
  */
-export async function watchRace(client: IncumbentClient, executionId: string, options: { json: boolean; intervalMs?: number }, io: Io): Promise<ExecutionView> {
+export async function watchRace(
+  client: IncumbentClient,
+  executionId: string,
+  { io, ...options }: { json: boolean; intervalMs?: number; io: Io },
+): Promise<ExecutionView> {
   const live = liveOutput(io.err);
   let last = "";
   try {

@@ -59,7 +59,7 @@ export async function solveCommand(
   const queued = await client.submit({ problem, solver_name: racing ? "race" : solver, ...entrants, ...(settings ? { settings } : {}) });
   if (racing) {
     const ended = options.watch
-      ? await watchRace(client, queued.execution_id, options, io)
+      ? await watchRace(client, queued.execution_id, { ...options, io })
       : await client.waitForExecution(queued.execution_id, { intervalMs: 500 });
     if (!(options.json && options.watch)) io.out.write(options.json ? json(ended) : `${raceSummary(ended)}\n`);
     return executionExit(ended);

@@ -12,7 +12,7 @@ describe("metrics", () => {
     const a = new Hono<ApiEnv>();
     a.use(
       metrics({
-        recorder: { recordRequest: (r) => void recorded.push(r), maybeFlush: async () => void flushes++ },
+        recorder: { recordRequest: (r) => void recorded.push(r), flushIfDue: async () => void flushes++ },
         clock: { now: () => 0 },
         now: () => (t += 12.5),
       }),
@@ -45,7 +45,7 @@ describe("metrics", () => {
     const a = new Hono<ApiEnv>();
     a.use(
       metrics({
-        recorder: { recordRequest: () => undefined, maybeFlush: () => neverEnding },
+        recorder: { recordRequest: () => undefined, flushIfDue: () => neverEnding },
         clock: { now: () => 0 },
         inBackground: (work) => void handedOver.push(work),
       }),

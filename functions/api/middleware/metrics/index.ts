@@ -4,7 +4,7 @@ import type { MetricsRecorder } from "../../../core/observability/metrics-store.
 import type { ApiEnv } from "../../http/context.js";
 
 export interface MetricsOptions {
-  recorder: Pick<MetricsRecorder, "recordRequest" | "maybeFlush">;
+  recorder: Pick<MetricsRecorder, "recordRequest" | "flushIfDue">;
   clock: Clock;
   /** Milliseconds from a monotonic source, for the duration. */
   now?: () => number;
@@ -35,7 +35,7 @@ export function metrics(options: MetricsOptions): MiddlewareHandler<ApiEnv> {
       duration_ms: Math.round((now() - started) * 100) / 100,
       timestamp: new Date(options.clock.now()).toISOString(),
     });
-    const flushing = options.recorder.maybeFlush();
+    const flushing = options.recorder.flushIfDue();
     if (options.inBackground) options.inBackground(flushing);
     else await flushing;
   };

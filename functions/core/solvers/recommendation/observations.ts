@@ -1,8 +1,7 @@
-import type { Numerics } from "../../problem/numerics.js";
 import { PROBLEM_CLASSES, type ProblemClass } from "../../problem/schema.js";
 import type { Agreement, Row } from "../../comparisons/schemas.js";
+import type { ComparisonRecord } from "../../comparisons/store.js";
 import { featuresOf, type ProblemFeatures } from "./features.js";
-import type { StructureCounts } from "./structure.js";
 
 /** One solver's run on a past problem: its time, and whether it answered right. */
 export interface ObservedRun {
@@ -22,18 +21,16 @@ export interface Observation {
   runs: ObservedRun[];
 }
 
-/** What the recommender reads of a finished comparison (or matrix row): a projection of ComparisonRecord. */
-export interface ComparisonEvidence {
-  id: string;
-  problem_class: string | null;
-  variable_count: number | null;
-  constraint_count: number | null;
-  /** Absent or null on records from before they were kept: the features are then left unknown. */
-  nonzero_count?: number | null;
-  integer_variable_count?: number | null;
-  structure_counts?: StructureCounts | null;
-  numerics?: Numerics | null;
-  settings: { time_limit_seconds: number };
+/**
+ * What the recommender reads of a finished comparison (or matrix row): a projection of ComparisonRecord.
+ * The counts are absent or null on records from before they were kept: the features are then left unknown.
+ */
+export interface ComparisonEvidence
+  extends Pick<
+    ComparisonRecord,
+    "id" | "problem_class" | "variable_count" | "constraint_count" | "nonzero_count" | "integer_variable_count" | "structure_counts" | "numerics"
+  > {
+  settings: Pick<ComparisonRecord["settings"], "time_limit_seconds">;
   results: Pick<Row, "solver_name" | "status" | "solver_status" | "solver_time_seconds">[];
   agreement: Pick<Agreement, "disagreeing_solvers"> | null;
 }

@@ -187,7 +187,8 @@ describe("the worker's receive: one message at a time, bands in priority order",
       protection: new TaskProtection({ agentUri: "", expiresInMinutes: 30 }),
       logger: createLogger("queue-worker-test"),
       runJob: async (job) => {
-        await settle(50);
+        // Longer than the 0.05 s asserted below: a timer may fire a millisecond before Date.now() says it is due.
+        await settle(60);
         ran.push(job.id);
       },
       handBack: async () => true,

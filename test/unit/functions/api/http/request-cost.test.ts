@@ -103,7 +103,7 @@ describe("the public recent-requests list", () => {
   it("records route templates, never a request's own path, and is counted per client IP", async () => {
     const recorded: { path: string }[] = [];
     const { app, counters } = fakeApp({
-      metrics: { recordRequest: (r: { path: string }) => void recorded.push(r), maybeFlush: async () => undefined } as unknown as ApiDeps["metrics"],
+      metrics: { recordRequest: (r: { path: string }) => void recorded.push(r), flushIfDue: async () => undefined } as unknown as ApiDeps["metrics"],
       metricsStore: { recent: async () => recorded.map((r) => ({ method: "GET", status: 200, duration_ms: 1, timestamp: "t", ...r })) } as never,
     });
     await app.request("/api/v2/models/executions/exe_secret_of_another_tenant", { headers: { authorization: "Bearer viewer" } });

@@ -105,7 +105,7 @@ describe("the execution job", () => {
 
   it("does nothing when another worker holds the execution (a redelivered message)", async () => {
     const w = world(async () => OPTIMUM);
-    w.executionStore.items.acquire("exe_1", "another-worker", 60_000, w.ports.clock.now());
+    w.executionStore.items.acquire("exe_1", { worker: "another-worker", leaseMs: 60_000, nowMs: w.ports.clock.now() });
     await runExecution(w.ports, w.job);
     expect(w.solves).toEqual([]);
     expect(w.stored()).toMatchObject({ status: "running", lease_owner: "another-worker" });

@@ -108,8 +108,11 @@ describe("MIP starts: the result's warm_start", () => {
   const broken = assessStart(milp, { x: 6, y: 1, z: 0 });
 
   it("the solver's word decides acceptance when it gives one", () => {
-    expect(warmStartOf(milp, "cbc", feasible, { passed: true, solverAccepted: true })).toEqual({ accepted: true, objective_of_start: 15 });
-    expect(warmStartOf(milp, "cbc", feasible, { passed: true, solverAccepted: false, note: "CBC could not" })).toEqual({
+    expect(warmStartOf(milp, { solver: "cbc", assessment: feasible, use: { passed: true, solverAccepted: true } })).toEqual({
+      accepted: true,
+      objective_of_start: 15,
+    });
+    expect(warmStartOf(milp, { solver: "cbc", assessment: feasible, use: { passed: true, solverAccepted: false, note: "CBC could not" } })).toEqual({
       accepted: false,
       objective_of_start: 15,
       note: "CBC could not",
@@ -117,19 +120,23 @@ describe("MIP starts: the result's warm_start", () => {
   });
 
   it("without the solver's word: accepted when feasible and passed", () => {
-    expect(warmStartOf(milp, "scip", feasible, { passed: true, solverAccepted: null }).accepted).toBe(true);
-    expect(warmStartOf(milp, "scip", broken, { passed: true, solverAccepted: null }).accepted).toBe(false);
+    expect(warmStartOf(milp, { solver: "scip", assessment: feasible, use: { passed: true, solverAccepted: null } }).accepted).toBe(true);
+    expect(warmStartOf(milp, { solver: "scip", assessment: broken, use: { passed: true, solverAccepted: null } }).accepted).toBe(false);
   });
 
   it("an infeasible start passed for repair: no objective, a note that it was infeasible", () => {
-    const w = warmStartOf(milp, "highs", broken, { passed: true, solverAccepted: false });
+    const w = warmStartOf(milp, { solver: "highs", assessment: broken, use: { passed: true, solverAccepted: false } });
     expect(w.objective_of_start).toBeNull();
     expect(w.note).toMatch(/^the start is infeasible: constraint "cap"/);
   });
 
   it("a solver that takes no start, and an LP, are noted as ignored", () => {
-    expect(warmStartOf(milp, "glpk", feasible, undefined)).toEqual({ accepted: false, objective_of_start: 15, note: "ignored: glpk takes no MIP start" });
-    expect(warmStartOf(lp, "highs", assessStart(lp, { x: 5, y: 0, z: 0 }), undefined).note).toMatch(/integer variables only/);
+    expect(warmStartOf(milp, { solver: "glpk", assessment: feasible })).toEqual({
+      accepted: false,
+      objective_of_start: 15,
+      note: "ignored: glpk takes no MIP start",
+    });
+    expect(warmStartOf(lp, { solver: "highs", assessment: assessStart(lp, { x: 5, y: 0, z: 0 }) }).note).toMatch(/integer variables only/);
   });
 });
 

@@ -29,7 +29,16 @@ import { type Problem, problemStats } from "../../functions/core/problem/schema.
 import { featuresOf, sizesOfStats } from "../../functions/core/solvers/recommendation/features.js";
 import type { Observation } from "../../functions/core/solvers/recommendation/observations.js";
 import type { PublicBenchmark } from "../../functions/core/solvers/recommendation/public-benchmark.js";
-import { CONFIDENCE, DISTANCE_WEIGHTED, K_NEAREST, MAX_DISTANCE, PRIOR, SCALE, SHRINKAGE } from "../../functions/core/solvers/recommendation/recommender.js";
+import {
+  CONFIDENCE,
+  DISTANCE_WEIGHTED,
+  K_NEAREST,
+  MAX_DISTANCE,
+  PRIOR,
+  SCALE,
+  SHRINKAGE,
+  STRUCTURE,
+} from "../../functions/core/solvers/recommendation/recommender.js";
 import { structureCountsOf, structureShares } from "../../functions/core/solvers/recommendation/structure.js";
 import { expressibilityGap } from "../../functions/core/solvers/registry.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
@@ -221,8 +230,7 @@ function serviceSetting(all: Observation[], grid: Setting[]): void {
       scale: SCALE,
       prior: PRIOR,
     },
-    // The service's `auto` is handed the stats of the problem it solves, not its rows: no structure shares on that side.
-    structure: false,
+    structure: STRUCTURE,
   };
   const now = judge(all, all, shipped);
   const line = (o: Outcome) =>

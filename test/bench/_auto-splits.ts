@@ -125,6 +125,16 @@ export function chooseByLeaveOneOut(
   return best;
 }
 
+/**
+ * One split, nested: the setting is chosen on the history alone (leave-one-out inside it), then `auto` with
+ * it chooses for each held-back instance from the history alone. The held-back half is read only for the
+ * times of the choices made, never to make them.
+ */
+export function evaluateSplit(split: Split, grid: readonly Setting[], selection: Selection): { setting: Setting; outcome: Outcome } {
+  const { setting } = chooseByLeaveOneOut(split.history, grid, selection);
+  return { setting, outcome: judge(split.heldBack, split.history, setting) };
+}
+
 /** A small seeded generator (mulberry32): the same seed, the same splits. */
 function seeded(seed: number): () => number {
   let a = seed >>> 0;

@@ -46,7 +46,18 @@ import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.j
 import { REPO_ROOT } from "../support/machine.js";
 import { instanceSetDir, objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { table } from "./_stats.js";
-import { chooseByLeaveOneOut, describeSetting, judge, type Outcome, type Selection, type Setting, type Split, settingsGrid, splitsOf } from "./_auto-splits.js";
+import {
+  chooseByLeaveOneOut,
+  describeSetting,
+  evaluateSplit,
+  judge,
+  type Outcome,
+  type Selection,
+  type Setting,
+  type Split,
+  settingsGrid,
+  splitsOf,
+} from "./_auto-splits.js";
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -160,8 +171,7 @@ function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, 
   const sums = { auto: 0, highs: 0, best: 0, autoFastest: 0, highsFastest: 0, n: 0 };
   const chosenCount = new Map<string, number>();
   for (const split of splits) {
-    const { setting } = chooseByLeaveOneOut(split.history, grid, selection);
-    const o = judge(split.heldBack, split.history, setting);
+    const { setting, outcome: o } = evaluateSplit(split, grid, selection);
     const fastest = verdict(o.autoFastest - o.highsFastest);
     const total = verdict(o.highs - o.auto);
     tally.fastest[fastest]++;

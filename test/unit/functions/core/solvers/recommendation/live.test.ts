@@ -9,8 +9,9 @@ import type { Observation } from "../../../../../../functions/core/solvers/recom
 import { recommend } from "../../../../../../functions/core/solvers/recommendation/recommender.js";
 import { SolverRecommendations } from "../../../../../../functions/core/solvers/recommendation/service.js";
 import { structureCountsOf } from "../../../../../../functions/core/solvers/recommendation/structure.js";
+import type { SolverName } from "../../../../../../functions/core/solvers/types.js";
 
-const AVAILABLE = new Set(["highs", "cbc", "scip"]);
+const AVAILABLE = new Set<SolverName>(["highs", "cbc", "scip"]);
 
 /**
  * A MILP with set-partitioning rows (each group of binaries picks one) and big-M rows (y ≤ 10^7·x): its

@@ -10,6 +10,7 @@ import type {
   ExecutionStreamEvent,
   ExecutionView,
   FireAccepted,
+  Problem,
   ProblemPreview,
   Recommendation,
   RecommendationQuery,
@@ -148,6 +149,11 @@ export class IncumbentClient {
   /** What solver_name `auto` would run for a problem of these stats: the ranking and its evidence (issue 29). */
   recommendation(query: RecommendationQuery, signal?: AbortSignal): Promise<Recommendation> {
     return unwrap(this.api.GET("/api/v2/solvers/recommendation", { params: { query }, signal }));
+  }
+
+  /** What solver_name `auto` would run for this problem itself (its coefficient ranges too): the same ranking, nothing solved or charged. */
+  recommendationFor(problem: Problem, signal?: AbortSignal): Promise<Recommendation> {
+    return unwrap(this.api.POST("/api/v2/solvers/recommendation", { body: { problem }, signal }));
   }
 
   /** Queue a comparison: 202 with the table shaped, every row pending. */

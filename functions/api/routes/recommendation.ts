@@ -1,11 +1,23 @@
 import type { Hono } from "hono";
 import { AppError } from "../../core/errors.js";
-import { RecommendationQuerySchema, RecommendationSchema } from "../../core/solvers/recommendation/schemas.js";
+import { assertWithinCaps, modelCaps } from "../../core/limits/model-caps.js";
+import { problemStats } from "../../core/problem/schema.js";
+import type { Recommendation } from "../../core/solvers/recommendation/recommender.js";
+import { describeProblem } from "../../core/solvers/recommendation/live.js";
+import { RecommendationBodySchema, RecommendationQuerySchema, RecommendationSchema } from "../../core/solvers/recommendation/schemas.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 
-/** GET /api/v2/solvers/recommendation: what `auto` would run for a problem of these stats, and why (issue 29). */
-export function registerRecommendationRoute(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "recommendations">): void {
+const DESCRIPTION =
+  "The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.";
+
+function answer(r: Recommendation | null, cls: string) {
+  if (!r) throw new AppError("no_solver_can_run_this_model", `No available solver can run a ${cls} problem.`, { reasons: { auto: "not_available" } });
+  return { solver: r.solver, reason: r.reason, basis: r.basis, evidence: r.evidence, ranking: r.ranking };
+}
+
+/** GET and POST /api/v2/solvers/recommendation: what `auto` would run for a problem of these stats, or for this problem, and why (issue 29). */
+export function registerRecommendationRoute(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "recommendations" | "config">): void {
   route(
     app,
     {
@@ -13,8 +25,7 @@ export function registerRecommendationRoute(app: Hono<ApiEnv>, deps: Pick<ApiDep
       path: "/api/v2/solvers/recommendation",
       operationId: "solverRecommendation",
       summary: "Which solver `auto` would pick for a problem, with expected times and the evidence",
-      description:
-        "Give the problem's stats (as an import preview or a solve reports them). The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.",
+      description: `Give the problem's stats (as an import preview or a solve reports them); POST the problem itself for the choice \`auto\` would make on it (its coefficient ranges too). ${DESCRIPTION}`,
       tag: "Solve",
       access: "user",
       role: "viewer",
@@ -32,8 +43,34 @@ export function registerRecommendationRoute(app: Hono<ApiEnv>, deps: Pick<ApiDep
         nonzero_count: q.nonzeros ?? null,
         integer_count: q.integer_variables ?? null,
       });
-      if (!r) throw new AppError("no_solver_can_run_this_model", `No available solver can run a ${q.class} problem.`, { reasons: { auto: "not_available" } });
-      return c.json({ solver: r.solver, reason: r.reason, basis: r.basis, evidence: r.evidence, ranking: r.ranking });
+      return c.json(answer(r, q.class));
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v2/solvers/recommendation",
+      operationId: "solverRecommendationForProblem",
+      summary: "Which solver `auto` would pick for this problem, with expected times and the evidence",
+      description: `Send the problem as a solve's \`problem\`: the answer is the choice \`auto\` would make solving it now, judged by the same features (sizes, integer share, coefficient ranges). Nothing is solved, stored or charged; the body is held to MAX_REQUEST_BODY_MB and the instance's size caps, and counted as a solve request. ${DESCRIPTION}`,
+      tag: "Solve",
+      access: "user",
+      role: "viewer",
+      // Like the solve routes: a problem as large as a solve's is parsed and read here.
+      rateClass: "solve",
+      errors: ["no_solver_can_run_this_model", "variable_limit_exceeded", "model_size_limit_exceeded"],
+      body: RecommendationBodySchema,
+      responses: { 200: { description: "The solver auto would pick for this problem, why, and every candidate ranked.", schema: RecommendationSchema } },
+    },
+    async (c, input) => {
+      const { problem } = input.body;
+      const stats = problemStats(problem);
+      assertWithinCaps(modelCaps(deps.config), stats);
+      const { sizes, numerics } = describeProblem(problem, stats);
+      const r = await deps.recommendations.recommend(input.principal.orgId, sizes, { numerics });
+      return c.json(answer(r, stats.problem_class));
     },
   );
 }

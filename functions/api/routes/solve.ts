@@ -18,7 +18,7 @@ const SolverAvailableSchema = InventoryEntrySchema.extend({
 
 export function registerSolveRoutes(
   app: Hono<ApiEnv>,
-  deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config" | "apiSolver" | "recommendations">,
+  deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config" | "apiSolver" | "recommendations" | "modelWork">,
 ): void {
   registerRecommendationRoute(app, deps);
 

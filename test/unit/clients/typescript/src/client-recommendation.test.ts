@@ -34,4 +34,20 @@ describe("the client's recommendationFor", () => {
     expect(await client.recommendationFor(PROBLEM)).toEqual(ANSWER);
     expect(seen).toEqual([{ method: "POST", path: "/api/v2/solvers/recommendation", body: { problem: PROBLEM }, auth: "Bearer inc_key_test" }]);
   });
+
+  it("sends a file as multipart to /api/v2/solvers/recommendation/import", async () => {
+    const seen: { method: string; path: string; file: string; name: string; format: unknown }[] = [];
+    const client = new IncumbentClient({
+      baseUrl: "http://service.test",
+      credential: "inc_key_test",
+      fetch: async (request) => {
+        const form = await request.formData();
+        const file = form.get("file") as File;
+        seen.push({ method: request.method, path: new URL(request.url).pathname, file: await file.text(), name: file.name, format: form.get("format") });
+        return new Response(JSON.stringify(ANSWER), { status: 200, headers: { "content-type": "application/json" } });
+      },
+    });
+    expect(await client.recommendationForFile({ content: "NAME t\nENDATA\n", filename: "t.mps", format: "mps" })).toEqual(ANSWER);
+    expect(seen).toEqual([{ method: "POST", path: "/api/v2/solvers/recommendation/import", file: "NAME t\nENDATA\n", name: "t.mps", format: "mps" }]);
+  });
 });

@@ -6,7 +6,9 @@ import { recommend } from "../../../../../functions/core/solvers/recommendation/
 import type { Problem } from "../../../../../functions/core/problem/schema.js";
 import { RecommendationSchema } from "../../../../../functions/core/solvers/recommendation/schemas.js";
 import { SolverRecommendations } from "../../../../../functions/core/solvers/recommendation/service.js";
+import { gzipSync } from "node:zlib";
 import { as, fakeApp } from "../../../../support/fake-api.js";
+import { instanceBytes, readInstance } from "../../../../support/manifest.js";
 
 const past = (id: string, rows: number): Observation => ({
   id,
@@ -137,5 +139,50 @@ describe("POST /api/v2/solvers/recommendation: the same ranking for a problem it
     const capped = await app(history, undefined, { INSTANCE_MAX_VARIABLES: "10" }).app.request("/api/v2/solvers/recommendation", post({ problem }));
     expect(capped.status).toBe(403);
     expect(await capped.json()).toMatchObject({ error: "variable_limit_exceeded", limit: 10 });
+  });
+});
+
+describe("POST /api/v2/solvers/recommendation/import: the same ranking for a problem file", () => {
+  it("reads the file as the import preview does and answers what POST with its problem answers", async () => {
+    const bytes = instanceBytes("afiro.mps");
+    // Previewed as the bytes on disk; sent below gzip-compressed, as a user's afiro.mps.gz.
+    const previewed = await fakeApp().app.request(
+      "/api/v2/solve/import/preview",
+      as("viewer", { method: "POST", headers: { "content-type": "text/plain" }, body: bytes }),
+    );
+    const problem = ((await previewed.json()) as { problem: Problem }).problem;
+    const like = featuresOfProblem(problem);
+    const history: Observation[] = ["cmp_1", "cmp_2", "cmp_3"].map((id, i) => ({
+      id,
+      source: "organization",
+      features: like,
+      runs: [
+        { solver: "highs", seconds: 2 + i, solved: true, time_limit_seconds: 60 },
+        { solver: "cbc", seconds: 0.2, solved: true, time_limit_seconds: 60 },
+      ],
+    }));
+    const w = app(history);
+    const byProblem = RecommendationSchema.parse(await (await w.app.request("/api/v2/solvers/recommendation", post({ problem }))).json());
+    const form = new FormData();
+    form.set("file", new Blob([gzipSync(readInstance("afiro.mps"))]), "afiro.mps.gz");
+    const byFile = await w.app.request("/api/v2/solvers/recommendation/import", as("viewer", { method: "POST", body: form }));
+    expect(byFile.status, await byFile.clone().text()).toBe(200);
+    expect(RecommendationSchema.parse(await byFile.json())).toEqual(byProblem);
+    expect(byProblem.evidence.similar_problems).toEqual(["cmp_1", "cmp_2", "cmp_3"]);
+  });
+
+  it("refuses an empty file and one that does not read", async () => {
+    const w = app([]);
+    const empty = await w.app.request(
+      "/api/v2/solvers/recommendation/import",
+      as("viewer", { method: "POST", headers: { "content-type": "text/plain" }, body: " " }),
+    );
+    expect(empty.status).toBe(422);
+    const garbled = await w.app.request(
+      "/api/v2/solvers/recommendation/import?format=mps",
+      as("viewer", { method: "POST", headers: { "content-type": "text/plain" }, body: "ROWS\n N obj\nCOLUMNS\n x obj nonsense\n" }),
+    );
+    expect(garbled.status).toBe(422);
+    expect(((await garbled.json()) as { error: string }).error).toBe("invalid_problem_file");
   });
 });

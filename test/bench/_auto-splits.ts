@@ -5,7 +5,6 @@
  * is chosen by leave-one-out inside the history half alone, never by the held-back half; then `auto`
  * with those parameters chooses for each held-back instance, against always-HiGHS and the best in hindsight.
  */
-import type { ProblemFeatures } from "../../functions/core/solvers/recommendation/features.js";
 import { countedSeconds, type Observation } from "../../functions/core/solvers/recommendation/observations.js";
 import { recommend, type Tuning } from "../../functions/core/solvers/recommendation/recommender.js";
 
@@ -15,9 +14,9 @@ export interface Split {
   heldBack: Observation[];
 }
 
-/** A parameter setting the nested leave-one-out may choose, with whether the structure shares are used. */
+/** A parameter setting the nested leave-one-out may choose, with whether the structure shares are used (the recommender's `tuning.structure`). */
 export interface Setting {
-  tuning: Required<Tuning>;
+  tuning: Required<Omit<Tuning, "structure">>;
   structure: boolean;
 }
 
@@ -50,16 +49,6 @@ export function settingsGrid(): Setting[] {
   return grid;
 }
 
-const withoutStructure = (f: ProblemFeatures): ProblemFeatures => ({
-  ...f,
-  set_share: null,
-  knapsack_share: null,
-  variable_bound_share: null,
-  equality_share: null,
-});
-
-const view = (o: Observation, s: Setting): Observation => (s.structure ? o : { ...o, features: withoutStructure(o.features) });
-
 export const secondsOf = (o: Observation, solver: string): number | null => {
   const run = o.runs.find((r) => r.solver === solver);
   return run ? countedSeconds(run) : null;
@@ -79,14 +68,15 @@ export interface Outcome {
 /** `auto` with `setting` on each of `tests`, judged by `pool` (minus the test itself: leave-one-out when they overlap). */
 export function judge(tests: readonly Observation[], pool: readonly Observation[], setting: Setting): Outcome {
   const out: Outcome = { n: 0, autoFastest: 0, highsFastest: 0, auto: 0, highs: 0, best: 0, picks: [] };
-  const seen = pool.map((o) => ({ ...view(o, setting), source: "organization" as const }));
+  const seen = pool.map((o) => ({ ...o, source: "organization" as const }));
   for (const o of tests) {
+    // The recommender itself leaves the structure shares out when the setting does not use them, as the service's does.
     const r = recommend({
-      features: view(o, setting).features,
+      features: o.features,
       available: new Set(o.runs.map((x) => x.solver)),
       organization: seen.filter((x) => x.id !== o.id),
       public: [],
-      tuning: setting.tuning,
+      tuning: { ...setting.tuning, structure: setting.structure },
     });
     if (!r) continue;
     const best = bestOf(o);
@@ -133,6 +123,16 @@ export function chooseByLeaveOneOut(
     if (j.outcome.auto <= best.outcome.auto + sd * Math.sqrt(diffs.length) + 1e-9) return j;
   }
   return best;
+}
+
+/**
+ * One split, nested: the setting is chosen on the history alone (leave-one-out inside it), then `auto` with
+ * it chooses for each held-back instance from the history alone. The held-back half is read only for the
+ * times of the choices made, never to make them.
+ */
+export function evaluateSplit(split: Split, grid: readonly Setting[], selection: Selection): { setting: Setting; outcome: Outcome } {
+  const { setting } = chooseByLeaveOneOut(split.history, grid, selection);
+  return { setting, outcome: judge(split.heldBack, split.history, setting) };
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same splits. */

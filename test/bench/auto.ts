@@ -29,7 +29,16 @@ import { type Problem, problemStats } from "../../functions/core/problem/schema.
 import { featuresOf, sizesOfStats } from "../../functions/core/solvers/recommendation/features.js";
 import type { Observation } from "../../functions/core/solvers/recommendation/observations.js";
 import type { PublicBenchmark } from "../../functions/core/solvers/recommendation/public-benchmark.js";
-import { CONFIDENCE, DISTANCE_WEIGHTED, K_NEAREST, MAX_DISTANCE, PRIOR, SCALE, SHRINKAGE } from "../../functions/core/solvers/recommendation/recommender.js";
+import {
+  CONFIDENCE,
+  DISTANCE_WEIGHTED,
+  K_NEAREST,
+  MAX_DISTANCE,
+  PRIOR,
+  SCALE,
+  SHRINKAGE,
+  STRUCTURE,
+} from "../../functions/core/solvers/recommendation/recommender.js";
 import { structureCountsOf, structureShares } from "../../functions/core/solvers/recommendation/structure.js";
 import { expressibilityGap } from "../../functions/core/solvers/registry.js";
 import type { SolverName } from "../../functions/core/solvers/types.js";
@@ -37,7 +46,18 @@ import { createSolverToolkit } from "../../solver-container/src/solver-toolkit.j
 import { REPO_ROOT } from "../support/machine.js";
 import { instanceSetDir, objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
 import { table } from "./_stats.js";
-import { chooseByLeaveOneOut, describeSetting, judge, type Outcome, type Selection, type Setting, type Split, settingsGrid, splitsOf } from "./_auto-splits.js";
+import {
+  chooseByLeaveOneOut,
+  describeSetting,
+  evaluateSplit,
+  judge,
+  type Outcome,
+  type Selection,
+  type Setting,
+  type Split,
+  settingsGrid,
+  splitsOf,
+} from "./_auto-splits.js";
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -151,8 +171,7 @@ function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, 
   const sums = { auto: 0, highs: 0, best: 0, autoFastest: 0, highsFastest: 0, n: 0 };
   const chosenCount = new Map<string, number>();
   for (const split of splits) {
-    const { setting } = chooseByLeaveOneOut(split.history, grid, selection);
-    const o = judge(split.heldBack, split.history, setting);
+    const { setting, outcome: o } = evaluateSplit(split, grid, selection);
     const fastest = verdict(o.autoFastest - o.highsFastest);
     const total = verdict(o.highs - o.auto);
     tally.fastest[fastest]++;
@@ -221,8 +240,7 @@ function serviceSetting(all: Observation[], grid: Setting[]): void {
       scale: SCALE,
       prior: PRIOR,
     },
-    // The service's `auto` is handed the stats of the problem it solves, not its rows: no structure shares on that side.
-    structure: false,
+    structure: STRUCTURE,
   };
   const now = judge(all, all, shipped);
   const line = (o: Outcome) =>

@@ -48,8 +48,12 @@ describe("answers from zero: small plain solves answered by the API", () => {
     const res = await stack.api.post("/api/v2/solve", { problem: SMALL_MILP, solver_name: "auto" });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ status: "optimal", objective_value: 10.5, solution: { x: 0.5, y: 5 }, solver_name: "jaos" });
+    // `auto` chose another solver (no comparisons: the default rule); no warm worker, so jaos answered, and says so.
+    expect(res.body.auto_choice).toMatchObject({ solver: "jaos" });
+    expect(res.body.auto_choice.reason).toMatch(/^No solver worker was warm/);
     const view = (await stack.api.get(`/api/v2/models/executions/${res.body.execution_id}`)).body;
     expect(view).toMatchObject({ status: "completed", solved_by: "api", solver_name: "jaos", solver_requested: "auto" });
+    expect(view.auto_choice).toEqual(res.body.auto_choice);
     expect(await queued()).toBe(before);
   });
 
@@ -80,6 +84,10 @@ describe("answers from zero: small plain solves answered by the API", () => {
     expect(res.body).toMatchObject({ status: "optimal", objective_value: 10.5, solver_name: "jaos" });
     expect((await stack.api.get(`/api/v2/models/executions/${res.body.execution_id}`)).body.solved_by).toBe("api");
     expect(await queued()).toBe(before + 1); // its message waits for a worker, which will find it done
+    // `auto` choosing another solver (HiGHS, by the default rule here) waits for the live fleet: not taken over.
+    const left = await stack.api.post("/api/v2/solve", { problem: SMALL_MILP, solver_name: "auto" });
+    expect(left.status).toBe(503);
+    expect((await stack.api.get(`/api/v2/models/executions/${left.body.execution_id}`)).body).toMatchObject({ status: "queued", solved_by: null });
     await stack.services.workerHeartbeats.stopped("busy-worker", { solvers: [], startedAtMs: now, nowMs: Date.now() });
 
     // An engine stopped by the API's budget (not the user's limit): the execution is queued again, no lease.

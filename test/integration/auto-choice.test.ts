@@ -41,11 +41,23 @@ describe.runIf(ready)("auto that learns from the organization's comparisons", ()
       /^((HiGHS|GLPK) was fastest on \d of the 3 most similar models you compared|Kept HiGHS, the default for LP, for lack of clear evidence: on the 3 most similar models you compared) \(LP, /,
     );
 
+    // The problem itself, and its file read by the model thread: the ranking `auto` acts on when solving it.
+    const byProblem = await stack.api.post("/api/v2/solvers/recommendation", { problem });
+    expect(byProblem.status, byProblem.text).toBe(200);
+    const byFile = await stack.api.post("/api/v2/solvers/recommendation/import", { content: readInstance("afiro.mps"), filename: "afiro.mps" });
+    expect(byFile.status, byFile.text).toBe(200);
+    expect(byFile.body).toEqual(byProblem.body);
+
     const solved = await stack.api.post("/api/v2/solve/async", { problem, solver_name: "auto" });
     expect(solved.status, solved.text).toBe(202);
     const done = await pollUntil(stack.api, `/api/v2/models/executions/${solved.body.execution_id}`, isFinal, { timeoutMs: 120_000 });
-    expect(done.auto_choice).toMatchObject({ solver: rec.body.solver, basis: "organization", reason: rec.body.reason });
-    expect(done.solver_name).toBe(rec.body.solver);
+    expect(done.auto_choice).toEqual({
+      solver: byProblem.body.solver,
+      basis: "organization",
+      reason: byProblem.body.reason,
+      evidence: byProblem.body.evidence,
+    });
+    expect(done.solver_name).toBe(byProblem.body.solver);
     expect(done.result.auto_choice).toEqual(done.auto_choice);
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload } from "../../functions/core/blob/blob-store.js";
 import { modelNamesOf, type StoredModelNames } from "../../functions/core/jmodel/names.js";
+import type { Problem } from "../../functions/core/problem/schema.js";
+import { structureCountsOf } from "../../functions/core/solvers/recommendation/structure.js";
 import { machineHas } from "../support/machine.js";
 import { SUPPLY_JMODEL, SUPPLY_SHORT_DATA } from "../support/models.js";
 import { isFinal, pollUntil } from "../support/poll.js";
@@ -129,6 +131,13 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
   it("a JModel project's comparison and every matrix row (compiled by the API or by its worker) name their rows' subsets by family and index", async () => {
     const project = await stack.api.post("/api/v2/projects", { name: "supply", jmodel_source: SUPPLY_JMODEL, default_data: SUPPLY_SHORT_DATA });
     expect(project.status, project.text).toBe(201);
+    // Every comparison keeps its structure counts (what `auto` learns by), whether the model thread built its
+    // problem at launch (a single comparison, a matrix's first row, stored then) or its worker compiled it.
+    const structureKept = async (id: string) => {
+      const record = (await stack.services.comparisonStore.get(stack.bootstrap.organizationId, id))!;
+      const problem = await loadPayload<Problem>(stack.services.blobs, record.problem!);
+      expect(record.structure_counts, `comparison ${id}`).toEqual(structureCountsOf(problem));
+    };
     const namesOfExecution = async (id: string) => {
       const record = await stack.services.executionStore.get(stack.bootstrap.organizationId, id);
       expect(record?.model_names, `execution ${id} keeps the names`).toBeDefined();
@@ -142,6 +151,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     });
     expect(compared.status, compared.text).toBeLessThan(300);
     const done = await pollUntil(stack.api, `/api/v2/solvers/compare/${compared.body.id}`, isFinal, { timeoutMs: 60_000 });
+    await structureKept(compared.body.id);
     for (const row of done.results) {
       expect(row, row.solver_name).toMatchObject({ solver_status: "infeasible" });
       const families = row.infeasibility.constraints.map((c: { family: string; index: string[] }) => `${c.family}${JSON.stringify(c.index)}`).sort();
@@ -171,6 +181,7 @@ describe.runIf(machineHas("python_solvers"))("explaining an infeasible execution
     });
     expect(matrix.status, matrix.text).toBeLessThan(300);
     const batch = await pollUntil(stack.api, `/api/v2/solvers/compare/batches/${matrix.body.batch_id}`, isFinal, { timeoutMs: 60_000 });
+    for (const row of batch.rows) await structureKept(row.comparison_id);
     const [first, second] = batch.rows.map((r: { results: Record<string, any>[] }) => r.results[0]!);
     expect([first.solver_status, second.solver_status]).toEqual(["optimal", "infeasible"]);
     expect((await namesOfExecution(first.execution_id)).variables.get("make[west]")).toEqual({ family: "make", index: ["west"] });

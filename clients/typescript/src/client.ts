@@ -10,6 +10,7 @@ import type {
   ExecutionStreamEvent,
   ExecutionView,
   FireAccepted,
+  Problem,
   ProblemPreview,
   Recommendation,
   RecommendationQuery,
@@ -150,6 +151,11 @@ export class IncumbentClient {
     return unwrap(this.api.GET("/api/v2/solvers/recommendation", { params: { query }, signal }));
   }
 
+  /** What solver_name `auto` would run for this problem itself (its coefficient ranges too): the same ranking, nothing solved or charged. */
+  recommendationFor(problem: Problem, signal?: AbortSignal): Promise<Recommendation> {
+    return unwrap(this.api.POST("/api/v2/solvers/recommendation", { body: { problem }, signal }));
+  }
+
   /** Queue a comparison: 202 with the table shaped, every row pending. */
   compare(request: CompareRequest): Promise<ComparisonDetail> {
     return unwrap(this.api.POST("/api/v2/solvers/compare", { body: request }));
@@ -188,13 +194,19 @@ export class IncumbentClient {
    * go as they are: the service reads gzip itself and caps what it decompresses.
    */
   previewFile(file: ProblemFile): Promise<ProblemPreview> {
-    const form = new FormData();
-    const blob = file.content instanceof Blob ? file.content : new Blob([file.content] as ConstructorParameters<typeof Blob>[0]);
-    form.append("file", blob, file.filename ?? "problem");
-    if (file.format) form.append("format", file.format);
     return unwrap(
       this.api.POST("/api/v2/solve/import/preview", {
-        body: form as never,
+        body: fileForm(file) as never,
+        bodySerializer: (body: unknown) => body as FormData,
+      }),
+    );
+  }
+
+  /** What solver_name `auto` would run for the problem in a file (POST /solvers/recommendation/import, multipart, as previewFile sends it). */
+  recommendationForFile(file: ProblemFile): Promise<Recommendation> {
+    return unwrap(
+      this.api.POST("/api/v2/solvers/recommendation/import", {
+        body: fileForm(file) as never,
         bodySerializer: (body: unknown) => body as FormData,
       }),
     );
@@ -229,6 +241,15 @@ export class IncumbentClient {
       await abortablePause(Math.min(options.intervalMs ?? 1000, Math.max(0, deadline - Date.now())), options.signal);
     }
   }
+}
+
+/** A problem file as multipart: its bytes as they are (the service reads gzip itself), its name and format. */
+function fileForm(file: ProblemFile): FormData {
+  const form = new FormData();
+  const blob = file.content instanceof Blob ? file.content : new Blob([file.content] as ConstructorParameters<typeof Blob>[0]);
+  form.append("file", blob, file.filename ?? "problem");
+  if (file.format) form.append("format", file.format);
+  return form;
 }
 
 /** The recommendation's query from the stats an import preview (or a solve) reports: integer and binary columns count together. */

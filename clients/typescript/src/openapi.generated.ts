@@ -436,11 +436,35 @@ export interface paths {
         };
         /**
          * Which solver `auto` would pick for a problem, with expected times and the evidence
-         * @description Give the problem's stats (as an import preview or a solve reports them). The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.
+         * @description Give the problem's stats (as an import preview or a solve reports them); POST the problem itself for the choice `auto` would make on it (its coefficient ranges too). The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.
          */
         get: operations["solverRecommendation"];
         put?: never;
-        post?: never;
+        /**
+         * Which solver `auto` would pick for this problem, with expected times and the evidence
+         * @description Send the problem as a solve's `problem`: the answer is the choice `auto` would make solving it now, judged by the same features (sizes, integer share, coefficient ranges). Nothing is solved, stored or charged; the body is held to MAX_REQUEST_BODY_MB and the instance's size caps, and counted as a solve request. The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.
+         */
+        post: operations["solverRecommendationForProblem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/solvers/recommendation/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which solver `auto` would pick for a problem file, with expected times and the evidence
+         * @description The file as POST /api/v2/solve/import/preview takes it (multipart `file`, the body itself with `?format=` and `?filename=`, or JSON `{content, format, filename}`), read within the same limits; the answer is what POST /api/v2/solvers/recommendation answers for the problem it holds. Nothing is stored or charged. The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.
+         */
+        post: operations["solverRecommendationForFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2023,6 +2047,21 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["NoSolverCanRunThisModel"];
             };
         };
+        /** @description validation_error: The request fails validation. no_solver_can_run_this_model: No named solver can express the model; reasons names each one's reason. invalid_problem_file: The problem file cannot be read; line says where reading stopped. */
+        ValidationErrorOrNoSolverCanRunThisModelOrInvalidProblemFile: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["NoSolverCanRunThisModel"] | components["schemas"]["InvalidProblemFile"];
+            };
+        };
         /** @description validation_error: The request fails validation. no_solver_can_run_this_model: No named solver can express the model; reasons names each one's reason. model_cannot_be_compared: The stored model is not a solvable problem. */
         ValidationErrorOrNoSolverCanRunThisModelOrModelCannotBeCompared: {
             headers: {
@@ -3350,6 +3389,211 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ValidationErrorOrNoSolverCanRunThisModel"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    solverRecommendationForProblem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    problem: {
+                        /** @default problem */
+                        name?: string;
+                        /**
+                         * @default minimize
+                         * @enum {string}
+                         */
+                        sense?: "minimize" | "maximize";
+                        variables: {
+                            name: string;
+                            /**
+                             * @description lower bound; null = -infinity
+                             * @default 0
+                             */
+                            lb?: number | null;
+                            /**
+                             * @description upper bound; null = +infinity
+                             * @default null
+                             */
+                            ub?: number | null;
+                            /**
+                             * @default continuous
+                             * @enum {string}
+                             */
+                            type?: "continuous" | "integer" | "binary";
+                        }[];
+                        /**
+                         * @default {
+                         *       "constant": 0,
+                         *       "terms": []
+                         *     }
+                         */
+                        objective?: {
+                            /** @default 0 */
+                            constant?: number;
+                            /** @default [] */
+                            terms?: {
+                                var: string;
+                                coef: number;
+                            }[];
+                            /** @description coef·var1·var2 for each entry */
+                            quadratic?: {
+                                var1: string;
+                                var2: string;
+                                coef: number;
+                            }[];
+                        };
+                        /** @default [] */
+                        constraints?: {
+                            name: string;
+                            terms: {
+                                var: string;
+                                coef: number;
+                            }[];
+                            /**
+                             * @description null = -infinity
+                             * @default null
+                             */
+                            lb?: number | null;
+                            /**
+                             * @description null = +infinity
+                             * @default null
+                             */
+                            ub?: number | null;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The solver auto would pick for this problem, why, and every candidate ranked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                        /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                        reason: string;
+                        /**
+                         * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                         * @enum {string}
+                         */
+                        basis: "organization" | "public" | "default_rule";
+                        evidence: {
+                            /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                            comparisons: number;
+                            /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                            similar_problems: string[];
+                        };
+                        /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
+                        ranking: {
+                            /** @enum {string} */
+                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than 3 */
+                            expected_seconds: number | null;
+                            /** @description on how many of the similar problems it was fastest */
+                            fastest_on: number;
+                            /** @description how many of the similar problems it ran on */
+                            runs: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["VariableLimitExceededOrModelSizeLimitExceeded"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationErrorOrNoSolverCanRunThisModel"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    solverRecommendationForFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description the problem file, plain or gzip-compressed */
+        requestBody: {
+            content: {
+                "multipart/form-data": unknown;
+                "application/json": unknown;
+                "text/plain": unknown;
+                "application/gzip": unknown;
+                "application/x-gzip": unknown;
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description The solver auto would pick for the file's problem, why, and every candidate ranked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                        /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+                        reason: string;
+                        /**
+                         * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+                         * @enum {string}
+                         */
+                        basis: "organization" | "public" | "default_rule";
+                        evidence: {
+                            /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                            comparisons: number;
+                            /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                            similar_problems: string[];
+                        };
+                        /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
+                        ranking: {
+                            /** @enum {string} */
+                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than 3 */
+                            expected_seconds: number | null;
+                            /** @description on how many of the similar problems it was fastest */
+                            fastest_on: number;
+                            /** @description how many of the similar problems it ran on */
+                            runs: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrMalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["VariableLimitExceededOrModelSizeLimitExceeded"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationErrorOrNoSolverCanRunThisModelOrInvalidProblemFile"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

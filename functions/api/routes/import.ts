@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { badRequest, invalid, ValidationError } from "../../core/errors.js";
+import { badRequest, type ErrorName, invalid, ValidationError } from "../../core/errors.js";
 import { capRefusal, isModelCapExceeded, modelCaps } from "../../core/limits/model-caps.js";
 import { ACCEPTED_COMPRESSIONS, type Compression, modelTextLimitBytes, readModelText } from "../../core/problem/compressed.js";
 import { NumericsSchema } from "../../core/problem/numerics.js";
@@ -25,9 +25,24 @@ const PreviewSchema = z.object({
 });
 
 /** Bodies that are the file itself: its text, or its bytes (compressed or not). */
-const RAW_FILE_TYPES = ["text/plain", "application/gzip", "application/x-gzip", "application/octet-stream"];
+export const RAW_FILE_TYPES = ["text/plain", "application/gzip", "application/x-gzip", "application/octet-stream"];
 
-interface Upload {
+/** What reading an uploaded problem file can answer, and the body it takes: the preview's, and every route that takes a file as it does. */
+export const FILE_UPLOAD_ERRORS = [
+  "invalid_problem_file",
+  "validation_error",
+  "malformed_json",
+  "bad_request",
+  "payload_too_large",
+  "variable_limit_exceeded",
+  "model_size_limit_exceeded",
+] as const satisfies ErrorName[];
+export const FILE_UPLOAD_BODY = {
+  contentTypes: ["multipart/form-data", "application/json", ...RAW_FILE_TYPES],
+  description: "the problem file, plain or gzip-compressed",
+};
+
+export interface Upload {
   text: string;
   format: "mps" | "lp" | "auto";
   filename: string | undefined;
@@ -39,7 +54,7 @@ interface Upload {
  * A file (multipart or raw) may be gzip-compressed: it is streamed through decompression, and the
  * request body cap holds for the decompressed text too (core/problem/compressed.ts).
  */
-async function readUpload(c: Parameters<Parameters<typeof route>[2]>[0]): Promise<Upload> {
+export async function readUpload(c: Parameters<Parameters<typeof route>[2]>[0]): Promise<Upload> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   const limit = modelTextLimitBytes(c.get("deps").config.maxRequestBodyMb);
   const readFile = (source: Blob | ReadableStream<Uint8Array>) => readModelText(source, { maxBytes: limit.bytes, limitDescription: limit.describe });
@@ -80,16 +95,8 @@ export function registerImportRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "con
       access: "user",
       role: "viewer",
       rateClass: "organization",
-      errors: [
-        "invalid_problem_file",
-        "validation_error",
-        "malformed_json",
-        "bad_request",
-        "payload_too_large",
-        "variable_limit_exceeded",
-        "model_size_limit_exceeded",
-      ],
-      rawBody: { contentTypes: ["multipart/form-data", "application/json", ...RAW_FILE_TYPES], description: "the problem file, plain or gzip-compressed" },
+      errors: FILE_UPLOAD_ERRORS,
+      rawBody: FILE_UPLOAD_BODY,
       responses: {
         200: { description: "The parsed problem and its stats.", schema: PreviewSchema },
       },

@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../core/errors.js";
 import { AsyncSolveResponseSchema, ExecutionViewSchema, SolveRequestSchema, SolveResponseSchema } from "../../core/executions/schemas.js";
-import { ApiSolver } from "../../core/executions/api-solve.js";
+import { ApiSolver, mayTakeOver } from "../../core/executions/api-solve.js";
 import { type ExecutionOutcome, type ExecutionRecord, executionView } from "../../core/executions/store.js";
 import { InventoryEntrySchema } from "../../core/solvers/inventory.js";
 import { SOLVERS } from "../../core/solvers/registry.js";
@@ -18,7 +18,7 @@ const SolverAvailableSchema = InventoryEntrySchema.extend({
 
 export function registerSolveRoutes(
   app: Hono<ApiEnv>,
-  deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config" | "apiSolver" | "recommendations">,
+  deps: Pick<ApiDeps, "executions" | "inventory" | "clock" | "config" | "apiSolver" | "recommendations" | "modelWork">,
 ): void {
   registerRecommendationRoute(app, deps);
 
@@ -90,7 +90,8 @@ export function registerSolveRoutes(
         if (final === "released") await deps.executions.queue(record);
       } else {
         record = await deps.executions.launch(principal, input.body, { origin, notify: false });
-        if (plan.here) {
+        // A live fleet: the API takes over only jaos's work (a named jaos, or an `auto` that chose it).
+        if (plan.here && mayTakeOver(record)) {
           final = await deps.executions.waitForFinal(principal.orgId, record.id, Math.min(deps.config.apiSolveTakeoverSeconds * 1000, deadline - Date.now()));
           final ??= await deps.apiSolver.takeOver(record, owner, deadline);
         }

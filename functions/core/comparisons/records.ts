@@ -24,7 +24,7 @@ export interface NewComparison {
     | (Pick<ProblemStats, "problem_class" | "variable_count" | "constraint_count"> &
         Partial<Pick<ProblemStats, "nonzero_count" | "integer_count" | "binary_count">>)
     | null;
-  /** The rows by kind, where the problem is in hand (not for a problem built off the event loop). */
+  /** The rows by kind (counted where the problem was built: in hand, or by the model thread). */
   structure?: StructureCounts | null;
   solverNames: string[];
   rows: Row[];

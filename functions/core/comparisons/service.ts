@@ -5,8 +5,7 @@ import { blobKeys } from "../blob/keys.js";
 import { storeModelNames } from "../blob/model-names.js";
 import { checkJModel, isJModelError, type JModelProblem } from "../jmodel/index.js";
 import type { ResolvedModel } from "../projects/service.js";
-import { isSerializedProblem, numericsOfAny } from "../problem/serialized.js";
-import { structureCountsOf } from "../solvers/recommendation/structure.js";
+import { numericsOfAny, structureCountsOfAny } from "../problem/serialized.js";
 import type { Problem } from "../problem/schema.js";
 import type { SerializedProblem } from "../problem/serialized.js";
 import type { CompareRequest, ComparisonDetail } from "./schemas.js";
@@ -91,7 +90,7 @@ export class ComparisonService {
       creditsEach: admitted.creditsEach,
       priority: request.priority,
       numerics: numericsOfAny(problem),
-      structure: isSerializedProblem(problem) ? null : structureCountsOf(problem),
+      structure: structureCountsOfAny(problem),
       nowMs: this.deps.clock.now(),
     });
     if (names)

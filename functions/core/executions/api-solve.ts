@@ -18,6 +18,9 @@ import type { Clock } from "../clock.js";
 import type { SolveResponse } from "./schemas.js";
 import type { ExecutionOutcome, ExecutionRecord, ExecutionStore } from "./store.js";
 import { blobKeys } from "../blob/keys.js";
+import type { AutoChoice } from "../solvers/recommendation/schemas.js";
+import { solverShortName } from "../solvers/recommendation/recommender.js";
+import type { SolverName } from "../solvers/types.js";
 
 /**
  * Answers from zero: a plain solve small enough (at most `apiSolveMaxNonzeros` constraint nonzeros, no
@@ -28,6 +31,12 @@ import { blobKeys } from "../blob/keys.js";
  *    API's lease and never queued, so it wakes no task, and solved at once;
  *  - workers are live but none took it within `apiSolveTakeoverSeconds`: the API takes its lease (the
  *    queued message is then skipped by the worker that receives it, as any finished job's is).
+ *
+ * With `auto` the API answers only what `auto` would give jaos anyway, or what no warm worker is there
+ * for (mayTakeOver, answeredHereChoice): a solve the recommendation (or the default rule) gives another
+ * solver waits for a live fleet, busy or not, rather than run with a solver the evidence did not choose;
+ * with no worker live it is answered here at once, and its `auto_choice` says so and what the
+ * recommendation was (docs/decisions.md, "`auto` revisited", addendum of 2026-11-28).
  *
  * Recorded like any execution: a result blob, the lease's `finish`, `solved_by: "api"`, the solver
  * actually used (`jaos`), the service's totals. Every result passes the verification gate before it is kept.
@@ -59,6 +68,35 @@ export type ApiSolvePlan = { here: false; reason: string } | { here: true; now: 
 export const API_SOLVER = "jaos";
 /** What the API keeps of its time for reading, writing and answering after the solve. */
 const API_SOLVE_MARGIN_MS = 3000;
+
+/**
+ * Whether the API may take over a launched execution that a live fleet left waiting: a named jaos, or an
+ * `auto` that chose jaos. An `auto` that chose another solver waits for a worker: it is warm and will run
+ * what the evidence chose.
+ */
+export const mayTakeOver = (record: Pick<ExecutionRecord, "solver_requested" | "solver_name">): boolean =>
+  record.solver_requested !== "auto" || record.solver_name === API_SOLVER;
+
+/**
+ * The `auto_choice` of an `auto` solve the API answered: as chosen when that was jaos; else jaos, saying
+ * that no warm worker was there and what the recommendation (or the default rule) had chosen. Undefined
+ * for a named solver.
+ */
+export function answeredHereChoice(record: Pick<ExecutionRecord, "solver_requested" | "solver_name" | "auto_choice">): AutoChoice | undefined {
+  if (record.solver_requested !== "auto") return record.auto_choice;
+  if (record.solver_name === API_SOLVER && record.auto_choice) return record.auto_choice;
+  const chosen = record.auto_choice ?? {
+    solver: record.solver_name as SolverName,
+    reason: `${solverShortName(record.solver_name as SolverName)} by the default rule.`,
+    basis: "default_rule" as const,
+    evidence: { comparisons: 0, similar_problems: [] },
+  };
+  if (chosen.solver === API_SOLVER) return chosen;
+  const reason =
+    `No solver worker was warm, so the API answered at once with jaos rather than wait for one to start; ` +
+    `with a warm worker ${solverShortName(chosen.solver)} would have run. ${chosen.reason}`;
+  return { ...chosen, solver: API_SOLVER, reason };
+}
 
 export class ApiSolver {
   constructor(private readonly deps: ApiSolverDeps) {}
@@ -140,8 +178,10 @@ export class ApiSolver {
       return (await executionStore.handBack(record.org_id, { id: record.id, worker: owner, nowMs: clock.now() })) ? "released" : null;
     }
     const start = record.settings.initial_solution;
+    const autoChoice = answeredHereChoice(record);
     const response: SolveResponse = {
       ...solveResponseOf(record.id, { solver: API_SOLVER, result: accepted, gate }),
+      ...(autoChoice ? { auto_choice: autoChoice } : {}),
       // jaos takes no MIP start: the result says so, with the start's own worth (solvers/warm-start.ts).
       ...(start ? { warm_start: warmStartOf(problem, { solver: API_SOLVER, assessment: assessStart(problem, start) }) } : {}),
     };
@@ -156,7 +196,14 @@ export class ApiSolver {
       id: record.id,
       worker: owner,
       status: final,
-      fields: { result: ref, error_message: errorMessage, completed_at: isoTime(now), solver_name: API_SOLVER, solved_by: "api" },
+      fields: {
+        result: ref,
+        error_message: errorMessage,
+        completed_at: isoTime(now),
+        solver_name: API_SOLVER,
+        solved_by: "api",
+        ...(autoChoice ? { auto_choice: autoChoice } : {}),
+      },
     });
     if (!finished) return null; // swept meanwhile: that outcome stands
     this.deps.metrics.count(SERVICE_METRIC.apiSolves);

@@ -20,6 +20,7 @@ import { blobKeys } from "../blob/keys.js";
 import { storeModelNames } from "../blob/model-names.js";
 import type { AutoChoice } from "../solvers/recommendation/schemas.js";
 import { sizesOfStats } from "../solvers/recommendation/features.js";
+import { describeProblem } from "../solvers/recommendation/live.js";
 import { solverShortName } from "../solvers/recommendation/recommender.js";
 import type { RaceLauncher } from "../races/launch.js";
 import type { RaceRequest } from "../races/schemas.js";
@@ -46,13 +47,14 @@ export class ExecutionService {
   /**
    * Which solver runs: `auto` asks the recommender (solvers/recommendation/: the organization's
    * comparisons, else the public benchmark table, else today's rule) and says why; a named one must be
-   * able to run the problem.
+   * able to run the problem. `problem`: the problem itself, so that `auto` judges it by the same features
+   * the comparisons and the bench are judged by (live.ts); without it, by its stats alone.
    */
-  async chooseSolver(choice: SolverChoice, stats: ProblemStats, orgId: string): Promise<ExecutionPlan> {
+  async chooseSolver(choice: SolverChoice, stats: ProblemStats, orgId: string, problem?: Problem | SerializedProblem): Promise<ExecutionPlan> {
     const cls = stats.problem_class;
     const available = await this.deps.inventory.available(this.deps.clock.now());
     if (choice === "auto") {
-      const picked = await this.chooseAuto(orgId, stats, available);
+      const picked = await this.chooseAuto(orgId, stats, available, problem);
       if (!picked) {
         throw new AppError("no_solver_can_run_this_model", `No available solver can run a ${cls} problem.`, { reasons: { auto: "not_available" } });
       }
@@ -70,11 +72,17 @@ export class ExecutionService {
   }
 
   /** `auto`: the recommendation, or today's rule when there is no recommender or the history cannot be read. */
-  private async chooseAuto(orgId: string, stats: ProblemStats, available: ReadonlySet<string>): Promise<ExecutionPlan | null> {
+  private async chooseAuto(
+    orgId: string,
+    stats: ProblemStats,
+    available: ReadonlySet<string>,
+    problem: Problem | SerializedProblem | undefined,
+  ): Promise<ExecutionPlan | null> {
     const { recommendations } = this.deps;
     if (recommendations) {
+      const { sizes, numerics } = problem ? describeProblem(problem, stats) : { sizes: sizesOfStats(stats), numerics: null };
       try {
-        const r = await recommendations.recommend(orgId, sizesOfStats(stats), { available });
+        const r = await recommendations.recommend(orgId, sizes, { numerics, available });
         if (!r) return null;
         return { solver: r.solver, auto_choice: { solver: r.solver, reason: r.reason, basis: r.basis, evidence: r.evidence } };
       } catch {
@@ -120,7 +128,7 @@ export class ExecutionService {
       priority,
       idPrefix: "exe",
       problemKey: (id) => blobKeys.executionProblem(orgId, id),
-      plan: async (stats) => ({ ...(await this.chooseSolver(choice, stats, orgId)), solves: 1 }),
+      plan: async (stats) => ({ ...(await this.chooseSolver(choice, stats, orgId, problem)), solves: 1 }),
     });
   }
 

@@ -120,7 +120,15 @@ export class ExecutionStore {
       id: string;
       worker: string;
       status: "completed" | "failed" | "cancelled";
-      fields: { result: PayloadRef | null; error_message: string | null; completed_at: string; solver_name?: string; solved_by?: "api" };
+      fields: {
+        result: PayloadRef | null;
+        error_message: string | null;
+        completed_at: string;
+        solver_name?: string;
+        solved_by?: "api";
+        /** The API answered an `auto` solve with jaos (api-solve.ts): the choice as it was made. */
+        auto_choice?: AutoChoice;
+      };
     },
   ): Promise<boolean> {
     return (await this.leases.finalizeHeld(executionKey(orgId, id), { worker, status, set: fields })) !== null;

@@ -155,6 +155,8 @@ export class MatrixService {
           creditsEach: admitted.creditsEach,
           priority: request.priority,
           numerics: isFirst ? numericsOfAny(first.problem) : null,
+          // The first row's problem is stored here and not compiled again by its worker: its structure counts too.
+          structure: isFirst ? first.problem.structure : null,
           nowMs,
         }),
       );

@@ -39,15 +39,20 @@ export type ModelTask =
       name: string;
       caps: ModelCaps;
     }
-  | {
-      kind: "preview";
-      text: string;
-      format: ProblemFileFormat | "auto";
-      /** As uploaded (`afiro.mps.gz`); read without its compression suffix. */
-      filename: string | null;
-      compression: Compression | null;
-      caps: ModelCaps;
-    };
+  | ({
+      /** "preview": the problem, its stats and numerics as a response body; "read": the problem as a compile's, serialized (a recommendation for a file). */
+      kind: "preview" | "read";
+    } & FileToRead);
+
+/** A problem file sent by a caller, to read within the caps. */
+export interface FileToRead {
+  text: string;
+  format: ProblemFileFormat | "auto";
+  /** As uploaded (`afiro.mps.gz`); read without its compression suffix. */
+  filename: string | null;
+  compression: Compression | null;
+  caps: ModelCaps;
+}
 
 export type ModelTaskResult =
   | { kind: "compiled"; problem: SerializedProblem; names: Uint8Array | null; solver: SolverChoice | null }
@@ -66,16 +71,14 @@ export function runModelTask(task: ModelTask): ModelTaskResult {
     }
     case "run_document":
       return runDocument(task);
+    case "read":
+      return { kind: "compiled", problem: serializeProblem(readFile(task).problem), names: null, solver: null };
     case "preview": {
-      const readAs = task.filename === null ? undefined : withoutCompressionSuffix(task.filename);
-      const problem = readProblemFile(task.text, { format: task.format, filename: readAs, caps: task.caps });
-      const checked = ProblemSchema.safeParse(problem);
-      if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
-      const format = task.format !== "auto" ? task.format : detectFormat(task.text, readAs);
+      const { problem, format } = readFile(task);
       const preview = {
-        problem: checked.data,
-        stats: problemStats(checked.data),
-        numerics: numericsOf(checked.data),
+        problem,
+        stats: problemStats(problem),
+        numerics: numericsOf(problem),
         format,
         filename: task.filename,
         compression: task.compression,
@@ -83,6 +86,15 @@ export function runModelTask(task: ModelTask): ModelTaskResult {
       return { kind: "preview", body: encode(preview) };
     }
   }
+}
+
+/** A problem file read within the caps and checked as a problem, with the format it was read as. */
+function readFile(task: FileToRead): { problem: Problem; format: ProblemFileFormat } {
+  const readAs = task.filename === null ? undefined : withoutCompressionSuffix(task.filename);
+  const read = readProblemFile(task.text, { format: task.format, filename: readAs, caps: task.caps });
+  const checked = ProblemSchema.safeParse(read);
+  if (!checked.success) throw new AppError("invalid_problem_file", `The file reads, but not as a valid problem: ${checked.error.issues[0]?.message}`);
+  return { problem: checked.data, format: task.format !== "auto" ? task.format : detectFormat(task.text, readAs) };
 }
 
 function runDocument(task: Extract<ModelTask, { kind: "run_document" }>): ModelTaskResult {

@@ -1,5 +1,5 @@
 import Table from "cli-table3";
-import { type IncumbentClient, recommendationQueryOf } from "../client.js";
+import type { IncumbentClient } from "../client.js";
 import { readProblemFile } from "../node.js";
 import type { Recommendation } from "../types.js";
 import { EXIT } from "./exit-codes.js";
@@ -26,12 +26,12 @@ export function recommendationText(r: Recommendation): string {
 }
 
 /**
- * `incumbent recommend FILE`: what `auto` would run for this problem. The service parses the file (as
- * for a solve, gzip or not) and reports its stats; those stats are what the recommendation route takes.
+ * `incumbent recommend FILE`: what `auto` would run for this problem. The service reads the file (as an
+ * import preview, gzip or not) and judges the problem it holds as `auto` would solving it: its sizes and
+ * its coefficient ranges, not only the stats a preview reports.
  */
 export async function recommendCommand(client: IncumbentClient, { file, json }: { file: string; json: boolean }, io: Io): Promise<number> {
-  const preview = await client.previewFile(await readProblemFile(file));
-  const recommendation = await client.recommendation(recommendationQueryOf(preview.stats));
+  const recommendation = await client.recommendationForFile(await readProblemFile(file));
   io.out.write(json ? `${JSON.stringify(recommendation)}\n` : `${recommendationText(recommendation)}\n`);
   return EXIT.optimal;
 }

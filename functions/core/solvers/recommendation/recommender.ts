@@ -34,6 +34,12 @@ export const CONFIDENCE = 1;
 export const DISTANCE_WEIGHTED = false;
 export const SCALE: EvidenceRule["scale"] = "log";
 export const PRIOR: EvidenceRule["prior"] = "class";
+/**
+ * Whether the structure shares (structure.ts) count in the distance. Off: the nested leave-one-out took them
+ * in a minority of splits, and the one-standard-error choice over all instances leaves them out. Off, the
+ * problem's structure counts are not even computed for `auto` (live.ts).
+ */
+export const STRUCTURE = false;
 
 export interface RankedSolver {
   solver: SolverName;
@@ -67,7 +73,21 @@ export interface RecommendInput {
 export interface Tuning extends Partial<EvidenceRule> {
   k?: number;
   maxDistance?: number;
+  /** Whether the structure shares count (default STRUCTURE). */
+  structure?: boolean;
 }
+
+/** Whether the recommender with `tuning` reads the structure shares. */
+export const usesStructure = (tuning: Tuning = {}): boolean => tuning.structure ?? STRUCTURE;
+
+/** The features without the structure shares: the distance then skips them on both sides (features.ts). */
+export const withoutStructure = (f: ProblemFeatures): ProblemFeatures => ({
+  ...f,
+  set_share: null,
+  knapsack_share: null,
+  variable_bound_share: null,
+  equality_share: null,
+});
 
 const ruleOf = (t: Tuning = {}): EvidenceRule => ({
   shrinkage: t.shrinkage ?? SHRINKAGE,
@@ -140,7 +160,9 @@ export function rankOn(candidates: readonly SolverName[], similar: readonly Obse
 }
 
 /** The recommendation for a problem with `features`; null when no available solver can run its class. */
-export function recommend(input: RecommendInput): Recommendation | null {
+export function recommend(given: RecommendInput): Recommendation | null {
+  // Structure shares off: left out of the problem's features, so no distance counts them whatever the history kept.
+  const input = usesStructure(given.tuning) ? given : { ...given, features: withoutStructure(given.features) };
   const cls = input.features.problem_class;
   const candidates = candidatesInRuleOrder(cls, input.available);
   if (candidates.length === 0) return null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROBLEM_CLASSES } from "../../problem/schema.js";
+import { PROBLEM_CLASSES, ProblemSchema } from "../../problem/schema.js";
 import { SolverNameSchema } from "../types.js";
 import { CONFIDENCE, K_NEAREST, MAX_DISTANCE, MIN_SIMILAR } from "./recommender.js";
 
@@ -34,6 +34,9 @@ export const RecommendationQuerySchema = z.object({
   integer_variables: z.coerce.number().int().min(0).optional().describe("integer and binary columns together"),
 });
 export type RecommendationQuery = z.infer<typeof RecommendationQuerySchema>;
+
+/** POST /api/v2/solvers/recommendation: the problem itself, as a solve's body carries it. */
+export const RecommendationBodySchema = z.object({ problem: ProblemSchema });
 
 export const RecommendationSchema = AutoChoiceSchema.extend({
   ranking: z

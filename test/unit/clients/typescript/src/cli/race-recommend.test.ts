@@ -31,7 +31,8 @@ function fakeService(routes: Record<string, (request: Request) => Response | Pro
   vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url);
-    const text = request.method === "POST" && !url.pathname.endsWith("/preview") ? await request.clone().text() : "";
+    const upload = url.pathname.endsWith("/preview") || url.pathname.endsWith("/import");
+    const text = request.method === "POST" && !upload ? await request.clone().text() : "";
     seen.push({ method: request.method, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) : null });
     const key = `${request.method} ${url.pathname}`;
     if (key === "POST /api/v2/solve/import/preview") return json({ problem: { name: "knapsack" }, stats: KNAPSACK_STATS, format: "mps" });
@@ -117,7 +118,7 @@ describe("incumbent solve --race and incumbent recommend, against recorded answe
     expect(seen).toEqual([]);
   });
 
-  it("recommend FILE sends the file's stats (integer and binary columns together) and prints the choice, its reason, evidence and ranking", async () => {
+  it("recommend FILE sends the file itself (auto judges its problem, numerics too) and prints the choice, its reason, evidence and ranking", async () => {
     const recommendation = RecommendationSchema.parse({
       solver: "highs",
       reason: "highs was fastest on 4 of the 5 nearest past MILPs (expected 0.21 s, cbc 0.9 s)",
@@ -129,11 +130,17 @@ describe("incumbent solve --race and incumbent recommend, against recorded answe
         { solver: "jaos", expected_seconds: null, fastest_on: 0, runs: 1 },
       ],
     });
-    const seen = fakeService({ "GET /api/v2/solvers/recommendation": () => json(recommendation) });
+    const sent: string[] = [];
+    const seen = fakeService({
+      "POST /api/v2/solvers/recommendation/import": async (request) => {
+        sent.push(await ((await request.formData()).get("file") as File).text());
+        return json(recommendation);
+      },
+    });
     const { io, out, err } = capture();
     expect(await run(["recommend", file], io), err()).toBe(EXIT.optimal);
-    const query = seen.find((r) => r.path === "/api/v2/solvers/recommendation")?.query;
-    expect(Object.fromEntries(query ?? [])).toEqual({ class: "MILP", variables: "4", constraints: "1", nonzeros: "4", integer_variables: "4" });
+    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/v2/solvers/recommendation/import"]);
+    expect(sent).toEqual([KNAPSACK_MPS]);
     expect(out()).toMatch(/^auto would run highs$/m);
     expect(out()).toContain(recommendation.reason);
     expect(out()).toMatch(/^basis: your organization's comparisons; 12 comparison\(s\) read; similar: cmp_a, cmp_b$/m);
@@ -141,7 +148,7 @@ describe("incumbent solve --race and incumbent recommend, against recorded answe
     expect(out()).toMatch(/│ jaos +│ - +│ 0 +│ 1 /);
 
     const asJson = capture();
-    fakeService({ "GET /api/v2/solvers/recommendation": () => json(recommendation) });
+    fakeService({ "POST /api/v2/solvers/recommendation/import": () => json(recommendation) });
     expect(await run(["--json", "recommend", file], asJson.io)).toBe(EXIT.optimal);
     expect(JSON.parse(asJson.out())).toEqual(recommendation);
   });

@@ -99,7 +99,12 @@ export class LuFactor implements FactorParts {
   private readonly nonzeros: Int32Array;
   private readonly pairWork: Float64Array;
   private readonly hyper: HyperSolves;
+  private elimination: Elimination | null = null;
   private readonly spikeStore: SpikeStore;
+  // loadU's workspaces
+  private readonly replaced: Uint8Array;
+  private readonly rowCount: Int32Array;
+  private readonly colCount: Int32Array;
   /** Running shares of m of the FTRAN and BTRAN results of solves given a nonzero list. */
   private ftranDensity = 0;
   private btranDensity = 0;
@@ -127,6 +132,9 @@ export class LuFactor implements FactorParts {
     this.rStart.push(0);
     this.hyper = new HyperSolves(m);
     this.spikeStore = { spike: this.spike, spikeRows: this.spikeRows };
+    this.replaced = new Uint8Array(m);
+    this.rowCount = new Int32Array(m);
+    this.colCount = new Int32Array(m);
   }
 
   get updateCount(): number {
@@ -144,7 +152,9 @@ export class LuFactor implements FactorParts {
    * (tests use them to force or forbid the dense kernel).
    */
   factorize(colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array, options?: EliminationOptions): FactorStats {
-    const result = new Elimination(this.m, colStart, colIndex, colValue, options).run();
+    // the workspaces stay from one factorisation to the next (the previous L is replaced below anyway)
+    this.elimination = this.elimination?.load(colStart, colIndex, colValue, options) ?? new Elimination(this.m, colStart, colIndex, colValue, options);
+    const result = this.elimination.run();
     this.lRow = result.pivotRow;
     this.lStart = result.lStart;
     this.lIndex = result.lIndex;
@@ -173,10 +183,11 @@ export class LuFactor implements FactorParts {
   /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
   private loadU(r: EliminationResult): void {
     const m = this.m;
-    const replaced = new Uint8Array(m);
+    const { replaced, rowCount, colCount } = this;
+    replaced.fill(0);
+    rowCount.fill(0);
+    colCount.fill(0);
     for (const k of r.deficientPositions) replaced[k] = 1;
-    const rowCount = new Int32Array(m);
-    const colCount = new Int32Array(m);
     for (let t = 0; t < m; t++) {
       const p = r.pivotRow[t];
       this.order[t] = p;

@@ -33,11 +33,6 @@ export interface DualOutcome {
 }
 
 const MIN_DSE_WEIGHT = 1e-8;
-/**
- * CHUZR visits the listed infeasible positions instead of scanning all m while they are at most this
- * share of m (a count: the choice, and the row chosen, are deterministic and the same either way).
- */
-const CHUZR_LIST_SHARE = 0.25;
 /** Consecutive degenerate iterations after which the costs are perturbed. */
 const STALL_ITERATIONS = 100;
 
@@ -48,6 +43,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   const tau = st.work[2];
   const rhoNz = st.positionLists[0];
   const colNz = st.positionLists[1];
+  const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
   let trouble = 0;
   let degenerate = 0;
@@ -127,7 +123,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 
     const leavingStatus = lower[p] === upper[p] ? AT_LOWER : toUpper ? AT_UPPER : AT_LOWER;
     if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st);
-    else setInfeasibility(st, r, infeasibilitySquared(x[q], lower[q], upper[q], tolP));
+    else infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
     // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
     if (Math.abs(thetaD) > 1e-12) degenerate = 0;
     else if (++degenerate === STALL_ITERATIONS && !st.costsAltered) perturbCosts(st);
@@ -137,8 +133,6 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 /** CHUZR, dual steepest edge over the maintained infeasibilities: the position maximising inf²/w, or −1. */
 function chooseLeavingRow(st: SimplexState): number {
   const m = st.m;
-  const rows = st.infeasibleRows;
-  if (rows.size <= CHUZR_LIST_SHARE * m) return chooseLeavingRowListed(st);
   const infeasibility = st.infeasibilitySquared;
   const weight = st.dseWeight;
   let r = -1;
@@ -148,24 +142,6 @@ function chooseLeavingRow(st: SimplexState): number {
     if (inf2 === 0) continue;
     const score = inf2 / weight[k];
     if (score > best) {
-      best = score;
-      r = k;
-    }
-  }
-  return r;
-}
-
-/** `chooseLeavingRow` over the infeasible positions only; a tie goes to the lowest position, as in the scan. */
-function chooseLeavingRowListed(st: SimplexState): number {
-  const infeasibility = st.infeasibilitySquared;
-  const weight = st.dseWeight;
-  const { list, size } = st.infeasibleRows;
-  let r = -1;
-  let best = 0;
-  for (let c = 0; c < size; c++) {
-    const k = list[c];
-    const score = infeasibility[k] / weight[k];
-    if (score > best || (score === best && score > 0 && k < r)) {
       best = score;
       r = k;
     }
@@ -189,6 +165,7 @@ function applyFlips(st: SimplexState, nflip: number): void {
   const flips = st.flipList;
   const flipRhs = st.work[3];
   const flipNz = st.positionLists[2];
+  const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
   // the rows the flips touch (with repeats) while they fit in m, for a hyper-sparse FTRAN
   const rows = st.positionLists[3];
@@ -218,19 +195,20 @@ function applyFlips(st: SimplexState, nflip: number): void {
     const k = flipNz[c];
     const j = basicIndex[k];
     x[j] -= flipRhs[k];
-    setInfeasibility(st, k, infeasibilitySquared(x[j], lower[j], upper[j], tolP));
+    infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
   }
 }
 
 /** x_B −= θ_P·α over α's nonzero positions, with their infeasibilities. */
 function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, colNz: Int32Array, colCount: number): void {
   const { x, lower, upper, basicIndex } = st;
+  const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
   for (let c = 0; c < colCount; c++) {
     const k = colNz[c];
     const j = basicIndex[k];
     x[j] -= thetaP * alphaCol[k];
-    setInfeasibility(st, k, infeasibilitySquared(x[j], lower[j], upper[j], tolP));
+    infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
   }
 }
 
@@ -283,21 +261,10 @@ function refreshInfeasibilities(st: SimplexState): void {
   const { m, x, lower, upper, basicIndex } = st;
   const tolP = st.tol.primal;
   const out = st.infeasibilitySquared;
-  const rows = st.infeasibleRows;
-  rows.clear();
   for (let k = 0; k < m; k++) {
     const j = basicIndex[k];
-    const inf2 = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
-    out[k] = inf2;
-    if (inf2 > 0) rows.add(k);
+    out[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
   }
-}
-
-/** Position k's squared infeasibility, kept in step with the set of infeasible positions. */
-function setInfeasibility(st: SimplexState, k: number, inf2: number): void {
-  st.infeasibilitySquared[k] = inf2;
-  if (inf2 > 0) st.infeasibleRows.add(k);
-  else st.infeasibleRows.delete(k);
 }
 
 /**

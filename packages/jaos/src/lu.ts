@@ -22,7 +22,7 @@
 import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationOptions, type EliminationResult } from "./markowitz.js";
 import { IndexHeap } from "./index-heap.js";
-import { Reach } from "./reach.js";
+import { type FactorParts, HyperSolves, type SpikeStore } from "./lu-hyper.js";
 import { SparseLists } from "./sparse-lists.js";
 
 /** Spike entries below this are roundoff and are not stored. */
@@ -57,13 +57,17 @@ export interface FactorStats {
   nnzU: number;
 }
 
-export class LuFactor {
+/**
+ * The factor storage is public-readonly to the hyper-sparse solves (lu-hyper.ts, `FactorParts`), which
+ * read it in place; no other caller reads or writes it.
+ */
+export class LuFactor implements FactorParts {
   readonly m: number;
   // L: column etas by elimination step t, pivot row lRow[t]: row_i -= l_i·row_p
-  private lRow: Int32Array;
-  private lStart: Int32Array;
-  private lIndex = new GrowableI32();
-  private lValue = new GrowableF64();
+  lRow: Int32Array;
+  lStart: Int32Array;
+  lIndex = new GrowableI32();
+  lValue = new GrowableF64();
   // U with its pivot structure
   /**
    * The pivot rows in order, order[0 .. orderEnd); an update appends its row at orderEnd and leaves −1
@@ -72,40 +76,35 @@ export class LuFactor {
   private readonly order: Int32Array;
   private orderEnd: number;
   private readonly orderIndex: Int32Array;
-  private readonly posOfRow: Int32Array;
-  private readonly rowOfPos: Int32Array;
-  private readonly diag: Float64Array;
-  private readonly uRows: SparseLists;
-  private readonly uCols: SparseLists;
+  readonly posOfRow: Int32Array;
+  readonly rowOfPos: Int32Array;
+  readonly diag: Float64Array;
+  readonly uRows: SparseLists;
+  readonly uCols: SparseLists;
   private nnzUFactored = 0;
   // Forrest–Tomlin row etas: row rRow[e] -= Σ μ·(other rows)
-  private readonly rRow = new GrowableI32();
-  private readonly rStart = new GrowableI32();
-  private readonly rIndex = new GrowableI32();
-  private readonly rValue = new GrowableF64();
+  readonly rRow = new GrowableI32();
+  readonly rStart = new GrowableI32();
+  readonly rIndex = new GrowableI32();
+  readonly rValue = new GrowableF64();
   private readonly spike: Float64Array;
   private spikeValid = false;
   /** Rows that may hold the spike's nonzeros, increasing (spikeRows[0 .. spikeCount)), or −1: any row. */
   private readonly spikeRows: Int32Array;
   private spikeCount = -1;
   private readonly rowHeap: IndexHeap;
-  private readonly work: Float64Array;
+  readonly work: Float64Array;
   private readonly work2: Float64Array;
   /** Default destination of the solves' nonzero lists. */
   private readonly nonzeros: Int32Array;
   private readonly pairWork: Float64Array;
-  // hyper-sparse solves: L's step of each row, L's entry count per step, Lᵀ by row (scatter form)
-  private tOfRow: Int32Array;
-  private lLength: Int32Array;
-  private ltStart: Int32Array;
-  private ltLength: Int32Array;
-  private ltTarget: Int32Array;
-  private ltValue: Float64Array;
-  /** Whether tOfRow, lLength and Lᵀ describe the current L (built by the first hyper-sparse solve). */
-  private lIndexed = false;
-  private readonly reach: Reach;
-  private readonly pattern: Int32Array;
-  private readonly listed: Uint8Array;
+  private readonly hyper: HyperSolves;
+  private elimination: Elimination | null = null;
+  private readonly spikeStore: SpikeStore;
+  // loadU's workspaces
+  private readonly replaced: Uint8Array;
+  private readonly rowCount: Int32Array;
+  private readonly colCount: Int32Array;
   /** Running shares of m of the FTRAN and BTRAN results of solves given a nonzero list. */
   private ftranDensity = 0;
   private btranDensity = 0;
@@ -131,15 +130,11 @@ export class LuFactor {
     this.nonzeros = new Int32Array(m);
     this.pairWork = new Float64Array(m);
     this.rStart.push(0);
-    this.tOfRow = new Int32Array(m);
-    this.lLength = new Int32Array(m);
-    this.ltStart = new Int32Array(m);
-    this.ltLength = new Int32Array(m);
-    this.ltTarget = new Int32Array(0);
-    this.ltValue = new Float64Array(0);
-    this.reach = new Reach(m);
-    this.pattern = new Int32Array(m);
-    this.listed = new Uint8Array(m);
+    this.hyper = new HyperSolves(m);
+    this.spikeStore = { spike: this.spike, spikeRows: this.spikeRows };
+    this.replaced = new Uint8Array(m);
+    this.rowCount = new Int32Array(m);
+    this.colCount = new Int32Array(m);
   }
 
   get updateCount(): number {
@@ -157,12 +152,14 @@ export class LuFactor {
    * (tests use them to force or forbid the dense kernel).
    */
   factorize(colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array, options?: EliminationOptions): FactorStats {
-    const result = new Elimination(this.m, colStart, colIndex, colValue, options).run();
+    // the workspaces stay from one factorisation to the next (the previous L is replaced below anyway)
+    this.elimination = this.elimination?.load(colStart, colIndex, colValue, options) ?? new Elimination(this.m, colStart, colIndex, colValue, options);
+    const result = this.elimination.run();
     this.lRow = result.pivotRow;
     this.lStart = result.lStart;
     this.lIndex = result.lIndex;
     this.lValue = result.lValue;
-    this.lIndexed = false;
+    this.hyper.invalidate();
     this.loadU(result);
     this.rRow.clear();
     this.rStart.clear();
@@ -178,57 +175,19 @@ export class LuFactor {
     };
   }
 
-  /** L's step of each row and L transposed (row i: the steps' pivot rows it feeds), for hyper-sparse solves. */
-  private indexL(): void {
-    const m = this.m;
-    const { lRow, lStart, tOfRow, lLength, ltStart, ltLength } = this;
-    const lIndex = this.lIndex.data;
-    const lValue = this.lValue.data;
-    ltLength.fill(0);
-    for (let t = 0; t < m; t++) {
-      tOfRow[lRow[t]] = t;
-      lLength[t] = lStart[t + 1] - lStart[t];
-      for (let k = lStart[t]; k < lStart[t + 1]; k++) ltLength[lIndex[k]]++;
-    }
-    const nnz = lStart[m];
-    if (this.ltTarget.length < nnz) {
-      this.ltTarget = new Int32Array(nnz);
-      this.ltValue = new Float64Array(nnz);
-    }
-    let at = 0;
-    for (let i = 0; i < m; i++) {
-      ltStart[i] = at;
-      at += ltLength[i];
-      ltLength[i] = 0;
-    }
-    const { ltTarget, ltValue } = this;
-    for (let t = 0; t < m; t++) {
-      for (let k = lStart[t]; k < lStart[t + 1]; k++) {
-        const i = lIndex[k];
-        const q = ltStart[i] + ltLength[i]++;
-        ltTarget[q] = lRow[t];
-        ltValue[q] = lValue[k];
-      }
-    }
-  }
-
-  /** Whether a solve whose right-hand side has `count` listed nonzeros runs hyper-sparse. */
+  /** Whether a solve whose right-hand side has `count` listed nonzeros runs hyper-sparse (lu-hyper.ts). */
   private goesHyper(count: number, recentDensity: number): boolean {
-    const hyper = this.hyperMode === "auto" ? count <= HYPER_DENSITY * this.m && recentDensity <= HYPER_DENSITY : this.hyperMode === "always";
-    if (hyper && !this.lIndexed) {
-      this.indexL();
-      this.lIndexed = true;
-    }
-    return hyper;
+    return this.hyperMode === "auto" ? count <= HYPER_DENSITY * this.m && recentDensity <= HYPER_DENSITY : this.hyperMode === "always";
   }
 
   /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
   private loadU(r: EliminationResult): void {
     const m = this.m;
-    const replaced = new Uint8Array(m);
+    const { replaced, rowCount, colCount } = this;
+    replaced.fill(0);
+    rowCount.fill(0);
+    colCount.fill(0);
     for (const k of r.deficientPositions) replaced[k] = 1;
-    const rowCount = new Int32Array(m);
-    const colCount = new Int32Array(m);
     for (let t = 0; t < m; t++) {
       const p = r.pivotRow[t];
       this.order[t] = p;
@@ -318,6 +277,16 @@ export class LuFactor {
       const pos = nonzeros[c];
       rhs[pos] = work[pos];
       work[pos] = 0;
+    }
+    return count;
+  }
+
+  /** The hyper-sparse FTRAN (lu-hyper.ts), saving the spike for `update` when asked. */
+  private ftranHyper(rhs: Float64Array, rhsRows: Int32Array, rhsCount: number, keepSpike: boolean, nonzeros: Int32Array): number {
+    const count = this.hyper.ftran(this, rhs, rhsRows, rhsCount, keepSpike ? this.spikeStore : null, nonzeros);
+    if (keepSpike) {
+      this.spikeValid = true;
+      this.spikeCount = this.hyper.spikeCount;
     }
     return count;
   }
@@ -453,7 +422,7 @@ export class LuFactor {
    */
   btran(rhs: Float64Array, nonzeros: Int32Array = this.nonzeros, rhsPositions?: Int32Array, rhsCount = 0): number {
     if (rhsPositions === undefined) return this.btranDense(rhs, nonzeros);
-    const count = this.goesHyper(rhsCount, this.btranDensity) ? this.btranHyper(rhs, rhsPositions, rhsCount, nonzeros) : this.btranDense(rhs, nonzeros);
+    const count = this.goesHyper(rhsCount, this.btranDensity) ? this.hyper.btran(this, rhs, rhsPositions, rhsCount, nonzeros) : this.btranDense(rhs, nonzeros);
     this.btranDensity += DENSITY_WEIGHT * (count / this.m - this.btranDensity);
     return count;
   }
@@ -498,162 +467,6 @@ export class LuFactor {
       work[i] = 0;
       nonzeros[count++] = i;
     }
-    return count;
-  }
-
-  /**
-   * `ftran` over the reached rows only: the rows reachable from b's in L's graph (in topological
-   * order), the row etas (which may add their own rows), then the rows reachable from those in U's.
-   */
-  private ftranHyper(rhs: Float64Array, rhsRows: Int32Array, rhsCount: number, keepSpike: boolean, nonzeros: Int32Array): number {
-    const m = this.m;
-    const reach = this.reach;
-    const topo = reach.topo;
-    const pattern = this.pattern;
-    const lIndex = this.lIndex.data;
-    const lValue = this.lValue.data;
-    const { lStart, tOfRow } = this;
-    let top = reach.search(rhsRows, rhsCount, tOfRow, lStart, this.lLength, lIndex);
-    let count = 0;
-    for (let c = top; c < m; c++) {
-      const i = topo[c];
-      pattern[count++] = i;
-      const v = rhs[i];
-      if (v === 0) continue;
-      const t = tOfRow[i];
-      for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
-    }
-    if (this.rRow.length > 0) count = this.applyRowEtasListed(rhs, pattern, count);
-    if (keepSpike) {
-      this.spike.set(rhs);
-      this.spikeValid = true;
-      this.spikeRows.set(pattern.subarray(0, count));
-      this.spikeRows.subarray(0, count).sort();
-      this.spikeCount = count;
-    }
-    const work = this.work;
-    const { start, length, key, value } = this.uCols;
-    const { diag, posOfRow } = this;
-    top = reach.search(pattern, count, posOfRow, start, length, key);
-    let out = 0;
-    for (let c = top; c < m; c++) {
-      const p = topo[c];
-      let v = rhs[p];
-      if (v === 0) continue;
-      rhs[p] = 0;
-      v /= diag[p];
-      const pos = posOfRow[p];
-      work[pos] = v;
-      nonzeros[out++] = pos;
-      const b = start[pos];
-      const e = b + length[pos];
-      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
-    }
-    // the reached rows were zeroed above; the rows outside the search were zero throughout
-    for (let c = 0; c < out; c++) {
-      const pos = nonzeros[c];
-      rhs[pos] = work[pos];
-      work[pos] = 0;
-    }
-    return out;
-  }
-
-  /**
-   * `btran` over the reached entries only: U's rows reachable from c's positions, the transposed row
-   * etas, then Lᵀ in scatter form from the rows reached so far. The result's rows are sorted, as the
-   * dense pass lists them.
-   */
-  private btranHyper(rhs: Float64Array, rhsPositions: Int32Array, rhsCount: number, nonzeros: Int32Array): number {
-    const m = this.m;
-    const reach = this.reach;
-    const topo = reach.topo;
-    const pattern = this.pattern;
-    const work = this.work;
-    const { start, length, key, value } = this.uRows;
-    const { diag, rowOfPos } = this;
-    let top = reach.search(rhsPositions, rhsCount, rowOfPos, start, length, key);
-    let count = 0;
-    for (let c = top; c < m; c++) {
-      const pos = topo[c];
-      let v = rhs[pos];
-      if (v === 0) continue;
-      rhs[pos] = 0;
-      const p = rowOfPos[pos];
-      v /= diag[p];
-      work[p] = v;
-      pattern[count++] = p;
-      const b = start[p];
-      const e = b + length[p];
-      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
-    }
-    if (this.rRow.length > 0) count = this.applyRowEtasTransposedListed(work, pattern, count);
-    const { ltStart, ltLength, ltTarget, ltValue } = this;
-    top = reach.search(pattern, count, null, ltStart, ltLength, ltTarget);
-    let out = 0;
-    for (let c = top; c < m; c++) {
-      const i = topo[c];
-      const v = work[i];
-      if (v === 0) continue;
-      const b = ltStart[i];
-      const e = b + ltLength[i];
-      for (let k = b; k < e; k++) work[ltTarget[k]] -= ltValue[k] * v;
-    }
-    for (let c = top; c < m; c++) {
-      const i = topo[c];
-      const v = work[i];
-      if (v === 0) continue;
-      rhs[i] = v;
-      work[i] = 0;
-      nonzeros[out++] = i;
-    }
-    nonzeros.subarray(0, out).sort();
-    return out;
-  }
-
-  /** `applyRowEtas` keeping the list of rows that may be nonzero (an eta's row joins it); returns its length. */
-  private applyRowEtasListed(rhs: Float64Array, list: Int32Array, count: number): number {
-    const listed = this.listed;
-    for (let c = 0; c < count; c++) listed[list[c]] = 1;
-    const etas = this.rRow.length;
-    const rRow = this.rRow.data;
-    const rStart = this.rStart.data;
-    const rIndex = this.rIndex.data;
-    const rValue = this.rValue.data;
-    for (let e = 0; e < etas; e++) {
-      const p = rRow[e];
-      let s = rhs[p];
-      for (let k = rStart[e]; k < rStart[e + 1]; k++) s -= rValue[k] * rhs[rIndex[k]];
-      rhs[p] = s;
-      if (s !== 0 && listed[p] === 0) {
-        listed[p] = 1;
-        list[count++] = p;
-      }
-    }
-    for (let c = 0; c < count; c++) listed[list[c]] = 0;
-    return count;
-  }
-
-  /** `applyRowEtasTransposed` keeping the list of rows that may be nonzero; returns its length. */
-  private applyRowEtasTransposedListed(w: Float64Array, list: Int32Array, count: number): number {
-    const listed = this.listed;
-    for (let c = 0; c < count; c++) listed[list[c]] = 1;
-    const rRow = this.rRow.data;
-    const rStart = this.rStart.data;
-    const rIndex = this.rIndex.data;
-    const rValue = this.rValue.data;
-    for (let e = this.rRow.length - 1; e >= 0; e--) {
-      const v = w[rRow[e]];
-      if (v === 0) continue;
-      for (let k = rStart[e]; k < rStart[e + 1]; k++) {
-        const i = rIndex[k];
-        w[i] -= rValue[k] * v;
-        if (listed[i] === 0) {
-          listed[i] = 1;
-          list[count++] = i;
-        }
-      }
-    }
-    for (let c = 0; c < count; c++) listed[list[c]] = 0;
     return count;
   }
 

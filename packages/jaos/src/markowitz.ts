@@ -73,26 +73,93 @@ export class Elimination {
   private stamp = 0;
   /** Nonzeros in the active submatrix. */
   private activeNnz = 0;
-  private readonly denseFraction: number;
-  private readonly denseMinRows: number;
+  private denseFraction = DENSE_FRACTION;
+  private denseMinRows = DENSE_MIN_ROWS;
+  // the result's arrays and the dense block, kept for the next `load` (see `run`)
+  private readonly pivotRow: Int32Array;
+  private readonly pivotCol: Int32Array;
+  private readonly pivotValue: Float64Array;
+  private readonly lStart: Int32Array;
+  private readonly lIndex = new GrowableI32();
+  private readonly lValue = new GrowableF64();
+  private readonly uStart: Int32Array;
+  private readonly uIndex = new GrowableI32();
+  private readonly uValue = new GrowableF64();
+  private readonly gatherRow = new GrowableI32();
+  private readonly blockCol: Int32Array;
+  private block = new Float64Array(0);
 
+  /**
+   * The workspaces for bases of order m, loaded with the basis given column-wise. A refactorisation
+   * `load`s the next basis into the same workspaces: the simplex factorises every 100 updates, and
+   * allocating (and collecting) some thirty m-arrays and the pools each time was a visible share of
+   * it on the Kennington LPs.
+   */
   constructor(m: number, colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array, options: EliminationOptions = {}) {
     this.m = m;
-    this.denseFraction = options.denseFraction ?? DENSE_FRACTION;
-    this.denseMinRows = options.denseMinRows ?? DENSE_MIN_ROWS;
-    const nnz = colStart[m];
     this.rowBeg = new Int32Array(m);
     this.rowLen = new Int32Array(m);
     this.rowCap = new Int32Array(m);
     this.colBeg = new Int32Array(m);
     this.colLen = new Int32Array(m);
     this.colCap = new Int32Array(m);
+    this.rIdx = new Int32Array(0);
+    this.rVal = new Float64Array(0);
+    this.cIdx = new Int32Array(0);
+    this.cVal = new Float64Array(0);
+    this.rowHead = new Int32Array(m + 1);
+    this.rowNext = new Int32Array(m);
+    this.rowPrev = new Int32Array(m);
+    this.colHead = new Int32Array(m + 1);
+    this.colNext = new Int32Array(m);
+    this.colPrev = new Int32Array(m);
+    this.rowDone = new Uint8Array(m);
+    this.colDone = new Uint8Array(m);
+    this.colMax = new Float64Array(m);
+    this.colMaxValid = new Uint8Array(m);
+    this.colMaxExact = new Uint8Array(m);
+    this.colValues = new Float64Array(m);
+    this.wVal = new Float64Array(m);
+    this.wMark = new Int32Array(m);
+    this.lOfRow = new Float64Array(m);
+    this.lMark = new Int32Array(m);
+    this.seen = new Int32Array(m);
+    this.pivotRow = new Int32Array(m);
+    this.pivotCol = new Int32Array(m);
+    this.pivotValue = new Float64Array(m);
+    this.lStart = new Int32Array(m + 1);
+    this.uStart = new Int32Array(m + 1);
+    this.blockCol = new Int32Array(m);
+    this.load(colStart, colIndex, colValue, options);
+  }
+
+  /**
+   * Loads a basis of the same order (column k = basis position k) for the next `run`, which then
+   * computes what a new Elimination would, to the bit. The arrays of the previous result are reused:
+   * that result must no longer be needed.
+   */
+  load(colStart: Int32Array, colIndex: Int32Array, colValue: Float64Array, options: EliminationOptions = {}): this {
+    const m = this.m;
+    this.denseFraction = options.denseFraction ?? DENSE_FRACTION;
+    this.denseMinRows = options.denseMinRows ?? DENSE_MIN_ROWS;
+    const nnz = colStart[m];
+    this.rowLen.fill(0);
+    this.colLen.fill(0);
+    this.rEnd = 0;
+    this.cEnd = 0;
+    this.activeNnz = 0;
+    this.stamp = 0;
     for (let k = 0; k < nnz; k++) this.rowLen[colIndex[k]]++;
+    // a pool grown by an earlier factorisation stays grown: entries move the same way in a larger pool
     const poolSize = 2 * nnz + 4 * m + 16;
-    this.rIdx = new Int32Array(poolSize);
-    this.rVal = new Float64Array(poolSize);
-    this.cIdx = new Int32Array(poolSize);
-    this.cVal = new Float64Array(poolSize);
+    if (this.rIdx.length < poolSize) {
+      this.rIdx = new Int32Array(poolSize);
+      this.rVal = new Float64Array(poolSize);
+    }
+    if (this.cIdx.length < poolSize) {
+      this.cIdx = new Int32Array(poolSize);
+      this.cVal = new Float64Array(poolSize);
+    }
     for (let i = 0; i < m; i++) {
       const cap = this.rowLen[i] + 4;
       this.rowBeg[i] = this.rEnd;
@@ -119,26 +186,19 @@ export class Elimination {
         this.activeNnz++;
       }
     }
-    this.rowHead = new Int32Array(m + 1).fill(-1);
-    this.rowNext = new Int32Array(m);
-    this.rowPrev = new Int32Array(m);
-    this.colHead = new Int32Array(m + 1).fill(-1);
-    this.colNext = new Int32Array(m);
-    this.colPrev = new Int32Array(m);
-    this.rowDone = new Uint8Array(m);
-    this.colDone = new Uint8Array(m);
+    this.rowHead.fill(-1);
+    this.colHead.fill(-1);
+    this.rowDone.fill(0);
+    this.colDone.fill(0);
     // insert in descending order so that each bucket lists indices ascending (determinism, readability)
     for (let i = m - 1; i >= 0; i--) this.linkRow(i);
     for (let j = m - 1; j >= 0; j--) this.linkCol(j);
-    this.colMax = new Float64Array(m);
-    this.colMaxValid = new Uint8Array(m);
-    this.colMaxExact = new Uint8Array(m);
-    this.colValues = new Float64Array(m);
-    this.wVal = new Float64Array(m);
-    this.wMark = new Int32Array(m).fill(-1);
-    this.lOfRow = new Float64Array(m);
-    this.lMark = new Int32Array(m).fill(-1);
-    this.seen = new Int32Array(m).fill(-1);
+    this.colMaxValid.fill(0);
+    this.colMaxExact.fill(0);
+    this.wMark.fill(-1);
+    this.lMark.fill(-1);
+    this.seen.fill(-1);
+    return this;
   }
 
   private linkRow(i: number): void {
@@ -205,22 +265,18 @@ export class Elimination {
     return mx;
   }
 
+  /** Eliminates the loaded basis. The result's arrays are this elimination's own, reused by the next `load`. */
   run(): EliminationResult {
     const m = this.m;
-    const pivotRow = new Int32Array(m);
-    const pivotCol = new Int32Array(m);
-    const pivotValue = new Float64Array(m);
-    const lStart = new Int32Array(m + 1);
-    const lIndex = new GrowableI32();
-    const lValue = new GrowableF64();
-    const uStart = new Int32Array(m + 1);
-    const uIndex = new GrowableI32();
-    const uValue = new GrowableF64();
+    const { pivotRow, pivotCol, pivotValue, lStart, lIndex, lValue, uStart, uIndex, uValue, gatherRow } = this;
+    lIndex.clear();
+    lValue.clear();
+    uIndex.clear();
+    uValue.clear();
     const deficient: number[] = [];
     const out: FactorOutput = { pivotRow, pivotCol, pivotValue, lStart, lIndex, lValue, uStart, uIndex, uValue };
     let step = 0;
     let denseFrom = m;
-    const gatherRow = new GrowableI32();
 
     while (step < m) {
       const left = m - step;
@@ -455,14 +511,16 @@ export class Elimination {
     const colId: number[] = [];
     for (let j = 0; j < m; j++) if (!this.colDone[j]) colId.push(j);
     colId.sort((x, y) => this.colLen[x] - this.colLen[y] || x - y);
-    const blockCol = new Int32Array(m);
+    const blockCol = this.blockCol;
     for (let c = 0; c < colId.length; c++) {
       blockCol[colId[c]] = c;
       this.colDone[colId[c]] = 1;
     }
     const rows = rowId.length;
     const cols = colId.length;
-    const block = new Float64Array(rows * cols);
+    if (this.block.length < rows * cols) this.block = new Float64Array(rows * cols);
+    const block = this.block.subarray(0, rows * cols);
+    block.fill(0);
     for (let r = 0; r < rows; r++) {
       const i = rowId[r];
       const b = this.rowBeg[i];

@@ -346,3 +346,34 @@ describe("jaos sparse matrices", () => {
     expect(Array.from(r.index)).toEqual([0, 1, 2, 1]);
   });
 });
+
+describe("jaos LU elimination reused across factorisations", () => {
+  it("computes on reloaded workspaces exactly what a new elimination computes (sparse, dense nucleus, singular)", () => {
+    const rng = new Rng(31);
+    const m = 120;
+    const singular = randomMatrix(m, 0.03, rng);
+    singular[7] = singular[3]!.map(([i, v]) => [i!, 2 * v!]);
+    const matrices = [randomMatrix(m, 0.05, rng), denseNucleusMatrix(m, 50, rng), singular, randomMatrix(m, 0.2, rng)];
+    const plain = (r: ReturnType<Elimination["run"]>) => ({
+      pivotRow: [...r.pivotRow],
+      pivotCol: [...r.pivotCol],
+      pivotValue: [...r.pivotValue],
+      lStart: [...r.lStart],
+      l: [...r.lIndex.data.subarray(0, r.lIndex.length)].map((i, k) => [i, r.lValue.data[k]]),
+      uStart: [...r.uStart],
+      u: [...r.uIndex.data.subarray(0, r.uIndex.length)].map((j, k) => [j, r.uValue.data[k]]),
+      denseFrom: r.denseFrom,
+      deficientPositions: r.deficientPositions,
+      replacementRows: r.replacementRows,
+    });
+    let reused = null as Elimination | null;
+    for (const options of [{}, SPARSE_ONLY, DENSE_AT_ONCE]) {
+      for (const cols of [...matrices, ...matrices.slice().reverse()]) {
+        const { start, index, value } = toCsc(cols);
+        const fresh = plain(new Elimination(m, start, index, value, options).run());
+        reused = reused?.load(start, index, value, options) ?? new Elimination(m, start, index, value, options);
+        expect(plain(reused.run())).toEqual(fresh);
+      }
+    }
+  });
+});

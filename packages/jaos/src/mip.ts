@@ -40,7 +40,6 @@ import { NodeQueue, type MipNode } from "./node-queue.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
-import { rinsNeighbourhood } from "./rins.js";
 import { rootCutLoop } from "./root-cuts.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
@@ -54,11 +53,6 @@ export interface MipOptions {
   onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
   /** Called with each new incumbent, verified, in the original column space (minimisation sense, with offset). */
   onIncumbent?: (x: Float64Array, value: number) => void;
-  /**
-   * A sub-MILP of RINS (rins.ts): no root cuts, no RINS of its own, and it stops as at a time limit
-   * after this many nodes.
-   */
-  subMip?: { nodeLimit: number };
 }
 
 export interface MipStats {
@@ -80,10 +74,6 @@ export interface MipStats {
   unsolvedNodes: number;
   /** Points (node LPs' and heuristics') whose rounded copy broke a row, re-solved with the integers fixed (repair.ts). */
   repairs: number;
-  /** RINS sub-MILPs run (rins.ts), the incumbents they found, and their nodes and iterations (in the totals too). */
-  rins: { runs: number; solutions: number; nodes: number; iterations: number };
-  /** Root restarts (the root solved and cut again once its reduced-cost fixing fixed many integer columns). */
-  restarts: number;
   /**
    * How node LP bounds were proved: by the Lagrangian bound of their duals, by a verified basis
    * (the Lagrangian bound needed an infinite column bound), or not at all (the node was branched on
@@ -114,10 +104,6 @@ export interface MipOutcome {
 }
 
 const MAX_STORED_BASES = 200_000;
-/** Nodes a RINS sub-MILP may take (rins.ts). */
-const RINS_NODE_LIMIT = 500;
-/** Share of the free integer columns the root must fix for a restart (mip.ts restartWanted). */
-const RESTART_FIXED_SHARE = 0.2;
 /** A proven bound this far (relative) below its optimal LP's objective counts as a loose LP in the stats. */
 const LOOSE_SHORTFALL = 1e-9;
 /** Tolerances of the re-solve of a node LP whose integral point is not proven best in its node. */
@@ -169,16 +155,10 @@ class BranchAndBound {
     reducedCostFixings: 0,
     unsolvedNodes: 0,
     repairs: 0,
-    rins: { runs: 0, solutions: 0, nodes: 0, iterations: 0 },
-    restarts: 0,
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
   };
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
   private implied: ColumnBox | undefined;
-  /** The incumbent in the presolved model's columns (integer columns rounded), for RINS. */
-  private incumbentReduced: Float64Array | null = null;
-  /** The incumbent value RINS last searched around (a new RINS waits for a better incumbent). */
-  private rinsIncumbent = Infinity;
 
   constructor(
     private readonly original: LpModel,
@@ -211,9 +191,7 @@ class BranchAndBound {
     if (root.status === "unbounded") return this.unboundedRelaxation();
     if (root.status !== "optimal") return this.outcome("error", root.message ?? `root LP ended ${root.status}`);
     this.stats.rootBound = root.objective;
-    const cut = opt.subMip
-      ? { model: this.model, engine: this.engine, root, iterations: 0, cutsAdded: 0, cutsKept: 0 }
-      : rootCutLoop(this.model, this.engine, root, opt.deadline);
+    const cut = rootCutLoop(this.model, this.engine, root, opt.deadline);
     this.model = cut.model;
     this.engine = cut.engine;
     this.locks = computeLocks(cut.model);
@@ -257,7 +235,7 @@ class BranchAndBound {
         this.queue.push(current); // kept for the reported bound
         break;
       }
-      if (performance.now() > opt.deadline || (opt.subMip && this.nodes >= opt.subMip.nodeLimit)) {
+      if (performance.now() > opt.deadline) {
         this.queue.push(current);
         stopped = true;
         break;
@@ -274,20 +252,6 @@ class BranchAndBound {
       if (out === null) {
         current = null;
         continue;
-      }
-      if (current.depth === 0 && this.restartWanted()) {
-        // the root's children are dropped: the root is solved again on the smaller model
-        const again = this.restart(current.lowerBound);
-        if (again === "stopped") {
-          this.queue.push(current);
-          stopped = true;
-          break;
-        }
-        if (again !== "kept") {
-          current = again?.node ?? null;
-          preSolved = again?.root ?? null;
-          continue;
-        }
       }
       const [dive, other] = out;
       if (other) this.queue.push(other);
@@ -306,70 +270,6 @@ class BranchAndBound {
       return this.outcome("error", "some node LPs could not be solved or their bounds proven; the search is incomplete");
     }
     return this.outcome(this.best.found ? "optimal" : "infeasible");
-  }
-
-  /**
-   * A restart is worth it once the root's reduced-cost fixing (with the incumbents of the root's dive
-   * and RINS) has fixed at least RESTART_FIXED_SHARE of the integer columns the cut loop saw free:
-   * cuts separated on the smaller model are stronger, and the search starts from its tighter root.
-   * At most once, never in a sub-MILP.
-   */
-  private restartWanted(): boolean {
-    if (this.opt.subMip || this.stats.restarts > 0) return false;
-    const { integer, colLower, colUpper } = this.model;
-    let free = 0;
-    let fixed = 0;
-    for (let j = 0; j < this.model.cols; j++) {
-      if (!integer[j] || colLower[j] === colUpper[j]) continue;
-      free++;
-      if (this.rootLower[j] === this.rootUpper[j]) fixed++;
-    }
-    return free > 0 && fixed >= RESTART_FIXED_SHARE * free;
-  }
-
-  /**
-   * Solves the root again with the global bounds the root fixed, runs the cut loop on that model and
-   * returns the new root node (null when the smaller model holds no point better than the incumbent:
-   * the search is over), or "kept" when its LP did not end optimal (the search goes on as it was).
-   */
-  private restart(rootBound: number): { node: MipNode; root: LpResult } | null | "kept" | "stopped" {
-    this.stats.restarts++;
-    const model: LpModel = { ...this.model, colLower: this.rootLower.slice(), colUpper: this.rootUpper.slice() };
-    const engine = new LpEngine(model);
-    engine.setBasis(this.engine.getBasis());
-    const first = engine.solve({ deadline: this.opt.deadline });
-    this.iterations += first.iterations;
-    this.stats.rootIterations += first.iterations;
-    if (first.status === "time_limit") return "stopped";
-    if (first.status === "infeasible") return null;
-    if (first.status !== "optimal") return "kept";
-    const cut = rootCutLoop(model, engine, first, this.opt.deadline);
-    this.model = cut.model;
-    this.engine = cut.engine;
-    this.locks = computeLocks(cut.model);
-    this.iterations += cut.iterations;
-    this.stats.rootIterations += cut.iterations;
-    this.stats.cuts += cut.cutsAdded;
-    this.stats.cutsKept += cut.cutsKept;
-    this.implied = impliedColumnBounds(this.model, this.rootLower, this.rootUpper);
-    const proof = this.prove(cut.root);
-    if (proof) {
-      this.stats.rootBoundAfterCuts = Math.max(this.stats.rootBoundAfterCuts ?? -Infinity, proof.value);
-      this.rootObjective = proof.value;
-      this.rootReducedCosts = proof.reducedCosts;
-      this.rootStatus = proof.status;
-    }
-    this.rootFixing();
-    const node: MipNode = {
-      id: this.nextId++,
-      depth: 0,
-      lowerBound: Math.max(rootBound, proof?.value ?? -Infinity),
-      estimate: cut.root.objective,
-      decision: null,
-      basis: null,
-      branch: null,
-    };
-    return { node, root: cut.root };
   }
 
   /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
@@ -487,13 +387,6 @@ class BranchAndBound {
         Math.max(200, this.iterations / 5),
       );
       this.iterations += dive.iterations;
-      if (z >= this.pruneLevel()) {
-        this.notePruned(z);
-        return null;
-      }
-    }
-    if (this.shouldRins()) {
-      this.rins(x, basis);
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
         return null;
@@ -633,48 +526,6 @@ class BranchAndBound {
     return this.nodes % every === 0;
   }
 
-  /**
-   * RINS at the root and then with the periodic dives, each time around a better incumbent than the
-   * last one searched, while its sub-MILPs have taken at most a fifth of all iterations.
-   */
-  private shouldRins(): boolean {
-    if (this.opt.subMip || !this.incumbentReduced || !(this.best.value < this.rinsIncumbent)) return false;
-    if (this.nodes === 1) return true;
-    return this.nodes % 500 === 0 && this.stats.rins.iterations <= 0.2 * this.iterations;
-  }
-
-  /**
-   * A sub-MILP on the columns where the node's LP point x and the incumbent disagree (rins.ts), over
-   * the global bounds, seeded with the incumbent so that it only looks for better points; what it finds
-   * is offered here (and verified on the original model, as every incumbent is).
-   */
-  private rins(x: Float64Array, basis: Int8Array): void {
-    const seed = this.incumbentReduced!;
-    this.rinsIncumbent = this.best.value;
-    const hood = rinsNeighbourhood(this.model.integer, this.rootLower, this.rootUpper, x, seed);
-    if (!hood) return;
-    const subModel: LpModel = { ...this.model, colLower: hood.colLower, colUpper: hood.colUpper };
-    const sub = new BranchAndBound(this.original, this.pre, subModel, {
-      deadline: this.opt.deadline,
-      gapTolerance: this.opt.gapTolerance,
-      integralityTolerance: this.opt.integralityTolerance,
-      subMip: { nodeLimit: RINS_NODE_LIMIT },
-    });
-    // the node's basis stays dual feasible under the tighter bounds: the sub-MILP's root LP starts there
-    sub.engine.setBasis(basis);
-    sub.offerVerdict(seed);
-    const out = sub.run();
-    const rins = this.stats.rins;
-    rins.runs++;
-    rins.nodes += out.nodes;
-    rins.iterations += out.iterations;
-    this.iterations += out.iterations;
-    if (sub.incumbentReduced && sub.best.value < this.best.value && this.offerRepairing(sub.incumbentReduced) === "accepted") {
-      rins.solutions++;
-      this.stats.heuristicSolutions++;
-    }
-  }
-
   private report(current: MipNode | null): void {
     if (!this.opt.onProgress) return;
     // the node being solved is in no queue: without its bound, an incumbent found while the root (or
@@ -720,9 +571,6 @@ class BranchAndBound {
   private offerVerdict(xr: Float64Array): OfferVerdict {
     const verdict = this.best.offer(xr, this.model.integer);
     if (verdict !== "accepted") return verdict;
-    const kept = xr.slice();
-    for (let j = 0; j < kept.length; j++) if (this.model.integer[j]) kept[j] = Math.round(kept[j]);
-    this.incumbentReduced = kept;
     this.opt.onIncumbent?.(this.best.x!, this.best.value);
     this.rootFixing();
     this.report(null);

@@ -6,6 +6,7 @@ import { AppError } from "../errors.js";
 import { newExecutionRecord } from "../executions/records.js";
 import type { ExecutionOrigin } from "../executions/schemas.js";
 import type { ExecutionRecord } from "../executions/store.js";
+import { freeWorkers } from "../health/worker-heartbeats.js";
 import { newId } from "../ids.js";
 import type { ModelNames } from "../jmodel/names.js";
 import type { Problem, ProblemStats } from "../problem/schema.js";
@@ -140,19 +141,17 @@ export class RaceLauncher {
   }
 
   /**
-   * How many entrants can run at once: the live workers (heartbeats, see health/worker-heartbeats.ts),
-   * at most the organization's running slots (ORG_MAX_RUNNING_JOBS). With no live worker (a fleet at
-   * zero tasks, which scales up for queued work) the slots alone. Busy workers are not told apart
-   * from idle ones: a heartbeat does not say.
+   * How many entrants can run at once: the live workers without a job in hand (their heartbeats say
+   * whether they are busy, health/worker-heartbeats.ts; one still warming up counts, it polls within
+   * seconds), at most the organization's running slots (ORG_MAX_RUNNING_JOBS). With no live worker (a
+   * fleet at zero tasks, which scales up for queued work) the slots alone.
    */
   private async freeWorkers(wanted: number): Promise<number> {
     const { config, clock, workerHeartbeats } = this.deps;
     const cap = config.orgMaxRunningJobs > 0 ? config.orgMaxRunningJobs : wanted;
-    const liveWithin = 3 * config.workerHeartbeatSeconds * 1000;
-    const now = clock.now();
     const workers = await workerHeartbeats.list().catch(() => []);
-    const live = workers.filter((w) => !w.stopped_at && now - Date.parse(w.heartbeat_at) < liveWithin).length;
-    return Math.min(cap, live > 0 ? live : cap);
+    const { live, free } = freeWorkers(workers, clock.now(), config.workerHeartbeatSeconds);
+    return Math.min(cap, live > 0 ? free : cap);
   }
 
   /**

@@ -9,7 +9,7 @@
  *     `--instance` skips the search and takes that one.
  *  2. The race of every solver on it, then the fastest solver alone once more (so the fastest's time is
  *     the mean of two solo runs, one before and one after the race, on the machine as loaded then).
- *  3. It prints race time ÷ fastest solo time; for each loser how long its stop took (from the winner's
+ *  3. It prints race time ÷ fastest solo time; when the winner started and how long it solved inside the race; for each loser how long its stop took (from the winner's
  *     cancel request, `cancel_requested_at`, to its execution's end) and its row; how long the race's
  *     answer came after the winner's end (what waiting for the losers' rows costs); and whether every
  *     worker is idle again (by the heartbeats' state) and how soon.
@@ -59,6 +59,7 @@ export default async function race(args: string[]): Promise<void> {
       const [fastest, next] = Object.values(alone).sort((a, b) => a - b);
       const ratio = next! / fastest!;
       probes.push([entry.file, ...solvers.map((s) => alone[s]!), ratio]);
+      console.error(`solo pass: ${entry.file} ${solvers.map((s) => `${s} ${alone[s]!.toFixed(2)} s`).join(", ")}; next / fastest ${ratio.toFixed(1)}`);
       if (values.instance || (fastest! < probeLimit && ratio >= wantedRatio)) {
         chosen = { entry, problem, alone };
         break;
@@ -78,6 +79,7 @@ export default async function race(args: string[]): Promise<void> {
 
 /** One solver alone: the wall time of a plain solve when it returned the manifest's optimum, else null. */
 async function solo(stack: Stack, entry: ManifestEntry, problem: unknown, solver: string, limit: number): Promise<number | null> {
+  await allIdle(stack, Date.now());
   const started = performance.now();
   const res = await stack.api.post("/api/v2/solve", { problem, solver_name: solver, settings: { time_limit_seconds: limit } });
   const seconds = (performance.now() - started) / 1000;
@@ -90,6 +92,8 @@ async function raceOn(
   { entry, problem, alone }: { entry: ManifestEntry; problem: unknown; alone: Record<string, number> },
   { solvers, limit }: { solvers: string[]; limit: number },
 ): Promise<void> {
+  // Every worker idle first: a worker whose last job's end is not yet in its heartbeat counts as busy, and its solver would not enter.
+  await allIdle(stack, Date.now());
   const started = performance.now();
   const res = await stack.api.post("/api/v2/solve", { problem, solver_name: "race", race: { solvers }, settings: { time_limit_seconds: limit } });
   const raceSeconds = (performance.now() - started) / 1000;
@@ -111,10 +115,18 @@ async function raceOn(
   }[];
   const rows: (string | number)[][] = [];
   let winnerEnd: number | null = null;
+  let winnerSolve: number | null = null;
+  let winnerWait: number | null = null;
   for (const e of entrants) {
     const r = await record(e.execution_id);
     const end = r?.completed_at ? Date.parse(r.completed_at) : null;
-    if (e.state === "won") winnerEnd = end;
+    if (e.state === "won") {
+      winnerEnd = end;
+      if (r?.started_at && end !== null && raceRecord) {
+        winnerSolve = (end - Date.parse(r.started_at)) / 1000;
+        winnerWait = (Date.parse(r.started_at) - Date.parse(raceRecord.created_at)) / 1000;
+      }
+    }
     const asked = r?.cancel_requested_at ? Date.parse(r.cancel_requested_at) : null;
     const stop = asked !== null && end !== null ? (end - asked) / 1000 : "—";
     rows.push([e.solver, e.state, r?.status ?? "—", e.objective_value ?? "—", e.best_bound ?? "—", stop]);
@@ -128,6 +140,9 @@ async function raceOn(
     `\nrace ${raceSeconds.toFixed(2)} s; ${fastestSolver} alone ${fastest.toFixed(2)} s (mean of ${alone[fastestSolver]!.toFixed(2)} before, ${again.toFixed(2)} after)` +
       `; race / fastest ${(raceSeconds / fastest).toFixed(2)}`,
   );
+  if (winnerSolve !== null && winnerWait !== null) {
+    console.log(`the winner started ${winnerWait.toFixed(2)} s after the race's launch and took ${winnerSolve.toFixed(2)} s on its worker (start → end)`);
+  }
   if (raceEnd !== null && winnerEnd !== null) console.log(`the race's answer came ${((raceEnd - winnerEnd) / 1000).toFixed(2)} s after the winner's end`);
   console.log(idleAfter === null ? "a worker was still busy 30 s after the answer" : `every worker idle ${idleAfter.toFixed(2)} s after the answer`);
 }

@@ -86,6 +86,13 @@ describe.runIf(ready)("stored models and triggers in a race", () => {
     expect(done).toMatchObject({ status: "completed", solver_requested: "race", origin: { kind: "document_run" } });
     expect(done.result.objective_value).toBeCloseTo(KNAPSACK_BEST[9]!, 6);
     expect(done.race.entrants.map((e: { solver: string }) => e.solver).sort()).toEqual(["highs", "jaos"]);
+    // The model's generated names, kept once with the race and shared by every entrant.
+    const orgId = stack.bootstrap.organizationId;
+    const raceRecord = await stack.services.executionStore.get(orgId, ex.body.execution_id);
+    expect(raceRecord?.model_names).toBeTruthy();
+    for (const e of done.race.entrants as { execution_id: string }[]) {
+      expect((await stack.services.executionStore.get(orgId, e.execution_id))?.model_names).toEqual(raceRecord!.model_names);
+    }
     // Variables by the model's names, as a plain run of the same version reports them.
     const plain = await stack.api.post(`/api/v2/models/${doc.documentId}/execute`, { override_data: { capacity: 9 }, solver_name: "highs" });
     const alone = await pollUntil(stack.api, `/api/v2/models/executions/${plain.body.execution_id}`, isFinal, 120_000);
@@ -103,7 +110,8 @@ describe.runIf(ready)("stored models and triggers in a race", () => {
       120_000,
     );
     expect(run.body).toMatchObject({ status: "completed", solver_name: "race", error: null });
-    expect(run.body.result_data).toMatchObject({ execution_id: run.body.execution_id, objective_value: KNAPSACK_BEST[5] });
+    expect(run.body.result_data).toMatchObject({ execution_id: run.body.execution_id, status: "optimal" });
+    expect(run.body.result_data.objective_value).toBeCloseTo(KNAPSACK_BEST[5]!, 6);
     expect(run.body.result_data.race.decided_by).toBe("proven_verdict");
     const race = await stack.api.get(`/api/v2/models/executions/${run.body.execution_id}`);
     expect(race.body).toMatchObject({ status: "completed", solver_requested: "race", origin: { kind: "trigger_run", id: run.body.id } });

@@ -115,6 +115,14 @@ export function ExecutionView({ id }: { id: string }) {
         </dd>
         <dt>Created</dt>
         <dd>{when(detail.created_at)}</dd>
+        {detail.origin.kind === "race" && detail.origin.id ? (
+          <>
+            <dt>Race</dt>
+            <dd>
+              an entrant of <a href={executionHash(detail.origin.id)}>{detail.origin.id}</a>
+            </dd>
+          </>
+        ) : null}
         {detail.explains_execution_id ? (
           <>
             <dt>Explains</dt>

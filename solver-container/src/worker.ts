@@ -106,6 +106,9 @@ async function pollQueue(runtime: WorkerRuntime, { announceReady, jobTracing }: 
     onError: (error) => logger.warn("ECS task protection call failed", { error }),
   });
   const leaseMs = config.jobLeaseSeconds * 1000;
+  // The first heartbeat before anything else (`starting`): a race launched while this worker warms up counts it.
+  const heartbeat = new FleetHeartbeat(runtime);
+  await heartbeat.announceStarting();
   let lastInventoryCheck = Date.now();
   let jobsTaken = 0;
   let stopping: Promise<void> | null = null;
@@ -138,12 +141,15 @@ async function pollQueue(runtime: WorkerRuntime, { announceReady, jobTracing }: 
     beforeJob: () => {
       jobsTaken++;
       announce("busy");
+      // One beat per change of state: a race counts the workers without a job in hand.
+      void heartbeat.enter("busy");
     },
     afterJob: (job) => {
       // The job's timestamps (SOLVE_TRACE=1), for the local stack's overhead benchmark.
       const marks = job && tracing() ? traceTake(job.id) : undefined;
       if (marks && announceReady) process.stdout.write(`${JSON.stringify({ event: "trace", id: job!.id, marks })}\n`);
       const taken = jobsTaken;
+      void heartbeat.enter("idle");
       void runtime.toolkit.prepare().then(() => {
         if (taken === jobsTaken && !stopping) announce("ready");
       });
@@ -161,7 +167,6 @@ async function pollQueue(runtime: WorkerRuntime, { announceReady, jobTracing }: 
       stopping = worker.stop();
     });
   }
-  const heartbeat = new FleetHeartbeat(runtime);
   // The task's health check: the liveness file moves while the loop makes progress (a poll returns at
   // least every pollSeconds; a running job's heartbeat ticks every few seconds).
   const stallMs = (config.workerPollSeconds + 60) * 1000;

@@ -1,63 +1,159 @@
 /**
- * `npm run bench -- race [--solvers highs,jaos] [--instances set1ch,10teams] [--limit 120]`: a race against
- * each of its solvers alone (issue 29, Build 1), on the local stack with one worker per solver. For each
- * scale-set instance each solver runs alone, then the race (a plain solve, `solver_name: "race"`);
- * the table shows the wall time each took through the API, who won, and the race's time over the
- * fastest solver's own (the cost of racing: the losers' stop and the race's bookkeeping). Side by side in
- * one run: compare the ratios, not the seconds, on a loaded machine.
+ * `npm run bench -- race [--solvers highs,glpk,jaos] [--candidates p0201,vpm1,…] [--instance set1ch]
+ *  [--probe-limit 60] [--limit 300] [--ratio 5]`: issue 29's first acceptance point, measured on the local
+ * stack with one worker per solver.
+ *
+ *  1. A solo pass (each solver alone, a plain solve through the API) over the scale set's MILPs in
+ *     `--candidates` order, until one where the fastest solver's verified optimum comes at least `--ratio`
+ *     times sooner than the next solver's (a wrong or missing optimum counts at the probe limit).
+ *     `--instance` skips the search and takes that one.
+ *  2. The race of every solver on it, then the fastest solver alone once more (so the fastest's time is
+ *     the mean of two solo runs, one before and one after the race, on the machine as loaded then).
+ *  3. It prints race time ÷ fastest solo time; when the winner started and how long it solved inside the race; for each loser how long its stop took (from the winner's
+ *     cancel request, `cancel_requested_at`, to its execution's end) and its row; how long the race's
+ *     answer came after the winner's end (what waiting for the losers' rows costs); and whether every
+ *     worker is idle again (by the heartbeats' state) and how soon.
+ * Side by side in one run: compare ratios, not seconds, on a loaded machine.
  */
 import { parseArgs } from "node:util";
-import { instanceSetDir, objectiveMatches, readInstance, readManifest } from "../support/manifest.js";
+import type { ExecutionRecord } from "../../functions/core/executions/store.js";
+import { type ManifestEntry, objectiveMatches, readInstance, readManifest, SCALE_DIR } from "../support/manifest.js";
 import { startTestStack } from "../support/test-stack.js";
 import { table } from "./_stats.js";
+
+type Stack = Awaited<ReturnType<typeof startTestStack>>;
+
+const DEFAULT_CANDIDATES = "p0201,vpm1,stein45,mod008,misc07,pp08a,bell3a,set1ch,khb05250,p0282,fixnet6,modglob,rout,10teams";
 
 export default async function race(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
-      solvers: { type: "string", default: "highs,jaos" },
-      instances: { type: "string", default: "set1ch,10teams" },
-      limit: { type: "string", default: "120" },
+      solvers: { type: "string", default: "highs,glpk,jaos" },
+      candidates: { type: "string", default: DEFAULT_CANDIDATES },
+      instance: { type: "string" },
+      "probe-limit": { type: "string", default: "60" },
+      limit: { type: "string", default: "300" },
+      ratio: { type: "string", default: "5" },
     },
   });
   const solvers = values.solvers.split(",");
-  const wanted = values.instances.split(",");
+  const probeLimit = Number(values["probe-limit"]);
   const limit = Number(values.limit);
-  const entries = readManifest(instanceSetDir("scale")).filter((e) => wanted.some((w) => e.file.startsWith(`${w}.`)));
+  const wantedRatio = Number(values.ratio);
+  const milps = readManifest(SCALE_DIR).filter((e) => e.kind === "MILP");
+  const named = (values.instance ?? values.candidates).split(",");
+  const candidates = named.map((n) => milps.find((e) => e.file === `${n}.mps`)).filter((e): e is ManifestEntry => e !== undefined);
   const workers = String(solvers.length);
   const stack = await startTestStack({
     env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: workers, ORG_MAX_RUNNING_JOBS: workers, SOLVE_WAIT_SECONDS: String(limit + 30) },
   });
-  const rows: (string | number)[][] = [];
   try {
-    for (const entry of entries) {
-      const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(entry), filename: entry.file });
-      const problem = preview.body.problem;
-      const timed = async (body: object) => {
-        const started = performance.now();
-        const res = await stack.api.post("/api/v2/solve", { problem, settings: { time_limit_seconds: limit }, ...body });
-        return { seconds: (performance.now() - started) / 1000, body: res.body };
-      };
+    await stack.workers.ready();
+    const probes: (string | number)[][] = [];
+    let chosen: { entry: ManifestEntry; problem: unknown; alone: Record<string, number> } | null = null;
+    for (const entry of candidates) {
+      const problem = (await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(entry), filename: entry.file })).body.problem;
       const alone: Record<string, number> = {};
-      for (const solver of solvers) {
-        const r = await timed({ solver_name: solver });
-        const right = r.body.status === "optimal" && objectiveMatches(r.body.objective_value, entry.expectedObjective ?? Number.NaN, 1e-4);
-        alone[solver] = right ? r.seconds : limit;
+      for (const solver of solvers) alone[solver] = (await solo(stack, entry, problem, solver, probeLimit)) ?? probeLimit;
+      const [fastest, next] = Object.values(alone).sort((a, b) => a - b);
+      const ratio = next! / fastest!;
+      probes.push([entry.file, ...solvers.map((s) => alone[s]!), ratio]);
+      console.error(`solo pass: ${entry.file} ${solvers.map((s) => `${s} ${alone[s]!.toFixed(2)} s`).join(", ")}; next / fastest ${ratio.toFixed(1)}`);
+      if (values.instance || (fastest! < probeLimit && ratio >= wantedRatio)) {
+        chosen = { entry, problem, alone };
+        break;
       }
-      const raced = await timed({ solver_name: "race", race: { solvers } });
-      const fastest = Math.min(...Object.values(alone));
-      rows.push([
-        entry.file,
-        raced.seconds,
-        ...solvers.map((s) => alone[s]!),
-        raced.body.race?.winner ?? "—",
-        raced.body.race?.entrants.map((e: { solver: string; state: string }) => `${e.solver} ${e.state}`).join(", ") ?? raced.body.error?.code ?? "—",
-        raced.seconds / fastest,
-      ]);
     }
+    console.log("Solo pass (s; a wrong or missing optimum counts at the probe limit):\n");
+    console.log(table(["instance", ...solvers.map((s) => `${s} alone`), "next / fastest"], probes));
+    if (!chosen) {
+      console.log(`\nNo candidate where the fastest is ${wantedRatio}x faster than the next; try --candidates or --solvers.`);
+      return;
+    }
+    await raceOn(stack, chosen, { solvers, limit });
   } finally {
     await stack.stop();
   }
-  console.log(table(["instance", "race s", ...solvers.map((s) => `${s} alone s`), "winner", "entrants", "race / fastest"], rows));
-  console.log(`\nA solver that did not reach the manifest's optimum counts at the limit (${limit} s).`);
+}
+
+/** One solver alone: the wall time of a plain solve when it returned the manifest's optimum, else null. */
+async function solo(stack: Stack, entry: ManifestEntry, problem: unknown, solver: string, limit: number): Promise<number | null> {
+  await allIdle(stack, Date.now());
+  const started = performance.now();
+  const res = await stack.api.post("/api/v2/solve", { problem, solver_name: solver, settings: { time_limit_seconds: limit } });
+  const seconds = (performance.now() - started) / 1000;
+  const right = res.body.status === "optimal" && objectiveMatches(res.body.objective_value, entry.expectedObjective ?? Number.NaN, 1e-4);
+  return right ? seconds : null;
+}
+
+async function raceOn(
+  stack: Stack,
+  { entry, problem, alone }: { entry: ManifestEntry; problem: unknown; alone: Record<string, number> },
+  { solvers, limit }: { solvers: string[]; limit: number },
+): Promise<void> {
+  // Every worker idle first: a worker whose last job's end is not yet in its heartbeat counts as busy, and its solver would not enter.
+  await allIdle(stack, Date.now());
+  const started = performance.now();
+  const res = await stack.api.post("/api/v2/solve", { problem, solver_name: "race", race: { solvers }, settings: { time_limit_seconds: limit } });
+  const raceSeconds = (performance.now() - started) / 1000;
+  const answered = Date.now();
+  const idleAfter = await allIdle(stack, answered);
+  const fastestSolver = Object.entries(alone).sort((a, b) => a[1] - b[1])[0]![0];
+  const again = (await solo(stack, entry, problem, fastestSolver, limit)) ?? limit;
+  const fastest = (alone[fastestSolver]! + again) / 2;
+
+  const orgId = stack.bootstrap.organizationId;
+  const record = (id: string) => stack.services.executionStore.get(orgId, id) as Promise<ExecutionRecord | null>;
+  const raceRecord = await record(res.body.execution_id);
+  const entrants = (res.body.race?.entrants ?? []) as {
+    solver: string;
+    state: string;
+    execution_id: string;
+    objective_value: number | null;
+    best_bound: number | null;
+  }[];
+  const rows: (string | number)[][] = [];
+  let winnerEnd: number | null = null;
+  let winnerSolve: number | null = null;
+  let winnerWait: number | null = null;
+  for (const e of entrants) {
+    const r = await record(e.execution_id);
+    const end = r?.completed_at ? Date.parse(r.completed_at) : null;
+    if (e.state === "won") {
+      winnerEnd = end;
+      if (r?.started_at && end !== null && raceRecord) {
+        winnerSolve = (end - Date.parse(r.started_at)) / 1000;
+        winnerWait = (Date.parse(r.started_at) - Date.parse(raceRecord.created_at)) / 1000;
+      }
+    }
+    const asked = r?.cancel_requested_at ? Date.parse(r.cancel_requested_at) : null;
+    const stop = asked !== null && end !== null ? (end - asked) / 1000 : "—";
+    rows.push([e.solver, e.state, r?.status ?? "—", e.objective_value ?? "—", e.best_bound ?? "—", stop]);
+  }
+  const raceEnd = raceRecord?.completed_at ? Date.parse(raceRecord.completed_at) : null;
+  const optimum = res.body.status === "optimal" && objectiveMatches(res.body.objective_value, entry.expectedObjective ?? Number.NaN, 1e-4);
+
+  console.log(`\nThe race on ${entry.file} (${solvers.join(", ")}), ${res.body.race?.winner ?? "no"} winner, verified optimum: ${optimum}\n`);
+  console.log(table(["entrant", "row", "execution", "incumbent", "bound", "stop s (cancel request → end)"], rows));
+  console.log(
+    `\nrace ${raceSeconds.toFixed(2)} s; ${fastestSolver} alone ${fastest.toFixed(2)} s (mean of ${alone[fastestSolver]!.toFixed(2)} before, ${again.toFixed(2)} after)` +
+      `; race / fastest ${(raceSeconds / fastest).toFixed(2)}`,
+  );
+  if (winnerSolve !== null && winnerWait !== null) {
+    console.log(`the winner started ${winnerWait.toFixed(2)} s after the race's launch and took ${winnerSolve.toFixed(2)} s on its worker (start → end)`);
+  }
+  if (raceEnd !== null && winnerEnd !== null) console.log(`the race's answer came ${((raceEnd - winnerEnd) / 1000).toFixed(2)} s after the winner's end`);
+  console.log(idleAfter === null ? "a worker was still busy 30 s after the answer" : `every worker idle ${idleAfter.toFixed(2)} s after the answer`);
+}
+
+/** Seconds after `since` until every live worker's heartbeat says idle (null: not within 30 s). */
+async function allIdle(stack: Stack, since: number): Promise<number | null> {
+  while (Date.now() - since < 30_000) {
+    const workers = await stack.services.workerHeartbeats.list();
+    const live = workers.filter((w) => !w.stopped_at);
+    if (live.length > 0 && live.every((w) => w.state === "idle")) return (Date.now() - since) / 1000;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
 }

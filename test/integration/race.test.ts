@@ -3,6 +3,7 @@ import { machineHas } from "../support/machine.js";
 import { objectiveMatches, readInstance, readManifest, SCALE_DIR } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
+import { createKnapsackDocument, createTrigger, eventually, FINAL_RUN_STATUSES, KNAPSACK_BEST } from "../support/triggers.js";
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 const ready = machineHas("python_solvers");
@@ -66,17 +67,80 @@ describe.runIf(ready)("a race between solvers", () => {
 });
 
 /**
- * With one running slot for the organization (ORG_MAX_RUNNING_JOBS=1) a race degrades to the best single
- * choice and says so; an async race is polled like any execution.
+ * Stored models race too (issue 29): a builder document run with `solver_name: "race"`, and a trigger whose
+ * solver is `race` — its worker launches the race and hands the run to it, and the race's end completes
+ * the run, whose result (and webhook) is the race's answer.
  */
-describe.runIf(ready)("a race with one free slot", () => {
+describe.runIf(ready)("stored models and triggers in a race", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "1", ORG_MAX_RUNNING_JOBS: "1" } });
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "2", ORG_MAX_RUNNING_JOBS: "2" } });
+  });
+  afterAll(() => stack?.stop());
+
+  it("runs a document's version as a race, with its JModel names on each entrant", async () => {
+    const doc = await createKnapsackDocument(stack.api, "race");
+    const ex = await stack.api.post(`/api/v2/models/${doc.documentId}/execute`, { override_data: { capacity: 9 }, race: { solvers: ["highs", "jaos"] } });
+    expect(ex.status, ex.text).toBe(202);
+    const done = await pollUntil(stack.api, `/api/v2/models/executions/${ex.body.execution_id}`, isFinal, { timeoutMs: 120_000 });
+    expect(done).toMatchObject({ status: "completed", solver_requested: "race", origin: { kind: "document_run" } });
+    expect(done.result.objective_value).toBeCloseTo(KNAPSACK_BEST[9]!, 6);
+    expect(done.race.entrants.map((e: { solver: string }) => e.solver).sort()).toEqual(["highs", "jaos"]);
+    // The model's generated names, kept once with the race and shared by every entrant.
+    const orgId = stack.bootstrap.organizationId;
+    const raceRecord = await stack.services.executionStore.get(orgId, ex.body.execution_id);
+    expect(raceRecord?.model_names).toBeTruthy();
+    for (const e of done.race.entrants as { execution_id: string }[]) {
+      expect((await stack.services.executionStore.get(orgId, e.execution_id))?.model_names).toEqual(raceRecord!.model_names);
+    }
+    // Variables by the model's names, as a plain run of the same version reports them.
+    const plain = await stack.api.post(`/api/v2/models/${doc.documentId}/execute`, { override_data: { capacity: 9 }, solver_name: "highs" });
+    const alone = await pollUntil(stack.api, `/api/v2/models/executions/${plain.body.execution_id}`, isFinal, { timeoutMs: 120_000 });
+    expect(Object.keys(done.result.solution).sort()).toEqual(Object.keys(alone.result.solution).sort());
+  });
+
+  it("a trigger with solver_name race: the run ends with the race's answer, its execution the race", async () => {
+    const doc = await createKnapsackDocument(stack.api, "highs");
+    const t = await createTrigger(stack.api, { document_id: doc.documentId, version_id: doc.versionId, solver_name: "race" });
+    const started = await stack.api.post(`/api/v2/triggers/${t.id}/run`);
+    expect(started.status, started.text).toBe(202);
+    const run = await eventually(
+      () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${started.body.run_id}`),
+      (r) => FINAL_RUN_STATUSES.includes(r.body.status),
+      { timeoutMs: 120_000 },
+    );
+    expect(run.body).toMatchObject({ status: "completed", solver_name: "race", error: null });
+    expect(run.body.result_data).toMatchObject({ execution_id: run.body.execution_id, status: "optimal" });
+    expect(run.body.result_data.objective_value).toBeCloseTo(KNAPSACK_BEST[5]!, 6);
+    expect(run.body.result_data.race.decided_by).toBe("proven_verdict");
+    const race = await stack.api.get(`/api/v2/models/executions/${run.body.execution_id}`);
+    expect(race.body).toMatchObject({ status: "completed", solver_requested: "race", origin: { kind: "trigger_run", id: run.body.id } });
+    // The run's credits are the race's: one solve's per entrant.
+    const entrants = race.body.race.entrants as { execution_id: string }[];
+    const charged = await Promise.all(entrants.map(async (e) => (await stack.api.get(`/api/v2/models/executions/${e.execution_id}`)).body.credits_charged));
+    expect(race.body.credits_charged).toBe(charged.reduce((a: number, b: number) => a + b, 0));
+  });
+});
+
+/**
+ * With one worker (LOCAL_WORKERS=1, the organization's slots unbounded) a race degrades to the best single
+ * choice and says so: the count is of free workers by their heartbeats, the first of which a worker writes
+ * before its warm-up. An async race is polled like any execution.
+ */
+describe.runIf(ready)("a race with one free worker", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "1", ORG_MAX_RUNNING_JOBS: "0" } });
   });
   afterAll(() => stack?.stop());
 
   it("runs one solver, marks the race degraded with the reason, and answers the async solve", async () => {
+    // The worker process has started and beaten once (it may still be warming up: it counts as free).
+    await eventually(
+      () => stack.services.workerHeartbeats.list(),
+      (workers) => workers.length > 0,
+      { timeoutMs: 60_000 },
+    );
     const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance("afiro.mps"), filename: "afiro.mps" });
     expect(preview.status, preview.text).toBe(200);
     const res = await stack.api.post("/api/v2/solve/async", { problem: preview.body.problem, solver_name: "race", race: { solvers: ["jaos", "highs"] } });

@@ -216,6 +216,25 @@ export function fakeTriggerRunStore() {
     async getTrigger(orgId: string, id: string) {
       return { id, org_id: orgId, name: "nightly plan" } as never;
     },
+    async getRun(_trigger: string, runId: string) {
+      return runs.get(runId);
+    },
+    /** triggers/store.ts handRunToRace: still running, the race's id, no lease. */
+    async handRunToRace(_trigger: string, { runId, worker, raceId }: { runId: string; worker: string; raceId: string }) {
+      const item = runs.held(runId, worker);
+      if (item) Object.assign(item, { execution_id: raceId, lease_owner: null, lease_expires_at_ms: null });
+      return item !== null;
+    },
+    /** triggers/store.ts finalizeRaceRun: only a running run handed to this race. */
+    async finalizeRaceRun(
+      _trigger: string,
+      { runId, raceId, status, set }: { runId: string; raceId: string; status: "completed" | "failed"; set: Partial<RunRecord> },
+    ) {
+      const item = runs.items.get(runId);
+      if (item?.status !== "running" || item.execution_id !== raceId || item.lease_owner) return null;
+      Object.assign(item, set, { status });
+      return runs.get(runId);
+    },
     async recentRuns(_trigger: string, limit: number) {
       return [...runs.items.values()].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, limit);
     },

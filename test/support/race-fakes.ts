@@ -88,9 +88,18 @@ const NOW = Date.parse("2026-11-01T00:00:00.000Z");
 
 /**
  * A race `race_1` of SMALL_LP between `solvers` (entrants `exe_<solver>`, queued), put in `items`:
- * what races/launch.ts records, without the admission. `freeWorkers` below 2 makes it degraded; `notify`: an async race.
+ * what races/launch.ts records, without the admission. `freeWorkers` below 2 makes it degraded; `notify`: an async race;
+ * `triggerRun`: a trigger run's race (origin `trigger_run`, its trigger kept).
  */
-export function putRace(items: Items, solvers: SolverName[], { freeWorkers = solvers.length, notify = false } = {}): { raceId: string; entrantIds: string[] } {
+export function putRace(
+  items: Items,
+  solvers: SolverName[],
+  {
+    freeWorkers = solvers.length,
+    notify = false,
+    triggerRun,
+  }: { freeWorkers?: number; notify?: boolean; triggerRun?: { triggerId: string; runId: string } } = {},
+): { raceId: string; entrantIds: string[] } {
   const lineup = lineUp(solvers, "LP", freeWorkers);
   const entrantIds = lineup.entrants.map((s) => `exe_${s}`);
   const common = {
@@ -106,13 +115,13 @@ export function putRace(items: Items, solvers: SolverName[], { freeWorkers = sol
   const race = newExecutionRecord({
     ...common,
     id: "race_1",
-    origin: { kind: notify ? "solve_async" : "solve", id: null },
+    origin: triggerRun ? { kind: "trigger_run", id: triggerRun.runId } : { kind: notify ? "solve_async" : "solve", id: null },
     notify,
     solverRequested: "race",
     solverName: "race",
     running: true,
   });
-  items.put("race_1", { ...race, race: startingView(lineup, entrantIds) });
+  items.put("race_1", { ...race, race: startingView(lineup, entrantIds), ...(triggerRun ? { race_trigger_id: triggerRun.triggerId } : {}) });
   lineup.entrants.forEach((solver, i) =>
     items.put(
       entrantIds[i]!,

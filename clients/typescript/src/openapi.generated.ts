@@ -10239,6 +10239,11 @@ export interface operations {
                      * @enum {string}
                      */
                     solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
+                    race?: {
+                        /** @description the entrants; default every available solver that supports the model's class */
+                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+                    };
                     settings?: {
                         /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
                         time_limit_seconds?: number;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RaceRequestSchema } from "../races/schemas.js";
 import { ProblemSchema } from "../problem/schema.js";
 import { PrioritySchema } from "../queue/priority.js";
 import { SettingsRequestSchema } from "../solvers/settings.js";
@@ -36,6 +37,7 @@ export const ExecuteDocumentSchema = z.object({
   version_id: z.string().min(1).optional().describe("the latest version when omitted"),
   override_data: JsonObject.optional().describe("named sets and parameters replacing the version's data; `solver_name` names a solver"),
   solver_name: SolverChoiceSchema.optional().describe("replaces the version's solver (an override_data solver_name wins over it)"),
+  race: RaceRequestSchema.optional(),
   settings: SettingsRequestSchema.optional(),
   priority: PrioritySchema,
 });

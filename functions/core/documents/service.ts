@@ -8,6 +8,7 @@ import { newId } from "../ids.js";
 import { compileJModel, isJModelError, type JModelError, type ModelNames, modelSymbols } from "../jmodel/index.js";
 import { capRefusal, isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
 import type { Problem } from "../problem/schema.js";
+import type { RaceRequest } from "../races/schemas.js";
 import type { SettingsRequest } from "../solvers/settings.js";
 import type { SolverChoice } from "../solvers/types.js";
 import type { CreateDocumentSchema, CreateVersionSchema, DocumentModel, DocumentViewSchema, VersionSummarySchema, VersionViewSchema } from "./schemas.js";
@@ -174,7 +175,14 @@ export class DocumentService {
   async execute(
     principal: Principal,
     documentId: string,
-    input: { version_id?: string; override_data?: Record<string, unknown>; solver_name?: SolverChoice; settings?: SettingsRequest; priority?: number },
+    input: {
+      version_id?: string;
+      override_data?: Record<string, unknown>;
+      solver_name?: SolverChoice;
+      race?: RaceRequest;
+      settings?: SettingsRequest;
+      priority?: number;
+    },
   ): Promise<{ executionId: string; versionId: string }> {
     const doc = await this.get(principal, documentId);
     const version = input.version_id ? await this.getVersion(principal, documentId, input.version_id) : await this.deps.documentStore.latestVersion(documentId);
@@ -197,7 +205,15 @@ export class DocumentService {
     if (built.kind !== "compiled" || built.solver === null) throw new Error("internal: run_document answered without a problem");
     const record = await this.deps.executions.launch(
       principal,
-      { problem: built.problem, solver_name: built.solver, settings: input.settings, priority: input.priority, ...(built.names ? { names: built.names } : {}) },
+      {
+        problem: built.problem,
+        solver_name: built.solver,
+        settings: input.settings,
+        priority: input.priority,
+        // With solver_name `race` (the version's, the request's or an override's): its entrants (races/launch.ts).
+        ...(built.solver === "race" && input.race ? { race: input.race } : {}),
+        ...(built.names ? { names: built.names } : {}),
+      },
       { origin: { kind: "document_run", id: documentId }, notify: true },
     );
     return { executionId: record.id, versionId: version.id };

@@ -11,7 +11,7 @@ import { solveResponseOf } from "../solvers/result.js";
 import { emptyResult, type SolverResult } from "../solvers/types.js";
 import { type VerifiedSolve, verifiedSolve, verifyResult } from "../solvers/verification.js";
 import { assessStart, warmStartOf } from "../solvers/warm-start.js";
-import type { WorkerHeartbeats } from "../health/worker-heartbeats.js";
+import { isServing, type WorkerHeartbeats } from "../health/worker-heartbeats.js";
 import type { MetricsStore } from "../observability/metrics-store.js";
 import type { BlobStore } from "../blob/blob-store.js";
 import type { Clock } from "../clock.js";
@@ -114,9 +114,9 @@ export class ApiSolver {
 
   private async anyWorkerLive(): Promise<boolean> {
     const now = this.deps.clock.now();
-    const liveWithin = 3 * this.deps.config.workerHeartbeatSeconds * 1000;
     const workers = await this.deps.workerHeartbeats.list().catch(() => []);
-    return workers.some((w) => !w.stopped_at && now - Date.parse(w.heartbeat_at) < liveWithin);
+    // A worker still warming up does not take the job yet (its first beat is written before its warm-up).
+    return workers.some((w) => isServing(w, now, this.deps.config.workerHeartbeatSeconds));
   }
 
   /** The API's lease owner for one request. */

@@ -150,9 +150,12 @@ export class ExecutionService {
       origin,
       notify,
       holdFor,
+      triggerId,
     }: {
       origin: ExecutionOrigin;
       notify: boolean;
+      /** A trigger run's race: the run's trigger (races/launch.ts). */
+      triggerId?: string;
       /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
       holdFor?: { worker: string; leaseMs: number };
     },
@@ -161,7 +164,7 @@ export class ExecutionService {
     const priority = input.priority ?? 0;
     if (input.solver_name === "race" && this.deps.races) {
       // Its entrants are the work; the caller waits on the race's record (waitForFinal) like any solve's.
-      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role } });
+      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role }, triggerId });
     }
     const admitted = await this.admit(principal.orgId, {
       userId: principal.userId,

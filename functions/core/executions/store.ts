@@ -53,6 +53,10 @@ export interface ExecutionRecord {
   race?: RaceView;
   /** A race's objective sense (kept for whoever settles it, even the sweeper); absent on other executions. */
   race_sense?: "minimize" | "maximize";
+  /** A race's loser asked to stop: when (its end minus this is how long the stop took; bench race). */
+  cancel_requested_at?: string;
+  /** A trigger run's race: the run's trigger (the run's key needs it), so that the race's end completes the run. */
+  race_trigger_id?: string;
 }
 
 /** What a waiting caller needs to answer: the status, and the result or the reason. */

@@ -1,4 +1,4 @@
-import type { WorkerHeartbeat } from "./worker-heartbeats.js";
+import { isServing, type WorkerHeartbeat } from "./worker-heartbeats.js";
 import type { ComponentStatus } from "./system.js";
 
 /**
@@ -24,9 +24,6 @@ export interface SolverComponentVerdict {
   message: string;
 }
 
-/** A worker counts as live while its last heartbeat is younger than this many intervals. */
-export const LIVE_HEARTBEAT_INTERVALS = 3;
-
 function listSolvers(worker: WorkerHeartbeat): string {
   const available = worker.solvers.filter((s) => s.available);
   return available.length ? available.map((s) => (s.version ? `${s.name} ${s.version}` : s.name)).join(", ") : "none";
@@ -35,8 +32,8 @@ function listSolvers(worker: WorkerHeartbeat): string {
 const hasSolver = (worker: WorkerHeartbeat) => worker.solvers.some((s) => s.available);
 
 export function judgeSolverFleet(workers: WorkerHeartbeat[], nowMs: number, settings: FleetCheckSettings): SolverComponentVerdict {
-  const liveWindowMs = LIVE_HEARTBEAT_INTERVALS * settings.heartbeatSeconds * 1000;
-  const live = workers.filter((w) => !w.stopped_at && nowMs - Date.parse(w.heartbeat_at) <= liveWindowMs);
+  // A worker still warming up has no inventory yet: it counts once it serves (its first idle beat).
+  const live = workers.filter((w) => isServing(w, nowMs, settings.heartbeatSeconds));
   const newest = [...workers].sort((a, b) => Date.parse(b.heartbeat_at) - Date.parse(a.heartbeat_at))[0];
 
   if (live.length > 0) {

@@ -1,7 +1,8 @@
 import type { BlobStore } from "../blob/blob-store.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
-import type { ExecutionOutcome, ExecutionStore } from "../executions/store.js";
+import type { SolveResponse } from "../executions/schemas.js";
+import type { ExecutionOutcome, ExecutionRecord, ExecutionStore } from "../executions/store.js";
 import type { Logger } from "../logger.js";
 import type { Notifications } from "../notifications/notifications.js";
 import type { Problem } from "../problem/schema.js";
@@ -88,6 +89,8 @@ export interface JobPorts {
   notifications: Pick<Notifications, "notify">;
   /** A race's writes (races/): an execution of origin `race` is an entrant; absent: entrants run as plain executions. */
   races?: RaceStorePort;
+  /** Called when a race this worker settled ends (races/settle.ts): a trigger run's race completes its run. */
+  raceEnded?(race: ExecutionRecord, answer: SolveResponse | null): Promise<void>;
   /**
    * Called right after an execution's final write, with what it wrote when the write was this worker's
    * (the local stack wakes a plain solve waiting for it); absent: nobody listens.

@@ -1,6 +1,7 @@
 import { executionKey } from "../executions/store.js";
 import { workerErrorText } from "../solvers/public-text.js";
 import type { RunOutcome, RunOutcomes } from "../triggers/outcomes.js";
+import { completeRaceRunIfEnded } from "../triggers/race-run.js";
 import { type RunExecutionDeps, startRunExecution } from "../triggers/run-execution.js";
 import type { RunRecord, TriggerStore } from "../triggers/store.js";
 import { type HeldLease, type JobPorts, leaseMsOf } from "./ports.js";
@@ -8,7 +9,10 @@ import { solveExecution } from "./solve-execution.js";
 
 /** What a trigger run's job needs besides every job's ports: the run's store, its outcome's rules, and what starts its execution. */
 export interface TriggerRunJobPorts extends JobPorts, Omit<RunExecutionDeps, "executionStore" | "triggerStore"> {
-  triggerStore: Pick<TriggerStore, "acquireRun" | "renewRun" | "getTrigger" | "finalizeHeldRun" | "setRunFields" | "recentRuns">;
+  triggerStore: Pick<
+    TriggerStore,
+    "acquireRun" | "renewRun" | "getTrigger" | "finalizeHeldRun" | "setRunFields" | "recentRuns" | "getRun" | "handRunToRace" | "finalizeRaceRun"
+  >;
   /** The run's final fields (its webhook decided in the same write), then its webhook queued and its notification. */
   runOutcomes: Pick<RunOutcomes, "finalFields" | "announce">;
 }
@@ -34,7 +38,7 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
     lease.holdAlso(() => ports.executionStore.leases.renew(executionKey(orgId, id), { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() }));
   };
 
-  let outcome: RunOutcome;
+  let outcome: RunOutcome | { race: string };
   let workerError: unknown = null;
   try {
     outcome = await solveRun(ports, { run, lease, onExecution });
@@ -43,6 +47,14 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
     outcome = { status: "failed", result: null, error: workerErrorText(error) };
   } finally {
     lease.stop();
+  }
+  if ("race" in outcome) {
+    // Handed to its race (triggers/race-run.ts): the race's end completes the run; this worker takes its next job.
+    const raceId = outcome.race;
+    if ((await store.handRunToRace(triggerId, { runId, worker: ports.workerId, raceId })) && ports.races) {
+      await completeRaceRunIfEnded({ ...ports, races: ports.races }, orgId, raceId);
+    }
+    return;
   }
   const trigger = await store.getTrigger(orgId, triggerId);
   const fields = await ports.runOutcomes.finalFields(run, { trigger, outcome, nowMs: ports.clock.now() });
@@ -56,9 +68,13 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
   if (workerError) throw workerError;
 }
 
-async function solveRun(ports: TriggerRunJobPorts, held: { run: RunRecord; lease: HeldLease; onExecution: (id: string) => void }): Promise<RunOutcome> {
+async function solveRun(
+  ports: TriggerRunJobPorts,
+  held: { run: RunRecord; lease: HeldLease; onExecution: (id: string) => void },
+): Promise<RunOutcome | { race: string }> {
   const started = await startRunExecution(ports, { run: held.run, worker: ports.workerId, leaseMs: leaseMsOf(ports) });
   if ("refused" in started) return { status: "failed", result: null, error: started.refused };
+  if ("race" in started) return { race: started.race.id };
   held.onExecution(started.execution.id);
   const { response, final } = await solveExecution(ports, { record: started.execution, problem: started.problem, signal: held.lease.signal });
   return { status: final, result: response, error: final === "failed" ? (response.error_message ?? "the solver failed") : null };

@@ -1,11 +1,14 @@
 import type { Principal } from "../auth/service.js";
 import type { Role } from "../auth/roles.js";
 import { blobKeys } from "../blob/keys.js";
+import { storeModelNames } from "../blob/model-names.js";
 import { AppError } from "../errors.js";
 import { newExecutionRecord } from "../executions/records.js";
 import type { ExecutionOrigin } from "../executions/schemas.js";
 import type { ExecutionRecord } from "../executions/store.js";
+import { freeWorkers } from "../health/worker-heartbeats.js";
 import { newId } from "../ids.js";
+import type { ModelNames } from "../jmodel/names.js";
 import type { Problem, ProblemStats } from "../problem/schema.js";
 import { isSerializedProblem, type SerializedProblem } from "../problem/serialized.js";
 import { enqueueOrFail } from "../queue/enqueue-or-fail.js";
@@ -21,6 +24,8 @@ export interface RaceInput {
   settings?: SettingsRequest;
   race?: RaceRequest;
   priority?: number;
+  /** A JModel model's generated names: kept once and shared by the race and every entrant, so each reports as a plain solve does. */
+  names?: ModelNames | Uint8Array;
 }
 
 type RaceDeps = Pick<Services, "config" | "clock" | "executionStore" | "raceStore" | "blobs" | "inventory" | "admission" | "fairShare" | "workerHeartbeats">;
@@ -37,7 +42,18 @@ export class RaceLauncher {
   async launch(
     principal: Principal,
     input: RaceInput,
-    { origin, notify, priority }: { origin: ExecutionOrigin; notify: boolean; priority: { value: number; role: Role } },
+    {
+      origin,
+      notify,
+      priority,
+      triggerId,
+    }: {
+      origin: ExecutionOrigin;
+      notify: boolean;
+      priority: { value: number; role: Role };
+      /** With origin `trigger_run`: the run's trigger, kept on the race so that its end can complete the run (triggers/race-run.ts). */
+      triggerId?: string;
+    },
   ): Promise<ExecutionRecord> {
     const { admission, clock } = this.deps;
     const admitted = await admission.admit({
@@ -56,6 +72,12 @@ export class RaceLauncher {
     const { lineup } = admitted.plan;
     const nowMs = clock.now();
     const entrantIds = lineup.entrants.map(() => newId("exe", nowMs));
+    const modelNames = input.names
+      ? await storeModelNames(this.deps.blobs, blobKeys.executionModelNames(principal.orgId, admitted.id), {
+          names: input.names,
+          inlinePayloadMaxBytes: this.deps.config.inlinePayloadMaxBytes,
+        })
+      : undefined;
     const common = {
       orgId: principal.orgId,
       createdBy: principal.userId,
@@ -65,6 +87,7 @@ export class RaceLauncher {
       settings: admitted.settings,
       nowMs,
       priority: priority.value,
+      modelNames,
     };
     const race: ExecutionRecord = {
       ...newExecutionRecord({
@@ -80,6 +103,7 @@ export class RaceLauncher {
       race: startingView(lineup, entrantIds),
       // A problem compiled elsewhere arrives as bytes: its entrants' workers read the sense from the problem itself.
       ...(isSerializedProblem(input.problem) ? {} : { race_sense: input.problem.sense }),
+      ...(origin.kind === "trigger_run" && triggerId ? { race_trigger_id: triggerId } : {}),
     };
     await this.deps.raceStore.create(race);
     const entrants = lineup.entrants.map((solver, i) =>
@@ -117,19 +141,17 @@ export class RaceLauncher {
   }
 
   /**
-   * How many entrants can run at once: the live workers (heartbeats, see health/worker-heartbeats.ts),
-   * at most the organization's running slots (ORG_MAX_RUNNING_JOBS). With no live worker (a fleet at
-   * zero tasks, which scales up for queued work) the slots alone. Busy workers are not told apart
-   * from idle ones: a heartbeat does not say.
+   * How many entrants can run at once: the live workers without a job in hand (their heartbeats say
+   * whether they are busy, health/worker-heartbeats.ts; one still warming up counts, it polls within
+   * seconds), at most the organization's running slots (ORG_MAX_RUNNING_JOBS). With no live worker (a
+   * fleet at zero tasks, which scales up for queued work) the slots alone.
    */
   private async freeWorkers(wanted: number): Promise<number> {
     const { config, clock, workerHeartbeats } = this.deps;
     const cap = config.orgMaxRunningJobs > 0 ? config.orgMaxRunningJobs : wanted;
-    const liveWithin = 3 * config.workerHeartbeatSeconds * 1000;
-    const now = clock.now();
     const workers = await workerHeartbeats.list().catch(() => []);
-    const live = workers.filter((w) => !w.stopped_at && now - Date.parse(w.heartbeat_at) < liveWithin).length;
-    return Math.min(cap, live > 0 ? live : cap);
+    const { live, free } = freeWorkers(workers, clock.now(), config.workerHeartbeatSeconds);
+    return Math.min(cap, live > 0 ? free : cap);
   }
 
   /**

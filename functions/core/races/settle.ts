@@ -20,6 +20,8 @@ export interface RacePorts {
   announceFinal?(executionId: string, outcome?: ExecutionOutcome): void;
   /** Tells an async race's user it ended (a worker has them; the API and the sweeper pass theirs). */
   notifications?: Pick<Notifications, "notify">;
+  /** Called once the race's answer is written (a trigger run's race completes its run: triggers/race-run.ts); never throws. */
+  raceEnded?(race: ExecutionRecord, answer: SolveResponse | null): Promise<void>;
 }
 
 /** How one entrant's job ended, as its worker saw it. */
@@ -143,6 +145,7 @@ async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, s
     return;
   }
   ports.announceFinal?.(race.id, { id: race.id, status, result: ref, error_message: errorMessage });
+  await ports.raceEnded?.({ ...race, status, result: ref, error_message: errorMessage, solver_name: failed ? race.solver_name : chosen.solver }, answer);
   if (race.notify && ports.notifications) {
     const objective = answer?.objective_value ?? null;
     await ports.notifications
@@ -161,7 +164,7 @@ async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, s
 
 /** A race entrant the sweeper failed (its worker died, or it never started): settled like a failed end, never throwing. */
 export async function settleSweptEntrant(
-  services: Pick<RacePorts, "blobs" | "clock" | "config" | "notifications"> & { raceStore: RaceStorePort; logger: Pick<Logger, "warn"> },
+  services: Pick<RacePorts, "blobs" | "clock" | "config" | "notifications" | "raceEnded"> & { raceStore: RaceStorePort; logger: Pick<Logger, "warn"> },
   entrant: ExecutionRecord,
 ): Promise<void> {
   const ports: RacePorts = {
@@ -170,6 +173,7 @@ export async function settleSweptEntrant(
     clock: services.clock,
     config: services.config,
     notifications: services.notifications,
+    raceEnded: services.raceEnded,
   };
   await settleEntrant(ports, { entrant, final: "failed", response: null, timeSeconds: 0 }).catch((error: unknown) =>
     services.logger.warn("settling a swept race entrant failed", { error, execution_id: entrant.id }),

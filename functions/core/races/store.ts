@@ -128,7 +128,10 @@ export class RaceStore implements RaceStorePort {
       set: { error_message: RACE_STOPPED_MESSAGE, completed_at: isoTime(nowMs) },
     });
     if (ended) return "cancelled_queued";
-    const asked = await this.table.update({ Key: key, ...buildUpdate({ set: [assign("cancel_requested", true)], condition: statusIs("running") }) });
+    const asked = await this.table.update({
+      Key: key,
+      ...buildUpdate({ set: [assign("cancel_requested", true), assign("cancel_requested_at", isoTime(nowMs))], condition: statusIs("running") }),
+    });
     return asked ? "requested" : "ended";
   }
 

@@ -7,6 +7,7 @@ import type { Services } from "../services.js";
 import { staleReason } from "./stale.js";
 import { keys } from "../store/keys.js";
 import { settleSweptEntrant } from "../races/settle.js";
+import { raceRunCompleter } from "../triggers/race-run.js";
 
 /**
  * Reconciles work whose worker died: a running item whose lease expired (its worker stopped renewing)
@@ -63,7 +64,7 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
       });
       ended = swept !== null;
       // A race's entrant (races/): its row is written failed, and the race ends if it was the last one running.
-      if (swept?.origin?.kind === "race") await settleSweptEntrant(services, swept);
+      if (swept?.origin?.kind === "race") await settleSweptEntrant({ ...services, raceEnded: raceRunCompleter(services) }, swept);
     } else if (item.kind === "comparison") {
       ended =
         (await services.comparisonStore.failIfLeaseLapsed(orgId, { id, seenStatus: item.status as ComparisonStatus, seenQueuedAt, reason, nowMs: now })) !==

@@ -148,8 +148,9 @@ export function resolveRunInput(fields: readonly CheckedField[], sent: Record<st
   ]);
   const { [SOLVER_OVERRIDE]: solverOverride, ...modelOverrides } = effective;
   const solver = String(solverOverride ?? solvers.chosen ?? solvers.version);
-  const known = solver === "auto" || isSolverName(solver);
-  if (!known || (solver !== "auto" && !solvers.available.has(solver))) {
+  // `auto` and `race` choose among the available solvers when the run is admitted (a race of fewer than two runs one: races/rules.ts).
+  const chooses = solver === "auto" || solver === "race";
+  if (!(chooses || (isSolverName(solver) && solvers.available.has(solver)))) {
     throw new TriggerInputError("trigger.solver_unavailable", {
       message: `Solver ${solver} is not available on this server.`,
       params: {

@@ -12,20 +12,21 @@ import type { SolverChoice } from "../solvers/types.js";
 import { SOLVER_OVERRIDE } from "./overrides.js";
 import type { RunRecord, TriggerStore } from "./store.js";
 import type { BlobStore } from "../blob/blob-store.js";
-import { previousRunStart } from "./warm-start.js";
+import { type PreviousRunStart, previousRunStart } from "./warm-start.js";
 
 /** What starting a run's execution reads and writes (the services, or a test's fakes). */
 export interface RunExecutionDeps {
   documents: Pick<DocumentService, "findVersion" | "model" | "compile">;
   documentStore: Pick<DocumentStore, "get">;
-  executions: Pick<ExecutionService, "admit" | "keepModelNames">;
+  executions: Pick<ExecutionService, "admit" | "keepModelNames" | "launch">;
   executionStore: Pick<ExecutionStore, "createRunning">;
   triggerStore: Pick<TriggerStore, "setRunFields" | "recentRuns">;
   blobs: BlobStore;
   clock: Clock;
 }
 
-export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { refused: string };
+/** The run's execution to solve, its race (launched; the race's end completes the run: race-run.ts), or why neither. */
+export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { race: ExecutionRecord } | { refused: string };
 
 /**
  * The execution a held trigger run solves: the pinned version compiled with the run's overrides, then
@@ -52,6 +53,7 @@ export async function startRunExecution(
     const prepaid = run.credits_charged != null;
     // warm_start "previous_run": the previous successful run's solution (and an LP's basis), on the names this model still has.
     const start = run.warm_start === "previous_run" ? await previousRunStart(services, run, problem) : {};
+    if (run.solver_name === "race") return { race: await launchRunRace(services, { run, problem, names, settings: start }) };
     const admitted = await services.executions.admit(run.org_id, {
       userId: run.created_by,
       problem,
@@ -85,4 +87,27 @@ export async function startRunExecution(
     fields: { execution_id: execution.id, solver_name: execution.solver_name },
   });
   return { execution, problem };
+}
+
+/**
+ * A run whose solver is `race`: the race is launched as a solve's is (races/launch.ts: every available
+ * solver that can run the class, cut to the free workers; credits the entrants' sum; one solve of the
+ * daily quota), with origin `trigger_run` and the run's trigger kept on it, so that its end completes
+ * the run (race-run.ts). Its entrants queue at priority 0, as a normal-band solve's.
+ */
+async function launchRunRace(
+  services: RunExecutionDeps,
+  { run, problem, names, settings }: { run: RunRecord; problem: Problem; names: ModelNames | null; settings: PreviousRunStart },
+): Promise<ExecutionRecord> {
+  const principal = { kind: "api_key" as const, userId: run.created_by, orgId: run.org_id, role: "solver" as const, keyId: null };
+  return services.executions.launch(
+    principal,
+    {
+      problem,
+      solver_name: "race",
+      settings: { time_limit_seconds: run.settings.time_limit_seconds, gap_tolerance: run.settings.gap_tolerance, ...settings },
+      ...(names ? { names } : {}),
+    },
+    { origin: { kind: "trigger_run", id: run.id }, notify: false, triggerId: run.trigger_id },
+  );
 }

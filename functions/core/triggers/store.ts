@@ -3,7 +3,7 @@ import { isoTime } from "../clock.js";
 import { looksLikeId } from "../ids.js";
 import type { Settings } from "../solvers/settings.js";
 import { activeIndex, type LeaseClaim, Leases } from "../store/leases.js";
-import { and, append, assign, assignAll, attributeNotExists, buildUpdate, equals, increment, itemExists, or } from "../store/conditions.js";
+import { and, append, assign, assignAll, attributeNotExists, buildUpdate, equals, increment, itemExists, leaseHeldBy, or } from "../store/conditions.js";
 import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
@@ -346,6 +346,43 @@ export class TriggerStore {
     { runId, worker, status, set }: { runId: string; worker: string; status: "completed" | "failed"; set: FinalRunFields },
   ): Promise<RunRecord | null> {
     const item = await this.leases.finalizeHeld<Record<string, unknown>>(runKey(triggerId, runId)!, { worker, status, set: set as Record<string, unknown> });
+    return item ? fromItem<RunRecord>(item) : null;
+  }
+
+  /**
+   * A run whose solver is `race` (triggers/race-run.ts): the worker that launched the race hands the run
+   * to it — the run stays `running` with `execution_id` the race's, but without a lease and out of the
+   * ACTIVE partition (as the race's own record: its entrants are the work, each swept on its own), so no
+   * worker waits on it and a redelivered job cannot take it again. False when the worker no longer holds it.
+   */
+  async handRunToRace(triggerId: string, { runId, worker, raceId }: { runId: string; worker: string; raceId: string }): Promise<boolean> {
+    const key = runKey(triggerId, runId);
+    if (!key) return false;
+    const item = await this.table.update({
+      Key: key,
+      ...buildUpdate({
+        set: [assign("execution_id", raceId)],
+        remove: ["lease_owner", "lease_expires_at_ms", "gsi1pk", "gsi1sk", "queued_at"],
+        condition: leaseHeldBy(worker),
+      }),
+    });
+    return item !== null;
+  }
+
+  /** The final write of a run handed to race `raceId` (by whoever sees the race end first); null when it is final already. */
+  async finalizeRaceRun(
+    triggerId: string,
+    { runId, raceId, status, set }: { runId: string; raceId: string; status: "completed" | "failed"; set: FinalRunFields },
+  ): Promise<RunRecord | null> {
+    const key = runKey(triggerId, runId);
+    if (!key) return null;
+    const handed = and(equals("execution_id", raceId), attributeNotExists("lease_owner"));
+    const item = await this.leases.finalizeUnheld<Record<string, unknown>>(key, {
+      from: ["running"],
+      status,
+      set: set as Record<string, unknown>,
+      extra: { condition: handed },
+    });
     return item ? fromItem<RunRecord>(item) : null;
   }
 

@@ -1,6 +1,7 @@
 import type { ComparisonJobPorts } from "../../../functions/core/jobs/run-comparison.js";
 import type { TriggerRunJobPorts } from "../../../functions/core/jobs/run-trigger.js";
 import type { TriggerScheduleJobPorts } from "../../../functions/core/jobs/run-trigger-schedule.js";
+import { raceRunCompleter } from "../../../functions/core/triggers/race-run.js";
 import { LeaseKeeper } from "../heartbeat.js";
 import type { WorkerRuntime } from "../runtime.js";
 
@@ -30,6 +31,7 @@ export function jobPorts(runtime: WorkerRuntime): WorkerJobPorts {
     notifications: services.notifications,
     executionStore: services.executionStore,
     races: services.raceStore,
+    raceEnded: raceRunCompleter(services),
     executions: services.executions,
     inventory: services.inventory,
     comparisonStore: services.comparisonStore,

@@ -53,3 +53,11 @@ describe("solver component from the fleet's heartbeats", () => {
     expect(judgeSolverFleet([none], NOW, { ...settings, minWorkers: 0 }).status).toBe("down");
   });
 });
+
+describe("a worker still warming up", () => {
+  it("does not count as live for health until its first idle beat (it has no inventory yet)", () => {
+    const starting = worker(5, { state: "starting", solvers: [] });
+    expect(judgeSolverFleet([starting], NOW, settings).message).toContain("no live worker");
+    expect(judgeSolverFleet([starting, worker(10, { state: "busy" })], NOW, settings).status).toBe("healthy");
+  });
+});

@@ -6,7 +6,11 @@ import { problemStats } from "../../../../../functions/core/problem/schema.js";
 import type { RunOutcome } from "../../../../../functions/core/triggers/outcomes.js";
 import { newRunRecord } from "../../../../../functions/core/triggers/records.js";
 import type { RunRecord } from "../../../../../functions/core/triggers/store.js";
-import { fakeJobPorts, fakeTriggerRunStore, OPTIMUM, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+import { fakeJobPorts, fakeTriggerRunStore, OPTIMUM, readPayload, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+import { fakeRaceStore, putRace } from "../../../../support/race-fakes.js";
+import { runExecution } from "../../../../../functions/core/jobs/run-execution.js";
+import { raceRunCompleter } from "../../../../../functions/core/triggers/race-run.js";
+import type { SolveResponse } from "../../../../../functions/core/executions/schemas.js";
 
 /**
  * The trigger run job against in-memory ports: the run taken, its execution started (compiled and
@@ -27,7 +31,9 @@ const queuedRun = (): RunRecord =>
     nowMs: Date.parse("2026-11-01T00:00:00.000Z"),
   });
 
-function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted?: unknown[] } = {}) {
+function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted?: unknown[]; onLaunch?: () => Promise<void> } = {}) {
+  const opts = options;
+  const launched: { input: unknown; options: unknown }[] = [];
   const w = fakeJobPorts(solve);
   const triggerStore = fakeTriggerRunStore();
   triggerStore.runs.put("run_1", queuedRun());
@@ -63,10 +69,16 @@ function world(solve: SolvePort["solve"], options: { refuse?: AppError; admitted
         };
       },
       keepModelNames: async () => ({ inline: "{}" }),
+      launch: async (_principal, input, options) => {
+        launched.push({ input, options });
+        putRace(w.executionStore.items, ["highs", "glpk"], { triggerRun: { triggerId: "trg_1", runId: "run_1" } });
+        await opts.onLaunch?.();
+        return w.executionStore.items.get("race_1")!;
+      },
     },
   };
   const run = () => triggerStore.runs.get("run_1")!;
-  return { ...w, ports, triggerStore, outcomes, announced, run, job: { orgId: "org_1", triggerId: "trg_1", runId: "run_1" } };
+  return { ...w, ports, triggerStore, outcomes, announced, launched, run, job: { orgId: "org_1", triggerId: "trg_1", runId: "run_1" } };
 }
 
 describe("the trigger run job", () => {
@@ -182,5 +194,71 @@ describe("the trigger run job: warm_start previous_run", () => {
       { time_limit_seconds: 60, gap_tolerance: 1e-4 },
       { time_limit_seconds: 60, gap_tolerance: 1e-4 },
     ]);
+  });
+});
+
+describe("the trigger run job: solver_name race", () => {
+  /** A run whose solver is `race`; its entrants' jobs run on "other workers" (runExecution with the race store and the run's completer). */
+  function raceWorld(options: { entrantsBeforeHandOff?: boolean } = {}) {
+    const w = world(async () => OPTIMUM, {
+      onLaunch: options.entrantsBeforeHandOff ? async () => runEntrants() : undefined,
+    });
+    Object.assign(w.triggerStore.runs.items.get("run_1")!, { solver_name: "race" });
+    const races = fakeRaceStore(w.executionStore.items);
+    w.ports.races = races;
+    const raceEnded = raceRunCompleter({ triggerStore: w.triggerStore, runOutcomes: w.ports.runOutcomes, clock: w.ports.clock, logger: w.ports.logger });
+    const entrantPorts = { ...w.ports, races, raceEnded };
+    const entrant = (id: string) => runExecution(entrantPorts, { orgId: "org_1", id });
+    async function runEntrants() {
+      await entrant("exe_highs");
+      await entrant("exe_glpk");
+    }
+    return { ...w, runEntrants, entrant };
+  }
+
+  it("launches the race and hands the run to it without solving or waiting; the race's end completes the run with its answer", async () => {
+    const w = raceWorld();
+    await runTrigger(w.ports, w.job);
+    expect(w.solves).toEqual([]);
+    expect(w.launched).toHaveLength(1);
+    expect(w.launched[0]).toMatchObject({
+      input: { solver_name: "race", settings: { time_limit_seconds: 60, gap_tolerance: 1e-4 } },
+      options: { origin: { kind: "trigger_run", id: "run_1" }, notify: false, triggerId: "trg_1" },
+    });
+    expect(w.run()).toMatchObject({ status: "running", execution_id: "race_1", lease_owner: null });
+    expect(w.outcomes).toEqual([]);
+
+    await w.runEntrants();
+    expect(w.run()).toMatchObject({ status: "completed", execution_id: "race_1", error: null });
+    expect(w.outcomes).toHaveLength(1);
+    expect(w.outcomes[0]).toMatchObject({ status: "completed", result: { execution_id: "race_1", status: "optimal", race: { winner: "highs" } } });
+    expect(w.outcomes[0]!.result!.race!.entrants.map((e) => e.state)).toEqual(["won", "cancelled"]);
+    expect(w.announced.map((a) => a.run.status)).toEqual(["completed"]);
+    // The race answered the run once, whoever saw it end.
+    const answer = await readPayload<SolveResponse>(w.blobs, w.executionStore.items.get("race_1")!.result);
+    expect(answer?.race?.winner).toBe("highs");
+  });
+
+  it("completes the run itself when the race ended before the hand-off was written, once", async () => {
+    const w = raceWorld({ entrantsBeforeHandOff: true });
+    await runTrigger(w.ports, w.job);
+    expect(w.executionStore.items.get("race_1")!.status).toBe("completed");
+    expect(w.run()).toMatchObject({ status: "completed", execution_id: "race_1" });
+    expect(w.outcomes).toHaveLength(1);
+    expect(w.announced).toHaveLength(1);
+  });
+
+  it("fails the run with the race's reason when every entrant failed", async () => {
+    const w = raceWorld();
+    w.ports.solver.solve = async () => {
+      throw new Error("the adapter broke");
+    };
+    await runTrigger(w.ports, w.job);
+    await expect(w.entrant("exe_highs")).rejects.toThrow("the adapter broke");
+    expect(w.run().status).toBe("running");
+    await expect(w.entrant("exe_glpk")).rejects.toThrow("the adapter broke");
+    expect(w.run()).toMatchObject({ status: "failed" });
+    expect(w.run().error).toMatch(/every solver in the race failed/);
+    expect(w.announced).toHaveLength(1);
   });
 });

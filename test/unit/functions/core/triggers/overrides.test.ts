@@ -60,3 +60,19 @@ describe("override fields named like the prototype's members", () => {
     expect(OverrideFieldSchema.safeParse({ name: "constructor", type: "number" }).success).toBe(true);
   });
 });
+
+describe("the run's solver", () => {
+  const solverField: CheckedField = { name: "solver_name", type: "string", required: false };
+
+  it("takes race (issue 29) and auto from the trigger, the version or an override, whatever is installed", () => {
+    expect(resolveRunInput([], {}, { ...solvers, chosen: "race" }).solver).toBe("race");
+    expect(resolveRunInput([], {}, { ...solvers, version: "race" }).solver).toBe("race");
+    expect(resolveRunInput([solverField], { solver_name: "race" }, { ...solvers, chosen: "highs" }).solver).toBe("race");
+    expect(resolveRunInput([solverField], { solver_name: "auto" }, { ...solvers, chosen: "race" }).solver).toBe("auto");
+  });
+
+  it("refuses a named solver this server lacks, and a name that is no solver", () => {
+    expect(attempt([solverField], { solver_name: "gurobi" })).toMatchObject({ fireCode: "trigger.solver_unavailable" });
+    expect(attempt([solverField], { solver_name: "racing" })).toMatchObject({ fireCode: "trigger.solver_unavailable" });
+  });
+});

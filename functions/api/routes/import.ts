@@ -81,6 +81,23 @@ export async function readUpload(c: Parameters<Parameters<typeof route>[2]>[0]):
   return { text: parsed.data.content, compression: null, format: parsed.data.format, filename: parsed.data.filename };
 }
 
+/**
+ * The uploaded file read by the model work (off the event loop where there is a model thread), within
+ * the size caps: `preview` answers the preview's JSON bytes, `read` the problem with its stats.
+ */
+export async function readUploadedModel(
+  c: Parameters<Parameters<typeof route>[2]>[0],
+  { deps, kind }: { deps: Pick<ApiDeps, "config" | "modelWork">; kind: "preview" | "read" },
+) {
+  const upload = await readUpload(c);
+  if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
+  return deps.modelWork
+    .run({ kind, text: upload.text, format: upload.format, filename: upload.filename ?? null, compression: upload.compression, caps: modelCaps(deps.config) })
+    .catch((error: unknown) => {
+      throw isModelCapExceeded(error) ? capRefusal(error) : error;
+    });
+}
+
 export function registerImportRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "config" | "modelWork">): void {
   route(
     app,
@@ -102,22 +119,7 @@ export function registerImportRoutes(app: Hono<ApiEnv>, deps: Pick<ApiDeps, "con
       },
     },
     async (c) => {
-      const upload = await readUpload(c);
-      if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
-      // Read by the model work (off the event loop where there is a model thread), within the size caps;
-      // the answer comes back as the response's bytes.
-      const read = await deps.modelWork
-        .run({
-          kind: "preview",
-          text: upload.text,
-          format: upload.format,
-          filename: upload.filename ?? null,
-          compression: upload.compression,
-          caps: modelCaps(deps.config),
-        })
-        .catch((error: unknown) => {
-          throw isModelCapExceeded(error) ? capRefusal(error) : error;
-        });
+      const read = await readUploadedModel(c, { deps, kind: "preview" });
       if (read.kind !== "preview") throw new Error("internal: preview answered without a body");
       return c.body(read.body as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/json" });
     },

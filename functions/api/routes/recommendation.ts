@@ -1,13 +1,13 @@
 import type { Hono } from "hono";
-import { AppError, invalid } from "../../core/errors.js";
-import { assertWithinCaps, capRefusal, isModelCapExceeded, modelCaps } from "../../core/limits/model-caps.js";
+import { AppError } from "../../core/errors.js";
+import { assertWithinCaps, modelCaps } from "../../core/limits/model-caps.js";
 import { problemStats } from "../../core/problem/schema.js";
 import type { Recommendation } from "../../core/solvers/recommendation/recommender.js";
 import { describeProblem } from "../../core/solvers/recommendation/live.js";
 import { RecommendationBodySchema, RecommendationQuerySchema, RecommendationSchema } from "../../core/solvers/recommendation/schemas.js";
 import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
-import { FILE_UPLOAD_BODY, FILE_UPLOAD_ERRORS, readUpload } from "./import.js";
+import { FILE_UPLOAD_BODY, FILE_UPLOAD_ERRORS, readUploadedModel } from "./import.js";
 
 const DESCRIPTION =
   "The ranking comes from your organization's finished comparisons and matrix rows of similar problems, else from the public benchmark table shipped with the service, else from the default rule.";
@@ -95,21 +95,8 @@ export function registerRecommendationRoute(app: Hono<ApiEnv>, deps: Pick<ApiDep
       responses: { 200: { description: "The solver auto would pick for the file's problem, why, and every candidate ranked.", schema: RecommendationSchema } },
     },
     async (c, input) => {
-      const upload = await readUpload(c);
-      if (upload.text.trim() === "") throw invalid(["body", "file"], "the file is empty");
       // Read off the event loop where there is a model thread; its stats, numerics and structure come back with it.
-      const read = await deps.modelWork
-        .run({
-          kind: "read",
-          text: upload.text,
-          format: upload.format,
-          filename: upload.filename ?? null,
-          compression: upload.compression,
-          caps: modelCaps(deps.config),
-        })
-        .catch((error: unknown) => {
-          throw isModelCapExceeded(error) ? capRefusal(error) : error;
-        });
+      const read = await readUploadedModel(c, { deps, kind: "read" });
       if (read.kind !== "compiled") throw new Error("internal: a file read answered without its problem");
       const { sizes, numerics } = describeProblem(read.problem);
       const r = await deps.recommendations.recommend(input.principal.orgId, sizes, { numerics });

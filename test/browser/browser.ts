@@ -3,8 +3,9 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { REPO_ROOT } from "../support/machine.js";
+import { startTestStack } from "../support/test-stack.js";
 
 /**
  * Debian's chromium driven by playwright-core: no browser download, the package the set-up script
@@ -40,6 +41,67 @@ export async function openConsole(browser: Browser, baseUrl: string): Promise<Co
   await page.goto(`${baseUrl}/console`);
   await page.getByRole("heading", { level: 1 }).first().waitFor();
   return { page, errors, foreign };
+}
+
+export type TestStack = Awaited<ReturnType<typeof startTestStack>>;
+
+/** One describe's stack, browser and the page its running test opened. */
+export interface ConsoleHarness {
+  readonly stack: TestStack;
+  readonly browser: Browser;
+  /** The page the running test opened (its errors may be trimmed of one the test expects), or null. */
+  readonly current: ConsolePage | null;
+  /** A fresh context on the console's first page; closed and checked after the test. */
+  open(): Promise<Page>;
+}
+
+/**
+ * Registers, in the calling describe, what every browser test file needs: a test stack and Chromium
+ * started together before the tests and stopped after; after each test, a screenshot if it failed, its
+ * page closed, and the assertions that the page logged no error and asked no other origin.
+ */
+export function consoleHarness(): ConsoleHarness {
+  let stack: TestStack | undefined;
+  let browser: Browser | undefined;
+  let current: ConsolePage | null = null;
+
+  beforeAll(async () => {
+    // One organization drives every page, polls included: its per-minute window is not what is tested.
+    [stack, browser] = await Promise.all([startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0" } }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  afterEach(async (context) => {
+    const errors = current?.errors ?? [];
+    const foreign = current?.foreign ?? [];
+    if (current && context.task.result?.state === "fail") await screenshot(current.page, `failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+    await current?.page.context().close();
+    current = null;
+    expect(errors, "the page logged errors").toEqual([]);
+    expect(foreign, "the page asked another origin").toEqual([]);
+  });
+
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the ${what} is not started: use the harness inside a test`);
+    return value;
+  };
+  return {
+    get stack() {
+      return started(stack, "stack");
+    },
+    get browser() {
+      return started(browser, "browser");
+    },
+    get current() {
+      return current;
+    },
+    async open() {
+      current = await openConsole(started(browser, "browser"), started(stack, "stack").url);
+      return current.page;
+    },
+  };
 }
 
 export const SCREENSHOTS = path.join(REPO_ROOT, "test-results/browser");

@@ -1,11 +1,10 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
 import { instancePath } from "../support/manifest.js";
 import { SUPPLY_JMODEL, SUPPLY_SHORT_DATA } from "../support/models.js";
-import { startTestStack } from "../support/test-stack.js";
 import { createKnapsackDocument, KNAPSACK_BEST } from "../support/triggers.js";
-import { colouredPixels, type ConsolePage, expectAccessible, launchChromium, openConsole, screenshot } from "./browser.js";
+import { colouredPixels, consoleHarness, expectAccessible, screenshot } from "./browser.js";
 
 const ready = machineHas("chromium", "cbc", "glpsol");
 const EMAIL = "owner@example.test";
@@ -14,35 +13,11 @@ const PASSWORD = "correct horse battery";
 const SUPPLY = { kind: "jmodel", source: SUPPLY_JMODEL, data: SUPPLY_SHORT_DATA };
 
 describe.runIf(ready)("the web console in a real browser", () => {
-  let stack: Awaited<ReturnType<typeof startTestStack>>;
-  let browser: Browser;
-  let current: ConsolePage | null = null;
-
-  beforeAll(async () => {
-    // One organization drives every page here, polls included: its per-minute window is not what is tested.
-    [stack, browser] = await Promise.all([startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0" } }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
-  afterEach(async (context) => {
-    const errors = current?.errors ?? [];
-    const foreign = current?.foreign ?? [];
-    if (current && context.task.result?.state === "fail") await screenshot(current.page, `failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
-    await current?.page.context().close();
-    current = null;
-    expect(errors, "the page logged errors").toEqual([]);
-    expect(foreign, "the page asked another origin").toEqual([]);
-  });
-
-  const open = async (): Promise<Page> => {
-    current = await openConsole(browser, stack.url);
-    return current.page;
-  };
+  const harness = consoleHarness();
+  const { open } = harness;
 
   const signInWithKey = async (page: Page) => {
-    await page.getByLabel("API key", { exact: true }).fill(stack.apiKey);
+    await page.getByLabel("API key", { exact: true }).fill(harness.stack.apiKey);
     await page.getByRole("button", { name: "Use this key" }).click();
     await page.getByText(`Signed in as ${EMAIL}`).waitFor();
   };
@@ -75,10 +50,10 @@ describe.runIf(ready)("the web console in a real browser", () => {
     await expectAccessible(page, "keys");
     await screenshot(page, "keys");
     // The key works against the API, then stops working once revoked from the page.
-    expect((await stack.api.as(shown).get("/api/v2/auth/me")).status).toBe(200);
+    expect((await harness.stack.api.as(shown).get("/api/v2/auth/me")).status).toBe(200);
     await row.getByRole("button", { name: "Revoke key from the console" }).click();
     await row.getByText("revoked").waitFor();
-    expect((await stack.api.as(shown).get("/api/v2/auth/me")).status).toBe(401);
+    expect((await harness.stack.api.as(shown).get("/api/v2/auth/me")).status).toBe(401);
     await page.getByRole("link", { name: "Keys" }).first().click();
     expect(await page.content(), "the key is not shown again after leaving the page").not.toContain(shown);
 
@@ -150,7 +125,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
   });
 
   it("creates a trigger and shows its secret once; a fire over HTTP appears in the history with its result", async () => {
-    const { documentId } = await createKnapsackDocument(stack.api);
+    const { documentId } = await createKnapsackDocument(harness.stack.api);
     const page = await open();
     await signInWithKey(page);
     await page.getByRole("link", { name: "Triggers" }).click();
@@ -173,7 +148,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
     expect(prefix.length).toBeGreaterThan(4);
     expect(secret.startsWith(prefix), "the list shows the secret's prefix").toBe(true);
     await screenshot(page, "trigger-created");
-    const created = await stack.api.get(`/api/v2/triggers/${triggerId}`);
+    const created = await harness.stack.api.get(`/api/v2/triggers/${triggerId}`);
     expect(created.body.override_schema).toEqual([{ name: "capacity", type: "number", required: false, default: 5 }]);
 
     // Away and back: the secret is gone from the page for good.
@@ -183,7 +158,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
     expect(await page.content()).not.toContain(secret);
 
     await row.getByRole("button", { name: /History/ }).click();
-    const fired = await fetch(`${stack.url}/api/v2/triggers/${triggerId}/fire`, {
+    const fired = await fetch(`${harness.stack.url}/api/v2/triggers/${triggerId}/fire`, {
       method: "POST",
       headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
       body: JSON.stringify({ override_data: { capacity: 7 } }),
@@ -202,10 +177,10 @@ describe.runIf(ready)("the web console in a real browser", () => {
     await page.locator("table.runs td", { hasText: /^run_now$/ }).waitFor();
     await run.getByRole("button", { name: `Rerun ${runId}` }).click();
     await page.locator("table.runs td", { hasText: /^rerun$/ }).waitFor();
-    await expect.poll(async () => (await stack.api.get(`/api/v2/triggers/${triggerId}/runs`)).body.total).toBe(3);
+    await expect.poll(async () => (await harness.stack.api.get(`/api/v2/triggers/${triggerId}/runs`)).body.total).toBe(3);
     await row.getByRole("button", { name: /^Disable/ }).click();
     await row.getByText("disabled", { exact: true }).waitFor();
-    const refused = await fetch(`${stack.url}/api/v2/triggers/${triggerId}/fire`, { method: "POST", headers: { authorization: `Bearer ${secret}` } });
+    const refused = await fetch(`${harness.stack.url}/api/v2/triggers/${triggerId}/fire`, { method: "POST", headers: { authorization: `Bearer ${secret}` } });
     expect(refused.status).toBe(409);
     await row.getByRole("button", { name: /^Enable/ }).click();
     await row.getByText("enabled", { exact: true }).waitFor();
@@ -230,7 +205,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
   });
 
   it("shows the unread badge, lists the notifications the trigger run left, and marks one read", async () => {
-    const unread = async () => (await stack.api.get("/api/v2/notifications/unread-count")).body.unread_count as number;
+    const unread = async () => (await harness.stack.api.get("/api/v2/notifications/unread-count")).body.unread_count as number;
     const before = await unread();
     expect(before, "the trigger run of the test before notified its owner").toBeGreaterThan(0);
     const page = await open();
@@ -257,8 +232,8 @@ describe.runIf(ready)("the web console in a real browser", () => {
   it.runIf(machineHas("python_solvers"))(
     "an infeasible execution offers the explain action, and its explanation shows the conflicting subset by JModel family and index, with its badges",
     async () => {
-      const doc = await stack.api.post("/api/v2/documents", { name: "supply", model: SUPPLY, solver_name: "highs" });
-      const run = await stack.api.post(`/api/v2/models/${doc.body.id}/execute`, {});
+      const doc = await harness.stack.api.post("/api/v2/documents", { name: "supply", model: SUPPLY, solver_name: "highs" });
+      const run = await harness.stack.api.post(`/api/v2/models/${doc.body.id}/execute`, {});
       expect(run.status, run.text).toBe(202);
       const originalId: string = run.body.execution_id;
       const page = await open();
@@ -295,16 +270,16 @@ describe.runIf(ready)("the web console in a real browser", () => {
   );
 
   it("sends the user back to sign in when the API stops taking their key", async () => {
-    const key = (await stack.api.post("/api/v2/keys", { name: "revoked while signed in" })).body;
+    const key = (await harness.stack.api.post("/api/v2/keys", { name: "revoked while signed in" })).body;
     const page = await open();
     await page.getByLabel("API key", { exact: true }).fill(key.key);
     await page.getByRole("button", { name: "Use this key" }).click();
     await page.getByText(`Signed in as ${EMAIL}`).waitFor();
-    expect((await stack.api.delete(`/api/v2/keys/${key.id}`)).status).toBe(200);
+    expect((await harness.stack.api.delete(`/api/v2/keys/${key.id}`)).status).toBe(200);
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     expect(await page.evaluate(() => JSON.stringify((globalThis as any).sessionStorage))).not.toContain(key.key);
     // The refused request itself is the one console line expected here (the browser logs every 401).
-    current!.errors = current!.errors.filter((e) => !/status of 401/.test(e));
+    harness.current!.errors = harness.current!.errors.filter((e) => !/status of 401/.test(e));
   });
 });

@@ -1,13 +1,12 @@
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page, Route } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { type ExecutionView, ExecutionViewSchema } from "../../functions/core/executions/schemas.js";
 import type { RaceEntrant, RaceView } from "../../functions/core/races/schemas.js";
 import { machineHas } from "../support/machine.js";
 import { instancePath } from "../support/manifest.js";
 import { TINY_LP } from "../support/models.js";
 import { DEGRADED_RACE, raceExecutionView } from "../support/race-views.js";
-import { startTestStack } from "../support/test-stack.js";
-import { colouredPixels, type ConsolePage, expectAccessible, launchChromium, openConsole, screenshot } from "./browser.js";
+import { colouredPixels, consoleHarness, expectAccessible, screenshot } from "./browser.js";
 
 const ready = machineHas("chromium", "cbc");
 const EMAIL = "owner@example.test";
@@ -21,31 +20,11 @@ const FINAL = new Set(["completed", "failed", "cancelled"]);
  * together from theirs in the contract's shape (parsed by its schema) — what the race backend answers.
  */
 describe.runIf(ready)("the console's solve page: auto, its recommendation, and a race", () => {
-  let stack: Awaited<ReturnType<typeof startTestStack>>;
-  let browser: Browser;
-  let current: ConsolePage | null = null;
-
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0" } }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
-  afterEach(async (context) => {
-    const errors = current?.errors ?? [];
-    const foreign = current?.foreign ?? [];
-    if (current && context.task.result?.state === "fail") await screenshot(current.page, `failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
-    await current?.page.context().close();
-    current = null;
-    expect(errors, "the page logged errors").toEqual([]);
-    expect(foreign, "the page asked another origin").toEqual([]);
-  });
+  const harness = consoleHarness();
 
   const openSignedIn = async (): Promise<Page> => {
-    current = await openConsole(browser, stack.url);
-    const page = current.page;
-    await page.getByLabel("API key", { exact: true }).fill(stack.apiKey);
+    const page = await harness.open();
+    await page.getByLabel("API key", { exact: true }).fill(harness.stack.apiKey);
     await page.getByRole("button", { name: "Use this key" }).click();
     await expect(page.getByText(`Signed in as ${EMAIL}`)).toBeVisible();
     return page;
@@ -92,7 +71,7 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
       if (body.solver_name !== "race") return route.continue();
       sentRace = body.race;
       for (const solver of body.race.solvers) {
-        const queued = await stack.api.post("/api/v2/solve/async", { problem: body.problem, settings: body.settings, solver_name: solver });
+        const queued = await harness.stack.api.post("/api/v2/solve/async", { problem: body.problem, settings: body.settings, solver_name: solver });
         entrants.push({ solver, execution_id: queued.body.execution_id });
       }
       return route.fulfill({ status: 202, contentType: "application/json", body: JSON.stringify({ execution_id: raceId, status: "queued" }) });
@@ -132,7 +111,7 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
   });
 
   it("a degraded race says why, with its one entrant as the winner", async () => {
-    const entrant = (await stack.api.post("/api/v2/solve/async", { problem: TINY_LP, solver_name: "highs" })).body.execution_id as string;
+    const entrant = (await harness.stack.api.post("/api/v2/solve/async", { problem: TINY_LP, solver_name: "highs" })).body.execution_id as string;
     const id = "exe_race_degraded_by_the_test";
     const race: RaceView = { ...DEGRADED_RACE, entrants: DEGRADED_RACE.entrants.map((e) => ({ ...e, execution_id: entrant })) };
     const page = await openSignedIn();
@@ -155,7 +134,9 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
    * then the first to finish optimal wins, the other finished on its own.
    */
   async function racedView(id: string, entrants: { solver: RaceEntrant["solver"]; execution_id: string }[]): Promise<ExecutionView> {
-    const views: ExecutionView[] = await Promise.all(entrants.map(async (e) => (await stack.api.get(`/api/v2/models/executions/${e.execution_id}`)).body));
+    const views: ExecutionView[] = await Promise.all(
+      entrants.map(async (e) => (await harness.stack.api.get(`/api/v2/models/executions/${e.execution_id}`)).body),
+    );
     const allEnded = views.every((v) => FINAL.has(v.status));
     const byFinish = views.filter((v) => v.result?.status === "optimal").sort((a, b) => (a.completed_at ?? "").localeCompare(b.completed_at ?? ""));
     const winnerView = allEnded ? (byFinish[0] ?? null) : null;

@@ -82,3 +82,37 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { value: T 
   }, [...deps, round]);
   return { value, error, reload: () => setRound((r) => r + 1) };
 }
+
+/**
+ * For a request too heavy to make on every change (a whole problem posted): asked once `delayMs` after
+ * `deps` last changed, the one in flight aborted when they change again or the component goes, so only
+ * the answer for the latest input is ever shown. Until it comes, value is null and pending true.
+ */
+export function useLatestLoad<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  deps: unknown[],
+  delayMs: number,
+): { value: T | null; error: string | null; pending: boolean } {
+  const [state, setState] = useState<{ value: T | null; error: string | null; pending: boolean }>({ value: null, error: null, pending: true });
+  const saved = useRef(load);
+  saved.current = load;
+  useEffect(() => {
+    const abort = new AbortController();
+    setState({ value: null, error: null, pending: true });
+    const timer = setTimeout(() => {
+      saved.current(abort.signal).then(
+        (value) => {
+          if (!abort.signal.aborted) setState({ value, error: null, pending: false });
+        },
+        (e) => {
+          if (!abort.signal.aborted) setState({ value: null, error: message(e), pending: false });
+        },
+      );
+    }, delayMs);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, deps);
+  return state;
+}

@@ -17,6 +17,8 @@ export function ComparePage() {
   const [source, setSource] = useState<"file" | "marketplace">("file");
   const [content, setContent] = useState("");
   const [filename, setFilename] = useState<string | undefined>(undefined);
+  /** The uploaded file while the problem is still its own (editing the text drops it). */
+  const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ProblemPreview | null>(null);
   const [solvers, setSolvers] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -42,13 +44,14 @@ export function ComparePage() {
 
   /** The file goes up as it is (the service reads gzip); plain text is also shown for editing. */
   const upload = async (e: Event) => {
-    const file = (e.currentTarget as HTMLInputElement).files?.[0];
-    if (!file) return;
+    const chosen = (e.currentTarget as HTMLInputElement).files?.[0];
+    if (!chosen) return;
     setPreview(null);
-    setFilename(file.name);
-    setContent((await isGzip(file)) ? "" : await file.text());
+    setFile(chosen);
+    setFilename(chosen.name);
+    setContent((await isGzip(chosen)) ? "" : await chosen.text());
     try {
-      setPreview(await client.previewFile({ content: file, filename: file.name }));
+      setPreview(await client.previewFile({ content: chosen, filename: chosen.name }));
       setError(null);
     } catch (err) {
       setError(message(err));
@@ -117,6 +120,7 @@ export function ComparePage() {
                 onInput={(e) => {
                   setContent((e.currentTarget as HTMLTextAreaElement).value);
                   setFilename(undefined);
+                  setFile(null);
                   setPreview(null);
                 }}
                 onBlur={() => !preview && readPreview(content, filename)}
@@ -174,7 +178,7 @@ export function ComparePage() {
           </>
         )}
       </form>
-      {mode === "solve" && source === "file" && preview ? <RecommendationPanel stats={preview.stats} /> : null}
+      {mode === "solve" && source === "file" && preview ? <RecommendationPanel preview={preview} file={file} /> : null}
       <ErrorLine error={error} />
       {executionId ? <ExecutionView key={executionId} id={executionId} /> : null}
       {comparisonId ? <ComparisonView key={comparisonId} id={comparisonId} onSettled={recent.reload} /> : null}

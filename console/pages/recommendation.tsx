@@ -1,7 +1,12 @@
 import type { AutoChoice, ProblemPreview } from "@incumbent/client";
-import { recommendationQueryOf } from "@incumbent/client";
 import { client } from "../api.js";
-import { fmt, useLoad } from "../ui.js";
+import { fmt, useLatestLoad } from "../ui.js";
+
+/**
+ * How long the model must stay the same before it is sent: a pasted problem re-read twice, or two files
+ * chosen one after the other, ask once. The POST is counted as a solve request and carries the whole problem.
+ */
+const ASK_AFTER_MS = 300;
 
 const BASIS: Record<AutoChoice["basis"], string> = {
   organization: "your organization's comparisons",
@@ -40,14 +45,24 @@ export function AutoChoiceFacts({ choice }: { choice: AutoChoice }) {
   );
 }
 
-/** Before solving: what auto would run for this problem now, the ranking with expected times, and why. */
-export function RecommendationPanel({ stats }: { stats: ProblemPreview["stats"] }) {
-  const query = recommendationQueryOf(stats);
-  const recommended = useLoad(() => client.recommendation(query), [JSON.stringify(query)]);
+/**
+ * Before solving: what auto would run for this problem now, the ranking with expected times, and why.
+ * Asked as `auto` itself judges (POST with the problem: its coefficient ranges and structure, not only its
+ * sizes): the file itself when the page holds one (its bytes as they are, gzip too), else the parsed
+ * problem. Asked once per model, after it settles; a request for a model since replaced is aborted.
+ */
+export function RecommendationPanel({ preview, file }: { preview: ProblemPreview; file: File | null }) {
+  const recommended = useLatestLoad(
+    (signal) => (file ? client.recommendationForFile({ content: file, filename: file.name }, signal) : client.recommendationFor(preview.problem, signal)),
+    [preview, file],
+    ASK_AFTER_MS,
+  );
   const r = recommended.value;
+  const stats = preview.stats;
   return (
     <section class="recommendation" aria-labelledby="recommendation-title" aria-live="polite">
       <h2 id="recommendation-title">Recommended solver</h2>
+      {recommended.pending ? <p class="hint">Asking what auto would run…</p> : null}
       {recommended.error ? <p class="hint">No recommendation: {recommended.error}</p> : null}
       {r ? (
         <>

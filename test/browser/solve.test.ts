@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type ExecutionView, ExecutionViewSchema } from "../../functions/core/executions/schemas.js";
 import type { RaceEntrant, RaceView } from "../../functions/core/races/schemas.js";
 import { machineHas } from "../support/machine.js";
-import { instancePath } from "../support/manifest.js";
+import { instancePath, readInstance } from "../support/manifest.js";
 import { TINY_LP } from "../support/models.js";
 import { DEGRADED_RACE, raceExecutionView } from "../support/race-views.js";
 import { colouredPixels, consoleHarness, expectAccessible, screenshot } from "./browser.js";
@@ -11,6 +11,9 @@ import { colouredPixels, consoleHarness, expectAccessible, screenshot } from "./
 const ready = machineHas("chromium", "cbc");
 const EMAIL = "owner@example.test";
 const FINAL = new Set(["completed", "failed", "cancelled"]);
+
+/** A small LP in CPLEX LP format, typed into the page key by key. */
+const PASTED_LP = ["Maximize", " obj: x + 2 y", "Subject To", " c: x + y <= 5", "Bounds", " 0 <= x <= 4", " 0 <= y <= 3", "End"];
 
 /**
  * The console's single solve (issue 29, Build 4): auto with the recommendation before and the reason
@@ -36,12 +39,39 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
     await page.getByRole("radio", { name: /^Solve once/ }).check();
   };
 
+  /** The recommendation requests the page makes, as "METHOD path", in order. */
+  const recordRecommendationRequests = (page: Page): string[] => {
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith("/api/v2/solvers/recommendation")) asked.push(`${r.method()} ${pathname}`);
+    });
+    return asked;
+  };
+
+  /** What the API's POST answers for the problem in this text, as the import preview reads it. */
+  const postedRecommendation = async (content: string, filename?: string): Promise<{ problem: unknown; solver: string }> => {
+    const preview = await harness.stack.api.post("/api/v2/solve/import/preview", { content, format: "auto", ...(filename ? { filename } : {}) });
+    expect(preview.status).toBe(200);
+    const recommended = await harness.stack.api.post("/api/v2/solvers/recommendation", { problem: preview.body.problem });
+    expect(recommended.status).toBe(200);
+    return { problem: preview.body.problem, solver: recommended.body.solver };
+  };
+
+  /** The panel names exactly this solver (a retrying assertion: the answer comes after the model settles). */
+  const expectRecommended = (page: Page, solver: string) =>
+    expect(page.getByTestId("recommended-solver").and(page.getByText(solver, { exact: true }))).toBeVisible();
+
   it("shows what auto would run for the uploaded problem, with its reason, evidence and ranking; after the solve, why auto chose", async () => {
     const page = await openSignedIn();
+    const asked = recordRecommendationRequests(page);
     await uploadForSolve(page, "afiro.mps");
     const reason = page.getByTestId("recommendation-reason");
     await expect(reason).toBeVisible();
     expect((await reason.textContent())?.trim().length, "a reason in words").toBeGreaterThan(10);
+    // The file itself went to the import route, once; the panel names what the POST answers for its problem.
+    expect(asked).toEqual(["POST /api/v2/solvers/recommendation/import"]);
+    await expectRecommended(page, (await postedRecommendation(readInstance("afiro.mps"), "afiro.mps")).solver);
     const recommended = ((await page.getByTestId("recommended-solver").textContent()) ?? "").trim();
     await expect(page.locator(`table.ranking tr[data-solver="${recommended}"]`)).toBeVisible();
     await expect(page.locator(".recommendation dd.evidence")).toBeVisible();
@@ -59,6 +89,57 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
     await expect(page.getByRole("heading", { name: /^Why auto chose \w+/ })).toBeVisible();
     await expectAccessible(page, "auto solve");
     await screenshot(page, "solve-auto");
+  });
+
+  it("asks once for a pasted problem, after it is read, by POSTing the problem itself; never on each keystroke", async () => {
+    const page = await openSignedIn();
+    const asked = recordRecommendationRequests(page);
+    const posted: unknown[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/api/v2/solvers/recommendation") posted.push(r.postDataJSON());
+    });
+    await page.getByRole("radio", { name: /^Solve once/ }).check();
+    const text = PASTED_LP.join("\n");
+    await page.getByLabel("Or paste it", { exact: true }).pressSequentially(text);
+    expect(asked, "nothing asked while typing").toEqual([]);
+    await page.getByLabel("Or paste it", { exact: true }).blur();
+    await expect(page.getByTestId("preview")).toBeVisible();
+    const expected = await postedRecommendation(text);
+    await expectRecommended(page, expected.solver);
+    expect(asked).toEqual(["POST /api/v2/solvers/recommendation"]);
+    expect(posted).toEqual([{ problem: expected.problem }]);
+  });
+
+  it("drops the answer for a file replaced while it was asked: the request is aborted and the new file's answer shown", async () => {
+    const page = await openSignedIn();
+    const failed: string[] = [];
+    page.on("requestfailed", (r) => failed.push(`${new URL(r.url()).pathname} ${r.failure()?.errorText ?? ""}`));
+    let arrived: () => void = () => {};
+    const firstArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let seen = 0;
+    await page.route("**/api/v2/solvers/recommendation/import", async (route: Route) => {
+      if (seen++ > 0) return route.continue();
+      // The first file's question is held until the second file has replaced it.
+      arrived();
+      await released;
+      await route.continue().catch(() => undefined);
+    });
+    await page.getByRole("radio", { name: /^Solve once/ }).check();
+    await page.getByLabel("Upload a file", { exact: true }).setInputFiles(instancePath("afiro.mps"));
+    await firstArrived;
+    await page.getByLabel("Upload a file", { exact: true }).setInputFiles(instancePath("flugpl.mps"));
+    await expect(page.getByTestId("preview").getByText("MILP", { exact: true })).toBeVisible();
+    await expect.poll(() => failed).toEqual(["/api/v2/solvers/recommendation/import net::ERR_ABORTED"]);
+    release();
+    await expectRecommended(page, (await postedRecommendation(readInstance("flugpl.mps"), "flugpl.mps")).solver);
+    await expect(page.locator(".recommendation", { hasText: "for this MILP" })).toBeVisible();
+    expect(seen, "one question per file").toBe(2);
   });
 
   it("races highs and cbc: each entrant's row and state, one chart of their incumbents and bounds, the winner highlighted", async () => {

@@ -203,11 +203,12 @@ export class IncumbentClient {
   }
 
   /** What solver_name `auto` would run for the problem in a file (POST /solvers/recommendation/import, multipart, as previewFile sends it). */
-  recommendationForFile(file: ProblemFile): Promise<Recommendation> {
+  recommendationForFile(file: ProblemFile, signal?: AbortSignal): Promise<Recommendation> {
     return unwrap(
       this.api.POST("/api/v2/solvers/recommendation/import", {
         body: fileForm(file) as never,
         bodySerializer: (body: unknown) => body as FormData,
+        signal,
       }),
     );
   }

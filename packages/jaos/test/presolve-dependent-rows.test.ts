@@ -8,12 +8,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Problem, ProblemInput } from "./support.js";
-import { LpEngine } from "../src/lp.js";
-import { maxViolation, modelFromProblem, objectiveValue } from "../src/model.js";
-import { Presolver, presolve } from "../src/presolve.js";
+import { modelFromProblem } from "../src/model.js";
+import { Presolver } from "../src/presolve.js";
 import { dependentEquations } from "../src/presolve-dependent-rows.js";
-import { solveJaos } from "../src/solve.js";
-import { expectObjective, pointViolations, problem, seededGenerator, solveChecked } from "./support.js";
+import { expectObjective, presolveFailure, problem, seededGenerator, shrinkProblem, solveChecked } from "./support.js";
 
 type Term = [string, number];
 const row = (name: string, terms: Term[], lb: number | null, ub: number | null) => ({ name, terms: terms.map(([v, coef]) => ({ var: v, coef })), lb, ub });
@@ -165,67 +163,6 @@ function withDependentRows(seed: number): Problem {
   return lp(variables, cost, constraints, g.next() < 0.5 ? "minimize" : "maximize");
 }
 
-/**
- * What goes wrong on this model, or null: the verdicts with presolve on and off differ, an objective
- * differs, a returned point breaks the model, or the reduced LP's optimum does not postsolve to a
- * feasible point at the optimum found without presolve.
- */
-function failure(p: Problem): string | null {
-  const on = solveJaos(p, { timeLimitSeconds: 10, gapTolerance: 0 });
-  const off = solveJaos(p, { timeLimitSeconds: 10, gapTolerance: 0, presolve: false });
-  for (const r of [on, off]) {
-    if (r.solution) {
-      const broken = pointViolations(p, r.solution, r.objective_value);
-      if (broken.length > 0) return `a returned point fails: ${broken.join("; ")}`;
-    }
-  }
-  if (on.solver_status !== off.solver_status) return `with presolve ${on.solver_status}, without ${off.solver_status}`;
-  if (off.solver_status !== "optimal") return null;
-  const expected = off.objective_value!;
-  const tol = 1e-6 * Math.max(1, Math.abs(expected));
-  if (!(Math.abs(on.objective_value! - expected) <= tol)) return `objective with presolve ${on.objective_value}, without ${expected}`;
-  const { model, sign } = modelFromProblem(p);
-  const pre = presolve(model);
-  if (pre.status !== "reduced") return `presolve says ${pre.status} (${pre.reason}) where the optimum is ${expected}`;
-  const r = new LpEngine(pre.reduced).solve({ deadline: performance.now() + 10_000 });
-  if (r.status !== "optimal") return `the reduced LP is ${r.status}`;
-  const x = pre.postsolve(r.x!);
-  if (maxViolation(model, x) > 1e-6) return `the postsolved point breaks the model by ${maxViolation(model, x)}`;
-  const value = sign * objectiveValue(model, x);
-  if (!(Math.abs(value - expected) <= tol)) return `the postsolved point's objective ${value}, the optimum ${expected}`;
-  return null;
-}
-
-/** The model with rows, then columns, dropped one at a time while `fails` still says it fails. */
-function shrink(p: Problem, fails: (q: Problem) => string | null): Problem {
-  let current = p;
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (let i = current.constraints.length - 1; i >= 0; i--) {
-      const q = { ...current, constraints: current.constraints.filter((_, k) => k !== i) };
-      if (fails(q)) {
-        current = q;
-        changed = true;
-      }
-    }
-    for (let j = current.variables.length - 1; j >= 0 && current.variables.length > 1; j--) {
-      const name = current.variables[j]!.name;
-      const drop = (terms: Problem["objective"]["terms"]) => terms.filter((t) => t.var !== name);
-      const q: Problem = {
-        ...current,
-        variables: current.variables.filter((_, k) => k !== j),
-        objective: { ...current.objective, terms: drop(current.objective.terms) },
-        constraints: current.constraints.map((c) => ({ ...c, terms: drop(c.terms) })).filter((c) => c.terms.length > 0),
-      };
-      if (fails(q)) {
-        current = q;
-        changed = true;
-      }
-    }
-  }
-  return current;
-}
-
 describe("jaos presolve with dependent equations agrees with no presolve (seeded random LPs)", () => {
   it("300 random LPs: same verdict and objective, the reduced optimum postsolves to a feasible optimum", () => {
     const seen: Record<string, number> = {};
@@ -233,8 +170,8 @@ describe("jaos presolve with dependent equations agrees with no presolve (seeded
     let contradicted = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const p = withDependentRows(seed * 6007 + 11);
-      const wrong = failure(p);
-      if (wrong) expect.fail(`seed ${seed}: ${wrong}; shrunk to ${JSON.stringify(shrink(p, failure))}`);
+      const wrong = presolveFailure(p);
+      if (wrong) expect.fail(`seed ${seed}: ${wrong}; shrunk to ${JSON.stringify(shrinkProblem(p, presolveFailure))}`);
       const { model } = modelFromProblem(p);
       const pre = new Presolver(model);
       const count = dependentEquations(pre);
@@ -252,7 +189,7 @@ describe("jaos presolve with dependent equations agrees with no presolve (seeded
     // a stand-in failure, "some row holds both y and w": of sumOfTwo's three rows one is kept, over y and w
     const needs = (q: Problem) =>
       q.constraints.some((c) => c.terms.some((t) => t.var === "y") && c.terms.some((t) => t.var === "w")) ? "y and w share a row" : null;
-    const small = shrink(sumOfTwo(5), needs);
+    const small = shrinkProblem(sumOfTwo(5), needs);
     expect(small.constraints).toHaveLength(1);
     expect(small.variables.map((v) => v.name).sort()).toEqual(["w", "y"]);
   });

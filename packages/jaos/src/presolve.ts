@@ -32,7 +32,6 @@ import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./posts
 import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
 import { dependentEquations } from "./presolve-dependent-rows.js";
-import { dominatedColumnPairs } from "./presolve-dominated-pairs.js";
 import { parallelColumns } from "./presolve-parallel-columns.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
@@ -143,10 +142,9 @@ export class Presolver {
   run(): void {
     const progress = () => this.stack.length + this.tightened + this.removedRows();
     // the reductions that look at a whole row or column (dominated columns, free column substitution)
-    // run only once the one-row/one-column ones have nothing left; the searches for dominated pairs of
-    // columns and for dependent equations, the costliest, once only, when nothing else is left (run in
-    // every pass, the pairs doubled d6cube's presolve time, which takes 23 passes, and found nothing)
-    let lastSearched = false;
+    // run only once the one-row/one-column ones have nothing left; the search for dependent equations,
+    // the costliest, once only, when nothing else is left
+    let dependentSearched = false;
     for (let pass = 0; pass < 40 && !this.infeasible; pass++) {
       const before = progress();
       this.localPass();
@@ -156,9 +154,8 @@ export class Presolver {
         parallelRows(this);
         parallelColumns(this);
         if (!this.infeasible) freeColumnSubstitution(this);
-        if (!this.infeasible && progress() === before && !lastSearched) {
-          lastSearched = true;
-          dominatedColumnPairs(this);
+        if (!this.infeasible && progress() === before && !dependentSearched) {
+          dependentSearched = true;
           dependentEquations(this);
         }
       }

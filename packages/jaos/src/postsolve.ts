@@ -19,6 +19,8 @@ export type Reduction =
   | { kind: "forcing"; row: number; atMin: boolean; cols: number[]; coefs: number[] }
   /** row `row` = scale · row `kept` over the active columns; its sides were merged into kept's */
   | { kind: "parallel"; row: number; kept: number; scale: number }
+  /** an equation that is a linear combination of other equations (same right-hand side): its dual is 0, its logical basic */
+  | { kind: "dependent"; row: number }
   | {
       kind: "slack";
       col: number;
@@ -45,7 +47,7 @@ export function postsolve(n: number, colMap: Int32Array, stack: Reduction[], xr:
       x[r.col] = r.value;
       continue;
     }
-    if (r.kind === "rowBound" || r.kind === "forcing" || r.kind === "parallel") continue;
+    if (r.kind === "rowBound" || r.kind === "forcing" || r.kind === "parallel" || r.kind === "dependent") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * x[r.cols[t]!];
     if (r.kind === "substitute" || r.kind === "doubleton") {
@@ -81,7 +83,7 @@ export function postsolveRay(n: number, colMap: Int32Array, stack: Reduction[], 
   for (let k = 0; k < colMap.length; k++) d[colMap[k]] = dr[k]!;
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
-    if (r.kind === "fix" || r.kind === "rowBound" || r.kind === "forcing" || r.kind === "parallel") continue;
+    if (r.kind === "fix" || r.kind === "rowBound" || r.kind === "forcing" || r.kind === "parallel" || r.kind === "dependent") continue;
     let rest = 0;
     for (let t = 0; t < r.cols.length; t++) rest += r.coefs[t]! * d[r.cols[t]!];
     d[r.col] = -rest / r.coef;
@@ -162,7 +164,8 @@ export function postsolveBasis(
   }
   for (let s = stack.length - 1; s >= 0; s--) {
     const r = stack[s]!;
-    if (r.kind === "fix") continue;
+    // a dependent equation keeps the basic logical and the dual 0 it started with (presolve-dependent-rows.ts)
+    if (r.kind === "fix" || r.kind === "dependent") continue;
     if (r.kind === "parallel") {
       // the kept row nonbasic at a side that only the removed row has: the removed row holds it instead
       const keptAt = status[n + r.kept]!;

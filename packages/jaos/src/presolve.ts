@@ -19,8 +19,8 @@
  *  - dual fixing puts a column at a bound; on LPs only (`mip`), doubleton equations and implied-free
  *    columns in equations are substituted out, dominated columns put at a bound, parallel rows merged
  *    and inequality singletons substituted (presolve-substitution.ts), of two parallel columns the
- *    dominated one fixed (presolve-parallel-columns.ts); the matrix is edited in place
- *    (presolve-matrix.ts).
+ *    dominated one fixed (presolve-parallel-columns.ts), equations that are linear combinations of
+ *    others removed (presolve-dependent-rows.ts); the matrix is edited in place (presolve-matrix.ts).
  *
  * Postsolve restores primal values, replaying the reductions in reverse, and maps an optimal basis
  * of the reduced problem to a basis of the original one (from which the duals are re-derived).
@@ -31,6 +31,7 @@ import type { LpModel } from "./model.js";
 import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./postsolve.js";
 import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
+import { dependentEquations } from "./presolve-dependent-rows.js";
 import { parallelColumns } from "./presolve-parallel-columns.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
@@ -141,7 +142,9 @@ export class Presolver {
   run(): void {
     const progress = () => this.stack.length + this.tightened + this.removedRows();
     // the reductions that look at a whole row or column (dominated columns, free column substitution)
-    // run only once the one-row/one-column ones have nothing left
+    // run only once the one-row/one-column ones have nothing left; the search for dependent equations,
+    // the costliest, once only, when nothing else is left
+    let dependentSearched = false;
     for (let pass = 0; pass < 40 && !this.infeasible; pass++) {
       const before = progress();
       this.localPass();
@@ -151,6 +154,10 @@ export class Presolver {
         parallelRows(this);
         parallelColumns(this);
         if (!this.infeasible) freeColumnSubstitution(this);
+        if (!this.infeasible && progress() === before && !dependentSearched) {
+          dependentSearched = true;
+          dependentEquations(this);
+        }
       }
       if (progress() === before) break;
     }

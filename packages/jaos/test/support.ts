@@ -5,7 +5,8 @@
 import { expect } from "vitest";
 import type { Cut } from "../src/cuts.js";
 import { LpEngine } from "../src/lp.js";
-import type { LpModel } from "../src/model.js";
+import { type LpModel, maxViolation, modelFromProblem, objectiveValue } from "../src/model.js";
+import { presolve } from "../src/presolve.js";
 import type { JaosResult, JaosTerm, JaosVariable } from "../src/problem.js";
 import { type JaosOptions, solveJaos } from "../src/solve.js";
 
@@ -145,4 +146,65 @@ export function minimumLhs(model: LpModel, cut: Cut, fixed: Map<number, number>)
   if (r.status === "infeasible") return null;
   expect(r.status).toBe("optimal");
   return r.objective;
+}
+
+/**
+ * What goes wrong on this model, or null: the verdicts with presolve on and off differ, an objective
+ * differs, a returned point breaks the model, or the reduced LP's optimum does not postsolve to a
+ * feasible point at the optimum found without presolve.
+ */
+export function presolveFailure(p: Problem): string | null {
+  const on = solveJaos(p, { timeLimitSeconds: 10, gapTolerance: 0 });
+  const off = solveJaos(p, { timeLimitSeconds: 10, gapTolerance: 0, presolve: false });
+  for (const r of [on, off]) {
+    if (r.solution) {
+      const broken = pointViolations(p, r.solution, r.objective_value);
+      if (broken.length > 0) return `a returned point fails: ${broken.join("; ")}`;
+    }
+  }
+  if (on.solver_status !== off.solver_status) return `with presolve ${on.solver_status}, without ${off.solver_status}`;
+  if (off.solver_status !== "optimal") return null;
+  const expected = off.objective_value!;
+  const tol = 1e-6 * Math.max(1, Math.abs(expected));
+  if (!(Math.abs(on.objective_value! - expected) <= tol)) return `objective with presolve ${on.objective_value}, without ${expected}`;
+  const { model, sign } = modelFromProblem(p);
+  const pre = presolve(model);
+  if (pre.status !== "reduced") return `presolve says ${pre.status} (${pre.reason}) where the optimum is ${expected}`;
+  const r = new LpEngine(pre.reduced).solve({ deadline: performance.now() + 10_000 });
+  if (r.status !== "optimal") return `the reduced LP is ${r.status}`;
+  const x = pre.postsolve(r.x!);
+  if (maxViolation(model, x) > 1e-6) return `the postsolved point breaks the model by ${maxViolation(model, x)}`;
+  const value = sign * objectiveValue(model, x);
+  if (!(Math.abs(value - expected) <= tol)) return `the postsolved point's objective ${value}, the optimum ${expected}`;
+  return null;
+}
+
+/** The model with rows, then columns, dropped one at a time while `fails` still says it fails. */
+export function shrinkProblem(p: Problem, fails: (q: Problem) => string | null): Problem {
+  let current = p;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = current.constraints.length - 1; i >= 0; i--) {
+      const q = { ...current, constraints: current.constraints.filter((_, k) => k !== i) };
+      if (fails(q)) {
+        current = q;
+        changed = true;
+      }
+    }
+    for (let j = current.variables.length - 1; j >= 0 && current.variables.length > 1; j--) {
+      const name = current.variables[j]!.name;
+      const drop = (terms: Problem["objective"]["terms"]) => terms.filter((t) => t.var !== name);
+      const q: Problem = {
+        ...current,
+        variables: current.variables.filter((_, k) => k !== j),
+        objective: { ...current.objective, terms: drop(current.objective.terms) },
+        constraints: current.constraints.map((c) => ({ ...c, terms: drop(c.terms) })).filter((c) => c.terms.length > 0),
+      };
+      if (fails(q)) {
+        current = q;
+        changed = true;
+      }
+    }
+  }
+  return current;
 }

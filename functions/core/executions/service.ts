@@ -151,11 +151,14 @@ export class ExecutionService {
       notify,
       holdFor,
       triggerId,
+      band,
     }: {
       origin: ExecutionOrigin;
       notify: boolean;
       /** A trigger run's race: the run's trigger (races/launch.ts). */
       triggerId?: string;
+      /** A trigger run's race: the band its run was queued on, already allowed and budgeted (races/launch.ts). */
+      band?: number;
       /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
       holdFor?: { worker: string; leaseMs: number };
     },
@@ -164,7 +167,7 @@ export class ExecutionService {
     const priority = input.priority ?? 0;
     if (input.solver_name === "race" && this.deps.races) {
       // Its entrants are the work; the caller waits on the race's record (waitForFinal) like any solve's.
-      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role }, triggerId });
+      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role }, triggerId, band });
     }
     const admitted = await this.admit(principal.orgId, {
       userId: principal.userId,

@@ -47,12 +47,19 @@ export class RaceLauncher {
       notify,
       priority,
       triggerId,
+      band,
     }: {
       origin: ExecutionOrigin;
       notify: boolean;
       priority: { value: number; role: Role };
       /** With origin `trigger_run`: the run's trigger, kept on the race so that its end can complete the run (triggers/race-run.ts). */
       triggerId?: string;
+      /**
+       * With origin `trigger_run`: the band the run was queued on. The entrants queue there; the band was
+       * allowed when the trigger was saved and spent from the priority budget when the run was queued, so
+       * the admission checks neither again (`priority` is then not used).
+       */
+      band?: number;
     },
   ): Promise<ExecutionRecord> {
     const { admission, clock } = this.deps;
@@ -61,7 +68,7 @@ export class RaceLauncher {
       userId: principal.userId,
       problem: input.problem,
       settings: input.settings,
-      priority,
+      ...(band === undefined ? { priority } : {}),
       idPrefix: "exe",
       problemKey: (id) => blobKeys.executionProblem(principal.orgId, id),
       plan: async (stats) => {
@@ -86,7 +93,7 @@ export class RaceLauncher {
       stats: admitted.stats,
       settings: admitted.settings,
       nowMs,
-      priority: priority.value,
+      priority: band ?? priority.value,
       modelNames,
     };
     const race: ExecutionRecord = {

@@ -8,6 +8,7 @@ import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import { attemptUnclaimed, DeliveryClaimedError, deliveryAwaits, deliveryExhaustedNotDeadLettered, deliveryPending } from "./delivery-conditions.js";
+import type { RaceRequest } from "../races/schemas.js";
 import type { DeliveryAttempt, RunStatus, TriggerView } from "./schemas.js";
 
 /**
@@ -48,6 +49,8 @@ export interface TriggerRecord
   schedule?: TriggerSchedule | null;
   /** Issue 29: runs start from the previous successful run's solution; absent or null: no warm start. */
   warm_start?: "previous_run" | null;
+  /** Issue 29: a race's entrants when its runs' solver is `race`; absent or null: every available solver. */
+  race?: RaceRequest | null;
 }
 
 export interface TriggerSchedule {
@@ -106,6 +109,8 @@ export interface RunRecord {
   webhook: WebhookState | null;
   /** The trigger's warm start when the run was started (triggers/warm-start.ts); absent: none. */
   warm_start?: "previous_run";
+  /** The trigger's race entrants when the run was made (a `race` override in override_data wins); absent: none named. */
+  race?: RaceRequest;
 }
 
 export const ACTIVE_RUN_KIND = "trigger_run";

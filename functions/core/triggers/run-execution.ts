@@ -139,6 +139,6 @@ async function launchRunRace(
       ...(names ? { names } : {}),
       ...(race ? { race } : {}),
     },
-    { origin: { kind: "trigger_run", id: run.id }, notify: false, triggerId: run.trigger_id, band },
+    { origin: { kind: "trigger_run", id: run.id }, notify: false, triggerRun: { triggerId: run.trigger_id, band } },
   );
 }

@@ -223,7 +223,7 @@ describe("the trigger run job: solver_name race", () => {
     expect(w.launched).toHaveLength(1);
     expect(w.launched[0]).toMatchObject({
       input: { solver_name: "race", settings: { time_limit_seconds: 60, gap_tolerance: 1e-4 } },
-      options: { origin: { kind: "trigger_run", id: "run_1" }, notify: false, triggerId: "trg_1" },
+      options: { origin: { kind: "trigger_run", id: "run_1" }, notify: false, triggerRun: { triggerId: "trg_1", band: 0 } },
     });
     expect(w.run()).toMatchObject({ status: "running", execution_id: "race_1", lease_owner: null });
     expect(w.outcomes).toEqual([]);
@@ -257,7 +257,7 @@ describe("the trigger run job: solver_name race", () => {
     };
     Object.assign(w.triggerStore.runs.items.get("run_1")!, { race: { solvers: ["highs", "glpk"] } });
     await runTrigger(w.ports, { ...w.job, priority: 40 });
-    expect(w.launched[0]).toMatchObject({ input: { race: { solvers: ["highs", "glpk"] } }, options: { band: 40 } });
+    expect(w.launched[0]).toMatchObject({ input: { race: { solvers: ["highs", "glpk"] } }, options: { triggerRun: { band: 40 } } });
 
     const fired = raceWorld();
     fired.ports.documents.compile = w.ports.documents.compile;
@@ -266,7 +266,7 @@ describe("the trigger run job: solver_name race", () => {
       override_data: { capacity: 4, race: { solvers: ["glpk", "jaos"] } },
     });
     await runTrigger(fired.ports, fired.job);
-    expect(fired.launched[0]).toMatchObject({ input: { race: { solvers: ["glpk", "jaos"] } }, options: { band: 0 } });
+    expect(fired.launched[0]).toMatchObject({ input: { race: { solvers: ["glpk", "jaos"] } }, options: { triggerRun: { band: 0 } } });
     // The race's entrants are not model data.
     expect(compiledWith).toEqual([{ capacity: 4 }, { capacity: 4 }]);
   });

@@ -15,19 +15,29 @@ import { SMALL_LP } from "../../../../support/job-fakes.js";
 
 const principal: Principal = { kind: "api_key", userId: "usr_1", orgId: "org_1", role: "solver", keyId: null };
 
-function launcher() {
+const NOW = Date.parse("2026-11-28T00:00:00.000Z");
+const beat = (worker_id: string, state: "idle" | "busy") => ({
+  worker_id,
+  solvers: [],
+  started_at: "2026-11-27T23:00:00.000Z",
+  heartbeat_at: new Date(NOW).toISOString(),
+  stopped_at: null,
+  state,
+});
+
+function launcher(workers: ReturnType<typeof beat>[] = []) {
   const admissions: AdmissionRequest<unknown>[] = [];
   const sent: JobMessage[] = [];
   const entrants: ExecutionRecord[] = [];
   const races: ExecutionRecord[] = [];
   const deps = {
     config: { orgMaxRunningJobs: 0, workerHeartbeatSeconds: 10, inlinePayloadMaxBytes: 100_000 },
-    clock: { now: () => Date.parse("2026-11-28T00:00:00.000Z") },
+    clock: { now: () => NOW },
     executionStore: { create: async (r: ExecutionRecord) => void entrants.push(r) },
     raceStore: { create: async (r: ExecutionRecord) => void races.push(r) },
     blobs: {},
     inventory: { available: async () => new Set(["highs", "glpk", "jaos"]) },
-    workerHeartbeats: { list: async () => [] },
+    workerHeartbeats: { list: async () => workers },
     fairShare: { dispatch: async (job: JobMessage) => void sent.push(job) },
     admission: {
       admit: async <P>(request: AdmissionRequest<P>) => {
@@ -54,7 +64,7 @@ describe("launching a race", () => {
     await w.launcher.launch(
       principal,
       { problem: SMALL_LP, race: { solvers: ["glpk", "highs"] } },
-      { origin: { kind: "trigger_run", id: "run_1" }, notify: false, priority: { value: 0, role: "solver" }, triggerId: "trg_1", band: 40 },
+      { origin: { kind: "trigger_run", id: "run_1" }, notify: false, priority: { value: 0, role: "solver" }, triggerRun: { triggerId: "trg_1", band: 40 } },
     );
     expect(w.admissions[0]!.priority).toBeUndefined();
     expect(w.entrants.map((e) => [e.solver_name, e.priority])).toEqual([
@@ -81,5 +91,25 @@ describe("launching a race", () => {
       ["execution", -10],
       ["execution", -10],
     ]);
+  });
+
+  it("counts the trigger run's own worker as free: it hands its run to the race and takes its next job", async () => {
+    const workers = [beat("w-run", "busy"), beat("w-idle", "idle")];
+    const fromRun = launcher(workers);
+    await fromRun.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["highs", "jaos"] } },
+      { origin: { kind: "trigger_run", id: "run_1" }, notify: false, priority: { value: 0, role: "solver" }, triggerRun: { triggerId: "trg_1", band: 0 } },
+    );
+    expect(fromRun.races[0]!.race).toMatchObject({ degraded: false, entrants: [{ solver: "highs" }, { solver: "jaos" }] });
+
+    // A solve's race on the same fleet: one worker is busy with someone else's job.
+    const fromApi = launcher(workers);
+    await fromApi.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["highs", "jaos"] } },
+      { origin: { kind: "solve", id: null }, notify: false, priority: { value: 0, role: "solver" } },
+    );
+    expect(fromApi.races[0]!.race).toMatchObject({ degraded: true, entrants: [{ solver: "highs" }] });
   });
 });

@@ -161,7 +161,7 @@ describe.runIf(ready)("stored models and triggers in a race", () => {
     const refused = await fire({ race: { solvers: ["highs", "gurobi"] } });
     expect(refused.status, refused.text).toBe(422);
     expect(refused.body).toMatchObject({ code: "trigger.solver_unavailable", params: { solver_name: "gurobi" } });
-  });
+  }, 300_000);
 });
 
 /**

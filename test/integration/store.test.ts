@@ -165,6 +165,42 @@ describe.each(backends)("store on %s", (_name, start) => {
       expect(await store.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_sweep_race" }));
     });
 
+    it("a race sits in ACTIVE until its answer; the sweeper answers one whose settle step was lost, and takes it out", async () => {
+      const entrant: ExecutionRecord = {
+        ...execution("exe_race_entrant"),
+        status: "completed",
+        origin: { kind: "race", id: "exe_race_lost" },
+        solver_name: "highs",
+        started_at: isoTime(clock.now()),
+        completed_at: isoTime(clock.now() + 1000),
+        result: { inline: JSON.stringify({ status: "optimal", objective_value: 3, dual_bound: 3, solver_name: "highs", solution: { x: 3 } }) },
+      };
+      await services.executionStore.create(entrant);
+      const row = {
+        solver: "highs" as const,
+        execution_id: entrant.id,
+        state: "running" as const,
+        status: null,
+        objective_value: null,
+        best_bound: null,
+        time_seconds: null,
+      };
+      await services.raceStore.create({
+        ...execution("exe_race_lost"),
+        status: "running",
+        solver_requested: "race",
+        solver_name: "race",
+        race: { winner: null, decided_by: null, degraded: true, note: "only one worker was free", entrants: [row] },
+      });
+      expect(await services.executionStore.leases.active()).toContainEqual(expect.objectContaining({ sk: "EXE#exe_race_lost", kind: "race" }));
+      const report = await sweep(services);
+      expect(report.settledRaces).toContain("exe_race_lost");
+      expect(report.failed.map((f) => f.id)).not.toContain("exe_race_lost");
+      const race = await services.executionStore.get(org, "exe_race_lost");
+      expect(race).toMatchObject({ status: "completed", solver_name: "highs", race: { winner: "highs", decided_by: "proven_verdict" } });
+      expect(await services.executionStore.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_race_lost" }));
+    });
+
     it("a job handed back after longer than the stale window is not failed as stale: it waits anew from its hand-back", async () => {
       const store = services.executionStore;
       const windowMs = services.config.staleQueuedSeconds * 1000;

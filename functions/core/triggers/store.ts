@@ -357,8 +357,10 @@ export class TriggerStore {
   /**
    * A run whose solver is `race` (triggers/race-run.ts): the worker that launched the race hands the run
    * to it — the run stays `running` with `execution_id` the race's, but without a lease and out of the
-   * ACTIVE partition (as the race's own record: its entrants are the work, each swept on its own), so no
-   * worker waits on it and a redelivered job cannot take it again. False when the worker no longer holds it.
+   * ACTIVE partition (its race's entrants are the work, each swept on its own, and the race's record is
+   * swept too: races/sweep.ts, whose end completes the run), so no worker waits on it, a redelivered job
+   * cannot take it again, and its job's slot of the fair share is freed (fair-share-store.ts itemState).
+   * False when the worker no longer holds it.
    */
   async handRunToRace(triggerId: string, { runId, worker, raceId }: { runId: string; worker: string; raceId: string }): Promise<boolean> {
     const key = runKey(triggerId, runId);

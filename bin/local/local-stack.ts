@@ -45,6 +45,8 @@ export interface LocalStackOptions {
   mailbox?: Mailbox;
   /** Seed credentials (BOOTSTRAP_EMAIL / BOOTSTRAP_PASSWORD / BOOTSTRAP_API_KEY). */
   bootstrap?: { email?: string; password?: string; apiKey?: string };
+  /** Benchmarks only: the CPUs each local worker may run on (worker-fleet.ts `cpuAffinity`); absent: anywhere. */
+  workerCpuAffinity?: (index: number) => string | null;
 }
 
 export interface Bootstrap {
@@ -178,6 +180,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     onOutput: (line) => console.error(`[worker] ${line}`),
     onFinal: (id, outcome) => finalSignals.signal(id, outcome),
     onTrace: traceMerge,
+    cpuAffinity: options.workerCpuAffinity,
   });
 
   const mailbox: Mailbox = options.mailbox ?? consoleMailbox();

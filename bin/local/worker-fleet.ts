@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import type { ExecutionOutcome } from "../../functions/core/executions/store.js";
 import type { TraceMarks } from "../../functions/core/trace/solve-trace.js";
@@ -29,6 +29,13 @@ export interface WorkerFleetOptions {
   /** A job's timestamps, printed by a worker running with SOLVE_TRACE=1. */
   onTrace?: (id: string, marks: TraceMarks) => void;
   onExit?: (pid: number, code: number | null, signal: NodeJS.Signals | null) => void;
+  /**
+   * Benchmarks only (`npm run bench -- race --pin`): the CPUs worker `index` (0 … count − 1; a replacement
+   * keeps its index) may run on, in taskset's list form ("0", "2-3"), or null for any. Set with taskset
+   * (util-linux) right after the process starts, before its warm-up starts its solvers' processes, which
+   * inherit it. Absent: the operating system places the workers, as everywhere else.
+   */
+  cpuAffinity?: (index: number) => string | null;
 }
 
 interface Worker {
@@ -48,7 +55,7 @@ export class LocalWorkerFleet {
   constructor(private readonly options: WorkerFleetOptions) {}
 
   start(): void {
-    for (let i = 0; i < this.options.count; i++) this.spawnWorker();
+    for (let i = 0; i < this.options.count; i++) this.spawnWorker(i);
   }
 
   /** How many workers run now. */
@@ -80,13 +87,14 @@ export class LocalWorkerFleet {
     await Promise.all([...this.workers].map((w) => w.closed));
   }
 
-  private spawnWorker(): void {
+  private spawnWorker(index: number): void {
     const child = spawn(process.execPath, [path.join(this.options.build, "worker.js"), "--announce-ready", ...(this.options.args ?? [])], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.options.env } as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
     });
     child.stdin.end();
+    this.pin(child, index);
     const startedAt = Date.now();
     let resolveReady!: (ok: boolean) => void;
     const worker: Worker = {
@@ -122,8 +130,22 @@ export class LocalWorkerFleet {
       // A worker that keeps dying at start is replaced ever more slowly (at most every 10 s).
       const quick = Date.now() - startedAt < 5000;
       this.restarts = quick ? this.restarts + 1 : 0;
-      setTimeout(() => !this.stopped && this.spawnWorker(), quick ? Math.min(10_000, 250 * 2 ** this.restarts) : 0).unref();
+      setTimeout(() => !this.stopped && this.spawnWorker(index), quick ? Math.min(10_000, 250 * 2 ** this.restarts) : 0).unref();
     });
+  }
+
+  /**
+   * Applies `cpuAffinity` to a worker just started: synchronously, so it holds before the worker's own
+   * code runs (a Node process takes far longer to load than taskset to run), for all its threads (-a).
+   */
+  private pin(child: ChildProcessWithoutNullStreams, index: number): void {
+    const cpus = this.options.cpuAffinity?.(index);
+    if (!cpus || !child.pid) return;
+    try {
+      execFileSync("taskset", ["-a", "-p", "-c", cpus, String(child.pid)], { stdio: "ignore" });
+    } catch (error) {
+      this.options.onOutput?.(`worker ${child.pid} could not be pinned to CPUs ${cpus}: ${(error as Error).message}`);
+    }
   }
 
   /** SIGTERM to every worker (each finishes or hands back its job), SIGKILL to any left after the stop timeout. */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- race [--solvers highs,glpk,jaos] [--candidates p0201,vpm1,…] [--instance set1ch]
- *  [--probe-limit 60] [--limit 300] [--ratio 5]`: issue 29's first acceptance point, measured on the local
- * stack with one worker per solver.
+ *  [--probe-limit 60] [--limit 300] [--ratio 5] [--pin]`: issue 29's first acceptance point, measured on the
+ * local stack with one worker per solver.
  *
  *  1. A solo pass (each solver alone, a plain solve through the API) over the scale set's MILPs in
  *     `--candidates` order, until one where the fastest solver's verified optimum comes at least `--ratio`
@@ -13,8 +13,16 @@
  *     cancel request, `cancel_requested_at`, to its execution's end) and its row; how long the race's
  *     answer came after the winner's end (what waiting for the losers' rows costs); and whether every
  *     worker is idle again (by the heartbeats' state) and how soon.
+ *  4. With `--pin`, steps 2 and 3 again on a second stack whose workers are each pinned to a core of
+ *     their own (taskset; worker i on core i, so it needs as many cores as solvers: on two cores,
+ *     `--solvers highs,jaos --pin`), solo runs included, and both ratios side by side. Unpinned, the
+ *     entrants share the cores with each other (and with whatever else runs), so the winner's solve is
+ *     slower inside the race than alone; pinned, each entrant has its core as a worker of the fleet has
+ *     its task's, which is what "in about its own time" asks of the race.
  * Side by side in one run: compare ratios, not seconds, on a loaded machine.
  */
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import type { ExecutionRecord } from "../../functions/core/executions/store.js";
 import { type ManifestEntry, objectiveMatches, readInstance, readManifest, SCALE_DIR } from "../support/manifest.js";
@@ -35,6 +43,7 @@ export default async function race(args: string[]): Promise<void> {
       "probe-limit": { type: "string", default: "60" },
       limit: { type: "string", default: "300" },
       ratio: { type: "string", default: "5" },
+      pin: { type: "boolean", default: false },
     },
   });
   const solvers = values.solvers.split(",");
@@ -44,14 +53,17 @@ export default async function race(args: string[]): Promise<void> {
   const milps = readManifest(SCALE_DIR).filter((e) => e.kind === "MILP");
   const named = (values.instance ?? values.candidates).split(",");
   const candidates = named.map((n) => milps.find((e) => e.file === `${n}.mps`)).filter((e): e is ManifestEntry => e !== undefined);
-  const workers = String(solvers.length);
-  const stack = await startTestStack({
-    env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: workers, ORG_MAX_RUNNING_JOBS: workers, SOLVE_WAIT_SECONDS: String(limit + 30) },
-  });
+  if (values.pin && solvers.length > availableParallelism()) {
+    throw new Error(
+      `--pin puts each worker on a core of its own: ${solvers.length} solvers need ${solvers.length} cores, this machine has ${availableParallelism()}`,
+    );
+  }
+  const stack = await startBenchStack(solvers.length, limit, false);
+  let measured: { chosen: Chosen; unpinned: RaceMeasure } | null = null;
   try {
     await stack.workers.ready();
     const probes: (string | number)[][] = [];
-    let chosen: { entry: ManifestEntry; problem: unknown; alone: Record<string, number> } | null = null;
+    let chosen: Chosen | null = null;
     for (const entry of candidates) {
       const problem = (await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(entry), filename: entry.file })).body.problem;
       const alone: Record<string, number> = {};
@@ -71,10 +83,76 @@ export default async function race(args: string[]): Promise<void> {
       console.log(`\nNo candidate where the fastest is ${wantedRatio}x faster than the next; try --candidates or --solvers.`);
       return;
     }
-    await raceOn(stack, chosen, { solvers, limit });
+    measured = { chosen, unpinned: await raceOn(stack, chosen, { solvers, limit }) };
   } finally {
     await stack.stop();
   }
+  if (!values.pin || !measured) return;
+  const { chosen, unpinned } = measured;
+  const pinnedStack = await startBenchStack(solvers.length, limit, true);
+  try {
+    console.log(`\nPinned: each worker on a core of its own (taskset; worker i on core i)`);
+    await pinnedStack.workers.ready();
+    console.log(`CPUs allowed (worker: its solver processes): ${pinnedStack.workers.pids().map(affinityTree).join("; ")}`);
+    // The fastest alone on the pinned stack first: its "before" solo run, as the search pass gave the unpinned one.
+    const fastestSolver = fastestOf(chosen.alone);
+    const before = (await solo(pinnedStack, chosen.entry, chosen.problem, fastestSolver, limit)) ?? limit;
+    const pinned = await raceOn(pinnedStack, { ...chosen, alone: { [fastestSolver]: before } }, { solvers, limit });
+    console.log(`\nrace / fastest alone on ${chosen.entry.file}: unpinned ${unpinned.ratio.toFixed(2)}, pinned ${pinned.ratio.toFixed(2)}`);
+    console.log(
+      table(
+        ["workers", "race s", `${fastestSolver} alone s`, "race / fastest", "winner's solve in the race s"],
+        [
+          ["unpinned", unpinned.raceSeconds, unpinned.fastestSeconds, unpinned.ratio, unpinned.winnerSolveSeconds ?? "—"],
+          ["pinned", pinned.raceSeconds, pinned.fastestSeconds, pinned.ratio, pinned.winnerSolveSeconds ?? "—"],
+        ],
+      ),
+    );
+  } finally {
+    await pinnedStack.stop();
+  }
+}
+
+/** The instance the solo pass chose, its problem, and each solver's time alone. */
+interface Chosen {
+  entry: ManifestEntry;
+  problem: unknown;
+  alone: Record<string, number>;
+}
+
+/** One race measured against the fastest solver alone on the same stack. */
+interface RaceMeasure {
+  raceSeconds: number;
+  fastestSeconds: number;
+  ratio: number;
+  /** The winner's own solve inside the race (its start → its end on its worker). */
+  winnerSolveSeconds: number | null;
+}
+
+/** A process's allowed CPUs and its children's (Linux /proc), to show that the pin reached the solvers' processes. */
+function affinityTree(pid: number): string {
+  const allowed = (p: string) => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? "?";
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return `${pid} on ${allowed(String(pid))}: ${children.map((c) => `${c} on ${allowed(c)}`).join(", ") || "none yet"}`;
+  } catch {
+    return `${pid}: unknown`;
+  }
+}
+
+const fastestOf = (alone: Record<string, number>): string => Object.entries(alone).sort((a, b) => a[1] - b[1])[0]![0];
+
+/** The local stack with one worker per solver; `pinned`: worker i may run on core i only (taskset). */
+function startBenchStack(workers: number, limit: number, pinned: boolean): Promise<Stack> {
+  return startTestStack({
+    env: {
+      INSTANCE_RATE_LIMIT_PER_MINUTE: "0",
+      LOCAL_WORKERS: String(workers),
+      ORG_MAX_RUNNING_JOBS: String(workers),
+      SOLVE_WAIT_SECONDS: String(limit + 30),
+    },
+    ...(pinned ? { workerCpuAffinity: (index: number) => String(index) } : {}),
+  });
 }
 
 /** One solver alone: the wall time of a plain solve when it returned the manifest's optimum, else null. */
@@ -87,11 +165,7 @@ async function solo(stack: Stack, entry: ManifestEntry, problem: unknown, solver
   return right ? seconds : null;
 }
 
-async function raceOn(
-  stack: Stack,
-  { entry, problem, alone }: { entry: ManifestEntry; problem: unknown; alone: Record<string, number> },
-  { solvers, limit }: { solvers: string[]; limit: number },
-): Promise<void> {
+async function raceOn(stack: Stack, { entry, problem, alone }: Chosen, { solvers, limit }: { solvers: string[]; limit: number }): Promise<RaceMeasure> {
   // Every worker idle first: a worker whose last job's end is not yet in its heartbeat counts as busy, and its solver would not enter.
   await allIdle(stack, Date.now());
   const started = performance.now();
@@ -99,7 +173,7 @@ async function raceOn(
   const raceSeconds = (performance.now() - started) / 1000;
   const answered = Date.now();
   const idleAfter = await allIdle(stack, answered);
-  const fastestSolver = Object.entries(alone).sort((a, b) => a[1] - b[1])[0]![0];
+  const fastestSolver = fastestOf(alone);
   const again = (await solo(stack, entry, problem, fastestSolver, limit)) ?? limit;
   const fastest = (alone[fastestSolver]! + again) / 2;
 
@@ -145,6 +219,7 @@ async function raceOn(
   }
   if (raceEnd !== null && winnerEnd !== null) console.log(`the race's answer came ${((raceEnd - winnerEnd) / 1000).toFixed(2)} s after the winner's end`);
   console.log(idleAfter === null ? "a worker was still busy 30 s after the answer" : `every worker idle ${idleAfter.toFixed(2)} s after the answer`);
+  return { raceSeconds, fastestSeconds: fastest, ratio: raceSeconds / fastest, winnerSolveSeconds: winnerSolve };
 }
 
 /** Seconds after `since` until every live worker's heartbeat says idle (null: not within 30 s). */

@@ -120,6 +120,50 @@ describe.runIf(ready)("stored models and triggers in a race", () => {
     const charged = await Promise.all(entrants.map(async (e) => (await stack.api.get(`/api/v2/models/executions/${e.execution_id}`)).body.credits_charged));
     expect(race.body.credits_charged).toBe(charged.reduce((a: number, b: number) => a + b, 0));
   });
+
+  it("a trigger names its race's entrants, a fire may name others, and an unknown solver is refused", async () => {
+    const doc = await createKnapsackDocument(stack.api, "highs");
+    const unknown = await stack.api.post("/api/v2/triggers", {
+      name: "bad race",
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      solver_name: "race",
+      race: { solvers: ["highs", "gurobi"] },
+    });
+    expect(unknown.status, unknown.text).toBe(422);
+    const t = await createTrigger(stack.api, {
+      document_id: doc.documentId,
+      version_id: doc.versionId,
+      solver_name: "race",
+      race: { solvers: ["highs", "jaos"] },
+      override_schema: [{ name: "race", type: "object" }],
+    });
+    expect(t.body.race).toEqual({ solvers: ["highs", "jaos"] });
+    const finalRun = (runId: string) =>
+      eventually(
+        () => stack.api.get(`/api/v2/triggers/${t.id}/runs/${runId}`),
+        (r) => FINAL_RUN_STATUSES.includes(r.body.status),
+        { timeoutMs: 120_000 },
+      );
+    const fire = (override_data: Record<string, unknown>) =>
+      stack.api.as(null).post(`/api/v2/triggers/${t.id}/fire`, { override_data }, { authorization: `Bearer ${t.secret}` });
+
+    const own = await fire({});
+    expect(own.status, own.text).toBe(202);
+    const ownRun = await finalRun(own.body.run_id);
+    expect(ownRun.body.status).toBe("completed");
+    expect(ownRun.body.result_data.race.entrants.map((e: { solver: string }) => e.solver).sort()).toEqual(["highs", "jaos"]);
+
+    const named = await fire({ race: { solvers: ["jaos", "highs"] } });
+    expect(named.status, named.text).toBe(202);
+    // Entrants of a run handed to its race do not wait for the run's slot of the organization's share (ORG_MAX_RUNNING_JOBS=2).
+    const namedRun = await finalRun(named.body.run_id);
+    expect(namedRun.body.result_data.race.entrants).toHaveLength(2);
+
+    const refused = await fire({ race: { solvers: ["highs", "gurobi"] } });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body).toMatchObject({ code: "trigger.solver_unavailable", params: { solver_name: "gurobi" } });
+  }, 240_000);
 });
 
 /**

@@ -8,6 +8,8 @@ import { createServices, type Services } from "../../functions/core/services.js"
 import { ensureTable } from "../../functions/core/store/dynamo.js";
 import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/identity/store.js";
 import { Leases } from "../../functions/core/store/leases.js";
+import { FairShareStore } from "../../functions/core/queue/fair-share-store.js";
+import { newRunRecord } from "../../functions/core/triggers/records.js";
 import { sweep } from "../../functions/core/sweeper/sweep.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";
 import { machineHas } from "../support/machine.js";
@@ -163,6 +165,63 @@ describe.each(backends)("store on %s", (_name, start) => {
       clock.advance(2000);
       expect((await store.failIfLeaseLapsed(org, { id: "exe_sweep_race", seenStatus: "running", reason: "gone", nowMs: clock.now() }))?.status).toBe("failed");
       expect(await store.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_sweep_race" }));
+    });
+
+    it("a race sits in ACTIVE until its answer; the sweeper answers one whose settle step was lost, and takes it out", async () => {
+      const entrant: ExecutionRecord = {
+        ...execution("exe_race_entrant"),
+        status: "completed",
+        origin: { kind: "race", id: "exe_race_lost" },
+        solver_name: "highs",
+        started_at: isoTime(clock.now()),
+        completed_at: isoTime(clock.now() + 1000),
+        result: { inline: JSON.stringify({ status: "optimal", objective_value: 3, dual_bound: 3, solver_name: "highs", solution: { x: 3 } }) },
+      };
+      await services.executionStore.create(entrant);
+      const row = {
+        solver: "highs" as const,
+        execution_id: entrant.id,
+        state: "running" as const,
+        status: null,
+        objective_value: null,
+        best_bound: null,
+        time_seconds: null,
+      };
+      await services.raceStore.create({
+        ...execution("exe_race_lost"),
+        status: "running",
+        solver_requested: "race",
+        solver_name: "race",
+        race: { winner: null, decided_by: null, degraded: true, note: "only one worker was free", entrants: [row] },
+      });
+      expect(await services.executionStore.leases.active()).toContainEqual(expect.objectContaining({ sk: "EXE#exe_race_lost", kind: "race" }));
+      const report = await sweep(services);
+      expect(report.settledRaces).toContain("exe_race_lost");
+      expect(report.failed.map((f) => f.id)).not.toContain("exe_race_lost");
+      const race = await services.executionStore.get(org, "exe_race_lost");
+      expect(race).toMatchObject({ status: "completed", solver_name: "highs", race: { winner: "highs", decided_by: "proven_verdict" } });
+      expect(await services.executionStore.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_race_lost" }));
+    });
+
+    it("a trigger run handed to its race is done with as a job (its fair-share slot is freed), while it stays running", async () => {
+      const run = newRunRecord({
+        trigger: { id: "trg_01m8j4aaaaaaaaaaaaaaaaaaaa", org_id: org, solver_name: "race", document_id: "doc_x", version_id: "ver_x" },
+        source: "fire",
+        createdBy: "usr_x",
+        rerunOf: null,
+        overrideData: {},
+        settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+        nowMs: clock.now(),
+      });
+      const job = { type: "trigger_run" as const, id: run.id, org_id: org, trigger_id: run.trigger_id };
+      const fairShareStore = new FairShareStore(services.table);
+      expect(await services.triggerStore.createRun(run)).toBe(true);
+      expect(await fairShareStore.itemState(job)).toBe("waiting");
+      await services.triggerStore.acquireRun(run.trigger_id, { runId: run.id, worker: "worker-a", leaseMs: 60_000, nowMs: clock.now() });
+      expect(await fairShareStore.itemState(job)).toBe("running");
+      expect(await services.triggerStore.handRunToRace(run.trigger_id, { runId: run.id, worker: "worker-a", raceId: "exe_its_race" })).toBe(true);
+      expect((await services.triggerStore.getRun(run.trigger_id, run.id))?.status).toBe("running");
+      expect(await fairShareStore.itemState(job)).toBe("done");
     });
 
     it("a job handed back after longer than the stale window is not failed as stale: it waits anew from its hand-back", async () => {

@@ -10407,6 +10407,11 @@ export interface operations {
                     } | null;
                     /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                     warm_start?: "previous_run" | null;
+                    /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
+                    race?: {
+                        /** @description the entrants; default every available solver that supports the model's class */
+                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+                    } | null;
                 };
             };
         };
@@ -10465,6 +10470,11 @@ export interface operations {
                         next_fire_at: string | null;
                         /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                         warm_start: "previous_run" | null;
+                        /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
+                        race: {
+                            /** @description the entrants; default every available solver that supports the model's class */
+                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+                        } | null;
                         /** @description plaintext; in this response only, never again */
                         trigger_secret: string;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
@@ -10549,6 +10559,11 @@ export interface operations {
                         next_fire_at: string | null;
                         /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                         warm_start: "previous_run" | null;
+                        /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
+                        race: {
+                            /** @description the entrants; default every available solver that supports the model's class */
+                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+                        } | null;
                     };
                 };
             };
@@ -10643,6 +10658,11 @@ export interface operations {
                     } | null;
                     /** @description ours: see the create body; null turns it off */
                     warm_start?: "previous_run" | null;
+                    /** @description ours: see the create body; null returns to every available solver */
+                    race?: {
+                        /** @description the entrants; default every available solver that supports the model's class */
+                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+                    } | null;
                 };
             };
         };
@@ -10701,6 +10721,11 @@ export interface operations {
                         next_fire_at: string | null;
                         /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                         warm_start: "previous_run" | null;
+                        /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
+                        race: {
+                            /** @description the entrants; default every available solver that supports the model's class */
+                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+                        } | null;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
                         webhook_secret?: string;
                     };
@@ -10789,6 +10814,11 @@ export interface operations {
                         next_fire_at: string | null;
                         /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                         warm_start: "previous_run" | null;
+                        /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
+                        race: {
+                            /** @description the entrants; default every available solver that supports the model's class */
+                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+                        } | null;
                     };
                 };
             };

@@ -22,7 +22,7 @@ import type { AutoChoice } from "../solvers/recommendation/schemas.js";
 import { sizesOfStats } from "../solvers/recommendation/features.js";
 import { describeProblem } from "../solvers/recommendation/live.js";
 import { solverShortName } from "../solvers/recommendation/recommender.js";
-import type { RaceLauncher } from "../races/launch.js";
+import type { RaceLauncher, TriggerRunRace } from "../races/launch.js";
 import type { RaceRequest } from "../races/schemas.js";
 
 /** What admitting one solve decided: the solver, and with `auto` how it was chosen. */
@@ -150,12 +150,12 @@ export class ExecutionService {
       origin,
       notify,
       holdFor,
-      triggerId,
+      triggerRun,
     }: {
       origin: ExecutionOrigin;
       notify: boolean;
-      /** A trigger run's race: the run's trigger (races/launch.ts). */
-      triggerId?: string;
+      /** A trigger run's race: its trigger and the run's band (races/launch.ts). */
+      triggerRun?: TriggerRunRace;
       /** Created running under this lease and not queued: the caller solves it (api-solve.ts). */
       holdFor?: { worker: string; leaseMs: number };
     },
@@ -164,7 +164,7 @@ export class ExecutionService {
     const priority = input.priority ?? 0;
     if (input.solver_name === "race" && this.deps.races) {
       // Its entrants are the work; the caller waits on the race's record (waitForFinal) like any solve's.
-      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role }, triggerId });
+      return this.deps.races.launch(principal, input, { origin, notify, priority: { value: priority, role: principal.role }, triggerRun });
     }
     const admitted = await this.admit(principal.orgId, {
       userId: principal.userId,

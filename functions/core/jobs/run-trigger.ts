@@ -24,7 +24,7 @@ export interface TriggerRunJobPorts extends JobPorts, Omit<RunExecutionDeps, "ex
  * webhook and notify. A redelivered job finds the run taken or final and does nothing. A step that
  * throws fails the run with the worker's error, which is then thrown on for the container to report.
  */
-export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string; triggerId: string; runId: string }): Promise<void> {
+export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string; triggerId: string; runId: string; priority?: number }): Promise<void> {
   const { orgId, triggerId, runId } = job;
   const store = ports.triggerStore;
   const leaseMs = leaseMsOf(ports);
@@ -41,7 +41,7 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
   let outcome: RunOutcome | { race: string };
   let workerError: unknown = null;
   try {
-    outcome = await solveRun(ports, { run, lease, onExecution });
+    outcome = await solveRun(ports, { run, lease, onExecution, band: job.priority ?? 0 });
   } catch (error) {
     workerError = error;
     outcome = { status: "failed", result: null, error: workerErrorText(error) };
@@ -70,9 +70,10 @@ export async function runTrigger(ports: TriggerRunJobPorts, job: { orgId: string
 
 async function solveRun(
   ports: TriggerRunJobPorts,
-  held: { run: RunRecord; lease: HeldLease; onExecution: (id: string) => void },
+  held: { run: RunRecord; lease: HeldLease; onExecution: (id: string) => void; band: number },
 ): Promise<RunOutcome | { race: string }> {
-  const started = await startRunExecution(ports, { run: held.run, worker: ports.workerId, leaseMs: leaseMsOf(ports) });
+  // The band the run was queued on (its message's priority): a race's entrants queue there too.
+  const started = await startRunExecution(ports, { run: held.run, worker: ports.workerId, leaseMs: leaseMsOf(ports), band: held.band });
   if ("refused" in started) return { status: "failed", result: null, error: started.refused };
   if ("race" in started) return { race: started.race.id };
   held.onExecution(started.execution.id);

@@ -170,13 +170,19 @@ export class FairShareStore {
     });
   }
 
-  /** Where the job's work item stands: waiting, running, or done with (final, or gone). */
+  /**
+   * Where the job's work item stands: waiting, running, or done with (final, or gone). A running item
+   * that no worker leases is done with as a job: a trigger run handed to its race (triggers/race-run.ts)
+   * stays `running` until the race ends, but its race's entrants are the work, each a job with its own
+   * slot — were the run's slot kept, the entrants would wait for it (parked) instead of racing.
+   */
   async itemState(job: JobMessage): Promise<"waiting" | "running" | "done"> {
     const key = jobItemKey(job);
     if (!key) return "done";
-    const item = await this.table.getAttributes<{ status?: string }>(key.pk, key.sk, ["status"]);
+    const item = await this.table.getAttributes<{ status?: string; lease_owner?: string | null }>(key.pk, key.sk, ["status", "lease_owner"]);
     const status = item?.status ?? null;
     if (FINAL_OR_GONE(status)) return "done";
-    return status === "running" ? "running" : "waiting";
+    if (status === "running") return item?.lease_owner ? "running" : "done";
+    return "waiting";
   }
 }

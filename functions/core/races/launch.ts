@@ -28,6 +28,20 @@ export interface RaceInput {
   names?: ModelNames | Uint8Array;
 }
 
+/**
+ * A trigger run's race, launched by the worker that holds the run (triggers/run-execution.ts), which then
+ * hands the run to the race and takes its next job.
+ */
+export interface TriggerRunRace {
+  /** The run's trigger, kept on the race so that its end can complete the run (triggers/race-run.ts). */
+  triggerId: string;
+  /**
+   * The band the run was queued on: the entrants queue there. It was allowed when the trigger was saved
+   * and spent from the priority budget when the run was queued, so the admission checks neither again.
+   */
+  band: number;
+}
+
 type RaceDeps = Pick<Services, "config" | "clock" | "executionStore" | "raceStore" | "blobs" | "inventory" | "admission" | "fairShare" | "workerHeartbeats">;
 
 /**
@@ -46,13 +60,13 @@ export class RaceLauncher {
       origin,
       notify,
       priority,
-      triggerId,
+      triggerRun,
     }: {
       origin: ExecutionOrigin;
       notify: boolean;
       priority: { value: number; role: Role };
-      /** With origin `trigger_run`: the run's trigger, kept on the race so that its end can complete the run (triggers/race-run.ts). */
-      triggerId?: string;
+      /** With origin `trigger_run`: the run's race, launched by the worker holding the run (triggers/run-execution.ts). */
+      triggerRun?: TriggerRunRace;
     },
   ): Promise<ExecutionRecord> {
     const { admission, clock } = this.deps;
@@ -61,11 +75,11 @@ export class RaceLauncher {
       userId: principal.userId,
       problem: input.problem,
       settings: input.settings,
-      priority,
+      ...(triggerRun ? {} : { priority }),
       idPrefix: "exe",
       problemKey: (id) => blobKeys.executionProblem(principal.orgId, id),
       plan: async (stats) => {
-        const lineup = await this.lineUp(input.race, stats);
+        const lineup = await this.lineUp(input.race, stats, triggerRun ? 1 : 0);
         return { lineup, solves: lineup.entrants.length, quotaSolves: 1 };
       },
     });
@@ -86,7 +100,7 @@ export class RaceLauncher {
       stats: admitted.stats,
       settings: admitted.settings,
       nowMs,
-      priority: priority.value,
+      priority: triggerRun?.band ?? priority.value,
       modelNames,
     };
     const race: ExecutionRecord = {
@@ -103,7 +117,7 @@ export class RaceLauncher {
       race: startingView(lineup, entrantIds),
       // A problem compiled elsewhere arrives as bytes: its entrants' workers read the sense from the problem itself.
       ...(isSerializedProblem(input.problem) ? {} : { race_sense: input.problem.sense }),
-      ...(origin.kind === "trigger_run" && triggerId ? { race_trigger_id: triggerId } : {}),
+      ...(origin.kind === "trigger_run" && triggerRun ? { race_trigger_id: triggerRun.triggerId } : {}),
     };
     await this.deps.raceStore.create(race);
     const entrants = lineup.entrants.map((solver, i) =>
@@ -126,7 +140,7 @@ export class RaceLauncher {
    * Who runs: the solvers asked for (each must be able to run the problem) or every available one that
    * can, cut to the free workers (rules.ts lineUp). Nothing has been charged when this throws.
    */
-  private async lineUp(request: RaceRequest | undefined, stats: ProblemStats): Promise<RaceLineup> {
+  private async lineUp(request: RaceRequest | undefined, stats: ProblemStats, handingOff: number): Promise<RaceLineup> {
     const cls = stats.problem_class;
     const available = await this.deps.inventory.available(this.deps.clock.now());
     const { solvers, refused } = raceSolvers(request?.solvers, cls, available);
@@ -137,21 +151,23 @@ export class RaceLauncher {
     if (solvers.length === 0) {
       throw new AppError("no_solver_can_run_this_model", `No available solver can run a ${cls} problem.`, { reasons: { race: "not_available" } });
     }
-    return lineUp(solvers, cls, await this.freeWorkers(solvers.length));
+    return lineUp(solvers, cls, await this.freeWorkers(solvers.length, handingOff));
   }
 
   /**
    * How many entrants can run at once: the live workers without a job in hand (their heartbeats say
    * whether they are busy, health/worker-heartbeats.ts; one still warming up counts, it polls within
    * seconds), at most the organization's running slots (ORG_MAX_RUNNING_JOBS). With no live worker (a
-   * fleet at zero tasks, which scales up for queued work) the slots alone.
+   * fleet at zero tasks, which scales up for queued work) the slots alone. `handingOff`: workers that
+   * read `busy` but are free as soon as this launch returns — a trigger run's worker hands its run to the
+   * race and takes its next job (else a trigger's race on two workers would always run one solver).
    */
-  private async freeWorkers(wanted: number): Promise<number> {
+  private async freeWorkers(wanted: number, handingOff: number): Promise<number> {
     const { config, clock, workerHeartbeats } = this.deps;
     const cap = config.orgMaxRunningJobs > 0 ? config.orgMaxRunningJobs : wanted;
     const workers = await workerHeartbeats.list().catch(() => []);
     const { live, free } = freeWorkers(workers, clock.now(), config.workerHeartbeatSeconds);
-    return Math.min(cap, live > 0 ? free : cap);
+    return Math.min(cap, live > 0 ? Math.min(live, free + handingOff) : cap);
   }
 
   /**

@@ -106,3 +106,25 @@ export function startingView(lineup: RaceLineup, executionIds: readonly string[]
     })),
   };
 }
+
+/** What bounds how long a live race's entrants may take: the waits the sweeper itself allows (config). */
+export interface RaceWaits {
+  /** A queued entrant no worker took within this is failed by the sweeper. */
+  staleQueuedSeconds: number;
+  /** A running entrant whose worker died is failed this long after its last renewal. */
+  jobLeaseSeconds: number;
+  /** How often the sweeper looks. */
+  sweepIntervalSeconds: number;
+}
+
+/**
+ * When the sweeper may end a race that is still open: its creation plus every wait a live entrant can
+ * take — queued until the sweeper would call it lost, then its time limit, then a dead worker's lease
+ * running out twice over, and one sweep between. An entrant still open after that is lost in a way the
+ * sweeper cannot see through it (its record was never written, or it is parked for longer than a
+ * queued job may wait), so the race ends with what its entrants reached.
+ */
+export function raceDeadlineMs(race: { created_at: string; settings: { time_limit_seconds: number } }, waits: RaceWaits): number {
+  const seconds = waits.staleQueuedSeconds + race.settings.time_limit_seconds + 2 * waits.jobLeaseSeconds + waits.sweepIntervalSeconds;
+  return Date.parse(race.created_at) + seconds * 1000;
+}

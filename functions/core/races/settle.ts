@@ -110,7 +110,13 @@ async function stopOthers(ports: RacePorts, race: ExecutionRecord, winner: numbe
  * best that ended; a degraded race's one solver) with the race view as it now stands, execution_id the
  * race's. When every entrant failed the race fails (with the chosen one's result, if any). Only one write succeeds.
  */
-async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, sense: "minimize" | "maximize" | undefined): Promise<void> {
+export async function completeIfEnded(
+  ports: RacePorts,
+  race: ExecutionRecord | null,
+  sense: "minimize" | "maximize" | undefined,
+  /** Why the race failed when it fails (the sweeper's past-deadline end); default: every entrant failed. */
+  failure?: string,
+): Promise<void> {
   if (!race?.race || race.status !== "running" || race.race.entrants.some(isRunning)) return;
   const view = race.race;
   const claimed = view.entrants.findIndex((e) => e.state === "won");
@@ -136,7 +142,7 @@ async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, s
       })
     : null;
   const errorMessage = failed
-    ? `every solver in the race failed${entrantRecord?.error_message ? ` (${chosen.solver}: ${entrantRecord.error_message})` : ""}`
+    ? (failure ?? `every solver in the race failed${entrantRecord?.error_message ? ` (${chosen.solver}: ${entrantRecord.error_message})` : ""}`)
     : null;
   const status = failed ? "failed" : "completed";
   const done = await ports.races.complete(race.org_id, race.id, { winner, decidedBy, result: ref, solverName: chosen.solver, status, errorMessage, nowMs });
@@ -162,19 +168,25 @@ async function completeIfEnded(ports: RacePorts, race: ExecutionRecord | null, s
   }
 }
 
+/** What the sweeper settles races with: its services, the race store among them. */
+export type SweeperRaceServices = Pick<RacePorts, "blobs" | "clock" | "config" | "notifications" | "raceEnded"> & {
+  raceStore: RaceStorePort;
+  logger: Pick<Logger, "warn">;
+};
+
+/** The race ports of the sweeper's services. */
+export const sweeperRacePorts = (services: SweeperRaceServices): RacePorts => ({
+  races: services.raceStore,
+  blobs: services.blobs,
+  clock: services.clock,
+  config: services.config,
+  notifications: services.notifications,
+  raceEnded: services.raceEnded,
+});
+
 /** A race entrant the sweeper failed (its worker died, or it never started): settled like a failed end, never throwing. */
-export async function settleSweptEntrant(
-  services: Pick<RacePorts, "blobs" | "clock" | "config" | "notifications" | "raceEnded"> & { raceStore: RaceStorePort; logger: Pick<Logger, "warn"> },
-  entrant: ExecutionRecord,
-): Promise<void> {
-  const ports: RacePorts = {
-    races: services.raceStore,
-    blobs: services.blobs,
-    clock: services.clock,
-    config: services.config,
-    notifications: services.notifications,
-    raceEnded: services.raceEnded,
-  };
+export async function settleSweptEntrant(services: SweeperRaceServices, entrant: ExecutionRecord): Promise<void> {
+  const ports = sweeperRacePorts(services);
   await settleEntrant(ports, { entrant, final: "failed", response: null, timeSeconds: 0 }).catch((error: unknown) =>
     services.logger.warn("settling a swept race entrant failed", { error, execution_id: entrant.id }),
   );

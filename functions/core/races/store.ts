@@ -2,11 +2,14 @@ import type { PayloadRef } from "../blob/blob-store.js";
 import { isoTime } from "../clock.js";
 import { executionKey, type ExecutionRecord } from "../executions/store.js";
 import { fromItem } from "../store/items.js";
-import { Leases, withoutUnsetTimes } from "../store/leases.js";
+import { activeIndex, Leases, withoutUnsetTimes } from "../store/leases.js";
 import { and, assign, assignAll, buildUpdate, raceEntrantOpen, raceUndecided, statusIs } from "../store/conditions.js";
 import type { Table } from "../store/table.js";
 import { RACE_STOPPED_MESSAGE } from "./rules.js";
 import type { RaceEntrant, RaceView } from "./schemas.js";
+
+/** The ACTIVE index kind of a race's own record (the sweeper's: sweeper/sweep.ts). */
+export const RACE_ACTIVE_KIND = "race";
 
 /** An entrant's row as its end writes it (its solver and execution id stay). */
 export type EntrantRow = Omit<RaceEntrant, "solver" | "execution_id">;
@@ -65,10 +68,15 @@ export class RaceStore implements RaceStorePort {
 
   /**
    * The race's own record, `running` from the start and never queued: no worker leases it (its entrants
-   * are the work), so it stays out of the ACTIVE index the sweeper reads.
+   * are the work). It sits in the ACTIVE index under its own kind (`race`) until its answer is written,
+   * so the sweeper can settle a race whose settle step was lost (races/sweep.ts); nothing else reads ACTIVE.
    */
   async create(record: ExecutionRecord): Promise<void> {
-    await this.table.putNew({ ...executionKey(record.org_id, record.id), ...withoutUnsetTimes(record) });
+    await this.table.putNew({
+      ...executionKey(record.org_id, record.id),
+      ...withoutUnsetTimes(record),
+      ...activeIndex(RACE_ACTIVE_KIND, `${record.org_id}#${record.id}`, record.created_at),
+    });
   }
 
   async get(orgId: string, raceId: string): Promise<ExecutionRecord | null> {
@@ -114,6 +122,8 @@ export class RaceStore implements RaceStorePort {
           assign("race.decided_by", decision.decidedBy),
           ...(won ? [assign(`race.entrants[${decision.winner}].state`, "won")] : []),
         ],
+        // Out of the ACTIVE index with its answer: the sweeper has nothing more to look at.
+        remove: ["gsi1pk", "gsi1sk", "queued_at"],
         condition: statusIs("running"),
       }),
     });

@@ -6,7 +6,9 @@ import { ACTIVE_RUN_KIND } from "../triggers/store.js";
 import type { Services } from "../services.js";
 import { staleReason } from "./stale.js";
 import { keys } from "../store/keys.js";
-import { settleSweptEntrant } from "../races/settle.js";
+import { settleSweptEntrant, sweeperRacePorts } from "../races/settle.js";
+import { RACE_ACTIVE_KIND } from "../races/store.js";
+import { sweepRace } from "../races/sweep.js";
 import { raceRunCompleter } from "../triggers/race-run.js";
 
 /**
@@ -23,6 +25,8 @@ export interface SweepReport {
   failed: { kind: string; id: string; reason: string }[];
   /** Parked jobs sent because their organization had room (queue/fair-share.ts). */
   promoted: number;
+  /** Races whose settle step was lost, answered by this sweep (races/sweep.ts); those ended at their deadline are in `failed`. */
+  settledRaces: string[];
 }
 
 /** A stale item a hook is asked to fail, and why. */
@@ -44,10 +48,14 @@ export type SweepHook = (item: StaleItem) => Promise<boolean>;
 export async function sweep(services: Services, extraHooks: Record<string, SweepHook> = {}): Promise<SweepReport> {
   const now = services.clock.now();
   const active = await services.executionStore.leases.active();
-  const report: SweepReport = { examined: active.length, failed: [], promoted: 0 };
+  const report: SweepReport = { examined: active.length, failed: [], promoted: 0, settledRaces: [] };
   const parkedOrgs = new Set<string>();
   for (const item of active) {
     if (item.parked_at && item.org_id) parkedOrgs.add(item.org_id);
+    if (item.kind === RACE_ACTIVE_KIND) {
+      await sweepOneRace(services, item, report);
+      continue;
+    }
     const reason = staleReason(item, now, services.config.staleQueuedSeconds);
     if (!reason) continue;
     const seenQueuedAt = item.queued_at ?? null;
@@ -86,6 +94,19 @@ export async function sweep(services: Services, extraHooks: Record<string, Sweep
     });
   }
   return report;
+}
+
+/** A race's own record: no lease to lapse, so races/sweep.ts judges it by its entrants and its deadline. */
+async function sweepOneRace(services: Services, item: ActiveRef, report: SweepReport): Promise<void> {
+  const orgId = keys.org.parse(item.pk) ?? "";
+  const raceId = item.sk.slice(item.sk.indexOf("#") + 1);
+  const ports = sweeperRacePorts({ ...services, raceEnded: raceRunCompleter(services) });
+  const outcome = await sweepRace(ports, { orgId, raceId, waits: services.config }).catch((error: unknown) => {
+    services.logger.warn("sweeping a race failed", { error, execution_id: raceId });
+    return "running" as const;
+  });
+  if (outcome === "settled") report.settledRaces.push(raceId);
+  if (outcome === "ended_past_deadline") report.failed.push({ kind: RACE_ACTIVE_KIND, id: raceId, reason: "the race was still open at its deadline" });
 }
 
 /** The queue job an active item is the work of (a comparison row's or a trigger run's execution names none of its own, harmlessly). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TriggerInputError, type ValidationIssue } from "../errors.js";
+import { RaceRequestSchema, type RaceRequest } from "../races/schemas.js";
 import { isSolverName } from "../solvers/registry.js";
 import { SolverChoiceSchema, type SolverChoice } from "../solvers/types.js";
 
@@ -12,6 +13,7 @@ import { SolverChoiceSchema, type SolverChoice } from "../solvers/types.js";
  *   1. every sent field is declared                → trigger.override_unknown_fields
  *   2. every required field is sent or has a default → trigger.override_missing_required
  *   3. the solver the run would use is here        → trigger.solver_unavailable
+ *      (with solver `race`: each of its entrants, `race.solvers` from an override or the trigger)
  * The spec's list of codes is closed, so a value of the wrong JSON type is not refused here: the run
  * fails when the model is compiled with it, with the compiler's words (docs/decisions.md, Triggers).
  */
@@ -20,6 +22,14 @@ export type OverrideType = (typeof OVERRIDE_TYPES)[number];
 
 /** The override that names a solver instead of a model parameter. */
 export const SOLVER_OVERRIDE = "solver_name";
+/** The override that names a race's entrants (`{solvers: [...]}`, the solve's `race`) instead of a model parameter. */
+export const RACE_OVERRIDE = "race";
+
+/** A trigger run's values that replace model data: every effective override but the solver and the race's entrants. */
+export function modelOverridesOf(effective: Record<string, unknown>): Record<string, unknown> {
+  const { [SOLVER_OVERRIDE]: _solver, [RACE_OVERRIDE]: _race, ...model } = effective;
+  return model;
+}
 
 export const OverrideFieldSchema = z.object({
   name: z
@@ -78,6 +88,14 @@ export function overrideSchemaIssues(fields: OverrideField[], overridable: reado
       }
       return;
     }
+    if (f.name === RACE_OVERRIDE) {
+      if (f.type !== "object") issues.push({ loc: [...at, "type"], msg: "race is an object ({solvers: [...]})", type: "value_error" });
+      const parsed = f.default === undefined ? null : RaceRequestSchema.safeParse(f.default);
+      if (parsed && !parsed.success) {
+        for (const issue of parsed.error.issues) issues.push({ loc: [...at, "default", ...issue.path.map(String)], msg: issue.message, type: "value_error" });
+      }
+      return;
+    }
     if (!overridable.includes(f.name)) {
       const known = overridable.length ? `it has: ${overridable.join(", ")}` : "it has none";
       issues.push({
@@ -100,12 +118,18 @@ export interface SolverChain {
   chosen: SolverChoice | null;
   /** Solvers this server has. */
   available: ReadonlySet<string>;
+  /**
+   * A trigger's race entrants, used when the run's solver is `race` and no `race` override names them
+   * (null: every available solver). Present (even null) only for a trigger, where `race` is the entrants'
+   * override; absent for a document run, whose entrants come in its request and whose `race` would be model data.
+   */
+  race?: RaceRequest | null;
 }
 
 export interface ResolvedInput {
   /** The override values the run uses: sent ones plus defaults (recorded as the run's override_data). */
   effective: Record<string, unknown>;
-  /** The effective values that replace model data (everything but solver_name). */
+  /** The effective values that replace model data (everything but solver_name, and a trigger's race). */
   modelOverrides: Record<string, unknown>;
   solver: SolverChoice;
 }
@@ -146,7 +170,7 @@ export function resolveRunInput(fields: readonly CheckedField[], sent: Record<st
     ...fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default] as const),
     ...Object.entries(sent),
   ]);
-  const { [SOLVER_OVERRIDE]: solverOverride, ...modelOverrides } = effective;
+  const solverOverride = effective[SOLVER_OVERRIDE];
   const solver = String(solverOverride ?? solvers.chosen ?? solvers.version);
   // `auto` and `race` choose among the available solvers when the run is admitted (a race of fewer than two runs one: races/rules.ts).
   const chooses = solver === "auto" || solver === "race";
@@ -159,5 +183,40 @@ export function resolveRunInput(fields: readonly CheckedField[], sent: Record<st
       },
     });
   }
-  return { effective, modelOverrides, solver: solver as SolverChoice };
+  const triggerRun = solvers.race !== undefined;
+  if (triggerRun && solver === "race") {
+    assertEntrantsAvailable(Object.hasOwn(effective, RACE_OVERRIDE) ? effective[RACE_OVERRIDE] : solvers.race, solvers.available);
+  }
+  const { [SOLVER_OVERRIDE]: _solver, ...withoutSolver } = effective;
+  return { effective, modelOverrides: triggerRun ? modelOverridesOf(effective) : withoutSolver, solver: solver as SolverChoice };
+}
+
+/**
+ * A race's named entrants must be solvers this server has (trigger.solver_unavailable, the first one
+ * missing). Only the names are checked here: a race value of another shape (one solver, a name twice,
+ * not an object) fails the run when it starts, with the schema's words, as a model value of the wrong
+ * type does (the fire's list of codes is closed).
+ */
+function assertEntrantsAvailable(race: unknown, available: ReadonlySet<string>): void {
+  const named = (race as { solvers?: unknown } | null | undefined)?.solvers;
+  if (!Array.isArray(named)) return;
+  const missing = named.find((name) => !(typeof name === "string" && isSolverName(name) && available.has(name)));
+  if (missing === undefined) return;
+  throw new TriggerInputError("trigger.solver_unavailable", {
+    message: `Solver ${String(missing)}, named in race.solvers, is not available on this server.`,
+    params: { solver_name: String(missing), available_solvers: [...available].sort() },
+  });
+}
+
+/**
+ * The entrants of a run whose solver is `race`: the fire's `race` override when it sent one (or its
+ * declared default), else the trigger's. Null: every available solver that can run the class.
+ * Throws a readable message when the override's value is not a race request.
+ */
+export function runRaceRequest(overrideData: Record<string, unknown>, trigger: RaceRequest | null | undefined): RaceRequest | null {
+  if (!Object.hasOwn(overrideData, RACE_OVERRIDE)) return trigger ?? null;
+  const parsed = RaceRequestSchema.safeParse(overrideData[RACE_OVERRIDE]);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new Error(`the race override is not {solvers: [...]}: ${[RACE_OVERRIDE, ...issue.path.map(String)].join(".")}: ${issue.message}`);
 }

@@ -5,7 +5,7 @@ import type { RunRecord, TriggerRecord } from "./store.js";
 
 /** What a new run of a trigger is made of; the rest of its fields come from the trigger or start empty. */
 export interface NewRun {
-  trigger: Pick<TriggerRecord, "id" | "org_id" | "solver_name" | "document_id" | "version_id" | "warm_start">;
+  trigger: Pick<TriggerRecord, "id" | "org_id" | "solver_name" | "document_id" | "version_id" | "warm_start" | "race">;
   source: RunRecord["source"];
   createdBy: string;
   rerunOf: string | null;
@@ -44,5 +44,6 @@ export function newRunRecord(r: NewRun): RunRecord {
     completed_at: null,
     webhook: null,
     ...(r.trigger.warm_start ? { warm_start: r.trigger.warm_start } : {}),
+    ...(r.trigger.race ? { race: r.trigger.race } : {}),
   };
 }

@@ -9,7 +9,8 @@ import type { DocumentStore } from "../documents/store.js";
 import type { ExecutionService } from "../executions/service.js";
 import type { ExecutionStore } from "../executions/store.js";
 import type { SolverChoice } from "../solvers/types.js";
-import { SOLVER_OVERRIDE } from "./overrides.js";
+import type { RaceRequest } from "../races/schemas.js";
+import { modelOverridesOf, runRaceRequest } from "./overrides.js";
 import type { RunRecord, TriggerStore } from "./store.js";
 import type { BlobStore } from "../blob/blob-store.js";
 import { type PreviousRunStart, previousRunStart } from "./warm-start.js";
@@ -37,13 +38,24 @@ export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { 
  */
 export async function startRunExecution(
   services: RunExecutionDeps,
-  { run, worker, leaseMs }: { run: RunRecord; worker: string; leaseMs: number },
+  {
+    run,
+    worker,
+    leaseMs,
+    band = 0,
+  }: {
+    run: RunRecord;
+    worker: string;
+    leaseMs: number;
+    /** The band the run's job was queued on (its message's priority): a race's entrants queue there too. */
+    band?: number;
+  },
 ): Promise<RunExecution> {
   const { documents } = services;
   const version = await documents.findVersion(run.org_id, run.document_id, run.version_id);
   if (!version) return { refused: "the trigger's pinned version no longer exists" };
   const document = await services.documentStore.get(run.org_id, run.document_id);
-  const { [SOLVER_OVERRIDE]: _solver, ...modelOverrides } = run.override_data;
+  const modelOverrides = modelOverridesOf(run.override_data);
   let problem: Problem;
   let names: ModelNames | null;
   let execution: ExecutionRecord;
@@ -53,7 +65,15 @@ export async function startRunExecution(
     const prepaid = run.credits_charged != null;
     // warm_start "previous_run": the previous successful run's solution (and an LP's basis), on the names this model still has.
     const start = run.warm_start === "previous_run" ? await previousRunStart(services, run, problem) : {};
-    if (run.solver_name === "race") return { race: await launchRunRace(services, { run, problem, names, settings: start }) };
+    if (run.solver_name === "race") {
+      let race: RaceRequest | null;
+      try {
+        race = runRaceRequest(run.override_data, run.race);
+      } catch (error) {
+        return { refused: (error as Error).message };
+      }
+      return { race: await launchRunRace(services, { run, problem, names, settings: start, race, band }) };
+    }
     const admitted = await services.executions.admit(run.org_id, {
       userId: run.created_by,
       problem,
@@ -90,14 +110,24 @@ export async function startRunExecution(
 }
 
 /**
- * A run whose solver is `race`: the race is launched as a solve's is (races/launch.ts: every available
- * solver that can run the class, cut to the free workers; credits the entrants' sum; one solve of the
- * daily quota), with origin `trigger_run` and the run's trigger kept on it, so that its end completes
- * the run (race-run.ts). Its entrants queue at priority 0, as a normal-band solve's.
+ * A run whose solver is `race`: the race is launched as a solve's is (races/launch.ts: the entrants the
+ * fire's `race` override or the trigger names, else every available solver that can run the class, cut
+ * to the free workers; credits the entrants' sum; one solve of the daily quota), with origin
+ * `trigger_run` and the run's trigger kept on it, so that its end completes the run (race-run.ts). Its
+ * entrants queue on the band the run was queued on, as the run's own solve would have run there: that
+ * band was allowed when the trigger was saved and taken from the priority budget when the run was
+ * queued (runs.ts queuedPriority), so the entrants spend neither again.
  */
 async function launchRunRace(
   services: RunExecutionDeps,
-  { run, problem, names, settings }: { run: RunRecord; problem: Problem; names: ModelNames | null; settings: PreviousRunStart },
+  {
+    run,
+    problem,
+    names,
+    settings,
+    race,
+    band,
+  }: { run: RunRecord; problem: Problem; names: ModelNames | null; settings: PreviousRunStart; race: RaceRequest | null; band: number },
 ): Promise<ExecutionRecord> {
   const principal = { kind: "api_key" as const, userId: run.created_by, orgId: run.org_id, role: "solver" as const, keyId: null };
   return services.executions.launch(
@@ -107,7 +137,8 @@ async function launchRunRace(
       solver_name: "race",
       settings: { time_limit_seconds: run.settings.time_limit_seconds, gap_tolerance: run.settings.gap_tolerance, ...settings },
       ...(names ? { names } : {}),
+      ...(race ? { race } : {}),
     },
-    { origin: { kind: "trigger_run", id: run.id }, notify: false, triggerId: run.trigger_id },
+    { origin: { kind: "trigger_run", id: run.id }, notify: false, triggerRun: { triggerId: run.trigger_id, band } },
   );
 }

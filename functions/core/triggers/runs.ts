@@ -197,6 +197,7 @@ export class TriggerRuns {
     return resolveRunInput(trigger.override_schema, sent, {
       version: await this.versionSolver(trigger),
       chosen: trigger.solver_name,
+      race: trigger.race ?? null,
       available: await this.deps.inventory.available(this.deps.clock.now()),
     });
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SolveResponseSchema } from "../executions/schemas.js";
 import { PRIORITY_MAX, PRIORITY_MIN, PrioritySchema } from "../queue/priority.js";
+import { RaceRequestSchema } from "../races/schemas.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
 import { OverrideFieldSchema } from "./overrides.js";
 
@@ -26,6 +27,10 @@ export const TriggerWarmStartSchema = z
   .describe(
     "ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none",
   );
+/** Issue 29: the entrants of a run whose solver is `race` (the solve's `race`, one declaration). */
+const TriggerRace = RaceRequestSchema.nullable().describe(
+  "ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class",
+);
 const TriggerPriority = PrioritySchema.describe("ours: -100..100, default 0: the band every run of the trigger is queued on; above 0 admins and owners only");
 
 export const CreateTriggerSchema = z.object({
@@ -41,6 +46,7 @@ export const CreateTriggerSchema = z.object({
   priority: TriggerPriority,
   schedule: ScheduleSchema.nullable().optional().describe("ours: null or omitted: the trigger runs only when fired"),
   warm_start: TriggerWarmStartSchema.optional(),
+  race: TriggerRace.optional(),
 });
 export type CreateTriggerInput = z.infer<typeof CreateTriggerSchema>;
 
@@ -56,6 +62,7 @@ export const UpdateTriggerSchema = z.object({
   priority: z.number().int().min(PRIORITY_MIN).max(PRIORITY_MAX).optional().describe("ours: see the create body; above 0 admins and owners only"),
   schedule: ScheduleSchema.nullable().optional().describe("ours: a new schedule replaces the old one; null removes it"),
   warm_start: TriggerWarmStartSchema.optional().describe("ours: see the create body; null turns it off"),
+  race: TriggerRace.optional().describe("ours: see the create body; null returns to every available solver"),
 });
 export type UpdateTriggerInput = z.infer<typeof UpdateTriggerSchema>;
 
@@ -93,6 +100,7 @@ export const TriggerViewSchema = z.object({
   schedule: z.object({ expression: z.string(), timezone: z.string() }).nullable().describe("ours: null when the trigger has no schedule"),
   next_fire_at: z.string().nullable().describe("ours: when the schedule fires next; null without a schedule, when disabled, or after a past at()"),
   warm_start: TriggerWarmStartSchema,
+  race: TriggerRace,
 });
 export type TriggerView = z.infer<typeof TriggerViewSchema>;
 const GeneratedWebhookSecret = z

@@ -72,6 +72,7 @@ export class TriggerService {
       priority: input.priority,
       schedule: input.schedule ? scheduleOf(input.schedule, now) : null,
       warm_start: input.warm_start ?? null,
+      race: input.race ?? null,
     };
     const webhookSecret = input.webhook_secret ?? generated;
     // Sealed before it reaches the table (webhooks/secret-box.ts); the response shows a generated one once, from memory.
@@ -174,6 +175,7 @@ export class TriggerService {
         priority: input.priority,
         schedule: input.schedule === undefined ? undefined : input.schedule && scheduleOf(input.schedule, now),
         warm_start: input.warm_start,
+        race: input.race,
       },
       nowMs: now,
     });
@@ -276,5 +278,6 @@ export function triggerView(t: TriggerRecord, nowMs: number): TriggerView {
     schedule: t.schedule ? { expression: t.schedule.expression, timezone: t.schedule.timezone } : null,
     next_fire_at: next === null ? null : isoTime(next),
     warm_start: t.warm_start ?? null,
+    race: t.race ?? null,
   };
 }

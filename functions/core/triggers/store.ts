@@ -8,6 +8,7 @@ import { fromItem } from "../store/items.js";
 import { keys } from "../store/keys.js";
 import type { Table } from "../store/table.js";
 import { attemptUnclaimed, DeliveryClaimedError, deliveryAwaits, deliveryExhaustedNotDeadLettered, deliveryPending } from "./delivery-conditions.js";
+import type { RaceRequest } from "../races/schemas.js";
 import type { DeliveryAttempt, RunStatus, TriggerView } from "./schemas.js";
 
 /**
@@ -48,6 +49,8 @@ export interface TriggerRecord
   schedule?: TriggerSchedule | null;
   /** Issue 29: runs start from the previous successful run's solution; absent or null: no warm start. */
   warm_start?: "previous_run" | null;
+  /** Issue 29: a race's entrants when its runs' solver is `race`; absent or null: every available solver. */
+  race?: RaceRequest | null;
 }
 
 export interface TriggerSchedule {
@@ -106,6 +109,8 @@ export interface RunRecord {
   webhook: WebhookState | null;
   /** The trigger's warm start when the run was started (triggers/warm-start.ts); absent: none. */
   warm_start?: "previous_run";
+  /** The trigger's race entrants when the run was made (a `race` override in override_data wins); absent: none named. */
+  race?: RaceRequest;
 }
 
 export const ACTIVE_RUN_KIND = "trigger_run";
@@ -352,8 +357,10 @@ export class TriggerStore {
   /**
    * A run whose solver is `race` (triggers/race-run.ts): the worker that launched the race hands the run
    * to it — the run stays `running` with `execution_id` the race's, but without a lease and out of the
-   * ACTIVE partition (as the race's own record: its entrants are the work, each swept on its own), so no
-   * worker waits on it and a redelivered job cannot take it again. False when the worker no longer holds it.
+   * ACTIVE partition (its race's entrants are the work, each swept on its own, and the race's record is
+   * swept too: races/sweep.ts, whose end completes the run), so no worker waits on it, a redelivered job
+   * cannot take it again, and its job's slot of the fair share is freed (fair-share-store.ts itemState).
+   * False when the worker no longer holds it.
    */
   async handRunToRace(triggerId: string, { runId, worker, raceId }: { runId: string; worker: string; raceId: string }): Promise<boolean> {
     const key = runKey(triggerId, runId);

@@ -45,7 +45,7 @@ async function runHeldJob(runtime: WorkerRuntime, job: JobMessage): Promise<void
       return runComparison(ports, { orgId: job.org_id, id: job.id });
     case "trigger_run":
       if (!job.trigger_id) throw new Error("a trigger_run job names its trigger_id");
-      return runTrigger(ports, { orgId: job.org_id, triggerId: job.trigger_id, runId: job.id });
+      return runTrigger(ports, { orgId: job.org_id, triggerId: job.trigger_id, runId: job.id, priority: job.priority });
     case "trigger_schedule":
       return runTriggerSchedule(ports, { orgId: job.org_id, triggerId: job.trigger_id ?? job.id, scheduledAt: job.scheduled_at });
   }

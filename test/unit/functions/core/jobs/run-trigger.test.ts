@@ -223,7 +223,7 @@ describe("the trigger run job: solver_name race", () => {
     expect(w.launched).toHaveLength(1);
     expect(w.launched[0]).toMatchObject({
       input: { solver_name: "race", settings: { time_limit_seconds: 60, gap_tolerance: 1e-4 } },
-      options: { origin: { kind: "trigger_run", id: "run_1" }, notify: false, triggerId: "trg_1" },
+      options: { origin: { kind: "trigger_run", id: "run_1" }, notify: false, triggerRun: { triggerId: "trg_1", band: 0 } },
     });
     expect(w.run()).toMatchObject({ status: "running", execution_id: "race_1", lease_owner: null });
     expect(w.outcomes).toEqual([]);
@@ -246,6 +246,38 @@ describe("the trigger run job: solver_name race", () => {
     expect(w.run()).toMatchObject({ status: "completed", execution_id: "race_1" });
     expect(w.outcomes).toHaveLength(1);
     expect(w.announced).toHaveLength(1);
+  });
+
+  it("names the trigger's entrants, or a fire's race override's, and queues them on the band the run was queued on", async () => {
+    const w = raceWorld();
+    const compiledWith: Record<string, unknown>[] = [];
+    w.ports.documents.compile = (_model, overrides) => {
+      compiledWith.push(overrides);
+      return { problem: SMALL_LP, names: null };
+    };
+    Object.assign(w.triggerStore.runs.items.get("run_1")!, { race: { solvers: ["highs", "glpk"] } });
+    await runTrigger(w.ports, { ...w.job, priority: 40 });
+    expect(w.launched[0]).toMatchObject({ input: { race: { solvers: ["highs", "glpk"] } }, options: { triggerRun: { band: 40 } } });
+
+    const fired = raceWorld();
+    fired.ports.documents.compile = w.ports.documents.compile;
+    Object.assign(fired.triggerStore.runs.items.get("run_1")!, {
+      race: { solvers: ["highs", "glpk"] },
+      override_data: { capacity: 4, race: { solvers: ["glpk", "jaos"] } },
+    });
+    await runTrigger(fired.ports, fired.job);
+    expect(fired.launched[0]).toMatchObject({ input: { race: { solvers: ["glpk", "jaos"] } }, options: { triggerRun: { band: 0 } } });
+    // The race's entrants are not model data.
+    expect(compiledWith).toEqual([{ capacity: 4 }, { capacity: 4 }]);
+  });
+
+  it("fails the run, launching nothing, when a fire's race override is not a race's entrants", async () => {
+    const w = raceWorld();
+    Object.assign(w.triggerStore.runs.items.get("run_1")!, { override_data: { race: { solvers: ["highs"] } } });
+    await runTrigger(w.ports, w.job);
+    expect(w.launched).toEqual([]);
+    expect(w.run().status).toBe("failed");
+    expect(w.run().error).toMatch(/^the race override is not \{solvers: \[\.\.\.\]\}: race\.solvers: /);
   });
 
   it("fails the run with the race's reason when every entrant failed", async () => {

@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TriggerInputError } from "../../../../../functions/core/errors.js";
-import { type CheckedField, OverrideFieldSchema, resolveRunInput } from "../../../../../functions/core/triggers/overrides.js";
+import {
+  type CheckedField,
+  OverrideFieldSchema,
+  overrideSchemaIssues,
+  resolveRunInput,
+  runRaceRequest,
+} from "../../../../../functions/core/triggers/overrides.js";
 
 /** Issue 25: override fields named like Object.prototype's members are neither dropped nor counted as present. */
 const solvers = { version: "auto" as const, chosen: null, available: new Set(["highs"]) };
@@ -74,5 +80,74 @@ describe("the run's solver", () => {
   it("refuses a named solver this server lacks, and a name that is no solver", () => {
     expect(attempt([solverField], { solver_name: "gurobi" })).toMatchObject({ fireCode: "trigger.solver_unavailable" });
     expect(attempt([solverField], { solver_name: "racing" })).toMatchObject({ fireCode: "trigger.solver_unavailable" });
+  });
+});
+
+describe("a race's entrants on a trigger (issue 29)", () => {
+  const raceField: CheckedField = { name: "race", type: "object", required: false };
+  const trigger = {
+    version: "highs" as const,
+    chosen: "race" as const,
+    available: new Set(["highs", "glpk"]),
+    race: { solvers: ["highs" as const, "glpk" as const] },
+  };
+  const tryResolve = (sent: Record<string, unknown>, chain: Parameters<typeof resolveRunInput>[2] = trigger) => {
+    try {
+      return resolveRunInput([raceField, { name: "capacity", type: "any", required: false }], sent, chain);
+    } catch (error) {
+      if (error instanceof TriggerInputError) return error;
+      throw error;
+    }
+  };
+
+  it("takes the trigger's or a fire's entrants, keeps them out of the model's data, and refuses a solver this server lacks", () => {
+    expect(tryResolve({ capacity: 4 })).toMatchObject({ solver: "race", modelOverrides: { capacity: 4 } });
+    expect(tryResolve({ capacity: 4, race: { solvers: ["glpk", "highs"] } })).toMatchObject({
+      effective: { capacity: 4, race: { solvers: ["glpk", "highs"] } },
+      modelOverrides: { capacity: 4 },
+    });
+    expect(tryResolve({ race: { solvers: ["highs", "jaos"] } })).toMatchObject({
+      fireCode: "trigger.solver_unavailable",
+      params: { solver_name: "jaos", available_solvers: ["glpk", "highs"] },
+    });
+    expect(tryResolve({ race: { solvers: ["highs", "cplex"] } })).toMatchObject({ fireCode: "trigger.solver_unavailable", params: { solver_name: "cplex" } });
+    // The trigger's own entrants too, when the server no longer has one of them.
+    expect(tryResolve({}, { ...trigger, available: new Set(["highs"]) })).toMatchObject({ params: { solver_name: "glpk" } });
+    // Another solver than race: the entrants are not read.
+    expect(tryResolve({ race: { solvers: ["jaos"] } }, { ...trigger, chosen: "highs" })).toMatchObject({ solver: "highs" });
+  });
+
+  it("leaves `race` as model data for a document run, whose entrants come in its request", () => {
+    const documentRun = resolveRunInput(
+      [{ name: "race", type: "any", required: false }],
+      { race: 3 },
+      { version: "highs", chosen: null, available: new Set(["highs"]) },
+    );
+    expect(documentRun.modelOverrides).toEqual({ race: 3 });
+  });
+
+  it("a run's entrants: the override's when sent, else the trigger's; an override of another shape is refused in words", () => {
+    expect(runRaceRequest({ race: { solvers: ["glpk", "jaos"] } }, { solvers: ["highs", "glpk"] })).toEqual({ solvers: ["glpk", "jaos"] });
+    expect(runRaceRequest({ capacity: 4 }, { solvers: ["highs", "glpk"] })).toEqual({ solvers: ["highs", "glpk"] });
+    expect(runRaceRequest({}, null)).toBeNull();
+    expect(() => runRaceRequest({ race: { solvers: ["highs", "highs"] } }, null)).toThrow(/race\.solvers: each solver at most once/);
+    expect(() => runRaceRequest({ race: "highs" }, null)).toThrow(/^the race override is not \{solvers: \[\.\.\.\]\}/);
+  });
+
+  it("an override field `race` must be an object whose default is a race's entrants (checked when the trigger is saved)", () => {
+    expect(overrideSchemaIssues([{ name: "race", type: "object", required: false, default: { solvers: ["highs", "glpk"] } }], [], ["body"])).toEqual([]);
+    const issues = overrideSchemaIssues(
+      [
+        { name: "race", type: "string", required: false },
+        { name: "race", type: "object", required: false, default: { solvers: ["highs", "gurobi"] } },
+      ],
+      [],
+      ["body", "override_schema"],
+    );
+    expect(issues.map((i) => i.loc.join("."))).toEqual([
+      "body.override_schema.0.type",
+      "body.override_schema.1.name",
+      "body.override_schema.1.default.solvers.1",
+    ]);
   });
 });

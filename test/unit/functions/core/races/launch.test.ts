@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import type { Principal } from "../../../../../functions/core/auth/service.js";
+import type { ExecutionRecord } from "../../../../../functions/core/executions/store.js";
+import type { AdmissionRequest, PlannedSolves } from "../../../../../functions/core/limits/solve-admission.js";
+import { problemStats } from "../../../../../functions/core/problem/schema.js";
+import type { JobMessage } from "../../../../../functions/core/queue/messages.js";
+import { RaceLauncher } from "../../../../../functions/core/races/launch.js";
+import { SMALL_LP } from "../../../../support/job-fakes.js";
+
+/**
+ * Launching a race against fakes of its deps: who enters and on which band its entrants' jobs queue. A
+ * trigger run's race queues them on the run's band, which its trigger was allowed and its run budgeted
+ * (the admission is then asked for no priority); a solve's race on the band it asked for.
+ */
+
+const principal: Principal = { kind: "api_key", userId: "usr_1", orgId: "org_1", role: "solver", keyId: null };
+
+const NOW = Date.parse("2026-11-28T00:00:00.000Z");
+const beat = (worker_id: string, state: "idle" | "busy") => ({
+  worker_id,
+  solvers: [],
+  started_at: "2026-11-27T23:00:00.000Z",
+  heartbeat_at: new Date(NOW).toISOString(),
+  stopped_at: null,
+  state,
+});
+
+function launcher(workers: ReturnType<typeof beat>[] = []) {
+  const admissions: AdmissionRequest<unknown>[] = [];
+  const sent: JobMessage[] = [];
+  const entrants: ExecutionRecord[] = [];
+  const races: ExecutionRecord[] = [];
+  const deps = {
+    config: { orgMaxRunningJobs: 0, workerHeartbeatSeconds: 10, inlinePayloadMaxBytes: 100_000 },
+    clock: { now: () => NOW },
+    executionStore: { create: async (r: ExecutionRecord) => void entrants.push(r) },
+    raceStore: { create: async (r: ExecutionRecord) => void races.push(r) },
+    blobs: {},
+    inventory: { available: async () => new Set(["highs", "glpk", "jaos"]) },
+    workerHeartbeats: { list: async () => workers },
+    fairShare: { dispatch: async (job: JobMessage) => void sent.push(job) },
+    admission: {
+      admit: async <P>(request: AdmissionRequest<P>) => {
+        admissions.push(request as AdmissionRequest<unknown>);
+        const stats = problemStats(SMALL_LP);
+        const plan = (await request.plan(stats)) as P & PlannedSolves;
+        return {
+          id: "exe_race",
+          stats,
+          settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+          plan,
+          creditsEach: 1,
+          problem: { inline: "{}" },
+        };
+      },
+    },
+  };
+  return { launcher: new RaceLauncher(deps as never), admissions, sent, entrants, races };
+}
+
+describe("launching a race", () => {
+  it("queues a trigger run's entrants on the run's band, asking the admission for no priority again", async () => {
+    const w = launcher();
+    await w.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["glpk", "highs"] } },
+      { origin: { kind: "trigger_run", id: "run_1" }, notify: false, priority: { value: 0, role: "solver" }, triggerRun: { triggerId: "trg_1", band: 40 } },
+    );
+    expect(w.admissions[0]!.priority).toBeUndefined();
+    expect(w.entrants.map((e) => [e.solver_name, e.priority])).toEqual([
+      ["highs", 40],
+      ["glpk", 40],
+    ]);
+    expect(w.sent.map((j) => j.priority)).toEqual([40, 40]);
+    expect(w.races[0]).toMatchObject({ race_trigger_id: "trg_1", priority: 40 });
+  });
+
+  it("queues a solve's entrants on the band it asked for, checked by the admission", async () => {
+    const w = launcher();
+    await w.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["highs", "jaos"] } },
+      {
+        origin: { kind: "solve_async", id: null },
+        notify: true,
+        priority: { value: -10, role: "solver" },
+      },
+    );
+    expect(w.admissions[0]!.priority).toEqual({ value: -10, role: "solver" });
+    expect(w.sent.map((j) => [j.type, j.priority])).toEqual([
+      ["execution", -10],
+      ["execution", -10],
+    ]);
+  });
+
+  it("counts the trigger run's own worker as free: it hands its run to the race and takes its next job", async () => {
+    const workers = [beat("w-run", "busy"), beat("w-idle", "idle")];
+    const fromRun = launcher(workers);
+    await fromRun.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["highs", "jaos"] } },
+      { origin: { kind: "trigger_run", id: "run_1" }, notify: false, priority: { value: 0, role: "solver" }, triggerRun: { triggerId: "trg_1", band: 0 } },
+    );
+    expect(fromRun.races[0]!.race).toMatchObject({ degraded: false, entrants: [{ solver: "highs" }, { solver: "jaos" }] });
+
+    // A solve's race on the same fleet: one worker is busy with someone else's job.
+    const fromApi = launcher(workers);
+    await fromApi.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["highs", "jaos"] } },
+      { origin: { kind: "solve", id: null }, notify: false, priority: { value: 0, role: "solver" } },
+    );
+    expect(fromApi.races[0]!.race).toMatchObject({ degraded: true, entrants: [{ solver: "highs" }] });
+  });
+});

@@ -301,7 +301,8 @@ class BranchAndBound {
     }
     if (node.basis) engine.setBasis(node.basis);
     const cutoff = this.pruneLevel();
-    let r = preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false, iterationLimit: this.lpIterationLimit() });
+    let r =
+      preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false, iterationLimit: this.lpIterationLimit() });
     this.nodes++;
     if (node.depth > this.stats.maxDepth) this.stats.maxDepth = node.depth;
     if (this.outOfIterations(r)) {

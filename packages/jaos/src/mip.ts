@@ -177,6 +177,8 @@ class BranchAndBound {
   private implied: ColumnBox | undefined;
   /** The incumbent in the presolved model's columns (integer columns rounded), for the sub-MIPs. */
   private incumbentReduced: Float64Array | null = null;
+  /** In a sub-MIP, iterations set aside for a dive under way (the repairs of its points get the rest). */
+  private reservedIterations = 0;
 
   constructor(
     private readonly original: LpModel,
@@ -399,6 +401,8 @@ class BranchAndBound {
     const fixings = proof ? this.reducedCostFixing(proof) : [];
     if (this.shouldDive()) {
       this.stats.dives++;
+      const diveBudget = Math.min(Math.max(200, this.iterations / 5), this.lpIterationLimit() ?? Infinity);
+      if (this.opt.subMip) this.reservedIterations = diveBudget;
       const dive = fractionalDive(
         {
           engine,
@@ -409,8 +413,9 @@ class BranchAndBound {
           offer: (c) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
         },
         x,
-        Math.min(Math.max(200, this.iterations / 5), this.lpIterationLimit() ?? Infinity),
+        diveBudget,
       );
+      this.reservedIterations = 0;
       this.iterations += dive.iterations;
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
@@ -486,7 +491,16 @@ class BranchAndBound {
 
   /** The node's LP again with the integer columns fixed at x's rounded values, its point offered (repair.ts). */
   private repair(x: Float64Array): OfferVerdict | "stopped" {
-    const out = repairRounded({ engine: this.engine, integer: this.model.integer, deadline: this.opt.deadline, offer: (c) => this.offerVerdict(c) }, x);
+    const out = repairRounded(
+      {
+        engine: this.engine,
+        integer: this.model.integer,
+        deadline: this.opt.deadline,
+        iterationLimit: this.lpIterationLimit(),
+        offer: (c) => this.offerVerdict(c),
+      },
+      x,
+    );
     this.iterations += out.iterations;
     this.stats.repairs++;
     return out.verdict;
@@ -598,7 +612,7 @@ class BranchAndBound {
 
   /** In a sub-MIP, the simplex iterations left of its limit (an LP's iteration limit); else none. */
   private lpIterationLimit(): number | undefined {
-    return this.opt.subMip ? Math.max(0, this.opt.subMip.iterationLimit - this.iterations) : undefined;
+    return this.opt.subMip ? Math.max(0, this.opt.subMip.iterationLimit - this.iterations - this.reservedIterations) : undefined;
   }
 
   /** A sub-MIP's LP that stopped at the iteration limit: the sub-MIP's budget is spent. */

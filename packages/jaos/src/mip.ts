@@ -401,7 +401,7 @@ class BranchAndBound {
     const fixings = proof ? this.reducedCostFixing(proof) : [];
     if (this.shouldDive()) {
       this.stats.dives++;
-      const diveBudget = Math.min(Math.max(200, this.iterations / 5), this.lpIterationLimit() ?? Infinity);
+      const diveBudget = Math.min(Math.max(200, this.searchIterations() / 5), this.lpIterationLimit() ?? Infinity);
       if (this.opt.subMip) this.reservedIterations = diveBudget;
       const dive = fractionalDive(
         {
@@ -433,7 +433,7 @@ class BranchAndBound {
     // before, only its floor: node throughput finds the first incumbent sooner (10teams took 136k–200k
     // iterations with half, 55k with the floor; fiber and p0201 spend 7 % more)
     // (a sub-MIP branches on pseudo-costs alone: its budget is a share of the root's iterations)
-    const strong = !this.opt.subMip && this.strongEffort < Math.max(1000, this.best.found ? 0.5 * this.iterations : 0);
+    const strong = !this.opt.subMip && this.strongEffort < Math.max(1000, this.best.found ? 0.5 * this.searchIterations() : 0);
     // a trickle column is branched on as it is: no strong branching or pseudo-costs, whose gains per unit
     // of a distance of 1e-9 would be meaningless
     const choice: BranchChoice =
@@ -608,6 +608,14 @@ class BranchAndBound {
       spent.solutions++;
       this.stats.heuristicSolutions++;
     }
+  }
+
+  /**
+   * The search's own iterations, the root sub-MIPs' left out: the dives' and strong branching's shares
+   * are taken from these, so a sub-MIP that finds nothing leaves the search as it would have been.
+   */
+  private searchIterations(): number {
+    return this.iterations - this.stats.subMip.iterations;
   }
 
   /** In a sub-MIP, the simplex iterations left of its limit (an LP's iteration limit); else none. */

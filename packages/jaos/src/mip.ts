@@ -9,8 +9,7 @@
  *   incumbents early and keeps warm starts short.
  * - Branching: reliability pseudo-cost branching (branching.ts); strong branching limited to half
  *   of all iterations (to 1000 before the first incumbent).
- * - Heuristics: simple rounding at every node, fractional diving at the root and periodically, and at
- *   the root a budgeted sub-MIP (RENS or RINS, sub-mip.ts) while it keeps improving the incumbent.
+ * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
  *   objective that only takes values offset + k·step (integer columns with integral costs), when its
  *   bound rounds up to the incumbent. Every bound used to prune, to fix by reduced costs or to report
@@ -42,7 +41,6 @@ import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { rootCutLoop } from "./root-cuts.js";
-import { SUB_MIP_MAX_RUNS, SUB_MIP_NODE_LIMIT, subMipIterationBudget, subMipNeighbourhood } from "./sub-mip.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
 
@@ -55,14 +53,6 @@ export interface MipOptions {
   onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
   /** Called with each new incumbent, verified, in the original column space (minimisation sense, with offset). */
   onIncumbent?: (x: Float64Array, value: number) => void;
-  /** The root sub-MIP heuristic (sub-mip.ts); absent: on. */
-  rootSubMip?: boolean;
-  /**
-   * This search is a sub-MIP of the root heuristic: no root cuts, no sub-MIP of its own, no strong
-   * branching, and it stops as at a time limit after `nodeLimit` nodes or `iterationLimit` simplex
-   * iterations (every node, dive and re-solve LP is limited to what is left).
-   */
-  subMip?: { nodeLimit: number; iterationLimit: number };
 }
 
 export interface MipStats {
@@ -84,11 +74,6 @@ export interface MipStats {
   unsolvedNodes: number;
   /** Points (node LPs' and heuristics') whose rounded copy broke a row, re-solved with the integers fixed (repair.ts). */
   repairs: number;
-  /**
-   * The root sub-MIPs (sub-mip.ts): how many ran (RENS and RINS), the incumbents they improved, their
-   * nodes and simplex iterations (in the totals too), and their iteration budget.
-   */
-  subMip: { rens: number; rins: number; solutions: number; nodes: number; iterations: number; budget: number };
   /**
    * How node LP bounds were proved: by the Lagrangian bound of their duals, by a verified basis
    * (the Lagrangian bound needed an infinite column bound), or not at all (the node was branched on
@@ -170,15 +155,10 @@ class BranchAndBound {
     reducedCostFixings: 0,
     unsolvedNodes: 0,
     repairs: 0,
-    subMip: { rens: 0, rins: 0, solutions: 0, nodes: 0, iterations: 0, budget: 0 },
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
   };
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
   private implied: ColumnBox | undefined;
-  /** The incumbent in the presolved model's columns (integer columns rounded), for the sub-MIPs. */
-  private incumbentReduced: Float64Array | null = null;
-  /** In a sub-MIP, iterations set aside for a dive under way (the repairs of its points get the rest). */
-  private reservedIterations = 0;
 
   constructor(
     private readonly original: LpModel,
@@ -203,17 +183,15 @@ class BranchAndBound {
       if (this.offerVerdict(new Float64Array(0)) === "rejected") return this.rejectedOutcome("presolve removed every column but its point fails the check");
       return this.outcome("optimal");
     }
-    let root = this.engine.solve({ deadline: opt.deadline, iterationLimit: this.lpIterationLimit() });
+    let root = this.engine.solve({ deadline: opt.deadline });
     this.iterations += root.iterations;
     this.stats.rootIterations = root.iterations;
     if (root.status === "infeasible") return this.outcome("infeasible");
-    if (root.status === "time_limit" || this.outOfIterations(root)) return this.outcome("time_limit");
+    if (root.status === "time_limit") return this.outcome("time_limit");
     if (root.status === "unbounded") return this.unboundedRelaxation();
     if (root.status !== "optimal") return this.outcome("error", root.message ?? `root LP ended ${root.status}`);
     this.stats.rootBound = root.objective;
-    const cut = opt.subMip
-      ? { model: this.model, engine: this.engine, root, iterations: 0, cutsAdded: 0, cutsKept: 0 }
-      : rootCutLoop(this.model, this.engine, root, opt.deadline);
+    const cut = rootCutLoop(this.model, this.engine, root, opt.deadline);
     this.model = cut.model;
     this.engine = cut.engine;
     this.locks = computeLocks(cut.model);
@@ -257,7 +235,7 @@ class BranchAndBound {
         this.queue.push(current); // kept for the reported bound
         break;
       }
-      if (performance.now() > opt.deadline || this.subMipSpent()) {
+      if (performance.now() > opt.deadline) {
         this.queue.push(current);
         stopped = true;
         break;
@@ -303,22 +281,17 @@ class BranchAndBound {
     }
     if (node.basis) engine.setBasis(node.basis);
     const cutoff = this.pruneLevel();
-    let r =
-      preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false, iterationLimit: this.lpIterationLimit() });
+    let r = preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false });
     this.nodes++;
     if (node.depth > this.stats.maxDepth) this.stats.maxDepth = node.depth;
-    if (this.outOfIterations(r)) {
-      this.iterations += r.iterations;
-      return "stopped";
-    }
     if (r.status === "error" || r.status === "iteration_limit" || r.status === "unbounded") {
       // numerical trouble: retry once from the slack basis with perturbation
       this.iterations += r.iterations;
       engine.resetBasis();
-      r = engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), iterationLimit: this.lpIterationLimit() });
+      r = engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff) });
     }
     if (!preSolved) this.iterations += r.iterations;
-    if (r.status === "time_limit" || this.outOfIterations(r)) return "stopped";
+    if (r.status === "time_limit") return "stopped";
     if (r.status === "infeasible") return null;
     if (r.status === "cutoff") {
       // the dual simplex passed the cutoff: prune on what its duals prove, else finish the LP
@@ -327,9 +300,9 @@ class BranchAndBound {
         this.notePruned(proof.value);
         return null;
       }
-      r = engine.solve({ deadline: this.opt.deadline, perturb: false, iterationLimit: this.lpIterationLimit() });
+      r = engine.solve({ deadline: this.opt.deadline, perturb: false });
       this.iterations += r.iterations;
-      if (r.status === "time_limit" || this.outOfIterations(r)) return "stopped";
+      if (r.status === "time_limit") return "stopped";
       if (r.status === "infeasible") return null;
     }
     if (r.status !== "optimal") {
@@ -347,9 +320,9 @@ class BranchAndBound {
       if (!proof || proof.value < this.pruneLevel()) {
         // an integral LP point closes the node only when nothing in the node can be better: the LP
         // again, unperturbed with tight tolerances, from where it stopped
-        const tight = engine.solve({ deadline: this.opt.deadline, perturb: false, tolerances: TIGHT_TOLERANCES, iterationLimit: this.lpIterationLimit() });
+        const tight = engine.solve({ deadline: this.opt.deadline, perturb: false, tolerances: TIGHT_TOLERANCES });
         this.iterations += tight.iterations;
-        if (tight.status === "time_limit" || this.outOfIterations(tight)) return "stopped";
+        if (tight.status === "time_limit") return "stopped";
         if (tight.status === "infeasible") return null;
         if (tight.status === "optimal") {
           r = tight;
@@ -401,8 +374,6 @@ class BranchAndBound {
     const fixings = proof ? this.reducedCostFixing(proof) : [];
     if (this.shouldDive()) {
       this.stats.dives++;
-      const diveBudget = Math.min(Math.max(200, this.searchIterations() / 5), this.lpIterationLimit() ?? Infinity);
-      if (this.opt.subMip) this.reservedIterations = diveBudget;
       const dive = fractionalDive(
         {
           engine,
@@ -413,17 +384,9 @@ class BranchAndBound {
           offer: (c) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
         },
         x,
-        diveBudget,
+        Math.max(200, this.iterations / 5),
       );
-      this.reservedIterations = 0;
       this.iterations += dive.iterations;
-      if (z >= this.pruneLevel()) {
-        this.notePruned(z);
-        return null;
-      }
-    }
-    if (node.depth === 0 && this.nodes === 1 && !this.opt.subMip && this.opt.rootSubMip !== false) {
-      this.rootSubMips(x, basis);
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
         return null;
@@ -432,8 +395,7 @@ class BranchAndBound {
     // strong branching may take half of all iterations once there is an incumbent to prune with;
     // before, only its floor: node throughput finds the first incumbent sooner (10teams took 136k–200k
     // iterations with half, 55k with the floor; fiber and p0201 spend 7 % more)
-    // (a sub-MIP branches on pseudo-costs alone: its budget is a share of the root's iterations)
-    const strong = !this.opt.subMip && this.strongEffort < Math.max(1000, this.best.found ? 0.5 * this.searchIterations() : 0);
+    const strong = this.strongEffort < Math.max(1000, this.best.found ? 0.5 * this.iterations : 0);
     // a trickle column is branched on as it is: no strong branching or pseudo-costs, whose gains per unit
     // of a distance of 1e-9 would be meaningless
     const choice: BranchChoice =
@@ -491,16 +453,7 @@ class BranchAndBound {
 
   /** The node's LP again with the integer columns fixed at x's rounded values, its point offered (repair.ts). */
   private repair(x: Float64Array): OfferVerdict | "stopped" {
-    const out = repairRounded(
-      {
-        engine: this.engine,
-        integer: this.model.integer,
-        deadline: this.opt.deadline,
-        iterationLimit: this.lpIterationLimit(),
-        offer: (c) => this.offerVerdict(c),
-      },
-      x,
-    );
+    const out = repairRounded({ engine: this.engine, integer: this.model.integer, deadline: this.opt.deadline, offer: (c) => this.offerVerdict(c) }, x);
     this.iterations += out.iterations;
     this.stats.repairs++;
     return out.verdict;
@@ -567,73 +520,6 @@ class BranchAndBound {
     return true;
   }
 
-  /**
-   * The root sub-MIPs (sub-mip.ts): RENS around the root LP point while there is no incumbent, RINS
-   * around the incumbent once there is, each seeded with the incumbent (so that it only looks for
-   * better points), all of them within one iteration budget taken from the root's own work. The
-   * chain goes on only while each sub-MIP improves the incumbent: a sub-MIP that finds nothing better
-   * ends it (its neighbourhood would not change). What a sub-MIP finds is offered here and verified
-   * on the original model, as every incumbent is.
-   */
-  private rootSubMips(x: Float64Array, basis: Int8Array): void {
-    const spent = this.stats.subMip;
-    spent.budget = subMipIterationBudget(this.stats.rootIterations);
-    for (let run = 0; run < SUB_MIP_MAX_RUNS; run++) {
-      const left = spent.budget - spent.iterations;
-      if (left <= 0 || performance.now() > this.opt.deadline) return;
-      const seed = this.incumbentReduced;
-      const hood = subMipNeighbourhood(this.model.integer, this.rootLower, this.rootUpper, x, seed);
-      if (!hood) return;
-      const sub = new BranchAndBound(
-        this.original,
-        this.pre,
-        { ...this.model, colLower: hood.colLower, colUpper: hood.colUpper },
-        {
-          deadline: this.opt.deadline,
-          gapTolerance: this.opt.gapTolerance,
-          integralityTolerance: this.opt.integralityTolerance,
-          subMip: { nodeLimit: SUB_MIP_NODE_LIMIT, iterationLimit: left },
-        },
-      );
-      // the root's basis stays dual feasible under the tighter bounds: the sub-MIP's root LP starts there
-      sub.engine.setBasis(basis);
-      if (seed) sub.offerVerdict(seed);
-      const out = sub.run();
-      spent[hood.kind]++;
-      spent.nodes += out.nodes;
-      spent.iterations += out.iterations;
-      this.iterations += out.iterations;
-      const found = sub.incumbentReduced;
-      if (!found || !(sub.best.value < this.best.value) || this.offerRepairing(found) !== "accepted") return;
-      spent.solutions++;
-      this.stats.heuristicSolutions++;
-    }
-  }
-
-  /**
-   * The search's own iterations, the root sub-MIPs' left out: the dives' and strong branching's shares
-   * are taken from these, so a sub-MIP that finds nothing leaves the search as it would have been.
-   */
-  private searchIterations(): number {
-    return this.iterations - this.stats.subMip.iterations;
-  }
-
-  /** In a sub-MIP, the simplex iterations left of its limit (an LP's iteration limit); else none. */
-  private lpIterationLimit(): number | undefined {
-    return this.opt.subMip ? Math.max(0, this.opt.subMip.iterationLimit - this.iterations - this.reservedIterations) : undefined;
-  }
-
-  /** A sub-MIP's LP that stopped at the iteration limit: the sub-MIP's budget is spent. */
-  private outOfIterations(r: LpResult): boolean {
-    return !!this.opt.subMip && r.status === "iteration_limit";
-  }
-
-  /** A sub-MIP has taken its nodes or its iterations. */
-  private subMipSpent(): boolean {
-    const limit = this.opt.subMip;
-    return !!limit && (this.nodes >= limit.nodeLimit || this.iterations >= limit.iterationLimit);
-  }
-
   private shouldDive(): boolean {
     if (this.nodes === 1) return true;
     const every = this.best.found ? 500 : 100;
@@ -685,9 +571,6 @@ class BranchAndBound {
   private offerVerdict(xr: Float64Array): OfferVerdict {
     const verdict = this.best.offer(xr, this.model.integer);
     if (verdict !== "accepted") return verdict;
-    const kept = xr.slice();
-    for (let j = 0; j < kept.length; j++) if (this.model.integer[j]) kept[j] = Math.round(kept[j]);
-    this.incumbentReduced = kept;
     this.opt.onIncumbent?.(this.best.x!, this.best.value);
     this.rootFixing();
     this.report(null);

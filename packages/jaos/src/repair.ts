@@ -22,8 +22,6 @@ export interface RepairHost {
   engine: LpEngine;
   integer: Uint8Array;
   deadline: number;
-  /** Simplex iterations the re-solve may take (a sub-MIP's budget); absent: no limit. */
-  iterationLimit?: number;
   /** Offers the re-solved point (checked on the original model by the incumbent). */
   offer(x: Float64Array): OfferVerdict;
 }
@@ -46,7 +44,7 @@ export function repairRounded(host: RepairHost, x: Float64Array): RepairResult {
       const v = Math.min(Math.max(Math.round(x[j]), savedLower[j]), savedUpper[j]);
       if (m.colLower[j] !== v || m.colUpper[j] !== v) engine.setColumnBounds(j, v, v);
     }
-    const r = engine.solve({ deadline: host.deadline, perturb: false, tolerances: REPAIR_TOLERANCES, iterationLimit: host.iterationLimit });
+    const r = engine.solve({ deadline: host.deadline, perturb: false, tolerances: REPAIR_TOLERANCES });
     if (r.status === "time_limit") return { verdict: "stopped", iterations: r.iterations };
     if (r.status !== "optimal") return { verdict: "rejected", iterations: r.iterations };
     return { verdict: host.offer(r.x!), iterations: r.iterations };

@@ -37,8 +37,6 @@ export interface JaosOptions {
    * point whose rounding breaks a row is repaired or branched on, never reported.
    */
   integralityTolerance?: number;
-  /** The root sub-MIP heuristic of branch and bound (RENS/RINS; sub-mip.ts): on unless false. */
-  rootSubMip?: boolean;
   /** Branch-and-bound progress, in the problem's own objective sense. */
   onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;
   /** Each new incumbent of branch and bound, verified on the original problem, by variable name. */
@@ -114,7 +112,6 @@ export function solveJaos(problem: JaosProblem, options: JaosOptions): JaosResul
     deadline,
     gapTolerance: options.gapTolerance,
     integralityTolerance: options.integralityTolerance,
-    rootSubMip: options.rootSubMip,
     onProgress: onProgress
       ? (incumbent: number | null, bound: number | null, nodes: number) =>
           onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })

@@ -64,7 +64,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     // the dual objective only rises; checking it every few iterations is enough
     if (opt.cutoff !== undefined && (st.iterations & 3) === 0 && !st.costsAltered && st.objective() > opt.cutoff) return { status: "cutoff" };
 
-    const r = st.chuzr.choose(infeasibility, st.dseWeight);
+    const r = chooseLeavingRow(st);
     if (r < 0) return { status: "optimal" };
     const p = basicIndex[r];
     const toUpper = x[p] > upper[p];
@@ -123,16 +123,30 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 
     const leavingStatus = lower[p] === upper[p] ? AT_LOWER : toUpper ? AT_UPPER : AT_LOWER;
     if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st);
-    else {
-      infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
-      // CHUZR's scores moved where x and the weights did: α's positions (step, weights), r, the flips'
-      st.chuzr.changedAtList(colNz, colCount);
-      st.chuzr.changedAt(r);
-    }
+    else infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
     // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
     if (Math.abs(thetaD) > 1e-12) degenerate = 0;
     else if (++degenerate === STALL_ITERATIONS && !st.costsAltered) perturbCosts(st);
   }
+}
+
+/** CHUZR, dual steepest edge over the maintained infeasibilities: the position maximising inf²/w, or −1. */
+function chooseLeavingRow(st: SimplexState): number {
+  const m = st.m;
+  const infeasibility = st.infeasibilitySquared;
+  const weight = st.dseWeight;
+  let r = -1;
+  let best = 0;
+  for (let k = 0; k < m; k++) {
+    const inf2 = infeasibility[k];
+    if (inf2 === 0) continue;
+    const score = inf2 / weight[k];
+    if (score > best) {
+      best = score;
+      r = k;
+    }
+  }
+  return r;
 }
 
 function clearListed(v: Float64Array, list: Int32Array, count: number): void {
@@ -177,7 +191,6 @@ function applyFlips(st: SimplexState, nflip: number): void {
     }
   }
   const flipCount = rowCount >= 0 ? st.lu.ftran(flipRhs, false, flipNz, rows, rowCount) : st.lu.ftran(flipRhs, false, flipNz);
-  st.chuzr.changedAtList(flipNz, flipCount);
   for (let c = 0; c < flipCount; c++) {
     const k = flipNz[c];
     const j = basicIndex[k];
@@ -246,7 +259,6 @@ function infeasibilitySquared(v: number, lo: number, up: number, tolP: number): 
 /** Every basic position's squared infeasibility, after x changed wholesale (start, refactorisation). */
 function refreshInfeasibilities(st: SimplexState): void {
   const { m, x, lower, upper, basicIndex } = st;
-  st.chuzr.invalidate();
   const tolP = st.tol.primal;
   const out = st.infeasibilitySquared;
   for (let k = 0; k < m; k++) {

@@ -10,7 +10,6 @@
  * `lower`, `upper` and `cost` are working copies: the algorithms change them (phase-1 boxes, cost
  * perturbation and shifts, branching bounds) and restore them from the model.
  */
-import { PartialChuzr } from "./chuzr.js";
 import { LuFactor, MAX_UPDATES } from "./lu.js";
 import type { LpModel } from "./model.js";
 import { Rng } from "./rng.js";
@@ -76,8 +75,6 @@ export class SimplexState {
   readonly positionLists: Int32Array[];
   /** Squared primal infeasibility beyond the tolerance by basis position (kept by the dual simplex). */
   readonly infeasibilitySquared: Float64Array;
-  /** The dual simplex's CHUZR over those and the DSE weights, told where they change (chuzr.ts). */
-  readonly chuzr: PartialChuzr;
   /** Work lists of length m + n for ratio-test candidates and bound flips. */
   readonly candidates: Int32Array;
   readonly flipList: Int32Array;
@@ -119,7 +116,6 @@ export class SimplexState {
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
     this.positionLists = Array.from({ length: 4 }, () => new Int32Array(this.m));
     this.infeasibilitySquared = new Float64Array(this.m);
-    this.chuzr = new PartialChuzr(this.m);
     this.candidates = new Int32Array(this.total);
     this.flipList = new Int32Array(this.total);
     this.breakpoint = new Float64Array(this.total);

@@ -333,7 +333,14 @@ describe("the trigger run job: solver_name race", () => {
           const stats = problemStats(SMALL_LP);
           const plan = (await request.plan(stats)) as P & PlannedSolves;
           charged.push(plan.solves);
-          return { id: request.id!, stats, settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 }, plan, creditsEach: 1, problem: { inline: JSON.stringify(SMALL_LP) } };
+          return {
+            id: request.id!,
+            stats,
+            settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+            plan,
+            creditsEach: 1,
+            problem: { inline: JSON.stringify(SMALL_LP) },
+          };
         },
       },
     } as never);

@@ -26,7 +26,7 @@ describe.runIf(ready)("the console's link from a race's entrant to its race", ()
   /** A hash route, as a link on the page sets it (the console keeps its key across in-page navigation). */
   const goToHash = (page: Page, hash: string) =>
     page.evaluate((h) => {
-      (globalThis as { location: { hash: string } }).location.hash = h;
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
     }, hash);
 
   it("an entrant's page links to its race, and the link opens the race's page with its board", async () => {
@@ -48,7 +48,7 @@ describe.runIf(ready)("the console's link from a race's entrant to its race", ()
     await expectAccessible(page, "a race's entrant");
 
     await link.click();
-    await expect.poll(() => page.evaluate(() => (globalThis as { location: { hash: string } }).location.hash)).toBe(`#/executions/${raceId}`);
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe(`#/executions/${raceId}`);
     const winner = page.getByTestId("race-winner");
     await expect(winner).toBeVisible();
     expect((await winner.textContent())?.trim()).toBe(raced.body.race.winner);

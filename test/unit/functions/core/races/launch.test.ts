@@ -49,7 +49,7 @@ function launcher(workers: ReturnType<typeof beat>[] = [], { whileAdmitting }: {
     fairShare: { dispatch: async (job: JobMessage) => void sent.push(job) },
     admission: {
       admit: async <P>(request: AdmissionRequest<P>) => {
-        admissions.push(request as AdmissionRequest<unknown>);
+        const n = admissions.push(request as AdmissionRequest<unknown>);
         const stats = problemStats(SMALL_LP);
         const plan = (await request.plan(stats)) as P & PlannedSolves;
         // Another worker's launch, run to its end while this one is admitted (the test's interleaving).
@@ -57,7 +57,7 @@ function launcher(workers: ReturnType<typeof beat>[] = [], { whileAdmitting }: {
         hook = undefined;
         await meanwhile?.();
         return {
-          id: request.id ?? `exe_race_${admissions.length}`,
+          id: request.id ?? `exe_race_${n}`,
           stats,
           settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
           plan,

@@ -185,7 +185,7 @@ export function createServices(options: ServiceOptions): Services {
   });
   const raceStore = new RaceStore(table);
   const workerHeartbeats = new WorkerHeartbeats(table);
-  const races = new RaceLauncher({ config, clock, executionStore, raceStore, blobs, inventory, admission, fairShare, workerHeartbeats });
+  const races = new RaceLauncher({ config, clock, executionStore, raceStore, blobs, inventory, admission, fairShare, workerHeartbeats, credits });
   const executions = new ExecutionService({ config, clock, executionStore, blobs, inventory, admission, fairShare, finalSignals, recommendations, races });
   const comparisons = new ComparisonService({ config, clock, comparisonStore, projects, blobs, inventory, admission, fairShare, modelWork });
   const matrices = new MatrixService({ config, clock, comparisonStore, matrixStore, projects, blobs, inventory, admission, fairShare, modelWork });

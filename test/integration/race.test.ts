@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Problem } from "../../functions/core/problem/schema.js";
+import { raceIdOfRun } from "../../functions/core/races/rules.js";
 import { machineHas } from "../support/machine.js";
+import { TINY_LP } from "../support/models.js";
 import { objectiveMatches, readInstance, readManifest, SCALE_DIR } from "../support/manifest.js";
 import { isFinal, pollUntil } from "../support/poll.js";
 import { startTestStack } from "../support/test-stack.js";
@@ -119,6 +122,20 @@ describe.runIf(ready)("stored models and triggers in a race", () => {
     const entrants = race.body.race.entrants as { execution_id: string }[];
     const charged = await Promise.all(entrants.map(async (e) => (await stack.api.get(`/api/v2/models/executions/${e.execution_id}`)).body.credits_charged));
     expect(race.body.credits_charged).toBe(charged.reduce((a: number, b: number) => a + b, 0));
+
+    // The race is keyed by its run: the run launched again (handed back before its hand-off, taken by
+    // another worker) finds this race and charges nothing.
+    expect(race.body.id).toBe(raceIdOfRun(run.body.id));
+    const orgId = stack.bootstrap.organizationId;
+    const before = (await stack.services.credits.balance(orgId)).credits_remaining;
+    const stored = await stack.services.triggerStore.getRun(t.id, run.body.id);
+    const again = await stack.services.executions.launch(
+      { kind: "api_key", userId: stored!.created_by, orgId, role: "solver", keyId: null },
+      { problem: TINY_LP as Problem, solver_name: "race" },
+      { origin: { kind: "trigger_run", id: run.body.id }, notify: false, triggerRun: { triggerId: t.id, band: 0 } },
+    );
+    expect(again.id).toBe(race.body.id);
+    expect((await stack.services.credits.balance(orgId)).credits_remaining).toBe(before);
   });
 
   it("a trigger names its race's entrants, a fire may name others, and an unknown solver is refused", async () => {

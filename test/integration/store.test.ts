@@ -10,6 +10,7 @@ import { CreditFloorError, ResetTokenSpentError } from "../../functions/core/ide
 import { Leases } from "../../functions/core/store/leases.js";
 import { FairShareStore } from "../../functions/core/queue/fair-share-store.js";
 import { newRunRecord } from "../../functions/core/triggers/records.js";
+import { runKey } from "../../functions/core/triggers/store.js";
 import { sweep } from "../../functions/core/sweeper/sweep.js";
 import { startDynaliteBackend, startMotoBackend, type Backend } from "../support/backends.js";
 import { machineHas } from "../support/machine.js";
@@ -224,6 +225,28 @@ describe.each(backends)("store on %s", (_name, start) => {
       expect(await fairShareStore.itemState(job)).toBe("done");
     });
 
+    it("a trigger run whose worker died keeps its fair-share slot while its lease lapses: it is running, not done with, until swept or taken again", async () => {
+      const run = newRunRecord({
+        trigger: { id: "trg_01m8j4bbbbbbbbbbbbbbbbbbbb", org_id: org, solver_name: "highs", document_id: "doc_x", version_id: "ver_x" },
+        source: "fire",
+        createdBy: "usr_x",
+        rerunOf: null,
+        overrideData: {},
+        settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+        nowMs: clock.now(),
+      });
+      const job = { type: "trigger_run" as const, id: run.id, org_id: org, trigger_id: run.trigger_id };
+      const fairShareStore = new FairShareStore(services.table);
+      expect(await services.triggerStore.createRun(run)).toBe(true);
+      await services.triggerStore.acquireRun(run.trigger_id, { runId: run.id, worker: "worker-dies", leaseMs: 1_000, nowMs: clock.now() });
+      clock.advance(5_000); // the worker died: nobody renews the lease, which has lapsed
+      expect(await services.triggerStore.leases.leaseOf(runKeyOf(run))).toMatchObject({ status: "running", lease_owner: "worker-dies" });
+      expect(await fairShareStore.itemState(job)).toBe("running");
+      // Its redelivered job takes it again under a new lease: still running, still the one slot's.
+      expect(await services.triggerStore.acquireRun(run.trigger_id, { runId: run.id, worker: "worker-b", leaseMs: 60_000, nowMs: clock.now() })).not.toBeNull();
+      expect(await fairShareStore.itemState(job)).toBe("running");
+    });
+
     it("a job handed back after longer than the stale window is not failed as stale: it waits anew from its hand-back", async () => {
       const store = services.executionStore;
       const windowMs = services.config.staleQueuedSeconds * 1000;
@@ -327,3 +350,5 @@ describe.each(backends)("store on %s", (_name, start) => {
     expect(await services.table.get(key("missing").pk, key("missing").sk)).toBeNull();
   });
 });
+
+const runKeyOf = (run: { trigger_id: string; id: string }) => runKey(run.trigger_id, run.id)!;

@@ -219,6 +219,16 @@ export function fakeTriggerRunStore() {
     async getRun(_trigger: string, runId: string) {
       return runs.get(runId);
     },
+    /** triggers/store.ts handBackRun (a stopping worker): queued again without a lease, only while its execution is the one seen. */
+    async handBackRun(
+      _trigger: string,
+      { runId, worker, seenExecutionId, creditsCharged }: { runId: string; worker: string; seenExecutionId: string | null; creditsCharged: number | null },
+    ) {
+      const item = runs.held(runId, worker);
+      if (!item || (item.execution_id ?? null) !== seenExecutionId) return null;
+      Object.assign(item, { status: "queued", lease_owner: null, lease_expires_at_ms: null, execution_id: null, credits_charged: creditsCharged });
+      return runs.get(runId);
+    },
     /** triggers/store.ts handRunToRace: still running, the race's id, no lease. */
     async handRunToRace(_trigger: string, { runId, worker, raceId }: { runId: string; worker: string; raceId: string }) {
       const item = runs.held(runId, worker);

@@ -21,6 +21,12 @@ export function fakeRaceStore(items: Items): RaceStorePort & { completions: numb
   const live = (id: string) => items.items.get(id) as Stored | undefined;
   const store = {
     completions: 0,
+    /** races/store.ts create: a new race only (a trigger run's race is keyed by the run). */
+    async create(record: ExecutionRecord) {
+      if (items.items.has(record.id)) return false;
+      items.put(record.id, record);
+      return true;
+    },
     async get(_org: string, id: string) {
       return items.get(id);
     },

@@ -28,6 +28,8 @@ export interface AdmissionRequest<P> {
   plan: (stats: ProblemStats) => Promise<P & PlannedSolves> | (P & PlannedSolves);
   /** Prefix of the new id: exe, cmp, cmb. */
   idPrefix: IdPrefix;
+  /** The id, when the work is keyed by something else (a trigger run's race: one per run, races/rules.ts raceIdOfRun); absent: a new one. */
+  id?: string;
   /** Where the problem is kept for this id; omitted when the caller stores problems itself. */
   problemKey?: (id: string) => string;
   /** The priority asked for and the asker's role (above 0 needs admin); absent for work that is not queued by a caller. */
@@ -120,7 +122,7 @@ export class SolveAdmission {
       }
       await credits.noticeLowBalance(request.userId, balance, total);
     }
-    const id = newId(request.idPrefix, clock.now());
+    const id = request.id ?? newId(request.idPrefix, clock.now());
     const key = request.problemKey?.(id);
     const problem =
       key === undefined

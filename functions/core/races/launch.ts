@@ -14,7 +14,7 @@ import { isSerializedProblem, type SerializedProblem } from "../problem/serializ
 import { enqueueOrFail } from "../queue/enqueue-or-fail.js";
 import type { Services } from "../services.js";
 import type { SettingsRequest } from "../solvers/settings.js";
-import { lineUp, type RaceLineup, raceSolvers, startingView } from "./rules.js";
+import { lineUp, type RaceLineup, raceIdOfRun, raceSolvers, startingView } from "./rules.js";
 import type { RaceRequest } from "./schemas.js";
 import { settleEntrant } from "./settle.js";
 
@@ -42,13 +42,20 @@ export interface TriggerRunRace {
   band: number;
 }
 
-type RaceDeps = Pick<Services, "config" | "clock" | "executionStore" | "raceStore" | "blobs" | "inventory" | "admission" | "fairShare" | "workerHeartbeats">;
+type RaceDeps = Pick<
+  Services,
+  "config" | "clock" | "executionStore" | "raceStore" | "blobs" | "inventory" | "admission" | "fairShare" | "workerHeartbeats" | "credits"
+>;
 
 /**
  * Launching a race (issue 29): one admission for every entrant (credits: one solve's price per entrant,
  * summed; the daily quota counts one solve), the race's own record (running, never queued: its entrants
  * are the work) and one queued execution per entrant (origin `race`), each sent as an ordinary
  * `execution` job so that each runs on a worker of its own. Workers settle the race (settle.ts).
+ *
+ * A trigger run's race is keyed by the run (rules.ts raceIdOfRun): a run handed back by a stopping worker
+ * after its race was launched but before the hand-off is launched again by the next worker, which finds
+ * the race and hands the run to it — no second race, no second charge.
  */
 export class RaceLauncher {
   constructor(private readonly deps: RaceDeps) {}
@@ -69,13 +76,19 @@ export class RaceLauncher {
       triggerRun?: TriggerRunRace;
     },
   ): Promise<ExecutionRecord> {
-    const { admission, clock } = this.deps;
+    const { admission, clock, raceStore } = this.deps;
+    const keyedId = origin.kind === "trigger_run" && origin.id && triggerRun ? raceIdOfRun(origin.id) : null;
+    if (keyedId) {
+      const launched = await raceStore.get(principal.orgId, keyedId);
+      if (launched) return launched;
+    }
     const admitted = await admission.admit({
       orgId: principal.orgId,
       userId: principal.userId,
       problem: input.problem,
       settings: input.settings,
       ...(triggerRun ? {} : { priority }),
+      ...(keyedId ? { id: keyedId } : {}),
       idPrefix: "exe",
       problemKey: (id) => blobKeys.executionProblem(principal.orgId, id),
       plan: async (stats) => {
@@ -119,7 +132,7 @@ export class RaceLauncher {
       ...(isSerializedProblem(input.problem) ? {} : { race_sense: input.problem.sense }),
       ...(origin.kind === "trigger_run" && triggerRun ? { race_trigger_id: triggerRun.triggerId } : {}),
     };
-    await this.deps.raceStore.create(race);
+    if (!(await raceStore.create(race))) return this.launchedMeanwhile(race);
     const entrants = lineup.entrants.map((solver, i) =>
       newExecutionRecord({
         ...common,
@@ -134,6 +147,18 @@ export class RaceLauncher {
     for (const entrant of entrants) await this.deps.executionStore.create(entrant);
     await this.send(entrants);
     return race;
+  }
+
+  /**
+   * Another worker created this trigger run's race between our look and our write (the run was handed
+   * back while the launch went on): its race stands and this launch's charge goes back. The daily quota's
+   * solve stays counted, as after any refused admission (limits/solve-admission.ts).
+   */
+  private async launchedMeanwhile(ours: ExecutionRecord): Promise<ExecutionRecord> {
+    await this.deps.credits.refund(ours.org_id, ours.credits_charged);
+    const theirs = await this.deps.raceStore.get(ours.org_id, ours.id);
+    if (!theirs) throw new Error(`race ${ours.id} exists and cannot be read`);
+    return theirs;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { derivedId, idTime } from "../ids.js";
 import type { ProblemClass } from "../problem/schema.js";
 import { pickAuto, unsupportedReason } from "../solvers/registry.js";
 import { SOLVER_NAMES, type SolverName, type SolverStatus, type UnsupportedReason } from "../solvers/types.js";
@@ -10,6 +11,14 @@ import type { RaceEntrant, RaceView } from "./schemas.js";
 
 /** What a stopped entrant's execution and result say. */
 export const RACE_STOPPED_MESSAGE = "cancelled: another solver won the race";
+
+/**
+ * The id of the race a trigger run launches: one per run, whichever worker launches it. A run handed back
+ * by a stopping worker between the race's launch and the hand-off is taken by another worker, whose launch
+ * then finds this race and hands the run to it instead of launching (and charging) a second one
+ * (races/launch.ts). The time part is the run's, so the id sorts with the run's other work.
+ */
+export const raceIdOfRun = (runId: string): string => derivedId("exe", idTime(runId), `race:${runId}`);
 
 /** The verdicts that end a race at once: a gate-verified proof, nothing left to search. */
 const PROVEN: ReadonlySet<SolverStatus> = new Set(["optimal", "infeasible", "unbounded"]);

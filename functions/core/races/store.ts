@@ -43,6 +43,8 @@ export type EntrantStop = "cancelled_queued" | "requested" | "ended";
  * only this port, so a unit test runs it against an in-memory fake.
  */
 export interface RaceStorePort {
+  /** The race's own record, new: false when a race with its id exists already (a trigger run's race is keyed by the run). */
+  create(record: ExecutionRecord): Promise<boolean>;
   get(orgId: string, raceId: string): Promise<ExecutionRecord | null>;
   /** An entrant's worker took it: its row `running` (only from `queued`). */
   markRunning(orgId: string, raceId: string, index: number): Promise<void>;
@@ -70,9 +72,10 @@ export class RaceStore implements RaceStorePort {
    * The race's own record, `running` from the start and never queued: no worker leases it (its entrants
    * are the work). It sits in the ACTIVE index under its own kind (`race`) until its answer is written,
    * so the sweeper can settle a race whose settle step was lost (races/sweep.ts); nothing else reads ACTIVE.
+   * False when a race with this id exists: a trigger run's race has the run's id (rules.ts raceIdOfRun).
    */
-  async create(record: ExecutionRecord): Promise<void> {
-    await this.table.putNew({
+  async create(record: ExecutionRecord): Promise<boolean> {
+    return this.table.putNew({
       ...executionKey(record.org_id, record.id),
       ...withoutUnsetTimes(record),
       ...activeIndex(RACE_ACTIVE_KIND, `${record.org_id}#${record.id}`, record.created_at),

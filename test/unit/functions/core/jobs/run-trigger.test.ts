@@ -11,6 +11,11 @@ import { fakeRaceStore, putRace } from "../../../../support/race-fakes.js";
 import { runExecution } from "../../../../../functions/core/jobs/run-execution.js";
 import { raceRunCompleter } from "../../../../../functions/core/triggers/race-run.js";
 import type { SolveResponse } from "../../../../../functions/core/executions/schemas.js";
+import type { ExecutionRecord } from "../../../../../functions/core/executions/store.js";
+import type { AdmissionRequest, PlannedSolves } from "../../../../../functions/core/limits/solve-admission.js";
+import type { JobMessage } from "../../../../../functions/core/queue/messages.js";
+import { RaceLauncher } from "../../../../../functions/core/races/launch.js";
+import { raceIdOfRun } from "../../../../../functions/core/races/rules.js";
 
 /**
  * The trigger run job against in-memory ports: the run taken, its execution started (compiled and
@@ -291,6 +296,73 @@ describe("the trigger run job: solver_name race", () => {
     await expect(w.entrant("exe_glpk")).rejects.toThrow("the adapter broke");
     expect(w.run()).toMatchObject({ status: "failed" });
     expect(w.run().error).toMatch(/every solver in the race failed/);
+    expect(w.announced).toHaveLength(1);
+  });
+
+  /**
+   * The run's job delivered twice: the first worker launches the race and, stopping, hands the run back
+   * before its hand-off is written; the next worker to take the run launches it again. The real launcher
+   * (races/launch.ts) over fakes: the race is keyed by the run, so the second launch finds it.
+   */
+  it("a run handed back between its race's launch and the hand-off, taken again, hands off to the same race: one race, one charge", async () => {
+    const w = raceWorld();
+    const charged: number[] = [];
+    const sent: string[] = [];
+    let handBack: (() => Promise<unknown>) | null = null;
+    const launcher = new RaceLauncher({
+      config: { orgMaxRunningJobs: 0, workerHeartbeatSeconds: 10, inlinePayloadMaxBytes: 1 },
+      clock: w.ports.clock,
+      executionStore: { create: async (r: ExecutionRecord) => w.executionStore.items.put(r.id, r) },
+      raceStore: w.ports.races,
+      blobs: w.blobs,
+      inventory: { available: async () => new Set(["highs", "glpk"]) },
+      workerHeartbeats: { list: async () => [] },
+      credits: { refund: async (_org: string, amount: number) => void charged.push(-amount) },
+      fairShare: {
+        dispatch: async (job: JobMessage) => {
+          sent.push(job.id);
+          // The first worker is stopped mid-launch: its stop hands the run back (solver-container/src/hand-back.ts).
+          const stopping = handBack;
+          handBack = null;
+          await stopping?.();
+          return "queued";
+        },
+      },
+      admission: {
+        admit: async <P>(request: AdmissionRequest<P>) => {
+          const stats = problemStats(SMALL_LP);
+          const plan = (await request.plan(stats)) as P & PlannedSolves;
+          charged.push(plan.solves);
+          return {
+            id: request.id!,
+            stats,
+            settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
+            plan,
+            creditsEach: 1,
+            problem: { inline: JSON.stringify(SMALL_LP) },
+          };
+        },
+      },
+    } as never);
+    w.ports.executions.launch = (principal, input, options) =>
+      launcher.launch(principal, input, { ...options, priority: { value: 0, role: principal.role } }) as never;
+    Object.assign(w.triggerStore.runs.items.get("run_1")!, { race: { solvers: ["highs", "glpk"] } });
+    handBack = () => w.triggerStore.handBackRun("trg_1", { runId: "run_1", worker: w.ports.workerId, seenExecutionId: null, creditsCharged: null });
+
+    await runTrigger(w.ports, w.job);
+    expect(w.run()).toMatchObject({ status: "queued", lease_owner: null, execution_id: null });
+    await runTrigger({ ...w.ports, workerId: "worker-b" }, w.job);
+
+    const raceId = raceIdOfRun("run_1");
+    expect(w.run()).toMatchObject({ status: "running", execution_id: raceId, lease_owner: null });
+    const races = [...w.executionStore.items.items.values()].filter((e) => e.solver_requested === "race" && e.origin.kind === "trigger_run");
+    expect(races.map((r) => r.id)).toEqual([raceId]);
+    expect(charged).toEqual([2]);
+    const entrantIds = races[0]!.race!.entrants.map((e) => e.execution_id);
+    expect(sent).toEqual(entrantIds);
+
+    for (const id of entrantIds) await w.entrant(id);
+    expect(w.run()).toMatchObject({ status: "completed", execution_id: raceId });
     expect(w.announced).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import type { AdmissionRequest, PlannedSolves } from "../../../../../functions/c
 import { problemStats } from "../../../../../functions/core/problem/schema.js";
 import type { JobMessage } from "../../../../../functions/core/queue/messages.js";
 import { RaceLauncher } from "../../../../../functions/core/races/launch.js";
+import { raceIdOfRun } from "../../../../../functions/core/races/rules.js";
 import { SMALL_LP } from "../../../../support/job-fakes.js";
 
 /**
@@ -25,27 +26,38 @@ const beat = (worker_id: string, state: "idle" | "busy") => ({
   state,
 });
 
-function launcher(workers: ReturnType<typeof beat>[] = []) {
+function launcher(workers: ReturnType<typeof beat>[] = [], { whileAdmitting }: { whileAdmitting?: () => Promise<unknown> } = {}) {
   const admissions: AdmissionRequest<unknown>[] = [];
   const sent: JobMessage[] = [];
   const entrants: ExecutionRecord[] = [];
   const races: ExecutionRecord[] = [];
+  const refunds: number[] = [];
+  let hook = whileAdmitting;
   const deps = {
     config: { orgMaxRunningJobs: 0, workerHeartbeatSeconds: 10, inlinePayloadMaxBytes: 100_000 },
     clock: { now: () => NOW },
     executionStore: { create: async (r: ExecutionRecord) => void entrants.push(r) },
-    raceStore: { create: async (r: ExecutionRecord) => void races.push(r) },
+    raceStore: {
+      // races/store.ts: a new race only.
+      create: async (r: ExecutionRecord) => !races.some((x) => x.id === r.id) && races.push(r) > 0,
+      get: async (_org: string, id: string) => races.find((r) => r.id === id) ?? null,
+    },
+    credits: { refund: async (_org: string, amount: number) => void refunds.push(amount) },
     blobs: {},
     inventory: { available: async () => new Set(["highs", "glpk", "jaos"]) },
     workerHeartbeats: { list: async () => workers },
     fairShare: { dispatch: async (job: JobMessage) => void sent.push(job) },
     admission: {
       admit: async <P>(request: AdmissionRequest<P>) => {
-        admissions.push(request as AdmissionRequest<unknown>);
+        const n = admissions.push(request as AdmissionRequest<unknown>);
         const stats = problemStats(SMALL_LP);
         const plan = (await request.plan(stats)) as P & PlannedSolves;
+        // Another worker's launch, run to its end while this one is admitted (the test's interleaving).
+        const meanwhile = hook;
+        hook = undefined;
+        await meanwhile?.();
         return {
-          id: "exe_race",
+          id: request.id ?? `exe_race_${n}`,
           stats,
           settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
           plan,
@@ -55,7 +67,7 @@ function launcher(workers: ReturnType<typeof beat>[] = []) {
       },
     },
   };
-  return { launcher: new RaceLauncher(deps as never), admissions, sent, entrants, races };
+  return { launcher: new RaceLauncher(deps as never), admissions, sent, entrants, races, refunds };
 }
 
 describe("launching a race", () => {
@@ -111,5 +123,47 @@ describe("launching a race", () => {
       { origin: { kind: "solve", id: null }, notify: false, priority: { value: 0, role: "solver" } },
     );
     expect(fromApi.races[0]!.race).toMatchObject({ degraded: true, entrants: [{ solver: "highs" }] });
+  });
+
+  describe("a trigger run's race is keyed by the run", () => {
+    const fromRun = { origin: { kind: "trigger_run" as const, id: "run_1" }, notify: false, priority: { value: 0, role: "solver" as const } };
+    const runRace = { ...fromRun, triggerRun: { triggerId: "trg_1", band: 0 } };
+    const input = { problem: SMALL_LP, race: { solvers: ["highs" as const, "glpk" as const] } };
+
+    it("a second launch for the same run (the run handed back before its hand-off) finds the race: no second charge, no second entrant", async () => {
+      const w = launcher();
+      const first = await w.launcher.launch(principal, input, runRace);
+      const again = await w.launcher.launch(principal, input, runRace);
+      expect(first.id).toBe(raceIdOfRun("run_1"));
+      expect(again.id).toBe(first.id);
+      expect(w.admissions).toHaveLength(1);
+      expect(w.admissions[0]!.id).toBe(first.id);
+      expect(w.races).toHaveLength(1);
+      expect(w.entrants).toHaveLength(2);
+      expect(w.sent).toHaveLength(2);
+      expect(w.refunds).toEqual([]);
+    });
+
+    it("a launch that loses the race's write to another for the same run gives its charge back and returns the other's race", async () => {
+      let theirs: ExecutionRecord | undefined;
+      const w = launcher([], { whileAdmitting: async () => (theirs = await w.launcher.launch(principal, input, runRace)) });
+      const ours = await w.launcher.launch(principal, input, runRace);
+      expect(ours.id).toBe(theirs!.id);
+      expect(ours.race!.entrants.map((e) => e.execution_id)).toEqual(theirs!.race!.entrants.map((e) => e.execution_id));
+      expect(w.admissions).toHaveLength(2);
+      expect(w.refunds).toEqual([ours.credits_charged]);
+      expect(w.races).toHaveLength(1);
+      expect(w.sent.map((j) => j.id)).toEqual(theirs!.race!.entrants.map((e) => e.execution_id));
+    });
+
+    it("keys nothing else: two solves' races are two races", async () => {
+      const w = launcher();
+      const solve = { origin: { kind: "solve" as const, id: null }, notify: false, priority: { value: 0, role: "solver" as const } };
+      const a = await w.launcher.launch(principal, input, solve);
+      const b = await w.launcher.launch(principal, input, solve);
+      expect(a.id).not.toBe(b.id);
+      expect(w.admissions.map((r) => r.id)).toEqual([undefined, undefined]);
+      expect(w.races).toHaveLength(2);
+    });
   });
 });

@@ -32,12 +32,14 @@ import type { PublicBenchmark } from "../../functions/core/solvers/recommendatio
 import {
   CONFIDENCE,
   DISTANCE_WEIGHTED,
+  FAILURE_PRIOR,
   K_NEAREST,
   MAX_DISTANCE,
   PRIOR,
   SCALE,
   SHRINKAGE,
   STRUCTURE,
+  UNSEEN_FAILURES,
 } from "../../functions/core/solvers/recommendation/recommender.js";
 import { structureCountsOf, structureShares } from "../../functions/core/solvers/recommendation/structure.js";
 import { expressibilityGap } from "../../functions/core/solvers/registry.js";
@@ -239,6 +241,8 @@ function serviceSetting(all: Observation[], grid: Setting[]): void {
       distanceWeighted: DISTANCE_WEIGHTED,
       scale: SCALE,
       prior: PRIOR,
+      failurePrior: FAILURE_PRIOR,
+      unseenFailures: UNSEEN_FAILURES,
     },
     structure: STRUCTURE,
   };

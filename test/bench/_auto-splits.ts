@@ -75,7 +75,8 @@ export interface Outcome {
   auto: number;
   highs: number;
   best: number;
-  picks: { id: string; solver: string; basis: string; reason: string; seconds: number }[];
+  /** Each choice: its solver and counted time, always-HiGHS's time on the same instance, and the reason given. */
+  picks: { id: string; solver: string; basis: string; reason: string; seconds: number; highs: number }[];
 }
 
 /** `auto` with `setting` on each of `tests`, judged by `pool` (minus the test itself: leave-one-out when they overlap). */
@@ -101,7 +102,7 @@ export function judge(tests: readonly Observation[], pool: readonly Observation[
     out.best += best;
     if (autoTime === best) out.autoFastest++;
     if (highsTime === best) out.highsFastest++;
-    out.picks.push({ id: o.id, solver: r.solver, basis: r.basis, reason: r.reason, seconds: autoTime });
+    out.picks.push({ id: o.id, solver: r.solver, basis: r.basis, reason: r.reason, seconds: autoTime, highs: highsTime });
   }
   return out;
 }

@@ -35,9 +35,13 @@ export const CONFIDENCE = 1;
 export const DISTANCE_WEIGHTED = false;
 export const SCALE: EvidenceRule["scale"] = "log";
 export const PRIOR: EvidenceRule["prior"] = "class";
-/** The guard against a switch lost to a run that does not answer (guard.ts): its two strengths, null for off. */
-export const FAILURE_PRIOR: RiskGuard["failurePrior"] = null;
-export const UNSEEN_FAILURES: RiskGuard["unseenFailures"] = null;
+/**
+ * The guard against a switch lost to a run that does not answer (guard.ts), as the one-standard-error rule over
+ * all 34 instances chose it with the rest (docs/bench/auto.md): the rate test on the similar problems alone
+ * (no class prior), and the seconds test with no unseen failures (the seconds saved must agree with the log-ratios).
+ */
+export const FAILURE_PRIOR: RiskGuard["failurePrior"] = 0;
+export const UNSEEN_FAILURES: RiskGuard["unseenFailures"] = 0;
 /**
  * Whether the structure shares (structure.ts) count in the distance. Off: the nested leave-one-out took them
  * in a minority of splits, and the one-standard-error choice over all instances leaves them out. Off, the

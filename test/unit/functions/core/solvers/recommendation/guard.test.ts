@@ -17,7 +17,7 @@ const ask = (history: Observation[], tuning: Tuning, available = new Set(["highs
   recommend({ features: query, available, organization: history, public: [], tuning })!;
 
 /** Switching is easy here (no margin, no shrinkage): what decides is the guard. */
-const EAGER: Tuning = { k: 5, confidence: 0, shrinkage: 0, prior: "zero", scale: "log" };
+const EAGER: Tuning = { k: 5, confidence: 0, shrinkage: 0, prior: "zero", scale: "log", failurePrior: null, unseenFailures: null };
 const RATE_GUARDS: Tuning[] = [
   { failurePrior: 0, unseenFailures: null },
   { failurePrior: 3, unseenFailures: null },

@@ -78,7 +78,7 @@ function flag(args: string[], name: string): boolean {
 
 const PUBLIC_TABLE = path.join(REPO_ROOT, "functions/core/solvers/recommendation/public-benchmark.json");
 
-interface Measured {
+export interface Measured {
   limit: number;
   solvers: SolverName[];
   measured_at: string;
@@ -125,7 +125,7 @@ async function measure(solversAsked: string | null, limit: number, filter: strin
 }
 
 /** Structure shares for a saved file measured before they existed: computed from the instance files (no solving). */
-function withStructure(measured: Measured): Measured {
+export function withStructure(measured: Measured): Measured {
   if (measured.observations.every((o) => o.features.set_share != null || o.features.problem_class !== "MILP")) return measured;
   const entries = new Map(readManifest(instanceSetDir("scale")).map((m) => [m.file, m]));
   const observations = measured.observations.map((o) => {

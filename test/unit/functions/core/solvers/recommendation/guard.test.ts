@@ -45,11 +45,17 @@ describe("the guard against a switch lost to a run that does not answer", () => 
   });
 
   it("with a class prior, carries the candidate's failures elsewhere in the class into the rate", () => {
-    const history = steady([{ highs: 3, cbc: -30 }, { highs: 4, cbc: -30 }, { highs: 5, cbc: 2 }]);
+    const history = steady([
+      { highs: 3, cbc: -30 },
+      { highs: 4, cbc: -30 },
+      { highs: 5, cbc: 2 },
+    ]);
     expect(ask(history, { ...EAGER, failurePrior: 0 }).solver).toBe("cbc");
     const r = ask(history, { ...EAGER, failurePrior: 3 });
     expect(r.solver).toBe("highs");
-    expect(r.reason).toMatch(/CBC was faster on 5 of 5 .* but did not answer 2 of the 8 LP models you compared run by both right within its limit \(HiGHS: none\)/);
+    expect(r.reason).toMatch(
+      /CBC was faster on 5 of 5 .* but did not answer 2 of the 8 LP models you compared run by both right within its limit \(HiGHS: none\)/,
+    );
   });
 
   it("the seconds test: a switch must save more than the unseen failures it risks, priced at the limit", () => {
@@ -57,7 +63,9 @@ describe("the guard against a switch lost to a run that does not answer", () => 
     expect(ask(history, { ...EAGER, unseenFailures: 0 }).solver).toBe("cbc");
     const r = ask(history, { ...EAGER, unseenFailures: 1 });
     expect(r.solver).toBe("highs");
-    expect(r.reason).toMatch(/CBC was faster on 5 of 5 .*, but it saved about 0\.38 s a problem on them, too little to risk a run that does not answer within the 30 s limit/);
+    expect(r.reason).toMatch(
+      /CBC was faster on 5 of 5 .*, but it saved about 0\.38 s a problem on them, too little to risk a run that does not answer within the 30 s limit/,
+    );
     // Big savings pay for the risk: 10 s a problem against one unseen 30 s failure in six.
     const big = [0, 1, 2, 3, 4].map((i) => lp(`b${i}`, 480 + 10 * i, { highs: 15, cbc: 5 }));
     expect(ask(big, { ...EAGER, unseenFailures: 1 }).solver).toBe("cbc");
@@ -89,11 +97,16 @@ describe("the guard's properties", () => {
   it("with no unanswered run in the evidence, the rate test changes nothing", () => {
     let switched = 0;
     fc.assert(
-      fc.property(answeredHistory, fc.constantFrom(0, 1, 3, 10), fc.constantFrom<Tuning>(EAGER, { k: 7, confidence: 1, shrinkage: 1, prior: "class" }), (history, s, base) => {
-        const guarded = ask(history, { ...base, failurePrior: s });
-        expect(guarded).toEqual(ask(history, { ...base, failurePrior: null }));
-        if (guarded.solver !== "highs") switched++;
-      }),
+      fc.property(
+        answeredHistory,
+        fc.constantFrom(0, 1, 3, 10),
+        fc.constantFrom<Tuning>(EAGER, { k: 7, confidence: 1, shrinkage: 1, prior: "class" }),
+        (history, s, base) => {
+          const guarded = ask(history, { ...base, failurePrior: s });
+          expect(guarded).toEqual(ask(history, { ...base, failurePrior: null }));
+          if (guarded.solver !== "highs") switched++;
+        },
+      ),
       { seed: 29, numRuns: 150 },
     );
     expect(switched).toBeGreaterThan(20);

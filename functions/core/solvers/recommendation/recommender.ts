@@ -313,13 +313,14 @@ function guardedReason(cls: ProblemClass, basis: "organization" | "public", on: 
     const where =
       near.solver > near.against
         ? `did not answer ${near.solver} of them right within its limit (${SHORT_NAMES[d.reference]}: ${none(near.against)})`
-        : `did not answer ${v.classWide.solver} of the ${v.classWide.pairs} ${cls} models ${basis === "organization" ? "you compared" : "of the public benchmark"} ` +
-          `run by both right within its limit (${SHORT_NAMES[d.reference]}: ${none(v.classWide.against)}), a risk these few do not outweigh`;
+        : `across the ${v.classWide.pairs} ${cls} models ${basis === "organization" ? "you compared" : "of the public benchmark"} both ran, it did not answer ` +
+          `${v.classWide.solver} right within its limit (${SHORT_NAMES[d.reference]}: ${none(v.classWide.against)}), a risk these few do not outweigh`;
     return `${kept}: on the ${on} ${faster} but ${where}.`;
   }
-  const saved = v.savedSeconds > 0 ? `saved about ${fmtSeconds(v.savedSeconds)} a problem on them` : "saved no time on them in all";
+  if (v.savedSeconds <= 0)
+    return `${kept}: on the ${on} ${faster}, but it took longer on them in all (about ${fmtSeconds(-v.savedSeconds)} a problem more): it gained on the short ones and lost on the long.`;
   return (
-    `${kept}: on the ${on} ${faster}, but it ${saved}, too little to risk a run that does not answer ` +
-    `within the ${fmtSeconds(v.limitSeconds)} limit on a problem these did not show.`
+    `${kept}: on the ${on} ${faster}, but it saved about ${fmtSeconds(v.savedSeconds)} a problem on them, too little to risk ` +
+    `a run that does not answer within the ${fmtSeconds(v.limitSeconds)} limit on a problem these did not show.`
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The evaluation of `npm run bench -- auto` over several splits of the scale set (test/bench/auto.ts):
  * each split is a history half (as an organization's comparisons) and a held-back half. Every parameter
- * of the recommender (neighbours k, radius, shrinkage, confidence, distance weights, structure features)
+ * of the recommender (neighbours k, radius, shrinkage, confidence, distance weights, structure features, the guard's strengths)
  * is chosen by leave-one-out inside the history half alone, never by the held-back half; then `auto`
  * with those parameters chooses for each held-back instance, against always-HiGHS and the best in hindsight.
  */
@@ -22,7 +22,16 @@ export interface Setting {
 
 export const describeSetting = (s: Setting): string =>
   `k ${s.tuning.k}, radius ${s.tuning.maxDistance}, shrinkage ${s.tuning.shrinkage}, confidence ${s.tuning.confidence}` +
-  `${s.tuning.distanceWeighted ? ", distance-weighted" : ""}${s.structure ? ", structure" : ""}, ${s.tuning.scale}${s.tuning.prior === "class" ? ", class prior" : ""}`;
+  `${s.tuning.distanceWeighted ? ", distance-weighted" : ""}${s.structure ? ", structure" : ""}, ${s.tuning.scale}${s.tuning.prior === "class" ? ", class prior" : ""}` +
+  `${s.tuning.failurePrior === null ? "" : `, rate guard ${s.tuning.failurePrior}`}${s.tuning.unseenFailures === null ? "" : `, seconds guard ${s.tuning.unseenFailures}`}`;
+
+/**
+ * The guard's strengths (guard.ts) the nested leave-one-out chooses among, strongest first (ties go to the
+ * earlier, so to the guard): the rate test with a class prior of 3 or 0 pseudo-runs or off; the seconds
+ * test with 1 or 0 unseen failures or off.
+ */
+export const GUARD_FAILURE_PRIORS: readonly (number | null)[] = [3, 0, null];
+export const GUARD_UNSEEN_FAILURES: readonly (number | null)[] = [1, 0, null];
 
 /** The grid, most conservative first (never leaving the default, then the widest margins): ties in leave-one-out go to the earlier. */
 export function settingsGrid(): Setting[] {
@@ -35,6 +44,8 @@ export function settingsGrid(): Setting[] {
     distanceWeighted: false,
     scale: "log" as const,
     prior: "zero" as const,
+    failurePrior: null,
+    unseenFailures: null,
   };
   grid.push({ tuning: never, structure: false });
   for (const confidence of [2, 1, 0.5, 0])
@@ -45,7 +56,9 @@ export function settingsGrid(): Setting[] {
             for (const structure of [false, true])
               for (const scale of ["log", "seconds"] as const)
                 for (const prior of shrinkage === 0 ? (["zero"] as const) : (["zero", "class"] as const))
-                  grid.push({ tuning: { k, maxDistance, shrinkage, confidence, distanceWeighted, scale, prior }, structure });
+                  for (const failurePrior of GUARD_FAILURE_PRIORS)
+                    for (const unseenFailures of GUARD_UNSEEN_FAILURES)
+                      grid.push({ tuning: { k, maxDistance, shrinkage, confidence, distanceWeighted, scale, prior, failurePrior, unseenFailures }, structure });
   return grid;
 }
 
@@ -62,7 +75,8 @@ export interface Outcome {
   auto: number;
   highs: number;
   best: number;
-  picks: { id: string; solver: string; basis: string; reason: string; seconds: number }[];
+  /** Each choice: its solver and counted time, always-HiGHS's time on the same instance, and the reason given. */
+  picks: { id: string; solver: string; basis: string; reason: string; seconds: number; highs: number }[];
 }
 
 /** `auto` with `setting` on each of `tests`, judged by `pool` (minus the test itself: leave-one-out when they overlap). */
@@ -88,7 +102,7 @@ export function judge(tests: readonly Observation[], pool: readonly Observation[
     out.best += best;
     if (autoTime === best) out.autoFastest++;
     if (highsTime === best) out.highsFastest++;
-    out.picks.push({ id: o.id, solver: r.solver, basis: r.basis, reason: r.reason, seconds: autoTime });
+    out.picks.push({ id: o.id, solver: r.solver, basis: r.basis, reason: r.reason, seconds: autoTime, highs: highsTime });
   }
   return out;
 }

@@ -17,7 +17,8 @@
  * `--save` keeps the measured runs, `--from` reuses them (no solving; structure counts missing from an
  * older file are computed from the instance files); `--write` writes every instance's runs as the public
  * benchmark table shipped with the service (solvers/recommendation/public-benchmark.json); `--rows` prints
- * the stated split's held-back choices with their reasons.
+ * the stated split's held-back choices with their reasons; `--losses` prints, in every split, the held-back
+ * choices that cost or saved more than LOSS_SECONDS against always-HiGHS, with the reasons they were made for.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -32,12 +33,14 @@ import type { PublicBenchmark } from "../../functions/core/solvers/recommendatio
 import {
   CONFIDENCE,
   DISTANCE_WEIGHTED,
+  FAILURE_PRIOR,
   K_NEAREST,
   MAX_DISTANCE,
   PRIOR,
   SCALE,
   SHRINKAGE,
   STRUCTURE,
+  UNSEEN_FAILURES,
 } from "../../functions/core/solvers/recommendation/recommender.js";
 import { structureCountsOf, structureShares } from "../../functions/core/solvers/recommendation/structure.js";
 import { expressibilityGap } from "../../functions/core/solvers/registry.js";
@@ -75,7 +78,7 @@ function flag(args: string[], name: string): boolean {
 
 const PUBLIC_TABLE = path.join(REPO_ROOT, "functions/core/solvers/recommendation/public-benchmark.json");
 
-interface Measured {
+export interface Measured {
   limit: number;
   solvers: SolverName[];
   measured_at: string;
@@ -122,7 +125,7 @@ async function measure(solversAsked: string | null, limit: number, filter: strin
 }
 
 /** Structure shares for a saved file measured before they existed: computed from the instance files (no solving). */
-function withStructure(measured: Measured): Measured {
+export function withStructure(measured: Measured): Measured {
   if (measured.observations.every((o) => o.features.set_share != null || o.features.problem_class !== "MILP")) return measured;
   const entries = new Map(readManifest(instanceSetDir("scale")).map((m) => [m.file, m]));
   const observations = measured.observations.map((o) => {
@@ -143,6 +146,7 @@ export default async function bench(argv: string[]): Promise<void> {
   const splitCount = Number(option(args, "splits", "20"));
   const write = flag(args, "write");
   const rows = flag(args, "rows");
+  const losses = flag(args, "losses");
   const measured: Measured = withStructure(from ? JSON.parse(readFileSync(from, "utf8")) : await measure(solversAsked || null, limit, args));
   if (save) writeFileSync(save, JSON.stringify(measured, null, 1));
   if (write) {
@@ -160,12 +164,12 @@ export default async function bench(argv: string[]): Promise<void> {
   );
   const grid = settingsGrid();
   const splits = splitsOf(measured.observations, splitCount);
-  for (const selection of ["best", "one-se"] as const) evaluateSplits(splits, grid, selection, rows);
+  for (const selection of ["best", "one-se"] as const) evaluateSplits(splits, grid, selection, { rows, losses });
   serviceSetting(measured.observations, grid);
 }
 
 /** Each split: the setting chosen on its history by `selection`, judged on its held-back half; per split and in aggregate. */
-function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, rows: boolean): void {
+function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, print: { rows: boolean; losses: boolean }): void {
   const perSplit: (string | number)[][] = [];
   const tally = { fastest: { beat: 0, tie: 0, lose: 0 }, total: { beat: 0, tie: 0, lose: 0 } };
   const sums = { auto: 0, highs: 0, best: 0, autoFastest: 0, highsFastest: 0, n: 0 };
@@ -193,7 +197,8 @@ function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, 
       o.best.toFixed(1),
       total,
     ]);
-    if (rows && split === splits[0]) printPicks(split.heldBack, o);
+    if (print.rows && split === splits[0]) printPicks(split.heldBack, o);
+    if (print.losses) printSwings(split.name, selection, o);
   }
   console.log(`\nsettings chosen on each history by leave-one-out, selection "${selection}":`);
   console.log(
@@ -212,6 +217,19 @@ function evaluateSplits(splits: Split[], grid: Setting[], selection: Selection, 
       `settings chosen: ${[...chosenCount].map(([k, n]) => `${n}× ${k}`).join("; ")}`,
     ].join("\n"),
   );
+}
+
+/** How far from always-HiGHS a held-back choice must land to be printed by `--losses`. */
+const LOSS_SECONDS = 2;
+
+function printSwings(name: string, selection: Selection, o: Outcome): void {
+  for (const p of o.picks) {
+    const delta = p.seconds - p.highs;
+    if (Math.abs(delta) < LOSS_SECONDS) continue;
+    console.log(
+      `[${selection}] ${name}: ${p.id} ${p.solver} ${p.seconds.toFixed(2)} s vs HiGHS ${p.highs.toFixed(2)} s (${delta > 0 ? "lost" : "saved"} ${Math.abs(delta).toFixed(1)} s) — ${p.reason}`,
+    );
+  }
 }
 
 const verdict = (margin: number): "beat" | "tie" | "lose" => (margin > 1e-9 ? "beat" : margin < -1e-9 ? "lose" : "tie");
@@ -239,6 +257,8 @@ function serviceSetting(all: Observation[], grid: Setting[]): void {
       distanceWeighted: DISTANCE_WEIGHTED,
       scale: SCALE,
       prior: PRIOR,
+      failurePrior: FAILURE_PRIOR,
+      unseenFailures: UNSEEN_FAILURES,
     },
     structure: STRUCTURE,
   };

@@ -3,6 +3,7 @@ import { expressibilityGap, SOLVERS } from "../registry.js";
 import { SOLVER_NAMES, type SolverName } from "../types.js";
 import { featureDistance, type ProblemFeatures } from "./features.js";
 import { countedSeconds, type Observation } from "./observations.js";
+import { type GuardVerdict, guardSwitch, type RiskGuard } from "./guard.js";
 import { classPrior, type EvidenceRule, type Neighbour, type PairedComparison, pairedComparison } from "./paired.js";
 
 /**
@@ -34,6 +35,13 @@ export const CONFIDENCE = 1;
 export const DISTANCE_WEIGHTED = false;
 export const SCALE: EvidenceRule["scale"] = "log";
 export const PRIOR: EvidenceRule["prior"] = "class";
+/**
+ * The guard against a switch lost to a run that does not answer (guard.ts), as the one-standard-error rule over
+ * all 34 instances chose it with the rest (docs/bench/auto.md): the rate test on the similar problems alone
+ * (no class prior), and the seconds test with no unseen failures (the seconds saved must agree with the log-ratios).
+ */
+export const FAILURE_PRIOR: RiskGuard["failurePrior"] = 0;
+export const UNSEEN_FAILURES: RiskGuard["unseenFailures"] = 0;
 /**
  * Whether the structure shares (structure.ts) count in the distance. Off: the nested leave-one-out took them
  * in a minority of splits, and the one-standard-error choice over all instances leaves them out. Off, the
@@ -70,7 +78,7 @@ export interface RecommendInput {
   tuning?: Tuning;
 }
 
-export interface Tuning extends Partial<EvidenceRule> {
+export interface Tuning extends Partial<EvidenceRule>, Partial<RiskGuard> {
   k?: number;
   maxDistance?: number;
   /** Whether the structure shares count (default STRUCTURE). */
@@ -95,6 +103,11 @@ const ruleOf = (t: Tuning = {}): EvidenceRule => ({
   distanceWeighted: t.distanceWeighted ?? DISTANCE_WEIGHTED,
   scale: t.scale ?? SCALE,
   prior: t.prior ?? PRIOR,
+});
+
+const guardOf = (t: Tuning = {}): RiskGuard => ({
+  failurePrior: t.failurePrior === undefined ? FAILURE_PRIOR : t.failurePrior,
+  unseenFailures: t.unseenFailures === undefined ? UNSEEN_FAILURES : t.unseenFailures,
 });
 
 const SHORT_NAMES: Record<SolverName, string> = { scip: "SCIP", highs: "HiGHS", cbc: "CBC", glpk: "GLPK", jaos: "jaos" };
@@ -191,7 +204,7 @@ export function recommend(given: RecommendInput): Recommendation | null {
     };
   }
   const sameClass = (basis === "organization" ? input.organization : input.public).filter((o) => o.features.problem_class === cls);
-  const decision = decide(candidates, ranking, similar, ruleOf(input.tuning), sameClass);
+  const decision = decide(candidates, ranking, similar, ruleOf(input.tuning), guardOf(input.tuning), sameClass);
   // The chosen solver first; the others as ranked.
   const ordered = [ranking.find((r) => r.solver === decision.solver)!, ...ranking.filter((r) => r.solver !== decision.solver)];
   return { solver: decision.solver, reason: reasonOf(cls, basis, similar, ordered, decision), basis, ranking: ordered, evidence };
@@ -204,18 +217,21 @@ interface Decision {
   ruleChoice: SolverName;
   /** The paired comparison that made it leave the reference, or the closest one that did not. */
   paired: PairedComparison | null;
+  /** When the reference stayed only because the guard refused a clearly faster solver: the clearest one refused. */
+  guarded: { paired: PairedComparison; verdict: GuardVerdict } | null;
 }
 
 /**
  * The reference is today's rule's choice where it ran on MIN_SIMILAR of the similar problems, else the
- * best expected; another solver replaces it only when clearly faster (paired.ts), the clearest by time
- * ratio first (ties by rule order).
+ * best expected; another solver replaces it only when clearly faster (paired.ts) and its switch stands the
+ * guard (guard.ts), the clearest by time ratio first (ties by rule order).
  */
 function decide(
   candidates: readonly SolverName[],
   ranking: readonly RankedSolver[],
   similar: readonly Neighbour[],
   rule: EvidenceRule,
+  guard: RiskGuard,
   sameClass: readonly Observation[],
 ): Decision {
   const ruleChoice = candidates[0]!;
@@ -223,15 +239,25 @@ function decide(
   const reference = ruleEntry.expected_seconds !== null ? ruleChoice : ranking[0]!.solver;
   let best: PairedComparison | null = null;
   let closest: PairedComparison | null = null;
+  let guarded: Decision["guarded"] = null;
   for (const solver of candidates) {
     if (solver === reference) continue;
     const prior = rule.prior === "class" && rule.shrinkage > 0 ? classPrior(solver, reference, sameClass, SHIFT_SECONDS) : undefined;
     const p = pairedComparison(solver, reference, similar, rule, { shift: SHIFT_SECONDS, minPairs: MIN_SIMILAR, classPrior: prior });
     if (!p) continue;
+    if (p.clearly_faster) {
+      const verdict = guardSwitch(solver, reference, similar, sameClass, guard);
+      if (!verdict.passes) {
+        if (!guarded || p.time_ratio < guarded.paired.time_ratio) guarded = { paired: p, verdict };
+        continue;
+      }
+    }
     if (p.clearly_faster && (!best || p.time_ratio < best.time_ratio)) best = p;
     if (!closest || p.time_ratio < closest.time_ratio) closest = p;
   }
-  return best ? { solver: best.solver, reference, ruleChoice, paired: best } : { solver: reference, reference, ruleChoice, paired: closest };
+  return best
+    ? { solver: best.solver, reference, ruleChoice, paired: best, guarded: null }
+    : { solver: reference, reference, ruleChoice, paired: closest, guarded };
 }
 
 const fmtSeconds = (s: number) => `${Number(s.toPrecision(2))} s`;
@@ -247,6 +273,7 @@ function reasonOf(cls: ProblemClass, basis: "organization" | "public", similar: 
   const low = Math.floor(Math.log10(Math.max(1, Math.min(...rows))));
   const high = Math.max(low + 1, Math.ceil(Math.log10(Math.max(1, ...rows))));
   const where = basis === "organization" ? "models you compared" : "models of the public benchmark";
+  if (d.guarded && d.solver === d.reference) return guardedReason(cls, basis, `${similar.length} most similar ${where} (${cls}, 10^${low}–10^${high} rows)`, d);
   // Kept the default while another solver looked faster on these few: say it was for lack of clear evidence.
   const doubted =
     d.solver === d.ruleChoice && d.paired !== null && !d.paired.clearly_faster && (d.paired.time_ratio < 1 || d.paired.faster_on > d.paired.pairs / 2);
@@ -270,4 +297,30 @@ function reasonOf(cls: ProblemClass, basis: "organization" | "public", similar: 
   if (d.ruleChoice !== top.solver && ruleEntry?.expected_seconds === null)
     text += ` (${SHORT_NAMES[d.ruleChoice]}, the default for ${cls}, was not run on enough of them)`;
   return `${text}.`;
+}
+
+/**
+ * "Kept HiGHS, the default for LP: on the 5 most similar models you compared (…) CBC was faster on 4 of 5 (about
+ * 0.60× its time) but did not answer 1 of them right within its limit (HiGHS: none)." — the guard's refusal in words.
+ */
+function guardedReason(cls: ProblemClass, basis: "organization" | "public", on: string, d: Decision): string {
+  const { paired: p, verdict: v } = d.guarded!;
+  const kept = `Kept ${SHORT_NAMES[d.reference]}${d.reference === d.ruleChoice ? `, the default for ${cls}` : ""}`;
+  const faster = `${SHORT_NAMES[p.solver]} was faster on ${p.faster_on} of ${p.pairs} (about ${p.time_ratio.toFixed(2)}× its time)`;
+  const none = (n: number) => (n === 0 ? "none" : `${n}`);
+  if (v.refusedBy === "rate") {
+    const near = v.unanswered;
+    const where =
+      near.solver > near.against
+        ? `did not answer ${near.solver} of them right within its limit (${SHORT_NAMES[d.reference]}: ${none(near.against)})`
+        : `across the ${v.classWide.pairs} ${cls} models ${basis === "organization" ? "you compared" : "of the public benchmark"} both ran, it did not answer ` +
+          `${v.classWide.solver} right within its limit (${SHORT_NAMES[d.reference]}: ${none(v.classWide.against)}), a risk these few do not outweigh`;
+    return `${kept}: on the ${on} ${faster} but ${where}.`;
+  }
+  if (v.savedSeconds <= 0)
+    return `${kept}: on the ${on} ${faster}, but it took longer on them in all (about ${fmtSeconds(-v.savedSeconds)} a problem more): it gained on the short ones and lost on the long.`;
+  return (
+    `${kept}: on the ${on} ${faster}, but it saved about ${fmtSeconds(v.savedSeconds)} a problem on them, too little to risk ` +
+    `a run that does not answer within the ${fmtSeconds(v.limitSeconds)} limit on a problem these did not show.`
+  );
 }

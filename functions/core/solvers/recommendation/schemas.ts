@@ -57,6 +57,6 @@ export const RecommendationSchema = AutoChoiceSchema.extend({
       "every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order",
     ),
 }).describe(
-  `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin)`,
+  `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin), saves time on them in seconds too, and did not leave more of them unanswered (time limit, error, wrong answer) than the default`,
 );
 export type RecommendationView = z.infer<typeof RecommendationSchema>;

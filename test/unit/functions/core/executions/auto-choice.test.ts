@@ -3,7 +3,10 @@ import { admittedExecutionRecord } from "../../../../../functions/core/execution
 import { ExecutionService } from "../../../../../functions/core/executions/service.js";
 import { executionView } from "../../../../../functions/core/executions/store.js";
 import type { ProblemStats } from "../../../../../functions/core/problem/schema.js";
+import { featuresOf, sizesOfStats } from "../../../../../functions/core/solvers/recommendation/features.js";
+import type { Observation } from "../../../../../functions/core/solvers/recommendation/observations.js";
 import type { Recommendation } from "../../../../../functions/core/solvers/recommendation/recommender.js";
+import { SolverRecommendations } from "../../../../../functions/core/solvers/recommendation/service.js";
 
 const STATS: ProblemStats = {
   problem_class: "MILP",
@@ -74,6 +77,29 @@ describe("ExecutionService.chooseSolver with auto", () => {
     expect(await s.executions.chooseSolver("scip", STATS, "org_a")).toEqual({ solver: "scip" });
     expect(s.asked).toEqual([]);
     expect(await service().executions.chooseSolver("auto", STATS, "org_a")).toEqual({ solver: "highs" });
+  });
+
+  it("with the service's own recommender, says in words when the guard kept the default", async () => {
+    // Five comparisons like this problem: CBC a tenth of HiGHS's time on four, out of time on the fifth (without the guard it would switch).
+    const features = featuresOf(sizesOfStats(STATS));
+    const run = (solver: string, seconds: number, solved = true) => ({ solver, seconds, solved, time_limit_seconds: 30 });
+    const history: Observation[] = [20, 15, 25, 18, 8].map((highs, i) => ({
+      id: `cmp_${i}`,
+      source: "organization",
+      features,
+      runs: [run("highs", highs), i === 4 ? run("cbc", 30, false) : run("cbc", highs / 10)],
+    }));
+    const recommendations = new SolverRecommendations({
+      clock: { now: () => 0 },
+      inventory: { available: async () => new Set(["highs", "cbc"]) },
+      organization: { of: async () => history },
+      publicObservations: [],
+    });
+    const plan = await service(recommendations as never).executions.chooseSolver("auto", STATS, "org_a");
+    expect(plan.solver).toBe("highs");
+    expect(plan.auto_choice?.reason).toMatch(
+      /^Kept HiGHS, the default for MILP: on the 5 most similar models you compared \(MILP, .*\) CBC was faster on 4 of 5 \(about [\d.]+× its time\) but did not answer 1 of them right within its limit \(HiGHS: none\)\.$/,
+    );
   });
 
   it("keeps the choice on the execution record and shows it in the view", async () => {

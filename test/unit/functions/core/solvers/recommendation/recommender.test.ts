@@ -95,8 +95,15 @@ describe("the recommender", () => {
       ["jaos", null],
       ["glpk", null],
     ]);
-    // Without a margin it follows the expected times.
-    const bold = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { confidence: 0 } })!;
+    // Without a margin the service's guard still keeps HiGHS: SCIP did not answer one of the four, HiGHS answered all.
+    const unguarded = { failurePrior: null, unseenFailures: null };
+    const guarded = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { confidence: 0 } })!;
+    expect(guarded.solver).toBe("highs");
+    expect(guarded.reason).toMatch(
+      /^Kept HiGHS, the default for LP: .* SCIP was faster on 3 of 4 .* but did not answer 1 of them right within its limit \(HiGHS: none\)\.$/,
+    );
+    // Without a margin or the guard it follows the expected times.
+    const bold = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { confidence: 0, ...unguarded } })!;
     expect(bold.solver).toBe("scip");
     expect(bold.ranking.slice(0, 2).map((e) => e.solver)).toEqual(["scip", "highs"]);
     expect(bold.reason).toMatch(

@@ -29,7 +29,7 @@ export const UserSchema = z.object({
   name: z.string(),
   role: z.enum(ROLES),
   created_at: z.string(),
-});
+}).meta({ id: "User" });
 const Accepted = z.object({ status: z.literal("accepted"), detail: z.string() });
 
 export const userView = (u: { id: string; org_id: string; email: string; name: string; role: (typeof ROLES)[number]; created_at: string }) => ({

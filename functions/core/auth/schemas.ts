@@ -9,5 +9,5 @@ export const ApiKeySchema = z.object({
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   status: z.enum(["active", "expired", "revoked"]),
-});
+}).meta({ id: "ApiKey" });
 export type ApiKeyView = z.infer<typeof ApiKeySchema>;

@@ -62,7 +62,7 @@ export const RowSchema = SolverMeasuresSchema.extend({
   infeasibility: SolverMeasuresSchema.shape.infeasibility.describe(
     "with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only",
   ),
-});
+}).meta({ id: "ComparisonRow" });
 export type Row = z.infer<typeof RowSchema>;
 
 export const CONFLICT_KINDS = ["infeasible_refuted", "infeasible_vs_unbounded", "unbounded_vs_optimal", "bound_beaten", "optimal_objectives_differ"] as const;
@@ -94,7 +94,7 @@ export const AgreementSchema = z.object({
     .array(ConflictSchema)
     .optional()
     .describe("ours: each contradiction between the rows' claims, over every finished row (not only the compared ones)"),
-});
+}).meta({ id: "Agreement" });
 export type Agreement = z.infer<typeof AgreementSchema>;
 
 export const ComparisonStatusSchema = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
@@ -123,7 +123,7 @@ export const ComparisonDetailSchema = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
-});
+}).meta({ id: "ComparisonDetail" });
 export type ComparisonDetail = z.infer<typeof ComparisonDetailSchema>;
 
 export const ComparisonListItemSchema = z.object({
@@ -168,7 +168,7 @@ export const MatrixRowSchema = z.object({
   error_message: z.string().nullable(),
   results: z.array(RowSchema),
   numerics: NumericsSchema.nullable().describe("ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it"),
-});
+}).meta({ id: "MatrixRow" });
 
 export const MatrixDetailSchema = z.object({
   batch_id: z.string(),
@@ -183,7 +183,7 @@ export const MatrixDetailSchema = z.object({
   rows: z.array(MatrixRowSchema),
   created_at: z.string(),
   completed_at: z.string().nullable(),
-});
+}).meta({ id: "MatrixDetail" });
 export type MatrixDetail = z.infer<typeof MatrixDetailSchema>;
 
 export const MatrixListItemSchema = z.object({

@@ -18,7 +18,7 @@ export const DocumentModelSchema = z.discriminatedUnion("kind", [
     data: JsonObject.default({}).describe("default data: sets and parameters; trigger overrides replace named ones"),
   }),
   z.object({ kind: z.literal("problem"), problem: ProblemSchema.describe("a canonical problem, the shape the plain solve takes") }),
-]);
+]).meta({ id: "DocumentModel" });
 export type DocumentModel = z.infer<typeof DocumentModelSchema>;
 
 export const CreateDocumentSchema = z.object({
@@ -63,7 +63,7 @@ export const VersionSummarySchema = z.object({
 export const VersionViewSchema = VersionSummarySchema.extend({
   model: DocumentModelSchema,
   overridable: z.array(z.string()).describe("names an override may replace: the model's data-given sets and parameters"),
-});
+}).meta({ id: "DocumentVersion" });
 
 export const DocumentViewSchema = z.object({
   id: z.string(),
@@ -74,7 +74,7 @@ export const DocumentViewSchema = z.object({
   versions: z.array(VersionSummarySchema).describe("kept versions, newest first"),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}).meta({ id: "Document" });
 export const DocumentListItemSchema = z.object({
   id: z.string(),
   name: z.string(),

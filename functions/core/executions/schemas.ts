@@ -16,7 +16,7 @@ export const SolveRequestSchema = z.object({
   settings: SettingsRequestSchema.optional(),
   race: RaceRequestSchema.optional(),
   priority: PrioritySchema,
-});
+}).meta({ id: "SolveRequest" });
 export type SolveRequest = z.infer<typeof SolveRequestSchema>;
 
 /**
@@ -57,7 +57,7 @@ export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds
     .describe("with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)"),
   auto_choice: AutoChoiceSchema.optional(),
   race: RaceViewSchema.optional(),
-});
+}).meta({ id: "SolveResponse" });
 export type SolveResponse = z.infer<typeof SolveResponseSchema>;
 
 export const ExecutionStatusSchema = z.enum(["queued", "running", "completed", "failed", "cancelled"]);
@@ -98,7 +98,7 @@ export const ExecutionViewSchema = z.object({
   auto_choice: AutoChoiceSchema.nullable().describe("ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named"),
   race: RaceViewSchema.nullable().describe("ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise"),
   result: SolveResponseSchema.nullable(),
-});
+}).meta({ id: "ExecutionView" });
 export type ExecutionView = z.infer<typeof ExecutionViewSchema>;
 
 export const AsyncSolveResponseSchema = z.object({ execution_id: z.string(), status: z.literal("queued") });

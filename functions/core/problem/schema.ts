@@ -70,7 +70,7 @@ export const ProblemSchema = ProblemShape.superRefine((p, ctx) => {
       if (!names.has(t.var)) unknown(["constraints", i, "terms", j, "var"], t.var);
     });
   });
-});
+}).meta({ id: "Problem" });
 
 export type Problem = z.output<typeof ProblemSchema>;
 export type ProblemInput = z.input<typeof ProblemSchema>;

@@ -47,7 +47,7 @@ export const ProjectViewSchema = z.object({
   version_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}).meta({ id: "Project" });
 
 export const VersionViewSchema = z.object({
   id: z.string(),
@@ -58,7 +58,7 @@ export const VersionViewSchema = z.object({
   jmodel_source: z.string().nullable(),
   default_data: JsonObject.nullable(),
   created_at: z.string(),
-});
+}).meta({ id: "ProjectVersion" });
 
 export const DatasetViewSchema = z.object({
   id: z.string(),
@@ -66,5 +66,5 @@ export const DatasetViewSchema = z.object({
   name: z.string(),
   data: JsonObject,
   created_at: z.string(),
-});
+}).meta({ id: "Dataset" });
 export const DatasetSummarySchema = DatasetViewSchema.omit({ data: true });

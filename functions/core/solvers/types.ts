@@ -134,7 +134,7 @@ export const InfeasibilitySchema = z.object({
       "the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked",
     ),
   verdict_check: VerdictCheckSchema.describe("whether the infeasible verdict itself holds, by the same re-solves"),
-});
+}).meta({ id: "Infeasibility" });
 export type Infeasibility = z.infer<typeof InfeasibilitySchema>;
 
 /**

@@ -45,7 +45,7 @@ export const OverrideFieldSchema = z.object({
     ),
   required: z.boolean().default(false),
   default: z.unknown().optional().describe("used when the field is not sent; a required field with a default need not be sent"),
-});
+}).meta({ id: "OverrideField" });
 export type OverrideField = z.infer<typeof OverrideFieldSchema>;
 
 export function jsonTypeOf(value: unknown): string {

@@ -101,7 +101,7 @@ export const TriggerViewSchema = z.object({
   next_fire_at: z.string().nullable().describe("ours: when the schedule fires next; null without a schedule, when disabled, or after a past at()"),
   warm_start: TriggerWarmStartSchema,
   race: TriggerRace,
-});
+}).meta({ id: "Trigger" });
 export type TriggerView = z.infer<typeof TriggerViewSchema>;
 const GeneratedWebhookSecret = z
   .string()
@@ -174,7 +174,7 @@ export const RunViewSchema = RunListItemSchema.extend({
     .describe("why a validation_failed run was refused"),
   started_at: z.string().nullable(),
   webhook: WebhookDeliveryViewSchema.nullable().describe("the delivery of this run's outcome, every attempt recorded"),
-});
+}).meta({ id: "TriggerRun" });
 export const RunPageSchema = z.object({
   items: z.array(RunListItemSchema),
   total: z.number().int(),
@@ -182,7 +182,7 @@ export const RunPageSchema = z.object({
   page_size: z.number().int(),
 });
 
-export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) });
+export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) }).meta({ id: "TriggerRunAccepted" });
 export const TriggerFireRefusalSchema = z.object({
   detail: z.object({ error: z.string(), run_id: z.string().nullable() }),
   code: z.enum(["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.solver_unavailable"]),

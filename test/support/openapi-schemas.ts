@@ -3,7 +3,6 @@
  * `components.schemas` (functions/api/openapi/schema-components.ts), so a test that looks for a field
  * or a description under an operation follows them first.
  */
-// biome-ignore lint/suspicious/noExplicitAny: walks arbitrary JSON Schema documents
 type Json = any;
 
 /** The node a local `$ref` (`#/components/…`) points at, followed until it is no reference. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ERROR_NAMES, errorBodySchema } from "../../core/errors.js";
 import { type AnyRouteSpec, routeErrors } from "../http/route.js";
 import { ErrorResponses, errorComponent, headerRefs } from "./error-responses.js";

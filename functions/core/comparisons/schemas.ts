@@ -78,52 +78,56 @@ export const ConflictSchema = z.object({
 });
 export type Conflict = z.infer<typeof ConflictSchema>;
 
-export const AgreementSchema = z.object({
-  compared_solvers: z.array(z.string()),
-  objectives_agree: z.boolean(),
-  solutions_identical: z.boolean(),
-  max_objective_delta: z.number(),
-  alternative_optima: z.boolean(),
-  objective_tolerance: z.number().describe("the absolute tolerance the objectives were compared with (docs/decisions.md)"),
-  verdicts_agree: z
-    .boolean()
-    .optional()
-    .describe("ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept)"),
-  disagreeing_solvers: z.array(z.string()).optional().describe("ours: the rows named in any conflict"),
-  conflicts: z
-    .array(ConflictSchema)
-    .optional()
-    .describe("ours: each contradiction between the rows' claims, over every finished row (not only the compared ones)"),
-}).meta({ id: "Agreement" });
+export const AgreementSchema = z
+  .object({
+    compared_solvers: z.array(z.string()),
+    objectives_agree: z.boolean(),
+    solutions_identical: z.boolean(),
+    max_objective_delta: z.number(),
+    alternative_optima: z.boolean(),
+    objective_tolerance: z.number().describe("the absolute tolerance the objectives were compared with (docs/decisions.md)"),
+    verdicts_agree: z
+      .boolean()
+      .optional()
+      .describe("ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept)"),
+    disagreeing_solvers: z.array(z.string()).optional().describe("ours: the rows named in any conflict"),
+    conflicts: z
+      .array(ConflictSchema)
+      .optional()
+      .describe("ours: each contradiction between the rows' claims, over every finished row (not only the compared ones)"),
+  })
+  .meta({ id: "Agreement" });
 export type Agreement = z.infer<typeof AgreementSchema>;
 
 export const ComparisonStatusSchema = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
 export type ComparisonStatus = z.infer<typeof ComparisonStatusSchema>;
 
-export const ComparisonDetailSchema = z.object({
-  id: z.string(),
-  status: ComparisonStatusSchema,
-  problem_name: z.string(),
-  batch_id: z.string().nullable(),
-  source_kind: z.enum(["inline_problem", "model_project"]),
-  model_project_id: z.string().nullable(),
-  model_project_version_id: z.string().nullable(),
-  dataset_id: z.string().nullable(),
-  uploaded_filename: z.string().nullable(),
-  settings: SettingsSchema,
-  priority: z.number().int().describe("ours: the priority it was queued with"),
-  problem_class: z.string().nullable(),
-  variable_count: z.number().int().nullable(),
-  constraint_count: z.number().int().nullable(),
-  machine_note: z.string().nullable(),
-  results: z.array(RowSchema),
-  agreement: AgreementSchema.nullable(),
-  numerics: NumericsSchema.nullable().describe("ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row)"),
-  error_message: z.string().nullable(),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  completed_at: z.string().nullable(),
-}).meta({ id: "ComparisonDetail" });
+export const ComparisonDetailSchema = z
+  .object({
+    id: z.string(),
+    status: ComparisonStatusSchema,
+    problem_name: z.string(),
+    batch_id: z.string().nullable(),
+    source_kind: z.enum(["inline_problem", "model_project"]),
+    model_project_id: z.string().nullable(),
+    model_project_version_id: z.string().nullable(),
+    dataset_id: z.string().nullable(),
+    uploaded_filename: z.string().nullable(),
+    settings: SettingsSchema,
+    priority: z.number().int().describe("ours: the priority it was queued with"),
+    problem_class: z.string().nullable(),
+    variable_count: z.number().int().nullable(),
+    constraint_count: z.number().int().nullable(),
+    machine_note: z.string().nullable(),
+    results: z.array(RowSchema),
+    agreement: AgreementSchema.nullable(),
+    numerics: NumericsSchema.nullable().describe("ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row)"),
+    error_message: z.string().nullable(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: "ComparisonDetail" });
 export type ComparisonDetail = z.infer<typeof ComparisonDetailSchema>;
 
 export const ComparisonListItemSchema = z.object({
@@ -157,33 +161,37 @@ export const MatrixRequestSchema = z.object({
 });
 export type MatrixRequest = z.infer<typeof MatrixRequestSchema>;
 
-export const MatrixRowSchema = z.object({
-  comparison_id: z.string(),
-  dataset_id: z.string(),
-  dataset_name: z.string(),
-  status: ComparisonStatusSchema,
-  problem_class: z.string().nullable(),
-  variable_count: z.number().int().nullable(),
-  constraint_count: z.number().int().nullable(),
-  error_message: z.string().nullable(),
-  results: z.array(RowSchema),
-  numerics: NumericsSchema.nullable().describe("ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it"),
-}).meta({ id: "MatrixRow" });
+export const MatrixRowSchema = z
+  .object({
+    comparison_id: z.string(),
+    dataset_id: z.string(),
+    dataset_name: z.string(),
+    status: ComparisonStatusSchema,
+    problem_class: z.string().nullable(),
+    variable_count: z.number().int().nullable(),
+    constraint_count: z.number().int().nullable(),
+    error_message: z.string().nullable(),
+    results: z.array(RowSchema),
+    numerics: NumericsSchema.nullable().describe("ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it"),
+  })
+  .meta({ id: "MatrixRow" });
 
-export const MatrixDetailSchema = z.object({
-  batch_id: z.string(),
-  status: ComparisonStatusSchema.describe("derived from the rows, never stored"),
-  project_id: z.string(),
-  project_name: z.string(),
-  model_project_version_id: z.string().nullable(),
-  settings: SettingsSchema,
-  solver_names: z.array(z.string()),
-  machine_note: z.string().nullable(),
-  quota_cost: z.number().int().describe("solves charged at launch: datasets × solvers that can run"),
-  rows: z.array(MatrixRowSchema),
-  created_at: z.string(),
-  completed_at: z.string().nullable(),
-}).meta({ id: "MatrixDetail" });
+export const MatrixDetailSchema = z
+  .object({
+    batch_id: z.string(),
+    status: ComparisonStatusSchema.describe("derived from the rows, never stored"),
+    project_id: z.string(),
+    project_name: z.string(),
+    model_project_version_id: z.string().nullable(),
+    settings: SettingsSchema,
+    solver_names: z.array(z.string()),
+    machine_note: z.string().nullable(),
+    quota_cost: z.number().int().describe("solves charged at launch: datasets × solvers that can run"),
+    rows: z.array(MatrixRowSchema),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: "MatrixDetail" });
 export type MatrixDetail = z.infer<typeof MatrixDetailSchema>;
 
 export const MatrixListItemSchema = z.object({

@@ -22,7 +22,8 @@ export const AutoChoiceSchema = z
       .describe("your comparisons, the public benchmark table shipped with the service, or today's rule"),
     evidence: EvidenceSchema,
   })
-  .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named").meta({ id: "AutoChoice" });
+  .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named")
+  .meta({ id: "AutoChoice" });
 export type AutoChoice = z.infer<typeof AutoChoiceSchema>;
 
 /** GET /api/v2/solvers/recommendation: the problem's stats as query parameters. */
@@ -56,7 +57,9 @@ export const RecommendationSchema = AutoChoiceSchema.extend({
     .describe(
       "every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order",
     ),
-}).describe(
-  `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin)`,
-).meta({ id: "Recommendation" });
+})
+  .describe(
+    `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin)`,
+  )
+  .meta({ id: "Recommendation" });
 export type RecommendationView = z.infer<typeof RecommendationSchema>;

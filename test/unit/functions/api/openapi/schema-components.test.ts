@@ -62,8 +62,7 @@ describe("SchemaComponents: a schema declared with an id is written once and ref
 describe("the served document names the API's nouns", () => {
   const doc = buildOpenApi(routesOf(fakeApp().app), { version: "test" }) as any;
   const text = JSON.stringify(doc);
-  const schemaOf = (path: string, method: string, status: string, type = "application/json") =>
-    doc.paths[path][method].responses[status].content[type].schema;
+  const schemaOf = (path: string, method: string, status: string, type = "application/json") => doc.paths[path][method].responses[status].content[type].schema;
 
   it("answers the resources with references to their components", () => {
     expect(schemaOf("/api/v2/models/executions/{execution_id}", "get", "200")).toEqual({ $ref: "#/components/schemas/ExecutionView" });

@@ -11,7 +11,7 @@ import { SchemaComponents } from "./schema-components.js";
  * `components.responses` (error-responses.ts). JSON Schema 2020-12 is OpenAPI 3.1's schema dialect, so
  * zod's output is used as it is; every object a response carries is closed (`additionalProperties:
  * false`), so a field the service sends and the document does not name is a contract break. The
- * schemas declared with an id (`.meta({ id })`) are written once, in `components.schemas`
+ * schemas named in SCHEMA_NAMES (core/schema-names.ts) are written once, in `components.schemas`
  * (schema-components.ts).
  */
 type Json = Record<string, unknown>;

@@ -1,19 +1,34 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../../core/schema-names.js";
 
 /**
- * The document's named schemas: a zod schema declared with `.meta({ id: "ExecutionView" })` is
- * written once under `components.schemas` and referred to with `$ref` wherever a request or response
- * carries it (zod's converter extracts each id'd schema into `$defs`; they are lifted from there).
+ * The document's named schemas: a zod schema registered in SCHEMA_NAMES with an id (`ExecutionView`)
+ * is written once under `components.schemas` and referred to with `$ref` wherever a request or
+ * response carries it (zod's converter extracts each schema whose metadata has an id into `$defs`; they
+ * are lifted from there).
  *
  * A schema renders differently as a request (io `input`: defaults make fields optional, objects are
  * open) and as a response (io `output`: closed objects, defaulted fields required), so the two
  * variants of one id are kept apart: a response's is the id itself, a request's is the id too when
- * no response carries that id or both render the same, else the id suffixed `Input` (`Problem`, the
- * preview's, and `ProblemInput`, a solve body's). Which name a request's reference takes is known only
+ * no response carries that id or both render the same and it refers to no other named schema, else the
+ * id suffixed `Input` (`Problem`, the preview's, and `ProblemInput`, a solve body's). Which name a request's reference takes is known only
  * once every operation is converted, so those references are set by `finish()`.
  */
 type Json = Record<string, unknown>;
 type Io = "input" | "output";
+
+/**
+ * The metadata zod's converter reads (it asks one registry, and only its `get`): the global registry's
+ * (descriptions, patterns), with the name from SCHEMA_NAMES added.
+ */
+class NamedMetadata extends z.core.$ZodRegistry<Record<string, unknown>> {
+  override get(schema: z.core.$ZodType): Record<string, unknown> | undefined {
+    const meta = z.globalRegistry.get(schema);
+    const name = SCHEMA_NAMES.get(schema);
+    return name ? { ...meta, ...name } : meta;
+  }
+}
+const METADATA = new NamedMetadata();
 
 const DEFS = "#/$defs/";
 const COMPONENTS = "#/components/schemas/";
@@ -27,7 +42,7 @@ export class SchemaComponents {
   /** `s` as JSON Schema 2020-12, its named schemas replaced by `$ref`s to `components.schemas`. */
   convert(s: z.ZodType, io: Io): Json {
     if (this.finished) throw new Error("SchemaComponents: convert() after finish()");
-    const out = z.toJSONSchema(s, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
+    const out = z.toJSONSchema(s, { io, unrepresentable: "any", target: "draft-2020-12", metadata: METADATA }) as Json;
     delete out.$schema;
     const defs = (out.$defs ?? {}) as Record<string, Json>;
     delete out.$defs;

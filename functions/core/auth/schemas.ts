@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** An API key as the API shows it: never the key itself nor its hash. */
 export const ApiKeySchema = z
@@ -11,5 +12,5 @@ export const ApiKeySchema = z
     revoked_at: z.string().nullable(),
     status: z.enum(["active", "expired", "revoked"]),
   })
-  .meta({ id: "ApiKey" });
+  .register(SCHEMA_NAMES, { id: "ApiKey" });
 export type ApiKeyView = z.infer<typeof ApiKeySchema>;

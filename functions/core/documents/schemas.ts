@@ -4,6 +4,7 @@ import { ProblemSchema } from "../problem/schema.js";
 import { PrioritySchema } from "../queue/priority.js";
 import { SettingsRequestSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * Builder documents (the shapes are ours: the spec only names them; docs/decisions.md, "Builder
@@ -20,7 +21,7 @@ export const DocumentModelSchema = z
     }),
     z.object({ kind: z.literal("problem"), problem: ProblemSchema.describe("a canonical problem, the shape the plain solve takes") }),
   ])
-  .meta({ id: "DocumentModel" });
+  .register(SCHEMA_NAMES, { id: "DocumentModel" });
 export type DocumentModel = z.infer<typeof DocumentModelSchema>;
 
 export const CreateDocumentSchema = z.object({
@@ -65,7 +66,7 @@ export const VersionSummarySchema = z.object({
 export const VersionViewSchema = VersionSummarySchema.extend({
   model: DocumentModelSchema,
   overridable: z.array(z.string()).describe("names an override may replace: the model's data-given sets and parameters"),
-}).meta({ id: "DocumentVersion" });
+}).register(SCHEMA_NAMES, { id: "DocumentVersion" });
 
 export const DocumentViewSchema = z
   .object({
@@ -78,7 +79,7 @@ export const DocumentViewSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .meta({ id: "Document" });
+  .register(SCHEMA_NAMES, { id: "Document" });
 export const DocumentListItemSchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * The canonical problem: the body of a plain solve, a comparison's `problem`, and what import preview
@@ -70,7 +71,7 @@ export const ProblemSchema = ProblemShape.superRefine((p, ctx) => {
       if (!names.has(t.var)) unknown(["constraints", i, "terms", j, "var"], t.var);
     });
   });
-}).meta({ id: "Problem" });
+}).register(SCHEMA_NAMES, { id: "Problem" });
 
 export type Problem = z.output<typeof ProblemSchema>;
 export type ProblemInput = z.input<typeof ProblemSchema>;

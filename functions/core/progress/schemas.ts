@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** One moment of a running search, in the problem's own objective sense. */
 export const ProgressPointSchema = z.object({
@@ -43,11 +44,11 @@ export const ProgressEventSchema = z
     event: z.literal("progress"),
     data: ProgressPointSchema.extend(EventSourceSchema.shape).extend({ index: z.number().int().describe("the point's place in its execution's progress") }),
   })
-  .meta({ id: "ProgressEvent" });
+  .register(SCHEMA_NAMES, { id: "ProgressEvent" });
 /** A `log` event: one new line of a solver's log. */
 export const LogEventSchema = z
   .object({ event: z.literal("log"), data: EventSourceSchema.extend({ offset: z.number().int(), line: z.string() }) })
-  .meta({ id: "LogEvent" });
+  .register(SCHEMA_NAMES, { id: "LogEvent" });
 
 /**
  * The events of a Server-Sent Events stream, each sent as `event: <event>` with `data:` the JSON of

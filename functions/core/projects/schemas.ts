@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** Model projects, versions and datasets: shapes are ours (the spec only references them). */
 const JsonObject = z.record(z.string(), z.unknown());
@@ -49,7 +50,7 @@ export const ProjectViewSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .meta({ id: "Project" });
+  .register(SCHEMA_NAMES, { id: "Project" });
 
 export const VersionViewSchema = z
   .object({
@@ -62,7 +63,7 @@ export const VersionViewSchema = z
     default_data: JsonObject.nullable(),
     created_at: z.string(),
   })
-  .meta({ id: "ProjectVersion" });
+  .register(SCHEMA_NAMES, { id: "ProjectVersion" });
 
 export const DatasetViewSchema = z
   .object({
@@ -72,5 +73,5 @@ export const DatasetViewSchema = z
     data: JsonObject,
     created_at: z.string(),
   })
-  .meta({ id: "Dataset" });
+  .register(SCHEMA_NAMES, { id: "Dataset" });
 export const DatasetSummarySchema = DatasetViewSchema.omit({ data: true });

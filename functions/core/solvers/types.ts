@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** The five comparable solvers; `auto`, which picks one of them per problem; `race`, which runs several at once. */
 export const SOLVER_NAMES = ["scip", "highs", "cbc", "glpk", "jaos"] as const;
@@ -136,7 +137,7 @@ export const InfeasibilitySchema = z
       ),
     verdict_check: VerdictCheckSchema.describe("whether the infeasible verdict itself holds, by the same re-solves"),
   })
-  .meta({ id: "Infeasibility" });
+  .register(SCHEMA_NAMES, { id: "Infeasibility" });
 export type Infeasibility = z.infer<typeof InfeasibilitySchema>;
 
 /**

@@ -4,6 +4,7 @@ import { PRIORITY_MAX, PRIORITY_MIN, PrioritySchema } from "../queue/priority.js
 import { RaceRequestSchema } from "../races/schemas.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
 import { OverrideFieldSchema } from "./overrides.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** Triggers and their runs: the spec's fields, plus a few of ours (marked "ours" in descriptions). */
 const WebhookUrl = z.string().max(2048).describe("http(s) URL the run's outcome is POSTed to");
@@ -103,7 +104,7 @@ export const TriggerViewSchema = z
     warm_start: TriggerWarmStartSchema,
     race: TriggerRace,
   })
-  .meta({ id: "Trigger" });
+  .register(SCHEMA_NAMES, { id: "Trigger" });
 export type TriggerView = z.infer<typeof TriggerViewSchema>;
 const GeneratedWebhookSecret = z
   .string()
@@ -176,7 +177,7 @@ export const RunViewSchema = RunListItemSchema.extend({
     .describe("why a validation_failed run was refused"),
   started_at: z.string().nullable(),
   webhook: WebhookDeliveryViewSchema.nullable().describe("the delivery of this run's outcome, every attempt recorded"),
-}).meta({ id: "TriggerRun" });
+}).register(SCHEMA_NAMES, { id: "TriggerRun" });
 export const RunPageSchema = z.object({
   items: z.array(RunListItemSchema),
   total: z.number().int(),
@@ -184,7 +185,7 @@ export const RunPageSchema = z.object({
   page_size: z.number().int(),
 });
 
-export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) }).meta({ id: "TriggerRunAccepted" });
+export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) }).register(SCHEMA_NAMES, { id: "TriggerRunAccepted" });
 export const TriggerFireRefusalSchema = z.object({
   detail: z.object({ error: z.string(), run_id: z.string().nullable() }),
   code: z.enum(["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.solver_unavailable"]),

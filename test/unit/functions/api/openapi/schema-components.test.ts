@@ -5,12 +5,13 @@ import { buildOpenApi } from "../../../../../functions/api/openapi/document.js";
 import { errorComponent } from "../../../../../functions/api/openapi/error-responses.js";
 import { SchemaComponents } from "../../../../../functions/api/openapi/schema-components.js";
 import { ERROR_NAMES } from "../../../../../functions/core/errors.js";
+import { SCHEMA_NAMES } from "../../../../../functions/core/schema-names.js";
 import { fakeApp } from "../../../../support/fake-api.js";
 
-// Ids of this file's own schemas; zod keeps ids in one registry per process, so they are unusual names.
-const Limits = z.object({ seconds: z.number().default(60) }).meta({ id: "TestComponentsLimits" });
-const Colour = z.enum(["red", "green"]).meta({ id: "TestComponentsColour" });
-const Job = z.object({ limits: Limits, colour: Colour }).meta({ id: "TestComponentsJob" });
+// Names of this file's own schemas; SCHEMA_NAMES is one registry per process, so they are unusual names.
+const Limits = z.object({ seconds: z.number().default(60) }).register(SCHEMA_NAMES, { id: "TestComponentsLimits" });
+const Colour = z.enum(["red", "green"]).register(SCHEMA_NAMES, { id: "TestComponentsColour" });
+const Job = z.object({ limits: Limits, colour: Colour.describe("the job's colour") }).register(SCHEMA_NAMES, { id: "TestComponentsJob" });
 
 describe("SchemaComponents: a schema declared with an id is written once and referred to", () => {
   it("writes a response's named schemas under their ids, nested ones as references too", () => {
@@ -40,6 +41,14 @@ describe("SchemaComponents: a schema declared with an id is written once and ref
     // The enum renders the same both ways: one component.
     expect(named.TestComponentsColourInput).toBeUndefined();
     expect(named.TestComponentsJobInput).toMatchObject({ properties: { colour: { $ref: "#/components/schemas/TestComponentsColour" } } });
+    // A description given where a named schema is used stays there, beside the reference.
+    expect(named.TestComponentsJob).toMatchObject({
+      properties: { colour: { $ref: "#/components/schemas/TestComponentsColour", description: "the job's colour" } },
+    });
+  });
+
+  it("leaves zod's other conversions alone: the MCP SDK's tool schemas keep named schemas inline", () => {
+    expect(JSON.stringify(z.toJSONSchema(z.object({ job: Job }), { io: "input" }))).not.toContain("$ref");
   });
 
   it("keeps the id for a schema only requests carry", () => {
@@ -51,7 +60,7 @@ describe("SchemaComponents: a schema declared with an id is written once and ref
   it("refuses two different schemas under one id, and an id an error body's component already has", () => {
     const schemas = new SchemaComponents();
     schemas.convert(Limits, "output");
-    const impostor = z.object({ minutes: z.number() }).meta({ id: "TestComponentsLimits" });
+    const impostor = z.object({ minutes: z.number() }).register(SCHEMA_NAMES, { id: "TestComponentsLimits" });
     expect(() => schemas.convert(impostor, "output")).toThrow(/two different output schemas carry the id TestComponentsLimits/);
     const reserved = new SchemaComponents();
     reserved.convert(Colour, "output");

@@ -10,9 +10,10 @@ import { SCHEMA_NAMES } from "../../core/schema-names.js";
  * A schema renders differently as a request (io `input`: defaults make fields optional, objects are
  * open) and as a response (io `output`: closed objects, defaulted fields required), so the two
  * variants of one id are kept apart: a response's is the id itself, a request's is the id too when
- * no response carries that id or both render the same and it refers to no other named schema, else the
- * id suffixed `Input` (`Problem`, the preview's, and `ProblemInput`, a solve body's). Which name a request's reference takes is known only
- * once every operation is converted, so those references are set by `finish()`.
+ * no response carries that id or both render the same and it refers to no other named schema, else
+ * the id suffixed `Input` (`Problem`, the preview's, and `ProblemInput`, a solve body's). Which name a
+ * request's reference takes is known only once every operation is converted, so those references are
+ * set by `finish()`.
  */
 type Json = Record<string, unknown>;
 type Io = "input" | "output";

@@ -23,16 +23,15 @@ export const SignupRequest = z.object({
   password: Password,
   name: z.string().max(200).optional(),
 });
-export const UserSchema = z
-  .object({
-    id: z.string(),
-    organization_id: z.string(),
-    email: z.string(),
-    name: z.string(),
-    role: z.enum(ROLES),
-    created_at: z.string(),
-  })
-  .register(SCHEMA_NAMES, { id: "User" });
+export const UserSchema = z.object({
+  id: z.string(),
+  organization_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  created_at: z.string(),
+});
+SCHEMA_NAMES.add(UserSchema, { id: "User" });
 const Accepted = z.object({ status: z.literal("accepted"), detail: z.string() });
 
 export const userView = (u: { id: string; org_id: string; email: string; name: string; role: (typeof ROLES)[number]; created_at: string }) => ({

@@ -63,7 +63,8 @@ export const RowSchema = SolverMeasuresSchema.extend({
   infeasibility: SolverMeasuresSchema.shape.infeasibility.describe(
     "with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only",
   ),
-}).register(SCHEMA_NAMES, { id: "ComparisonRow" });
+});
+SCHEMA_NAMES.add(RowSchema, { id: "ComparisonRow" });
 export type Row = z.infer<typeof RowSchema>;
 
 export const CONFLICT_KINDS = ["infeasible_refuted", "infeasible_vs_unbounded", "unbounded_vs_optimal", "bound_beaten", "optimal_objectives_differ"] as const;
@@ -79,56 +80,54 @@ export const ConflictSchema = z.object({
 });
 export type Conflict = z.infer<typeof ConflictSchema>;
 
-export const AgreementSchema = z
-  .object({
-    compared_solvers: z.array(z.string()),
-    objectives_agree: z.boolean(),
-    solutions_identical: z.boolean(),
-    max_objective_delta: z.number(),
-    alternative_optima: z.boolean(),
-    objective_tolerance: z.number().describe("the absolute tolerance the objectives were compared with (docs/decisions.md)"),
-    verdicts_agree: z
-      .boolean()
-      .optional()
-      .describe("ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept)"),
-    disagreeing_solvers: z.array(z.string()).optional().describe("ours: the rows named in any conflict"),
-    conflicts: z
-      .array(ConflictSchema)
-      .optional()
-      .describe("ours: each contradiction between the rows' claims, over every finished row (not only the compared ones)"),
-  })
-  .register(SCHEMA_NAMES, { id: "Agreement" });
+export const AgreementSchema = z.object({
+  compared_solvers: z.array(z.string()),
+  objectives_agree: z.boolean(),
+  solutions_identical: z.boolean(),
+  max_objective_delta: z.number(),
+  alternative_optima: z.boolean(),
+  objective_tolerance: z.number().describe("the absolute tolerance the objectives were compared with (docs/decisions.md)"),
+  verdicts_agree: z
+    .boolean()
+    .optional()
+    .describe("ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept)"),
+  disagreeing_solvers: z.array(z.string()).optional().describe("ours: the rows named in any conflict"),
+  conflicts: z
+    .array(ConflictSchema)
+    .optional()
+    .describe("ours: each contradiction between the rows' claims, over every finished row (not only the compared ones)"),
+});
+SCHEMA_NAMES.add(AgreementSchema, { id: "Agreement" });
 export type Agreement = z.infer<typeof AgreementSchema>;
 
 export const ComparisonStatusSchema = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
 export type ComparisonStatus = z.infer<typeof ComparisonStatusSchema>;
 
-export const ComparisonDetailSchema = z
-  .object({
-    id: z.string(),
-    status: ComparisonStatusSchema,
-    problem_name: z.string(),
-    batch_id: z.string().nullable(),
-    source_kind: z.enum(["inline_problem", "model_project"]),
-    model_project_id: z.string().nullable(),
-    model_project_version_id: z.string().nullable(),
-    dataset_id: z.string().nullable(),
-    uploaded_filename: z.string().nullable(),
-    settings: SettingsSchema,
-    priority: z.number().int().describe("ours: the priority it was queued with"),
-    problem_class: z.string().nullable(),
-    variable_count: z.number().int().nullable(),
-    constraint_count: z.number().int().nullable(),
-    machine_note: z.string().nullable(),
-    results: z.array(RowSchema),
-    agreement: AgreementSchema.nullable(),
-    numerics: NumericsSchema.nullable().describe("ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row)"),
-    error_message: z.string().nullable(),
-    created_at: z.string(),
-    started_at: z.string().nullable(),
-    completed_at: z.string().nullable(),
-  })
-  .register(SCHEMA_NAMES, { id: "ComparisonDetail" });
+export const ComparisonDetailSchema = z.object({
+  id: z.string(),
+  status: ComparisonStatusSchema,
+  problem_name: z.string(),
+  batch_id: z.string().nullable(),
+  source_kind: z.enum(["inline_problem", "model_project"]),
+  model_project_id: z.string().nullable(),
+  model_project_version_id: z.string().nullable(),
+  dataset_id: z.string().nullable(),
+  uploaded_filename: z.string().nullable(),
+  settings: SettingsSchema,
+  priority: z.number().int().describe("ours: the priority it was queued with"),
+  problem_class: z.string().nullable(),
+  variable_count: z.number().int().nullable(),
+  constraint_count: z.number().int().nullable(),
+  machine_note: z.string().nullable(),
+  results: z.array(RowSchema),
+  agreement: AgreementSchema.nullable(),
+  numerics: NumericsSchema.nullable().describe("ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row)"),
+  error_message: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+});
+SCHEMA_NAMES.add(ComparisonDetailSchema, { id: "ComparisonDetail" });
 export type ComparisonDetail = z.infer<typeof ComparisonDetailSchema>;
 
 export const ComparisonListItemSchema = z.object({
@@ -162,37 +161,35 @@ export const MatrixRequestSchema = z.object({
 });
 export type MatrixRequest = z.infer<typeof MatrixRequestSchema>;
 
-export const MatrixRowSchema = z
-  .object({
-    comparison_id: z.string(),
-    dataset_id: z.string(),
-    dataset_name: z.string(),
-    status: ComparisonStatusSchema,
-    problem_class: z.string().nullable(),
-    variable_count: z.number().int().nullable(),
-    constraint_count: z.number().int().nullable(),
-    error_message: z.string().nullable(),
-    results: z.array(RowSchema),
-    numerics: NumericsSchema.nullable().describe("ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it"),
-  })
-  .register(SCHEMA_NAMES, { id: "MatrixRow" });
+export const MatrixRowSchema = z.object({
+  comparison_id: z.string(),
+  dataset_id: z.string(),
+  dataset_name: z.string(),
+  status: ComparisonStatusSchema,
+  problem_class: z.string().nullable(),
+  variable_count: z.number().int().nullable(),
+  constraint_count: z.number().int().nullable(),
+  error_message: z.string().nullable(),
+  results: z.array(RowSchema),
+  numerics: NumericsSchema.nullable().describe("ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it"),
+});
+SCHEMA_NAMES.add(MatrixRowSchema, { id: "MatrixRow" });
 
-export const MatrixDetailSchema = z
-  .object({
-    batch_id: z.string(),
-    status: ComparisonStatusSchema.describe("derived from the rows, never stored"),
-    project_id: z.string(),
-    project_name: z.string(),
-    model_project_version_id: z.string().nullable(),
-    settings: SettingsSchema,
-    solver_names: z.array(z.string()),
-    machine_note: z.string().nullable(),
-    quota_cost: z.number().int().describe("solves charged at launch: datasets × solvers that can run"),
-    rows: z.array(MatrixRowSchema),
-    created_at: z.string(),
-    completed_at: z.string().nullable(),
-  })
-  .register(SCHEMA_NAMES, { id: "MatrixDetail" });
+export const MatrixDetailSchema = z.object({
+  batch_id: z.string(),
+  status: ComparisonStatusSchema.describe("derived from the rows, never stored"),
+  project_id: z.string(),
+  project_name: z.string(),
+  model_project_version_id: z.string().nullable(),
+  settings: SettingsSchema,
+  solver_names: z.array(z.string()),
+  machine_note: z.string().nullable(),
+  quota_cost: z.number().int().describe("solves charged at launch: datasets × solvers that can run"),
+  rows: z.array(MatrixRowSchema),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+SCHEMA_NAMES.add(MatrixDetailSchema, { id: "MatrixDetail" });
 export type MatrixDetail = z.infer<typeof MatrixDetailSchema>;
 
 export const MatrixListItemSchema = z.object({

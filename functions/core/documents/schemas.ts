@@ -12,16 +12,15 @@ import { SCHEMA_NAMES } from "../schema-names.js";
  */
 const JsonObject = z.record(z.string(), z.unknown());
 
-export const DocumentModelSchema = z
-  .discriminatedUnion("kind", [
-    z.object({
-      kind: z.literal("jmodel"),
-      source: z.string().min(1).max(1_000_000).describe("JModel source (docs/jmodel.md)"),
-      data: JsonObject.default({}).describe("default data: sets and parameters; trigger overrides replace named ones"),
-    }),
-    z.object({ kind: z.literal("problem"), problem: ProblemSchema.describe("a canonical problem, the shape the plain solve takes") }),
-  ])
-  .register(SCHEMA_NAMES, { id: "DocumentModel" });
+export const DocumentModelSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("jmodel"),
+    source: z.string().min(1).max(1_000_000).describe("JModel source (docs/jmodel.md)"),
+    data: JsonObject.default({}).describe("default data: sets and parameters; trigger overrides replace named ones"),
+  }),
+  z.object({ kind: z.literal("problem"), problem: ProblemSchema.describe("a canonical problem, the shape the plain solve takes") }),
+]);
+SCHEMA_NAMES.add(DocumentModelSchema, { id: "DocumentModel" });
 export type DocumentModel = z.infer<typeof DocumentModelSchema>;
 
 export const CreateDocumentSchema = z.object({
@@ -66,20 +65,20 @@ export const VersionSummarySchema = z.object({
 export const VersionViewSchema = VersionSummarySchema.extend({
   model: DocumentModelSchema,
   overridable: z.array(z.string()).describe("names an override may replace: the model's data-given sets and parameters"),
-}).register(SCHEMA_NAMES, { id: "DocumentVersion" });
+});
+SCHEMA_NAMES.add(VersionViewSchema, { id: "DocumentVersion" });
 
-export const DocumentViewSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    created_by: z.string(),
-    version_count: z.number().int().describe("versions ever saved (pruned ones included)"),
-    latest_version: VersionViewSchema,
-    versions: z.array(VersionSummarySchema).describe("kept versions, newest first"),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .register(SCHEMA_NAMES, { id: "Document" });
+export const DocumentViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_by: z.string(),
+  version_count: z.number().int().describe("versions ever saved (pruned ones included)"),
+  latest_version: VersionViewSchema,
+  versions: z.array(VersionSummarySchema).describe("kept versions, newest first"),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+SCHEMA_NAMES.add(DocumentViewSchema, { id: "Document" });
 export const DocumentListItemSchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -53,8 +53,8 @@ export const NumericsSchema = z
   })
   .describe(
     `coefficient ranges of the model as submitted (as Gurobi and HiGHS print them); a range is wide past a ratio of ${WIDE_RANGE_RATIO}, a value large from ${LARGE_VALUE} and small up to ${SMALL_VALUE}`,
-  )
-  .register(SCHEMA_NAMES, { id: "Numerics" });
+  );
+SCHEMA_NAMES.add(NumericsSchema, { id: "Numerics" });
 export type Numerics = z.infer<typeof NumericsSchema>;
 
 /** One value seen in a range, with where it sits. */

@@ -71,7 +71,8 @@ export const ProblemSchema = ProblemShape.superRefine((p, ctx) => {
       if (!names.has(t.var)) unknown(["constraints", i, "terms", j, "var"], t.var);
     });
   });
-}).register(SCHEMA_NAMES, { id: "Problem" });
+});
+SCHEMA_NAMES.add(ProblemSchema, { id: "Problem" });
 
 export type Problem = z.output<typeof ProblemSchema>;
 export type ProblemInput = z.input<typeof ProblemSchema>;

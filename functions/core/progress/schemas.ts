@@ -39,16 +39,14 @@ const EventSourceSchema = z.object({
 });
 
 /** A `progress` event: one new point of a running solve, named by its execution and solver. */
-export const ProgressEventSchema = z
-  .object({
-    event: z.literal("progress"),
-    data: ProgressPointSchema.extend(EventSourceSchema.shape).extend({ index: z.number().int().describe("the point's place in its execution's progress") }),
-  })
-  .register(SCHEMA_NAMES, { id: "ProgressEvent" });
+export const ProgressEventSchema = z.object({
+  event: z.literal("progress"),
+  data: ProgressPointSchema.extend(EventSourceSchema.shape).extend({ index: z.number().int().describe("the point's place in its execution's progress") }),
+});
+SCHEMA_NAMES.add(ProgressEventSchema, { id: "ProgressEvent" });
 /** A `log` event: one new line of a solver's log. */
-export const LogEventSchema = z
-  .object({ event: z.literal("log"), data: EventSourceSchema.extend({ offset: z.number().int(), line: z.string() }) })
-  .register(SCHEMA_NAMES, { id: "LogEvent" });
+export const LogEventSchema = z.object({ event: z.literal("log"), data: EventSourceSchema.extend({ offset: z.number().int(), line: z.string() }) });
+SCHEMA_NAMES.add(LogEventSchema, { id: "LogEvent" });
 
 /**
  * The events of a Server-Sent Events stream, each sent as `event: <event>` with `data:` the JSON of

@@ -36,42 +36,39 @@ export const UpdateDraftSchema = z
 export const CommitVersionSchema = z.object({ name: z.string().min(1).max(200).optional() });
 export const CreateDatasetSchema = z.object({ name: z.string().min(1).max(200), data: JsonObject });
 
-export const ProjectViewSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    kind: z.enum(["jmodel", "problem", "empty"]),
-    jmodel_source: z.string().nullable(),
-    default_data: JsonObject.nullable(),
-    problem_name: z.string().nullable(),
-    jmodel_problems: z.array(ModelProblemSchema).describe("what a check of the draft's source finds without data; empty when it compiles"),
-    version_count: z.number().int(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .register(SCHEMA_NAMES, { id: "Project" });
+export const ProjectViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  kind: z.enum(["jmodel", "problem", "empty"]),
+  jmodel_source: z.string().nullable(),
+  default_data: JsonObject.nullable(),
+  problem_name: z.string().nullable(),
+  jmodel_problems: z.array(ModelProblemSchema).describe("what a check of the draft's source finds without data; empty when it compiles"),
+  version_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+SCHEMA_NAMES.add(ProjectViewSchema, { id: "Project" });
 
-export const VersionViewSchema = z
-  .object({
-    id: z.string(),
-    project_id: z.string(),
-    number: z.number().int(),
-    name: z.string().nullable(),
-    kind: z.enum(["jmodel", "problem", "empty"]),
-    jmodel_source: z.string().nullable(),
-    default_data: JsonObject.nullable(),
-    created_at: z.string(),
-  })
-  .register(SCHEMA_NAMES, { id: "ProjectVersion" });
+export const VersionViewSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  number: z.number().int(),
+  name: z.string().nullable(),
+  kind: z.enum(["jmodel", "problem", "empty"]),
+  jmodel_source: z.string().nullable(),
+  default_data: JsonObject.nullable(),
+  created_at: z.string(),
+});
+SCHEMA_NAMES.add(VersionViewSchema, { id: "ProjectVersion" });
 
-export const DatasetViewSchema = z
-  .object({
-    id: z.string(),
-    project_id: z.string(),
-    name: z.string(),
-    data: JsonObject,
-    created_at: z.string(),
-  })
-  .register(SCHEMA_NAMES, { id: "Dataset" });
+export const DatasetViewSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  data: JsonObject,
+  created_at: z.string(),
+});
+SCHEMA_NAMES.add(DatasetViewSchema, { id: "Dataset" });
 export const DatasetSummarySchema = DatasetViewSchema.omit({ data: true });

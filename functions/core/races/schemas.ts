@@ -20,8 +20,8 @@ export const RaceRequestSchema = z
   })
   .describe(
     "ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve",
-  )
-  .register(SCHEMA_NAMES, { id: "RaceRequest" });
+  );
+SCHEMA_NAMES.add(RaceRequestSchema, { id: "RaceRequest" });
 export type RaceRequest = z.infer<typeof RaceRequestSchema>;
 
 export const RACE_ENTRANT_STATES = ["queued", "running", "won", "finished", "cancelled", "failed"] as const;
@@ -56,6 +56,6 @@ export const RaceViewSchema = z
     note: z.string().nullable().describe("why it degraded, or anything else a user should know about how it ran"),
     entrants: z.array(RaceEntrantSchema),
   })
-  .describe("ours: a race's entrants and who won (issue 29); absent when solver_name was not `race`")
-  .register(SCHEMA_NAMES, { id: "RaceView" });
+  .describe("ours: a race's entrants and who won (issue 29); absent when solver_name was not `race`");
+SCHEMA_NAMES.add(RaceViewSchema, { id: "RaceView" });
 export type RaceView = z.infer<typeof RaceViewSchema>;

@@ -62,22 +62,21 @@ export const SettingsRequestSchema = z
       "a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it",
     ),
   })
-  .strict()
-  .register(SCHEMA_NAMES, { id: "SettingsRequest" });
+  .strict();
+SCHEMA_NAMES.add(SettingsRequestSchema, { id: "SettingsRequest" });
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
 
-export const SettingsSchema = z
-  .object({
-    time_limit_seconds: z.number(),
-    gap_tolerance: z.number(),
-    threads: z.number().int(),
-    solution_pool_size: z.number().int().optional().describe("absent on records from before pools: 1"),
-    ranging: z.boolean().optional().describe("absent: false"),
-    explain_infeasibility: z.boolean().optional().describe("absent: false"),
-    initial_solution: z.record(z.string(), z.number()).optional().describe("the MIP start asked for; absent: none"),
-    initial_basis: BasisSchema.optional().describe("the starting basis asked for; absent: none"),
-  })
-  .register(SCHEMA_NAMES, { id: "Settings" });
+export const SettingsSchema = z.object({
+  time_limit_seconds: z.number(),
+  gap_tolerance: z.number(),
+  threads: z.number().int(),
+  solution_pool_size: z.number().int().optional().describe("absent on records from before pools: 1"),
+  ranging: z.boolean().optional().describe("absent: false"),
+  explain_infeasibility: z.boolean().optional().describe("absent: false"),
+  initial_solution: z.record(z.string(), z.number()).optional().describe("the MIP start asked for; absent: none"),
+  initial_basis: BasisSchema.optional().describe("the starting basis asked for; absent: none"),
+});
+SCHEMA_NAMES.add(SettingsSchema, { id: "Settings" });
 export type Settings = z.infer<typeof SettingsSchema>;
 
 /** Defaults, then the ceilings (clamped, never refused, as the spec says), then the platform's thread count. */

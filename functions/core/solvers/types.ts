@@ -107,37 +107,36 @@ export const VerdictCheckSchema = z.object({
 });
 export type VerdictCheck = z.infer<typeof VerdictCheckSchema>;
 
-export const InfeasibilitySchema = z
-  .object({
-    constraints: z
-      .array(z.object({ name: z.string().describe("the constraint's name in the solved model"), ...ModelNameSchema }))
-      .describe("the constraints of the conflicting subset"),
-    variable_bounds: z
-      .array(
-        z.object({
-          variable: z.string().describe("the variable's name in the solved model"),
-          bound: z.enum(["lower", "upper", "both"]).describe("which of its bounds take part in the conflict"),
-          ...ModelNameSchema,
-        }),
-      )
-      .describe("the variable bounds of the conflicting subset"),
-    method: z
-      .enum(["solver_iis", "deletion_filter"])
-      .describe("solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves"),
-    irreducible: z
-      .boolean()
-      .describe(
-        "true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it",
-      ),
-    verified: z
-      .boolean()
-      .nullable()
-      .describe(
-        "the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked",
-      ),
-    verdict_check: VerdictCheckSchema.describe("whether the infeasible verdict itself holds, by the same re-solves"),
-  })
-  .register(SCHEMA_NAMES, { id: "Infeasibility" });
+export const InfeasibilitySchema = z.object({
+  constraints: z
+    .array(z.object({ name: z.string().describe("the constraint's name in the solved model"), ...ModelNameSchema }))
+    .describe("the constraints of the conflicting subset"),
+  variable_bounds: z
+    .array(
+      z.object({
+        variable: z.string().describe("the variable's name in the solved model"),
+        bound: z.enum(["lower", "upper", "both"]).describe("which of its bounds take part in the conflict"),
+        ...ModelNameSchema,
+      }),
+    )
+    .describe("the variable bounds of the conflicting subset"),
+  method: z
+    .enum(["solver_iis", "deletion_filter"])
+    .describe("solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves"),
+  irreducible: z
+    .boolean()
+    .describe(
+      "true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it",
+    ),
+  verified: z
+    .boolean()
+    .nullable()
+    .describe(
+      "the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked",
+    ),
+  verdict_check: VerdictCheckSchema.describe("whether the infeasible verdict itself holds, by the same re-solves"),
+});
+SCHEMA_NAMES.add(InfeasibilitySchema, { id: "Infeasibility" });
 export type Infeasibility = z.infer<typeof InfeasibilitySchema>;
 
 /**

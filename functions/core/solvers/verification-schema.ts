@@ -96,6 +96,6 @@ export const VerificationSchema = z
   })
   .describe(
     `the verification gate's check of the reported point against the model as submitted: bounds and rows within ${FEASIBILITY_TOLERANCE}·max(1, size) (a row's size: its continuous terms, the integer variables at their integers), integrality within ${INTEGRALITY_TOLERANCE} with the rounded point still feasible, the objective recomputed within ${OBJECTIVE_TOLERANCE} relative; the same tolerances for every solver (docs/decisions.md)`,
-  )
-  .register(SCHEMA_NAMES, { id: "Verification" });
+  );
+SCHEMA_NAMES.add(VerificationSchema, { id: "Verification" });
 export type Verification = z.infer<typeof VerificationSchema>;

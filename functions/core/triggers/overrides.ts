@@ -32,23 +32,22 @@ export function modelOverridesOf(effective: Record<string, unknown>): Record<str
   return model;
 }
 
-export const OverrideFieldSchema = z
-  .object({
-    name: z
-      .string()
-      .max(100, { abort: true })
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a set or parameter name of the model, or solver_name")
-      // No object can hold this key as data (it is the prototype's accessor); every other name is stored as given.
-      .refine((name) => name !== "__proto__", "__proto__ cannot name an override"),
-    type: z
-      .enum(OVERRIDE_TYPES)
-      .describe(
-        "JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean",
-      ),
-    required: z.boolean().default(false),
-    default: z.unknown().optional().describe("used when the field is not sent; a required field with a default need not be sent"),
-  })
-  .register(SCHEMA_NAMES, { id: "OverrideField" });
+export const OverrideFieldSchema = z.object({
+  name: z
+    .string()
+    .max(100, { abort: true })
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a set or parameter name of the model, or solver_name")
+    // No object can hold this key as data (it is the prototype's accessor); every other name is stored as given.
+    .refine((name) => name !== "__proto__", "__proto__ cannot name an override"),
+  type: z
+    .enum(OVERRIDE_TYPES)
+    .describe(
+      "JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean",
+    ),
+  required: z.boolean().default(false),
+  default: z.unknown().optional().describe("used when the field is not sent; a required field with a default need not be sent"),
+});
+SCHEMA_NAMES.add(OverrideFieldSchema, { id: "OverrideField" });
 export type OverrideField = z.infer<typeof OverrideFieldSchema>;
 
 export function jsonTypeOf(value: unknown): string {

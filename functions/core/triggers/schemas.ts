@@ -78,33 +78,32 @@ export const FireTriggerSchema = z.object({
   override_data: z.record(z.string(), z.unknown()).optional().describe("values for fields declared in override_schema"),
 });
 
-export const TriggerViewSchema = z
-  .object({
-    id: z.string(),
-    organization_id: z.string(),
-    workspace_id: z.string(),
-    created_by: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    document_id: z.string(),
-    version_id: z.string(),
-    solver_name: SolverChoiceSchema.nullable(),
-    trigger_secret_prefix: z.string(),
-    override_schema: z.array(OverrideFieldSchema),
-    webhook_url: z.string().nullable(),
-    has_webhook_secret: z.boolean().describe("ours: whether a webhook secret is set (the secret itself is never returned)"),
-    is_enabled: z.boolean(),
-    total_runs: z.number().int(),
-    last_fired_at: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    priority: z.number().int().describe("ours: the band its runs are queued on"),
-    schedule: z.object({ expression: z.string(), timezone: z.string() }).nullable().describe("ours: null when the trigger has no schedule"),
-    next_fire_at: z.string().nullable().describe("ours: when the schedule fires next; null without a schedule, when disabled, or after a past at()"),
-    warm_start: TriggerWarmStartSchema,
-    race: TriggerRace,
-  })
-  .register(SCHEMA_NAMES, { id: "Trigger" });
+export const TriggerViewSchema = z.object({
+  id: z.string(),
+  organization_id: z.string(),
+  workspace_id: z.string(),
+  created_by: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  document_id: z.string(),
+  version_id: z.string(),
+  solver_name: SolverChoiceSchema.nullable(),
+  trigger_secret_prefix: z.string(),
+  override_schema: z.array(OverrideFieldSchema),
+  webhook_url: z.string().nullable(),
+  has_webhook_secret: z.boolean().describe("ours: whether a webhook secret is set (the secret itself is never returned)"),
+  is_enabled: z.boolean(),
+  total_runs: z.number().int(),
+  last_fired_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  priority: z.number().int().describe("ours: the band its runs are queued on"),
+  schedule: z.object({ expression: z.string(), timezone: z.string() }).nullable().describe("ours: null when the trigger has no schedule"),
+  next_fire_at: z.string().nullable().describe("ours: when the schedule fires next; null without a schedule, when disabled, or after a past at()"),
+  warm_start: TriggerWarmStartSchema,
+  race: TriggerRace,
+});
+SCHEMA_NAMES.add(TriggerViewSchema, { id: "Trigger" });
 export type TriggerView = z.infer<typeof TriggerViewSchema>;
 const GeneratedWebhookSecret = z
   .string()
@@ -177,7 +176,8 @@ export const RunViewSchema = RunListItemSchema.extend({
     .describe("why a validation_failed run was refused"),
   started_at: z.string().nullable(),
   webhook: WebhookDeliveryViewSchema.nullable().describe("the delivery of this run's outcome, every attempt recorded"),
-}).register(SCHEMA_NAMES, { id: "TriggerRun" });
+});
+SCHEMA_NAMES.add(RunViewSchema, { id: "TriggerRun" });
 export const RunPageSchema = z.object({
   items: z.array(RunListItemSchema),
   total: z.number().int(),
@@ -185,7 +185,8 @@ export const RunPageSchema = z.object({
   page_size: z.number().int(),
 });
 
-export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) }).register(SCHEMA_NAMES, { id: "TriggerRunAccepted" });
+export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) });
+SCHEMA_NAMES.add(RunAcceptedSchema, { id: "TriggerRunAccepted" });
 export const TriggerFireRefusalSchema = z.object({
   detail: z.object({ error: z.string(), run_id: z.string().nullable() }),
   code: z.enum(["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.solver_unavailable"]),

@@ -23,8 +23,8 @@ export const AutoChoiceSchema = z
       .describe("your comparisons, the public benchmark table shipped with the service, or today's rule"),
     evidence: EvidenceSchema,
   })
-  .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named")
-  .register(SCHEMA_NAMES, { id: "AutoChoice" });
+  .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named");
+SCHEMA_NAMES.add(AutoChoiceSchema, { id: "AutoChoice" });
 export type AutoChoice = z.infer<typeof AutoChoiceSchema>;
 
 /** GET /api/v2/solvers/recommendation: the problem's stats as query parameters. */
@@ -58,9 +58,8 @@ export const RecommendationSchema = AutoChoiceSchema.extend({
     .describe(
       "every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order",
     ),
-})
-  .describe(
-    `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin)`,
-  )
-  .register(SCHEMA_NAMES, { id: "Recommendation" });
+}).describe(
+  `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin)`,
+);
+SCHEMA_NAMES.add(RecommendationSchema, { id: "Recommendation" });
 export type RecommendationView = z.infer<typeof RecommendationSchema>;

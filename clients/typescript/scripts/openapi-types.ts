@@ -27,6 +27,10 @@ export async function servedDocument(url?: string): Promise<Record<string, unkno
 export async function renderTypes(doc: Record<string, unknown>): Promise<string> {
   // The document is ours and already checked by its own tests; openapi-typescript's lint pass only
   // slows generation of a 1 MB document.
-  const ast = await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0], { silent: true });
+  // defaultNonNullable off: a field with a default is optional where the schema does not require it. A
+  // request body's named schema (SolveRequest) lives in components.schemas, where openapi-typescript would
+  // otherwise make every defaulted field required of the caller; a response lists its defaulted fields
+  // in `required` already.
+  const ast = await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0], { silent: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }

@@ -1679,6 +1679,1046 @@ export interface components {
             /** @constant */
             status_code: 503;
         };
+        Agreement: {
+            compared_solvers: string[];
+            objectives_agree: boolean;
+            solutions_identical: boolean;
+            max_objective_delta: number;
+            alternative_optima: boolean;
+            /** @description the absolute tolerance the objectives were compared with (docs/decisions.md) */
+            objective_tolerance: number;
+            /** @description ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept) */
+            verdicts_agree?: boolean;
+            /** @description ours: the rows named in any conflict */
+            disagreeing_solvers?: string[];
+            /** @description ours: each contradiction between the rows' claims, over every finished row (not only the compared ones) */
+            conflicts?: {
+                /**
+                 * @description infeasible_refuted: a row says infeasible while others have verified points; infeasible_vs_unbounded; unbounded_vs_optimal: a row says unbounded while others proved an optimum at a verified point; bound_beaten: a row's dual bound (its optimum's objective) is beaten by another row's verified point; optimal_objectives_differ: optimal rows beyond the objective tolerance
+                 * @enum {string}
+                 */
+                kind: "infeasible_refuted" | "infeasible_vs_unbounded" | "unbounded_vs_optimal" | "bound_beaten" | "optimal_objectives_differ";
+                /** @description the rows in conflict, the claiming one first */
+                solvers: string[];
+                message: string;
+            }[];
+        };
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description leading characters of the key, for recognising it */
+            prefix: string;
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+        };
+        /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
+        AutoChoice: {
+            /** @enum {string} */
+            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+            reason: string;
+            /**
+             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+             * @enum {string}
+             */
+            basis: "organization" | "public" | "default_rule";
+            evidence: {
+                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                comparisons: number;
+                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                similar_problems: string[];
+            };
+        };
+        ComparisonDetail: {
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            problem_name: string;
+            batch_id: string | null;
+            /** @enum {string} */
+            source_kind: "inline_problem" | "model_project";
+            model_project_id: string | null;
+            model_project_version_id: string | null;
+            dataset_id: string | null;
+            uploaded_filename: string | null;
+            settings: components["schemas"]["Settings"];
+            /** @description ours: the priority it was queued with */
+            priority: number;
+            problem_class: string | null;
+            variable_count: number | null;
+            constraint_count: number | null;
+            machine_note: string | null;
+            results: components["schemas"]["ComparisonRow"][];
+            agreement: components["schemas"]["Agreement"] | null;
+            /** @description ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row) */
+            numerics: components["schemas"]["Numerics"] | null;
+            error_message: string | null;
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+        };
+        ComparisonRow: {
+            /** @description best objective found */
+            objective_value: number | null;
+            /** @description best objective proved possible */
+            dual_bound: number | null;
+            /** @description optimality gap; 0.0 means proven optimal */
+            gap: number | null;
+            /** @description branch-and-bound nodes explored; counted differently by each solver */
+            nodes: number | null;
+            /** @description simplex iterations; counted differently by each solver */
+            iterations: number | null;
+            /** @description around the whole solver call, including building the model */
+            wall_time_ms: number | null;
+            /** @description the build that produced the numbers */
+            solver_version: string | null;
+            /** @description why there are no numbers */
+            error_message: string | null;
+            /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
+            duals?: {
+                [key: string]: number;
+            } | null;
+            /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
+            reduced_costs?: {
+                [key: string]: number;
+            } | null;
+            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
+            duals_verified?: boolean | null;
+            /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
+            ranging?: ({
+                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
+                costs: {
+                    [key: string]: {
+                        /** @description lowest value keeping the basis optimal; null = no limit */
+                        down: number | null;
+                        /** @description highest value keeping the basis optimal; null = no limit */
+                        up: number | null;
+                    };
+                };
+                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
+                rhs: {
+                    [key: string]: {
+                        /** @description lowest value keeping the basis optimal; null = no limit */
+                        down: number | null;
+                        /** @description highest value keeping the basis optimal; null = no limit */
+                        up: number | null;
+                    };
+                };
+            } | "unsupported") | null;
+            /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
+            infeasibility?: components["schemas"]["Infeasibility"] | null;
+            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+            warm_start?: {
+                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                accepted: boolean;
+                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                objective_of_start: number | null;
+                /** @description why the start was not used, or was infeasible or partial */
+                note?: string;
+            } | null;
+            solver_name: string;
+            /** @description readable through GET /api/v2/models/executions/{id} */
+            execution_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
+            solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
+            unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
+            /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
+            verification?: components["schemas"]["Verification"] | null;
+            /** @description the adapter's own measure of the search alone */
+            solver_time_seconds: number | null;
+        };
+        Dataset: {
+            id: string;
+            project_id: string;
+            name: string;
+            data: {
+                [key: string]: unknown;
+            };
+            created_at: string;
+        };
+        Document: {
+            id: string;
+            name: string;
+            created_by: string;
+            /** @description versions ever saved (pruned ones included) */
+            version_count: number;
+            latest_version: components["schemas"]["DocumentVersion"];
+            /** @description kept versions, newest first */
+            versions: {
+                id: string;
+                document_id: string;
+                number: number;
+                /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
+                name: string | null;
+                /** @enum {string} */
+                solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                /** @enum {string} */
+                model_kind: "jmodel" | "problem";
+                created_at: string;
+            }[];
+            created_at: string;
+            updated_at: string;
+        };
+        DocumentModel: {
+            /** @constant */
+            kind: "jmodel";
+            /** @description JModel source (docs/jmodel.md) */
+            source: string;
+            /**
+             * @description default data: sets and parameters; trigger overrides replace named ones
+             * @default {}
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            kind: "problem";
+            /** @description a canonical problem, the shape the plain solve takes */
+            problem: components["schemas"]["Problem"];
+        };
+        DocumentModelInput: {
+            /** @constant */
+            kind: "jmodel";
+            /** @description JModel source (docs/jmodel.md) */
+            source: string;
+            /**
+             * @description default data: sets and parameters; trigger overrides replace named ones
+             * @default {}
+             */
+            data?: {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            kind: "problem";
+            /** @description a canonical problem, the shape the plain solve takes */
+            problem: components["schemas"]["ProblemInput"];
+        };
+        DocumentVersion: {
+            id: string;
+            document_id: string;
+            number: number;
+            /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
+            name: string | null;
+            /** @enum {string} */
+            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+            /** @enum {string} */
+            model_kind: "jmodel" | "problem";
+            created_at: string;
+            model: components["schemas"]["DocumentModel"];
+            /** @description names an override may replace: the model's data-given sets and parameters */
+            overridable: string[];
+        };
+        ExecutionView: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            solver_name: string;
+            solver_requested: string;
+            problem_name: string;
+            problem_class: string;
+            variable_count: number;
+            constraint_count: number;
+            settings: components["schemas"]["Settings"];
+            credits_charged: number;
+            /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
+            priority: number;
+            origin: {
+                /** @enum {string} */
+                kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
+                id: string | null;
+            };
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+            error_message: string | null;
+            /** @description ours: on an explanation (POST …/explain), the infeasible execution it explains; its result carries `infeasibility` */
+            explains_execution_id: string | null;
+            /** @description ours: on an explained execution, its latest explanation (POST …/explain) */
+            explanation_execution_id: string | null;
+            /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
+            solved_by: ("worker" | "api") | null;
+            /** @description ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named */
+            auto_choice: components["schemas"]["AutoChoice"] | null;
+            /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
+            race: components["schemas"]["RaceView"] | null;
+            result: components["schemas"]["SolveResponse"] | null;
+        };
+        Infeasibility: {
+            /** @description the constraints of the conflicting subset */
+            constraints: {
+                /** @description the constraint's name in the solved model */
+                name: string;
+                /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
+                family?: string;
+                /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
+                index?: (string | number)[];
+            }[];
+            /** @description the variable bounds of the conflicting subset */
+            variable_bounds: {
+                /** @description the variable's name in the solved model */
+                variable: string;
+                /**
+                 * @description which of its bounds take part in the conflict
+                 * @enum {string}
+                 */
+                bound: "lower" | "upper" | "both";
+                /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
+                family?: string;
+                /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
+                index?: (string | number)[];
+            }[];
+            /**
+             * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
+             * @enum {string}
+             */
+            method: "solver_iis" | "deletion_filter";
+            /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
+            irreducible: boolean;
+            /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
+            verified: boolean | null;
+            /** @description whether the infeasible verdict itself holds, by the same re-solves */
+            verdict_check: {
+                /**
+                 * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
+                 * @enum {string}
+                 */
+                status: "confirmed" | "refuted" | "unconfirmed";
+                /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
+                solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+                /** @description the same in words */
+                message: string;
+            };
+        };
+        LogEvent: {
+            /** @constant */
+            event: "log";
+            data: {
+                execution_id: string;
+                solver_name: string;
+                offset: number;
+                line: string;
+            };
+        };
+        MatrixDetail: {
+            batch_id: string;
+            /**
+             * @description derived from the rows, never stored
+             * @enum {string}
+             */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            project_id: string;
+            project_name: string;
+            model_project_version_id: string | null;
+            settings: components["schemas"]["Settings"];
+            solver_names: string[];
+            machine_note: string | null;
+            /** @description solves charged at launch: datasets × solvers that can run */
+            quota_cost: number;
+            rows: components["schemas"]["MatrixRow"][];
+            created_at: string;
+            completed_at: string | null;
+        };
+        MatrixRow: {
+            comparison_id: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            problem_class: string | null;
+            variable_count: number | null;
+            constraint_count: number | null;
+            error_message: string | null;
+            results: components["schemas"]["ComparisonRow"][];
+            /** @description ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it */
+            numerics: components["schemas"]["Numerics"] | null;
+        };
+        /** @description coefficient ranges of the model as submitted (as Gurobi and HiGHS print them); a range is wide past a ratio of 1000000, a value large from 1000000000 and small up to 1e-9 */
+        Numerics: {
+            /** @description |a_ij| over the nonzero constraint coefficients */
+            matrix_range: {
+                /** @description smallest nonzero absolute value */
+                min: number;
+                /** @description largest absolute value */
+                max: number;
+            } | null;
+            /** @description |c_j| over the nonzero linear objective coefficients */
+            objective_range: {
+                /** @description smallest nonzero absolute value */
+                min: number;
+                /** @description largest absolute value */
+                max: number;
+            } | null;
+            /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
+            bounds_range: {
+                /** @description smallest nonzero absolute value */
+                min: number;
+                /** @description largest absolute value */
+                max: number;
+            } | null;
+            /** @description |b_i| over the finite nonzero row sides */
+            rhs_range: {
+                /** @description smallest nonzero absolute value */
+                min: number;
+                /** @description largest absolute value */
+                max: number;
+            } | null;
+            warnings: {
+                /**
+                 * @description which range the warning is about
+                 * @enum {string}
+                 */
+                range: "matrix" | "objective" | "bounds" | "rhs";
+                /**
+                 * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
+                 * @enum {string}
+                 */
+                kind: "wide_range" | "large_values" | "small_values";
+                /** @description the warning in words, with the values */
+                message: string;
+                /** @description the rows holding the values that make the range wide (at most 5) */
+                rows: string[];
+                /** @description the columns holding them (at most 5) */
+                columns: string[];
+            }[];
+        };
+        OverrideField: {
+            name: string;
+            /**
+             * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
+             * @enum {string}
+             */
+            type: "array" | "object" | "number" | "integer" | "string" | "boolean";
+            /** @default false */
+            required: boolean;
+            /** @description used when the field is not sent; a required field with a default need not be sent */
+            default?: unknown;
+        };
+        OverrideFieldInput: {
+            name: string;
+            /**
+             * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
+             * @enum {string}
+             */
+            type: "array" | "object" | "number" | "integer" | "string" | "boolean";
+            /** @default false */
+            required?: boolean;
+            /** @description used when the field is not sent; a required field with a default need not be sent */
+            default?: unknown;
+        };
+        Problem: {
+            /** @default problem */
+            name: string;
+            /**
+             * @default minimize
+             * @enum {string}
+             */
+            sense: "minimize" | "maximize";
+            variables: {
+                name: string;
+                /**
+                 * @description lower bound; null = -infinity
+                 * @default 0
+                 */
+                lb: number | null;
+                /**
+                 * @description upper bound; null = +infinity
+                 * @default null
+                 */
+                ub: number | null;
+                /**
+                 * @default continuous
+                 * @enum {string}
+                 */
+                type: "continuous" | "integer" | "binary";
+            }[];
+            /**
+             * @default {
+             *       "constant": 0,
+             *       "terms": []
+             *     }
+             */
+            objective: {
+                /** @default 0 */
+                constant: number;
+                /** @default [] */
+                terms: {
+                    var: string;
+                    coef: number;
+                }[];
+                /** @description coef·var1·var2 for each entry */
+                quadratic?: {
+                    var1: string;
+                    var2: string;
+                    coef: number;
+                }[];
+            };
+            /** @default [] */
+            constraints: {
+                name: string;
+                terms: {
+                    var: string;
+                    coef: number;
+                }[];
+                /**
+                 * @description null = -infinity
+                 * @default null
+                 */
+                lb: number | null;
+                /**
+                 * @description null = +infinity
+                 * @default null
+                 */
+                ub: number | null;
+            }[];
+        };
+        ProblemInput: {
+            /** @default problem */
+            name?: string;
+            /**
+             * @default minimize
+             * @enum {string}
+             */
+            sense?: "minimize" | "maximize";
+            variables: {
+                name: string;
+                /**
+                 * @description lower bound; null = -infinity
+                 * @default 0
+                 */
+                lb?: number | null;
+                /**
+                 * @description upper bound; null = +infinity
+                 * @default null
+                 */
+                ub?: number | null;
+                /**
+                 * @default continuous
+                 * @enum {string}
+                 */
+                type?: "continuous" | "integer" | "binary";
+            }[];
+            /**
+             * @default {
+             *       "constant": 0,
+             *       "terms": []
+             *     }
+             */
+            objective?: {
+                /** @default 0 */
+                constant?: number;
+                /** @default [] */
+                terms?: {
+                    var: string;
+                    coef: number;
+                }[];
+                /** @description coef·var1·var2 for each entry */
+                quadratic?: {
+                    var1: string;
+                    var2: string;
+                    coef: number;
+                }[];
+            };
+            /** @default [] */
+            constraints?: {
+                name: string;
+                terms: {
+                    var: string;
+                    coef: number;
+                }[];
+                /**
+                 * @description null = -infinity
+                 * @default null
+                 */
+                lb?: number | null;
+                /**
+                 * @description null = +infinity
+                 * @default null
+                 */
+                ub?: number | null;
+            }[];
+        };
+        ProgressEvent: {
+            /** @constant */
+            event: "progress";
+            data: {
+                /** @description seconds since the solver started */
+                time_seconds: number;
+                /** @description best objective found so far (the incumbent) */
+                primal: number | null;
+                /** @description best objective proved possible so far */
+                dual: number | null;
+                /** @description |primal − dual| / max(|primal|, 1e-10); null without both */
+                gap: number | null;
+                /** @description branch-and-bound nodes so far, as the solver counts them */
+                nodes: number | null;
+                execution_id: string;
+                solver_name: string;
+                /** @description the point's place in its execution's progress */
+                index: number;
+            };
+        };
+        Project: {
+            id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            kind: "jmodel" | "problem" | "empty";
+            jmodel_source: string | null;
+            default_data: {
+                [key: string]: unknown;
+            } | null;
+            problem_name: string | null;
+            /** @description what a check of the draft's source finds without data; empty when it compiles */
+            jmodel_problems: {
+                line: number;
+                column: number;
+                message: string;
+                kind: string;
+                code: string;
+            }[];
+            version_count: number;
+            created_at: string;
+            updated_at: string;
+        };
+        ProjectVersion: {
+            id: string;
+            project_id: string;
+            number: number;
+            name: string | null;
+            /** @enum {string} */
+            kind: "jmodel" | "problem" | "empty";
+            jmodel_source: string | null;
+            default_data: {
+                [key: string]: unknown;
+            } | null;
+            created_at: string;
+        };
+        /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
+        RaceRequest: {
+            /** @description the entrants; default every available solver that supports the model's class */
+            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+        };
+        /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
+        RaceRequestInput: {
+            /** @description the entrants; default every available solver that supports the model's class */
+            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
+        };
+        /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
+        RaceView: {
+            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
+            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
+            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
+            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
+            degraded: boolean;
+            /** @description why it degraded, or anything else a user should know about how it ran */
+            note: string | null;
+            entrants: {
+                /** @enum {string} */
+                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
+                execution_id: string;
+                /**
+                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
+                 * @enum {string}
+                 */
+                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
+                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
+                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
+                /** @description its last incumbent's objective (null without one) */
+                objective_value: number | null;
+                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
+                best_bound: number | null;
+                /** @description how long it ran, from its start to its end or stop; null before it started */
+                time_seconds: number | null;
+            }[];
+        };
+        /** @description what auto would choose now: the 5 nearest past problems of the same class within 1.5 (decades of size), at least 3, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, 1 standard errors of margin) */
+        Recommendation: {
+            /** @enum {string} */
+            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
+            reason: string;
+            /**
+             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
+             * @enum {string}
+             */
+            basis: "organization" | "public" | "default_rule";
+            evidence: {
+                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
+                comparisons: number;
+                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
+                similar_problems: string[];
+            };
+            /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
+            ranking: {
+                /** @enum {string} */
+                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                /** @description shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than 3 */
+                expected_seconds: number | null;
+                /** @description on how many of the similar problems it was fastest */
+                fastest_on: number;
+                /** @description how many of the similar problems it ran on */
+                runs: number;
+            }[];
+        };
+        Settings: {
+            time_limit_seconds: number;
+            gap_tolerance: number;
+            threads: number;
+            /** @description absent on records from before pools: 1 */
+            solution_pool_size?: number;
+            /** @description absent: false */
+            ranging?: boolean;
+            /** @description absent: false */
+            explain_infeasibility?: boolean;
+            /** @description the MIP start asked for; absent: none */
+            initial_solution?: {
+                [key: string]: number;
+            };
+            /** @description the starting basis asked for; absent: none */
+            initial_basis?: {
+                /** @description variable name → its status in the basis */
+                columns: {
+                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                };
+                /** @description constraint name → its row's status in the basis */
+                rows: {
+                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                };
+            };
+        };
+        SettingsRequest: {
+            /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
+            time_limit_seconds?: number;
+            /** @description relative MIP gap; default 0.0001 */
+            gap_tolerance?: number;
+            /** @description default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them) */
+            solution_pool_size?: number;
+            /** @description default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"` */
+            ranging?: boolean;
+            /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
+            explain_infeasibility?: boolean;
+            /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
+            initial_basis?: {
+                /** @description variable name → its status in the basis */
+                columns: {
+                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                };
+                /** @description constraint name → its row's status in the basis */
+                rows: {
+                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                };
+            };
+            /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
+            initial_solution?: {
+                [key: string]: number;
+            };
+        };
+        SolveRequest: {
+            problem: components["schemas"]["ProblemInput"];
+            /**
+             * @description auto picks the best available solver for the problem class
+             * @default auto
+             * @enum {string}
+             */
+            solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
+            settings?: components["schemas"]["SettingsRequest"];
+            race?: components["schemas"]["RaceRequestInput"];
+            /**
+             * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
+             * @default 0
+             */
+            priority?: number;
+        };
+        SolveResponse: {
+            /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
+            objective_value: number | null;
+            /** @description best objective proved possible */
+            dual_bound: number | null;
+            /** @description optimality gap; 0.0 means proven optimal */
+            gap: number | null;
+            /** @description branch-and-bound nodes explored; counted differently by each solver */
+            nodes: number | null;
+            /** @description simplex iterations; counted differently by each solver */
+            iterations: number | null;
+            /** @description around the whole solver call, including building the model */
+            wall_time_ms: number | null;
+            /** @description the build that produced the numbers */
+            solver_version: string | null;
+            /** @description why there are no numbers */
+            error_message: string | null;
+            /** @description LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs */
+            duals?: {
+                [key: string]: number;
+            } | null;
+            /** @description variable name → reduced cost d = c − Aᵀy, the same convention as duals */
+            reduced_costs?: {
+                [key: string]: number;
+            } | null;
+            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
+            duals_verified?: boolean | null;
+            /** @description with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise */
+            ranging?: ({
+                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
+                costs: {
+                    [key: string]: {
+                        /** @description lowest value keeping the basis optimal; null = no limit */
+                        down: number | null;
+                        /** @description highest value keeping the basis optimal; null = no limit */
+                        up: number | null;
+                    };
+                };
+                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
+                rhs: {
+                    [key: string]: {
+                        /** @description lowest value keeping the basis optimal; null = no limit */
+                        down: number | null;
+                        /** @description highest value keeping the basis optimal; null = no limit */
+                        up: number | null;
+                    };
+                };
+            } | "unsupported") | null;
+            /** @description with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise */
+            infeasibility?: components["schemas"]["Infeasibility"] | null;
+            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
+            warm_start?: {
+                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
+                accepted: boolean;
+                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
+                objective_of_start: number | null;
+                /** @description why the start was not used, or was infeasible or partial */
+                note?: string;
+            } | null;
+            /**
+             * @description what the solver itself answered
+             * @enum {string}
+             */
+            solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
+            /** @description variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them */
+            solution: {
+                [key: string]: number;
+            } | null;
+            execution_id: string;
+            /**
+             * @description the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)
+             * @enum {string}
+             */
+            status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
+            /** @description the verification gate's check of this answer (absent on results from before the gate) */
+            verification?: components["schemas"]["Verification"];
+            /** @description the model's coefficient ranges and their warnings (absent on results from before the gate) */
+            numerics?: components["schemas"]["Numerics"];
+            /** @description the solver's own measure of its search */
+            solve_time_seconds: number | null;
+            solver_name: string;
+            /** @description every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept) */
+            incumbents?: {
+                /** @description seconds since the solver started */
+                time_seconds: number;
+                objective_value: number;
+            }[];
+            /** @description with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s */
+            solutions?: {
+                objective_value: number;
+                solution: {
+                    [key: string]: number;
+                };
+            }[];
+            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
+            basis?: {
+                /** @description variable name → its status in the basis */
+                columns: {
+                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                };
+                /** @description constraint name → its row's status in the basis */
+                rows: {
+                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
+                };
+            };
+            /**
+             * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
+             * @constant
+             */
+            solution_pool?: "unsupported";
+            auto_choice?: components["schemas"]["AutoChoice"];
+            race?: components["schemas"]["RaceView"];
+        };
+        Trigger: {
+            id: string;
+            organization_id: string;
+            workspace_id: string;
+            created_by: string;
+            name: string;
+            description: string | null;
+            document_id: string;
+            version_id: string;
+            solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
+            trigger_secret_prefix: string;
+            override_schema: components["schemas"]["OverrideField"][];
+            webhook_url: string | null;
+            /** @description ours: whether a webhook secret is set (the secret itself is never returned) */
+            has_webhook_secret: boolean;
+            is_enabled: boolean;
+            total_runs: number;
+            last_fired_at: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description ours: the band its runs are queued on */
+            priority: number;
+            /** @description ours: null when the trigger has no schedule */
+            schedule: {
+                expression: string;
+                timezone: string;
+            } | null;
+            /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
+            next_fire_at: string | null;
+            /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
+            warm_start: "previous_run" | null;
+            /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
+            race: components["schemas"]["RaceRequest"] | null;
+        };
+        TriggerRun: {
+            id: string;
+            trigger_id: string;
+            /**
+             * @description the spec's queued, pending, completed, failed, validation_failed; and running (ours: a worker holds the run) — treat an unknown status as not final
+             * @enum {string}
+             */
+            status: "queued" | "pending" | "completed" | "failed" | "validation_failed" | "running";
+            override_data: {
+                [key: string]: unknown;
+            };
+            /** @description the solve response once the run finished with a verdict */
+            result_data: components["schemas"]["SolveResponse"] | null;
+            created_at: string;
+            completed_at: string | null;
+            /**
+             * @description schedule (ours): started by the trigger's schedule
+             * @enum {string}
+             */
+            source: "fire" | "run_now" | "rerun" | "schedule";
+            rerun_of: string | null;
+            /** @description the solver asked for (auto until the worker picks) */
+            solver_name: string;
+            execution_id: string | null;
+            error: string | null;
+            /** @description why a validation_failed run was refused */
+            validation: {
+                code: string;
+                params: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            started_at: string | null;
+            /** @description the delivery of this run's outcome, every attempt recorded */
+            webhook: {
+                /** @description the webhook-id header of every attempt */
+                delivery_id: string;
+                /** @enum {string} */
+                event: "trigger.run.completed" | "trigger.run.failed";
+                /** @enum {string} */
+                status: "pending" | "delivered" | "exhausted" | "cancelled";
+                attempts: {
+                    attempt: number;
+                    attempted_at: string;
+                    status_code: number | null;
+                    error: string | null;
+                    duration_ms: number;
+                    /** @enum {string} */
+                    outcome: "delivered" | "failed" | "refused";
+                }[];
+                next_attempt_at: string | null;
+                delivered_at: string | null;
+                /** @description why an exhausted or cancelled delivery stopped */
+                reason: string | null;
+            } | null;
+        };
+        TriggerRunAccepted: {
+            run_id: string;
+            /** @enum {string} */
+            status: "queued" | "pending";
+        };
+        User: {
+            id: string;
+            organization_id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "viewer" | "solver" | "admin" | "owner";
+            created_at: string;
+        };
+        /** @description the verification gate's check of the reported point against the model as submitted: bounds and rows within 0.000001·max(1, size) (a row's size: its continuous terms, the integer variables at their integers), integrality within 0.000001 with the rounded point still feasible, the objective recomputed within 0.000001 relative; the same tolerances for every solver (docs/decisions.md) */
+        Verification: {
+            /**
+             * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
+             * @enum {string}
+             */
+            status: "verified" | "violated" | "not_checked";
+            /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
+            max_violation: number | null;
+            /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
+            where: {
+                /**
+                 * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
+                 * @enum {string}
+                 */
+                kind: "constraint" | "bound" | "integrality" | "objective" | "value";
+                /** @description the row's or variable's name as submitted (`objective` for the objective) */
+                name: string;
+                /** @description JModel models: the family the flat name was generated from */
+                family?: string;
+                /** @description JModel models: the index tuple within the family */
+                index?: (string | number)[];
+            } | null;
+            /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
+            message: string | null;
+            /**
+             * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
+             * @enum {string}
+             */
+            claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
+            /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
+            solver_objective: number | null;
+            /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
+            retried_with: {
+                /** @description the tightened integrality tolerance the solve was repeated with */
+                integrality_tolerance: number;
+                /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
+                feasibility_tolerance: number | null;
+                /** @description why: the first answer's point, in words */
+                first_answer: string;
+            } | null;
+            /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
+            cross_check: {
+                solver_name: string;
+                /**
+                 * @description the second solver's verdict, after its own verification
+                 * @enum {string}
+                 */
+                solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
+                objective_value: number | null;
+            } | null;
+            /** @description a verified point that refutes an infeasible (or unbounded) verdict */
+            refuted_by: {
+                /** @description the solver whose verified point refutes this verdict */
+                solver_name: string;
+                objective_value: number | null;
+                /** @description its point (null when it is in that row's execution) */
+                solution: {
+                    [key: string]: number;
+                } | null;
+                /** @description in a comparison: the refuting row's execution */
+                execution_id: string | null;
+            } | null;
+        };
     };
     responses: {
         /** @description bad_request: Invalid input (for example a reset token that is invalid, expired or used). malformed_json: The body is not valid JSON. */
@@ -2584,15 +3624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        organization_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "viewer" | "solver" | "admin" | "owner";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequestOrMalformedJson"];
@@ -2634,15 +3666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        organization_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "viewer" | "solver" | "admin" | "owner";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequestOrMalformedJson"];
@@ -2805,15 +3829,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        users: {
-                            id: string;
-                            organization_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "viewer" | "solver" | "admin" | "owner";
-                            created_at: string;
-                        }[];
+                        users: components["schemas"]["User"][];
                     };
                 };
             };
@@ -2939,15 +3955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        organization_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "viewer" | "solver" | "admin" | "owner";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -2987,17 +3995,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        keys: {
-                            id: string;
-                            name: string;
-                            /** @description leading characters of the key, for recognising it */
-                            prefix: string;
-                            created_at: string;
-                            expires_at: string | null;
-                            revoked_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "expired" | "revoked";
-                        }[];
+                        keys: components["schemas"]["ApiKey"][];
                     };
                 };
             };
@@ -3034,17 +4032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description leading characters of the key, for recognising it */
-                        prefix: string;
-                        created_at: string;
-                        expires_at: string | null;
-                        revoked_at: string | null;
-                        /** @enum {string} */
-                        status: "active" | "expired" | "revoked";
-                    };
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3078,17 +4066,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        keys: {
-                            id: string;
-                            name: string;
-                            /** @description leading characters of the key, for recognising it */
-                            prefix: string;
-                            created_at: string;
-                            expires_at: string | null;
-                            revoked_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "expired" | "revoked";
-                        }[];
+                        keys: components["schemas"]["ApiKey"][];
                     };
                 };
             };
@@ -3175,17 +4153,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description leading characters of the key, for recognising it */
-                        prefix: string;
-                        created_at: string;
-                        expires_at: string | null;
-                        revoked_at: string | null;
-                        /** @enum {string} */
-                        status: "active" | "expired" | "revoked";
-                    };
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3357,34 +4325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                        /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                        reason: string;
-                        /**
-                         * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                         * @enum {string}
-                         */
-                        basis: "organization" | "public" | "default_rule";
-                        evidence: {
-                            /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                            comparisons: number;
-                            /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                            similar_problems: string[];
-                        };
-                        /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
-                        ranking: {
-                            /** @enum {string} */
-                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @description shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than 3 */
-                            expected_seconds: number | null;
-                            /** @description on how many of the similar problems it was fastest */
-                            fastest_on: number;
-                            /** @description how many of the similar problems it ran on */
-                            runs: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Recommendation"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3404,72 +4345,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    problem: {
-                        /** @default problem */
-                        name?: string;
-                        /**
-                         * @default minimize
-                         * @enum {string}
-                         */
-                        sense?: "minimize" | "maximize";
-                        variables: {
-                            name: string;
-                            /**
-                             * @description lower bound; null = -infinity
-                             * @default 0
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description upper bound; null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                            /**
-                             * @default continuous
-                             * @enum {string}
-                             */
-                            type?: "continuous" | "integer" | "binary";
-                        }[];
-                        /**
-                         * @default {
-                         *       "constant": 0,
-                         *       "terms": []
-                         *     }
-                         */
-                        objective?: {
-                            /** @default 0 */
-                            constant?: number;
-                            /** @default [] */
-                            terms?: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /** @description coef·var1·var2 for each entry */
-                            quadratic?: {
-                                var1: string;
-                                var2: string;
-                                coef: number;
-                            }[];
-                        };
-                        /** @default [] */
-                        constraints?: {
-                            name: string;
-                            terms: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /**
-                             * @description null = -infinity
-                             * @default null
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                        }[];
-                    };
+                    problem: components["schemas"]["ProblemInput"];
                 };
             };
         };
@@ -3486,34 +4362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                        /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                        reason: string;
-                        /**
-                         * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                         * @enum {string}
-                         */
-                        basis: "organization" | "public" | "default_rule";
-                        evidence: {
-                            /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                            comparisons: number;
-                            /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                            similar_problems: string[];
-                        };
-                        /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
-                        ranking: {
-                            /** @enum {string} */
-                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @description shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than 3 */
-                            expected_seconds: number | null;
-                            /** @description on how many of the similar problems it was fastest */
-                            fastest_on: number;
-                            /** @description how many of the similar problems it ran on */
-                            runs: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Recommendation"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -3558,34 +4407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                        /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                        reason: string;
-                        /**
-                         * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                         * @enum {string}
-                         */
-                        basis: "organization" | "public" | "default_rule";
-                        evidence: {
-                            /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                            comparisons: number;
-                            /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                            similar_problems: string[];
-                        };
-                        /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
-                        ranking: {
-                            /** @enum {string} */
-                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @description shifted geometric mean (shift 1 s) of its times on the similar problems, a run not solved right at its time limit; null with runs on fewer than 3 */
-                            expected_seconds: number | null;
-                            /** @description on how many of the similar problems it was fastest */
-                            fastest_on: number;
-                            /** @description how many of the similar problems it ran on */
-                            runs: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Recommendation"];
                 };
             };
             400: components["responses"]["BadRequestOrMalformedJson"];
@@ -3653,117 +4475,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    problem: {
-                        /** @default problem */
-                        name?: string;
-                        /**
-                         * @default minimize
-                         * @enum {string}
-                         */
-                        sense?: "minimize" | "maximize";
-                        variables: {
-                            name: string;
-                            /**
-                             * @description lower bound; null = -infinity
-                             * @default 0
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description upper bound; null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                            /**
-                             * @default continuous
-                             * @enum {string}
-                             */
-                            type?: "continuous" | "integer" | "binary";
-                        }[];
-                        /**
-                         * @default {
-                         *       "constant": 0,
-                         *       "terms": []
-                         *     }
-                         */
-                        objective?: {
-                            /** @default 0 */
-                            constant?: number;
-                            /** @default [] */
-                            terms?: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /** @description coef·var1·var2 for each entry */
-                            quadratic?: {
-                                var1: string;
-                                var2: string;
-                                coef: number;
-                            }[];
-                        };
-                        /** @default [] */
-                        constraints?: {
-                            name: string;
-                            terms: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /**
-                             * @description null = -infinity
-                             * @default null
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                        }[];
-                    };
-                    /**
-                     * @description auto picks the best available solver for the problem class
-                     * @default auto
-                     * @enum {string}
-                     */
-                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                    settings?: {
-                        /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
-                        time_limit_seconds?: number;
-                        /** @description relative MIP gap; default 0.0001 */
-                        gap_tolerance?: number;
-                        /** @description default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them) */
-                        solution_pool_size?: number;
-                        /** @description default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"` */
-                        ranging?: boolean;
-                        /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
-                        explain_infeasibility?: boolean;
-                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
-                        initial_basis?: {
-                            /** @description variable name → its status in the basis */
-                            columns: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                            /** @description constraint name → its row's status in the basis */
-                            rows: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                        };
-                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
-                        initial_solution?: {
-                            [key: string]: number;
-                        };
-                    };
-                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
-                    race?: {
-                        /** @description the entrants; default every available solver that supports the model's class */
-                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                    };
-                    /**
-                     * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
-                     * @default 0
-                     */
-                    priority?: number;
-                };
+                "application/json": components["schemas"]["SolveRequest"];
             };
         };
         responses: {
@@ -3779,319 +4491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
-                        objective_value: number | null;
-                        /** @description best objective proved possible */
-                        dual_bound: number | null;
-                        /** @description optimality gap; 0.0 means proven optimal */
-                        gap: number | null;
-                        /** @description branch-and-bound nodes explored; counted differently by each solver */
-                        nodes: number | null;
-                        /** @description simplex iterations; counted differently by each solver */
-                        iterations: number | null;
-                        /** @description around the whole solver call, including building the model */
-                        wall_time_ms: number | null;
-                        /** @description the build that produced the numbers */
-                        solver_version: string | null;
-                        /** @description why there are no numbers */
-                        error_message: string | null;
-                        /** @description LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs */
-                        duals?: {
-                            [key: string]: number;
-                        } | null;
-                        /** @description variable name → reduced cost d = c − Aᵀy, the same convention as duals */
-                        reduced_costs?: {
-                            [key: string]: number;
-                        } | null;
-                        /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                        duals_verified?: boolean | null;
-                        /** @description with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise */
-                        ranging?: ({
-                            /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                            costs: {
-                                [key: string]: {
-                                    /** @description lowest value keeping the basis optimal; null = no limit */
-                                    down: number | null;
-                                    /** @description highest value keeping the basis optimal; null = no limit */
-                                    up: number | null;
-                                };
-                            };
-                            /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                            rhs: {
-                                [key: string]: {
-                                    /** @description lowest value keeping the basis optimal; null = no limit */
-                                    down: number | null;
-                                    /** @description highest value keeping the basis optimal; null = no limit */
-                                    up: number | null;
-                                };
-                            };
-                        } | "unsupported") | null;
-                        /** @description with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise */
-                        infeasibility?: {
-                            /** @description the constraints of the conflicting subset */
-                            constraints: {
-                                /** @description the constraint's name in the solved model */
-                                name: string;
-                                /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                family?: string;
-                                /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                index?: (string | number)[];
-                            }[];
-                            /** @description the variable bounds of the conflicting subset */
-                            variable_bounds: {
-                                /** @description the variable's name in the solved model */
-                                variable: string;
-                                /**
-                                 * @description which of its bounds take part in the conflict
-                                 * @enum {string}
-                                 */
-                                bound: "lower" | "upper" | "both";
-                                /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                family?: string;
-                                /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                index?: (string | number)[];
-                            }[];
-                            /**
-                             * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                             * @enum {string}
-                             */
-                            method: "solver_iis" | "deletion_filter";
-                            /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                            irreducible: boolean;
-                            /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                            verified: boolean | null;
-                            /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                            verdict_check: {
-                                /**
-                                 * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                 * @enum {string}
-                                 */
-                                status: "confirmed" | "refuted" | "unconfirmed";
-                                /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                /** @description the same in words */
-                                message: string;
-                            };
-                        } | null;
-                        /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                        warm_start?: {
-                            /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                            accepted: boolean;
-                            /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                            objective_of_start: number | null;
-                            /** @description why the start was not used, or was infeasible or partial */
-                            note?: string;
-                        } | null;
-                        /**
-                         * @description what the solver itself answered
-                         * @enum {string}
-                         */
-                        solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                        /** @description variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them */
-                        solution: {
-                            [key: string]: number;
-                        } | null;
-                        execution_id: string;
-                        /**
-                         * @description the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)
-                         * @enum {string}
-                         */
-                        status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                        /** @description the verification gate's check of this answer (absent on results from before the gate) */
-                        verification?: {
-                            /**
-                             * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                             * @enum {string}
-                             */
-                            status: "verified" | "violated" | "not_checked";
-                            /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                            max_violation: number | null;
-                            /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                            where: {
-                                /**
-                                 * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                 * @enum {string}
-                                 */
-                                kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                name: string;
-                                /** @description JModel models: the family the flat name was generated from */
-                                family?: string;
-                                /** @description JModel models: the index tuple within the family */
-                                index?: (string | number)[];
-                            } | null;
-                            /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                            message: string | null;
-                            /**
-                             * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                             * @enum {string}
-                             */
-                            claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                            /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                            solver_objective: number | null;
-                            /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                            retried_with: {
-                                /** @description the tightened integrality tolerance the solve was repeated with */
-                                integrality_tolerance: number;
-                                /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                feasibility_tolerance: number | null;
-                                /** @description why: the first answer's point, in words */
-                                first_answer: string;
-                            } | null;
-                            /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                            cross_check: {
-                                solver_name: string;
-                                /**
-                                 * @description the second solver's verdict, after its own verification
-                                 * @enum {string}
-                                 */
-                                solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                objective_value: number | null;
-                            } | null;
-                            /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                            refuted_by: {
-                                /** @description the solver whose verified point refutes this verdict */
-                                solver_name: string;
-                                objective_value: number | null;
-                                /** @description its point (null when it is in that row's execution) */
-                                solution: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description in a comparison: the refuting row's execution */
-                                execution_id: string | null;
-                            } | null;
-                        };
-                        /** @description the model's coefficient ranges and their warnings (absent on results from before the gate) */
-                        numerics?: {
-                            /** @description |a_ij| over the nonzero constraint coefficients */
-                            matrix_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |c_j| over the nonzero linear objective coefficients */
-                            objective_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                            bounds_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |b_i| over the finite nonzero row sides */
-                            rhs_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            warnings: {
-                                /**
-                                 * @description which range the warning is about
-                                 * @enum {string}
-                                 */
-                                range: "matrix" | "objective" | "bounds" | "rhs";
-                                /**
-                                 * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                 * @enum {string}
-                                 */
-                                kind: "wide_range" | "large_values" | "small_values";
-                                /** @description the warning in words, with the values */
-                                message: string;
-                                /** @description the rows holding the values that make the range wide (at most 5) */
-                                rows: string[];
-                                /** @description the columns holding them (at most 5) */
-                                columns: string[];
-                            }[];
-                        };
-                        /** @description the solver's own measure of its search */
-                        solve_time_seconds: number | null;
-                        solver_name: string;
-                        /** @description every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept) */
-                        incumbents?: {
-                            /** @description seconds since the solver started */
-                            time_seconds: number;
-                            objective_value: number;
-                        }[];
-                        /** @description with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s */
-                        solutions?: {
-                            objective_value: number;
-                            solution: {
-                                [key: string]: number;
-                            };
-                        }[];
-                        /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
-                        basis?: {
-                            /** @description variable name → its status in the basis */
-                            columns: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                            /** @description constraint name → its row's status in the basis */
-                            rows: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                        };
-                        /**
-                         * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
-                         * @constant
-                         */
-                        solution_pool?: "unsupported";
-                        /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
-                        auto_choice?: {
-                            /** @enum {string} */
-                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                            reason: string;
-                            /**
-                             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                             * @enum {string}
-                             */
-                            basis: "organization" | "public" | "default_rule";
-                            evidence: {
-                                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                comparisons: number;
-                                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                similar_problems: string[];
-                            };
-                        };
-                        /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
-                        race?: {
-                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                            degraded: boolean;
-                            /** @description why it degraded, or anything else a user should know about how it ran */
-                            note: string | null;
-                            entrants: {
-                                /** @enum {string} */
-                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                execution_id: string;
-                                /**
-                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                 * @enum {string}
-                                 */
-                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                /** @description its last incumbent's objective (null without one) */
-                                objective_value: number | null;
-                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                best_bound: number | null;
-                                /** @description how long it ran, from its start to its end or stop; null before it started */
-                                time_seconds: number | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["SolveResponse"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -4114,117 +4514,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    problem: {
-                        /** @default problem */
-                        name?: string;
-                        /**
-                         * @default minimize
-                         * @enum {string}
-                         */
-                        sense?: "minimize" | "maximize";
-                        variables: {
-                            name: string;
-                            /**
-                             * @description lower bound; null = -infinity
-                             * @default 0
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description upper bound; null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                            /**
-                             * @default continuous
-                             * @enum {string}
-                             */
-                            type?: "continuous" | "integer" | "binary";
-                        }[];
-                        /**
-                         * @default {
-                         *       "constant": 0,
-                         *       "terms": []
-                         *     }
-                         */
-                        objective?: {
-                            /** @default 0 */
-                            constant?: number;
-                            /** @default [] */
-                            terms?: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /** @description coef·var1·var2 for each entry */
-                            quadratic?: {
-                                var1: string;
-                                var2: string;
-                                coef: number;
-                            }[];
-                        };
-                        /** @default [] */
-                        constraints?: {
-                            name: string;
-                            terms: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /**
-                             * @description null = -infinity
-                             * @default null
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                        }[];
-                    };
-                    /**
-                     * @description auto picks the best available solver for the problem class
-                     * @default auto
-                     * @enum {string}
-                     */
-                    solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                    settings?: {
-                        /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
-                        time_limit_seconds?: number;
-                        /** @description relative MIP gap; default 0.0001 */
-                        gap_tolerance?: number;
-                        /** @description default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them) */
-                        solution_pool_size?: number;
-                        /** @description default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"` */
-                        ranging?: boolean;
-                        /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
-                        explain_infeasibility?: boolean;
-                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
-                        initial_basis?: {
-                            /** @description variable name → its status in the basis */
-                            columns: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                            /** @description constraint name → its row's status in the basis */
-                            rows: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                        };
-                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
-                        initial_solution?: {
-                            [key: string]: number;
-                        };
-                    };
-                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
-                    race?: {
-                        /** @description the entrants; default every available solver that supports the model's class */
-                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                    };
-                    /**
-                     * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
-                     * @default 0
-                     */
-                    priority?: number;
-                };
+                "application/json": components["schemas"]["SolveRequest"];
             };
         };
         responses: {
@@ -4281,422 +4571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "queued" | "running" | "completed" | "failed" | "cancelled";
-                        solver_name: string;
-                        solver_requested: string;
-                        problem_name: string;
-                        problem_class: string;
-                        variable_count: number;
-                        constraint_count: number;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        credits_charged: number;
-                        /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
-                        priority: number;
-                        origin: {
-                            /** @enum {string} */
-                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
-                            id: string | null;
-                        };
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                        error_message: string | null;
-                        /** @description ours: on an explanation (POST …/explain), the infeasible execution it explains; its result carries `infeasibility` */
-                        explains_execution_id: string | null;
-                        /** @description ours: on an explained execution, its latest explanation (POST …/explain) */
-                        explanation_execution_id: string | null;
-                        /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
-                        solved_by: ("worker" | "api") | null;
-                        /** @description ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named */
-                        auto_choice: {
-                            /** @enum {string} */
-                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                            reason: string;
-                            /**
-                             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                             * @enum {string}
-                             */
-                            basis: "organization" | "public" | "default_rule";
-                            evidence: {
-                                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                comparisons: number;
-                                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                similar_problems: string[];
-                            };
-                        } | null;
-                        /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
-                        race: {
-                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                            degraded: boolean;
-                            /** @description why it degraded, or anything else a user should know about how it ran */
-                            note: string | null;
-                            entrants: {
-                                /** @enum {string} */
-                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                execution_id: string;
-                                /**
-                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                 * @enum {string}
-                                 */
-                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                /** @description its last incumbent's objective (null without one) */
-                                objective_value: number | null;
-                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                best_bound: number | null;
-                                /** @description how long it ran, from its start to its end or stop; null before it started */
-                                time_seconds: number | null;
-                            }[];
-                        } | null;
-                        result: {
-                            /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
-                            objective_value: number | null;
-                            /** @description best objective proved possible */
-                            dual_bound: number | null;
-                            /** @description optimality gap; 0.0 means proven optimal */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes explored; counted differently by each solver */
-                            nodes: number | null;
-                            /** @description simplex iterations; counted differently by each solver */
-                            iterations: number | null;
-                            /** @description around the whole solver call, including building the model */
-                            wall_time_ms: number | null;
-                            /** @description the build that produced the numbers */
-                            solver_version: string | null;
-                            /** @description why there are no numbers */
-                            error_message: string | null;
-                            /** @description LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs */
-                            duals?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description variable name → reduced cost d = c − Aᵀy, the same convention as duals */
-                            reduced_costs?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                            duals_verified?: boolean | null;
-                            /** @description with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise */
-                            ranging?: ({
-                                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                costs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                rhs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                            } | "unsupported") | null;
-                            /** @description with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise */
-                            infeasibility?: {
-                                /** @description the constraints of the conflicting subset */
-                                constraints: {
-                                    /** @description the constraint's name in the solved model */
-                                    name: string;
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /** @description the variable bounds of the conflicting subset */
-                                variable_bounds: {
-                                    /** @description the variable's name in the solved model */
-                                    variable: string;
-                                    /**
-                                     * @description which of its bounds take part in the conflict
-                                     * @enum {string}
-                                     */
-                                    bound: "lower" | "upper" | "both";
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /**
-                                 * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                 * @enum {string}
-                                 */
-                                method: "solver_iis" | "deletion_filter";
-                                /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                irreducible: boolean;
-                                /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                verified: boolean | null;
-                                /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                verdict_check: {
-                                    /**
-                                     * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                     * @enum {string}
-                                     */
-                                    status: "confirmed" | "refuted" | "unconfirmed";
-                                    /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                    solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description the same in words */
-                                    message: string;
-                                };
-                            } | null;
-                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                            warm_start?: {
-                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                accepted: boolean;
-                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                objective_of_start: number | null;
-                                /** @description why the start was not used, or was infeasible or partial */
-                                note?: string;
-                            } | null;
-                            /**
-                             * @description what the solver itself answered
-                             * @enum {string}
-                             */
-                            solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                            /** @description variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them */
-                            solution: {
-                                [key: string]: number;
-                            } | null;
-                            execution_id: string;
-                            /**
-                             * @description the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)
-                             * @enum {string}
-                             */
-                            status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                            /** @description the verification gate's check of this answer (absent on results from before the gate) */
-                            verification?: {
-                                /**
-                                 * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                 * @enum {string}
-                                 */
-                                status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                max_violation: number | null;
-                                /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                where: {
-                                    /**
-                                     * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                     * @enum {string}
-                                     */
-                                    kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                    /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                    name: string;
-                                    /** @description JModel models: the family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel models: the index tuple within the family */
-                                    index?: (string | number)[];
-                                } | null;
-                                /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                message: string | null;
-                                /**
-                                 * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                 * @enum {string}
-                                 */
-                                claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                retried_with: {
-                                    /** @description the tightened integrality tolerance the solve was repeated with */
-                                    integrality_tolerance: number;
-                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                    feasibility_tolerance: number | null;
-                                    /** @description why: the first answer's point, in words */
-                                    first_answer: string;
-                                } | null;
-                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                cross_check: {
-                                    solver_name: string;
-                                    /**
-                                     * @description the second solver's verdict, after its own verification
-                                     * @enum {string}
-                                     */
-                                    solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    objective_value: number | null;
-                                } | null;
-                                /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                refuted_by: {
-                                    /** @description the solver whose verified point refutes this verdict */
-                                    solver_name: string;
-                                    objective_value: number | null;
-                                    /** @description its point (null when it is in that row's execution) */
-                                    solution: {
-                                        [key: string]: number;
-                                    } | null;
-                                    /** @description in a comparison: the refuting row's execution */
-                                    execution_id: string | null;
-                                } | null;
-                            };
-                            /** @description the model's coefficient ranges and their warnings (absent on results from before the gate) */
-                            numerics?: {
-                                /** @description |a_ij| over the nonzero constraint coefficients */
-                                matrix_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |c_j| over the nonzero linear objective coefficients */
-                                objective_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                bounds_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |b_i| over the finite nonzero row sides */
-                                rhs_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                warnings: {
-                                    /**
-                                     * @description which range the warning is about
-                                     * @enum {string}
-                                     */
-                                    range: "matrix" | "objective" | "bounds" | "rhs";
-                                    /**
-                                     * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                     * @enum {string}
-                                     */
-                                    kind: "wide_range" | "large_values" | "small_values";
-                                    /** @description the warning in words, with the values */
-                                    message: string;
-                                    /** @description the rows holding the values that make the range wide (at most 5) */
-                                    rows: string[];
-                                    /** @description the columns holding them (at most 5) */
-                                    columns: string[];
-                                }[];
-                            };
-                            /** @description the solver's own measure of its search */
-                            solve_time_seconds: number | null;
-                            solver_name: string;
-                            /** @description every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept) */
-                            incumbents?: {
-                                /** @description seconds since the solver started */
-                                time_seconds: number;
-                                objective_value: number;
-                            }[];
-                            /** @description with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s */
-                            solutions?: {
-                                objective_value: number;
-                                solution: {
-                                    [key: string]: number;
-                                };
-                            }[];
-                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
-                            basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                            /**
-                             * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
-                             * @constant
-                             */
-                            solution_pool?: "unsupported";
-                            /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
-                            auto_choice?: {
-                                /** @enum {string} */
-                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                                reason: string;
-                                /**
-                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                                 * @enum {string}
-                                 */
-                                basis: "organization" | "public" | "default_rule";
-                                evidence: {
-                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                    comparisons: number;
-                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                    similar_problems: string[];
-                                };
-                            };
-                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
-                            race?: {
-                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                                degraded: boolean;
-                                /** @description why it degraded, or anything else a user should know about how it ran */
-                                note: string | null;
-                                entrants: {
-                                    /** @enum {string} */
-                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                    execution_id: string;
-                                    /**
-                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                     * @enum {string}
-                                     */
-                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                    /** @description its last incumbent's objective (null without one) */
-                                    objective_value: number | null;
-                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                    best_bound: number | null;
-                                    /** @description how long it ran, from its start to its end or stop; null before it started */
-                                    time_seconds: number | null;
-                                }[];
-                            };
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["ExecutionView"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4730,422 +4605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "queued" | "running" | "completed" | "failed" | "cancelled";
-                        solver_name: string;
-                        solver_requested: string;
-                        problem_name: string;
-                        problem_class: string;
-                        variable_count: number;
-                        constraint_count: number;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        credits_charged: number;
-                        /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
-                        priority: number;
-                        origin: {
-                            /** @enum {string} */
-                            kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
-                            id: string | null;
-                        };
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                        error_message: string | null;
-                        /** @description ours: on an explanation (POST …/explain), the infeasible execution it explains; its result carries `infeasibility` */
-                        explains_execution_id: string | null;
-                        /** @description ours: on an explained execution, its latest explanation (POST …/explain) */
-                        explanation_execution_id: string | null;
-                        /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
-                        solved_by: ("worker" | "api") | null;
-                        /** @description ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named */
-                        auto_choice: {
-                            /** @enum {string} */
-                            solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                            reason: string;
-                            /**
-                             * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                             * @enum {string}
-                             */
-                            basis: "organization" | "public" | "default_rule";
-                            evidence: {
-                                /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                comparisons: number;
-                                /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                similar_problems: string[];
-                            };
-                        } | null;
-                        /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
-                        race: {
-                            /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                            winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                            /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                            decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                            /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                            degraded: boolean;
-                            /** @description why it degraded, or anything else a user should know about how it ran */
-                            note: string | null;
-                            entrants: {
-                                /** @enum {string} */
-                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                execution_id: string;
-                                /**
-                                 * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                 * @enum {string}
-                                 */
-                                state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                /** @description its last incumbent's objective (null without one) */
-                                objective_value: number | null;
-                                /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                best_bound: number | null;
-                                /** @description how long it ran, from its start to its end or stop; null before it started */
-                                time_seconds: number | null;
-                            }[];
-                        } | null;
-                        result: {
-                            /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
-                            objective_value: number | null;
-                            /** @description best objective proved possible */
-                            dual_bound: number | null;
-                            /** @description optimality gap; 0.0 means proven optimal */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes explored; counted differently by each solver */
-                            nodes: number | null;
-                            /** @description simplex iterations; counted differently by each solver */
-                            iterations: number | null;
-                            /** @description around the whole solver call, including building the model */
-                            wall_time_ms: number | null;
-                            /** @description the build that produced the numbers */
-                            solver_version: string | null;
-                            /** @description why there are no numbers */
-                            error_message: string | null;
-                            /** @description LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs */
-                            duals?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description variable name → reduced cost d = c − Aᵀy, the same convention as duals */
-                            reduced_costs?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                            duals_verified?: boolean | null;
-                            /** @description with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise */
-                            ranging?: ({
-                                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                costs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                rhs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                            } | "unsupported") | null;
-                            /** @description with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise */
-                            infeasibility?: {
-                                /** @description the constraints of the conflicting subset */
-                                constraints: {
-                                    /** @description the constraint's name in the solved model */
-                                    name: string;
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /** @description the variable bounds of the conflicting subset */
-                                variable_bounds: {
-                                    /** @description the variable's name in the solved model */
-                                    variable: string;
-                                    /**
-                                     * @description which of its bounds take part in the conflict
-                                     * @enum {string}
-                                     */
-                                    bound: "lower" | "upper" | "both";
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /**
-                                 * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                 * @enum {string}
-                                 */
-                                method: "solver_iis" | "deletion_filter";
-                                /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                irreducible: boolean;
-                                /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                verified: boolean | null;
-                                /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                verdict_check: {
-                                    /**
-                                     * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                     * @enum {string}
-                                     */
-                                    status: "confirmed" | "refuted" | "unconfirmed";
-                                    /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                    solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description the same in words */
-                                    message: string;
-                                };
-                            } | null;
-                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                            warm_start?: {
-                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                accepted: boolean;
-                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                objective_of_start: number | null;
-                                /** @description why the start was not used, or was infeasible or partial */
-                                note?: string;
-                            } | null;
-                            /**
-                             * @description what the solver itself answered
-                             * @enum {string}
-                             */
-                            solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                            /** @description variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them */
-                            solution: {
-                                [key: string]: number;
-                            } | null;
-                            execution_id: string;
-                            /**
-                             * @description the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)
-                             * @enum {string}
-                             */
-                            status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                            /** @description the verification gate's check of this answer (absent on results from before the gate) */
-                            verification?: {
-                                /**
-                                 * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                 * @enum {string}
-                                 */
-                                status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                max_violation: number | null;
-                                /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                where: {
-                                    /**
-                                     * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                     * @enum {string}
-                                     */
-                                    kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                    /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                    name: string;
-                                    /** @description JModel models: the family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel models: the index tuple within the family */
-                                    index?: (string | number)[];
-                                } | null;
-                                /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                message: string | null;
-                                /**
-                                 * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                 * @enum {string}
-                                 */
-                                claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                retried_with: {
-                                    /** @description the tightened integrality tolerance the solve was repeated with */
-                                    integrality_tolerance: number;
-                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                    feasibility_tolerance: number | null;
-                                    /** @description why: the first answer's point, in words */
-                                    first_answer: string;
-                                } | null;
-                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                cross_check: {
-                                    solver_name: string;
-                                    /**
-                                     * @description the second solver's verdict, after its own verification
-                                     * @enum {string}
-                                     */
-                                    solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    objective_value: number | null;
-                                } | null;
-                                /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                refuted_by: {
-                                    /** @description the solver whose verified point refutes this verdict */
-                                    solver_name: string;
-                                    objective_value: number | null;
-                                    /** @description its point (null when it is in that row's execution) */
-                                    solution: {
-                                        [key: string]: number;
-                                    } | null;
-                                    /** @description in a comparison: the refuting row's execution */
-                                    execution_id: string | null;
-                                } | null;
-                            };
-                            /** @description the model's coefficient ranges and their warnings (absent on results from before the gate) */
-                            numerics?: {
-                                /** @description |a_ij| over the nonzero constraint coefficients */
-                                matrix_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |c_j| over the nonzero linear objective coefficients */
-                                objective_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                bounds_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |b_i| over the finite nonzero row sides */
-                                rhs_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                warnings: {
-                                    /**
-                                     * @description which range the warning is about
-                                     * @enum {string}
-                                     */
-                                    range: "matrix" | "objective" | "bounds" | "rhs";
-                                    /**
-                                     * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                     * @enum {string}
-                                     */
-                                    kind: "wide_range" | "large_values" | "small_values";
-                                    /** @description the warning in words, with the values */
-                                    message: string;
-                                    /** @description the rows holding the values that make the range wide (at most 5) */
-                                    rows: string[];
-                                    /** @description the columns holding them (at most 5) */
-                                    columns: string[];
-                                }[];
-                            };
-                            /** @description the solver's own measure of its search */
-                            solve_time_seconds: number | null;
-                            solver_name: string;
-                            /** @description every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept) */
-                            incumbents?: {
-                                /** @description seconds since the solver started */
-                                time_seconds: number;
-                                objective_value: number;
-                            }[];
-                            /** @description with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s */
-                            solutions?: {
-                                objective_value: number;
-                                solution: {
-                                    [key: string]: number;
-                                };
-                            }[];
-                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
-                            basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                            /**
-                             * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
-                             * @constant
-                             */
-                            solution_pool?: "unsupported";
-                            /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
-                            auto_choice?: {
-                                /** @enum {string} */
-                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                                reason: string;
-                                /**
-                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                                 * @enum {string}
-                                 */
-                                basis: "organization" | "public" | "default_rule";
-                                evidence: {
-                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                    comparisons: number;
-                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                    similar_problems: string[];
-                                };
-                            };
-                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
-                            race?: {
-                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                                degraded: boolean;
-                                /** @description why it degraded, or anything else a user should know about how it ran */
-                                note: string | null;
-                                entrants: {
-                                    /** @enum {string} */
-                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                    execution_id: string;
-                                    /**
-                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                     * @enum {string}
-                                     */
-                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                    /** @description its last incumbent's objective (null without one) */
-                                    objective_value: number | null;
-                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                    best_bound: number | null;
-                                    /** @description how long it ran, from its start to its end or stop; null before it started */
-                                    time_seconds: number | null;
-                                }[];
-                            };
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["ExecutionView"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5240,454 +4700,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
-                        /** @constant */
-                        event: "progress";
-                        data: {
-                            /** @description seconds since the solver started */
-                            time_seconds: number;
-                            /** @description best objective found so far (the incumbent) */
-                            primal: number | null;
-                            /** @description best objective proved possible so far */
-                            dual: number | null;
-                            /** @description |primal − dual| / max(|primal|, 1e-10); null without both */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes so far, as the solver counts them */
-                            nodes: number | null;
-                            execution_id: string;
-                            solver_name: string;
-                            /** @description the point's place in its execution's progress */
-                            index: number;
-                        };
-                    } | {
-                        /** @constant */
-                        event: "log";
-                        data: {
-                            execution_id: string;
-                            solver_name: string;
-                            offset: number;
-                            line: string;
-                        };
-                    } | {
+                    "text/event-stream": components["schemas"]["ProgressEvent"] | components["schemas"]["LogEvent"] | {
                         /** @constant */
                         event: "final";
                         /** @description the execution view, as GET /api/v2/models/executions/{execution_id} answers it */
-                        data: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
-                            solver_name: string;
-                            solver_requested: string;
-                            problem_name: string;
-                            problem_class: string;
-                            variable_count: number;
-                            constraint_count: number;
-                            settings: {
-                                time_limit_seconds: number;
-                                gap_tolerance: number;
-                                threads: number;
-                                /** @description absent on records from before pools: 1 */
-                                solution_pool_size?: number;
-                                /** @description absent: false */
-                                ranging?: boolean;
-                                /** @description absent: false */
-                                explain_infeasibility?: boolean;
-                                /** @description the MIP start asked for; absent: none */
-                                initial_solution?: {
-                                    [key: string]: number;
-                                };
-                                /** @description the starting basis asked for; absent: none */
-                                initial_basis?: {
-                                    /** @description variable name → its status in the basis */
-                                    columns: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                    /** @description constraint name → its row's status in the basis */
-                                    rows: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                };
-                            };
-                            credits_charged: number;
-                            /** @description ours: the priority it was queued with (0 for work a trigger or comparison runs) */
-                            priority: number;
-                            origin: {
-                                /** @enum {string} */
-                                kind: "solve" | "solve_async" | "comparison" | "trigger_run" | "document_run" | "explanation" | "race";
-                                id: string | null;
-                            };
-                            created_at: string;
-                            started_at: string | null;
-                            completed_at: string | null;
-                            error_message: string | null;
-                            /** @description ours: on an explanation (POST …/explain), the infeasible execution it explains; its result carries `infeasibility` */
-                            explains_execution_id: string | null;
-                            /** @description ours: on an explained execution, its latest explanation (POST …/explain) */
-                            explanation_execution_id: string | null;
-                            /** @description ours: who solved it — a solver worker, or the API itself (a small plain solve no warm worker took); null until it has a result */
-                            solved_by: ("worker" | "api") | null;
-                            /** @description ours: with solver_name `auto`, how it chose (issue 29); null when a solver was named */
-                            auto_choice: {
-                                /** @enum {string} */
-                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                                reason: string;
-                                /**
-                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                                 * @enum {string}
-                                 */
-                                basis: "organization" | "public" | "default_rule";
-                                evidence: {
-                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                    comparisons: number;
-                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                    similar_problems: string[];
-                                };
-                            } | null;
-                            /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
-                            race: {
-                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                                degraded: boolean;
-                                /** @description why it degraded, or anything else a user should know about how it ran */
-                                note: string | null;
-                                entrants: {
-                                    /** @enum {string} */
-                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                    execution_id: string;
-                                    /**
-                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                     * @enum {string}
-                                     */
-                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                    /** @description its last incumbent's objective (null without one) */
-                                    objective_value: number | null;
-                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                    best_bound: number | null;
-                                    /** @description how long it ran, from its start to its end or stop; null before it started */
-                                    time_seconds: number | null;
-                                }[];
-                            } | null;
-                            result: {
-                                /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
-                                objective_value: number | null;
-                                /** @description best objective proved possible */
-                                dual_bound: number | null;
-                                /** @description optimality gap; 0.0 means proven optimal */
-                                gap: number | null;
-                                /** @description branch-and-bound nodes explored; counted differently by each solver */
-                                nodes: number | null;
-                                /** @description simplex iterations; counted differently by each solver */
-                                iterations: number | null;
-                                /** @description around the whole solver call, including building the model */
-                                wall_time_ms: number | null;
-                                /** @description the build that produced the numbers */
-                                solver_version: string | null;
-                                /** @description why there are no numbers */
-                                error_message: string | null;
-                                /** @description LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs */
-                                duals?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description variable name → reduced cost d = c − Aᵀy, the same convention as duals */
-                                reduced_costs?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                                duals_verified?: boolean | null;
-                                /** @description with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise */
-                                ranging?: ({
-                                    /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                    costs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                    /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                    rhs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                } | "unsupported") | null;
-                                /** @description with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise */
-                                infeasibility?: {
-                                    /** @description the constraints of the conflicting subset */
-                                    constraints: {
-                                        /** @description the constraint's name in the solved model */
-                                        name: string;
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /** @description the variable bounds of the conflicting subset */
-                                    variable_bounds: {
-                                        /** @description the variable's name in the solved model */
-                                        variable: string;
-                                        /**
-                                         * @description which of its bounds take part in the conflict
-                                         * @enum {string}
-                                         */
-                                        bound: "lower" | "upper" | "both";
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /**
-                                     * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                     * @enum {string}
-                                     */
-                                    method: "solver_iis" | "deletion_filter";
-                                    /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                    irreducible: boolean;
-                                    /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                    verified: boolean | null;
-                                    /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                    verdict_check: {
-                                        /**
-                                         * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                         * @enum {string}
-                                         */
-                                        status: "confirmed" | "refuted" | "unconfirmed";
-                                        /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                        solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                        /** @description the same in words */
-                                        message: string;
-                                    };
-                                } | null;
-                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                                warm_start?: {
-                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                    accepted: boolean;
-                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                    objective_of_start: number | null;
-                                    /** @description why the start was not used, or was infeasible or partial */
-                                    note?: string;
-                                } | null;
-                                /**
-                                 * @description what the solver itself answered
-                                 * @enum {string}
-                                 */
-                                solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them */
-                                solution: {
-                                    [key: string]: number;
-                                } | null;
-                                execution_id: string;
-                                /**
-                                 * @description the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)
-                                 * @enum {string}
-                                 */
-                                status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the verification gate's check of this answer (absent on results from before the gate) */
-                                verification?: {
-                                    /**
-                                     * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                     * @enum {string}
-                                     */
-                                    status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                    max_violation: number | null;
-                                    /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                    where: {
-                                        /**
-                                         * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                         * @enum {string}
-                                         */
-                                        kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                        /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                        name: string;
-                                        /** @description JModel models: the family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel models: the index tuple within the family */
-                                        index?: (string | number)[];
-                                    } | null;
-                                    /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                    message: string | null;
-                                    /**
-                                     * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                     * @enum {string}
-                                     */
-                                    claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                    solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                    retried_with: {
-                                        /** @description the tightened integrality tolerance the solve was repeated with */
-                                        integrality_tolerance: number;
-                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                        feasibility_tolerance: number | null;
-                                        /** @description why: the first answer's point, in words */
-                                        first_answer: string;
-                                    } | null;
-                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                    cross_check: {
-                                        solver_name: string;
-                                        /**
-                                         * @description the second solver's verdict, after its own verification
-                                         * @enum {string}
-                                         */
-                                        solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                        objective_value: number | null;
-                                    } | null;
-                                    /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                    refuted_by: {
-                                        /** @description the solver whose verified point refutes this verdict */
-                                        solver_name: string;
-                                        objective_value: number | null;
-                                        /** @description its point (null when it is in that row's execution) */
-                                        solution: {
-                                            [key: string]: number;
-                                        } | null;
-                                        /** @description in a comparison: the refuting row's execution */
-                                        execution_id: string | null;
-                                    } | null;
-                                };
-                                /** @description the model's coefficient ranges and their warnings (absent on results from before the gate) */
-                                numerics?: {
-                                    /** @description |a_ij| over the nonzero constraint coefficients */
-                                    matrix_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    /** @description |c_j| over the nonzero linear objective coefficients */
-                                    objective_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                    bounds_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    /** @description |b_i| over the finite nonzero row sides */
-                                    rhs_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    warnings: {
-                                        /**
-                                         * @description which range the warning is about
-                                         * @enum {string}
-                                         */
-                                        range: "matrix" | "objective" | "bounds" | "rhs";
-                                        /**
-                                         * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                         * @enum {string}
-                                         */
-                                        kind: "wide_range" | "large_values" | "small_values";
-                                        /** @description the warning in words, with the values */
-                                        message: string;
-                                        /** @description the rows holding the values that make the range wide (at most 5) */
-                                        rows: string[];
-                                        /** @description the columns holding them (at most 5) */
-                                        columns: string[];
-                                    }[];
-                                };
-                                /** @description the solver's own measure of its search */
-                                solve_time_seconds: number | null;
-                                solver_name: string;
-                                /** @description every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept) */
-                                incumbents?: {
-                                    /** @description seconds since the solver started */
-                                    time_seconds: number;
-                                    objective_value: number;
-                                }[];
-                                /** @description with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s */
-                                solutions?: {
-                                    objective_value: number;
-                                    solution: {
-                                        [key: string]: number;
-                                    };
-                                }[];
-                                /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
-                                basis?: {
-                                    /** @description variable name → its status in the basis */
-                                    columns: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                    /** @description constraint name → its row's status in the basis */
-                                    rows: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                };
-                                /**
-                                 * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
-                                 * @constant
-                                 */
-                                solution_pool?: "unsupported";
-                                /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
-                                auto_choice?: {
-                                    /** @enum {string} */
-                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                    /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                                    reason: string;
-                                    /**
-                                     * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                                     * @enum {string}
-                                     */
-                                    basis: "organization" | "public" | "default_rule";
-                                    evidence: {
-                                        /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                        comparisons: number;
-                                        /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                        similar_problems: string[];
-                                    };
-                                };
-                                /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
-                                race?: {
-                                    /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                                    winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                                    decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                                    /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                                    degraded: boolean;
-                                    /** @description why it degraded, or anything else a user should know about how it ran */
-                                    note: string | null;
-                                    entrants: {
-                                        /** @enum {string} */
-                                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                        /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                        execution_id: string;
-                                        /**
-                                         * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                         * @enum {string}
-                                         */
-                                        state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                        /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                        status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                        /** @description its last incumbent's objective (null without one) */
-                                        objective_value: number | null;
-                                        /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                        best_bound: number | null;
-                                        /** @description how long it ran, from its start to its end or stop; null before it started */
-                                        time_seconds: number | null;
-                                    }[];
-                                };
-                            } | null;
-                        };
+                        data: components["schemas"]["ExecutionView"];
                     };
                 };
             };
@@ -5722,339 +4739,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
-                        /** @constant */
-                        event: "progress";
-                        data: {
-                            /** @description seconds since the solver started */
-                            time_seconds: number;
-                            /** @description best objective found so far (the incumbent) */
-                            primal: number | null;
-                            /** @description best objective proved possible so far */
-                            dual: number | null;
-                            /** @description |primal − dual| / max(|primal|, 1e-10); null without both */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes so far, as the solver counts them */
-                            nodes: number | null;
-                            execution_id: string;
-                            solver_name: string;
-                            /** @description the point's place in its execution's progress */
-                            index: number;
-                        };
-                    } | {
-                        /** @constant */
-                        event: "log";
-                        data: {
-                            execution_id: string;
-                            solver_name: string;
-                            offset: number;
-                            line: string;
-                        };
-                    } | {
+                    "text/event-stream": components["schemas"]["ProgressEvent"] | components["schemas"]["LogEvent"] | {
                         /** @constant */
                         event: "final";
                         /** @description the comparison, as GET /api/v2/solvers/compare/{comparison_id} answers it */
-                        data: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            problem_name: string;
-                            batch_id: string | null;
-                            /** @enum {string} */
-                            source_kind: "inline_problem" | "model_project";
-                            model_project_id: string | null;
-                            model_project_version_id: string | null;
-                            dataset_id: string | null;
-                            uploaded_filename: string | null;
-                            settings: {
-                                time_limit_seconds: number;
-                                gap_tolerance: number;
-                                threads: number;
-                                /** @description absent on records from before pools: 1 */
-                                solution_pool_size?: number;
-                                /** @description absent: false */
-                                ranging?: boolean;
-                                /** @description absent: false */
-                                explain_infeasibility?: boolean;
-                                /** @description the MIP start asked for; absent: none */
-                                initial_solution?: {
-                                    [key: string]: number;
-                                };
-                                /** @description the starting basis asked for; absent: none */
-                                initial_basis?: {
-                                    /** @description variable name → its status in the basis */
-                                    columns: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                    /** @description constraint name → its row's status in the basis */
-                                    rows: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                };
-                            };
-                            /** @description ours: the priority it was queued with */
-                            priority: number;
-                            problem_class: string | null;
-                            variable_count: number | null;
-                            constraint_count: number | null;
-                            machine_note: string | null;
-                            results: {
-                                /** @description best objective found */
-                                objective_value: number | null;
-                                /** @description best objective proved possible */
-                                dual_bound: number | null;
-                                /** @description optimality gap; 0.0 means proven optimal */
-                                gap: number | null;
-                                /** @description branch-and-bound nodes explored; counted differently by each solver */
-                                nodes: number | null;
-                                /** @description simplex iterations; counted differently by each solver */
-                                iterations: number | null;
-                                /** @description around the whole solver call, including building the model */
-                                wall_time_ms: number | null;
-                                /** @description the build that produced the numbers */
-                                solver_version: string | null;
-                                /** @description why there are no numbers */
-                                error_message: string | null;
-                                /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
-                                duals?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
-                                reduced_costs?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                                duals_verified?: boolean | null;
-                                /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
-                                ranging?: ({
-                                    /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                    costs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                    /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                    rhs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                } | "unsupported") | null;
-                                /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
-                                infeasibility?: {
-                                    /** @description the constraints of the conflicting subset */
-                                    constraints: {
-                                        /** @description the constraint's name in the solved model */
-                                        name: string;
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /** @description the variable bounds of the conflicting subset */
-                                    variable_bounds: {
-                                        /** @description the variable's name in the solved model */
-                                        variable: string;
-                                        /**
-                                         * @description which of its bounds take part in the conflict
-                                         * @enum {string}
-                                         */
-                                        bound: "lower" | "upper" | "both";
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /**
-                                     * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                     * @enum {string}
-                                     */
-                                    method: "solver_iis" | "deletion_filter";
-                                    /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                    irreducible: boolean;
-                                    /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                    verified: boolean | null;
-                                    /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                    verdict_check: {
-                                        /**
-                                         * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                         * @enum {string}
-                                         */
-                                        status: "confirmed" | "refuted" | "unconfirmed";
-                                        /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                        solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                        /** @description the same in words */
-                                        message: string;
-                                    };
-                                } | null;
-                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                                warm_start?: {
-                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                    accepted: boolean;
-                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                    objective_of_start: number | null;
-                                    /** @description why the start was not used, or was infeasible or partial */
-                                    note?: string;
-                                } | null;
-                                solver_name: string;
-                                /** @description readable through GET /api/v2/models/executions/{id} */
-                                execution_id: string | null;
-                                /** @enum {string} */
-                                status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                                /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
-                                solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
-                                unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
-                                /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
-                                verification?: {
-                                    /**
-                                     * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                     * @enum {string}
-                                     */
-                                    status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                    max_violation: number | null;
-                                    /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                    where: {
-                                        /**
-                                         * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                         * @enum {string}
-                                         */
-                                        kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                        /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                        name: string;
-                                        /** @description JModel models: the family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel models: the index tuple within the family */
-                                        index?: (string | number)[];
-                                    } | null;
-                                    /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                    message: string | null;
-                                    /**
-                                     * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                     * @enum {string}
-                                     */
-                                    claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                    solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                    retried_with: {
-                                        /** @description the tightened integrality tolerance the solve was repeated with */
-                                        integrality_tolerance: number;
-                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                        feasibility_tolerance: number | null;
-                                        /** @description why: the first answer's point, in words */
-                                        first_answer: string;
-                                    } | null;
-                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                    cross_check: {
-                                        solver_name: string;
-                                        /**
-                                         * @description the second solver's verdict, after its own verification
-                                         * @enum {string}
-                                         */
-                                        solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                        objective_value: number | null;
-                                    } | null;
-                                    /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                    refuted_by: {
-                                        /** @description the solver whose verified point refutes this verdict */
-                                        solver_name: string;
-                                        objective_value: number | null;
-                                        /** @description its point (null when it is in that row's execution) */
-                                        solution: {
-                                            [key: string]: number;
-                                        } | null;
-                                        /** @description in a comparison: the refuting row's execution */
-                                        execution_id: string | null;
-                                    } | null;
-                                } | null;
-                                /** @description the adapter's own measure of the search alone */
-                                solver_time_seconds: number | null;
-                            }[];
-                            agreement: {
-                                compared_solvers: string[];
-                                objectives_agree: boolean;
-                                solutions_identical: boolean;
-                                max_objective_delta: number;
-                                alternative_optima: boolean;
-                                /** @description the absolute tolerance the objectives were compared with (docs/decisions.md) */
-                                objective_tolerance: number;
-                                /** @description ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept) */
-                                verdicts_agree?: boolean;
-                                /** @description ours: the rows named in any conflict */
-                                disagreeing_solvers?: string[];
-                                /** @description ours: each contradiction between the rows' claims, over every finished row (not only the compared ones) */
-                                conflicts?: {
-                                    /**
-                                     * @description infeasible_refuted: a row says infeasible while others have verified points; infeasible_vs_unbounded; unbounded_vs_optimal: a row says unbounded while others proved an optimum at a verified point; bound_beaten: a row's dual bound (its optimum's objective) is beaten by another row's verified point; optimal_objectives_differ: optimal rows beyond the objective tolerance
-                                     * @enum {string}
-                                     */
-                                    kind: "infeasible_refuted" | "infeasible_vs_unbounded" | "unbounded_vs_optimal" | "bound_beaten" | "optimal_objectives_differ";
-                                    /** @description the rows in conflict, the claiming one first */
-                                    solvers: string[];
-                                    message: string;
-                                }[];
-                            } | null;
-                            /** @description ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row) */
-                            numerics: {
-                                /** @description |a_ij| over the nonzero constraint coefficients */
-                                matrix_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |c_j| over the nonzero linear objective coefficients */
-                                objective_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                bounds_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |b_i| over the finite nonzero row sides */
-                                rhs_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                warnings: {
-                                    /**
-                                     * @description which range the warning is about
-                                     * @enum {string}
-                                     */
-                                    range: "matrix" | "objective" | "bounds" | "rhs";
-                                    /**
-                                     * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                     * @enum {string}
-                                     */
-                                    kind: "wide_range" | "large_values" | "small_values";
-                                    /** @description the warning in words, with the values */
-                                    message: string;
-                                    /** @description the rows holding the values that make the range wide (at most 5) */
-                                    rows: string[];
-                                    /** @description the columns holding them (at most 5) */
-                                    columns: string[];
-                                }[];
-                            } | null;
-                            error_message: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            completed_at: string | null;
-                        };
+                        data: components["schemas"]["ComparisonDetail"];
                     };
                 };
             };
@@ -6099,72 +4788,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description ready to send as a comparison's or a solve's `problem` */
-                        problem: {
-                            /** @default problem */
-                            name: string;
-                            /**
-                             * @default minimize
-                             * @enum {string}
-                             */
-                            sense: "minimize" | "maximize";
-                            variables: {
-                                name: string;
-                                /**
-                                 * @description lower bound; null = -infinity
-                                 * @default 0
-                                 */
-                                lb: number | null;
-                                /**
-                                 * @description upper bound; null = +infinity
-                                 * @default null
-                                 */
-                                ub: number | null;
-                                /**
-                                 * @default continuous
-                                 * @enum {string}
-                                 */
-                                type: "continuous" | "integer" | "binary";
-                            }[];
-                            /**
-                             * @default {
-                             *       "constant": 0,
-                             *       "terms": []
-                             *     }
-                             */
-                            objective: {
-                                /** @default 0 */
-                                constant: number;
-                                /** @default [] */
-                                terms: {
-                                    var: string;
-                                    coef: number;
-                                }[];
-                                /** @description coef·var1·var2 for each entry */
-                                quadratic?: {
-                                    var1: string;
-                                    var2: string;
-                                    coef: number;
-                                }[];
-                            };
-                            /** @default [] */
-                            constraints: {
-                                name: string;
-                                terms: {
-                                    var: string;
-                                    coef: number;
-                                }[];
-                                /**
-                                 * @description null = -infinity
-                                 * @default null
-                                 */
-                                lb: number | null;
-                                /**
-                                 * @description null = +infinity
-                                 * @default null
-                                 */
-                                ub: number | null;
-                            }[];
-                        };
+                        problem: components["schemas"]["Problem"];
                         stats: {
                             /** @enum {string} */
                             problem_class: "LP" | "MILP" | "QP" | "MIQP";
@@ -6175,55 +4799,7 @@ export interface operations {
                             nonzero_count: number;
                             quadratic_term_count: number;
                         };
-                        /** @description coefficient ranges of the model as submitted (as Gurobi and HiGHS print them); a range is wide past a ratio of 1000000, a value large from 1000000000 and small up to 1e-9 */
-                        numerics: {
-                            /** @description |a_ij| over the nonzero constraint coefficients */
-                            matrix_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |c_j| over the nonzero linear objective coefficients */
-                            objective_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                            bounds_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |b_i| over the finite nonzero row sides */
-                            rhs_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            warnings: {
-                                /**
-                                 * @description which range the warning is about
-                                 * @enum {string}
-                                 */
-                                range: "matrix" | "objective" | "bounds" | "rhs";
-                                /**
-                                 * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                 * @enum {string}
-                                 */
-                                kind: "wide_range" | "large_values" | "small_values";
-                                /** @description the warning in words, with the values */
-                                message: string;
-                                /** @description the rows holding the values that make the range wide (at most 5) */
-                                rows: string[];
-                                /** @description the columns holding them (at most 5) */
-                                columns: string[];
-                            }[];
-                        };
+                        numerics: components["schemas"]["Numerics"];
                         /** @enum {string} */
                         format: "mps" | "lp";
                         filename: string | null;
@@ -6417,29 +4993,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        projects: {
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            kind: "jmodel" | "problem" | "empty";
-                            jmodel_source: string | null;
-                            default_data: {
-                                [key: string]: unknown;
-                            } | null;
-                            problem_name: string | null;
-                            /** @description what a check of the draft's source finds without data; empty when it compiles */
-                            jmodel_problems: {
-                                line: number;
-                                column: number;
-                                message: string;
-                                kind: string;
-                                code: string;
-                            }[];
-                            version_count: number;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
+                        projects: components["schemas"]["Project"][];
                     };
                 };
             };
@@ -6467,72 +5021,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @description a flat or imported canonical problem, for a project without JModel */
-                    problem?: {
-                        /** @default problem */
-                        name?: string;
-                        /**
-                         * @default minimize
-                         * @enum {string}
-                         */
-                        sense?: "minimize" | "maximize";
-                        variables: {
-                            name: string;
-                            /**
-                             * @description lower bound; null = -infinity
-                             * @default 0
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description upper bound; null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                            /**
-                             * @default continuous
-                             * @enum {string}
-                             */
-                            type?: "continuous" | "integer" | "binary";
-                        }[];
-                        /**
-                         * @default {
-                         *       "constant": 0,
-                         *       "terms": []
-                         *     }
-                         */
-                        objective?: {
-                            /** @default 0 */
-                            constant?: number;
-                            /** @default [] */
-                            terms?: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /** @description coef·var1·var2 for each entry */
-                            quadratic?: {
-                                var1: string;
-                                var2: string;
-                                coef: number;
-                            }[];
-                        };
-                        /** @default [] */
-                        constraints?: {
-                            name: string;
-                            terms: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /**
-                             * @description null = -infinity
-                             * @default null
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                        }[];
-                    };
+                    problem?: components["schemas"]["ProblemInput"];
                 };
             };
         };
@@ -6549,29 +5038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        kind: "jmodel" | "problem" | "empty";
-                        jmodel_source: string | null;
-                        default_data: {
-                            [key: string]: unknown;
-                        } | null;
-                        problem_name: string | null;
-                        /** @description what a check of the draft's source finds without data; empty when it compiles */
-                        jmodel_problems: {
-                            line: number;
-                            column: number;
-                            message: string;
-                            kind: string;
-                            code: string;
-                        }[];
-                        version_count: number;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -6652,38 +5119,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        project: {
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            kind: "jmodel" | "problem" | "empty";
-                            jmodel_source: string | null;
-                            default_data: {
-                                [key: string]: unknown;
-                            } | null;
-                            problem_name: string | null;
-                            /** @description what a check of the draft's source finds without data; empty when it compiles */
-                            jmodel_problems: {
-                                line: number;
-                                column: number;
-                                message: string;
-                                kind: string;
-                                code: string;
-                            }[];
-                            version_count: number;
-                            created_at: string;
-                            updated_at: string;
-                        };
-                        datasets: {
-                            id: string;
-                            project_id: string;
-                            name: string;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                            created_at: string;
-                        }[];
+                        project: components["schemas"]["Project"];
+                        datasets: components["schemas"]["Dataset"][];
                     };
                 };
             };
@@ -6722,29 +5159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        kind: "jmodel" | "problem" | "empty";
-                        jmodel_source: string | null;
-                        default_data: {
-                            [key: string]: unknown;
-                        } | null;
-                        problem_name: string | null;
-                        /** @description what a check of the draft's source finds without data; empty when it compiles */
-                        jmodel_problems: {
-                            line: number;
-                            column: number;
-                            message: string;
-                            kind: string;
-                            code: string;
-                        }[];
-                        version_count: number;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6818,29 +5233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        kind: "jmodel" | "problem" | "empty";
-                        jmodel_source: string | null;
-                        default_data: {
-                            [key: string]: unknown;
-                        } | null;
-                        problem_name: string | null;
-                        /** @description what a check of the draft's source finds without data; empty when it compiles */
-                        jmodel_problems: {
-                            line: number;
-                            column: number;
-                            message: string;
-                            kind: string;
-                            code: string;
-                        }[];
-                        version_count: number;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -6871,72 +5264,7 @@ export interface operations {
                     default_data?: {
                         [key: string]: unknown;
                     } | null;
-                    problem?: {
-                        /** @default problem */
-                        name?: string;
-                        /**
-                         * @default minimize
-                         * @enum {string}
-                         */
-                        sense?: "minimize" | "maximize";
-                        variables: {
-                            name: string;
-                            /**
-                             * @description lower bound; null = -infinity
-                             * @default 0
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description upper bound; null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                            /**
-                             * @default continuous
-                             * @enum {string}
-                             */
-                            type?: "continuous" | "integer" | "binary";
-                        }[];
-                        /**
-                         * @default {
-                         *       "constant": 0,
-                         *       "terms": []
-                         *     }
-                         */
-                        objective?: {
-                            /** @default 0 */
-                            constant?: number;
-                            /** @default [] */
-                            terms?: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /** @description coef·var1·var2 for each entry */
-                            quadratic?: {
-                                var1: string;
-                                var2: string;
-                                coef: number;
-                            }[];
-                        };
-                        /** @default [] */
-                        constraints?: {
-                            name: string;
-                            terms: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /**
-                             * @description null = -infinity
-                             * @default null
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                        }[];
-                    };
+                    problem?: components["schemas"]["ProblemInput"];
                 };
             };
         };
@@ -6953,29 +5281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        kind: "jmodel" | "problem" | "empty";
-                        jmodel_source: string | null;
-                        default_data: {
-                            [key: string]: unknown;
-                        } | null;
-                        problem_name: string | null;
-                        /** @description what a check of the draft's source finds without data; empty when it compiles */
-                        jmodel_problems: {
-                            line: number;
-                            column: number;
-                            message: string;
-                            kind: string;
-                            code: string;
-                        }[];
-                        version_count: number;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -7014,19 +5320,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        versions: {
-                            id: string;
-                            project_id: string;
-                            number: number;
-                            name: string | null;
-                            /** @enum {string} */
-                            kind: "jmodel" | "problem" | "empty";
-                            jmodel_source: string | null;
-                            default_data: {
-                                [key: string]: unknown;
-                            } | null;
-                            created_at: string;
-                        }[];
+                        versions: components["schemas"]["ProjectVersion"][];
                     };
                 };
             };
@@ -7067,19 +5361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        project_id: string;
-                        number: number;
-                        name: string | null;
-                        /** @enum {string} */
-                        kind: "jmodel" | "problem" | "empty";
-                        jmodel_source: string | null;
-                        default_data: {
-                            [key: string]: unknown;
-                        } | null;
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["ProjectVersion"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -7167,15 +5449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        project_id: string;
-                        name: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -7214,15 +5488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        project_id: string;
-                        name: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7330,33 +5596,7 @@ export interface operations {
                     dataset_ids: string[];
                     /** @description 1 to 8 names as GET /api/v2/solvers/available lists them, run in this order */
                     solver_names: string[];
-                    settings?: {
-                        /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
-                        time_limit_seconds?: number;
-                        /** @description relative MIP gap; default 0.0001 */
-                        gap_tolerance?: number;
-                        /** @description default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them) */
-                        solution_pool_size?: number;
-                        /** @description default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"` */
-                        ranging?: boolean;
-                        /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
-                        explain_infeasibility?: boolean;
-                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
-                        initial_basis?: {
-                            /** @description variable name → its status in the basis */
-                            columns: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                            /** @description constraint name → its row's status in the basis */
-                            rows: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                        };
-                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
-                        initial_solution?: {
-                            [key: string]: number;
-                        };
-                    };
+                    settings?: components["schemas"]["SettingsRequest"];
                     /**
                      * @description ours: -100..100, default 0, for every row of the matrix; above 0 admins and owners only
                      * @default 0
@@ -7378,288 +5618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batch_id: string;
-                        /**
-                         * @description derived from the rows, never stored
-                         * @enum {string}
-                         */
-                        status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                        project_id: string;
-                        project_name: string;
-                        model_project_version_id: string | null;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        solver_names: string[];
-                        machine_note: string | null;
-                        /** @description solves charged at launch: datasets × solvers that can run */
-                        quota_cost: number;
-                        rows: {
-                            comparison_id: string;
-                            dataset_id: string;
-                            dataset_name: string;
-                            /** @enum {string} */
-                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            problem_class: string | null;
-                            variable_count: number | null;
-                            constraint_count: number | null;
-                            error_message: string | null;
-                            results: {
-                                /** @description best objective found */
-                                objective_value: number | null;
-                                /** @description best objective proved possible */
-                                dual_bound: number | null;
-                                /** @description optimality gap; 0.0 means proven optimal */
-                                gap: number | null;
-                                /** @description branch-and-bound nodes explored; counted differently by each solver */
-                                nodes: number | null;
-                                /** @description simplex iterations; counted differently by each solver */
-                                iterations: number | null;
-                                /** @description around the whole solver call, including building the model */
-                                wall_time_ms: number | null;
-                                /** @description the build that produced the numbers */
-                                solver_version: string | null;
-                                /** @description why there are no numbers */
-                                error_message: string | null;
-                                /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
-                                duals?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
-                                reduced_costs?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                                duals_verified?: boolean | null;
-                                /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
-                                ranging?: ({
-                                    /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                    costs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                    /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                    rhs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                } | "unsupported") | null;
-                                /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
-                                infeasibility?: {
-                                    /** @description the constraints of the conflicting subset */
-                                    constraints: {
-                                        /** @description the constraint's name in the solved model */
-                                        name: string;
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /** @description the variable bounds of the conflicting subset */
-                                    variable_bounds: {
-                                        /** @description the variable's name in the solved model */
-                                        variable: string;
-                                        /**
-                                         * @description which of its bounds take part in the conflict
-                                         * @enum {string}
-                                         */
-                                        bound: "lower" | "upper" | "both";
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /**
-                                     * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                     * @enum {string}
-                                     */
-                                    method: "solver_iis" | "deletion_filter";
-                                    /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                    irreducible: boolean;
-                                    /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                    verified: boolean | null;
-                                    /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                    verdict_check: {
-                                        /**
-                                         * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                         * @enum {string}
-                                         */
-                                        status: "confirmed" | "refuted" | "unconfirmed";
-                                        /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                        solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                        /** @description the same in words */
-                                        message: string;
-                                    };
-                                } | null;
-                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                                warm_start?: {
-                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                    accepted: boolean;
-                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                    objective_of_start: number | null;
-                                    /** @description why the start was not used, or was infeasible or partial */
-                                    note?: string;
-                                } | null;
-                                solver_name: string;
-                                /** @description readable through GET /api/v2/models/executions/{id} */
-                                execution_id: string | null;
-                                /** @enum {string} */
-                                status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                                /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
-                                solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
-                                unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
-                                /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
-                                verification?: {
-                                    /**
-                                     * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                     * @enum {string}
-                                     */
-                                    status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                    max_violation: number | null;
-                                    /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                    where: {
-                                        /**
-                                         * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                         * @enum {string}
-                                         */
-                                        kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                        /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                        name: string;
-                                        /** @description JModel models: the family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel models: the index tuple within the family */
-                                        index?: (string | number)[];
-                                    } | null;
-                                    /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                    message: string | null;
-                                    /**
-                                     * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                     * @enum {string}
-                                     */
-                                    claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                    solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                    retried_with: {
-                                        /** @description the tightened integrality tolerance the solve was repeated with */
-                                        integrality_tolerance: number;
-                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                        feasibility_tolerance: number | null;
-                                        /** @description why: the first answer's point, in words */
-                                        first_answer: string;
-                                    } | null;
-                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                    cross_check: {
-                                        solver_name: string;
-                                        /**
-                                         * @description the second solver's verdict, after its own verification
-                                         * @enum {string}
-                                         */
-                                        solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                        objective_value: number | null;
-                                    } | null;
-                                    /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                    refuted_by: {
-                                        /** @description the solver whose verified point refutes this verdict */
-                                        solver_name: string;
-                                        objective_value: number | null;
-                                        /** @description its point (null when it is in that row's execution) */
-                                        solution: {
-                                            [key: string]: number;
-                                        } | null;
-                                        /** @description in a comparison: the refuting row's execution */
-                                        execution_id: string | null;
-                                    } | null;
-                                } | null;
-                                /** @description the adapter's own measure of the search alone */
-                                solver_time_seconds: number | null;
-                            }[];
-                            /** @description ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it */
-                            numerics: {
-                                /** @description |a_ij| over the nonzero constraint coefficients */
-                                matrix_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |c_j| over the nonzero linear objective coefficients */
-                                objective_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                bounds_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |b_i| over the finite nonzero row sides */
-                                rhs_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                warnings: {
-                                    /**
-                                     * @description which range the warning is about
-                                     * @enum {string}
-                                     */
-                                    range: "matrix" | "objective" | "bounds" | "rhs";
-                                    /**
-                                     * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                     * @enum {string}
-                                     */
-                                    kind: "wide_range" | "large_values" | "small_values";
-                                    /** @description the warning in words, with the values */
-                                    message: string;
-                                    /** @description the rows holding the values that make the range wide (at most 5) */
-                                    rows: string[];
-                                    /** @description the columns holding them (at most 5) */
-                                    columns: string[];
-                                }[];
-                            } | null;
-                        }[];
-                        created_at: string;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["MatrixDetail"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -7697,288 +5656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batch_id: string;
-                        /**
-                         * @description derived from the rows, never stored
-                         * @enum {string}
-                         */
-                        status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                        project_id: string;
-                        project_name: string;
-                        model_project_version_id: string | null;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        solver_names: string[];
-                        machine_note: string | null;
-                        /** @description solves charged at launch: datasets × solvers that can run */
-                        quota_cost: number;
-                        rows: {
-                            comparison_id: string;
-                            dataset_id: string;
-                            dataset_name: string;
-                            /** @enum {string} */
-                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            problem_class: string | null;
-                            variable_count: number | null;
-                            constraint_count: number | null;
-                            error_message: string | null;
-                            results: {
-                                /** @description best objective found */
-                                objective_value: number | null;
-                                /** @description best objective proved possible */
-                                dual_bound: number | null;
-                                /** @description optimality gap; 0.0 means proven optimal */
-                                gap: number | null;
-                                /** @description branch-and-bound nodes explored; counted differently by each solver */
-                                nodes: number | null;
-                                /** @description simplex iterations; counted differently by each solver */
-                                iterations: number | null;
-                                /** @description around the whole solver call, including building the model */
-                                wall_time_ms: number | null;
-                                /** @description the build that produced the numbers */
-                                solver_version: string | null;
-                                /** @description why there are no numbers */
-                                error_message: string | null;
-                                /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
-                                duals?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
-                                reduced_costs?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                                duals_verified?: boolean | null;
-                                /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
-                                ranging?: ({
-                                    /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                    costs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                    /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                    rhs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                } | "unsupported") | null;
-                                /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
-                                infeasibility?: {
-                                    /** @description the constraints of the conflicting subset */
-                                    constraints: {
-                                        /** @description the constraint's name in the solved model */
-                                        name: string;
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /** @description the variable bounds of the conflicting subset */
-                                    variable_bounds: {
-                                        /** @description the variable's name in the solved model */
-                                        variable: string;
-                                        /**
-                                         * @description which of its bounds take part in the conflict
-                                         * @enum {string}
-                                         */
-                                        bound: "lower" | "upper" | "both";
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /**
-                                     * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                     * @enum {string}
-                                     */
-                                    method: "solver_iis" | "deletion_filter";
-                                    /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                    irreducible: boolean;
-                                    /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                    verified: boolean | null;
-                                    /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                    verdict_check: {
-                                        /**
-                                         * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                         * @enum {string}
-                                         */
-                                        status: "confirmed" | "refuted" | "unconfirmed";
-                                        /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                        solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                        /** @description the same in words */
-                                        message: string;
-                                    };
-                                } | null;
-                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                                warm_start?: {
-                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                    accepted: boolean;
-                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                    objective_of_start: number | null;
-                                    /** @description why the start was not used, or was infeasible or partial */
-                                    note?: string;
-                                } | null;
-                                solver_name: string;
-                                /** @description readable through GET /api/v2/models/executions/{id} */
-                                execution_id: string | null;
-                                /** @enum {string} */
-                                status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                                /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
-                                solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
-                                unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
-                                /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
-                                verification?: {
-                                    /**
-                                     * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                     * @enum {string}
-                                     */
-                                    status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                    max_violation: number | null;
-                                    /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                    where: {
-                                        /**
-                                         * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                         * @enum {string}
-                                         */
-                                        kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                        /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                        name: string;
-                                        /** @description JModel models: the family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel models: the index tuple within the family */
-                                        index?: (string | number)[];
-                                    } | null;
-                                    /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                    message: string | null;
-                                    /**
-                                     * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                     * @enum {string}
-                                     */
-                                    claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                    solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                    retried_with: {
-                                        /** @description the tightened integrality tolerance the solve was repeated with */
-                                        integrality_tolerance: number;
-                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                        feasibility_tolerance: number | null;
-                                        /** @description why: the first answer's point, in words */
-                                        first_answer: string;
-                                    } | null;
-                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                    cross_check: {
-                                        solver_name: string;
-                                        /**
-                                         * @description the second solver's verdict, after its own verification
-                                         * @enum {string}
-                                         */
-                                        solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                        objective_value: number | null;
-                                    } | null;
-                                    /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                    refuted_by: {
-                                        /** @description the solver whose verified point refutes this verdict */
-                                        solver_name: string;
-                                        objective_value: number | null;
-                                        /** @description its point (null when it is in that row's execution) */
-                                        solution: {
-                                            [key: string]: number;
-                                        } | null;
-                                        /** @description in a comparison: the refuting row's execution */
-                                        execution_id: string | null;
-                                    } | null;
-                                } | null;
-                                /** @description the adapter's own measure of the search alone */
-                                solver_time_seconds: number | null;
-                            }[];
-                            /** @description ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it */
-                            numerics: {
-                                /** @description |a_ij| over the nonzero constraint coefficients */
-                                matrix_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |c_j| over the nonzero linear objective coefficients */
-                                objective_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                bounds_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |b_i| over the finite nonzero row sides */
-                                rhs_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                warnings: {
-                                    /**
-                                     * @description which range the warning is about
-                                     * @enum {string}
-                                     */
-                                    range: "matrix" | "objective" | "bounds" | "rhs";
-                                    /**
-                                     * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                     * @enum {string}
-                                     */
-                                    kind: "wide_range" | "large_values" | "small_values";
-                                    /** @description the warning in words, with the values */
-                                    message: string;
-                                    /** @description the rows holding the values that make the range wide (at most 5) */
-                                    rows: string[];
-                                    /** @description the columns holding them (at most 5) */
-                                    columns: string[];
-                                }[];
-                            } | null;
-                        }[];
-                        created_at: string;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["MatrixDetail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8012,288 +5690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batch_id: string;
-                        /**
-                         * @description derived from the rows, never stored
-                         * @enum {string}
-                         */
-                        status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                        project_id: string;
-                        project_name: string;
-                        model_project_version_id: string | null;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        solver_names: string[];
-                        machine_note: string | null;
-                        /** @description solves charged at launch: datasets × solvers that can run */
-                        quota_cost: number;
-                        rows: {
-                            comparison_id: string;
-                            dataset_id: string;
-                            dataset_name: string;
-                            /** @enum {string} */
-                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            problem_class: string | null;
-                            variable_count: number | null;
-                            constraint_count: number | null;
-                            error_message: string | null;
-                            results: {
-                                /** @description best objective found */
-                                objective_value: number | null;
-                                /** @description best objective proved possible */
-                                dual_bound: number | null;
-                                /** @description optimality gap; 0.0 means proven optimal */
-                                gap: number | null;
-                                /** @description branch-and-bound nodes explored; counted differently by each solver */
-                                nodes: number | null;
-                                /** @description simplex iterations; counted differently by each solver */
-                                iterations: number | null;
-                                /** @description around the whole solver call, including building the model */
-                                wall_time_ms: number | null;
-                                /** @description the build that produced the numbers */
-                                solver_version: string | null;
-                                /** @description why there are no numbers */
-                                error_message: string | null;
-                                /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
-                                duals?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
-                                reduced_costs?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                                duals_verified?: boolean | null;
-                                /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
-                                ranging?: ({
-                                    /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                    costs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                    /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                    rhs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                } | "unsupported") | null;
-                                /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
-                                infeasibility?: {
-                                    /** @description the constraints of the conflicting subset */
-                                    constraints: {
-                                        /** @description the constraint's name in the solved model */
-                                        name: string;
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /** @description the variable bounds of the conflicting subset */
-                                    variable_bounds: {
-                                        /** @description the variable's name in the solved model */
-                                        variable: string;
-                                        /**
-                                         * @description which of its bounds take part in the conflict
-                                         * @enum {string}
-                                         */
-                                        bound: "lower" | "upper" | "both";
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /**
-                                     * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                     * @enum {string}
-                                     */
-                                    method: "solver_iis" | "deletion_filter";
-                                    /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                    irreducible: boolean;
-                                    /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                    verified: boolean | null;
-                                    /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                    verdict_check: {
-                                        /**
-                                         * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                         * @enum {string}
-                                         */
-                                        status: "confirmed" | "refuted" | "unconfirmed";
-                                        /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                        solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                        /** @description the same in words */
-                                        message: string;
-                                    };
-                                } | null;
-                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                                warm_start?: {
-                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                    accepted: boolean;
-                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                    objective_of_start: number | null;
-                                    /** @description why the start was not used, or was infeasible or partial */
-                                    note?: string;
-                                } | null;
-                                solver_name: string;
-                                /** @description readable through GET /api/v2/models/executions/{id} */
-                                execution_id: string | null;
-                                /** @enum {string} */
-                                status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                                /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
-                                solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
-                                unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
-                                /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
-                                verification?: {
-                                    /**
-                                     * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                     * @enum {string}
-                                     */
-                                    status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                    max_violation: number | null;
-                                    /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                    where: {
-                                        /**
-                                         * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                         * @enum {string}
-                                         */
-                                        kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                        /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                        name: string;
-                                        /** @description JModel models: the family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel models: the index tuple within the family */
-                                        index?: (string | number)[];
-                                    } | null;
-                                    /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                    message: string | null;
-                                    /**
-                                     * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                     * @enum {string}
-                                     */
-                                    claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                    solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                    retried_with: {
-                                        /** @description the tightened integrality tolerance the solve was repeated with */
-                                        integrality_tolerance: number;
-                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                        feasibility_tolerance: number | null;
-                                        /** @description why: the first answer's point, in words */
-                                        first_answer: string;
-                                    } | null;
-                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                    cross_check: {
-                                        solver_name: string;
-                                        /**
-                                         * @description the second solver's verdict, after its own verification
-                                         * @enum {string}
-                                         */
-                                        solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                        objective_value: number | null;
-                                    } | null;
-                                    /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                    refuted_by: {
-                                        /** @description the solver whose verified point refutes this verdict */
-                                        solver_name: string;
-                                        objective_value: number | null;
-                                        /** @description its point (null when it is in that row's execution) */
-                                        solution: {
-                                            [key: string]: number;
-                                        } | null;
-                                        /** @description in a comparison: the refuting row's execution */
-                                        execution_id: string | null;
-                                    } | null;
-                                } | null;
-                                /** @description the adapter's own measure of the search alone */
-                                solver_time_seconds: number | null;
-                            }[];
-                            /** @description ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it */
-                            numerics: {
-                                /** @description |a_ij| over the nonzero constraint coefficients */
-                                matrix_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |c_j| over the nonzero linear objective coefficients */
-                                objective_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                bounds_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |b_i| over the finite nonzero row sides */
-                                rhs_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                warnings: {
-                                    /**
-                                     * @description which range the warning is about
-                                     * @enum {string}
-                                     */
-                                    range: "matrix" | "objective" | "bounds" | "rhs";
-                                    /**
-                                     * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                     * @enum {string}
-                                     */
-                                    kind: "wide_range" | "large_values" | "small_values";
-                                    /** @description the warning in words, with the values */
-                                    message: string;
-                                    /** @description the rows holding the values that make the range wide (at most 5) */
-                                    rows: string[];
-                                    /** @description the columns holding them (at most 5) */
-                                    columns: string[];
-                                }[];
-                            } | null;
-                        }[];
-                        created_at: string;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["MatrixDetail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8364,104 +5761,13 @@ export interface operations {
                     /** @description 1 to 8 names as GET /api/v2/solvers/available lists them, run in this order */
                     solver_names: string[];
                     /** @description inline problem, the same shape the plain solve takes */
-                    problem?: {
-                        /** @default problem */
-                        name?: string;
-                        /**
-                         * @default minimize
-                         * @enum {string}
-                         */
-                        sense?: "minimize" | "maximize";
-                        variables: {
-                            name: string;
-                            /**
-                             * @description lower bound; null = -infinity
-                             * @default 0
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description upper bound; null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                            /**
-                             * @default continuous
-                             * @enum {string}
-                             */
-                            type?: "continuous" | "integer" | "binary";
-                        }[];
-                        /**
-                         * @default {
-                         *       "constant": 0,
-                         *       "terms": []
-                         *     }
-                         */
-                        objective?: {
-                            /** @default 0 */
-                            constant?: number;
-                            /** @default [] */
-                            terms?: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /** @description coef·var1·var2 for each entry */
-                            quadratic?: {
-                                var1: string;
-                                var2: string;
-                                coef: number;
-                            }[];
-                        };
-                        /** @default [] */
-                        constraints?: {
-                            name: string;
-                            terms: {
-                                var: string;
-                                coef: number;
-                            }[];
-                            /**
-                             * @description null = -infinity
-                             * @default null
-                             */
-                            lb?: number | null;
-                            /**
-                             * @description null = +infinity
-                             * @default null
-                             */
-                            ub?: number | null;
-                        }[];
-                    };
+                    problem?: components["schemas"]["ProblemInput"];
                     project_id?: string;
                     /** @description a committed version of project_id; the draft when omitted */
                     version_id?: string;
                     /** @description shown in the header only */
                     uploaded_filename?: string;
-                    settings?: {
-                        /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
-                        time_limit_seconds?: number;
-                        /** @description relative MIP gap; default 0.0001 */
-                        gap_tolerance?: number;
-                        /** @description default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them) */
-                        solution_pool_size?: number;
-                        /** @description default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"` */
-                        ranging?: boolean;
-                        /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
-                        explain_infeasibility?: boolean;
-                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
-                        initial_basis?: {
-                            /** @description variable name → its status in the basis */
-                            columns: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                            /** @description constraint name → its row's status in the basis */
-                            rows: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                        };
-                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
-                        initial_solution?: {
-                            [key: string]: number;
-                        };
-                    };
+                    settings?: components["schemas"]["SettingsRequest"];
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
                      * @default 0
@@ -8483,307 +5789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                        problem_name: string;
-                        batch_id: string | null;
-                        /** @enum {string} */
-                        source_kind: "inline_problem" | "model_project";
-                        model_project_id: string | null;
-                        model_project_version_id: string | null;
-                        dataset_id: string | null;
-                        uploaded_filename: string | null;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        /** @description ours: the priority it was queued with */
-                        priority: number;
-                        problem_class: string | null;
-                        variable_count: number | null;
-                        constraint_count: number | null;
-                        machine_note: string | null;
-                        results: {
-                            /** @description best objective found */
-                            objective_value: number | null;
-                            /** @description best objective proved possible */
-                            dual_bound: number | null;
-                            /** @description optimality gap; 0.0 means proven optimal */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes explored; counted differently by each solver */
-                            nodes: number | null;
-                            /** @description simplex iterations; counted differently by each solver */
-                            iterations: number | null;
-                            /** @description around the whole solver call, including building the model */
-                            wall_time_ms: number | null;
-                            /** @description the build that produced the numbers */
-                            solver_version: string | null;
-                            /** @description why there are no numbers */
-                            error_message: string | null;
-                            /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
-                            duals?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
-                            reduced_costs?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                            duals_verified?: boolean | null;
-                            /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
-                            ranging?: ({
-                                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                costs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                rhs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                            } | "unsupported") | null;
-                            /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
-                            infeasibility?: {
-                                /** @description the constraints of the conflicting subset */
-                                constraints: {
-                                    /** @description the constraint's name in the solved model */
-                                    name: string;
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /** @description the variable bounds of the conflicting subset */
-                                variable_bounds: {
-                                    /** @description the variable's name in the solved model */
-                                    variable: string;
-                                    /**
-                                     * @description which of its bounds take part in the conflict
-                                     * @enum {string}
-                                     */
-                                    bound: "lower" | "upper" | "both";
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /**
-                                 * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                 * @enum {string}
-                                 */
-                                method: "solver_iis" | "deletion_filter";
-                                /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                irreducible: boolean;
-                                /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                verified: boolean | null;
-                                /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                verdict_check: {
-                                    /**
-                                     * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                     * @enum {string}
-                                     */
-                                    status: "confirmed" | "refuted" | "unconfirmed";
-                                    /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                    solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description the same in words */
-                                    message: string;
-                                };
-                            } | null;
-                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                            warm_start?: {
-                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                accepted: boolean;
-                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                objective_of_start: number | null;
-                                /** @description why the start was not used, or was infeasible or partial */
-                                note?: string;
-                            } | null;
-                            solver_name: string;
-                            /** @description readable through GET /api/v2/models/executions/{id} */
-                            execution_id: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
-                            solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
-                            unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
-                            /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
-                            verification?: {
-                                /**
-                                 * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                 * @enum {string}
-                                 */
-                                status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                max_violation: number | null;
-                                /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                where: {
-                                    /**
-                                     * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                     * @enum {string}
-                                     */
-                                    kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                    /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                    name: string;
-                                    /** @description JModel models: the family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel models: the index tuple within the family */
-                                    index?: (string | number)[];
-                                } | null;
-                                /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                message: string | null;
-                                /**
-                                 * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                 * @enum {string}
-                                 */
-                                claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                retried_with: {
-                                    /** @description the tightened integrality tolerance the solve was repeated with */
-                                    integrality_tolerance: number;
-                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                    feasibility_tolerance: number | null;
-                                    /** @description why: the first answer's point, in words */
-                                    first_answer: string;
-                                } | null;
-                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                cross_check: {
-                                    solver_name: string;
-                                    /**
-                                     * @description the second solver's verdict, after its own verification
-                                     * @enum {string}
-                                     */
-                                    solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    objective_value: number | null;
-                                } | null;
-                                /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                refuted_by: {
-                                    /** @description the solver whose verified point refutes this verdict */
-                                    solver_name: string;
-                                    objective_value: number | null;
-                                    /** @description its point (null when it is in that row's execution) */
-                                    solution: {
-                                        [key: string]: number;
-                                    } | null;
-                                    /** @description in a comparison: the refuting row's execution */
-                                    execution_id: string | null;
-                                } | null;
-                            } | null;
-                            /** @description the adapter's own measure of the search alone */
-                            solver_time_seconds: number | null;
-                        }[];
-                        agreement: {
-                            compared_solvers: string[];
-                            objectives_agree: boolean;
-                            solutions_identical: boolean;
-                            max_objective_delta: number;
-                            alternative_optima: boolean;
-                            /** @description the absolute tolerance the objectives were compared with (docs/decisions.md) */
-                            objective_tolerance: number;
-                            /** @description ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept) */
-                            verdicts_agree?: boolean;
-                            /** @description ours: the rows named in any conflict */
-                            disagreeing_solvers?: string[];
-                            /** @description ours: each contradiction between the rows' claims, over every finished row (not only the compared ones) */
-                            conflicts?: {
-                                /**
-                                 * @description infeasible_refuted: a row says infeasible while others have verified points; infeasible_vs_unbounded; unbounded_vs_optimal: a row says unbounded while others proved an optimum at a verified point; bound_beaten: a row's dual bound (its optimum's objective) is beaten by another row's verified point; optimal_objectives_differ: optimal rows beyond the objective tolerance
-                                 * @enum {string}
-                                 */
-                                kind: "infeasible_refuted" | "infeasible_vs_unbounded" | "unbounded_vs_optimal" | "bound_beaten" | "optimal_objectives_differ";
-                                /** @description the rows in conflict, the claiming one first */
-                                solvers: string[];
-                                message: string;
-                            }[];
-                        } | null;
-                        /** @description ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row) */
-                        numerics: {
-                            /** @description |a_ij| over the nonzero constraint coefficients */
-                            matrix_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |c_j| over the nonzero linear objective coefficients */
-                            objective_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                            bounds_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |b_i| over the finite nonzero row sides */
-                            rhs_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            warnings: {
-                                /**
-                                 * @description which range the warning is about
-                                 * @enum {string}
-                                 */
-                                range: "matrix" | "objective" | "bounds" | "rhs";
-                                /**
-                                 * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                 * @enum {string}
-                                 */
-                                kind: "wide_range" | "large_values" | "small_values";
-                                /** @description the warning in words, with the values */
-                                message: string;
-                                /** @description the rows holding the values that make the range wide (at most 5) */
-                                rows: string[];
-                                /** @description the columns holding them (at most 5) */
-                                columns: string[];
-                            }[];
-                        } | null;
-                        error_message: string | null;
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["ComparisonDetail"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -8821,307 +5827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                        problem_name: string;
-                        batch_id: string | null;
-                        /** @enum {string} */
-                        source_kind: "inline_problem" | "model_project";
-                        model_project_id: string | null;
-                        model_project_version_id: string | null;
-                        dataset_id: string | null;
-                        uploaded_filename: string | null;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        /** @description ours: the priority it was queued with */
-                        priority: number;
-                        problem_class: string | null;
-                        variable_count: number | null;
-                        constraint_count: number | null;
-                        machine_note: string | null;
-                        results: {
-                            /** @description best objective found */
-                            objective_value: number | null;
-                            /** @description best objective proved possible */
-                            dual_bound: number | null;
-                            /** @description optimality gap; 0.0 means proven optimal */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes explored; counted differently by each solver */
-                            nodes: number | null;
-                            /** @description simplex iterations; counted differently by each solver */
-                            iterations: number | null;
-                            /** @description around the whole solver call, including building the model */
-                            wall_time_ms: number | null;
-                            /** @description the build that produced the numbers */
-                            solver_version: string | null;
-                            /** @description why there are no numbers */
-                            error_message: string | null;
-                            /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
-                            duals?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
-                            reduced_costs?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                            duals_verified?: boolean | null;
-                            /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
-                            ranging?: ({
-                                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                costs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                rhs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                            } | "unsupported") | null;
-                            /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
-                            infeasibility?: {
-                                /** @description the constraints of the conflicting subset */
-                                constraints: {
-                                    /** @description the constraint's name in the solved model */
-                                    name: string;
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /** @description the variable bounds of the conflicting subset */
-                                variable_bounds: {
-                                    /** @description the variable's name in the solved model */
-                                    variable: string;
-                                    /**
-                                     * @description which of its bounds take part in the conflict
-                                     * @enum {string}
-                                     */
-                                    bound: "lower" | "upper" | "both";
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /**
-                                 * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                 * @enum {string}
-                                 */
-                                method: "solver_iis" | "deletion_filter";
-                                /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                irreducible: boolean;
-                                /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                verified: boolean | null;
-                                /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                verdict_check: {
-                                    /**
-                                     * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                     * @enum {string}
-                                     */
-                                    status: "confirmed" | "refuted" | "unconfirmed";
-                                    /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                    solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description the same in words */
-                                    message: string;
-                                };
-                            } | null;
-                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                            warm_start?: {
-                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                accepted: boolean;
-                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                objective_of_start: number | null;
-                                /** @description why the start was not used, or was infeasible or partial */
-                                note?: string;
-                            } | null;
-                            solver_name: string;
-                            /** @description readable through GET /api/v2/models/executions/{id} */
-                            execution_id: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
-                            solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
-                            unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
-                            /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
-                            verification?: {
-                                /**
-                                 * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                 * @enum {string}
-                                 */
-                                status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                max_violation: number | null;
-                                /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                where: {
-                                    /**
-                                     * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                     * @enum {string}
-                                     */
-                                    kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                    /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                    name: string;
-                                    /** @description JModel models: the family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel models: the index tuple within the family */
-                                    index?: (string | number)[];
-                                } | null;
-                                /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                message: string | null;
-                                /**
-                                 * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                 * @enum {string}
-                                 */
-                                claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                retried_with: {
-                                    /** @description the tightened integrality tolerance the solve was repeated with */
-                                    integrality_tolerance: number;
-                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                    feasibility_tolerance: number | null;
-                                    /** @description why: the first answer's point, in words */
-                                    first_answer: string;
-                                } | null;
-                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                cross_check: {
-                                    solver_name: string;
-                                    /**
-                                     * @description the second solver's verdict, after its own verification
-                                     * @enum {string}
-                                     */
-                                    solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    objective_value: number | null;
-                                } | null;
-                                /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                refuted_by: {
-                                    /** @description the solver whose verified point refutes this verdict */
-                                    solver_name: string;
-                                    objective_value: number | null;
-                                    /** @description its point (null when it is in that row's execution) */
-                                    solution: {
-                                        [key: string]: number;
-                                    } | null;
-                                    /** @description in a comparison: the refuting row's execution */
-                                    execution_id: string | null;
-                                } | null;
-                            } | null;
-                            /** @description the adapter's own measure of the search alone */
-                            solver_time_seconds: number | null;
-                        }[];
-                        agreement: {
-                            compared_solvers: string[];
-                            objectives_agree: boolean;
-                            solutions_identical: boolean;
-                            max_objective_delta: number;
-                            alternative_optima: boolean;
-                            /** @description the absolute tolerance the objectives were compared with (docs/decisions.md) */
-                            objective_tolerance: number;
-                            /** @description ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept) */
-                            verdicts_agree?: boolean;
-                            /** @description ours: the rows named in any conflict */
-                            disagreeing_solvers?: string[];
-                            /** @description ours: each contradiction between the rows' claims, over every finished row (not only the compared ones) */
-                            conflicts?: {
-                                /**
-                                 * @description infeasible_refuted: a row says infeasible while others have verified points; infeasible_vs_unbounded; unbounded_vs_optimal: a row says unbounded while others proved an optimum at a verified point; bound_beaten: a row's dual bound (its optimum's objective) is beaten by another row's verified point; optimal_objectives_differ: optimal rows beyond the objective tolerance
-                                 * @enum {string}
-                                 */
-                                kind: "infeasible_refuted" | "infeasible_vs_unbounded" | "unbounded_vs_optimal" | "bound_beaten" | "optimal_objectives_differ";
-                                /** @description the rows in conflict, the claiming one first */
-                                solvers: string[];
-                                message: string;
-                            }[];
-                        } | null;
-                        /** @description ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row) */
-                        numerics: {
-                            /** @description |a_ij| over the nonzero constraint coefficients */
-                            matrix_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |c_j| over the nonzero linear objective coefficients */
-                            objective_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                            bounds_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |b_i| over the finite nonzero row sides */
-                            rhs_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            warnings: {
-                                /**
-                                 * @description which range the warning is about
-                                 * @enum {string}
-                                 */
-                                range: "matrix" | "objective" | "bounds" | "rhs";
-                                /**
-                                 * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                 * @enum {string}
-                                 */
-                                kind: "wide_range" | "large_values" | "small_values";
-                                /** @description the warning in words, with the values */
-                                message: string;
-                                /** @description the rows holding the values that make the range wide (at most 5) */
-                                rows: string[];
-                                /** @description the columns holding them (at most 5) */
-                                columns: string[];
-                            }[];
-                        } | null;
-                        error_message: string | null;
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["ComparisonDetail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9155,307 +5861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                        problem_name: string;
-                        batch_id: string | null;
-                        /** @enum {string} */
-                        source_kind: "inline_problem" | "model_project";
-                        model_project_id: string | null;
-                        model_project_version_id: string | null;
-                        dataset_id: string | null;
-                        uploaded_filename: string | null;
-                        settings: {
-                            time_limit_seconds: number;
-                            gap_tolerance: number;
-                            threads: number;
-                            /** @description absent on records from before pools: 1 */
-                            solution_pool_size?: number;
-                            /** @description absent: false */
-                            ranging?: boolean;
-                            /** @description absent: false */
-                            explain_infeasibility?: boolean;
-                            /** @description the MIP start asked for; absent: none */
-                            initial_solution?: {
-                                [key: string]: number;
-                            };
-                            /** @description the starting basis asked for; absent: none */
-                            initial_basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                        };
-                        /** @description ours: the priority it was queued with */
-                        priority: number;
-                        problem_class: string | null;
-                        variable_count: number | null;
-                        constraint_count: number | null;
-                        machine_note: string | null;
-                        results: {
-                            /** @description best objective found */
-                            objective_value: number | null;
-                            /** @description best objective proved possible */
-                            dual_bound: number | null;
-                            /** @description optimality gap; 0.0 means proven optimal */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes explored; counted differently by each solver */
-                            nodes: number | null;
-                            /** @description simplex iterations; counted differently by each solver */
-                            iterations: number | null;
-                            /** @description around the whole solver call, including building the model */
-                            wall_time_ms: number | null;
-                            /** @description the build that produced the numbers */
-                            solver_version: string | null;
-                            /** @description why there are no numbers */
-                            error_message: string | null;
-                            /** @description constraint name → dual y with c = Aᵀy + d, as in the row's execution, when duals and reduced costs number at most 1000 together; a larger LP's are in the execution only */
-                            duals?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description as duals: at most 1000 duals and reduced costs together, else in the row's execution */
-                            reduced_costs?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                            duals_verified?: boolean | null;
-                            /** @description as in the row's execution (HiGHS; "unsupported" from the others) while it has at most 1000 entries; a larger LP's is in the execution only */
-                            ranging?: ({
-                                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                costs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                rhs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                            } | "unsupported") | null;
-                            /** @description with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only */
-                            infeasibility?: {
-                                /** @description the constraints of the conflicting subset */
-                                constraints: {
-                                    /** @description the constraint's name in the solved model */
-                                    name: string;
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /** @description the variable bounds of the conflicting subset */
-                                variable_bounds: {
-                                    /** @description the variable's name in the solved model */
-                                    variable: string;
-                                    /**
-                                     * @description which of its bounds take part in the conflict
-                                     * @enum {string}
-                                     */
-                                    bound: "lower" | "upper" | "both";
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /**
-                                 * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                 * @enum {string}
-                                 */
-                                method: "solver_iis" | "deletion_filter";
-                                /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                irreducible: boolean;
-                                /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                verified: boolean | null;
-                                /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                verdict_check: {
-                                    /**
-                                     * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                     * @enum {string}
-                                     */
-                                    status: "confirmed" | "refuted" | "unconfirmed";
-                                    /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                    solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description the same in words */
-                                    message: string;
-                                };
-                            } | null;
-                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                            warm_start?: {
-                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                accepted: boolean;
-                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                objective_of_start: number | null;
-                                /** @description why the start was not used, or was infeasible or partial */
-                                note?: string;
-                            } | null;
-                            solver_name: string;
-                            /** @description readable through GET /api/v2/models/executions/{id} */
-                            execution_id: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            /** @description the verdict, after the verification gate: `error` when the solver's point breaks the model or a verified point (its own cross-check's or another row's) refutes its infeasible verdict; what the solver itself said is `verification.claimed_status` */
-                            solver_status: (("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | "unsupported") | null;
-                            unsupported_reason: ("integer_variables" | "quadratic_terms" | "not_registered" | "not_available") | null;
-                            /** @description the verification gate's check of the row's answer, as in its execution's result; null before the row ran (absent on rows from before the gate) */
-                            verification?: {
-                                /**
-                                 * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                 * @enum {string}
-                                 */
-                                status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                max_violation: number | null;
-                                /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                where: {
-                                    /**
-                                     * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                     * @enum {string}
-                                     */
-                                    kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                    /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                    name: string;
-                                    /** @description JModel models: the family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel models: the index tuple within the family */
-                                    index?: (string | number)[];
-                                } | null;
-                                /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                message: string | null;
-                                /**
-                                 * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                 * @enum {string}
-                                 */
-                                claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                retried_with: {
-                                    /** @description the tightened integrality tolerance the solve was repeated with */
-                                    integrality_tolerance: number;
-                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                    feasibility_tolerance: number | null;
-                                    /** @description why: the first answer's point, in words */
-                                    first_answer: string;
-                                } | null;
-                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                cross_check: {
-                                    solver_name: string;
-                                    /**
-                                     * @description the second solver's verdict, after its own verification
-                                     * @enum {string}
-                                     */
-                                    solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    objective_value: number | null;
-                                } | null;
-                                /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                refuted_by: {
-                                    /** @description the solver whose verified point refutes this verdict */
-                                    solver_name: string;
-                                    objective_value: number | null;
-                                    /** @description its point (null when it is in that row's execution) */
-                                    solution: {
-                                        [key: string]: number;
-                                    } | null;
-                                    /** @description in a comparison: the refuting row's execution */
-                                    execution_id: string | null;
-                                } | null;
-                            } | null;
-                            /** @description the adapter's own measure of the search alone */
-                            solver_time_seconds: number | null;
-                        }[];
-                        agreement: {
-                            compared_solvers: string[];
-                            objectives_agree: boolean;
-                            solutions_identical: boolean;
-                            max_objective_delta: number;
-                            alternative_optima: boolean;
-                            /** @description the absolute tolerance the objectives were compared with (docs/decisions.md) */
-                            objective_tolerance: number;
-                            /** @description ours: no two rows' claims contradict each other (`conflicts` lists those that do; absent on comparisons from before it was kept) */
-                            verdicts_agree?: boolean;
-                            /** @description ours: the rows named in any conflict */
-                            disagreeing_solvers?: string[];
-                            /** @description ours: each contradiction between the rows' claims, over every finished row (not only the compared ones) */
-                            conflicts?: {
-                                /**
-                                 * @description infeasible_refuted: a row says infeasible while others have verified points; infeasible_vs_unbounded; unbounded_vs_optimal: a row says unbounded while others proved an optimum at a verified point; bound_beaten: a row's dual bound (its optimum's objective) is beaten by another row's verified point; optimal_objectives_differ: optimal rows beyond the objective tolerance
-                                 * @enum {string}
-                                 */
-                                kind: "infeasible_refuted" | "infeasible_vs_unbounded" | "unbounded_vs_optimal" | "bound_beaten" | "optimal_objectives_differ";
-                                /** @description the rows in conflict, the claiming one first */
-                                solvers: string[];
-                                message: string;
-                            }[];
-                        } | null;
-                        /** @description ours: the problem's coefficient ranges and their warnings; null until it is compiled (a matrix row) */
-                        numerics: {
-                            /** @description |a_ij| over the nonzero constraint coefficients */
-                            matrix_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |c_j| over the nonzero linear objective coefficients */
-                            objective_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                            bounds_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            /** @description |b_i| over the finite nonzero row sides */
-                            rhs_range: {
-                                /** @description smallest nonzero absolute value */
-                                min: number;
-                                /** @description largest absolute value */
-                                max: number;
-                            } | null;
-                            warnings: {
-                                /**
-                                 * @description which range the warning is about
-                                 * @enum {string}
-                                 */
-                                range: "matrix" | "objective" | "bounds" | "rhs";
-                                /**
-                                 * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                 * @enum {string}
-                                 */
-                                kind: "wide_range" | "large_values" | "small_values";
-                                /** @description the warning in words, with the values */
-                                message: string;
-                                /** @description the rows holding the values that make the range wide (at most 5) */
-                                rows: string[];
-                                /** @description the columns holding them (at most 5) */
-                                columns: string[];
-                            }[];
-                        } | null;
-                        error_message: string | null;
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["ComparisonDetail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9516,89 +5922,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    model: {
-                        /** @constant */
-                        kind: "jmodel";
-                        /** @description JModel source (docs/jmodel.md) */
-                        source: string;
-                        /**
-                         * @description default data: sets and parameters; trigger overrides replace named ones
-                         * @default {}
-                         */
-                        data?: {
-                            [key: string]: unknown;
-                        };
-                    } | {
-                        /** @constant */
-                        kind: "problem";
-                        /** @description a canonical problem, the shape the plain solve takes */
-                        problem: {
-                            /** @default problem */
-                            name?: string;
-                            /**
-                             * @default minimize
-                             * @enum {string}
-                             */
-                            sense?: "minimize" | "maximize";
-                            variables: {
-                                name: string;
-                                /**
-                                 * @description lower bound; null = -infinity
-                                 * @default 0
-                                 */
-                                lb?: number | null;
-                                /**
-                                 * @description upper bound; null = +infinity
-                                 * @default null
-                                 */
-                                ub?: number | null;
-                                /**
-                                 * @default continuous
-                                 * @enum {string}
-                                 */
-                                type?: "continuous" | "integer" | "binary";
-                            }[];
-                            /**
-                             * @default {
-                             *       "constant": 0,
-                             *       "terms": []
-                             *     }
-                             */
-                            objective?: {
-                                /** @default 0 */
-                                constant?: number;
-                                /** @default [] */
-                                terms?: {
-                                    var: string;
-                                    coef: number;
-                                }[];
-                                /** @description coef·var1·var2 for each entry */
-                                quadratic?: {
-                                    var1: string;
-                                    var2: string;
-                                    coef: number;
-                                }[];
-                            };
-                            /** @default [] */
-                            constraints?: {
-                                name: string;
-                                terms: {
-                                    var: string;
-                                    coef: number;
-                                }[];
-                                /**
-                                 * @description null = -infinity
-                                 * @default null
-                                 */
-                                lb?: number | null;
-                                /**
-                                 * @description null = +infinity
-                                 * @default null
-                                 */
-                                ub?: number | null;
-                            }[];
-                        };
-                    };
+                    model: components["schemas"]["DocumentModelInput"];
                     /**
                      * @description the solver the document names; auto picks per problem class
                      * @default auto
@@ -9664,125 +5988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        created_by: string;
-                        /** @description versions ever saved (pruned ones included) */
-                        version_count: number;
-                        latest_version: {
-                            id: string;
-                            document_id: string;
-                            number: number;
-                            /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
-                            name: string | null;
-                            /** @enum {string} */
-                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @enum {string} */
-                            model_kind: "jmodel" | "problem";
-                            created_at: string;
-                            model: {
-                                /** @constant */
-                                kind: "jmodel";
-                                /** @description JModel source (docs/jmodel.md) */
-                                source: string;
-                                /**
-                                 * @description default data: sets and parameters; trigger overrides replace named ones
-                                 * @default {}
-                                 */
-                                data: {
-                                    [key: string]: unknown;
-                                };
-                            } | {
-                                /** @constant */
-                                kind: "problem";
-                                /** @description a canonical problem, the shape the plain solve takes */
-                                problem: {
-                                    /** @default problem */
-                                    name: string;
-                                    /**
-                                     * @default minimize
-                                     * @enum {string}
-                                     */
-                                    sense: "minimize" | "maximize";
-                                    variables: {
-                                        name: string;
-                                        /**
-                                         * @description lower bound; null = -infinity
-                                         * @default 0
-                                         */
-                                        lb: number | null;
-                                        /**
-                                         * @description upper bound; null = +infinity
-                                         * @default null
-                                         */
-                                        ub: number | null;
-                                        /**
-                                         * @default continuous
-                                         * @enum {string}
-                                         */
-                                        type: "continuous" | "integer" | "binary";
-                                    }[];
-                                    /**
-                                     * @default {
-                                     *       "constant": 0,
-                                     *       "terms": []
-                                     *     }
-                                     */
-                                    objective: {
-                                        /** @default 0 */
-                                        constant: number;
-                                        /** @default [] */
-                                        terms: {
-                                            var: string;
-                                            coef: number;
-                                        }[];
-                                        /** @description coef·var1·var2 for each entry */
-                                        quadratic?: {
-                                            var1: string;
-                                            var2: string;
-                                            coef: number;
-                                        }[];
-                                    };
-                                    /** @default [] */
-                                    constraints: {
-                                        name: string;
-                                        terms: {
-                                            var: string;
-                                            coef: number;
-                                        }[];
-                                        /**
-                                         * @description null = -infinity
-                                         * @default null
-                                         */
-                                        lb: number | null;
-                                        /**
-                                         * @description null = +infinity
-                                         * @default null
-                                         */
-                                        ub: number | null;
-                                    }[];
-                                };
-                            };
-                            /** @description names an override may replace: the model's data-given sets and parameters */
-                            overridable: string[];
-                        };
-                        /** @description kept versions, newest first */
-                        versions: {
-                            id: string;
-                            document_id: string;
-                            number: number;
-                            /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
-                            name: string | null;
-                            /** @enum {string} */
-                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @enum {string} */
-                            model_kind: "jmodel" | "problem";
-                            created_at: string;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Document"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9816,125 +6022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        created_by: string;
-                        /** @description versions ever saved (pruned ones included) */
-                        version_count: number;
-                        latest_version: {
-                            id: string;
-                            document_id: string;
-                            number: number;
-                            /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
-                            name: string | null;
-                            /** @enum {string} */
-                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @enum {string} */
-                            model_kind: "jmodel" | "problem";
-                            created_at: string;
-                            model: {
-                                /** @constant */
-                                kind: "jmodel";
-                                /** @description JModel source (docs/jmodel.md) */
-                                source: string;
-                                /**
-                                 * @description default data: sets and parameters; trigger overrides replace named ones
-                                 * @default {}
-                                 */
-                                data: {
-                                    [key: string]: unknown;
-                                };
-                            } | {
-                                /** @constant */
-                                kind: "problem";
-                                /** @description a canonical problem, the shape the plain solve takes */
-                                problem: {
-                                    /** @default problem */
-                                    name: string;
-                                    /**
-                                     * @default minimize
-                                     * @enum {string}
-                                     */
-                                    sense: "minimize" | "maximize";
-                                    variables: {
-                                        name: string;
-                                        /**
-                                         * @description lower bound; null = -infinity
-                                         * @default 0
-                                         */
-                                        lb: number | null;
-                                        /**
-                                         * @description upper bound; null = +infinity
-                                         * @default null
-                                         */
-                                        ub: number | null;
-                                        /**
-                                         * @default continuous
-                                         * @enum {string}
-                                         */
-                                        type: "continuous" | "integer" | "binary";
-                                    }[];
-                                    /**
-                                     * @default {
-                                     *       "constant": 0,
-                                     *       "terms": []
-                                     *     }
-                                     */
-                                    objective: {
-                                        /** @default 0 */
-                                        constant: number;
-                                        /** @default [] */
-                                        terms: {
-                                            var: string;
-                                            coef: number;
-                                        }[];
-                                        /** @description coef·var1·var2 for each entry */
-                                        quadratic?: {
-                                            var1: string;
-                                            var2: string;
-                                            coef: number;
-                                        }[];
-                                    };
-                                    /** @default [] */
-                                    constraints: {
-                                        name: string;
-                                        terms: {
-                                            var: string;
-                                            coef: number;
-                                        }[];
-                                        /**
-                                         * @description null = -infinity
-                                         * @default null
-                                         */
-                                        lb: number | null;
-                                        /**
-                                         * @description null = +infinity
-                                         * @default null
-                                         */
-                                        ub: number | null;
-                                    }[];
-                                };
-                            };
-                            /** @description names an override may replace: the model's data-given sets and parameters */
-                            overridable: string[];
-                        };
-                        /** @description kept versions, newest first */
-                        versions: {
-                            id: string;
-                            document_id: string;
-                            number: number;
-                            /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
-                            name: string | null;
-                            /** @enum {string} */
-                            solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                            /** @enum {string} */
-                            model_kind: "jmodel" | "problem";
-                            created_at: string;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Document"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9958,89 +6046,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the latest version's model when omitted */
-                    model?: {
-                        /** @constant */
-                        kind: "jmodel";
-                        /** @description JModel source (docs/jmodel.md) */
-                        source: string;
-                        /**
-                         * @description default data: sets and parameters; trigger overrides replace named ones
-                         * @default {}
-                         */
-                        data?: {
-                            [key: string]: unknown;
-                        };
-                    } | {
-                        /** @constant */
-                        kind: "problem";
-                        /** @description a canonical problem, the shape the plain solve takes */
-                        problem: {
-                            /** @default problem */
-                            name?: string;
-                            /**
-                             * @default minimize
-                             * @enum {string}
-                             */
-                            sense?: "minimize" | "maximize";
-                            variables: {
-                                name: string;
-                                /**
-                                 * @description lower bound; null = -infinity
-                                 * @default 0
-                                 */
-                                lb?: number | null;
-                                /**
-                                 * @description upper bound; null = +infinity
-                                 * @default null
-                                 */
-                                ub?: number | null;
-                                /**
-                                 * @default continuous
-                                 * @enum {string}
-                                 */
-                                type?: "continuous" | "integer" | "binary";
-                            }[];
-                            /**
-                             * @default {
-                             *       "constant": 0,
-                             *       "terms": []
-                             *     }
-                             */
-                            objective?: {
-                                /** @default 0 */
-                                constant?: number;
-                                /** @default [] */
-                                terms?: {
-                                    var: string;
-                                    coef: number;
-                                }[];
-                                /** @description coef·var1·var2 for each entry */
-                                quadratic?: {
-                                    var1: string;
-                                    var2: string;
-                                    coef: number;
-                                }[];
-                            };
-                            /** @default [] */
-                            constraints?: {
-                                name: string;
-                                terms: {
-                                    var: string;
-                                    coef: number;
-                                }[];
-                                /**
-                                 * @description null = -infinity
-                                 * @default null
-                                 */
-                                lb?: number | null;
-                                /**
-                                 * @description null = +infinity
-                                 * @default null
-                                 */
-                                ub?: number | null;
-                            }[];
-                        };
-                    };
+                    model?: components["schemas"]["DocumentModelInput"];
                     /**
                      * @description the latest version's solver when omitted
                      * @enum {string}
@@ -10109,103 +6115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        document_id: string;
-                        number: number;
-                        /** @description null for an unnamed version (pruned beyond DOCUMENT_UNNAMED_VERSIONS_KEPT) */
-                        name: string | null;
-                        /** @enum {string} */
-                        solver_name: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                        /** @enum {string} */
-                        model_kind: "jmodel" | "problem";
-                        created_at: string;
-                        model: {
-                            /** @constant */
-                            kind: "jmodel";
-                            /** @description JModel source (docs/jmodel.md) */
-                            source: string;
-                            /**
-                             * @description default data: sets and parameters; trigger overrides replace named ones
-                             * @default {}
-                             */
-                            data: {
-                                [key: string]: unknown;
-                            };
-                        } | {
-                            /** @constant */
-                            kind: "problem";
-                            /** @description a canonical problem, the shape the plain solve takes */
-                            problem: {
-                                /** @default problem */
-                                name: string;
-                                /**
-                                 * @default minimize
-                                 * @enum {string}
-                                 */
-                                sense: "minimize" | "maximize";
-                                variables: {
-                                    name: string;
-                                    /**
-                                     * @description lower bound; null = -infinity
-                                     * @default 0
-                                     */
-                                    lb: number | null;
-                                    /**
-                                     * @description upper bound; null = +infinity
-                                     * @default null
-                                     */
-                                    ub: number | null;
-                                    /**
-                                     * @default continuous
-                                     * @enum {string}
-                                     */
-                                    type: "continuous" | "integer" | "binary";
-                                }[];
-                                /**
-                                 * @default {
-                                 *       "constant": 0,
-                                 *       "terms": []
-                                 *     }
-                                 */
-                                objective: {
-                                    /** @default 0 */
-                                    constant: number;
-                                    /** @default [] */
-                                    terms: {
-                                        var: string;
-                                        coef: number;
-                                    }[];
-                                    /** @description coef·var1·var2 for each entry */
-                                    quadratic?: {
-                                        var1: string;
-                                        var2: string;
-                                        coef: number;
-                                    }[];
-                                };
-                                /** @default [] */
-                                constraints: {
-                                    name: string;
-                                    terms: {
-                                        var: string;
-                                        coef: number;
-                                    }[];
-                                    /**
-                                     * @description null = -infinity
-                                     * @default null
-                                     */
-                                    lb: number | null;
-                                    /**
-                                     * @description null = +infinity
-                                     * @default null
-                                     */
-                                    ub: number | null;
-                                }[];
-                            };
-                        };
-                        /** @description names an override may replace: the model's data-given sets and parameters */
-                        overridable: string[];
-                    };
+                    "application/json": components["schemas"]["DocumentVersion"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10239,38 +6149,8 @@ export interface operations {
                      * @enum {string}
                      */
                     solver_name?: "auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                    /** @description ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve */
-                    race?: {
-                        /** @description the entrants; default every available solver that supports the model's class */
-                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                    };
-                    settings?: {
-                        /** @description default 60; clamped, never refused: to the instance ceiling (INSTANCE_MAX_SOLVE_TIME_SECONDS) and to 86400 s */
-                        time_limit_seconds?: number;
-                        /** @description relative MIP gap; default 0.0001 */
-                        gap_tolerance?: number;
-                        /** @description default 1; above 1 the result also carries `solutions`, up to this many distinct feasible ones, best first (or `solution_pool: "unsupported"` from a solver that cannot give them) */
-                        solution_pool_size?: number;
-                        /** @description default false; an LP solved to optimality then carries `ranging` (HiGHS); other solvers answer `ranging: "unsupported"` */
-                        ranging?: boolean;
-                        /** @description default false; an `infeasible` result then carries `infeasibility`: a conflicting subset of constraints and bounds (the solver's own IIS from HiGHS on LPs and from SCIP, else a deletion filter), searched within one more time limit */
-                        explain_infeasibility?: boolean;
-                        /** @description an LP's starting basis by variable and constraint name, as an earlier result's `basis` gives it (names must be the problem's; a name left out starts nonbasic at a bound, a row left out basic). Native HiGHS takes it; the others, and MILPs, ignore it with a note in `warm_start` */
-                        initial_basis?: {
-                            /** @description variable name → its status in the basis */
-                            columns: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                            /** @description constraint name → its row's status in the basis */
-                            rows: {
-                                [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                            };
-                        };
-                        /** @description a MIP start, variable name → value (names must be the problem's; may leave variables out). Checked against the model; given to native HiGHS, SCIP and CBC, ignored with a note by the others and on LPs. The result's `warm_start` says whether the solver took it */
-                        initial_solution?: {
-                            [key: string]: number;
-                        };
-                    };
+                    race?: components["schemas"]["RaceRequestInput"];
+                    settings?: components["schemas"]["SettingsRequest"];
                     /**
                      * @description ours: -100..100, default 0. Above 0 the job waits in the high band (admins and owners only), below 0 in the low band
                      * @default 0
@@ -10371,18 +6251,7 @@ export interface operations {
                     /** @description pinned for the trigger's life; an unnamed version is named so pruning keeps it */
                     version_id: string;
                     /** @default [] */
-                    override_schema?: {
-                        name: string;
-                        /**
-                         * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
-                         * @enum {string}
-                         */
-                        type: "array" | "object" | "number" | "integer" | "string" | "boolean";
-                        /** @default false */
-                        required?: boolean;
-                        /** @description used when the field is not sent; a required field with a default need not be sent */
-                        default?: unknown;
-                    }[];
+                    override_schema?: components["schemas"]["OverrideFieldInput"][];
                     /** @description omitted or null: the solver the pinned version names */
                     solver_name?: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                     webhook_url?: string | null;
@@ -10408,10 +6277,7 @@ export interface operations {
                     /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                     warm_start?: "previous_run" | null;
                     /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
-                    race?: {
-                        /** @description the entrants; default every available solver that supports the model's class */
-                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                    } | null;
+                    race?: components["schemas"]["RaceRequestInput"] | null;
                 };
             };
         };
@@ -10439,18 +6305,7 @@ export interface operations {
                         version_id: string;
                         solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
-                        override_schema: {
-                            name: string;
-                            /**
-                             * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
-                             * @enum {string}
-                             */
-                            type: "array" | "object" | "number" | "integer" | "string" | "boolean";
-                            /** @default false */
-                            required: boolean;
-                            /** @description used when the field is not sent; a required field with a default need not be sent */
-                            default?: unknown;
-                        }[];
+                        override_schema: components["schemas"]["OverrideField"][];
                         webhook_url: string | null;
                         /** @description ours: whether a webhook secret is set (the secret itself is never returned) */
                         has_webhook_secret: boolean;
@@ -10471,10 +6326,7 @@ export interface operations {
                         /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                         warm_start: "previous_run" | null;
                         /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
-                        race: {
-                            /** @description the entrants; default every available solver that supports the model's class */
-                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                        } | null;
+                        race: components["schemas"]["RaceRequest"] | null;
                         /** @description plaintext; in this response only, never again */
                         trigger_secret: string;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
@@ -10517,54 +6369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        organization_id: string;
-                        workspace_id: string;
-                        created_by: string;
-                        name: string;
-                        description: string | null;
-                        document_id: string;
-                        version_id: string;
-                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                        trigger_secret_prefix: string;
-                        override_schema: {
-                            name: string;
-                            /**
-                             * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
-                             * @enum {string}
-                             */
-                            type: "array" | "object" | "number" | "integer" | "string" | "boolean";
-                            /** @default false */
-                            required: boolean;
-                            /** @description used when the field is not sent; a required field with a default need not be sent */
-                            default?: unknown;
-                        }[];
-                        webhook_url: string | null;
-                        /** @description ours: whether a webhook secret is set (the secret itself is never returned) */
-                        has_webhook_secret: boolean;
-                        is_enabled: boolean;
-                        total_runs: number;
-                        last_fired_at: string | null;
-                        created_at: string;
-                        updated_at: string;
-                        /** @description ours: the band its runs are queued on */
-                        priority: number;
-                        /** @description ours: null when the trigger has no schedule */
-                        schedule: {
-                            expression: string;
-                            timezone: string;
-                        } | null;
-                        /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
-                        next_fire_at: string | null;
-                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
-                        warm_start: "previous_run" | null;
-                        /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
-                        race: {
-                            /** @description the entrants; default every available solver that supports the model's class */
-                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["Trigger"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10622,18 +6427,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
-                    override_schema?: {
-                        name: string;
-                        /**
-                         * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
-                         * @enum {string}
-                         */
-                        type: "array" | "object" | "number" | "integer" | "string" | "boolean";
-                        /** @default false */
-                        required?: boolean;
-                        /** @description used when the field is not sent; a required field with a default need not be sent */
-                        default?: unknown;
-                    }[];
+                    override_schema?: components["schemas"]["OverrideFieldInput"][];
                     /** @description null returns to the pinned version's solver */
                     solver_name?: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                     /** @description null stops deliveries, including retries still scheduled */
@@ -10659,10 +6453,7 @@ export interface operations {
                     /** @description ours: see the create body; null turns it off */
                     warm_start?: "previous_run" | null;
                     /** @description ours: see the create body; null returns to every available solver */
-                    race?: {
-                        /** @description the entrants; default every available solver that supports the model's class */
-                        solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                    } | null;
+                    race?: components["schemas"]["RaceRequestInput"] | null;
                 };
             };
         };
@@ -10690,18 +6481,7 @@ export interface operations {
                         version_id: string;
                         solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
                         trigger_secret_prefix: string;
-                        override_schema: {
-                            name: string;
-                            /**
-                             * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
-                             * @enum {string}
-                             */
-                            type: "array" | "object" | "number" | "integer" | "string" | "boolean";
-                            /** @default false */
-                            required: boolean;
-                            /** @description used when the field is not sent; a required field with a default need not be sent */
-                            default?: unknown;
-                        }[];
+                        override_schema: components["schemas"]["OverrideField"][];
                         webhook_url: string | null;
                         /** @description ours: whether a webhook secret is set (the secret itself is never returned) */
                         has_webhook_secret: boolean;
@@ -10722,10 +6502,7 @@ export interface operations {
                         /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
                         warm_start: "previous_run" | null;
                         /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
-                        race: {
-                            /** @description the entrants; default every available solver that supports the model's class */
-                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                        } | null;
+                        race: components["schemas"]["RaceRequest"] | null;
                         /** @description present only when the service generated the webhook secret (a webhook_url came without one): shown here once, never again */
                         webhook_secret?: string;
                     };
@@ -10772,54 +6549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        organization_id: string;
-                        workspace_id: string;
-                        created_by: string;
-                        name: string;
-                        description: string | null;
-                        document_id: string;
-                        version_id: string;
-                        solver_name: ("auto" | "race" | "scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                        trigger_secret_prefix: string;
-                        override_schema: {
-                            name: string;
-                            /**
-                             * @description JSON type of the value: array (a set, or an indexed parameter as [[key…, value]…]), object (an indexed parameter as a map), number, integer, string (solver_name), boolean
-                             * @enum {string}
-                             */
-                            type: "array" | "object" | "number" | "integer" | "string" | "boolean";
-                            /** @default false */
-                            required: boolean;
-                            /** @description used when the field is not sent; a required field with a default need not be sent */
-                            default?: unknown;
-                        }[];
-                        webhook_url: string | null;
-                        /** @description ours: whether a webhook secret is set (the secret itself is never returned) */
-                        has_webhook_secret: boolean;
-                        is_enabled: boolean;
-                        total_runs: number;
-                        last_fired_at: string | null;
-                        created_at: string;
-                        updated_at: string;
-                        /** @description ours: the band its runs are queued on */
-                        priority: number;
-                        /** @description ours: null when the trigger has no schedule */
-                        schedule: {
-                            expression: string;
-                            timezone: string;
-                        } | null;
-                        /** @description ours: when the schedule fires next; null without a schedule, when disabled, or after a past at() */
-                        next_fire_at: string | null;
-                        /** @description ours: previous_run — each run gives its solver the previous successful run's solution (by variable name, the names that still exist) as a MIP start; the run's result_data.warm_start says whether it was taken. null or omitted: none */
-                        warm_start: "previous_run" | null;
-                        /** @description ours: with solver_name `race` (the trigger's, its version's or a fire's solver_name override), who runs: {solvers: [...]}, each a solver this server has (a fire answers trigger.solver_unavailable otherwise). A fire may name others through an override field `race` of type object. null or omitted: every available solver that supports the model's class */
-                        race: {
-                            /** @description the entrants; default every available solver that supports the model's class */
-                            solvers?: ("scip" | "highs" | "cbc" | "glpk" | "jaos")[];
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["Trigger"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -10868,11 +6598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        run_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "pending";
-                    };
+                    "application/json": components["schemas"]["TriggerRunAccepted"];
                 };
             };
             400: components["responses"]["MalformedJson"];
@@ -10910,11 +6636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        run_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "pending";
-                    };
+                    "application/json": components["schemas"]["TriggerRunAccepted"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10966,319 +6688,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             /** @description the solve response once the run finished with a verdict */
-                            result_data: {
-                                /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
-                                objective_value: number | null;
-                                /** @description best objective proved possible */
-                                dual_bound: number | null;
-                                /** @description optimality gap; 0.0 means proven optimal */
-                                gap: number | null;
-                                /** @description branch-and-bound nodes explored; counted differently by each solver */
-                                nodes: number | null;
-                                /** @description simplex iterations; counted differently by each solver */
-                                iterations: number | null;
-                                /** @description around the whole solver call, including building the model */
-                                wall_time_ms: number | null;
-                                /** @description the build that produced the numbers */
-                                solver_version: string | null;
-                                /** @description why there are no numbers */
-                                error_message: string | null;
-                                /** @description LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs */
-                                duals?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description variable name → reduced cost d = c − Aᵀy, the same convention as duals */
-                                reduced_costs?: {
-                                    [key: string]: number;
-                                } | null;
-                                /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                                duals_verified?: boolean | null;
-                                /** @description with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise */
-                                ranging?: ({
-                                    /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                    costs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                    /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                    rhs: {
-                                        [key: string]: {
-                                            /** @description lowest value keeping the basis optimal; null = no limit */
-                                            down: number | null;
-                                            /** @description highest value keeping the basis optimal; null = no limit */
-                                            up: number | null;
-                                        };
-                                    };
-                                } | "unsupported") | null;
-                                /** @description with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise */
-                                infeasibility?: {
-                                    /** @description the constraints of the conflicting subset */
-                                    constraints: {
-                                        /** @description the constraint's name in the solved model */
-                                        name: string;
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /** @description the variable bounds of the conflicting subset */
-                                    variable_bounds: {
-                                        /** @description the variable's name in the solved model */
-                                        variable: string;
-                                        /**
-                                         * @description which of its bounds take part in the conflict
-                                         * @enum {string}
-                                         */
-                                        bound: "lower" | "upper" | "both";
-                                        /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                        index?: (string | number)[];
-                                    }[];
-                                    /**
-                                     * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                     * @enum {string}
-                                     */
-                                    method: "solver_iis" | "deletion_filter";
-                                    /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                    irreducible: boolean;
-                                    /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                    verified: boolean | null;
-                                    /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                    verdict_check: {
-                                        /**
-                                         * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                         * @enum {string}
-                                         */
-                                        status: "confirmed" | "refuted" | "unconfirmed";
-                                        /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                        solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                        /** @description the same in words */
-                                        message: string;
-                                    };
-                                } | null;
-                                /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                                warm_start?: {
-                                    /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                    accepted: boolean;
-                                    /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                    objective_of_start: number | null;
-                                    /** @description why the start was not used, or was infeasible or partial */
-                                    note?: string;
-                                } | null;
-                                /**
-                                 * @description what the solver itself answered
-                                 * @enum {string}
-                                 */
-                                solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them */
-                                solution: {
-                                    [key: string]: number;
-                                } | null;
-                                execution_id: string;
-                                /**
-                                 * @description the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)
-                                 * @enum {string}
-                                 */
-                                status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the verification gate's check of this answer (absent on results from before the gate) */
-                                verification?: {
-                                    /**
-                                     * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                     * @enum {string}
-                                     */
-                                    status: "verified" | "violated" | "not_checked";
-                                    /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                    max_violation: number | null;
-                                    /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                    where: {
-                                        /**
-                                         * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                         * @enum {string}
-                                         */
-                                        kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                        /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                        name: string;
-                                        /** @description JModel models: the family the flat name was generated from */
-                                        family?: string;
-                                        /** @description JModel models: the index tuple within the family */
-                                        index?: (string | number)[];
-                                    } | null;
-                                    /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                    message: string | null;
-                                    /**
-                                     * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                     * @enum {string}
-                                     */
-                                    claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                    solver_objective: number | null;
-                                    /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                    retried_with: {
-                                        /** @description the tightened integrality tolerance the solve was repeated with */
-                                        integrality_tolerance: number;
-                                        /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                        feasibility_tolerance: number | null;
-                                        /** @description why: the first answer's point, in words */
-                                        first_answer: string;
-                                    } | null;
-                                    /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                    cross_check: {
-                                        solver_name: string;
-                                        /**
-                                         * @description the second solver's verdict, after its own verification
-                                         * @enum {string}
-                                         */
-                                        solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                        objective_value: number | null;
-                                    } | null;
-                                    /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                    refuted_by: {
-                                        /** @description the solver whose verified point refutes this verdict */
-                                        solver_name: string;
-                                        objective_value: number | null;
-                                        /** @description its point (null when it is in that row's execution) */
-                                        solution: {
-                                            [key: string]: number;
-                                        } | null;
-                                        /** @description in a comparison: the refuting row's execution */
-                                        execution_id: string | null;
-                                    } | null;
-                                };
-                                /** @description the model's coefficient ranges and their warnings (absent on results from before the gate) */
-                                numerics?: {
-                                    /** @description |a_ij| over the nonzero constraint coefficients */
-                                    matrix_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    /** @description |c_j| over the nonzero linear objective coefficients */
-                                    objective_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                    bounds_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    /** @description |b_i| over the finite nonzero row sides */
-                                    rhs_range: {
-                                        /** @description smallest nonzero absolute value */
-                                        min: number;
-                                        /** @description largest absolute value */
-                                        max: number;
-                                    } | null;
-                                    warnings: {
-                                        /**
-                                         * @description which range the warning is about
-                                         * @enum {string}
-                                         */
-                                        range: "matrix" | "objective" | "bounds" | "rhs";
-                                        /**
-                                         * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                         * @enum {string}
-                                         */
-                                        kind: "wide_range" | "large_values" | "small_values";
-                                        /** @description the warning in words, with the values */
-                                        message: string;
-                                        /** @description the rows holding the values that make the range wide (at most 5) */
-                                        rows: string[];
-                                        /** @description the columns holding them (at most 5) */
-                                        columns: string[];
-                                    }[];
-                                };
-                                /** @description the solver's own measure of its search */
-                                solve_time_seconds: number | null;
-                                solver_name: string;
-                                /** @description every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept) */
-                                incumbents?: {
-                                    /** @description seconds since the solver started */
-                                    time_seconds: number;
-                                    objective_value: number;
-                                }[];
-                                /** @description with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s */
-                                solutions?: {
-                                    objective_value: number;
-                                    solution: {
-                                        [key: string]: number;
-                                    };
-                                }[];
-                                /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
-                                basis?: {
-                                    /** @description variable name → its status in the basis */
-                                    columns: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                    /** @description constraint name → its row's status in the basis */
-                                    rows: {
-                                        [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                    };
-                                };
-                                /**
-                                 * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
-                                 * @constant
-                                 */
-                                solution_pool?: "unsupported";
-                                /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
-                                auto_choice?: {
-                                    /** @enum {string} */
-                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                    /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                                    reason: string;
-                                    /**
-                                     * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                                     * @enum {string}
-                                     */
-                                    basis: "organization" | "public" | "default_rule";
-                                    evidence: {
-                                        /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                        comparisons: number;
-                                        /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                        similar_problems: string[];
-                                    };
-                                };
-                                /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
-                                race?: {
-                                    /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                                    winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                                    decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                                    /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                                    degraded: boolean;
-                                    /** @description why it degraded, or anything else a user should know about how it ran */
-                                    note: string | null;
-                                    entrants: {
-                                        /** @enum {string} */
-                                        solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                        /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                        execution_id: string;
-                                        /**
-                                         * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                         * @enum {string}
-                                         */
-                                        state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                        /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                        status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                        /** @description its last incumbent's objective (null without one) */
-                                        objective_value: number | null;
-                                        /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                        best_bound: number | null;
-                                        /** @description how long it ran, from its start to its end or stop; null before it started */
-                                        time_seconds: number | null;
-                                    }[];
-                                };
-                            } | null;
+                            result_data: components["schemas"]["SolveResponse"] | null;
                             created_at: string;
                             completed_at: string | null;
                         }[];
@@ -11320,374 +6730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        trigger_id: string;
-                        /**
-                         * @description the spec's queued, pending, completed, failed, validation_failed; and running (ours: a worker holds the run) — treat an unknown status as not final
-                         * @enum {string}
-                         */
-                        status: "queued" | "pending" | "completed" | "failed" | "validation_failed" | "running";
-                        override_data: {
-                            [key: string]: unknown;
-                        };
-                        /** @description the solve response once the run finished with a verdict */
-                        result_data: {
-                            /** @description the objective recomputed from `solution` (the solver's own is `verification.solver_objective`); without a point, the solver's */
-                            objective_value: number | null;
-                            /** @description best objective proved possible */
-                            dual_bound: number | null;
-                            /** @description optimality gap; 0.0 means proven optimal */
-                            gap: number | null;
-                            /** @description branch-and-bound nodes explored; counted differently by each solver */
-                            nodes: number | null;
-                            /** @description simplex iterations; counted differently by each solver */
-                            iterations: number | null;
-                            /** @description around the whole solver call, including building the model */
-                            wall_time_ms: number | null;
-                            /** @description the build that produced the numbers */
-                            solver_version: string | null;
-                            /** @description why there are no numbers */
-                            error_message: string | null;
-                            /** @description LP solved to optimality: constraint name → dual value y, with c = Aᵀy + d; the change of the objective per unit increase of the row's active side (docs/decisions.md). Absent or null otherwise, and for MILPs */
-                            duals?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description variable name → reduced cost d = c − Aᵀy, the same convention as duals */
-                            reduced_costs?: {
-                                [key: string]: number;
-                            } | null;
-                            /** @description the independent checker's verdict on duals and reduced costs (dual feasibility, complementary slackness, strong duality within 1e-6 relative); null when there are none */
-                            duals_verified?: boolean | null;
-                            /** @description with settings.ranging, an LP solved to optimality by HiGHS; "unsupported" from the other solvers; null otherwise */
-                            ranging?: ({
-                                /** @description variable name → the range its objective coefficient may take with the optimal basis unchanged */
-                                costs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                                /** @description constraint name → the range its active side may take with the optimal basis unchanged */
-                                rhs: {
-                                    [key: string]: {
-                                        /** @description lowest value keeping the basis optimal; null = no limit */
-                                        down: number | null;
-                                        /** @description highest value keeping the basis optimal; null = no limit */
-                                        up: number | null;
-                                    };
-                                };
-                            } | "unsupported") | null;
-                            /** @description with settings.explain_infeasibility, an infeasible result: a conflicting subset of constraints and bounds; null otherwise */
-                            infeasibility?: {
-                                /** @description the constraints of the conflicting subset */
-                                constraints: {
-                                    /** @description the constraint's name in the solved model */
-                                    name: string;
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /** @description the variable bounds of the conflicting subset */
-                                variable_bounds: {
-                                    /** @description the variable's name in the solved model */
-                                    variable: string;
-                                    /**
-                                     * @description which of its bounds take part in the conflict
-                                     * @enum {string}
-                                     */
-                                    bound: "lower" | "upper" | "both";
-                                    /** @description JModel projects and documents: the constraint or variable family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel projects and documents: the index tuple within the family (empty for a scalar family) */
-                                    index?: (string | number)[];
-                                }[];
-                                /**
-                                 * @description solver_iis: the solver's own IIS (HiGHS, SCIP); deletion_filter: Incumbent's filter over re-solves
-                                 * @enum {string}
-                                 */
-                                method: "solver_iis" | "deletion_filter";
-                                /** @description true: the subset was proved infeasible and removing any one member makes the rest feasible; false: the time ran out first (the subset is infeasible but may hold more than needed), or it was not proved infeasible, or a re-solve found a point satisfying it */
-                                irreducible: boolean;
-                                /** @description the independent re-solve check: the subset is infeasible and, where irreducible and at most 50 members, each member removed leaves it feasible; null when not checked */
-                                verified: boolean | null;
-                                /** @description whether the infeasible verdict itself holds, by the same re-solves */
-                                verdict_check: {
-                                    /**
-                                     * @description confirmed: a re-solve by `solver` proved a subset of the model (so the model) infeasible; refuted: `solver` found a point of the whole model that the independent checker accepts with its integer variables at exact integers — the model is feasible, the infeasible verdict is wrong, and the explanation names no members; unconfirmed: no re-solve decided within the explanation's time
-                                     * @enum {string}
-                                     */
-                                    status: "confirmed" | "refuted" | "unconfirmed";
-                                    /** @description the solver whose re-solve decided (native HiGHS where the worker has it); null when none did */
-                                    solver: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                    /** @description the same in words */
-                                    message: string;
-                                };
-                            } | null;
-                            /** @description with settings.initial_solution: whether the solver took the start, and its objective; absent otherwise */
-                            warm_start?: {
-                                /** @description the solver took the start as an incumbent (by its own log or API where it says; else: the start was feasible and was passed to it) */
-                                accepted: boolean;
-                                /** @description the objective at the start, recomputed by the service's checker; null when the start breaks the model or leaves variables out */
-                                objective_of_start: number | null;
-                                /** @description why the start was not used, or was infeasible or partial */
-                                note?: string;
-                            } | null;
-                            /**
-                             * @description what the solver itself answered
-                             * @enum {string}
-                             */
-                            solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                            /** @description variable name → value; integer variables rounded to their integers where the rounded point passes the check, else as the solver gave them */
-                            solution: {
-                                [key: string]: number;
-                            } | null;
-                            execution_id: string;
-                            /**
-                             * @description the verdict, after the verification gate checked the answer against the model as submitted: `error` when the reported point breaks the model (the message names the row; the point stays in `solution`) or another solver's verified point refutes the verdict; `feasible` for a MILP optimum without its proof (dual bound within the requested gap)
-                             * @enum {string}
-                             */
-                            status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                            /** @description the verification gate's check of this answer (absent on results from before the gate) */
-                            verification?: {
-                                /**
-                                 * @description verified: the reported point satisfies the model as submitted; violated: it breaks it (or another solver's verified point refutes the verdict), and `status` is then `error`; not_checked: there is no point to check (infeasible, unbounded, error, or a time limit without a point)
-                                 * @enum {string}
-                                 */
-                                status: "verified" | "violated" | "not_checked";
-                                /** @description the largest violation of the point, each divided by its size (bounds: max(1, |bound|); rows: max(1, Σ|a·x| over continuous columns); integrality: absolute distance; objective: max(1, Σ|c·x|)); it passes at 0.000001 and below; null without a point */
-                                max_violation: number | null;
-                                /** @description the worst row, bound or integer variable, in the model's names; null when nothing is violated */
-                                where: {
-                                    /**
-                                     * @description constraint: a row; bound: a variable's bound; integrality: an integer variable's value; objective: the solver's objective against the recomputed one; value: a variable without a finite value, or a name the problem lacks
-                                     * @enum {string}
-                                     */
-                                    kind: "constraint" | "bound" | "integrality" | "objective" | "value";
-                                    /** @description the row's or variable's name as submitted (`objective` for the objective) */
-                                    name: string;
-                                    /** @description JModel models: the family the flat name was generated from */
-                                    family?: string;
-                                    /** @description JModel models: the index tuple within the family */
-                                    index?: (string | number)[];
-                                } | null;
-                                /** @description what the gate found or changed, in words; null when the point passed as the solver reported it */
-                                message: string | null;
-                                /**
-                                 * @description what the solver itself answered (the response's `solver_status`; in a comparison row, whose `solver_status` is the verdict, only here)
-                                 * @enum {string}
-                                 */
-                                claimed_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                /** @description the solver's own objective value; `objective_value` is the one recomputed from the point */
-                                solver_objective: number | null;
-                                /** @description set when the solve was repeated once because its point passed only within the solver's own tolerance: integer values a tolerance from their integers (a big-M trickle), or a big-M row's slack taken as room */
-                                retried_with: {
-                                    /** @description the tightened integrality tolerance the solve was repeated with */
-                                    integrality_tolerance: number;
-                                    /** @description the tightened row feasibility tolerance it was repeated with; null when the solver has no such option (jaos, glpsol) */
-                                    feasibility_tolerance: number | null;
-                                    /** @description why: the first answer's point, in words */
-                                    first_answer: string;
-                                } | null;
-                                /** @description a verdict checked by a second solver in the same time budget, on a model with risky numerics: an infeasible or unbounded verdict without a certificate (a verified point refutes it), or a MILP optimum (a verified better point disproves its bound: the answer is then feasible) */
-                                cross_check: {
-                                    solver_name: string;
-                                    /**
-                                     * @description the second solver's verdict, after its own verification
-                                     * @enum {string}
-                                     */
-                                    solver_status: "optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error";
-                                    objective_value: number | null;
-                                } | null;
-                                /** @description a verified point that refutes an infeasible (or unbounded) verdict */
-                                refuted_by: {
-                                    /** @description the solver whose verified point refutes this verdict */
-                                    solver_name: string;
-                                    objective_value: number | null;
-                                    /** @description its point (null when it is in that row's execution) */
-                                    solution: {
-                                        [key: string]: number;
-                                    } | null;
-                                    /** @description in a comparison: the refuting row's execution */
-                                    execution_id: string | null;
-                                } | null;
-                            };
-                            /** @description the model's coefficient ranges and their warnings (absent on results from before the gate) */
-                            numerics?: {
-                                /** @description |a_ij| over the nonzero constraint coefficients */
-                                matrix_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |c_j| over the nonzero linear objective coefficients */
-                                objective_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |l_j|, |u_j| over the finite nonzero variable bounds */
-                                bounds_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                /** @description |b_i| over the finite nonzero row sides */
-                                rhs_range: {
-                                    /** @description smallest nonzero absolute value */
-                                    min: number;
-                                    /** @description largest absolute value */
-                                    max: number;
-                                } | null;
-                                warnings: {
-                                    /**
-                                     * @description which range the warning is about
-                                     * @enum {string}
-                                     */
-                                    range: "matrix" | "objective" | "bounds" | "rhs";
-                                    /**
-                                     * @description wide_range: max/min above 1000000; large_values: |v| ≥ 1000000000; small_values: 0 < |v| ≤ 1e-9
-                                     * @enum {string}
-                                     */
-                                    kind: "wide_range" | "large_values" | "small_values";
-                                    /** @description the warning in words, with the values */
-                                    message: string;
-                                    /** @description the rows holding the values that make the range wide (at most 5) */
-                                    rows: string[];
-                                    /** @description the columns holding them (at most 5) */
-                                    columns: string[];
-                                }[];
-                            };
-                            /** @description the solver's own measure of its search */
-                            solve_time_seconds: number | null;
-                            solver_name: string;
-                            /** @description every incumbent the solver reported while it ran, in order, each better than the one before (absent on results from before it was kept) */
-                            incumbents?: {
-                                /** @description seconds since the solver started */
-                                time_seconds: number;
-                                objective_value: number;
-                            }[];
-                            /** @description with settings.solution_pool_size above 1: distinct feasible solutions, best first, at most that many; the first is `solution`'s */
-                            solutions?: {
-                                objective_value: number;
-                                solution: {
-                                    [key: string]: number;
-                                };
-                            }[];
-                            /** @description an LP solved to optimality by native HiGHS: its optimal basis by name, which a later solve of a model of the same shape may take as settings.initial_basis */
-                            basis?: {
-                                /** @description variable name → its status in the basis */
-                                columns: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                                /** @description constraint name → its row's status in the basis */
-                                rows: {
-                                    [key: string]: "lower" | "basic" | "upper" | "zero" | "nonbasic";
-                                };
-                            };
-                            /**
-                             * @description with settings.solution_pool_size above 1, from a solver that cannot give a pool (no padded list)
-                             * @constant
-                             */
-                            solution_pool?: "unsupported";
-                            /** @description ours: how solver_name `auto` chose (issue 29); absent when a solver was named */
-                            auto_choice?: {
-                                /** @enum {string} */
-                                solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                /** @description the choice in words: the evidence and the expected times, or why today's rule decided */
-                                reason: string;
-                                /**
-                                 * @description your comparisons, the public benchmark table shipped with the service, or today's rule
-                                 * @enum {string}
-                                 */
-                                basis: "organization" | "public" | "default_rule";
-                                evidence: {
-                                    /** @description how many of the organization's finished comparisons (and matrix rows) the choice read, newest first */
-                                    comparisons: number;
-                                    /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
-                                    similar_problems: string[];
-                                };
-                            };
-                            /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
-                            race?: {
-                                /** @description the solver whose answer the race returns; null while it runs or when every entrant failed */
-                                winner: ("scip" | "highs" | "cbc" | "glpk" | "jaos") | null;
-                                /** @description `proven_verdict`: the first verified optimal, infeasible or unbounded; `best_when_all_ended`: none proved one, so the best verified answer of those that ended; `single_solver`: the race degraded to one solver; null while it runs */
-                                decided_by: ("proven_verdict" | "best_when_all_ended" | "single_solver") | null;
-                                /** @description true when fewer than two workers were free and the race ran the best single choice instead */
-                                degraded: boolean;
-                                /** @description why it degraded, or anything else a user should know about how it ran */
-                                note: string | null;
-                                entrants: {
-                                    /** @enum {string} */
-                                    solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";
-                                    /** @description the entrant's own execution: GET /api/v2/models/executions/{execution_id} and its /events stream show its progress */
-                                    execution_id: string;
-                                    /**
-                                     * @description queued or running while the race goes on; then `won`, `finished` (ended on its own without winning), `cancelled` (stopped because another won) or `failed`
-                                     * @enum {string}
-                                     */
-                                    state: "queued" | "running" | "won" | "finished" | "cancelled" | "failed";
-                                    /** @description its verdict after the verification gate when it ended, or what it had reached when stopped; null while it runs */
-                                    status: ("optimal" | "feasible" | "infeasible" | "unbounded" | "time_limit" | "error") | null;
-                                    /** @description its last incumbent's objective (null without one) */
-                                    objective_value: number | null;
-                                    /** @description its last dual bound (null without one, or for an LP solver that reports none) */
-                                    best_bound: number | null;
-                                    /** @description how long it ran, from its start to its end or stop; null before it started */
-                                    time_seconds: number | null;
-                                }[];
-                            };
-                        } | null;
-                        created_at: string;
-                        completed_at: string | null;
-                        /**
-                         * @description schedule (ours): started by the trigger's schedule
-                         * @enum {string}
-                         */
-                        source: "fire" | "run_now" | "rerun" | "schedule";
-                        rerun_of: string | null;
-                        /** @description the solver asked for (auto until the worker picks) */
-                        solver_name: string;
-                        execution_id: string | null;
-                        error: string | null;
-                        /** @description why a validation_failed run was refused */
-                        validation: {
-                            code: string;
-                            params: {
-                                [key: string]: unknown;
-                            };
-                        } | null;
-                        started_at: string | null;
-                        /** @description the delivery of this run's outcome, every attempt recorded */
-                        webhook: {
-                            /** @description the webhook-id header of every attempt */
-                            delivery_id: string;
-                            /** @enum {string} */
-                            event: "trigger.run.completed" | "trigger.run.failed";
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "exhausted" | "cancelled";
-                            attempts: {
-                                attempt: number;
-                                attempted_at: string;
-                                status_code: number | null;
-                                error: string | null;
-                                duration_ms: number;
-                                /** @enum {string} */
-                                outcome: "delivered" | "failed" | "refused";
-                            }[];
-                            next_attempt_at: string | null;
-                            delivered_at: string | null;
-                            /** @description why an exhausted or cancelled delivery stopped */
-                            reason: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["TriggerRun"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -11722,11 +6765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        run_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "pending";
-                    };
+                    "application/json": components["schemas"]["TriggerRunAccepted"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -11820,15 +6859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        organization_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "viewer" | "solver" | "admin" | "owner";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["MalformedJson"];

@@ -1,7 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ERROR_NAMES, errorBodySchema } from "../../core/errors.js";
 import { type AnyRouteSpec, routeErrors } from "../http/route.js";
 import { ErrorResponses, errorComponent, headerRefs } from "./error-responses.js";
+import { SchemaComponents } from "./schema-components.js";
 
 /**
  * The OpenAPI 3.1 document, generated from the routes' declarations: their zod schemas (the single
@@ -9,15 +10,11 @@ import { ErrorResponses, errorComponent, headerRefs } from "./error-responses.js
  * whose bodies come from the error registry and whose responses are written once, in
  * `components.responses` (error-responses.ts). JSON Schema 2020-12 is OpenAPI 3.1's schema dialect, so
  * zod's output is used as it is; every object a response carries is closed (`additionalProperties:
- * false`), so a field the service sends and the document does not name is a contract break.
+ * false`), so a field the service sends and the document does not name is a contract break. The
+ * schemas named in SCHEMA_NAMES (core/schema-names.ts) are written once, in `components.schemas`
+ * (schema-components.ts).
  */
 type Json = Record<string, unknown>;
-
-function schema(s: z.ZodType, io: "input" | "output"): Json {
-  const out = z.toJSONSchema(s, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
-  delete out.$schema;
-  return out;
-}
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
 
@@ -43,11 +40,13 @@ export const RESPONSE_HEADERS = {
 type HeaderName = keyof typeof RESPONSE_HEADERS;
 const RATE_LIMIT_HEADERS: HeaderName[] = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"];
 
-function parameters(spec: AnyRouteSpec): Json[] {
+function parameters(spec: AnyRouteSpec, schemas: SchemaComponents): Json[] {
   const out: Json[] = [];
   const add = (s: z.ZodType | undefined, where: "path" | "query") => {
     if (!s) return;
-    const js = schema(s, "input") as { properties?: Record<string, Json>; required?: string[] };
+    const js = schemas.convert(s, "input") as { properties?: Record<string, Json>; required?: string[]; $ref?: string };
+    // Parameters are read off the object's properties: a named parameter object would hide them.
+    if (js.$ref) throw new Error(`OpenAPI: ${spec.operationId}'s ${where} parameters are a named schema (${js.$ref})`);
     for (const [name, prop] of Object.entries(js.properties ?? {})) {
       out.push({ name, in: where, required: where === "path" || (js.required ?? []).includes(name), schema: prop });
     }
@@ -77,6 +76,8 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
   const rated: HeaderName[] = ["X-Request-Id", ...RATE_LIMIT_HEADERS];
   const rateExempt: HeaderName[] = ["X-Request-Id"];
   const errorResponses = new ErrorResponses({ rated, rateExempt });
+  const schemas = new SchemaComponents();
+  const schema = (s: z.ZodType, io: "input" | "output") => schemas.convert(s, io);
   for (const spec of routes) {
     const exempt = spec.rateClass === "exempt";
     const headers = exempt ? rateExempt : rated;
@@ -99,7 +100,7 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
       summary: spec.summary,
       ...(spec.description ? { description: spec.description } : {}),
       tags: [spec.tag],
-      parameters: parameters(spec),
+      parameters: parameters(spec, schemas),
       responses,
       security: SECURITY[spec.access],
       "x-role": spec.role,
@@ -118,13 +119,15 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
     const p = openApiPath(spec.path);
     paths[p] = { ...(paths[p] ?? {}), [spec.method]: operation };
   }
+  const errorBodies = Object.fromEntries(ERROR_NAMES.map((name) => [errorComponent(name), schema(errorBodySchema(name), "output")]));
+  const named = schemas.finish(Object.keys(errorBodies));
   return {
     openapi: "3.1.0",
     info: {
       title: "Incumbent API",
       version: info.version,
       description:
-        "Solve, compare and trigger LP/MILP solves. Every error name has its own body schema (components.schemas); each operation's error responses point at the shared ones in components.responses, named by the error names each status may carry; a path answered with another method gets 405 MethodNotAllowed with Allow, an unknown path 404 NotFound. Every response but health's carries the rate-limit headers.",
+        "Solve, compare and trigger LP/MILP solves. The resources (ExecutionView, ComparisonDetail, Trigger, Problem…) are named schemas in components.schemas, written once and referred to with $ref; a request's variant of one that reads differently as a request (defaults, open objects) is named …Input. Every error name has its own body schema (components.schemas); each operation's error responses point at the shared ones in components.responses, named by the error names each status may carry; a path answered with another method gets 405 MethodNotAllowed with Allow, an unknown path 404 NotFound. Every response but health's carries the rate-limit headers.",
     },
     // A relative URL: the API is on the host that serves this document (OpenAPI 3.1, Server Object).
     servers: [info.serverUrl ? { url: info.serverUrl } : { url: "/", description: "The host serving this document" }],
@@ -146,7 +149,7 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string; se
       },
       headers: RESPONSE_HEADERS,
       responses: errorResponses.all(),
-      schemas: Object.fromEntries(ERROR_NAMES.map((name) => [errorComponent(name), schema(errorBodySchema(name), "output")])),
+      schemas: { ...errorBodies, ...named },
     },
   };
 }

@@ -19,17 +19,25 @@ function typeOf(s: Json | undefined): string {
   return s.type ?? "object";
 }
 
-function fields(s: Json | undefined, depth = 0): string {
+/** A named schema (a `$ref` into `components.schemas`) as written there, so its fields are listed where it is used. */
+function sharedSchema(doc: Json, s: Json | undefined): Json | undefined {
+  const prefix = "#/components/schemas/";
+  return typeof s?.$ref === "string" && s.$ref.startsWith(prefix) ? (doc.components?.schemas?.[s.$ref.slice(prefix.length)] ?? s) : s;
+}
+
+function fields(doc: Json, schema: Json | undefined, depth = 0): string {
+  const s = sharedSchema(doc, schema);
   if (!s || depth > 3) return "";
-  const props: Record<string, Json> | undefined = s.properties ?? (s.type === "array" ? s.items?.properties : undefined);
+  const items = s.type === "array" ? sharedSchema(doc, s.items) : undefined;
+  const props: Record<string, Json> | undefined = s.properties ?? items?.properties;
   if (!props) return "";
-  const required: string[] = s.required ?? s.items?.required ?? [];
+  const required: string[] = s.required ?? items?.required ?? [];
   const rows = Object.entries(props)
     .map(
       ([name, p]) =>
         `<tr><td><code>${esc(name)}</code>${required.includes(name) ? " <b>*</b>" : ""}</td><td><code>${esc(typeOf(p))}</code></td><td>${esc(p.description ?? "")}${
           p.default !== undefined ? ` <i>default ${esc(JSON.stringify(p.default))}</i>` : ""
-        }${fields(p, depth + 1)}</td></tr>`,
+        }${fields(doc, p, depth + 1)}</td></tr>`,
     )
     .join("");
   return `<table>${rows}</table>`;
@@ -51,13 +59,13 @@ export function renderReference(doc: Json): string {
       const body = op.requestBody?.content?.["application/json"]?.schema;
       const responses = Object.entries<Json>(op.responses ?? {})
         .map(([status, r]) => [status, sharedResponse(doc, r)] as const)
-        .map(([status, r]) => `<li><code>${esc(status)}</code> ${esc(r.description)}${fields(r.content?.["application/json"]?.schema)}</li>`)
+        .map(([status, r]) => `<li><code>${esc(status)}</code> ${esc(r.description)}${fields(doc, r.content?.["application/json"]?.schema)}</li>`)
         .join("");
       const html = `<section id="${esc(op.operationId)}"><h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>
 <p>${esc(op.summary)}</p>${op.description ? `<p class="d">${esc(op.description)}</p>` : ""}
 <p class="auth">Auth: ${op.security?.length ? esc(op.security.map((s: Json) => Object.keys(s)[0] ?? "the body's credential (trigger_secret)").join(" or ")) : "none (public)"}</p>
 ${params.length ? `<h4>Parameters</h4><table>${params.map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? " <b>*</b>" : ""}</td><td>${esc(p.in)}</td><td><code>${esc(typeOf(p.schema))}</code></td></tr>`).join("")}</table>` : ""}
-${body ? `<h4>Body</h4>${fields(body)}` : ""}
+${body ? `<h4>Body</h4>${fields(doc, body)}` : ""}
 <h4>Responses</h4><ul>${responses}</ul></section>`;
       byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
     }

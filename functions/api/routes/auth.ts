@@ -6,6 +6,7 @@ import type { ApiDeps, ApiEnv } from "../http/context.js";
 import { route } from "../http/route.js";
 import { ApiKeySchema } from "../../core/auth/schemas.js";
 import { UserIdParams, UserKeyIdParams } from "../http/route-parts.js";
+import { SCHEMA_NAMES } from "../../core/schema-names.js";
 
 const Password = z.string().min(8, "at least 8 characters").max(256);
 
@@ -30,6 +31,7 @@ export const UserSchema = z.object({
   role: z.enum(ROLES),
   created_at: z.string(),
 });
+SCHEMA_NAMES.add(UserSchema, { id: "User" });
 const Accepted = z.object({ status: z.literal("accepted"), detail: z.string() });
 
 export const userView = (u: { id: string; org_id: string; email: string; name: string; role: (typeof ROLES)[number]; created_at: string }) => ({

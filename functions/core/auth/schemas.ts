@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** An API key as the API shows it: never the key itself nor its hash. */
 export const ApiKeySchema = z.object({
@@ -10,4 +11,5 @@ export const ApiKeySchema = z.object({
   revoked_at: z.string().nullable(),
   status: z.enum(["active", "expired", "revoked"]),
 });
+SCHEMA_NAMES.add(ApiKeySchema, { id: "ApiKey" });
 export type ApiKeyView = z.infer<typeof ApiKeySchema>;

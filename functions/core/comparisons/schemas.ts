@@ -5,6 +5,7 @@ import { PrioritySchema } from "../queue/priority.js";
 import { SettingsRequestSchema, SettingsSchema } from "../solvers/settings.js";
 import { SolverMeasuresSchema, SolverResultSchema, SolverStatusSchema, UNSUPPORTED_REASONS } from "../solvers/types.js";
 import { VerificationSchema } from "../solvers/verification-schema.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** Shapes of the spec's Solver comparison endpoints and resources (Comparison, Row, Agreement, Matrix). */
 const SolverNames = z
@@ -63,6 +64,7 @@ export const RowSchema = SolverMeasuresSchema.extend({
     "with settings.explain_infeasibility, an infeasible row: the conflicting subset, as in the row's execution, while it has at most 1000 constraints and bounds; a larger one is in the execution only",
   ),
 });
+SCHEMA_NAMES.add(RowSchema, { id: "ComparisonRow" });
 export type Row = z.infer<typeof RowSchema>;
 
 export const CONFLICT_KINDS = ["infeasible_refuted", "infeasible_vs_unbounded", "unbounded_vs_optimal", "bound_beaten", "optimal_objectives_differ"] as const;
@@ -95,6 +97,7 @@ export const AgreementSchema = z.object({
     .optional()
     .describe("ours: each contradiction between the rows' claims, over every finished row (not only the compared ones)"),
 });
+SCHEMA_NAMES.add(AgreementSchema, { id: "Agreement" });
 export type Agreement = z.infer<typeof AgreementSchema>;
 
 export const ComparisonStatusSchema = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
@@ -124,6 +127,7 @@ export const ComparisonDetailSchema = z.object({
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
 });
+SCHEMA_NAMES.add(ComparisonDetailSchema, { id: "ComparisonDetail" });
 export type ComparisonDetail = z.infer<typeof ComparisonDetailSchema>;
 
 export const ComparisonListItemSchema = z.object({
@@ -169,6 +173,7 @@ export const MatrixRowSchema = z.object({
   results: z.array(RowSchema),
   numerics: NumericsSchema.nullable().describe("ours: the dataset's problem's coefficient ranges and their warnings; null until its worker compiled it"),
 });
+SCHEMA_NAMES.add(MatrixRowSchema, { id: "MatrixRow" });
 
 export const MatrixDetailSchema = z.object({
   batch_id: z.string(),
@@ -184,6 +189,7 @@ export const MatrixDetailSchema = z.object({
   created_at: z.string(),
   completed_at: z.string().nullable(),
 });
+SCHEMA_NAMES.add(MatrixDetailSchema, { id: "MatrixDetail" });
 export type MatrixDetail = z.infer<typeof MatrixDetailSchema>;
 
 export const MatrixListItemSchema = z.object({

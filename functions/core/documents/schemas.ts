@@ -4,6 +4,7 @@ import { ProblemSchema } from "../problem/schema.js";
 import { PrioritySchema } from "../queue/priority.js";
 import { SettingsRequestSchema } from "../solvers/settings.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * Builder documents (the shapes are ours: the spec only names them; docs/decisions.md, "Builder
@@ -19,6 +20,7 @@ export const DocumentModelSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("problem"), problem: ProblemSchema.describe("a canonical problem, the shape the plain solve takes") }),
 ]);
+SCHEMA_NAMES.add(DocumentModelSchema, { id: "DocumentModel" });
 export type DocumentModel = z.infer<typeof DocumentModelSchema>;
 
 export const CreateDocumentSchema = z.object({
@@ -64,6 +66,7 @@ export const VersionViewSchema = VersionSummarySchema.extend({
   model: DocumentModelSchema,
   overridable: z.array(z.string()).describe("names an override may replace: the model's data-given sets and parameters"),
 });
+SCHEMA_NAMES.add(VersionViewSchema, { id: "DocumentVersion" });
 
 export const DocumentViewSchema = z.object({
   id: z.string(),
@@ -75,6 +78,7 @@ export const DocumentViewSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+SCHEMA_NAMES.add(DocumentViewSchema, { id: "Document" });
 export const DocumentListItemSchema = z.object({
   id: z.string(),
   name: z.string(),

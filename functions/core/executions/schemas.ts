@@ -8,6 +8,7 @@ import { NumericsSchema } from "../problem/numerics.js";
 import { VerificationSchema } from "../solvers/verification-schema.js";
 import { AutoChoiceSchema } from "../solvers/recommendation/schemas.js";
 import { RaceRequestSchema, RaceViewSchema } from "../races/schemas.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** Body of POST /api/v2/solve and /solve/async. */
 export const SolveRequestSchema = z.object({
@@ -17,6 +18,7 @@ export const SolveRequestSchema = z.object({
   race: RaceRequestSchema.optional(),
   priority: PrioritySchema,
 });
+SCHEMA_NAMES.add(SolveRequestSchema, { id: "SolveRequest" });
 export type SolveRequest = z.infer<typeof SolveRequestSchema>;
 
 /**
@@ -58,6 +60,7 @@ export const SolveResponseSchema = SolverResultSchema.omit({ solver_time_seconds
   auto_choice: AutoChoiceSchema.optional(),
   race: RaceViewSchema.optional(),
 });
+SCHEMA_NAMES.add(SolveResponseSchema, { id: "SolveResponse" });
 export type SolveResponse = z.infer<typeof SolveResponseSchema>;
 
 export const ExecutionStatusSchema = z.enum(["queued", "running", "completed", "failed", "cancelled"]);
@@ -99,6 +102,7 @@ export const ExecutionViewSchema = z.object({
   race: RaceViewSchema.nullable().describe("ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise"),
   result: SolveResponseSchema.nullable(),
 });
+SCHEMA_NAMES.add(ExecutionViewSchema, { id: "ExecutionView" });
 export type ExecutionView = z.infer<typeof ExecutionViewSchema>;
 
 export const AsyncSolveResponseSchema = z.object({ execution_id: z.string(), status: z.literal("queued") });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Problem } from "./schema.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * Numerics diagnostics, the way Gurobi and HiGHS print them before they solve: the ranges of the
@@ -53,6 +54,7 @@ export const NumericsSchema = z
   .describe(
     `coefficient ranges of the model as submitted (as Gurobi and HiGHS print them); a range is wide past a ratio of ${WIDE_RANGE_RATIO}, a value large from ${LARGE_VALUE} and small up to ${SMALL_VALUE}`,
   );
+SCHEMA_NAMES.add(NumericsSchema, { id: "Numerics" });
 export type Numerics = z.infer<typeof NumericsSchema>;
 
 /** One value seen in a range, with where it sits. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * The canonical problem: the body of a plain solve, a comparison's `problem`, and what import preview
@@ -71,6 +72,7 @@ export const ProblemSchema = ProblemShape.superRefine((p, ctx) => {
     });
   });
 });
+SCHEMA_NAMES.add(ProblemSchema, { id: "Problem" });
 
 export type Problem = z.output<typeof ProblemSchema>;
 export type ProblemInput = z.input<typeof ProblemSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** One moment of a running search, in the problem's own objective sense. */
 export const ProgressPointSchema = z.object({
@@ -42,8 +43,10 @@ export const ProgressEventSchema = z.object({
   event: z.literal("progress"),
   data: ProgressPointSchema.extend(EventSourceSchema.shape).extend({ index: z.number().int().describe("the point's place in its execution's progress") }),
 });
+SCHEMA_NAMES.add(ProgressEventSchema, { id: "ProgressEvent" });
 /** A `log` event: one new line of a solver's log. */
 export const LogEventSchema = z.object({ event: z.literal("log"), data: EventSourceSchema.extend({ offset: z.number().int(), line: z.string() }) });
+SCHEMA_NAMES.add(LogEventSchema, { id: "LogEvent" });
 
 /**
  * The events of a Server-Sent Events stream, each sent as `event: <event>` with `data:` the JSON of

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ProblemSchema } from "../problem/schema.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** Model projects, versions and datasets: shapes are ours (the spec only references them). */
 const JsonObject = z.record(z.string(), z.unknown());
@@ -48,6 +49,7 @@ export const ProjectViewSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+SCHEMA_NAMES.add(ProjectViewSchema, { id: "Project" });
 
 export const VersionViewSchema = z.object({
   id: z.string(),
@@ -59,6 +61,7 @@ export const VersionViewSchema = z.object({
   default_data: JsonObject.nullable(),
   created_at: z.string(),
 });
+SCHEMA_NAMES.add(VersionViewSchema, { id: "ProjectVersion" });
 
 export const DatasetViewSchema = z.object({
   id: z.string(),
@@ -67,4 +70,5 @@ export const DatasetViewSchema = z.object({
   data: JsonObject,
   created_at: z.string(),
 });
+SCHEMA_NAMES.add(DatasetViewSchema, { id: "Dataset" });
 export const DatasetSummarySchema = DatasetViewSchema.omit({ data: true });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SOLVER_NAMES, SolverNameSchema, SolverStatusSchema } from "../solvers/types.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * The race contract (issue 29, Build 1): `solver_name: "race"` runs several solvers at once on separate
@@ -20,6 +21,7 @@ export const RaceRequestSchema = z
   .describe(
     "ours: with solver_name `race`, who runs (issue 29). Credits: one solve's credits per entrant (the calculator's quote × entrants), charged at launch, nothing refunded when the others are stopped; the daily quota counts one solve",
   );
+SCHEMA_NAMES.add(RaceRequestSchema, { id: "RaceRequest" });
 export type RaceRequest = z.infer<typeof RaceRequestSchema>;
 
 export const RACE_ENTRANT_STATES = ["queued", "running", "won", "finished", "cancelled", "failed"] as const;
@@ -55,4 +57,5 @@ export const RaceViewSchema = z
     entrants: z.array(RaceEntrantSchema),
   })
   .describe("ours: a race's entrants and who won (issue 29); absent when solver_name was not `race`");
+SCHEMA_NAMES.add(RaceViewSchema, { id: "RaceView" });
 export type RaceView = z.infer<typeof RaceViewSchema>;

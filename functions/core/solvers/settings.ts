@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { clampTimeLimit, type Config } from "../config.js";
 import { BasisSchema, type SolveSettings } from "./types.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** The longest a solve may run whatever is asked: one day (job leases, the sweeper and queue visibility are sized below it). */
 export const MAX_TIME_LIMIT_SECONDS = 86_400;
@@ -62,6 +63,7 @@ export const SettingsRequestSchema = z
     ),
   })
   .strict();
+SCHEMA_NAMES.add(SettingsRequestSchema, { id: "SettingsRequest" });
 export type SettingsRequest = z.infer<typeof SettingsRequestSchema>;
 
 export const SettingsSchema = z.object({
@@ -74,6 +76,7 @@ export const SettingsSchema = z.object({
   initial_solution: z.record(z.string(), z.number()).optional().describe("the MIP start asked for; absent: none"),
   initial_basis: BasisSchema.optional().describe("the starting basis asked for; absent: none"),
 });
+SCHEMA_NAMES.add(SettingsSchema, { id: "Settings" });
 export type Settings = z.infer<typeof SettingsSchema>;
 
 /** Defaults, then the ceilings (clamped, never refused, as the spec says), then the platform's thread count. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** The five comparable solvers; `auto`, which picks one of them per problem; `race`, which runs several at once. */
 export const SOLVER_NAMES = ["scip", "highs", "cbc", "glpk", "jaos"] as const;
@@ -135,6 +136,7 @@ export const InfeasibilitySchema = z.object({
     ),
   verdict_check: VerdictCheckSchema.describe("whether the infeasible verdict itself holds, by the same re-solves"),
 });
+SCHEMA_NAMES.add(InfeasibilitySchema, { id: "Infeasibility" });
 export type Infeasibility = z.infer<typeof InfeasibilitySchema>;
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SolverStatusSchema } from "./types.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * The tolerances of the verification gate, stated once and the same for every solver
@@ -96,4 +97,5 @@ export const VerificationSchema = z
   .describe(
     `the verification gate's check of the reported point against the model as submitted: bounds and rows within ${FEASIBILITY_TOLERANCE}·max(1, size) (a row's size: its continuous terms, the integer variables at their integers), integrality within ${INTEGRALITY_TOLERANCE} with the rounded point still feasible, the objective recomputed within ${OBJECTIVE_TOLERANCE} relative; the same tolerances for every solver (docs/decisions.md)`,
   );
+SCHEMA_NAMES.add(VerificationSchema, { id: "Verification" });
 export type Verification = z.infer<typeof VerificationSchema>;

@@ -3,6 +3,7 @@ import { TriggerInputError, type ValidationIssue } from "../errors.js";
 import { RaceRequestSchema, type RaceRequest } from "../races/schemas.js";
 import { isSolverName } from "../solvers/registry.js";
 import { SolverChoiceSchema, type SolverChoice } from "../solvers/types.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /**
  * Override rules, shared by trigger runs and document executions. A run's input is built in the
@@ -46,6 +47,7 @@ export const OverrideFieldSchema = z.object({
   required: z.boolean().default(false),
   default: z.unknown().optional().describe("used when the field is not sent; a required field with a default need not be sent"),
 });
+SCHEMA_NAMES.add(OverrideFieldSchema, { id: "OverrideField" });
 export type OverrideField = z.infer<typeof OverrideFieldSchema>;
 
 export function jsonTypeOf(value: unknown): string {

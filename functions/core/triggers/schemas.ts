@@ -4,6 +4,7 @@ import { PRIORITY_MAX, PRIORITY_MIN, PrioritySchema } from "../queue/priority.js
 import { RaceRequestSchema } from "../races/schemas.js";
 import { SolverChoiceSchema } from "../solvers/types.js";
 import { OverrideFieldSchema } from "./overrides.js";
+import { SCHEMA_NAMES } from "../schema-names.js";
 
 /** Triggers and their runs: the spec's fields, plus a few of ours (marked "ours" in descriptions). */
 const WebhookUrl = z.string().max(2048).describe("http(s) URL the run's outcome is POSTed to");
@@ -102,6 +103,7 @@ export const TriggerViewSchema = z.object({
   warm_start: TriggerWarmStartSchema,
   race: TriggerRace,
 });
+SCHEMA_NAMES.add(TriggerViewSchema, { id: "Trigger" });
 export type TriggerView = z.infer<typeof TriggerViewSchema>;
 const GeneratedWebhookSecret = z
   .string()
@@ -175,6 +177,7 @@ export const RunViewSchema = RunListItemSchema.extend({
   started_at: z.string().nullable(),
   webhook: WebhookDeliveryViewSchema.nullable().describe("the delivery of this run's outcome, every attempt recorded"),
 });
+SCHEMA_NAMES.add(RunViewSchema, { id: "TriggerRun" });
 export const RunPageSchema = z.object({
   items: z.array(RunListItemSchema),
   total: z.number().int(),
@@ -183,6 +186,7 @@ export const RunPageSchema = z.object({
 });
 
 export const RunAcceptedSchema = z.object({ run_id: z.string(), status: z.enum(["queued", "pending"]) });
+SCHEMA_NAMES.add(RunAcceptedSchema, { id: "TriggerRunAccepted" });
 export const TriggerFireRefusalSchema = z.object({
   detail: z.object({ error: z.string(), run_id: z.string().nullable() }),
   code: z.enum(["trigger.override_unknown_fields", "trigger.override_missing_required", "trigger.solver_unavailable"]),

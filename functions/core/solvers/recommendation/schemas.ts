@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PROBLEM_CLASSES, ProblemSchema } from "../../problem/schema.js";
 import { SolverNameSchema } from "../types.js";
 import { CONFIDENCE, K_NEAREST, MAX_DISTANCE, MIN_SIMILAR } from "./recommender.js";
+import { SCHEMA_NAMES } from "../../schema-names.js";
 
 const EvidenceSchema = z.object({
   comparisons: z.number().int().describe("how many of the organization's finished comparisons (and matrix rows) the choice read, newest first"),
@@ -23,6 +24,7 @@ export const AutoChoiceSchema = z
     evidence: EvidenceSchema,
   })
   .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named");
+SCHEMA_NAMES.add(AutoChoiceSchema, { id: "AutoChoice" });
 export type AutoChoice = z.infer<typeof AutoChoiceSchema>;
 
 /** GET /api/v2/solvers/recommendation: the problem's stats as query parameters. */
@@ -59,4 +61,5 @@ export const RecommendationSchema = AutoChoiceSchema.extend({
 }).describe(
   `what auto would choose now: the ${K_NEAREST} nearest past problems of the same class within ${MAX_DISTANCE} (decades of size), at least ${MIN_SIMILAR}, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, ${CONFIDENCE} standard errors of margin), saves time on them in seconds too, and did not leave more of them unanswered (time limit, error, wrong answer) than the default`,
 );
+SCHEMA_NAMES.add(RecommendationSchema, { id: "Recommendation" });
 export type RecommendationView = z.infer<typeof RecommendationSchema>;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { routesOf } from "../../../../../functions/api/http/route.js";
 import { buildOpenApi } from "../../../../../functions/api/openapi/document.js";
 import { fakeApp } from "../../../../support/fake-api.js";
+import { inlineRefs } from "../../../../support/openapi-schemas.js";
 
 type Json = { [key: string]: unknown };
 const doc = buildOpenApi(routesOf(fakeApp().app), { version: "test" }) as Json;
@@ -24,7 +25,7 @@ describe("the OpenAPI document carries LP duals", () => {
     ["get", "/api/v2/models/executions/{execution_id}"],
     ["get", "/api/v2/solvers/compare/{comparison_id}"],
   ])("%s %s documents duals, reduced_costs and duals_verified", (method, route) => {
-    const found = schemasWith(paths[route]![method], "duals_verified");
+    const found = schemasWith(inlineRefs(doc, paths[route]![method]), "duals_verified");
     expect(found.length).toBeGreaterThan(0);
     for (const properties of found) {
       expect(Object.keys(properties)).toEqual(expect.arrayContaining(["duals", "reduced_costs", "duals_verified"]));

@@ -20,3 +20,16 @@ describe("the reference page's error responses", () => {
     expect(responses).not.toContain("undefined");
   });
 });
+
+/** A named schema is a `$ref` into components.schemas: the page lists its fields where it is used. */
+describe("the reference page's named schemas", () => {
+  it("lists a referenced schema's fields, and names the schema as a field's type", () => {
+    const view = doc.paths["/api/v2/models/executions/{execution_id}"].get;
+    expect(view.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ExecutionView" });
+    const html = renderReference(doc);
+    const section = html.slice(html.indexOf(`<section id="${view.operationId}"`));
+    const responses = section.slice(0, section.indexOf("</section>"));
+    expect(responses).toContain("<code>explanation_execution_id</code>");
+    expect(responses).toContain("<code>SolveResponse | null</code>");
+  });
+});

@@ -6,7 +6,7 @@
  * - **Rational costs.** Costs that are integer multiples of a common fraction (0.25, 0.5, 1.25:
  *   vpm2; cents: rout) have step = gcd(c·L)/L with L the least common multiple of their denominators. Each
  *   cost is read as p/q by continued fractions (q ≤ MAX_DENOMINATOR) and accepted only when p/q equals it
- *   within 1e-9 relative, so a cost such as 1/3 printed to 16 digits counts, 0.1234567 does not.
+ *   within 1e-9, so a cost such as 1/3 printed to 16 digits counts, 0.1234567 does not.
  * - **Implied integer columns.** A continuous column x_j of an equality row a_j·x_j + Σ a_k·x_k = b whose
  *   other columns are all integral (integer or themselves implied), with every a_k/a_j and b/a_j an
  *   integer, takes an integer value at every point whose integer columns are integral: x_j =
@@ -21,8 +21,9 @@
  *   model), not at every point: an incumbent may lie off the lattice, which incumbent.ts allows for.
  *   wedding_16's table happiness columns (h ≥ Σ pairs − k) are of this kind.
  *
- * A wrong lattice would prune the optimum, so every test is exact up to 1e-9 relative and anything
- * else (an infinite or huge cost, a denominator beyond the limit) gives no lattice.
+ * A wrong lattice would prune the optimum, so every test is exact up to 1e-9 (relative for ratios and
+ * sides, at most 1e-6) and anything else (an infinite or huge cost, a denominator beyond the limit)
+ * gives no lattice.
  */
 import type { LpModel } from "./model.js";
 import { type CsrMatrix, toRowWise } from "./sparse.js";
@@ -32,9 +33,13 @@ const MAX_DENOMINATOR = 1000;
 /** Largest common denominator: beyond it the scaled costs lose the precision the test needs. */
 const MAX_COMMON_DENOMINATOR = 1e6;
 const RELATIVE = 1e-9;
+/** Absolute limit of the integrality slack of a ratio or a side (see isIntegral). */
+const MAX_SLACK = 1e-6;
+/** Absolute tolerance of a cost read as a fraction, as the integer-cost test had. */
+const COST_SLACK = 1e-9;
 const MAX_COST = 1e9;
 
-/** Step of the objective's lattice (the objective is offset + k·step at every feasible point), or Infinity. */
+/** Step of the objective's lattice (offset + k·step at the best point of every node), or Infinity. */
 export function objectiveLatticeStep(model: LpModel): number {
   const integral = integralColumns(model);
   let common = 1;
@@ -128,11 +133,12 @@ function rowPosition(rows: CsrMatrix, i: number, j: number): number {
   return -1;
 }
 
+/** Within 1e-9 relative, but never looser than 1e-6: a ratio of 1e9 + 0.5 is not an integer. */
 function isIntegral(v: number): boolean {
-  return Number.isFinite(v) && Math.abs(v - Math.round(v)) <= RELATIVE * Math.max(1, Math.abs(v));
+  return Number.isFinite(v) && Math.abs(v - Math.round(v)) <= Math.min(MAX_SLACK, RELATIVE * Math.max(1, Math.abs(v)));
 }
 
-/** c > 0 as p/q (q ≤ MAX_DENOMINATOR) by continued fractions when p/q equals c within 1e-9 relative; else null. */
+/** c > 0 as p/q (q ≤ MAX_DENOMINATOR) by continued fractions when p/q equals c within 1e-9; else null. */
 export function asFraction(c: number): [number, number] | null {
   // convergents h/k of c's continued fraction
   let [h0, h1] = [0, 1];
@@ -143,7 +149,7 @@ export function asFraction(c: number): [number, number] | null {
     [h0, h1] = [h1, a * h1 + h0];
     [k0, k1] = [k1, a * k1 + k0];
     if (k1 > MAX_DENOMINATOR) return null;
-    if (Math.abs(h1 / k1 - c) <= RELATIVE * Math.max(1, c)) return [h1, k1];
+    if (Math.abs(h1 / k1 - c) <= COST_SLACK) return [h1, k1];
     const f = rest - a;
     if (f === 0) return null;
     rest = 1 / f;

@@ -84,6 +84,9 @@ describe("jaos objective lattice", () => {
     expect(asFraction(7)).toEqual([7, 1]);
     expect(asFraction(0.1234567)).toBeNull();
     expect(asFraction(Math.PI)).toBeNull();
+    // large costs get no looser: 1e8 + 0.5 is not the integer 1e8
+    expect(asFraction(1e8 + 0.5)).toEqual([200000001, 2]);
+    expect(asFraction(1e8 + 0.0001)).toBeNull();
   });
 
   it("finds the step of rational costs and of columns that rows or costs make integral", () => {

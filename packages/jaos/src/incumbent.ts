@@ -9,12 +9,13 @@
  * one the user's model accepts with its integers integral.
  *
  * Pruning level: a node whose bound reaches incumbent − max(gap·|incumbent|, 1e-6) cannot hold a
- * solution worth finding. When the objective only takes values offset + k·step (every column with a
- * cost is integer and the costs are integer multiples of step), a bound above incumbent − step is
- * enough, and bounds can be rounded up to that lattice.
+ * solution worth finding. When the best points of every node have objective offset + k·step
+ * (objective-lattice.ts: integral columns with costs that are multiples of step), a bound above the
+ * incumbent rounded up to the lattice, minus step, is enough, and bounds can be rounded up to that lattice.
  */
 import { DEFAULT_INTEGRALITY_TOLERANCE } from "./integrality.js";
 import { objectiveValue, worstViolation, type LpModel } from "./model.js";
+import { objectiveLatticeStep } from "./objective-lattice.js";
 import type { Presolved } from "./presolve.js";
 
 const FEASIBILITY = 1e-6;
@@ -47,6 +48,7 @@ export class Incumbent {
   /** Why the last rejected point failed. */
   lastRejection: Rejection | null = null;
   private readonly step: number;
+  private readonly integerCosts: boolean;
   private readonly offset: number;
 
   constructor(
@@ -57,13 +59,19 @@ export class Incumbent {
     /** The absolute integrality tolerance the search uses (for `Rejection.roundingOnly`). */
     private readonly integralityTolerance: number = DEFAULT_INTEGRALITY_TOLERANCE,
   ) {
-    this.step = integralObjectiveStep(reduced);
+    this.step = objectiveLatticeStep(reduced);
+    this.integerCosts = hasIntegerCosts(reduced);
     this.offset = reduced.offset;
   }
 
-  /** Whether the objective only takes values offset + k·step. */
+  /**
+   * Whether the search's lattice rules apply (mip.ts: plunges kept on the face of the global bound, the
+   * up child first): an objective of integer costs on integer columns only, where they were measured.
+   * The wider lattice of objective-lattice.ts (rational costs, implied integer columns) prunes and
+   * rounds bounds only: with it these rules lost rout's first incumbent (docs/bench/jaos.md, jaosmip3).
+   */
   get latticeObjective(): boolean {
-    return Number.isFinite(this.step);
+    return Number.isFinite(this.step) && this.integerCosts;
   }
 
   get found(): boolean {
@@ -120,7 +128,9 @@ export class Incumbent {
     if (!this.x) return Infinity;
     const ub = this.value;
     let level = ub - Math.max(this.gapTolerance * Math.abs(ub), ABS_GAP);
-    if (Number.isFinite(this.step)) level = Math.min(level, ub - this.step + ABS_GAP * Math.max(1, Math.abs(ub)));
+    // an incumbent off the lattice (a column pushed by its cost left short of its integral value,
+    // objective-lattice.ts) still has every better point at or below the lattice value under it
+    if (Number.isFinite(this.step)) level = Math.min(level, this.roundBound(ub) - this.step + ABS_GAP * Math.max(1, Math.abs(ub)));
     return level;
   }
 
@@ -131,22 +141,11 @@ export class Incumbent {
   }
 }
 
-/**
- * When every column with a nonzero cost is integer and the costs are integer multiples of a common
- * step, the objective only takes values offset + k·step. Returns that step, or Infinity otherwise.
- */
-function integralObjectiveStep(model: LpModel): number {
-  let g = 0;
+/** Every column with a cost is an integer column and every cost an integer. */
+function hasIntegerCosts(model: LpModel): boolean {
   for (let j = 0; j < model.cols; j++) {
     const c = model.cost[j];
-    if (c === 0) continue;
-    if (!model.integer[j] || Math.abs(c - Math.round(c)) > 1e-9 || Math.abs(c) > 1e9) return Infinity;
-    g = gcd(g, Math.abs(Math.round(c)));
+    if (c !== 0 && (!model.integer[j] || Math.abs(c - Math.round(c)) > 1e-9)) return false;
   }
-  return g > 0 ? g : Infinity;
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
+  return true;
 }

@@ -11,8 +11,8 @@
  *   of all iterations (to 1000 before the first incumbent).
  * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
- *   objective that only takes values offset + k·step (integer columns with integral costs), when its
- *   bound rounds up to the incumbent. Every bound used to prune, to fix by reduced costs or to report
+ *   objective whose best points take values offset + k·step (objective-lattice.ts), when its bound rounds
+ *   up to the incumbent. Every bound used to prune, to fix by reduced costs or to report
  *   is a PROVEN one (node-bound.ts): the Lagrangian bound of the LP's final duals on the unscaled
  *   model, never the simplex's own objective; an LP that proves nothing does not prune.
  *

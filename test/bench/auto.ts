@@ -3,7 +3,9 @@
  * how well `auto` learns from comparisons (issue 29, Build 2). Every instance of the scale set is solved
  * once by each solver (the toolkit, warm, one at a time, time limit `--limit` seconds, gap 1e-4); a run is
  * solved right when its status and objective match the manifest's known answer (objective within 1e-4
- * relative for a MILP, 1e-5 for an LP), else it counts at the time limit.
+ * relative for a MILP, 1e-5 for an LP), else it counts at the time limit. `auto`'s choice is priced as the
+ * service runs it: a chosen solver other than the default that ends in an error or a wrong answer well before
+ * its limit falls back to the default (its own time plus the default's, capped at the limit; _auto-splits.ts).
  *
  * Evaluated over several splits: the stated one (sorted by name, even positions the history, odd ones
  * held back) and `--splits` seeded random half splits stratified by class (test/bench/_auto-splits.ts).
@@ -227,7 +229,7 @@ function printSwings(name: string, selection: Selection, o: Outcome): void {
     const delta = p.seconds - p.highs;
     if (Math.abs(delta) < LOSS_SECONDS) continue;
     console.log(
-      `[${selection}] ${name}: ${p.id} ${p.solver} ${p.seconds.toFixed(2)} s vs HiGHS ${p.highs.toFixed(2)} s (${delta > 0 ? "lost" : "saved"} ${Math.abs(delta).toFixed(1)} s) — ${p.reason}`,
+      `[${selection}] ${name}: ${p.id} ${p.solver}${p.fellBackTo ? ` (fell back to ${p.fellBackTo})` : ""} ${p.seconds.toFixed(2)} s vs HiGHS ${p.highs.toFixed(2)} s (${delta > 0 ? "lost" : "saved"} ${Math.abs(delta).toFixed(1)} s) — ${p.reason}`,
     );
   }
 }
@@ -236,7 +238,7 @@ const verdict = (margin: number): "beat" | "tie" | "lose" => (margin > 1e-9 ? "b
 
 function printPicks(heldBack: Observation[], o: Outcome): void {
   console.log("the stated split's held-back choices:");
-  for (const p of o.picks) console.log(`  ${p.id}: ${p.solver} (${p.basis}) — ${p.reason}`);
+  for (const p of o.picks) console.log(`  ${p.id}: ${p.solver}${p.fellBackTo ? ` (fell back to ${p.fellBackTo})` : ""} (${p.basis}) — ${p.reason}`);
   console.log(`  (${heldBack.length} held back)\n`);
 }
 

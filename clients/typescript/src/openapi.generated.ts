@@ -3373,6 +3373,18 @@ export interface operations {
                             /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                             similar_problems: string[];
                         };
+                        /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                        fallback?: {
+                            /**
+                             * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                             * @enum {string}
+                             */
+                            from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description how long that first run took; the default's run had what was left of the time limit */
+                            seconds: number;
+                            /** @description what happened, in words: the first solver's error and the default it fell back to */
+                            reason: string;
+                        };
                         /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
                         ranking: {
                             /** @enum {string} */
@@ -3502,6 +3514,18 @@ export interface operations {
                             /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                             similar_problems: string[];
                         };
+                        /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                        fallback?: {
+                            /**
+                             * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                             * @enum {string}
+                             */
+                            from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description how long that first run took; the default's run had what was left of the time limit */
+                            seconds: number;
+                            /** @description what happened, in words: the first solver's error and the default it fell back to */
+                            reason: string;
+                        };
                         /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
                         ranking: {
                             /** @enum {string} */
@@ -3573,6 +3597,18 @@ export interface operations {
                             comparisons: number;
                             /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                             similar_problems: string[];
+                        };
+                        /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                        fallback?: {
+                            /**
+                             * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                             * @enum {string}
+                             */
+                            from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                            /** @description how long that first run took; the default's run had what was left of the time limit */
+                            seconds: number;
+                            /** @description what happened, in words: the first solver's error and the default it fell back to */
+                            reason: string;
                         };
                         /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
                         ranking: {
@@ -4060,6 +4096,18 @@ export interface operations {
                                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                 similar_problems: string[];
                             };
+                            /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                            fallback?: {
+                                /**
+                                 * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                 * @enum {string}
+                                 */
+                                from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description how long that first run took; the default's run had what was left of the time limit */
+                                seconds: number;
+                                /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                reason: string;
+                            };
                         };
                         /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
                         race?: {
@@ -4352,6 +4400,18 @@ export interface operations {
                                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                 similar_problems: string[];
                             };
+                            /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                            fallback?: {
+                                /**
+                                 * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                 * @enum {string}
+                                 */
+                                from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description how long that first run took; the default's run had what was left of the time limit */
+                                seconds: number;
+                                /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                reason: string;
+                            };
                         } | null;
                         /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
                         race: {
@@ -4663,6 +4723,18 @@ export interface operations {
                                     comparisons: number;
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
+                                };
+                                /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                                fallback?: {
+                                    /**
+                                     * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                     * @enum {string}
+                                     */
+                                    from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description how long that first run took; the default's run had what was left of the time limit */
+                                    seconds: number;
+                                    /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                    reason: string;
                                 };
                             };
                             /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
@@ -4801,6 +4873,18 @@ export interface operations {
                                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                 similar_problems: string[];
                             };
+                            /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                            fallback?: {
+                                /**
+                                 * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                 * @enum {string}
+                                 */
+                                from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                /** @description how long that first run took; the default's run had what was left of the time limit */
+                                seconds: number;
+                                /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                reason: string;
+                            };
                         } | null;
                         /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
                         race: {
@@ -5112,6 +5196,18 @@ export interface operations {
                                     comparisons: number;
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
+                                };
+                                /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                                fallback?: {
+                                    /**
+                                     * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                     * @enum {string}
+                                     */
+                                    from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description how long that first run took; the default's run had what was left of the time limit */
+                                    seconds: number;
+                                    /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                    reason: string;
                                 };
                             };
                             /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
@@ -5342,6 +5438,18 @@ export interface operations {
                                     comparisons: number;
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
+                                };
+                                /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                                fallback?: {
+                                    /**
+                                     * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                     * @enum {string}
+                                     */
+                                    from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description how long that first run took; the default's run had what was left of the time limit */
+                                    seconds: number;
+                                    /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                    reason: string;
                                 };
                             } | null;
                             /** @description ours: with solver_name `race`, its entrants as they run and who won (issue 29); null otherwise */
@@ -5654,6 +5762,18 @@ export interface operations {
                                         comparisons: number;
                                         /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                         similar_problems: string[];
+                                    };
+                                    /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                                    fallback?: {
+                                        /**
+                                         * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                         * @enum {string}
+                                         */
+                                        from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                        /** @description how long that first run took; the default's run had what was left of the time limit */
+                                        seconds: number;
+                                        /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                        reason: string;
                                     };
                                 };
                                 /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
@@ -11247,6 +11367,18 @@ export interface operations {
                                         /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                         similar_problems: string[];
                                     };
+                                    /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                                    fallback?: {
+                                        /**
+                                         * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                         * @enum {string}
+                                         */
+                                        from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                        /** @description how long that first run took; the default's run had what was left of the time limit */
+                                        seconds: number;
+                                        /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                        reason: string;
+                                    };
                                 };
                                 /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */
                                 race?: {
@@ -11612,6 +11744,18 @@ export interface operations {
                                     comparisons: number;
                                     /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                                     similar_problems: string[];
+                                };
+                                /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+                                fallback?: {
+                                    /**
+                                     * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                                     * @enum {string}
+                                     */
+                                    from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                                    /** @description how long that first run took; the default's run had what was left of the time limit */
+                                    seconds: number;
+                                    /** @description what happened, in words: the first solver's error and the default it fell back to */
+                                    reason: string;
                                 };
                             };
                             /** @description ours: a race's entrants and who won (issue 29); absent when solver_name was not `race` */

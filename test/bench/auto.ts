@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- auto [--limit 30] [--solvers highs,scip,…] [--splits 20] [--save file.json] [--from file.json] [--write] [--rows]`:
+ * `npm run bench -- auto [--limit 30] [--solvers highs,scip,…] [--splits 20] [--save file.json] [--from file.json] [--write] [--rows]
+ *  [--losses] [--selection best|one-se] [--no-service]`:
  * how well `auto` learns from comparisons (issue 29, Build 2). Every instance of the scale set is solved
  * once by each solver (the toolkit, warm, one at a time, time limit `--limit` seconds, gap 1e-4); a run is
  * solved right when its status and objective match the manifest's known answer (objective within 1e-4
@@ -149,6 +150,9 @@ export default async function bench(argv: string[]): Promise<void> {
   const write = flag(args, "write");
   const rows = flag(args, "rows");
   const losses = flag(args, "losses");
+  // One selection only, and no service-constants look: a replay in half the time or less on a loaded machine.
+  const only = option(args, "selection", "");
+  const skipService = flag(args, "no-service");
   const measured: Measured = withStructure(from ? JSON.parse(readFileSync(from, "utf8")) : await measure(solversAsked || null, limit, args));
   if (save) writeFileSync(save, JSON.stringify(measured, null, 1));
   if (write) {
@@ -166,8 +170,8 @@ export default async function bench(argv: string[]): Promise<void> {
   );
   const grid = settingsGrid();
   const splits = splitsOf(measured.observations, splitCount);
-  for (const selection of ["best", "one-se"] as const) evaluateSplits(splits, grid, selection, { rows, losses });
-  serviceSetting(measured.observations, grid);
+  for (const selection of ["best", "one-se"] as const) if (!only || only === selection) evaluateSplits(splits, grid, selection, { rows, losses });
+  if (!skipService) serviceSetting(measured.observations, grid);
 }
 
 /** Each split: the setting chosen on its history by `selection`, judged on its held-back half; per split and in aggregate. */

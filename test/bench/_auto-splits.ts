@@ -5,8 +5,8 @@
  * is chosen by leave-one-out inside the history half alone, never by the held-back half; then `auto`
  * with those parameters chooses for each held-back instance, against always-HiGHS and the best in hindsight.
  */
-import { countedSeconds, type Observation } from "../../functions/core/solvers/recommendation/observations.js";
-import { recommend, type Tuning } from "../../functions/core/solvers/recommendation/recommender.js";
+import { countedSeconds, type Observation, type ObservedRun } from "../../functions/core/solvers/recommendation/observations.js";
+import { candidatesInRuleOrder, recommend, type Tuning } from "../../functions/core/solvers/recommendation/recommender.js";
 
 export interface Split {
   name: string;
@@ -68,6 +68,31 @@ export const secondsOf = (o: Observation, solver: string): number | null => {
 };
 export const bestOf = (o: Observation): number => Math.min(...o.runs.map(countedSeconds));
 
+/**
+ * The share of its limit below which a run that did not answer right ended on its own: an error or an answer
+ * the known one refutes, not a time-out (the saved runs keep no status; a time-out stops at the limit, give or
+ * take the kill's grace, and the earliest in the 30 s set stopped at 29.9 s).
+ */
+export const ENDED_SHORT_SHARE = 0.9;
+
+/** Whether a run ended in an error or a wrong answer, well before its limit (a time-out is the caller's limit: no fallback). */
+export const endedShort = (run: ObservedRun): boolean => !run.solved && run.seconds < ENDED_SHORT_SHARE * run.time_limit_seconds;
+
+/**
+ * The seconds `auto`'s choice counts for with the service's fallback (jobs/auto-fallback.ts): a chosen solver
+ * other than the default that ends in an error or a wrong answer is followed, in the same job, by the default
+ * with what is left of the limit; the choice counts its own time plus the default's, or the limit when the
+ * default does not answer right within what is left. A time-out counts at the limit, as every unanswered run.
+ */
+export function secondsWithFallback(o: Observation, chosen: string, fallback: string | undefined): { seconds: number; fellBack: boolean } {
+  const run = o.runs.find((r) => r.solver === chosen)!;
+  if (fallback === undefined || chosen === fallback || !endedShort(run)) return { seconds: countedSeconds(run), fellBack: false };
+  const second = o.runs.find((r) => r.solver === fallback);
+  const left = run.time_limit_seconds - run.seconds;
+  const answered = second?.solved && second.seconds <= left;
+  return { seconds: answered ? run.seconds + second.seconds : run.time_limit_seconds, fellBack: true };
+}
+
 export interface Outcome {
   n: number;
   autoFastest: number;
@@ -76,7 +101,7 @@ export interface Outcome {
   highs: number;
   best: number;
   /** Each choice: its solver and counted time, always-HiGHS's time on the same instance, and the reason given. */
-  picks: { id: string; solver: string; basis: string; reason: string; seconds: number; highs: number }[];
+  picks: { id: string; solver: string; basis: string; reason: string; seconds: number; highs: number; fellBackTo: string | null }[];
 }
 
 /** `auto` with `setting` on each of `tests`, judged by `pool` (minus the test itself: leave-one-out when they overlap). */
@@ -94,7 +119,8 @@ export function judge(tests: readonly Observation[], pool: readonly Observation[
     });
     if (!r) continue;
     const best = bestOf(o);
-    const autoTime = secondsOf(o, r.solver)!;
+    const fallback = candidatesInRuleOrder(o.features.problem_class, new Set(o.runs.map((x) => x.solver)))[0];
+    const { seconds: autoTime, fellBack } = secondsWithFallback(o, r.solver, fallback);
     const highsTime = secondsOf(o, "highs") ?? best;
     out.n++;
     out.auto += autoTime;
@@ -102,7 +128,15 @@ export function judge(tests: readonly Observation[], pool: readonly Observation[
     out.best += best;
     if (autoTime === best) out.autoFastest++;
     if (highsTime === best) out.highsFastest++;
-    out.picks.push({ id: o.id, solver: r.solver, basis: r.basis, reason: r.reason, seconds: autoTime, highs: highsTime });
+    out.picks.push({
+      id: o.id,
+      solver: r.solver,
+      basis: r.basis,
+      reason: r.reason,
+      seconds: autoTime,
+      highs: highsTime,
+      fellBackTo: fellBack ? fallback! : null,
+    });
   }
   return out;
 }

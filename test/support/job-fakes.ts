@@ -12,6 +12,7 @@ import type { ComparisonJobPorts } from "../../functions/core/jobs/run-compariso
 import type { Logger } from "../../functions/core/logger.js";
 import { type Problem, ProblemSchema } from "../../functions/core/problem/schema.js";
 import type { ProgressWriter } from "../../functions/core/progress/recorder.js";
+import type { InventoryEntry } from "../../functions/core/solvers/inventory.js";
 import { emptyResult } from "../../functions/core/solvers/types.js";
 import { type Part, Placeholders } from "../../functions/core/store/conditions.js";
 import type { ExtraWrite, LeaseClaim } from "../../functions/core/store/leases.js";
@@ -406,7 +407,8 @@ export function fakeJobPorts(solve: SolvePort["solve"]) {
         solves.push({ solver: name, signal: request.signal });
         return solve(name, request);
       },
-      inventory: async () => [],
+      // No solver listed: no cross-checks, no fallback of `auto`; a test that needs them sets its own.
+      inventory: async (): Promise<InventoryEntry[]> => [],
     },
     lease: leases,
     blobs,

@@ -1731,6 +1731,18 @@ export interface components {
                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                 similar_problems: string[];
             };
+            /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+            fallback?: {
+                /**
+                 * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                 * @enum {string}
+                 */
+                from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                /** @description how long that first run took; the default's run had what was left of the time limit */
+                seconds: number;
+                /** @description what happened, in words: the first solver's error and the default it fell back to */
+                reason: string;
+            };
         };
         ComparisonDetail: {
             id: string;
@@ -2356,6 +2368,18 @@ export interface components {
                 comparisons: number;
                 /** @description the past problems it judged by, nearest first: comparison ids, or public benchmark instance names where the organization had fewer than 3 similar ones */
                 similar_problems: string[];
+            };
+            /** @description ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once */
+            fallback?: {
+                /**
+                 * @description the solver `auto` chose first, which ended in an error or an answer the verification gate refuted
+                 * @enum {string}
+                 */
+                from: "scip" | "highs" | "cbc" | "glpk" | "jaos";
+                /** @description how long that first run took; the default's run had what was left of the time limit */
+                seconds: number;
+                /** @description what happened, in words: the first solver's error and the default it fell back to */
+                reason: string;
             };
             /** @description every available solver able to run the class: the chosen one first, then fastest expected; those without enough evidence after, in the default rule's order */
             ranking: {

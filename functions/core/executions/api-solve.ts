@@ -41,7 +41,8 @@ import type { SolverName } from "../solvers/types.js";
  * Recorded like any execution: a result blob, the lease's `finish`, `solved_by: "api"`, the solver
  * actually used (`jaos`), the service's totals. Every result passes the verification gate before it is kept.
  * A solve that reaches the API's budget before the user's time limit is not answered as `time_limit`:
- * the execution goes back to the queue for the fleet, as it would have without this path.
+ * the execution goes back to the queue for the fleet, as it would have without this path; so does an
+ * `auto` solve jaos ends in an error (handsBackToFleet).
  */
 export interface ApiSolveEngine {
   solve(problem: Problem, options: { timeLimitSeconds: number; gapTolerance: number; integralityTolerance?: number }): SolverResult;
@@ -98,6 +99,15 @@ export function answeredHereChoice(record: Pick<ExecutionRecord, "solver_request
   return { ...chosen, solver: API_SOLVER, reason };
 }
 
+/**
+ * Whether an API-side answer goes to the fleet instead of being kept: an `auto` solve that jaos answered
+ * with `error` (its own, or a refuted answer). This process has no other solver to fall back to, and `auto`
+ * never ends in its solver's error when the default can answer (jobs/auto-fallback.ts): a worker runs the
+ * choice (jaos again when the evidence chose it) and falls back to the default there. A named jaos keeps its answer.
+ */
+export const handsBackToFleet = (record: Pick<ExecutionRecord, "solver_requested">, status: string): boolean =>
+  record.solver_requested === "auto" && status === "error";
+
 export class ApiSolver {
   constructor(private readonly deps: ApiSolverDeps) {}
 
@@ -131,7 +141,8 @@ export class ApiSolver {
 
   /**
    * Takes a queued execution no worker holds yet and solves it here. Null when a worker holds it (or
-   * swept it); "released" when the API's budget ran out first (it is queued again, its message waits).
+   * swept it); "released" when the API's budget ran out first, or an `auto` solve ended in jaos's error
+   * (it is queued again, its message waits).
    */
   async takeOver(record: ExecutionRecord, owner: string, deadlineMs: number): Promise<ExecutionOutcome | "released" | null> {
     const { executionStore, clock } = this.deps;
@@ -175,6 +186,10 @@ export class ApiSolver {
     if (accepted.solver_status === "time_limit" && timeLimitSeconds < asked) {
       // The API's budget, not the user's limit, stopped it: the fleet gets the job as it would have.
       logger.info("API-side solve ran out of the API's budget; back to the fleet", { execution_id: record.id, budget_seconds: timeLimitSeconds });
+      return (await executionStore.handBack(record.org_id, { id: record.id, worker: owner, nowMs: clock.now() })) ? "released" : null;
+    }
+    if (handsBackToFleet(record, gate.status)) {
+      logger.info("API-side auto solve ended in an error; to the fleet, which falls back to the default", { execution_id: record.id });
       return (await executionStore.handBack(record.org_id, { id: record.id, worker: owner, nowMs: clock.now() })) ? "released" : null;
     }
     const start = record.settings.initial_solution;

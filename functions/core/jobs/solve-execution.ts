@@ -16,6 +16,7 @@ import { traceMark } from "../trace/solve-trace.js";
 import { assessStart, basisWarmStart, startForSolver, warmStartOf } from "../solvers/warm-start.js";
 import type { JobPorts, SolvedResult } from "./ports.js";
 import { RACE_STOPPED_MESSAGE } from "../races/rules.js";
+import { type FirstRun, fallbackNote, fallbackPlan, fallenBackChoice } from "./auto-fallback.js";
 
 export interface SolveExecutionOptions {
   /** The execution, held by this worker (`running` under its lease). */
@@ -61,24 +62,49 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
   const basis = initialBasis && !hasIntegers(problem) ? initialBasis : undefined;
   const settings: SolveSettings = { ...plain, ...(startValues ? { initialSolution: startValues } : {}), ...(basis ? { initialBasis: basis } : {}) };
   const recorder = new ProgressRecorder(ports.progress, { orgId: record.org_id, executionId: record.id }, { sense: problem.sense });
-  let gate: VerifiedSolve<SolvedResult>;
-  try {
-    // Every answer passes the verification gate (solvers/verification.ts); a repeat of the same solver
-    // streams its progress too, a cross-check by another solver does not.
-    gate = await verifiedSolve<SolvedResult>({
+  // Every answer passes the verification gate (solvers/verification.ts); a repeat of the same solver
+  // streams its progress too, a cross-check by another solver does not.
+  const gated = (name: SolverName, s: SolveSettings) =>
+    verifiedSolve<SolvedResult>({
       problem,
-      solver,
-      settings,
-      solve: (name, p, s) =>
-        ports.solver.solve(name, {
+      solver: name,
+      settings: s,
+      solve: (checker, p, ss) =>
+        ports.solver.solve(checker, {
           problem: p,
-          settings: s,
+          settings: ss,
           signal,
           killGraceSeconds: ports.config.killGraceSeconds,
-          progress: name === solver ? recorder.sink : undefined,
+          progress: checker === name ? recorder.sink : undefined,
         }),
-      crossCheckers: async () => (await ports.solver.inventory()).filter((s) => s.available && isSolverName(s.name)).map((s) => s.name as SolverName),
+      crossCheckers: async () => (await ports.solver.inventory()).filter((e) => e.available && isSolverName(e.name)).map((e) => e.name as SolverName),
     });
+  let gate: VerifiedSolve<SolvedResult>;
+  // With `auto`: the execution as it answered (auto-fallback.ts: the default's run when the choice ended in an error).
+  let answered = record;
+  let incumbentsFrom = 0;
+  try {
+    const started = performance.now();
+    gate = await gated(solver, settings);
+    const first: FirstRun = {
+      status: gate.status,
+      errorMessage: gate.result.error_message ?? gate.verification.message ?? null,
+      seconds: Math.max((performance.now() - started) / 1000, (gate.result.wall_time_ms ?? 0) / 1000),
+    };
+    const plan = record.auto_choice
+      ? fallbackPlan(record, first, {
+          available: new Set((await ports.solver.inventory()).filter((e) => e.available).map((e) => e.name)),
+          timeLimitSeconds: settings.timeLimitSeconds,
+          stopped: signal?.aborted === true,
+        })
+      : null;
+    if (plan && record.auto_choice) {
+      recorder.line(fallbackNote(solver, plan, first));
+      // The first run's incumbents were not answers: the result's are the default's.
+      incumbentsFrom = recorder.incumbents().length;
+      gate = await gated(plan.solver, { ...settings, timeLimitSeconds: plan.timeLimitSeconds });
+      answered = { ...record, solver_name: plan.solver, auto_choice: fallenBackChoice(record.auto_choice, solver, plan, first, record.problem_class) };
+    }
   } finally {
     // Every chunk is written before the execution turns final, so a reader that sees it final has read all.
     await recorder.close();
@@ -94,11 +120,11 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     gate.verification.where = nameViolationPlace(gate.verification.where, names);
   }
   const response = {
-    ...solveResponseOf(record.id, { solver: record.solver_name, result, gate }),
-    ...finalProgress({ problem, settings, gate, recorder }),
+    ...solveResponseOf(record.id, { solver: answered.solver_name, result, gate }),
+    ...finalProgress({ problem, settings, gate, recorder, incumbentsFrom }),
     // With `auto`: why this solver, where a result travels without its execution (a webhook, a trigger run).
-    ...(record.auto_choice ? { auto_choice: record.auto_choice } : {}),
-    ...warmStartField(problem, record.solver_name, { start, basis: initialBasis, result }),
+    ...(answered.auto_choice ? { auto_choice: answered.auto_choice } : {}),
+    ...warmStartField(problem, answered.solver_name, { start, basis: initialBasis, result }),
     ...(result.basis ? { basis: result.basis } : {}),
   };
   if (stop?.aborted) return stopped(ports, { record, response, recorder });
@@ -113,7 +139,13 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     id: record.id,
     worker: ports.workerId,
     status: final,
-    fields: { result: ref, error_message: errorMessage, completed_at: isoTime(now) },
+    fields: {
+      result: ref,
+      error_message: errorMessage,
+      completed_at: isoTime(now),
+      // The solver that answered, and the choice that says it fell back (no credits beyond the one solve charged).
+      ...(answered !== record ? { solver_name: answered.solver_name, ...(answered.auto_choice ? { auto_choice: answered.auto_choice } : {}) } : {}),
+    },
   });
   traceMark("result_written", record.id);
   // What this write made final (a final item never changes again); when it was not held, only "read it".
@@ -125,7 +157,7 @@ export async function solveExecution(ports: JobPorts, options: SolveExecutionOpt
     return { response, final };
   }
   await ports.metricsStore.addTotals({ requests: 0, ok: 0, failed: 0, solved: 1, solveMs: result.wall_time_ms ?? 0 }, now).catch(() => undefined);
-  if (record.notify) await notifyExecution(ports, { record, response, final });
+  if (record.notify) await notifyExecution(ports, { record: answered, response, final });
   return { response, final };
 }
 
@@ -175,18 +207,21 @@ function finalProgress({
   settings,
   gate,
   recorder,
+  incumbentsFrom = 0,
 }: {
   problem: Problem;
   settings: SolveSettings;
   gate: VerifiedSolve<SolvedResult>;
   recorder: ProgressRecorder;
+  /** The recorder's incumbents before this index were a run that did not answer (auto-fallback.ts). */
+  incumbentsFrom?: number;
 }): Partial<SolveResponse> {
   const result = gate.result;
   const verified = gate.verification.status === "verified";
   const sign = problem.sense === "maximize" ? -1 : 1;
   const objective = verified ? result.objective_value : null;
   const near = (v: number, z: number) => Math.abs(v - z) <= 1e-6 * Math.max(1, Math.abs(z));
-  let incumbents = recorder.incumbents();
+  let incumbents = recorder.incumbents().slice(incumbentsFrom);
   // A repeat's answer is the one that holds: the first run's incumbents better than it were not points of the model.
   if (gate.verification.retried_with && objective !== null)
     incumbents = incumbents.filter((i) => sign * i.objective_value >= sign * objective || near(i.objective_value, objective));

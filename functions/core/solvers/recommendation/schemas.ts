@@ -13,6 +13,20 @@ const EvidenceSchema = z.object({
     ),
 });
 
+/** When `auto`'s choice did not answer and the default rule's solver answered instead (jobs/auto-fallback.ts). */
+export const AutoFallbackSchema = z
+  .object({
+    from: SolverNameSchema.describe("the solver `auto` chose first, which ended in an error or an answer the verification gate refuted"),
+    seconds: z.number().describe("how long that first run took; the default's run had what was left of the time limit"),
+    reason: z.string().describe("what happened, in words: the first solver's error and the default it fell back to"),
+  })
+  .describe(
+    "ours: present when `auto` chose a solver other than the class's default, that solver ended in an error (or a refuted answer), and the " +
+      "same job solved again with the default within what was left of the time limit; `solver` is then the default. A time-limit " +
+      "outcome never falls back (the limit is the caller's). No credits are charged for the second run: the solve was paid for once",
+  );
+export type AutoFallback = z.infer<typeof AutoFallbackSchema>;
+
 /** Why `auto` ran the solver it did: on an execution and in its result. */
 export const AutoChoiceSchema = z
   .object({
@@ -22,6 +36,7 @@ export const AutoChoiceSchema = z
       .enum(["organization", "public", "default_rule"])
       .describe("your comparisons, the public benchmark table shipped with the service, or today's rule"),
     evidence: EvidenceSchema,
+    fallback: AutoFallbackSchema.optional(),
   })
   .describe("ours: how solver_name `auto` chose (issue 29); absent when a solver was named");
 SCHEMA_NAMES.add(AutoChoiceSchema, { id: "AutoChoice" });

@@ -2,7 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { featuresOf } from "../../../../functions/core/solvers/recommendation/features.js";
 import type { Observation } from "../../../../functions/core/solvers/recommendation/observations.js";
-import { chooseByLeaveOneOut, evaluateSplit, judge, type Setting, type Split, settingsGrid, splitsOf } from "../../../bench/_auto-splits.js";
+import {
+  chooseByLeaveOneOut,
+  evaluateSplit,
+  judge,
+  type Setting,
+  type Split,
+  secondsWithFallback,
+  settingsGrid,
+  splitsOf,
+} from "../../../bench/_auto-splits.js";
 
 /** A seeded stand-in for the scale set: `lps` LPs and `milps` MILPs of varied sizes, each run by HiGHS, CBC and SCIP. */
 function instances(lps: number, milps: number, seed = 7): Observation[] {
@@ -96,5 +105,20 @@ describe("the auto bench's splits", () => {
     const alone = history.map((o) => judge([o], [o], setting).picks[0]!);
     expect(alone.every((p) => p.basis === "default_rule")).toBe(true);
     expect(outcome.n).toBe(history.length);
+  });
+
+  it("prices auto's fallback as the service runs it: an error adds the default's time, capped at the limit; a time-out counts at the limit", () => {
+    const run = (solver: string, seconds: number, solved: boolean) => ({ solver, seconds, solved, time_limit_seconds: 30 });
+    const o = (runs: ReturnType<typeof run>[]): Observation => ({ ...all[0]!, runs });
+    // CBC errs in 0.25 s, HiGHS answers in 0.49 s: 0.74 s, not the limit.
+    expect(secondsWithFallback(o([run("cbc", 0.25, false), run("highs", 0.49, true)]), "cbc", "highs")).toEqual({ seconds: 0.74, fellBack: true });
+    // The default does not answer right within what is left: the limit.
+    expect(secondsWithFallback(o([run("cbc", 10, false), run("highs", 25, true)]), "cbc", "highs")).toEqual({ seconds: 30, fellBack: true });
+    expect(secondsWithFallback(o([run("cbc", 1, false), run("highs", 2, false)]), "cbc", "highs")).toEqual({ seconds: 30, fellBack: true });
+    // A time-out is the caller's limit: no fallback.
+    expect(secondsWithFallback(o([run("cbc", 29.9, false), run("highs", 1, true)]), "cbc", "highs")).toEqual({ seconds: 30, fellBack: false });
+    // The default's own error, and an answer, are final.
+    expect(secondsWithFallback(o([run("highs", 0.3, false)]), "highs", "highs")).toEqual({ seconds: 30, fellBack: false });
+    expect(secondsWithFallback(o([run("cbc", 3, true), run("highs", 1, true)]), "cbc", "highs")).toEqual({ seconds: 3, fellBack: false });
   });
 });

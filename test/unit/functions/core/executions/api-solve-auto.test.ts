@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answeredHereChoice, mayTakeOver } from "../../../../../functions/core/executions/api-solve.js";
+import { answeredHereChoice, handsBackToFleet, mayTakeOver } from "../../../../../functions/core/executions/api-solve.js";
 import type { AutoChoice } from "../../../../../functions/core/solvers/recommendation/schemas.js";
 
 const HIGHS_CHOSEN: AutoChoice = {
@@ -34,5 +34,12 @@ describe("the API's own small solves with auto", () => {
     expect(rule).toMatchObject({ solver: "jaos", basis: "default_rule", evidence: { comparisons: 0, similar_problems: [] } });
     expect(rule.reason).toContain("HiGHS by the default rule.");
     expect(answeredHereChoice({ solver_requested: "jaos", solver_name: "jaos" })).toBeUndefined();
+  });
+
+  it("hand an auto solve that jaos ended in an error to the fleet (whose worker falls back to the default); a named jaos keeps its error", () => {
+    expect(handsBackToFleet({ solver_requested: "auto" }, "error")).toBe(true);
+    expect(handsBackToFleet({ solver_requested: "auto" }, "time_limit")).toBe(false);
+    expect(handsBackToFleet({ solver_requested: "auto" }, "optimal")).toBe(false);
+    expect(handsBackToFleet({ solver_requested: "jaos" }, "error")).toBe(false);
   });
 });

@@ -33,8 +33,6 @@ export interface DualOutcome {
 }
 
 const MIN_DSE_WEIGHT = 1e-8;
-/** `rhoPosition` of a row outside ρ's list (the list is at most m long). */
-const NOT_IN_RHO = 0x3fffffff;
 /** Consecutive degenerate iterations after which the costs are perturbed. */
 const STALL_ITERATIONS = 100;
 
@@ -81,10 +79,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     st.dseWeight[r] = wr;
     const alphaRow = st.pivotRowWithCandidates(rho, rhoCount, rhoNz, s);
     const nc = st.candidateCount;
-    // ρ's list positions, for the ratio test's tiebreak
-    for (let c = 0; c < rhoCount; c++) st.rhoPosition[rhoNz[c]] = c;
     const q = longStepRatioTest(st, s, delta, nc, st.tol.dual, tolP);
-    for (let c = 0; c < rhoCount; c++) st.rhoPosition[rhoNz[c]] = NOT_IN_RHO;
     const nflip = st.flipCount;
     if (q < 0) {
       return { status: "infeasible", farkasRow: rho.slice() };
@@ -274,32 +269,14 @@ function refreshInfeasibilities(st: SimplexState): void {
 
 /**
  * Whether column j (|α_rj| = a) is a better entering choice than the one held (bestA, bestJ): the larger
- * |α| (stability); exact ties to the column with a nonzero in the earlier row of ρ's list (`firstTouch`),
- * then to the larger `tieKey`. A strict total order on columns that reads ρ's list, never PRICE's, so
- * the choice depends on the group's set only, whether PRICE listed the row in touch or index order.
- * The first-touch tiebreak is the order the row-wise PRICE used to impose by listing; chosen over a
- * plain scramble (a random permutation breaks HiGHS's ties), the smaller breakpoint and the larger
- * bound range, on iterations over the wide and scale LPs (docs/bench/jaos.md, fourth pass).
+ * |α| (stability), exact ties to the larger `tieKey`. A strict total order on columns, so the choice
+ * depends on the group's set only, never on the order PRICE listed it (a random permutation of the
+ * columns breaks HiGHS's ties the same way). Chosen on iterations over the wide and scale LPs against
+ * the smaller breakpoint and the larger bound range as first tiebreaks (docs/bench/jaos.md).
  */
-function entersBefore(st: SimplexState, a: number, j: number, bestA: number, bestJ: number): boolean {
+function entersBefore(a: number, j: number, bestA: number, bestJ: number): boolean {
   if (a !== bestA) return a > bestA;
-  const fj = firstTouch(st, j);
-  const fb = firstTouch(st, bestJ);
-  if (fj !== fb) return fj < fb;
   return tieKey(j) > tieKey(bestJ);
-}
-
-/**
- * Where the row-wise PRICE meets column j first: 2·(position in ρ's list of j's earliest row), +1 for
- * a logical (listed after its row's structurals). Read only on exact ties of |α|.
- */
-function firstTouch(st: SimplexState, j: number): number {
-  const pos = st.rhoPosition;
-  if (j >= st.n) return 2 * pos[j - st.n] + 1;
-  const a = st.a;
-  let best = NOT_IN_RHO;
-  for (let p = a.start[j]; p < a.start[j + 1]; p++) if (pos[a.index[p]] < best) best = pos[a.index[p]];
-  return 2 * best;
 }
 
 /** A fixed scramble of the column index (a bijection on 32 bits), so ties favour no part of the matrix. */
@@ -352,7 +329,7 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
     }
     flips[groupSize++] = j;
     const a = Math.abs(alphaRow[j]);
-    if (entersBefore(st, a, j, bestAbs, bestJ)) {
+    if (entersBefore(a, j, bestAbs, bestJ)) {
       bestAbs = a;
       bestJ = j;
     }
@@ -392,7 +369,7 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
       const j = cand[c];
       const a = Math.abs(alphaRow[j]);
       groupSlope += a * (upper[j] - lower[j]);
-      if (entersBefore(st, a, j, bestAbs, bestJ)) {
+      if (entersBefore(a, j, bestAbs, bestJ)) {
         bestAbs = a;
         bestJ = j;
       }

@@ -94,8 +94,6 @@ export class SimplexState {
   readonly ratioHeapT: Int32Array;
   readonly ratioHeapTr: Int32Array;
   readonly ratioTaken: Uint8Array;
-  /** For the dual ratio test's tiebreak: each row's position in ρ's list, 0x3fffffff outside it. */
-  readonly rhoPosition: Int32Array;
   /** Number of variables in flipList after the last ratio test. */
   flipCount = 0;
   /** Ratio-test candidates of the last `pivotRowWithCandidates`: candidates[0 .. candidateCount). */
@@ -134,7 +132,6 @@ export class SimplexState {
     this.ratioHeapT = new Int32Array(this.total);
     this.ratioHeapTr = new Int32Array(this.total);
     this.ratioTaken = new Uint8Array(this.total);
-    this.rhoPosition = new Int32Array(this.m).fill(0x3fffffff);
     this.buildStart = new Int32Array(this.m + 1);
     this.buildIndex = new Int32Array(model.a.index.length + this.m);
     this.buildValue = new Float64Array(model.a.index.length + this.m);

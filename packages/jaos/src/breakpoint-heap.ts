@@ -2,11 +2,11 @@
  * Binary min-heaps over the slots 0..size−1 of the dual ratio test's candidate list, for walking the
  * breakpoints in increasing order without sorting all of them (the bound-flipping ratio test usually
  * passes a prefix: on fit2d a full sort of thousands of breakpoints per iteration was a third of the
- * solve). Both order slots by (key[cand[c]], cand[c]): ties by column index, never by slot, so
- * the order of the candidate list does not show through.
+ * solve). `byBreakpoint` orders slots by (t[cand[c]], c) — exactly the order of a stable sort by t —
+ * and `byRelaxed` by tr[cand[c]].
  */
 
-/** Arranges heap[0..size) (slots 0..size−1) into a heap by (key[cand[c]], cand[c]). */
+/** Arranges heap[0..size) (slots 0..size−1) into a heap by (key[cand[c]], c). */
 export function heapifyByKey(heap: Int32Array, size: number, key: Float64Array, cand: Int32Array): void {
   for (let c = 0; c < size; c++) heap[c] = c;
   for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(heap, size, i, key, cand);
@@ -30,12 +30,12 @@ function siftDown(heap: Int32Array, size: number, i: number, key: Float64Array, 
     const right = child + 1;
     if (right < size) {
       const rk = key[cand[heap[right]]];
-      if (rk < ck || (rk === ck && cand[heap[right]] < cand[heap[child]])) {
+      if (rk < ck || (rk === ck && heap[right] < heap[child])) {
         child = right;
         ck = rk;
       }
     }
-    if (ck < k || (ck === k && cand[heap[child]] < cand[item])) {
+    if (ck < k || (ck === k && heap[child] < item)) {
       heap[i] = heap[child];
       i = child;
     } else break;

@@ -268,34 +268,13 @@ function refreshInfeasibilities(st: SimplexState): void {
 }
 
 /**
- * Whether column j (|α_rj| = a) is a better entering choice than the one held (bestA, bestJ): the larger
- * |α| (stability), exact ties to the larger `tieKey`. A strict total order on columns, so the choice
- * depends on the group's set only, never on the order PRICE listed it (a random permutation of the
- * columns breaks HiGHS's ties the same way). Chosen on iterations over the wide and scale LPs against
- * the smaller breakpoint and the larger bound range as first tiebreaks (docs/bench/jaos.md).
- */
-function entersBefore(a: number, j: number, bestA: number, bestJ: number): boolean {
-  if (a !== bestA) return a > bestA;
-  return tieKey(j) > tieKey(bestJ);
-}
-
-/** A fixed scramble of the column index (a bijection on 32 bits), so ties favour no part of the matrix. */
-function tieKey(j: number): number {
-  return Math.imul(j ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
-}
-
-/**
  * The bound-flipping ratio test over the candidates cand[0 .. nc): groups of breakpoints are passed
  * (their variables flip, listed in st.flipList, count in st.flipCount) while the dual slope stays
- * positive; in the group where it ends, the entering variable is chosen by `entersBefore`. Each group is
- * the breakpoints within the Harris-relaxed minimum ratio of those left. Returns the entering variable,
- * or −1 when passing every group leaves a clearly positive slope (the row proves infeasibility).
+ * positive; in the group where it ends, the largest |α| enters. Each group is the breakpoints within
+ * the Harris-relaxed minimum ratio of those left. Returns the entering variable, or −1 when passing
+ * every group leaves a clearly positive slope (the row proves infeasibility).
  *
- * Nothing here depends on the candidates' order: the groups are sets (minima and comparisons), the
- * first group's slope is summed in index order, the later groups come off heaps ordered by
- * (breakpoint, index), and the choice is a total order. So PRICE may list the row in any order.
- *
- * The first group is found by one linear scan; when it is passed, the rest are sorted by breakpoint
+ * The first group is found by two linear scans; when it is passed, the rest are sorted by breakpoint
  * once, with suffix minima of the relaxed ratios, so many groups cost O(nc log nc) rather than
  * O(nc · groups) (fit2d: thousands of boxed columns passed per iteration).
  */
@@ -314,37 +293,38 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
     if (tr[j] < thetaMax) thetaMax = tr[j];
   }
   let slope = delta;
+  let nflip = 0;
   st.flipCount = 0;
   if (nc === 0) return -1;
-  // first group, unsorted: its members go to flips, the others stay in cand (compacted)
+  // first group, unsorted
+  let groupSlope = 0;
   let bestAbs = 0;
   let bestJ = -1;
   let groupSize = 0;
-  let rest = 0;
   for (let c = 0; c < nc; c++) {
     const j = cand[c];
-    if (t[j] > thetaMax) {
-      cand[rest++] = j;
-      continue;
-    }
-    flips[groupSize++] = j;
+    if (t[j] > thetaMax) continue;
     const a = Math.abs(alphaRow[j]);
-    if (entersBefore(a, j, bestAbs, bestJ)) {
+    groupSize++;
+    groupSlope += a * (upper[j] - lower[j]);
+    if (a > bestAbs) {
       bestAbs = a;
       bestJ = j;
     }
   }
-  if (groupSize > 1) sortIndices(flips, groupSize);
-  let groupSlope = 0;
-  for (let f = 0; f < groupSize; f++) groupSlope += Math.abs(alphaRow[flips[f]]) * (upper[flips[f]] - lower[flips[f]]);
   // Passing the last group leaves no entering variable: that is the infeasibility claim, made only
   // when the slope left is clearly positive (not roundoff of a degenerate row).
-  if (!(groupSlope < slope && !(rest === 0 && slope - groupSlope <= tolP))) return bestJ;
-  if (rest === 0) return -1;
+  if (!(groupSlope < slope && !(groupSize === nc && slope - groupSlope <= tolP))) return bestJ;
+  if (groupSize === nc) return -1;
   slope -= groupSlope;
-  let nflip = groupSize;
-  nc = rest;
-  // the rest in increasing breakpoint order (ties by index), taken from a heap group by group:
+  let w = 0;
+  for (let c = 0; c < nc; c++) {
+    const j = cand[c];
+    if (t[j] <= thetaMax) flips[nflip++] = j;
+    else cand[w++] = j;
+  }
+  nc = w;
+  // the rest in increasing breakpoint order (ties by list position), taken from a heap group by group:
   // a group is every remaining breakpoint up to the smallest relaxed one left
   const byT = st.ratioHeapT;
   const byTr = st.ratioHeapTr;
@@ -369,7 +349,7 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
       const j = cand[c];
       const a = Math.abs(alphaRow[j]);
       groupSlope += a * (upper[j] - lower[j]);
-      if (entersBefore(a, j, bestAbs, bestJ)) {
+      if (a > bestAbs) {
         bestAbs = a;
         bestJ = j;
       }
@@ -386,21 +366,4 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
   }
   st.flipCount = nflip;
   return q;
-}
-
-/** Sorts list[0 .. count) increasingly: insertion for the usual few, the typed array's sort beyond. */
-function sortIndices(list: Int32Array, count: number): void {
-  if (count > 16) {
-    list.subarray(0, count).sort();
-    return;
-  }
-  for (let i = 1; i < count; i++) {
-    const v = list[i];
-    let k = i - 1;
-    while (k >= 0 && list[k] > v) {
-      list[k + 1] = list[k];
-      k--;
-    }
-    list[k + 1] = v;
-  }
 }

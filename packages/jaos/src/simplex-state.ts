@@ -29,13 +29,6 @@ export interface Tolerances {
   pivot: number;
 }
 
-/**
- * The dual's row-wise PRICE stops marking and listing once the pivot row lists more than this share of
- * n + m columns, and rebuilds the list in index order (HiGHS's switch, at HiGHS's share). The dual
- * ratio test does not depend on the candidates' order, so the switch moves no pivot path.
- */
-export const PRICE_DENSE_SHARE = 0.1;
-
 export const DEFAULT_TOLERANCES: Tolerances = { primal: 1e-7, dual: 1e-7, pivot: 1e-9 };
 
 export class SimplexState {
@@ -72,8 +65,6 @@ export class SimplexState {
   /** Columns with a (possibly) nonzero entry in the last pivot row: rowNz[0 .. rowNzCount). */
   readonly rowNz: Int32Array;
   rowNzCount = 0;
-  /** Share of n + m past which the dual's row-wise PRICE finishes a row dense (tests set Infinity: never). */
-  priceDenseShare = PRICE_DENSE_SHARE;
   private readonly rowMark: Int32Array;
   /** ρ's nonzero rows when the caller does not supply them. */
   private readonly rhoRows: Int32Array;
@@ -376,8 +367,7 @@ export class SimplexState {
    * `computePivotRow` for the dual simplex's ratio test with the leaving direction s (±1), which also
    * lists the candidates (nonbasic, not fixed, α_j of the sign that lets d_j reach zero) in
    * `candidates`. The column-wise pass lists them as it goes (no second pass over the row); the
-   * row-wise one after the row is complete. Their order is whatever the row list's is (touch order, or
-   * index order after a dense finish): the ratio test's choice does not depend on it.
+   * row-wise one after the row is complete. The candidates keep the row list's order either way.
    */
   pivotRowWithCandidates(rho: Float64Array, rhoCount: number, rhoNonzeros: Int32Array, s: number): Float64Array {
     return this.price(rho, rhoCount, rhoNonzeros, s);
@@ -396,9 +386,7 @@ export class SimplexState {
       for (let i = 0; i < this.m; i++) if (rho[i] !== 0) rows[nnz++] = i;
     }
     if (nnz < 0.4 * this.m) {
-      // the dual's row may turn dense on the way (then listed in index order); other callers keep the touch order
-      const denseAfter = s !== 0 ? this.priceDenseShare * this.total : this.total;
-      this.rowNzCount = this.pivotRowByRows(rho, nnz, rows, denseAfter);
+      this.rowNzCount = this.pivotRowByRows(rho, nnz, rows);
       if (s !== 0) this.candidateCount = this.collectCandidates(s);
     } else this.rowNzCount = this.pivotRowByColumns(rho, nnz, rows, s);
     return out;
@@ -406,10 +394,9 @@ export class SimplexState {
 
   /**
    * ρᵀA through the row-wise matrix, touching only the rows listed and in them only the nonbasic
-   * columns (basic columns' entries are never read); returns the list length. Once the list holds more
-   * than `denseAfter` columns, the remaining rows are added without marking (`finishPivotRowDense`).
+   * columns (basic columns' entries are never read); returns the list length.
    */
-  private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, denseAfter: number): number {
+  private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
     const n = this.n;
     const ar = this.rowWise;
     if (!this.partitionValid) {
@@ -435,33 +422,7 @@ export class SimplexState {
       }
       out[n + i] = r;
       list[count++] = n + i;
-      if (count > denseAfter) return this.finishPivotRowDense(rho, c + 1, rhoCount, rhoRows);
     }
-    return count;
-  }
-
-  /**
-   * The rest of a pivot row turned dense (HiGHS's switch): ρ's rows from `from` on are added with the
-   * same arithmetic in the same order, without marks or list, and the list is rebuilt by one pass in
-   * index order (structurals with a nonzero entry, then the logicals of ρ's rows in ρ's list order).
-   * Entries that cancelled to exactly zero drop out of the list; they hold zero, as unlisted ones must.
-   */
-  private finishPivotRowDense(rho: Float64Array, from: number, rhoCount: number, rhoRows: Int32Array): number {
-    const n = this.n;
-    const ar = this.rowWise;
-    const nonbasicEnd = ar.nonbasicEnd;
-    const { start, index, value } = ar;
-    const out = this.alphaRow;
-    const list = this.rowNz;
-    for (let c = from; c < rhoCount; c++) {
-      const i = rhoRows[c];
-      const r = rho[i];
-      for (let p = start[i]; p < nonbasicEnd[i]; p++) out[index[p]] += r * value[p];
-      out[n + i] = r;
-    }
-    let count = 0;
-    for (let j = 0; j < n; j++) if (out[j] !== 0) list[count++] = j;
-    for (let c = 0; c < rhoCount; c++) list[count++] = n + rhoRows[c];
     return count;
   }
 

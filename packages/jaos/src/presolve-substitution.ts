@@ -101,6 +101,72 @@ export function dualFixing(p: Presolver, j: number): boolean {
   return true;
 }
 
+/** A reduced cost bound must clear zero by this (relative to the cost) before a column is fixed. */
+const DOMINANCE_TOL = 1e-7;
+
+/**
+ * Dominated columns (LPs only: the argument is LP duality). Every dual solution keeps each row's dual
+ * y_i in a box: by the row's sides (≥ rows y_i ≥ 0, ≤ rows y_i ≤ 0, in the minimising sense) and by
+ * each column singleton, whose reduced cost c_j − a·y_i cannot take the sign its infinite bound forbids.
+ * A column whose reduced cost is then positive (negative) over the whole box sits at its lower (upper)
+ * bound in every optimum, by complementary slackness, and is fixed there. Returns the count fixed.
+ */
+export function dominatedColumns(p: Presolver): number {
+  const yLower = new Float64Array(p.m);
+  const yUpper = new Float64Array(p.m);
+  for (let i = 0; i < p.m; i++) {
+    if (!p.rowActive[i]) continue;
+    // a side that is infinite cannot be active: y_i ≥ 0 without an upper side, ≤ 0 without a lower
+    yLower[i] = p.rowUpper[i] === Infinity ? 0 : -Infinity;
+    yUpper[i] = p.rowLower[i] === -Infinity ? 0 : Infinity;
+  }
+  for (let j = 0; j < p.n; j++) {
+    if (!p.colActive[j] || p.colCount[j] !== 1) continue;
+    const [i, a] = onlyEntry(p, j);
+    const ratio = p.cost[j] / a;
+    // upper bound infinite: c − a·y ≥ 0; lower bound infinite: c − a·y ≤ 0
+    if (p.colUpper[j] === Infinity) {
+      if (a > 0) yUpper[i] = Math.min(yUpper[i], ratio);
+      else yLower[i] = Math.max(yLower[i], ratio);
+    }
+    if (p.colLower[j] === -Infinity) {
+      if (a > 0) yLower[i] = Math.max(yLower[i], ratio);
+      else yUpper[i] = Math.min(yUpper[i], ratio);
+    }
+  }
+  // an empty box means no dual solution (no optimum): nothing to argue from
+  for (let i = 0; i < p.m; i++) if (p.rowActive[i] && yLower[i] > yUpper[i]) return 0;
+  let fixed = 0;
+  for (let j = 0; j < p.n; j++) {
+    if (!p.colActive[j] || p.colCount[j] === 0) continue;
+    // range of Σ a_ij·y_i over the box
+    let max = 0;
+    let min = 0;
+    const ci = p.mat.colIdx[j];
+    const cv = p.mat.colVal[j];
+    for (let t = 0; t < ci.length; t++) {
+      const i = ci[t];
+      if (!p.rowActive[i]) continue;
+      const a = cv[t];
+      max += a > 0 ? a * yUpper[i] : a * yLower[i];
+      min += a > 0 ? a * yLower[i] : a * yUpper[i];
+    }
+    const c = p.cost[j];
+    const tol = DOMINANCE_TOL * Math.max(1, Math.abs(c));
+    if (c - max > tol && Number.isFinite(p.colLower[j])) p.fixColumn(j, p.colLower[j]);
+    else if (c - min < -tol && Number.isFinite(p.colUpper[j])) p.fixColumn(j, p.colUpper[j]);
+    else continue;
+    fixed++;
+  }
+  return fixed;
+}
+
+function onlyEntry(p: Presolver, j: number): [number, number] {
+  const ci = p.mat.colIdx[j];
+  for (let t = 0; t < ci.length; t++) if (p.rowActive[ci[t]]) return [ci[t], p.mat.colVal[j][t]];
+  return [-1, 0];
+}
+
 /** A pivot must be at least this fraction of the largest |entry| in its row and in its column. */
 const PIVOT_THRESHOLD = 0.01;
 /** Substitutions whose fill-in exceeds the entries they remove by more than this are skipped. */

@@ -18,9 +18,8 @@
  *    free) is substituted out together with the row;
  *  - dual fixing puts a column at a bound; on LPs only (`mip`), doubleton equations and implied-free
  *    columns in equations are substituted out (the implied-free test one row deeper:
- *    presolve-implied-free.ts), parallel rows merged and inequality singletons substituted
- *    (presolve-substitution.ts), dominated columns put at a bound by bounds on the row duals
- *    (presolve-dual-bounds.ts), of two parallel columns the
+ *    presolve-implied-free.ts), dominated columns put at a bound, parallel rows merged and inequality
+ *    singletons substituted (presolve-substitution.ts), of two parallel columns the
  *    dominated one fixed (presolve-parallel-columns.ts), equations that are linear combinations of
  *    others removed (presolve-dependent-rows.ts); the matrix is edited in place (presolve-matrix.ts).
  *
@@ -35,9 +34,8 @@ import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
 import { dependentEquations } from "./presolve-dependent-rows.js";
 import { parallelColumns } from "./presolve-parallel-columns.js";
-import { DUAL_BOUND_BUDGET, dominatedColumns } from "./presolve-dual-bounds.js";
 import { IMPLIED_FREE_BUDGET } from "./presolve-implied-free.js";
-import { doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
+import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
 const TOL = 1e-9;
 const INT_TOL = 1e-6;
@@ -121,11 +119,11 @@ export class Presolver {
   infeasible: string | null = null;
   tightened = 0;
   /**
-   * Work left, in entries visited, for the dual bounds' propagation (presolve-dual-bounds.ts) and the
-   * deeper implied-free test (presolve-implied-free.ts) over the whole presolve: counts, so the outcome
-   * does not depend on the machine, and bounded, since both run again in every pass (d6cube: 23).
+   * Work left, in entries visited, for the deeper implied-free test (presolve-implied-free.ts) over the
+   * whole presolve: a count, so the outcome does not depend on the machine, and bounded, since the test
+   * runs again in every pass (d6cube: 23).
    */
-  readonly budget = { dualBounds: DUAL_BOUND_BUDGET, impliedFree: IMPLIED_FREE_BUDGET };
+  readonly budget = { impliedFree: IMPLIED_FREE_BUDGET };
 
   constructor(model: LpModel) {
     this.m = model.rows;

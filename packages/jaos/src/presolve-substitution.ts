@@ -4,6 +4,7 @@
  * (a column whose cost and signs let it sit at a bound).
  */
 import type { Presolver } from "./presolve.js";
+import { type ImpliedBoundRows, impliedBoundRows, impliedFree } from "./presolve-implied-free.js";
 
 /** Largest |a_j / a_k| accepted when substituting x_k out (the eliminated column's coefficient divides). */
 const MAX_RATIO = 1e3;
@@ -176,24 +177,27 @@ const MAX_NET_FILL = 20;
  * by some row's activity over the other columns' bounds) is free in effect, so an equation through it
  * gives x_j = (b − Σ a_ik·x_k)/a_ij exactly; it is substituted into the column's other rows and the
  * objective, and the column and the equation go. Pivots pass a threshold against their row and column,
- * and the fill-in is bounded. Valid for MILPs (only continuous columns are substituted). Returns the
- * count of substitutions.
+ * and the fill-in is bounded. Valid for MILPs (only continuous columns are substituted). `deeper`: the
+ * implied-free test may also use bounds other rows imply for the row's columns (presolve-implied-free.ts).
+ * Returns the count of substitutions.
  */
-export function freeColumnSubstitution(p: Presolver): number {
+export function freeColumnSubstitution(p: Presolver, deeper = true, budget = p.budget.impliedFree): number {
+  const rows = deeper && budget > 0 ? impliedBoundRows(p, budget) : null;
   let done = 0;
   for (let i = 0; i < p.m && !p.infeasible; i++) {
     if (!p.rowActive[i] || p.rowLower[i] !== p.rowUpper[i] || !Number.isFinite(p.rowLower[i]) || p.rowCount[i] < 2) continue;
-    const j = pickFreePivot(p, i);
+    const j = pickFreePivot(p, i, rows);
     if (j >= 0) {
       substituteColumn(p, i, j);
       done++;
     }
   }
+  if (rows) p.budget.impliedFree = Math.max(0, p.budget.impliedFree - rows.spent);
   return done;
 }
 
 /** The column of equation i to substitute out (−1 for none): implied free, a stable pivot, little fill. */
-function pickFreePivot(p: Presolver, i: number): number {
+function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null): number {
   const ri = p.mat.rowIdx[i];
   const rv = p.mat.rowVal[i];
   let rowMax = 0;
@@ -206,7 +210,7 @@ function pickFreePivot(p: Presolver, i: number): number {
     const a = rv[t];
     if (Math.abs(a) < PIVOT_THRESHOLD * rowMax || !pivotFitsColumn(p, j, a)) continue;
     const fill = (p.rowCount[i] - 1) * (p.colCount[j] - 1) - (p.rowCount[i] + p.colCount[j] - 1);
-    if (fill > MAX_NET_FILL || fill >= bestFill || !impliedFree(p, j)) continue;
+    if (fill > MAX_NET_FILL || fill >= bestFill || !impliedFree(p, j, rows)) continue;
     best = j;
     bestFill = fill;
   }
@@ -218,30 +222,6 @@ function pivotFitsColumn(p: Presolver, j: number, a: number): boolean {
   const cv = p.mat.colVal[j];
   for (let t = 0; t < ci.length; t++) if (p.rowActive[ci[t]] && Math.abs(a) < PIVOT_THRESHOLD * Math.abs(cv[t])) return false;
   return true;
-}
-
-/** Whether each of column j's finite bounds is implied by some row's activity over the other columns. */
-function impliedFree(p: Presolver, j: number): boolean {
-  const lo = p.colLower[j];
-  const up = p.colUpper[j];
-  let loImplied = lo === -Infinity;
-  let upImplied = up === Infinity;
-  const ci = p.mat.colIdx[j];
-  const cv = p.mat.colVal[j];
-  for (let t = 0; t < ci.length && !(loImplied && upImplied); t++) {
-    const i = ci[t];
-    if (!p.rowActive[i]) continue;
-    const a = cv[t];
-    const [restMin, restMax] = p.restActivity(p.activity(i), a, j);
-    // a·x_j ∈ [rowLower − restMax, rowUpper − restMin]
-    const low = p.rowLower[i] - restMax;
-    const high = p.rowUpper[i] - restMin;
-    const xLo = a > 0 ? low / a : high / a;
-    const xUp = a > 0 ? high / a : low / a;
-    if (!loImplied && xLo >= lo - 1e-9 * Math.max(1, Math.abs(lo))) loImplied = true;
-    if (!upImplied && xUp <= up + 1e-9 * Math.max(1, Math.abs(up))) upImplied = true;
-  }
-  return loImplied && upImplied;
 }
 
 /** x_j = (b − Σ_{k≠j} a_ik·x_k)/a_ij into the other rows of column j and the objective; row i and x_j go. */

@@ -17,8 +17,9 @@
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
  *    free) is substituted out together with the row;
  *  - dual fixing puts a column at a bound; on LPs only (`mip`), doubleton equations and implied-free
- *    columns in equations are substituted out, dominated columns put at a bound, parallel rows merged
- *    and inequality singletons substituted (presolve-substitution.ts), of two parallel columns the
+ *    columns in equations are substituted out (the implied-free test one row deeper:
+ *    presolve-implied-free.ts), dominated columns put at a bound, parallel rows merged and inequality
+ *    singletons substituted (presolve-substitution.ts), of two parallel columns the
  *    dominated one fixed (presolve-parallel-columns.ts), equations that are linear combinations of
  *    others removed (presolve-dependent-rows.ts); the matrix is edited in place (presolve-matrix.ts).
  *
@@ -33,6 +34,7 @@ import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
 import { dependentEquations } from "./presolve-dependent-rows.js";
 import { parallelColumns } from "./presolve-parallel-columns.js";
+import { IMPLIED_FREE_BUDGET } from "./presolve-implied-free.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
 const TOL = 1e-9;
@@ -116,6 +118,12 @@ export class Presolver {
   readonly stack: Reduction[] = [];
   infeasible: string | null = null;
   tightened = 0;
+  /**
+   * Work left, in entries visited, for the deeper implied-free test (presolve-implied-free.ts) over the
+   * whole presolve: a count, so the outcome does not depend on the machine, and bounded, since the test
+   * runs again in every pass (d6cube: 23).
+   */
+  readonly budget = { impliedFree: IMPLIED_FREE_BUDGET };
 
   constructor(model: LpModel) {
     this.m = model.rows;

@@ -1,0 +1,145 @@
+/**
+ * The implied-free test of free column substitution (presolve-substitution.ts), one level deeper
+ * than activity over the columns' own bounds. A column k without a finite bound of its own (or with a
+ * weak one) often has one that another row s implies over its columns' own bounds; a row r through
+ * column j may then bound x_j once k's implied bound stands in for k's own. Dropping x_j's bounds on
+ * that ground is valid when the chain does not lean on x_j itself: s must not hold column j (nor be r,
+ * whose activity is what is being bounded). Each implied bound used is recomputed from its row at the
+ * time of the test (the substitutions before it edit rows), so a stale one is never trusted.
+ *
+ * The work is bounded per presolve (`IMPLIED_FREE_BUDGET` entries visited, a count, the search for the
+ * implying rows included): past it the test is the one-level one.
+ */
+import type { Presolver } from "./presolve.js";
+
+/** Entries the deeper test (with the implying rows' search) may visit over one presolve (`Presolver.budget`), at most. */
+export const IMPLIED_FREE_BUDGET = 4_000_000;
+
+/** Per column the row that implies its tightest lower (upper) bound over the other columns' own bounds; −1 for none. */
+export interface ImpliedBoundRows {
+  lowerRow: Int32Array;
+  upperRow: Int32Array;
+  /** entries visited by the deeper test so far, and the most it may visit */
+  spent: number;
+  budget: number;
+}
+
+export function impliedBoundRows(p: Presolver, budget: number): ImpliedBoundRows {
+  const lower = new Float64Array(p.n).fill(-Infinity);
+  const upper = new Float64Array(p.n).fill(Infinity);
+  const lowerRow = new Int32Array(p.n).fill(-1);
+  const upperRow = new Int32Array(p.n).fill(-1);
+  let spent = 0;
+  for (let r = 0; r < p.m && spent < budget; r++) {
+    if (!p.rowActive[r] || p.rowCount[r] < 2) continue;
+    const act = p.activity(r);
+    const ri = p.mat.rowIdx[r];
+    spent += 2 * ri.length;
+    const rv = p.mat.rowVal[r];
+    for (let t = 0; t < ri.length; t++) {
+      const k = ri[t];
+      if (!p.colActive[k]) continue;
+      const [lo, up] = boundsFrom(p, r, k, rv[t], act);
+      if (lo > lower[k]) {
+        lower[k] = lo;
+        lowerRow[k] = r;
+      }
+      if (up < upper[k]) {
+        upper[k] = up;
+        upperRow[k] = r;
+      }
+    }
+  }
+  return { lowerRow, upperRow, spent, budget };
+}
+
+/** The bounds row r implies for column k (coefficient a) over the other columns' own bounds. */
+function boundsFrom(p: Presolver, r: number, k: number, a: number, act = p.activity(r)): [number, number] {
+  const [restMin, restMax] = p.restActivity(act, a, k);
+  // a·x_k ∈ [rowLower − restMax, rowUpper − restMin]
+  const low = p.rowLower[r] - restMax;
+  const high = p.rowUpper[r] - restMin;
+  const lo = a > 0 ? low / a : high / a;
+  const up = a > 0 ? high / a : low / a;
+  return [Number.isNaN(lo) ? -Infinity : lo, Number.isNaN(up) ? Infinity : up];
+}
+
+const near = (v: number) => 1e-9 * Math.max(1, Math.abs(v));
+
+/**
+ * Whether each of column j's finite bounds is implied by some row's activity over the other columns,
+ * each of them within its own bounds or, where tighter, within those another row implies for it
+ * (a row without column j). `rows` null: the one-level test only.
+ */
+export function impliedFree(p: Presolver, j: number, rows: ImpliedBoundRows | null): boolean {
+  const lo = p.colLower[j];
+  const up = p.colUpper[j];
+  let loImplied = lo === -Infinity;
+  let upImplied = up === Infinity;
+  const ci = p.mat.colIdx[j];
+  const cv = p.mat.colVal[j];
+  // the cheap test first: over the columns' own bounds
+  for (let t = 0; t < ci.length && !(loImplied && upImplied); t++) {
+    const r = ci[t];
+    if (!p.rowActive[r]) continue;
+    const [xLo, xUp] = boundsFrom(p, r, j, cv[t]);
+    if (!loImplied && xLo >= lo - near(lo)) loImplied = true;
+    if (!upImplied && xUp <= up + near(up)) upImplied = true;
+  }
+  for (let t = 0; t < ci.length && !(loImplied && upImplied) && rows && rows.spent < rows.budget; t++) {
+    const r = ci[t];
+    if (!p.rowActive[r]) continue;
+    const [xLo, xUp] = deeperBounds(p, r, j, cv[t], rows);
+    if (!loImplied && xLo >= lo - near(lo)) loImplied = true;
+    if (!upImplied && xUp <= up + near(up)) upImplied = true;
+  }
+  return loImplied && upImplied;
+}
+
+/** Column j's bounds from row r, the other columns within their own or their implied bounds (see the file's comment). */
+function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: ImpliedBoundRows): [number, number] {
+  let min = 0;
+  let max = 0;
+  let minInf = 0;
+  let maxInf = 0;
+  const ri = p.mat.rowIdx[r];
+  const rv = p.mat.rowVal[r];
+  rows.spent += ri.length;
+  for (let t = 0; t < ri.length; t++) {
+    const k = ri[t];
+    if (k === j || !p.colActive[k]) continue;
+    let kLo = p.colLower[k];
+    let kUp = p.colUpper[k];
+    const sLo = rows.lowerRow[k];
+    const sUp = rows.upperRow[k];
+    if (sLo >= 0 && sLo !== r) kLo = Math.max(kLo, impliedBy(p, sLo, k, j, rows)[0]);
+    if (sUp >= 0 && sUp !== r) kUp = Math.min(kUp, impliedBy(p, sUp, k, j, rows)[1]);
+    const c = rv[t];
+    const low = c > 0 ? kLo : kUp;
+    const high = c > 0 ? kUp : kLo;
+    if (Number.isFinite(low)) min += c * low;
+    else minInf++;
+    if (Number.isFinite(high)) max += c * high;
+    else maxInf++;
+  }
+  const restMin = minInf > 0 ? -Infinity : min;
+  const restMax = maxInf > 0 ? Infinity : max;
+  const low = p.rowLower[r] - restMax;
+  const high = p.rowUpper[r] - restMin;
+  const lo = a > 0 ? low / a : high / a;
+  const up = a > 0 ? high / a : low / a;
+  return [Number.isNaN(lo) ? -Infinity : lo, Number.isNaN(up) ? Infinity : up];
+}
+
+/**
+ * The bounds row s implies for column k now, if s may stand in for k's bounds in the test of column j:
+ * active, still holding k, and without column j; else none.
+ */
+function impliedBy(p: Presolver, s: number, k: number, j: number, rows: ImpliedBoundRows): [number, number] {
+  if (!p.rowActive[s]) return [-Infinity, Infinity];
+  const ri = p.mat.rowIdx[s];
+  rows.spent += 2 * ri.length;
+  if (ri.indexOf(j) >= 0) return [-Infinity, Infinity];
+  const a = p.mat.get(s, k);
+  return a === 0 ? [-Infinity, Infinity] : boundsFrom(p, s, k, a);
+}

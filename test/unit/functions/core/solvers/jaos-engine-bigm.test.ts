@@ -114,16 +114,26 @@ describe("jaos presolve: implied bounds of integer columns rounded on the row's 
   });
 });
 
-/** min Σ cost·x over a few covering rows, x integer in [0, 3] (seeded): searches with several incumbents. */
+/**
+ * min Σ cost·x over a few covering rows, x integer in [0, 3] (seeded): searches with several incumbents.
+ * Feasible by construction: a row's demand is at most what every x at 3 covers (about one seed in 700 drew
+ * more, an infeasible model the property's `optimal` then failed on). The generator's draws are unchanged.
+ */
 function covering(seed: number): Problem {
   const g = seededGenerator(seed);
   const n = g.int(8, 14);
   const m = g.int(2, 4);
   const cols = Array.from({ length: n }, (_, i) => i);
+  const costs = cols.map(() => g.int(5, 40));
+  const rows = Array.from({ length: m }, () => {
+    const coefs = cols.map(() => g.int(1, 30));
+    const cover = 3 * coefs.reduce((a, b) => a + b, 0);
+    return { coefs, lb: Math.min(g.int(60, 200), cover) };
+  });
   return problem({
     variables: cols.map((i) => ({ name: `x${i}`, lb: 0, ub: 3, type: "integer" as const })),
-    objective: { constant: 0, terms: cols.map((i) => t(g.int(5, 40), `x${i}`)) },
-    constraints: Array.from({ length: m }, (_, k) => ({ name: `r${k}`, terms: cols.map((i) => t(g.int(1, 30), `x${i}`)), lb: g.int(60, 200), ub: null })),
+    objective: { constant: 0, terms: cols.map((i) => t(costs[i]!, `x${i}`)) },
+    constraints: rows.map(({ coefs, lb }, k) => ({ name: `r${k}`, terms: cols.map((i) => t(coefs[i]!, `x${i}`)), lb, ub: null })),
   });
 }
 

@@ -2352,7 +2352,7 @@ export interface components {
                 time_seconds: number | null;
             }[];
         };
-        /** @description what auto would choose now: the 5 nearest past problems of the same class within 1.5 (decades of size), at least 3, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, 1 standard errors of margin), saves time on them in seconds too, and did not leave more of them unanswered (time limit, error, wrong answer) than the default */
+        /** @description what auto would choose now: the 3 nearest past problems of the same class within 1.5 (decades of size), at least 3, else the default rule; the default rule's solver is kept unless another is clearly faster on them (a paired comparison, 2 standard errors of margin), saves time on them in seconds too, and did not leave more of them unanswered (time limit, error, wrong answer) than the default */
         Recommendation: {
             /** @enum {string} */
             solver: "scip" | "highs" | "cbc" | "glpk" | "jaos";

@@ -21,20 +21,21 @@ import { classPrior, type EvidenceRule, type Neighbour, type PairedComparison, p
  */
 /**
  * Chosen by leave-one-out over every instance of the scale set at the 30 s limit with the one-standard-error
- * rule (`npm run bench -- auto --from docs/bench/auto-runs-30s.json`; docs/decisions.md).
+ * rule (`npm run bench -- auto --from docs/bench/auto-runs-30s.json`; docs/decisions.md), re-chosen when the
+ * bench began to price the fallback of an erring choice to the default (jobs/auto-fallback.ts) as the service runs it.
  */
-export const K_NEAREST = 5;
+export const K_NEAREST = 3;
 export const MIN_SIMILAR = 3;
 /** How far (root mean square of weighted differences, in decades of size; features.ts) a problem may be to count as similar. */
 export const MAX_DISTANCE = 1.5;
 /** The shift of the geometric mean, in seconds: times well under a second weigh about alike. */
 export const SHIFT_SECONDS = 1;
 /** The evidence rule (paired.ts): pseudo-pairs of shrinkage, standard errors of margin, distance weights. */
-export const SHRINKAGE = 3;
-export const CONFIDENCE = 1;
-export const DISTANCE_WEIGHTED = false;
+export const SHRINKAGE = 0;
+export const CONFIDENCE = 2;
+export const DISTANCE_WEIGHTED = true;
 export const SCALE: EvidenceRule["scale"] = "log";
-export const PRIOR: EvidenceRule["prior"] = "class";
+export const PRIOR: EvidenceRule["prior"] = "zero";
 /**
  * The guard against a switch lost to a run that does not answer (guard.ts), as the one-standard-error rule over
  * all 34 instances chose it with the rest (docs/bench/auto.md): the rate test on the similar problems alone

@@ -80,14 +80,15 @@ describe("ExecutionService.chooseSolver with auto", () => {
   });
 
   it("with the service's own recommender, says in words when the guard kept the default", async () => {
-    // Five comparisons like this problem: CBC a tenth of HiGHS's time on four, out of time on the fifth (without the guard it would switch).
+    // Three comparisons like this problem (the service's k): CBC a tenth of HiGHS's time on two, and out of its
+    // shorter 10 s limit on the third, where HiGHS took 20 s. The paired times alone say switch; the guard does not.
     const features = featuresOf(sizesOfStats(STATS));
-    const run = (solver: string, seconds: number, solved = true) => ({ solver, seconds, solved, time_limit_seconds: 30 });
-    const history: Observation[] = [20, 15, 25, 18, 8].map((highs, i) => ({
+    const run = (solver: string, seconds: number, solved = true, limit = 30) => ({ solver, seconds, solved, time_limit_seconds: limit });
+    const history: Observation[] = [20, 15, 20].map((highs, i) => ({
       id: `cmp_${i}`,
       source: "organization",
       features,
-      runs: [run("highs", highs), i === 4 ? run("cbc", 30, false) : run("cbc", highs / 10)],
+      runs: [run("highs", highs), i === 2 ? run("cbc", 10, false, 10) : run("cbc", highs / 10)],
     }));
     const recommendations = new SolverRecommendations({
       clock: { now: () => 0 },
@@ -98,7 +99,7 @@ describe("ExecutionService.chooseSolver with auto", () => {
     const plan = await service(recommendations as never).executions.chooseSolver("auto", STATS, "org_a");
     expect(plan.solver).toBe("highs");
     expect(plan.auto_choice?.reason).toMatch(
-      /^Kept HiGHS, the default for MILP: on the 5 most similar models you compared \(MILP, .*\) CBC was faster on 4 of 5 \(about [\d.]+× its time\) but did not answer 1 of them right within its limit \(HiGHS: none\)\.$/,
+      /^Kept HiGHS, the default for MILP: on the 3 most similar models you compared \(MILP, .*\) CBC was faster on 3 of 3 \(about [\d.]+× its time\) but did not answer 1 of them right within its limit \(HiGHS: none\)\.$/,
     );
   });
 

@@ -72,7 +72,9 @@ describe("the recommender", () => {
       lp("cmp_3", 900, { highs: 4, scip: -5 }), // SCIP did not solve it: counted at 60 s
       lp("cmp_4", 1100, { highs: 6, scip: 0.6 }),
     ];
-    const r = recommend({ features: query(1000), available: ALL, organization: history, public: [] })!;
+    // The mechanism, not the service's chosen constants: four neighbours (k 5), the earlier evidence rule.
+    const base = { k: 5, shrinkage: 3, confidence: 1, distanceWeighted: false, prior: "class" as const };
+    const r = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: base })!;
     expect(r.basis).toBe("organization");
     expect(r.evidence).toEqual({ comparisons: 4, similar_problems: ["cmp_1", "cmp_4", "cmp_3", "cmp_2"] });
     // In the neighbours' order (nearest first), as the recommender sums them.
@@ -97,13 +99,13 @@ describe("the recommender", () => {
     ]);
     // Without a margin the service's guard still keeps HiGHS: SCIP did not answer one of the four, HiGHS answered all.
     const unguarded = { failurePrior: null, unseenFailures: null };
-    const guarded = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { confidence: 0 } })!;
+    const guarded = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { ...base, confidence: 0 } })!;
     expect(guarded.solver).toBe("highs");
     expect(guarded.reason).toMatch(
       /^Kept HiGHS, the default for LP: .* SCIP was faster on 3 of 4 .* but did not answer 1 of them right within its limit \(HiGHS: none\)\.$/,
     );
     // Without a margin or the guard it follows the expected times.
-    const bold = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { confidence: 0, ...unguarded } })!;
+    const bold = recommend({ features: query(1000), available: ALL, organization: history, public: [], tuning: { ...base, confidence: 0, ...unguarded } })!;
     expect(bold.solver).toBe("scip");
     expect(bold.ranking.slice(0, 2).map((e) => e.solver)).toEqual(["scip", "highs"]);
     expect(bold.reason).toMatch(

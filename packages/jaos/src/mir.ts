@@ -34,6 +34,8 @@ const MIN_F0 = 0.05;
 const MAX_F0 = 0.999;
 const MIN_EFFICACY = 1e-4;
 const MAX_DELTAS = 8;
+/** Integer columns whose complementation is tried the other way per cut. */
+const MAX_COMPLEMENT_FLIPS = 16;
 /** Rows whose slack exceeds this (relative) are not used to aggregate. */
 const MAX_AGGREGATION_SLACK = 1e-6;
 
@@ -56,13 +58,23 @@ interface IntegerTerm {
   z: number;
 }
 
-/** A continuous column of the transformed row: x' ≥ 0 its distance from the bound `sub`. */
+/**
+ * A continuous column of the transformed row: x' ≥ 0 its distance from the bound `sub`. j ≥ n stands
+ * for the logical of row j − n (−its activity), with simple bounds only.
+ */
 interface ContinuousTerm {
   j: number;
   h: number;
   sub: Substitution;
   /** x' at the LP point. */
   distance: number;
+}
+
+/** A row's logical s_i = −a_iᵀx with coefficient `a` in an equation, and its value at the LP point. */
+export interface LogicalTerm {
+  i: number;
+  a: number;
+  value: number;
 }
 
 export class MirSeparator {
@@ -137,6 +149,23 @@ export class MirSeparator {
     return found.slice(0, maxCuts);
   }
 
+  /**
+   * c-MIR cuts of an equation Σ a_j x_j + Σ a_i s_i = 0 over columns and row logicals (a simplex
+   * tableau row), read both ways, the best of each way that is violated at x.
+   */
+  fromEquation(columns: readonly { j: number; a: number }[], logicals: readonly LogicalTerm[], x: Float64Array): ScoredCut[] {
+    const cols: number[] = [];
+    for (const { j, a } of columns) {
+      if (this.agg[j] === 0) cols.push(j);
+      this.agg[j] += a;
+    }
+    try {
+      return [...this.bestCuts(cols, 0, x, 1, false, logicals), ...this.bestCuts(cols, 0, x, -1, false, logicals)];
+    } finally {
+      for (const j of cols) this.agg[j] = 0;
+    }
+  }
+
   /** Whether continuous column j lies strictly inside its tightest bounds at x. */
   private inside(j: number, x: Float64Array): boolean {
     const [lo, up] = this.closestBounds(j, x);
@@ -188,7 +217,8 @@ export class MirSeparator {
     try {
       for (let round = 0; round <= MAX_AGGREGATIONS; round++) {
         best = this.bestCuts(cols, beta, x, 1, this.coverCuts);
-        if (best.length === 0 && allEqualities) best = this.bestCuts(cols, -beta, x, -1, this.coverCuts);
+        // an aggregation of equations holds as ≥ too: its negation rounds the other way
+        if (allEqualities) best = best.concat(this.bestCuts(cols, -beta, x, -1, this.coverCuts));
         if (best.length > 0 || round === MAX_AGGREGATIONS) break;
         // eliminate the continuous column farthest from its bounds through a tight row
         let pick = -1;
@@ -247,12 +277,30 @@ export class MirSeparator {
    * The best c-MIR cut of the base row sign·(Σ agg_j x_j) ≤ beta over the divisors tried and its
    * lifted cover cut (those asked for), those violated enough.
    */
-  private bestCuts(cols: number[], beta: number, x: Float64Array, sign: 1 | -1, withCover: boolean): ScoredCut[] {
+  private bestCuts(
+    cols: number[],
+    beta: number,
+    x: Float64Array,
+    sign: 1 | -1,
+    withCover: boolean,
+    logicals: readonly LogicalTerm[] = [],
+  ): ScoredCut[] {
     const { model, intCoef } = this;
     const conts: ContinuousTerm[] = [];
     const ints: number[] = [];
     let b = beta;
     try {
+      for (const { i, a: coef, value } of logicals) {
+        // the logical s_i = −a_iᵀx ∈ [−rowUpper_i, −rowLower_i], replaced by its distance from the nearer bound
+        const a = sign * coef;
+        const lo = -model.rowUpper[i];
+        const up = -model.rowLower[i];
+        const useLower = Number.isFinite(lo) && (!Number.isFinite(up) || value - lo <= up - value);
+        const bound = useLower ? lo : up;
+        if (!Number.isFinite(bound)) return [];
+        b -= a * bound;
+        conts.push({ j: this.n + i, h: useLower ? a : -a, sub: { kind: useLower ? "lb" : "ub" }, distance: Math.max(0, useLower ? value - lo : up - value) });
+      }
       for (const j of cols) {
         const a = sign * this.agg[j];
         if (Math.abs(a) < 1e-12) continue;
@@ -312,14 +360,62 @@ export class MirSeparator {
       if (best) {
         for (const d of [bestDelta / 2, bestDelta / 4, bestDelta / 8]) {
           const c = this.mir(ints2, conts, b, d, x);
-          if (c && c.efficacy > best.efficacy) best = c;
+          if (c && c.efficacy > best.efficacy) {
+            best = c;
+            bestDelta = d;
+          }
         }
+        best = this.improveComplementation(ints2, conts, b, bestDelta, x, best);
       }
       const cover = withCover ? this.cover(ints2, conts, b, x) : null;
       return [best, cover].filter((c): c is ScoredCut => c !== null && c.efficacy >= MIN_EFFICACY);
     } finally {
       for (const j of ints) intCoef[j] = 0;
     }
+  }
+
+  /**
+   * Flips the complementation of integer columns strictly inside finite bounds, one at a time, keeping
+   * each flip that makes the cut at `delta` more efficacious (Marchand & Wolsey's third step). Every
+   * choice of complementation gives a valid MIR inequality, so this only changes which one is returned.
+   * `ints` is left as it was found.
+   */
+  private improveComplementation(
+    ints: IntegerTerm[],
+    conts: ContinuousTerm[],
+    bIn: number,
+    delta: number,
+    x: Float64Array,
+    start: ScoredCut,
+  ): ScoredCut {
+    let best = start;
+    let b = bIn;
+    const terms = ints.slice();
+    const candidates: number[] = [];
+    for (let k = 0; k < terms.length; k++) {
+      const t = terms[k]!;
+      const range = this.upper[t.j] - this.lower[t.j];
+      if (Number.isFinite(range) && t.z > 1e-6 && t.z < range - 1e-6) candidates.push(k);
+    }
+    // nearest the middle of their range first: there the choice of bound was least clear
+    const offCentre = (k: number) => {
+      const t = terms[k]!;
+      return Math.abs(t.z / (this.upper[t.j] - this.lower[t.j]) - 0.5);
+    };
+    candidates.sort((p, q) => offCentre(p) - offCentre(q) || p - q);
+    for (const k of candidates.slice(0, MAX_COMPLEMENT_FLIPS)) {
+      const t = terms[k]!;
+      const range = this.upper[t.j] - this.lower[t.j];
+      // g·z = g·range − g·z' with z' = range − z the distance from the other bound
+      const flipped: IntegerTerm = { j: t.j, g: -t.g, complemented: !t.complemented, z: range - t.z };
+      terms[k] = flipped;
+      const c = this.mir(terms, conts, b - t.g * range, delta, x);
+      if (c && c.efficacy > best.efficacy * (1 + 1e-9)) {
+        best = c;
+        b -= t.g * range;
+      } else terms[k] = t;
+    }
+    return best;
   }
 
   /** The MIR inequality of the transformed row divided by delta, in the original columns. */
@@ -409,6 +505,14 @@ export class MirSeparator {
       const H = contCoefs[k]!;
       if (H === 0) return;
       const s = c.sub;
+      if (c.j >= this.n) {
+        // H·s' with s' = s − lo or up − s, s = −a_iᵀx, lo = −rowUpper, up = −rowLower
+        const i = c.j - this.n;
+        const toward = s.kind === "lb" ? H : -H;
+        for (let k = this.rows.start[i]; k < this.rows.start[i + 1]; k++) addPi(this.rows.index[k], -toward * this.rows.value[k]);
+        rhs += s.kind === "lb" ? -H * this.model.rowUpper[i] : H * this.model.rowLower[i];
+        return;
+      }
       if (s.kind === "lb") {
         addPi(c.j, H);
         rhs += H * this.lower[c.j];

@@ -277,14 +277,7 @@ export class MirSeparator {
    * The best c-MIR cut of the base row sign·(Σ agg_j x_j) ≤ beta over the divisors tried and its
    * lifted cover cut (those asked for), those violated enough.
    */
-  private bestCuts(
-    cols: number[],
-    beta: number,
-    x: Float64Array,
-    sign: 1 | -1,
-    withCover: boolean,
-    logicals: readonly LogicalTerm[] = [],
-  ): ScoredCut[] {
+  private bestCuts(cols: number[], beta: number, x: Float64Array, sign: 1 | -1, withCover: boolean, logicals: readonly LogicalTerm[] = []): ScoredCut[] {
     const { model, intCoef } = this;
     const conts: ContinuousTerm[] = [];
     const ints: number[] = [];
@@ -380,14 +373,7 @@ export class MirSeparator {
    * choice of complementation gives a valid MIR inequality, so this only changes which one is returned.
    * `ints` is left as it was found.
    */
-  private improveComplementation(
-    ints: IntegerTerm[],
-    conts: ContinuousTerm[],
-    bIn: number,
-    delta: number,
-    x: Float64Array,
-    start: ScoredCut,
-  ): ScoredCut {
+  private improveComplementation(ints: IntegerTerm[], conts: ContinuousTerm[], bIn: number, delta: number, x: Float64Array, start: ScoredCut): ScoredCut {
     let best = start;
     let b = bIn;
     const terms = ints.slice();

@@ -22,14 +22,7 @@ const MAX_TABLEAU = 1e6;
 const ROUNDOFF = 1e-12;
 
 /** Up to `maxCuts` violated c-MIR cuts from the tableau rows of fractional basic integer columns. */
-export function tableauMirCuts(
-  engine: LpEngine,
-  model: LpModel,
-  separator: MirSeparator,
-  x: Float64Array,
-  maxCuts: number,
-  deadline: number,
-): ScoredCut[] {
+export function tableauMirCuts(engine: LpEngine, model: LpModel, separator: MirSeparator, x: Float64Array, maxCuts: number, deadline: number): ScoredCut[] {
   const st = engine.state;
   const n = model.cols;
   const activity = rowActivities(model, x);

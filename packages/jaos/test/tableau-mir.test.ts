@@ -44,6 +44,13 @@ function randomGeneralInteger(seed: number): Problem {
     constraints.push({ name: "vub", terms: [term(1, "f"), term(-g.int(2, 5), "n0")], ub: 0 });
     constraints.push({ name: "cap", terms: [term(1, "f"), term(g.int(1, 3), "n1")], ub: g.int(4, 9) + 0.5 });
   }
+  if (g.next() < 0.6) {
+    // a ≥ row and a ranged row: their logicals sit at an upper bound (and at either)
+    const cover = variables.filter((v) => v.type === "integer" && g.next() < 0.7).map((v) => term(g.int(1, 3), v.name));
+    if (cover.length > 0) constraints.push({ name: "atLeast", terms: cover, lb: g.int(2, 6) + 0.5 });
+    const mixed = variables.filter(() => g.next() < 0.5).map((v) => term(g.int(-2, 3), v.name));
+    if (mixed.length > 0) constraints.push({ name: "ranged", terms: mixed, lb: -g.int(1, 4) - 0.25, ub: g.int(3, 8) + 0.5 });
+  }
   return problem({ sense: "minimize", variables, objective: { constant: 0, terms: objective }, constraints });
 }
 

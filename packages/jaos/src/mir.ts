@@ -58,23 +58,13 @@ interface IntegerTerm {
   z: number;
 }
 
-/**
- * A continuous column of the transformed row: x' ≥ 0 its distance from the bound `sub`. j ≥ n stands
- * for the logical of row j − n (−its activity), with simple bounds only.
- */
+/** A continuous column of the transformed row: x' ≥ 0 its distance from the bound `sub`. */
 interface ContinuousTerm {
   j: number;
   h: number;
   sub: Substitution;
   /** x' at the LP point. */
   distance: number;
-}
-
-/** A row's logical s_i = −a_iᵀx with coefficient `a` in an equation, and its value at the LP point. */
-export interface LogicalTerm {
-  i: number;
-  a: number;
-  value: number;
 }
 
 export class MirSeparator {
@@ -149,23 +139,6 @@ export class MirSeparator {
     return found.slice(0, maxCuts);
   }
 
-  /**
-   * c-MIR cuts of an equation Σ a_j x_j + Σ a_i s_i = 0 over columns and row logicals (a simplex
-   * tableau row), read both ways, the best of each way that is violated at x.
-   */
-  fromEquation(columns: readonly { j: number; a: number }[], logicals: readonly LogicalTerm[], x: Float64Array): ScoredCut[] {
-    const cols: number[] = [];
-    for (const { j, a } of columns) {
-      if (this.agg[j] === 0) cols.push(j);
-      this.agg[j] += a;
-    }
-    try {
-      return [...this.bestCuts(cols, 0, x, 1, false, logicals), ...this.bestCuts(cols, 0, x, -1, false, logicals)];
-    } finally {
-      for (const j of cols) this.agg[j] = 0;
-    }
-  }
-
   /** Whether continuous column j lies strictly inside its tightest bounds at x. */
   private inside(j: number, x: Float64Array): boolean {
     const [lo, up] = this.closestBounds(j, x);
@@ -217,7 +190,7 @@ export class MirSeparator {
     try {
       for (let round = 0; round <= MAX_AGGREGATIONS; round++) {
         best = this.bestCuts(cols, beta, x, 1, this.coverCuts);
-        // an aggregation of equations holds as ≥ too: its negation rounds the other way
+        // an aggregation of equations holds as ≥ too, and its negation rounds the other way
         if (allEqualities) best = best.concat(this.bestCuts(cols, -beta, x, -1, this.coverCuts));
         if (best.length > 0 || round === MAX_AGGREGATIONS) break;
         // eliminate the continuous column farthest from its bounds through a tight row
@@ -277,23 +250,12 @@ export class MirSeparator {
    * The best c-MIR cut of the base row sign·(Σ agg_j x_j) ≤ beta over the divisors tried and its
    * lifted cover cut (those asked for), those violated enough.
    */
-  private bestCuts(cols: number[], beta: number, x: Float64Array, sign: 1 | -1, withCover: boolean, logicals: readonly LogicalTerm[] = []): ScoredCut[] {
+  private bestCuts(cols: number[], beta: number, x: Float64Array, sign: 1 | -1, withCover: boolean): ScoredCut[] {
     const { model, intCoef } = this;
     const conts: ContinuousTerm[] = [];
     const ints: number[] = [];
     let b = beta;
     try {
-      for (const { i, a: coef, value } of logicals) {
-        // the logical s_i = −a_iᵀx ∈ [−rowUpper_i, −rowLower_i], replaced by its distance from the nearer bound
-        const a = sign * coef;
-        const lo = -model.rowUpper[i];
-        const up = -model.rowLower[i];
-        const useLower = Number.isFinite(lo) && (!Number.isFinite(up) || value - lo <= up - value);
-        const bound = useLower ? lo : up;
-        if (!Number.isFinite(bound)) return [];
-        b -= a * bound;
-        conts.push({ j: this.n + i, h: useLower ? a : -a, sub: { kind: useLower ? "lb" : "ub" }, distance: Math.max(0, useLower ? value - lo : up - value) });
-      }
       for (const j of cols) {
         const a = sign * this.agg[j];
         if (Math.abs(a) < 1e-12) continue;
@@ -491,14 +453,6 @@ export class MirSeparator {
       const H = contCoefs[k]!;
       if (H === 0) return;
       const s = c.sub;
-      if (c.j >= this.n) {
-        // H·s' with s' = s − lo or up − s, s = −a_iᵀx, lo = −rowUpper, up = −rowLower
-        const i = c.j - this.n;
-        const toward = s.kind === "lb" ? H : -H;
-        for (let k = this.rows.start[i]; k < this.rows.start[i + 1]; k++) addPi(this.rows.index[k], -toward * this.rows.value[k]);
-        rhs += s.kind === "lb" ? -H * this.model.rowUpper[i] : H * this.model.rowLower[i];
-        return;
-      }
       if (s.kind === "lb") {
         addPi(c.j, H);
         rhs += H * this.lower[c.j];

@@ -1,6 +1,6 @@
 /**
  * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts), c-MIR cuts on aggregated rows
- * (mir.ts) and on tableau rows (tableau-mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
+ * (mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
  * LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
  * basis extended by the cuts' slacks (basic). It stops when no integer column is fractional, when no cut
  * is found, when the bound gains less than 1e-5 (relative) in three consecutive rounds, or after 50
@@ -13,7 +13,6 @@ import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { MirSeparator } from "./mir.js";
 import { PathSeparator } from "./path-cuts.js";
-import { tableauMirCuts } from "./tableau-mir.js";
 import { BASIC } from "./simplex-state.js";
 
 const CUT_ROUNDS = 50;
@@ -40,8 +39,6 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let stall = 0;
   const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
-  // the tableau's rows mention the logicals of earlier rounds' cuts: its separator follows the model
-  let tableau = mir;
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
@@ -49,7 +46,6 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     const cuts = [
       ...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
       ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
-      ...tableauMirCuts(engine, model, tableau, current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
       ...(paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : []),
     ];
     if (cuts.length === 0) break;
@@ -68,7 +64,6 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     // cuts that stopped binding only slow the next rounds' LPs down
     const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations }, baseRows, deadline);
     model = compact.model;
-    tableau = new MirSeparator(model);
     engine = compact.engine;
     iterations = compact.iterations;
     current = compact.root;

@@ -12,9 +12,11 @@
  *
  *     Σ (⌊g_j⌋ + max(0, frac(g_j) − f0)/(1 − f0)) z_j + Σ_{h_k < 0} h_k/(1 − f0) · x'_k ≤ ⌊b⌋
  *
- * holds for every mixed-integer point. δ is tried among the |g_j| of integer columns strictly inside
- * their bounds, then the best halved up to three times; the most efficacious violated cut wins and is
- * mapped back to the original columns. When every integer of the transformed row is binary, the same
+ * holds for every mixed-integer point, whichever bound each column is measured from. δ is tried among
+ * the |g_j| of integer columns strictly inside their bounds, then the best halved up to three times; then
+ * integer columns strictly inside finite bounds are measured from the other bound one at a time, each
+ * change kept when the cut gets more efficacious. The most efficacious violated cut wins and is mapped
+ * back to the original columns. An aggregation of equations is read both ways (≤ and ≥). When every integer of the transformed row is binary, the same
  * row read as a mixed-binary knapsack Σ g_j z_j ≤ b + s (s the continuous terms of negative
  * coefficient, the flow set of its variable upper bounds) also gives a lifted cover cut
  * (flow-cover.ts) when asked for.

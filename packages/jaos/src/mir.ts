@@ -12,9 +12,11 @@
  *
  *     Σ (⌊g_j⌋ + max(0, frac(g_j) − f0)/(1 − f0)) z_j + Σ_{h_k < 0} h_k/(1 − f0) · x'_k ≤ ⌊b⌋
  *
- * holds for every mixed-integer point. δ is tried among the |g_j| of integer columns strictly inside
- * their bounds, then the best halved up to three times; the most efficacious violated cut wins and is
- * mapped back to the original columns. When every integer of the transformed row is binary, the same
+ * holds for every mixed-integer point, whichever bound each column is measured from. δ is tried among
+ * the |g_j| of integer columns strictly inside their bounds, then the best halved up to three times; then
+ * integer columns strictly inside finite bounds are measured from the other bound one at a time, each
+ * change kept when the cut gets more efficacious. The most efficacious violated cut wins and is mapped
+ * back to the original columns. An aggregation of equations is read both ways (≤ and ≥). When every integer of the transformed row is binary, the same
  * row read as a mixed-binary knapsack Σ g_j z_j ≤ b + s (s the continuous terms of negative
  * coefficient, the flow set of its variable upper bounds) also gives a lifted cover cut
  * (flow-cover.ts) when asked for.
@@ -34,6 +36,8 @@ const MIN_F0 = 0.05;
 const MAX_F0 = 0.999;
 const MIN_EFFICACY = 1e-4;
 const MAX_DELTAS = 8;
+/** Integer columns whose complementation is tried the other way per cut. */
+const MAX_COMPLEMENT_FLIPS = 16;
 /** Rows whose slack exceeds this (relative) are not used to aggregate. */
 const MAX_AGGREGATION_SLACK = 1e-6;
 
@@ -188,7 +192,8 @@ export class MirSeparator {
     try {
       for (let round = 0; round <= MAX_AGGREGATIONS; round++) {
         best = this.bestCuts(cols, beta, x, 1, this.coverCuts);
-        if (best.length === 0 && allEqualities) best = this.bestCuts(cols, -beta, x, -1, this.coverCuts);
+        // an aggregation of equations holds as ≥ too, and its negation rounds the other way
+        if (allEqualities) best = best.concat(this.bestCuts(cols, -beta, x, -1, this.coverCuts));
         if (best.length > 0 || round === MAX_AGGREGATIONS) break;
         // eliminate the continuous column farthest from its bounds through a tight row
         let pick = -1;
@@ -312,14 +317,55 @@ export class MirSeparator {
       if (best) {
         for (const d of [bestDelta / 2, bestDelta / 4, bestDelta / 8]) {
           const c = this.mir(ints2, conts, b, d, x);
-          if (c && c.efficacy > best.efficacy) best = c;
+          if (c && c.efficacy > best.efficacy) {
+            best = c;
+            bestDelta = d;
+          }
         }
+        best = this.improveComplementation(ints2, conts, b, bestDelta, x, best);
       }
       const cover = withCover ? this.cover(ints2, conts, b, x) : null;
       return [best, cover].filter((c): c is ScoredCut => c !== null && c.efficacy >= MIN_EFFICACY);
     } finally {
       for (const j of ints) intCoef[j] = 0;
     }
+  }
+
+  /**
+   * Flips the complementation of integer columns strictly inside finite bounds, one at a time, keeping
+   * each flip that makes the cut at `delta` more efficacious (Marchand & Wolsey's third step). Every
+   * choice of complementation gives a valid MIR inequality, so this only changes which one is returned.
+   * `ints` is left as it was found.
+   */
+  private improveComplementation(ints: IntegerTerm[], conts: ContinuousTerm[], bIn: number, delta: number, x: Float64Array, start: ScoredCut): ScoredCut {
+    let best = start;
+    let b = bIn;
+    const terms = ints.slice();
+    const candidates: number[] = [];
+    for (let k = 0; k < terms.length; k++) {
+      const t = terms[k]!;
+      const range = this.upper[t.j] - this.lower[t.j];
+      if (Number.isFinite(range) && t.z > 1e-6 && t.z < range - 1e-6) candidates.push(k);
+    }
+    // nearest the middle of their range first: there the choice of bound was least clear
+    const offCentre = (k: number) => {
+      const t = terms[k]!;
+      return Math.abs(t.z / (this.upper[t.j] - this.lower[t.j]) - 0.5);
+    };
+    candidates.sort((p, q) => offCentre(p) - offCentre(q) || p - q);
+    for (const k of candidates.slice(0, MAX_COMPLEMENT_FLIPS)) {
+      const t = terms[k]!;
+      const range = this.upper[t.j] - this.lower[t.j];
+      // g·z = g·range − g·z' with z' = range − z the distance from the other bound
+      const flipped: IntegerTerm = { j: t.j, g: -t.g, complemented: !t.complemented, z: range - t.z };
+      terms[k] = flipped;
+      const c = this.mir(terms, conts, b - t.g * range, delta, x);
+      if (c && c.efficacy > best.efficacy * (1 + 1e-9)) {
+        best = c;
+        b -= t.g * range;
+      } else terms[k] = t;
+    }
+    return best;
   }
 
   /** The MIR inequality of the transformed row divided by delta, in the original columns. */

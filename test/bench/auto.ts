@@ -162,7 +162,7 @@ export default async function bench(argv: string[]): Promise<void> {
       machine_note: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), one solve at a time, 1 thread each`,
       observations: measured.observations.map(({ id, features, runs }) => ({ id, features, runs })),
     };
-    writeFileSync(PUBLIC_TABLE, `${JSON.stringify(shipped, null, 1)}\n`);
+    writeFileSync(PUBLIC_TABLE, `${JSON.stringify(shipped, null, 2)}\n`);
   }
   console.log(
     `scale set, ${measured.observations.length} instances, ${measured.solvers.join(", ")}, limit ${measured.limit} s, measured ${measured.measured_at}\n` +

@@ -7,23 +7,11 @@
  * while it still fails) before it is reported.
  */
 import { describe, expect, it } from "vitest";
-import type { Problem, ProblemInput } from "./support.js";
+import type { Problem, ProblemInput, Term } from "./support.js";
 import { modelFromProblem } from "../src/model.js";
 import { Presolver } from "../src/presolve.js";
 import { dependentEquations } from "../src/presolve-dependent-rows.js";
-import { expectObjective, presolveFailure, problem, seededGenerator, shrinkProblem, solveChecked } from "./support.js";
-
-type Term = [string, number];
-const row = (name: string, terms: Term[], lb: number | null, ub: number | null) => ({ name, terms: terms.map(([v, coef]) => ({ var: v, coef })), lb, ub });
-
-function lp(
-  variables: ProblemInput["variables"],
-  cost: Term[],
-  constraints: ProblemInput["constraints"],
-  sense: "minimize" | "maximize" = "minimize",
-): Problem {
-  return problem({ sense, variables, objective: { constant: 0, terms: cost.map(([v, coef]) => ({ var: v, coef })) }, constraints });
-}
+import { expectObjective, lp, presolveFailure, row, seededGenerator, shrinkProblem, solveChecked } from "./support.js";
 
 /** x + y + z = 4, y − z + w = 1, and their sum x + 2y + w = rhs (5 agrees, anything else contradicts). */
 function sumOfTwo(rhs: number): Problem {

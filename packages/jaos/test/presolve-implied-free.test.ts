@@ -10,10 +10,7 @@ import { modelFromProblem } from "../src/model.js";
 import { Presolver } from "../src/presolve.js";
 import { freeColumnSubstitution } from "../src/presolve-substitution.js";
 import type { Problem, ProblemInput } from "./support.js";
-import { expectObjective, presolveFailure, problem, seededGenerator, shrinkProblem, solveChecked } from "./support.js";
-
-type Term = [string, number];
-const row = (name: string, terms: Term[], lb: number | null, ub: number | null) => ({ name, terms: terms.map(([v, coef]) => ({ var: v, coef })), lb, ub });
+import { expectObjective, presolveFailure, problem, row, seededGenerator, shrinkProblem, solveChecked } from "./support.js";
 
 /**
  * j ∈ [0, 5] in the equation j + 2z = 4 (z ∈ [−1, 10], so the equation alone allows j up to 6), in

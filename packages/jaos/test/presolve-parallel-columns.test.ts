@@ -6,24 +6,12 @@
  * objective with presolve on and off, and the reduced LP's optimum postsolves to a feasible optimum.
  */
 import { describe, expect, it } from "vitest";
-import type { Problem, ProblemInput } from "./support.js";
+import type { Problem, ProblemInput, Term } from "./support.js";
 import { LpEngine } from "../src/lp.js";
 import { maxViolation, modelFromProblem, objectiveValue } from "../src/model.js";
 import { Presolver, presolve } from "../src/presolve.js";
 import { parallelColumns } from "../src/presolve-parallel-columns.js";
-import { expectObjective, problem, seededGenerator, solveChecked } from "./support.js";
-
-type Term = [string, number];
-const row = (name: string, terms: Term[], lb: number | null, ub: number | null) => ({ name, terms: terms.map(([v, coef]) => ({ var: v, coef })), lb, ub });
-
-function lp(
-  variables: ProblemInput["variables"],
-  cost: Term[],
-  constraints: ProblemInput["constraints"],
-  sense: "minimize" | "maximize" = "minimize",
-): Problem {
-  return problem({ sense, variables, objective: { constant: 0, terms: cost.map(([v, coef]) => ({ var: v, coef })) }, constraints });
-}
+import { expectObjective, lp, row, seededGenerator, solveChecked } from "./support.js";
 
 /** Same verdict and objective with presolve on and off; the presolved optimum needs no re-solve iterations. */
 function expectSameWithoutPresolve(p: Problem, zeroResolve = true) {

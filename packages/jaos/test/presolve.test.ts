@@ -6,23 +6,11 @@
  * objective with presolve on and off.
  */
 import { describe, expect, it } from "vitest";
-import type { Problem, ProblemInput } from "./support.js";
+import type { Problem, ProblemInput, Term } from "./support.js";
 import { LpEngine } from "../src/lp.js";
 import { maxViolation, modelFromProblem, objectiveValue } from "../src/model.js";
 import { presolve } from "../src/presolve.js";
-import { expectObjective, problem, seededGenerator, solveChecked } from "./support.js";
-
-type Term = [string, number];
-const row = (name: string, terms: Term[], lb: number | null, ub: number | null) => ({ name, terms: terms.map(([v, coef]) => ({ var: v, coef })), lb, ub });
-
-function lp(
-  variables: ProblemInput["variables"],
-  cost: Term[],
-  constraints: ProblemInput["constraints"],
-  sense: "minimize" | "maximize" = "minimize",
-): Problem {
-  return problem({ sense, variables, objective: { constant: 0, terms: cost.map(([v, coef]) => ({ var: v, coef })) }, constraints });
-}
+import { expectObjective, lp, problem, row, seededGenerator, solveChecked } from "./support.js";
 
 /** Solves with presolve on and off: same status and objective, and the presolved optimum re-derived at once. */
 function expectSameWithoutPresolve(p: Problem) {

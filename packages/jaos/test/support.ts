@@ -47,6 +47,27 @@ export function problem(input: ProblemInput): Problem {
  * beyond `tol`·max(1, |side|), integer columns more than `tol` from an integer, and an objective that
  * differs from the recomputed one by more than `tol`·max(1, |recomputed|). Empty when it holds.
  */
+/** A term written as `[variable, coefficient]`. */
+export type Term = [string, number];
+
+/** A constraint row from `[variable, coefficient]` pairs. */
+export const row = (name: string, terms: Term[], lb: number | null, ub: number | null) => ({
+  name,
+  terms: terms.map(([v, coef]) => ({ var: v, coef })),
+  lb,
+  ub,
+});
+
+/** An LP from its variables, `[variable, cost]` pairs and rows (minimised unless told). */
+export function lp(
+  variables: ProblemInput["variables"],
+  cost: Term[],
+  constraints: ProblemInput["constraints"],
+  sense: "minimize" | "maximize" = "minimize",
+): Problem {
+  return problem({ sense, variables, objective: { constant: 0, terms: cost.map(([v, coef]) => ({ var: v, coef })) }, constraints });
+}
+
 export function pointViolations(p: Problem, point: Record<string, number>, objective: number | null, tol = 1e-6): string[] {
   const out: string[] = [];
   const beyond = (value: number, lower: number | null, upper: number | null) =>

@@ -204,9 +204,10 @@ describe.each(backends)("store on %s", (_name, start) => {
       expect(await services.executionStore.leases.active()).not.toContainEqual(expect.objectContaining({ sk: "EXE#exe_race_lost" }));
     });
 
-    it("a trigger run handed to its race is done with as a job (its fair-share slot is freed), while it stays running", async () => {
+    /** A fired trigger run and its fair-share job, for the fair-share cases below. */
+    const fireOf = (triggerId: string, solverName: "race" | "highs") => {
       const run = newRunRecord({
-        trigger: { id: "trg_01m8j4aaaaaaaaaaaaaaaaaaaa", org_id: org, solver_name: "race", document_id: "doc_x", version_id: "ver_x" },
+        trigger: { id: triggerId, org_id: org, solver_name: solverName, document_id: "doc_x", version_id: "ver_x" },
         source: "fire",
         createdBy: "usr_x",
         rerunOf: null,
@@ -214,7 +215,11 @@ describe.each(backends)("store on %s", (_name, start) => {
         settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
         nowMs: clock.now(),
       });
-      const job = { type: "trigger_run" as const, id: run.id, org_id: org, trigger_id: run.trigger_id };
+      return { run, job: { type: "trigger_run" as const, id: run.id, org_id: org, trigger_id: run.trigger_id } };
+    };
+
+    it("a trigger run handed to its race is done with as a job (its fair-share slot is freed), while it stays running", async () => {
+      const { run, job } = fireOf("trg_01m8j4aaaaaaaaaaaaaaaaaaaa", "race");
       const fairShareStore = new FairShareStore(services.table);
       expect(await services.triggerStore.createRun(run)).toBe(true);
       expect(await fairShareStore.itemState(job)).toBe("waiting");
@@ -226,16 +231,7 @@ describe.each(backends)("store on %s", (_name, start) => {
     });
 
     it("a trigger run whose worker died keeps its fair-share slot while its lease lapses: it is running, not done with, until swept or taken again", async () => {
-      const run = newRunRecord({
-        trigger: { id: "trg_01m8j4bbbbbbbbbbbbbbbbbbbb", org_id: org, solver_name: "highs", document_id: "doc_x", version_id: "ver_x" },
-        source: "fire",
-        createdBy: "usr_x",
-        rerunOf: null,
-        overrideData: {},
-        settings: { time_limit_seconds: 60, gap_tolerance: 1e-4, threads: 1 },
-        nowMs: clock.now(),
-      });
-      const job = { type: "trigger_run" as const, id: run.id, org_id: org, trigger_id: run.trigger_id };
+      const { run, job } = fireOf("trg_01m8j4bbbbbbbbbbbbbbbbbbbb", "highs");
       const fairShareStore = new FairShareStore(services.table);
       expect(await services.triggerStore.createRun(run)).toBe(true);
       await services.triggerStore.acquireRun(run.trigger_id, { runId: run.id, worker: "worker-dies", leaseMs: 1_000, nowMs: clock.now() });

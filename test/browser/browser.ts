@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { REPO_ROOT } from "../support/machine.js";
-import { startTestStack } from "../support/test-stack.js";
+import { startTestStack, TEST_OWNER } from "../support/test-stack.js";
 
 /**
  * Debian's chromium driven by playwright-core: no browser download, the package the set-up script
@@ -53,6 +53,10 @@ export interface ConsoleHarness {
   readonly current: ConsolePage | null;
   /** A fresh context on the console's first page; closed and checked after the test. */
   open(): Promise<Page>;
+  /** Signs the page in with an API key (the stack's bootstrap key unless given) and waits until it says so. */
+  signInWithKey(page: Page, key?: string): Promise<void>;
+  /** `open()` then `signInWithKey()` with the bootstrap key. */
+  openSignedIn(): Promise<Page>;
 }
 
 /**
@@ -87,6 +91,15 @@ export function consoleHarness(): ConsoleHarness {
     if (value === undefined) throw new Error(`the ${what} is not started: use the harness inside a test`);
     return value;
   };
+  const open = async () => {
+    current = await openConsole(started(browser, "browser"), started(stack, "stack").url);
+    return current.page;
+  };
+  const signInWithKey = async (page: Page, key?: string) => {
+    await page.getByLabel("API key", { exact: true }).fill(key ?? started(stack, "stack").apiKey);
+    await page.getByRole("button", { name: "Use this key" }).click();
+    await expect(page.getByText(`Signed in as ${TEST_OWNER.email}`)).toBeVisible();
+  };
   return {
     get stack() {
       return started(stack, "stack");
@@ -97,9 +110,12 @@ export function consoleHarness(): ConsoleHarness {
     get current() {
       return current;
     },
-    async open() {
-      current = await openConsole(started(browser, "browser"), started(stack, "stack").url);
-      return current.page;
+    open,
+    signInWithKey,
+    async openSignedIn() {
+      const page = await open();
+      await signInWithKey(page);
+      return page;
     },
   };
 }

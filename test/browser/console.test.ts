@@ -1,26 +1,18 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { machineHas } from "../support/machine.js";
 import { instancePath } from "../support/manifest.js";
 import { SUPPLY_JMODEL, SUPPLY_SHORT_DATA } from "../support/models.js";
 import { createKnapsackDocument, KNAPSACK_BEST } from "../support/triggers.js";
+import { TEST_OWNER } from "../support/test-stack.js";
 import { colouredPixels, consoleHarness, expectAccessible, screenshot } from "./browser.js";
 
 const ready = machineHas("chromium", "cbc", "glpsol");
-const EMAIL = "owner@example.test";
-const PASSWORD = "correct horse battery";
 
 const SUPPLY = { kind: "jmodel", source: SUPPLY_JMODEL, data: SUPPLY_SHORT_DATA };
 
 describe.runIf(ready)("the web console in a real browser", () => {
   const harness = consoleHarness();
-  const { open } = harness;
-
-  const signInWithKey = async (page: Page) => {
-    await page.getByLabel("API key", { exact: true }).fill(harness.stack.apiKey);
-    await page.getByRole("button", { name: "Use this key" }).click();
-    await page.getByText(`Signed in as ${EMAIL}`).waitFor();
-  };
+  const { open, signInWithKey } = harness;
 
   it("signs in with e-mail and password, creates a key shown once, revokes it, and signs out; every page passes axe", async () => {
     const page = await open();
@@ -29,11 +21,11 @@ describe.runIf(ready)("the web console in a real browser", () => {
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe("Sign in");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe("email");
-    await page.keyboard.type(EMAIL);
+    await page.keyboard.type(TEST_OWNER.email);
     await page.keyboard.press("Tab");
-    await page.keyboard.type(PASSWORD);
+    await page.keyboard.type(TEST_OWNER.password);
     await page.keyboard.press("Enter");
-    await page.getByText(`Signed in as ${EMAIL}`).waitFor();
+    await page.getByText(`Signed in as ${TEST_OWNER.email}`).waitFor();
     await expect(page.getByText("(session)")).toBeVisible();
     await expectAccessible(page, "compare");
 
@@ -272,9 +264,7 @@ describe.runIf(ready)("the web console in a real browser", () => {
   it("sends the user back to sign in when the API stops taking their key", async () => {
     const key = (await harness.stack.api.post("/api/v2/keys", { name: "revoked while signed in" })).body;
     const page = await open();
-    await page.getByLabel("API key", { exact: true }).fill(key.key);
-    await page.getByRole("button", { name: "Use this key" }).click();
-    await page.getByText(`Signed in as ${EMAIL}`).waitFor();
+    await signInWithKey(page, key.key);
     expect((await harness.stack.api.delete(`/api/v2/keys/${key.id}`)).status).toBe(200);
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();

@@ -5,7 +5,6 @@ import { TINY_LP } from "../support/models.js";
 import { consoleHarness, expectAccessible } from "./browser.js";
 
 const ready = machineHas("chromium");
-const EMAIL = "owner@example.test";
 
 /**
  * An entrant's execution page names its race and links to it (issue 29), against a race the stack really
@@ -14,14 +13,6 @@ const EMAIL = "owner@example.test";
  */
 describe.runIf(ready)("the console's link from a race's entrant to its race", () => {
   const harness = consoleHarness();
-
-  const openSignedIn = async (): Promise<Page> => {
-    const page = await harness.open();
-    await page.getByLabel("API key", { exact: true }).fill(harness.stack.apiKey);
-    await page.getByRole("button", { name: "Use this key" }).click();
-    await expect(page.getByText(`Signed in as ${EMAIL}`)).toBeVisible();
-    return page;
-  };
 
   /** A hash route, as a link on the page sets it (the console keeps its key across in-page navigation). */
   const goToHash = (page: Page, hash: string) =>
@@ -36,7 +27,7 @@ describe.runIf(ready)("the console's link from a race's entrant to its race", ()
     expect(raced.body.race.winner).not.toBeNull();
     const entrant: { solver: string; execution_id: string } = raced.body.race.entrants[0];
 
-    const page = await openSignedIn();
+    const page = await harness.openSignedIn();
     await goToHash(page, `#/executions/${entrant.execution_id}`);
     const section = page.locator("section.execution");
     await expect(section.locator("dt", { hasText: /^Race$/ })).toBeVisible();

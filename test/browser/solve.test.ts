@@ -9,7 +9,6 @@ import { DEGRADED_RACE, raceExecutionView } from "../support/race-views.js";
 import { colouredPixels, consoleHarness, expectAccessible, screenshot } from "./browser.js";
 
 const ready = machineHas("chromium", "cbc");
-const EMAIL = "owner@example.test";
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
 /** A small LP in CPLEX LP format, typed into the page key by key. */
@@ -24,14 +23,6 @@ const PASTED_LP = ["Maximize", " obj: x + 2 y", "Subject To", " c: x + y <= 5", 
  */
 describe.runIf(ready)("the console's solve page: auto, its recommendation, and a race", () => {
   const harness = consoleHarness();
-
-  const openSignedIn = async (): Promise<Page> => {
-    const page = await harness.open();
-    await page.getByLabel("API key", { exact: true }).fill(harness.stack.apiKey);
-    await page.getByRole("button", { name: "Use this key" }).click();
-    await expect(page.getByText(`Signed in as ${EMAIL}`)).toBeVisible();
-    return page;
-  };
 
   const uploadForSolve = async (page: Page, instance: string) => {
     await page.getByLabel("Upload a file", { exact: true }).setInputFiles(instancePath(instance));
@@ -63,7 +54,7 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
     expect(page.getByTestId("recommended-solver").and(page.getByText(solver, { exact: true }))).toBeVisible();
 
   it("shows what auto would run for the uploaded problem, with its reason, evidence and ranking; after the solve, why auto chose", async () => {
-    const page = await openSignedIn();
+    const page = await harness.openSignedIn();
     const asked = recordRecommendationRequests(page);
     await uploadForSolve(page, "afiro.mps");
     const reason = page.getByTestId("recommendation-reason");
@@ -92,7 +83,7 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
   });
 
   it("asks once for a pasted problem, after it is read, by POSTing the problem itself; never on each keystroke", async () => {
-    const page = await openSignedIn();
+    const page = await harness.openSignedIn();
     const asked = recordRecommendationRequests(page);
     const posted: unknown[] = [];
     page.on("request", (r) => {
@@ -111,7 +102,7 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
   });
 
   it("drops the answer for a file replaced while it was asked: the request is aborted and the new file's answer shown", async () => {
-    const page = await openSignedIn();
+    const page = await harness.openSignedIn();
     const failed: string[] = [];
     page.on("requestfailed", (r) => failed.push(`${new URL(r.url()).pathname} ${r.failure()?.errorText ?? ""}`));
     let arrived: () => void = () => {};
@@ -143,7 +134,7 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
   });
 
   it("races highs and cbc: each entrant's row and state, one chart of their incumbents and bounds, the winner highlighted", async () => {
-    const page = await openSignedIn();
+    const page = await harness.openSignedIn();
     const raceId = "exe_race_played_by_the_test";
     const entrants: { solver: RaceEntrant["solver"]; execution_id: string }[] = [];
     let sentRace: unknown = null;
@@ -195,7 +186,7 @@ describe.runIf(ready)("the console's solve page: auto, its recommendation, and a
     const entrant = (await harness.stack.api.post("/api/v2/solve/async", { problem: TINY_LP, solver_name: "highs" })).body.execution_id as string;
     const id = "exe_race_degraded_by_the_test";
     const race: RaceView = { ...DEGRADED_RACE, entrants: DEGRADED_RACE.entrants.map((e) => ({ ...e, execution_id: entrant })) };
-    const page = await openSignedIn();
+    const page = await harness.openSignedIn();
     await page.route(`**/api/v2/models/executions/${id}`, (route: Route) =>
       route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(raceExecutionView({ id, status: "completed", race })) }),
     );

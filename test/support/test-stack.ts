@@ -15,6 +15,9 @@ export interface Mail {
   body: string;
 }
 
+/** The organization owner every test stack bootstraps (its e-mail is what the console says it is signed in as). */
+export const TEST_OWNER = { email: "owner@example.test", password: "correct horse battery" } as const;
+
 export async function startTestStack(options: LocalStackOptions = {}): Promise<LocalStack & { apiKey: string; api: Api; mail: Mail[] }> {
   const mail: Mail[] = [];
   const stack = await startLocalStack({
@@ -24,7 +27,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<L
     },
     ...options,
     env: { METRICS_FLUSH_SECONDS: "3600", ...options.env },
-    bootstrap: { email: "owner@example.test", password: "correct horse battery", ...options.bootstrap },
+    bootstrap: { ...TEST_OWNER, ...options.bootstrap },
   });
   return Object.assign(stack, { apiKey: stack.bootstrap.apiKey!, api: new Api(stack.url, stack.bootstrap.apiKey!), mail });
 }

@@ -1,7 +1,7 @@
 /**
  * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts), c-MIR cuts on aggregated rows
  * (mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
- * LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
+ * LP, and lifted cover cuts on the model's binary knapsack rows (knapsack-cover.ts). Each round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
  * basis extended by the cuts' slacks (basic). It stops when no integer column is fractional, when no cut
  * is found, when the bound gains less than 1e-5 (relative) in three consecutive rounds, or after 50
  * rounds. Cuts whose slack is basic at the end are dropped (they do not bind), the rest stay for the
@@ -9,6 +9,7 @@
  */
 import { gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { isFractional } from "./heuristics.js";
+import { KnapsackCoverSeparator } from "./knapsack-cover.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { MirSeparator } from "./mir.js";
@@ -29,9 +30,16 @@ export interface RootCutResult {
   cutsAdded: number;
   cutsKept: number;
   iterations: number;
+  /** Cuts added over the rounds, by separator. */
+  byKind: { gomory: number; mir: number; path: number; cover: number };
 }
 
-export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number): RootCutResult {
+export interface RootCutOptions {
+  /** Lifted covers on the model's knapsack rows (knapsack-cover.ts). */
+  knapsackCovers?: boolean;
+}
+
+export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number, options: RootCutOptions = {}): RootCutResult {
   const baseRows = model.rows;
   let current = root;
   let iterations = 0;
@@ -39,15 +47,19 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let stall = 0;
   const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
+  const covers = options.knapsackCovers ? new KnapsackCoverSeparator(model) : null;
+  const byKind = { gomory: 0, mir: 0, path: 0, cover: 0 };
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
-    const cuts = [
-      ...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
-      ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
-      ...(paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : []),
-    ];
+    const kinds = {
+      gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
+      mir: mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
+      path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
+      cover: covers ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
+    };
+    const cuts = [...kinds.gomory, ...kinds.mir, ...kinds.path, ...kinds.cover];
     if (cuts.length === 0) break;
     const extended = withRows(model, cuts);
     const next = new LpEngine(extended);
@@ -60,9 +72,10 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     iterations += r.iterations;
     if (r.status !== "optimal") break;
     cutsAdded += cuts.length;
+    for (const k of ["gomory", "mir", "path", "cover"] as const) byKind[k] += kinds[k].length;
     const gain = r.objective - current.objective;
     // cuts that stopped binding only slow the next rounds' LPs down
-    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations }, baseRows, deadline);
+    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations, byKind }, baseRows, deadline);
     model = compact.model;
     engine = compact.engine;
     iterations = compact.iterations;
@@ -70,7 +83,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
     if (stall >= CUT_STALL_ROUNDS) break;
   }
-  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations };
+  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
   return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline) : result;
 }
 
@@ -92,5 +105,5 @@ function dropSlackCuts(result: RootCutResult, baseRows: number, deadline: number
   const r = engine.solve({ deadline });
   const iterations = result.iterations + r.iterations;
   if (r.status !== "optimal") return { ...result, iterations }; // keep the full set
-  return { model: kept, engine, root: r, cutsAdded: result.cutsAdded, cutsKept: kept.rows - baseRows, iterations };
+  return { ...result, model: kept, engine, root: r, cutsKept: kept.rows - baseRows, iterations };
 }

@@ -35,7 +35,7 @@ export interface RootCutResult {
 }
 
 export interface RootCutOptions {
-  /** Lifted covers on the model's knapsack rows (knapsack-cover.ts). */
+  /** Lifted covers on the model's knapsack rows (knapsack-cover.ts); on unless false. */
   knapsackCovers?: boolean;
 }
 
@@ -47,7 +47,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let stall = 0;
   const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
-  const covers = options.knapsackCovers ? new KnapsackCoverSeparator(model) : null;
+  const covers = options.knapsackCovers === false ? null : new KnapsackCoverSeparator(model);
   const byKind = { gomory: 0, mir: 0, path: 0, cover: 0 };
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;

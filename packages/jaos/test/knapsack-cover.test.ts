@@ -9,20 +9,24 @@ import type { Cut } from "../src/cuts.js";
 import { chooseCover, KnapsackCoverSeparator } from "../src/knapsack-cover.js";
 import { LpEngine } from "../src/lp.js";
 import { type LpModel, modelFromProblem } from "../src/model.js";
+import { rootCutLoop } from "../src/root-cuts.js";
+import { solveJaos } from "../src/solve.js";
 import { minimumLhs, type Problem, problem, type ProblemInput, seededGenerator, shrinkProblem } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
-function randomKnapsackModel(seed: number): Problem {
+/** `large`: 15 to 25 binaries over 3 to 6 rows, beyond enumeration but where the root loop runs rounds. */
+function randomKnapsackModel(seed: number, large = false): Problem {
   const g = seededGenerator(seed);
-  const binaries = g.int(4, 8);
+  const binaries = large ? g.int(15, 25) : g.int(4, 8);
   const variables: ProblemInput["variables"] = [];
   for (let k = 0; k < binaries; k++) variables.push({ name: `b${k}`, lb: 0, ub: 1, type: "binary" });
   variables.push({ name: "n", lb: g.int(-1, 0), ub: g.int(1, 2), type: "integer" });
   variables.push({ name: "c", lb: 0, ub: g.int(1, 6), type: "continuous" });
   const names = variables.map((v) => v.name);
   const constraints: ProblemInput["constraints"] = [];
-  for (let r = 0; r < g.int(1, 3); r++) {
+  const largeRows = large ? g.int(3, 6) : 0;
+  for (let r = 0; r < (large ? largeRows : g.int(1, 3)); r++) {
     const terms = names.filter((nm) => nm.startsWith("b") || g.next() < 0.4).map((nm) => term(g.int(-3, 12) || 1, nm));
     const total = terms.reduce((s, t) => s + Math.abs(t.coef), 0);
     const ub = g.int(Math.floor(total / 4), Math.floor(total / 2));
@@ -94,6 +98,29 @@ describe("jaos lifted cover cuts on knapsack rows", () => {
     }
     // the generator must actually exercise the separator
     expect(checked).toBeGreaterThan(30);
+  });
+
+  it("leave the root loop's bound at most the optimum, in either schedule", () => {
+    const covers = { everyRound: 0, afterStall: 0 };
+    for (let seed = 1; seed <= 40; seed++) {
+      const p = randomKnapsackModel(seed, true);
+      const { model, sign } = modelFromProblem(p);
+      const engine = new LpEngine(model);
+      const lp = engine.solve({ deadline: performance.now() + 5000 });
+      if (lp.status !== "optimal") continue;
+      // the optimum of the search without covers (they are off in the solver), in the model's sense
+      const solved = solveJaos(p, { timeLimitSeconds: 10, gapTolerance: 0 });
+      expect(solved.solver_status).toBe("optimal");
+      const optimum = sign * solved.objective_value!;
+      for (const schedule of ["everyRound", "afterStall"] as const) {
+        const root = rootCutLoop(model, new LpEngine(model), lp, performance.now() + 5000, { knapsackCovers: schedule });
+        covers[schedule] += root.byKind.cover;
+        expect(root.root.objective, `seed ${seed}, ${schedule}`).toBeLessThanOrEqual(optimum + 1e-6 * Math.max(1, Math.abs(optimum)));
+      }
+    }
+    // both schedules must actually add covers here
+    expect(covers.everyRound).toBeGreaterThan(10);
+    expect(covers.afterStall).toBeGreaterThan(5);
   });
 
   it("chooses a minimal cover from the items the LP point uses", () => {

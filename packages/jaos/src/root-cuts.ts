@@ -1,14 +1,18 @@
 /**
  * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts), c-MIR cuts on aggregated rows
  * (mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
- * LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
- * basis extended by the cuts' slacks (basic). It stops when no integer column is fractional, when no cut
- * is found, when the bound gains less than 1e-5 (relative) in three consecutive rounds, or after 50
- * rounds. Cuts whose slack is basic at the end are dropped (they do not bind), the rest stay for the
- * search. If an extended LP does not end optimal, that round's cuts are discarded.
+ * LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual
+ * simplex from the previous basis extended by the cuts' slacks (basic). It stops when no integer column
+ * is fractional, when no cut is found, when the bound gains less than 1e-5 (relative) in three
+ * consecutive rounds, or after 50 rounds. Lifted cover cuts on the model's binary knapsack rows
+ * (knapsack-cover.ts) are an option, off in the solver: in every round, or joining the others where
+ * the last two rules would stop the loop, with the stall count restarted, until a round finds no cover
+ * or stalls three times again. Cuts whose slack is basic at the end are dropped (they do not bind), the
+ * rest stay for the search. If an extended LP does not end optimal, that round's cuts are discarded.
  */
 import { gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { isFractional } from "./heuristics.js";
+import { KnapsackCoverSeparator } from "./knapsack-cover.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { MirSeparator } from "./mir.js";
@@ -29,9 +33,21 @@ export interface RootCutResult {
   cutsAdded: number;
   cutsKept: number;
   iterations: number;
+  /** Cuts added over the rounds, by separator. */
+  byKind: { gomory: number; mir: number; path: number; cover: number };
 }
 
-export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number): RootCutResult {
+export interface RootCutOptions {
+  /**
+   * Lifted covers on the model's knapsack rows (knapsack-cover.ts), off unless named: in every round
+   * from the first, or only after the other separators stall (see the header). Neither paid over the
+   * wide and scale MILPs without losses (docs/bench/jaos.md, "the knapsack covers without mitre's
+   * loss"), so the solver leaves them off.
+   */
+  knapsackCovers?: "everyRound" | "afterStall";
+}
+
+export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number, options: RootCutOptions = {}): RootCutResult {
   const baseRows = model.rows;
   let current = root;
   let iterations = 0;
@@ -39,16 +55,31 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let stall = 0;
   const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
+  const covers = options.knapsackCovers ? new KnapsackCoverSeparator(model) : null;
+  // "afterStall": covers join once the other separators stall or run dry, with a stall count of their
+  // own, and end the loop in the first round they find nothing (in every round from the first they
+  // move the small gains the stall rule reads: mitre's loop stopped at 89 % of the gap, not 100 %).
+  let coversOn = options.knapsackCovers === "everyRound";
+  const coverPhase = () => options.knapsackCovers === "afterStall" && !coversOn && covers!.knapsacks.length > 0;
+  const byKind = { gomory: 0, mir: 0, path: 0, cover: 0 };
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
-    const cuts = [
-      ...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
-      ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
-      ...(paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : []),
-    ];
-    if (cuts.length === 0) break;
+    const kinds = {
+      gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
+      mir: mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
+      path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
+      cover: covers && coversOn ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
+    };
+    if (options.knapsackCovers === "afterStall" && coversOn && kinds.cover.length === 0) break;
+    const cuts = [...kinds.gomory, ...kinds.mir, ...kinds.path, ...kinds.cover];
+    if (cuts.length === 0) {
+      if (!coverPhase()) break;
+      coversOn = true;
+      stall = 0;
+      continue;
+    }
     const extended = withRows(model, cuts);
     const next = new LpEngine(extended);
     const basis = engine.getBasis();
@@ -60,17 +91,22 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     iterations += r.iterations;
     if (r.status !== "optimal") break;
     cutsAdded += cuts.length;
+    for (const k of ["gomory", "mir", "path", "cover"] as const) byKind[k] += kinds[k].length;
     const gain = r.objective - current.objective;
     // cuts that stopped binding only slow the next rounds' LPs down
-    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations }, baseRows, deadline);
+    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations, byKind }, baseRows, deadline);
     model = compact.model;
     engine = compact.engine;
     iterations = compact.iterations;
     current = compact.root;
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
-    if (stall >= CUT_STALL_ROUNDS) break;
+    if (stall >= CUT_STALL_ROUNDS) {
+      if (!coverPhase()) break;
+      coversOn = true;
+      stall = 0;
+    }
   }
-  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations };
+  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
   return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline) : result;
 }
 
@@ -92,5 +128,5 @@ function dropSlackCuts(result: RootCutResult, baseRows: number, deadline: number
   const r = engine.solve({ deadline });
   const iterations = result.iterations + r.iterations;
   if (r.status !== "optimal") return { ...result, iterations }; // keep the full set
-  return { model: kept, engine, root: r, cutsAdded: result.cutsAdded, cutsKept: kept.rows - baseRows, iterations };
+  return { ...result, model: kept, engine, root: r, cutsKept: kept.rows - baseRows, iterations };
 }

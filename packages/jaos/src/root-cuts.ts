@@ -1,12 +1,13 @@
 /**
  * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts), c-MIR cuts on aggregated rows
- * (mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
- * LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
+ * (mir.ts), clique cuts from the binary rows' conflict graph (clique-cuts.ts) and, on models with
+ * lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from the previous
  * basis extended by the cuts' slacks (basic). It stops when no integer column is fractional, when no cut
  * is found, when the bound gains less than 1e-5 (relative) in three consecutive rounds, or after 50
  * rounds. Cuts whose slack is basic at the end are dropped (they do not bind), the rest stay for the
  * search. If an extended LP does not end optimal, that round's cuts are discarded.
  */
+import { CliqueSeparator } from "./clique-cuts.js";
 import { gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { isFractional } from "./heuristics.js";
 import { LpEngine, type LpResult } from "./lp.js";
@@ -28,6 +29,8 @@ export interface RootCutResult {
   root: LpResult;
   cutsAdded: number;
   cutsKept: number;
+  /** Clique cuts among `cutsAdded`. */
+  cliqueCuts: number;
   iterations: number;
 }
 
@@ -39,11 +42,15 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let stall = 0;
   const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
+  const cliques = new CliqueSeparator(model);
+  let cliqueCuts = 0;
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
+    const clique = cliques.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut);
     const cuts = [
+      ...clique,
       ...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
       ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
       ...(paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : []),
@@ -60,9 +67,10 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     iterations += r.iterations;
     if (r.status !== "optimal") break;
     cutsAdded += cuts.length;
+    cliqueCuts += clique.length;
     const gain = r.objective - current.objective;
     // cuts that stopped binding only slow the next rounds' LPs down
-    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations }, baseRows, deadline);
+    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, cliqueCuts, iterations }, baseRows, deadline);
     model = compact.model;
     engine = compact.engine;
     iterations = compact.iterations;
@@ -70,7 +78,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
     if (stall >= CUT_STALL_ROUNDS) break;
   }
-  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations };
+  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, cliqueCuts, iterations };
   return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline) : result;
 }
 
@@ -92,5 +100,5 @@ function dropSlackCuts(result: RootCutResult, baseRows: number, deadline: number
   const r = engine.solve({ deadline });
   const iterations = result.iterations + r.iterations;
   if (r.status !== "optimal") return { ...result, iterations }; // keep the full set
-  return { model: kept, engine, root: r, cutsAdded: result.cutsAdded, cutsKept: kept.rows - baseRows, iterations };
+  return { ...result, model: kept, engine, root: r, cutsKept: kept.rows - baseRows, iterations };
 }

@@ -83,8 +83,17 @@ export class CliqueTable {
   /** The cliques of Σ w_l·lit_l ≤ room (every w_l > 0, room ≥ 0). */
   private addRowCliques(items: { lit: number; w: number }[], room: number): void {
     const limit = room + CONFLICT_MARGIN * Math.max(1, Math.abs(room));
+    // most rows (a covering side, a loose knapsack) have no conflict: the two largest weights tell
+    let first = 0;
+    let second = 0;
+    for (const { w } of items) {
+      if (w > first) {
+        second = first;
+        first = w;
+      } else if (w > second) second = w;
+    }
+    if (first + second <= limit) return;
     items.sort((p, q) => q.w - p.w || p.lit - q.lit);
-    if (items[0]!.w + items[1]!.w <= limit) return;
     let t = 1; // items[0..t] pairwise conflict
     while (t + 1 < items.length && items[t]!.w + items[t + 1]!.w > limit) t++;
     this.add(items.slice(0, t + 1).map((it) => it.lit));

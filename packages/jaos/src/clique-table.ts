@@ -127,43 +127,6 @@ export class CliqueTable {
   }
 
   /**
-   * Node propagation: every literal sharing a clique with a literal at 1 goes to 0, starting from the
-   * binaries among `from` that the box [lo, up] fixes, and on from the literals this fixes in turn.
-   * Tightens lo/up in place; false when two literals of a clique are forced to 1 (the box holds no
-   * integer point).
-   */
-  propagate(lo: Float64Array, up: Float64Array, from: Iterable<number>): boolean {
-    const stack: number[] = [];
-    const fixed = (j: number) => lo[j] === up[j] && (lo[j] === 0 || lo[j] === 1);
-    for (const j of from) if (2 * j < this.ofLiteral.length && fixed(j)) stack.push(literal(j, lo[j] === 0));
-    let ok = true;
-    while (stack.length > 0 && ok) {
-      const lit = stack.pop()!;
-      for (const id of this.ofLiteral[lit]!) {
-        const c = this.cliques[id]!;
-        for (let k = 0; k < c.length && ok; k++) {
-          const u = c[k]!;
-          if (u === lit) continue;
-          const j = u >> 1;
-          if ((u & 1) === 0) {
-            // x_j must be 0
-            if (lo[j]! > 0) ok = false;
-            else if (up[j]! > 0) {
-              up[j] = 0;
-              stack.push(literal(j, true));
-            }
-          } else if (up[j]! < 1) ok = false;
-          else if (lo[j]! < 1) {
-            lo[j] = 1;
-            stack.push(literal(j, false));
-          }
-        }
-      }
-    }
-    return ok;
-  }
-
-  /**
    * Calls `visit` with every literal sharing a clique with `lit` (a neighbour may be visited more
    * than once, once per shared clique; `lit` itself is skipped). Returns the work done (literals read).
    */

@@ -36,12 +36,11 @@ import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
-import { NodeQueue, type BranchDecision, type MipNode } from "./node-queue.js";
+import { NodeQueue, type MipNode } from "./node-queue.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { rootCutLoop } from "./root-cuts.js";
-import type { CliqueTable } from "./clique-table.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
 
@@ -163,8 +162,6 @@ class BranchAndBound {
   };
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
   private implied: ColumnBox | undefined;
-  /** The binaries' conflict graph (clique-table.ts): a literal at 1 fixes its neighbours to 0 in a node's box. */
-  private cliques: CliqueTable | null = null;
 
   constructor(
     private readonly original: LpModel,
@@ -207,7 +204,6 @@ class BranchAndBound {
     this.stats.cuts = cut.cutsAdded;
     this.stats.cutsKept = cut.cutsKept;
     this.stats.cliqueCuts = cut.cliqueCuts;
-    if (cut.cliqueTable.size > 0) this.cliques = cut.cliqueTable;
     this.implied = impliedColumnBounds(this.model, this.rootLower, this.rootUpper);
     const rootProof = this.prove(root);
     this.stats.rootBoundAfterCuts = rootProof?.value ?? null;
@@ -509,9 +505,8 @@ class BranchAndBound {
   }
 
   /**
-   * Column bounds of the node: the root's, tightened by every decision on the path and by the clique
-   * table's propagation from the decided binaries. Returns false (bounds untouched) when some column's
-   * box is empty or two literals of a clique are forced to 1: the node holds no integer point.
+   * Column bounds of the node: the root's, tightened by every decision on the path. Returns false
+   * (bounds untouched) when some column's box is empty: the node holds no point.
    */
   private applyBounds(node: MipNode): boolean {
     const lo = this.rootLower.slice();
@@ -520,7 +515,6 @@ class BranchAndBound {
       if (d.lower > lo[d.col]) lo[d.col] = d.lower;
       if (d.upper < up[d.col]) up[d.col] = d.upper;
     }
-    if (this.cliques && node.decision && !this.cliques.propagate(lo, up, decidedColumns(node.decision))) return false;
     // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
     for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return false;
     const m = this.engine.model;
@@ -642,8 +636,4 @@ class BranchAndBound {
 
 function finiteOrUndefined(v: number): number | undefined {
   return Number.isFinite(v) ? v : undefined;
-}
-
-function* decidedColumns(decision: BranchDecision | null): Generator<number> {
-  for (let d = decision; d; d = d.parent) yield d.col;
 }

@@ -8,7 +8,6 @@
  * search. If an extended LP does not end optimal, that round's cuts are discarded.
  */
 import { CliqueSeparator } from "./clique-cuts.js";
-import type { CliqueTable } from "./clique-table.js";
 import { gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { isFractional } from "./heuristics.js";
 import { LpEngine, type LpResult } from "./lp.js";
@@ -32,8 +31,6 @@ export interface RootCutResult {
   cutsKept: number;
   /** Clique cuts among `cutsAdded`. */
   cliqueCuts: number;
-  /** The conflict graph of the model's binaries (its rows as given), for node propagation. */
-  cliqueTable: CliqueTable;
   iterations: number;
 }
 
@@ -73,11 +70,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     cliqueCuts += clique.length;
     const gain = r.objective - current.objective;
     // cuts that stopped binding only slow the next rounds' LPs down
-    const compact = dropSlackCuts(
-      { model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, cliqueCuts, cliqueTable: cliques.table, iterations },
-      baseRows,
-      deadline,
-    );
+    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, cliqueCuts, iterations }, baseRows, deadline);
     model = compact.model;
     engine = compact.engine;
     iterations = compact.iterations;
@@ -85,16 +78,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
     if (stall >= CUT_STALL_ROUNDS) break;
   }
-  const result: RootCutResult = {
-    model,
-    engine,
-    root: current,
-    cutsAdded,
-    cutsKept: model.rows - baseRows,
-    cliqueCuts,
-    cliqueTable: cliques.table,
-    iterations,
-  };
+  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, cliqueCuts, iterations };
   return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline) : result;
 }
 

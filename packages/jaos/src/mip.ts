@@ -61,6 +61,8 @@ export interface MipStats {
   rootBoundAfterCuts: number | null;
   cuts: number;
   cutsKept: number;
+  /** Clique cuts among `cuts` (clique-cuts.ts). */
+  cliqueCuts: number;
   rootIterations: number;
   strongBranchings: number;
   strongIterations: number;
@@ -144,6 +146,7 @@ class BranchAndBound {
     rootBoundAfterCuts: null,
     cuts: 0,
     cutsKept: 0,
+    cliqueCuts: 0,
     rootIterations: 0,
     strongBranchings: 0,
     strongIterations: 0,
@@ -200,6 +203,7 @@ class BranchAndBound {
     this.stats.rootIterations += cut.iterations;
     this.stats.cuts = cut.cutsAdded;
     this.stats.cutsKept = cut.cutsKept;
+    this.stats.cliqueCuts = cut.byKind.clique;
     this.implied = impliedColumnBounds(this.model, this.rootLower, this.rootUpper);
     const rootProof = this.prove(root);
     this.stats.rootBoundAfterCuts = rootProof?.value ?? null;

@@ -1,16 +1,18 @@
 /**
  * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts), c-MIR cuts on aggregated rows
  * (mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
- * LP. Each round adds the violated cuts, builds the extended model and re-solves it with the dual
- * simplex from the previous basis extended by the cuts' slacks (basic). It stops when no integer column
- * is fractional, when no cut is found, when the bound gains less than 1e-5 (relative) in three
+ * LP; when those find nothing, clique cuts from the binary rows' conflict graph (clique-cuts.ts). Each
+ * round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from
+ * the previous basis extended by the cuts' slacks (basic). It stops when no integer column is
+ * fractional, when no cut is found, when the bound gains less than 1e-5 (relative) in three
  * consecutive rounds, or after 50 rounds. Lifted cover cuts on the model's binary knapsack rows
  * (knapsack-cover.ts) are an option, off in the solver: in every round, or joining the others where
  * the last two rules would stop the loop, with the stall count restarted, until a round finds no cover
  * or stalls three times again. Cuts whose slack is basic at the end are dropped (they do not bind), the
  * rest stay for the search. If an extended LP does not end optimal, that round's cuts are discarded.
  */
-import { gomoryCuts, keepRows, withRows } from "./cuts.js";
+import { CliqueSeparator } from "./clique-cuts.js";
+import { type Cut, gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { isFractional } from "./heuristics.js";
 import { KnapsackCoverSeparator } from "./knapsack-cover.js";
 import { LpEngine, type LpResult } from "./lp.js";
@@ -34,7 +36,7 @@ export interface RootCutResult {
   cutsKept: number;
   iterations: number;
   /** Cuts added over the rounds, by separator. */
-  byKind: { gomory: number; mir: number; path: number; cover: number };
+  byKind: { gomory: number; mir: number; path: number; cover: number; clique: number };
 }
 
 export interface RootCutOptions {
@@ -49,6 +51,7 @@ export interface RootCutOptions {
 
 export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number, options: RootCutOptions = {}): RootCutResult {
   const baseRows = model.rows;
+  const baseModel = model;
   let current = root;
   let iterations = 0;
   let cutsAdded = 0;
@@ -61,7 +64,8 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   // move the small gains the stall rule reads: mitre's loop stopped at 89 % of the gap, not 100 %).
   let coversOn = options.knapsackCovers === "everyRound";
   const coverPhase = () => options.knapsackCovers === "afterStall" && !coversOn && covers!.knapsacks.length > 0;
-  const byKind = { gomory: 0, mir: 0, path: 0, cover: 0 };
+  let cliques: CliqueSeparator | null = null; // built when first needed: most loops never get there
+  const byKind = { gomory: 0, mir: 0, path: 0, cover: 0, clique: 0 };
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
@@ -71,9 +75,17 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
       mir: mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
       path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       cover: covers && coversOn ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
+      clique: [] as Cut[],
     };
     if (options.knapsackCovers === "afterStall" && coversOn && kinds.cover.length === 0) break;
-    const cuts = [...kinds.gomory, ...kinds.mir, ...kinds.path, ...kinds.cover];
+    // clique cuts only once the other separators find nothing: beside them in every round they
+    // change the loop's path and its trees (p2756, p0282: lower root bound or more nodes), while
+    // after them they only extend a loop that would stop (10teams: solved in 13 nodes, unsolved without)
+    if (kinds.gomory.length + kinds.mir.length + kinds.path.length + kinds.cover.length === 0) {
+      cliques ??= new CliqueSeparator(baseModel);
+      kinds.clique = cliques.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut);
+    }
+    const cuts = [...kinds.gomory, ...kinds.mir, ...kinds.path, ...kinds.cover, ...kinds.clique];
     if (cuts.length === 0) {
       if (!coverPhase()) break;
       coversOn = true;
@@ -91,7 +103,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     iterations += r.iterations;
     if (r.status !== "optimal") break;
     cutsAdded += cuts.length;
-    for (const k of ["gomory", "mir", "path", "cover"] as const) byKind[k] += kinds[k].length;
+    for (const k of ["gomory", "mir", "path", "cover", "clique"] as const) byKind[k] += kinds[k].length;
     const gain = r.objective - current.objective;
     // cuts that stopped binding only slow the next rounds' LPs down
     const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations, byKind }, baseRows, deadline);

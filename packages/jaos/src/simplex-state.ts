@@ -377,7 +377,9 @@ export class SimplexState {
   private price(rho: Float64Array, rhoCount: number, rhoNonzeros: Int32Array | undefined, s: number): Float64Array {
     const out = this.alphaRow;
     const list = this.rowNz;
-    for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
+    // the last row is cleared through its list, or wholesale (one sequential pass) when it was dense
+    if (this.rowNzCount > this.total >> 3) out.fill(0);
+    else for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
     let rows = rhoNonzeros;
     let nnz = rhoCount;
     if (rows === undefined || nnz < 0) {
@@ -480,9 +482,11 @@ export class SimplexState {
   /** Nonbasic j (not fixed) whose d_j − t·a_j (a = s·α_j) reaches zero for some t ≥ 0, |a| above the pivot tolerance. */
   private admitsRatio(j: number, a: number): boolean {
     const sj = this.status[j];
-    if (sj === BASIC || this.lower[j] === this.upper[j]) return false;
+    if (sj === BASIC) return false;
     const tol = this.tol.pivot;
-    return sj === AT_LOWER ? a > tol : sj === AT_UPPER ? a < -tol : Math.abs(a) > tol;
+    // the sign test first: most entries fail it, and then the bounds are not read
+    if (!(sj === AT_LOWER ? a > tol : sj === AT_UPPER ? a < -tol : Math.abs(a) > tol)) return false;
+    return this.lower[j] !== this.upper[j];
   }
 
   /**

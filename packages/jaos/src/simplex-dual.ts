@@ -274,9 +274,12 @@ function refreshInfeasibilities(st: SimplexState): void {
  * the Harris-relaxed minimum ratio of those left. Returns the entering variable, or −1 when passing
  * every group leaves a clearly positive slope (the row proves infeasibility).
  *
- * The first group is found by two linear scans; when it is passed, the rest are sorted by breakpoint
- * once, with suffix minima of the relaxed ratios, so many groups cost O(nc log nc) rather than
- * O(nc · groups) (fit2d: thousands of boxed columns passed per iteration).
+ * The breakpoints are stored by candidate slot (written and read in list order, not scattered by
+ * column). The first group comes from one scan: a slot whose breakpoint is within the relaxed minimum
+ * so far is noted, and the group is the noted slots within the final minimum (the minimum only falls,
+ * so none is missed) — the same members in the same order as a second scan over the whole list. When
+ * the first group is passed, the rest come off heaps by breakpoint, so many groups cost
+ * O(nc log nc) rather than O(nc · groups) (fit2d: thousands of boxed columns passed per iteration).
  */
 function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: number, tolD: number, tolP: number): number {
   const { d, lower, upper, alphaRow } = st;
@@ -284,26 +287,33 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
   const flips = st.flipList;
   const t = st.breakpoint;
   const tr = st.breakpointRelaxed;
+  // the first group's possible members, by slot (the heap's scratch, free until the heaps are built)
+  const noted = st.ratioHeapT;
+  let noteCount = 0;
   let thetaMax = Infinity;
   for (let c = 0; c < nc; c++) {
     const j = cand[c];
     const a = s * alphaRow[j];
-    t[j] = d[j] / a;
-    tr[j] = a > 0 ? (d[j] + tolD) / a : (d[j] - tolD) / a;
-    if (tr[j] < thetaMax) thetaMax = tr[j];
+    const tc = d[j] / a;
+    const trc = a > 0 ? (d[j] + tolD) / a : (d[j] - tolD) / a;
+    t[c] = tc;
+    tr[c] = trc;
+    if (trc < thetaMax) thetaMax = trc;
+    if (!(tc > thetaMax)) noted[noteCount++] = c;
   }
   let slope = delta;
   let nflip = 0;
   st.flipCount = 0;
   if (nc === 0) return -1;
-  // first group, unsorted
+  // first group, in list order
   let groupSlope = 0;
   let bestAbs = 0;
   let bestJ = -1;
   let groupSize = 0;
-  for (let c = 0; c < nc; c++) {
+  for (let k = 0; k < noteCount; k++) {
+    const c = noted[k];
+    if (t[c] > thetaMax) continue;
     const j = cand[c];
-    if (t[j] > thetaMax) continue;
     const a = Math.abs(alphaRow[j]);
     groupSize++;
     groupSlope += a * (upper[j] - lower[j]);
@@ -320,8 +330,13 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
   let w = 0;
   for (let c = 0; c < nc; c++) {
     const j = cand[c];
-    if (t[j] <= thetaMax) flips[nflip++] = j;
-    else cand[w++] = j;
+    if (t[c] <= thetaMax) flips[nflip++] = j;
+    else {
+      cand[w] = j;
+      t[w] = t[c];
+      tr[w] = tr[c];
+      w++;
+    }
   }
   nc = w;
   // the rest in increasing breakpoint order (ties by list position), taken from a heap group by group:
@@ -330,21 +345,21 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
   const byTr = st.ratioHeapTr;
   const taken = st.ratioTaken;
   taken.fill(0, 0, nc);
-  heapifyByKey(byT, nc, t, cand);
-  heapifyByKey(byTr, nc, tr, cand);
+  heapifyByKey(byT, nc, t);
+  heapifyByKey(byTr, nc, tr);
   let sizeT = nc;
   let sizeTr = nc;
   let q = -1;
   while (sizeT > 0) {
-    while (taken[byTr[0]]) sizeTr = popTop(byTr, sizeTr, tr, cand);
-    const limit = tr[cand[byTr[0]]];
+    while (taken[byTr[0]]) sizeTr = popTop(byTr, sizeTr, tr);
+    const limit = tr[byTr[0]];
     const groupStart = nflip;
     groupSlope = 0;
     bestAbs = 0;
     bestJ = -1;
-    while (sizeT > 0 && t[cand[byT[0]]] <= limit) {
+    while (sizeT > 0 && t[byT[0]] <= limit) {
       const c = byT[0];
-      sizeT = popTop(byT, sizeT, t, cand);
+      sizeT = popTop(byT, sizeT, t);
       taken[c] = 1;
       const j = cand[c];
       const a = Math.abs(alphaRow[j]);

@@ -78,7 +78,7 @@ export class SimplexState {
   /** Work lists of length m + n for ratio-test candidates and bound flips. */
   readonly candidates: Int32Array;
   readonly flipList: Int32Array;
-  /** Ratio-test breakpoints by variable (exact and Harris-relaxed), and suffix minima by list position. */
+  /** Ratio-test breakpoints by candidate slot (exact and Harris-relaxed). */
   readonly breakpoint: Float64Array;
   readonly breakpointRelaxed: Float64Array;
   /** Scratch of the dual ratio test's breakpoint heaps (breakpoint-heap.ts). */
@@ -377,7 +377,9 @@ export class SimplexState {
   private price(rho: Float64Array, rhoCount: number, rhoNonzeros: Int32Array | undefined, s: number): Float64Array {
     const out = this.alphaRow;
     const list = this.rowNz;
-    for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
+    // the last row is cleared through its list, or wholesale (one sequential pass) when it was dense
+    if (this.rowNzCount > this.total >> 3) out.fill(0);
+    else for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
     let rows = rhoNonzeros;
     let nnz = rhoCount;
     if (rows === undefined || nnz < 0) {
@@ -394,7 +396,10 @@ export class SimplexState {
 
   /**
    * ρᵀA through the row-wise matrix, touching only the rows listed and in them only the nonbasic
-   * columns (basic columns' entries are never read); returns the list length.
+   * columns (basic columns' entries are never read); returns the list length. A column is listed at
+   * its first touch (the ratio test breaks ties by this order). The entry's own value tells a first
+   * touch — out[j] is 0 until then and nonzero after, unless the sum cancelled to exactly 0 — so the
+   * per-entry mark of the obvious scheme is read only at a zero and written only at a cancellation.
    */
   private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
     const n = this.n;
@@ -409,16 +414,18 @@ export class SimplexState {
     const mark = this.rowMark;
     const stamp = ++this.rowStamp;
     let count = 0;
+    const { start, index, value } = ar;
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
       const r = rho[i];
-      for (let p = ar.start[i]; p < nonbasicEnd[i]; p++) {
-        const j = ar.index[p];
-        if (mark[j] !== stamp) {
-          mark[j] = stamp;
-          list[count++] = j;
-        }
-        out[j] += r * ar.value[p];
+      const e = nonbasicEnd[i];
+      for (let p = start[i]; p < e; p++) {
+        const j = index[p];
+        const old = out[j];
+        if (old === 0 && mark[j] !== stamp) list[count++] = j;
+        const v = old + r * value[p];
+        out[j] = v;
+        if (v === 0) mark[j] = stamp;
       }
       out[n + i] = r;
       list[count++] = n + i;
@@ -475,9 +482,11 @@ export class SimplexState {
   /** Nonbasic j (not fixed) whose d_j − t·a_j (a = s·α_j) reaches zero for some t ≥ 0, |a| above the pivot tolerance. */
   private admitsRatio(j: number, a: number): boolean {
     const sj = this.status[j];
-    if (sj === BASIC || this.lower[j] === this.upper[j]) return false;
+    if (sj === BASIC) return false;
     const tol = this.tol.pivot;
-    return sj === AT_LOWER ? a > tol : sj === AT_UPPER ? a < -tol : Math.abs(a) > tol;
+    // the sign test first: most entries fail it, and then the bounds are not read
+    if (!(sj === AT_LOWER ? a > tol : sj === AT_UPPER ? a < -tol : Math.abs(a) > tol)) return false;
+    return this.lower[j] !== this.upper[j];
   }
 
   /**

@@ -127,4 +127,52 @@ describe("SimplexState.computePivotRow", () => {
       expect(changes).toBeGreaterThan(15);
     }
   });
+
+  it("lists the row-wise pivot row in first-touch order, each column once, also where sums cancel to exactly 0", () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      const rng = new Rng(100 + seed);
+      const m = 12;
+      const n = 30;
+      // ±1 entries and integer ρ: many columns cancel to exactly 0 part-way and are touched again
+      const ri: number[] = [];
+      const ci: number[] = [];
+      const vv: number[] = [];
+      for (let j = 0; j < n; j++)
+        for (let i = 0; i < m; i++)
+          if (rng.next() < 0.35) {
+            ri.push(i);
+            ci.push(j);
+            vv.push(rng.next() < 0.5 ? 1 : -1);
+          }
+      const model = randomSparseLp(rng, m, n);
+      const st = new SimplexState({ ...model, a: cscFromTriplets(m, n, ri, ci, vv) });
+      st.setSlackBasis();
+      st.refactor();
+      for (let trial = 0; trial < 20; trial++) {
+        const rows = Array.from({ length: m }, (_, i) => i)
+          .sort(() => rng.next() - 0.5)
+          .slice(0, 1 + rng.int(4));
+        const rho = new Float64Array(m);
+        for (const i of rows) rho[i] = rng.next() < 0.5 ? 1 : -1;
+        st.computePivotRow(rho, rows.length, Int32Array.from(rows));
+        // the reference: walk ρ's rows in the order given, each row's nonbasic entries in stored order
+        const order: number[] = [];
+        const seen = new Set<number>();
+        const rw = st.rowWise;
+        for (const i of rows) {
+          for (let q = rw.start[i]; q < rw.nonbasicEnd[i]; q++) {
+            const j = rw.index[q];
+            if (!seen.has(j)) {
+              seen.add(j);
+              order.push(j);
+            }
+          }
+          order.push(n + i);
+        }
+        expect(Array.from(st.rowNz.subarray(0, st.rowNzCount))).toEqual(order);
+        const expected = densePivotRow(st, rho);
+        for (const j of order) expect(st.alphaRow[j]).toBe(expected[j]);
+      }
+    }
+  });
 });

@@ -208,40 +208,62 @@ export class LuFactor implements FactorParts {
   /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
   private loadU(r: EliminationResult): void {
     const m = this.m;
-    const { replaced, rowCount, colCount } = this;
+    const { replaced, rowCount, colCount, order, orderIndex, posOfRow, rowOfPos, diag } = this;
+    const { pivotRow, pivotCol, pivotValue, uStart } = r;
+    const uIndex = r.uIndex.data;
+    const uValue = r.uValue.data;
     replaced.fill(0);
     rowCount.fill(0);
     colCount.fill(0);
     for (const k of r.deficientPositions) replaced[k] = 1;
     for (let t = 0; t < m; t++) {
-      const p = r.pivotRow[t];
-      this.order[t] = p;
-      this.orderIndex[p] = t;
-      this.orderEnd = m;
-      this.posOfRow[p] = r.pivotCol[t];
-      this.rowOfPos[r.pivotCol[t]] = p;
-      this.diag[p] = r.pivotValue[t];
-      for (let k = r.uStart[t]; k < r.uStart[t + 1]; k++) {
-        const pos = r.uIndex.data[k];
-        if (replaced[pos]) continue;
-        rowCount[p]++;
-        colCount[pos]++;
+      const p = pivotRow[t];
+      const pos = pivotCol[t];
+      order[t] = p;
+      orderIndex[p] = t;
+      posOfRow[p] = pos;
+      rowOfPos[pos] = p;
+      diag[p] = pivotValue[t];
+      let count = 0;
+      for (let k = uStart[t], e = uStart[t + 1]; k < e; k++) {
+        const to = uIndex[k];
+        if (replaced[to]) continue;
+        count++;
+        colCount[to]++;
       }
+      rowCount[p] = count;
     }
-    this.uRows.reset(rowCount);
-    this.uCols.reset(colCount);
+    this.orderEnd = m;
+    // the lists are laid out with exactly these capacities (plus slack): fill them without pushes
+    const rows = this.uRows;
+    const cols = this.uCols;
+    rows.reset(rowCount);
+    cols.reset(colCount);
+    const { start: rowStart, key: rowKey, value: rowValue } = rows;
+    const { start: colStart, length: colLength, key: colKey, value: colValue } = cols;
+    const rowLength = rows.length;
     let nnz = 0;
     for (let t = 0; t < m; t++) {
-      const p = r.pivotRow[t];
-      for (let k = r.uStart[t]; k < r.uStart[t + 1]; k++) {
-        const pos = r.uIndex.data[k];
-        if (replaced[pos]) continue;
-        const v = r.uValue.data[k];
-        this.uRows.push(p, pos, v);
-        this.uCols.push(pos, p, v);
-        nnz++;
+      const e = uStart[t + 1];
+      let k = uStart[t];
+      if (k === e) continue;
+      const p = pivotRow[t];
+      let at = rowStart[p];
+      for (; k < e; k++) {
+        const to = uIndex[k];
+        if (replaced[to]) continue;
+        const v = uValue[k];
+        rowKey[at] = to;
+        rowValue[at++] = v;
+        const c = colStart[to] + colLength[to]++;
+        colKey[c] = p;
+        colValue[c] = v;
       }
+      rowLength[p] = at - rowStart[p];
+      nnz += rowLength[p];
     }
+    rows.nonzeros = nnz;
+    cols.nonzeros = nnz;
     this.nnzUFactored = nnz;
   }
 

@@ -33,7 +33,10 @@ export interface FactorParts {
   readonly work: Float64Array;
 }
 
-/** Where `ftran` saves the spike (L⁻¹ and the row etas applied) and the rows it may be nonzero in. */
+/**
+ * Where `ftran` saves the spike (L⁻¹ and the row etas applied) and the rows it may be nonzero in. The
+ * spike must be zero on entry (the owner clears the previous one); only the reached rows are written.
+ */
 export interface SpikeStore {
   readonly spike: Float64Array;
   readonly spikeRows: Int32Array;
@@ -141,7 +144,9 @@ export class HyperSolves {
     }
     if (f.rRow.length > 0) count = this.applyRowEtasListed(f, rhs, pattern, count);
     if (keep !== null) {
-      keep.spike.set(rhs);
+      // rhs is zero outside the reached rows: copying those is the whole vector's copy in O(count)
+      const spike = keep.spike;
+      for (let c = 0; c < count; c++) spike[pattern[c]] = rhs[pattern[c]];
       keep.spikeRows.set(pattern.subarray(0, count));
       keep.spikeRows.subarray(0, count).sort();
       this.spikeCount = count;

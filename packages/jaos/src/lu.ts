@@ -68,6 +68,15 @@ export class LuFactor implements FactorParts {
   lStart: Int32Array;
   lIndex = new GrowableI32();
   lValue = new GrowableF64();
+  /**
+   * L's non-empty etas packed, in step order: eta c has pivot row lPackRow[c] and entries lPackStart[c]
+   * .. lPackStart[c + 1) of lIndex/lValue. The dense solves loop over these instead of all m steps:
+   * most steps of an LP basis (slacks, column singletons) have no L entries, and skipping them changes
+   * no arithmetic.
+   */
+  private readonly lPackRow: Int32Array;
+  private readonly lPackStart: Int32Array;
+  private lPackCount = 0;
   // U with its pivot structure
   /**
    * The pivot rows in order, order[0 .. orderEnd); an update appends its row at orderEnd and leaves −1
@@ -114,6 +123,8 @@ export class LuFactor implements FactorParts {
     this.m = m;
     this.lRow = new Int32Array(m);
     this.lStart = new Int32Array(m + 1);
+    this.lPackRow = new Int32Array(m);
+    this.lPackStart = new Int32Array(m + 1);
     this.order = new Int32Array(m + MAX_UPDATES);
     this.orderEnd = m;
     this.orderIndex = new Int32Array(m);
@@ -160,6 +171,7 @@ export class LuFactor implements FactorParts {
     this.lIndex = result.lIndex;
     this.lValue = result.lValue;
     this.hyper.invalidate();
+    this.packL();
     this.loadU(result);
     this.rRow.clear();
     this.rStart.clear();
@@ -180,43 +192,78 @@ export class LuFactor implements FactorParts {
     return this.hyperMode === "auto" ? count <= HYPER_DENSITY * this.m && recentDensity <= HYPER_DENSITY : this.hyperMode === "always";
   }
 
+  /** L's non-empty etas in step order (`lPackRow`). */
+  private packL(): void {
+    const { lRow, lStart, lPackRow, lPackStart } = this;
+    let c = 0;
+    for (let t = 0; t < this.m; t++) {
+      if (lStart[t + 1] === lStart[t]) continue;
+      lPackRow[c] = lRow[t];
+      lPackStart[c++] = lStart[t];
+    }
+    lPackStart[c] = lStart[this.m];
+    this.lPackCount = c;
+  }
+
   /** U from the elimination (entries in replaced positions dropped), row- and column-wise. */
   private loadU(r: EliminationResult): void {
     const m = this.m;
-    const { replaced, rowCount, colCount } = this;
+    const { replaced, rowCount, colCount, order, orderIndex, posOfRow, rowOfPos, diag } = this;
+    const { pivotRow, pivotCol, pivotValue, uStart } = r;
+    const uIndex = r.uIndex.data;
+    const uValue = r.uValue.data;
     replaced.fill(0);
     rowCount.fill(0);
     colCount.fill(0);
     for (const k of r.deficientPositions) replaced[k] = 1;
     for (let t = 0; t < m; t++) {
-      const p = r.pivotRow[t];
-      this.order[t] = p;
-      this.orderIndex[p] = t;
-      this.orderEnd = m;
-      this.posOfRow[p] = r.pivotCol[t];
-      this.rowOfPos[r.pivotCol[t]] = p;
-      this.diag[p] = r.pivotValue[t];
-      for (let k = r.uStart[t]; k < r.uStart[t + 1]; k++) {
-        const pos = r.uIndex.data[k];
-        if (replaced[pos]) continue;
-        rowCount[p]++;
-        colCount[pos]++;
+      const p = pivotRow[t];
+      const pos = pivotCol[t];
+      order[t] = p;
+      orderIndex[p] = t;
+      posOfRow[p] = pos;
+      rowOfPos[pos] = p;
+      diag[p] = pivotValue[t];
+      let count = 0;
+      for (let k = uStart[t], e = uStart[t + 1]; k < e; k++) {
+        const to = uIndex[k];
+        if (replaced[to]) continue;
+        count++;
+        colCount[to]++;
       }
+      rowCount[p] = count;
     }
-    this.uRows.reset(rowCount);
-    this.uCols.reset(colCount);
+    this.orderEnd = m;
+    // the lists are laid out with exactly these capacities (plus slack): fill them without pushes
+    const rows = this.uRows;
+    const cols = this.uCols;
+    rows.reset(rowCount);
+    cols.reset(colCount);
+    const { start: rowStart, key: rowKey, value: rowValue } = rows;
+    const { start: colStart, length: colLength, key: colKey, value: colValue } = cols;
+    const rowLength = rows.length;
     let nnz = 0;
     for (let t = 0; t < m; t++) {
-      const p = r.pivotRow[t];
-      for (let k = r.uStart[t]; k < r.uStart[t + 1]; k++) {
-        const pos = r.uIndex.data[k];
-        if (replaced[pos]) continue;
-        const v = r.uValue.data[k];
-        this.uRows.push(p, pos, v);
-        this.uCols.push(pos, p, v);
-        nnz++;
+      const e = uStart[t + 1];
+      let k = uStart[t];
+      if (k === e) continue;
+      const p = pivotRow[t];
+      let at = rowStart[p];
+      for (; k < e; k++) {
+        const to = uIndex[k];
+        if (replaced[to]) continue;
+        const v = uValue[k];
+        rowKey[at] = to;
+        rowValue[at++] = v;
+        const c = colStart[to] + colLength[to]++;
+        colKey[c] = p;
+        colValue[c] = v;
       }
+      rowLength[p] = at - rowStart[p];
+      nnz += rowLength[p];
     }
+    rows.nonzeros = nnz;
+    cols.nonzeros = nnz;
     this.nnzUFactored = nnz;
   }
 
@@ -238,15 +285,13 @@ export class LuFactor implements FactorParts {
   }
 
   private ftranDense(rhs: Float64Array, keepSpike: boolean, nonzeros: Int32Array): number {
-    const m = this.m;
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
-    const lStart = this.lStart;
-    const lRow = this.lRow;
-    for (let t = 0; t < m; t++) {
-      const v = rhs[lRow[t]];
+    const { lPackRow, lPackStart } = this;
+    for (let c = 0, etas = this.lPackCount; c < etas; c++) {
+      const v = rhs[lPackRow[c]];
       if (v === 0) continue;
-      for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
+      for (let k = lPackStart[c], e = lPackStart[c + 1]; k < e; k++) rhs[lIndex[k]] -= lValue[k] * v;
     }
     if (this.rRow.length > 0) this.applyRowEtas(rhs);
     if (keepSpike) {
@@ -283,12 +328,24 @@ export class LuFactor implements FactorParts {
 
   /** The hyper-sparse FTRAN (lu-hyper.ts), saving the spike for `update` when asked. */
   private ftranHyper(rhs: Float64Array, rhsRows: Int32Array, rhsCount: number, keepSpike: boolean, nonzeros: Int32Array): number {
+    if (keepSpike) this.clearSpike();
     const count = this.hyper.ftran(this, rhs, rhsRows, rhsCount, keepSpike ? this.spikeStore : null, nonzeros);
     if (keepSpike) {
       this.spikeValid = true;
       this.spikeCount = this.hyper.spikeCount;
     }
     return count;
+  }
+
+  /** Zeroes the saved spike: over its listed rows when it has them, else the whole vector. */
+  private clearSpike(): void {
+    if (this.spikeCount < 0) {
+      this.spike.fill(0);
+    } else {
+      const { spike, spikeRows } = this;
+      for (let c = 0; c < this.spikeCount; c++) spike[spikeRows[c]] = 0;
+    }
+    this.spikeCount = 0;
   }
 
   /**
@@ -335,21 +392,22 @@ export class LuFactor implements FactorParts {
 
   /** L⁻¹ on two vectors at once (`ftranPair`). */
   private lowerPair(col: Float64Array, other: Float64Array): void {
-    const m = this.m;
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
-    const lStart = this.lStart;
-    const lRow = this.lRow;
-    for (let t = 0; t < m; t++) {
-      const va = col[lRow[t]];
-      const vb = other[lRow[t]];
+    const { lPackRow, lPackStart } = this;
+    for (let c = 0, etas = this.lPackCount; c < etas; c++) {
+      const p = lPackRow[c];
+      const va = col[p];
+      const vb = other[p];
+      const b = lPackStart[c];
+      const e = lPackStart[c + 1];
       if (va === 0) {
         if (vb === 0) continue;
-        for (let k = lStart[t]; k < lStart[t + 1]; k++) other[lIndex[k]] -= lValue[k] * vb;
+        for (let k = b; k < e; k++) other[lIndex[k]] -= lValue[k] * vb;
       } else if (vb === 0) {
-        for (let k = lStart[t]; k < lStart[t + 1]; k++) col[lIndex[k]] -= lValue[k] * va;
+        for (let k = b; k < e; k++) col[lIndex[k]] -= lValue[k] * va;
       } else {
-        for (let k = lStart[t]; k < lStart[t + 1]; k++) {
+        for (let k = b; k < e; k++) {
           const i = lIndex[k];
           const l = lValue[k];
           col[i] -= l * va;
@@ -448,15 +506,12 @@ export class LuFactor implements FactorParts {
     if (this.rRow.length > 0) this.applyRowEtasTransposed(work);
     const lIndex = this.lIndex.data;
     const lValue = this.lValue.data;
-    const lStart = this.lStart;
-    const lRow = this.lRow;
-    for (let t = m - 1; t >= 0; t--) {
-      const b = lStart[t];
-      const e = lStart[t + 1];
-      if (b === e) continue;
-      let s = work[lRow[t]];
-      for (let k = b; k < e; k++) s -= lValue[k] * work[lIndex[k]];
-      work[lRow[t]] = s;
+    const { lPackRow, lPackStart } = this;
+    for (let c = this.lPackCount - 1; c >= 0; c--) {
+      const p = lPackRow[c];
+      let s = work[p];
+      for (let k = lPackStart[c], e = lPackStart[c + 1]; k < e; k++) s -= lValue[k] * work[lIndex[k]];
+      work[p] = s;
     }
     // every position was visited (and zeroed) above
     let count = 0;

@@ -67,8 +67,11 @@ function expectAgree(hyper: Float64Array, hyperList: number[], dense: Float64Arr
 /**
  * Two factors of the same matrix, one forced hyper-sparse and one dense, taken through the same
  * Forrest–Tomlin updates: every FTRAN, paired FTRAN and BTRAN of sparse right-hand sides agrees.
+ * With `mixed`, the first factor switches between hyper-sparse and dense solves at random, so that a
+ * spike saved by one kind of FTRAN is replaced by the other's (the hyper-sparse FTRAN writes only its
+ * reached rows over a cleared spike).
  */
-function runCase(seed: number, m: number, perColumn: number, updates: number): void {
+function runCase(seed: number, m: number, perColumn: number, updates: number, mixed = false): void {
   const rng = new Rng(seed);
   const cols = randomColumns(m, perColumn, rng);
   const { start, index, value } = csc(cols);
@@ -81,6 +84,7 @@ function runCase(seed: number, m: number, perColumn: number, updates: number): v
   const listH = new Int32Array(m);
   const listD = new Int32Array(m);
   for (let u = 0; u <= updates; u++) {
+    if (mixed) hyper.hyperMode = rng.int(2) === 0 ? "always" : "never";
     const b = sparseVector(m, 1 + rng.int(4), rng);
     const xh = b.v.slice();
     const xd = b.v.slice();
@@ -130,6 +134,19 @@ describe("jaos hyper-sparse solves", () => {
         (seed, m, perColumn, updates) => runCase(seed, m, perColumn, updates),
       ),
       { numRuns: 60, seed: 20261128 },
+    );
+  });
+
+  it("match when hyper-sparse and dense solves alternate between updates (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 2, max: 120 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 25 }),
+        (seed, m, perColumn, updates) => runCase(seed, m, perColumn, updates, true),
+      ),
+      { numRuns: 60, seed: 20261129 },
     );
   });
 

@@ -24,7 +24,7 @@
 import type { LpEngine } from "./lp.js";
 import { rowActivities, type LpModel } from "./model.js";
 import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
-import { type CsrMatrix, cscFromTriplets, toRowWise } from "./sparse.js";
+import { cscFromTriplets, toRowWise } from "./sparse.js";
 
 /** Σ value_k · x[index_k] ≥ lower. */
 export interface Cut {
@@ -40,12 +40,7 @@ const MAX_DYNAMISM = 1e6;
 const MIN_EFFICACY = 1e-5;
 const MAX_COSINE = 0.98;
 
-/**
- * Up to `maxCuts` Gomory cuts at the LP point x of `engine`'s optimal basis, most efficacious first.
- * A row whose Gomory cut fails the safeguards gives its two MIR readings instead (`sparseReading`);
- * `readings` gives them for every row besides its Gomory cut (tests).
- */
-export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, maxCuts: number, readings = false): Cut[] {
+export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, maxCuts: number): Cut[] {
   const st = engine.state;
   const n = model.cols;
   const rows = toRowWise(model.a);
@@ -73,7 +68,6 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
     dense.fill(0);
     let rhs = 1;
     let ok = true;
-    const terms: TableauTerm[] = [];
     for (const j of row.nonzeros) {
       const a = row.alpha[j];
       if (a === 0 || st.status[j] === BASIC) continue;
@@ -92,7 +86,6 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
       const atLower = s === AT_LOWER;
       const abar = atLower ? a : -a;
       const integral = j < n && model.integer[j] === 1;
-      terms.push({ j, abar, integral, atLower, lo, up });
       let g: number;
       if (integral) {
         const fj = abar - Math.floor(abar);
@@ -109,23 +102,17 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
       }
     }
     if (!ok) continue;
-    const gmi = finishCut(dense, rhs, model);
-    // a Gomory cut too dense (or too badly scaled) to keep: the row's two MIR readings instead, each
-    // without the terms it may drop at no loss at this point
-    const cuts = gmi && !readings ? [gmi] : [1, -1].map((sign) => sparseReading(terms, row.basic, beta, sign, model, rows, dense));
-    if (gmi && readings) cuts.push(gmi);
-    for (const cut of cuts) {
-      if (!cut) continue;
-      let lhs = 0;
-      let norm = 0;
-      for (let k = 0; k < cut.index.length; k++) {
-        lhs += cut.value[k] * value(cut.index[k]);
-        norm += cut.value[k] * cut.value[k];
-      }
-      norm = Math.sqrt(norm);
-      const efficacy = (cut.lower - lhs) / norm;
-      if (efficacy >= MIN_EFFICACY) found.push({ cut, efficacy, norm });
+    const cut = finishCut(dense, rhs, model);
+    if (!cut) continue;
+    let lhs = 0;
+    let norm = 0;
+    for (let k = 0; k < cut.index.length; k++) {
+      lhs += cut.value[k] * value(cut.index[k]);
+      norm += cut.value[k] * cut.value[k];
     }
+    norm = Math.sqrt(norm);
+    const efficacy = (cut.lower - lhs) / norm;
+    if (efficacy >= MIN_EFFICACY) found.push({ cut, efficacy, norm });
   }
 
   found.sort((a, b) => b.efficacy - a.efficacy);
@@ -135,53 +122,6 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
     if (accepted.every((o) => cosine(c, o) < MAX_COSINE)) accepted.push(c);
   }
   return accepted.map((c) => c.cut);
-}
-
-/** A nonbasic column of a tableau row: x_B + Σ ā_j t_j = β with t_j its distance from its bound. */
-interface TableauTerm {
-  j: number;
-  abar: number;
-  integral: boolean;
-  atLower: boolean;
-  lo: number;
-  up: number;
-}
-
-/**
- * The MIR cut of one reading of the tableau row: sign·x_B + Σ sign·ā_j t_j ≤ sign·β, with the terms of
- * positive coefficient dropped first (t_j ≥ 0, so dropping them relaxes the row; all t_j are 0 at the LP
- * point, so the cut loses no violation there). Over the kept terms (sign·ā_j < 0) it reads
- *
- *     sign·x_B + Σ_{int} (⌊a_j⌋ + max(0, frac(a_j) − f0)/(1 − f0)) t_j + Σ_{cont} a_j/(1 − f0) t_j ≤ ⌊sign·β⌋
- *
- * (a_j = sign·ā_j, f0 = frac(sign·β); x_B's coefficient ±1 is integral, so its sign and bounds do not
- * matter). The two readings split the row's support between them: on wide models (a few rows over
- * thousands of columns) the Gomory cut of a row is nearly dense while each reading keeps about half.
- */
-function sparseReading(terms: TableauTerm[], basic: number, beta: number, sign: number, model: LpModel, rows: CsrMatrix, dense: Float64Array): Cut | null {
-  const b = sign * beta;
-  const f0 = b - Math.floor(b);
-  if (f0 < MIN_FRAC || f0 > 1 - MIN_FRAC) return null;
-  dense.fill(0);
-  // Σ dense·x ≤ upper, negated into a ≥ cut at the end
-  let upper = Math.floor(b);
-  dense[basic] += sign;
-  for (const { j, abar, integral, atLower, lo, up } of terms) {
-    const a = sign * abar;
-    if (a >= 0) continue;
-    const g = integral ? Math.floor(a) + Math.max(0, a - Math.floor(a) - f0) / (1 - f0) : a / (1 - f0);
-    if (g === 0) continue;
-    // g·t_j with t_j = x_j − lo or up − x_j
-    const coef = atLower ? g : -g;
-    upper += atLower ? g * lo : -g * up;
-    if (j < model.cols) dense[j] += coef;
-    else {
-      const i = j - model.cols; // x_{n+i} = −a_iᵀx
-      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) dense[rows.index[k]] -= coef * rows.value[k];
-    }
-  }
-  for (let k = 0; k < dense.length; k++) dense[k] = -dense[k];
-  return finishCut(dense, -upper, model);
 }
 
 /** Sparse cut from dense coefficients: tiny ones moved into the right-hand side, checks applied. */

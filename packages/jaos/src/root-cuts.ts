@@ -31,7 +31,20 @@ export interface RootCutResult {
   iterations: number;
 }
 
-export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number): RootCutResult {
+/** One round of the loop, for diagnostics (a bound trace per round): its bound and its cuts by source. */
+export interface CutRound {
+  round: number;
+  bound: number;
+  gomory: number;
+  mir: number;
+  path: number;
+  /** Cut rows in the LP after the round's non-binding ones were dropped. */
+  kept: number;
+  /** Simplex iterations of the loop so far. */
+  iterations: number;
+}
+
+export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number, onRound?: (round: CutRound) => void): RootCutResult {
   const baseRows = model.rows;
   let current = root;
   let iterations = 0;
@@ -43,11 +56,10 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
-    const cuts = [
-      ...gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
-      ...mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
-      ...(paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : []),
-    ];
+    const gomory = gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND);
+    const mirCuts = mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut);
+    const pathCuts = paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [];
+    const cuts = [...gomory, ...mirCuts, ...pathCuts];
     if (cuts.length === 0) break;
     const extended = withRows(model, cuts);
     const next = new LpEngine(extended);
@@ -67,6 +79,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     engine = compact.engine;
     iterations = compact.iterations;
     current = compact.root;
+    onRound?.({ round, bound: current.objective, gomory: gomory.length, mir: mirCuts.length, path: pathCuts.length, kept: model.rows - baseRows, iterations });
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
     if (stall >= CUT_STALL_ROUNDS) break;
   }

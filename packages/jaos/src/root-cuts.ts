@@ -7,8 +7,7 @@
  * rounds. Cuts whose slack is basic at the end are dropped (they do not bind), the rest stay for the
  * search. If an extended LP does not end optimal, that round's cuts are discarded.
  */
-import { CutPool } from "./cut-pool.js";
-import { type Cut, gomoryCuts, keepRows, withRows } from "./cuts.js";
+import { gomoryCuts, keepRows, withRows } from "./cuts.js";
 import { isFractional } from "./heuristics.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
@@ -21,10 +20,6 @@ const CUTS_PER_ROUND = 100;
 /** A round gaining less than this (relative to the bound) counts toward the stall limit. */
 const CUT_STALL_GAIN = 1e-5;
 const CUT_STALL_ROUNDS = 3;
-/** Cuts kept for re-use after they stopped binding (root-cuts.ts's pool). */
-const POOL_CAPACITY = 20 * CUTS_PER_ROUND;
-/** Rounds a cut may stay non-binding before it leaves the LP for the pool. */
-const CUT_AGE_LIMIT = 1;
 
 export interface RootCutResult {
   model: LpModel;
@@ -36,17 +31,16 @@ export interface RootCutResult {
   iterations: number;
 }
 
-/** One round of the loop, for diagnostics: the bound after it and the cuts it added by source. */
+/** One round of the loop, for diagnostics (a bound trace per round): its bound and its cuts by source. */
 export interface CutRound {
   round: number;
   bound: number;
   gomory: number;
   mir: number;
   path: number;
-  /** Cuts of earlier rounds taken back from the pool. */
-  pool: number;
   /** Cut rows in the LP after the round's non-binding ones were dropped. */
   kept: number;
+  /** Simplex iterations of the loop so far. */
   iterations: number;
 }
 
@@ -58,11 +52,6 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let stall = 0;
   const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
-  const pool = new CutPool(POOL_CAPACITY);
-  /** The cuts in `model`, row baseRows + k holding active[k]. */
-  let active: Cut[] = [];
-  /** Rounds each active cut has been non-binding in a row. */
-  let ages: number[] = [];
   for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
@@ -70,8 +59,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     const gomory = gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND);
     const mirCuts = mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut);
     const pathCuts = paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [];
-    const fromPool = pool.takeViolated(current.x!, CUTS_PER_ROUND);
-    const cuts = [...gomory, ...mirCuts, ...pathCuts, ...fromPool];
+    const cuts = [...gomory, ...mirCuts, ...pathCuts];
     if (cuts.length === 0) break;
     const extended = withRows(model, cuts);
     const next = new LpEngine(extended);
@@ -83,60 +71,30 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     const r = next.solve({ deadline });
     iterations += r.iterations;
     if (r.status !== "optimal") break;
-    cutsAdded += cuts.length - fromPool.length;
+    cutsAdded += cuts.length;
     const gain = r.objective - current.objective;
-    // cuts that stopped binding only slow the next rounds' LPs down; they wait in the pool
-    const all = [...active, ...cuts];
-    const allAges = [...ages, ...cuts.map(() => 0)];
-    const nb = next.getBasis();
-    for (let k = 0; k < all.length; k++) allAges[k] = nb[extended.cols + baseRows + k] === BASIC ? allAges[k]! + 1 : 0;
-    const compact = dropSlackCuts(
-      { model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations },
-      baseRows,
-      deadline,
-      all,
-      allAges,
-      CUT_AGE_LIMIT,
-    );
-    pool.add(compact.dropped);
-    active = compact.kept;
-    ages = compact.keptAges;
-    ({ model, engine, iterations, root: current } = compact.result);
-    onRound?.({
-      round,
-      bound: current.objective,
-      gomory: gomory.length,
-      mir: mirCuts.length,
-      path: pathCuts.length,
-      pool: fromPool.length,
-      kept: model.rows - baseRows,
-      iterations,
-    });
+    // cuts that stopped binding only slow the next rounds' LPs down
+    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations }, baseRows, deadline);
+    model = compact.model;
+    engine = compact.engine;
+    iterations = compact.iterations;
+    current = compact.root;
+    onRound?.({ round, bound: current.objective, gomory: gomory.length, mir: mirCuts.length, path: pathCuts.length, kept: model.rows - baseRows, iterations });
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
     if (stall >= CUT_STALL_ROUNDS) break;
   }
   const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations };
-  return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline, active, ages, 1).result : result;
+  return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline) : result;
 }
 
-/**
- * Removes cut rows whose slack is basic (not binding), keeping the rest of the basis. `cuts` are the
- * model's cut rows in order (row baseRows + k is cuts[k]); they come back split into kept and dropped.
- */
-function dropSlackCuts(
-  result: RootCutResult,
-  baseRows: number,
-  deadline: number,
-  cuts: Cut[],
-  ages: number[],
-  ageLimit: number,
-): { result: RootCutResult; kept: Cut[]; keptAges: number[]; dropped: Cut[] } {
+/** Removes cut rows whose slack is basic (not binding), keeping the rest of the basis. */
+function dropSlackCuts(result: RootCutResult, baseRows: number, deadline: number): RootCutResult {
   const { model } = result;
   const n = model.cols;
   const basis = result.engine.getBasis();
   const keep = new Uint8Array(model.rows);
-  for (let i = 0; i < model.rows; i++) keep[i] = i < baseRows || basis[n + i] !== BASIC || ages[i - baseRows]! < ageLimit ? 1 : 0;
-  if (keep.every((v) => v === 1)) return { result, kept: cuts, keptAges: ages, dropped: [] };
+  for (let i = 0; i < model.rows; i++) keep[i] = i < baseRows || basis[n + i] !== BASIC ? 1 : 0;
+  if (keep.every((v) => v === 1)) return result;
   const kept = keepRows(model, keep);
   const status = new Int8Array(n + kept.rows);
   status.set(basis.subarray(0, n));
@@ -146,11 +104,6 @@ function dropSlackCuts(
   engine.setBasis(status);
   const r = engine.solve({ deadline });
   const iterations = result.iterations + r.iterations;
-  if (r.status !== "optimal") return { result: { ...result, iterations }, kept: cuts, keptAges: ages, dropped: [] }; // keep the full set
-  return {
-    result: { model: kept, engine, root: r, cutsAdded: result.cutsAdded, cutsKept: kept.rows - baseRows, iterations },
-    kept: cuts.filter((_, k) => keep[baseRows + k]),
-    keptAges: ages.filter((_, k) => keep[baseRows + k]),
-    dropped: cuts.filter((_, k) => !keep[baseRows + k]),
-  };
+  if (r.status !== "optimal") return { ...result, iterations }; // keep the full set
+  return { model: kept, engine, root: r, cutsAdded: result.cutsAdded, cutsKept: kept.rows - baseRows, iterations };
 }

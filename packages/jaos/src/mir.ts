@@ -13,7 +13,7 @@
  *     Σ (⌊g_j⌋ + max(0, frac(g_j) − f0)/(1 − f0)) z_j + Σ_{h_k < 0} h_k/(1 − f0) · x'_k ≤ ⌊b⌋
  *
  * holds for every mixed-integer point, whichever bound each column is measured from. δ is tried among
- * the |g_j| of integer columns strictly inside their bounds, then the best halved up to three times; then
+ * the |g_j| of integer columns strictly inside their bounds and 1, then the best halved up to three times; then
  * integer columns strictly inside finite bounds are measured from the other bound one at a time, each
  * change kept when the cut gets more efficacious. The most efficacious violated cut wins and is mapped
  * back to the original columns. An aggregation of equations is read both ways (≤ and ≥). When every integer of the transformed row is binary, the same
@@ -304,7 +304,10 @@ export class MirSeparator {
         deltas.push(d);
         if (deltas.length >= MAX_DELTAS) break;
       }
-      if (deltas.length === 0) deltas.push(1);
+      // δ = 1 rounds the row as it stands: on integer coefficients that is the row's own MIR (with
+      // Σ a_j n_j + u − o = d, the two facets u ≥ f0·(⌈d⌉ − Σ a_j n_j) and its mirror), which no
+      // coefficient divisor gives unless some coefficient is 1
+      if (!deltas.some((e) => Math.abs(e - 1) <= 1e-9)) deltas.push(1);
       let best: ScoredCut | null = null;
       let bestDelta = 0;
       for (const d of deltas) {

@@ -39,6 +39,18 @@ export interface RootCutResult {
   byKind: { gomory: number; mir: number; path: number; cover: number; clique: number };
 }
 
+/** One round of the loop, for diagnostics (a bound trace per round): its bound and its cuts by source. */
+export interface CutRound {
+  round: number;
+  bound: number;
+  /** The round's cuts by separator. */
+  cuts: RootCutResult["byKind"];
+  /** Cut rows in the LP after the round's non-binding ones were dropped. */
+  kept: number;
+  /** Simplex iterations of the loop so far. */
+  iterations: number;
+}
+
 export interface RootCutOptions {
   /**
    * Lifted covers on the model's knapsack rows (knapsack-cover.ts), off unless named: in every round
@@ -47,6 +59,8 @@ export interface RootCutOptions {
    * loss"), so the solver leaves them off.
    */
   knapsackCovers?: "everyRound" | "afterStall";
+  /** Called after each round (diagnostics: a bound trace per round). */
+  onRound?: (round: CutRound) => void;
 }
 
 export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, deadline: number, options: RootCutOptions = {}): RootCutResult {
@@ -111,6 +125,13 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     engine = compact.engine;
     iterations = compact.iterations;
     current = compact.root;
+    options.onRound?.({
+      round,
+      bound: current.objective,
+      cuts: { gomory: kinds.gomory.length, mir: kinds.mir.length, path: kinds.path.length, cover: kinds.cover.length, clique: kinds.clique.length },
+      kept: model.rows - baseRows,
+      iterations,
+    });
     stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
     if (stall >= CUT_STALL_ROUNDS) {
       if (!coverPhase()) break;

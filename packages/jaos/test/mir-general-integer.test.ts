@@ -128,4 +128,32 @@ describe("jaos c-MIR cuts on general-integer models", () => {
     // the generator must exercise the separator
     expect(cuts).toBeGreaterThan(50);
   });
+
+  it("round a demand row with divisor 1 when no coefficient is 1 (the row's own MIR facet)", () => {
+    // 4·n0 + 5·n1 + 3·n2 + u − o = 18.087 met by fractional n0, n1, n2 (a point of retail3's root LP):
+    // the coefficient divisors are 4, 5, 3 and their halves, while the facet
+    // 4·n0 + 5·n1 + 3·n2 + u/0.087 ≥ 19 comes from divisor 1 only
+    const d = 18.087;
+    const p = problem({
+      sense: "minimize",
+      variables: [
+        { name: "n0", lb: 0, ub: 1000, type: "integer" },
+        { name: "n1", lb: 0, ub: 1000, type: "integer" },
+        { name: "n2", lb: 0, ub: 1000, type: "integer" },
+        { name: "u", lb: 0, ub: d, type: "continuous" },
+        { name: "o", lb: 0, ub: Infinity, type: "continuous" },
+      ],
+      objective: { constant: 0, terms: [term(1, "n0"), term(1.5, "n1"), term(0.5, "n2"), term(6, "u"), term(1, "o")] },
+      constraints: [{ name: "demand", terms: [term(4, "n0"), term(5, "n1"), term(3, "n2"), term(1, "u"), term(-1, "o")], lb: d, ub: d }],
+    });
+    const model = modelFromProblem(p).model;
+    const x = Float64Array.from([0.847, 2.4637, (d - 4 * 0.847 - 5 * 2.4637) / 3, 0, 0]);
+    const f0 = d - Math.floor(d);
+    const facet = [4, 5, 3, 1 / f0, 0];
+    const at = facet.reduce((s, a, j) => s + a * x[j]!, 0);
+    const facetEfficacy = (Math.ceil(d) - at) / Math.hypot(...facet);
+    expect(facetEfficacy).toBeGreaterThan(0.05);
+    const found = new MirSeparator(model).separate(x, 10, performance.now() + 5000);
+    expect(Math.max(0, ...found.map((c) => c.efficacy))).toBeGreaterThanOrEqual(facetEfficacy * (1 - 1e-6));
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * Cost perturbation: nonbasic costs move by a small random amount (seeded generator) in the direction
  * that makes their reduced cost more feasible, which breaks the ties behind dual degeneracy, stalling
- * and cycling. Used before dual phase 2 of a cold solve, and by the dual simplex itself after a run
- * of degenerate iterations. The driver removes it at the end and cleans up with the primal simplex.
+ * and cycling. Used before dual phase 1 (whose auxiliary problem keeps the perturbed costs into phase
+ * 2, as HiGHS does) or, when phase 1 is not needed, before dual phase 2; and by the dual simplex itself
+ * after a run of degenerate iterations. The driver removes it at the end and cleans up with the primal
+ * simplex.
  */
 import { AT_LOWER, AT_ZERO, BASIC, type SimplexState } from "./simplex-state.js";
 

@@ -95,6 +95,9 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       st.computePrimal();
       st.computeDual();
       refreshInfeasibilities(st);
+      // the same row failing again on fresh factors is passed over until its value changes, instead
+      // of ending in "numerical" and a restart from the slack basis (model10: 20,294 iterations lost)
+      if (trouble >= 2) infeasibility[r] = 0;
       continue;
     }
     trouble = 0;

@@ -4,7 +4,7 @@
  * (a column whose cost and signs let it sit at a bound).
  */
 import type { Presolver } from "./presolve.js";
-import { type ImpliedBoundRows, impliedBoundRows, impliedFree } from "./presolve-implied-free.js";
+import { type ImpliedBoundRows, impliedBoundRows, impliedFree, RowActivities } from "./presolve-implied-free.js";
 
 /** Largest |a_j / a_k| accepted when substituting x_k out (the eliminated column's coefficient divides). */
 const MAX_RATIO = 1e3;
@@ -182,13 +182,17 @@ const MAX_NET_FILL = 20;
  * Returns the count of substitutions.
  */
 export function freeColumnSubstitution(p: Presolver, deeper = true, budget = p.budget.impliedFree): number {
-  const rows = deeper && budget > 0 ? impliedBoundRows(p, budget) : null;
+  const activities = new RowActivities(p);
+  const rows = deeper && budget > 0 ? impliedBoundRows(p, budget, activities) : null;
   let done = 0;
   for (let i = 0; i < p.m && !p.infeasible; i++) {
     if (!p.rowActive[i] || p.rowLower[i] !== p.rowUpper[i] || !Number.isFinite(p.rowLower[i]) || p.rowCount[i] < 2) continue;
-    const j = pickFreePivot(p, i, rows);
+    const j = pickFreePivot(p, i, rows, activities);
     if (j >= 0) {
       substituteColumn(p, i, j);
+      // the rows of column j lost it and took row i's entries: their activities are recomputed
+      const ci = p.mat.colIdx[j];
+      for (let t = 0; t < ci.length; t++) activities.forget(ci[t]);
       done++;
     }
   }
@@ -197,7 +201,7 @@ export function freeColumnSubstitution(p: Presolver, deeper = true, budget = p.b
 }
 
 /** The column of equation i to substitute out (−1 for none): implied free, a stable pivot, little fill. */
-function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null): number {
+function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null, activities: RowActivities): number {
   const ri = p.mat.rowIdx[i];
   const rv = p.mat.rowVal[i];
   let rowMax = 0;
@@ -210,7 +214,7 @@ function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null): 
     const a = rv[t];
     if (Math.abs(a) < PIVOT_THRESHOLD * rowMax || !pivotFitsColumn(p, j, a)) continue;
     const fill = (p.rowCount[i] - 1) * (p.colCount[j] - 1) - (p.rowCount[i] + p.colCount[j] - 1);
-    if (fill > MAX_NET_FILL || fill >= bestFill || !impliedFree(p, j, rows)) continue;
+    if (fill > MAX_NET_FILL || fill >= bestFill || !impliedFree(p, j, rows, activities)) continue;
     best = j;
     bestFill = fill;
   }

@@ -27,9 +27,12 @@ type Activity = ReturnType<Presolver["activity"]>;
  */
 export class RowActivities {
   private readonly kept: (Activity | undefined)[];
+  /** Rows forgotten at least once (edited since this object was made). */
+  readonly edited: Uint8Array;
 
   constructor(private readonly p: Presolver) {
     this.kept = new Array<Activity | undefined>(p.m);
+    this.edited = new Uint8Array(p.m);
   }
 
   of(r: number): Activity {
@@ -43,6 +46,7 @@ export class RowActivities {
 
   forget(r: number): void {
     this.kept[r] = undefined;
+    this.edited[r] = 1;
   }
 }
 
@@ -50,6 +54,12 @@ export class RowActivities {
 export interface ImpliedBoundRows {
   lowerRow: Int32Array;
   upperRow: Int32Array;
+  /** The coefficient of column k in lowerRow[k] (upperRow[k]) when it was found; valid while that row is unedited. */
+  lowerCoef: Float64Array;
+  upperCoef: Float64Array;
+  /** rowMark[s] === markStamp: row s holds the column under test (the implying rows must not). */
+  rowMark: Int32Array;
+  markStamp: number;
   /** entries visited by the deeper test so far, and the most it may visit */
   spent: number;
   budget: number;
@@ -61,6 +71,8 @@ export function impliedBoundRows(p: Presolver, budget: number, activities: RowAc
   const upper = new Float64Array(p.n).fill(Infinity);
   const lowerRow = new Int32Array(p.n).fill(-1);
   const upperRow = new Int32Array(p.n).fill(-1);
+  const lowerCoef = new Float64Array(p.n);
+  const upperCoef = new Float64Array(p.n);
   let spent = 0;
   for (let r = 0; r < p.m && spent < budget; r++) {
     if (!p.rowActive[r] || p.rowCount[r] < 2) continue;
@@ -75,14 +87,16 @@ export function impliedBoundRows(p: Presolver, budget: number, activities: RowAc
       if (lo > lower[k]) {
         lower[k] = lo;
         lowerRow[k] = r;
+        lowerCoef[k] = rv[t];
       }
       if (up < upper[k]) {
         upper[k] = up;
         upperRow[k] = r;
+        upperCoef[k] = rv[t];
       }
     }
   }
-  return { lowerRow, upperRow, spent, budget, activities };
+  return { lowerRow, upperRow, lowerCoef, upperCoef, rowMark: new Int32Array(p.m), markStamp: 0, spent, budget, activities };
 }
 
 /** The bounds row r implies for column k (coefficient a) over the other columns' own bounds. */
@@ -118,6 +132,10 @@ export function impliedFree(p: Presolver, j: number, rows: ImpliedBoundRows | nu
     if (!loImplied && xLo >= lo - near(lo)) loImplied = true;
     if (!upImplied && xUp <= up + near(up)) upImplied = true;
   }
+  if (!(loImplied && upImplied) && rows && rows.spent < rows.budget) {
+    const stamp = ++rows.markStamp;
+    for (let t = 0; t < ci.length; t++) rows.rowMark[ci[t]] = stamp;
+  }
   for (let t = 0; t < ci.length && !(loImplied && upImplied) && rows && rows.spent < rows.budget; t++) {
     const r = ci[t];
     if (!p.rowActive[r]) continue;
@@ -144,8 +162,8 @@ function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: Impli
     let kUp = p.colUpper[k];
     const sLo = rows.lowerRow[k];
     const sUp = rows.upperRow[k];
-    if (sLo >= 0 && sLo !== r) kLo = Math.max(kLo, impliedBy(p, sLo, k, j, rows)[0]);
-    if (sUp >= 0 && sUp !== r) kUp = Math.min(kUp, impliedBy(p, sUp, k, j, rows)[1]);
+    if (sLo >= 0 && sLo !== r) kLo = Math.max(kLo, impliedBy(p, sLo, k, rows.lowerCoef[k], rows)[0]);
+    if (sUp >= 0 && sUp !== r) kUp = Math.min(kUp, impliedBy(p, sUp, k, rows.upperCoef[k], rows)[1]);
     const c = rv[t];
     const low = c > 0 ? kLo : kUp;
     const high = c > 0 ? kUp : kLo;
@@ -164,14 +182,15 @@ function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: Impli
 }
 
 /**
- * The bounds row s implies for column k now, if s may stand in for k's bounds in the test of column j:
- * active, still holding k, and without column j; else none.
+ * The bounds row s implies for column k now, if s may stand in for k's bounds in the test of column j
+ * (whose rows `impliedFree` marked): active, still holding k, and without column j; else none.
+ * `coef` is k's coefficient in s when s was chosen, looked up again only if s has been edited since.
  */
-function impliedBy(p: Presolver, s: number, k: number, j: number, rows: ImpliedBoundRows): [number, number] {
+function impliedBy(p: Presolver, s: number, k: number, coef: number, rows: ImpliedBoundRows): [number, number] {
   if (!p.rowActive[s]) return [-Infinity, Infinity];
-  const ri = p.mat.rowIdx[s];
-  rows.spent += 2 * ri.length;
-  if (ri.indexOf(j) >= 0) return [-Infinity, Infinity];
-  const a = p.mat.get(s, k);
+  // the count charged is the scan of s this test once made (kept: the budget decides outcomes)
+  rows.spent += 2 * p.mat.rowIdx[s].length;
+  if (rows.rowMark[s] === rows.markStamp) return [-Infinity, Infinity];
+  const a = rows.activities.edited[s] ? p.mat.get(s, k) : coef;
   return a === 0 ? [-Infinity, Infinity] : boundsFrom(p, s, k, a, rows.activities.of(s));
 }

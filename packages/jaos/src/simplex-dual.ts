@@ -14,7 +14,6 @@
  * for the driver to verify as a Farkas certificate. No verdict is final here.
  */
 import { heapifyByKey, popTop } from "./breakpoint-heap.js";
-import { LeavingRowChooser } from "./dual-chuzr.js";
 import { perturbCosts } from "./perturbation.js";
 import { AT_LOWER, AT_UPPER, BASIC, type SimplexState } from "./simplex-state.js";
 
@@ -59,10 +58,10 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   rho.fill(0);
   let rhoCount = 0;
   const unitPosition = new Int32Array(1);
-  const chooser = new LeavingRowChooser(st.m, infeasibility, st.dseWeight);
+  const infeasible = infeasibleRowsOf(st);
   // the flips' right-hand side is cleared through its nonzero list from here on
   st.work[3].fill(0);
-  refreshInfeasibilities(st, chooser);
+  refreshInfeasibilities(st, infeasible);
 
   // The loops over vectors live in small functions: a cold process (the service runs one per solve)
   // gets them optimised after a few calls, whereas one large loop body waits for on-stack replacement
@@ -74,7 +73,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     // the dual objective only rises; checking it every few iterations is enough
     if (opt.cutoff !== undefined && (st.iterations & 3) === 0 && !st.costsAltered && st.objective() > opt.cutoff) return { status: "cutoff" };
 
-    const r = chooser.choose();
+    const r = chooseLeavingRow(st, infeasible);
     if (r < 0) return { status: "optimal" };
     const p = basicIndex[r];
     const toUpper = x[p] > upper[p];
@@ -104,17 +103,17 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       st.refactor();
       st.computePrimal();
       st.computeDual();
-      refreshInfeasibilities(st, chooser);
+      refreshInfeasibilities(st, infeasible);
       continue;
     }
     trouble = 0;
 
-    const flipRows = nflip > 0 ? applyFlips(st, nflip) : 0;
+    if (nflip > 0) applyFlips(st, nflip, infeasible);
 
     // primal step: the leaving variable goes exactly to its violated bound
     const target = toUpper ? upper[p] : lower[p];
     const thetaP = (x[p] - target) / pivot;
-    primalStep(st, thetaP, alphaCol, colNz, colCount);
+    primalStep(st, thetaP, alphaCol, colNz, colCount, infeasible);
     x[q] += thetaP;
     x[p] = target;
 
@@ -132,18 +131,86 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     updateDseWeights(st, r, pivot, wr, alphaCol, tau, colNz, colCount);
 
     const leavingStatus = lower[p] === upper[p] ? LOWER_STATUS : toUpper ? UPPER_STATUS : LOWER_STATUS;
-    if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st, chooser);
+    if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st, infeasible);
     else {
       infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
-      // the positions whose score changed: the flips', the entering column's and r
-      chooser.offer(st.positionLists[2], flipRows);
-      chooser.offer(colNz, colCount);
-      chooser.offerOne(r);
+      if (infeasibility[r] !== 0) infeasible.note(r);
     }
     // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
     if (Math.abs(thetaD) > 1e-12) degenerate = 0;
     else if (++degenerate === STALL_ITERATIONS && !st.costsAltered) perturbCosts(st);
   }
+}
+
+/**
+ * The basis positions that may be primal infeasible: every position with a nonzero squared
+ * infeasibility is listed (some listed ones may have become feasible since; CHUZR drops them). CHUZR
+ * then scans the few infeasible rows instead of all m (HiGHS keeps the same hyper-sparse list;
+ * pcb3000 and primagaz have a handful infeasible among thousands of rows).
+ */
+class InfeasibleRows {
+  readonly list: Int32Array;
+  readonly listed: Uint8Array;
+  count = 0;
+
+  constructor(m: number) {
+    this.list = new Int32Array(m);
+    this.listed = new Uint8Array(m);
+  }
+
+  note(k: number): void {
+    if (this.listed[k] === 0) {
+      this.listed[k] = 1;
+      this.list[this.count++] = k;
+    }
+  }
+
+  clear(): void {
+    for (let c = 0; c < this.count; c++) this.listed[this.list[c]] = 0;
+    this.count = 0;
+  }
+}
+
+const infeasibleRowsByState = new WeakMap<SimplexState, InfeasibleRows>();
+
+/** The state's list, kept across calls (branch and bound runs the dual simplex once per node). */
+function infeasibleRowsOf(st: SimplexState): InfeasibleRows {
+  let rows = infeasibleRowsByState.get(st);
+  if (rows === undefined) {
+    rows = new InfeasibleRows(st.m);
+    infeasibleRowsByState.set(st, rows);
+  }
+  return rows;
+}
+
+/**
+ * CHUZR, dual steepest edge over the listed infeasibilities: the position maximising inf²/w, or −1;
+ * of equal scores the lowest position (what a scan of all positions in order picks). Positions found
+ * feasible leave the list.
+ */
+function chooseLeavingRow(st: SimplexState, infeasible: InfeasibleRows): number {
+  const infeasibility = st.infeasibilitySquared;
+  const weight = st.dseWeight;
+  const { list, listed } = infeasible;
+  let r = -1;
+  let best = 0;
+  let kept = 0;
+  for (let c = 0; c < infeasible.count; c++) {
+    const k = list[c];
+    const inf2 = infeasibility[k];
+    if (inf2 === 0) {
+      listed[k] = 0;
+      continue;
+    }
+    list[kept++] = k;
+    const score = inf2 / weight[k];
+    if (score > best || (score === best && k < r)) {
+      best = score;
+      r = k;
+    }
+  }
+  infeasible.count = kept;
+  return r;
 }
 
 function clearListed(v: Float64Array, list: Int32Array, count: number): void {
@@ -157,8 +224,7 @@ function squaredNormListed(v: Float64Array, list: Int32Array, count: number): nu
 }
 
 /** Moves the ratio test's flipped variables to their other bound and the basic ones by B⁻¹ of the change. */
-/** Returns the count of basis positions changed (listed in positionLists[2]). */
-function applyFlips(st: SimplexState, nflip: number): number {
+function applyFlips(st: SimplexState, nflip: number, infeasible: InfeasibleRows): void {
   const { n, x, status, lower, upper, basicIndex, a } = st;
   const flips = st.flipList;
   const flipRhs = st.work[3];
@@ -195,12 +261,12 @@ function applyFlips(st: SimplexState, nflip: number): number {
     x[j] -= flipRhs[k];
     flipRhs[k] = 0;
     infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
+    if (infeasibility[k] !== 0) infeasible.note(k);
   }
-  return flipCount;
 }
 
 /** x_B −= θ_P·α over α's nonzero positions, with their infeasibilities. */
-function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, colNz: Int32Array, colCount: number): void {
+function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, colNz: Int32Array, colCount: number, infeasible: InfeasibleRows): void {
   const { x, lower, upper, basicIndex } = st;
   const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
@@ -209,6 +275,7 @@ function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, co
     const j = basicIndex[k];
     x[j] -= thetaP * alphaCol[k];
     infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
+    if (infeasibility[k] !== 0) infeasible.note(k);
   }
 }
 
@@ -257,15 +324,16 @@ function infeasibilitySquared(v: number, lo: number, up: number, tolP: number): 
 }
 
 /** Every basic position's squared infeasibility, after x changed wholesale (start, refactorisation). */
-function refreshInfeasibilities(st: SimplexState, chooser: LeavingRowChooser): void {
+function refreshInfeasibilities(st: SimplexState, infeasible: InfeasibleRows): void {
   const { m, x, lower, upper, basicIndex } = st;
   const tolP = st.tol.primal;
   const out = st.infeasibilitySquared;
+  infeasible.clear();
   for (let k = 0; k < m; k++) {
     const j = basicIndex[k];
     out[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
+    if (out[k] !== 0) infeasible.note(k);
   }
-  chooser.invalidate();
 }
 
 /**

@@ -145,8 +145,9 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 /**
  * The basis positions that may be primal infeasible: every position with a nonzero squared
  * infeasibility is listed (some listed ones may have become feasible since; CHUZR drops them). CHUZR
- * then scans the few infeasible rows instead of all m (HiGHS keeps the same hyper-sparse list;
- * pcb3000 and primagaz have a handful infeasible among thousands of rows).
+ * then scans the listed rows instead of all m. On the wide LPs a third to a half of the rows stay
+ * infeasible on average (pcb3000: 1,231 of 3,753), so this saves part of the scan, not its order;
+ * HiGHS's kept candidate set was tried and did not pay (docs/bench/jaos.md, lpouter 2026-11-29).
  */
 class InfeasibleRows {
   readonly list: Int32Array;

@@ -226,7 +226,8 @@ export function checkDuals(
     for (const t of row.terms) activity.add(t.coef * (solution[t.var] ?? Number.NaN));
     const y = duals[row.name];
     judge({ what: "the dual", name: row.name, value: y, at: activity.value, lower: row.lb, upper: row.ub });
-    if (y === undefined || !Number.isFinite(y)) continue;
+    // a zero dual adds nothing to any column's Aᵀy (nor to the magnitudes): its row is skipped
+    if (y === undefined || !Number.isFinite(y) || y === 0) continue;
     for (const t of row.terms) {
       const s = aty.get(t.var) ?? new Sum();
       aty.set(t.var, s);

@@ -4,7 +4,7 @@
  * (a column whose cost and signs let it sit at a bound).
  */
 import type { Presolver } from "./presolve.js";
-import { type ImpliedBoundRows, impliedBoundRows, impliedFree } from "./presolve-implied-free.js";
+import { type ImpliedBoundRows, impliedBoundRows, impliedFree, RowActivities } from "./presolve-implied-free.js";
 
 /** Largest |a_j / a_k| accepted when substituting x_k out (the eliminated column's coefficient divides). */
 const MAX_RATIO = 1e3;
@@ -182,13 +182,21 @@ const MAX_NET_FILL = 20;
  * Returns the count of substitutions.
  */
 export function freeColumnSubstitution(p: Presolver, deeper = true, budget = p.budget.impliedFree): number {
-  const rows = deeper && budget > 0 ? impliedBoundRows(p, budget) : null;
+  const activities = new RowActivities(p);
+  const columnMax = new ColumnMaxima(p);
+  const rows = deeper && budget > 0 ? impliedBoundRows(p, budget, activities) : null;
   let done = 0;
   for (let i = 0; i < p.m && !p.infeasible; i++) {
     if (!p.rowActive[i] || p.rowLower[i] !== p.rowUpper[i] || !Number.isFinite(p.rowLower[i]) || p.rowCount[i] < 2) continue;
-    const j = pickFreePivot(p, i, rows);
+    const j = pickFreePivot(p, i, rows, activities, columnMax);
     if (j >= 0) {
+      // row i's columns lose it and take entries of column j's rows: their maxima are recomputed
+      const ri = p.mat.rowIdx[i];
+      for (let t = 0; t < ri.length; t++) columnMax.forget(ri[t]);
       substituteColumn(p, i, j);
+      // the rows of column j lost it and took row i's entries: their activities are recomputed
+      const ci = p.mat.colIdx[j];
+      for (let t = 0; t < ci.length; t++) activities.forget(ci[t]);
       done++;
     }
   }
@@ -197,7 +205,7 @@ export function freeColumnSubstitution(p: Presolver, deeper = true, budget = p.b
 }
 
 /** The column of equation i to substitute out (−1 for none): implied free, a stable pivot, little fill. */
-function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null): number {
+function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null, activities: RowActivities, columnMax: ColumnMaxima): number {
   const ri = p.mat.rowIdx[i];
   const rv = p.mat.rowVal[i];
   let rowMax = 0;
@@ -208,20 +216,42 @@ function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null): 
     const j = ri[t];
     if (!p.colActive[j] || p.integer[j] || p.colCount[j] < 2) continue;
     const a = rv[t];
-    if (Math.abs(a) < PIVOT_THRESHOLD * rowMax || !pivotFitsColumn(p, j, a)) continue;
     const fill = (p.rowCount[i] - 1) * (p.colCount[j] - 1) - (p.rowCount[i] + p.colCount[j] - 1);
-    if (fill > MAX_NET_FILL || fill >= bestFill || !impliedFree(p, j, rows)) continue;
+    if (fill > MAX_NET_FILL || fill >= bestFill || Math.abs(a) < PIVOT_THRESHOLD * rowMax) continue;
+    if (Math.abs(a) < PIVOT_THRESHOLD * columnMax.of(j) || !impliedFree(p, j, rows, activities)) continue;
     best = j;
     bestFill = fill;
   }
   return best;
 }
 
-function pivotFitsColumn(p: Presolver, j: number, a: number): boolean {
-  const ci = p.mat.colIdx[j];
-  const cv = p.mat.colVal[j];
-  for (let t = 0; t < ci.length; t++) if (p.rowActive[ci[t]] && Math.abs(a) < PIVOT_THRESHOLD * Math.abs(cv[t])) return false;
-  return true;
+/**
+ * Per column the largest |entry| over its active rows, kept until `forget` (the caller forgets every
+ * column whose entries or active rows it changes): a pivot is tested against it once per column, not
+ * entry by entry for every equation through the column (pds-20: 17 % of presolve).
+ */
+class ColumnMaxima {
+  private readonly kept: Float64Array;
+
+  constructor(private readonly p: Presolver) {
+    this.kept = new Float64Array(p.n).fill(-1);
+  }
+
+  of(j: number): number {
+    let max = this.kept[j];
+    if (max < 0) {
+      max = 0;
+      const ci = this.p.mat.colIdx[j];
+      const cv = this.p.mat.colVal[j];
+      for (let t = 0; t < ci.length; t++) if (this.p.rowActive[ci[t]] && Math.abs(cv[t]) > max) max = Math.abs(cv[t]);
+      this.kept[j] = max;
+    }
+    return max;
+  }
+
+  forget(j: number): void {
+    this.kept[j] = -1;
+  }
 }
 
 /** x_j = (b − Σ_{k≠j} a_ik·x_k)/a_ij into the other rows of column j and the objective; row i and x_j go. */

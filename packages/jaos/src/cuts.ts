@@ -136,6 +136,17 @@ function finishCut(dense: Float64Array, rhs: number, model: LpModel): Cut | null
   return finishSparseCut(index, value, rhs, model);
 }
 
+/** How far the point lies beyond the cut (Σ a·x ≥ lower), per unit of the cut's norm: > 0 when the cut is violated. */
+export function cutEfficacy(cut: Cut, x: ArrayLike<number>): number {
+  let lhs = 0;
+  let norm = 0;
+  for (let k = 0; k < cut.index.length; k++) {
+    lhs += cut.value[k]! * x[cut.index[k]!]!;
+    norm += cut.value[k]! * cut.value[k]!;
+  }
+  return (cut.lower - lhs) / Math.sqrt(norm);
+}
+
 /**
  * The cut Σ value_k·x[index_k] ≥ rhs (index ascending) with tiny coefficients moved into the
  * right-hand side and the safeguards applied; null when it fails them.

@@ -20,7 +20,7 @@
  * Only the rows of the model given at construction are read, with its column bounds at construction
  * (the root's, global), so every cut is valid for that model everywhere in the search.
  */
-import { type Cut, finishSparseCut } from "./cuts.js";
+import { type Cut, cutEfficacy, finishSparseCut } from "./cuts.js";
 import { coverCut } from "./flow-cover.js";
 import type { LpModel } from "./model.js";
 import { type CsrMatrix, toRowWise } from "./sparse.js";
@@ -135,13 +135,7 @@ export class KnapsackCoverSeparator {
     }
     const cut = finishSparseCut(index, value, lower, this.model);
     if (!cut) return null;
-    let lhs = 0;
-    let norm = 0;
-    for (let k = 0; k < cut.index.length; k++) {
-      lhs += cut.value[k] * x[cut.index[k]];
-      norm += cut.value[k] * cut.value[k];
-    }
-    const efficacy = (cut.lower - lhs) / Math.sqrt(norm);
+    const efficacy = cutEfficacy(cut, x);
     return efficacy >= MIN_EFFICACY ? { cut, efficacy, row: ks.row } : null;
   }
 }

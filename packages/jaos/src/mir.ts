@@ -24,7 +24,7 @@
  * Only rows of the model the separator was built on are aggregated, so every cut is valid for that
  * model with its column bounds at construction (the root's, global).
  */
-import { type Cut, finishSparseCut } from "./cuts.js";
+import { type Cut, cutEfficacy, finishSparseCut } from "./cuts.js";
 import { liftedKnapsackCover } from "./flow-cover.js";
 import { isFractional } from "./heuristics.js";
 import { rowActivities, type LpModel } from "./model.js";
@@ -485,13 +485,7 @@ export class MirSeparator {
     }
     const cut = finishSparseCut(touched, value, -rhs * scale, this.model);
     if (!cut) return null;
-    let lhs = 0;
-    let norm = 0;
-    for (let k = 0; k < cut.index.length; k++) {
-      lhs += cut.value[k] * x[cut.index[k]];
-      norm += cut.value[k] * cut.value[k];
-    }
-    const efficacy = (cut.lower - lhs) / Math.sqrt(norm);
+    const efficacy = cutEfficacy(cut, x);
     return efficacy > 0 ? { cut, efficacy, kind } : null;
   }
 }

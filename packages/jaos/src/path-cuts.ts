@@ -20,7 +20,7 @@
  * else; coefficients must be ±1 exactly. Only rows of the model the separator was built on are used,
  * so the cuts are valid for that model with its column bounds at construction (the root's, global).
  */
-import { type Cut, finishSparseCut } from "./cuts.js";
+import { type Cut, cutEfficacy, finishSparseCut } from "./cuts.js";
 import type { LpModel } from "./model.js";
 import { toRowWise } from "./sparse.js";
 import { variableBounds } from "./variable-bounds.js";
@@ -155,14 +155,7 @@ export class PathSeparator {
       this.model,
     );
     if (!cut) return null;
-    const { index, value } = cut;
-    let lhs = 0;
-    let norm = 0;
-    for (let k = 0; k < index.length; k++) {
-      lhs += value[k]! * x[index[k]!]!;
-      norm += value[k]! * value[k]!;
-    }
-    const efficacy = (cut.lower - lhs) / Math.sqrt(norm);
+    const efficacy = cutEfficacy(cut, x);
     return efficacy > 0 ? { cut, efficacy } : null;
   }
 }

@@ -5,13 +5,13 @@
  * assignment enumerated, the continuous part minimised by an LP). A failing model is shrunk first.
  */
 import { describe, expect, it } from "vitest";
-import type { Cut } from "../src/cuts.js";
+
 import { chooseCover, KnapsackCoverSeparator } from "../src/knapsack-cover.js";
 import { LpEngine } from "../src/lp.js";
-import { type LpModel, modelFromProblem } from "../src/model.js";
+import { modelFromProblem } from "../src/model.js";
 import { rootCutLoop } from "../src/root-cuts.js";
 import { solveJaos } from "../src/solve.js";
-import { minimumLhs, type Problem, problem, type ProblemInput, seededGenerator, shrinkProblem } from "./support.js";
+import { cutLhs, integerPoints, minimumLhs, type Problem, problem, type ProblemInput, seededGenerator, shrinkProblem } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -39,31 +39,6 @@ function randomKnapsackModel(seed: number, large = false): Problem {
   return problem({ sense: "maximize", variables, objective, constraints });
 }
 
-function* integerPoints(model: LpModel): Generator<Map<number, number>> {
-  const ints = Array.from({ length: model.cols }, (_, j) => j).filter((j) => model.integer[j]);
-  const point = new Map<number, number>();
-  function* rec(k: number): Generator<Map<number, number>> {
-    if (k === ints.length) {
-      yield point;
-      return;
-    }
-    const j = ints[k]!;
-    for (let v = model.colLower[j]!; v <= model.colUpper[j]!; v++) {
-      point.set(j, v);
-      yield* rec(k + 1);
-    }
-  }
-  yield* rec(0);
-}
-
-function lhs(cut: Cut, x: Float64Array): number {
-  let s = 0;
-  cut.index.forEach((j, k) => {
-    s += cut.value[k]! * x[j]!;
-  });
-  return s;
-}
-
 /** What is wrong with the covers of this model, or null; `count` is told how many cuts were checked. */
 function coverFailure(p: Problem, count: (n: number) => void = () => {}): string | null {
   const { model } = modelFromProblem(p);
@@ -72,7 +47,7 @@ function coverFailure(p: Problem, count: (n: number) => void = () => {}): string
   const cuts = new KnapsackCoverSeparator(model).separate(lp.x!, 20);
   count(cuts.length);
   for (const { cut } of cuts) {
-    if (!(lhs(cut, lp.x!) < cut.lower)) return "a cut does not cut off the LP point";
+    if (!(cutLhs(cut, lp.x!) < cut.lower)) return "a cut does not cut off the LP point";
     for (const point of integerPoints(model)) {
       const min = minimumLhs(model, cut, point);
       if (min !== null && min < cut.lower - 1e-7 * Math.max(1, Math.abs(cut.lower))) {

@@ -9,7 +9,7 @@ import type { Cut } from "../src/cuts.js";
 import { LpEngine } from "../src/lp.js";
 import { MirSeparator } from "../src/mir.js";
 import { type LpModel, modelFromProblem } from "../src/model.js";
-import { type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
+import { integerPoints, type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -51,24 +51,6 @@ function randomGeneralInteger(seed: number): Problem {
     if (mixed.length > 0) constraints.push({ name: "ranged", terms: mixed, lb: -g.int(1, 4) - 0.25, ub: g.int(3, 8) + 0.5 });
   }
   return problem({ sense: "minimize", variables, objective: { constant: 0, terms: objective }, constraints });
-}
-
-/** Every integer assignment within the column boxes. */
-function* integerPoints(model: LpModel): Generator<Map<number, number>> {
-  const ints = Array.from({ length: model.cols }, (_, j) => j).filter((j) => model.integer[j]);
-  const point = new Map<number, number>();
-  function* rec(k: number): Generator<Map<number, number>> {
-    if (k === ints.length) {
-      yield point;
-      return;
-    }
-    const j = ints[k]!;
-    for (let v = model.colLower[j]!; v <= model.colUpper[j]!; v++) {
-      point.set(j, v);
-      yield* rec(k + 1);
-    }
-  }
-  yield* rec(0);
 }
 
 /** Smallest left-hand side of the cut over the model's points with the integers fixed; null if none. */

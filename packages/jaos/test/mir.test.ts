@@ -9,7 +9,7 @@ import { LpEngine } from "../src/lp.js";
 import { MirSeparator } from "../src/mir.js";
 import { type LpModel, modelFromProblem } from "../src/model.js";
 import type { ProblemInput } from "./support.js";
-import { minimumLhs, problem, seededGenerator } from "./support.js";
+import { cutLhs, integerPoints, minimumLhs, problem, seededGenerator } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -42,32 +42,6 @@ function randomFixedCharge(seed: number): LpModel {
   return modelFromProblem(problem({ sense: "minimize", variables, objective: { constant: 0, terms: objective }, constraints })).model;
 }
 
-/** Every integer assignment within the column boxes. */
-function* integerPoints(model: LpModel): Generator<Map<number, number>> {
-  const ints = Array.from({ length: model.cols }, (_, j) => j).filter((j) => model.integer[j]);
-  const point = new Map<number, number>();
-  function* rec(k: number): Generator<Map<number, number>> {
-    if (k === ints.length) {
-      yield point;
-      return;
-    }
-    const j = ints[k]!;
-    for (let v = model.colLower[j]; v <= model.colUpper[j]; v++) {
-      point.set(j, v);
-      yield* rec(k + 1);
-    }
-  }
-  yield* rec(0);
-}
-
-function lhs(cut: Cut, x: Float64Array): number {
-  let s = 0;
-  cut.index.forEach((j, k) => {
-    s += cut.value[k]! * x[j]!;
-  });
-  return s;
-}
-
 describe("jaos c-MIR cuts", () => {
   it("cut off the LP point and keep every mixed-integer point of random fixed-charge models (c-MIR and lifted cover cuts)", () => {
     let cutsChecked = 0;
@@ -79,7 +53,7 @@ describe("jaos c-MIR cuts", () => {
       const cuts = new MirSeparator(model, true).separate(lp.x!, 20, performance.now() + 5000);
       for (const { cut, efficacy, kind } of cuts) {
         expect(efficacy).toBeGreaterThan(0);
-        expect(lhs(cut, lp.x!)).toBeLessThan(cut.lower);
+        expect(cutLhs(cut, lp.x!)).toBeLessThan(cut.lower);
         for (const point of integerPoints(model)) {
           const min = minimumLhs(model, cut, point);
           if (min !== null) expect(min, `seed ${seed}`).toBeGreaterThanOrEqual(cut.lower - 1e-7 * Math.max(1, Math.abs(cut.lower)));

@@ -229,3 +229,30 @@ export function shrinkProblem(p: Problem, fails: (q: Problem) => string | null):
   }
   return current;
 }
+
+/** Every integer assignment within the column boxes (the model's integer columns only; for enumeration tests). */
+export function* integerPoints(model: LpModel): Generator<Map<number, number>> {
+  const ints = Array.from({ length: model.cols }, (_, j) => j).filter((j) => model.integer[j]);
+  const point = new Map<number, number>();
+  function* rec(k: number): Generator<Map<number, number>> {
+    if (k === ints.length) {
+      yield point;
+      return;
+    }
+    const j = ints[k]!;
+    for (let v = model.colLower[j]!; v <= model.colUpper[j]!; v++) {
+      point.set(j, v);
+      yield* rec(k + 1);
+    }
+  }
+  yield* rec(0);
+}
+
+/** A cut's left-hand side Σ a·x at a point. */
+export function cutLhs(cut: Cut, x: ArrayLike<number>): number {
+  let s = 0;
+  cut.index.forEach((j, k) => {
+    s += cut.value[k]! * x[j]!;
+  });
+  return s;
+}

@@ -4,23 +4,12 @@
  * LP; when those find nothing, clique cuts from the binary rows' conflict graph (clique-cuts.ts). Each
  * round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from
  * the previous basis extended by the cuts' slacks (basic). It stops when no integer column is
- * fractional, when no cut is found, when it stalls (below), after 50 rounds, or once its simplex
- * iterations reach a multiple of the root LP's (so no model pays an unbounded loop).
- *
- * Stalling is judged against the progress the loop has made, not the bound's magnitude: the loop stops
- * when its last three rounds together moved the bound by less than 1e-4 of what all its rounds moved
- * it (or by no more than the LP's tolerance). A rule relative to |bound| read a gain of 1 on a
- * bound of 115,000 as flat while 14 units of gap were open (mitre: the loop stopped at 97 % of the gap,
- * or at 100 % when two flat rounds happened to be followed by a gain); the loop's own progress is the
- * scale of the gap it can close, known before any incumbent. A window of three rounds rather than
- * three consecutive flat ones: one round's gain is noisy (a round can move the LP to another optimal
- * vertex without moving the bound, then gain again).
- *
- * Lifted cover cuts on the model's binary knapsack rows (knapsack-cover.ts) are an option, off in the
- * solver: in every round, or joining the others where the stall rule or an empty round would stop the
- * loop, with the stall window restarted, until a round finds no cover or the loop stalls again. Cuts
- * whose slack is basic at the end are dropped (they do not bind), the rest stay for the search. If an
- * extended LP does not end optimal, that round's cuts are discarded.
+ * fractional, when no cut is found, when the bound gains less than 1e-5 (relative) in three
+ * consecutive rounds, or after 50 rounds. Lifted cover cuts on the model's binary knapsack rows
+ * (knapsack-cover.ts) are an option, off in the solver: in every round, or joining the others where
+ * the last two rules would stop the loop, with the stall count restarted, until a round finds no cover
+ * or stalls three times again. Cuts whose slack is basic at the end are dropped (they do not bind), the
+ * rest stay for the search. If an extended LP does not end optimal, that round's cuts are discarded.
  */
 import { CliqueSeparator } from "./clique-cuts.js";
 import { type Cut, gomoryCuts, keepRows, withRows } from "./cuts.js";
@@ -34,20 +23,9 @@ import { BASIC } from "./simplex-state.js";
 
 const CUT_ROUNDS = 50;
 const CUTS_PER_ROUND = 100;
-/** The stall window: the loop's progress is judged over this many rounds together. */
-const STALL_WINDOW = 3;
-/** The loop stalls when its last STALL_WINDOW rounds moved the bound by less than this share of all its progress. */
-const STALL_SHARE = 1e-4;
-/** Bound moves within this (relative to |bound|) are the LP's tolerance, never progress. */
-const BOUND_NOISE = 1e-9;
-/**
- * The loop starts no new round once its simplex iterations reach this multiple of the root LP's, or
- * ITERATION_FLOOR on root LPs solved in few iterations (p0033: 18, where 50 rounds take ~400): the
- * loop's cost stays a bounded share of the work the model's own LP takes. Every loop of the wide and
- * scale MILPs fits (the largest, 5x the root LP's, at 3067 iterations): only a runaway loop is cut.
- */
-const ITERATION_SHARE = 4;
-const ITERATION_FLOOR = 5000;
+/** A round gaining less than this (relative to the bound) counts toward the stall limit. */
+const CUT_STALL_GAIN = 1e-5;
+const CUT_STALL_ROUNDS = 3;
 
 export interface RootCutResult {
   model: LpModel;
@@ -91,10 +69,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let current = root;
   let iterations = 0;
   let cutsAdded = 0;
-  // the bound after each round, from the root LP's; the stall window reads from `windowStart` on
-  const bounds = [root.objective];
-  let windowStart = 0;
-  const iterationBudget = Math.max(ITERATION_FLOOR, ITERATION_SHARE * root.iterations);
+  let stall = 0;
   const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
   const covers = options.knapsackCovers ? new KnapsackCoverSeparator(model) : null;
@@ -105,7 +80,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   const coverPhase = () => options.knapsackCovers === "afterStall" && !coversOn && covers!.knapsacks.length > 0;
   let cliques: CliqueSeparator | null = null; // built when first needed: most loops never get there
   const byKind = { gomory: 0, mir: 0, path: 0, cover: 0, clique: 0 };
-  for (let round = 0; round < CUT_ROUNDS && iterations < iterationBudget && performance.now() < deadline; round++) {
+  for (let round = 0; round < CUT_ROUNDS && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
@@ -128,7 +103,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     if (cuts.length === 0) {
       if (!coverPhase()) break;
       coversOn = true;
-      windowStart = bounds.length - 1;
+      stall = 0;
       continue;
     }
     const extended = withRows(model, cuts);
@@ -143,6 +118,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     if (r.status !== "optimal") break;
     cutsAdded += cuts.length;
     for (const k of ["gomory", "mir", "path", "cover", "clique"] as const) byKind[k] += kinds[k].length;
+    const gain = r.objective - current.objective;
     // cuts that stopped binding only slow the next rounds' LPs down
     const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations, byKind }, baseRows, deadline);
     model = compact.model;
@@ -156,28 +132,15 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
       kept: model.rows - baseRows,
       iterations,
     });
-    bounds.push(current.objective);
-    if (stalled(bounds, windowStart)) {
+    stall = gain <= CUT_STALL_GAIN * Math.max(1, Math.abs(current.objective)) ? stall + 1 : 0;
+    if (stall >= CUT_STALL_ROUNDS) {
       if (!coverPhase()) break;
       coversOn = true;
-      windowStart = bounds.length - 1;
+      stall = 0;
     }
   }
   const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
   return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline) : result;
-}
-
-/**
- * Whether the last STALL_WINDOW rounds (all after `from`) moved the bound by less than STALL_SHARE of
- * the progress since the root LP, or by no more than the LP's tolerance. `bounds[0]` is the root LP's.
- */
-export function stalled(bounds: readonly number[], from = 0): boolean {
-  const last = bounds.length - 1;
-  if (last - from < STALL_WINDOW) return false;
-  const now = bounds[last]!;
-  const windowGain = now - bounds[last - STALL_WINDOW]!;
-  const progress = now - bounds[0]!;
-  return windowGain <= Math.max(STALL_SHARE * progress, BOUND_NOISE * Math.max(1, Math.abs(now)));
 }
 
 /** Removes cut rows whose slack is basic (not binding), keeping the rest of the basis. */

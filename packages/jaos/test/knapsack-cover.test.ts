@@ -93,10 +93,9 @@ describe("jaos lifted cover cuts on knapsack rows", () => {
         expect(root.root.objective, `seed ${seed}, ${schedule}`).toBeLessThanOrEqual(optimum + 1e-6 * Math.max(1, Math.abs(optimum)));
       }
     }
-    // both schedules must actually add covers here ("afterStall" only where the loop stalls before its
-    // round limit: with the stall judged against the loop's progress, a few of these models)
+    // both schedules must actually add covers here
     expect(covers.everyRound).toBeGreaterThan(10);
-    expect(covers.afterStall).toBeGreaterThan(0);
+    expect(covers.afterStall).toBeGreaterThan(5);
   });
 
   it("chooses a minimal cover from the items the LP point uses", () => {

@@ -9,6 +9,9 @@
  *   incumbents early and keeps warm starts short.
  * - Branching: reliability pseudo-cost branching (branching.ts); strong branching limited to half
  *   of all iterations (to 1000 before the first incumbent).
+ * - Root restarts (root-restart.ts): when the root's reduced-cost fixing with the first dive's incumbent
+ *   fixes a tenth of the free integer columns, the model with its kept cuts and those bounds is presolved
+ *   again and the search starts over from its root, the incumbent carried over.
  * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
  *   objective whose best points take values offset + k·step (objective-lattice.ts), when its bound rounds
@@ -172,7 +175,7 @@ class BranchAndBound {
   };
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
   private implied: ColumnBox | undefined;
-  /** The model the search started from (before the root cuts): what a root restart presolves again. */
+  /** The model the search started from (before the root cuts): the restart share counts against its bounds. */
   private readonly base: LpModel;
   /** The restricted model presolved, once the root decided to restart (root-restart.ts). */
   private pendingRestart: Presolved | null = null;
@@ -534,7 +537,7 @@ class BranchAndBound {
     if (!this.best.found || this.restarts >= (opt.maxRootRestarts ?? MAX_ROOT_RESTARTS)) return false;
     const share = fixedIntegerShare(this.base.integer, this.base.colLower, this.base.colUpper, this.rootLower, this.rootUpper);
     if (share < (opt.rootRestartShare ?? ROOT_RESTART_SHARE)) return false;
-    const pre = presolve(withColumnBounds(this.base, this.rootLower, this.rootUpper));
+    const pre = presolve(withColumnBounds(this.model, this.rootLower, this.rootUpper));
     if (pre.status !== "reduced" || pre.reduced.cols === 0) return false;
     this.pendingRestart = pre;
     return true;

@@ -187,6 +187,8 @@ class BranchAndBound {
     private readonly opt: MipOptions,
     /** Root restarts made before this search (root-restart.ts). */
     private readonly restarts = 0,
+    /** Nodes the searches before the restarts solved (progress reports count them). */
+    private readonly earlierNodes = 0,
   ) {
     this.base = model;
     this.model = model;
@@ -546,7 +548,7 @@ class BranchAndBound {
   /** The search again from the root of the restricted model presolved, the incumbent carried over. */
   private restart(): MipOutcome {
     const pre = this.pendingRestart!;
-    const next = new BranchAndBound(this.original, chainPostsolve(this.pre, pre), pre.reduced, this.opt, this.restarts + 1);
+    const next = new BranchAndBound(this.original, chainPostsolve(this.pre, pre), pre.reduced, this.opt, this.restarts + 1, this.earlierNodes + this.nodes);
     next.best.carry(this.best);
     const out = next.run();
     const mine = this.stats;
@@ -600,7 +602,7 @@ class BranchAndBound {
     // the node being solved is in no queue: without its bound, an incumbent found while the root (or
     // the last open node) is out of the queue would be reported as its own bound, a gap of 0 unproven
     const b = Math.min(this.globalBound(current), this.active ? this.active.lowerBound : Infinity, this.prunedBound, this.best.value);
-    this.opt.onProgress(this.best.found ? this.best.value : null, Number.isFinite(b) ? this.roundBound(b) : null, this.nodes);
+    this.opt.onProgress(this.best.found ? this.best.value : null, Number.isFinite(b) ? this.roundBound(b) : null, this.earlierNodes + this.nodes);
   }
 
   /** Records the bound of a node pruned below the incumbent (it still limits the dual bound). */

@@ -16,7 +16,7 @@
 import { DEFAULT_INTEGRALITY_TOLERANCE } from "./integrality.js";
 import { objectiveValue, worstViolation, type LpModel } from "./model.js";
 import { objectiveLatticeStep } from "./objective-lattice.js";
-import type { Presolved } from "./presolve.js";
+import type { ColumnPostsolve } from "./root-restart.js";
 
 const FEASIBILITY = 1e-6;
 const ABS_GAP = 1e-6;
@@ -53,7 +53,7 @@ export class Incumbent {
 
   constructor(
     private readonly original: LpModel,
-    private readonly pre: Presolved,
+    private readonly pre: ColumnPostsolve,
     reduced: LpModel,
     private readonly gapTolerance: number,
     /** The absolute integrality tolerance the search uses (for `Rejection.roundingOnly`). */
@@ -76,6 +76,16 @@ export class Incumbent {
 
   get found(): boolean {
     return this.x !== null;
+  }
+
+  /**
+   * Takes over another search's incumbent (a root restart, root-restart.ts): its point is in the original
+   * column space and was verified there, so it holds for any presolve of the same original model.
+   */
+  carry(from: Incumbent): void {
+    if (!from.x || from.value >= this.value) return;
+    this.x = from.x;
+    this.value = from.value;
   }
 
   /** Verifies a point of the presolved model with its integer columns rounded (see the header). */

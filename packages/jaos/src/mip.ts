@@ -9,6 +9,9 @@
  *   incumbents early and keeps warm starts short.
  * - Branching: reliability pseudo-cost branching (branching.ts); strong branching limited to half
  *   of all iterations (to 1000 before the first incumbent).
+ * - Root restarts (root-restart.ts): when the root's reduced-cost fixing with the first dive's incumbent
+ *   fixes a tenth of the free integer columns, the model with its kept cuts and those bounds is presolved
+ *   again and the search starts over from its root, the incumbent carried over.
  * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
  *   objective whose best points take values offset + k·step (objective-lattice.ts), when its bound rounds
@@ -37,12 +40,13 @@ import { IntegralityRule } from "./integrality.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
-import type { Presolved } from "./presolve.js";
+import { presolve, type Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { rootCutLoop } from "./root-cuts.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
+import { chainPostsolve, fixedIntegerShare, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, withColumnBounds, type ColumnPostsolve } from "./root-restart.js";
 
 export interface MipOptions {
   deadline: number;
@@ -53,12 +57,20 @@ export interface MipOptions {
   onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
   /** Called with each new incumbent, verified, in the original column space (minimisation sense, with offset). */
   onIncumbent?: (x: Float64Array, value: number) => void;
+  /**
+   * Root restarts (root-restart.ts): the share of the free integer columns the root's reduced-cost
+   * fixing must fix (absent: ROOT_RESTART_SHARE), and how many restarts at most (absent: MAX_ROOT_RESTARTS).
+   */
+  rootRestartShare?: number;
+  maxRootRestarts?: number;
 }
 
 export interface MipStats {
   rootBound: number | null;
-  /** Root bound after the cut rounds. */
+  /** Root bound after the cut rounds (of the last root solved, after any restarts). */
   rootBoundAfterCuts: number | null;
+  /** Root restarts (root-restart.ts): the model presolved again with the root's reduced-cost fixings. */
+  rootRestarts: number;
   cuts: number;
   cutsKept: number;
   /** Clique cuts among `cuts` (clique-cuts.ts). */
@@ -144,6 +156,7 @@ class BranchAndBound {
   private readonly stats: MipStats = {
     rootBound: null,
     rootBoundAfterCuts: null,
+    rootRestarts: 0,
     cuts: 0,
     cutsKept: 0,
     cliqueCuts: 0,
@@ -162,13 +175,22 @@ class BranchAndBound {
   };
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
   private implied: ColumnBox | undefined;
+  /** The model the search started from (before the root cuts): the restart share counts against its bounds. */
+  private readonly base: LpModel;
+  /** The restricted model presolved, once the root decided to restart (root-restart.ts). */
+  private pendingRestart: Presolved | null = null;
 
   constructor(
     private readonly original: LpModel,
-    private readonly pre: Presolved,
+    private readonly pre: ColumnPostsolve,
     model: LpModel,
     private readonly opt: MipOptions,
+    /** Root restarts made before this search (root-restart.ts). */
+    private readonly restarts = 0,
+    /** Nodes the searches before the restarts solved (progress reports count them). */
+    private readonly earlierNodes = 0,
   ) {
+    this.base = model;
     this.model = model;
     this.engine = new LpEngine(model);
     this.pseudo = new PseudoCosts(model.cols);
@@ -248,6 +270,7 @@ class BranchAndBound {
       const out = this.processNode(current, preSolved);
       this.active = null;
       preSolved = null;
+      if (out === "restart") return this.restart();
       if (out === "stopped") {
         this.queue.push(current);
         stopped = true;
@@ -277,7 +300,7 @@ class BranchAndBound {
   }
 
   /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
-  private processNode(node: MipNode, preSolved: LpResult | null): [MipNode | null, MipNode | null] | null | "stopped" {
+  private processNode(node: MipNode, preSolved: LpResult | null): [MipNode | null, MipNode | null] | null | "stopped" | "restart" {
     const { engine, model } = this;
     if (!this.applyBounds(node)) {
       this.nodes++;
@@ -396,6 +419,7 @@ class BranchAndBound {
         return null;
       }
     }
+    if (node.depth === 0 && this.prepareRestart()) return "restart";
     // strong branching may take half of all iterations once there is an incumbent to prune with;
     // before, only its floor: node throughput finds the first incumbent sooner (10teams took 136k–200k
     // iterations with half, 55k with the floor; fiber and p0201 spend 7 % more)
@@ -505,6 +529,49 @@ class BranchAndBound {
   }
 
   /**
+   * Whether the root restarts (root-restart.ts): an incumbent, restarts left, and the root's reduced-cost
+   * fixing fixed at least the threshold's share of the free integer columns. The restricted model is
+   * presolved here; a presolve that finds it infeasible (no point better than the incumbent) does not
+   * restart: the tree proves the same without trusting presolve's argument.
+   */
+  private prepareRestart(): boolean {
+    const { opt } = this;
+    if (!this.best.found || this.restarts >= (opt.maxRootRestarts ?? MAX_ROOT_RESTARTS)) return false;
+    const share = fixedIntegerShare(this.base.integer, this.base.colLower, this.base.colUpper, this.rootLower, this.rootUpper);
+    if (share < (opt.rootRestartShare ?? ROOT_RESTART_SHARE)) return false;
+    const pre = presolve(withColumnBounds(this.model, this.rootLower, this.rootUpper));
+    if (pre.status !== "reduced" || pre.reduced.cols === 0) return false;
+    this.pendingRestart = pre;
+    return true;
+  }
+
+  /** The search again from the root of the restricted model presolved, the incumbent carried over. */
+  private restart(): MipOutcome {
+    const pre = this.pendingRestart!;
+    const next = new BranchAndBound(this.original, chainPostsolve(this.pre, pre), pre.reduced, this.opt, this.restarts + 1, this.earlierNodes + this.nodes);
+    next.best.carry(this.best);
+    const out = next.run();
+    const mine = this.stats;
+    const theirs = out.stats;
+    const stats: MipStats = {
+      ...theirs,
+      rootBound: mine.rootBound,
+      rootRestarts: mine.rootRestarts + 1 + theirs.rootRestarts,
+      cuts: mine.cuts + theirs.cuts,
+      cliqueCuts: mine.cliqueCuts + theirs.cliqueCuts,
+      rootIterations: mine.rootIterations + theirs.rootIterations,
+      strongBranchings: mine.strongBranchings + theirs.strongBranchings,
+      strongIterations: mine.strongIterations + theirs.strongIterations,
+      dives: mine.dives + theirs.dives,
+      heuristicSolutions: mine.heuristicSolutions + theirs.heuristicSolutions,
+      rootFixings: mine.rootFixings + theirs.rootFixings,
+      reducedCostFixings: mine.reducedCostFixings + theirs.reducedCostFixings,
+      repairs: mine.repairs + theirs.repairs,
+    };
+    return { ...out, nodes: out.nodes + this.nodes, iterations: out.iterations + this.iterations, stats };
+  }
+
+  /**
    * Column bounds of the node: the root's, tightened by every decision on the path. Returns false
    * (bounds untouched) when some column's box is empty: the node holds no point.
    */
@@ -535,7 +602,7 @@ class BranchAndBound {
     // the node being solved is in no queue: without its bound, an incumbent found while the root (or
     // the last open node) is out of the queue would be reported as its own bound, a gap of 0 unproven
     const b = Math.min(this.globalBound(current), this.active ? this.active.lowerBound : Infinity, this.prunedBound, this.best.value);
-    this.opt.onProgress(this.best.found ? this.best.value : null, Number.isFinite(b) ? this.roundBound(b) : null, this.nodes);
+    this.opt.onProgress(this.best.found ? this.best.value : null, Number.isFinite(b) ? this.roundBound(b) : null, this.earlierNodes + this.nodes);
   }
 
   /** Records the bound of a node pruned below the incumbent (it still limits the dual bound). */

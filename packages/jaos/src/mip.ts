@@ -37,12 +37,14 @@ import { IntegralityRule } from "./integrality.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
+import { orbitopalFixing, type Orbitope } from "./orbitope.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { rootCutLoop } from "./root-cuts.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
+import { detectOrbitope } from "./symmetry.js";
 
 export interface MipOptions {
   deadline: number;
@@ -53,6 +55,8 @@ export interface MipOptions {
   onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
   /** Called with each new incumbent, verified, in the original column space (minimisation sense, with offset). */
   onIncumbent?: (x: Float64Array, value: number) => void;
+  /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
+  symmetry?: boolean;
 }
 
 export interface MipStats {
@@ -84,6 +88,8 @@ export interface MipStats {
    * more than 1e-9 (their simplex objective overstated what they prove).
    */
   nodeBounds: { lagrangian: number; verified: number; unproven: number; worstShortfall: number; loose: number };
+  /** The orbitope found (rows × interchangeable blocks) and the node bounds its fixing tightened; null when none. */
+  symmetry: { rows: number; blocks: number; fixings: number } | null;
 }
 
 export interface MipOutcome {
@@ -159,7 +165,10 @@ class BranchAndBound {
     unsolvedNodes: 0,
     repairs: 0,
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
+    symmetry: null,
   };
+  /** Interchangeable blocks of the presolved model: the search keeps only their sorted points (orbitope.ts). */
+  private readonly orbitope: Orbitope | null;
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
   private implied: ColumnBox | undefined;
 
@@ -177,6 +186,8 @@ class BranchAndBound {
     this.rootUpper = model.colUpper.slice();
     this.integrality = new IntegralityRule(model, opt.integralityTolerance);
     this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
+    this.orbitope = opt.symmetry === false ? null : detectOrbitope(model);
+    if (this.orbitope) this.stats.symmetry = { rows: this.orbitope.rows, blocks: this.orbitope.blocks, fixings: 0 };
   }
 
   run(): MipOutcome {
@@ -514,6 +525,11 @@ class BranchAndBound {
     for (let d = node.decision; d; d = d.parent) {
       if (d.lower > lo[d.col]) lo[d.col] = d.lower;
       if (d.upper < up[d.col]) up[d.col] = d.upper;
+    }
+    if (this.orbitope) {
+      const fixed = orbitopalFixing(this.orbitope, lo, up);
+      if (fixed < 0) return false;
+      this.stats.symmetry!.fixings += fixed;
     }
     // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
     for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return false;

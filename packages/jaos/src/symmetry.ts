@@ -115,17 +115,14 @@ function blocksInterchangeable(model: LpModel, rowWise: CsrMatrix, comp: Int32Ar
   const k = blockOf.size;
   const { colColour, rowColour } = refinedColours(model, rowWise, orbitRows);
   // each block's columns and rows by colour (rows of a block: rows whose columns lie in it, not ignored)
-  const colsByColour = Array.from({ length: k }, () => new Map<number, number>());
-  const rowsByColour = Array.from({ length: k }, () => new Map<number, number>());
+  const colsByColour = Array.from({ length: k }, () => new Map<number, number[]>());
+  const rowsByColour = Array.from({ length: k }, () => new Map<number, number[]>());
   for (let j = 0; j < model.cols; j++) {
     const b = blockOf.get(comp[j]!);
-    if (b === undefined) continue;
-    if (colsByColour[b]!.has(colColour[j]!)) return false; // the colours do not tell the block's columns apart
-    colsByColour[b]!.set(colColour[j]!, j);
+    if (b !== undefined) addTo(colsByColour[b]!, colColour[j]!, j);
   }
   const orbitRow = new Uint8Array(model.rows);
   for (const i of orbitRows) orbitRow[i] = 1;
-  const rowBlock = new Int32Array(model.rows).fill(-1);
   for (let i = 0; i < model.rows; i++) {
     const s = rowWise.start[i]!;
     if (orbitRow[i] || s === rowWise.start[i + 1]) continue;
@@ -135,32 +132,43 @@ function blocksInterchangeable(model: LpModel, rowWise: CsrMatrix, comp: Int32Ar
     let inside = true;
     for (let p = s; p < rowWise.start[i + 1]! && inside; p++) if (comp[rowWise.index[p]!] !== comp[rowWise.index[s]!]) inside = false;
     if (!inside) continue;
-    if (rowsByColour[b]!.has(rowColour[i]!)) return false;
-    rowsByColour[b]!.set(rowColour[i]!, i);
-    rowBlock[i] = b;
+    addTo(rowsByColour[b]!, rowColour[i]!, i);
   }
   const colMap = Int32Array.from({ length: model.cols }, (_, j) => j);
   const rowMap = Int32Array.from({ length: model.rows }, (_, i) => i);
   for (let b = 1; b < k; b++) {
     if (!pairBlocks(colsByColour[0]!, colsByColour[b]!, colMap) || !pairBlocks(rowsByColour[0]!, rowsByColour[b]!, rowMap)) return false;
     const ok = isAutomorphism(model, rowWise, colMap, rowMap);
-    for (const j of colsByColour[0]!.values()) colMap[colMap[j]!] = colMap[j]!;
-    for (const j of colsByColour[0]!.values()) colMap[j] = j;
-    for (const i of rowsByColour[0]!.values()) rowMap[rowMap[i]!] = rowMap[i]!;
-    for (const i of rowsByColour[0]!.values()) rowMap[i] = i;
+    colMap.forEach((_, j) => {
+      colMap[j] = j;
+    });
+    rowMap.forEach((_, i) => {
+      rowMap[i] = i;
+    });
     if (!ok) return false;
   }
   return true;
 }
 
-/** Sets `map` to swap each element of `a` with the element of `b` of the same colour; false when they differ. */
-function pairBlocks(a: Map<number, number>, b: Map<number, number>, map: Int32Array): boolean {
+function addTo(byColour: Map<number, number[]>, colour: number, element: number): void {
+  const list = byColour.get(colour);
+  if (list) list.push(element);
+  else byColour.set(colour, [element]);
+}
+
+/**
+ * Sets `map` to swap each element of `a` with the element of `b` of the same colour (elements sharing
+ * a colour, such as repeated rows, in the order they come); false when the colours differ.
+ */
+function pairBlocks(a: Map<number, number[]>, b: Map<number, number[]>, map: Int32Array): boolean {
   if (a.size !== b.size) return false;
-  for (const [colour, x] of a) {
-    const y = b.get(colour);
-    if (y === undefined) return false;
-    map[x] = y;
-    map[y] = x;
+  for (const [colour, xs] of a) {
+    const ys = b.get(colour);
+    if (ys === undefined || ys.length !== xs.length) return false;
+    xs.forEach((x, n) => {
+      map[x] = ys[n]!;
+      map[ys[n]!] = x;
+    });
   }
   return true;
 }
@@ -171,7 +179,13 @@ function isAutomorphism(model: LpModel, rowWise: CsrMatrix, colMap: Int32Array, 
   for (let j = 0; j < model.cols; j++) {
     const t = colMap[j]!;
     if (t === j) continue;
-    if (model.cost[j] !== model.cost[t] || model.colLower[j] !== model.colLower[t] || model.colUpper[j] !== model.colUpper[t] || model.integer[j] !== model.integer[t]) return false;
+    if (
+      model.cost[j] !== model.cost[t] ||
+      model.colLower[j] !== model.colLower[t] ||
+      model.colUpper[j] !== model.colUpper[t] ||
+      model.integer[j] !== model.integer[t]
+    )
+      return false;
     if (a.start[j + 1]! - a.start[j]! !== a.start[t + 1]! - a.start[t]!) return false;
     for (let p = a.start[j]!; p < a.start[j + 1]!; p++) if (entry(rowWise, rowMap[a.index[p]!]!, t) !== a.value[p]) return false;
   }
@@ -208,7 +222,8 @@ function refinedColours(model: LpModel, rowWise: CsrMatrix, orbitRows: number[])
   const { a } = model;
   let colColour = new Int32Array(model.cols);
   let rowColour = new Int32Array(model.rows);
-  for (let j = 0; j < model.cols; j++) colColour[j] = mix(mix(mix(hashNumber(model.cost[j]!), hashNumber(model.colLower[j]!)), hashNumber(model.colUpper[j]!)), model.integer[j]!);
+  for (let j = 0; j < model.cols; j++)
+    colColour[j] = mix(mix(mix(hashNumber(model.cost[j]!), hashNumber(model.colLower[j]!)), hashNumber(model.colUpper[j]!)), model.integer[j]!);
   for (let i = 0; i < model.rows; i++) rowColour[i] = mix(hashNumber(model.rowLower[i]!), hashNumber(model.rowUpper[i]!));
   orbitRows.forEach((i, n) => {
     rowColour[i] = mix(rowColour[i]!, 0x51ed270b + n);

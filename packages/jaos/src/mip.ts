@@ -178,16 +178,16 @@ class BranchAndBound {
     model: LpModel,
     private readonly opt: MipOptions,
   ) {
-    this.model = model;
-    this.engine = new LpEngine(model);
-    this.pseudo = new PseudoCosts(model.cols);
-    this.locks = computeLocks(model);
-    this.rootLower = model.colLower.slice();
-    this.rootUpper = model.colUpper.slice();
-    this.integrality = new IntegralityRule(model, opt.integralityTolerance);
-    this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
     this.orbitope = opt.symmetry === false ? null : detectOrbitope(model);
     if (this.orbitope) this.stats.symmetry = { rows: this.orbitope.rows, blocks: this.orbitope.blocks, fixings: 0 };
+    this.model = this.orbitope ? withSortedBlocks(model, this.orbitope) : model;
+    this.engine = new LpEngine(this.model);
+    this.pseudo = new PseudoCosts(model.cols);
+    this.locks = computeLocks(model);
+    this.rootLower = this.model.colLower.slice();
+    this.rootUpper = this.model.colUpper.slice();
+    this.integrality = new IntegralityRule(model, opt.integralityTolerance);
+    this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
   }
 
   run(): MipOutcome {
@@ -648,6 +648,17 @@ class BranchAndBound {
       stats: this.stats,
     };
   }
+}
+
+/**
+ * The model with the orbitope's fixings at the root in its column bounds, so that the root LP, its cuts
+ * and heuristics work on the sorted points too (cuts valid for them suffice: every point has a sorted
+ * image of the same objective). A model with no sorted point is left as it is: the root node then closes.
+ */
+function withSortedBlocks(model: LpModel, orbitope: Orbitope): LpModel {
+  const colLower = model.colLower.slice();
+  const colUpper = model.colUpper.slice();
+  return orbitopalFixing(orbitope, colLower, colUpper) > 0 ? { ...model, colLower, colUpper } : model;
 }
 
 function finiteOrUndefined(v: number): number | undefined {

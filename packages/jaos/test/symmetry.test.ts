@@ -5,7 +5,7 @@
  * - detection finds the planted blocks of a seating-like model and nothing once one coefficient breaks
  *   the symmetry;
  * - on random MILPs with planted interchangeable blocks, branch and bound with the fixing finds the
- *   optimum it finds without (and the same status).
+ *   optimum it finds without (and the same status), also through presolve as the service solves them.
  */
 import { describe, expect, it } from "vitest";
 import { solveMip } from "../src/mip.js";
@@ -13,7 +13,7 @@ import { type LpModel, modelFromProblem } from "../src/model.js";
 import { type Orbitope, orbitopalFixing } from "../src/orbitope.js";
 import { noPresolve } from "../src/presolve.js";
 import { detectOrbitope } from "../src/symmetry.js";
-import { type Problem, type ProblemInput, problem, seededGenerator } from "./support.js";
+import { type Problem, type ProblemInput, problem, seededGenerator, solveChecked } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -131,7 +131,8 @@ describe("symmetry detection", () => {
   it("leaves the optimum of random MILPs with planted symmetry unchanged", () => {
     let fixings = 0;
     for (let seed = 1; seed <= 60; seed++) {
-      const model = modelFromProblem(plantedModel(seed)).model;
+      const p = plantedModel(seed);
+      const model = modelFromProblem(p).model;
       const on = solveModel(model, true);
       const off = solveModel(model, false);
       expect(on.stats.symmetry, `seed ${seed}`).not.toBeNull();
@@ -140,6 +141,10 @@ describe("symmetry detection", () => {
       if (off.status === "optimal") {
         const value = (x: Float64Array) => x.reduce((s, v, j) => s + v * model.cost[j]!, model.offset);
         expect(value(on.incumbent!), `seed ${seed}`).toBeCloseTo(value(off.incumbent!), 6);
+        // and through presolve, as the service solves it (the point checked on the problem as written)
+        const served = solveChecked(p, { gapTolerance: 1e-9 });
+        expect(served.solver_status, `seed ${seed}`).toBe("optimal");
+        expect(served.objective_value!, `seed ${seed}`).toBeCloseTo(value(off.incumbent!), 6);
       }
     }
     expect(fixings).toBeGreaterThan(0);

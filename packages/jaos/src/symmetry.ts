@@ -77,11 +77,18 @@ function orbitopeOfLength(model: LpModel, rowWise: CsrMatrix, k: number, candida
       else line[b] = j;
     }
     if (!ok) continue;
+    // a block swap maps line[0] onto line[b]: columns that differ in cost or length rule it out cheaply
+    if (!line.every((j) => alike(model, j, line[0]!))) return null;
     orbitRows.push(i);
     columns.push(...line);
   }
   const orb: Orbitope = { rows: orbitRows.length, blocks: k, columns: Int32Array.from(columns) };
   return blocksInterchangeable(model, rowWise, comp, blockOf, orbitRows) ? orb : null;
+}
+
+function alike(model: LpModel, j: number, t: number): boolean {
+  const { start } = model.a;
+  return model.cost[j] === model.cost[t] && start[j + 1]! - start[j]! === start[t + 1]! - start[t]!;
 }
 
 /** Components of the columns joined by the rows not ignored; a row gets its columns' component. */

@@ -91,18 +91,6 @@ export interface BranchInput {
    * child's proven bound; the scores still use the LP values.
    */
   proveBound?: () => number;
-  /**
-   * Further bounds a child's own bound on column `col` implies (orbitopal fixing, orbitope.ts), applied
-   * while its strong-branching LP runs; null when the child holds no point the search keeps.
-   */
-  childBounds?: (col: number, lower: number, upper: number) => BoundList | null;
-}
-
-/** Column bounds as parallel lists. */
-export interface BoundList {
-  cols: number[];
-  lower: number[];
-  upper: number[];
 }
 
 function score(down: number, up: number): number {
@@ -206,19 +194,10 @@ interface Probe {
 function probe(input: BranchInput, j: number, lo: number, up: number): Probe {
   const { engine } = input;
   engine.setColumnBounds(j, lo, up);
-  const extra = input.childBounds ? input.childBounds(j, lo, up) : { cols: [], lower: [], upper: [] };
-  if (extra === null) return { bound: Infinity, proven: Infinity, pruned: true, iterations: 0 };
-  const saved = extra.cols.map((c) => [engine.model.colLower[c]!, engine.model.colUpper[c]!] as const);
-  extra.cols.forEach((c, n) => engine.setColumnBounds(c, extra.lower[n]!, extra.upper[n]!));
   engine.setBasis(input.basis);
   const r = engine.solve({ deadline: input.deadline, iterationLimit: STRONG_ITERATIONS, cutoff: input.cutoff, perturb: false });
   const iterations = r.iterations;
-  // the proof below reads the engine's LP, so the extra bounds go back only after it
-  const restore = () => extra.cols.forEach((c, n) => engine.setColumnBounds(c, saved[n]![0], saved[n]![1]));
-  if (r.status === "infeasible") {
-    restore();
-    return { bound: Infinity, proven: Infinity, pruned: true, iterations };
-  }
+  if (r.status === "infeasible") return { bound: Infinity, proven: Infinity, pruned: true, iterations };
   const bound =
     r.status === "cutoff"
       ? input.cutoff
@@ -234,9 +213,7 @@ function probe(input: BranchInput, j: number, lo: number, up: number): Probe {
     // the duals prove beyond the LP's value at the iteration limit were tried as they are: they
     // change the tree, misc03 +44 % nodes, dcmulti −15 %; docs/decisions.md.)
     const proven = r.status === "time_limit" || r.status === "error" ? -Infinity : input.proveBound();
-    restore();
     return { bound, proven: Math.min(proven, bound), pruned: pruned && proven >= input.cutoff, iterations };
   }
-  restore();
   return { bound, proven: bound, pruned, iterations };
 }

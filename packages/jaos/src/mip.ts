@@ -30,7 +30,7 @@
  * node is out of the queue counts it) and of nodes whose LP could not be solved, which are kept as
  * unresolved bounds rather than pruned. `infeasible` only comes from an exhausted tree.
  */
-import { chooseBranch, PseudoCosts, unmeasuredBranch, type BoundList, type BranchChoice } from "./branching.js";
+import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
 import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
 import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
@@ -427,7 +427,6 @@ class BranchAndBound {
             pseudo: this.pseudo,
             strong,
             proveBound: () => this.prove()?.value ?? -Infinity,
-            childBounds: this.orbitope ? (col, lower, upper) => this.orbitopeChild(col, lower, upper) : undefined,
           });
     this.stats.strongBranchings += choice.strongBranched;
     this.stats.strongIterations += choice.strongIterations;
@@ -465,24 +464,6 @@ class BranchAndBound {
     // up first sent bell5 from 16k to 78k iterations.
     const upFirst = (!this.best.found && this.best.latticeObjective) || up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
     return upFirst ? [up, down] : [down, up];
-  }
-
-  /** The bounds orbitopal fixing adds to the engine's when column `col` gets [lower, upper]; null: no sorted point. */
-  private orbitopeChild(col: number, lower: number, upper: number): BoundList | null {
-    const m = this.engine.model;
-    const lo = m.colLower.slice();
-    const up = m.colUpper.slice();
-    lo[col] = lower;
-    up[col] = upper;
-    if (orbitopalFixing(this.orbitope!, lo, up) < 0) return null;
-    const out: BoundList = { cols: [], lower: [], upper: [] };
-    for (const c of this.orbitope!.columns) {
-      if (c === col || (lo[c] === m.colLower[c] && up[c] === m.colUpper[c])) continue;
-      out.cols.push(c);
-      out.lower.push(lo[c]!);
-      out.upper.push(up[c]!);
-    }
-    return out;
   }
 
   /** The node's LP again with the integer columns fixed at x's rounded values, its point offered (repair.ts). */

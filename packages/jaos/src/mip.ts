@@ -40,6 +40,7 @@ import { IntegralityRule } from "./integrality.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
+import { orbitopalFixing, type Orbitope } from "./orbitope.js";
 import { presolve, type Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
@@ -47,6 +48,7 @@ import { rootCutLoop } from "./root-cuts.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
 import { chainPostsolve, fixedIntegerShare, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, withColumnBounds, type ColumnPostsolve } from "./root-restart.js";
+import { detectOrbitope } from "./symmetry.js";
 
 export interface MipOptions {
   deadline: number;
@@ -63,6 +65,8 @@ export interface MipOptions {
    */
   rootRestartShare?: number;
   maxRootRestarts?: number;
+  /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
+  symmetry?: boolean;
 }
 
 export interface MipStats {
@@ -96,6 +100,8 @@ export interface MipStats {
    * more than 1e-9 (their simplex objective overstated what they prove).
    */
   nodeBounds: { lagrangian: number; verified: number; unproven: number; worstShortfall: number; loose: number };
+  /** The orbitope found (rows × interchangeable blocks) and the node bounds its fixing tightened; null when none. */
+  symmetry: { rows: number; blocks: number; fixings: number } | null;
 }
 
 export interface MipOutcome {
@@ -172,7 +178,10 @@ class BranchAndBound {
     unsolvedNodes: 0,
     repairs: 0,
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
+    symmetry: null,
   };
+  /** Interchangeable blocks of the presolved model: the search keeps only their sorted points (orbitope.ts). */
+  private readonly orbitope: Orbitope | null;
   /** Finite bounds the rows imply for columns without one (for the Lagrangian bound). */
   private implied: ColumnBox | undefined;
   /** The model the search started from (before the root cuts): the restart share counts against its bounds. */
@@ -190,13 +199,16 @@ class BranchAndBound {
     /** Nodes the searches before the restarts solved (progress reports count them). */
     private readonly earlierNodes = 0,
   ) {
-    this.base = model;
-    this.model = model;
-    this.engine = new LpEngine(model);
+    this.orbitope = opt.symmetry === false ? null : detectOrbitope(model);
+    if (this.orbitope) this.stats.symmetry = { rows: this.orbitope.rows, blocks: this.orbitope.blocks, fixings: 0 };
+    this.model = this.orbitope ? withSortedBlocks(model, this.orbitope) : model;
+    // after the orbitope's root fixings, so that they do not count as the root's reduced-cost fixings
+    this.base = this.model;
+    this.engine = new LpEngine(this.model);
     this.pseudo = new PseudoCosts(model.cols);
     this.locks = computeLocks(model);
-    this.rootLower = model.colLower.slice();
-    this.rootUpper = model.colUpper.slice();
+    this.rootLower = this.model.colLower.slice();
+    this.rootUpper = this.model.colUpper.slice();
     this.integrality = new IntegralityRule(model, opt.integralityTolerance);
     this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
   }
@@ -548,7 +560,10 @@ class BranchAndBound {
   /** The search again from the root of the restricted model presolved, the incumbent carried over. */
   private restart(): MipOutcome {
     const pre = this.pendingRestart!;
-    const next = new BranchAndBound(this.original, chainPostsolve(this.pre, pre), pre.reduced, this.opt, this.restarts + 1, this.earlierNodes + this.nodes);
+    // The restricted model keeps this search's sorted blocks in its bounds: a second orbitope found in it
+    // could sort by another order, and the two restrictions together might exclude every optimum.
+    const opt = this.orbitope ? { ...this.opt, symmetry: false } : this.opt;
+    const next = new BranchAndBound(this.original, chainPostsolve(this.pre, pre), pre.reduced, opt, this.restarts + 1, this.earlierNodes + this.nodes);
     next.best.carry(this.best);
     const out = next.run();
     const mine = this.stats;
@@ -556,6 +571,7 @@ class BranchAndBound {
     const stats: MipStats = {
       ...theirs,
       rootBound: mine.rootBound,
+      symmetry: mine.symmetry ?? theirs.symmetry,
       rootRestarts: mine.rootRestarts + 1 + theirs.rootRestarts,
       cuts: mine.cuts + theirs.cuts,
       cliqueCuts: mine.cliqueCuts + theirs.cliqueCuts,
@@ -581,6 +597,11 @@ class BranchAndBound {
     for (let d = node.decision; d; d = d.parent) {
       if (d.lower > lo[d.col]) lo[d.col] = d.lower;
       if (d.upper < up[d.col]) up[d.col] = d.upper;
+    }
+    if (this.orbitope) {
+      const fixed = orbitopalFixing(this.orbitope, lo, up);
+      if (fixed < 0) return false;
+      this.stats.symmetry!.fixings += fixed;
     }
     // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
     for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return false;
@@ -699,6 +720,17 @@ class BranchAndBound {
       stats: this.stats,
     };
   }
+}
+
+/**
+ * The model with the orbitope's fixings at the root in its column bounds, so that the root LP, its cuts
+ * and heuristics work on the sorted points too (cuts valid for them suffice: every point has a sorted
+ * image of the same objective). A model with no sorted point is left as it is: the root node then closes.
+ */
+function withSortedBlocks(model: LpModel, orbitope: Orbitope): LpModel {
+  const colLower = model.colLower.slice();
+  const colUpper = model.colUpper.slice();
+  return orbitopalFixing(orbitope, colLower, colUpper) > 0 ? { ...model, colLower, colUpper } : model;
 }
 
 function finiteOrUndefined(v: number): number | undefined {

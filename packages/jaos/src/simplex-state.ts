@@ -110,7 +110,9 @@ export class SimplexState {
     this.lu = new LuFactor(this.m);
     this.dseWeight = new Float64Array(this.m).fill(1);
     this.alphaRow = new Float64Array(this.total);
-    this.rowNz = new Int32Array(this.total);
+    // the row-wise pass writes a slot at every touch and lists a column again after its sum cancels:
+    // room for every entry of A and every logical, not just one slot per column
+    this.rowNz = new Int32Array(Math.max(this.total, model.a.index.length + this.m) + 1);
     this.rowMark = new Int32Array(this.total);
     this.rhoRows = new Int32Array(this.m);
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
@@ -398,8 +400,11 @@ export class SimplexState {
    * ρᵀA through the row-wise matrix, touching only the rows listed and in them only the nonbasic
    * columns (basic columns' entries are never read); returns the list length. A column is listed at
    * its first touch (the ratio test breaks ties by this order). The entry's own value tells a first
-   * touch — out[j] is 0 until then and nonzero after, unless the sum cancelled to exactly 0 — so the
-   * per-entry mark of the obvious scheme is read only at a zero and written only at a cancellation.
+   * touch — out[j] is 0 until then and nonzero after — and the list slot is written at every touch
+   * but kept (count += 1) only at a zero, without a branch: on a dense row about half the touches are
+   * first touches in no pattern the CPU can predict, and the mispredicted branch was most of the
+   * pass's time. A sum that cancels to exactly 0 makes its column's next touch list it again; such
+   * repeats are dropped afterwards (first occurrence kept), only in passes where a sum cancelled.
    */
   private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
     const n = this.n;
@@ -411,9 +416,8 @@ export class SimplexState {
     const nonbasicEnd = ar.nonbasicEnd;
     const out = this.alphaRow;
     const list = this.rowNz;
-    const mark = this.rowMark;
-    const stamp = ++this.rowStamp;
     let count = 0;
+    let cancelled = false;
     const { start, index, value } = ar;
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
@@ -422,15 +426,32 @@ export class SimplexState {
       for (let p = start[i]; p < e; p++) {
         const j = index[p];
         const old = out[j];
-        if (old === 0 && mark[j] !== stamp) list[count++] = j;
+        list[count] = j;
+        count += +(old === 0);
         const v = old + r * value[p];
         out[j] = v;
-        if (v === 0) mark[j] = stamp;
+        if (v === 0) cancelled = true;
       }
       out[n + i] = r;
       list[count++] = n + i;
     }
-    return count;
+    return cancelled ? this.dropRepeats(count) : count;
+  }
+
+  /** Drops the repeated columns of rowNz[0 .. count) (first occurrences kept, in order); returns the new count. */
+  private dropRepeats(count: number): number {
+    const list = this.rowNz;
+    const mark = this.rowMark;
+    const stamp = ++this.rowStamp;
+    let kept = 0;
+    for (let k = 0; k < count; k++) {
+      const j = list[k];
+      if (mark[j] !== stamp) {
+        mark[j] = stamp;
+        list[kept++] = j;
+      }
+    }
+    return kept;
   }
 
   /**

@@ -29,6 +29,9 @@ export interface Tolerances {
   pivot: number;
 }
 
+/** Index of a float64's high (sign and exponent) 32-bit word in an Int32Array view of its bytes. */
+const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
 export const DEFAULT_TOLERANCES: Tolerances = { primal: 1e-7, dual: 1e-7, pivot: 1e-9 };
 
 export class SimplexState {
@@ -65,10 +68,12 @@ export class SimplexState {
   /** Columns with a (possibly) nonzero entry in the last pivot row: rowNz[0 .. rowNzCount). */
   readonly rowNz: Int32Array;
   rowNzCount = 0;
-  private readonly rowMark: Int32Array;
+  /** alphaRow's 32-bit words (the row-wise pass reads a zero's sign bit there). */
+  private readonly alphaRowWords: Int32Array;
+  /** Columns whose row-wise sum cancelled to 0 in the last pass (with repeats). */
+  private readonly cancelledColumns: Int32Array;
   /** ρ's nonzero rows when the caller does not supply them. */
   private readonly rhoRows: Int32Array;
-  private rowStamp = 0;
   /** True when every column of A lists its rows in increasing order (the dense row-wise PRICE needs it). */
   private readonly columnsSorted: boolean;
   /** Work vectors of length m shared by the simplex loops (never live across a call). */
@@ -113,10 +118,10 @@ export class SimplexState {
     this.lu = new LuFactor(this.m);
     this.dseWeight = new Float64Array(this.m).fill(1);
     this.alphaRow = new Float64Array(this.total);
-    // the row-wise pass writes a slot at every touch and lists a column again after its sum cancels:
-    // room for every entry of A and every logical, not just one slot per column
-    this.rowNz = new Int32Array(Math.max(this.total, model.a.index.length + this.m) + 1);
-    this.rowMark = new Int32Array(this.total);
+    // the row-wise pass writes a slot at every touch, also once every column is listed
+    this.rowNz = new Int32Array(this.total + 1);
+    this.alphaRowWords = new Int32Array(this.alphaRow.buffer);
+    this.cancelledColumns = new Int32Array(this.total);
     this.rhoRows = new Int32Array(this.m);
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
     this.positionLists = Array.from({ length: 4 }, () => new Int32Array(this.m));
@@ -405,11 +410,12 @@ export class SimplexState {
    * ρᵀA through the row-wise matrix, touching only the rows listed and in them only the nonbasic
    * columns (basic columns' entries are never read); returns the list length. A column is listed at
    * its first touch (the ratio test breaks ties by this order). The entry's own value tells a first
-   * touch — out[j] is 0 until then and nonzero after — and the list slot is written at every touch
-   * but kept (count += 1) only at a zero, without a branch: on a dense row about half the touches are
-   * first touches in no pattern the CPU can predict, and the mispredicted branch was most of the
-   * pass's time. A sum that cancels to exactly 0 makes its column's next touch list it again; such
-   * repeats are dropped afterwards (first occurrence kept), only in passes where a sum cancelled.
+   * touch: out[j] is +0 until then. The list slot is written at every touch and kept (count += 1)
+   * only at a +0, without a branch: on a dense row about half the touches are first touches in no
+   * pattern the CPU can predict, and the mispredicted branch was most of the pass's time. A sum that
+   * cancels to exactly 0 is stored as −0 (x + −0 = x, so later sums are unchanged, and −0 is not
+   * +0, so its next touch does not list it again; the sign bit is read through the integer view of
+   * the row) and set back to +0 after the pass.
    */
   private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
     const n = this.n;
@@ -420,9 +426,12 @@ export class SimplexState {
     }
     const nonbasicEnd = ar.nonbasicEnd;
     const out = this.alphaRow;
+    const outWords = this.alphaRowWords;
     const list = this.rowNz;
+    const cancelled = this.cancelledColumns;
+    const capacity = cancelled.length;
+    let cancelCount = 0;
     let count = 0;
-    let cancelled = false;
     const { start, index, value } = ar;
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
@@ -432,31 +441,21 @@ export class SimplexState {
         const j = index[p];
         const old = out[j];
         list[count] = j;
-        count += +(old === 0);
+        // +0 ⇔ equal to 0 with the sign bit (the high word's) clear
+        count += +(old === 0) & +(outWords[2 * j + HIGH_WORD] >= 0);
         const v = old + r * value[p];
-        out[j] = v;
-        if (v === 0) cancelled = true;
+        if (v === 0) {
+          out[j] = -0;
+          if (cancelCount < capacity) cancelled[cancelCount] = j;
+          cancelCount++;
+        } else out[j] = v;
       }
       out[n + i] = r;
       list[count++] = n + i;
     }
-    return cancelled ? this.dropRepeats(count) : count;
-  }
-
-  /** Drops the repeated columns of rowNz[0 .. count) (first occurrences kept, in order); returns the new count. */
-  private dropRepeats(count: number): number {
-    const list = this.rowNz;
-    const mark = this.rowMark;
-    const stamp = ++this.rowStamp;
-    let kept = 0;
-    for (let k = 0; k < count; k++) {
-      const j = list[k];
-      if (mark[j] !== stamp) {
-        mark[j] = stamp;
-        list[kept++] = j;
-      }
-    }
-    return kept;
+    if (cancelCount > capacity) for (let k = 0; k < count; k++) out[list[k]] += 0;
+    else for (let k = 0; k < cancelCount; k++) out[cancelled[k]] += 0;
+    return count;
   }
 
   /**

@@ -359,12 +359,20 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
   const noted = st.ratioHeapT;
   let noteCount = 0;
   let thetaMax = Infinity;
+  // The relaxed breakpoint is never below the exact one (d ± tolD rounds monotonically), so a
+  // candidate whose exact breakpoint is beyond the relaxed minimum so far can neither lower that
+  // minimum nor join the first group: its relaxed breakpoint (a second division) is left as NaN
+  // and computed only if the heaps below need it.
   for (let c = 0; c < nc; c++) {
     const j = cand[c];
     const a = s * alphaRow[j];
     const tc = d[j] / a;
-    const trc = a > 0 ? (d[j] + tolD) / a : (d[j] - tolD) / a;
     t[c] = tc;
+    if (tc > thetaMax) {
+      tr[c] = Number.NaN;
+      continue;
+    }
+    const trc = a > 0 ? (d[j] + tolD) / a : (d[j] - tolD) / a;
     tr[c] = trc;
     if (trc < thetaMax) thetaMax = trc;
     if (!(tc > thetaMax)) noted[noteCount++] = c;
@@ -400,9 +408,14 @@ function longStepRatioTest(st: SimplexState, s: number, delta: number, nc: numbe
     const j = cand[c];
     if (t[c] <= thetaMax) flips[nflip++] = j;
     else {
+      let trc = tr[c];
+      if (Number.isNaN(trc)) {
+        const a = s * alphaRow[j];
+        trc = a > 0 ? (d[j] + tolD) / a : (d[j] - tolD) / a;
+      }
       cand[w] = j;
       t[w] = t[c];
-      tr[w] = tr[c];
+      tr[w] = trc;
       w++;
     }
   }

@@ -175,4 +175,51 @@ describe("SimplexState.computePivotRow", () => {
       }
     }
   });
+
+  it("lists a dense ρ's row in column order with the column-wise dot products' values bit for bit, columns stored in row order or not", () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const rng = new Rng(200 + seed);
+      const m = 20;
+      const n = 35;
+      const model = randomSparseLp(rng, m, n);
+      // the same matrix with each column's entries reversed (not in row order): the column-wise pass then
+      const { start, index, value } = model.a;
+      const ri: number[] = [];
+      const ci: number[] = [];
+      const vv: number[] = [];
+      for (let j = 0; j < n; j++)
+        for (let p = start[j + 1] - 1; p >= start[j]; p--) {
+          ri.push(index[p]);
+          ci.push(j);
+          vv.push(value[p]);
+        }
+      for (const a of [model.a, cscFromTriplets(m, n, ri, ci, vv)]) {
+        const st = new SimplexState({ ...model, a });
+        st.setSlackBasis();
+        st.refactor();
+        const alphaCol = new Float64Array(m);
+        for (let step = 0; step < 25; step++) {
+          const q = rng.int(st.total);
+          if (st.status[q] !== BASIC) {
+            st.ftranColumn(q, alphaCol);
+            let r = -1;
+            for (let k = 0; k < m; k++) if (Math.abs(alphaCol[k]) > 0.1) r = k;
+            if (r >= 0) st.replaceBasic(r, q, rng.next() < 0.5 ? AT_LOWER : AT_UPPER, alphaCol);
+          }
+          const rho = randomRho(rng, m, 30);
+          const rows = Int32Array.from(Array.from(rho).flatMap((v, i) => (v !== 0 ? [i] : [])));
+          if (rows.length < 0.4 * m) continue;
+          const expected = densePivotRow(st, rho);
+          const s = step % 2 === 0 ? 1 : -1;
+          st.pivotRowWithCandidates(rho, rows.length, rows, s);
+          const order: number[] = [];
+          for (let j = 0; j < n; j++) if (st.status[j] !== BASIC && expected[j] !== 0) order.push(j);
+          for (const i of rows) order.push(n + i);
+          expect(Array.from(st.rowNz.subarray(0, st.rowNzCount))).toEqual(order);
+          for (const j of order) expect(st.alphaRow[j]).toBe(expected[j]);
+          expectCandidatesMatchDense(st, rho, s);
+        }
+      }
+    }
+  });
 });

@@ -114,8 +114,6 @@ export class LuFactor implements FactorParts {
   private readonly replaced: Uint8Array;
   private readonly rowCount: Int32Array;
   private readonly colCount: Int32Array;
-  /** U's columns (basis positions) in reverse pivot order: the pool layout of `uCols` (`loadU`). */
-  private readonly colLayout: Int32Array;
   /** Running shares of m of the FTRAN and BTRAN results of solves given a nonzero list. */
   private ftranDensity = 0;
   private btranDensity = 0;
@@ -148,7 +146,6 @@ export class LuFactor implements FactorParts {
     this.replaced = new Uint8Array(m);
     this.rowCount = new Int32Array(m);
     this.colCount = new Int32Array(m);
-    this.colLayout = new Int32Array(m);
   }
 
   get updateCount(): number {
@@ -237,15 +234,11 @@ export class LuFactor implements FactorParts {
       rowCount[p] = count;
     }
     this.orderEnd = m;
-    // the lists are laid out with exactly these capacities (plus slack): fill them without pushes. The
-    // pool holds them in the order the dense solves walk them: rows in pivot order (BTRAN), columns in
-    // reverse pivot order (FTRAN's U pass), so each pass streams through its pool
+    // the lists are laid out with exactly these capacities (plus slack): fill them without pushes
     const rows = this.uRows;
     const cols = this.uCols;
-    const colLayout = this.colLayout;
-    for (let t = 0; t < m; t++) colLayout[m - 1 - t] = pivotCol[t];
-    rows.reset(rowCount, pivotRow);
-    cols.reset(colCount, colLayout);
+    rows.reset(rowCount);
+    cols.reset(colCount);
     const { start: rowStart, key: rowKey, value: rowValue } = rows;
     const { start: colStart, length: colLength, key: colKey, value: colValue } = cols;
     const rowLength = rows.length;

@@ -2,18 +2,11 @@
  * A set of growable sparse lists (key, value) sharing one pool: the row-wise and column-wise copies of
  * the updated U factor. A list that outgrows its capacity moves to the end of the pool; a full pool is
  * compacted into a larger one. Removal swaps the last entry in (order within a list is not kept).
- *
- * The lists lie in the pool in a layout order the owner chooses (`reset`; compaction keeps it): U's
- * dense solves walk the lists in pivot order, and with the pool laid out in that order the walk reads
- * it as one forward stream instead of jumping by list index (the hardware prefetcher follows a stream;
- * the U pass of the dense FTRAN ran 15–25 % faster on model10, model7 and nemspmm1).
  */
 export class SparseLists {
   readonly start: Int32Array;
   readonly length: Int32Array;
   private readonly capacity: Int32Array;
-  /** The lists in pool order (a permutation of the list indices), from the last `reset`. */
-  private readonly layout: Int32Array;
   key: Int32Array;
   value: Float64Array;
   private end = 0;
@@ -24,28 +17,20 @@ export class SparseLists {
     this.start = new Int32Array(lists);
     this.length = new Int32Array(lists);
     this.capacity = new Int32Array(lists);
-    this.layout = new Int32Array(lists);
-    for (let l = 0; l < lists; l++) this.layout[l] = l;
     this.key = new Int32Array(Math.max(16, poolSize));
     this.value = new Float64Array(Math.max(16, poolSize));
   }
 
-  /**
-   * Lays out empty lists with the given capacities (replacing all contents), in the pool in the order
-   * of `layout` (every list index once; by index when omitted).
-   */
-  reset(capacities: ArrayLike<number>, layout?: ArrayLike<number>): void {
-    const lists = this.start.length;
-    for (let c = 0; c < lists; c++) this.layout[c] = layout === undefined ? c : layout[c]!;
+  /** Lays out empty lists with the given capacities (replacing all contents). */
+  reset(capacities: ArrayLike<number>): void {
     let total = 0;
-    for (let l = 0; l < lists; l++) total += capacities[l]! + 2;
+    for (let l = 0; l < capacities.length; l++) total += capacities[l]! + 2;
     if (total > this.key.length) {
       this.key = new Int32Array(2 * total);
       this.value = new Float64Array(2 * total);
     }
     let at = 0;
-    for (let c = 0; c < lists; c++) {
-      const l = this.layout[c];
+    for (let l = 0; l < capacities.length; l++) {
       this.start[l] = at;
       this.length[l] = 0;
       this.capacity[l] = capacities[l]! + 2;
@@ -101,8 +86,7 @@ export class SparseLists {
     const key = new Int32Array(size);
     const value = new Float64Array(size);
     let at = 0;
-    for (let c = 0; c < this.start.length; c++) {
-      const l = this.layout[c];
+    for (let l = 0; l < this.start.length; l++) {
       const b = this.start[l];
       key.set(this.key.subarray(b, b + this.length[l]), at);
       value.set(this.value.subarray(b, b + this.length[l]), at);

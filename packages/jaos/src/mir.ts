@@ -32,6 +32,8 @@ import { type CsrMatrix, toRowWise } from "./sparse.js";
 import { type VariableBound, variableBounds } from "./variable-bounds.js";
 
 const MAX_AGGREGATIONS = 5;
+/** Rows sharing a fractional integer column tried beside each start row (pairCuts). */
+const MAX_PARTNERS = 8;
 const MIN_F0 = 0.05;
 const MAX_F0 = 0.999;
 const MIN_EFFICACY = 1e-4;
@@ -129,7 +131,8 @@ export class MirSeparator {
     const seen = new Set<string>();
     for (const s of starts) {
       if (performance.now() > deadline) break;
-      for (const cut of this.fromStartRow(s.i, s.upperSide, x, activity)) {
+      const cuts = this.fromStartRow(s.i, s.upperSide, x, activity).concat(this.pairCuts(s.i, s.upperSide, x, activity));
+      for (const cut of cuts) {
         const key = `${cut.cut.lower.toPrecision(12)}|${Array.from(cut.cut.index).join(",")}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -223,6 +226,66 @@ export class MirSeparator {
       for (const j of cols) agg[j] = 0;
     }
     return best;
+  }
+
+  /**
+   * c-MIR cuts of row i0 (its side `upperSide`, in ≤ form) plus or minus one other row tight at x that
+   * shares an integer column fractional at x. The continuous elimination of fromStartRow never joins
+   * rows that share only integer columns; yet their sums and differences round to cuts that neither
+   * row gives alone: on retail3's stores (4 equations Σ a_kp n_p + u_k − o_k = d_k over the same 3
+   * pack integers, each deviation column in one row only) u_S + u_M ≥ f0·(⌈d_S + d_M⌉ − Σ (a_S + a_M) n)
+   * and its mixed-sign cousins. Each sum is a valid ≤ row (λ = +1 adds row ≤ upper, λ = −1 subtracts
+   * row ≥ lower), so its cuts are as valid as the single row's.
+   */
+  private pairCuts(i0: number, upperSide: boolean, x: Float64Array, activity: Float64Array): ScoredCut[] {
+    const { model, rows, agg } = this;
+    const a = model.a;
+    const partners: number[] = [];
+    for (let k = rows.start[i0]; k < rows.start[i0 + 1] && partners.length < MAX_PARTNERS; k++) {
+      const j = rows.index[k];
+      if (!model.integer[j] || !isFractional(x[j])) continue;
+      for (let q = a.start[j]; q < a.start[j + 1] && partners.length < MAX_PARTNERS; q++) {
+        const l = a.index[q];
+        if (l !== i0 && !this.boundRow[l] && !partners.includes(l)) partners.push(l);
+      }
+    }
+    const found: ScoredCut[] = [];
+    const sign = upperSide ? 1 : -1;
+    const startSide = upperSide ? model.rowUpper[i0] : model.rowLower[i0];
+    const startEquality = model.rowLower[i0] === model.rowUpper[i0];
+    const cols: number[] = [];
+    const mark = new Set<number>();
+    const add = (i: number, lambda: number) => {
+      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
+        const j = rows.index[k];
+        if (!mark.has(j)) {
+          mark.add(j);
+          cols.push(j);
+        }
+        agg[j] += lambda * rows.value[k];
+      }
+    };
+    for (const l of partners) {
+      for (const lambda of [1, -1]) {
+        const side = lambda > 0 ? model.rowUpper[l] : model.rowLower[l];
+        if (!Number.isFinite(side)) continue;
+        const slack = (lambda > 0 ? side - activity[l] : activity[l] - side) / Math.max(1, Math.abs(side));
+        if (!(slack <= MAX_AGGREGATION_SLACK)) continue;
+        add(i0, sign);
+        add(l, lambda);
+        const beta = sign * startSide + lambda * side;
+        try {
+          found.push(...this.bestCuts(cols, beta, x, 1, false));
+          // a sum of equations holds as ≥ too
+          if (startEquality && model.rowLower[l] === model.rowUpper[l]) found.push(...this.bestCuts(cols, -beta, x, -1, false));
+        } finally {
+          for (const j of cols) agg[j] = 0;
+          cols.length = 0;
+          mark.clear();
+        }
+      }
+    }
+    return found;
   }
 
   /**

@@ -34,6 +34,11 @@ import { type VariableBound, variableBounds } from "./variable-bounds.js";
 const MAX_AGGREGATIONS = 5;
 /** Rows sharing a fractional integer column tried beside each start row (pairCuts). */
 const MAX_PARTNERS = 8;
+/**
+ * Matrix entries the pairs may aggregate per separation round: this many plus twice the model's
+ * nonzeros (on long set-partitioning rows, air03, every pair is a long row to round and rarely a cut).
+ */
+const PAIR_WORK = 50_000;
 const MIN_F0 = 0.05;
 const MAX_F0 = 0.999;
 const MIN_EFFICACY = 1e-4;
@@ -85,6 +90,8 @@ export class MirSeparator {
   private readonly intCoef: Float64Array;
   private readonly pi: Float64Array;
   private readonly piMark: Uint8Array;
+  /** Matrix entries pairCuts may still aggregate in this separation round. */
+  private pairWork = 0;
 
   /**
    * `coverCuts` adds each row's lifted cover cut beside its c-MIR cut. Off in the solver: measured on
@@ -129,6 +136,7 @@ export class MirSeparator {
     starts.sort((p, q) => p.score - q.score || p.i - q.i);
     const found: ScoredCut[] = [];
     const seen = new Set<string>();
+    this.pairWork = PAIR_WORK + 2 * model.a.index.length;
     for (const s of starts) {
       if (performance.now() > deadline) break;
       const cuts = this.fromStartRow(s.i, s.upperSide, x, activity).concat(this.pairCuts(s.i, s.upperSide, x, activity));
@@ -271,6 +279,8 @@ export class MirSeparator {
         if (!Number.isFinite(side)) continue;
         const slack = (lambda > 0 ? side - activity[l] : activity[l] - side) / Math.max(1, Math.abs(side));
         if (!(slack <= MAX_AGGREGATION_SLACK)) continue;
+        this.pairWork -= rows.start[i0 + 1] - rows.start[i0] + rows.start[l + 1] - rows.start[l];
+        if (this.pairWork < 0) return found;
         add(i0, sign);
         add(l, lambda);
         const beta = sign * startSide + lambda * side;

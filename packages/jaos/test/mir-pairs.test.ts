@@ -3,12 +3,15 @@
  * models of the retail shape (several demand equations over the same few general integers, each with
  * its own under and over column, sometimes a ≤ row over the integers) no cut found at the LP optimum
  * removes a mixed-integer feasible point (every integer assignment enumerated, the continuous part
- * minimised by an LP). A failing model is shrunk before it is reported.
+ * minimised by an LP). The same holds for the separator built on the model extended by a round of
+ * Gomory cuts, as the root loop builds it each round (its rows that are cuts are aggregated too). A
+ * failing model is shrunk before it is reported.
  */
 import { describe, expect, it } from "vitest";
+import { gomoryCuts, withRows } from "../src/cuts.js";
 import { LpEngine } from "../src/lp.js";
 import { MirSeparator } from "../src/mir.js";
-import { modelFromProblem } from "../src/model.js";
+import { type LpModel, modelFromProblem } from "../src/model.js";
 import { cutLhs, integerPoints, minimumLhs, type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
@@ -48,12 +51,24 @@ interface Checked {
   failure: string | null;
 }
 
-/** The c-MIR cuts at the LP optimum of p, each checked against every integer point. */
-function checkCuts(p: Problem): Checked {
+/**
+ * The c-MIR cuts at the LP optimum of p (with `afterGomory`, of p extended by the Gomory cuts of its
+ * LP optimum, at the extended LP's optimum), each checked against every integer point of p.
+ */
+function checkCuts(p: Problem, afterGomory = false): Checked {
   const model = modelFromProblem(p).model;
-  const lp = new LpEngine(model).solve({ deadline: performance.now() + 5000 });
+  const engine = new LpEngine(model);
+  let lp = engine.solve({ deadline: performance.now() + 5000 });
   if (lp.status !== "optimal") return { cuts: 0, joined: 0, failure: null };
-  const found = new MirSeparator(model).separate(lp.x!, 40, performance.now() + 5000);
+  let separated: LpModel = model;
+  if (afterGomory) {
+    const gomory = gomoryCuts(engine, model, lp.x!, 10);
+    if (gomory.length === 0) return { cuts: 0, joined: 0, failure: null };
+    separated = withRows(model, gomory);
+    lp = new LpEngine(separated).solve({ deadline: performance.now() + 5000 });
+    if (lp.status !== "optimal") return { cuts: 0, joined: 0, failure: null };
+  }
+  const found = new MirSeparator(separated).separate(lp.x!, 40, performance.now() + 5000);
   const rowOf = (j: number) => /^[uo](\d+)$/.exec(p.variables[j]!.name)?.[1];
   let joined = 0;
   for (const { cut } of found) {
@@ -86,5 +101,19 @@ describe("jaos c-MIR cuts of row pairs sharing integer columns", () => {
     // the generator must exercise the pairs, not only the single rows
     expect(cuts).toBeGreaterThan(50);
     expect(joined).toBeGreaterThan(20);
+  });
+
+  it("keep every mixed-integer point when the rows aggregated include Gomory cuts", () => {
+    let cuts = 0;
+    for (let seed = 1; seed <= 80; seed++) {
+      const p = randomStore(seed);
+      const checked = checkCuts(p, true);
+      if (checked.failure) {
+        const small = shrinkProblem(p, (q) => checkCuts(q, true).failure);
+        expect.fail(`seed ${seed}: ${checkCuts(small, true).failure}\n${JSON.stringify(small)}`);
+      }
+      cuts += checked.cuts;
+    }
+    expect(cuts).toBeGreaterThan(30);
   });
 });

@@ -34,6 +34,7 @@
  * unresolved bounds rather than pruned. `infeasible` only comes from an exhausted tree.
  */
 import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
+import { propagationDive } from "./propagation-dive.js";
 import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
 import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
@@ -411,6 +412,7 @@ class BranchAndBound {
     if (rounded && this.offerRepairing(rounded) === "accepted") this.stats.heuristicSolutions++;
     const basis = engine.getBasis();
     const fixings = proof ? this.reducedCostFixing(proof) : [];
+    if (this.nodes === 1) this.rootPropagationDive(x);
     if (this.shouldDive()) {
       this.stats.dives++;
       const dive = fractionalDive(
@@ -610,6 +612,20 @@ class BranchAndBound {
       if (m.colLower[j] !== lo[j] || m.colUpper[j] !== up[j]) this.engine.setColumnBounds(j, lo[j], up[j]);
     }
     return true;
+  }
+
+  /** The root's dive with propagation and backtracking (propagation-dive.ts), before the fractional dive. */
+  private rootPropagationDive(x: Float64Array): void {
+    const host = {
+      engine: this.engine,
+      model: this.model,
+      integrality: this.integrality,
+      deadline: this.opt.deadline,
+      cutoff: () => this.pruneLevel(),
+      offer: (c: Float64Array) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
+    };
+    const dive = propagationDive(host, x, { iterationBudget: Math.max(2000, this.iterations), maxBacktracks: 100, workFactor: 200 });
+    this.iterations += dive.iterations;
   }
 
   private shouldDive(): boolean {

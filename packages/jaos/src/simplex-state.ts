@@ -32,12 +32,6 @@ export interface Tolerances {
 /** Index of a float64's high (sign and exponent) 32-bit word in an Int32Array view of its bytes. */
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
-/** Column replacements allowed at a basis jump: this share of m (at least the minimum), within half of MAX_UPDATES. */
-const JUMP_REPLACEMENT_SHARE = 0.05;
-const JUMP_MIN_REPLACEMENTS = 4;
-/** Smallest |α| (scaled) accepted as the pivot of a jump's column replacement. */
-const JUMP_PIVOT_TOLERANCE = 1e-7;
-
 export const DEFAULT_TOLERANCES: Tolerances = { primal: 1e-7, dual: 1e-7, pivot: 1e-9 };
 
 export class SimplexState {
@@ -68,8 +62,6 @@ export class SimplexState {
   costsAltered = false;
   /** True while `lu` factors the current basis (possibly with updates). */
   factorValid = false;
-  /** False until a basis is installed (statuses and basicIndex then agree; the weights are its). */
-  private basisLoaded = false;
   // scratch vectors
   /** The last pivot row ρᵀ[A I]; exact zeros outside `rowNz`. Entries of basic columns are not used. */
   readonly alphaRow: Float64Array;
@@ -195,104 +187,35 @@ export class SimplexState {
     this.dseWeight.fill(1);
     this.factorValid = false;
     this.partitionValid = false;
-    this.basisLoaded = true;
   }
 
   /**
    * Installs a basis from statuses (BASIC or a nonbasic status per variable). Returns false when the
    * number of basic variables is not m; the caller then starts from the slack basis.
-   *
-   * A jump to a basis that differs from the factored one in a few columns (a stored branch-and-bound
-   * node, the basis before a strong-branching probe) brings the factors there by column replacements,
-   * the simplex's own LU update, instead of a refactorisation (`replaceColumns`). Either way the dual
-   * steepest-edge weights of the columns that stay basic are kept: they are a pricing heuristic (any
-   * positive weights are correct) and the node's parent weights are closer than 1.
    */
   setBasis(status: Int8Array): boolean {
     let k = 0;
-    let entering = 0;
+    let same = this.factorValid;
     for (let j = 0; j < this.total; j++) {
-      if (status[j] !== BASIC) continue;
-      k++;
-      if (this.status[j] !== BASIC) entering++;
+      if (status[j] === BASIC) k++;
+      if ((status[j] === BASIC) !== (this.status[j] === BASIC)) same = false;
     }
     if (k !== this.m) return false;
-    if (this.factorValid && entering === 0) {
+    if (same) {
       // the same basic set: keep the factors (and weights); only nonbasic sides may differ
       for (let j = 0; j < this.total; j++) if (status[j] !== BASIC) this.status[j] = this.nonbasicStatusFor(j, status[j]);
       return true;
     }
-    if (this.factorValid && entering <= this.maxJumpReplacements() && this.replaceColumns(status, entering)) {
-      for (let j = 0; j < this.total; j++) if (status[j] !== BASIC) this.status[j] = this.nonbasicStatusFor(j, status[j]);
-      return true;
-    }
-    // a refactorisation: positions in column order, each kept column's weight moved with it
-    // (the ratio test's breakpoint array is free between simplex calls; read only at columns written)
-    const weightOf = this.breakpoint;
-    const loaded = this.basisLoaded;
-    for (let p = 0; p < this.m; p++) weightOf[this.basicIndex[p]] = this.dseWeight[p];
-    this.basisLoaded = true;
     this.factorValid = false;
     this.partitionValid = false;
     k = 0;
     for (let j = 0; j < this.total; j++) {
       if (status[j] === BASIC) {
-        this.dseWeight[k] = loaded && this.status[j] === BASIC ? weightOf[j] : 1;
         this.status[j] = BASIC;
         this.basicIndex[k++] = j;
       } else this.status[j] = this.nonbasicStatusFor(j, status[j]);
     }
-    return true;
-  }
-
-  /** The most column replacements a basis jump makes before a refactorisation is the cheaper way. */
-  private maxJumpReplacements(): number {
-    const room = Math.floor(MAX_UPDATES / 2) - this.lu.updateCount;
-    return Math.min(room, Math.max(JUMP_MIN_REPLACEMENTS, Math.floor(JUMP_REPLACEMENT_SHARE * this.m)));
-  }
-
-  /**
-   * Brings the factored basis to the basic set of `status` (`entering` columns to bring in) by one
-   * Forrest–Tomlin update per entering column: q = B⁻¹a_q replaces the leaving column (basic now, not
-   * in `status`) at the position of q's largest |α|, which is nonzero for some leaving column whenever
-   * the target basis is nonsingular. Returns false, with the factors invalid, on a small pivot, a
-   * refused update or too much growth: the caller refactorises. Kept positions keep their weights.
-   */
-  private replaceColumns(status: Int8Array, entering: number): boolean {
-    const alpha = this.work[0];
-    const leaving = this.positionLists[0];
-    let leavingCount = 0;
-    for (let p = 0; p < this.m; p++) if (status[this.basicIndex[p]] !== BASIC) leaving[leavingCount++] = p;
-    let done = 0;
-    for (let q = 0; q < this.total && done < entering; q++) {
-      if (status[q] !== BASIC || this.status[q] === BASIC) continue;
-      this.ftranColumn(q, alpha);
-      let best = -1;
-      let bestAbs = JUMP_PIVOT_TOLERANCE;
-      for (let t = 0; t < leavingCount; t++) {
-        const v = Math.abs(alpha[leaving[t]]);
-        if (v > bestAbs) {
-          bestAbs = v;
-          best = t;
-        }
-      }
-      if (best < 0 || this.lu.growth > 4 * this.a.index.length + 10 * this.m || !this.lu.update(alpha, leaving[best])) {
-        this.factorValid = false;
-        return false;
-      }
-      const r = leaving[best];
-      leaving[best] = leaving[--leavingCount];
-      const out = this.basicIndex[r];
-      this.basicIndex[r] = q;
-      this.status[q] = BASIC;
-      this.status[out] = AT_LOWER; // a nonbasic placeholder: the caller sets every nonbasic status
-      if (this.partitionValid) {
-        if (q < this.n) this.rowWise.columnToBasic(q);
-        if (out < this.n) this.rowWise.columnToNonbasic(out);
-      }
-      this.dseWeight[r] = 1;
-      done++;
-    }
+    this.dseWeight.fill(1);
     return true;
   }
 

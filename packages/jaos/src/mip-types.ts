@@ -1,0 +1,126 @@
+/**
+ * The shapes of branch and bound's options, statistics and outcome (mip.ts), and the statistics'
+ * bookkeeping across root restarts.
+ */
+import type { Rejection } from "./incumbent.js";
+
+export interface MipOptions {
+  deadline: number;
+  gapTolerance: number;
+  /** Absolute integrality tolerance of the fractionality test (integrality.ts; absent: 1e-6). */
+  integralityTolerance?: number;
+  /** Called on each new incumbent and every few hundred nodes (minimisation sense, with offset). */
+  onProgress?: (incumbent: number | null, bound: number | null, nodes: number) => void;
+  /** Called with each new incumbent, verified, in the original column space (minimisation sense, with offset). */
+  onIncumbent?: (x: Float64Array, value: number) => void;
+  /**
+   * Root restarts (root-restart.ts): the share of the free integer columns the root's reduced-cost
+   * fixing must fix (absent: ROOT_RESTART_SHARE), and how many restarts at most (absent: MAX_ROOT_RESTARTS).
+   */
+  rootRestartShare?: number;
+  maxRootRestarts?: number;
+  /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
+  symmetry?: boolean;
+}
+
+export interface MipStats {
+  rootBound: number | null;
+  /** Root bound after the cut rounds (of the last root solved, after any restarts). */
+  rootBoundAfterCuts: number | null;
+  /** Root restarts (root-restart.ts): the model presolved again with the root's reduced-cost fixings. */
+  rootRestarts: number;
+  cuts: number;
+  cutsKept: number;
+  /** Clique cuts among `cuts` (clique-cuts.ts). */
+  cliqueCuts: number;
+  rootIterations: number;
+  strongBranchings: number;
+  strongIterations: number;
+  dives: number;
+  heuristicSolutions: number;
+  maxDepth: number;
+  openNodes: number;
+  /** Bounds tightened by reduced-cost fixing at the root (global) and at nodes (local). */
+  rootFixings: number;
+  reducedCostFixings: number;
+  unsolvedNodes: number;
+  /** Points (node LPs' and heuristics') whose rounded copy broke a row, re-solved with the integers fixed (repair.ts). */
+  repairs: number;
+  /**
+   * How node LP bounds were proved: by the Lagrangian bound of their duals, by a verified basis
+   * (the Lagrangian bound needed an infinite column bound), or not at all (the node was branched on
+   * its parent's bound, or kept unresolved); the largest shortfall of a proven bound below its
+   * optimal LP's objective, relative to max(1, |objective|), and how many optimal LPs fell short by
+   * more than 1e-9 (their simplex objective overstated what they prove).
+   */
+  nodeBounds: { lagrangian: number; verified: number; unproven: number; worstShortfall: number; loose: number };
+  /** The orbitope found (rows × interchangeable blocks) and the node bounds its fixing tightened; null when none. */
+  symmetry: { rows: number; blocks: number; fixings: number } | null;
+}
+
+export interface MipOutcome {
+  status: "optimal" | "infeasible" | "unbounded" | "time_limit" | "error";
+  /** Best solution in the original column space, verified. */
+  incumbent: Float64Array | null;
+  /** Lower bound on the optimum (minimisation sense, with offset). */
+  dualBound: number | null;
+  /** (incumbent − bound) / |incumbent|, 0 when equal. */
+  gap: number | null;
+  nodes: number;
+  iterations: number;
+  message?: string;
+  /**
+   * With "error" (or an incomplete search): the last point that failed the check on the original model
+   * and why, in the original model's columns and rows — a presolve whose reductions do not map back.
+   */
+  rejection?: Rejection;
+  stats: MipStats;
+}
+
+/** Statistics of a search that has not started. */
+export function emptyMipStats(): MipStats {
+  return {
+    rootBound: null,
+    rootBoundAfterCuts: null,
+    rootRestarts: 0,
+    cuts: 0,
+    cutsKept: 0,
+    cliqueCuts: 0,
+    rootIterations: 0,
+    strongBranchings: 0,
+    strongIterations: 0,
+    dives: 0,
+    heuristicSolutions: 0,
+    maxDepth: 0,
+    openNodes: 0,
+    rootFixings: 0,
+    reducedCostFixings: 0,
+    unsolvedNodes: 0,
+    repairs: 0,
+    nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
+    symmetry: null,
+  };
+}
+
+/**
+ * The statistics of a search that restarted at its root (`mine`) and of the search after the restart
+ * (`theirs`): counters add up, the root bound is the first root's, the rest is the last search's.
+ */
+export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
+  return {
+    ...theirs,
+    rootBound: mine.rootBound,
+    symmetry: mine.symmetry ?? theirs.symmetry,
+    rootRestarts: mine.rootRestarts + 1 + theirs.rootRestarts,
+    cuts: mine.cuts + theirs.cuts,
+    cliqueCuts: mine.cliqueCuts + theirs.cliqueCuts,
+    rootIterations: mine.rootIterations + theirs.rootIterations,
+    strongBranchings: mine.strongBranchings + theirs.strongBranchings,
+    strongIterations: mine.strongIterations + theirs.strongIterations,
+    dives: mine.dives + theirs.dives,
+    heuristicSolutions: mine.heuristicSolutions + theirs.heuristicSolutions,
+    rootFixings: mine.rootFixings + theirs.rootFixings,
+    reducedCostFixings: mine.reducedCostFixings + theirs.reducedCostFixings,
+    repairs: mine.repairs + theirs.repairs,
+  };
+}

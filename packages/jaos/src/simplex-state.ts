@@ -18,14 +18,14 @@ import { Rng } from "./rng.js";
 import type { CscMatrix } from "./sparse.js";
 import { PartitionedRows } from "./sparse-partitioned.js";
 
-export { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
-
 export interface Tolerances {
   primal: number;
   dual: number;
   /** Smallest |α| accepted as a ratio-test candidate. */
   pivot: number;
 }
+
+export { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
 
 export const DEFAULT_TOLERANCES: Tolerances = { primal: 1e-7, dual: 1e-7, pivot: 1e-9 };
 

@@ -10,17 +10,13 @@
  * `lower`, `upper` and `cost` are working copies: the algorithms change them (phase-1 boxes, cost
  * perturbation and shifts, branching bounds) and restore them from the model.
  */
+import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
 import { LuFactor, MAX_UPDATES } from "./lu.js";
 import type { LpModel } from "./model.js";
+import { PivotRow } from "./pivot-row.js";
 import { Rng } from "./rng.js";
 import type { CscMatrix } from "./sparse.js";
 import { PartitionedRows } from "./sparse-partitioned.js";
-
-export const BASIC = 0;
-export const AT_LOWER = 1;
-export const AT_UPPER = 2;
-/** A free nonbasic variable, held at zero. */
-export const AT_ZERO = 3;
 
 export interface Tolerances {
   primal: number;
@@ -29,8 +25,7 @@ export interface Tolerances {
   pivot: number;
 }
 
-/** Index of a float64's high (sign and exponent) 32-bit word in an Int32Array view of its bytes. */
-const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+export { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
 
 export const DEFAULT_TOLERANCES: Tolerances = { primal: 1e-7, dual: 1e-7, pivot: 1e-9 };
 
@@ -42,8 +37,8 @@ export class SimplexState {
   readonly a: CscMatrix;
   /** Row-wise A with each row's nonbasic columns first (for the row-wise pivot row). */
   readonly rowWise: PartitionedRows;
-  /** False when the basic set changed outside `replaceBasic`; the partition is redone before use. */
-  private partitionValid = false;
+  /** False when the basic set changed outside `replaceBasic`; PRICE redoes the partition before use. */
+  partitionValid = false;
   readonly lower: Float64Array;
   readonly upper: Float64Array;
   readonly cost: Float64Array;
@@ -63,26 +58,19 @@ export class SimplexState {
   /** True while `lu` factors the current basis (possibly with updates). */
   factorValid = false;
   // scratch vectors
-  /** The last pivot row ρᵀ[A I]; exact zeros outside `rowNz`. Entries of basic columns are not used. */
+  /** PRICE (pivot-row.ts): the pivot row, its nonzero columns and the ratio-test candidates. */
+  readonly pivotRow: PivotRow;
+  /** The last pivot row ρᵀ[A I] (`pivotRow.row`); exact zeros outside `rowNz`. Entries of basic columns are not used. */
   readonly alphaRow: Float64Array;
-  /** Columns with a (possibly) nonzero entry in the last pivot row: rowNz[0 .. rowNzCount). */
+  /** Columns with a (possibly) nonzero entry in the last pivot row: rowNz[0 .. rowNzCount) (`pivotRow.list`). */
   readonly rowNz: Int32Array;
-  rowNzCount = 0;
-  /** alphaRow's 32-bit words (the row-wise pass reads a zero's sign bit there). */
-  private readonly alphaRowWords: Int32Array;
-  /** Columns whose row-wise sum cancelled to 0 in the last pass (with repeats). */
-  private readonly cancelledColumns: Int32Array;
-  /** ρ's nonzero rows when the caller does not supply them. */
-  private readonly rhoRows: Int32Array;
-  /** True when every column of A lists its rows in increasing order (the dense row-wise PRICE needs it). */
-  private readonly columnsSorted: boolean;
   /** Work vectors of length m shared by the simplex loops (never live across a call). */
   readonly work: Float64Array[];
   /** Position lists of length m for the nonzeros of the work vectors (never live across a call). */
   readonly positionLists: Int32Array[];
   /** Squared primal infeasibility beyond the tolerance by basis position (kept by the dual simplex). */
   readonly infeasibilitySquared: Float64Array;
-  /** Work lists of length m + n for ratio-test candidates and bound flips. */
+  /** Work lists of length m + n for ratio-test candidates (`pivotRow.candidates`) and bound flips. */
   readonly candidates: Int32Array;
   readonly flipList: Int32Array;
   /** Ratio-test breakpoints by candidate slot (exact and Harris-relaxed). */
@@ -94,8 +82,6 @@ export class SimplexState {
   readonly ratioTaken: Uint8Array;
   /** Number of variables in flipList after the last ratio test. */
   flipCount = 0;
-  /** Ratio-test candidates of the last `pivotRowWithCandidates`: candidates[0 .. candidateCount). */
-  candidateCount = 0;
   private readonly buildStart: Int32Array;
   private buildIndex: Int32Array;
   private buildValue: Float64Array;
@@ -107,7 +93,6 @@ export class SimplexState {
     this.total = this.m + this.n;
     this.a = model.a;
     this.rowWise = new PartitionedRows(model.a);
-    this.columnsSorted = columnsInRowOrder(model.a);
     this.lower = new Float64Array(this.total);
     this.upper = new Float64Array(this.total);
     this.cost = new Float64Array(this.total);
@@ -117,16 +102,13 @@ export class SimplexState {
     this.basicIndex = new Int32Array(this.m);
     this.lu = new LuFactor(this.m);
     this.dseWeight = new Float64Array(this.m).fill(1);
-    this.alphaRow = new Float64Array(this.total);
-    // the row-wise pass writes a slot at every touch, also once every column is listed
-    this.rowNz = new Int32Array(this.total + 1);
-    this.alphaRowWords = new Int32Array(this.alphaRow.buffer);
-    this.cancelledColumns = new Int32Array(this.total);
-    this.rhoRows = new Int32Array(this.m);
+    this.pivotRow = new PivotRow(this);
+    this.alphaRow = this.pivotRow.row;
+    this.rowNz = this.pivotRow.list;
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
     this.positionLists = Array.from({ length: 4 }, () => new Int32Array(this.m));
     this.infeasibilitySquared = new Float64Array(this.m);
-    this.candidates = new Int32Array(this.total);
+    this.candidates = this.pivotRow.candidates;
     this.flipList = new Int32Array(this.total);
     this.breakpoint = new Float64Array(this.total);
     this.breakpointRelaxed = new Float64Array(this.total);
@@ -365,212 +347,29 @@ export class SimplexState {
   }
 
   /**
-   * alphaRow := ρᵀ[A I] (ρ by row) and the list of its nonzero columns. Row-wise (touching only rows
-   * with ρ_i ≠ 0, list in first-touch order) when ρ is sparse, else in column order (the nonbasic
-   * columns' dot products, or the same sums accumulated row-wise, `pivotRowDense`). Callers that
-   * know ρ's nonzero rows (in increasing order, as BTRAN lists them) pass them to skip the scan of ρ.
+   * alphaRow := ρᵀ[A I] (ρ by row) and the list of its nonzero columns (`PivotRow.compute`). Callers
+   * that know ρ's nonzero rows (in increasing order, as BTRAN lists them) pass them to skip the scan of ρ.
    */
   computePivotRow(rho: Float64Array, rhoCount = -1, rhoNonzeros?: Int32Array): Float64Array {
-    return this.price(rho, rhoCount, rhoNonzeros, 0);
+    return this.pivotRow.compute(rho, rhoCount, rhoNonzeros, 0);
   }
 
   /**
    * `computePivotRow` for the dual simplex's ratio test with the leaving direction s (±1), which also
-   * lists the candidates (nonbasic, not fixed, α_j of the sign that lets d_j reach zero) in
-   * `candidates`. The column-wise pass lists them as it goes (no second pass over the row); the
-   * row-wise one after the row is complete. The candidates keep the row list's order either way.
+   * lists the candidates in `candidates` (in the row list's order).
    */
   pivotRowWithCandidates(rho: Float64Array, rhoCount: number, rhoNonzeros: Int32Array, s: number): Float64Array {
-    return this.price(rho, rhoCount, rhoNonzeros, s);
+    return this.pivotRow.compute(rho, rhoCount, rhoNonzeros, s);
   }
 
-  /** s = 0: no candidates. */
-  private price(rho: Float64Array, rhoCount: number, rhoNonzeros: Int32Array | undefined, s: number): Float64Array {
-    const out = this.alphaRow;
-    const list = this.rowNz;
-    // the last row is cleared through its list, or wholesale (one sequential pass) when it was dense
-    if (this.rowNzCount > this.total >> 3) out.fill(0);
-    else for (let k = 0; k < this.rowNzCount; k++) out[list[k]] = 0;
-    let rows = rhoNonzeros;
-    let nnz = rhoCount;
-    if (rows === undefined || nnz < 0) {
-      rows = this.rhoRows;
-      nnz = 0;
-      for (let i = 0; i < this.m; i++) if (rho[i] !== 0) rows[nnz++] = i;
-    }
-    if (nnz < 0.4 * this.m) {
-      this.rowNzCount = this.pivotRowByRows(rho, nnz, rows);
-      if (s !== 0) this.candidateCount = this.collectCandidates(s);
-    } else if (this.columnsSorted && increasing(rows, nnz)) this.rowNzCount = this.pivotRowDense(rho, nnz, rows, s);
-    else this.rowNzCount = this.pivotRowByColumns(rho, nnz, rows, s);
-    return out;
+  /** Length of the last pivot row's list `rowNz`. */
+  get rowNzCount(): number {
+    return this.pivotRow.count;
   }
 
-  /**
-   * ρᵀA through the row-wise matrix, touching only the rows listed and in them only the nonbasic
-   * columns (basic columns' entries are never read); returns the list length. A column is listed at
-   * its first touch (the ratio test breaks ties by this order). The entry's own value tells a first
-   * touch: out[j] is +0 until then. The list slot is written at every touch and kept (count += 1)
-   * only at a +0, without a branch: on a dense row about half the touches are first touches in no
-   * pattern the CPU can predict, and the mispredicted branch was most of the pass's time. A sum that
-   * cancels to exactly 0 is stored as −0 (x + −0 = x, so later sums are unchanged, and −0 is not
-   * +0, so its next touch does not list it again; the sign bit is read through the integer view of
-   * the row) and set back to +0 after the pass.
-   */
-  private pivotRowByRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): number {
-    const n = this.n;
-    const ar = this.rowWise;
-    if (!this.partitionValid) {
-      ar.partition(this.status, BASIC);
-      this.partitionValid = true;
-    }
-    const nonbasicEnd = ar.nonbasicEnd;
-    const out = this.alphaRow;
-    const outWords = this.alphaRowWords;
-    const list = this.rowNz;
-    const cancelled = this.cancelledColumns;
-    const capacity = cancelled.length;
-    let cancelCount = 0;
-    let count = 0;
-    const { start, index, value } = ar;
-    for (let c = 0; c < rhoCount; c++) {
-      const i = rhoRows[c];
-      const r = rho[i];
-      const e = nonbasicEnd[i];
-      for (let p = start[i]; p < e; p++) {
-        const j = index[p];
-        const old = out[j];
-        list[count] = j;
-        // +0 ⇔ equal to 0 with the sign bit (the high word's) clear
-        count += +(old === 0) & +(outWords[2 * j + HIGH_WORD] >= 0);
-        const v = old + r * value[p];
-        if (v === 0) {
-          out[j] = -0;
-          if (cancelCount < capacity) cancelled[cancelCount] = j;
-          cancelCount++;
-        } else out[j] = v;
-      }
-      out[n + i] = r;
-      list[count++] = n + i;
-    }
-    if (cancelCount > capacity) for (let k = 0; k < count; k++) out[list[k]] += 0;
-    else for (let k = 0; k < cancelCount; k++) out[cancelled[k]] += 0;
-    return count;
-  }
-
-  /**
-   * `pivotRowByColumns` computed through the row-wise matrix: ρ's rows are added into the dense row
-   * without a list, then one scan in column order lists the nonzero columns and the candidates. Each
-   * column's sum takes the same products in the same order as its column-wise dot product (ρ's rows
-   * increasing, each column's entries by increasing row: the caller checks both), so the values, the
-   * list and the candidates are the column-wise pass's, bit for bit; the work is the entries of ρ's
-   * rows (on the rail LPs 55–60 % of the nonbasic entries) at a scatter's cost plus a sequential scan
-   * of n, against every nonbasic entry at a gather's.
-   */
-  private pivotRowDense(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
-    const { n, status, lower, upper } = this;
-    const ar = this.rowWise;
-    if (!this.partitionValid) {
-      ar.partition(this.status, BASIC);
-      this.partitionValid = true;
-    }
-    const { start, index, value, nonbasicEnd } = ar;
-    const out = this.alphaRow;
-    const list = this.rowNz;
-    const cand = this.candidates;
-    const tol = this.tol.pivot;
-    for (let c = 0; c < rhoCount; c++) {
-      const i = rhoRows[c];
-      const r = rho[i];
-      const e = nonbasicEnd[i];
-      for (let p = start[i]; p < e; p++) out[index[p]] += r * value[p];
-    }
-    // basic columns were not touched (0): neither listed nor admitted
-    let count = 0;
-    let nc = 0;
-    for (let j = 0; j < n; j++) {
-      const v = out[j];
-      list[count] = j;
-      count += +(v !== 0);
-      const signedAlpha = s * v;
-      const sj = status[j];
-      const side = sj === AT_LOWER ? 1 : sj === AT_UPPER ? -1 : 0;
-      const signOk = side !== 0 ? side * signedAlpha > tol : Math.abs(signedAlpha) > tol;
-      cand[nc] = j;
-      nc += +signOk & +(lower[j] !== upper[j]);
-    }
-    for (let c = 0; c < rhoCount; c++) {
-      const i = rhoRows[c];
-      out[n + i] = rho[i];
-      list[count++] = n + i;
-      if (s !== 0 && this.admitsRatio(n + i, s * rho[i])) cand[nc++] = n + i;
-    }
-    this.candidateCount = nc;
-    return count;
-  }
-
-  /**
-   * ρᵀa_j column by column for the nonbasic columns (ρ dense); returns the list length. With s ≠ 0
-   * the ratio-test candidates are listed in the same pass.
-   */
-  private pivotRowByColumns(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
-    const { n, a, status, lower, upper } = this;
-    const { start, index, value } = a;
-    const out = this.alphaRow;
-    const list = this.rowNz;
-    const cand = this.candidates;
-    const tol = this.tol.pivot;
-    let count = 0;
-    let nc = 0;
-    for (let j = 0; j < n; j++) {
-      const sj = status[j];
-      if (sj === BASIC) continue;
-      let v = 0;
-      const e = start[j + 1];
-      for (let p = start[j]; p < e; p++) v += value[p] * rho[index[p]];
-      if (v !== 0) {
-        out[j] = v;
-        list[count++] = j;
-        // admitsRatio without a branch on α's sign (on the rail LPs about half the listed columns
-        // pass, in no pattern a branch predictor follows): the slot is written, kept when admitted
-        const signedAlpha = s * v;
-        const side = sj === AT_LOWER ? 1 : sj === AT_UPPER ? -1 : 0;
-        const signOk = side !== 0 ? side * signedAlpha > tol : Math.abs(signedAlpha) > tol;
-        cand[nc] = j;
-        nc += +signOk & +(lower[j] !== upper[j]);
-      }
-    }
-    for (let c = 0; c < rhoCount; c++) {
-      const i = rhoRows[c];
-      out[n + i] = rho[i];
-      list[count++] = n + i;
-      if (s !== 0 && this.admitsRatio(n + i, s * rho[i])) cand[nc++] = n + i;
-    }
-    this.candidateCount = nc;
-    return count;
-  }
-
-  /** Ratio-test candidates among the listed columns of the row just computed (in list order). */
-  private collectCandidates(s: number): number {
-    const out = this.alphaRow;
-    const list = this.rowNz;
-    const cand = this.candidates;
-    let nc = 0;
-    for (let k = 0; k < this.rowNzCount; k++) {
-      const j = list[k];
-      if (this.admitsRatio(j, s * out[j])) cand[nc++] = j;
-    }
-    return nc;
-  }
-
-  /** Nonbasic j (not fixed) whose d_j − t·a_j (a = s·α_j) reaches zero for some t ≥ 0, |a| above the pivot tolerance. */
-  private admitsRatio(j: number, a: number): boolean {
-    const sj = this.status[j];
-    if (sj === BASIC) return false;
-    const tol = this.tol.pivot;
-    // the sign test first: most entries fail it, and then the bounds are not read
-    if (!(sj === AT_LOWER ? a > tol : sj === AT_UPPER ? a < -tol : Math.abs(a) > tol)) return false;
-    return this.lower[j] !== this.upper[j];
+  /** Number of ratio-test candidates of the last `pivotRowWithCandidates`: candidates[0 .. candidateCount). */
+  get candidateCount(): number {
+    return this.pivotRow.candidateCount;
   }
 
   /**
@@ -647,16 +446,4 @@ export class SimplexState {
     }
     return { count, sum, max };
   }
-}
-
-/** list[0 .. count) strictly increasing. */
-function increasing(list: Int32Array, count: number): boolean {
-  for (let c = 1; c < count; c++) if (list[c] <= list[c - 1]) return false;
-  return true;
-}
-
-/** Every column's row indices strictly increasing. */
-function columnsInRowOrder(a: CscMatrix): boolean {
-  for (let j = 0; j < a.cols; j++) for (let p = a.start[j] + 1; p < a.start[j + 1]; p++) if (a.index[p] <= a.index[p - 1]) return false;
-  return true;
 }

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { LpModel } from "../src/model.js";
 import { Rng } from "../src/rng.js";
-import { AT_LOWER, AT_UPPER, BASIC, SimplexState } from "../src/simplex-state.js";
+import { AT_LOWER, AT_UPPER, BASIC } from "../src/basis-status.js";
+import { PivotRow, type PricingSource } from "../src/pivot-row.js";
+import { SimplexState } from "../src/simplex-state.js";
 import { cscFromTriplets } from "../src/sparse.js";
+import { PartitionedRows } from "../src/sparse-partitioned.js";
 
 function randomSparseLp(rng: Rng, rows: number, cols: number): LpModel {
   const ri: number[] = [];
@@ -42,8 +45,11 @@ function densePivotRow(st: SimplexState, rho: Float64Array): Float64Array {
 
 function expectPivotRowMatchesDense(st: SimplexState, rho: Float64Array): void {
   const expected = densePivotRow(st, rho);
-  const row = st.computePivotRow(rho);
-  const listed = new Set(Array.from(st.rowNz.subarray(0, st.rowNzCount)));
+  const pr = st.pivotRow;
+  const row = pr.compute(rho, -1, undefined, 0);
+  expect(st.alphaRow).toBe(row);
+  expect(st.rowNzCount).toBe(pr.count);
+  const listed = new Set(Array.from(pr.list.subarray(0, pr.count)));
   for (let j = 0; j < st.total; j++) {
     if (st.status[j] === BASIC) continue;
     expect(row[j]).toBeCloseTo(expected[j], 12);
@@ -56,15 +62,17 @@ function expectPivotRowMatchesDense(st: SimplexState, rho: Float64Array): void {
 function expectCandidatesMatchDense(st: SimplexState, rho: Float64Array, s: number): void {
   const rows = Int32Array.from(Array.from(rho).flatMap((v, i) => (v !== 0 ? [i] : [])));
   const expected = densePivotRow(st, rho);
-  st.pivotRowWithCandidates(rho, rows.length, rows, s);
+  const pr = st.pivotRow;
+  pr.compute(rho, rows.length, rows, s);
   const want: number[] = [];
-  for (const j of st.rowNz.subarray(0, st.rowNzCount)) {
+  for (const j of pr.list.subarray(0, pr.count)) {
     const sj = st.status[j];
     const a = s * expected[j];
     if (sj === BASIC || st.lower[j] === st.upper[j]) continue;
     if (sj === AT_LOWER ? a > st.tol.pivot : sj === AT_UPPER ? a < -st.tol.pivot : Math.abs(a) > st.tol.pivot) want.push(j);
   }
-  expect(Array.from(st.candidates.subarray(0, st.candidateCount))).toEqual(want);
+  expect(Array.from(pr.candidates.subarray(0, pr.candidateCount))).toEqual(want);
+  expect(st.candidateCount).toBe(pr.candidateCount);
 }
 
 /** Every row of the partitioned copy holds exactly A's row, nonbasic columns before the split. */
@@ -88,7 +96,7 @@ function randomRho(rng: Rng, m: number, nonzeros: number): Float64Array {
   return rho;
 }
 
-describe("SimplexState.computePivotRow", () => {
+describe("PivotRow (PRICE)", () => {
   it("equals ρᵀ[A I] computed densely, row-wise and column-wise, with the same ratio-test candidates, through a sequence of basis changes", () => {
     for (let seed = 1; seed <= 6; seed++) {
       const rng = new Rng(seed);
@@ -154,7 +162,7 @@ describe("SimplexState.computePivotRow", () => {
           .slice(0, 1 + rng.int(4));
         const rho = new Float64Array(m);
         for (const i of rows) rho[i] = rng.next() < 0.5 ? 1 : -1;
-        st.computePivotRow(rho, rows.length, Int32Array.from(rows));
+        st.pivotRow.compute(rho, rows.length, Int32Array.from(rows), 0);
         // the reference: walk ρ's rows in the order given, each row's nonbasic entries in stored order
         const order: number[] = [];
         const seen = new Set<number>();
@@ -169,9 +177,9 @@ describe("SimplexState.computePivotRow", () => {
           }
           order.push(n + i);
         }
-        expect(Array.from(st.rowNz.subarray(0, st.rowNzCount))).toEqual(order);
+        expect(Array.from(st.pivotRow.list.subarray(0, st.pivotRow.count))).toEqual(order);
         const expected = densePivotRow(st, rho);
-        for (const j of order) expect(st.alphaRow[j]).toBe(expected[j]);
+        for (const j of order) expect(st.pivotRow.row[j]).toBe(expected[j]);
       }
     }
   });
@@ -211,15 +219,69 @@ describe("SimplexState.computePivotRow", () => {
           if (rows.length < 0.4 * m) continue;
           const expected = densePivotRow(st, rho);
           const s = step % 2 === 0 ? 1 : -1;
-          st.pivotRowWithCandidates(rho, rows.length, rows, s);
+          st.pivotRow.compute(rho, rows.length, rows, s);
           const order: number[] = [];
           for (let j = 0; j < n; j++) if (st.status[j] !== BASIC && expected[j] !== 0) order.push(j);
           for (const i of rows) order.push(n + i);
-          expect(Array.from(st.rowNz.subarray(0, st.rowNzCount))).toEqual(order);
-          for (const j of order) expect(st.alphaRow[j]).toBe(expected[j]);
+          expect(Array.from(st.pivotRow.list.subarray(0, st.pivotRow.count))).toEqual(order);
+          for (const j of order) expect(st.pivotRow.row[j]).toBe(expected[j]);
           expectCandidatesMatchDense(st, rho, s);
         }
       }
+    }
+  });
+
+  it("works on any pricing source: re-partitions a stale row-wise copy once, reads the bounds and tolerance it is given", () => {
+    const rng = new Rng(300);
+    const m = 15;
+    const n = 30;
+    const model = randomSparseLp(rng, m, n);
+    const total = m + n;
+    const status = new Int8Array(total);
+    for (let j = 0; j < n; j++) status[j] = rng.next() < 0.5 ? AT_LOWER : AT_UPPER;
+    for (let i = 0; i < m; i++) status[n + i] = BASIC;
+    // a few structurals basic in place of logicals (the partition must move them behind the split)
+    for (let k = 0; k < 5; k++) {
+      status[3 * k] = BASIC;
+      status[n + k] = AT_LOWER;
+    }
+    const lower = new Float64Array(total);
+    const upper = new Float64Array(total).fill(10);
+    upper[7] = 0; // fixed: never a candidate
+    const source: PricingSource = {
+      m,
+      n,
+      total,
+      a: model.a,
+      rowWise: new PartitionedRows(model.a),
+      status,
+      lower,
+      upper,
+      tol: { pivot: 1e-9 },
+      partitionValid: false,
+    };
+    const pr = new PivotRow(source);
+    for (let trial = 0; trial < 10; trial++) {
+      const rho = randomRho(rng, m, trial < 5 ? 2 : 12);
+      const s = trial % 2 === 0 ? 1 : -1;
+      pr.compute(rho, -1, undefined, s);
+      expect(source.partitionValid).toBe(true);
+      const expected = new Float64Array(total);
+      for (let j = 0; j < n; j++) for (let p = model.a.start[j]; p < model.a.start[j + 1]; p++) expected[j] += model.a.value[p] * rho[model.a.index[p]];
+      for (let i = 0; i < m; i++) expected[n + i] = rho[i];
+      const listed = Array.from(pr.list.subarray(0, pr.count));
+      expect(new Set(listed).size).toBe(listed.length);
+      for (let j = 0; j < total; j++) {
+        if (status[j] === BASIC) continue;
+        expect(pr.row[j]).toBeCloseTo(expected[j], 12);
+        if (expected[j] !== 0) expect(listed).toContain(j);
+      }
+      const want = listed.filter((j) => {
+        const a = s * pr.row[j];
+        if (status[j] === BASIC || lower[j] === upper[j]) return false;
+        return status[j] === AT_LOWER ? a > 1e-9 : a < -1e-9;
+      });
+      expect(Array.from(pr.candidates.subarray(0, pr.candidateCount))).toEqual(want);
     }
   });
 });

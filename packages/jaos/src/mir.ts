@@ -102,10 +102,13 @@ export class MirSeparator {
   /**
    * `coverCuts` adds each row's lifted cover cut beside its c-MIR cut. Off in the solver: measured on
    * the scale MILPs they raised no root bound that mattered and cost time (docs/decisions.md).
+   * `startRows`: only rows before it start an aggregation; the rest (the cuts the root loop has added)
+   * are only summed into them, as pair partners or to eliminate a continuous column.
    */
   constructor(
     private readonly model: LpModel,
     private readonly coverCuts = false,
+    private readonly startRows = model.rows,
   ) {
     this.n = model.cols;
     this.rows = toRowWise(model.a);
@@ -126,7 +129,7 @@ export class MirSeparator {
       (upperSide ? model.rowUpper[i] - activity[i] : activity[i] - model.rowLower[i]) /
       Math.max(1, Math.abs(upperSide ? model.rowUpper[i] : model.rowLower[i]));
     const starts: { i: number; upperSide: boolean; score: number }[] = [];
-    for (let i = 0; i < model.rows; i++) {
+    for (let i = 0; i < this.startRows; i++) {
       if (this.boundRow[i]) continue;
       let interesting = false;
       for (let k = rows.start[i]; k < rows.start[i + 1] && !interesting; k++) {

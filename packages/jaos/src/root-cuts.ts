@@ -96,7 +96,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     if (!fractional) break;
     const kinds = {
       gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
-      mir: new MirSeparator(model).separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut), // over the cuts in the LP too
+      mir: new MirSeparator(model, false, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut), // over the cuts in the LP too
       path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       cover: covers && coversOn ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       clique: [] as Cut[],

@@ -81,7 +81,6 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let cutsAdded = 0;
   let stall = 0;
   const iterationBudget = Math.max(ITERATION_FLOOR, ITERATION_SHARE * root.iterations);
-  const mir = new MirSeparator(model);
   const paths = new PathSeparator(model);
   const covers = options.knapsackCovers ? new KnapsackCoverSeparator(model) : null;
   // "afterStall": covers join once the other separators stall or run dry, with a stall count of their
@@ -97,7 +96,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     if (!fractional) break;
     const kinds = {
       gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
-      mir: mir.separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut),
+      mir: new MirSeparator(model, false, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut), // over the cuts in the LP too
       path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       cover: covers && coversOn ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       clique: [] as Cut[],

@@ -4,7 +4,7 @@
  * its own under and over column, sometimes a ≤ row over the integers) no cut found at the LP optimum
  * removes a mixed-integer feasible point (every integer assignment enumerated, the continuous part
  * minimised by an LP). The same holds for the separator built on the model extended by a round of
- * Gomory cuts, as the root loop builds it each round (its rows that are cuts are aggregated too). A
+ * Gomory cuts, as the root loop builds it each round (its cut rows summed into the model's rows). A
  * failing model is shrunk before it is reported.
  */
 import { describe, expect, it } from "vitest";
@@ -68,7 +68,8 @@ function checkCuts(p: Problem, afterGomory = false): Checked {
     lp = new LpEngine(separated).solve({ deadline: performance.now() + 5000 });
     if (lp.status !== "optimal") return { cuts: 0, joined: 0, failure: null };
   }
-  const found = new MirSeparator(separated).separate(lp.x!, 40, performance.now() + 5000);
+  // as the root loop does: the cut rows are summed into the model's rows but start no aggregation
+  const found = new MirSeparator(separated, false, model.rows).separate(lp.x!, 40, performance.now() + 5000);
   const rowOf = (j: number) => /^[uo](\d+)$/.exec(p.variables[j]!.name)?.[1];
   let joined = 0;
   for (const { cut } of found) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the solvers the service runs (and what the tests need), where it can, and says plainly what
-# it could not. Idempotent, and quick when everything is present. `npm start` runs it as `start`,
+# it could not. Idempotent, and quick when everything is present. `npm start` and `npm run bench` run it as `start`,
 # `npm test` without an argument.
 #  - CLI solvers coinor-cbc and glpk-utils from Debian's packages (when run as root with apt-get)
 #  - the Python solver runtimes (pyscipopt = SCIP, highspy = native HiGHS) into the project's .venv

@@ -156,7 +156,9 @@ describe("the comparison job", () => {
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({ status: "cancelled", lease_owner: null, error_message: UNSTARTED_ROW_MESSAGE.cancelled, result: null });
     expect(made[0]!.completed_at).not.toBeNull();
-    expect(w.announced).toEqual([{ id: made[0]!.id, outcome: { id: made[0]!.id, status: "cancelled", result: null, error_message: UNSTARTED_ROW_MESSAGE.cancelled } }]);
+    expect(w.announced).toEqual([
+      { id: made[0]!.id, outcome: { id: made[0]!.id, status: "cancelled", result: null, error_message: UNSTARTED_ROW_MESSAGE.cancelled } },
+    ]);
   });
 
   it("closes as cancelled the execution made for a row whose comparison was lost before the row started, and writes nothing more", async () => {

@@ -80,11 +80,16 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
       }
       if (row.status !== "pending") continue;
       const executionId = newId("exe", ports.clock.now());
-      const started = await store.startRow(orgId, { id, index: i, worker: ports.workerId, executionId });
-      if (started === "lost") return;
-      if (started === "cancelled") break;
       const execution = rowExecution(ports, { comparison: record, solver: row.solver_name, executionId, problem });
+      // The execution exists before the row names it: a client that follows a running row's
+      // execution_id (the execution, its log, its progress) never finds nothing there.
       await ports.executionStore.createRunning(execution, { worker: ports.workerId, leaseMs, nowMs: ports.clock.now() });
+      const started = await store.startRow(orgId, { id, index: i, worker: ports.workerId, executionId });
+      if (started !== "started") {
+        await closeUnstartedExecution(ports, execution, started);
+        if (started === "lost") return;
+        break;
+      }
       holdExecution(executionId);
       const { response, final } = await solveExecution(ports, { record: execution, problem, signal: lease.signal });
       holdExecution(null);
@@ -128,6 +133,27 @@ export async function runComparison(ports: ComparisonJobPorts, job: { orgId: str
   } finally {
     lease.stop();
   }
+}
+
+/** Why an execution created for a row ended without solving, in its `error_message`. */
+export const UNSTARTED_ROW_MESSAGE = {
+  cancelled: "the comparison was cancelled before this row started",
+  lost: "the comparison was no longer this worker's when this row was to start",
+} as const;
+
+/**
+ * Ends `cancelled` the execution created for a row that did not start (the comparison was cancelled or
+ * lost meanwhile): no row names it, and an execution left `running` would wait for the sweeper.
+ */
+async function closeUnstartedExecution(ports: JobPorts, execution: ExecutionRecord, why: "cancelled" | "lost"): Promise<void> {
+  const errorMessage = UNSTARTED_ROW_MESSAGE[why];
+  const held = await ports.executionStore.finalizeHeld(execution.org_id, {
+    id: execution.id,
+    worker: ports.workerId,
+    status: "cancelled",
+    fields: { result: null, error_message: errorMessage, completed_at: isoTime(ports.clock.now()) },
+  });
+  ports.announceFinal?.(execution.id, held ? { id: execution.id, status: "cancelled", result: null, error_message: errorMessage } : undefined);
 }
 
 /** A row a dead worker left `running`, with what resolving it needs. */

@@ -72,8 +72,10 @@ export class MatrixService {
       rows: records.map((r, i) => ({ comparisonId: r.id, datasetId: input.datasets[i]!.id, datasetName: input.datasets[i]!.name })),
       nowMs,
     });
-    await this.deps.matrixStore.create(matrix);
+    // The comparisons exist before the matrix names them: a reader never sees a row whose comparison is
+    // missing (matrixDetailOf would call it failed) or follows its comparison_id to nothing.
     for (const r of records) await this.deps.comparisonStore.create(r);
+    await this.deps.matrixStore.create(matrix);
     await this.enqueueRows(records);
     return matrixDetailOf(matrix, records);
   }

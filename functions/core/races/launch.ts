@@ -50,12 +50,14 @@ type RaceDeps = Pick<
 /**
  * Launching a race (issue 29): one admission for every entrant (credits: one solve's price per entrant,
  * summed; the daily quota counts one solve), the race's own record (running, never queued: its entrants
- * are the work) and one queued execution per entrant (origin `race`), each sent as an ordinary
- * `execution` job so that each runs on a worker of its own. Workers settle the race (settle.ts).
+ * are the work) and one queued execution per entrant (origin `race`, written before the race that names
+ * them), each sent as an ordinary `execution` job so that each runs on a worker of its own. Workers
+ * settle the race (settle.ts).
  *
  * A trigger run's race is keyed by the run (rules.ts raceIdOfRun): a run handed back by a stopping worker
  * after its race was launched but before the hand-off is launched again by the next worker, which finds
- * the race and hands the run to it — no second race, no second charge.
+ * the race and hands the run to it — no second race, no second charge (the entrants that launch wrote
+ * end `cancelled`, unsent).
  */
 export class RaceLauncher {
   constructor(private readonly deps: RaceDeps) {}
@@ -132,7 +134,6 @@ export class RaceLauncher {
       ...(isSerializedProblem(input.problem) ? {} : { race_sense: input.problem.sense }),
       ...(origin.kind === "trigger_run" && triggerRun ? { race_trigger_id: triggerRun.triggerId } : {}),
     };
-    if (!(await raceStore.create(race))) return this.launchedMeanwhile(race);
     const entrants = lineup.entrants.map((solver, i) =>
       newExecutionRecord({
         ...common,
@@ -144,9 +145,27 @@ export class RaceLauncher {
         creditsCharged: admitted.creditsEach,
       }),
     );
+    // The entrants exist (queued, not yet sent) before the race names them: a reader that follows an
+    // entrant's execution_id from the race finds it.
     for (const entrant of entrants) await this.deps.executionStore.create(entrant);
+    let created: boolean;
+    try {
+      created = await raceStore.create(race);
+    } catch (error) {
+      await this.withdraw(entrants);
+      throw error;
+    }
+    if (!created) {
+      await this.withdraw(entrants);
+      return this.launchedMeanwhile(race);
+    }
     await this.send(entrants);
     return race;
+  }
+
+  /** Ends `cancelled` entrants created for a race that was not written: never sent, and named by no race. */
+  private async withdraw(entrants: ExecutionRecord[]): Promise<void> {
+    for (const entrant of entrants) await this.deps.raceStore.stopEntrant(entrant.org_id, entrant.id, this.deps.clock.now());
   }
 
   /**

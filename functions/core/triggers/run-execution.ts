@@ -3,7 +3,7 @@ import type { Problem } from "../problem/schema.js";
 import { isAppError } from "../errors.js";
 import { admittedExecutionRecord } from "../executions/records.js";
 import type { ExecutionRecord } from "../executions/store.js";
-import type { Clock } from "../clock.js";
+import { type Clock, isoTime } from "../clock.js";
 import type { DocumentService } from "../documents/service.js";
 import type { DocumentStore } from "../documents/store.js";
 import type { ExecutionService } from "../executions/service.js";
@@ -20,11 +20,14 @@ export interface RunExecutionDeps {
   documents: Pick<DocumentService, "findVersion" | "model" | "compile">;
   documentStore: Pick<DocumentStore, "get">;
   executions: Pick<ExecutionService, "admit" | "keepModelNames" | "launch">;
-  executionStore: Pick<ExecutionStore, "createRunning">;
+  executionStore: Pick<ExecutionStore, "createRunning" | "finalizeHeld">;
   triggerStore: Pick<TriggerStore, "setRunFields" | "recentRuns">;
   blobs: BlobStore;
   clock: Clock;
 }
+
+/** Why a run's execution ended without solving when the run was lost before it named it. */
+export const RUN_LOST_MESSAGE = "the trigger run was no longer this worker's when its execution started";
 
 /** The run's execution to solve, its race (launched; the race's end completes the run: race-run.ts), or why neither. */
 export type RunExecution = { execution: ExecutionRecord; problem: Problem } | { race: ExecutionRecord } | { refused: string };
@@ -100,12 +103,24 @@ export async function startRunExecution(
     throw error;
   }
   if (names) execution.model_names = await services.executions.keepModelNames(run.org_id, execution.id, names);
+  // The execution exists before the run names it: a reader following the run's execution_id finds it.
   await services.executionStore.createRunning(execution, { worker, leaseMs, nowMs: services.clock.now() });
-  await services.triggerStore.setRunFields(run.trigger_id, {
+  const named = await services.triggerStore.setRunFields(run.trigger_id, {
     runId: run.id,
     worker,
     fields: { execution_id: execution.id, solver_name: execution.solver_name },
   });
+  if (!named) {
+    // The run was no longer this worker's (swept, handed back): nothing names this execution, so it is
+    // closed rather than solved, or left `running` for the sweeper. The run's own end is another's now.
+    await services.executionStore.finalizeHeld(run.org_id, {
+      id: execution.id,
+      worker,
+      status: "cancelled",
+      fields: { result: null, error_message: RUN_LOST_MESSAGE, completed_at: isoTime(services.clock.now()) },
+    });
+    return { refused: RUN_LOST_MESSAGE };
+  }
   return { execution, problem };
 }
 

@@ -57,6 +57,24 @@ export function simpleRounding(model: LpModel, locks: Locks, integrality: Integr
   return out;
 }
 
+/**
+ * The column the rule calls fractional whose value is nearest an integer (the first such on a tie), or
+ * -1 when none is: the dives fix it first, the cheapest move toward an integral point.
+ */
+export function leastFractional(integrality: IntegralityRule, x: ArrayLike<number>, model: Pick<LpModel, "cols" | "colLower" | "colUpper">): number {
+  let pick = -1;
+  let bestFrac = Infinity;
+  for (let j = 0; j < model.cols; j++) {
+    if (!integrality.fractional(j, x[j], model.colLower, model.colUpper)) continue;
+    const f = Math.abs(x[j] - Math.round(x[j]));
+    if (f < bestFrac) {
+      bestFrac = f;
+      pick = j;
+    }
+  }
+  return pick;
+}
+
 export interface DiveHost {
   engine: LpEngine;
   model: LpModel;
@@ -89,16 +107,7 @@ export function fractionalDive(host: DiveHost, x0: Float64Array, iterationBudget
   let backtracked = false;
   try {
     for (let depth = 0; depth < model.cols + 1; depth++) {
-      let pick = -1;
-      let bestFrac = Infinity;
-      for (let j = 0; j < model.cols; j++) {
-        if (!integrality.fractional(j, x[j], engine.model.colLower, engine.model.colUpper)) continue;
-        const f = Math.abs(x[j] - Math.round(x[j]));
-        if (f < bestFrac) {
-          bestFrac = f;
-          pick = j;
-        }
-      }
+      const pick = leastFractional(integrality, x, engine.model);
       if (pick < 0) {
         found = host.offer(x);
         break;

@@ -13,7 +13,7 @@
  * afterwards; the candidate is only proposed (the caller verifies it on the original model).
  */
 import { ActivityDomain } from "./activity-domain.js";
-import type { DiveHost, DiveResult } from "./heuristics.js";
+import { type DiveHost, type DiveResult, leastFractional } from "./heuristics.js";
 
 export interface PropagationDiveOptions {
   /** Simplex iterations over all of the dive's LPs. */
@@ -94,16 +94,7 @@ export function propagationDive(host: DiveHost, x0: Float64Array, opt: Propagati
         x = r.x!;
         needSolve = false;
       }
-      let pick = -1;
-      let bestFrac = Infinity;
-      for (let j = 0; j < m.cols; j++) {
-        if (!integrality.fractional(j, x[j], m.colLower, m.colUpper)) continue;
-        const f = Math.abs(x[j] - Math.round(x[j]));
-        if (f < bestFrac) {
-          bestFrac = f;
-          pick = j;
-        }
-      }
+      const pick = leastFractional(integrality, x, m);
       if (pick < 0) {
         found = host.offer(x);
         break;

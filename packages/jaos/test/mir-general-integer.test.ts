@@ -9,7 +9,7 @@ import type { Cut } from "../src/cuts.js";
 import { LpEngine } from "../src/lp.js";
 import { MirSeparator } from "../src/mir.js";
 import { type LpModel, modelFromProblem } from "../src/model.js";
-import { integerPoints, type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
+import { integerPoints, type Problem, problem, retailShapedProblem, shrinkProblem } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
@@ -17,41 +17,28 @@ const term = (coef: number, name: string) => ({ var: name, coef });
  * Demand rows over general integers with small coefficients, an under and an over column per row
  * (the retail shape), plus a random ≤ row and an integer with a variable-bounded flow.
  */
-function randomGeneralInteger(seed: number): Problem {
-  const g = seededGenerator(seed);
-  const ints = g.int(2, 3);
-  const rows = g.int(1, 3);
-  const variables: ProblemInput["variables"] = [];
-  const objective: { var: string; coef: number }[] = [];
-  const constraints: ProblemInput["constraints"] = [];
-  for (let p = 0; p < ints; p++) {
-    variables.push({ name: `n${p}`, lb: g.int(-1, 0), ub: g.int(2, 4), type: "integer" });
-    objective.push(term(g.int(1, 4) / 2, `n${p}`));
-  }
-  for (let r = 0; r < rows; r++) {
-    variables.push({ name: `u${r}`, lb: 0, ub: g.next() < 0.5 ? Infinity : g.int(2, 6), type: "continuous" });
-    variables.push({ name: `o${r}`, lb: 0, ub: Infinity, type: "continuous" });
-    objective.push(term(g.int(2, 6), `u${r}`), term(1, `o${r}`));
-    const terms = [term(1, `u${r}`), term(-1, `o${r}`)];
-    for (let p = 0; p < ints; p++) if (g.next() < 0.8) terms.push(term(g.int(1, 4), `n${p}`));
-    const demand = g.int(2, 9) + g.int(1, 9) / 10;
-    constraints.push({ name: `demand${r}`, terms, lb: demand, ub: demand });
-  }
-  if (g.next() < 0.5) {
-    variables.push({ name: "f", lb: 0, ub: 20, type: "continuous" });
-    objective.push(term(-1, "f"));
-    constraints.push({ name: "vub", terms: [term(1, "f"), term(-g.int(2, 5), "n0")], ub: 0 });
-    constraints.push({ name: "cap", terms: [term(1, "f"), term(g.int(1, 3), "n1")], ub: g.int(4, 9) + 0.5 });
-  }
-  if (g.next() < 0.6) {
-    // a ≥ row and a ranged row
-    const cover = variables.filter((v) => v.type === "integer" && g.next() < 0.7).map((v) => term(g.int(1, 3), v.name));
-    if (cover.length > 0) constraints.push({ name: "atLeast", terms: cover, lb: g.int(2, 6) + 0.5 });
-    const mixed = variables.filter(() => g.next() < 0.5).map((v) => term(g.int(-2, 3), v.name));
-    if (mixed.length > 0) constraints.push({ name: "ranged", terms: mixed, lb: -g.int(1, 4) - 0.25, ub: g.int(3, 8) + 0.5 });
-  }
-  return problem({ sense: "minimize", variables, objective: { constant: 0, terms: objective }, constraints });
-}
+const randomGeneralInteger = (seed: number): Problem =>
+  retailShapedProblem(seed, {
+    rows: [1, 3],
+    underUpper: [2, 6],
+    integerInRow: { chance: 0.8, coef: [1, 4] },
+    demand: [2, 9],
+    extras: (g, { variables, objective, constraints }) => {
+      if (g.next() < 0.5) {
+        variables.push({ name: "f", lb: 0, ub: 20, type: "continuous" });
+        objective.push(term(-1, "f"));
+        constraints.push({ name: "vub", terms: [term(1, "f"), term(-g.int(2, 5), "n0")], ub: 0 });
+        constraints.push({ name: "cap", terms: [term(1, "f"), term(g.int(1, 3), "n1")], ub: g.int(4, 9) + 0.5 });
+      }
+      if (g.next() < 0.6) {
+        // a ≥ row and a ranged row
+        const cover = variables.filter((v) => v.type === "integer" && g.next() < 0.7).map((v) => term(g.int(1, 3), v.name));
+        if (cover.length > 0) constraints.push({ name: "atLeast", terms: cover, lb: g.int(2, 6) + 0.5 });
+        const mixed = variables.filter(() => g.next() < 0.5).map((v) => term(g.int(-2, 3), v.name));
+        if (mixed.length > 0) constraints.push({ name: "ranged", terms: mixed, lb: -g.int(1, 4) - 0.25, ub: g.int(3, 8) + 0.5 });
+      }
+    },
+  });
 
 /** Smallest left-hand side of the cut over the model's points with the integers fixed; null if none. */
 function minimumLhs(model: LpModel, cut: Cut, fixed: Map<number, number>): number | null {

@@ -12,37 +12,24 @@ import { gomoryCuts, withRows } from "../src/cuts.js";
 import { LpEngine } from "../src/lp.js";
 import { MirSeparator } from "../src/mir.js";
 import { type LpModel, modelFromProblem } from "../src/model.js";
-import { cutLhs, integerPoints, minimumLhs, type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
+import { cutLhs, integerPoints, minimumLhs, type Problem, retailShapedProblem, shrinkProblem } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
 /** 2-4 demand rows Σ a_rp n_p + u_r − o_r = d_r over 2-3 shared integers, and perhaps a ≤ row. */
-function randomStore(seed: number): Problem {
-  const g = seededGenerator(seed);
-  const ints = g.int(2, 3);
-  const rows = g.int(2, 4);
-  const variables: ProblemInput["variables"] = [];
-  const objective: { var: string; coef: number }[] = [];
-  const constraints: ProblemInput["constraints"] = [];
-  for (let p = 0; p < ints; p++) {
-    variables.push({ name: `n${p}`, lb: g.int(-1, 0), ub: g.int(2, 4), type: "integer" });
-    objective.push(term(g.int(1, 4) / 2, `n${p}`));
-  }
-  for (let r = 0; r < rows; r++) {
-    variables.push({ name: `u${r}`, lb: 0, ub: g.next() < 0.5 ? Infinity : g.int(3, 9), type: "continuous" });
-    variables.push({ name: `o${r}`, lb: 0, ub: Infinity, type: "continuous" });
-    objective.push(term(g.int(2, 6), `u${r}`), term(1, `o${r}`));
-    const terms = [term(1, `u${r}`), term(-1, `o${r}`)];
-    for (let p = 0; p < ints; p++) if (g.next() < 0.85) terms.push(term(g.int(-1, 5), `n${p}`));
-    const demand = g.int(2, 12) + g.int(1, 9) / 10;
-    constraints.push({ name: `demand${r}`, terms, lb: demand, ub: demand });
-  }
-  if (g.next() < 0.4) {
-    const budget = variables.filter((v) => v.type === "integer").map((v) => term(g.int(1, 3), v.name));
-    constraints.push({ name: "budget", terms: budget, ub: g.int(4, 9) + 0.5 });
-  }
-  return problem({ sense: "minimize", variables, objective: { constant: 0, terms: objective }, constraints });
-}
+const randomStore = (seed: number): Problem =>
+  retailShapedProblem(seed, {
+    rows: [2, 4],
+    underUpper: [3, 9],
+    integerInRow: { chance: 0.85, coef: [-1, 5] },
+    demand: [2, 12],
+    extras: (g, { variables, constraints }) => {
+      if (g.next() < 0.4) {
+        const budget = variables.filter((v) => v.type === "integer").map((v) => term(g.int(1, 3), v.name));
+        constraints.push({ name: "budget", terms: budget, ub: g.int(4, 9) + 0.5 });
+      }
+    },
+  });
 
 interface Checked {
   cuts: number;

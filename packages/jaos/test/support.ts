@@ -143,8 +143,14 @@ export const TEXTBOOK_LP: Problem = problem({
   ],
 });
 
+/** Random numbers from a seed: `next` in [0, 1), `int` in [lo, hi] both included. */
+export interface SeededGenerator {
+  next: () => number;
+  int: (lo: number, hi: number) => number;
+}
+
 /** mulberry32: a seeded generator for random test models, sharing nothing with the engine. */
-export function seededGenerator(seed: number): { next: () => number; int: (lo: number, hi: number) => number } {
+export function seededGenerator(seed: number): SeededGenerator {
   let state = seed >>> 0;
   const next = () => {
     let t = (state = (state + 0x6d2b79f5) >>> 0);
@@ -255,4 +261,54 @@ export function cutLhs(cut: Cut, x: ArrayLike<number>): number {
     s += cut.value[k]! * x[j]!;
   });
   return s;
+}
+
+/** What differs between the retail-shaped models of the tests that draw them; `[lo, hi]` are `int` ranges. */
+export interface RetailShape {
+  /** How many demand rows. */
+  rows: [number, number];
+  /** An under column's upper bound when it has one (half of them do not). */
+  underUpper: [number, number];
+  /** The chance that an integer appears in a demand row, and the range of its coefficient there. */
+  integerInRow: { chance: number; coef: [number, number] };
+  /** The integer part of a row's demand (its tenths are drawn after it). */
+  demand: [number, number];
+  /** Further rows (and columns), drawn from the same generator after the demand rows. */
+  extras?: (g: SeededGenerator, model: RetailModel) => void;
+}
+
+/** A retail-shaped model as it is drawn, before `problem` fills in its defaults. */
+export interface RetailModel {
+  variables: ProblemInput["variables"];
+  objective: JaosTerm[];
+  constraints: NonNullable<ProblemInput["constraints"]>;
+}
+
+const term = (coef: number, name: string): JaosTerm => ({ var: name, coef });
+
+/**
+ * A random small model of the retail shape: 2-3 general integers n_p over a few values, and demand
+ * equations Σ a_rp n_p + u_r − o_r = d_r, each with its own under and over column (under dearer than
+ * over), then `shape.extras`. The draws come in a fixed order, so one seed and shape give one model.
+ */
+export function retailShapedProblem(seed: number, shape: RetailShape): Problem {
+  const g = seededGenerator(seed);
+  const ints = g.int(2, 3);
+  const rows = g.int(...shape.rows);
+  const model: RetailModel = { variables: [], objective: [], constraints: [] };
+  for (let p = 0; p < ints; p++) {
+    model.variables.push({ name: `n${p}`, lb: g.int(-1, 0), ub: g.int(2, 4), type: "integer" });
+    model.objective.push(term(g.int(1, 4) / 2, `n${p}`));
+  }
+  for (let r = 0; r < rows; r++) {
+    model.variables.push({ name: `u${r}`, lb: 0, ub: g.next() < 0.5 ? Infinity : g.int(...shape.underUpper), type: "continuous" });
+    model.variables.push({ name: `o${r}`, lb: 0, ub: Infinity, type: "continuous" });
+    model.objective.push(term(g.int(2, 6), `u${r}`), term(1, `o${r}`));
+    const terms = [term(1, `u${r}`), term(-1, `o${r}`)];
+    for (let p = 0; p < ints; p++) if (g.next() < shape.integerInRow.chance) terms.push(term(g.int(...shape.integerInRow.coef), `n${p}`));
+    const demand = g.int(...shape.demand) + g.int(1, 9) / 10;
+    model.constraints.push({ name: `demand${r}`, terms, lb: demand, ub: demand });
+  }
+  shape.extras?.(g, model);
+  return problem({ sense: "minimize", variables: model.variables, objective: { constant: 0, terms: model.objective }, constraints: model.constraints });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ComparisonRecord } from "../../../../../functions/core/comparisons/store.js";
 import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
-import { runComparison } from "../../../../../functions/core/jobs/run-comparison.js";
+import { runComparison, UNSTARTED_ROW_MESSAGE } from "../../../../../functions/core/jobs/run-comparison.js";
 import { fakeJobPorts, OPTIMUM, pendingComparison, queuedExecution, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
 
 /**
@@ -124,5 +124,56 @@ describe("the comparison job", () => {
     expect(rows[0]!.execution_id).toBe("exe_left");
     expect(w.execution("exe_left")).toMatchObject({ status: "completed", lease_owner: null });
     expect(w.stored().status).toBe("completed");
+  });
+  it("creates each row's execution before the row names it, so a reader following the row's execution_id finds it", async () => {
+    const w = world(async () => OPTIMUM);
+    const seenAtStart: (string | null)[] = [];
+    const startRow = w.comparisonStore.startRow;
+    w.comparisonStore.startRow = async (org, args) => {
+      seenAtStart.push(w.executionStore.items.get(args.executionId)?.status ?? null);
+      return startRow(org, args);
+    };
+    await runComparison(w.ports, w.job);
+    expect(seenAtStart).toEqual(["running", "running"]);
+    expect(w.stored().status).toBe("completed");
+  });
+
+  it("closes as cancelled the execution made for a row whose comparison was cancelled before the row started, and solves nothing", async () => {
+    const w = world(async () => OPTIMUM);
+    const createRunning = w.executionStore.createRunning;
+    w.executionStore.createRunning = async (record, claim) => {
+      await createRunning(record, claim);
+      w.comparisonStore.cancel("cmp_1");
+    };
+    await runComparison(w.ports, w.job);
+    expect(w.solves).toEqual([]);
+    expect(w.stored()).toMatchObject({ status: "cancelled", lease_owner: null });
+    expect(w.stored().results.map((r) => [r.status, r.execution_id])).toEqual([
+      ["cancelled", null],
+      ["cancelled", null],
+    ]);
+    const made = [...w.executionStore.items.items.values()];
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ status: "cancelled", lease_owner: null, error_message: UNSTARTED_ROW_MESSAGE.cancelled, result: null });
+    expect(made[0]!.completed_at).not.toBeNull();
+    expect(w.announced).toEqual([
+      { id: made[0]!.id, outcome: { id: made[0]!.id, status: "cancelled", result: null, error_message: UNSTARTED_ROW_MESSAGE.cancelled } },
+    ]);
+  });
+
+  it("closes as cancelled the execution made for a row whose comparison was lost before the row started, and writes nothing more", async () => {
+    const w = world(async () => OPTIMUM);
+    const createRunning = w.executionStore.createRunning;
+    w.executionStore.createRunning = async (record, claim) => {
+      await createRunning(record, claim);
+      w.comparisonStore.items.end("cmp_1", "failed", { error_message: "the worker stopped answering" });
+    };
+    await runComparison(w.ports, w.job);
+    expect(w.solves).toEqual([]);
+    expect(w.stored()).toMatchObject({ status: "failed", error_message: "the worker stopped answering" });
+    expect(w.stored().results.map((r) => r.status)).toEqual(["pending", "pending"]);
+    const made = [...w.executionStore.items.items.values()];
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ status: "cancelled", lease_owner: null, error_message: UNSTARTED_ROW_MESSAGE.lost });
   });
 });

@@ -10,6 +10,7 @@ import { fakeJobPorts, fakeTriggerRunStore, OPTIMUM, readPayload, SMALL_LP, solv
 import { fakeRaceStore, putRace } from "../../../../support/race-fakes.js";
 import { runExecution } from "../../../../../functions/core/jobs/run-execution.js";
 import { raceRunCompleter } from "../../../../../functions/core/triggers/race-run.js";
+import { RUN_LOST_MESSAGE } from "../../../../../functions/core/triggers/run-execution.js";
 import type { SolveResponse } from "../../../../../functions/core/executions/schemas.js";
 import type { ExecutionRecord } from "../../../../../functions/core/executions/store.js";
 import type { AdmissionRequest, PlannedSolves } from "../../../../../functions/core/limits/solve-admission.js";
@@ -102,6 +103,33 @@ describe("the trigger run job", () => {
     await runTrigger(w.ports, w.job);
     expect(w.run()).toMatchObject({ status: "failed", error: "highs: out of memory", execution_id: "exe_run" });
     expect(w.announced).toHaveLength(1);
+  });
+
+  it("creates the run's execution before the run names it", async () => {
+    const w = world(async () => OPTIMUM);
+    const seen: (string | null)[] = [];
+    const setRunFields = w.triggerStore.setRunFields;
+    w.triggerStore.setRunFields = async (trigger, args) => {
+      if (args.fields.execution_id) seen.push(w.executionStore.items.get(args.fields.execution_id)?.status ?? null);
+      return setRunFields(trigger, args);
+    };
+    await runTrigger(w.ports, w.job);
+    expect(seen).toEqual(["running"]);
+    expect(w.run()).toMatchObject({ status: "completed", execution_id: "exe_run" });
+  });
+
+  it("closes as cancelled, unsolved, the execution made for a run that was lost before it named it", async () => {
+    const w = world(async () => OPTIMUM);
+    const createRunning = w.executionStore.createRunning;
+    w.executionStore.createRunning = async (record, claim) => {
+      await createRunning(record, claim);
+      w.triggerStore.runs.end("run_1", "failed", { error: "the worker stopped answering" });
+    };
+    await runTrigger(w.ports, w.job);
+    expect(w.solves).toEqual([]);
+    expect(w.executionStore.items.get("exe_run")).toMatchObject({ status: "cancelled", lease_owner: null, error_message: RUN_LOST_MESSAGE, result: null });
+    expect(w.run()).toMatchObject({ status: "failed", error: "the worker stopped answering", execution_id: null });
+    expect(w.announced).toEqual([]);
   });
 
   it("ends the run failed with the refusal when its execution cannot be admitted, without solving", async () => {

@@ -32,6 +32,9 @@ function launcher(workers: ReturnType<typeof beat>[] = [], { whileAdmitting }: {
   const entrants: ExecutionRecord[] = [];
   const races: ExecutionRecord[] = [];
   const refunds: number[] = [];
+  const stopped: string[] = [];
+  /** Per race written, whether every entrant it names existed already. */
+  const namedExisting: boolean[] = [];
   let hook = whileAdmitting;
   const deps = {
     config: { orgMaxRunningJobs: 0, workerHeartbeatSeconds: 10, inlinePayloadMaxBytes: 100_000 },
@@ -39,8 +42,16 @@ function launcher(workers: ReturnType<typeof beat>[] = [], { whileAdmitting }: {
     executionStore: { create: async (r: ExecutionRecord) => void entrants.push(r) },
     raceStore: {
       // races/store.ts: a new race only.
-      create: async (r: ExecutionRecord) => !races.some((x) => x.id === r.id) && races.push(r) > 0,
+      create: async (r: ExecutionRecord) => {
+        namedExisting.push(r.race!.entrants.every((e) => entrants.some((x) => x.id === e.execution_id)));
+        return !races.some((x) => x.id === r.id) && races.push(r) > 0;
+      },
       get: async (_org: string, id: string) => races.find((r) => r.id === id) ?? null,
+      // races/store.ts: a queued entrant ends cancelled.
+      stopEntrant: async (_org: string, id: string) => {
+        stopped.push(id);
+        return "cancelled_queued" as const;
+      },
     },
     credits: { refund: async (_org: string, amount: number) => void refunds.push(amount) },
     blobs: {},
@@ -67,7 +78,7 @@ function launcher(workers: ReturnType<typeof beat>[] = [], { whileAdmitting }: {
       },
     },
   };
-  return { launcher: new RaceLauncher(deps as never), admissions, sent, entrants, races, refunds };
+  return { launcher: new RaceLauncher(deps as never), deps, admissions, sent, entrants, races, refunds, stopped, namedExisting };
 }
 
 describe("launching a race", () => {
@@ -125,6 +136,35 @@ describe("launching a race", () => {
     expect(fromApi.races[0]!.race).toMatchObject({ degraded: true, entrants: [{ solver: "highs" }] });
   });
 
+  it("writes every entrant before the race that names them, and sends them after", async () => {
+    const w = launcher();
+    const race = await w.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["glpk", "highs"] } },
+      { origin: { kind: "solve", id: null }, notify: false, priority: { value: 0, role: "solver" } },
+    );
+    expect(w.namedExisting).toEqual([true]);
+    expect(w.sent.map((j) => j.id)).toEqual(race.race!.entrants.map((e) => e.execution_id));
+    expect(w.stopped).toEqual([]);
+  });
+
+  it("cancels its unsent entrants when the race's write fails, and fails the launch", async () => {
+    const w = launcher();
+    const create = w.deps.raceStore.create;
+    w.deps.raceStore.create = async (r: ExecutionRecord) => {
+      await create(r);
+      throw new Error("the table is unavailable");
+    };
+    const launch = w.launcher.launch(
+      principal,
+      { problem: SMALL_LP, race: { solvers: ["glpk", "highs"] } },
+      { origin: { kind: "solve", id: null }, notify: false, priority: { value: 0, role: "solver" } },
+    );
+    await expect(launch).rejects.toThrow("the table is unavailable");
+    expect(w.stopped).toEqual(w.entrants.map((e) => e.id));
+    expect(w.sent).toEqual([]);
+  });
+
   describe("a trigger run's race is keyed by the run", () => {
     const fromRun = { origin: { kind: "trigger_run" as const, id: "run_1" }, notify: false, priority: { value: 0, role: "solver" as const } };
     const runRace = { ...fromRun, triggerRun: { triggerId: "trg_1", band: 0 } };
@@ -154,6 +194,11 @@ describe("launching a race", () => {
       expect(w.refunds).toEqual([ours.credits_charged]);
       expect(w.races).toHaveLength(1);
       expect(w.sent.map((j) => j.id)).toEqual(theirs!.race!.entrants.map((e) => e.execution_id));
+      // the losing launch's own entrants, written before its race's write failed, end cancelled and unsent
+      const theirIds = theirs!.race!.entrants.map((e) => e.execution_id);
+      const lost = w.entrants.map((e) => e.id).filter((id) => !theirIds.includes(id));
+      expect(lost).toHaveLength(2);
+      expect(w.stopped).toEqual(lost);
     });
 
     it("keys nothing else: two solves' races are two races", async () => {

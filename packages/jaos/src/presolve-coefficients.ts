@@ -33,12 +33,14 @@ export function tightenCoefficients(p: Presolver, i: number): number {
   const upperSide = Number.isFinite(up);
   if (upperSide === Number.isFinite(lo)) return 0;
   const s = upperSide ? 1 : -1;
-  const act = p.activity(i);
-  if ((upperSide ? act.maxInf : act.minInf) > 0) return 0;
-  let maxAct = upperSide ? act.max : -act.min;
-  let side = upperSide ? up : -lo;
   const ri = p.mat.rowIdx[i];
   const rv = p.mat.rowVal[i];
+  const implied = impliedBounds(p, i, s);
+  if (implied === null) return 0;
+  const act = p.activity(i);
+  let maxAct = upperSide ? act.max : -act.min;
+  for (const [j, bound, k] of implied) maxAct += s * rv[k] * bound;
+  let side = upperSide ? up : -lo;
   let changed = 0;
   for (let k = 0; k < ri.length; k++) {
     const j = ri[k];
@@ -64,7 +66,73 @@ export function tightenCoefficients(p: Presolver, i: number): number {
     changed++;
   }
   if (changed === 0) return 0;
+  // the new row is equivalent to the old one only inside the implied bounds: they become the columns' own
+  for (const [j, bound, k] of implied) {
+    if (s * rv[k] > 0) p.colUpper[j] = bound;
+    else p.colLower[j] = bound;
+    p.tightened++;
+  }
   if (upperSide) p.rowUpper[i] = side;
   else p.rowLower[i] = -side;
   return changed;
+}
+
+/** Most continuous columns a row may lack a finite bound for in the direction of its maximum activity. */
+const MAX_IMPLIED = 2;
+/** Most entries read in the other rows of those columns, per row. */
+const IMPLIED_WORK = 2000;
+
+/**
+ * For the continuous columns of row i (read as s·aᵀx ≤ B) whose bound in the direction of the row's
+ * maximum activity is infinite, the bound implied by one of their other rows, as [column, bound,
+ * position in row i]; null when a column has none (or the row has no integer column to tighten, or too
+ * many such columns). Any point of the model satisfies an implied bound, so fixing it as the column's
+ * own bound keeps every point; it is taken 1e-9 of its scale looser unless it is an integer to within
+ * roundoff.
+ */
+function impliedBounds(p: Presolver, i: number, s: number): [number, number, number][] | null {
+  const ri = p.mat.rowIdx[i];
+  const rv = p.mat.rowVal[i];
+  const out: [number, number, number][] = [];
+  let hasInteger = false;
+  let work = 0;
+  for (let k = 0; k < ri.length; k++) {
+    const j = ri[k];
+    if (!p.colActive[j]) continue;
+    if (p.integer[j]) hasInteger = true;
+    const up = s * rv[k] > 0;
+    if (Number.isFinite(up ? p.colUpper[j] : p.colLower[j])) continue;
+    if (p.integer[j] || out.length === MAX_IMPLIED) return null;
+    let best = up ? Infinity : -Infinity;
+    const ci = p.mat.colIdx[j];
+    const cv = p.mat.colVal[j];
+    for (let t = 0; t < ci.length && work < IMPLIED_WORK; t++) {
+      const r = ci[t];
+      if (r === i || !p.rowActive[r]) continue;
+      work += p.rowCount[r];
+      const bound = rowImpliedBound(p, r, j, cv[t], up);
+      if (up ? bound < best : bound > best) best = bound;
+    }
+    if (!Number.isFinite(best)) return null;
+    out.push([j, best, k]);
+  }
+  return hasInteger ? out : null;
+}
+
+/** The upper (up) or lower bound row r implies for column j (coefficient a), ±∞ when none. */
+function rowImpliedBound(p: Presolver, r: number, j: number, a: number, up: boolean): number {
+  const act = p.activity(r);
+  const [restMin, restMax] = p.restActivity(act, a, j);
+  // a·x_j ∈ [rowLower − restMax, rowUpper − restMin]
+  const hi = p.rowUpper[r] - restMin;
+  const lo = p.rowLower[r] - restMax;
+  const fromUpper = a > 0 === up;
+  const side = fromUpper ? hi : lo;
+  if (!Number.isFinite(side)) return up ? Infinity : -Infinity;
+  const value = side / a;
+  const terms = fromUpper ? [p.rowUpper[r], restMin] : [p.rowLower[r], restMax];
+  const scale = Math.max(1, Math.abs(terms[0]), Math.abs(terms[1]), p.rowMagnitude[r]) / Math.abs(a);
+  const whole = Math.round(value);
+  if (Math.abs(value - whole) <= 1e-12 * scale) return whole;
+  return up ? value + 1e-9 * scale : value - 1e-9 * scale;
 }

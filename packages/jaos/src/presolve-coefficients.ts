@@ -39,7 +39,7 @@ export function tightenCoefficients(p: Presolver, i: number): number {
   if (implied === null) return 0;
   const act = p.activity(i);
   let maxAct = upperSide ? act.max : -act.min;
-  for (const [j, bound, k] of implied) maxAct += s * rv[k] * bound;
+  for (const [, bound, k] of implied) maxAct += s * rv[k] * bound;
   let side = upperSide ? up : -lo;
   let changed = 0;
   for (let k = 0; k < ri.length; k++) {

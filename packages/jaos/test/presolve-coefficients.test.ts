@@ -78,7 +78,8 @@ function tighteningFailure(p: Problem): string | null {
   for (const point of integerPoints(model)) {
     const before = fixedOptimum(model, point);
     const after = fixedOptimum(t, point);
-    const same = before === null || after === null || !Number.isFinite(before) ? before === after : Math.abs(before - after) <= 1e-7 * Math.max(1, Math.abs(before));
+    const same =
+      before === null || after === null || !Number.isFinite(before) ? before === after : Math.abs(before - after) <= 1e-7 * Math.max(1, Math.abs(before));
     if (!same) return `at ${JSON.stringify([...point])} the original gives ${before}, the tightened ${after}`;
   }
   const lpBefore = fixedOptimum(model, new Map());

@@ -4,20 +4,23 @@
  * Written as s·aᵀx ≤ B (s = 1 for a row with only an upper side B = rowUpper, s = −1 for one with only
  * a lower side, B = −rowLower), with M the row's finite maximum activity and c = s·a_k the coefficient
  * of an integer column x_k ∈ [l, u]:
- *  - c > 0: at x_k ≤ u − 1 the row's activity is at most M − c; when that is below B by δ, the row
- *    is redundant there, and c − δ, B − δ·u describe the same integer points: at x_k = u the row is
- *    unchanged, at x_k ≤ u − 1 the new row is still implied (its slack grows by (c − (c − δ))·(u − 1 − x_k)
- *    ≥ 0 over M − c ≤ B − δ), and for every x in the box the new row is the stronger one (it is the
- *    old one minus δ·(u − x_k) ≥ 0), so every point it keeps satisfies the original row;
- *  - c < 0: symmetrically at x_k ≥ l + 1, with c + δ and B + δ·l.
- * The LP relaxation gets tighter (x ≤ M·y with x ≤ U < M becomes x ≤ U·y: the "big-M" case), the
+ *  - c > 0: with x_k ≤ u − 1 the activity is at most M − c; when that is below B by δ > 0, the row
+ *    c − δ, B − δ·u has the same integer points. Its left side is the old one plus δ·(u − x_k) ≥ 0, so
+ *    over the box it is the stronger row (every point it keeps satisfies the original), equal at
+ *    x_k = u; at x_k ≤ u − 1 its left side is at most M − (c − δ)·(u − x_k) ≤ M − c + δ = B, as
+ *    c − δ > 0 (the row is not redundant), so it cuts off no point there;
+ *  - c < 0: symmetrically about l, with c + δ and B + δ·l.
+ * The LP relaxation gets tighter (x ≤ M·y with x ≤ U < M becomes x ≤ U·y: the big-M case), the
  * integer points stay. δ is taken a little smaller than computed (any 0 ≤ δ' ≤ δ is valid), so
  * roundoff in M can only weaken the step, unless it is an integer to within 1e-12 of the row's scale
- * (integer data, computed exactly). Rows with two finite sides are left alone.
+ * (integer data, computed exactly: the coefficients stay integers for the gcd rounding and the covers).
+ * A continuous column without a bound in the direction of the maximum (a flow x ≥ 0 in x ≤ M·y) takes
+ * the bound one of its other rows implies, which then becomes its own bound (`impliedBounds`). Rows
+ * with two finite sides are left alone.
  *
  * Nothing is recorded for postsolve: the columns and rows stay; a point of the reduced model
- * satisfies the original row (the stronger-row argument above), and the duals of a MILP's rows are
- * not reported.
+ * satisfies the original row (the stronger-row argument), and the duals of a MILP's rows are not
+ * reported.
  */
 import type { Presolver } from "./presolve.js";
 

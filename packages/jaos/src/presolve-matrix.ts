@@ -40,12 +40,6 @@ export class PresolveMatrix {
     return at < 0 ? 0 : this.rowVal[i][at];
   }
 
-  /** Sets the existing entry (i, j) to a nonzero value, in both lists. */
-  set(i: number, j: number, value: number): void {
-    this.rowVal[i][this.rowIdx[i].indexOf(j)] = value;
-    this.colVal[j][this.colIdx[j].indexOf(i)] = value;
-  }
-
   /**
    * Adds delta to entry (i, j). Returns +1 when the entry is new, −1 when it cancelled (and was
    * removed from both lists), 0 when it only changed.

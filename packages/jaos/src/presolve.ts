@@ -12,8 +12,6 @@
  *    within 1e-9 of the row's scale of an integer, in the row's units, counts as that integer); a row
  *    over integer columns with integer coefficients gets its sides rounded to multiples of the
  *    coefficients' gcd;
- *  - on MILPs, the coefficients of integer columns in one-sided rows are tightened where the row is
- *    redundant one step away from the column's binding bound (presolve-coefficients.ts);
  *  - a continuous zero-cost column singleton is a slack: it is removed and its range moved to the
  *    row bounds;
  *  - a continuous column singleton in an equality row whose bounds are implied by the row (implied
@@ -35,7 +33,6 @@ import { postsolve, postsolveBasis, postsolveRay, type Reduction } from "./posts
 import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
 import { dependentEquations } from "./presolve-dependent-rows.js";
-import { tightenCoefficients } from "./presolve-coefficients.js";
 import { parallelColumns } from "./presolve-parallel-columns.js";
 import { IMPLIED_FREE_BUDGET } from "./presolve-implied-free.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
@@ -198,7 +195,7 @@ export class Presolver {
   }
 
   /** Row i's sides now carry terms of these magnitudes (infinite ones carry nothing). */
-  noteMagnitude(i: number, ...terms: number[]): void {
+  private noteMagnitude(i: number, ...terms: number[]): void {
     for (const t of terms) if (Number.isFinite(t) && Math.abs(t) > this.rowMagnitude[i]) this.rowMagnitude[i] = Math.abs(t);
   }
 
@@ -343,7 +340,6 @@ export class Presolver {
     if (Number.isFinite(minAct) && minAct >= up - tolUp) return this.forceRow(i, true);
     if (Number.isFinite(maxAct) && maxAct <= lo + tolLo) return this.forceRow(i, false);
     this.impliedIntegerBounds(i, act);
-    if (this.mip && !this.infeasible) this.tightened += tightenCoefficients(this, i);
   }
 
   /**

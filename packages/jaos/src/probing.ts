@@ -157,8 +157,9 @@ function finish(model: LpModel, domain: ActivityDomain, result: ProbingResult): 
     const lo = domain.lo[j]!;
     const up = domain.up[j]!;
     if (lo === model.colLower[j] && up === model.colUpper[j]) continue;
-    result.lower[j] = lo;
-    result.upper[j] = up;
+    // + 0: a bound rounded up from just below zero is −0
+    result.lower[j] = lo + 0;
+    result.upper[j] = up + 0;
     if (lo === up) result.fixed++;
     else result.tightened++;
   }

@@ -58,8 +58,11 @@ export interface MipStats {
   nodeBounds: { lagrangian: number; verified: number; unproven: number; worstShortfall: number; loose: number };
   /** The orbitope found (rows × interchangeable blocks) and the node bounds its fixing tightened; null when none. */
   symmetry: { rows: number; blocks: number; fixings: number } | null;
-  /** Root probing (probing.ts): binaries probed, integer columns fixed and tightened, work; null when it did not run. */
-  probing: { probed: number; fixed: number; tightened: number; work: number } | null;
+  /**
+   * Root probing (probing.ts): binaries probed, integer columns fixed and tightened, work, and whether the
+   * search used the probed model (enough fixings, mip.ts); null when it did not run.
+   */
+  probing: { probed: number; fixed: number; tightened: number; work: number; applied: boolean } | null;
 }
 
 export interface MipOutcome {

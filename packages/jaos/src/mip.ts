@@ -35,7 +35,7 @@
  */
 import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
 import { propagationDive } from "./propagation-dive.js";
-import { PROBING_STALE_FACTOR, PROBING_WORK_FACTOR, probeBinaries } from "./probing.js";
+import { PROBING_FIXED_SHARE, PROBING_STALE_FACTOR, PROBING_WORK_FACTOR, probeBinaries } from "./probing.js";
 import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
 import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
@@ -76,19 +76,19 @@ interface ProbedRoot {
 }
 
 /**
- * Probes the presolved model's binaries (probing.ts) and, when that fixes or tightens integer columns,
- * presolves the probed model again (so the fixed columns leave it, as after a root restart). A model the
- * probes find infeasible is searched unprobed: `infeasible` comes only from an exhausted tree.
+ * Probes the presolved model's binaries (probing.ts) and, when that fixes at least PROBING_FIXED_SHARE of
+ * them, presolves the probed model again (so the fixed columns leave it, as after a root restart). A model
+ * the probes find infeasible is searched unprobed: `infeasible` comes only from an exhausted tree.
  */
 function probeRoot(pre: Presolved, opt: MipOptions): ProbedRoot | null {
   const model = pre.reduced;
   if (model.cols === 0) return null;
   const r = probeBinaries(model, { workFactor: PROBING_WORK_FACTOR, staleFactor: PROBING_STALE_FACTOR, deadline: opt.deadline });
-  const stats = { probed: r.probed, fixed: r.fixed, tightened: r.tightened, work: r.work };
-  if (r.infeasible || r.fixed + r.tightened === 0) return { stats };
+  const stats = { probed: r.probed, fixed: r.fixed, tightened: r.tightened, work: r.work, applied: false };
+  if (r.infeasible || r.fixed === 0 || r.fixed < PROBING_FIXED_SHARE * r.binaries) return { stats };
   const again = presolve(withColumnBounds(model, r.lower, r.upper));
   if (again.status !== "reduced") return { stats };
-  return { stats, searched: { model: again.reduced, post: chainPostsolve(pre, again) } };
+  return { stats: { ...stats, applied: true }, searched: { model: again.reduced, post: chainPostsolve(pre, again) } };
 }
 
 class BranchAndBound {

@@ -3,7 +3,9 @@
  * other columns' least (greatest) activity leaves a column less room tightens that column's bound, and
  * a tightened bound propagates on through its own rows. Changes are trailed so that a search can undo
  * them. Used by the primal heuristics only: a point they build from it is verified on the original
- * model, so floating-point drift in the running activities costs at most a failed candidate.
+ * model, so floating-point drift in the running activities costs at most a failed candidate. Root
+ * probing (probing.ts) keeps what it proves: a conflict there needs a row broken beyond the tolerance
+ * below, and a spent work budget is told apart from a conflict by `exhausted`.
  */
 import type { LpModel } from "./model.js";
 import { type CscMatrix, type CsrMatrix, toRowWise } from "./sparse.js";
@@ -63,6 +65,22 @@ export class ActivityDomain {
   fix(j: number, v: number): boolean {
     this.setBounds(j, v, v);
     return this.propagate();
+  }
+
+  /** Narrows column j to [lo, up] (within its bounds) and propagates; false on a conflict. */
+  restrict(j: number, lo: number, up: number): boolean {
+    this.setBounds(j, Math.max(lo, this.lo[j]), Math.min(up, this.up[j]));
+    return this.propagate();
+  }
+
+  /** The columns whose bounds changed since `mark` (with repeats). */
+  changedSince(mark: number): number[] {
+    return this.trailCol.slice(mark);
+  }
+
+  /** Matrix entries visited by propagation so far. */
+  workDone(): number {
+    return this.work;
   }
 
   propagateAll(): boolean {

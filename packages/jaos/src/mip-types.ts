@@ -21,6 +21,8 @@ export interface MipOptions {
   maxRootRestarts?: number;
   /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
   symmetry?: boolean;
+  /** Probing on the binaries before the root (probing.ts); absent: on. */
+  probing?: boolean;
 }
 
 export interface MipStats {
@@ -56,6 +58,11 @@ export interface MipStats {
   nodeBounds: { lagrangian: number; verified: number; unproven: number; worstShortfall: number; loose: number };
   /** The orbitope found (rows × interchangeable blocks) and the node bounds its fixing tightened; null when none. */
   symmetry: { rows: number; blocks: number; fixings: number } | null;
+  /**
+   * Root probing (probing.ts): binaries probed, integer columns fixed and tightened, work, and whether the
+   * search used the probed model (enough fixings, mip.ts); null when it did not run.
+   */
+  probing: { probed: number; fixed: number; tightened: number; work: number; applied: boolean } | null;
 }
 
 export interface MipOutcome {
@@ -99,6 +106,7 @@ export function emptyMipStats(): MipStats {
     repairs: 0,
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
     symmetry: null,
+    probing: null,
   };
 }
 
@@ -111,6 +119,7 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     ...theirs,
     rootBound: mine.rootBound,
     symmetry: mine.symmetry ?? theirs.symmetry,
+    probing: mine.probing ?? theirs.probing,
     rootRestarts: mine.rootRestarts + 1 + theirs.rootRestarts,
     cuts: mine.cuts + theirs.cuts,
     cliqueCuts: mine.cliqueCuts + theirs.cliqueCuts,

@@ -35,6 +35,7 @@
  */
 import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
 import { propagationDive } from "./propagation-dive.js";
+import { PROBING_FIXED_SHARE, PROBING_STALE_FACTOR, PROBING_WORK_FACTOR, probeBinaries } from "./probing.js";
 import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
 import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
@@ -61,7 +62,33 @@ const LOOSE_SHORTFALL = 1e-9;
 const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
 
 export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
-  return new BranchAndBound(original, pre, pre.reduced, opt).run();
+  // without presolve (switched off, or the search again after presolve went wrong) the model is searched as given
+  const probed = opt.probing === false || pre.reduced === original ? null : probeRoot(pre, opt);
+  const searched = probed?.searched ?? { model: pre.reduced, post: pre };
+  const out = new BranchAndBound(original, searched.post, searched.model, opt).run();
+  return probed ? { ...out, stats: { ...out.stats, probing: probed.stats } } : out;
+}
+
+interface ProbedRoot {
+  stats: NonNullable<MipStats["probing"]>;
+  /** The probed model presolved again and its postsolve; absent when probing changed nothing (or is not used). */
+  searched?: { model: LpModel; post: ColumnPostsolve };
+}
+
+/**
+ * Probes the presolved model's binaries (probing.ts) and, when that fixes at least PROBING_FIXED_SHARE of
+ * them, presolves the probed model again (so the fixed columns leave it, as after a root restart). A model
+ * the probes find infeasible is searched unprobed: `infeasible` comes only from an exhausted tree.
+ */
+function probeRoot(pre: Presolved, opt: MipOptions): ProbedRoot | null {
+  const model = pre.reduced;
+  if (model.cols === 0) return null;
+  const r = probeBinaries(model, { workFactor: PROBING_WORK_FACTOR, staleFactor: PROBING_STALE_FACTOR, deadline: opt.deadline });
+  const stats = { probed: r.probed, fixed: r.fixed, tightened: r.tightened, work: r.work, applied: false };
+  if (r.infeasible || r.fixed === 0 || r.fixed < PROBING_FIXED_SHARE * r.binaries) return { stats };
+  const again = presolve(withColumnBounds(model, r.lower, r.upper));
+  if (again.status !== "reduced") return { stats };
+  return { stats: { ...stats, applied: true }, searched: { model: again.reduced, post: chainPostsolve(pre, again) } };
 }
 
 class BranchAndBound {

@@ -27,27 +27,8 @@ import { SparseLists } from "./sparse-lists.js";
 
 /** Spike entries below this are roundoff and are not stored. */
 const DROP_TOL = 1e-14;
-/**
- * Refactorise after at most this many row etas (updates that eliminated something; the cost rule,
- * `refactorPays`, may decide first); also the room the pivot order keeps for updates before it is
- * compacted. Counting etas, not updates, matters: on the Kennington LPs most updates add no eta, and
- * capping all updates at 100 doubled ken-11's factorisations and cost 10 % at identical iterations.
- */
+/** Refactorise after this many updates. */
 export const MAX_UPDATES = 100;
-/** The cost rule does not refactorise before this many updates (a factorisation then costs little anyway). */
-const MIN_UPDATES = 10;
-/**
- * Solves per simplex iteration that pass over the update file: the paired FTRAN (entering column and
- * DSE vector) and the BTRAN of the pivot row.
- */
-const SOLVES_PER_ITERATION = 3;
-/** Cost of an elimination step's entry (search, pools, lists) in solve entries. */
-const FACTOR_ENTRY_COST = 4;
-/**
- * Cost per row of a factorisation beyond its counted entries (pivot search, count lists, loading U),
- * in solve entries: measured ~0.15 µs per row on the Kennington LPs against a few ns per solve entry.
- */
-const FACTOR_ROW_COST = 64;
 /** An update whose new diagonal disagrees with α_r·(old diagonal) beyond this is refused. */
 const UPDATE_CHECK = 1e-6;
 /**
@@ -110,11 +91,6 @@ export class LuFactor implements FactorParts {
   readonly uRows: SparseLists;
   readonly uCols: SparseLists;
   private nnzUFactored = 0;
-  /** The last factorisation's cost in solve entries (`factorize`, FACTOR_ENTRY_COST). */
-  private factorWork = 0;
-  /** Updates since the last factorisation, and the summed per-solve cost of their update files. */
-  private updatesSinceFactor = 0;
-  private updateFileWork = 0;
   // Forrest–Tomlin row etas: row rRow[e] -= Σ μ·(other rows)
   readonly rRow = new GrowableI32();
   readonly rStart = new GrowableI32();
@@ -176,32 +152,6 @@ export class LuFactor implements FactorParts {
     return this.rRow.length;
   }
 
-  /** Entries of the update file each solve passes over: the row etas and their entries, U's fill. */
-  private get updateFileCost(): number {
-    return this.rRow.length + this.rIndex.length + Math.max(0, this.uRows.nonzeros - this.nnzUFactored);
-  }
-
-  /**
-   * Whether refactorising now is cheaper per iteration than updating on (operation counts, not
-   * timings: the choice is deterministic). The average cost per iteration since the factorisation,
-   * (F + Σ_i c_i)/k with c_i the work iteration i's solves spend in the update file, falls while the
-   * next iteration's c is below it; refactorise once SOLVES_PER_ITERATION·c·k reaches F plus the
-   * summed update work. F is the factorisation's counted work plus `extraCost` (the caller's work
-   * after a factorisation: recomputing primal and dual values). The solve work the factors themselves
-   * cost is the same either way and cancels.
-   */
-  refactorPays(extraCost: number): boolean {
-    if (this.rRow.length + 1 >= MAX_UPDATES) return true;
-    const k = this.updatesSinceFactor;
-    if (k < MIN_UPDATES) return false;
-    return SOLVES_PER_ITERATION * (this.updateFileCost * k - this.updateFileWork) >= this.factorWork + extraCost;
-  }
-
-  /** Nonzeros of L and U as factorised (a dense solve's pass over the factors). */
-  get factorNonzeros(): number {
-    return this.lIndex.length + this.nnzUFactored;
-  }
-
   /** Growth of the factors since the last factorisation (row etas plus U fill). */
   get growth(): number {
     return this.rIndex.length + Math.max(0, this.uRows.nonzeros - this.nnzUFactored);
@@ -229,9 +179,6 @@ export class LuFactor implements FactorParts {
     this.rIndex.clear();
     this.rValue.clear();
     this.spikeValid = false;
-    this.factorWork = FACTOR_ENTRY_COST * this.elimination.work + this.lIndex.length + this.nnzUFactored + FACTOR_ROW_COST * this.m;
-    this.updatesSinceFactor = 0;
-    this.updateFileWork = 0;
     return {
       deficientPositions: result.deficientPositions,
       replacementRows: result.replacementRows,
@@ -650,8 +597,6 @@ export class LuFactor implements FactorParts {
       this.rStart.push(this.rIndex.length);
     }
     this.replaceColumn(p, r, newDiag);
-    this.updatesSinceFactor++;
-    this.updateFileWork += this.updateFileCost;
     return true;
   }
 

@@ -32,12 +32,6 @@ export interface EliminationResult extends FactorOutput {
 
 export class Elimination {
   private readonly m: number;
-  /**
-   * Entries touched by the last `load` and `run` (loaded entries, pivot row and column lengths, rows
-   * updated, the dense kernel's multiply-adds): a deterministic measure of the factorisation's cost
-   * that lu.ts weighs against the cost the update file adds to each solve.
-   */
-  work = 0;
   // rows: values
   private rowBeg: Int32Array;
   private rowLen: Int32Array;
@@ -149,7 +143,6 @@ export class Elimination {
     this.denseFraction = options.denseFraction ?? DENSE_FRACTION;
     this.denseMinRows = options.denseMinRows ?? DENSE_MIN_ROWS;
     const nnz = colStart[m];
-    this.work = nnz + m;
     this.rowLen.fill(0);
     this.colLen.fill(0);
     this.rEnd = 0;
@@ -302,7 +295,6 @@ export class Elimination {
       this.unlinkCol(q, this.colLen[q]);
       this.colDone[q] = 1;
       this.activeNnz -= this.rowLen[prow] + this.colLen[q] - 1;
-      this.work += this.rowLen[prow] + this.colLen[q];
       // gather column q from the other rows, removing entry (i, q) from each
       gatherRow.clear();
       const cb = this.colBeg[q];
@@ -526,9 +518,6 @@ export class Elimination {
     }
     const rows = rowId.length;
     const cols = colId.length;
-    // Σ over the block's steps t of (rows − t)(cols − t) multiply-adds
-    const steps = Math.min(rows, cols);
-    this.work += rows * cols * steps - ((rows + cols) * steps * steps) / 2 + (steps * steps * steps) / 3;
     if (this.block.length < rows * cols) this.block = new Float64Array(rows * cols);
     const block = this.block.subarray(0, rows * cols);
     block.fill(0);
@@ -562,7 +551,6 @@ export class Elimination {
     const seenStamp = ++this.stamp;
     let b = this.rowBeg[i];
     let len = this.rowLen[i];
-    this.work += len + to - from;
     for (let k = b; k < b + len; k++) {
       const j = this.rIdx[k];
       if (this.wMark[j] !== rowStamp) continue;

@@ -11,7 +11,7 @@
  * perturbation and shifts, branching bounds) and restore them from the model.
  */
 import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
-import { LuFactor } from "./lu.js";
+import { LuFactor, MAX_UPDATES } from "./lu.js";
 import type { LpModel } from "./model.js";
 import { PivotRow } from "./pivot-row.js";
 import { Rng } from "./rng.js";
@@ -375,7 +375,7 @@ export class SimplexState {
   /**
    * Basis change: q enters at position r, the variable there leaves with status `leaving`.
    * `alphaCol` = B⁻¹a_q (old basis, from `ftranColumn(q)`, which kept the spike). Refactorises instead
-   * of updating when that pays (`LuFactor.refactorPays`), when the factors have grown, or when the Forrest–Tomlin
+   * of updating after MAX_UPDATES updates, when the factors have grown, or when the Forrest–Tomlin
    * update is refused; returns true then (primal values and reduced costs have been recomputed).
    */
   replaceBasic(r: number, q: number, leavingStatus: number, alphaCol: Float64Array): boolean {
@@ -389,21 +389,13 @@ export class SimplexState {
     }
     this.d[q] = 0;
     this.iterations++;
-    if (this.lu.refactorPays(this.refactorExtraCost()) || this.lu.growth > 4 * this.a.index.length + 10 * this.m || !this.lu.update(alphaCol, r)) {
+    if (this.lu.updateCount + 1 >= MAX_UPDATES || this.lu.growth > 4 * this.a.index.length + 10 * this.m || !this.lu.update(alphaCol, r)) {
       this.refactor();
       this.computePrimal();
       this.computeDual();
       return true;
     }
     return false;
-  }
-
-  /**
-   * Work that follows each refactorisation in solve entries, for the refactorisation rule: the FTRAN
-   * and BTRAN of the primal and dual values over the factors and the pass over A for the reduced costs.
-   */
-  private refactorExtraCost(): number {
-    return 2 * this.lu.factorNonzeros + this.a.index.length + this.total;
   }
 
   /** cᵀx with the working costs. */

@@ -21,6 +21,8 @@ export interface MipOptions {
   maxRootRestarts?: number;
   /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
   symmetry?: boolean;
+  /** Bound propagation through the rows at every node before its LP (node-propagation.ts); absent: on. */
+  nodePropagation?: boolean;
 }
 
 export interface MipStats {
@@ -56,6 +58,8 @@ export interface MipStats {
   nodeBounds: { lagrangian: number; verified: number; unproven: number; worstShortfall: number; loose: number };
   /** The orbitope found (rows × interchangeable blocks) and the node bounds its fixing tightened; null when none. */
   symmetry: { rows: number; blocks: number; fixings: number } | null;
+  /** Node propagation (node-propagation.ts): integer bounds it tightened, nodes it proved empty (no LP). */
+  propagation: { tightenings: number; prunedNodes: number };
 }
 
 export interface MipOutcome {
@@ -99,6 +103,7 @@ export function emptyMipStats(): MipStats {
     repairs: 0,
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
     symmetry: null,
+    propagation: { tightenings: 0, prunedNodes: 0 },
   };
 }
 
@@ -122,5 +127,9 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     rootFixings: mine.rootFixings + theirs.rootFixings,
     reducedCostFixings: mine.reducedCostFixings + theirs.reducedCostFixings,
     repairs: mine.repairs + theirs.repairs,
+    propagation: {
+      tightenings: mine.propagation.tightenings + theirs.propagation.tightenings,
+      prunedNodes: mine.propagation.prunedNodes + theirs.propagation.prunedNodes,
+    },
   };
 }

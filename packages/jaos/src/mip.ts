@@ -12,6 +12,8 @@
  * - Root restarts (root-restart.ts): when the root's reduced-cost fixing with the first dive's incumbent
  *   fixes a tenth of the free integer columns, the model with its kept cuts and those bounds is presolved
  *   again and the search starts over from its root, the incumbent carried over.
+ * - Node propagation (node-propagation.ts): before a node's LP its new bounds go through the rows'
+ *   activity ranges; integer columns tightened (inherited by the children), an empty node pruned unsolved.
  * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
  *   objective whose best points take values offset + k·step (objective-lattice.ts), when its bound rounds

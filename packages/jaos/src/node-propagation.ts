@@ -11,9 +11,9 @@
  * - a row's activity bounds are summed afresh from the box each time the row is processed (no running
  *   sums that drift over thousands of nodes), and every test allows the row's feasibility tolerance plus
  *   a rounding allowance proportional to the magnitude of the terms summed;
- * - only integer columns are tightened, rounded outward by that allowance: a continuous column's bound
- *   would need the same slack in the LP and in the proven bound, and tightening it buys little where the
- *   next LP finds its value anyway.
+ * - integer columns are rounded outward by that allowance; continuous ones (when asked for) are relaxed
+ *   outward by it and move only by a step worth an LP bound change: the LP and the proven bound
+ *   (node-bound.ts) use the box, so it must hold every point feasible within the tolerances.
  * The rows are the presolved model's plus the root's kept cuts: all hold for every point the search must
  * keep (cuts cut off no improving integer point).
  *
@@ -28,6 +28,8 @@ import { type CsrMatrix, toRowWise } from "./sparse.js";
 const ROW_TOL = 1e-6;
 /** Relative rounding allowance on a sum of terms: far above the float error of a few thousand terms. */
 const SUM_TOL = 1e-11;
+/** A continuous column's bound moves only by more than this share of its magnitude. */
+const CONTINUOUS_STEP = 1e-3;
 /** Integer bounds beyond this are not tightened (their floor/ceil is no longer exact). */
 const MAX_INTEGER_BOUND = 2 ** 52;
 
@@ -40,6 +42,8 @@ export class NodePropagator {
     private readonly model: LpModel,
     /** Matrix entries visited per node at most. */
     private readonly workLimit: number,
+    /** Whether continuous columns are tightened too (relaxed outward by the same allowance). */
+    private readonly continuous = false,
   ) {
     this.byRow = toRowWise(model.a);
     this.queued = new Uint8Array(model.rows);
@@ -106,7 +110,7 @@ export class NodePropagator {
     if (!upperRoom && !lowerRoom) return true;
     for (let k = start[i]; k < start[i + 1]; k++) {
       const j = index[k];
-      if (!integer[j] || lo[j] === up[j]) continue;
+      if ((!integer[j] && !this.continuous) || lo[j] === up[j]) continue;
       const c = value[k];
       // the others' least (greatest) activity: the row's without column j's share
       let newLo = -Infinity;
@@ -131,8 +135,14 @@ export class NodePropagator {
       const slack = Math.max(ROW_TOL, tol / Math.abs(c));
       let tLo = lo[j];
       let tUp = up[j];
-      if (newLo > tLo && Math.abs(newLo) < MAX_INTEGER_BOUND) tLo = Math.max(tLo, Math.ceil(newLo - slack));
-      if (newUp < tUp && Math.abs(newUp) < MAX_INTEGER_BOUND) tUp = Math.min(tUp, Math.floor(newUp + slack));
+      if (integer[j]) {
+        if (newLo > tLo && Math.abs(newLo) < MAX_INTEGER_BOUND) tLo = Math.max(tLo, Math.ceil(newLo - slack));
+        if (newUp < tUp && Math.abs(newUp) < MAX_INTEGER_BOUND) tUp = Math.min(tUp, Math.floor(newUp + slack));
+      } else {
+        // only a step worth an LP bound change (no creep by tiny steps along a cycle of rows)
+        if (newLo - slack > tLo + CONTINUOUS_STEP * Math.max(1, Math.abs(tLo))) tLo = newLo - slack;
+        if (newUp + slack < tUp - CONTINUOUS_STEP * Math.max(1, Math.abs(tUp))) tUp = newUp + slack;
+      }
       if (tLo === lo[j] && tUp === up[j]) continue;
       if (tLo > tUp) return false;
       lo[j] = tLo;

@@ -23,6 +23,8 @@ export interface MipOptions {
   symmetry?: boolean;
   /** Bound propagation through the rows at every node before its LP (node-propagation.ts); absent: on. */
   nodePropagation?: boolean;
+  /** Whether node propagation tightens continuous columns too (absent: PROPAGATE_CONTINUOUS in mip.ts). */
+  propagateContinuous?: boolean;
 }
 
 export interface MipStats {

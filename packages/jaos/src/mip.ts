@@ -64,6 +64,8 @@ const LOOSE_SHORTFALL = 1e-9;
 const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
 /** Node propagation's work cap (matrix entries visited per node): the nonzeros, at least this. */
 const MIN_PROPAGATION_WORK = 10_000;
+/** Whether node propagation tightens continuous columns too (node-propagation.ts). */
+const PROPAGATE_CONTINUOUS = false;
 
 export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
   return new BranchAndBound(original, pre, pre.reduced, opt).run();
@@ -158,7 +160,12 @@ class BranchAndBound {
     this.stats.cliqueCuts = cut.byKind.clique;
     this.implied = impliedColumnBounds(this.model, this.rootLower, this.rootUpper);
     // over the rows the search keeps: the presolved model's and the root's cuts
-    if (opt.nodePropagation !== false) this.propagator = new NodePropagator(this.model, Math.max(MIN_PROPAGATION_WORK, this.model.a.start[this.model.cols]!));
+    if (opt.nodePropagation !== false)
+      this.propagator = new NodePropagator(
+        this.model,
+        Math.max(MIN_PROPAGATION_WORK, this.model.a.start[this.model.cols]!),
+        opt.propagateContinuous ?? PROPAGATE_CONTINUOUS,
+      );
     const rootProof = this.prove(root);
     this.stats.rootBoundAfterCuts = rootProof?.value ?? null;
     if (rootProof) {

@@ -140,8 +140,9 @@ export class NodePropagator {
         if (newUp < tUp && Math.abs(newUp) < MAX_INTEGER_BOUND) tUp = Math.min(tUp, Math.floor(newUp + slack));
       } else {
         // only a step worth an LP bound change (no creep by tiny steps along a cycle of rows)
-        if (newLo - slack > tLo + CONTINUOUS_STEP * Math.max(1, Math.abs(tLo))) tLo = newLo - slack;
-        if (newUp + slack < tUp - CONTINUOUS_STEP * Math.max(1, Math.abs(tUp))) tUp = newUp + slack;
+        // (an infinite bound always moves: its step would be NaN)
+        if (newLo > -Infinity && (tLo === -Infinity || newLo - slack > tLo + CONTINUOUS_STEP * Math.max(1, Math.abs(tLo)))) tLo = newLo - slack;
+        if (newUp < Infinity && (tUp === Infinity || newUp + slack < tUp - CONTINUOUS_STEP * Math.max(1, Math.abs(tUp)))) tUp = newUp + slack;
       }
       if (tLo === lo[j] && tUp === up[j]) continue;
       if (tLo > tUp) return false;

@@ -23,6 +23,11 @@ export interface MipOptions {
   symmetry?: boolean;
   /** Probing on the binaries before the root (probing.ts); absent: on. */
   probing?: boolean;
+
+  /** Bound propagation through the rows at every node before its LP (node-propagation.ts); absent: on. */
+  nodePropagation?: boolean;
+  /** Whether node propagation tightens continuous columns too (absent: PROPAGATE_CONTINUOUS in mip.ts). */
+  propagateContinuous?: boolean;
 }
 
 export interface MipStats {
@@ -63,6 +68,9 @@ export interface MipStats {
    * search used the probed model (enough fixings, mip.ts); null when it did not run.
    */
   probing: { probed: number; fixed: number; tightened: number; work: number; applied: boolean } | null;
+
+  /** Node propagation (node-propagation.ts): integer bounds it tightened, nodes it proved empty (no LP). */
+  propagation: { tightenings: number; prunedNodes: number };
 }
 
 export interface MipOutcome {
@@ -107,6 +115,8 @@ export function emptyMipStats(): MipStats {
     nodeBounds: { lagrangian: 0, verified: 0, unproven: 0, worstShortfall: 0, loose: 0 },
     symmetry: null,
     probing: null,
+
+    propagation: { tightenings: 0, prunedNodes: 0 },
   };
 }
 
@@ -131,5 +141,9 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     rootFixings: mine.rootFixings + theirs.rootFixings,
     reducedCostFixings: mine.reducedCostFixings + theirs.reducedCostFixings,
     repairs: mine.repairs + theirs.repairs,
+    propagation: {
+      tightenings: mine.propagation.tightenings + theirs.propagation.tightenings,
+      prunedNodes: mine.propagation.prunedNodes + theirs.propagation.prunedNodes,
+    },
   };
 }

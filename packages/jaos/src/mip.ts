@@ -12,6 +12,8 @@
  * - Root restarts (root-restart.ts): when the root's reduced-cost fixing with the first dive's incumbent
  *   fixes a tenth of the free integer columns, the model with its kept cuts and those bounds is presolved
  *   again and the search starts over from its root, the incumbent carried over.
+ * - Node propagation (node-propagation.ts): before a node's LP its new bounds go through the rows'
+ *   activity ranges; integer columns tightened (inherited by the children), an empty node pruned unsolved.
  * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
  *   objective whose best points take values offset + k·step (objective-lattice.ts), when its bound rounds
@@ -41,6 +43,7 @@ import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
+import { NodePropagator } from "./node-propagation.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
 import { orbitopalFixing, type Orbitope } from "./orbitope.js";
 import { presolve, type Presolved } from "./presolve.js";
@@ -60,6 +63,10 @@ const MAX_STORED_BASES = 200_000;
 const LOOSE_SHORTFALL = 1e-9;
 /** Tolerances of the re-solve of a node LP whose integral point is not proven best in its node. */
 const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
+/** Node propagation's work cap (matrix entries visited per node): the nonzeros, at least this. */
+const MIN_PROPAGATION_WORK = 10_000;
+/** Whether node propagation tightens continuous columns too (node-propagation.ts). */
+const PROPAGATE_CONTINUOUS = false;
 
 export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
   // without presolve (switched off, or the search again after presolve went wrong) the model is searched as given
@@ -126,6 +133,8 @@ class BranchAndBound {
   private readonly base: LpModel;
   /** The restricted model presolved, once the root decided to restart (root-restart.ts). */
   private pendingRestart: Presolved | null = null;
+  /** Bound propagation at the nodes (node-propagation.ts), once the root's cuts are in; null when off. */
+  private propagator: NodePropagator | null = null;
 
   constructor(
     private readonly original: LpModel,
@@ -177,6 +186,13 @@ class BranchAndBound {
     this.stats.cutsKept = cut.cutsKept;
     this.stats.cliqueCuts = cut.byKind.clique;
     this.implied = impliedColumnBounds(this.model, this.rootLower, this.rootUpper);
+    // over the rows the search keeps: the presolved model's and the root's cuts
+    if (opt.nodePropagation !== false)
+      this.propagator = new NodePropagator(
+        this.model,
+        Math.max(MIN_PROPAGATION_WORK, this.model.a.start[this.model.cols]!),
+        opt.propagateContinuous ?? PROPAGATE_CONTINUOUS,
+      );
     const rootProof = this.prove(root);
     this.stats.rootBoundAfterCuts = rootProof?.value ?? null;
     if (rootProof) {
@@ -192,6 +208,7 @@ class BranchAndBound {
       lowerBound: rootProof?.value ?? -Infinity,
       estimate: root.objective,
       decision: null,
+      propagated: null,
       basis: null,
       branch: null,
     };
@@ -252,7 +269,8 @@ class BranchAndBound {
   /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
   private processNode(node: MipNode, preSolved: LpResult | null): [MipNode | null, MipNode | null] | null | "stopped" | "restart" {
     const { engine, model } = this;
-    if (!this.applyBounds(node)) {
+    const tightened = this.applyBounds(node);
+    if (!tightened) {
       this.nodes++;
       return null;
     }
@@ -407,7 +425,10 @@ class BranchAndBound {
     const v = choice.value;
     const f = v - Math.floor(v);
     // the node's reduced-cost fixings hold in both children
-    let inherited = node.decision;
+    // and so do the bounds its propagation tightened, which the children need not propagate again
+    let propagated = node.decision;
+    for (const t of tightened) propagated = { parent: propagated, ...t };
+    let inherited = propagated;
     for (const fix of fixings) if (fix.col !== j) inherited = { parent: inherited, ...fix };
     const make = (up: boolean, proven: number): MipNode => {
       const lower = up ? Math.ceil(v) : engine.model.colLower[j];
@@ -419,6 +440,7 @@ class BranchAndBound {
         lowerBound: Math.max(z, proven),
         estimate: r.objective + frac * this.pseudo.value(j, up),
         decision: { parent: inherited, col: j, lower, upper },
+        propagated,
         basis,
         branch: trickle >= 0 ? null : { col: j, up, fraction: frac, parentObjective: r.objective },
       };
@@ -517,28 +539,52 @@ class BranchAndBound {
   }
 
   /**
-   * Column bounds of the node: the root's, tightened by every decision on the path. Returns false
-   * (bounds untouched) when some column's box is empty: the node holds no point.
+   * Column bounds of the node: the root's, tightened by every decision on the path, by orbitopal fixing
+   * and by propagation through the rows (node-propagation.ts) from the decisions new since the parent's
+   * propagation. Returns the bounds those two tightened (valid in the node's whole subtree), or null
+   * (engine bounds untouched) when the node provably holds no point.
    */
-  private applyBounds(node: MipNode): boolean {
+  private applyBounds(node: MipNode): BoundChange[] | null {
     const lo = this.rootLower.slice();
     const up = this.rootUpper.slice();
+    const seeds = new Set<number>();
+    let fresh = true;
     for (let d = node.decision; d; d = d.parent) {
+      if (d === node.propagated) fresh = false;
+      if (fresh) seeds.add(d.col);
       if (d.lower > lo[d.col]) lo[d.col] = d.lower;
       if (d.upper < up[d.col]) up[d.col] = d.upper;
     }
+    const tightened: BoundChange[] = [];
     if (this.orbitope) {
+      const cols = this.orbitope.columns;
+      const before = Float64Array.from(cols, (c) => up[c]! - lo[c]!);
       const fixed = orbitopalFixing(this.orbitope, lo, up);
-      if (fixed < 0) return false;
+      if (fixed < 0) return null;
       this.stats.symmetry!.fixings += fixed;
+      for (let k = 0; fixed > 0 && k < cols.length; k++) {
+        const c = cols[k]!;
+        if (up[c]! - lo[c]! === before[k]) continue;
+        seeds.add(c);
+        tightened.push({ col: c, lower: lo[c]!, upper: up[c]! });
+      }
     }
     // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
-    for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return false;
+    for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return null;
+    if (this.propagator && seeds.size > 0) {
+      const found: BoundChange[] = [];
+      if (!this.propagator.propagate(lo, up, seeds, found)) {
+        this.stats.propagation.prunedNodes++;
+        return null;
+      }
+      this.stats.propagation.tightenings += found.length;
+      for (const t of found) tightened.push(t);
+    }
     const m = this.engine.model;
     for (let j = 0; j < this.model.cols; j++) {
       if (m.colLower[j] !== lo[j] || m.colUpper[j] !== up[j]) this.engine.setColumnBounds(j, lo[j], up[j]);
     }
-    return true;
+    return tightened;
   }
 
   /** The root's dive with propagation and backtracking (propagation-dive.ts), before the fractional dive. */

@@ -19,6 +19,11 @@ export interface MipNode {
   /** Estimated best integer objective in the node (for tie-breaks and dive choices). */
   estimate: number;
   readonly decision: BranchDecision | null;
+  /**
+   * The part of `decision`'s chain the parent's propagation started from (node-propagation.ts): only the
+   * decisions above it are new to propagate. Null: the whole chain.
+   */
+  readonly propagated: BranchDecision | null;
   /** Warm-start basis (often shared with the sibling); null = use whatever basis is loaded. */
   basis: Int8Array | null;
   /** For the pseudo-cost update once the node is solved. */

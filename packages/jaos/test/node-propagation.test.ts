@@ -1,0 +1,174 @@
+/**
+ * Node propagation (node-propagation.ts): a branching bound's consequences through the rows, a node
+ * whose rows cannot hold proved empty, and on small random MILPs (binaries, general integers, a bounded
+ * continuous column, rows of both signs, some equalities) the search with propagation at every node ends
+ * with the optimum of the search without it (a failing model is shrunk before it is reported).
+ */
+import { describe, expect, it } from "vitest";
+import { solveMip, type MipOutcome } from "../src/mip.js";
+import { modelFromProblem } from "../src/model.js";
+import { NodePropagator } from "../src/node-propagation.js";
+import { presolve } from "../src/presolve.js";
+import type { BoundChange } from "../src/reduced-cost.js";
+import { type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
+
+const term = (coef: number, name: string) => ({ var: name, coef });
+
+function randomMilp(seed: number): Problem {
+  const g = seededGenerator(seed);
+  const n = g.int(8, 22);
+  const variables: ProblemInput["variables"] = Array.from({ length: n }, (_, j) =>
+    g.next() < 0.7 ? { name: `x${j}`, type: "binary" as const } : { name: `x${j}`, lb: 0, ub: g.int(2, 6), type: "integer" as const },
+  );
+  variables.push({ name: "c", lb: 0, ub: g.int(1, 8), type: "continuous" });
+  const constraints: ProblemInput["constraints"] = [];
+  const rows = g.int(4, 12);
+  for (let i = 0; i < rows; i++) {
+    const terms = variables.filter(() => g.next() < 0.4).map((v) => term((g.next() < 0.25 ? -1 : 1) * g.int(1, 9), v.name));
+    if (terms.length < 2) continue;
+    const total = terms.reduce((s, t) => s + Math.abs(t.coef), 0);
+    const side = Math.round((0.2 + 0.5 * g.next()) * total);
+    const kind = g.next();
+    if (kind < 0.5) constraints.push({ name: `r${i}`, terms, ub: side });
+    else if (kind < 0.8) constraints.push({ name: `r${i}`, terms, lb: Math.round(0.3 * side) });
+    else constraints.push({ name: `r${i}`, terms, lb: side, ub: side });
+  }
+  const objective = { constant: 0, terms: variables.map((v) => term(g.int(-20, 20), v.name)) };
+  return problem({ sense: g.next() < 0.5 ? "minimize" : "maximize", variables, objective, constraints });
+}
+
+/** Node propagation off, on the integer columns, or on all columns. */
+type Mode = "off" | "integer" | "all";
+
+function search(p: Problem, mode: Mode): MipOutcome | null {
+  const { model } = modelFromProblem(p);
+  const pre = presolve(model);
+  if (pre.status !== "reduced") return null;
+  // no restarts or symmetry: both searches differ only in the propagation
+  return solveMip(model, pre, {
+    deadline: performance.now() + 60_000,
+    gapTolerance: 0,
+    nodePropagation: mode !== "off",
+    propagateContinuous: mode === "all",
+    maxRootRestarts: 0,
+  });
+}
+
+/** Why the two searches disagree on `p`, or null; `onPropagated` sees the search with propagation. */
+function disagreement(p: Problem, mode: Mode, onPropagated?: (out: MipOutcome) => void): string | null {
+  const plain = search(p, "off");
+  const propagated = search(p, mode);
+  if (!plain || !propagated) return null;
+  onPropagated?.(propagated);
+  if (plain.status !== propagated.status) return `status ${propagated.status} with propagation, ${plain.status} without`;
+  if (plain.status !== "optimal") return null;
+  const { model } = modelFromProblem(p);
+  const value = (x: Float64Array) => x.reduce((s, v, j) => s + model.cost[j]! * v, model.offset);
+  const [a, b] = [value(propagated.incumbent!), value(plain.incumbent!)];
+  // both stop within the absolute gap of 1e-6 the pruning level keeps (incumbent.ts)
+  return Math.abs(a - b) <= 2e-6 * Math.max(1, Math.abs(b)) ? null : `optimum ${a} with propagation, ${b} without`;
+}
+
+describe("jaos node propagation", () => {
+  it("sends a branching bound through a partitioning row and a knapsack", () => {
+    // x0 + x1 + x2 = 1 (binaries); 3·x0 + 2·y ≤ 7 with y integer in [0, 5]
+    const { model } = modelFromProblem(
+      problem({
+        sense: "minimize",
+        variables: [
+          { name: "x0", type: "binary" },
+          { name: "x1", type: "binary" },
+          { name: "x2", type: "binary" },
+          { name: "y", lb: 0, ub: 5, type: "integer" },
+        ],
+        objective: { constant: 0, terms: [term(1, "x0")] },
+        constraints: [
+          { name: "part", terms: [term(1, "x0"), term(1, "x1"), term(1, "x2")], lb: 1, ub: 1 },
+          { name: "knap", terms: [term(3, "x0"), term(2, "y")], ub: 7 },
+        ],
+      }),
+    );
+    const propagator = new NodePropagator(model, 1000);
+    const lo = model.colLower.slice();
+    const up = model.colUpper.slice();
+    lo[0] = 1; // the branch x0 ≥ 1
+    const found: BoundChange[] = [];
+    expect(propagator.propagate(lo, up, [0], found)).toBe(true);
+    expect([...up]).toEqual([1, 0, 0, 2]); // x1 = x2 = 0 and y ≤ ⌊(7 − 3)/2⌋
+    expect(found.map((c) => c.col).sort()).toEqual([1, 2, 3]);
+    // x1 ≥ 1 as well leaves the partitioning row no room: the node holds no point
+    const lo2 = model.colLower.slice();
+    const up2 = model.colUpper.slice();
+    lo2[0] = 1;
+    lo2[1] = 1;
+    expect(propagator.propagate(lo2, up2, [0, 1], [])).toBe(false);
+  });
+
+  it("tightens a continuous column only when asked, relaxed outward, also from an infinite bound", () => {
+    // x − 6·y ≤ 0 with x ≥ 0 continuous (no upper bound) and y binary: y = 0 leaves x at most 0
+    const { model } = modelFromProblem(
+      problem({
+        sense: "minimize",
+        variables: [
+          { name: "x", lb: 0, type: "continuous" },
+          { name: "y", type: "binary" },
+        ],
+        objective: { constant: 0, terms: [] },
+        constraints: [{ name: "vub", terms: [term(1, "x"), term(-6, "y")], ub: 0 }],
+      }),
+    );
+    for (const continuous of [false, true]) {
+      const lo = model.colLower.slice();
+      const up = model.colUpper.slice();
+      up[1] = 0;
+      expect(new NodePropagator(model, 1000, continuous).propagate(lo, up, [1], [])).toBe(true);
+      if (!continuous) expect(up[0]).toBe(Infinity);
+      else {
+        expect(up[0]).toBeGreaterThanOrEqual(0);
+        expect(up[0]).toBeLessThan(1e-5);
+      }
+    }
+  });
+
+  it("keeps an integer value the row allows within its tolerance", () => {
+    // 3·y ≤ 6 + 2e-7: y = 2 breaks nothing, so y ≤ 2 (and 3·y ≤ 5.9999999 still y ≤ 2, within the tolerance)
+    for (const [side, bound] of [
+      [6 + 2e-7, 2],
+      [6 - 1e-7, 2],
+      [5.9, 1],
+    ] as const) {
+      const { model } = modelFromProblem(
+        problem({
+          sense: "minimize",
+          variables: [
+            { name: "y", lb: 0, ub: 9, type: "integer" },
+            { name: "z", lb: 0, ub: 1, type: "integer" },
+          ],
+          objective: { constant: 0, terms: [] },
+          constraints: [{ name: "r", terms: [term(3, "y"), term(1, "z")], ub: side }],
+        }),
+      );
+      const up = model.colUpper.slice();
+      expect(new NodePropagator(model, 1000).propagate(model.colLower.slice(), up, [1], [])).toBe(true);
+      expect(up[0], `side ${side}`).toBe(bound);
+    }
+  });
+
+  for (const mode of ["integer", "all"] as const) {
+    it(`ends with the optimum of the search without it on random MILPs (${mode} columns tightened)`, () => {
+      let tightened = 0;
+      for (let seed = 1; seed <= 50; seed++) {
+        const p = randomMilp(seed * 131);
+        const why = disagreement(p, mode, (out) => {
+          tightened += out.stats.propagation.tightenings;
+        });
+        if (why) {
+          const small = shrinkProblem(p, (q) => disagreement(q, mode));
+          expect.fail(`seed ${seed}: ${why}; shrunk: ${disagreement(small, mode)}\n${JSON.stringify(small)}`);
+        }
+      }
+      // the propagation did act on these models
+      expect(tightened).toBeGreaterThan(20);
+    }, 180_000);
+  }
+});

@@ -3,8 +3,10 @@
  * values row-wise in a pool where each row has a capacity; a row that outgrows it moves to the end of
  * the pool, and a full pool is compacted. Columns live in a second pool managed the same way, with
  * their values too (kept equal to the row-wise ones), so a column's maximum for the threshold test is
- * one scan rather than a row lookup per entry. Rows and columns sit in doubly linked lists by active count, so the search
- * visits the sparsest first.
+ * one scan rather than a row lookup per entry. Each entry knows its place in the other pool, so removing
+ * it from its column (or row) is one swap with that column's last entry, not a search: on bases with
+ * long columns (jendrec1) those searches were most of a factorisation. Rows and columns sit in doubly
+ * linked lists by active count, so the search visits the sparsest first.
  */
 import { eliminateDense, type FactorOutput } from "./dense-lu.js";
 import { GrowableF64, GrowableI32 } from "./growable.js";
@@ -38,6 +40,8 @@ export class Elimination {
   private rowCap: Int32Array;
   private rIdx: Int32Array;
   private rVal: Float64Array;
+  /** For each row-pool entry, the position of the same entry in the column pool. */
+  private rPartner: Int32Array;
   private rEnd = 0;
   // columns: pattern and values
   private colBeg: Int32Array;
@@ -45,6 +49,8 @@ export class Elimination {
   private colCap: Int32Array;
   private cIdx: Int32Array;
   private cVal: Float64Array;
+  /** For each column-pool entry, the position of the same entry in the row pool. */
+  private cPartner: Int32Array;
   private cEnd = 0;
   // count buckets (doubly linked lists by active count), -1 terminated
   private rowHead: Int32Array;
@@ -66,9 +72,8 @@ export class Elimination {
   // scatter work
   private wVal: Float64Array;
   private wMark: Int32Array;
-  /** Multiplier of each row eliminated in the current step (valid where lMark equals the step). */
+  /** Multiplier of each row eliminated in the current step. */
   private lOfRow: Float64Array;
-  private lMark: Int32Array;
   private seen: Int32Array;
   private stamp = 0;
   /** Nonzeros in the active submatrix. */
@@ -105,8 +110,10 @@ export class Elimination {
     this.colCap = new Int32Array(m);
     this.rIdx = new Int32Array(0);
     this.rVal = new Float64Array(0);
+    this.rPartner = new Int32Array(0);
     this.cIdx = new Int32Array(0);
     this.cVal = new Float64Array(0);
+    this.cPartner = new Int32Array(0);
     this.rowHead = new Int32Array(m + 1);
     this.rowNext = new Int32Array(m);
     this.rowPrev = new Int32Array(m);
@@ -122,7 +129,6 @@ export class Elimination {
     this.wVal = new Float64Array(m);
     this.wMark = new Int32Array(m);
     this.lOfRow = new Float64Array(m);
-    this.lMark = new Int32Array(m);
     this.seen = new Int32Array(m);
     this.pivotRow = new Int32Array(m);
     this.pivotCol = new Int32Array(m);
@@ -155,10 +161,12 @@ export class Elimination {
     if (this.rIdx.length < poolSize) {
       this.rIdx = new Int32Array(poolSize);
       this.rVal = new Float64Array(poolSize);
+      this.rPartner = new Int32Array(poolSize);
     }
     if (this.cIdx.length < poolSize) {
       this.cIdx = new Int32Array(poolSize);
       this.cVal = new Float64Array(poolSize);
+      this.cPartner = new Int32Array(poolSize);
     }
     for (let i = 0; i < m; i++) {
       const cap = this.rowLen[i] + 4;
@@ -177,11 +185,15 @@ export class Elimination {
         const i = colIndex[k];
         const v = colValue[k];
         if (v === 0) continue;
-        this.rIdx[this.rowBeg[i] + this.rowLen[i]] = j;
-        this.rVal[this.rowBeg[i] + this.rowLen[i]] = v;
+        const rp = this.rowBeg[i] + this.rowLen[i];
+        const cp = this.colBeg[j] + this.colLen[j];
+        this.rIdx[rp] = j;
+        this.rVal[rp] = v;
+        this.rPartner[rp] = cp;
         this.rowLen[i]++;
-        this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
-        this.cVal[this.colBeg[j] + this.colLen[j]] = v;
+        this.cIdx[cp] = i;
+        this.cVal[cp] = v;
+        this.cPartner[cp] = rp;
         this.colLen[j]++;
         this.activeNnz++;
       }
@@ -196,7 +208,6 @@ export class Elimination {
     this.colMaxValid.fill(0);
     this.colMaxExact.fill(0);
     this.wMark.fill(-1);
-    this.lMark.fill(-1);
     this.seen.fill(-1);
     return this;
   }
@@ -303,12 +314,12 @@ export class Elimination {
         if (i === prow) continue;
         this.unlinkRow(i, this.rowLen[i]);
         gatherRow.push(i);
-        this.lOfRow[i] = this.removeFromRow(i, q) / piv;
-        this.lMark[i] = step;
+        this.lOfRow[i] = this.removeRowEntryAt(i, this.cPartner[k]) / piv;
       }
       this.colLen[q] = 0;
       // pivot row -> U (its entries also serve as the scatter list below, since the pool may be
-      // compacted while rows fill in); remove row p from the patterns of its other columns
+      // compacted while rows fill in); remove row p from the patterns of its other columns (the
+      // entries of the rows eliminated below are updated in both pools by eliminateRow)
       const pb = this.rowBeg[prow];
       const pe = pb + this.rowLen[prow];
       const rowStamp = step;
@@ -320,7 +331,7 @@ export class Elimination {
         this.wVal[j] = this.rVal[k];
         this.wMark[j] = rowStamp;
         this.unlinkCol(j, this.colLen[j]);
-        this.removeFromColUpdating(j, prow, this.rVal[k], step);
+        this.removeColEntryAt(j, this.rPartner[k]);
         this.columnEntryChanged(j, Math.abs(this.rVal[k]), 0);
       }
       uStart[step + 1] = uIndex.length;
@@ -448,55 +459,38 @@ export class Elimination {
     return bestCost < Infinity;
   }
 
-  /** Removes entry (i, j) from row i and returns its value. */
-  private removeFromRow(i: number, j: number): number {
-    const b = this.rowBeg[i];
-    const last = b + this.rowLen[i] - 1;
-    for (let k = b; k <= last; k++) {
-      if (this.rIdx[k] === j) {
-        const v = this.rVal[k];
-        this.rIdx[k] = this.rIdx[last];
-        this.rVal[k] = this.rVal[last];
-        this.rowLen[i]--;
-        return v;
-      }
-    }
-    return 0;
-  }
-
-  private removeFromCol(j: number, i: number): void {
-    const b = this.colBeg[j];
-    const last = b + this.colLen[j] - 1;
-    for (let k = b; k <= last; k++) {
-      if (this.cIdx[k] === i) {
-        this.cIdx[k] = this.cIdx[last];
-        this.cVal[k] = this.cVal[last];
-        this.colLen[j]--;
-        return;
-      }
-    }
-  }
-
   /**
-   * Removes the pivot row's entry from column j and applies the step's elimination to the column's
-   * values: a_ij −= l_i · a_pj for each row i eliminated in `step` — the operation eliminateRow does
-   * row-wise, with the same operands, so both copies stay equal to the bit (cancellations included).
+   * Removes row i's entry at row-pool position k and returns its value: the row's last entry takes its
+   * place (the order a search-and-swap left, so the elimination's choices are unchanged).
    */
-  private removeFromColUpdating(j: number, prow: number, pivotRowValue: number, step: number): void {
-    const b = this.colBeg[j];
-    let last = b + this.colLen[j] - 1;
-    for (let k = b; k <= last; k++) {
-      const i = this.cIdx[k];
-      if (i === prow) {
-        this.cIdx[k] = this.cIdx[last];
-        this.cVal[k] = this.cVal[last];
-        last--;
-        k--;
-      } else if (this.lMark[i] === step) {
-        this.cVal[k] = this.cVal[k] - this.lOfRow[i] * pivotRowValue;
-      }
+  private removeRowEntryAt(i: number, k: number): number {
+    const { rIdx, rVal, rPartner } = this;
+    const v = rVal[k];
+    const last = this.rowBeg[i] + this.rowLen[i] - 1;
+    // the last entry itself: nothing moves (its partner may already be gone, and its slot reused)
+    if (k !== last) {
+      rIdx[k] = rIdx[last];
+      rVal[k] = rVal[last];
+      const moved = rPartner[last];
+      rPartner[k] = moved;
+      this.cPartner[moved] = k;
     }
-    this.colLen[j] = last - b + 1;
+    this.rowLen[i]--;
+    return v;
+  }
+
+  /** Removes column j's entry at column-pool position k; the column's last entry takes its place. */
+  private removeColEntryAt(j: number, k: number): void {
+    const { cIdx, cVal, cPartner } = this;
+    const last = this.colBeg[j] + this.colLen[j] - 1;
+    if (k !== last) {
+      cIdx[k] = cIdx[last];
+      cVal[k] = cVal[last];
+      const moved = cPartner[last];
+      cPartner[k] = moved;
+      this.rPartner[moved] = k;
+    }
+    this.colLen[j]--;
   }
 
   /**
@@ -539,7 +533,7 @@ export class Elimination {
     for (let k = b; k < b + this.colLen[j]; k++) {
       const i = this.cIdx[k];
       this.unlinkRow(i, this.rowLen[i]);
-      this.removeFromRow(i, j);
+      this.removeRowEntryAt(i, this.cPartner[k]);
       this.linkRow(i);
     }
     this.colLen[j] = 0;
@@ -549,7 +543,7 @@ export class Elimination {
    * pivotCols[from..to)), with fill-in. */
   private eliminateRow(i: number, l: number, pivotCols: Int32Array, from: number, to: number, rowStamp: number): void {
     const seenStamp = ++this.stamp;
-    let b = this.rowBeg[i];
+    const b = this.rowBeg[i];
     let len = this.rowLen[i];
     for (let k = b; k < b + len; k++) {
       const j = this.rIdx[k];
@@ -558,15 +552,16 @@ export class Elimination {
       const before = Math.abs(this.rVal[k]);
       const v = this.rVal[k] - l * this.wVal[j];
       this.rVal[k] = v;
+      // the column's copy: the same operands (its value equals the row's, l_i, a_pj), so the same bits
+      this.cVal[this.rPartner[k]] = v;
       this.columnEntryChanged(j, before, Math.abs(v) <= DROP_TOL ? 0 : Math.abs(v));
       if (Math.abs(v) <= DROP_TOL) {
-        // cancellation: remove the entry from row i and column j
-        const last = b + len - 1;
-        this.rIdx[k] = this.rIdx[last];
-        this.rVal[k] = this.rVal[last];
+        // cancellation: remove the entry from column j and row i
+        this.removeColEntryAt(j, this.rPartner[k]);
+        this.rowLen[i] = len;
+        this.removeRowEntryAt(i, k);
         len--;
         k--;
-        this.removeFromCol(j, i);
         this.activeNnz--;
       }
     }
@@ -577,13 +572,16 @@ export class Elimination {
       const v = -l * this.wVal[j];
       if (Math.abs(v) <= DROP_TOL) continue;
       if (this.rowLen[i] >= this.rowCap[i]) this.growRow(i);
-      b = this.rowBeg[i];
-      this.rIdx[b + this.rowLen[i]] = j;
-      this.rVal[b + this.rowLen[i]] = v;
-      this.rowLen[i]++;
       if (this.colLen[j] >= this.colCap[j]) this.growCol(j);
-      this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
-      this.cVal[this.colBeg[j] + this.colLen[j]] = v;
+      const rp = this.rowBeg[i] + this.rowLen[i];
+      const cp = this.colBeg[j] + this.colLen[j];
+      this.rIdx[rp] = j;
+      this.rVal[rp] = v;
+      this.rPartner[rp] = cp;
+      this.rowLen[i]++;
+      this.cIdx[cp] = i;
+      this.cVal[cp] = v;
+      this.cPartner[cp] = rp;
       this.colLen[j]++;
       this.activeNnz++;
       this.columnEntryChanged(j, 0, Math.abs(v));
@@ -596,6 +594,8 @@ export class Elimination {
     const from = this.rowBeg[i];
     this.rIdx.copyWithin(this.rEnd, from, from + this.rowLen[i]);
     this.rVal.copyWithin(this.rEnd, from, from + this.rowLen[i]);
+    this.rPartner.copyWithin(this.rEnd, from, from + this.rowLen[i]);
+    for (let t = this.rEnd; t < this.rEnd + this.rowLen[i]; t++) this.cPartner[this.rPartner[t]] = t;
     this.rowBeg[i] = this.rEnd;
     this.rowCap[i] = need;
     this.rEnd += need;
@@ -607,18 +607,22 @@ export class Elimination {
     const size = Math.max(this.rIdx.length, 2 * (used + extra));
     const idx = new Int32Array(size);
     const val = new Float64Array(size);
+    const partner = new Int32Array(size);
     let end = 0;
     for (let i = 0; i < this.m; i++) {
       if (this.rowDone[i]) continue;
       const b = this.rowBeg[i];
       idx.set(this.rIdx.subarray(b, b + this.rowLen[i]), end);
       val.set(this.rVal.subarray(b, b + this.rowLen[i]), end);
+      partner.set(this.rPartner.subarray(b, b + this.rowLen[i]), end);
+      for (let t = end; t < end + this.rowLen[i]; t++) this.cPartner[partner[t]] = t;
       this.rowBeg[i] = end;
       this.rowCap[i] = this.rowLen[i] + 4;
       end += this.rowCap[i];
     }
     this.rIdx = idx;
     this.rVal = val;
+    this.rPartner = partner;
     this.rEnd = end;
   }
 
@@ -628,6 +632,8 @@ export class Elimination {
     const from = this.colBeg[j];
     this.cIdx.copyWithin(this.cEnd, from, from + this.colLen[j]);
     this.cVal.copyWithin(this.cEnd, from, from + this.colLen[j]);
+    this.cPartner.copyWithin(this.cEnd, from, from + this.colLen[j]);
+    for (let t = this.cEnd; t < this.cEnd + this.colLen[j]; t++) this.rPartner[this.cPartner[t]] = t;
     this.colBeg[j] = this.cEnd;
     this.colCap[j] = need;
     this.cEnd += need;
@@ -639,18 +645,22 @@ export class Elimination {
     const size = Math.max(this.cIdx.length, 2 * (used + extra));
     const idx = new Int32Array(size);
     const val = new Float64Array(size);
+    const partner = new Int32Array(size);
     let end = 0;
     for (let j = 0; j < this.m; j++) {
       if (this.colDone[j]) continue;
       const b = this.colBeg[j];
       idx.set(this.cIdx.subarray(b, b + this.colLen[j]), end);
       val.set(this.cVal.subarray(b, b + this.colLen[j]), end);
+      partner.set(this.cPartner.subarray(b, b + this.colLen[j]), end);
+      for (let t = end; t < end + this.colLen[j]; t++) this.rPartner[partner[t]] = t;
       this.colBeg[j] = end;
       this.colCap[j] = this.colLen[j] + 4;
       end += this.colCap[j];
     }
     this.cIdx = idx;
     this.cVal = val;
+    this.cPartner = partner;
     this.cEnd = end;
   }
 }

@@ -285,14 +285,18 @@ function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, co
   }
 }
 
-/** d_N −= θ_D·α_r over the pivot row's nonzeros. */
+/**
+ * d_N −= θ_D·α_r over the pivot row's nonzeros. PRICE lists only nonbasic structural columns (its
+ * passes skip the basic ones), so only a listed logical needs the status test: on the osa LPs, whose
+ * rows list three quarters of all columns, the test at every entry was most of this loop.
+ */
 function dualStep(st: SimplexState, thetaD: number): void {
-  const { d, status, alphaRow } = st;
+  const { n, d, status, alphaRow } = st;
   const nz = st.rowNz;
   const rowCount = st.rowNzCount;
   for (let k = 0; k < rowCount; k++) {
     const j = nz[k];
-    if (status[j] !== BASIC_STATUS) d[j] -= thetaD * alphaRow[j];
+    if (j < n || status[j] !== BASIC_STATUS) d[j] -= thetaD * alphaRow[j];
   }
 }
 

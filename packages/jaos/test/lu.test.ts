@@ -84,6 +84,34 @@ describe("jaos LU", () => {
     }
   });
 
+  it("solves bases whose elimination steps remove the pivot row from long columns with none, a few or many other rows", () => {
+    // A permuted triangular part (steps with no or few other rows in the pivot column) plus a few
+    // long columns: the elimination takes each of its column-removal paths, kept sparse throughout.
+    const rng = new Rng(11);
+    for (const m of [60, 150]) {
+      const cols: number[][][] = [];
+      for (let j = 0; j < m; j++) {
+        const entries = new Map<number, number>();
+        entries.set(j, 1 + rng.next() * 3);
+        const below = j % 7 === 0 ? 6 : j % 3 === 0 ? rng.int(4) : 0;
+        for (let t = 0; t < below && j + 1 < m; t++) entries.set(j + 1 + rng.int(m - j - 1), rng.next() * 2 - 1);
+        if (j % 11 === 5) for (let i = 0; i < m; i++) if (rng.next() < 0.6) entries.set(i, rng.next() * 2 - 1);
+        cols.push([...entries.entries()].sort((a, b) => a[0] - b[0]));
+      }
+      const { start, index, value } = toCsc(cols);
+      const lu = new LuFactor(m);
+      const stats = lu.factorize(start, index, value, { denseFraction: 2 });
+      expect(stats.deficientPositions).toEqual([]);
+      expectSolves(
+        lu,
+        cols,
+        Float64Array.from({ length: m }, () => rng.next() - 0.5),
+        1e-9,
+        Float64Array.from({ length: m }, () => rng.next() - 0.5),
+      );
+    }
+  });
+
   it("refuses an update without the entering column's spike", () => {
     const lu = new LuFactor(3);
     const cols = [[[0, 1]], [[1, 1]], [[2, 1]]];

@@ -19,7 +19,7 @@
  * back to the original columns. An aggregation of equations is read both ways (≤ and ≥). When every integer of the transformed row is binary, the same
  * row read as a mixed-binary knapsack Σ g_j z_j ≤ b + s (s the continuous terms of negative
  * coefficient, the flow set of its variable upper bounds) also gives a lifted cover cut
- * (flow-cover.ts) when asked for.
+ * (flow-cover.ts) when asked for, kept in place of the c-MIR cut when it is deeper.
  *
  * Besides, each start row is summed with (and reduced by) up to MAX_PARTNERS tight rows that share an
  * integer column fractional at x (pairCuts), within a work budget per round.
@@ -100,8 +100,8 @@ export class MirSeparator {
   private pairWork = 0;
 
   /**
-   * `coverCuts` adds each row's lifted cover cut beside its c-MIR cut. Off in the solver: measured on
-   * the scale MILPs they raised no root bound that mattered and cost time (docs/decisions.md).
+   * `coverCuts` also builds each row's lifted cover cut and keeps it instead of the row's c-MIR cut
+   * when it is more efficacious (root-cuts.ts's `flowCovers`).
    * `startRows`: only rows before it start an aggregation; the rest (the cuts the root loop has added)
    * are only summed into them, as pair partners or to eliminate a continuous column.
    */
@@ -410,7 +410,10 @@ export class MirSeparator {
         best = this.improveComplementation(ints2, conts, b, bestDelta, x, best);
       }
       const cover = withCover ? this.cover(ints2, conts, b, x) : null;
-      return [best, cover].filter((c): c is ScoredCut => c !== null && c.efficacy >= MIN_EFFICACY);
+      // of the row's c-MIR cut and its cover only the deeper: both from one row, they are near-parallel,
+      // and the pair crowded the LP (in every round, the root gap closed fell on 7 of 46 MILPs; docs/bench/jaos.md)
+      const chosen = best && cover ? [best.efficacy >= cover.efficacy ? best : cover] : [best, cover];
+      return chosen.filter((c): c is ScoredCut => c !== null && c.efficacy >= MIN_EFFICACY);
     } finally {
       for (const j of ints) intCoef[j] = 0;
     }

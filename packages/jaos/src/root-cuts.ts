@@ -37,8 +37,8 @@ const CUT_STALL_ROUNDS = 3;
 const ITERATION_SHARE = 4;
 const ITERATION_FLOOR = 5000;
 
-/** Lifted flow covers in the solver's loop (RootCutOptions.flowCovers). */
-const FLOW_COVERS = true;
+/** Lifted flow covers in the solver's loop (RootCutOptions.flowCovers): off, see there. */
+const FLOW_COVERS = false;
 const KINDS = ["gomory", "mir", "flowCover", "path", "cover", "clique"] as const;
 
 export interface RootCutResult {
@@ -74,8 +74,9 @@ export interface RootCutOptions {
    */
   knapsackCovers?: "everyRound" | "afterStall";
   /**
-   * Lifted flow covers beside each c-MIR cut (mir.ts's `coverCuts`: the aggregated, bound-substituted
-   * row read as a single-node flow set); absent: FLOW_COVERS.
+   * Lifted flow covers of c-MIR's aggregated, bound-substituted rows read as single-node flow sets
+   * (mir.ts's `coverCuts`); absent: FLOW_COVERS. Off: with them pp08aCUTS ended at a wrong optimum,
+   * c-MIR cuts over the cut rows cutting off its optimal point, cause not found (docs/decisions.md).
    */
   flowCovers?: boolean;
   /** Called after each round (diagnostics: a bound trace per round). */

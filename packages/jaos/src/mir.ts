@@ -19,7 +19,7 @@
  * back to the original columns. An aggregation of equations is read both ways (≤ and ≥). When every integer of the transformed row is binary, the same
  * row read as a mixed-binary knapsack Σ g_j z_j ≤ b + s (s the continuous terms of negative
  * coefficient, the flow set of its variable upper bounds) also gives a lifted cover cut
- * (flow-cover.ts) when asked for.
+ * (flow-cover.ts) when asked for, kept in place of the c-MIR cut when it is deeper.
  *
  * Besides, each start row is summed with (and reduced by) up to MAX_PARTNERS tight rows that share an
  * integer column fractional at x (pairCuts), within a work budget per round.
@@ -94,14 +94,16 @@ export class MirSeparator {
   // scratch, dense over the columns
   private readonly agg: Float64Array;
   private readonly intCoef: Float64Array;
+  /** Integer columns already in the transformed row (their coefficient can cancel to 0 on the way). */
+  private readonly intMark: Uint8Array;
   private readonly pi: Float64Array;
   private readonly piMark: Uint8Array;
   /** Matrix entries pairCuts may still aggregate in this separation round. */
   private pairWork = 0;
 
   /**
-   * `coverCuts` adds each row's lifted cover cut beside its c-MIR cut. Off in the solver: measured on
-   * the scale MILPs they raised no root bound that mattered and cost time (docs/decisions.md).
+   * `coverCuts` also builds each row's lifted cover cut and keeps it instead of the row's c-MIR cut
+   * when it is more efficacious (root-cuts.ts's `flowCovers`).
    * `startRows`: only rows before it start an aggregation; the rest (the cuts the root loop has added)
    * are only summed into them, as pair partners or to eliminate a continuous column.
    */
@@ -117,6 +119,7 @@ export class MirSeparator {
     ({ vlb: this.vlb, vub: this.vub, boundRow: this.boundRow } = variableBounds(model, this.rows));
     this.agg = new Float64Array(this.n);
     this.intCoef = new Float64Array(this.n);
+    this.intMark = new Uint8Array(this.n);
     this.pi = new Float64Array(this.n);
     this.piMark = new Uint8Array(this.n);
   }
@@ -335,17 +338,26 @@ export class MirSeparator {
    * lifted cover cut (those asked for), those violated enough.
    */
   private bestCuts(cols: number[], beta: number, x: Float64Array, sign: 1 | -1, withCover: boolean): ScoredCut[] {
-    const { model, intCoef } = this;
+    const { model, intCoef, intMark } = this;
     const conts: ContinuousTerm[] = [];
     const ints: number[] = [];
+    // a column enters `ints` once: marking it by a nonzero intCoef listed it twice when its terms
+    // cancelled to 0 before a variable bound added to it again (both copies then took the full
+    // coefficient: an invalid cut, pp08aCUTS's root with flow covers; docs/bench/jaos.md)
+    const addInt = (j: number, g: number) => {
+      if (!intMark[j]) {
+        intMark[j] = 1;
+        ints.push(j);
+      }
+      intCoef[j] += g;
+    };
     let b = beta;
     try {
       for (const j of cols) {
         const a = sign * this.agg[j];
         if (Math.abs(a) < 1e-12) continue;
         if (model.integer[j]) {
-          if (intCoef[j] === 0) ints.push(j);
-          intCoef[j] += a;
+          addInt(j, a);
           continue;
         }
         const [lo, up] = this.closestBounds(j, x);
@@ -360,8 +372,7 @@ export class MirSeparator {
         else if (sub.kind === "ub") b -= a * this.upper[j];
         else {
           b -= a * sub.bound.constant;
-          if (intCoef[sub.bound.y] === 0) ints.push(sub.bound.y);
-          intCoef[sub.bound.y] += a * sub.bound.coef;
+          addInt(sub.bound.y, a * sub.bound.coef);
         }
         conts.push({ j, h: useLower ? a : -a, sub, distance: useLower ? dl : du });
       }
@@ -410,9 +421,15 @@ export class MirSeparator {
         best = this.improveComplementation(ints2, conts, b, bestDelta, x, best);
       }
       const cover = withCover ? this.cover(ints2, conts, b, x) : null;
-      return [best, cover].filter((c): c is ScoredCut => c !== null && c.efficacy >= MIN_EFFICACY);
+      // of the row's c-MIR cut and its cover only the deeper: both from one row, they are near-parallel,
+      // and the pair crowded the LP (in every round, the root gap closed fell on 7 of 46 MILPs; docs/bench/jaos.md)
+      const chosen = best && cover ? [best.efficacy >= cover.efficacy ? best : cover] : [best, cover];
+      return chosen.filter((c): c is ScoredCut => c !== null && c.efficacy >= MIN_EFFICACY);
     } finally {
-      for (const j of ints) intCoef[j] = 0;
+      for (const j of ints) {
+        intCoef[j] = 0;
+        intMark[j] = 0;
+      }
     }
   }
 

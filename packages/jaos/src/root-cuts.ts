@@ -1,7 +1,7 @@
 /**
  * The root cut loop: rounds of Gomory mixed-integer cuts (cuts.ts), c-MIR cuts on aggregated rows
- * (mir.ts) and, on models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root
- * LP; when those find nothing, clique cuts from the binary rows' conflict graph (clique-cuts.ts). Each
+ * (mir.ts, with the lifted flow covers of the same aggregated rows where `flowCovers` says so) and, on
+ * models with lot-sizing paths, their (l,S) inequalities (path-cuts.ts) on the root LP; when those find nothing, clique cuts from the binary rows' conflict graph (clique-cuts.ts). Each
  * round adds the violated cuts, builds the extended model and re-solves it with the dual simplex from
  * the previous basis extended by the cuts' slacks (basic). It stops when no integer column is
  * fractional, when no cut is found, when the bound gains less than 1e-5 (relative) in three
@@ -18,7 +18,7 @@ import { isFractional } from "./heuristics.js";
 import { KnapsackCoverSeparator } from "./knapsack-cover.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
-import { MirSeparator } from "./mir.js";
+import { MirSeparator, type ScoredCut } from "./mir.js";
 import { PathSeparator } from "./path-cuts.js";
 import { BASIC } from "./simplex-state.js";
 
@@ -37,6 +37,10 @@ const CUT_STALL_ROUNDS = 3;
 const ITERATION_SHARE = 4;
 const ITERATION_FLOOR = 5000;
 
+/** Lifted flow covers in the solver's loop (RootCutOptions.flowCovers): off, see there. */
+const FLOW_COVERS = false;
+const KINDS = ["gomory", "mir", "flowCover", "path", "cover", "clique"] as const;
+
 export interface RootCutResult {
   model: LpModel;
   engine: LpEngine;
@@ -46,7 +50,7 @@ export interface RootCutResult {
   cutsKept: number;
   iterations: number;
   /** Cuts added over the rounds, by separator. */
-  byKind: { gomory: number; mir: number; path: number; cover: number; clique: number };
+  byKind: { gomory: number; mir: number; flowCover: number; path: number; cover: number; clique: number };
 }
 
 /** One round of the loop, for diagnostics (a bound trace per round): its bound and its cuts by source. */
@@ -69,6 +73,12 @@ export interface RootCutOptions {
    * loss"), so the solver leaves them off.
    */
   knapsackCovers?: "everyRound" | "afterStall";
+  /**
+   * Lifted flow covers of c-MIR's aggregated, bound-substituted rows read as single-node flow sets
+   * (mir.ts's `coverCuts`); absent: FLOW_COVERS. Off: with them pp08aCUTS ended at a wrong optimum,
+   * c-MIR cuts over the cut rows cutting off its optimal point, cause not found (docs/decisions.md).
+   */
+  flowCovers?: boolean;
   /** Called after each round (diagnostics: a bound trace per round). */
   onRound?: (round: CutRound) => void;
 }
@@ -89,14 +99,16 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let coversOn = options.knapsackCovers === "everyRound";
   const coverPhase = () => options.knapsackCovers === "afterStall" && !coversOn && covers!.knapsacks.length > 0;
   let cliques: CliqueSeparator | null = null; // built when first needed: most loops never get there
-  const byKind = { gomory: 0, mir: 0, path: 0, cover: 0, clique: 0 };
+  const byKind = { gomory: 0, mir: 0, flowCover: 0, path: 0, cover: 0, clique: 0 };
+  const flowCovers = options.flowCovers ?? FLOW_COVERS;
   for (let round = 0; round < CUT_ROUNDS && iterations < iterationBudget && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
     const kinds = {
       gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
-      mir: new MirSeparator(model, false, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline).map((c) => c.cut), // over the cuts in the LP too
+      // over the cuts in the LP too; with the lifted flow covers of the same aggregated rows
+      mir: new MirSeparator(model, flowCovers, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline),
       path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       cover: covers && coversOn ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       clique: [] as Cut[],
@@ -109,7 +121,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
       cliques ??= new CliqueSeparator(baseModel);
       kinds.clique = cliques.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut);
     }
-    const cuts = [...kinds.gomory, ...kinds.mir, ...kinds.path, ...kinds.cover, ...kinds.clique];
+    const cuts = [...kinds.gomory, ...kinds.mir.map((c) => c.cut), ...kinds.path, ...kinds.cover, ...kinds.clique];
     if (cuts.length === 0) {
       if (!coverPhase()) break;
       coversOn = true;
@@ -127,7 +139,8 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     iterations += r.iterations;
     if (r.status !== "optimal") break;
     cutsAdded += cuts.length;
-    for (const k of ["gomory", "mir", "path", "cover", "clique"] as const) byKind[k] += kinds[k].length;
+    const counts = countKinds(kinds);
+    for (const k of KINDS) byKind[k] += counts[k];
     const gain = r.objective - current.objective;
     // cuts that stopped binding only slow the next rounds' LPs down
     const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations, byKind }, baseRows, deadline);
@@ -138,7 +151,7 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     options.onRound?.({
       round,
       bound: current.objective,
-      cuts: { gomory: kinds.gomory.length, mir: kinds.mir.length, path: kinds.path.length, cover: kinds.cover.length, clique: kinds.clique.length },
+      cuts: counts,
       kept: model.rows - baseRows,
       iterations,
     });
@@ -172,4 +185,17 @@ function dropSlackCuts(result: RootCutResult, baseRows: number, deadline: number
   const iterations = result.iterations + r.iterations;
   if (r.status !== "optimal") return { ...result, iterations }; // keep the full set
   return { ...result, model: kept, engine, root: r, cutsKept: kept.rows - baseRows, iterations };
+}
+
+/** A round's cuts by separator, the c-MIR separator's split into its c-MIR cuts and its flow covers. */
+function countKinds(kinds: { gomory: Cut[]; mir: ScoredCut[]; path: Cut[]; cover: Cut[]; clique: Cut[] }): RootCutResult["byKind"] {
+  const flowCover = kinds.mir.filter((c) => c.kind === "cover").length;
+  return {
+    gomory: kinds.gomory.length,
+    mir: kinds.mir.length - flowCover,
+    flowCover,
+    path: kinds.path.length,
+    cover: kinds.cover.length,
+    clique: kinds.clique.length,
+  };
 }

@@ -96,6 +96,37 @@ describe("jaos c-MIR cuts", () => {
     expect(r.status).toBe("optimal");
     expect(r.objective).toBeGreaterThan(lp.objective + 30);
   });
+
+  it("lists an integer column once when its coefficient cancels to 0 before a variable bound adds to it again", () => {
+    // −7r − 490y + x ≤ −290 with r ≥ 70 − 70y and x ≤ 350y: substituting r adds +490 to y (sum 0), then
+    // x adds 350; counted twice, the row became 700y − 7r' − x' ≤ 200, whose rounding cuts off y = 1
+    const model = modelFromProblem(
+      problem({
+        sense: "minimize",
+        variables: [
+          { name: "r", lb: 0, ub: null, type: "continuous" },
+          { name: "y", lb: 0, ub: 1, type: "binary" },
+          { name: "x", lb: 0, ub: 350, type: "continuous" },
+        ],
+        objective: { constant: 0, terms: [term(1, "r"), term(1, "y")] },
+        constraints: [
+          { name: "vlb", terms: [term(1, "r"), term(70, "y")], lb: 70 },
+          { name: "vub", terms: [term(1, "x"), term(-350, "y")], ub: 0 },
+          { name: "start", terms: [term(-7, "r"), term(-490, "y"), term(1, "x")], ub: -290 },
+        ],
+      }),
+    ).model;
+    // r on its variable lower bound, x on its variable upper bound, y fractional
+    const x = Float64Array.from([35, 0.5, 175]);
+    const cuts = new MirSeparator(model).separate(x, 10, performance.now() + 5000);
+    expect(cuts.length).toBeGreaterThan(0);
+    for (const { cut } of cuts) {
+      for (const point of integerPoints(model)) {
+        const min = minimumLhs(model, cut, point);
+        if (min !== null) expect(min).toBeGreaterThanOrEqual(cut.lower - 1e-7 * Math.max(1, Math.abs(cut.lower)));
+      }
+    }
+  });
 });
 
 function withCutRows(model: LpModel, cuts: Cut[]): LpModel {

@@ -11,7 +11,6 @@ export function jaosWarmUpProblems(): Problem[] {
     transportation(16, 24, 1),
     sparseLp(160, 240, 2),
     productionPlan({ periods: 16, products: 10, resources: 6, seed: 7 }),
-    gridFlow({ side: 12, commodities: 2, seed: 11 }),
     wideBoxedLp(24, 2400, 8),
     knapsack(40, 4, 3),
     facilityLocation(6, 18, 4),
@@ -136,57 +135,6 @@ function productionPlan({ periods, products, resources, seed }: { periods: numbe
     });
   }
   return ProblemSchema.parse({ name: "warm-production-plan", variables, objective: { terms }, constraints });
-}
-
-/**
- * Two commodities routed over a 12 × 12 grid of two-way arcs sharing their capacities (the shape of the
- * kennington and pds multicommodity flows): 288 conservation equalities and 528 capacity rows over
- * 1,056 flow columns. Its basis is near-triangular and its columns have two or three nonzeros, so the
- * LU's solves run hyper-sparse (lu-hyper.ts, reach.ts) and the Markowitz factorisation works on a few
- * hundred rows: paths the smaller problems never make hot, which the wide set's small and mid LPs pay
- * for when cold. Feasible: an arc's capacity (≥ 40) exceeds one unit of every supply routed through it
- * only where few paths exist, and a commodity's demand is at most 4 · 29 over a grid of many paths;
- * bounded: every cost is positive.
- */
-function gridFlow({ side, commodities, seed }: { side: number; commodities: number; seed: number }): Problem {
-  const rand = lcg(seed);
-  const nodes = side * side;
-  const arcs: [number, number][] = [];
-  for (let r = 0; r < side; r++)
-    for (let c = 0; c < side; c++) {
-      const here = r * side + c;
-      if (c + 1 < side) arcs.push([here, here + 1], [here + 1, here]);
-      if (r + 1 < side) arcs.push([here, here + side], [here + side, here]);
-    }
-  const cost = arcs.map(() => 1 + Math.floor(rand() * 9));
-  const variables: { name: string; ub: number | null }[] = [];
-  const terms: { var: string; coef: number }[] = [];
-  const balance: { var: string; coef: number }[][] = Array.from({ length: commodities * nodes }, () => []);
-  const shared: { var: string; coef: number }[][] = arcs.map(() => []);
-  for (let k = 0; k < commodities; k++)
-    arcs.forEach(([from, to], a) => {
-      const name = `f${k}_${a}`;
-      variables.push({ name, ub: a % 7 === 0 ? 60 : null });
-      terms.push({ var: name, coef: cost[a]! + k });
-      balance[k * nodes + from]!.push({ var: name, coef: -1 });
-      balance[k * nodes + to]!.push({ var: name, coef: 1 });
-      shared[a]!.push({ var: name, coef: 1 + (k % 2) });
-    });
-  // four origin-destination pairs per commodity: a node's net inflow is what it receives less what it sends
-  const supply = new Float64Array(commodities * nodes);
-  for (let k = 0; k < commodities; k++)
-    for (let pair = 0; pair < 4; pair++) {
-      const origin = Math.floor(rand() * nodes);
-      const destination = Math.floor(rand() * nodes);
-      const amount = 10 + Math.floor(rand() * 20);
-      supply[k * nodes + origin] -= amount;
-      supply[k * nodes + destination] += amount;
-    }
-  const constraints = [
-    ...balance.map((row, i) => ({ name: `node${i}`, terms: row, lb: supply[i]!, ub: supply[i]! })),
-    ...shared.map((row, a) => ({ name: `arc${a}`, terms: row, ub: 40 + Math.floor(rand() * 40) })),
-  ];
-  return ProblemSchema.parse({ name: "warm-grid-flow", variables, objective: { terms }, constraints });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ProblemSchema, type Problem } from "../../../functions/core/problem/schema.js";
+import { hasIntegers, ProblemSchema, type Problem } from "../../../functions/core/problem/schema.js";
 
 /**
  * Small problems a standby jaos child solves before its real one, so that V8 has compiled (and
@@ -18,6 +18,20 @@ export function jaosWarmUpProblems(): Problem[] {
     infeasibleLp(),
     knapsack(30, 6, 6),
   ];
+}
+
+/**
+ * The warm-up in the order the standby child solves it: `rounds` rounds over the problems in their
+ * order, the MILPs only in the first `milpRounds` of them (they are most of a round's CPU, and a
+ * budget that cuts the rounds short would otherwise leave the LPs as few rounds as the MILPs).
+ */
+export function* jaosWarmUpSequence(rounds: number, milpRounds: number): Generator<Problem> {
+  const problems = jaosWarmUpProblems().map((problem) => ({ problem, integer: hasIntegers(problem) }));
+  for (let round = 0; round < rounds; round++) {
+    for (const { problem, integer } of problems) {
+      if (!integer || round < milpRounds) yield problem;
+    }
+  }
 }
 
 function lcg(seed: number): () => number {

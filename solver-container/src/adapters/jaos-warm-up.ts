@@ -22,14 +22,15 @@ export function jaosWarmUpProblems(): Problem[] {
 
 /**
  * The warm-up in the order the standby child solves it: `rounds` rounds over the problems in their
- * order, the MILPs only in the first `milpRounds` of them (they are most of a round's CPU, and a
- * budget that cuts the rounds short would otherwise leave the LPs as few rounds as the MILPs).
+ * order, the MILPs only in every `milpEvery`-th round from the first. The MILPs are most of a round's
+ * CPU; a budget that cuts the rounds short (jaos.ts) then still leaves the MILPs about the rounds
+ * they had, and the LPs more.
  */
-export function* jaosWarmUpSequence(rounds: number, milpRounds: number): Generator<Problem> {
+export function* jaosWarmUpSequence(rounds: number, milpEvery: number): Generator<Problem> {
   const problems = jaosWarmUpProblems().map((problem) => ({ problem, integer: hasIntegers(problem) }));
   for (let round = 0; round < rounds; round++) {
     for (const { problem, integer } of problems) {
-      if (!integer || round < milpRounds) yield problem;
+      if (!integer || round % milpEvery === 0) yield problem;
     }
   }
 }

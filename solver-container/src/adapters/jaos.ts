@@ -29,13 +29,13 @@ export function jaosVersion(): string {
  */
 const WARM_UP_ROUNDS = 8;
 /**
- * Rounds that include the warm-up's MILPs; the LPs run all `WARM_UP_ROUNDS`. The knapsacks and the facility
- * location are about 80 % of a round's CPU, and the whole warm-up (about 4 s of CPU on the shared
- * development machine in late 2026) no longer fits the budget below: cut at round three or four, it left
- * the LPs as cold as the MILPs. Four MILP rounds are what they got under the budget anyway; the LPs
- * then get all eight (docs/decisions.md, "How warm the standby jaos child is").
+ * The warm-up's MILPs run every second round (four of the eight), its LPs every round. The knapsacks
+ * and the facility location are about 80 % of a round's CPU, and the whole warm-up (about 4 s of CPU
+ * on the shared development machine in late 2026) no longer fits the budget below: cut after three or
+ * four rounds, it left the LPs as few rounds as the MILPs (docs/decisions.md, "How warm the standby
+ * jaos child is").
  */
-const MILP_WARM_UP_ROUNDS = 4;
+const WARM_UP_MILP_EVERY = 2;
 /**
  * The warm-up's wall-clock ceiling: a worker awaits its standby before it first polls, so a loaded
  * machine (several workers starting on two cores) gets a less warm child rather than a slow start.
@@ -81,7 +81,7 @@ export const jaosEngine: TypeScriptEngine = {
 
   async warmUp(requestArrived) {
     const endBy = performance.now() + WARM_UP_BUDGET_MS;
-    for (const problem of jaosWarmUpSequence(WARM_UP_ROUNDS, MILP_WARM_UP_ROUNDS)) {
+    for (const problem of jaosWarmUpSequence(WARM_UP_ROUNDS, WARM_UP_MILP_EVERY)) {
       // Let stdin be read between problems: a request that arrived ends the warm-up.
       await new Promise((resolve) => setImmediate(resolve));
       if (requestArrived() || performance.now() > endBy) return;

@@ -1,4 +1,4 @@
-import { ProblemSchema, type Problem } from "../../../functions/core/problem/schema.js";
+import { hasIntegers, ProblemSchema, type Problem } from "../../../functions/core/problem/schema.js";
 
 /**
  * Small problems a standby jaos child solves before its real one, so that V8 has compiled (and
@@ -18,6 +18,21 @@ export function jaosWarmUpProblems(): Problem[] {
     infeasibleLp(),
     knapsack(30, 6, 6),
   ];
+}
+
+/**
+ * The warm-up in the order the standby child solves it: `rounds` rounds over the problems in their
+ * order, the MILPs only in every `milpEvery`-th round from the first. The MILPs are most of a round's
+ * CPU; a budget that cuts the rounds short (jaos.ts) then still leaves the MILPs about the rounds
+ * they had, and the LPs more.
+ */
+export function* jaosWarmUpSequence(rounds: number, milpEvery: number): Generator<Problem> {
+  const problems = jaosWarmUpProblems().map((problem) => ({ problem, integer: hasIntegers(problem) }));
+  for (let round = 0; round < rounds; round++) {
+    for (const { problem, integer } of problems) {
+      if (!integer || round % milpEvery === 0) yield problem;
+    }
+  }
 }
 
 function lcg(seed: number): () => number {

@@ -1,7 +1,7 @@
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
 import { JAOS_VERSION, solveJaos, validTolerance } from "../../../functions/core/solvers/jaos-engine.js";
 import type { SolveSettings } from "../../../functions/core/solvers/types.js";
-import { jaosWarmUpProblems } from "./jaos-warm-up.js";
+import { jaosWarmUpSequence } from "./jaos-warm-up.js";
 import { siblingModule, solveInNodeChild, StandbyChild } from "./node-engine.js";
 import { blankResult } from "./result.js";
 import type { AdapterResult, PoolSolution, Progress, SolverAdapter, TypeScriptEngine } from "./types.js";
@@ -28,6 +28,14 @@ export function jaosVersion(): string {
  * gain nothing more: docs/decisions.md, "How warm the standby jaos child is").
  */
 const WARM_UP_ROUNDS = 8;
+/**
+ * The warm-up's MILPs run every second round (four of the eight), its LPs every round. The knapsacks
+ * and the facility location are about 80 % of a round's CPU, and the whole warm-up (about 4 s of CPU
+ * on the shared development machine in late 2026) no longer fits the budget below: cut after three or
+ * four rounds, it left the LPs as few rounds as the MILPs (docs/decisions.md, "How warm the standby
+ * jaos child is").
+ */
+const WARM_UP_MILP_EVERY = 2;
 /**
  * The warm-up's wall-clock ceiling: a worker awaits its standby before it first polls, so a loaded
  * machine (several workers starting on two cores) gets a less warm child rather than a slow start.
@@ -72,15 +80,12 @@ export const jaosEngine: TypeScriptEngine = {
   },
 
   async warmUp(requestArrived) {
-    const problems = jaosWarmUpProblems();
     const endBy = performance.now() + WARM_UP_BUDGET_MS;
-    for (let round = 0; round < WARM_UP_ROUNDS; round++) {
-      for (const problem of problems) {
-        // Let stdin be read between problems: a request that arrived ends the warm-up.
-        await new Promise((resolve) => setImmediate(resolve));
-        if (requestArrived() || performance.now() > endBy) return;
-        solveJaos(problem, { timeLimitSeconds: 1, gapTolerance: 1e-6 });
-      }
+    for (const problem of jaosWarmUpSequence(WARM_UP_ROUNDS, WARM_UP_MILP_EVERY)) {
+      // Let stdin be read between problems: a request that arrived ends the warm-up.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (requestArrived() || performance.now() > endBy) return;
+      solveJaos(problem, { timeLimitSeconds: 1, gapTolerance: 1e-6 });
     }
   },
 };

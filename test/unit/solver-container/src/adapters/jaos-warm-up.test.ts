@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasIntegers } from "../../../../../functions/core/problem/schema.js";
 import { solveJaos } from "../../../../../functions/core/solvers/jaos-engine.js";
-import { jaosWarmUpProblems } from "../../../../../solver-container/src/adapters/jaos-warm-up.js";
+import { jaosWarmUpProblems, jaosWarmUpSequence } from "../../../../../solver-container/src/adapters/jaos-warm-up.js";
 
 /**
  * The standby jaos child's warm-up problems are what they claim: the same every time, each solved by
@@ -33,5 +33,13 @@ describe("jaos warm-up problems", () => {
     expect(p.variables.length).toBeGreaterThanOrEqual(2000);
     const atUpper = p.variables.filter((v) => v.ub !== null && Math.abs(r.solution![v.name]! - v.ub) < 1e-9).length;
     expect(atUpper).toBeGreaterThan(p.constraints.length);
+  });
+
+  it("the sequence runs the LPs every round and the MILPs every milpEvery-th round, in the problems' order", () => {
+    const names = (list: { name?: string }[]) => list.map((p) => p.name);
+    const lps = names(problems.filter((p) => !hasIntegers(p)));
+    const all = names(problems);
+    const sequence = names([...jaosWarmUpSequence(5, 2)]);
+    expect(sequence).toEqual([...all, ...lps, ...all, ...lps, ...all]);
   });
 });

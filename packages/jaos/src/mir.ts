@@ -190,21 +190,28 @@ export class MirSeparator {
     return [lo, up];
   }
 
+  /**
+   * Adds λ·(row i) into the aggregation `agg`, listing each column it touches once in `cols` (`mark`
+   * holds the listed ones): the one accumulation of fromStartRow and pairCuts.
+   */
+  private addRow(i: number, lambda: number, cols: number[], mark: Set<number>): void {
+    const { rows, agg } = this;
+    for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
+      const j = rows.index[k];
+      if (!mark.has(j)) {
+        mark.add(j);
+        cols.push(j);
+      }
+      agg[j] += lambda * rows.value[k];
+    }
+  }
+
   /** Aggregates from row i (≤ form of its chosen side) until a violated cut appears. */
   private fromStartRow(i0: number, upperSide: boolean, x: Float64Array, activity: Float64Array): ScoredCut[] {
-    const { model, rows, agg } = this;
+    const { model, agg } = this;
     const cols: number[] = [];
     const mark = new Set<number>();
-    const add = (i: number, lambda: number) => {
-      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
-        const j = rows.index[k];
-        if (!mark.has(j)) {
-          mark.add(j);
-          cols.push(j);
-        }
-        agg[j] += lambda * rows.value[k];
-      }
-    };
+    const add = (i: number, lambda: number) => this.addRow(i, lambda, cols, mark);
     let beta = 0;
     const used = new Set<number>([i0]);
     let allEqualities = model.rowLower[i0] === model.rowUpper[i0];
@@ -275,16 +282,7 @@ export class MirSeparator {
     const startEquality = model.rowLower[i0] === model.rowUpper[i0];
     const cols: number[] = [];
     const mark = new Set<number>();
-    const add = (i: number, lambda: number) => {
-      for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
-        const j = rows.index[k];
-        if (!mark.has(j)) {
-          mark.add(j);
-          cols.push(j);
-        }
-        agg[j] += lambda * rows.value[k];
-      }
-    };
+    const add = (i: number, lambda: number) => this.addRow(i, lambda, cols, mark);
     for (const l of partners) {
       for (const lambda of [1, -1]) {
         const side = lambda > 0 ? model.rowUpper[l] : model.rowLower[l];

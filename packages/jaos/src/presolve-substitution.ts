@@ -6,22 +6,6 @@
 import type { Presolver } from "./presolve.js";
 import { type ImpliedBoundRows, impliedBoundRows, impliedFree, RowActivities } from "./presolve-implied-free.js";
 
-/**
- * Whether continuous column j lies in a variable bound row other than `except`: an active row over j
- * and one integer column. Substituting j out of such a row leaves a row over the equation's other
- * columns that the flow cover and MIR separators no longer read as a variable bound.
- */
-function inVariableBound(p: Presolver, j: number, except: number): boolean {
-  const ci = p.mat.colIdx[j];
-  for (let t = 0; t < ci.length; t++) {
-    const r = ci[t];
-    if (r === except || !p.rowActive[r] || p.rowCount[r] !== 2) continue;
-    const ri = p.mat.rowIdx[r];
-    for (let s = 0; s < ri.length; s++) if (ri[s] !== j && p.colActive[ri[s]] && p.integer[ri[s]]) return true;
-  }
-  return false;
-}
-
 /** Largest |a_j / a_k| accepted when substituting x_k out (the eliminated column's coefficient divides). */
 const MAX_RATIO = 1e3;
 
@@ -29,7 +13,7 @@ const MAX_RATIO = 1e3;
  * Row i is an equality a·x_j + b·x_k = c over two active columns: x_k = (c − a·x_j)/b is substituted
  * into the other rows and the objective, x_j gets the bounds that keep x_k within its own, and the row
  * goes. x_k must be continuous (an integer x_j stays integer; its new bounds round inward), so the
- * reduction is valid for MILPs; there x_k must also lie in no variable bound row (`inVariableBound`). Of two
+ * reduction is valid for MILPs, though the presolver runs it on LPs only (presolve.ts, `mip`). Of two
  * continuous columns the one with the larger coefficient is
  * eliminated, which keeps every moved coefficient no larger than the one it came from.
  */
@@ -46,8 +30,8 @@ export function doubletonEquation(p: Presolver, i: number): boolean {
     }
   }
   let e = Math.abs(coefs[0]) >= Math.abs(coefs[1]) ? 0 : 1;
-  if (p.integer[cols[e]] || (p.mip && inVariableBound(p, cols[e], i))) e = 1 - e;
-  if (p.integer[cols[e]] || (p.mip && inVariableBound(p, cols[e], i))) return false;
+  if (p.integer[cols[e]]) e = 1 - e;
+  if (p.integer[cols[e]]) return false;
   const k = cols[e];
   const j = cols[1 - e];
   const b = coefs[e];
@@ -231,7 +215,6 @@ function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null, a
   for (let t = 0; t < ri.length; t++) {
     const j = ri[t];
     if (!p.colActive[j] || p.integer[j] || p.colCount[j] < 2) continue;
-    if (p.mip && inVariableBound(p, j, i)) continue;
     const a = rv[t];
     const fill = (p.rowCount[i] - 1) * (p.colCount[j] - 1) - (p.rowCount[i] + p.colCount[j] - 1);
     if (fill > MAX_NET_FILL || fill >= bestFill || Math.abs(a) < PIVOT_THRESHOLD * rowMax) continue;

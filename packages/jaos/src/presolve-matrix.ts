@@ -16,21 +16,34 @@ export class PresolveMatrix {
   readonly colVal: number[][];
 
   constructor(rows: number, a: CscMatrix) {
-    this.rowIdx = Array.from({ length: rows }, () => []);
-    this.rowVal = Array.from({ length: rows }, () => []);
-    this.colIdx = [];
-    this.colVal = [];
+    // Every list is made at its exact length: a list grown by push from empty gets room for 17 or
+    // more entries, and there are four lists per row and column (cre-b: 40 MB, mostly slack, copied
+    // by each scavenge that promotes it).
+    const rowLength = new Int32Array(rows);
+    for (let k = 0; k < a.start[a.cols]; k++) rowLength[a.index[k]]++;
+    this.rowIdx = new Array(rows);
+    this.rowVal = new Array(rows);
+    for (let i = 0; i < rows; i++) {
+      this.rowIdx[i] = sizedList(rowLength[i]);
+      this.rowVal[i] = sizedList(rowLength[i]);
+    }
+    const rowFilled = rowLength.fill(0);
+    this.colIdx = new Array(a.cols);
+    this.colVal = new Array(a.cols);
     for (let j = 0; j < a.cols; j++) {
-      const idx: number[] = [];
-      const val: number[] = [];
-      for (let k = a.start[j]; k < a.start[j + 1]; k++) {
-        idx.push(a.index[k]);
-        val.push(a.value[k]);
-        this.rowIdx[a.index[k]].push(j);
-        this.rowVal[a.index[k]].push(a.value[k]);
+      const first = a.start[j];
+      const idx = sizedList(a.start[j + 1] - first);
+      const val = sizedList(a.start[j + 1] - first);
+      for (let k = first; k < a.start[j + 1]; k++) {
+        const i = a.index[k];
+        idx[k - first] = i;
+        val[k - first] = a.value[k];
+        const at = rowFilled[i]++;
+        this.rowIdx[i][at] = j;
+        this.rowVal[i][at] = a.value[k];
       }
-      this.colIdx.push(idx);
-      this.colVal.push(val);
+      this.colIdx[j] = idx;
+      this.colVal[j] = val;
     }
   }
 
@@ -104,10 +117,35 @@ export class PresolveMatrix {
   }
 }
 
+/** Longest list made at its exact length; a longer `new Array(n)` would start in dictionary mode. */
+const SIZED_LIST_MAX = 32768;
+
+/** An array of n entries (holes until written) with room for exactly n when n is small enough. */
+function sizedList(n: number): number[] {
+  if (n <= SIZED_LIST_MAX) return new Array<number>(n);
+  const list: number[] = [];
+  for (let k = 0; k < n; k++) list.push(0);
+  return list;
+}
+
 function removeAt(idx: number[], val: number[], at: number): void {
   const last = idx.length - 1;
   idx[at] = idx[last];
   val[at] = val[last];
   idx.pop();
   val.pop();
+}
+
+/**
+ * Members grouped by a hash key, groups in the order their keys were first seen. A key seen once holds
+ * its member bare: most keys are (pds-20: 100k columns), and an array per key was most of what the
+ * parallel row and column passes allocated.
+ */
+export type KeyGroups = Map<number, number | number[]>;
+
+export function addToGroup(groups: KeyGroups, key: number, member: number): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, member);
+  else if (typeof group === "number") groups.set(key, [group, member]);
+  else group.push(member);
 }

@@ -10,6 +10,7 @@
  * and model7 by 13–17 % (docs/bench/jaos.md, "wide set: presolve").
  */
 import type { Presolver } from "./presolve.js";
+import { addToGroup, type KeyGroups } from "./presolve-matrix.js";
 
 /** A cost difference must clear this (relative) before one column dominates the other. */
 const DOMINANCE = 1e-7;
@@ -21,17 +22,15 @@ const MAX_DIRECTIONS = 8;
 
 /** Fixes the dominated one of two parallel columns; returns the count fixed. */
 export function parallelColumns(p: Presolver): number {
-  const groups = new Map<number, number[]>();
+  const groups: KeyGroups = new Map();
   for (let j = 0; j < p.n; j++) {
     if (!p.colActive[j] || p.colCount[j] === 0 || p.integer[j]) continue;
     const key = rowPatternHash(p, j);
-    const group = groups.get(key);
-    if (group) group.push(j);
-    else groups.set(key, [j]);
+    addToGroup(groups, key, j);
   }
   let removed = 0;
   for (const group of groups.values()) {
-    if (group.length < 2) continue;
+    if (typeof group === "number") continue;
     // a group shares a hash of its rows, not necessarily one direction: each column is compared with
     // the group's first columns of each direction found so far (a few, so no group costs quadratic time)
     const bases: { col: number; at: Map<number, number> }[] = [];

@@ -5,6 +5,7 @@
  */
 import type { Presolver } from "./presolve.js";
 import { type ImpliedBoundRows, impliedBoundRows, impliedFree, RowActivities } from "./presolve-implied-free.js";
+import { addToGroup, type KeyGroups } from "./presolve-matrix.js";
 
 /** Largest |a_j / a_k| accepted when substituting x_k out (the eliminated column's coefficient divides). */
 const MAX_RATIO = 1e3;
@@ -304,17 +305,15 @@ function substituteColumn(p: Presolver, i: number, j: number): void {
 export function parallelRows(p: Presolver): number {
   // rows grouped by an order-free hash of their active columns; the entries are sorted and compared
   // only inside groups of two or more
-  const groups = new Map<number, number[]>();
+  const groups: KeyGroups = new Map();
   for (let i = 0; i < p.m; i++) {
     if (!p.rowActive[i] || p.rowCount[i] < 2) continue;
     const key = columnPatternHash(p, i);
-    const group = groups.get(key);
-    if (group) group.push(i);
-    else groups.set(key, [i]);
+    addToGroup(groups, key, i);
   }
   let removed = 0;
   for (const group of groups.values()) {
-    if (group.length < 2) continue;
+    if (typeof group === "number") continue;
     const kept = group[0]!;
     const base = activeEntries(p, kept);
     for (let g = 1; g < group.length && !p.infeasible; g++) {

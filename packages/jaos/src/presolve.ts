@@ -402,7 +402,8 @@ export class Presolver {
       const j = ri[k];
       if (!this.colActive[j] || !this.integer[j]) continue;
       const a = rv[k];
-      const [restMin, restMax] = this.restActivity(act, a, j);
+      const restMin = this.restActivityMin(act, a, j);
+      const restMax = this.restActivityMax(act, a, j);
       // a·x_j ∈ [lo − restMax, up − restMin]
       const hiA = up - restMin;
       const loA = lo - restMax;
@@ -426,17 +427,20 @@ export class Presolver {
     }
   }
 
-  /** Activity bounds of the row without column j's own contribution. */
-  restActivity(act: { min: number; max: number; minInf: number; maxInf: number }, a: number, j: number): [number, number] {
+  /**
+   * Activity bounds of the row without column j's own contribution, lower and upper: two calls rather
+   * than one returning a pair, since a pair is an allocation per call in presolve's hottest loops.
+   */
+  restActivityMin(act: { min: number; minInf: number }, a: number, j: number): number {
     const lo = a > 0 ? this.colLower[j] : this.colUpper[j];
+    if (Number.isFinite(lo)) return act.minInf > 0 ? -Infinity : act.min - a * lo;
+    return act.minInf > 1 ? -Infinity : act.min;
+  }
+
+  restActivityMax(act: { max: number; maxInf: number }, a: number, j: number): number {
     const up = a > 0 ? this.colUpper[j] : this.colLower[j];
-    let restMin: number;
-    if (Number.isFinite(lo)) restMin = act.minInf > 0 ? -Infinity : act.min - a * lo;
-    else restMin = act.minInf > 1 ? -Infinity : act.min;
-    let restMax: number;
-    if (Number.isFinite(up)) restMax = act.maxInf > 0 ? Infinity : act.max - a * up;
-    else restMax = act.maxInf > 1 ? Infinity : act.max;
-    return [restMin, restMax];
+    if (Number.isFinite(up)) return act.maxInf > 0 ? Infinity : act.max - a * up;
+    return act.maxInf > 1 ? Infinity : act.max;
   }
 
   private singletonColumn(j: number): void {
@@ -489,7 +493,8 @@ export class Presolver {
     }
     // implied free: x_j = (b − rest)/a stays within [lo, up] for every rest in its activity range
     const act = this.activity(i);
-    const [restMin, restMax] = this.restActivity(act, a, j);
+    const restMin = this.restActivityMin(act, a, j);
+    const restMax = this.restActivityMax(act, a, j);
     const v1 = (b - restMin) / a;
     const v2 = (b - restMax) / a;
     const impliedLo = Math.min(v1, v2);
@@ -513,6 +518,10 @@ export class Presolver {
     for (let i = 0; i < this.m; i++) if (this.rowActive[i]) newRow[i] = rowMap.push(i) - 1;
     const matrix = this.mat.compressed(colMap, newRow, rowMap.length);
     const pick = (src: Float64Array, map: number[]) => Float64Array.from(map, (k) => src[k]);
+    // No closure made here may mention `this`: the postsolve closures below share this call's context,
+    // and a `this` in it would keep the presolver (its row and column lists, tens of MB on the
+    // Kennington LPs) alive through the whole LP solve, marked again by every major GC.
+    const integer = this.integer;
     const reduced: LpModel = {
       rows: rowMap.length,
       cols: colMap.length,
@@ -523,7 +532,7 @@ export class Presolver {
       rowLower: pick(this.rowLower, rowMap),
       rowUpper: pick(this.rowUpper, rowMap),
       offset: this.offset,
-      integer: Uint8Array.from(colMap, (j) => this.integer[j]),
+      integer: Uint8Array.from(colMap, (j) => integer[j]),
     };
     const stack = this.stack.slice();
     const n = model.cols;

@@ -80,7 +80,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     // the dual objective only rises; checking it every few iterations is enough
     if (opt.cutoff !== undefined && (st.iterations & 3) === 0 && !st.costsAltered && st.objective() > opt.cutoff) return { status: "cutoff" };
 
-    const r = chooseLeavingRow(infeasible);
+    const r = chooseLeavingRow(st, infeasible);
     if (r < 0) return { status: "optimal" };
     const p = basicIndex[r];
     const toUpper = x[p] > upper[p];
@@ -118,10 +118,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       // the same row failing again on fresh factors is passed over until its value changes, instead
       // of ending in "numerical" and a restart from the slack basis (model10: 20,294 iterations lost);
       // CHUZR drops a zero from its list, and the primal step lists the row again when it changes
-      if (trouble >= 2) {
-        infeasibility[r] = 0;
-        infeasible.score[r] = 0;
-      }
+      if (trouble >= 2) infeasibility[r] = 0;
       continue;
     }
     trouble = 0;
@@ -146,13 +143,12 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     if (thetaD !== 0) dualStep(st, thetaD);
     d[p] = -thetaD;
 
-    updateDseWeights(st, r, pivot, wr, alphaCol, tau, colNz, colCount, infeasible.score);
+    updateDseWeights(st, r, pivot, wr, alphaCol, tau, colNz, colCount);
 
     const leavingStatus = lower[p] === upper[p] ? LOWER_STATUS : toUpper ? UPPER_STATUS : LOWER_STATUS;
     if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st, infeasible);
     else {
       infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
-      infeasible.score[r] = infeasibility[r] / st.dseWeight[r];
       if (infeasibility[r] !== 0) infeasible.note(r);
     }
     // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
@@ -167,21 +163,15 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
  * then scans the listed rows instead of all m. On the wide LPs a third to a half of the rows stay
  * infeasible on average (pcb3000: 1,231 of 3,753), so this saves part of the scan, not its order;
  * HiGHS's kept candidate set was tried and did not pay (docs/bench/jaos.md, lpouter 2026-11-29).
- *
- * `score` is CHUZR's key inf²/w by position, kept where an iteration changes the infeasibility or the
- * weight (the flipped, the entering column's and the leaving row's positions), so the scan of the
- * listed rows divides nothing: the same quotient of the same operands as a division in the scan.
  */
 class InfeasibleRows {
   readonly list: Int32Array;
   readonly listed: Uint8Array;
-  readonly score: Float64Array;
   count = 0;
 
   constructor(m: number) {
     this.list = new Int32Array(m);
     this.listed = new Uint8Array(m);
-    this.score = new Float64Array(m);
   }
 
   note(k: number): void {
@@ -211,23 +201,25 @@ function infeasibleRowsOf(st: SimplexState): InfeasibleRows {
 
 /**
  * CHUZR, dual steepest edge over the listed infeasibilities: the position maximising inf²/w, or −1;
- * of equal scores the lowest position (what a scan of all positions in order picks, whatever the
- * list's order). Positions with a zero score leave the list: feasible ones, and (a quotient that
- * underflowed) ones no scan would choose; both are listed again where their value or weight changes.
+ * of equal scores the lowest position (what a scan of all positions in order picks). Positions found
+ * feasible leave the list.
  */
-function chooseLeavingRow(infeasible: InfeasibleRows): number {
-  const { list, listed, score: scores } = infeasible;
+function chooseLeavingRow(st: SimplexState, infeasible: InfeasibleRows): number {
+  const infeasibility = st.infeasibilitySquared;
+  const weight = st.dseWeight;
+  const { list, listed } = infeasible;
   let r = -1;
   let best = 0;
   let kept = 0;
   for (let c = 0; c < infeasible.count; c++) {
     const k = list[c];
-    const score = scores[k];
-    if (score === 0) {
+    const inf2 = infeasibility[k];
+    if (inf2 === 0) {
       listed[k] = 0;
       continue;
     }
     list[kept++] = k;
+    const score = inf2 / weight[k];
     if (score > best || (score === best && k < r)) {
       best = score;
       r = k;
@@ -258,8 +250,6 @@ function applyFlips(st: SimplexState, nflip: number, infeasible: InfeasibleRows)
   const flipRhs = st.work[3];
   const flipNz = st.positionLists[2];
   const infeasibility = st.infeasibilitySquared;
-  const { score } = infeasible;
-  const weight = st.dseWeight;
   const tolP = st.tol.primal;
   // the rows the flips touch (with repeats) while they fit in m, for a hyper-sparse FTRAN
   const rows = st.positionLists[3];
@@ -291,7 +281,6 @@ function applyFlips(st: SimplexState, nflip: number, infeasible: InfeasibleRows)
     x[j] -= flipRhs[k];
     flipRhs[k] = 0;
     infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
-    score[k] = infeasibility[k] / weight[k];
     if (infeasibility[k] !== 0) infeasible.note(k);
   }
 }
@@ -325,11 +314,7 @@ function dualStep(st: SimplexState, thetaD: number): void {
   }
 }
 
-/**
- * Forrest–Goldfarb update of the DSE weights (old basis' τ = B⁻¹ρ_r), over α's nonzero positions,
- * with CHUZR's scores there (the primal step has just set their infeasibilities; r's score is set
- * by the caller once its new variable's infeasibility is known).
- */
+/** Forrest–Goldfarb update of the DSE weights (old basis' τ = B⁻¹ρ_r), over α's nonzero positions. */
 function updateDseWeights(
   st: SimplexState,
   r: number,
@@ -339,21 +324,16 @@ function updateDseWeights(
   tau: Float64Array,
   colNz: Int32Array,
   colCount: number,
-  score: Float64Array,
 ): void {
   const weight = st.dseWeight;
-  const infeasibility = st.infeasibilitySquared;
   for (let c = 0; c < colCount; c++) {
     const k = colNz[c];
     if (k === r) continue;
     const ak = alphaCol[k];
-    // α_k = 0: neither x_k nor its weight moved, so its score stands
     if (ak === 0) continue;
     const ratio = ak / pivot;
     const w = weight[k] + ratio * (ratio * wr - 2 * tau[k]);
-    const wk = Math.max(w, MIN_DSE_WEIGHT);
-    weight[k] = wk;
-    score[k] = infeasibility[k] / wk;
+    weight[k] = Math.max(w, MIN_DSE_WEIGHT);
   }
   weight[r] = Math.max(wr / (pivot * pivot), MIN_DSE_WEIGHT);
 }
@@ -372,13 +352,10 @@ function refreshInfeasibilities(st: SimplexState, infeasible: InfeasibleRows): v
   const { m, x, lower, upper, basicIndex } = st;
   const tolP = st.tol.primal;
   const out = st.infeasibilitySquared;
-  const weight = st.dseWeight;
-  const score = infeasible.score;
   infeasible.clear();
   for (let k = 0; k < m; k++) {
     const j = basicIndex[k];
     out[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
-    score[k] = out[k] / weight[k];
     if (out[k] !== 0) infeasible.note(k);
   }
 }

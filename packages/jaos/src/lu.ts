@@ -107,6 +107,8 @@ export class LuFactor implements FactorParts {
   /** Default destination of the solves' nonzero lists. */
   private readonly nonzeros: Int32Array;
   private readonly pairWork: Float64Array;
+  /** Count of the second vector's nonzeros after the last `ftranPair`. */
+  otherCount = 0;
   private readonly hyper: HyperSolves;
   private elimination: Elimination | null = null;
   private readonly spikeStore: SpikeStore;
@@ -354,7 +356,9 @@ export class LuFactor implements FactorParts {
    * traffic when both are dense (pilot87: 73 %). `col` is solved as by `ftran(col, true, colNonzeros)`
    * (its spike kept for the update) and `other` as by `ftran(other)`, with the same arithmetic; returns
    * the count of col's nonzeros. With both right-hand sides' nonzero rows given and sparse, the two
-   * are solved hyper-sparse one after the other instead.
+   * are solved hyper-sparse one after the other instead. The positions of other's nonzeros go to
+   * `otherNonzeros` (when given), their count to `otherCount`: with both lists a caller can clear
+   * the two vectors in O(nonzeros) for the next call (both results are zero outside their lists).
    */
   ftranPair(
     col: Float64Array,
@@ -364,22 +368,24 @@ export class LuFactor implements FactorParts {
     colRhsCount = 0,
     otherRows?: Int32Array,
     otherRhsCount = 0,
+    otherNonzeros: Int32Array = this.nonzeros,
   ): number {
     if (colRows !== undefined && otherRows !== undefined) {
       const density = this.ftranDensity;
       if (this.goesHyper(Math.max(colRhsCount, otherRhsCount), density)) {
         const count = this.ftranHyper(col, colRows, colRhsCount, true, colNonzeros);
-        const otherCount = this.ftranHyper(other, otherRows, otherRhsCount, false, this.nonzeros);
+        const otherCount = this.ftranHyper(other, otherRows, otherRhsCount, false, otherNonzeros);
+        this.otherCount = otherCount;
         this.ftranDensity += DENSITY_WEIGHT * (Math.max(count, otherCount) / this.m - this.ftranDensity);
         return count;
       }
     }
-    const count = this.ftranPairDense(col, colNonzeros, other);
+    const count = this.ftranPairDense(col, colNonzeros, other, otherNonzeros);
     this.ftranDensity += DENSITY_WEIGHT * (count / this.m - this.ftranDensity);
     return count;
   }
 
-  private ftranPairDense(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
+  private ftranPairDense(col: Float64Array, colNonzeros: Int32Array, other: Float64Array, otherNonzeros: Int32Array): number {
     // each pass in its own method: a cold process optimises them after a few calls instead of
     // running one long method interpreted until on-stack replacement
     this.lowerPair(col, other);
@@ -387,7 +393,7 @@ export class LuFactor implements FactorParts {
     this.spike.set(col);
     this.spikeValid = true;
     this.spikeCount = -1;
-    return this.upperPair(col, colNonzeros, other);
+    return this.upperPair(col, colNonzeros, other, otherNonzeros);
   }
 
   /** L⁻¹ on two vectors at once (`ftranPair`). */
@@ -418,10 +424,9 @@ export class LuFactor implements FactorParts {
   }
 
   /** U⁻¹ on two vectors at once, results moved to basis positions (`ftranPair`); returns col's count. */
-  private upperPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array): number {
+  private upperPair(col: Float64Array, colNonzeros: Int32Array, other: Float64Array, listB: Int32Array): number {
     const workA = this.work;
     const workB = this.pairWork;
-    const listB = this.nonzeros;
     const { start, length, key, value } = this.uCols;
     const { order, diag, posOfRow } = this;
     let countA = 0;
@@ -470,6 +475,7 @@ export class LuFactor implements FactorParts {
       other[pos] = workB[pos];
       workB[pos] = 0;
     }
+    this.otherCount = countB;
     return countA;
   }
 

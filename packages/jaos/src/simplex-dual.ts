@@ -50,6 +50,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   const tau = st.work[2];
   const rhoNz = st.positionLists[0];
   const colNz = st.positionLists[1];
+  const tauNz = st.positionLists[4];
   const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
   let trouble = 0;
@@ -62,6 +63,11 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   const infeasible = infeasibleRowsOf(st);
   // the flips' right-hand side is cleared through its nonzero list from here on
   st.work[3].fill(0);
+  // so are the entering column α and the DSE vector τ (each FTRAN result is zero outside its list)
+  alphaCol.fill(0);
+  tau.fill(0);
+  let colCount = 0;
+  let tauCount = 0;
   refreshInfeasibilities(st, infeasible);
 
   // The loops over vectors live in small functions: a cold process (the service runs one per solve)
@@ -95,9 +101,13 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
       return { status: "infeasible", farkasRow: rho.slice() };
     }
 
-    // the DSE vector τ = B⁻¹ρ_r rides along with the entering column's FTRAN
-    tau.set(rho);
-    const colCount = st.ftranColumnPair(q, alphaCol, colNz, tau, rhoNz, rhoCount);
+    // the DSE vector τ = B⁻¹ρ_r rides along with the entering column's FTRAN; both are cleared and
+    // τ := ρ set over the nonzero lists (ρ is zero outside its list), not over m
+    clearListed(alphaCol, colNz, colCount);
+    clearListed(tau, tauNz, tauCount);
+    copyListed(tau, rho, rhoNz, rhoCount);
+    colCount = st.ftranColumnPair(q, alphaCol, colNz, tau, rhoNz, rhoCount, tauNz);
+    tauCount = st.lu.otherCount;
     const pivot = alphaCol[r];
     if (Math.abs(pivot - alphaRow[q]) > 1e-7 * (1 + Math.abs(pivot)) || Math.abs(pivot) < 1e-11) {
       if (++trouble > 3) return { status: "numerical" };
@@ -221,6 +231,10 @@ function chooseLeavingRow(st: SimplexState, infeasible: InfeasibleRows): number 
 
 function clearListed(v: Float64Array, list: Int32Array, count: number): void {
   for (let c = 0; c < count; c++) v[list[c]] = 0;
+}
+
+function copyListed(to: Float64Array, from: Float64Array, list: Int32Array, count: number): void {
+  for (let c = 0; c < count; c++) to[list[c]] = from[list[c]];
 }
 
 function squaredNormListed(v: Float64Array, list: Int32Array, count: number): number {

@@ -106,7 +106,7 @@ export class SimplexState {
     this.alphaRow = this.pivotRow.row;
     this.rowNz = this.pivotRow.list;
     this.work = Array.from({ length: 6 }, () => new Float64Array(this.m));
-    this.positionLists = Array.from({ length: 4 }, () => new Int32Array(this.m));
+    this.positionLists = Array.from({ length: 5 }, () => new Int32Array(this.m));
     this.infeasibilitySquared = new Float64Array(this.m);
     this.candidates = this.pivotRow.candidates;
     this.flipList = new Int32Array(this.total);
@@ -327,10 +327,20 @@ export class SimplexState {
 
   /**
    * `ftranColumn(j, out, nonzeros)` and `other` := B⁻¹ other, both in one pass over the factors (or
-   * hyper-sparse one after the other: `other`'s nonzero rows are otherRows[0 .. otherCount)).
+   * hyper-sparse one after the other: `other`'s nonzero rows are otherRows[0 .. otherCount)). `out`
+   * must be zero on entry (the dual simplex clears it through the last result's nonzero list instead
+   * of a pass over m). The positions of other's result nonzeros go to `otherNonzeros`, their count to
+   * `lu.otherCount`.
    */
-  ftranColumnPair(j: number, out: Float64Array, nonzeros: Int32Array, other: Float64Array, otherRows: Int32Array, otherCount: number): number {
-    out.fill(0);
+  ftranColumnPair(
+    j: number,
+    out: Float64Array,
+    nonzeros: Int32Array,
+    other: Float64Array,
+    otherRows: Int32Array,
+    otherCount: number,
+    otherNonzeros: Int32Array,
+  ): number {
     const rows = this.positionLists[3];
     let count = 0;
     if (j < this.n) {
@@ -343,7 +353,7 @@ export class SimplexState {
       out[j - this.n] = 1;
       rows[count++] = j - this.n;
     }
-    return this.lu.ftranPair(out, nonzeros, other, rows, count, otherRows, otherCount);
+    return this.lu.ftranPair(out, nonzeros, other, rows, count, otherRows, otherCount, otherNonzeros);
   }
 
   /**

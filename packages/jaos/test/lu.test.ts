@@ -231,7 +231,7 @@ describe("jaos LU nonzero lists", () => {
 });
 
 describe("jaos LU paired FTRAN", () => {
-  it("gives both results bit for bit as two separate FTRANs, lists col's nonzeros and keeps col's spike for the update", () => {
+  it("gives both results bit for bit as two separate FTRANs, lists both results' nonzeros and keeps col's spike for the update", () => {
     const rng = new Rng(31);
     const m = 150;
     const cols = randomMatrix(m, 0.02, rng);
@@ -241,6 +241,7 @@ describe("jaos LU paired FTRAN", () => {
     paired.factorize(start, index, value);
     single.factorize(start, index, value);
     const list = new Int32Array(m);
+    const otherList = new Int32Array(m);
     for (let u = 0; u < 30; u++) {
       const col = new Float64Array(m);
       for (let i = 0; i < m; i++) if (rng.next() < 0.03) col[i] = rng.next() * 2 - 1;
@@ -251,7 +252,7 @@ describe("jaos LU paired FTRAN", () => {
       else other[rng.int(m)] = 1;
       const colA = col.slice();
       const otherA = other.slice();
-      const count = paired.ftranPair(colA, list, otherA);
+      const count = paired.ftranPair(colA, list, otherA, undefined, 0, undefined, 0, otherList);
       const colB = col.slice();
       const otherB = other.slice();
       single.ftran(colB, true);
@@ -259,6 +260,8 @@ describe("jaos LU paired FTRAN", () => {
       expect(colA).toEqual(colB);
       expect(otherA).toEqual(otherB);
       expect([...list.subarray(0, count)].sort((p, q) => p - q)).toEqual(support(colA));
+      // the second result's nonzeros are listed too (the dual simplex clears τ through that list)
+      expect([...otherList.subarray(0, paired.otherCount)].sort((p, q) => p - q)).toEqual(support(otherA));
       let r = 0;
       for (let i = 1; i < m; i++) if (Math.abs(colA[i]) > Math.abs(colA[r])) r = i;
       expect(paired.update(colA, r)).toBe(true);

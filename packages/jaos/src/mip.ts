@@ -66,6 +66,8 @@ const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
 /** Node propagation's work cap (matrix entries visited per node): the nonzeros, at least this. */
 const MIN_PROPAGATION_WORK = 10_000;
 /** Whether node propagation tightens continuous columns too (node-propagation.ts). */
+/** Rounds of propagation, each followed by orbitopal fixing, at a node at most (both are cheap). */
+const SORT_PROPAGATE_ROUNDS = 8;
 const PROPAGATE_CONTINUOUS = false;
 
 export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
@@ -556,35 +558,48 @@ class BranchAndBound {
       if (d.upper < up[d.col]) up[d.col] = d.upper;
     }
     const tightened: BoundChange[] = [];
-    if (this.orbitope) {
-      const cols = this.orbitope.columns;
-      const before = Float64Array.from(cols, (c) => up[c]! - lo[c]!);
-      const fixed = orbitopalFixing(this.orbitope, lo, up);
-      if (fixed < 0) return null;
-      this.stats.symmetry!.fixings += fixed;
-      for (let k = 0; fixed > 0 && k < cols.length; k++) {
-        const c = cols[k]!;
-        if (up[c]! - lo[c]! === before[k]) continue;
-        seeds.add(c);
-        tightened.push({ col: c, lower: lo[c]!, upper: up[c]! });
-      }
-    }
+    if (!this.sortBlocks(lo, up, seeds, tightened)) return null;
     // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
     for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return null;
-    if (this.propagator && seeds.size > 0) {
+    // propagation and orbitopal fixing feed each other (a column fixed to 1 by a row can fix the blocks'
+    // first rows, and those fixings reach other rows): alternated until neither finds anything new
+    for (let round = 0; this.propagator && seeds.size > 0 && round < SORT_PROPAGATE_ROUNDS; round++) {
       const found: BoundChange[] = [];
-      if (!this.propagator.propagate(lo, up, seeds, found)) {
+      if (!this.propagator.propagate(lo, up, seeds, found, this.pruneLevel())) {
         this.stats.propagation.prunedNodes++;
         return null;
       }
       this.stats.propagation.tightenings += found.length;
       for (const t of found) tightened.push(t);
+      seeds.clear();
+      if (found.length === 0) break;
+      if (!this.sortBlocks(lo, up, seeds, tightened)) return null;
     }
     const m = this.engine.model;
     for (let j = 0; j < this.model.cols; j++) {
       if (m.colLower[j] !== lo[j] || m.colUpper[j] !== up[j]) this.engine.setColumnBounds(j, lo[j], up[j]);
     }
     return tightened;
+  }
+
+  /**
+   * Orbitopal fixing of the box (orbitope.ts): the columns it tightened join `seeds` and `tightened`.
+   * False when the box holds no sorted point.
+   */
+  private sortBlocks(lo: Float64Array, up: Float64Array, seeds: Set<number>, tightened: BoundChange[]): boolean {
+    if (!this.orbitope) return true;
+    const cols = this.orbitope.columns;
+    const before = Float64Array.from(cols, (c) => up[c]! - lo[c]!);
+    const fixed = orbitopalFixing(this.orbitope, lo, up);
+    if (fixed < 0) return false;
+    this.stats.symmetry!.fixings += fixed;
+    for (let k = 0; fixed > 0 && k < cols.length; k++) {
+      const c = cols[k]!;
+      if (up[c]! - lo[c]! === before[k]) continue;
+      seeds.add(c);
+      tightened.push({ col: c, lower: lo[c]!, upper: up[c]! });
+    }
+    return true;
   }
 
   /** The root's dive with propagation and backtracking (propagation-dive.ts), before the fractional dive. */

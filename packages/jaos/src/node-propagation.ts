@@ -37,6 +37,12 @@ export class NodePropagator {
   private readonly byRow: CsrMatrix;
   private readonly queued: Uint8Array;
   private readonly queue: number[] = [];
+  /** The objective as one more row (index `model.rows` in the queue): its columns and costs. */
+  private readonly objIndex: Int32Array;
+  private readonly objValue: Float64Array;
+  private readonly hasCost: Uint8Array;
+  /** The objective row's upper side during one propagate call (Infinity: no incumbent yet). */
+  private objUpper = Infinity;
 
   constructor(
     private readonly model: LpModel,
@@ -46,22 +52,43 @@ export class NodePropagator {
     private readonly continuous = false,
   ) {
     this.byRow = toRowWise(model.a);
-    this.queued = new Uint8Array(model.rows);
+    this.queued = new Uint8Array(model.rows + 1);
+    const withCost: number[] = [];
+    for (let j = 0; j < model.cols; j++) if (model.cost[j] !== 0) withCost.push(j);
+    this.objIndex = Int32Array.from(withCost);
+    this.objValue = Float64Array.from(withCost, (j) => model.cost[j]!);
+    this.hasCost = new Uint8Array(model.cols);
+    for (const j of withCost) this.hasCost[j] = 1;
   }
 
   /**
    * Tightens the integer columns of the box `lo`/`up` (changed in place) through the rows of the columns
    * in `seeds`, appending each tightened bound to `out`. False when the box provably holds no feasible
    * point (then `lo`/`up` are partly tightened and must not be used).
+   *
+   * `objectiveLimit` (the search's prune level: a point at or above it is not wanted) adds the row
+   * cᵀx + offset ≤ objectiveLimit: the bounds it implies keep every point the search still looks for, and
+   * they stay valid in the subtree because the prune level only falls.
    */
-  propagate(lo: Float64Array, up: Float64Array, seeds: Iterable<number>, out: BoundChange[]): boolean {
+  propagate(lo: Float64Array, up: Float64Array, seeds: Iterable<number>, out: BoundChange[], objectiveLimit = Infinity): boolean {
     const { a } = this.model;
-    for (const j of seeds) for (let k = a.start[j]; k < a.start[j + 1]; k++) this.enqueue(a.index[k]);
+    this.objUpper = objectiveLimit - this.model.offset;
+    const objective = this.model.rows;
+    for (const j of seeds) {
+      for (let k = a.start[j]; k < a.start[j + 1]; k++) this.enqueue(a.index[k]);
+      if (this.hasCost[j]) this.enqueue(objective);
+    }
     let work = 0;
     let feasible = true;
     while (this.queue.length > 0 && feasible && work <= this.workLimit) {
       const i = this.queue.pop()!;
       this.queued[i] = 0;
+      if (i === objective) {
+        if (this.objUpper === Infinity) continue;
+        work += 2 * this.objIndex.length;
+        feasible = this.limit(this.objIndex, this.objValue, 0, this.objIndex.length, -Infinity, this.objUpper, objective, lo, up, out);
+        continue;
+      }
       work += 2 * (this.byRow.start[i + 1] - this.byRow.start[i]);
       feasible = this.row(i, lo, up, out);
     }
@@ -79,15 +106,29 @@ export class NodePropagator {
   /** One row: its activity range over the box checked against its sides, then its integer columns limited. */
   private row(i: number, lo: Float64Array, up: Float64Array, out: BoundChange[]): boolean {
     const { start, index, value } = this.byRow;
-    const { integer, rowLower, rowUpper } = this.model;
-    const rl = rowLower[i];
-    const ru = rowUpper[i];
+    return this.limit(index, value, start[i], start[i + 1], this.model.rowLower[i], this.model.rowUpper[i], i, lo, up, out);
+  }
+
+  /** A row given as entries `from`..`to` of `index`/`value` with sides `rl`/`ru` (`self`: its queue index, never requeued by its own tightenings). */
+  private limit(
+    index: Int32Array,
+    value: Float64Array,
+    from: number,
+    to: number,
+    rl: number,
+    ru: number,
+    self: number,
+    lo: Float64Array,
+    up: Float64Array,
+    out: BoundChange[],
+  ): boolean {
+    const { integer } = this.model;
     let minAct = 0;
     let maxAct = 0;
     let minInf = 0;
     let maxInf = 0;
     let magnitude = 0;
-    for (let k = start[i]; k < start[i + 1]; k++) {
+    for (let k = from; k < to; k++) {
       const j = index[k];
       const c = value[k];
       const least = c > 0 ? lo[j] : up[j];
@@ -108,7 +149,7 @@ export class NodePropagator {
     const upperRoom = ru < Infinity && minInf <= 1;
     const lowerRoom = rl > -Infinity && maxInf <= 1;
     if (!upperRoom && !lowerRoom) return true;
-    for (let k = start[i]; k < start[i + 1]; k++) {
+    for (let k = from; k < to; k++) {
       const j = index[k];
       if ((!integer[j] && !this.continuous) || lo[j] === up[j]) continue;
       const c = value[k];
@@ -150,7 +191,7 @@ export class NodePropagator {
       up[j] = tUp;
       out.push({ col: j, lower: tLo, upper: tUp });
       // the row's sums still hold column j's old bound: weaker for the columns after it, but valid
-      this.requeueRowsOf(j, i);
+      this.requeueRowsOf(j, self);
     }
     return true;
   }
@@ -158,6 +199,7 @@ export class NodePropagator {
   private requeueRowsOf(j: number, except: number): void {
     const { a } = this.model;
     for (let k = a.start[j]; k < a.start[j + 1]; k++) if (a.index[k] !== except) this.enqueue(a.index[k]);
+    if (this.hasCost[j] && except !== this.model.rows && this.objUpper < Infinity) this.enqueue(this.model.rows);
   }
 }
 

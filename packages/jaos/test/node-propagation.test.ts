@@ -104,6 +104,41 @@ describe("jaos node propagation", () => {
     expect(propagator.propagate(lo2, up2, [0, 1], [])).toBe(false);
   });
 
+  it("limits the columns through the objective below the prune level, continuous ones only when asked", () => {
+    // min 4·x + h + 2 (x binary, h continuous in [0, 10]) with h − 3·y ≥ 0 (y binary): below 5, x = 0 and h < 3
+    const { model } = modelFromProblem(
+      problem({
+        sense: "minimize",
+        variables: [
+          { name: "x", type: "binary" },
+          { name: "h", lb: 0, ub: 10 },
+          { name: "y", type: "binary" },
+        ],
+        objective: { constant: 2, terms: [term(4, "x"), term(1, "h")] },
+        constraints: [{ name: "pair", terms: [term(1, "h"), term(-3, "y")], lb: 0 }],
+      }),
+    );
+    const up = model.colUpper.slice();
+    const found: BoundChange[] = [];
+    expect(new NodePropagator(model, 1000).propagate(model.colLower.slice(), up, [0, 1], found, 5)).toBe(true);
+    expect([up[0], up[1], up[2]]).toEqual([0, 10, 1]); // h is continuous: left alone
+    // with continuous columns: h ≤ 3 (relaxed outward) and then y = 0 through the pair row
+    const all = model.colUpper.slice();
+    expect(new NodePropagator(model, 1000, true).propagate(model.colLower.slice(), all, [0, 1], [], 4.5)).toBe(true);
+    expect(all[0]).toBe(0);
+    expect(all[1]).toBeGreaterThanOrEqual(2.5);
+    expect(all[1]).toBeLessThan(2.6);
+    expect(all[2]).toBe(0);
+    // no incumbent (an infinite limit): the objective limits nothing
+    const none = model.colUpper.slice();
+    expect(new NodePropagator(model, 1000).propagate(model.colLower.slice(), none, [0, 1], [])).toBe(true);
+    expect([...none]).toEqual([...model.colUpper]);
+    // a box whose least objective is above the level holds no wanted point
+    const lo = model.colLower.slice();
+    lo[0] = 1;
+    expect(new NodePropagator(model, 1000).propagate(lo, model.colUpper.slice(), [0], [], 5)).toBe(false);
+  });
+
   it("tightens a continuous column only when asked, relaxed outward, also from an infinite bound", () => {
     // x − 6·y ≤ 0 with x ≥ 0 continuous (no upper bound) and y binary: y = 0 leaves x at most 0
     const { model } = modelFromProblem(

@@ -12,11 +12,11 @@ export function jaosWarmUpProblems(): Problem[] {
     sparseLp(160, 240, 2),
     productionPlan({ periods: 16, products: 10, resources: 6, seed: 7 }),
     wideBoxedLp(24, 2400, 8),
-    knapsack(40, 4, 3),
-    facilityLocation(6, 18, 4),
+    knapsack(20, 6, 6),
+    facilityLocation(4, 16, 4),
     sparseLp(45, 60, 5),
     infeasibleLp(),
-    knapsack(30, 6, 6),
+    knapsack(18, 6, 7),
   ];
 }
 

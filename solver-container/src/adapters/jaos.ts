@@ -29,11 +29,11 @@ export function jaosVersion(): string {
  */
 const WARM_UP_ROUNDS = 8;
 /**
- * The warm-up's MILPs run every second round (four of the eight), its LPs every round. The knapsacks
- * and the facility location are about 80 % of a round's CPU, and the whole warm-up (about 4 s of CPU
- * on the shared development machine in late 2026) no longer fits the budget below: cut after three or
- * four rounds, it left the LPs as few rounds as the MILPs (docs/decisions.md, "How warm the standby
- * jaos child is").
+ * The warm-up's MILPs run every second round (four of the eight), its LPs every round: a budget that
+ * cuts the rounds short still leaves the LPs more rounds than the MILPs. The MILPs are small (a
+ * knapsack solved at its root, one of 25 nodes, a facility location of 18), so the eight rounds cost
+ * about 3 s of CPU, half of it V8's compiler threads beside the solve and half in the first round
+ * (docs/decisions.md, "How warm the standby jaos child is").
  */
 const WARM_UP_MILP_EVERY = 2;
 /**

@@ -35,6 +35,17 @@ describe("jaos warm-up problems", () => {
     expect(atUpper).toBeGreaterThan(p.constraints.length);
   });
 
+  it("the MILPs drive the search's paths (cuts, probing, strong branching, propagation, heuristics) and stay small", () => {
+    const milps = solved.filter(({ p }) => hasIntegers(p));
+    const stats = milps.map(({ r }) => r.stats.mip!);
+    expect(stats.every((m) => m.cutsKept > 0 && m.probing !== null)).toBe(true);
+    expect(milps.filter(({ r }) => r.nodes! > 10).length).toBeGreaterThanOrEqual(2);
+    expect(stats.some((m) => m.strongBranchings > 0 && m.heuristicSolutions > 0 && m.reducedCostFixings > 0)).toBe(true);
+    expect(stats.some((m) => m.propagation.tightenings > 0)).toBe(true);
+    // Their cost, in deterministic units: the knapsacks of before took up to 1,560 iterations and 64 nodes each.
+    for (const { p, r } of milps) expect([p.name, r.iterations! < 1000 && r.nodes! < 50]).toEqual([p.name, true]);
+  });
+
   it("the sequence runs the LPs every round and the MILPs every milpEvery-th round, in the problems' order", () => {
     const names = (list: { name?: string }[]) => list.map((p) => p.name);
     const lps = names(problems.filter((p) => !hasIntegers(p)));

@@ -4,7 +4,9 @@
  * the pool, and a full pool is compacted. Columns live in a second pool managed the same way, with
  * their values too (kept equal to the row-wise ones), so a column's maximum for the threshold test is
  * one scan rather than a row lookup per entry. Rows and columns sit in doubly linked lists by active count, so the search
- * visits the sparsest first.
+ * visits the sparsest first. Each entry's copy in one pool knows the position of its copy in the
+ * other (`rPos`, `cPos`), so an entry leaves its row or column without a scan of it: a long column
+ * emptied one pivot row at a time cost a scan of the column per row (quadratic in its length).
  */
 import { eliminateDense, type FactorOutput } from "./dense-lu.js";
 import { GrowableF64, GrowableI32 } from "./growable.js";
@@ -38,6 +40,8 @@ export class Elimination {
   private rowCap: Int32Array;
   private rIdx: Int32Array;
   private rVal: Float64Array;
+  /** Per row-pool entry, the position of the same entry in the column pool (valid for active rows). */
+  private rPos: Int32Array;
   private rEnd = 0;
   // columns: pattern and values
   private colBeg: Int32Array;
@@ -45,6 +49,8 @@ export class Elimination {
   private colCap: Int32Array;
   private cIdx: Int32Array;
   private cVal: Float64Array;
+  /** Per column-pool entry, the position of the same entry in the row pool (valid for active columns). */
+  private cPos: Int32Array;
   private cEnd = 0;
   // count buckets (doubly linked lists by active count), -1 terminated
   private rowHead: Int32Array;
@@ -105,8 +111,10 @@ export class Elimination {
     this.colCap = new Int32Array(m);
     this.rIdx = new Int32Array(0);
     this.rVal = new Float64Array(0);
+    this.rPos = new Int32Array(0);
     this.cIdx = new Int32Array(0);
     this.cVal = new Float64Array(0);
+    this.cPos = new Int32Array(0);
     this.rowHead = new Int32Array(m + 1);
     this.rowNext = new Int32Array(m);
     this.rowPrev = new Int32Array(m);
@@ -155,10 +163,12 @@ export class Elimination {
     if (this.rIdx.length < poolSize) {
       this.rIdx = new Int32Array(poolSize);
       this.rVal = new Float64Array(poolSize);
+      this.rPos = new Int32Array(poolSize);
     }
     if (this.cIdx.length < poolSize) {
       this.cIdx = new Int32Array(poolSize);
       this.cVal = new Float64Array(poolSize);
+      this.cPos = new Int32Array(poolSize);
     }
     for (let i = 0; i < m; i++) {
       const cap = this.rowLen[i] + 4;
@@ -177,11 +187,15 @@ export class Elimination {
         const i = colIndex[k];
         const v = colValue[k];
         if (v === 0) continue;
-        this.rIdx[this.rowBeg[i] + this.rowLen[i]] = j;
-        this.rVal[this.rowBeg[i] + this.rowLen[i]] = v;
+        const rk = this.rowBeg[i] + this.rowLen[i];
+        const ck = this.colBeg[j] + this.colLen[j];
+        this.rIdx[rk] = j;
+        this.rVal[rk] = v;
+        this.rPos[rk] = ck;
         this.rowLen[i]++;
-        this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
-        this.cVal[this.colBeg[j] + this.colLen[j]] = v;
+        this.cIdx[ck] = i;
+        this.cVal[ck] = v;
+        this.cPos[ck] = rk;
         this.colLen[j]++;
         this.activeNnz++;
       }
@@ -303,7 +317,7 @@ export class Elimination {
         if (i === prow) continue;
         this.unlinkRow(i, this.rowLen[i]);
         gatherRow.push(i);
-        this.lOfRow[i] = this.removeFromRow(i, q) / piv;
+        this.lOfRow[i] = this.removeRowEntry(i, this.cPos[k]) / piv;
         this.lMark[i] = step;
       }
       this.colLen[q] = 0;
@@ -320,7 +334,11 @@ export class Elimination {
         this.wVal[j] = this.rVal[k];
         this.wMark[j] = rowStamp;
         this.unlinkCol(j, this.colLen[j]);
-        this.removeFromColUpdating(j, prow, this.rVal[k], step);
+        // a step without rows to eliminate (column singleton) only takes the pivot row out of column j:
+        // found through the cross pointer, not by a scan of the column (aircraft: columns of hundreds
+        // of entries emptied one row at a time, most of its factorisation time)
+        if (gatherRow.length === 0) this.removeColEntry(j, this.rPos[k]);
+        else this.removeFromColUpdating(j, prow, this.rVal[k], step);
         this.columnEntryChanged(j, Math.abs(this.rVal[k]), 0);
       }
       uStart[step + 1] = uIndex.length;
@@ -448,33 +466,33 @@ export class Elimination {
     return bestCost < Infinity;
   }
 
-  /** Removes entry (i, j) from row i and returns its value. */
-  private removeFromRow(i: number, j: number): number {
-    const b = this.rowBeg[i];
-    const last = b + this.rowLen[i] - 1;
-    for (let k = b; k <= last; k++) {
-      if (this.rIdx[k] === j) {
-        const v = this.rVal[k];
-        this.rIdx[k] = this.rIdx[last];
-        this.rVal[k] = this.rVal[last];
-        this.rowLen[i]--;
-        return v;
-      }
+  /**
+   * Removes the entry at row-pool position k from row i (the row's last entry takes its place, as a
+   * scan-and-swap would leave it) and returns its value; the column side is the caller's.
+   */
+  private removeRowEntry(i: number, k: number): number {
+    const v = this.rVal[k];
+    const last = this.rowBeg[i] + this.rowLen[i] - 1;
+    if (k !== last) {
+      this.rIdx[k] = this.rIdx[last];
+      this.rVal[k] = this.rVal[last];
+      this.rPos[k] = this.rPos[last];
+      this.cPos[this.rPos[k]] = k;
     }
-    return 0;
+    this.rowLen[i]--;
+    return v;
   }
 
-  private removeFromCol(j: number, i: number): void {
-    const b = this.colBeg[j];
-    const last = b + this.colLen[j] - 1;
-    for (let k = b; k <= last; k++) {
-      if (this.cIdx[k] === i) {
-        this.cIdx[k] = this.cIdx[last];
-        this.cVal[k] = this.cVal[last];
-        this.colLen[j]--;
-        return;
-      }
+  /** Removes the entry at column-pool position k from column j (the column's last entry takes its place). */
+  private removeColEntry(j: number, k: number): void {
+    const last = this.colBeg[j] + this.colLen[j] - 1;
+    if (k !== last) {
+      this.cIdx[k] = this.cIdx[last];
+      this.cVal[k] = this.cVal[last];
+      this.cPos[k] = this.cPos[last];
+      this.rPos[this.cPos[k]] = k;
     }
+    this.colLen[j]--;
   }
 
   /**
@@ -490,6 +508,8 @@ export class Elimination {
       if (i === prow) {
         this.cIdx[k] = this.cIdx[last];
         this.cVal[k] = this.cVal[last];
+        this.cPos[k] = this.cPos[last];
+        this.rPos[this.cPos[k]] = k;
         last--;
         k--;
       } else if (this.lMark[i] === step) {
@@ -539,7 +559,7 @@ export class Elimination {
     for (let k = b; k < b + this.colLen[j]; k++) {
       const i = this.cIdx[k];
       this.unlinkRow(i, this.rowLen[i]);
-      this.removeFromRow(i, j);
+      this.removeRowEntry(i, this.cPos[k]);
       this.linkRow(i);
     }
     this.colLen[j] = 0;
@@ -549,7 +569,7 @@ export class Elimination {
    * pivotCols[from..to)), with fill-in. */
   private eliminateRow(i: number, l: number, pivotCols: Int32Array, from: number, to: number, rowStamp: number): void {
     const seenStamp = ++this.stamp;
-    let b = this.rowBeg[i];
+    const b = this.rowBeg[i];
     let len = this.rowLen[i];
     for (let k = b; k < b + len; k++) {
       const j = this.rIdx[k];
@@ -561,12 +581,11 @@ export class Elimination {
       this.columnEntryChanged(j, before, Math.abs(v) <= DROP_TOL ? 0 : Math.abs(v));
       if (Math.abs(v) <= DROP_TOL) {
         // cancellation: remove the entry from row i and column j
-        const last = b + len - 1;
-        this.rIdx[k] = this.rIdx[last];
-        this.rVal[k] = this.rVal[last];
+        this.removeColEntry(j, this.rPos[k]);
+        this.rowLen[i] = len;
+        this.removeRowEntry(i, k);
         len--;
         k--;
-        this.removeFromCol(j, i);
         this.activeNnz--;
       }
     }
@@ -577,13 +596,16 @@ export class Elimination {
       const v = -l * this.wVal[j];
       if (Math.abs(v) <= DROP_TOL) continue;
       if (this.rowLen[i] >= this.rowCap[i]) this.growRow(i);
-      b = this.rowBeg[i];
-      this.rIdx[b + this.rowLen[i]] = j;
-      this.rVal[b + this.rowLen[i]] = v;
-      this.rowLen[i]++;
       if (this.colLen[j] >= this.colCap[j]) this.growCol(j);
-      this.cIdx[this.colBeg[j] + this.colLen[j]] = i;
-      this.cVal[this.colBeg[j] + this.colLen[j]] = v;
+      const rk = this.rowBeg[i] + this.rowLen[i];
+      const ck = this.colBeg[j] + this.colLen[j];
+      this.rIdx[rk] = j;
+      this.rVal[rk] = v;
+      this.rPos[rk] = ck;
+      this.rowLen[i]++;
+      this.cIdx[ck] = i;
+      this.cVal[ck] = v;
+      this.cPos[ck] = rk;
       this.colLen[j]++;
       this.activeNnz++;
       this.columnEntryChanged(j, 0, Math.abs(v));
@@ -596,6 +618,8 @@ export class Elimination {
     const from = this.rowBeg[i];
     this.rIdx.copyWithin(this.rEnd, from, from + this.rowLen[i]);
     this.rVal.copyWithin(this.rEnd, from, from + this.rowLen[i]);
+    this.rPos.copyWithin(this.rEnd, from, from + this.rowLen[i]);
+    for (let t = 0; t < this.rowLen[i]; t++) this.cPos[this.rPos[this.rEnd + t]] = this.rEnd + t;
     this.rowBeg[i] = this.rEnd;
     this.rowCap[i] = need;
     this.rEnd += need;
@@ -607,18 +631,22 @@ export class Elimination {
     const size = Math.max(this.rIdx.length, 2 * (used + extra));
     const idx = new Int32Array(size);
     const val = new Float64Array(size);
+    const pos = new Int32Array(size);
     let end = 0;
     for (let i = 0; i < this.m; i++) {
       if (this.rowDone[i]) continue;
       const b = this.rowBeg[i];
       idx.set(this.rIdx.subarray(b, b + this.rowLen[i]), end);
       val.set(this.rVal.subarray(b, b + this.rowLen[i]), end);
+      pos.set(this.rPos.subarray(b, b + this.rowLen[i]), end);
+      for (let t = 0; t < this.rowLen[i]; t++) this.cPos[pos[end + t]] = end + t;
       this.rowBeg[i] = end;
       this.rowCap[i] = this.rowLen[i] + 4;
       end += this.rowCap[i];
     }
     this.rIdx = idx;
     this.rVal = val;
+    this.rPos = pos;
     this.rEnd = end;
   }
 
@@ -628,6 +656,8 @@ export class Elimination {
     const from = this.colBeg[j];
     this.cIdx.copyWithin(this.cEnd, from, from + this.colLen[j]);
     this.cVal.copyWithin(this.cEnd, from, from + this.colLen[j]);
+    this.cPos.copyWithin(this.cEnd, from, from + this.colLen[j]);
+    for (let t = 0; t < this.colLen[j]; t++) this.rPos[this.cPos[this.cEnd + t]] = this.cEnd + t;
     this.colBeg[j] = this.cEnd;
     this.colCap[j] = need;
     this.cEnd += need;
@@ -639,18 +669,22 @@ export class Elimination {
     const size = Math.max(this.cIdx.length, 2 * (used + extra));
     const idx = new Int32Array(size);
     const val = new Float64Array(size);
+    const pos = new Int32Array(size);
     let end = 0;
     for (let j = 0; j < this.m; j++) {
       if (this.colDone[j]) continue;
       const b = this.colBeg[j];
       idx.set(this.cIdx.subarray(b, b + this.colLen[j]), end);
       val.set(this.cVal.subarray(b, b + this.colLen[j]), end);
+      pos.set(this.cPos.subarray(b, b + this.colLen[j]), end);
+      for (let t = 0; t < this.colLen[j]; t++) this.rPos[pos[end + t]] = end + t;
       this.colBeg[j] = end;
       this.colCap[j] = this.colLen[j] + 4;
       end += this.colCap[j];
     }
     this.cIdx = idx;
     this.cVal = val;
+    this.cPos = pos;
     this.cEnd = end;
   }
 }

@@ -377,3 +377,41 @@ describe("jaos LU elimination reused across factorisations", () => {
     }
   });
 });
+
+/**
+ * An m×m matrix whose first `long` columns are dense (the rest a shuffled diagonal with random fill):
+ * the sparse columns pivot first as singletons, each taking its row out of the long columns, which
+ * the elimination must find without losing track of the entries it moves (fill-in, pool growth).
+ */
+function longColumnMatrix(m: number, long: number, density: number, rng: Rng): number[][][] {
+  const cols = randomMatrix(m, density, rng);
+  for (let j = 0; j < long; j++) cols[j] = Array.from({ length: m }, (_, i) => [i, rng.next() * 2 - 1 || 0.5]);
+  return cols;
+}
+
+describe("jaos LU elimination with long columns", () => {
+  it("factorises bases with long columns emptied row by row, with fill-in and pool growth, and solves exactly", () => {
+    const rng = new Rng(47);
+    for (const [m, long, density] of [
+      [200, 3, 0],
+      [200, 5, 0.01],
+      [300, 12, 0.02],
+      [80, 20, 0.08],
+    ] as const) {
+      const cols = longColumnMatrix(m, long, density, rng);
+      const { start, index, value } = toCsc(cols);
+      const b = Float64Array.from({ length: m }, () => rng.next() - 0.5);
+      let reused = null as Elimination | null;
+      for (const options of [SPARSE_ONLY, {}]) {
+        const lu = new LuFactor(m);
+        const stats = lu.factorize(start, index, value, options);
+        if (stats.deficientPositions.length === 0) expectSolves(lu, cols, b, 1e-9);
+        const fresh = new Elimination(m, start, index, value, options).run();
+        const freshPivots = [...fresh.pivotRow, ...fresh.pivotCol];
+        reused = reused?.load(start, index, value, options) ?? new Elimination(m, start, index, value, options);
+        const again = reused.run();
+        expect([...again.pivotRow, ...again.pivotCol]).toEqual(freshPivots);
+      }
+    }
+  });
+});

@@ -72,9 +72,8 @@ export class Elimination {
   // scatter work
   private wVal: Float64Array;
   private wMark: Int32Array;
-  /** Multiplier of each row eliminated in the current step (valid where lMark equals the step). */
+  /** Multiplier of each row eliminated in the current step (valid for the rows gathered in it). */
   private lOfRow: Float64Array;
-  private lMark: Int32Array;
   private seen: Int32Array;
   private stamp = 0;
   /** Nonzeros in the active submatrix. */
@@ -130,7 +129,6 @@ export class Elimination {
     this.wVal = new Float64Array(m);
     this.wMark = new Int32Array(m);
     this.lOfRow = new Float64Array(m);
-    this.lMark = new Int32Array(m);
     this.seen = new Int32Array(m);
     this.pivotRow = new Int32Array(m);
     this.pivotCol = new Int32Array(m);
@@ -210,7 +208,6 @@ export class Elimination {
     this.colMaxValid.fill(0);
     this.colMaxExact.fill(0);
     this.wMark.fill(-1);
-    this.lMark.fill(-1);
     this.seen.fill(-1);
     return this;
   }
@@ -318,7 +315,6 @@ export class Elimination {
         this.unlinkRow(i, this.rowLen[i]);
         gatherRow.push(i);
         this.lOfRow[i] = this.removeRowEntry(i, this.cPos[k]) / piv;
-        this.lMark[i] = step;
       }
       this.colLen[q] = 0;
       // pivot row -> U (its entries also serve as the scatter list below, since the pool may be
@@ -334,11 +330,10 @@ export class Elimination {
         this.wVal[j] = this.rVal[k];
         this.wMark[j] = rowStamp;
         this.unlinkCol(j, this.colLen[j]);
-        // a step without rows to eliminate (column singleton) only takes the pivot row out of column j:
-        // found through the cross pointer, not by a scan of the column (aircraft: columns of hundreds
-        // of entries emptied one row at a time, most of its factorisation time)
-        if (gatherRow.length === 0) this.removeColEntry(j, this.rPos[k]);
-        else this.removeFromColUpdating(j, prow, this.rVal[k], step);
+        // the pivot row leaves column j through the cross pointer, not a scan of the column (aircraft:
+        // columns of hundreds of entries emptied one row at a time, most of its factorisation time);
+        // the column's entries of the rows eliminated below are updated by eliminateRow, entry by entry
+        this.removeColEntry(j, this.rPos[k]);
         this.columnEntryChanged(j, Math.abs(this.rVal[k]), 0);
       }
       uStart[step + 1] = uIndex.length;
@@ -496,30 +491,6 @@ export class Elimination {
   }
 
   /**
-   * Removes the pivot row's entry from column j and applies the step's elimination to the column's
-   * values: a_ij −= l_i · a_pj for each row i eliminated in `step` — the operation eliminateRow does
-   * row-wise, with the same operands, so both copies stay equal to the bit (cancellations included).
-   */
-  private removeFromColUpdating(j: number, prow: number, pivotRowValue: number, step: number): void {
-    const b = this.colBeg[j];
-    let last = b + this.colLen[j] - 1;
-    for (let k = b; k <= last; k++) {
-      const i = this.cIdx[k];
-      if (i === prow) {
-        this.cIdx[k] = this.cIdx[last];
-        this.cVal[k] = this.cVal[last];
-        this.cPos[k] = this.cPos[last];
-        this.rPos[this.cPos[k]] = k;
-        last--;
-        k--;
-      } else if (this.lMark[i] === step) {
-        this.cVal[k] = this.cVal[k] - this.lOfRow[i] * pivotRowValue;
-      }
-    }
-    this.colLen[j] = last - b + 1;
-  }
-
-  /**
    * Hands the active submatrix to the dense kernel and returns the next step. Its columns go in
    * sparsest first (the kernel's tie-break order). Rows the kernel leaves unpivoted (dependent
    * columns) stay active for the basis repair.
@@ -578,6 +549,8 @@ export class Elimination {
       const before = Math.abs(this.rVal[k]);
       const v = this.rVal[k] - l * this.wVal[j];
       this.rVal[k] = v;
+      // the column's copy takes the same value (same operands: the copies stay equal to the bit)
+      this.cVal[this.rPos[k]] = v;
       this.columnEntryChanged(j, before, Math.abs(v) <= DROP_TOL ? 0 : Math.abs(v));
       if (Math.abs(v) <= DROP_TOL) {
         // cancellation: remove the entry from row i and column j

@@ -124,6 +124,28 @@ export function fakeExecutionStore() {
   };
 }
 
+type FakeExecutionStore = ReturnType<typeof fakeExecutionStore>;
+
+/** Runs `then` right after each execution is created running: what happens between its creation and its start (a cancel, a lost lease). */
+export function afterCreateRunning(store: FakeExecutionStore, then: () => void): void {
+  const createRunning = store.createRunning;
+  store.createRunning = async (record, claim) => {
+    await createRunning(record, claim);
+    then();
+  };
+}
+
+/** The execution leases renewed from now on, each by its sort key (`EXE#id`), in order. */
+export function renewalsOf(store: FakeExecutionStore): string[] {
+  const renewed: string[] = [];
+  const renew = store.leases.renew;
+  store.leases.renew = async (key, claim) => {
+    renewed.push(key.sk);
+    return renew(key, claim);
+  };
+  return renewed;
+}
+
 export function fakeComparisonStore() {
   const items = new LeasedItems<ComparisonRecord & Leased>(["pending"]);
   const held = (id: string, worker: string) => items.held(id, worker) as (ComparisonRecord & Record<string, unknown>) | null;

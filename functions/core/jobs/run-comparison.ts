@@ -11,6 +11,7 @@ import { storeModelNames } from "../blob/model-names.js";
 import type { ExecutionService } from "../executions/service.js";
 import { type ExecutionRecord, executionKey } from "../executions/store.js";
 import { newExecutionRecord } from "../executions/records.js";
+import { closeCancelled } from "../executions/close-cancelled.js";
 import { newId } from "../ids.js";
 import { compileJModel, isJModelError, type ModelNames } from "../jmodel/index.js";
 import { isModelCapExceeded, modelCaps } from "../limits/model-caps.js";
@@ -146,14 +147,7 @@ export const UNSTARTED_ROW_MESSAGE = {
  * lost meanwhile): no row names it, and an execution left `running` would wait for the sweeper.
  */
 async function closeUnstartedExecution(ports: JobPorts, execution: ExecutionRecord, why: "cancelled" | "lost"): Promise<void> {
-  const errorMessage = UNSTARTED_ROW_MESSAGE[why];
-  const held = await ports.executionStore.finalizeHeld(execution.org_id, {
-    id: execution.id,
-    worker: ports.workerId,
-    status: "cancelled",
-    fields: { result: null, error_message: errorMessage, completed_at: isoTime(ports.clock.now()) },
-  });
-  ports.announceFinal?.(execution.id, held ? { id: execution.id, status: "cancelled", result: null, error_message: errorMessage } : undefined);
+  await closeCancelled(ports, { record: execution, result: null, errorMessage: UNSTARTED_ROW_MESSAGE[why] });
 }
 
 /** A row a dead worker left `running`, with what resolving it needs. */

@@ -4,6 +4,7 @@ import { isoTime } from "../clock.js";
 import type { SolveResponse } from "../executions/schemas.js";
 import { blobKeys } from "../blob/keys.js";
 import type { ExecutionRecord } from "../executions/store.js";
+import { closeCancelled } from "../executions/close-cancelled.js";
 import { modelNamesOf, nameInfeasibility, type StoredModelNames } from "../jmodel/names.js";
 import { hasIntegers, type Problem } from "../problem/schema.js";
 import { ProgressRecorder } from "../progress/recorder.js";
@@ -175,13 +176,7 @@ async function stopped(
     value: kept,
     inlineMaxBytes: ports.config.inlinePayloadMaxBytes,
   });
-  const held = await ports.executionStore.finalizeHeld(record.org_id, {
-    id: record.id,
-    worker: ports.workerId,
-    status: "cancelled",
-    fields: { result: ref, error_message: RACE_STOPPED_MESSAGE, completed_at: isoTime(ports.clock.now()) },
-  });
-  ports.announceFinal?.(record.id, held ? { id: record.id, status: "cancelled", result: ref, error_message: RACE_STOPPED_MESSAGE } : undefined);
+  const held = await closeCancelled(ports, { record, result: ref, errorMessage: RACE_STOPPED_MESSAGE });
   if (!held && "blob" in ref) await deleteStoredBlob(ports.blobs, "results/", ref.blob).catch(() => undefined);
   return { response: kept, final: "cancelled", reached };
 }

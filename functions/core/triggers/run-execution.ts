@@ -2,8 +2,9 @@ import type { ModelNames } from "../jmodel/index.js";
 import type { Problem } from "../problem/schema.js";
 import { isAppError } from "../errors.js";
 import { admittedExecutionRecord } from "../executions/records.js";
+import { closeCancelled } from "../executions/close-cancelled.js";
 import type { ExecutionRecord } from "../executions/store.js";
-import { type Clock, isoTime } from "../clock.js";
+import type { Clock } from "../clock.js";
 import type { DocumentService } from "../documents/service.js";
 import type { DocumentStore } from "../documents/store.js";
 import type { ExecutionService } from "../executions/service.js";
@@ -113,12 +114,9 @@ export async function startRunExecution(
   if (!named) {
     // The run was no longer this worker's (swept, handed back): nothing names this execution, so it is
     // closed rather than solved, or left `running` for the sweeper. The run's own end is another's now.
-    await services.executionStore.finalizeHeld(run.org_id, {
-      id: execution.id,
-      worker,
-      status: "cancelled",
-      fields: { result: null, error_message: RUN_LOST_MESSAGE, completed_at: isoTime(services.clock.now()) },
-    });
+    // Nobody can be waiting on it yet, so the close announces nothing.
+    const { executionStore, clock } = services;
+    await closeCancelled({ executionStore, clock, workerId: worker }, { record: execution, result: null, errorMessage: RUN_LOST_MESSAGE });
     return { refused: RUN_LOST_MESSAGE };
   }
   return { execution, problem };

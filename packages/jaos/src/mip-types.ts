@@ -120,30 +120,49 @@ export function emptyMipStats(): MipStats {
   };
 }
 
+/** The numeric counters of MipStats. */
+type MipCounter = { [K in keyof MipStats]: MipStats[K] extends number ? K : never }[keyof MipStats];
+
+/**
+ * How a root restart combines each counter: "sum" adds the work of the searches before and after it,
+ * "last" keeps the last search's (its kept cuts, its tree). A counter added to MipStats must be placed
+ * here, or the type check fails.
+ */
+const ACROSS_RESTART: Record<MipCounter, "sum" | "last"> = {
+  rootRestarts: "sum",
+  cuts: "sum",
+  cutsKept: "last",
+  cliqueCuts: "sum",
+  rootIterations: "sum",
+  strongBranchings: "sum",
+  strongIterations: "sum",
+  dives: "sum",
+  heuristicSolutions: "sum",
+  maxDepth: "last",
+  openNodes: "last",
+  rootFixings: "sum",
+  reducedCostFixings: "sum",
+  unsolvedNodes: "last",
+  repairs: "sum",
+};
+
+/** Two sets of counters of the same names added up. */
+const added = <T extends Record<string, number>>(a: T, b: T): T => Object.fromEntries(Object.keys(a).map((k) => [k, a[k]! + b[k]!])) as T;
+
 /**
  * The statistics of a search that restarted at its root (`mine`) and of the search after the restart
- * (`theirs`): counters add up, the root bound is the first root's, the rest is the last search's.
+ * (`theirs`): counters add up as ACROSS_RESTART says (and the restart itself counts), the root bound,
+ * the orbitope and the probing are the first root's where it had them, the rest is the last search's.
  */
 export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
-  return {
+  const stats: MipStats = {
     ...theirs,
     rootBound: mine.rootBound,
     symmetry: mine.symmetry ?? theirs.symmetry,
     probing: mine.probing ?? theirs.probing,
-    rootRestarts: mine.rootRestarts + 1 + theirs.rootRestarts,
-    cuts: mine.cuts + theirs.cuts,
-    cliqueCuts: mine.cliqueCuts + theirs.cliqueCuts,
-    rootIterations: mine.rootIterations + theirs.rootIterations,
-    strongBranchings: mine.strongBranchings + theirs.strongBranchings,
-    strongIterations: mine.strongIterations + theirs.strongIterations,
-    dives: mine.dives + theirs.dives,
-    heuristicSolutions: mine.heuristicSolutions + theirs.heuristicSolutions,
-    rootFixings: mine.rootFixings + theirs.rootFixings,
-    reducedCostFixings: mine.reducedCostFixings + theirs.reducedCostFixings,
-    repairs: mine.repairs + theirs.repairs,
-    propagation: {
-      tightenings: mine.propagation.tightenings + theirs.propagation.tightenings,
-      prunedNodes: mine.propagation.prunedNodes + theirs.propagation.prunedNodes,
-    },
+    propagation: added(mine.propagation, theirs.propagation),
   };
+  for (const [key, how] of Object.entries(ACROSS_RESTART) as [MipCounter, "sum" | "last"][]) if (how === "sum") stats[key] = mine[key] + theirs[key];
+  stats.rootRestarts += 1;
+  return stats;
 }

@@ -18,7 +18,8 @@ import { isFractional } from "./heuristics.js";
 import { KnapsackCoverSeparator } from "./knapsack-cover.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
-import { MirSeparator, type ScoredCut } from "./mir.js";
+import { MirSeparator } from "./mir.js";
+import type { ScoredCut } from "./mir-rounding.js";
 import { PathSeparator } from "./path-cuts.js";
 import { BASIC } from "./simplex-state.js";
 

@@ -37,6 +37,9 @@ function randomMilp(seed: number): Problem {
   return problem({ sense: g.next() < 0.5 ? "minimize" : "maximize", variables, objective, constraints });
 }
 
+/** The solver's model of a small minimizing problem: what the propagation cases below run on. */
+const minimizing = (input: Omit<ProblemInput, "sense">) => modelFromProblem(problem({ ...input, sense: "minimize" })).model;
+
 /** Node propagation off, on the integer columns, or on all columns. */
 type Mode = "off" | "integer" | "all";
 
@@ -72,22 +75,19 @@ function disagreement(p: Problem, mode: Mode, onPropagated?: (out: MipOutcome) =
 describe("jaos node propagation", () => {
   it("sends a branching bound through a partitioning row and a knapsack", () => {
     // x0 + x1 + x2 = 1 (binaries); 3·x0 + 2·y ≤ 7 with y integer in [0, 5]
-    const { model } = modelFromProblem(
-      problem({
-        sense: "minimize",
-        variables: [
-          { name: "x0", type: "binary" },
-          { name: "x1", type: "binary" },
-          { name: "x2", type: "binary" },
-          { name: "y", lb: 0, ub: 5, type: "integer" },
-        ],
-        objective: { constant: 0, terms: [term(1, "x0")] },
-        constraints: [
-          { name: "part", terms: [term(1, "x0"), term(1, "x1"), term(1, "x2")], lb: 1, ub: 1 },
-          { name: "knap", terms: [term(3, "x0"), term(2, "y")], ub: 7 },
-        ],
-      }),
-    );
+    const model = minimizing({
+      variables: [
+        { name: "x0", type: "binary" },
+        { name: "x1", type: "binary" },
+        { name: "x2", type: "binary" },
+        { name: "y", lb: 0, ub: 5, type: "integer" },
+      ],
+      objective: { constant: 0, terms: [term(1, "x0")] },
+      constraints: [
+        { name: "part", terms: [term(1, "x0"), term(1, "x1"), term(1, "x2")], lb: 1, ub: 1 },
+        { name: "knap", terms: [term(3, "x0"), term(2, "y")], ub: 7 },
+      ],
+    });
     const propagator = new NodePropagator(model, 1000);
     const lo = model.colLower.slice();
     const up = model.colUpper.slice();
@@ -106,18 +106,15 @@ describe("jaos node propagation", () => {
 
   it("limits the columns through the objective below the prune level, continuous ones only when asked", () => {
     // min 4·x + h + 2 (x binary, h continuous in [0, 10]) with h − 3·y ≥ 0 (y binary): below 5, x = 0 and h < 3
-    const { model } = modelFromProblem(
-      problem({
-        sense: "minimize",
-        variables: [
-          { name: "x", type: "binary" },
-          { name: "h", lb: 0, ub: 10 },
-          { name: "y", type: "binary" },
-        ],
-        objective: { constant: 2, terms: [term(4, "x"), term(1, "h")] },
-        constraints: [{ name: "pair", terms: [term(1, "h"), term(-3, "y")], lb: 0 }],
-      }),
-    );
+    const model = minimizing({
+      variables: [
+        { name: "x", type: "binary" },
+        { name: "h", lb: 0, ub: 10 },
+        { name: "y", type: "binary" },
+      ],
+      objective: { constant: 2, terms: [term(4, "x"), term(1, "h")] },
+      constraints: [{ name: "pair", terms: [term(1, "h"), term(-3, "y")], lb: 0 }],
+    });
     const up = model.colUpper.slice();
     const found: BoundChange[] = [];
     expect(new NodePropagator(model, 1000).propagate(model.colLower.slice(), up, [0, 1], found, 5)).toBe(true);
@@ -141,17 +138,13 @@ describe("jaos node propagation", () => {
 
   it("tightens a continuous column only when asked, relaxed outward, also from an infinite bound", () => {
     // x − 6·y ≤ 0 with x ≥ 0 continuous (no upper bound) and y binary: y = 0 leaves x at most 0
-    const { model } = modelFromProblem(
-      problem({
-        sense: "minimize",
-        variables: [
-          { name: "x", lb: 0, type: "continuous" },
-          { name: "y", type: "binary" },
-        ],
-        objective: { constant: 0, terms: [] },
-        constraints: [{ name: "vub", terms: [term(1, "x"), term(-6, "y")], ub: 0 }],
-      }),
-    );
+    const model = minimizing({
+      variables: [
+        { name: "x", lb: 0, type: "continuous" },
+        { name: "y", type: "binary" },
+      ],
+      constraints: [{ name: "vub", terms: [term(1, "x"), term(-6, "y")], ub: 0 }],
+    });
     for (const continuous of [false, true]) {
       const lo = model.colLower.slice();
       const up = model.colUpper.slice();
@@ -172,17 +165,13 @@ describe("jaos node propagation", () => {
       [6 - 1e-7, 2],
       [5.9, 1],
     ] as const) {
-      const { model } = modelFromProblem(
-        problem({
-          sense: "minimize",
-          variables: [
-            { name: "y", lb: 0, ub: 9, type: "integer" },
-            { name: "z", lb: 0, ub: 1, type: "integer" },
-          ],
-          objective: { constant: 0, terms: [] },
-          constraints: [{ name: "r", terms: [term(3, "y"), term(1, "z")], ub: side }],
-        }),
-      );
+      const model = minimizing({
+        variables: [
+          { name: "y", lb: 0, ub: 9, type: "integer" },
+          { name: "z", lb: 0, ub: 1, type: "integer" },
+        ],
+        constraints: [{ name: "r", terms: [term(3, "y"), term(1, "z")], ub: side }],
+      });
       const up = model.colUpper.slice();
       expect(new NodePropagator(model, 1000).propagate(model.colLower.slice(), up, [1], [])).toBe(true);
       expect(up[0], `side ${side}`).toBe(bound);

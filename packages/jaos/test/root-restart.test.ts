@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { solveMip, type MipOutcome } from "../src/mip.js";
+import { emptyMipStats, statsAfterRestart } from "../src/mip-types.js";
 import { modelFromProblem } from "../src/model.js";
 import { presolve } from "../src/presolve.js";
 import { fixedIntegerShare } from "../src/root-restart.js";
@@ -71,5 +72,27 @@ describe("jaos root restarts", () => {
     const lower = Float64Array.from([1, 0, 2, 5, 0]);
     const upper = Float64Array.from([1, 2, 2, 5, 1]);
     expect(fixedIntegerShare(integer, fromLower, fromUpper, lower, upper)).toBeCloseTo(1 / 3, 12);
+  });
+
+  it("adds up the work of the searches before and after a restart, and keeps the last search's tree", () => {
+    const before = { ...emptyMipStats(), rootBound: 3, rootRestarts: 1, cuts: 10, cutsKept: 7, rootIterations: 100, maxDepth: 4, openNodes: 2 };
+    before.propagation = { tightenings: 5, prunedNodes: 1 };
+    before.symmetry = { rows: 2, blocks: 3, fixings: 4 };
+    const after = { ...emptyMipStats(), rootBound: 5, rootBoundAfterCuts: 6, cuts: 3, cutsKept: 2, rootIterations: 40, maxDepth: 9, openNodes: 0, repairs: 1 };
+    after.propagation = { tightenings: 2, prunedNodes: 3 };
+    expect(statsAfterRestart(before, after)).toEqual({
+      ...emptyMipStats(),
+      rootBound: 3,
+      rootBoundAfterCuts: 6,
+      rootRestarts: 2,
+      cuts: 13,
+      cutsKept: 2,
+      rootIterations: 140,
+      maxDepth: 9,
+      openNodes: 0,
+      repairs: 1,
+      symmetry: { rows: 2, blocks: 3, fixings: 4 },
+      propagation: { tightenings: 7, prunedNodes: 4 },
+    });
   });
 });

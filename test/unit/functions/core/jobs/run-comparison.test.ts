@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { ComparisonRecord } from "../../../../../functions/core/comparisons/store.js";
 import type { SolvePort } from "../../../../../functions/core/jobs/ports.js";
 import { runComparison, UNSTARTED_ROW_MESSAGE } from "../../../../../functions/core/jobs/run-comparison.js";
-import { fakeJobPorts, OPTIMUM, pendingComparison, queuedExecution, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+import {
+  afterCreateRunning,
+  fakeJobPorts,
+  OPTIMUM,
+  pendingComparison,
+  queuedExecution,
+  renewalsOf,
+  solverAnswer,
+  untilAborted,
+} from "../../../../support/job-fakes.js";
 
 /**
  * The comparison job against in-memory ports: its rows in order, each as its own execution, written as
@@ -94,16 +103,11 @@ describe("the comparison job", () => {
   });
 
   it("renews the row's execution lease together with the comparison's while the row solves", async () => {
-    const renewed: string[] = [];
     const w = world(async () => {
       await w.leases.tick();
       return OPTIMUM;
     }, ["highs"]);
-    const renew = w.executionStore.leases.renew;
-    w.executionStore.leases.renew = async (key, ...rest) => {
-      renewed.push(key.sk);
-      return renew(key, ...rest);
-    };
+    const renewed = renewalsOf(w.executionStore);
     await runComparison(w.ports, w.job);
     expect(renewed).toEqual([`EXE#${w.stored().results[0]!.execution_id}`]);
   });
@@ -140,11 +144,7 @@ describe("the comparison job", () => {
 
   it("closes as cancelled the execution made for a row whose comparison was cancelled before the row started, and solves nothing", async () => {
     const w = world(async () => OPTIMUM);
-    const createRunning = w.executionStore.createRunning;
-    w.executionStore.createRunning = async (record, claim) => {
-      await createRunning(record, claim);
-      w.comparisonStore.cancel("cmp_1");
-    };
+    afterCreateRunning(w.executionStore, () => w.comparisonStore.cancel("cmp_1"));
     await runComparison(w.ports, w.job);
     expect(w.solves).toEqual([]);
     expect(w.stored()).toMatchObject({ status: "cancelled", lease_owner: null });
@@ -163,11 +163,7 @@ describe("the comparison job", () => {
 
   it("closes as cancelled the execution made for a row whose comparison was lost before the row started, and writes nothing more", async () => {
     const w = world(async () => OPTIMUM);
-    const createRunning = w.executionStore.createRunning;
-    w.executionStore.createRunning = async (record, claim) => {
-      await createRunning(record, claim);
-      w.comparisonStore.items.end("cmp_1", "failed", { error_message: "the worker stopped answering" });
-    };
+    afterCreateRunning(w.executionStore, () => w.comparisonStore.items.end("cmp_1", "failed", { error_message: "the worker stopped answering" }));
     await runComparison(w.ports, w.job);
     expect(w.solves).toEqual([]);
     expect(w.stored()).toMatchObject({ status: "failed", error_message: "the worker stopped answering" });

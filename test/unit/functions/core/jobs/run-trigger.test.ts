@@ -6,7 +6,17 @@ import { problemStats } from "../../../../../functions/core/problem/schema.js";
 import type { RunOutcome } from "../../../../../functions/core/triggers/outcomes.js";
 import { newRunRecord } from "../../../../../functions/core/triggers/records.js";
 import type { RunRecord } from "../../../../../functions/core/triggers/store.js";
-import { fakeJobPorts, fakeTriggerRunStore, OPTIMUM, readPayload, SMALL_LP, solverAnswer, untilAborted } from "../../../../support/job-fakes.js";
+import {
+  afterCreateRunning,
+  fakeJobPorts,
+  fakeTriggerRunStore,
+  OPTIMUM,
+  readPayload,
+  renewalsOf,
+  SMALL_LP,
+  solverAnswer,
+  untilAborted,
+} from "../../../../support/job-fakes.js";
 import { fakeRaceStore, putRace } from "../../../../support/race-fakes.js";
 import { runExecution } from "../../../../../functions/core/jobs/run-execution.js";
 import { raceRunCompleter } from "../../../../../functions/core/triggers/race-run.js";
@@ -120,11 +130,7 @@ describe("the trigger run job", () => {
 
   it("closes as cancelled, unsolved, the execution made for a run that was lost before it named it", async () => {
     const w = world(async () => OPTIMUM);
-    const createRunning = w.executionStore.createRunning;
-    w.executionStore.createRunning = async (record, claim) => {
-      await createRunning(record, claim);
-      w.triggerStore.runs.end("run_1", "failed", { error: "the worker stopped answering" });
-    };
+    afterCreateRunning(w.executionStore, () => w.triggerStore.runs.end("run_1", "failed", { error: "the worker stopped answering" }));
     await runTrigger(w.ports, w.job);
     expect(w.solves).toEqual([]);
     expect(w.executionStore.items.get("exe_run")).toMatchObject({ status: "cancelled", lease_owner: null, error_message: RUN_LOST_MESSAGE, result: null });
@@ -178,16 +184,11 @@ describe("the trigger run job", () => {
   });
 
   it("renews the execution's lease together with the run's while it solves", async () => {
-    const renewed: string[] = [];
     const w = world(async () => {
       await w.leases.tick();
       return OPTIMUM;
     });
-    const renew = w.executionStore.leases.renew;
-    w.executionStore.leases.renew = async (key, ...rest) => {
-      renewed.push(key.sk);
-      return renew(key, ...rest);
-    };
+    const renewed = renewalsOf(w.executionStore);
     await runTrigger(w.ports, w.job);
     expect(renewed).toEqual(["EXE#exe_run"]);
   });

@@ -128,14 +128,11 @@ export class NodePropagator {
     let minInf = 0;
     let maxInf = 0;
     let magnitude = 0;
-    // the widest share a column it may tighten spans, |c|·(up − lo): no column moves unless that exceeds the room
-    let widest = 0;
     for (let k = from; k < to; k++) {
       const j = index[k];
       const c = value[k];
       const least = c > 0 ? lo[j] : up[j];
       const most = c > 0 ? up[j] : lo[j];
-      if ((integer[j] || this.continuous) && lo[j] !== up[j]) widest = Math.max(widest, Math.abs(c) * (up[j] - lo[j]));
       if (Number.isFinite(least)) {
         minAct += c * least;
         magnitude += Math.abs(c * least);
@@ -149,10 +146,8 @@ export class NodePropagator {
     const tol = sideTol + SUM_TOL * magnitude;
     if (minInf === 0 && minAct > ru + tol) return false;
     if (maxInf === 0 && maxAct < rl - tol) return false;
-    // a column's limit from the upper side is its bound plus (ru − minAct − |c|·(up − lo))/|c|, from the
-    // lower side likewise with maxAct − rl: when the widest share fits the room, no bound moves
-    const upperRoom = ru < Infinity && minInf <= 1 && !(minInf === 0 && widest <= ru - minAct);
-    const lowerRoom = rl > -Infinity && maxInf <= 1 && !(maxInf === 0 && widest <= maxAct - rl);
+    const upperRoom = ru < Infinity && minInf <= 1;
+    const lowerRoom = rl > -Infinity && maxInf <= 1;
     if (!upperRoom && !lowerRoom) return true;
     for (let k = from; k < to; k++) {
       const j = index[k];

@@ -106,8 +106,7 @@ describe("jaos node propagation", () => {
 
   it("moves a bound exactly when a column's share of the row exceeds the room its others leave", () => {
     // 4·a + 3·b + 2·c ≤ side over a, b, c integer in [0, 2]; the row's least activity 0 leaves the room `side`:
-    // a moves once 8 > side, b once 6 > side, c once 4 > side (the pass over the columns is skipped when
-    // the widest share, 8, fits)
+    // a moves once 8 > side, b once 6 > side, c once 4 > side
     for (const side of [9, 8, 7, 6, 5, 4, 3]) {
       const { model } = modelFromProblem(
         problem({

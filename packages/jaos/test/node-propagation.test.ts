@@ -104,6 +104,27 @@ describe("jaos node propagation", () => {
     expect(propagator.propagate(lo2, up2, [0, 1], [])).toBe(false);
   });
 
+  it("moves a bound exactly when a column's share of the row exceeds the room its others leave", () => {
+    // 4·a + 3·b + 2·c ≤ side over a, b, c integer in [0, 2]; the row's least activity 0 leaves the room `side`:
+    // a moves once 8 > side, b once 6 > side, c once 4 > side
+    for (const side of [9, 8, 7, 6, 5, 4, 3]) {
+      const { model } = modelFromProblem(
+        problem({
+          sense: "minimize",
+          variables: ["a", "b", "c"].map((name) => ({ name, lb: 0, ub: 2, type: "integer" as const })),
+          objective: { constant: 0, terms: [] },
+          constraints: [{ name: "r", terms: [term(4, "a"), term(3, "b"), term(2, "c")], ub: side }],
+        }),
+      );
+      const up = model.colUpper.slice();
+      const found: BoundChange[] = [];
+      expect(new NodePropagator(model, 1000).propagate(model.colLower.slice(), up, [0], found)).toBe(true);
+      const expected = [4, 3, 2].map((c) => Math.min(2, Math.floor(side / c)));
+      expect([...up], `side ${side}`).toEqual(expected);
+      expect(found.length, `side ${side}`).toBe(expected.filter((u) => u < 2).length);
+    }
+  });
+
   it("limits the columns through the objective below the prune level, continuous ones only when asked", () => {
     // min 4·x + h + 2 (x binary, h continuous in [0, 10]) with h − 3·y ≥ 0 (y binary): below 5, x = 0 and h < 3
     const model = minimizing({

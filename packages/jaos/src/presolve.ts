@@ -34,7 +34,6 @@ import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
 import { dependentEquations } from "./presolve-dependent-rows.js";
 import { parallelColumns } from "./presolve-parallel-columns.js";
-import { impliedRedundantRows } from "./presolve-redundant-rows.js";
 import { IMPLIED_FREE_BUDGET } from "./presolve-implied-free.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
@@ -163,7 +162,6 @@ export class Presolver {
         parallelRows(this);
         parallelColumns(this);
         if (!this.infeasible) freeColumnSubstitution(this);
-        if (!this.infeasible) impliedRedundantRows(this);
         if (!this.infeasible && progress() === before && !dependentSearched) {
           dependentSearched = true;
           dependentEquations(this);

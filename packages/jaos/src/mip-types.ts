@@ -3,6 +3,7 @@
  * bookkeeping across root restarts.
  */
 import type { Rejection } from "./incumbent.js";
+import { emptySubMipStats, type SubMipStats } from "./sub-mip.js";
 
 export interface MipOptions {
   deadline: number;
@@ -28,6 +29,14 @@ export interface MipOptions {
   nodePropagation?: boolean;
   /** Whether node propagation tightens continuous columns too (absent: PROPAGATE_CONTINUOUS in mip.ts). */
   propagateContinuous?: boolean;
+  /** The root sub-MIP heuristic (sub-mip.ts: RENS, RINS) at the first root; absent: off. */
+  rootSubMip?: boolean;
+  /**
+   * This search is one of the root's sub-MIPs (sub-mip.ts): no cuts of its own, no strong branching, no
+   * restart or sub-MIP, its dives limited to what is left, and it stops as at a time limit between nodes
+   * once it has taken `nodeLimit` nodes or `iterationLimit` simplex iterations.
+   */
+  subMip?: { nodeLimit: number; iterationLimit: number };
 }
 
 export interface MipStats {
@@ -71,6 +80,8 @@ export interface MipStats {
 
   /** Node propagation (node-propagation.ts): integer bounds it tightened, nodes it proved empty (no LP). */
   propagation: { tightenings: number; prunedNodes: number };
+  /** The root sub-MIPs (sub-mip.ts); their nodes and iterations are in the search's totals too. */
+  subMip: SubMipStats;
 }
 
 export interface MipOutcome {
@@ -117,6 +128,7 @@ export function emptyMipStats(): MipStats {
     probing: null,
 
     propagation: { tightenings: 0, prunedNodes: 0 },
+    subMip: emptySubMipStats(),
   };
 }
 
@@ -161,6 +173,8 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     symmetry: mine.symmetry ?? theirs.symmetry,
     probing: mine.probing ?? theirs.probing,
     propagation: added(mine.propagation, theirs.propagation),
+    // the sub-MIPs run at the first root only
+    subMip: mine.subMip,
   };
   for (const [key, how] of Object.entries(ACROSS_RESTART) as [MipCounter, "sum" | "last"][]) if (how === "sum") stats[key] = mine[key] + theirs[key];
   stats.rootRestarts += 1;

@@ -14,7 +14,8 @@
  *   again and the search starts over from its root, the incumbent carried over.
  * - Node propagation (node-propagation.ts): before a node's LP its new bounds go through the rows'
  *   activity ranges; integer columns tightened (inherited by the children), an empty node pruned unsolved.
- * - Heuristics: simple rounding at every node, fractional diving at the root and periodically.
+ * - Heuristics: simple rounding at every node, fractional diving at the root and periodically; with the
+ *   rootSubMip option, budgeted sub-MIPs (RENS, RINS; sub-mip.ts) at the first root before the restart rule.
  * - Pruning: a node goes when its bound reaches the incumbent minus the gap tolerance, or, for an
  *   objective whose best points take values offset + k·step (objective-lattice.ts), when its bound rounds
  *   up to the incumbent. Every bound used to prune, to fix by reduced costs or to report
@@ -54,6 +55,7 @@ import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
 import { chainPostsolve, fixedIntegerShare, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, withColumnBounds, type ColumnPostsolve } from "./root-restart.js";
 import { detectOrbitope } from "./symmetry.js";
+import { runRootSubMips, type SubMipHost } from "./sub-mip.js";
 import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, statsAfterRestart } from "./mip-types.js";
 
 export type { MipOptions, MipOutcome, MipStats } from "./mip-types.js";
@@ -137,6 +139,8 @@ class BranchAndBound {
   private pendingRestart: Presolved | null = null;
   /** Bound propagation at the nodes (node-propagation.ts), once the root's cuts are in; null when off. */
   private propagator: NodePropagator | null = null;
+  /** The incumbent as last accepted, in the presolved model's columns (a sub-MIP's RINS neighbourhood). */
+  private incumbentReduced: Float64Array | null = null;
 
   constructor(
     private readonly original: LpModel,
@@ -177,7 +181,8 @@ class BranchAndBound {
     if (root.status === "unbounded") return this.unboundedRelaxation();
     if (root.status !== "optimal") return this.outcome("error", root.message ?? `root LP ended ${root.status}`);
     this.stats.rootBound = root.objective;
-    const cut = rootCutLoop(this.model, this.engine, root, opt.deadline);
+    // a sub-MIP searches the root's model with its cuts already in
+    const cut = opt.subMip ? { ...noCuts, model: this.model, engine: this.engine, root } : rootCutLoop(this.model, this.engine, root, opt.deadline);
     this.model = cut.model;
     this.engine = cut.engine;
     this.locks = computeLocks(cut.model);
@@ -230,7 +235,7 @@ class BranchAndBound {
         this.queue.push(current); // kept for the reported bound
         break;
       }
-      if (performance.now() > opt.deadline) {
+      if (performance.now() > opt.deadline || this.subMipSpent()) {
         this.queue.push(current);
         stopped = true;
         break;
@@ -389,9 +394,16 @@ class BranchAndBound {
           offer: (c) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
         },
         x,
-        Math.max(200, this.iterations / 5),
+        this.heuristicBudget(Math.max(200, this.iterations / 5)),
       );
       this.iterations += dive.iterations;
+      if (z >= this.pruneLevel()) {
+        this.notePruned(z);
+        return null;
+      }
+    }
+    if (this.nodes === 1 && this.restarts === 0 && this.opt.rootSubMip && !this.opt.subMip) {
+      runRootSubMips(this.subMipHost(basis), x, this.stats.rootIterations, this.stats.subMip);
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
         return null;
@@ -401,7 +413,8 @@ class BranchAndBound {
     // strong branching may take half of all iterations once there is an incumbent to prune with;
     // before, only its floor: node throughput finds the first incumbent sooner (10teams took 136k–200k
     // iterations with half, 55k with the floor; fiber and p0201 spend 7 % more)
-    const strong = this.strongEffort < Math.max(1000, this.best.found ? 0.5 * this.iterations : 0);
+    // (a sub-MIP branches on pseudo-costs alone: its budget is a share of the root's iterations)
+    const strong = !this.opt.subMip && this.strongEffort < Math.max(1000, this.best.found ? 0.5 * this.iterations : 0);
     // a trickle column is branched on as it is: no strong branching or pseudo-costs, whose gains per unit
     // of a distance of 1e-9 would be meaningless
     const choice: BranchChoice =
@@ -537,7 +550,8 @@ class BranchAndBound {
     next.best.carry(this.best);
     const out = next.run();
     const stats = statsAfterRestart(this.stats, out.stats);
-    return { ...out, nodes: out.nodes + this.nodes, iterations: out.iterations + this.iterations, stats };
+    const iterations = out.iterations + this.iterations + this.stats.subMip.iterations;
+    return { ...out, nodes: out.nodes + this.nodes + this.stats.subMip.nodes, iterations, stats };
   }
 
   /**
@@ -612,7 +626,7 @@ class BranchAndBound {
       cutoff: () => this.pruneLevel(),
       offer: (c: Float64Array) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
     };
-    const dive = propagationDive(host, x, { iterationBudget: Math.max(2000, this.iterations), maxBacktracks: 100, workFactor: 200 });
+    const dive = propagationDive(host, x, { iterationBudget: this.heuristicBudget(Math.max(2000, this.iterations)), maxBacktracks: 100, workFactor: 200 });
     this.iterations += dive.iterations;
   }
 
@@ -667,10 +681,72 @@ class BranchAndBound {
   private offerVerdict(xr: Float64Array): OfferVerdict {
     const verdict = this.best.offer(xr, this.model.integer);
     if (verdict !== "accepted") return verdict;
+    this.newIncumbent(xr);
+    return verdict;
+  }
+
+  /** After the incumbent improved (its point `xr` in the presolved model's columns): fixing, reports. */
+  private newIncumbent(xr: Float64Array): void {
+    const kept = xr.slice();
+    for (let j = 0; j < kept.length; j++) if (this.model.integer[j]) kept[j] = Math.round(kept[j]!);
+    this.incumbentReduced = kept;
     this.opt.onIncumbent?.(this.best.x!, this.best.value);
     this.rootFixing();
     this.report(null);
-    return verdict;
+  }
+
+  /**
+   * The root sub-MIPs' view of this search (sub-mip.ts): each sub-MIP is a search of this class on the
+   * root's model (cuts in) within the neighbourhood's bounds, its LP warm-started from the root's basis
+   * (dual feasible under tighter bounds), seeded with the incumbent so that it only looks for better
+   * points. Its points were verified on the original model; a better one is taken over here.
+   */
+  private subMipHost(basis: Int8Array): SubMipHost {
+    return {
+      integer: this.model.integer,
+      lower: this.rootLower,
+      upper: this.rootUpper,
+      deadline: this.opt.deadline,
+      incumbent: () => this.incumbentReduced,
+      search: (colLower, colUpper, limit) => {
+        const { deadline, gapTolerance, integralityTolerance, nodePropagation, propagateContinuous } = this.opt;
+        const options = {
+          deadline,
+          gapTolerance,
+          integralityTolerance,
+          nodePropagation,
+          propagateContinuous,
+          symmetry: false,
+          maxRootRestarts: 0,
+          subMip: limit,
+        };
+        const sub = new BranchAndBound(this.original, this.pre, { ...this.model, colLower, colUpper }, options);
+        sub.engine.setBasis(basis);
+        sub.best.carry(this.best);
+        // its nodes and iterations are counted in stats.subMip and added to the outcome's totals only: the
+        // dives' and strong branching's shares of this search's iterations stay as they were
+        const out = sub.run();
+        const improved = sub.best.value < this.best.value && sub.incumbentReduced !== null;
+        if (improved) {
+          this.best.carry(sub.best);
+          this.stats.heuristicSolutions++;
+          this.newIncumbent(sub.incumbentReduced!);
+        }
+        return { improved, nodes: out.nodes, iterations: out.iterations };
+      },
+    };
+  }
+
+  /** A heuristic's iteration budget; in a sub-MIP, no more than what is left of its limit. */
+  private heuristicBudget(budget: number): number {
+    const limit = this.opt.subMip;
+    return limit ? Math.max(0, Math.min(budget, limit.iterationLimit - this.iterations)) : budget;
+  }
+
+  /** A sub-MIP has taken its nodes or its iterations. */
+  private subMipSpent(): boolean {
+    const limit = this.opt.subMip;
+    return !!limit && (this.nodes >= limit.nodeLimit || this.iterations >= limit.iterationLimit);
   }
 
   /**
@@ -718,8 +794,8 @@ class BranchAndBound {
       incumbent: status === "unbounded" ? null : this.best.x,
       dualBound: status === "infeasible" || status === "unbounded" ? null : bound,
       gap,
-      nodes: this.nodes,
-      iterations: this.iterations,
+      nodes: this.nodes + this.stats.subMip.nodes,
+      iterations: this.iterations + this.stats.subMip.iterations,
       message,
       stats: this.stats,
     };
@@ -736,6 +812,9 @@ function withSortedBlocks(model: LpModel, orbitope: Orbitope): LpModel {
   const colUpper = model.colUpper.slice();
   return orbitopalFixing(orbitope, colLower, colUpper) > 0 ? { ...model, colLower, colUpper } : model;
 }
+
+/** The root cut loop's result when no cut is sought (a sub-MIP). */
+const noCuts = { iterations: 0, cutsAdded: 0, cutsKept: 0, byKind: { gomory: 0, mir: 0, flowCover: 0, path: 0, cover: 0, clique: 0 } };
 
 function finiteOrUndefined(v: number): number | undefined {
   return Number.isFinite(v) ? v : undefined;

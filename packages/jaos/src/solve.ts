@@ -37,6 +37,8 @@ export interface JaosOptions {
    * point whose rounding breaks a row is repaired or branched on, never reported.
    */
   integralityTolerance?: number;
+  /** Branch and bound's root sub-MIP heuristic (RENS/RINS; sub-mip.ts); absent: off. */
+  rootSubMip?: boolean;
   /** Branch-and-bound progress, in the problem's own objective sense. */
   onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;
   /** Each new incumbent of branch and bound, verified on the original problem, by variable name. */
@@ -112,6 +114,7 @@ export function solveJaos(problem: JaosProblem, options: JaosOptions): JaosResul
     deadline,
     gapTolerance: options.gapTolerance,
     integralityTolerance: options.integralityTolerance,
+    rootSubMip: options.rootSubMip,
     onProgress: onProgress
       ? (incumbent: number | null, bound: number | null, nodes: number) =>
           onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })

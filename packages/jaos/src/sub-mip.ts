@@ -1,0 +1,152 @@
+/**
+ * The root sub-MIP heuristic: its neighbourhoods, budget and chain (mip.ts runs each sub-MIP: the same
+ * branch and bound on the root's model with its cuts, no new cuts, no strong branching, no restart, no
+ * sub-MIP of its own, stopped between nodes by a node and an iteration limit).
+ *
+ * It runs at the first root after its dives and before the restart rule (root-restart.ts), so that what
+ * it finds feeds the root's reduced-cost fixing and, through it, a restart on the smaller model — the
+ * order HiGHS's logs show on p2756, l152lav and atm_5_10_1 (sub-MIP incumbent, fixing, restart).
+ *
+ * - RINS (Danna, Rothberg & Le Pape 2005), with an incumbent: the integer columns on which the root
+ *   LP point and the incumbent agree are fixed at that common value.
+ * - RENS (Berthold 2014), without one: the integer columns whose root LP value is integral are fixed
+ *   there, the fractional ones kept to [floor, ceil] of their LP value (every rounding of the LP point
+ *   lies in that box).
+ *
+ * A neighbourhood that fixes too small a share of the free integer columns is not searched: its
+ * sub-MIP is nearly the whole problem and would cost what the search it is meant to shortcut costs.
+ *
+ * The budget is what keeps the heuristic cheap where the tree was already short (the first attempt,
+ * 500 nodes a sub-MIP, cost more than the whole search on 250-node trees): all sub-MIPs together take
+ * at most a fixed share of the simplex iterations the root (LP and cut loop) took, so the heuristic at
+ * most multiplies the root's work by a constant, whatever the tree would have been.
+ */
+
+/** Share of the free integer columns RINS must fix (SCIP's default minimum fixing rate for RINS). */
+export const RINS_MIN_FIXED_SHARE = 0.3;
+/** Share RENS must fix (SCIP's default for RENS): its box keeps every fractional column free. */
+export const RENS_MIN_FIXED_SHARE = 0.5;
+/**
+ * All root sub-MIPs together: at most this share of the root's simplex iterations (LP and cuts). A sub-MIP
+ * stops between nodes, so it may pass its limit by one node's LP and heuristics (counted in the totals).
+ */
+export const SUB_MIP_ITERATION_SHARE = 0.5;
+/** … and at least this many, so that a root solved in a handful of iterations still gets a try. */
+export const SUB_MIP_MIN_ITERATIONS = 200;
+/** Nodes one sub-MIP may take. */
+export const SUB_MIP_NODE_LIMIT = 500;
+/**
+ * Sub-MIPs one root runs at most: each must improve the incumbent for the next to run (RINS around the
+ * better point), and the budget bounds them all; this only bounds a chain of many tiny improvements.
+ */
+export const SUB_MIP_MAX_RUNS = 5;
+/** An LP value this close to an integer (or to the incumbent's value) counts as equal to it. */
+const AGREEMENT = 1e-6;
+
+export interface Neighbourhood {
+  kind: "rins" | "rens";
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  /** Integer columns the neighbourhood fixes (columns already fixed by their bounds not counted). */
+  fixed: number;
+  /** Integer columns not already fixed by their bounds. */
+  free: number;
+}
+
+/**
+ * The sub-MIP's bounds within [lower, upper]: RINS around `incumbent` when there is one, else RENS
+ * around the LP point `lp`. Null when fewer than the kind's minimum share of the free integer columns
+ * would be fixed, or all of them (the sub-MIP would be one LP: the incumbent, or a rounding the node's
+ * own heuristics already tried).
+ */
+export function subMipNeighbourhood(
+  integer: Uint8Array,
+  lower: Float64Array,
+  upper: Float64Array,
+  lp: ArrayLike<number>,
+  incumbent: ArrayLike<number> | null,
+): Neighbourhood | null {
+  const colLower = lower.slice();
+  const colUpper = upper.slice();
+  let fixed = 0;
+  let free = 0;
+  for (let j = 0; j < integer.length; j++) {
+    if (!integer[j] || lower[j] === upper[j]) continue;
+    free++;
+    const x = lp[j]!;
+    const v = incumbent ? Math.round(incumbent[j]!) : Math.round(x);
+    if (Math.abs(x - v) <= AGREEMENT && v >= lower[j]! && v <= upper[j]!) {
+      colLower[j] = v;
+      colUpper[j] = v;
+      fixed++;
+    } else if (!incumbent) {
+      // RENS: only the roundings of the LP value
+      colLower[j] = Math.max(lower[j]!, Math.floor(x));
+      colUpper[j] = Math.min(upper[j]!, Math.ceil(x));
+    }
+  }
+  const minShare = incumbent ? RINS_MIN_FIXED_SHARE : RENS_MIN_FIXED_SHARE;
+  if (free === 0 || fixed === free || fixed < minShare * free) return null;
+  return { kind: incumbent ? "rins" : "rens", colLower, colUpper, fixed, free };
+}
+
+/** Simplex iterations all root sub-MIPs together may take, from the root's own. */
+export function subMipIterationBudget(rootIterations: number): number {
+  return Math.max(SUB_MIP_MIN_ITERATIONS, Math.ceil(SUB_MIP_ITERATION_SHARE * rootIterations));
+}
+
+/** What the root sub-MIPs did: runs by kind, incumbents improved, nodes and iterations, the budget. */
+export interface SubMipStats {
+  rens: number;
+  rins: number;
+  solutions: number;
+  nodes: number;
+  iterations: number;
+  budget: number;
+}
+
+export function emptySubMipStats(): SubMipStats {
+  return { rens: 0, rins: 0, solutions: 0, nodes: 0, iterations: 0, budget: 0 };
+}
+
+/** The search the sub-MIPs run in (mip.ts: a branch and bound on the same presolved model). */
+export interface SubMipHost {
+  integer: Uint8Array;
+  /** The root's global bounds (after its reduced-cost fixing): the neighbourhoods lie inside them. */
+  lower: Float64Array;
+  upper: Float64Array;
+  deadline: number;
+  /** The incumbent in the presolved model's columns (integer columns rounded), or null. */
+  incumbent(): Float64Array | null;
+  /**
+   * One sub-MIP on these bounds, seeded with the incumbent, within the limits; whether it improved the
+   * incumbent (its point verified on the original model and taken over by the host), its nodes and iterations.
+   */
+  search(
+    colLower: Float64Array,
+    colUpper: Float64Array,
+    limit: { nodeLimit: number; iterationLimit: number },
+  ): { improved: boolean; nodes: number; iterations: number };
+}
+
+/**
+ * The chain of root sub-MIPs: RENS around the root LP point `lp` while there is no incumbent, RINS around
+ * the incumbent once there is, all within one iteration budget taken from the root's own work
+ * (`rootIterations`: its LP and cut loop). The chain goes on only while each sub-MIP improves the
+ * incumbent: one that finds nothing better ends it (its neighbourhood would not change).
+ */
+export function runRootSubMips(host: SubMipHost, lp: ArrayLike<number>, rootIterations: number, stats: SubMipStats): void {
+  stats.budget += subMipIterationBudget(rootIterations);
+  for (let run = 0; run < SUB_MIP_MAX_RUNS; run++) {
+    const left = stats.budget - stats.iterations;
+    if (left <= 0 || performance.now() > host.deadline) return;
+    const hood = subMipNeighbourhood(host.integer, host.lower, host.upper, lp, host.incumbent());
+    if (!hood) return;
+    const out = host.search(hood.colLower, hood.colUpper, { nodeLimit: SUB_MIP_NODE_LIMIT, iterationLimit: left });
+    stats[hood.kind]++;
+    stats.nodes += out.nodes;
+    stats.iterations += out.iterations;
+    if (!out.improved) return;
+    stats.solutions++;
+  }
+}

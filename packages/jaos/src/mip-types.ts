@@ -28,6 +28,8 @@ export interface MipOptions {
   nodePropagation?: boolean;
   /** Whether node propagation tightens continuous columns too (absent: PROPAGATE_CONTINUOUS in mip.ts). */
   propagateContinuous?: boolean;
+  /** Dual proofs of pruned nodes kept and propagated at later nodes (dual-proof.ts, conflict-pool.ts); absent: CONFLICTS in mip.ts. */
+  conflicts?: boolean;
 }
 
 export interface MipStats {
@@ -71,6 +73,8 @@ export interface MipStats {
 
   /** Node propagation (node-propagation.ts): integer bounds it tightened, nodes it proved empty (no LP). */
   propagation: { tightenings: number; prunedNodes: number };
+  /** The conflict pool (conflict-pool.ts): proofs learned, nodes they emptied, bounds they tightened. */
+  conflicts: { learned: number; prunedNodes: number; tightenings: number };
 }
 
 export interface MipOutcome {
@@ -117,6 +121,7 @@ export function emptyMipStats(): MipStats {
     probing: null,
 
     propagation: { tightenings: 0, prunedNodes: 0 },
+    conflicts: { learned: 0, prunedNodes: 0, tightenings: 0 },
   };
 }
 
@@ -144,6 +149,11 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     propagation: {
       tightenings: mine.propagation.tightenings + theirs.propagation.tightenings,
       prunedNodes: mine.propagation.prunedNodes + theirs.propagation.prunedNodes,
+    },
+    conflicts: {
+      learned: mine.conflicts.learned + theirs.conflicts.learned,
+      prunedNodes: mine.conflicts.prunedNodes + theirs.conflicts.prunedNodes,
+      tightenings: mine.conflicts.tightenings + theirs.conflicts.tightenings,
     },
   };
 }

@@ -81,7 +81,7 @@ export function dualProof(model: LpModel, w: Float64Array, objectiveLimit: numbe
     terms++;
     rowAllowance += Math.abs(y) * ROW_TOL * Math.max(1, Math.abs(side));
   }
-  let rhs = lambda * (objectiveLimit - model.offset);
+  let rhs = lambda ? objectiveLimit - model.offset : 0;
   if (lambda) magnitude += Math.abs(rhs);
   rhs -= rho;
   let allowance = rowAllowance;

@@ -71,8 +71,11 @@ const MIN_PROPAGATION_WORK = 10_000;
 /** Rounds of propagation, each followed by orbitopal fixing, at a node at most (both are cheap). */
 const SORT_PROPAGATE_ROUNDS = 8;
 const PROPAGATE_CONTINUOUS = false;
-/** Whether dual proofs of pruned nodes are kept and propagated (dual-proof.ts, conflict-pool.ts). */
-const CONFLICTS = true;
+/**
+ * Whether dual proofs of pruned nodes are kept and propagated (dual-proof.ts, conflict-pool.ts): off, it
+ * did not pay over the wide and scale MILPs (nodes ×1.00 where both solved; docs/bench/jaos.md, mipconflict).
+ */
+const CONFLICTS = false;
 /** Proofs the conflict pool keeps at most. */
 const CONFLICT_CAPACITY = 2000;
 

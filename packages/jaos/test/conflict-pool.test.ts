@@ -96,7 +96,16 @@ describe("jaos dual proofs and the conflict pool", () => {
         const boxes = { nodeLower: lower, nodeUpper: upper, globalLower: model.colLower, globalUpper: model.colUpper };
         const found = [];
         if (r.status === "infeasible") {
-          found.push(dualProof(model, r.farkas!, Infinity, boxes, 100), dualProof(model, r.farkas!.map((v) => -v), Infinity, boxes, 100));
+          found.push(
+            dualProof(model, r.farkas!, Infinity, boxes, 100),
+            dualProof(
+              model,
+              r.farkas!.map((v) => -v),
+              Infinity,
+              boxes,
+              100,
+            ),
+          );
         } else if (r.status === "optimal") {
           // a cutoff just below the node's LP value: the node is pruned by its bound
           const limit = r.objective - 0.5;
@@ -143,7 +152,15 @@ describe("jaos dual proofs and the conflict pool", () => {
     const r = engine.solve({ deadline: performance.now() + 5000 });
     expect(r.status).toBe("infeasible");
     const boxes = { nodeLower: lower, nodeUpper: upper, globalLower: model.colLower, globalUpper: model.colUpper };
-    const proof = dualProof(model, r.farkas!, Infinity, boxes, 10) ?? dualProof(model, r.farkas!.map((v) => -v), Infinity, boxes, 10);
+    const proof =
+      dualProof(model, r.farkas!, Infinity, boxes, 10) ??
+      dualProof(
+        model,
+        r.farkas!.map((v) => -v),
+        Infinity,
+        boxes,
+        10,
+      );
     expect(proof).not.toBeNull();
     // x2 sits at its favourable bound 0 in the node: the proof keeps x0 and x1 only
     expect([...proof!.index].sort()).toEqual([0, 1]);

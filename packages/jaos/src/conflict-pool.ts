@@ -29,8 +29,9 @@ export class ConflictPool {
   private readonly proofs: (Conflict | null)[] = [];
   /** When each proof last tightened a bound or emptied a node (a tick of `propagate` calls). */
   private readonly lastUsed: number[] = [];
-  /** The pool's proofs by column. */
+  /** The pool's proofs by column, and the sign of the column's coefficient in each. */
   private readonly byColumn: number[][];
+  private readonly signs: number[][];
   private readonly queued: number[] = [];
   private readonly queue: number[] = [];
   private tick = 0;
@@ -44,6 +45,7 @@ export class ConflictPool {
     readonly stats: ConflictStats = { learned: 0, prunedNodes: 0, tightenings: 0 },
   ) {
     this.byColumn = Array.from({ length: model.cols }, () => []);
+    this.signs = Array.from({ length: model.cols }, () => []);
   }
 
   get size(): number {
@@ -61,7 +63,10 @@ export class ConflictPool {
     this.proofs[slot] = proof;
     this.lastUsed[slot] = this.tick;
     this.queued[slot] = 0;
-    for (const j of proof.index) this.byColumn[j]!.push(slot);
+    proof.index.forEach((j, k) => {
+      this.byColumn[j]!.push(slot);
+      this.signs[j]!.push(Math.sign(proof.value[k]!));
+    });
   }
 
   private remove(slot: number): void {
@@ -69,10 +74,13 @@ export class ConflictPool {
     if (!old) return;
     for (const j of old.index) {
       const list = this.byColumn[j]!;
+      const signs = this.signs[j]!;
       const at = list.indexOf(slot);
       if (at >= 0) {
         list[at] = list[list.length - 1]!;
         list.pop();
+        signs[at] = signs[signs.length - 1]!;
+        signs.pop();
       }
     }
     this.proofs[slot] = null;
@@ -85,7 +93,7 @@ export class ConflictPool {
    */
   propagate(lo: Float64Array, up: Float64Array, seeds: Iterable<number>, out: BoundChange[]): boolean {
     this.tick++;
-    for (const j of seeds) for (const s of this.byColumn[j]!) this.enqueue(s);
+    for (const j of seeds) this.enqueueProofsOf(j, -1, lo, up);
     let work = 0;
     let feasible = true;
     while (this.queue.length > 0 && feasible && work <= this.workLimit) {
@@ -102,6 +110,22 @@ export class ConflictPool {
     for (const s of this.queue) this.queued[s] = 0;
     this.queue.length = 0;
     return feasible;
+  }
+
+  /**
+   * The proofs of column j (but `except`) its box can weaken: one with a positive coefficient only when its
+   * lower bound is above the model's, a negative one only when its upper bound is below (a column at its
+   * favourable bound adds nothing to a proof's least activity, and it is that bound's change that counts).
+   */
+  private enqueueProofsOf(j: number, except: number, lo: Float64Array, up: Float64Array): void {
+    const list = this.byColumn[j]!;
+    const signs = this.signs[j]!;
+    const raised = lo[j]! > this.model.colLower[j]!;
+    const lowered = up[j]! < this.model.colUpper[j]!;
+    for (let t = 0; t < list.length; t++) {
+      const s = list[t]!;
+      if (s !== except && (signs[t]! > 0 ? raised : lowered)) this.enqueue(s);
+    }
   }
 
   private enqueue(s: number): void {
@@ -151,7 +175,7 @@ export class ConflictPool {
       up[j] = tUp;
       out.push({ col: j, lower: tLo, upper: tUp });
       this.stats.tightenings++;
-      for (const s of this.byColumn[j]!) if (s !== self) this.enqueue(s);
+      this.enqueueProofsOf(j, self, lo, up);
     }
     return true;
   }

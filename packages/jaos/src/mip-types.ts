@@ -37,6 +37,8 @@ export interface MipOptions {
    * once it has taken `nodeLimit` nodes or `iterationLimit` simplex iterations.
    */
   subMip?: { nodeLimit: number; iterationLimit: number };
+  /** Dual proofs of pruned nodes kept and propagated at later nodes (dual-proof.ts, conflict-pool.ts); absent: CONFLICTS in mip.ts. */
+  conflicts?: boolean;
 }
 
 export interface MipStats {
@@ -82,6 +84,8 @@ export interface MipStats {
   propagation: { tightenings: number; prunedNodes: number };
   /** The root sub-MIPs (sub-mip.ts); their nodes and iterations are in the search's totals too. */
   subMip: SubMipStats;
+  /** The conflict pool (conflict-pool.ts): proofs learned, nodes they emptied, bounds they tightened. */
+  conflicts: { learned: number; prunedNodes: number; tightenings: number };
 }
 
 export interface MipOutcome {
@@ -129,6 +133,7 @@ export function emptyMipStats(): MipStats {
 
     propagation: { tightenings: 0, prunedNodes: 0 },
     subMip: emptySubMipStats(),
+    conflicts: { learned: 0, prunedNodes: 0, tightenings: 0 },
   };
 }
 
@@ -175,6 +180,7 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     propagation: added(mine.propagation, theirs.propagation),
     // the sub-MIPs run at the first root only
     subMip: mine.subMip,
+    conflicts: added(mine.conflicts, theirs.conflicts),
   };
   for (const [key, how] of Object.entries(ACROSS_RESTART) as [MipCounter, "sum" | "last"][]) if (how === "sum") stats[key] = mine[key] + theirs[key];
   stats.rootRestarts += 1;

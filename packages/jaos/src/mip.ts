@@ -45,6 +45,8 @@ import { IntegralityRule } from "./integrality.js";
 import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { NodePropagator } from "./node-propagation.js";
+import { ConflictPool } from "./conflict-pool.js";
+import { dualProof } from "./dual-proof.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
 import { orbitopalFixing, type Orbitope } from "./orbitope.js";
 import { presolve, type Presolved } from "./presolve.js";
@@ -71,6 +73,13 @@ const MIN_PROPAGATION_WORK = 10_000;
 /** Rounds of propagation, each followed by orbitopal fixing, at a node at most (both are cheap). */
 const SORT_PROPAGATE_ROUNDS = 8;
 const PROPAGATE_CONTINUOUS = false;
+/**
+ * Whether dual proofs of pruned nodes are kept and propagated (dual-proof.ts, conflict-pool.ts): off, it
+ * did not pay over the wide and scale MILPs (nodes ×1.00 where both solved; docs/bench/jaos.md, mipconflict).
+ */
+const CONFLICTS = false;
+/** Proofs the conflict pool keeps at most. */
+const CONFLICT_CAPACITY = 2000;
 
 export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): MipOutcome {
   // without presolve (switched off, or the search again after presolve went wrong) the model is searched as given
@@ -141,6 +150,8 @@ class BranchAndBound {
   private propagator: NodePropagator | null = null;
   /** The incumbent as last accepted, in the presolved model's columns (a sub-MIP's RINS neighbourhood). */
   private incumbentReduced: Float64Array | null = null;
+  /** Dual proofs of pruned nodes (conflict-pool.ts), created with the propagator; null when off. */
+  private conflicts: ConflictPool | null = null;
 
   constructor(
     private readonly original: LpModel,
@@ -199,6 +210,13 @@ class BranchAndBound {
         this.model,
         Math.max(MIN_PROPAGATION_WORK, this.model.a.start[this.model.cols]!),
         opt.propagateContinuous ?? PROPAGATE_CONTINUOUS,
+      );
+    if (this.propagator && (opt.conflicts ?? CONFLICTS))
+      this.conflicts = new ConflictPool(
+        this.model,
+        CONFLICT_CAPACITY,
+        Math.max(MIN_PROPAGATION_WORK, this.model.a.start[this.model.cols]!),
+        this.stats.conflicts,
       );
     const rootProof = this.prove(root);
     this.stats.rootBoundAfterCuts = rootProof?.value ?? null;
@@ -294,18 +312,18 @@ class BranchAndBound {
     }
     if (!preSolved) this.iterations += r.iterations;
     if (r.status === "time_limit") return "stopped";
-    if (r.status === "infeasible") return null;
+    if (r.status === "infeasible") return this.learn(r.farkas, false);
     if (r.status === "cutoff") {
       // the dual simplex passed the cutoff: prune on what its duals prove, else finish the LP
       const proof = this.prove();
       if (proof && proof.value >= cutoff) {
         this.notePruned(proof.value);
-        return null;
+        return this.learn(engine.rowDuals(), true);
       }
       r = engine.solve({ deadline: this.opt.deadline, perturb: false });
       this.iterations += r.iterations;
       if (r.status === "time_limit") return "stopped";
-      if (r.status === "infeasible") return null;
+      if (r.status === "infeasible") return this.learn(r.farkas, false);
     }
     if (r.status !== "optimal") {
       this.stats.unsolvedNodes++;
@@ -374,7 +392,7 @@ class BranchAndBound {
     const z = Math.max(node.lowerBound, proof?.value ?? -Infinity);
     if (z >= this.pruneLevel()) {
       this.notePruned(z);
-      return null;
+      return this.learn(engine.rowDuals(), true);
     }
     node.lowerBound = z;
     const rounded = simpleRounding(engine.model, this.locks, this.integrality, x);
@@ -472,6 +490,33 @@ class BranchAndBound {
     // up first sent bell5 from 16k to 78k iterations.
     const upFirst = (!this.best.found && this.best.latticeObjective) || up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
     return upFirst ? [up, down] : [down, up];
+  }
+
+  /**
+   * Keeps the dual proof (dual-proof.ts) of the node just pruned in the conflict pool: of the Farkas
+   * multipliers `w` of its infeasible LP, or of its LP's duals with the objective cut (`byBound`). Null
+   * (the node closed) for the caller to return.
+   */
+  private learn(w: Float64Array | null, byBound: boolean): null {
+    if (!this.conflicts || !w) return null;
+    const m = this.engine.model;
+    const limit = byBound ? this.pruneLevel() : Infinity;
+    if (byBound && !Number.isFinite(limit)) return null;
+    const lower = this.implied ? maxOf(this.rootLower, this.implied.lower) : this.rootLower;
+    const upper = this.implied ? minOf(this.rootUpper, this.implied.upper) : this.rootUpper;
+    const boxes = { nodeLower: m.colLower, nodeUpper: m.colUpper, globalLower: lower, globalUpper: upper };
+    const maxLength = 100 + Math.floor(0.1 * m.cols);
+    let proof = dualProof(m, w, limit, boxes, maxLength);
+    if (!proof && !byBound)
+      proof = dualProof(
+        m,
+        w.map((v) => -v),
+        limit,
+        boxes,
+        maxLength,
+      );
+    if (proof) this.conflicts.add(proof);
+    return null;
   }
 
   /** The node's LP again with the integer columns fixed at x's rounded values, its point offered (repair.ts). */
@@ -584,9 +629,19 @@ class BranchAndBound {
         return null;
       }
       this.stats.propagation.tightenings += found.length;
+      // the learned proofs from the same columns and those just tightened; what they tighten seeds the next round
+      const learned: BoundChange[] = [];
+      if (this.conflicts) {
+        for (const t of found) seeds.add(t.col);
+        if (!this.conflicts.propagate(lo, up, seeds, learned)) return null;
+      }
       for (const t of found) tightened.push(t);
       seeds.clear();
-      if (found.length === 0) break;
+      for (const t of learned) {
+        tightened.push(t);
+        seeds.add(t.col);
+      }
+      if (found.length === 0 && learned.length === 0) break;
       if (!this.sortBlocks(lo, up, seeds, tightened)) return null;
     }
     const m = this.engine.model;
@@ -815,6 +870,13 @@ function withSortedBlocks(model: LpModel, orbitope: Orbitope): LpModel {
 
 /** The root cut loop's result when no cut is sought (a sub-MIP). */
 const noCuts = { iterations: 0, cutsAdded: 0, cutsKept: 0, byKind: { gomory: 0, mir: 0, flowCover: 0, path: 0, cover: 0, clique: 0 } };
+function maxOf(a: Float64Array, b: Float64Array): Float64Array {
+  return a.map((v, j) => Math.max(v, b[j]!));
+}
+
+function minOf(a: Float64Array, b: Float64Array): Float64Array {
+  return a.map((v, j) => Math.min(v, b[j]!));
+}
 
 function finiteOrUndefined(v: number): number | undefined {
   return Number.isFinite(v) ? v : undefined;

@@ -1,0 +1,182 @@
+/**
+ * A bounded pool of dual proofs (dual-proof.ts) learned from pruned nodes, propagated at later nodes
+ * after node-propagation.ts's rows: each proof Σ coef_j x_j ≤ rhs holds for every point the search still
+ * wants, so its least activity over a node's box above rhs empties the node, and the room it leaves
+ * limits its integer columns (rounded outward as node-propagation.ts does, with the same rounding
+ * allowance on the activity sum; the proofs' right-hand sides already carry their own allowances).
+ *
+ * The pool keeps at most `capacity` proofs; a new one replaces the proof that has gone longest without
+ * tightening a bound or emptying a node (an inserted proof counts as used when it is learned).
+ */
+import type { LpModel } from "./model.js";
+import type { Conflict } from "./dual-proof.js";
+import type { BoundChange } from "./reduced-cost.js";
+
+/** Relative rounding allowance on a sum of terms (as node-propagation.ts). */
+const SUM_TOL = 1e-11;
+/** Absolute allowance in column units before an integer bound is rounded. */
+const ROUND_TOL = 1e-6;
+/** Integer bounds beyond this are not tightened (their floor/ceil is no longer exact). */
+const MAX_INTEGER_BOUND = 2 ** 52;
+
+export interface ConflictStats {
+  learned: number;
+  prunedNodes: number;
+  tightenings: number;
+}
+
+export class ConflictPool {
+  private readonly proofs: (Conflict | null)[] = [];
+  /** When each proof last tightened a bound or emptied a node (a tick of `propagate` calls). */
+  private readonly lastUsed: number[] = [];
+  /** The pool's proofs by column, and the sign of the column's coefficient in each. */
+  private readonly byColumn: number[][];
+  private readonly signs: number[][];
+  private readonly queued: number[] = [];
+  private readonly queue: number[] = [];
+  private tick = 0;
+
+  constructor(
+    private readonly model: LpModel,
+    private readonly capacity: number,
+    /** Proof entries visited per propagate call at most. */
+    private readonly workLimit: number,
+    /** Counters, updated in place. */
+    readonly stats: ConflictStats = { learned: 0, prunedNodes: 0, tightenings: 0 },
+  ) {
+    this.byColumn = Array.from({ length: model.cols }, () => []);
+    this.signs = Array.from({ length: model.cols }, () => []);
+  }
+
+  get size(): number {
+    return this.proofs.length;
+  }
+
+  add(proof: Conflict): void {
+    this.stats.learned++;
+    let slot = this.proofs.length;
+    if (slot >= this.capacity) {
+      slot = 0;
+      for (let s = 1; s < this.proofs.length; s++) if (this.lastUsed[s]! < this.lastUsed[slot]!) slot = s;
+      this.remove(slot);
+    }
+    this.proofs[slot] = proof;
+    this.lastUsed[slot] = this.tick;
+    this.queued[slot] = 0;
+    proof.index.forEach((j, k) => {
+      this.byColumn[j]!.push(slot);
+      this.signs[j]!.push(Math.sign(proof.value[k]!));
+    });
+  }
+
+  private remove(slot: number): void {
+    const old = this.proofs[slot];
+    if (!old) return;
+    for (const j of old.index) {
+      const list = this.byColumn[j]!;
+      const signs = this.signs[j]!;
+      const at = list.indexOf(slot);
+      if (at >= 0) {
+        list[at] = list[list.length - 1]!;
+        list.pop();
+        signs[at] = signs[signs.length - 1]!;
+        signs.pop();
+      }
+    }
+    this.proofs[slot] = null;
+  }
+
+  /**
+   * Tightens the integer columns of the box `lo`/`up` (in place) through the proofs of the columns in
+   * `seeds`, appending each tightened bound to `out`. False when a proof shows the box holds no point the
+   * search wants (then `lo`/`up` are partly tightened and must not be used).
+   */
+  propagate(lo: Float64Array, up: Float64Array, seeds: Iterable<number>, out: BoundChange[]): boolean {
+    this.tick++;
+    for (const j of seeds) this.enqueueProofsOf(j, -1, lo, up);
+    let work = 0;
+    let feasible = true;
+    while (this.queue.length > 0 && feasible && work <= this.workLimit) {
+      const s = this.queue.pop()!;
+      this.queued[s] = 0;
+      const proof = this.proofs[s];
+      if (!proof) continue;
+      work += 2 * proof.index.length;
+      const before = out.length;
+      feasible = this.limit(s, proof, lo, up, out);
+      if (!feasible) this.stats.prunedNodes++;
+      if (!feasible || out.length > before) this.lastUsed[s] = this.tick;
+    }
+    for (const s of this.queue) this.queued[s] = 0;
+    this.queue.length = 0;
+    return feasible;
+  }
+
+  /**
+   * The proofs of column j (but `except`) its box can weaken: one with a positive coefficient only when its
+   * lower bound is above the model's, a negative one only when its upper bound is below (a column at its
+   * favourable bound adds nothing to a proof's least activity, and it is that bound's change that counts).
+   */
+  private enqueueProofsOf(j: number, except: number, lo: Float64Array, up: Float64Array): void {
+    const list = this.byColumn[j]!;
+    const signs = this.signs[j]!;
+    const raised = lo[j]! > this.model.colLower[j]!;
+    const lowered = up[j]! < this.model.colUpper[j]!;
+    for (let t = 0; t < list.length; t++) {
+      const s = list[t]!;
+      if (s !== except && (signs[t]! > 0 ? raised : lowered)) this.enqueue(s);
+    }
+  }
+
+  private enqueue(s: number): void {
+    if (this.queued[s]) return;
+    this.queued[s] = 1;
+    this.queue.push(s);
+  }
+
+  private limit(self: number, proof: Conflict, lo: Float64Array, up: Float64Array, out: BoundChange[]): boolean {
+    const { integer } = this.model;
+    const { index, value, rhs } = proof;
+    let least = 0;
+    let infinite = 0;
+    let magnitude = Math.abs(rhs);
+    for (let k = 0; k < index.length; k++) {
+      const j = index[k]!;
+      const c = value[k]!;
+      const b = c > 0 ? lo[j]! : up[j]!;
+      if (Number.isFinite(b)) {
+        least += c * b;
+        magnitude += Math.abs(c * b);
+      } else infinite++;
+    }
+    const tol = SUM_TOL * magnitude;
+    if (infinite === 0 && least > rhs + tol) return false;
+    if (infinite > 1) return true;
+    for (let k = 0; k < index.length; k++) {
+      const j = index[k]!;
+      if (!integer[j] || lo[j] === up[j]) continue;
+      const c = value[k]!;
+      const share = c * (c > 0 ? lo[j]! : up[j]!);
+      let rest: number;
+      if (Number.isFinite(share)) {
+        if (infinite > 0) continue;
+        rest = least - share;
+      } else rest = least;
+      const limit = (rhs + tol - rest) / c;
+      if (!(Math.abs(limit) < MAX_INTEGER_BOUND)) continue;
+      const slack = Math.max(ROUND_TOL, tol / Math.abs(c));
+      let tLo = lo[j]!;
+      let tUp = up[j]!;
+      if (c > 0) tUp = Math.min(tUp, Math.floor(limit + slack));
+      else tLo = Math.max(tLo, Math.ceil(limit - slack));
+      if (tLo === lo[j] && tUp === up[j]) continue;
+      if (tLo > tUp) return false;
+      lo[j] = tLo;
+      up[j] = tUp;
+      out.push({ col: j, lower: tLo, upper: tUp });
+      this.stats.tightenings++;
+      this.enqueueProofsOf(j, self, lo, up);
+    }
+    return true;
+  }
+}

@@ -19,6 +19,11 @@ export interface MipOptions {
    */
   rootRestartShare?: number;
   maxRootRestarts?: number;
+  /**
+   * A point to start from, in the original model's columns (a known solution, a previous run's): verified
+   * like every incumbent (incumbent.ts) and the first incumbent when it passes, else ignored.
+   */
+  startSolution?: Float64Array;
   /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
   symmetry?: boolean;
   /** Probing on the binaries before the root (probing.ts); absent: on. */
@@ -36,6 +41,8 @@ export interface MipStats {
   rootBoundAfterCuts: number | null;
   /** Root restarts (root-restart.ts): the model presolved again with the root's reduced-cost fixings. */
   rootRestarts: number;
+  /** What became of the caller's start solution (MipOptions.startSolution); null when none was given. */
+  startSolution: "accepted" | "rejected" | null;
   cuts: number;
   cutsKept: number;
   /** Clique cuts among `cuts` (clique-cuts.ts). */
@@ -98,6 +105,7 @@ export function emptyMipStats(): MipStats {
     rootBound: null,
     rootBoundAfterCuts: null,
     rootRestarts: 0,
+    startSolution: null,
     cuts: 0,
     cutsKept: 0,
     cliqueCuts: 0,
@@ -130,6 +138,7 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     rootBound: mine.rootBound,
     symmetry: mine.symmetry ?? theirs.symmetry,
     probing: mine.probing ?? theirs.probing,
+    startSolution: mine.startSolution,
     rootRestarts: mine.rootRestarts + 1 + theirs.rootRestarts,
     cuts: mine.cuts + theirs.cuts,
     cliqueCuts: mine.cliqueCuts + theirs.cliqueCuts,

@@ -37,6 +37,12 @@ export interface JaosOptions {
    * point whose rounding breaks a row is repaired or branched on, never reported.
    */
   integralityTolerance?: number;
+  /**
+   * A MILP's start solution by variable name (variables not named take 0): verified on the problem like
+   * every incumbent and branch and bound's first incumbent when it holds, else ignored
+   * (`stats.mip.startSolution` says which).
+   */
+  startSolution?: Record<string, number>;
   /** Branch-and-bound progress, in the problem's own objective sense. */
   onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;
   /** Each new incumbent of branch and bound, verified on the original problem, by variable name. */
@@ -112,6 +118,7 @@ export function solveJaos(problem: JaosProblem, options: JaosOptions): JaosResul
     deadline,
     gapTolerance: options.gapTolerance,
     integralityTolerance: options.integralityTolerance,
+    startSolution: options.startSolution ? Float64Array.from(mapping.colNames, (name) => options.startSolution![name] ?? 0) : undefined,
     onProgress: onProgress
       ? (incumbent: number | null, bound: number | null, nodes: number) =>
           onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })

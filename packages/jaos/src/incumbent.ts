@@ -92,7 +92,17 @@ export class Incumbent {
   offer(xr: Float64Array, reducedInteger: Uint8Array): OfferVerdict {
     const rounded = xr.slice();
     for (let j = 0; j < rounded.length; j++) if (reducedInteger[j]) rounded[j] = Math.round(rounded[j]);
-    const x = this.pre.postsolve(rounded);
+    return this.offerOriginal(this.pre.postsolve(rounded), xr);
+  }
+
+  /**
+   * Verifies a point of the original model (a caller's start solution, mip.ts): its integer columns
+   * must be within 1e-6 of integers (then made exact), its rows and bounds hold, and it must improve.
+   * `asOffered` is the presolved point it came from, if any (for `Rejection.roundingOnly`).
+   */
+  offerOriginal(original: Float64Array, asOffered?: Float64Array): OfferVerdict {
+    if (original.length !== this.original.cols) return this.reject({ where: "column", index: original.length, amount: Infinity, roundingOnly: false });
+    const x = original.slice();
     // presolve fixes integer columns only at integers, so postsolve gives them back integral; the
     // tolerance here only absorbs the arithmetic of a substitution, and the value is made exact
     for (let j = 0; j < this.original.cols; j++) {
@@ -105,7 +115,7 @@ export class Incumbent {
     }
     const broken = worstViolation(this.original, x);
     if (broken.amount > FEASIBILITY) {
-      return this.reject({ where: broken.where, index: broken.index, amount: broken.amount, roundingOnly: this.passesAsOffered(xr) });
+      return this.reject({ where: broken.where, index: broken.index, amount: broken.amount, roundingOnly: !!asOffered && this.passesAsOffered(asOffered) });
     }
     const value = objectiveValue(this.original, x);
     if (value >= this.value - 1e-9 * Math.max(1, Math.abs(value))) return "worse";

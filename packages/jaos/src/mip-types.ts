@@ -20,6 +20,11 @@ export interface MipOptions {
    */
   rootRestartShare?: number;
   maxRootRestarts?: number;
+  /**
+   * A point to start from, in the original model's columns (a known solution, a previous run's): verified
+   * like every incumbent (incumbent.ts) and the first incumbent when it passes, else ignored.
+   */
+  startSolution?: Float64Array;
   /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
   symmetry?: boolean;
   /** Probing on the binaries before the root (probing.ts); absent: on. */
@@ -47,6 +52,8 @@ export interface MipStats {
   rootBoundAfterCuts: number | null;
   /** Root restarts (root-restart.ts): the model presolved again with the root's reduced-cost fixings. */
   rootRestarts: number;
+  /** What became of the caller's start solution (MipOptions.startSolution); null when none was given. */
+  startSolution: "accepted" | "rejected" | null;
   cuts: number;
   cutsKept: number;
   /** Clique cuts among `cuts` (clique-cuts.ts). */
@@ -113,6 +120,7 @@ export function emptyMipStats(): MipStats {
     rootBound: null,
     rootBoundAfterCuts: null,
     rootRestarts: 0,
+    startSolution: null,
     cuts: 0,
     cutsKept: 0,
     cliqueCuts: 0,
@@ -181,6 +189,7 @@ export function statsAfterRestart(mine: MipStats, theirs: MipStats): MipStats {
     // the sub-MIPs run at the first root only
     subMip: mine.subMip,
     conflicts: added(mine.conflicts, theirs.conflicts),
+    startSolution: mine.startSolution,
   };
   for (const [key, how] of Object.entries(ACROSS_RESTART) as [MipCounter, "sum" | "last"][]) if (how === "sum") stats[key] = mine[key] + theirs[key];
   stats.rootRestarts += 1;

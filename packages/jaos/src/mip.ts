@@ -179,6 +179,7 @@ class BranchAndBound {
 
   run(): MipOutcome {
     const { opt } = this;
+    if (opt.startSolution && this.restarts === 0) this.offerStart(opt.startSolution);
     if (this.model.cols === 0) {
       // presolve decided every column: its point is the answer, or presolve went wrong (never "infeasible")
       if (this.offerVerdict(new Float64Array(0)) === "rejected") return this.rejectedOutcome("presolve removed every column but its point fails the check");
@@ -802,6 +803,13 @@ class BranchAndBound {
   private subMipSpent(): boolean {
     const limit = this.opt.subMip;
     return !!limit && (this.nodes >= limit.nodeLimit || this.iterations >= limit.iterationLimit);
+  }
+
+  /** The caller's start solution (original columns), verified like any incumbent; ignored when it fails. */
+  private offerStart(x: Float64Array): void {
+    const verdict = this.best.offerOriginal(x);
+    this.stats.startSolution = verdict === "rejected" ? "rejected" : "accepted";
+    if (verdict === "accepted") this.opt.onIncumbent?.(this.best.x!, this.best.value);
   }
 
   /**

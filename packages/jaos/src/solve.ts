@@ -39,6 +39,12 @@ export interface JaosOptions {
   integralityTolerance?: number;
   /** Branch and bound's root sub-MIP heuristic (RENS/RINS; sub-mip.ts); absent: off. */
   rootSubMip?: boolean;
+  /**
+   * A MILP's start solution by variable name (variables not named take 0): verified on the problem like
+   * every incumbent and branch and bound's first incumbent when it holds, else ignored
+   * (`stats.mip.startSolution` says which).
+   */
+  startSolution?: Record<string, number>;
   /** Branch-and-bound progress, in the problem's own objective sense. */
   onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;
   /** Each new incumbent of branch and bound, verified on the original problem, by variable name. */
@@ -115,6 +121,7 @@ export function solveJaos(problem: JaosProblem, options: JaosOptions): JaosResul
     gapTolerance: options.gapTolerance,
     integralityTolerance: options.integralityTolerance,
     rootSubMip: options.rootSubMip,
+    startSolution: options.startSolution ? Float64Array.from(mapping.colNames, (name) => options.startSolution![name] ?? 0) : undefined,
     onProgress: onProgress
       ? (incumbent: number | null, bound: number | null, nodes: number) =>
           onProgress({ incumbent: incumbent === null ? null : sign * incumbent, bound: bound === null ? null : sign * bound, nodes })

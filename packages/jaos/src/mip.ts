@@ -38,7 +38,7 @@
  */
 import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
 import { propagationDive } from "./propagation-dive.js";
-import { PROBING_FIXED_SHARE, PROBING_STALE_FACTOR, PROBING_WORK_FACTOR, probeBinaries } from "./probing.js";
+import { PROBING_FIRST_SLICE_FACTOR, PROBING_FIXED_SHARE, PROBING_STALE_FACTOR, PROBING_WORK_FACTOR, probeBinaries } from "./probing.js";
 import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
 import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
@@ -103,7 +103,12 @@ interface ProbedRoot {
 function probeRoot(pre: Presolved, opt: MipOptions): ProbedRoot | null {
   const model = pre.reduced;
   if (model.cols === 0) return null;
-  const r = probeBinaries(model, { workFactor: PROBING_WORK_FACTOR, staleFactor: PROBING_STALE_FACTOR, deadline: opt.deadline });
+  const r = probeBinaries(model, {
+    workFactor: PROBING_WORK_FACTOR,
+    staleFactor: PROBING_STALE_FACTOR,
+    firstSliceFactor: PROBING_FIRST_SLICE_FACTOR,
+    deadline: opt.deadline,
+  });
   const stats = { probed: r.probed, fixed: r.fixed, tightened: r.tightened, work: r.work, applied: false };
   if (r.infeasible || r.fixed === 0 || r.fixed < PROBING_FIXED_SHARE * r.binaries) return { stats };
   const again = presolve(withColumnBounds(model, r.lower, r.upper));

@@ -56,6 +56,11 @@ export class MirSeparator {
   private readonly rounding: MirRounding;
   /** Matrix entries pairCuts may still aggregate in this separation round. */
   private pairWork = 0;
+  /** The last `closestBounds` call's bounds and their variable bounds (null: the simple bound). */
+  private loValue = 0;
+  private loBound: VariableBound | null = null;
+  private upValue = 0;
+  private upBound: VariableBound | null = null;
 
   /**
    * `coverCuts` also builds each row's lifted cover cut and keeps it instead of the row's c-MIR cut
@@ -121,8 +126,8 @@ export class MirSeparator {
 
   /** Whether continuous column j lies strictly inside its tightest bounds at x. */
   private inside(j: number, x: Float64Array): boolean {
-    const [lo, up] = this.closestBounds(j, x);
-    return x[j] - lo.value > 1e-6 && up.value - x[j] > 1e-6;
+    this.closestBounds(j, x);
+    return x[j] - this.loValue > 1e-6 && this.upValue - x[j] > 1e-6;
   }
 
   /** Whether continuous column j has a variable bound on an integer column fractional at x. */
@@ -130,19 +135,34 @@ export class MirSeparator {
     return this.vub[j]!.some((b) => isFractional(x[b.y])) || this.vlb[j]!.some((b) => isFractional(x[b.y]));
   }
 
-  /** The tightest lower and upper bound of continuous column j at x, simple or variable. */
-  private closestBounds(j: number, x: Float64Array): [{ value: number; sub: Substitution }, { value: number; sub: Substitution }] {
-    let lo: { value: number; sub: Substitution } = { value: this.lower[j], sub: { kind: "lb" } };
+  /**
+   * The tightest lower and upper bound of continuous column j at x, simple or variable, into loValue /
+   * loBound and upValue / upBound (fields, not a returned pair: this runs for every continuous column of
+   * every start row and aggregation, and its allocations were a tenth of misc06's solve).
+   */
+  private closestBounds(j: number, x: Float64Array): void {
+    let lo = this.lower[j];
+    let loBound: VariableBound | null = null;
     for (const b of this.vlb[j]!) {
       const v = b.coef * x[b.y] + b.constant;
-      if (v >= lo.value - 1e-9) lo = { value: v, sub: { kind: "vlb", bound: b } };
+      if (v >= lo - 1e-9) {
+        lo = v;
+        loBound = b;
+      }
     }
-    let up: { value: number; sub: Substitution } = { value: this.upper[j], sub: { kind: "ub" } };
+    let up = this.upper[j];
+    let upBound: VariableBound | null = null;
     for (const b of this.vub[j]!) {
       const v = b.coef * x[b.y] + b.constant;
-      if (v <= up.value + 1e-9) up = { value: v, sub: { kind: "vub", bound: b } };
+      if (v <= up + 1e-9) {
+        up = v;
+        upBound = b;
+      }
     }
-    return [lo, up];
+    this.loValue = lo;
+    this.loBound = loBound;
+    this.upValue = up;
+    this.upBound = upBound;
   }
 
   /**
@@ -185,8 +205,8 @@ export class MirSeparator {
         let pickDistance = 1e-6;
         for (const j of cols) {
           if (model.integer[j] || Math.abs(agg[j]) < 1e-9) continue;
-          const [lo, up] = this.closestBounds(j, x);
-          const d = Math.min(x[j] - lo.value, up.value - x[j]);
+          this.closestBounds(j, x);
+          const d = Math.min(x[j] - this.loValue, this.upValue - x[j]);
           if (d > pickDistance) {
             pick = j;
             pickDistance = d;
@@ -314,14 +334,16 @@ export class MirSeparator {
           addInt(j, a);
           continue;
         }
-        const [lo, up] = this.closestBounds(j, x);
-        const dl = x[j] - lo.value;
-        const du = up.value - x[j];
+        this.closestBounds(j, x);
+        const { loValue, upValue } = this;
+        const dl = x[j] - loValue;
+        const du = upValue - x[j];
         let useLower = dl < du || (dl === du && a > 0);
-        if (!Number.isFinite(lo.value)) useLower = false;
-        if (!Number.isFinite(up.value)) useLower = true;
-        if (!Number.isFinite(useLower ? lo.value : up.value)) return [];
-        const { sub } = useLower ? lo : up;
+        if (!Number.isFinite(loValue)) useLower = false;
+        if (!Number.isFinite(upValue)) useLower = true;
+        if (!Number.isFinite(useLower ? loValue : upValue)) return [];
+        const bound = useLower ? this.loBound : this.upBound;
+        const sub: Substitution = bound ? { kind: useLower ? "vlb" : "vub", bound } : { kind: useLower ? "lb" : "ub" };
         if (sub.kind === "lb") b -= a * this.lower[j];
         else if (sub.kind === "ub") b -= a * this.upper[j];
         else {

@@ -102,6 +102,11 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   let cliques: CliqueSeparator | null = null; // built when first needed: most loops never get there
   const byKind = { gomory: 0, mir: 0, flowCover: 0, path: 0, cover: 0, clique: 0 };
   const flowCovers = options.flowCovers ?? FLOW_COVERS;
+  // c-MIR separation scans every start row and its aggregations in every round; where it finds no cut at
+  // the root LP's point it found none in any later round of the 46 wide + scale MILPs (air03, l152lav,
+  // misc06, stein27, wedding_16), while misc06's seven rounds spent two thirds of the loop's time in it:
+  // a first round without a c-MIR cut switches it off for the rest of the loop
+  let mirOn = true;
   for (let round = 0; round < CUT_ROUNDS && iterations < iterationBudget && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
@@ -109,11 +114,12 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     const kinds = {
       gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
       // over the cuts in the LP too; with the lifted flow covers of the same aggregated rows
-      mir: new MirSeparator(model, flowCovers, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline),
+      mir: mirOn ? new MirSeparator(model, flowCovers, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline) : [],
       path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       cover: covers && coversOn ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       clique: [] as Cut[],
     };
+    if (round === 0 && kinds.mir.length === 0) mirOn = false;
     if (options.knapsackCovers === "afterStall" && coversOn && kinds.cover.length === 0) break;
     // clique cuts only once the other separators find nothing: beside them in every round they
     // change the loop's path and its trees (p2756, p0282: lower root bound or more nodes), while

@@ -153,4 +153,31 @@ describe("jaos root probing", () => {
     expect(r.upper[2]).toBe(1);
     expect(probingFailure(p)).toBeNull();
   });
+
+  it("stops after its first slice of work when nothing was found, and goes on once something was", () => {
+    // 400 binaries in 100 loose rows (40 of them ≤ 39): no probe concludes anything
+    const n = 400;
+    const variables = Array.from({ length: n }, (_, j) => ({ name: `x${j}`, type: "binary" as const }));
+    const rows = (extra: NonNullable<ProblemInput["constraints"]>) => [
+      ...Array.from({ length: 100 }, (_, i) => ({
+        name: `r${i}`,
+        terms: Array.from({ length: 40 }, (_, k) => term(1, `x${(i * 7 + k * 11) % n}`)),
+        ub: 39,
+      })),
+      ...extra,
+    ];
+    const opt = { workFactor: 1000, staleFactor: 1000, deadline: Infinity };
+    const loose = modelFromProblem(problem({ variables, constraints: rows([]) })).model;
+    const whole = probeBinaries(loose, opt);
+    const sliced = probeBinaries(loose, { ...opt, firstSliceFactor: 5 });
+    expect(whole.probed).toBe(n);
+    expect(sliced.fixed + sliced.tightened + whole.fixed + whole.tightened).toBe(0);
+    expect(sliced.probed).toBeLessThan(n);
+    expect(sliced.work).toBeLessThan(whole.work);
+    // a row that fixes a binary by itself: the rows' propagation found something, every binary is probed
+    const fixing = modelFromProblem(problem({ variables, constraints: rows([{ name: "fix", terms: [term(1, "x0")], ub: 0 }]) })).model;
+    const found = probeBinaries(fixing, { ...opt, firstSliceFactor: 5 });
+    expect(found.fixed).toBeGreaterThan(0);
+    expect(found.probed).toBe(n - found.fixed);
+  });
 });

@@ -8,6 +8,7 @@
  */
 import type { GrowableF64, GrowableI32 } from "./growable.js";
 import { Reach } from "./reach.js";
+import { subtractMultiple } from "./scatter.js";
 import type { SparseLists } from "./sparse-lists.js";
 
 /** The factors as LuFactor stores them (see lu.ts for their meaning); read here, never written. */
@@ -140,7 +141,7 @@ export class HyperSolves {
       const v = rhs[i];
       if (v === 0) continue;
       const t = tOfRow[i];
-      for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
+      subtractMultiple(rhs, lIndex, lValue, lStart[t], lStart[t + 1], v);
     }
     if (f.rRow.length > 0) count = this.applyRowEtasListed(f, rhs, pattern, count);
     if (keep !== null) {
@@ -166,8 +167,7 @@ export class HyperSolves {
       work[pos] = v;
       nonzeros[out++] = pos;
       const b = start[pos];
-      const e = b + length[pos];
-      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
+      subtractMultiple(rhs, key, value, b, b + length[pos], v);
     }
     // the reached rows were zeroed above; the rows outside the search were zero throughout
     for (let c = 0; c < out; c++) {
@@ -204,8 +204,7 @@ export class HyperSolves {
       work[p] = v;
       pattern[count++] = p;
       const b = start[p];
-      const e = b + length[p];
-      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
+      subtractMultiple(rhs, key, value, b, b + length[p], v);
     }
     if (f.rRow.length > 0) count = this.applyRowEtasTransposedListed(f, work, pattern, count);
     const { ltStart, ltLength, ltTarget, ltValue } = this;
@@ -216,8 +215,7 @@ export class HyperSolves {
       const v = work[i];
       if (v === 0) continue;
       const b = ltStart[i];
-      const e = b + ltLength[i];
-      for (let k = b; k < e; k++) work[ltTarget[k]] -= ltValue[k] * v;
+      subtractMultiple(work, ltTarget, ltValue, b, b + ltLength[i], v);
     }
     for (let c = top; c < m; c++) {
       const i = topo[c];

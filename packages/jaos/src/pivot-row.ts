@@ -20,6 +20,7 @@
  * CPU cannot predict.
  */
 import { AT_LOWER, AT_UPPER, BASIC } from "./basis-status.js";
+import { addMultiple } from "./scatter.js";
 import type { CscMatrix } from "./sparse.js";
 import type { PartitionedRows } from "./sparse-partitioned.js";
 
@@ -199,9 +200,7 @@ export class PivotRow {
     const atUpper = AT_UPPER;
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
-      const r = rho[i];
-      const e = nonbasicEnd[i];
-      for (let p = start[i]; p < e; p++) out[index[p]] += r * value[p];
+      addMultiple(out, index, value, start[i], nonbasicEnd[i], rho[i]);
     }
     // basic columns were not touched (0): neither listed nor admitted
     let count = 0;

@@ -8,7 +8,6 @@
  */
 import type { GrowableF64, GrowableI32 } from "./growable.js";
 import { Reach } from "./reach.js";
-import { subtractMultiple } from "./scatter.js";
 import type { SparseLists } from "./sparse-lists.js";
 
 /** The factors as LuFactor stores them (see lu.ts for their meaning); read here, never written. */
@@ -141,7 +140,7 @@ export class HyperSolves {
       const v = rhs[i];
       if (v === 0) continue;
       const t = tOfRow[i];
-      subtractMultiple(rhs, lIndex, lValue, lStart[t], lStart[t + 1], v);
+      for (let k = lStart[t]; k < lStart[t + 1]; k++) rhs[lIndex[k]] -= lValue[k] * v;
     }
     if (f.rRow.length > 0) count = this.applyRowEtasListed(f, rhs, pattern, count);
     if (keep !== null) {
@@ -167,7 +166,8 @@ export class HyperSolves {
       work[pos] = v;
       nonzeros[out++] = pos;
       const b = start[pos];
-      subtractMultiple(rhs, key, value, b, b + length[pos], v);
+      const e = b + length[pos];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
     // the reached rows were zeroed above; the rows outside the search were zero throughout
     for (let c = 0; c < out; c++) {
@@ -204,7 +204,8 @@ export class HyperSolves {
       work[p] = v;
       pattern[count++] = p;
       const b = start[p];
-      subtractMultiple(rhs, key, value, b, b + length[p], v);
+      const e = b + length[p];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
     if (f.rRow.length > 0) count = this.applyRowEtasTransposedListed(f, work, pattern, count);
     const { ltStart, ltLength, ltTarget, ltValue } = this;
@@ -215,7 +216,8 @@ export class HyperSolves {
       const v = work[i];
       if (v === 0) continue;
       const b = ltStart[i];
-      subtractMultiple(work, ltTarget, ltValue, b, b + ltLength[i], v);
+      const e = b + ltLength[i];
+      for (let k = b; k < e; k++) work[ltTarget[k]] -= ltValue[k] * v;
     }
     for (let c = top; c < m; c++) {
       const i = topo[c];

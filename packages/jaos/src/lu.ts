@@ -23,7 +23,6 @@ import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationOptions, type EliminationResult } from "./markowitz.js";
 import { IndexHeap } from "./index-heap.js";
 import { type FactorParts, HyperSolves, type SpikeStore } from "./lu-hyper.js";
-import { subtractMultiple, subtractMultiplePair } from "./scatter.js";
 import { SparseLists } from "./sparse-lists.js";
 
 /** Spike entries below this are roundoff and are not stored. */
@@ -293,7 +292,8 @@ export class LuFactor implements FactorParts {
     const { lPackRow, lPackStart } = this;
     for (let c = 0, etas = this.lPackCount; c < etas; c++) {
       const v = rhs[lPackRow[c]];
-      if (v !== 0) subtractMultiple(rhs, lIndex, lValue, lPackStart[c], lPackStart[c + 1], v);
+      if (v === 0) continue;
+      for (let k = lPackStart[c], e = lPackStart[c + 1]; k < e; k++) rhs[lIndex[k]] -= lValue[k] * v;
     }
     if (this.rRow.length > 0) this.applyRowEtas(rhs);
     if (keepSpike) {
@@ -316,7 +316,8 @@ export class LuFactor implements FactorParts {
       work[pos] = v;
       nonzeros[count++] = pos;
       const b = start[pos];
-      subtractMultiple(rhs, key, value, b, b + length[pos], v);
+      const e = b + length[pos];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
     // every row was visited (and zeroed) above: only the result's nonzeros move back
     for (let c = 0; c < count; c++) {
@@ -407,9 +408,18 @@ export class LuFactor implements FactorParts {
       const b = lPackStart[c];
       const e = lPackStart[c + 1];
       if (va === 0) {
-        if (vb !== 0) subtractMultiple(other, lIndex, lValue, b, e, vb);
-      } else if (vb === 0) subtractMultiple(col, lIndex, lValue, b, e, va);
-      else subtractMultiplePair(col, other, lIndex, lValue, b, e, va, vb);
+        if (vb === 0) continue;
+        for (let k = b; k < e; k++) other[lIndex[k]] -= lValue[k] * vb;
+      } else if (vb === 0) {
+        for (let k = b; k < e; k++) col[lIndex[k]] -= lValue[k] * va;
+      } else {
+        for (let k = b; k < e; k++) {
+          const i = lIndex[k];
+          const l = lValue[k];
+          col[i] -= l * va;
+          other[i] -= l * vb;
+        }
+      }
     }
   }
 
@@ -442,9 +452,18 @@ export class LuFactor implements FactorParts {
         workB[pos] = vb;
         listB[countB++] = pos;
       }
-      if (va === 0) subtractMultiple(other, key, value, b, e, vb);
-      else if (vb === 0) subtractMultiple(col, key, value, b, e, va);
-      else subtractMultiplePair(col, other, key, value, b, e, va, vb);
+      if (va === 0) {
+        for (let k = b; k < e; k++) other[key[k]] -= value[k] * vb;
+      } else if (vb === 0) {
+        for (let k = b; k < e; k++) col[key[k]] -= value[k] * va;
+      } else {
+        for (let k = b; k < e; k++) {
+          const i = key[k];
+          const u = value[k];
+          col[i] -= u * va;
+          other[i] -= u * vb;
+        }
+      }
     }
     for (let c = 0; c < countA; c++) {
       const pos = colNonzeros[c];
@@ -487,7 +506,8 @@ export class LuFactor implements FactorParts {
       v /= diag[p];
       work[p] = v;
       const b = start[p];
-      subtractMultiple(rhs, key, value, b, b + length[p], v);
+      const e = b + length[p];
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
     if (this.rRow.length > 0) this.applyRowEtasTransposed(work);
     const lIndex = this.lIndex.data;
@@ -557,7 +577,7 @@ export class LuFactor implements FactorParts {
     for (let e = this.rRow.length - 1; e >= 0; e--) {
       const v = w[rRow[e]];
       if (v === 0) continue;
-      subtractMultiple(w, rIndex, rValue, rStart[e], rStart[e + 1], v);
+      for (let k = rStart[e]; k < rStart[e + 1]; k++) w[rIndex[k]] -= rValue[k] * v;
     }
   }
 

@@ -20,7 +20,6 @@
  * CPU cannot predict.
  */
 import { AT_LOWER, AT_UPPER, BASIC } from "./basis-status.js";
-import { addMultiple } from "./scatter.js";
 import type { CscMatrix } from "./sparse.js";
 import type { PartitionedRows } from "./sparse-partitioned.js";
 
@@ -200,7 +199,9 @@ export class PivotRow {
     const atUpper = AT_UPPER;
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
-      addMultiple(out, index, value, start[i], nonbasicEnd[i], rho[i]);
+      const r = rho[i];
+      const e = nonbasicEnd[i];
+      for (let p = start[i]; p < e; p++) out[index[p]] += r * value[p];
     }
     // basic columns were not touched (0): neither listed nor admitted
     let count = 0;

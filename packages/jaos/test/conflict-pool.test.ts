@@ -13,32 +13,13 @@ import { solveMip, type MipOutcome } from "../src/mip.js";
 import { type LpModel, modelFromProblem } from "../src/model.js";
 import { presolve } from "../src/presolve.js";
 import type { BoundChange } from "../src/reduced-cost.js";
-import { integerPoints, type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
+import { integerPoints, type Problem, problem, seededGenerator, shrinkProblem, seededMilp } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
 /** Binaries and small general integers (a continuous column when `continuous`), rows of both signs, some equalities. */
-function randomMilp(seed: number, n: number, continuous: boolean): Problem {
-  const g = seededGenerator(seed);
-  const variables: ProblemInput["variables"] = Array.from({ length: n }, (_, j) =>
-    g.next() < 0.7 ? { name: `x${j}`, type: "binary" as const } : { name: `x${j}`, lb: 0, ub: g.int(2, 4), type: "integer" as const },
-  );
-  if (continuous) variables.push({ name: "c", lb: 0, ub: g.int(1, 8), type: "continuous" });
-  const constraints: ProblemInput["constraints"] = [];
-  const rows = g.int(3, 10);
-  for (let i = 0; i < rows; i++) {
-    const terms = variables.filter(() => g.next() < 0.5).map((v) => term((g.next() < 0.25 ? -1 : 1) * g.int(1, 9), v.name));
-    if (terms.length < 2) continue;
-    const total = terms.reduce((s, t) => s + Math.abs(t.coef), 0);
-    const side = Math.round((0.2 + 0.5 * g.next()) * total);
-    const kind = g.next();
-    if (kind < 0.5) constraints.push({ name: `r${i}`, terms, ub: side });
-    else if (kind < 0.8) constraints.push({ name: `r${i}`, terms, lb: Math.round(0.3 * side) });
-    else constraints.push({ name: `r${i}`, terms, lb: side, ub: side });
-  }
-  const objective = { constant: 0, terms: variables.map((v) => term(g.int(-20, 20), v.name)) };
-  return problem({ sense: g.next() < 0.5 ? "minimize" : "maximize", variables, objective, constraints });
-}
+const randomMilp = (seed: number, n: number, continuous: boolean) =>
+  seededMilp(seed, { columns: n, integerUpper: [2, 4], continuous, rows: [3, 10], coefficient: [1, 9], rowKinds: { atMost: 0.5, atLeast: 0.3 } });
 
 /** Whether the integer point x satisfies the model's rows (exactly: integer data) and cᵀx + offset ≤ limit. */
 function wanted(model: LpModel, x: Float64Array, limit: number): boolean {

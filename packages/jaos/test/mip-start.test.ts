@@ -3,27 +3,24 @@
  * holds, ignored when it breaks a row, a bound or integrality — and the optimum never changes with it.
  */
 import { describe, expect, it } from "vitest";
-import { type Problem, type ProblemInput, expectObjective, problem, seededGenerator, solveChecked } from "./support.js";
+import { expectObjective, solveChecked, seededMilp } from "./support.js";
 
-const term = (coef: number, name: string) => ({ var: name, coef });
-
-/** A random knapsack-like MILP of binaries and small general integers: 0 is always feasible. */
-function randomMilp(seed: number): Problem {
-  const g = seededGenerator(seed);
-  const n = g.int(8, 16);
-  const variables: ProblemInput["variables"] = Array.from({ length: n }, (_, j) =>
-    g.next() < 0.7 ? { name: `x${j}`, type: "binary" as const } : { name: `x${j}`, lb: 0, ub: g.int(2, 4), type: "integer" as const },
-  );
-  const constraints: ProblemInput["constraints"] = [];
-  for (let i = 0; i < g.int(3, 6); i++) {
-    const terms = variables.filter(() => g.next() < 0.6).map((v) => term(g.int(1, 12), v.name));
-    if (terms.length < 2) continue;
-    const total = terms.reduce((s, t) => s + t.coef, 0);
-    constraints.push({ name: `r${i}`, terms, ub: Math.round((0.3 + 0.4 * g.next()) * total) });
-  }
-  const objective = { constant: 0, terms: variables.map((v) => term(g.int(1, 20), v.name)) };
-  return problem({ sense: "maximize", variables, objective, constraints });
-}
+/** A random knapsack-like MILP of binaries and small general integers, ≤ rows of positive terms: 0 is always feasible. */
+const randomMilp = (seed: number) =>
+  seededMilp(seed, {
+    columns: [8, 16],
+    integerUpper: [2, 4],
+    continuous: false,
+    rows: [3, 6],
+    rowsRedrawn: true,
+    termChance: 0.6,
+    coefficient: [1, 12],
+    negativeChance: 0,
+    side: { base: 0.3, spread: 0.4 },
+    rowKinds: { atMost: 1, atLeast: 0 },
+    objective: [1, 20],
+    sense: "maximize",
+  });
 
 describe("jaos MILP start solution", () => {
   it("is accepted when it holds, rejected when it does not, and never changes the optimum", () => {

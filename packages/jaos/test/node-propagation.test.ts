@@ -10,32 +10,13 @@ import { modelFromProblem } from "../src/model.js";
 import { NodePropagator } from "../src/node-propagation.js";
 import { presolve } from "../src/presolve.js";
 import type { BoundChange } from "../src/reduced-cost.js";
-import { type Problem, type ProblemInput, problem, seededGenerator, shrinkProblem } from "./support.js";
+import { type Problem, type ProblemInput, problem, shrinkProblem, seededMilp } from "./support.js";
 
 const term = (coef: number, name: string) => ({ var: name, coef });
 
-function randomMilp(seed: number): Problem {
-  const g = seededGenerator(seed);
-  const n = g.int(8, 22);
-  const variables: ProblemInput["variables"] = Array.from({ length: n }, (_, j) =>
-    g.next() < 0.7 ? { name: `x${j}`, type: "binary" as const } : { name: `x${j}`, lb: 0, ub: g.int(2, 6), type: "integer" as const },
-  );
-  variables.push({ name: "c", lb: 0, ub: g.int(1, 8), type: "continuous" });
-  const constraints: ProblemInput["constraints"] = [];
-  const rows = g.int(4, 12);
-  for (let i = 0; i < rows; i++) {
-    const terms = variables.filter(() => g.next() < 0.4).map((v) => term((g.next() < 0.25 ? -1 : 1) * g.int(1, 9), v.name));
-    if (terms.length < 2) continue;
-    const total = terms.reduce((s, t) => s + Math.abs(t.coef), 0);
-    const side = Math.round((0.2 + 0.5 * g.next()) * total);
-    const kind = g.next();
-    if (kind < 0.5) constraints.push({ name: `r${i}`, terms, ub: side });
-    else if (kind < 0.8) constraints.push({ name: `r${i}`, terms, lb: Math.round(0.3 * side) });
-    else constraints.push({ name: `r${i}`, terms, lb: side, ub: side });
-  }
-  const objective = { constant: 0, terms: variables.map((v) => term(g.int(-20, 20), v.name)) };
-  return problem({ sense: g.next() < 0.5 ? "minimize" : "maximize", variables, objective, constraints });
-}
+/** Binaries, small general integers, a bounded continuous column; rows of both signs, some equalities. */
+const randomMilp = (seed: number) =>
+  seededMilp(seed, { columns: [8, 22], integerUpper: [2, 6], rows: [4, 12], termChance: 0.4, coefficient: [1, 9], rowKinds: { atMost: 0.5, atLeast: 0.3 } });
 
 /** The solver's model of a small minimizing problem: what the propagation cases below run on. */
 const minimizing = (input: Omit<ProblemInput, "sense">) => modelFromProblem(problem({ ...input, sense: "minimize" })).model;

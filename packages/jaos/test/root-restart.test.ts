@@ -10,30 +10,10 @@ import { emptyMipStats, statsAfterRestart } from "../src/mip-types.js";
 import { modelFromProblem } from "../src/model.js";
 import { presolve } from "../src/presolve.js";
 import { fixedIntegerShare } from "../src/root-restart.js";
-import { type Problem, type ProblemInput, problem, seededGenerator } from "./support.js";
+import { type Problem, seededMilp } from "./support.js";
 
-const term = (coef: number, name: string) => ({ var: name, coef });
-
-function randomMilp(seed: number): Problem {
-  const g = seededGenerator(seed);
-  const n = g.int(15, 30);
-  const variables: ProblemInput["variables"] = Array.from({ length: n }, (_, j) =>
-    g.next() < 0.7 ? { name: `x${j}`, type: "binary" as const } : { name: `x${j}`, lb: 0, ub: g.int(2, 5), type: "integer" as const },
-  );
-  variables.push({ name: "c", lb: 0, ub: g.int(1, 8), type: "continuous" });
-  const constraints: ProblemInput["constraints"] = [];
-  const rows = g.int(5, 12);
-  for (let i = 0; i < rows; i++) {
-    const terms = variables.filter(() => g.next() < 0.5).map((v) => term((g.next() < 0.25 ? -1 : 1) * g.int(1, 15), v.name));
-    if (terms.length < 2) continue;
-    const total = terms.reduce((s, t) => s + Math.abs(t.coef), 0);
-    const side = Math.round((0.2 + 0.5 * g.next()) * total);
-    if (g.next() < 0.6) constraints.push({ name: `r${i}`, terms, ub: side });
-    else constraints.push({ name: `r${i}`, terms, lb: Math.round(0.3 * side) });
-  }
-  const objective = { constant: 0, terms: variables.map((v) => term(g.int(-20, 20), v.name)) };
-  return problem({ sense: g.next() < 0.5 ? "minimize" : "maximize", variables, objective, constraints });
-}
+/** Binaries, small general integers and a bounded continuous column; rows of both signs (the default shape). */
+const randomMilp = (seed: number) => seededMilp(seed);
 
 function search(p: Problem, maxRootRestarts: number): MipOutcome | null {
   const { model } = modelFromProblem(p);

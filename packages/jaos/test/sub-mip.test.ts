@@ -18,7 +18,7 @@ import {
   subMipIterationBudget,
   subMipNeighbourhood,
 } from "../src/sub-mip.js";
-import { expectObjective, pointViolations, type Problem, type ProblemInput, problem, seededGenerator, solveChecked } from "./support.js";
+import { expectObjective, pointViolations, problem, seededGenerator, solveChecked, seededMilp } from "./support.js";
 
 const f64 = (v: number[]) => Float64Array.from(v);
 const ITEMS = 14;
@@ -54,24 +54,8 @@ function bruteForce(k: Knapsack): number {
   return best;
 }
 
-/** A random MILP: binaries, small general integers and a bounded continuous column; rows of both signs. */
-function randomMilp(seed: number): Problem {
-  const g = seededGenerator(seed);
-  const n = g.int(15, 30);
-  const variables: ProblemInput["variables"] = Array.from({ length: n }, (_, j) =>
-    g.next() < 0.7 ? { name: `x${j}`, type: "binary" as const } : { name: `x${j}`, lb: 0, ub: g.int(2, 5), type: "integer" as const },
-  );
-  variables.push({ name: "c", lb: 0, ub: g.int(1, 8), type: "continuous" });
-  const constraints: ProblemInput["constraints"] = [];
-  for (let i = 0, rows = g.int(5, 12); i < rows; i++) {
-    const terms = variables.filter(() => g.next() < 0.5).map((v) => ({ var: v.name, coef: (g.next() < 0.25 ? -1 : 1) * g.int(1, 15) }));
-    if (terms.length < 2) continue;
-    const side = Math.round((0.2 + 0.5 * g.next()) * terms.reduce((s, t) => s + Math.abs(t.coef), 0));
-    constraints.push(g.next() < 0.6 ? { name: `r${i}`, terms, ub: side } : { name: `r${i}`, terms, lb: Math.round(0.3 * side) });
-  }
-  const objective = { constant: 0, terms: variables.map((v) => ({ var: v.name, coef: g.int(-20, 20) })) };
-  return problem({ sense: g.next() < 0.5 ? "minimize" : "maximize", variables, objective, constraints });
-}
+/** A random MILP: binaries, small general integers and a bounded continuous column; rows of both signs (the default shape). */
+const randomMilp = (seed: number) => seededMilp(seed);
 
 function knapsackProblem(k: Knapsack) {
   return problem({

@@ -161,6 +161,90 @@ export function seededGenerator(seed: number): SeededGenerator {
   return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)) };
 }
 
+/**
+ * The shape of a random MILP from `seededMilp`; a field left out takes the default (the shape of the
+ * sub-MIP and root-restart tests). A range `[lo, hi]` includes both ends.
+ */
+export interface RandomMilpShape {
+  /** Integer columns `x0…`: a fixed count, or a range drawn from; each binary with probability 0.7. */
+  columns: number | [number, number];
+  /** The range a general integer column's upper bound (lower bound 0) is drawn from. */
+  integerUpper: [number, number];
+  /** A continuous column `c` in [0, u], u drawn from [1, 8]. */
+  continuous: boolean;
+  /** The range the row count is drawn from; a row with fewer than two terms is left out. */
+  rows: [number, number];
+  /**
+   * The row count drawn anew before each row (a loop `i < int(lo, hi)`), as mip-start's generator did:
+   * kept so its cases stay the ones it was written against.
+   */
+  rowsRedrawn: boolean;
+  /** The probability that a column is in a row. */
+  termChance: number;
+  /** The range a row coefficient's magnitude is drawn from. */
+  coefficient: [number, number];
+  /** The probability that a row coefficient is negative (no draw when 0). */
+  negativeChance: number;
+  /** A row's side is round((base + spread·r)·Σ|coefficient|), r uniform in [0, 1). */
+  side: { base: number; spread: number };
+  /**
+   * Probabilities that a row is `≤ side` and `≥ round(0.3·side)`; the rest are `= side`. No draw when
+   * `atMost` is 1.
+   */
+  rowKinds: { atMost: number; atLeast: number };
+  /** The range an objective coefficient is drawn from. */
+  objective: [number, number];
+  /** The sense, or `random` (minimise with probability 0.5). */
+  sense: Problem["sense"] | "random";
+}
+
+const DEFAULT_MILP_SHAPE: RandomMilpShape = {
+  columns: [15, 30],
+  integerUpper: [2, 5],
+  continuous: true,
+  rows: [5, 12],
+  rowsRedrawn: false,
+  termChance: 0.5,
+  coefficient: [1, 15],
+  negativeChance: 0.25,
+  side: { base: 0.2, spread: 0.5 },
+  rowKinds: { atMost: 0.6, atLeast: 0.4 },
+  objective: [-20, 20],
+  sense: "random",
+};
+
+/**
+ * A random MILP of binaries, small general integers and optionally a bounded continuous column, with
+ * rows of random terms whose sides follow from the row's total: the cases of the search-equivalence
+ * tests. The draws come in a fixed order (columns, rows, objective, sense), so a seed and shape always
+ * give the same problem.
+ */
+export function seededMilp(seed: number, shape: Partial<RandomMilpShape> = {}): Problem {
+  const s = { ...DEFAULT_MILP_SHAPE, ...shape };
+  const g = seededGenerator(seed);
+  const n = typeof s.columns === "number" ? s.columns : g.int(...s.columns);
+  const variables: ProblemInput["variables"] = Array.from({ length: n }, (_, j) =>
+    g.next() < 0.7 ? { name: `x${j}`, type: "binary" as const } : { name: `x${j}`, lb: 0, ub: g.int(...s.integerUpper), type: "integer" as const },
+  );
+  if (s.continuous) variables.push({ name: "c", lb: 0, ub: g.int(1, 8), type: "continuous" });
+  const constraints: ProblemInput["constraints"] = [];
+  const drawRows = () => g.int(...s.rows);
+  const rows = s.rowsRedrawn ? null : drawRows();
+  for (let i = 0; i < (rows ?? drawRows()); i++) {
+    const members = variables.filter(() => g.next() < s.termChance);
+    const terms = members.map((v) => ({ var: v.name, coef: (s.negativeChance > 0 && g.next() < s.negativeChance ? -1 : 1) * g.int(...s.coefficient) }));
+    if (terms.length < 2) continue;
+    const side = Math.round((s.side.base + s.side.spread * g.next()) * terms.reduce((sum, t) => sum + Math.abs(t.coef), 0));
+    const kind = s.rowKinds.atMost < 1 ? g.next() : 0;
+    if (kind < s.rowKinds.atMost) constraints.push({ name: `r${i}`, terms, ub: side });
+    else if (kind < s.rowKinds.atMost + s.rowKinds.atLeast) constraints.push({ name: `r${i}`, terms, lb: Math.round(0.3 * side) });
+    else constraints.push({ name: `r${i}`, terms, lb: side, ub: side });
+  }
+  const objective = { constant: 0, terms: variables.map((v) => ({ var: v.name, coef: g.int(...s.objective) })) };
+  const sense = s.sense === "random" ? (g.next() < 0.5 ? "minimize" : "maximize") : s.sense;
+  return problem({ sense, variables, objective, constraints });
+}
+
 /** Smallest left-hand side of the cut over the model's points with the integers fixed; null if none. */
 export function minimumLhs(model: LpModel, cut: Cut, fixed: Map<number, number>): number | null {
   const cost = new Float64Array(model.cols);

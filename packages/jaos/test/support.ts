@@ -42,11 +42,6 @@ export function problem(input: ProblemInput): Problem {
   };
 }
 
-/**
- * What is wrong with a point, read off the problem as written (binary = [0, 1]): bounds and row sides
- * beyond `tol`·max(1, |side|), integer columns more than `tol` from an integer, and an objective that
- * differs from the recomputed one by more than `tol`·max(1, |recomputed|). Empty when it holds.
- */
 /** A term written as `[variable, coefficient]`. */
 export type Term = [string, number];
 
@@ -68,6 +63,11 @@ export function lp(
   return problem({ sense, variables, objective: { constant: 0, terms: cost.map(([v, coef]) => ({ var: v, coef })) }, constraints });
 }
 
+/**
+ * What is wrong with a point, read off the problem as written (binary = [0, 1]): bounds and row sides
+ * beyond `tol`·max(1, |side|), integer columns more than `tol` from an integer, and an objective that
+ * differs from the recomputed one by more than `tol`·max(1, |recomputed|). Empty when it holds.
+ */
 export function pointViolations(p: Problem, point: Record<string, number>, objective: number | null, tol = 1e-6): string[] {
   const out: string[] = [];
   const beyond = (value: number, lower: number | null, upper: number | null) =>

@@ -38,7 +38,7 @@
  */
 import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
 import { propagationDive } from "./propagation-dive.js";
-import { PROBING_FIRST_SLICE_FACTOR, PROBING_FIXED_SHARE, PROBING_STALE_FACTOR, PROBING_WORK_FACTOR, probeBinaries } from "./probing.js";
+import { probeRoot } from "./probing.js";
 import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
 import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
@@ -48,11 +48,12 @@ import { NodePropagator } from "./node-propagation.js";
 import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
-import { orbitopalFixing, type Orbitope } from "./orbitope.js";
+import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
 import { presolve, type Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
-import { rootCutLoop } from "./root-cuts.js";
+import { noCuts, rootCutLoop } from "./root-cuts.js";
+import { finiteOrUndefined, maxOf, minOf } from "./numbers.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
 import { chainPostsolve, fixedIntegerShare, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, withColumnBounds, type ColumnPostsolve } from "./root-restart.js";
@@ -87,33 +88,6 @@ export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): Mi
   const searched = probed?.searched ?? { model: pre.reduced, post: pre };
   const out = new BranchAndBound(original, searched.post, searched.model, opt).run();
   return probed ? { ...out, stats: { ...out.stats, probing: probed.stats } } : out;
-}
-
-interface ProbedRoot {
-  stats: NonNullable<MipStats["probing"]>;
-  /** The probed model presolved again and its postsolve; absent when probing changed nothing (or is not used). */
-  searched?: { model: LpModel; post: ColumnPostsolve };
-}
-
-/**
- * Probes the presolved model's binaries (probing.ts) and, when that fixes at least PROBING_FIXED_SHARE of
- * them, presolves the probed model again (so the fixed columns leave it, as after a root restart). A model
- * the probes find infeasible is searched unprobed: `infeasible` comes only from an exhausted tree.
- */
-function probeRoot(pre: Presolved, opt: MipOptions): ProbedRoot | null {
-  const model = pre.reduced;
-  if (model.cols === 0) return null;
-  const r = probeBinaries(model, {
-    workFactor: PROBING_WORK_FACTOR,
-    staleFactor: PROBING_STALE_FACTOR,
-    firstSliceFactor: PROBING_FIRST_SLICE_FACTOR,
-    deadline: opt.deadline,
-  });
-  const stats = { probed: r.probed, fixed: r.fixed, tightened: r.tightened, work: r.work, applied: false };
-  if (r.infeasible || r.fixed === 0 || r.fixed < PROBING_FIXED_SHARE * r.binaries) return { stats };
-  const again = presolve(withColumnBounds(model, r.lower, r.upper));
-  if (again.status !== "reduced") return { stats };
-  return { stats: { ...stats, applied: true }, searched: { model: again.reduced, post: chainPostsolve(pre, again) } };
 }
 
 class BranchAndBound {
@@ -868,29 +842,4 @@ class BranchAndBound {
       stats: this.stats,
     };
   }
-}
-
-/**
- * The model with the orbitope's fixings at the root in its column bounds, so that the root LP, its cuts
- * and heuristics work on the sorted points too (cuts valid for them suffice: every point has a sorted
- * image of the same objective). A model with no sorted point is left as it is: the root node then closes.
- */
-function withSortedBlocks(model: LpModel, orbitope: Orbitope): LpModel {
-  const colLower = model.colLower.slice();
-  const colUpper = model.colUpper.slice();
-  return orbitopalFixing(orbitope, colLower, colUpper) > 0 ? { ...model, colLower, colUpper } : model;
-}
-
-/** The root cut loop's result when no cut is sought (a sub-MIP). */
-const noCuts = { iterations: 0, cutsAdded: 0, cutsKept: 0, byKind: { gomory: 0, mir: 0, flowCover: 0, path: 0, cover: 0, clique: 0 } };
-function maxOf(a: Float64Array, b: Float64Array): Float64Array {
-  return a.map((v, j) => Math.max(v, b[j]!));
-}
-
-function minOf(a: Float64Array, b: Float64Array): Float64Array {
-  return a.map((v, j) => Math.min(v, b[j]!));
-}
-
-function finiteOrUndefined(v: number): number | undefined {
-  return Number.isFinite(v) ? v : undefined;
 }

@@ -49,16 +49,16 @@ import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
 import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
-import { presolve, type Presolved } from "./presolve.js";
+import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { noCuts, rootCutLoop } from "./root-cuts.js";
 import { finiteOrUndefined, maxOf, minOf } from "./numbers.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
-import { chainPostsolve, fixedIntegerShare, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, withColumnBounds, type ColumnPostsolve } from "./root-restart.js";
+import { chainPostsolve, type ColumnPostsolve, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, restartModel, rootReducedCostFixing } from "./root-restart.js";
 import { detectOrbitope } from "./symmetry.js";
-import { runRootSubMips, type SubMipHost } from "./sub-mip.js";
+import { heuristicBudget, runRootSubMips, type SubMipHost, subMipOptions, subMipSpent } from "./sub-mip.js";
 import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, statsAfterRestart } from "./mip-types.js";
 
 export type { MipOptions, MipOutcome, MipStats } from "./mip-types.js";
@@ -233,7 +233,7 @@ class BranchAndBound {
         this.queue.push(current); // kept for the reported bound
         break;
       }
-      if (performance.now() > opt.deadline || this.subMipSpent()) {
+      if (performance.now() > opt.deadline || subMipSpent(this.opt.subMip, this.nodes, this.iterations)) {
         this.queue.push(current);
         stopped = true;
         break;
@@ -392,7 +392,7 @@ class BranchAndBound {
           offer: (c) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
         },
         x,
-        this.heuristicBudget(Math.max(200, this.iterations / 5)),
+        heuristicBudget(this.opt.subMip, Math.max(200, this.iterations / 5), this.iterations),
       );
       this.iterations += dive.iterations;
       if (z >= this.pruneLevel()) {
@@ -541,28 +541,15 @@ class BranchAndBound {
   private rootFixing(): void {
     if (!this.rootReducedCosts || !this.rootStatus || !this.best.found) return;
     const room = this.pruneLevel() - this.rootObjective;
-    for (const c of reducedCostBounds(this.model.integer, this.rootLower, this.rootUpper, this.rootReducedCosts, this.rootStatus, room)) {
-      this.rootLower[c.col] = c.lower;
-      this.rootUpper[c.col] = c.upper;
-      this.stats.rootFixings++;
-    }
+    this.stats.rootFixings += rootReducedCostFixing(this.model.integer, this.rootLower, this.rootUpper, this.rootReducedCosts, this.rootStatus, room);
   }
 
-  /**
-   * Whether the root restarts (root-restart.ts): an incumbent, restarts left, and the root's reduced-cost
-   * fixing fixed at least the threshold's share of the free integer columns. The restricted model is
-   * presolved here; a presolve that finds it infeasible (no point better than the incumbent) does not
-   * restart: the tree proves the same without trusting presolve's argument.
-   */
+  /** Whether the root restarts (root-restart.ts): an incumbent, restarts left, and `restartModel`'s rule. */
   private prepareRestart(): boolean {
     const { opt } = this;
     if (!this.best.found || this.restarts >= (opt.maxRootRestarts ?? MAX_ROOT_RESTARTS)) return false;
-    const share = fixedIntegerShare(this.base.integer, this.base.colLower, this.base.colUpper, this.rootLower, this.rootUpper);
-    if (share < (opt.rootRestartShare ?? ROOT_RESTART_SHARE)) return false;
-    const pre = presolve(withColumnBounds(this.model, this.rootLower, this.rootUpper));
-    if (pre.status !== "reduced" || pre.reduced.cols === 0) return false;
-    this.pendingRestart = pre;
-    return true;
+    this.pendingRestart = restartModel(this.base, this.model, this.rootLower, this.rootUpper, opt.rootRestartShare ?? ROOT_RESTART_SHARE);
+    return this.pendingRestart !== null;
   }
 
   /** The search again from the root of the restricted model presolved, the incumbent carried over. */
@@ -661,7 +648,11 @@ class BranchAndBound {
       cutoff: () => this.pruneLevel(),
       offer: (c: Float64Array) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
     };
-    const dive = propagationDive(host, x, { iterationBudget: this.heuristicBudget(Math.max(2000, this.iterations)), maxBacktracks: 100, workFactor: 200 });
+    const dive = propagationDive(host, x, {
+      iterationBudget: heuristicBudget(this.opt.subMip, Math.max(2000, this.iterations), this.iterations),
+      maxBacktracks: 100,
+      workFactor: 200,
+    });
     this.iterations += dive.iterations;
   }
 
@@ -744,18 +735,7 @@ class BranchAndBound {
       deadline: this.opt.deadline,
       incumbent: () => this.incumbentReduced,
       search: (colLower, colUpper, limit) => {
-        const { deadline, gapTolerance, integralityTolerance, nodePropagation, propagateContinuous } = this.opt;
-        const options = {
-          deadline,
-          gapTolerance,
-          integralityTolerance,
-          nodePropagation,
-          propagateContinuous,
-          symmetry: false,
-          maxRootRestarts: 0,
-          subMip: limit,
-        };
-        const sub = new BranchAndBound(this.original, this.pre, { ...this.model, colLower, colUpper }, options);
+        const sub = new BranchAndBound(this.original, this.pre, { ...this.model, colLower, colUpper }, subMipOptions(this.opt, limit));
         sub.engine.setBasis(basis);
         sub.best.carry(this.best);
         // its nodes and iterations are counted in stats.subMip and added to the outcome's totals only: the
@@ -770,18 +750,6 @@ class BranchAndBound {
         return { improved, nodes: out.nodes, iterations: out.iterations };
       },
     };
-  }
-
-  /** A heuristic's iteration budget; in a sub-MIP, no more than what is left of its limit. */
-  private heuristicBudget(budget: number): number {
-    const limit = this.opt.subMip;
-    return limit ? Math.max(0, Math.min(budget, limit.iterationLimit - this.iterations)) : budget;
-  }
-
-  /** A sub-MIP has taken its nodes or its iterations. */
-  private subMipSpent(): boolean {
-    const limit = this.opt.subMip;
-    return !!limit && (this.nodes >= limit.nodeLimit || this.iterations >= limit.iterationLimit);
   }
 
   /** The caller's start solution (original columns), verified like any incumbent; ignored when it fails. */

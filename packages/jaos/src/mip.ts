@@ -90,6 +90,21 @@ export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): Mi
   return probed ? { ...out, stats: { ...out.stats, probing: probed.stats } } : out;
 }
 
+/** A node's children: the one to dive into (if any) and the other. */
+type Children = [MipNode | null, MipNode | null];
+/** What processing a node gives: its children, null when it closed, or why the search stops. */
+type NodeResult = Children | null | "stopped" | "restart";
+
+/** A node's optimal LP, what it proves, its point and the columns to branch on. */
+interface NodeLp {
+  r: LpResult;
+  proof: ProvenBound | null;
+  x: Float64Array;
+  fractional: number[];
+  /** An integer column the node branches on because rounding it broke a row (not a fractional one); -1 if none. */
+  trickle: number;
+}
+
 class BranchAndBound {
   private engine: LpEngine;
   /** The presolved model plus the root cuts kept for the search. */
@@ -271,14 +286,50 @@ class BranchAndBound {
     return this.outcome(this.best.found ? "optimal" : "infeasible");
   }
 
-  /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
-  private processNode(node: MipNode, preSolved: LpResult | null): [MipNode | null, MipNode | null] | null | "stopped" | "restart" {
-    const { engine, model } = this;
+  /**
+   * Solves one node: its bounds, its LP and what that LP decides (`solveNodeLp`, `integralNode`), its
+   * heuristics, the restart rule at the root, the branching column and the children (`children`). Returns
+   * the children ([dive candidate, other]), null when the node closed, "stopped" or "restart".
+   */
+  private processNode(node: MipNode, preSolved: LpResult | null): NodeResult {
+    const { engine } = this;
     const tightened = this.applyBounds(node);
     if (!tightened) {
       this.nodes++;
       return null;
     }
+    const solved = this.solveNodeLp(node, preSolved);
+    if (solved === null || solved === "stopped") return solved;
+    const lp = this.integralNode(node, solved);
+    if (lp === null || lp === "stopped") return lp;
+    const { r, proof, x } = lp;
+    if (node.branch) {
+      const b = node.branch;
+      this.pseudo.record(b.col, b.up, (r.objective - b.parentObjective) / b.fraction);
+    }
+    // the node's bound: what its LP proves (a node whose LP proves nothing keeps its parent's)
+    const z = Math.max(node.lowerBound, proof?.value ?? -Infinity);
+    if (z >= this.pruneLevel()) {
+      this.notePruned(z);
+      return this.learn(engine.rowDuals(), true);
+    }
+    node.lowerBound = z;
+    const rounded = simpleRounding(engine.model, this.locks, this.integrality, x);
+    if (rounded && this.offerRepairing(rounded) === "accepted") this.stats.heuristicSolutions++;
+    const basis = engine.getBasis();
+    const fixings = proof ? this.reducedCostFixing(proof) : [];
+    if (this.nodeDives(x, z, basis)) return null;
+    if (node.depth === 0 && this.prepareRestart()) return "restart";
+    const choice = this.branchChoice(lp, basis);
+    return this.children(node, lp, choice, z, basis, tightened, fixings);
+  }
+
+  /**
+   * The node's LP from its parent's basis, within the pruning level: its result when optimal; null when
+   * the node closed (infeasible, cut off by a proven bound, or unsolved and kept as an unresolved bound).
+   */
+  private solveNodeLp(node: MipNode, preSolved: LpResult | null): LpResult | null | "stopped" {
+    const { engine } = this;
     if (node.basis) engine.setBasis(node.basis);
     const cutoff = this.pruneLevel();
     let r = preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false });
@@ -310,6 +361,17 @@ class BranchAndBound {
       this.unsolvedBound = Math.min(this.unsolvedBound, node.lowerBound);
       return null;
     }
+    return r;
+  }
+
+  /**
+   * The node LP's point with what it proves. A point with no fractional column is offered and, when it
+   * does not close the node, re-solved, repaired or given a trickle column to branch on (see the file's
+   * head); null when the node closed, "stopped" at the deadline.
+   */
+  private integralNode(node: MipNode, solved: LpResult): NodeLp | null | "stopped" {
+    const { engine } = this;
+    let r = solved;
     let proof = this.prove(r);
     let x = r.x!;
     let fractional = this.fractionalColumns(x);
@@ -364,21 +426,12 @@ class BranchAndBound {
         return null;
       }
     }
-    if (node.branch) {
-      const b = node.branch;
-      this.pseudo.record(b.col, b.up, (r.objective - b.parentObjective) / b.fraction);
-    }
-    // the node's bound: what its LP proves (a node whose LP proves nothing keeps its parent's)
-    const z = Math.max(node.lowerBound, proof?.value ?? -Infinity);
-    if (z >= this.pruneLevel()) {
-      this.notePruned(z);
-      return this.learn(engine.rowDuals(), true);
-    }
-    node.lowerBound = z;
-    const rounded = simpleRounding(engine.model, this.locks, this.integrality, x);
-    if (rounded && this.offerRepairing(rounded) === "accepted") this.stats.heuristicSolutions++;
-    const basis = engine.getBasis();
-    const fixings = proof ? this.reducedCostFixing(proof) : [];
+    return { r, proof, x, fractional, trickle };
+  }
+
+  /** The node's dives (and at the first root, its sub-MIPs); true when their incumbent pruned the node (bound `z`). */
+  private nodeDives(x: Float64Array, z: number, basis: Int8Array): boolean {
+    const { engine, model } = this;
     if (this.nodes === 1) this.rootPropagationDive(x);
     if (this.shouldDive()) {
       this.stats.dives++;
@@ -397,17 +450,23 @@ class BranchAndBound {
       this.iterations += dive.iterations;
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
-        return null;
+        return true;
       }
     }
     if (this.nodes === 1 && this.restarts === 0 && this.opt.rootSubMip && !this.opt.subMip) {
       runRootSubMips(this.subMipHost(basis), x, this.stats.rootIterations, this.stats.subMip);
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
-        return null;
+        return true;
       }
     }
-    if (node.depth === 0 && this.prepareRestart()) return "restart";
+    return false;
+  }
+
+  /** The column the node branches on: its trickle column as it is, else reliability branching (branching.ts). */
+  private branchChoice(lp: NodeLp, basis: Int8Array): BranchChoice {
+    const { engine } = this;
+    const { r, x, fractional, trickle } = lp;
     // strong branching may take half of all iterations once there is an incumbent to prune with;
     // before, only its floor: node throughput finds the first incumbent sooner (10teams took 136k–200k
     // iterations with half, 55k with the floor; fiber and p0201 spend 7 % more)
@@ -434,6 +493,13 @@ class BranchAndBound {
     this.stats.strongIterations += choice.strongIterations;
     this.strongEffort += choice.strongIterations;
     this.iterations += choice.strongIterations;
+    return choice;
+  }
+
+  /** The node's children under `choice` ([dive candidate, other]), with the bounds they inherit. */
+  private children(node: MipNode, lp: NodeLp, choice: BranchChoice, z: number, basis: Int8Array, tightened: BoundChange[], fixings: BoundChange[]): Children {
+    const { engine } = this;
+    const { r, trickle } = lp;
     const j = choice.col;
     const v = choice.value;
     const f = v - Math.floor(v);

@@ -38,7 +38,7 @@
  */
 import { chooseBranch, PseudoCosts, unmeasuredBranch, type BranchChoice } from "./branching.js";
 import { propagationDive } from "./propagation-dive.js";
-import { PROBING_FIRST_SLICE_FACTOR, PROBING_FIXED_SHARE, PROBING_STALE_FACTOR, PROBING_WORK_FACTOR, probeBinaries } from "./probing.js";
+import { probeRoot } from "./probing.js";
 import { computeLocks, fractionalDive, simpleRounding, type Locks } from "./heuristics.js";
 import { Incumbent, type OfferVerdict, type Rejection } from "./incumbent.js";
 import { IntegralityRule } from "./integrality.js";
@@ -48,16 +48,17 @@ import { NodePropagator } from "./node-propagation.js";
 import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
 import { NodeQueue, type MipNode } from "./node-queue.js";
-import { orbitopalFixing, type Orbitope } from "./orbitope.js";
-import { presolve, type Presolved } from "./presolve.js";
+import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
+import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
-import { rootCutLoop } from "./root-cuts.js";
+import { noCuts, rootCutLoop } from "./root-cuts.js";
+import { finiteOrUndefined, maxOf, minOf } from "./numbers.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
-import { chainPostsolve, fixedIntegerShare, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, withColumnBounds, type ColumnPostsolve } from "./root-restart.js";
+import { chainPostsolve, type ColumnPostsolve, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, restartModel, rootReducedCostFixing } from "./root-restart.js";
 import { detectOrbitope } from "./symmetry.js";
-import { runRootSubMips, type SubMipHost } from "./sub-mip.js";
+import { heuristicBudget, runRootSubMips, type SubMipHost, subMipOptions, subMipSpent } from "./sub-mip.js";
 import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, statsAfterRestart } from "./mip-types.js";
 
 export type { MipOptions, MipOutcome, MipStats } from "./mip-types.js";
@@ -89,31 +90,19 @@ export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): Mi
   return probed ? { ...out, stats: { ...out.stats, probing: probed.stats } } : out;
 }
 
-interface ProbedRoot {
-  stats: NonNullable<MipStats["probing"]>;
-  /** The probed model presolved again and its postsolve; absent when probing changed nothing (or is not used). */
-  searched?: { model: LpModel; post: ColumnPostsolve };
-}
+/** A node's children: the one to dive into (if any) and the other. */
+type Children = [MipNode | null, MipNode | null];
+/** What processing a node gives: its children, null when it closed, or why the search stops. */
+type NodeResult = Children | null | "stopped" | "restart";
 
-/**
- * Probes the presolved model's binaries (probing.ts) and, when that fixes at least PROBING_FIXED_SHARE of
- * them, presolves the probed model again (so the fixed columns leave it, as after a root restart). A model
- * the probes find infeasible is searched unprobed: `infeasible` comes only from an exhausted tree.
- */
-function probeRoot(pre: Presolved, opt: MipOptions): ProbedRoot | null {
-  const model = pre.reduced;
-  if (model.cols === 0) return null;
-  const r = probeBinaries(model, {
-    workFactor: PROBING_WORK_FACTOR,
-    staleFactor: PROBING_STALE_FACTOR,
-    firstSliceFactor: PROBING_FIRST_SLICE_FACTOR,
-    deadline: opt.deadline,
-  });
-  const stats = { probed: r.probed, fixed: r.fixed, tightened: r.tightened, work: r.work, applied: false };
-  if (r.infeasible || r.fixed === 0 || r.fixed < PROBING_FIXED_SHARE * r.binaries) return { stats };
-  const again = presolve(withColumnBounds(model, r.lower, r.upper));
-  if (again.status !== "reduced") return { stats };
-  return { stats: { ...stats, applied: true }, searched: { model: again.reduced, post: chainPostsolve(pre, again) } };
+/** A node's optimal LP, what it proves, its point and the columns to branch on. */
+interface NodeLp {
+  r: LpResult;
+  proof: ProvenBound | null;
+  x: Float64Array;
+  fractional: number[];
+  /** An integer column the node branches on because rounding it broke a row (not a fractional one); -1 if none. */
+  trickle: number;
 }
 
 class BranchAndBound {
@@ -259,7 +248,7 @@ class BranchAndBound {
         this.queue.push(current); // kept for the reported bound
         break;
       }
-      if (performance.now() > opt.deadline || this.subMipSpent()) {
+      if (performance.now() > opt.deadline || subMipSpent(this.opt.subMip, this.nodes, this.iterations)) {
         this.queue.push(current);
         stopped = true;
         break;
@@ -297,14 +286,50 @@ class BranchAndBound {
     return this.outcome(this.best.found ? "optimal" : "infeasible");
   }
 
-  /** Solves one node; returns its children ([dive candidate, other]), null when closed, or "stopped". */
-  private processNode(node: MipNode, preSolved: LpResult | null): [MipNode | null, MipNode | null] | null | "stopped" | "restart" {
-    const { engine, model } = this;
+  /**
+   * Solves one node: its bounds, its LP and what that LP decides (`solveNodeLp`, `integralNode`), its
+   * heuristics, the restart rule at the root, the branching column and the children (`children`). Returns
+   * the children ([dive candidate, other]), null when the node closed, "stopped" or "restart".
+   */
+  private processNode(node: MipNode, preSolved: LpResult | null): NodeResult {
+    const { engine } = this;
     const tightened = this.applyBounds(node);
     if (!tightened) {
       this.nodes++;
       return null;
     }
+    const solved = this.solveNodeLp(node, preSolved);
+    if (solved === null || solved === "stopped") return solved;
+    const lp = this.integralNode(node, solved);
+    if (lp === null || lp === "stopped") return lp;
+    const { r, proof, x } = lp;
+    if (node.branch) {
+      const b = node.branch;
+      this.pseudo.record(b.col, b.up, (r.objective - b.parentObjective) / b.fraction);
+    }
+    // the node's bound: what its LP proves (a node whose LP proves nothing keeps its parent's)
+    const z = Math.max(node.lowerBound, proof?.value ?? -Infinity);
+    if (z >= this.pruneLevel()) {
+      this.notePruned(z);
+      return this.learn(engine.rowDuals(), true);
+    }
+    node.lowerBound = z;
+    const rounded = simpleRounding(engine.model, this.locks, this.integrality, x);
+    if (rounded && this.offerRepairing(rounded) === "accepted") this.stats.heuristicSolutions++;
+    const basis = engine.getBasis();
+    const fixings = proof ? this.reducedCostFixing(proof) : [];
+    if (this.nodeDives(x, z, basis)) return null;
+    if (node.depth === 0 && this.prepareRestart()) return "restart";
+    const choice = this.branchChoice(lp, basis);
+    return this.children(node, lp, choice, z, basis, tightened, fixings);
+  }
+
+  /**
+   * The node's LP from its parent's basis, within the pruning level: its result when optimal; null when
+   * the node closed (infeasible, cut off by a proven bound, or unsolved and kept as an unresolved bound).
+   */
+  private solveNodeLp(node: MipNode, preSolved: LpResult | null): LpResult | null | "stopped" {
+    const { engine } = this;
     if (node.basis) engine.setBasis(node.basis);
     const cutoff = this.pruneLevel();
     let r = preSolved ?? engine.solve({ deadline: this.opt.deadline, cutoff: finiteOrUndefined(cutoff), perturb: false });
@@ -336,6 +361,17 @@ class BranchAndBound {
       this.unsolvedBound = Math.min(this.unsolvedBound, node.lowerBound);
       return null;
     }
+    return r;
+  }
+
+  /**
+   * The node LP's point with what it proves. A point with no fractional column is offered and, when it
+   * does not close the node, re-solved, repaired or given a trickle column to branch on (see the file's
+   * head); null when the node closed, "stopped" at the deadline.
+   */
+  private integralNode(node: MipNode, solved: LpResult): NodeLp | null | "stopped" {
+    const { engine } = this;
+    let r = solved;
     let proof = this.prove(r);
     let x = r.x!;
     let fractional = this.fractionalColumns(x);
@@ -390,21 +426,12 @@ class BranchAndBound {
         return null;
       }
     }
-    if (node.branch) {
-      const b = node.branch;
-      this.pseudo.record(b.col, b.up, (r.objective - b.parentObjective) / b.fraction);
-    }
-    // the node's bound: what its LP proves (a node whose LP proves nothing keeps its parent's)
-    const z = Math.max(node.lowerBound, proof?.value ?? -Infinity);
-    if (z >= this.pruneLevel()) {
-      this.notePruned(z);
-      return this.learn(engine.rowDuals(), true);
-    }
-    node.lowerBound = z;
-    const rounded = simpleRounding(engine.model, this.locks, this.integrality, x);
-    if (rounded && this.offerRepairing(rounded) === "accepted") this.stats.heuristicSolutions++;
-    const basis = engine.getBasis();
-    const fixings = proof ? this.reducedCostFixing(proof) : [];
+    return { r, proof, x, fractional, trickle };
+  }
+
+  /** The node's dives (and at the first root, its sub-MIPs); true when their incumbent pruned the node (bound `z`). */
+  private nodeDives(x: Float64Array, z: number, basis: Int8Array): boolean {
+    const { engine, model } = this;
     if (this.nodes === 1) this.rootPropagationDive(x);
     if (this.shouldDive()) {
       this.stats.dives++;
@@ -418,22 +445,28 @@ class BranchAndBound {
           offer: (c) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
         },
         x,
-        this.heuristicBudget(Math.max(200, this.iterations / 5)),
+        heuristicBudget(this.opt.subMip, Math.max(200, this.iterations / 5), this.iterations),
       );
       this.iterations += dive.iterations;
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
-        return null;
+        return true;
       }
     }
     if (this.nodes === 1 && this.restarts === 0 && this.opt.rootSubMip && !this.opt.subMip) {
       runRootSubMips(this.subMipHost(basis), x, this.stats.rootIterations, this.stats.subMip);
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
-        return null;
+        return true;
       }
     }
-    if (node.depth === 0 && this.prepareRestart()) return "restart";
+    return false;
+  }
+
+  /** The column the node branches on: its trickle column as it is, else reliability branching (branching.ts). */
+  private branchChoice(lp: NodeLp, basis: Int8Array): BranchChoice {
+    const { engine } = this;
+    const { r, x, fractional, trickle } = lp;
     // strong branching may take half of all iterations once there is an incumbent to prune with;
     // before, only its floor: node throughput finds the first incumbent sooner (10teams took 136k–200k
     // iterations with half, 55k with the floor; fiber and p0201 spend 7 % more)
@@ -460,6 +493,13 @@ class BranchAndBound {
     this.stats.strongIterations += choice.strongIterations;
     this.strongEffort += choice.strongIterations;
     this.iterations += choice.strongIterations;
+    return choice;
+  }
+
+  /** The node's children under `choice` ([dive candidate, other]), with the bounds they inherit. */
+  private children(node: MipNode, lp: NodeLp, choice: BranchChoice, z: number, basis: Int8Array, tightened: BoundChange[], fixings: BoundChange[]): Children {
+    const { engine } = this;
+    const { r, trickle } = lp;
     const j = choice.col;
     const v = choice.value;
     const f = v - Math.floor(v);
@@ -567,28 +607,15 @@ class BranchAndBound {
   private rootFixing(): void {
     if (!this.rootReducedCosts || !this.rootStatus || !this.best.found) return;
     const room = this.pruneLevel() - this.rootObjective;
-    for (const c of reducedCostBounds(this.model.integer, this.rootLower, this.rootUpper, this.rootReducedCosts, this.rootStatus, room)) {
-      this.rootLower[c.col] = c.lower;
-      this.rootUpper[c.col] = c.upper;
-      this.stats.rootFixings++;
-    }
+    this.stats.rootFixings += rootReducedCostFixing(this.model.integer, this.rootLower, this.rootUpper, this.rootReducedCosts, this.rootStatus, room);
   }
 
-  /**
-   * Whether the root restarts (root-restart.ts): an incumbent, restarts left, and the root's reduced-cost
-   * fixing fixed at least the threshold's share of the free integer columns. The restricted model is
-   * presolved here; a presolve that finds it infeasible (no point better than the incumbent) does not
-   * restart: the tree proves the same without trusting presolve's argument.
-   */
+  /** Whether the root restarts (root-restart.ts): an incumbent, restarts left, and `restartModel`'s rule. */
   private prepareRestart(): boolean {
     const { opt } = this;
     if (!this.best.found || this.restarts >= (opt.maxRootRestarts ?? MAX_ROOT_RESTARTS)) return false;
-    const share = fixedIntegerShare(this.base.integer, this.base.colLower, this.base.colUpper, this.rootLower, this.rootUpper);
-    if (share < (opt.rootRestartShare ?? ROOT_RESTART_SHARE)) return false;
-    const pre = presolve(withColumnBounds(this.model, this.rootLower, this.rootUpper));
-    if (pre.status !== "reduced" || pre.reduced.cols === 0) return false;
-    this.pendingRestart = pre;
-    return true;
+    this.pendingRestart = restartModel(this.base, this.model, this.rootLower, this.rootUpper, opt.rootRestartShare ?? ROOT_RESTART_SHARE);
+    return this.pendingRestart !== null;
   }
 
   /** The search again from the root of the restricted model presolved, the incumbent carried over. */
@@ -687,7 +714,11 @@ class BranchAndBound {
       cutoff: () => this.pruneLevel(),
       offer: (c: Float64Array) => this.offerRepairing(c) === "accepted" && !!++this.stats.heuristicSolutions,
     };
-    const dive = propagationDive(host, x, { iterationBudget: this.heuristicBudget(Math.max(2000, this.iterations)), maxBacktracks: 100, workFactor: 200 });
+    const dive = propagationDive(host, x, {
+      iterationBudget: heuristicBudget(this.opt.subMip, Math.max(2000, this.iterations), this.iterations),
+      maxBacktracks: 100,
+      workFactor: 200,
+    });
     this.iterations += dive.iterations;
   }
 
@@ -770,18 +801,7 @@ class BranchAndBound {
       deadline: this.opt.deadline,
       incumbent: () => this.incumbentReduced,
       search: (colLower, colUpper, limit) => {
-        const { deadline, gapTolerance, integralityTolerance, nodePropagation, propagateContinuous } = this.opt;
-        const options = {
-          deadline,
-          gapTolerance,
-          integralityTolerance,
-          nodePropagation,
-          propagateContinuous,
-          symmetry: false,
-          maxRootRestarts: 0,
-          subMip: limit,
-        };
-        const sub = new BranchAndBound(this.original, this.pre, { ...this.model, colLower, colUpper }, options);
+        const sub = new BranchAndBound(this.original, this.pre, { ...this.model, colLower, colUpper }, subMipOptions(this.opt, limit));
         sub.engine.setBasis(basis);
         sub.best.carry(this.best);
         // its nodes and iterations are counted in stats.subMip and added to the outcome's totals only: the
@@ -796,18 +816,6 @@ class BranchAndBound {
         return { improved, nodes: out.nodes, iterations: out.iterations };
       },
     };
-  }
-
-  /** A heuristic's iteration budget; in a sub-MIP, no more than what is left of its limit. */
-  private heuristicBudget(budget: number): number {
-    const limit = this.opt.subMip;
-    return limit ? Math.max(0, Math.min(budget, limit.iterationLimit - this.iterations)) : budget;
-  }
-
-  /** A sub-MIP has taken its nodes or its iterations. */
-  private subMipSpent(): boolean {
-    const limit = this.opt.subMip;
-    return !!limit && (this.nodes >= limit.nodeLimit || this.iterations >= limit.iterationLimit);
   }
 
   /** The caller's start solution (original columns), verified like any incumbent; ignored when it fails. */
@@ -868,29 +876,4 @@ class BranchAndBound {
       stats: this.stats,
     };
   }
-}
-
-/**
- * The model with the orbitope's fixings at the root in its column bounds, so that the root LP, its cuts
- * and heuristics work on the sorted points too (cuts valid for them suffice: every point has a sorted
- * image of the same objective). A model with no sorted point is left as it is: the root node then closes.
- */
-function withSortedBlocks(model: LpModel, orbitope: Orbitope): LpModel {
-  const colLower = model.colLower.slice();
-  const colUpper = model.colUpper.slice();
-  return orbitopalFixing(orbitope, colLower, colUpper) > 0 ? { ...model, colLower, colUpper } : model;
-}
-
-/** The root cut loop's result when no cut is sought (a sub-MIP). */
-const noCuts = { iterations: 0, cutsAdded: 0, cutsKept: 0, byKind: { gomory: 0, mir: 0, flowCover: 0, path: 0, cover: 0, clique: 0 } };
-function maxOf(a: Float64Array, b: Float64Array): Float64Array {
-  return a.map((v, j) => Math.max(v, b[j]!));
-}
-
-function minOf(a: Float64Array, b: Float64Array): Float64Array {
-  return a.map((v, j) => Math.min(v, b[j]!));
-}
-
-function finiteOrUndefined(v: number): number | undefined {
-  return Number.isFinite(v) ? v : undefined;
 }

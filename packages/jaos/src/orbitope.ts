@@ -20,6 +20,8 @@
  * a_j > b_j: the node holds no sorted point; a_j = b_j: x[a_j][j] = 1.
  */
 
+import type { LpModel } from "./model.js";
+
 export interface Orbitope {
   /** Matrix rows (model rows with at most one 1 among their k columns). */
   readonly rows: number;
@@ -76,4 +78,15 @@ export function orbitopalFixing(orb: Orbitope, lower: Float64Array, upper: Float
     next = b;
   }
   return changed;
+}
+
+/**
+ * The model with the orbitope's fixings at the root in its column bounds, so that the root LP, its cuts
+ * and heuristics work on the sorted points too (cuts valid for them suffice: every point has a sorted
+ * image of the same objective). A model with no sorted point is left as it is: the root node then closes.
+ */
+export function withSortedBlocks(model: LpModel, orbitope: Orbitope): LpModel {
+  const colLower = model.colLower.slice();
+  const colUpper = model.colUpper.slice();
+  return orbitopalFixing(orbitope, colLower, colUpper) > 0 ? { ...model, colLower, colUpper } : model;
 }

@@ -1,5 +1,5 @@
 /**
- * Probing on the binary columns of a presolved MILP, once before its root LP (mip.ts, `solveMip`). Each
+ * Probing on the binary columns of a presolved MILP, once before its root LP (`probeRoot`, from mip.ts's `solveMip`). Each
  * binary in turn is fixed at 0 and its consequences propagated through the rows' activity bounds
  * (activity-domain.ts), undone, then fixed at 1 and propagated, undone:
  *
@@ -20,7 +20,10 @@
  * restart does (root-restart.ts), so the fixed columns leave the model.
  */
 import { ActivityDomain } from "./activity-domain.js";
+import type { MipOptions, MipStats } from "./mip-types.js";
 import type { LpModel } from "./model.js";
+import { presolve, type Presolved } from "./presolve.js";
+import { chainPostsolve, type ColumnPostsolve, withColumnBounds } from "./root-restart.js";
 
 export interface ProbingOptions {
   /** Propagation work (matrix entries visited) over all probes at most, as a multiple of the nonzeros. */
@@ -201,4 +204,31 @@ function finish(model: LpModel, domain: ActivityDomain, result: ProbingResult): 
     else result.tightened++;
   }
   return result;
+}
+
+export interface ProbedRoot {
+  stats: NonNullable<MipStats["probing"]>;
+  /** The probed model presolved again and its postsolve; absent when probing changed nothing (or is not used). */
+  searched?: { model: LpModel; post: ColumnPostsolve };
+}
+
+/**
+ * Probes the presolved model's binaries (`probeBinaries`) and, when that fixes at least PROBING_FIXED_SHARE of
+ * them, presolves the probed model again (so the fixed columns leave it, as after a root restart). A model
+ * the probes find infeasible is searched unprobed: `infeasible` comes only from an exhausted tree.
+ */
+export function probeRoot(pre: Presolved, opt: MipOptions): ProbedRoot | null {
+  const model = pre.reduced;
+  if (model.cols === 0) return null;
+  const r = probeBinaries(model, {
+    workFactor: PROBING_WORK_FACTOR,
+    staleFactor: PROBING_STALE_FACTOR,
+    firstSliceFactor: PROBING_FIRST_SLICE_FACTOR,
+    deadline: opt.deadline,
+  });
+  const stats = { probed: r.probed, fixed: r.fixed, tightened: r.tightened, work: r.work, applied: false };
+  if (r.infeasible || r.fixed === 0 || r.fixed < PROBING_FIXED_SHARE * r.binaries) return { stats };
+  const again = presolve(withColumnBounds(model, r.lower, r.upper));
+  if (again.status !== "reduced") return { stats };
+  return { stats: { ...stats, applied: true }, searched: { model: again.reduced, post: chainPostsolve(pre, again) } };
 }

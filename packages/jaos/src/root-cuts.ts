@@ -206,3 +206,6 @@ function countKinds(kinds: { gomory: Cut[]; mir: ScoredCut[]; path: Cut[]; cover
     clique: kinds.clique.length,
   };
 }
+
+/** The root cut loop's result when no cut is sought (a sub-MIP). */
+export const noCuts = { iterations: 0, cutsAdded: 0, cutsKept: 0, byKind: { gomory: 0, mir: 0, flowCover: 0, path: 0, cover: 0, clique: 0 } };

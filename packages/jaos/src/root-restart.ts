@@ -12,7 +12,8 @@
  * both presolves (`chainPostsolve`) and verified on the original model as before.
  */
 import type { LpModel } from "./model.js";
-import type { Presolved } from "./presolve.js";
+import { presolve, type Presolved } from "./presolve.js";
+import { reducedCostBounds } from "./reduced-cost.js";
 
 /** The map the search needs from a presolve: reduced column values to original ones. */
 export type ColumnPostsolve = Pick<Presolved, "postsolve">;
@@ -49,4 +50,39 @@ export function fixedIntegerShare(integer: Uint8Array, fromLower: Float64Array, 
     if (lower[j] === upper[j]) fixed++;
   }
   return free === 0 ? 0 : fixed / free;
+}
+
+/**
+ * Root reduced-cost fixing (reduced-cost.ts) with the root LP's proven `reducedCosts` and basis `status`
+ * and the `room` between the pruning level and the root's proven bound: tightens the global bounds
+ * (`lower`, `upper`) in place and returns how many columns it tightened.
+ */
+export function rootReducedCostFixing(
+  integer: Uint8Array,
+  lower: Float64Array,
+  upper: Float64Array,
+  reducedCosts: Float64Array,
+  status: Int8Array,
+  room: number,
+): number {
+  const changes = reducedCostBounds(integer, lower, upper, reducedCosts, status, room);
+  for (const c of changes) {
+    lower[c.col] = c.lower;
+    upper[c.col] = c.upper;
+  }
+  return changes.length;
+}
+
+/**
+ * The restart rule past its incumbent and restart count: when the global bounds (`lower`, `upper`) fix at
+ * least `share` of the integer columns free in `base` (the model the search started from), the search's
+ * `model` (its kept cuts in) with those bounds presolved; null when they fix less. A presolve that finds the
+ * restricted model infeasible (no point better than the incumbent) gives null too: the tree proves the
+ * same without trusting presolve's argument.
+ */
+export function restartModel(base: LpModel, model: LpModel, lower: Float64Array, upper: Float64Array, share: number): Presolved | null {
+  if (fixedIntegerShare(base.integer, base.colLower, base.colUpper, lower, upper) < share) return null;
+  const pre = presolve(withColumnBounds(model, lower, upper));
+  if (pre.status !== "reduced" || pre.reduced.cols === 0) return null;
+  return pre;
 }

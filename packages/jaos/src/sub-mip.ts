@@ -22,6 +22,8 @@
  * most multiplies the root's work by a constant, whatever the tree would have been.
  */
 
+import type { MipOptions } from "./mip-types.js";
+
 /** Share of the free integer columns RINS must fix (SCIP's default minimum fixing rate for RINS). */
 export const RINS_MIN_FIXED_SHARE = 0.3;
 /** Share RENS must fix (SCIP's default for RENS): its box keeps every fractional column free. */
@@ -149,4 +151,33 @@ export function runRootSubMips(host: SubMipHost, lp: ArrayLike<number>, rootIter
     if (!out.improved) return;
     stats.solutions++;
   }
+}
+
+/**
+ * The options of one sub-MIP of a search with options `opt`: its tolerances, deadline and node
+ * propagation, without symmetry handling or restarts,
+ * and the sub-MIP's `limit`.
+ */
+export function subMipOptions(opt: MipOptions, limit: { nodeLimit: number; iterationLimit: number }): MipOptions {
+  const { deadline, gapTolerance, integralityTolerance, nodePropagation, propagateContinuous } = opt;
+  return {
+    deadline,
+    gapTolerance,
+    integralityTolerance,
+    nodePropagation,
+    propagateContinuous,
+    symmetry: false,
+    maxRootRestarts: 0,
+    subMip: limit,
+  };
+}
+
+/** A heuristic's iteration budget; in a sub-MIP (`limit`), no more than what is left of its limit after `iterations`. */
+export function heuristicBudget(limit: MipOptions["subMip"], budget: number, iterations: number): number {
+  return limit ? Math.max(0, Math.min(budget, limit.iterationLimit - iterations)) : budget;
+}
+
+/** A sub-MIP (`limit`) has taken its nodes or its iterations. */
+export function subMipSpent(limit: MipOptions["subMip"], nodes: number, iterations: number): boolean {
+  return !!limit && (nodes >= limit.nodeLimit || iterations >= limit.iterationLimit);
 }

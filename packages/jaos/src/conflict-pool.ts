@@ -140,6 +140,8 @@ export class ConflictPool {
     let least = 0;
     let infinite = 0;
     let magnitude = Math.abs(rhs);
+    // the widest term an integer column can add above its least (∞ for an unbounded one)
+    let widest = 0;
     for (let k = 0; k < index.length; k++) {
       const j = index[k]!;
       const c = value[k]!;
@@ -148,10 +150,17 @@ export class ConflictPool {
         least += c * b;
         magnitude += Math.abs(c * b);
       } else infinite++;
+      if (integer[j]) {
+        const range = Math.abs(c) * (up[j]! - lo[j]!);
+        if (range > widest) widest = range;
+      }
     }
     const tol = SUM_TOL * magnitude;
     if (infinite === 0 && least > rhs + tol) return false;
     if (infinite > 1) return true;
+    // the room left wider than every integer column's range limits none of them (rounding needs only its
+    // range; the margin is for the rounding allowances): the pass over the columns is skipped
+    if (infinite === 0 && rhs + tol - least > 2 * widest + 1) return true;
     for (let k = 0; k < index.length; k++) {
       const j = index[k]!;
       if (!integer[j] || lo[j] === up[j]) continue;

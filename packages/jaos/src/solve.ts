@@ -39,6 +39,8 @@ export interface JaosOptions {
   integralityTolerance?: number;
   /** Branch and bound's root sub-MIP heuristic (RENS/RINS; sub-mip.ts); absent: off. */
   rootSubMip?: boolean;
+  /** Branch and bound's pool of dual proofs from pruned nodes (conflict-pool.ts); absent: mip.ts's default. */
+  conflicts?: boolean;
   /**
    * A MILP's start solution by variable name (variables not named take 0): verified on the problem like
    * every incumbent and branch and bound's first incumbent when it holds, else ignored
@@ -121,6 +123,7 @@ export function solveJaos(problem: JaosProblem, options: JaosOptions): JaosResul
     gapTolerance: options.gapTolerance,
     integralityTolerance: options.integralityTolerance,
     rootSubMip: options.rootSubMip,
+    conflicts: options.conflicts,
     startSolution: options.startSolution ? Float64Array.from(mapping.colNames, (name) => options.startSolution![name] ?? 0) : undefined,
     onProgress: onProgress
       ? (incumbent: number | null, bound: number | null, nodes: number) =>

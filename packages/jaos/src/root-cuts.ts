@@ -116,7 +116,6 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   // `engine` solves `lpModel`, the last round's LP with all its cuts; `model` is it without the cut
   // rows whose slack is basic there (`kept`: the rows kept, null when all are)
   let lpModel = model;
-  const input = engine;
   let kept: Uint8Array | null = null;
   const rescale = options.rescale ?? false;
   for (let round = 0; round < CUT_ROUNDS && iterations < iterationBudget && performance.now() < deadline; round++) {
@@ -188,21 +187,24 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
       stall = 0;
     }
   }
-  if (engine === input) return { model, engine, root: current, cutsAdded, cutsKept: 0, iterations, byKind };
-  // the search's LP: without the non-binding cuts, scaled afresh (the factors extended round by round
-  // served the loop; the tree's thousands of LPs got more nodes and iterations from them: cap6000,
-  // atm_5_10_1), from the same basis (0 iterations unless the factorization's rounding differs); if it
-  // does not end optimal, the loop's last LP stays
+  if (kept === null) return { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
+  // one LP without the non-binding cuts for the search, from the same basis (0 iterations unless the
+  // factorization's rounding differs); if it does not end optimal, the full set stays
   const status = new Int8Array(model.cols + model.rows);
   const basis = engine.getBasis();
   status.set(basis.subarray(0, model.cols));
-  for (let i = 0, w = 0; i < lpModel.rows; i++) if (kept === null || kept[i]) status[model.cols + w++] = basis[model.cols + i];
-  const search = new LpEngine(model);
-  search.setBasis(status);
-  const r = search.solve({ deadline });
+  const rowOf = new Int32Array(model.rows);
+  for (let i = 0, w = 0; i < lpModel.rows; i++) {
+    if (!kept[i]) continue;
+    rowOf[w] = i;
+    status[model.cols + w++] = basis[model.cols + i];
+  }
+  const compact = new LpEngine(model, rescale ? {} : { scaling: extendScaling(model, engine.scaling, rowOf) });
+  compact.setBasis(status);
+  const r = compact.solve({ deadline });
   iterations += r.iterations;
   if (r.status !== "optimal") return { model: lpModel, engine, root: current, cutsAdded, cutsKept: lpModel.rows - baseRows, iterations, byKind };
-  return { model, engine: search, root: r, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
+  return { model, engine: compact, root: r, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
 }
 
 /** The rows to keep: the model's and the cuts whose slack is nonbasic in `engine`'s basis; null if all. */

@@ -1,15 +1,13 @@
 /**
  * Scaling (scaling.ts): the factors are exact powers of two, geometric scaling undoes row and column
  * factors hidden in a matrix, factors are kept only when they improve it by HiGHS's measure, and a
- * scaled LP reaches the optimum of the unscaled one; extended factors (the root cut loop's) keep the
- * given rows' and columns' and balance each new row.
+ * scaled LP reaches the optimum of the unscaled one.
  */
 import { describe, expect, it } from "vitest";
-import { keepRows } from "../src/cuts.js";
 import { LpEngine } from "../src/lp.js";
 import type { LpModel } from "../src/model.js";
 import { Rng } from "../src/rng.js";
-import { computeScaling, extendScaling, scalingImprovement } from "../src/scaling.js";
+import { computeScaling, scalingImprovement } from "../src/scaling.js";
 import { cscFromTriplets } from "../src/sparse.js";
 
 /** A random sparse LP whose entry (i, j) is v·2^rowExp[i]·2^colExp[j] with v in [1, 2). */
@@ -108,40 +106,6 @@ describe("scaling", () => {
       const plain = new LpEngine(model, { scale: false }).solve({ deadline: performance.now() + 10_000 });
       expect(scaled.status).toBe(plain.status);
       if (plain.status === "optimal") expect(Math.abs(scaled.objective - plain.objective)).toBeLessThanOrEqual(1e-7 * Math.max(1, Math.abs(plain.objective)));
-    }
-  });
-
-  it("extends factors to new rows: the given ones kept, each new row balanced, the LP's optimum reached", () => {
-    const rng = new Rng(17);
-    for (let t = 0; t < 30; t++) {
-      const model = hiddenScaleLp(rng, 6 + rng.int(12), 8 + rng.int(20), 6);
-      // the first rows are "the last LP", the others "the new cuts"
-      const first = 2 + rng.int(model.rows - 3);
-      const keep = Uint8Array.from({ length: model.rows }, (_, i) => (i < first ? 1 : 0));
-      const previous = computeScaling(keepRows(model, keep));
-      const rowOf = Int32Array.from({ length: model.rows }, (_, i) => (i < first ? i : -1));
-      const s = extendScaling(model, previous, rowOf);
-      expect([...s.col]).toEqual([...previous.col]);
-      for (let i = 0; i < first; i++) expect(s.row[i]).toBe(previous.row[i]);
-      const rmin = new Float64Array(model.rows).fill(Infinity);
-      const rmax = new Float64Array(model.rows);
-      for (let j = 0; j < model.cols; j++) {
-        for (let k = model.a.start[j]; k < model.a.start[j + 1]; k++) {
-          const i = model.a.index[k];
-          const v = Math.abs(model.a.value[k]) * s.row[i] * s.col[j];
-          rmin[i] = Math.min(rmin[i], v);
-          rmax[i] = Math.max(rmax[i], v);
-        }
-      }
-      for (let i = first; i < model.rows; i++) {
-        expect(2 ** Math.round(Math.log2(s.row[i]))).toBe(s.row[i]);
-        // the power-of-two rounding leaves the geometric mean of the row's extremes within √2 of 1
-        if (rmax[i] > 0) expect(Math.abs(Math.log2(Math.sqrt(rmin[i] * rmax[i])))).toBeLessThanOrEqual(0.5 + 1e-9);
-      }
-      const extended = new LpEngine(model, { scaling: s }).solve({ deadline: performance.now() + 10_000 });
-      const plain = new LpEngine(model, { scale: false }).solve({ deadline: performance.now() + 10_000 });
-      expect(extended.status).toBe(plain.status);
-      if (plain.status === "optimal") expect(Math.abs(extended.objective - plain.objective)).toBeLessThanOrEqual(1e-7 * Math.max(1, Math.abs(plain.objective)));
     }
   });
 });

@@ -65,17 +65,13 @@ export class LpEngine {
   /** The unscaled model; its column bounds change through setColumnBounds. */
   readonly model: LpModel;
   readonly state: SimplexState;
-  /** The row and column factors (scaling.ts); read by the root cut loop to scale its next LP alike. */
-  readonly scaling: Scaling;
+  private readonly scaling: Scaling;
   private readonly scaled: LpModel;
   private hasBasis = false;
 
-  /** `scaling`: factors to use as given (one per row and column of `model`) instead of computing them. */
-  constructor(model: LpModel, options: { scale?: boolean; scaling?: Scaling } = {}) {
+  constructor(model: LpModel, options: { scale?: boolean } = {}) {
     this.model = { ...model, colLower: model.colLower.slice(), colUpper: model.colUpper.slice() };
-    this.scaling =
-      options.scaling ??
-      (options.scale === false ? { row: new Float64Array(model.rows).fill(1), col: new Float64Array(model.cols).fill(1) } : computeScaling(model));
+    this.scaling = options.scale === false ? { row: new Float64Array(model.rows).fill(1), col: new Float64Array(model.cols).fill(1) } : computeScaling(model);
     this.scaled = applyScaling(this.model, this.scaling);
     this.state = new SimplexState(this.scaled);
   }

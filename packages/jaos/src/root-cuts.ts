@@ -21,7 +21,6 @@ import type { LpModel } from "./model.js";
 import { MirSeparator } from "./mir.js";
 import type { ScoredCut } from "./mir-rounding.js";
 import { PathSeparator } from "./path-cuts.js";
-import { extendScaling } from "./scaling.js";
 import { BASIC } from "./simplex-state.js";
 
 const CUT_ROUNDS = 50;
@@ -81,11 +80,6 @@ export interface RootCutOptions {
    * c-MIR cuts over the cut rows cutting off its optimal point, cause not found (docs/decisions.md).
    */
   flowCovers?: boolean;
-  /**
-   * Scale each round's LP from scratch (as before 2026-11-29 cutloop) instead of keeping the last LP's
-   * factors and scaling only the new cut rows; for measurements.
-   */
-  rescale?: boolean;
   /** Called after each round (diagnostics: a bound trace per round). */
   onRound?: (round: CutRound) => void;
 }
@@ -113,17 +107,12 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
   // misc06, stein27, wedding_16), while misc06's seven rounds spent two thirds of the loop's time in it:
   // a first round without a c-MIR cut switches it off for the rest of the loop
   let mirOn = true;
-  // `engine` solves `lpModel`, the last round's LP with all its cuts; `model` is it without the cut
-  // rows whose slack is basic there (`kept`: the rows kept, null when all are)
-  let lpModel = model;
-  let kept: Uint8Array | null = null;
-  const rescale = options.rescale ?? false;
   for (let round = 0; round < CUT_ROUNDS && iterations < iterationBudget && performance.now() < deadline; round++) {
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
     const kinds = {
-      gomory: gomoryCuts(engine, lpModel, current.x!, CUTS_PER_ROUND),
+      gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
       // over the cuts in the LP too; with the lifted flow covers of the same aggregated rows
       mir: mirOn ? new MirSeparator(model, flowCovers, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline) : [],
       path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
@@ -147,16 +136,11 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
       continue;
     }
     const extended = withRows(model, cuts);
-    // the next LP: the kept rows' basis statuses, the cuts' slacks basic; scaled like the last LP
-    // (its column factors and its rows', the cuts' rows alone scaled afresh) unless `rescale`
+    const next = new LpEngine(extended);
     const basis = engine.getBasis();
     const status = new Int8Array(extended.cols + extended.rows);
-    status.set(basis.subarray(0, model.cols));
-    const rowOf = new Int32Array(extended.rows).fill(-1);
-    for (let i = 0, w = 0; i < lpModel.rows; i++) if (kept === null || kept[i]) rowOf[w++] = i;
-    for (let i = 0; i < model.rows; i++) status[model.cols + i] = basis[model.cols + rowOf[i]];
+    status.set(basis.subarray(0, model.cols + model.rows));
     status.fill(BASIC, model.cols + model.rows);
-    const next = new LpEngine(extended, rescale ? {} : { scaling: extendScaling(extended, engine.scaling, rowOf) });
     next.setBasis(status);
     const r = next.solve({ deadline });
     iterations += r.iterations;
@@ -165,14 +149,12 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     const counts = countKinds(kinds);
     for (const k of KINDS) byKind[k] += counts[k];
     const gain = r.objective - current.objective;
-    lpModel = extended;
-    engine = next;
-    current = r;
-    // cuts that stopped binding only slow the next rounds' LPs down: the next round's LP leaves them
-    // out; this round's LP keeps them (their slacks are basic, so dropping them changes no tableau row
-    // of a structural column that Gomory reads), the separators other than Gomory read the kept rows
-    kept = slackCutsDropped(engine, baseRows);
-    model = kept === null ? lpModel : keepRows(lpModel, kept);
+    // cuts that stopped binding only slow the next rounds' LPs down
+    const compact = dropSlackCuts({ model: extended, engine: next, root: r, cutsAdded, cutsKept: 0, iterations, byKind }, baseRows, deadline);
+    model = compact.model;
+    engine = compact.engine;
+    iterations = compact.iterations;
+    current = compact.root;
     options.onRound?.({
       round,
       bound: current.objective,
@@ -187,37 +169,29 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
       stall = 0;
     }
   }
-  if (kept === null) return { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
-  // one LP without the non-binding cuts for the search, from the same basis (0 iterations unless the
-  // factorization's rounding differs); if it does not end optimal, the full set stays
-  const status = new Int8Array(model.cols + model.rows);
-  const basis = engine.getBasis();
-  status.set(basis.subarray(0, model.cols));
-  const rowOf = new Int32Array(model.rows);
-  for (let i = 0, w = 0; i < lpModel.rows; i++) {
-    if (!kept[i]) continue;
-    rowOf[w] = i;
-    status[model.cols + w++] = basis[model.cols + i];
-  }
-  const compact = new LpEngine(model, rescale ? {} : { scaling: extendScaling(model, engine.scaling, rowOf) });
-  compact.setBasis(status);
-  const r = compact.solve({ deadline });
-  iterations += r.iterations;
-  if (r.status !== "optimal") return { model: lpModel, engine, root: current, cutsAdded, cutsKept: lpModel.rows - baseRows, iterations, byKind };
-  return { model, engine: compact, root: r, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
+  const result: RootCutResult = { model, engine, root: current, cutsAdded, cutsKept: model.rows - baseRows, iterations, byKind };
+  return model.rows > baseRows ? dropSlackCuts(result, baseRows, deadline) : result;
 }
 
-/** The rows to keep: the model's and the cuts whose slack is nonbasic in `engine`'s basis; null if all. */
-function slackCutsDropped(engine: LpEngine, baseRows: number): Uint8Array | null {
-  const { cols: n, rows: m } = engine.model;
-  const status = engine.state.status;
-  const keep = new Uint8Array(m);
-  let all = true;
-  for (let i = 0; i < m; i++) {
-    keep[i] = i < baseRows || status[n + i] !== BASIC ? 1 : 0;
-    if (!keep[i]) all = false;
-  }
-  return all ? null : keep;
+/** Removes cut rows whose slack is basic (not binding), keeping the rest of the basis. */
+function dropSlackCuts(result: RootCutResult, baseRows: number, deadline: number): RootCutResult {
+  const { model } = result;
+  const n = model.cols;
+  const basis = result.engine.getBasis();
+  const keep = new Uint8Array(model.rows);
+  for (let i = 0; i < model.rows; i++) keep[i] = i < baseRows || basis[n + i] !== BASIC ? 1 : 0;
+  if (keep.every((v) => v === 1)) return result;
+  const kept = keepRows(model, keep);
+  const status = new Int8Array(n + kept.rows);
+  status.set(basis.subarray(0, n));
+  let w = n;
+  for (let i = 0; i < model.rows; i++) if (keep[i]) status[w++] = basis[n + i];
+  const engine = new LpEngine(kept);
+  engine.setBasis(status);
+  const r = engine.solve({ deadline });
+  const iterations = result.iterations + r.iterations;
+  if (r.status !== "optimal") return { ...result, iterations }; // keep the full set
+  return { ...result, model: kept, engine, root: r, cutsKept: kept.rows - baseRows, iterations };
 }
 
 /** A round's cuts by separator, the c-MIR separator's split into its c-MIR cuts and its flow covers. */

@@ -165,31 +165,6 @@ function geometricColumnPass(model: LpModel, row: Float64Array, col: Float64Arra
   }
 }
 
-/**
- * Factors for `model` whose first rows and all columns keep `previous`'s factors (`rowOf[i]`: row i's
- * row in `previous`, -1 for a new row); each new row gets the geometric factor 1/sqrt(min·max) of its
- * magnitudes under the kept column factors, a power of two. The root cut loop's LPs differ from one
- * another only in their cut rows: scaling each from scratch was most of the loop's own work.
- */
-export function extendScaling(model: LpModel, previous: Scaling, rowOf: Int32Array): Scaling {
-  const { rows: m, cols: n, a } = model;
-  const row = new Float64Array(m).fill(1);
-  const col = previous.col.slice();
-  const rmin = new Float64Array(m).fill(Infinity);
-  const rmax = new Float64Array(m);
-  for (let j = 0; j < n; j++) {
-    for (let k = a.start[j]; k < a.start[j + 1]; k++) {
-      const i = a.index[k];
-      if (rowOf[i] >= 0) continue;
-      const v = Math.abs(a.value[k]) * col[j];
-      if (v < rmin[i]) rmin[i] = v;
-      if (v > rmax[i]) rmax[i] = v;
-    }
-  }
-  for (let i = 0; i < m; i++) row[i] = rowOf[i] >= 0 ? previous.row[rowOf[i]] : rmax[i] > 0 ? powerOfTwo(1 / Math.sqrt(rmin[i] * rmax[i])) : 1;
-  return { row, col };
-}
-
 /** The scaled model (a new object; the input is not modified). */
 export function applyScaling(model: LpModel, s: Scaling): LpModel {
   const { rows: m, cols: n, a } = model;

@@ -68,6 +68,9 @@ export class LpEngine {
   private readonly scaling: Scaling;
   private readonly scaled: LpModel;
   private hasBasis = false;
+  /** The running solve's options and its first iteration (for `limits` and `result`). */
+  private solveOptions: LpSolveOptions = { deadline: Infinity };
+  private startIter = 0;
 
   constructor(model: LpModel, options: { scale?: boolean } = {}) {
     this.model = { ...model, colLower: model.colLower.slice(), colUpper: model.colUpper.slice() };
@@ -125,7 +128,8 @@ export class LpEngine {
    */
   rowDuals(): Float64Array {
     if (!this.state.factorValid) this.state.refactor();
-    return this.unscaleRow(this.state.computeDual());
+    // y only: the reduced costs are priced afresh by the next solve before anything reads them
+    return this.unscaleRow(this.state.computeRowDuals());
   }
 
   /** Forget the basis: the next solve starts from the slack basis. */
@@ -135,22 +139,12 @@ export class LpEngine {
 
   solve(opt: LpSolveOptions): LpResult {
     const st = this.state;
-    const startIter = st.iterations;
-    const budget = () => Math.max(0, (opt.iterationLimit ?? Infinity) - (st.iterations - startIter));
-    const limits = () => ({ deadline: opt.deadline, iterationLimit: budget() });
-    const result = (status: LpStatus, extra: Partial<LpResult> = {}): LpResult => ({
-      status,
-      objective: NaN,
-      x: null,
-      ray: null,
-      farkas: null,
-      iterations: st.iterations - startIter,
-      ...extra,
-    });
+    this.startIter = st.iterations;
+    this.solveOptions = opt;
 
     for (let j = 0; j < this.model.cols; j++) {
       // an empty column box is its own certificate
-      if (this.model.colLower[j] > this.model.colUpper[j]) return result("infeasible", { message: `column ${j} has lower bound above upper bound` });
+      if (this.model.colLower[j] > this.model.colUpper[j]) return this.result("infeasible", { message: `column ${j} has lower bound above upper bound` });
     }
     st.restoreBounds();
     st.restoreCosts();
@@ -181,16 +175,16 @@ export class LpEngine {
             perturbCosts(st);
             perturbed = true;
           }
-          const ph1 = dualPhase1(st, limits());
-          if (ph1 === "time_limit" || ph1 === "iteration_limit") return result(ph1);
+          const ph1 = dualPhase1(st, this.limits());
+          if (ph1 === "time_limit" || ph1 === "iteration_limit") return this.result(ph1);
           if (ph1 === "numerical") {
             lastProblem = "numerical trouble in dual phase 1";
             primalNeeded = true;
           } else primalNeeded = ph1 === "dual_infeasible";
         }
         if (primalNeeded) {
-          const res = runPrimal(st, limits());
-          const verdict = this.primalVerdict(res, result);
+          const res = runPrimal(st, this.limits());
+          const verdict = this.primalVerdict(res);
           if (verdict) return verdict;
           lastProblem = `primal simplex ended ${res.status}`;
           continue;
@@ -200,11 +194,11 @@ export class LpEngine {
         perturbCosts(st);
         perturbed = true;
       }
-      const res = runDual(st, { ...limits(), cutoff });
-      if (res.status === "cutoff") return result("cutoff");
+      const res = runDual(st, { ...this.limits(), cutoff });
+      if (res.status === "cutoff") return this.result("cutoff");
       if (res.status === "time_limit" || res.status === "iteration_limit") {
         const valid = !st.costsAltered && st.dualInfeasibility().count === 0;
-        return result(res.status, valid ? { bound: st.objective() + this.model.offset } : {});
+        return this.result(res.status, valid ? { bound: st.objective() + this.model.offset } : {});
       }
       if (res.status === "optimal") {
         if (st.costsAltered) {
@@ -212,20 +206,20 @@ export class LpEngine {
           st.computeDual();
           if (st.dualInfeasibility().count > 0) continue; // primal cleanup next round
         }
-        const done = this.optimalVerdict(result);
+        const done = this.optimalVerdict();
         if (done) return done;
         lastProblem = "solution failed the feasibility check";
         continue;
       }
       if (res.status === "infeasible") {
         const y = this.unscaleRow(res.farkasRow!);
-        if (checkFarkas(this.model, y) !== null) return result("infeasible", { farkas: y });
+        if (checkFarkas(this.model, y) !== null) return this.result("infeasible", { farkas: y });
         // not a proof: continue from this basis with true costs
         lastProblem = "dual ray failed the Farkas check";
         st.restoreCosts();
         st.computeDual();
-        const pres = runPrimal(st, limits());
-        const verdict = this.primalVerdict(pres, result);
+        const pres = runPrimal(st, this.limits());
+        const verdict = this.primalVerdict(pres);
         if (verdict) return verdict;
         continue;
       }
@@ -237,24 +231,35 @@ export class LpEngine {
       st.computePrimal();
       st.computeDual();
     }
-    return result("error", { message: lastProblem });
+    return this.result("error", { message: lastProblem });
+  }
+
+  /** The deadline and the iterations left of the running solve's limit. */
+  private limits(): { deadline: number; iterationLimit: number } {
+    const opt = this.solveOptions;
+    return { deadline: opt.deadline, iterationLimit: Math.max(0, (opt.iterationLimit ?? Infinity) - (this.state.iterations - this.startIter)) };
+  }
+
+  /** The running solve's result (methods rather than closures made per solve: a solve runs at every node). */
+  private result(status: LpStatus, extra: Partial<LpResult> = {}): LpResult {
+    return { status, objective: NaN, x: null, ray: null, farkas: null, iterations: this.state.iterations - this.startIter, ...extra };
   }
 
   /** Interprets a primal simplex ending; null means "keep going". */
-  private primalVerdict(res: PrimalOutcome, result: (s: LpStatus, e?: Partial<LpResult>) => LpResult): LpResult | null {
+  private primalVerdict(res: PrimalOutcome): LpResult | null {
     const st = this.state;
-    if (res.status === "time_limit" || res.status === "iteration_limit") return result(res.status);
+    if (res.status === "time_limit" || res.status === "iteration_limit") return this.result(res.status);
     if (res.status === "optimal") {
       if (st.costsAltered) {
         st.restoreCosts();
         st.computeDual();
         return null;
       }
-      return this.optimalVerdict(result);
+      return this.optimalVerdict();
     }
     if (res.status === "infeasible") {
       const y = this.unscaleRow(res.farkasRow!);
-      if (checkFarkas(this.model, y) !== null) return result("infeasible", { farkas: y });
+      if (checkFarkas(this.model, y) !== null) return this.result("infeasible", { farkas: y });
       return null;
     }
     if (res.status === "unbounded") {
@@ -265,7 +270,7 @@ export class LpEngine {
       const ray = new Float64Array(st.n);
       for (let j = 0; j < st.n; j++) ray[j] = raw[j] * this.scaling.col[j];
       const x = this.unscaledColumns();
-      if (checkUnboundedRay(this.model, x, ray)) return result("unbounded", { x, ray });
+      if (checkUnboundedRay(this.model, x, ray)) return this.result("unbounded", { x, ray });
       if (st.costsAltered) {
         st.restoreCosts();
         st.computeDual();
@@ -275,7 +280,7 @@ export class LpEngine {
     return null;
   }
 
-  private optimalVerdict(result: (s: LpStatus, e?: Partial<LpResult>) => LpResult): LpResult | null {
+  private optimalVerdict(): LpResult | null {
     const st = this.state;
     let x = this.unscaledColumns();
     if (maxViolation(this.model, x) > FEASIBILITY_CHECK) {
@@ -290,7 +295,7 @@ export class LpEngine {
       }
     }
     if (st.dualInfeasibility().count > 0 || st.primalInfeasibility().count > 0) return null;
-    return result("optimal", { x, objective: objectiveValue(this.model, x) });
+    return this.result("optimal", { x, objective: objectiveValue(this.model, x) });
   }
 
   /** Reduced costs of the structural columns in unscaled terms (0 for basic columns). */

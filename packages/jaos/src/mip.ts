@@ -47,7 +47,7 @@ import type { LpModel } from "./model.js";
 import { NodePropagator } from "./node-propagation.js";
 import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
-import { NodeQueue, type MipNode } from "./node-queue.js";
+import { type BranchDecision, NodeQueue, type MipNode } from "./node-queue.js";
 import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
@@ -147,6 +147,14 @@ class BranchAndBound {
   private incumbentReduced: Float64Array | null = null;
   /** Dual proofs of pruned nodes (conflict-pool.ts), created with the propagator; null when off. */
   private conflicts: ConflictPool | null = null;
+  /** What the engine's current LP proves, as a number (strong branching's `proveBound`; made once, not per node). */
+  private readonly provenValue = (): number => this.prove()?.value ?? -Infinity;
+  /** The node's box while `applyBounds` builds it, and the columns its propagation starts from (reused). */
+  private readonly nodeLower: Float64Array;
+  private readonly nodeUpper: Float64Array;
+  private readonly seeds = new Set<number>();
+  /** The orbitope's column widths before orbitopal fixing (`sortBlocks`, reused). */
+  private readonly blockWidths: Float64Array;
 
   constructor(
     private readonly original: LpModel,
@@ -168,6 +176,9 @@ class BranchAndBound {
     this.locks = computeLocks(model);
     this.rootLower = this.model.colLower.slice();
     this.rootUpper = this.model.colUpper.slice();
+    this.nodeLower = new Float64Array(this.model.cols);
+    this.nodeUpper = new Float64Array(this.model.cols);
+    this.blockWidths = new Float64Array(this.orbitope ? this.orbitope.columns.length : 0);
     this.integrality = new IntegralityRule(model, opt.integralityTolerance);
     this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
   }
@@ -488,7 +499,7 @@ class BranchAndBound {
             deadline: this.opt.deadline,
             pseudo: this.pseudo,
             strong,
-            proveBound: () => this.prove()?.value ?? -Infinity,
+            proveBound: this.provenValue,
           });
     this.stats.strongBranchings += choice.strongBranched;
     this.stats.strongIterations += choice.strongIterations;
@@ -499,7 +510,6 @@ class BranchAndBound {
 
   /** The node's children under `choice` ([dive candidate, other]), with the bounds they inherit. */
   private children(node: MipNode, lp: NodeLp, choice: BranchChoice, z: number, basis: Int8Array, tightened: BoundChange[], fixings: BoundChange[]): Children {
-    const { engine } = this;
     const { r, trickle } = lp;
     const j = choice.col;
     const v = choice.value;
@@ -510,26 +520,13 @@ class BranchAndBound {
     for (const t of tightened) propagated = { parent: propagated, ...t };
     let inherited = propagated;
     for (const fix of fixings) if (fix.col !== j) inherited = { parent: inherited, ...fix };
-    const make = (up: boolean, proven: number): MipNode => {
-      const lower = up ? Math.ceil(v) : engine.model.colLower[j];
-      const upper = up ? engine.model.colUpper[j] : Math.floor(v);
-      const frac = up ? 1 - f : f;
-      return {
-        id: this.nextId++,
-        depth: node.depth + 1,
-        lowerBound: Math.max(z, proven),
-        estimate: r.objective + frac * this.pseudo.value(j, up),
-        decision: { parent: inherited, col: j, lower, upper },
-        propagated,
-        basis,
-        branch: trickle >= 0 ? null : { col: j, up, fraction: frac, parentObjective: r.objective },
-      };
-    };
     // a child that strong branching cut off (rather than proved infeasible) still bounds the search
     if (choice.downPruned && Number.isFinite(choice.downProven)) this.notePruned(choice.downProven);
     if (choice.upPruned && Number.isFinite(choice.upProven)) this.notePruned(choice.upProven);
-    const down = choice.downPruned ? null : make(false, choice.downProven);
-    const up = choice.upPruned ? null : make(true, choice.upProven);
+    const down = choice.downPruned
+      ? null
+      : this.child(node, r.objective, j, v, false, Math.max(z, choice.downProven), inherited, propagated, basis, trickle >= 0);
+    const up = choice.upPruned ? null : this.child(node, r.objective, j, v, true, Math.max(z, choice.upProven), inherited, propagated, basis, trickle >= 0);
     if (!down) return [up, null];
     if (!up) return [down, null];
     // before the first incumbent, on a lattice objective (where plunges stay on the bound's face), the
@@ -537,6 +534,36 @@ class BranchAndBound {
     // up first sent bell5 from 16k to 78k iterations.
     const upFirst = (!this.best.found && this.best.latticeObjective) || up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
     return upFirst ? [up, down] : [down, up];
+  }
+
+  /** One child of `node` branching on column j at value v (up: j ≥ ⌈v⌉, else j ≤ ⌊v⌋) with bound `lowerBound`. */
+  private child(
+    node: MipNode,
+    parentObjective: number,
+    j: number,
+    v: number,
+    up: boolean,
+    lowerBound: number,
+    inherited: BranchDecision | null,
+    propagated: BranchDecision | null,
+    basis: Int8Array,
+    trickle: boolean,
+  ): MipNode {
+    const m = this.engine.model;
+    const lower = up ? Math.ceil(v) : m.colLower[j];
+    const upper = up ? m.colUpper[j] : Math.floor(v);
+    const f = v - Math.floor(v);
+    const frac = up ? 1 - f : f;
+    return {
+      id: this.nextId++,
+      depth: node.depth + 1,
+      lowerBound,
+      estimate: parentObjective + frac * this.pseudo.value(j, up),
+      decision: { parent: inherited, col: j, lower, upper },
+      propagated,
+      basis,
+      branch: trickle ? null : { col: j, up, fraction: frac, parentObjective },
+    };
   }
 
   /**
@@ -640,9 +667,13 @@ class BranchAndBound {
    * (engine bounds untouched) when the node provably holds no point.
    */
   private applyBounds(node: MipNode): BoundChange[] | null {
-    const lo = this.rootLower.slice();
-    const up = this.rootUpper.slice();
-    const seeds = new Set<number>();
+    // the node's box is built in two buffers kept across nodes: nothing holds on to them after this call
+    const lo = this.nodeLower;
+    const up = this.nodeUpper;
+    lo.set(this.rootLower);
+    up.set(this.rootUpper);
+    const seeds = this.seeds;
+    seeds.clear();
     let fresh = true;
     for (let d = node.decision; d; d = d.parent) {
       if (d === node.propagated) fresh = false;
@@ -692,7 +723,8 @@ class BranchAndBound {
   private sortBlocks(lo: Float64Array, up: Float64Array, seeds: Set<number>, tightened: BoundChange[]): boolean {
     if (!this.orbitope) return true;
     const cols = this.orbitope.columns;
-    const before = Float64Array.from(cols, (c) => up[c]! - lo[c]!);
+    const before = this.blockWidths;
+    for (let k = 0; k < cols.length; k++) before[k] = up[cols[k]!]! - lo[cols[k]!]!;
     const fixed = orbitopalFixing(this.orbitope, lo, up);
     if (fixed < 0) return false;
     this.stats.symmetry!.fixings += fixed;

@@ -117,24 +117,32 @@ export function maxViolation(model: LpModel, x: ArrayLike<number>): number {
 
 /** The largest violation of bounds and rows (relative to max(1, |bound|)) and where it is. */
 export function worstViolation(model: LpModel, x: ArrayLike<number>): Violation {
+  // (no closure: this runs after every LP solve, and a closure made per call costs more than the loops)
   const worst: Violation = { amount: 0, where: "column", index: -1 };
-  const viol = (v: number, bound: number, where: Violation["where"], index: number) => {
-    const r = v / Math.max(1, Math.abs(bound));
-    // an infinite bound gives NaN here (−∞ − x over ∞): never a violation
-    if (r > worst.amount) {
-      worst.amount = r;
-      worst.where = where;
-      worst.index = index;
-    }
-  };
   for (let j = 0; j < model.cols; j++) {
-    viol(model.colLower[j] - x[j]!, model.colLower[j], "column", j);
-    viol(x[j]! - model.colUpper[j], model.colUpper[j], "column", j);
+    // an infinite bound gives NaN here (−∞ − x over ∞): never a violation
+    const below = relativeExcess(model.colLower[j] - x[j]!, model.colLower[j]);
+    if (below > worst.amount) noteWorst(worst, below, "column", j);
+    const above = relativeExcess(x[j]! - model.colUpper[j], model.colUpper[j]);
+    if (above > worst.amount) noteWorst(worst, above, "column", j);
   }
   const act = rowActivities(model, x);
   for (let i = 0; i < model.rows; i++) {
-    viol(model.rowLower[i] - act[i], model.rowLower[i], "row", i);
-    viol(act[i] - model.rowUpper[i], model.rowUpper[i], "row", i);
+    const below = relativeExcess(model.rowLower[i] - act[i], model.rowLower[i]);
+    if (below > worst.amount) noteWorst(worst, below, "row", i);
+    const above = relativeExcess(act[i] - model.rowUpper[i], model.rowUpper[i]);
+    if (above > worst.amount) noteWorst(worst, above, "row", i);
   }
   return worst;
+}
+
+/** A violation `v` of a bound relative to max(1, |bound|) (NaN for an infinite bound). */
+function relativeExcess(v: number, bound: number): number {
+  return v / Math.max(1, Math.abs(bound));
+}
+
+function noteWorst(worst: Violation, amount: number, where: Violation["where"], index: number): void {
+  worst.amount = amount;
+  worst.where = where;
+  worst.index = index;
 }

@@ -293,12 +293,21 @@ export class SimplexState {
     for (let k = 0; k < m; k++) x[this.basicIndex[k]] = rhs[k];
   }
 
+  /**
+   * y = B⁻ᵀc_B alone (scaled row space), the reduced costs left as they are: for readers of the duals
+   * between solves (every solve prices d afresh before it reads it). The same y as `computeDual`'s.
+   */
+  computeRowDuals(): Float64Array {
+    const y = new Float64Array(this.m);
+    for (let k = 0; k < this.m; k++) y[k] = this.cost[this.basicIndex[k]];
+    this.lu.btran(y);
+    return y;
+  }
+
   /** y = B⁻ᵀc_B and d_j = c_j − a_jᵀy for nonbasic j (0 for basic). Returns y (scaled row space). */
   computeDual(): Float64Array {
     const { m, n, a, d } = this;
-    const y = new Float64Array(m);
-    for (let k = 0; k < m; k++) y[k] = this.cost[this.basicIndex[k]];
-    this.lu.btran(y);
+    const y = this.computeRowDuals();
     for (let j = 0; j < n; j++) {
       if (this.status[j] === BASIC) {
         d[j] = 0;

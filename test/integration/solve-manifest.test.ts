@@ -56,7 +56,8 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
       done.catch(() => undefined);
       comparisons.set(entry.file, done);
     }
-  }, 5 * 60_000);
+    // A preview and a launch per instance, one after another: over 5 min on a 2-core machine at load ~60.
+  }, 10 * 60_000);
   afterAll(() => stack?.stop());
 
   it("lists no more genuine limits than there are", () => {

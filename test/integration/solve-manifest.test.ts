@@ -17,7 +17,7 @@ const LIMIT_SECONDS = 60;
 /**
  * Instances whose comparison gets a longer limit, still asserting every solver's optimum: glpsol proves
  * p0548's in ~28 s of CPU, which two CI runs at once on 2 cores stretched past 60 s of wall time (~100 s
- * measured under such load); the other solvers close it in about a second, so only GLPK uses the room.
+ * measured at load 13); the other solvers close it in about a second, so only GLPK uses the room.
  * The genuine limits keep 60 s: their asserted outcome is the one at that limit.
  */
 const LONGER_LIMIT_SECONDS: Record<string, number> = { "p0548.mps": 300 };

@@ -10,6 +10,19 @@ import { startTestStack } from "../support/test-stack.js";
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 const ready = machineHas("cbc", "glpsol", "python_solvers");
 
+/**
+ * How long each solver is watched on stein45. The log endpoint shows a row's points only to a read made
+ * while the row runs, and this process serves the stack too: on a loaded 2-core machine each poll round
+ * took 2–3 s and the first reads came ~8–15 s after the launch (the stack's first answers of each kind).
+ * The first row of a comparison (SCIP) runs during that start: watched for 8 s it was read once or twice
+ * (4 points) under one extra load, and not at all under two CI runs at once (0 points, though SCIP reports
+ * its first incumbents within a second and each point is stored before the row ends); 20 s leaves it
+ * several rounds.
+ */
+const WATCHED_SECONDS = 20;
+/** The longest a watched comparison (three rows of WATCHED_SECONDS, one after another) may take. */
+const WATCH_BOUND_MS = 300_000;
+
 interface StreamEvent {
   event: string;
   data: any;
@@ -110,7 +123,7 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
         whileRunning.set(row.solver_name, seen);
       }
       if (isFinal(cmp.body)) break;
-      expect(Date.now() - started, "comparison still running").toBeLessThan(170_000);
+      expect(Date.now() - started, "comparison still running").toBeLessThan(WATCH_BOUND_MS);
       await new Promise((r) => setTimeout(r, 150));
     }
     const res = await streamed;
@@ -164,14 +177,18 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     return out;
   }
 
-  it("every solver on stein45 for 8 s (a MILP none of them closes that soon): at least 3 progress points from each while it runs, through the log endpoint and the comparison's SSE stream; incumbents never worse, bound never crosses", async () => {
-    // The manifest's MILPs end within ~1–2 s on a quiet machine, too soon to be watched reliably.
-    const [first, second] = await Promise.all([
-      watchComparison("scale/stein45.mps", ["scip", "highs", "cbc"], 8),
-      watchComparison("scale/stein45.mps", ["glpk", "jaos"], 8),
-    ]);
-    console.log(`[progress] wall times (ms) and points seen on the log endpoint while running: ${JSON.stringify({ ...first, ...second })}`);
-  }, 200_000);
+  it(
+    `every solver on stein45 for ${WATCHED_SECONDS} s (a MILP none of them closes within seconds): at least 3 progress points from each while it runs, through the log endpoint and the comparison's SSE stream; incumbents never worse, bound never crosses`,
+    async () => {
+      // The manifest's MILPs end within ~1–2 s on a quiet machine, too soon to be watched reliably.
+      const [first, second] = await Promise.all([
+        watchComparison("scale/stein45.mps", ["scip", "highs", "cbc"], WATCHED_SECONDS),
+        watchComparison("scale/stein45.mps", ["glpk", "jaos"], WATCHED_SECONDS),
+      ]);
+      console.log(`[progress] wall times (ms) and points seen on the log endpoint while running: ${JSON.stringify({ ...first, ...second })}`);
+    },
+    WATCH_BOUND_MS + 60_000,
+  );
 
   it("solution_pool_size 5 on a MILP with 15 optima: SCIP returns 5 distinct solutions, best first, each feasible by the checker; CBC says its pool is unsupported; the execution's SSE stream ends with them", async () => {
     // Pick two of six: 15 optimal choices, all of objective 2.
@@ -240,7 +257,7 @@ describe.runIf(ready)("live progress, every incumbent, a solution pool", () => {
     });
     expect(preview.status, preview.text).toBe(200);
     const problem = ProblemSchema.parse(preview.body.problem);
-    // stein45 is a MILP none of them closes within 8 s here (the progress test above): 2 s stops each at the limit.
+    // stein45 is a MILP none of them closes within a few seconds here (the progress test above): 2 s stops each at the limit.
     const answers = await Promise.all(
       ["scip", "highs", "jaos"].map((solver) =>
         stack.api.post("/api/v2/solve", { problem, solver_name: solver, settings: { time_limit_seconds: 2, gap_tolerance: 0, solution_pool_size: 5 } }),

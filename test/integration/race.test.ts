@@ -10,6 +10,8 @@ import { createKnapsackDocument, createTrigger, eventually, FINAL_RUN_STATUSES, 
 
 type Stack = Awaited<ReturnType<typeof startTestStack>>;
 const ready = machineHas("python_solvers");
+/** SOLVE_WAIT_SECONDS of the plain race's stack (below). */
+const RACE_WAIT_SECONDS = 240;
 
 /**
  * A race counts free workers by their heartbeats; a worker still warming up says `starting` and would not
@@ -37,12 +39,20 @@ async function bothWorkersIdle(stack: Stack): Promise<void> {
 describe.runIf(ready && machineHas("glpsol"))("a race between solvers", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startTestStack({ env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "2", ORG_MAX_RUNNING_JOBS: "2" } });
+    // The plain solve waits for the race's answer: HiGHS on mitre, about a second on a quiet machine, took
+    // past the default 30 s wait (503 solver_busy) under two CI runs at once on 2 cores. 240 s answers
+    // within undici's 300 s wait for response headers.
+    stack = await startTestStack({
+      env: { INSTANCE_RATE_LIMIT_PER_MINUTE: "0", LOCAL_WORKERS: "2", ORG_MAX_RUNNING_JOBS: "2", SOLVE_WAIT_SECONDS: String(RACE_WAIT_SECONDS) },
+    });
     await bothWorkersIdle(stack);
   });
   afterAll(() => stack?.stop());
 
-  it("returns the fast solver's verified optimum, stops the other, and leaves both workers free", async () => {
+  // Bounded by the plain solve's wait and the two polls after it (120 s each).
+  it("returns the fast solver's verified optimum, stops the other, and leaves both workers free", {
+    timeout: (RACE_WAIT_SECONDS + 2 * 120 + 60) * 1000,
+  }, async () => {
     const mitre = readManifest(WIDE_DIR).find((e) => e.file === "mitre.mps")!;
     const preview = await stack.api.post("/api/v2/solve/import/preview", { content: readInstance(mitre), filename: "mitre.mps" });
     expect(preview.status, preview.text).toBe(200);

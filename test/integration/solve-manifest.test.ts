@@ -8,11 +8,19 @@ import { startTestStack } from "../support/test-stack.js";
 /**
  * Issue 3's acceptance through the HTTP API: every manifest instance, uploaded with import preview (which
  * reads it with the right rows, columns and integer columns) and solved by scip, highs, cbc and glpk
- * with a 60 s limit — one comparison per instance, two workers at a time. Each row reports the
+ * with a 60 s limit (longer where listed below) — one comparison per instance, two workers at a time. Each row reports the
  * manifest's status, and its objective within 1e-6 relative (absolute for 0), except the genuine limits
  * listed in test/support/genuine-limits.ts, whose honest outcome is asserted instead.
  */
 const SOLVERS = ["scip", "highs", "cbc", "glpk"];
+const LIMIT_SECONDS = 60;
+/**
+ * Instances whose comparison gets a longer limit, still asserting every solver's optimum: glpsol proves
+ * p0548's in ~28 s of CPU, which two CI runs at once on 2 cores stretched past 60 s of wall time (~100 s
+ * measured at load 13); the other solvers close it in about a second, so only GLPK uses the room.
+ * The genuine limits keep 60 s: their asserted outcome is the one at that limit.
+ */
+const LONGER_LIMIT_SECONDS: Record<string, number> = { "p0548.mps": 300 };
 const ready = machineHas("cbc", "glpsol", "python_solvers");
 
 describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)", () => {
@@ -40,7 +48,7 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
         problem: preview.body.problem,
         solver_names: SOLVERS,
         uploaded_filename: entry.file,
-        settings: { time_limit_seconds: 60, gap_tolerance: 1e-6 },
+        settings: { time_limit_seconds: LONGER_LIMIT_SECONDS[entry.file] ?? LIMIT_SECONDS, gap_tolerance: 1e-6 },
       });
       expect(launched.status, launched.text).toBe(202);
       // Every 2 s: two dozen comparisons polled faster would take CPU from the solvers being timed.
@@ -48,7 +56,8 @@ describe.runIf(ready)("every manifest instance through the HTTP API (60 s limit)
       done.catch(() => undefined);
       comparisons.set(entry.file, done);
     }
-  }, 5 * 60_000);
+    // A preview and a launch per instance, one after another: over 5 min on a 2-core machine at load ~60.
+  }, 10 * 60_000);
   afterAll(() => stack?.stop());
 
   it("lists no more genuine limits than there are", () => {

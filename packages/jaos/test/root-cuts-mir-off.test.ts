@@ -52,20 +52,31 @@ function optimum(model: LpModel): number {
   return best;
 }
 
+/**
+ * The root cut loop on each seed's covering model (seeds 1–60) whose root LP is optimal: the model, the
+ * loop's rounds and its result. `beforeLoop` runs just before each loop, so a spy cleared there counts
+ * that loop's calls alone.
+ */
+function* rootCutLoops(beforeLoop: () => void): Generator<{ model: LpModel; rounds: CutRound[]; r: ReturnType<typeof rootCutLoop> }> {
+  for (let seed = 1; seed <= 60; seed++) {
+    const { model } = modelFromProblem(randomCovering(seed));
+    const engine = new LpEngine(model);
+    const root = engine.solve({ deadline: Infinity });
+    if (root.status !== "optimal") continue;
+    beforeLoop();
+    const rounds: CutRound[] = [];
+    const r = rootCutLoop(model, engine, root, Infinity, { onRound: (c) => rounds.push(c) });
+    yield { model, rounds, r };
+  }
+}
+
 afterEach(() => vi.restoreAllMocks());
 
 describe("jaos root cut loop, c-MIR switched off after an empty first round", () => {
   it("runs c-MIR in every round while it finds cuts, and keeps the bound at most the optimum", () => {
     const separate = vi.spyOn(MirSeparator.prototype, "separate");
     let looped = 0;
-    for (let seed = 1; seed <= 60; seed++) {
-      const { model } = modelFromProblem(randomCovering(seed));
-      const engine = new LpEngine(model);
-      const root = engine.solve({ deadline: Infinity });
-      if (root.status !== "optimal") continue;
-      separate.mockClear();
-      const rounds: CutRound[] = [];
-      const r = rootCutLoop(model, engine, root, Infinity, { onRound: (c) => rounds.push(c) });
+    for (const { model, rounds, r } of rootCutLoops(() => separate.mockClear())) {
       if (rounds.length === 0) continue;
       looped++;
       if (rounds[0]!.cuts.mir > 0) expect(separate.mock.calls.length).toBeGreaterThanOrEqual(rounds.length);
@@ -79,14 +90,7 @@ describe("jaos root cut loop, c-MIR switched off after an empty first round", ()
     // c-MIR made to find nothing: the loop goes on with Gomory cuts alone
     const separate = vi.spyOn(MirSeparator.prototype, "separate").mockReturnValue([]);
     let multiRound = 0;
-    for (let seed = 1; seed <= 60; seed++) {
-      const { model } = modelFromProblem(randomCovering(seed));
-      const engine = new LpEngine(model);
-      const root = engine.solve({ deadline: Infinity });
-      if (root.status !== "optimal") continue;
-      separate.mockClear();
-      const rounds: CutRound[] = [];
-      const r = rootCutLoop(model, engine, root, Infinity, { onRound: (c) => rounds.push(c) });
+    for (const { model, rounds, r } of rootCutLoops(() => separate.mockClear())) {
       if (rounds.length > 1) multiRound++;
       expect(separate.mock.calls.length).toBeLessThanOrEqual(1);
       expect(r.root.objective).toBeLessThanOrEqual(optimum(model) + 1e-6);

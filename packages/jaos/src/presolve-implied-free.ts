@@ -84,6 +84,8 @@ export function impliedBoundRows(p: Presolver, budget: number, activities: RowAc
     const act = activities.of(r);
     const ri = p.mat.rowIdx[r];
     spent += 2 * ri.length;
+    // a side with two infinite terms (or none itself) bounds no column: rows with neither are passed over
+    if ((act.minInf > 1 || p.rowUpper[r] === Infinity) && (act.maxInf > 1 || p.rowLower[r] === -Infinity)) continue;
     const rv = p.mat.rowVal[r];
     for (let t = 0; t < ri.length; t++) {
       const k = ri[t];

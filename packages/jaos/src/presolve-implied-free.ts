@@ -64,6 +64,11 @@ export interface ImpliedBoundRows {
   spent: number;
   budget: number;
   activities: RowActivities;
+  /** Per column the bound lowerRow[k] (upperRow[k]) last implied for it and the activity object of that row it came from. */
+  lowerNow: Float64Array;
+  upperNow: Float64Array;
+  lowerFrom: (Activity | undefined)[];
+  upperFrom: (Activity | undefined)[];
 }
 
 export function impliedBoundRows(p: Presolver, budget: number, activities: RowActivities): ImpliedBoundRows {
@@ -79,6 +84,8 @@ export function impliedBoundRows(p: Presolver, budget: number, activities: RowAc
     const act = activities.of(r);
     const ri = p.mat.rowIdx[r];
     spent += 2 * ri.length;
+    // a side with two infinite terms (or none itself) bounds no column: rows with neither are passed over
+    if ((act.minInf > 1 || p.rowUpper[r] === Infinity) && (act.maxInf > 1 || p.rowLower[r] === -Infinity)) continue;
     const rv = p.mat.rowVal[r];
     for (let t = 0; t < ri.length; t++) {
       const k = ri[t];
@@ -98,11 +105,29 @@ export function impliedBoundRows(p: Presolver, budget: number, activities: RowAc
       }
     }
   }
-  return { lowerRow, upperRow, lowerCoef, upperCoef, rowMark: new Int32Array(p.m), markStamp: 0, spent, budget, activities };
+  const lowerNow = new Float64Array(p.n);
+  const upperNow = new Float64Array(p.n);
+  const lowerFrom = new Array<Activity | undefined>(p.n).fill(undefined);
+  const upperFrom = new Array<Activity | undefined>(p.n).fill(undefined);
+  return {
+    lowerRow,
+    upperRow,
+    lowerCoef,
+    upperCoef,
+    rowMark: new Int32Array(p.m),
+    markStamp: 0,
+    spent,
+    budget,
+    activities,
+    lowerNow,
+    upperNow,
+    lowerFrom,
+    upperFrom,
+  };
 }
 
 /**
- * Where boundsFrom, deeperBounds and impliedBy leave the bounds they find (lower, upper): read at once
+ * Where boundsFrom and deeperBounds leave the bounds they find (lower, upper): read at once
  * by the caller, before the next call. An out-parameter, not a returned pair, which was an allocation
  * per call (pds-20: most of presolve's 400 MB).
  */
@@ -152,7 +177,7 @@ export function impliedFree(p: Presolver, j: number, rows: ImpliedBoundRows | nu
   for (let t = 0; t < ci.length && !(loImplied && upImplied) && rows && rows.spent < rows.budget; t++) {
     const r = ci[t];
     if (!p.rowActive[r]) continue;
-    deeperBounds(p, r, j, cv[t], rows);
+    deeperBounds(p, r, j, cv[t], rows, !loImplied, !upImplied);
     const xLo = implied[0];
     const xUp = implied[1];
     if (!loImplied && xLo >= lo - near(lo)) loImplied = true;
@@ -161,8 +186,21 @@ export function impliedFree(p: Presolver, j: number, rows: ImpliedBoundRows | nu
   return loImplied && upImplied;
 }
 
-/** implied := column j's bounds from row r, the other columns within their own or their implied bounds (see the file's comment). */
-function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: ImpliedBoundRows): void {
+/**
+ * implied := column j's bounds from row r, the other columns within their own or their implied bounds
+ * (see the file's comment); only the sides asked for (`wantLo`, `wantUp`), the others left infinite.
+ * x_j's lower bound takes one of the rest's two activity sums and its upper bound the other (which,
+ * by a's sign), and each sum one bound of every other column, so a test with one side left computes
+ * one sum and one implied bound per column, and none when the row side it needs is infinite (the
+ * result could not bound x_j). The sums are the full computation's, term by term in the same order,
+ * and the entries counted (`spent`, which decides where the budget ends) are the same.
+ */
+function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: ImpliedBoundRows, wantLo: boolean, wantUp: boolean): void {
+  // x_j ≥ (a > 0 ? rowLower − restMax : rowUpper − restMin)/a, x_j ≤ (a > 0 ? rowUpper − restMin : rowLower − restMax)/a
+  const wantMin = (a > 0 ? wantUp : wantLo) || a === 0;
+  const wantMax = (a > 0 ? wantLo : wantUp) || a === 0;
+  const useMin = wantMin && p.rowUpper[r] !== Infinity;
+  const useMax = wantMax && p.rowLower[r] !== -Infinity;
   let min = 0;
   let max = 0;
   let minInf = 0;
@@ -170,28 +208,81 @@ function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: Impli
   const ri = p.mat.rowIdx[r];
   const rv = p.mat.rowVal[r];
   rows.spent += ri.length;
-  for (let t = 0; t < ri.length; t++) {
-    const k = ri[t];
-    if (k === j || !p.colActive[k]) continue;
-    let kLo = p.colLower[k];
-    let kUp = p.colUpper[k];
-    const sLo = rows.lowerRow[k];
-    const sUp = rows.upperRow[k];
-    if (sLo >= 0 && sLo !== r) {
-      impliedBy(p, sLo, k, rows.lowerCoef[k], rows);
-      kLo = Math.max(kLo, implied[0]);
+  if (useMin && useMax) {
+    for (let t = 0; t < ri.length; t++) {
+      const k = ri[t];
+      if (k === j || !p.colActive[k]) continue;
+      let kLo = p.colLower[k];
+      let kUp = p.colUpper[k];
+      const sLo = rows.lowerRow[k];
+      const sUp = rows.upperRow[k];
+      if (sLo >= 0 && sLo !== r) {
+        kLo = Math.max(kLo, impliedLowerBy(p, sLo, k, rows));
+      }
+      if (sUp >= 0 && sUp !== r) {
+        kUp = Math.min(kUp, impliedUpperBy(p, sUp, k, rows));
+      }
+      const c = rv[t];
+      const low = c > 0 ? kLo : kUp;
+      const high = c > 0 ? kUp : kLo;
+      if (Number.isFinite(low)) min += c * low;
+      else minInf++;
+      if (Number.isFinite(high)) max += c * high;
+      else maxInf++;
     }
-    if (sUp >= 0 && sUp !== r) {
-      impliedBy(p, sUp, k, rows.upperCoef[k], rows);
-      kUp = Math.min(kUp, implied[1]);
+  } else if (useMin || useMax) {
+    // one sum: per column the one bound it takes (its lower one where c > 0 for the minimum); once
+    // the sum is infinite, only the count goes on
+    let sum = 0;
+    let infinite = false;
+    for (let t = 0; t < ri.length; t++) {
+      const k = ri[t];
+      if (k === j || !p.colActive[k]) continue;
+      const sLo = rows.lowerRow[k];
+      const sUp = rows.upperRow[k];
+      const takesLower = rv[t] > 0 === useMin;
+      if (infinite) {
+        if (sLo >= 0 && sLo !== r) chargeImpliedBy(p, sLo, rows);
+        if (sUp >= 0 && sUp !== r) chargeImpliedBy(p, sUp, rows);
+        continue;
+      }
+      let bound: number;
+      if (takesLower) {
+        bound = p.colLower[k];
+        if (sLo >= 0 && sLo !== r) {
+          bound = Math.max(bound, impliedLowerBy(p, sLo, k, rows));
+        }
+        if (sUp >= 0 && sUp !== r) chargeImpliedBy(p, sUp, rows);
+      } else {
+        bound = p.colUpper[k];
+        if (sLo >= 0 && sLo !== r) chargeImpliedBy(p, sLo, rows);
+        if (sUp >= 0 && sUp !== r) {
+          bound = Math.min(bound, impliedUpperBy(p, sUp, k, rows));
+        }
+      }
+      if (Number.isFinite(bound)) sum += rv[t] * bound;
+      else infinite = true;
     }
-    const c = rv[t];
-    const low = c > 0 ? kLo : kUp;
-    const high = c > 0 ? kUp : kLo;
-    if (Number.isFinite(low)) min += c * low;
-    else minInf++;
-    if (Number.isFinite(high)) max += c * high;
-    else maxInf++;
+    if (useMin) {
+      min = sum;
+      minInf = +infinite;
+      maxInf = 1;
+    } else {
+      max = sum;
+      maxInf = +infinite;
+      minInf = 1;
+    }
+  } else {
+    for (let t = 0; t < ri.length; t++) {
+      const k = ri[t];
+      if (k === j || !p.colActive[k]) continue;
+      const sLo = rows.lowerRow[k];
+      const sUp = rows.upperRow[k];
+      if (sLo >= 0 && sLo !== r) chargeImpliedBy(p, sLo, rows);
+      if (sUp >= 0 && sUp !== r) chargeImpliedBy(p, sUp, rows);
+    }
+    minInf = 1;
+    maxInf = 1;
   }
   const restMin = minInf > 0 ? -Infinity : min;
   const restMax = maxInf > 0 ? Infinity : max;
@@ -203,18 +294,52 @@ function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: Impli
   implied[1] = Number.isNaN(up) ? Infinity : up;
 }
 
+/** The entries `impliedLowerBy` (`impliedUpperBy`) counts for row s, without its bounds (a side the test does not need). */
+function chargeImpliedBy(p: Presolver, s: number, rows: ImpliedBoundRows): void {
+  if (p.rowActive[s]) rows.spent += 2 * p.mat.rowIdx[s].length;
+}
+
 /**
- * implied := the bounds row s implies for column k now, if s may stand in for k's bounds in the test of
- * column j (whose rows `impliedFree` marked): active, still holding k, and without column j; else none.
- * `coef` is k's coefficient in s when s was chosen, looked up again only if s has been edited since.
+ * The lower (upper) bound row s = lowerRow[k] (upperRow[k]) implies for column k now, if s may stand
+ * in for k's bounds in the test of column j (whose rows `impliedFree` marked): active, still holding k,
+ * and without column j; else −∞ (+∞). The coefficient is the one kept when s was chosen, looked up
+ * again only if s has been edited since. The bound is kept per column with the activity object it was
+ * computed from: the same object means s is unedited since (an edit of its entries or sides forgets
+ * it, and a new object is made), so the bound is the one a recomputation would give; the many tests
+ * through a column's rows compute it once.
  */
-function impliedBy(p: Presolver, s: number, k: number, coef: number, rows: ImpliedBoundRows): void {
-  implied[0] = -Infinity;
-  implied[1] = Infinity;
-  if (!p.rowActive[s]) return;
+function impliedLowerBy(p: Presolver, s: number, k: number, rows: ImpliedBoundRows): number {
+  if (!p.rowActive[s]) return -Infinity;
   // the count charged is the scan of s this test once made (kept: the budget decides outcomes)
   rows.spent += 2 * p.mat.rowIdx[s].length;
-  if (rows.rowMark[s] === rows.markStamp) return;
-  const a = rows.activities.edited[s] ? p.mat.get(s, k) : coef;
-  if (a !== 0) boundsFrom(p, s, k, a, rows.activities.of(s));
+  if (rows.rowMark[s] === rows.markStamp) return -Infinity;
+  const act = rows.activities.of(s);
+  if (rows.lowerFrom[k] === act) return rows.lowerNow[k];
+  const a = rows.activities.edited[s] ? p.mat.get(s, k) : rows.lowerCoef[k];
+  let bound = -Infinity;
+  if (a !== 0) {
+    boundsFrom(p, s, k, a, act);
+    bound = implied[0];
+  }
+  rows.lowerFrom[k] = act;
+  rows.lowerNow[k] = bound;
+  return bound;
+}
+
+/** `impliedLowerBy` for the upper bound (row upperRow[k]). */
+function impliedUpperBy(p: Presolver, s: number, k: number, rows: ImpliedBoundRows): number {
+  if (!p.rowActive[s]) return Infinity;
+  rows.spent += 2 * p.mat.rowIdx[s].length;
+  if (rows.rowMark[s] === rows.markStamp) return Infinity;
+  const act = rows.activities.of(s);
+  if (rows.upperFrom[k] === act) return rows.upperNow[k];
+  const a = rows.activities.edited[s] ? p.mat.get(s, k) : rows.upperCoef[k];
+  let bound = Infinity;
+  if (a !== 0) {
+    boundsFrom(p, s, k, a, act);
+    bound = implied[1];
+  }
+  rows.upperFrom[k] = act;
+  rows.upperNow[k] = bound;
+  return bound;
 }

@@ -213,6 +213,7 @@ class BranchAndBound {
         CONFLICT_CAPACITY,
         Math.max(MIN_PROPAGATION_WORK, this.model.a.start[this.model.cols]!),
         this.stats.conflicts,
+        opt.watchConflicts ?? true,
       );
     const rootProof = this.prove(root);
     this.stats.rootBoundAfterCuts = rootProof?.value ?? null;

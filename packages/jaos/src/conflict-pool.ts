@@ -7,6 +7,16 @@
  *
  * The pool keeps at most `capacity` proofs; a new one replaces the proof that has gone longest without
  * tightening a bound or emptying a node (an inserted proof counts as used when it is learned).
+ *
+ * Watching (exact: the same proofs act, in the same order, as without it). A proof can empty a box or
+ * limit a column only when its least activity comes within twice its widest integer column range (+1) of
+ * its right-hand side (`limit`'s early return). Its least activity over a box is its least activity over
+ * the model's box plus the shift, Σ |coef_j|·(how far column j's bound on the proof's side moved in from the
+ * model's); the pool keeps each proof's shift up to date from the bounds that change between and during
+ * its calls (a copy of the box it last saw, compared column by column), so a proof whose shift is short
+ * of its threshold (the room at the model's box less that range, less a rounding margin) is passed over
+ * at no more cost than a comparison. It still counts toward the work limit as if visited, so the queue,
+ * and where the limit stops it, are unchanged.
  */
 import type { LpModel } from "./model.js";
 import type { Conflict } from "./dual-proof.js";
@@ -18,23 +28,43 @@ const SUM_TOL = 1e-11;
 const ROUND_TOL = 1e-6;
 /** Integer bounds beyond this are not tightened (their floor/ceil is no longer exact). */
 const MAX_INTEGER_BOUND = 2 ** 52;
+/**
+ * Relative margin on a proof's watch threshold: it covers `limit`'s rounding of the least activity and the
+ * drift of the shift's running sum (recomputed after `SHIFT_REFRESH` updates), both far below it.
+ */
+const WATCH_MARGIN = 1e-9;
+/** Updates of a proof's running shift after which it is recomputed from the box. */
+const SHIFT_REFRESH = 256;
 
 export interface ConflictStats {
   learned: number;
   prunedNodes: number;
   tightenings: number;
+  /** Proofs taken from the queue, and those of them the watch passed over (their pass would do nothing). */
+  visits: number;
+  skipped: number;
 }
 
 export class ConflictPool {
   private readonly proofs: (Conflict | null)[] = [];
   /** When each proof last tightened a bound or emptied a node (a tick of `propagate` calls). */
   private readonly lastUsed: number[] = [];
-  /** The pool's proofs by column, and the sign of the column's coefficient in each. */
+  /** The pool's proofs by column, and the column's coefficient in each. */
   private readonly byColumn: number[][];
-  private readonly signs: number[][];
+  private readonly coefs: number[][];
   private readonly queued: number[] = [];
   private readonly queue: number[] = [];
   private tick = 0;
+  /** The model's box, which every box the pool sees lies in. */
+  private readonly refLower: Float64Array;
+  private readonly refUpper: Float64Array;
+  /** The box the proofs' shifts were last brought up to date with. */
+  private readonly seenLower: Float64Array;
+  private readonly seenUpper: Float64Array;
+  /** Per proof: its shift over the seen box, updates since it was last recomputed, and its watch threshold. */
+  private readonly shift: number[] = [];
+  private readonly shiftUpdates: number[] = [];
+  private readonly threshold: number[] = [];
 
   constructor(
     private readonly model: LpModel,
@@ -42,10 +72,16 @@ export class ConflictPool {
     /** Proof entries visited per propagate call at most. */
     private readonly workLimit: number,
     /** Counters, updated in place. */
-    readonly stats: ConflictStats = { learned: 0, prunedNodes: 0, tightenings: 0 },
+    readonly stats: ConflictStats = { learned: 0, prunedNodes: 0, tightenings: 0, visits: 0, skipped: 0 },
+    /** Whether proofs are watched (off only to check that watching changes nothing). */
+    private readonly watch = true,
   ) {
     this.byColumn = Array.from({ length: model.cols }, () => []);
-    this.signs = Array.from({ length: model.cols }, () => []);
+    this.coefs = Array.from({ length: model.cols }, () => []);
+    this.refLower = model.colLower.slice();
+    this.refUpper = model.colUpper.slice();
+    this.seenLower = model.colLower.slice();
+    this.seenUpper = model.colUpper.slice();
   }
 
   get size(): number {
@@ -65,8 +101,68 @@ export class ConflictPool {
     this.queued[slot] = 0;
     proof.index.forEach((j, k) => {
       this.byColumn[j]!.push(slot);
-      this.signs[j]!.push(Math.sign(proof.value[k]!));
+      this.coefs[j]!.push(proof.value[k]!);
     });
+    this.threshold[slot] = this.watchThreshold(proof);
+    this.recomputeShift(slot, proof);
+  }
+
+  /**
+   * The shift below which `limit` leaves the proof without effect: rhs − (least activity over the model's
+   * box) − 2·(widest integer column range there) − 1, less the rounding margin; −∞ (always visited) when a
+   * bound on a proof's side or an integer column's range is infinite in the model's box.
+   */
+  private watchThreshold(proof: Conflict): number {
+    const { integer } = this.model;
+    const { index, value, rhs } = proof;
+    let least = 0;
+    let widest = 0;
+    let magnitude = 1 + Math.abs(rhs);
+    for (let k = 0; k < index.length; k++) {
+      const j = index[k]!;
+      const c = value[k]!;
+      const lo = this.refLower[j]!;
+      const up = this.refUpper[j]!;
+      const b = c > 0 ? lo : up;
+      if (!Number.isFinite(b)) return -Infinity;
+      least += c * b;
+      magnitude += Math.abs(c) * Math.max(Math.abs(lo), Math.abs(up));
+      if (integer[j]) widest = Math.max(widest, Math.abs(c) * (up - lo));
+    }
+    const room = rhs - least - 2 * widest - 1 - WATCH_MARGIN * magnitude;
+    return Number.isFinite(room) ? room : -Infinity;
+  }
+
+  /** How far a bound on the proof's side of column j (coefficient c) has moved in from the model's, times |c|. */
+  private columnShift(j: number, c: number, lo: number, up: number): number {
+    const d = c > 0 ? c * (lo - this.refLower[j]!) : c * (up - this.refUpper[j]!);
+    return d > 0 && Number.isFinite(d) ? d : 0;
+  }
+
+  private recomputeShift(s: number, proof: Conflict): void {
+    let sum = 0;
+    for (let k = 0; k < proof.index.length; k++) {
+      const j = proof.index[k]!;
+      sum += this.columnShift(j, proof.value[k]!, this.seenLower[j]!, this.seenUpper[j]!);
+    }
+    this.shift[s] = sum;
+    this.shiftUpdates[s] = 0;
+  }
+
+  /** Column j's bounds in the seen box become `lo`/`up`: the shifts of its proofs follow. */
+  private see(j: number, lo: number, up: number): void {
+    const list = this.byColumn[j]!;
+    const coefs = this.coefs[j]!;
+    const oldLo = this.seenLower[j]!;
+    const oldUp = this.seenUpper[j]!;
+    for (let t = 0; t < list.length; t++) {
+      const s = list[t]!;
+      const c = coefs[t]!;
+      this.shift[s]! += this.columnShift(j, c, lo, up) - this.columnShift(j, c, oldLo, oldUp);
+      this.shiftUpdates[s]!++;
+    }
+    this.seenLower[j] = lo;
+    this.seenUpper[j] = up;
   }
 
   private remove(slot: number): void {
@@ -74,13 +170,13 @@ export class ConflictPool {
     if (!old) return;
     for (const j of old.index) {
       const list = this.byColumn[j]!;
-      const signs = this.signs[j]!;
+      const coefs = this.coefs[j]!;
       const at = list.indexOf(slot);
       if (at >= 0) {
         list[at] = list[list.length - 1]!;
         list.pop();
-        signs[at] = signs[signs.length - 1]!;
-        signs.pop();
+        coefs[at] = coefs[coefs.length - 1]!;
+        coefs.pop();
       }
     }
     this.proofs[slot] = null;
@@ -93,6 +189,9 @@ export class ConflictPool {
    */
   propagate(lo: Float64Array, up: Float64Array, seeds: Iterable<number>, out: BoundChange[]): boolean {
     this.tick++;
+    // the shifts brought up to the box given (it differs from the last one seen where the node moved)
+    if (this.watch && this.proofs.length > 0)
+      for (let j = 0; j < lo.length; j++) if (lo[j] !== this.seenLower[j] || up[j] !== this.seenUpper[j]) this.see(j, lo[j]!, up[j]!);
     for (const j of seeds) this.enqueueProofsOf(j, -1, lo, up);
     let work = 0;
     let feasible = true;
@@ -102,6 +201,14 @@ export class ConflictPool {
       const proof = this.proofs[s];
       if (!proof) continue;
       work += 2 * proof.index.length;
+      this.stats.visits++;
+      if (this.watch) {
+        if (this.shiftUpdates[s]! >= SHIFT_REFRESH) this.recomputeShift(s, proof);
+        if (this.shift[s]! < this.threshold[s]!) {
+          this.stats.skipped++;
+          continue;
+        }
+      }
       const before = out.length;
       feasible = this.limit(s, proof, lo, up, out);
       if (!feasible) this.stats.prunedNodes++;
@@ -119,12 +226,12 @@ export class ConflictPool {
    */
   private enqueueProofsOf(j: number, except: number, lo: Float64Array, up: Float64Array): void {
     const list = this.byColumn[j]!;
-    const signs = this.signs[j]!;
-    const raised = lo[j]! > this.model.colLower[j]!;
-    const lowered = up[j]! < this.model.colUpper[j]!;
+    const coefs = this.coefs[j]!;
+    const raised = lo[j]! > this.refLower[j]!;
+    const lowered = up[j]! < this.refUpper[j]!;
     for (let t = 0; t < list.length; t++) {
       const s = list[t]!;
-      if (s !== except && (signs[t]! > 0 ? raised : lowered)) this.enqueue(s);
+      if (s !== except && (coefs[t]! > 0 ? raised : lowered)) this.enqueue(s);
     }
   }
 
@@ -184,6 +291,7 @@ export class ConflictPool {
       up[j] = tUp;
       out.push({ col: j, lower: tLo, upper: tUp });
       this.stats.tightenings++;
+      if (this.watch) this.see(j, tLo, tUp);
       this.enqueueProofsOf(j, self, lo, up);
     }
     return true;

@@ -44,6 +44,8 @@ export interface MipOptions {
   subMip?: { nodeLimit: number; iterationLimit: number };
   /** Dual proofs of pruned nodes kept and propagated at later nodes (dual-proof.ts, conflict-pool.ts); absent: CONFLICTS in mip.ts. */
   conflicts?: boolean;
+  /** Whether the conflict pool watches its proofs (conflict-pool.ts); off only to check that watching changes nothing. */
+  watchConflicts?: boolean;
 }
 
 export interface MipStats {
@@ -91,8 +93,11 @@ export interface MipStats {
   propagation: { tightenings: number; prunedNodes: number };
   /** The root sub-MIPs (sub-mip.ts); their nodes and iterations are in the search's totals too. */
   subMip: SubMipStats;
-  /** The conflict pool (conflict-pool.ts): proofs learned, nodes they emptied, bounds they tightened. */
-  conflicts: { learned: number; prunedNodes: number; tightenings: number };
+  /**
+   * The conflict pool (conflict-pool.ts): proofs learned, nodes they emptied, bounds they tightened, proofs
+   * taken from its queue and those of them its watch passed over.
+   */
+  conflicts: { learned: number; prunedNodes: number; tightenings: number; visits: number; skipped: number };
 }
 
 export interface MipOutcome {
@@ -141,7 +146,7 @@ export function emptyMipStats(): MipStats {
 
     propagation: { tightenings: 0, prunedNodes: 0 },
     subMip: emptySubMipStats(),
-    conflicts: { learned: 0, prunedNodes: 0, tightenings: 0 },
+    conflicts: { learned: 0, prunedNodes: 0, tightenings: 0, visits: 0, skipped: 0 },
   };
 }
 

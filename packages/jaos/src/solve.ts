@@ -41,6 +41,8 @@ export interface JaosOptions {
   rootSubMip?: boolean;
   /** Branch and bound's pool of dual proofs from pruned nodes (conflict-pool.ts); absent: mip.ts's default. */
   conflicts?: boolean;
+  /** Whether that pool watches its proofs (conflict-pool.ts); absent: on. Off only to check that watching changes nothing. */
+  watchConflicts?: boolean;
   /**
    * A MILP's start solution by variable name (variables not named take 0): verified on the problem like
    * every incumbent and branch and bound's first incumbent when it holds, else ignored
@@ -124,6 +126,7 @@ export function solveJaos(problem: JaosProblem, options: JaosOptions): JaosResul
     integralityTolerance: options.integralityTolerance,
     rootSubMip: options.rootSubMip,
     conflicts: options.conflicts,
+    watchConflicts: options.watchConflicts,
     startSolution: options.startSolution ? Float64Array.from(mapping.colNames, (name) => options.startSolution![name] ?? 0) : undefined,
     onProgress: onProgress
       ? (incumbent: number | null, bound: number | null, nodes: number) =>

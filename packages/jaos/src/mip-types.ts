@@ -37,11 +37,14 @@ export interface MipOptions {
   /** The root sub-MIP heuristic (sub-mip.ts: RENS, RINS) at the first root; absent: off. */
   rootSubMip?: boolean;
   /**
-   * This search is one of the root's sub-MIPs (sub-mip.ts): no cuts of its own, no strong branching, no
-   * restart or sub-MIP, its dives limited to what is left, and it stops as at a time limit between nodes
-   * once it has taken `nodeLimit` nodes or `iterationLimit` simplex iterations.
+   * This search is one of the root's sub-MIPs (sub-mip.ts): no strong branching, no restart or sub-MIP,
+   * its dives limited to what is left, and it stops as at a time limit between nodes once it has taken
+   * `nodeLimit` nodes or `iterationLimit` simplex iterations. `fresh`: the neighbourhood was presolved
+   * into a model of its own, whose root runs its own cut loop and is processed whatever the limits
+   * (its LP and cuts are what the sub-MIP is for); otherwise the search runs on the root's model with
+   * its cuts already in and no cuts of its own.
    */
-  subMip?: { nodeLimit: number; iterationLimit: number };
+  subMip?: { nodeLimit: number; iterationLimit: number; fresh?: boolean };
   /** Dual proofs of pruned nodes kept and propagated at later nodes (dual-proof.ts, conflict-pool.ts); absent: CONFLICTS in mip.ts. */
   conflicts?: boolean;
   /** Whether the conflict pool watches its proofs (conflict-pool.ts); off only to check that watching changes nothing. */

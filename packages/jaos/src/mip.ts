@@ -49,14 +49,22 @@ import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
 import { type BranchDecision, NodeQueue, type MipNode } from "./node-queue.js";
 import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
-import type { Presolved } from "./presolve.js";
+import { presolve, type Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { noCuts, rootCutLoop } from "./root-cuts.js";
 import { finiteOrUndefined, maxOf, minOf } from "./numbers.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
-import { chainPostsolve, type ColumnPostsolve, MAX_ROOT_RESTARTS, ROOT_RESTART_SHARE, restartModel, rootReducedCostFixing } from "./root-restart.js";
+import {
+  chainPostsolve,
+  type ColumnPostsolve,
+  MAX_ROOT_RESTARTS,
+  ROOT_RESTART_SHARE,
+  restartModel,
+  rootReducedCostFixing,
+  withColumnBounds,
+} from "./root-restart.js";
 import { detectOrbitope } from "./symmetry.js";
 import { heuristicBudget, runRootSubMips, type SubMipHost, subMipOptions, subMipSpent } from "./sub-mip.js";
 import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, statsAfterRestart } from "./mip-types.js";
@@ -200,8 +208,10 @@ class BranchAndBound {
     if (root.status === "unbounded") return this.unboundedRelaxation();
     if (root.status !== "optimal") return this.outcome("error", root.message ?? `root LP ended ${root.status}`);
     this.stats.rootBound = root.objective;
-    // a sub-MIP searches the root's model with its cuts already in
-    const cut = opt.subMip ? { ...noCuts, model: this.model, engine: this.engine, root } : rootCutLoop(this.model, this.engine, root, opt.deadline);
+    // a sub-MIP on the root's model searches it with its cuts already in; a fresh one (its neighbourhood
+    // presolved into a model of its own) runs its own cut loop
+    const cut =
+      opt.subMip && !opt.subMip.fresh ? { ...noCuts, model: this.model, engine: this.engine, root } : rootCutLoop(this.model, this.engine, root, opt.deadline);
     this.model = cut.model;
     this.engine = cut.engine;
     this.locks = computeLocks(cut.model);
@@ -332,7 +342,7 @@ class BranchAndBound {
     if (rounded && this.offerRepairing(rounded) === "accepted") this.stats.heuristicSolutions++;
     const basis = engine.getBasis();
     const fixings = proof ? this.reducedCostFixing(proof) : [];
-    if (this.nodeDives(x, z, basis)) return null;
+    if (this.nodeDives(x, z)) return null;
     if (node.depth === 0 && this.prepareRestart()) return "restart";
     const choice = this.branchChoice(lp, basis);
     return this.children(node, lp, choice, z, basis, tightened, fixings);
@@ -444,7 +454,7 @@ class BranchAndBound {
   }
 
   /** The node's dives (and at the first root, its sub-MIPs); true when their incumbent pruned the node (bound `z`). */
-  private nodeDives(x: Float64Array, z: number, basis: Int8Array): boolean {
+  private nodeDives(x: Float64Array, z: number): boolean {
     const { engine, model } = this;
     if (this.nodes === 1) this.rootPropagationDive(x);
     if (this.shouldDive()) {
@@ -468,7 +478,7 @@ class BranchAndBound {
       }
     }
     if (this.nodes === 1 && this.restarts === 0 && this.opt.rootSubMip && !this.opt.subMip) {
-      runRootSubMips(this.subMipHost(basis), x, this.stats.rootIterations, this.stats.subMip);
+      runRootSubMips(this.subMipHost(), x, this.stats.rootIterations, this.stats.subMip);
       if (z >= this.pruneLevel()) {
         this.notePruned(z);
         return true;
@@ -823,12 +833,16 @@ class BranchAndBound {
   }
 
   /**
-   * The root sub-MIPs' view of this search (sub-mip.ts): each sub-MIP is a search of this class on the
-   * root's model (cuts in) within the neighbourhood's bounds, its LP warm-started from the root's basis
-   * (dual feasible under tighter bounds), seeded with the incumbent so that it only looks for better
-   * points. Its points were verified on the original model; a better one is taken over here.
+   * The root sub-MIPs' view of this search (sub-mip.ts): each sub-MIP is the root's model (cuts in) within
+   * the neighbourhood's bounds, presolved and probed into a MILP of its own (most of its columns are fixed:
+   * far smaller than the root's model), searched by this class from its own root LP and cut loop, seeded
+   * with the incumbent so that it only looks for better points. Its points are postsolved through its
+   * presolve and this search's and verified on the original model; a better one is taken over here, with
+   * its point in this search's columns (the next RINS neighbourhood, the root's reduced-cost fixing).
+   * A neighbourhood presolve finds empty proves nothing for this search (it holds the root's other points)
+   * and ends that sub-MIP without a point.
    */
-  private subMipHost(basis: Int8Array): SubMipHost {
+  private subMipHost(): SubMipHost {
     return {
       integer: this.model.integer,
       lower: this.rootLower,
@@ -836,8 +850,12 @@ class BranchAndBound {
       deadline: this.opt.deadline,
       incumbent: () => this.incumbentReduced,
       search: (colLower, colUpper, limit) => {
-        const sub = new BranchAndBound(this.original, this.pre, { ...this.model, colLower, colUpper }, subMipOptions(this.opt, limit));
-        sub.engine.setBasis(basis);
+        const pre = presolve(withColumnBounds(this.model, colLower, colUpper));
+        if (pre.status !== "reduced") return { improved: false, nodes: 0, iterations: 0 };
+        const opt = subMipOptions(this.opt, { ...limit, fresh: true });
+        const probed = opt.probing === false ? null : probeRoot(pre, opt);
+        const searched = probed?.searched ?? { model: pre.reduced, post: pre };
+        const sub = new BranchAndBound(this.original, chainPostsolve(this.pre, searched.post), searched.model, opt);
         sub.best.carry(this.best);
         // its nodes and iterations are counted in stats.subMip and added to the outcome's totals only: the
         // dives' and strong branching's shares of this search's iterations stay as they were
@@ -846,7 +864,7 @@ class BranchAndBound {
         if (improved) {
           this.best.carry(sub.best);
           this.stats.heuristicSolutions++;
-          this.newIncumbent(sub.incumbentReduced!);
+          this.newIncumbent(searched.post.postsolve(sub.incumbentReduced!));
         }
         return { improved, nodes: out.nodes, iterations: out.iterations };
       },

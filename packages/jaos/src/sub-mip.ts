@@ -1,7 +1,12 @@
 /**
- * The root sub-MIP heuristic: its neighbourhoods, budget and chain (mip.ts runs each sub-MIP: the same
- * branch and bound on the root's model with its cuts, no new cuts, no strong branching, no restart, no
- * sub-MIP of its own, stopped between nodes by a node and an iteration limit).
+ * The root sub-MIP heuristic: its neighbourhoods, budget and chain. mip.ts runs each sub-MIP as a MILP of
+ * its own: the root's model (its cuts in) with the neighbourhood's bounds, presolved and probed (the fixed
+ * columns and what they decide leave it: vpm2's 263 columns become 111, p2756's 2,735 become 37), then
+ * searched from its own root LP and cut loop by the same branch and bound, without strong branching,
+ * restarts or sub-MIPs of its own, stopped between nodes by a node and an iteration limit. HiGHS's
+ * sub-MIPs are such presolved full solves (its logs print the sub-problem's size); the first version
+ * here searched the root's full model with columns fixed by bounds, no presolve and no cuts, and found
+ * nothing better on ran8x32 (docs/bench/jaos.md, mipsub).
  *
  * It runs at the first root after its dives and before the restart rule (root-restart.ts), so that what
  * it finds feeds the root's reduced-cost fixing and, through it, a restart on the smaller model — the
@@ -19,7 +24,11 @@
  * The budget is what keeps the heuristic cheap where the tree was already short (the first attempt,
  * 500 nodes a sub-MIP, cost more than the whole search on 250-node trees): all sub-MIPs together take
  * at most a fixed share of the simplex iterations the root (LP and cut loop) took, so the heuristic at
- * most multiplies the root's work by a constant, whatever the tree would have been.
+ * most multiplies the root's work by a constant, whatever the tree would have been. That share was 0.5
+ * for sub-MIPs on the root's model; a fresh sub-MIP spends part of it on its own root LP and cut loop
+ * (vpm2: 595 of 540 iterations, no node searched), and HiGHS's sub-MIPs take 1.5 to 14 times its root's
+ * iterations (vpm2 6,170 heuristic iterations against a root of about 440; ran8x32 12,371 against 520),
+ * hence 2.
  */
 
 import type { MipOptions } from "./mip-types.js";
@@ -32,7 +41,7 @@ export const RENS_MIN_FIXED_SHARE = 0.5;
  * All root sub-MIPs together: at most this share of the root's simplex iterations (LP and cuts). A sub-MIP
  * stops between nodes, so it may pass its limit by one node's LP and heuristics (counted in the totals).
  */
-export const SUB_MIP_ITERATION_SHARE = 0.5;
+export const SUB_MIP_ITERATION_SHARE = 2;
 /** … and at least this many, so that a root solved in a handful of iterations still gets a try. */
 export const SUB_MIP_MIN_ITERATIONS = 200;
 /** Nodes one sub-MIP may take. */
@@ -132,24 +141,36 @@ export interface SubMipHost {
 }
 
 /**
- * The chain of root sub-MIPs: RENS around the root LP point `lp` while there is no incumbent, RINS around
- * the incumbent once there is, all within one iteration budget taken from the root's own work
- * (`rootIterations`: its LP and cut loop). The chain goes on only while each sub-MIP improves the
- * incumbent: one that finds nothing better ends it (its neighbourhood would not change).
+ * The chain of root sub-MIPs, all within one iteration budget taken from the root's own work
+ * (`rootIterations`: its LP and cut loop): RINS around the incumbent while each one improves it (one that
+ * finds nothing better ends it: its neighbourhood would not change), and once, when there is no incumbent
+ * or RINS is done, RENS around the root LP point `lp` (after cuts), seeded with the incumbent. HiGHS finds
+ * l152lav's optimum at the root by RENS on the LP after cuts; jaos's dives have an incumbent by then, and
+ * RINS around it stalls one point short (4,803).
  */
 export function runRootSubMips(host: SubMipHost, lp: ArrayLike<number>, rootIterations: number, stats: SubMipStats): void {
   stats.budget += subMipIterationBudget(rootIterations);
+  let rensTried = false;
+  /** The last RINS found nothing better: its neighbourhood would not change until the incumbent does. */
+  let rinsStale = false;
   for (let run = 0; run < SUB_MIP_MAX_RUNS; run++) {
     const left = stats.budget - stats.iterations;
     if (left <= 0 || performance.now() > host.deadline) return;
-    const hood = subMipNeighbourhood(host.integer, host.lower, host.upper, lp, host.incumbent());
+    const incumbent = host.incumbent();
+    let hood = incumbent && !rinsStale ? subMipNeighbourhood(host.integer, host.lower, host.upper, lp, incumbent) : null;
+    if (!hood && !rensTried) {
+      rensTried = true;
+      hood = subMipNeighbourhood(host.integer, host.lower, host.upper, lp, null);
+    }
     if (!hood) return;
     const out = host.search(hood.colLower, hood.colUpper, { nodeLimit: SUB_MIP_NODE_LIMIT, iterationLimit: left });
     stats[hood.kind]++;
     stats.nodes += out.nodes;
     stats.iterations += out.iterations;
-    if (!out.improved) return;
-    stats.solutions++;
+    if (out.improved) {
+      stats.solutions++;
+      rinsStale = false;
+    } else if (hood.kind === "rins") rinsStale = true;
   }
 }
 
@@ -158,14 +179,16 @@ export function runRootSubMips(host: SubMipHost, lp: ArrayLike<number>, rootIter
  * propagation, without symmetry handling or restarts,
  * and the sub-MIP's `limit`.
  */
-export function subMipOptions(opt: MipOptions, limit: { nodeLimit: number; iterationLimit: number }): MipOptions {
-  const { deadline, gapTolerance, integralityTolerance, nodePropagation, propagateContinuous } = opt;
+export function subMipOptions(opt: MipOptions, limit: NonNullable<MipOptions["subMip"]>): MipOptions {
+  const { deadline, gapTolerance, integralityTolerance, nodePropagation, propagateContinuous, probing, conflicts } = opt;
   return {
     deadline,
     gapTolerance,
     integralityTolerance,
     nodePropagation,
     propagateContinuous,
+    probing,
+    conflicts,
     symmetry: false,
     maxRootRestarts: 0,
     subMip: limit,
@@ -177,7 +200,11 @@ export function heuristicBudget(limit: MipOptions["subMip"], budget: number, ite
   return limit ? Math.max(0, Math.min(budget, limit.iterationLimit - iterations)) : budget;
 }
 
-/** A sub-MIP (`limit`) has taken its nodes or its iterations. */
+/**
+ * A sub-MIP (`limit`) has taken its nodes or its iterations. A fresh one's root (`nodes` 0) is always
+ * processed: its LP and cut loop, the bulk of its work, are done by then.
+ */
 export function subMipSpent(limit: MipOptions["subMip"], nodes: number, iterations: number): boolean {
-  return !!limit && (nodes >= limit.nodeLimit || iterations >= limit.iterationLimit);
+  if (!limit || (limit.fresh && nodes === 0)) return false;
+  return nodes >= limit.nodeLimit || iterations >= limit.iterationLimit;
 }

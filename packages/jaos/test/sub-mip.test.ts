@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { LpEngine } from "../src/lp.js";
 import { solveMip } from "../src/mip.js";
 import { modelFromProblem } from "../src/model.js";
-import { noPresolve } from "../src/presolve.js";
+import { noPresolve, presolve } from "../src/presolve.js";
 import {
   RENS_MIN_FIXED_SHARE,
   RINS_MIN_FIXED_SHARE,
@@ -17,6 +17,7 @@ import {
   SUB_MIP_MIN_ITERATIONS,
   subMipIterationBudget,
   subMipNeighbourhood,
+  subMipSpent,
 } from "../src/sub-mip.js";
 import { expectObjective, pointViolations, problem, seededGenerator, solveChecked, seededMilp } from "./support.js";
 
@@ -110,6 +111,16 @@ describe("subMipNeighbourhood", () => {
     expect(subMipNeighbourhood(integer, lower, upper, incumbent, incumbent)).toBeNull();
   });
 
+  it("stops a sub-MIP at its limits, except a fresh one's root", () => {
+    const limit = { nodeLimit: 5, iterationLimit: 100 };
+    expect(subMipSpent(undefined, 1e9, 1e9)).toBe(false);
+    expect(subMipSpent(limit, 0, 100)).toBe(true);
+    expect(subMipSpent(limit, 5, 0)).toBe(true);
+    expect(subMipSpent(limit, 4, 99)).toBe(false);
+    expect(subMipSpent({ ...limit, fresh: true }, 0, 1e9)).toBe(false);
+    expect(subMipSpent({ ...limit, fresh: true }, 1, 100)).toBe(true);
+  });
+
   it("budgets a share of the root's iterations, with a floor", () => {
     expect(subMipIterationBudget(0)).toBe(SUB_MIP_MIN_ITERATIONS);
     expect(subMipIterationBudget(100_000)).toBe(Math.ceil(SUB_MIP_ITERATION_SHARE * 100_000));
@@ -148,8 +159,46 @@ describe("jaos MILP: the root sub-MIP", () => {
     expect(found).toBeGreaterThan(0);
   });
 
+  it("a fresh sub-MIP (the neighbourhood presolved into a model of its own) finds only points of the original model, none better than its optimum", () => {
+    const { next } = seededGenerator(20261130);
+    let found = 0;
+    for (let n = 0; n < 8; n++) {
+      const k = randomKnapsack(next);
+      const p = knapsackProblem(k);
+      const { model, colNames } = modelFromProblem(p);
+      const lp = new LpEngine(model).solve({ deadline: Infinity });
+      expect(lp.status).toBe("optimal");
+      const hood = subMipNeighbourhood(model.integer, model.colLower, model.colUpper, lp.x!, null);
+      if (!hood) continue;
+      const pre = presolve({ ...model, colLower: hood.colLower, colUpper: hood.colUpper });
+      if (pre.status !== "reduced") continue;
+      // its root LP and cut loop run whatever the limits; the nodes after it stop at the node limit
+      for (const [nodeLimit, iterationLimit] of [
+        [1, 0],
+        [3, 10_000],
+        [500, 100_000],
+      ] as const) {
+        const out = solveMip(model, pre, { deadline: Infinity, gapTolerance: 1e-9, subMip: { nodeLimit, iterationLimit, fresh: true } });
+        expect(out.nodes).toBeLessThanOrEqual(Math.max(1, nodeLimit));
+        if (!out.incumbent) continue;
+        found++;
+        // postsolved through the neighbourhood's presolve onto the original model's columns
+        const point = Object.fromEntries(colNames.map((name, j) => [name, out.incumbent![j]!]));
+        const value = colNames.reduce((s, name, j) => s + k.values[j]! * point[name]!, 0);
+        expect(pointViolations(p, point, value)).toEqual([]);
+        expect(value).toBeLessThanOrEqual(bruteForce(k) + 1e-9);
+        for (let j = 0; j < model.cols; j++) {
+          expect(out.incumbent[j]!).toBeGreaterThanOrEqual(hood.colLower[j]!);
+          expect(out.incumbent[j]!).toBeLessThanOrEqual(hood.colUpper[j]!);
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(0);
+  });
+
   it("whole searches with it on end at the optimum of the search without it on random MILPs with general integers", () => {
     let improved = 0;
+    let ran = 0;
     for (let seed = 1; seed <= 60; seed++) {
       const p = randomMilp(seed * 89);
       const off = solveChecked(p, { gapTolerance: 0 });
@@ -158,7 +207,9 @@ describe("jaos MILP: the root sub-MIP", () => {
       // both stop within the absolute gap of 1e-6 the pruning level keeps (incumbent.ts)
       if (off.solver_status === "optimal") expectObjective(on, off.objective_value!, 2e-6);
       improved += on.stats.mip?.subMip.solutions ?? 0;
+      ran += (on.stats.mip?.subMip.rins ?? 0) + (on.stats.mip?.subMip.rens ?? 0);
     }
+    expect(ran).toBeGreaterThan(improved);
     // the sub-MIPs improved the root's incumbent on some of them (most close at the root)
     expect(improved).toBeGreaterThan(2);
   }, 300_000);

@@ -24,7 +24,7 @@
 import type { LpEngine } from "./lp.js";
 import { rowActivities, type LpModel } from "./model.js";
 import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
-import { cscFromTriplets, toRowWise } from "./sparse.js";
+import { type CsrMatrix, cscFromTriplets, toRowWise } from "./sparse.js";
 
 /** Σ value_k · x[index_k] ≥ lower. */
 export interface Cut {
@@ -40,10 +40,10 @@ const MAX_DYNAMISM = 1e6;
 const MIN_EFFICACY = 1e-5;
 const MAX_COSINE = 0.98;
 
-export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, maxCuts: number): Cut[] {
+/** `rows`: the model's matrix row-wise, when the caller has it (the root loop shares c-MIR's). */
+export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, maxCuts: number, rows: CsrMatrix = toRowWise(model.a)): Cut[] {
   const st = engine.state;
   const n = model.cols;
-  const rows = toRowWise(model.a);
   const activity = rowActivities(model, x);
   const value = (j: number) => (j < n ? x[j] : -activity[j - n]);
   const lowerOf = (j: number) => (j < n ? model.colLower[j] : -model.rowUpper[j - n]);
@@ -60,12 +60,22 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
   sources.sort((a, b) => b.score - a.score || a.r - b.r);
 
   const found: { cut: Cut; efficacy: number; norm: number }[] = [];
+  // the cut's coefficients, dense over the columns, and the columns they touch: each row clears only
+  // those (a fill and a scan over all n columns per source row were most of the separator's own time)
   const dense = new Float64Array(n);
+  const touchedMark = new Uint8Array(n);
+  const touchedList = new Int32Array(n);
+  let touchedCount = 0;
+  const alpha = new Float64Array(st.total);
   for (const { r } of sources.slice(0, 3 * maxCuts)) {
-    const row = engine.tableauRow(r);
+    const row = engine.tableauRow(r, alpha);
     const beta = x[row.basic];
     const f0 = beta - Math.floor(beta);
-    dense.fill(0);
+    for (let k = 0; k < touchedCount; k++) {
+      dense[touchedList[k]] = 0;
+      touchedMark[touchedList[k]] = 0;
+    }
+    touchedCount = 0;
     let rhs = 1;
     let ok = true;
     for (const j of row.nonzeros) {
@@ -95,14 +105,26 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
       // g·t_j with t_j = x_j − lo or up − x_j
       const coef = atLower ? g : -g;
       rhs += atLower ? g * lo : -g * up;
-      if (j < n) dense[j] += coef;
-      else {
+      if (j < n) {
+        if (!touchedMark[j]) {
+          touchedMark[j] = 1;
+          touchedList[touchedCount++] = j;
+        }
+        dense[j] += coef;
+      } else {
         const i = j - n; // x_{n+i} = −a_iᵀx
-        for (let k = rows.start[i]; k < rows.start[i + 1]; k++) dense[rows.index[k]] -= coef * rows.value[k];
+        for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
+          const c = rows.index[k];
+          if (!touchedMark[c]) {
+            touchedMark[c] = 1;
+            touchedList[touchedCount++] = c;
+          }
+          dense[c] -= coef * rows.value[k];
+        }
       }
     }
     if (!ok) continue;
-    const cut = finishCut(dense, rhs, model);
+    const cut = finishCut(dense, touchedList.subarray(0, touchedCount).sort(), rhs, model);
     if (!cut) continue;
     let lhs = 0;
     let norm = 0;
@@ -124,11 +146,14 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
   return accepted.map((c) => c.cut);
 }
 
-/** Sparse cut from dense coefficients: tiny ones moved into the right-hand side, checks applied. */
-function finishCut(dense: Float64Array, rhs: number, model: LpModel): Cut | null {
+/**
+ * Sparse cut from dense coefficients over the columns `touched` (ascending; the others are 0): tiny ones
+ * moved into the right-hand side, checks applied.
+ */
+function finishCut(dense: Float64Array, touched: Int32Array, rhs: number, model: LpModel): Cut | null {
   const index: number[] = [];
   const value: number[] = [];
-  for (let k = 0; k < dense.length; k++) {
+  for (const k of touched) {
     if (dense[k] === 0) continue;
     index.push(k);
     value.push(dense[k]);
@@ -156,8 +181,13 @@ export function finishSparseCut(indexIn: ArrayLike<number>, valueIn: ArrayLike<n
   let max = 0;
   for (let k = 0; k < valueIn.length; k++) max = Math.max(max, Math.abs(valueIn[k]!));
   if (max === 0) return null;
-  const index: number[] = [];
-  const value: number[] = [];
+  if (cutIndex.length < valueIn.length) {
+    cutIndex = new Int32Array(2 * valueIn.length);
+    cutValue = new Float64Array(2 * valueIn.length);
+  }
+  const index = cutIndex;
+  const value = cutValue;
+  let count = 0;
   let min = Infinity;
   for (let p = 0; p < valueIn.length; p++) {
     const c = valueIn[p]!;
@@ -172,16 +202,20 @@ export function finishSparseCut(indexIn: ArrayLike<number>, valueIn: ArrayLike<n
       rhs -= worst;
       continue;
     }
-    index.push(k);
-    value.push(c);
+    index[count] = k;
+    value[count++] = c;
     min = Math.min(min, Math.abs(c));
   }
-  if (index.length === 0 || max / min > MAX_DYNAMISM || !Number.isFinite(rhs)) return null;
+  if (count === 0 || max / min > MAX_DYNAMISM || !Number.isFinite(rhs)) return null;
   // dense cuts fill the basis factors of every node LP: at most max(100, 20 % of the columns)
-  if (index.length > Math.max(100, 0.2 * model.cols)) return null;
+  if (count > Math.max(100, 0.2 * model.cols)) return null;
   rhs -= 1e-9 * Math.max(1, Math.abs(rhs));
-  return { index: Int32Array.from(index), value: Float64Array.from(value), lower: rhs };
+  return { index: index.slice(0, count), value: value.slice(0, count), lower: rhs };
 }
+
+// finishSparseCut's scratch, grown as needed (the separators call it for every candidate cut)
+let cutIndex = new Int32Array(64);
+let cutValue = new Float64Array(64);
 
 function cosine(a: { cut: Cut; norm: number }, b: { cut: Cut; norm: number }): number {
   let dot = 0;

@@ -67,14 +67,16 @@ export class MirSeparator {
    * when it is more efficacious (root-cuts.ts's `flowCovers`).
    * `startRows`: only rows before it start an aggregation; the rest (the cuts the root loop has added)
    * are only summed into them, as pair partners or to eliminate a continuous column.
+   * `rows`: the model's matrix row-wise, when the caller has it.
    */
   constructor(
     private readonly model: LpModel,
     private readonly coverCuts = false,
     private readonly startRows = model.rows,
+    rows: CsrMatrix = toRowWise(model.a),
   ) {
     this.n = model.cols;
-    this.rows = toRowWise(model.a);
+    this.rows = rows;
     this.lower = model.colLower.slice();
     this.upper = model.colUpper.slice();
     ({ vlb: this.vlb, vub: this.vub, boundRow: this.boundRow } = variableBounds(model, this.rows));

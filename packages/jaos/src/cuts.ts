@@ -187,6 +187,8 @@ export function finishSparseCut(indexIn: ArrayLike<number>, valueIn: ArrayLike<n
   }
   const index = cutIndex;
   const value = cutValue;
+  // dense cuts fill the basis factors of every node LP: at most max(100, 20 % of the columns)
+  const maxCount = Math.max(100, 0.2 * model.cols);
   let count = 0;
   let min = Infinity;
   for (let p = 0; p < valueIn.length; p++) {
@@ -202,13 +204,12 @@ export function finishSparseCut(indexIn: ArrayLike<number>, valueIn: ArrayLike<n
       rhs -= worst;
       continue;
     }
+    if (count >= maxCount) return null; // one more is too dense: no need to read on
     index[count] = k;
     value[count++] = c;
     min = Math.min(min, Math.abs(c));
   }
   if (count === 0 || max / min > MAX_DYNAMISM || !Number.isFinite(rhs)) return null;
-  // dense cuts fill the basis factors of every node LP: at most max(100, 20 % of the columns)
-  if (count > Math.max(100, 0.2 * model.cols)) return null;
   rhs -= 1e-9 * Math.max(1, Math.abs(rhs));
   return { index: index.slice(0, count), value: value.slice(0, count), lower: rhs };
 }

@@ -61,6 +61,7 @@ export class MirRounding {
   /** The columns `pi` holds (inOriginalColumns), and the cut's coefficients over them. */
   private readonly piList: Int32Array;
   private readonly piValue: Float64Array;
+  private piCount = 0;
   // the rounded coefficients of mir(), grown as needed: every divisor and flip tried rounds the row
   // again, and their arrays were a large part of the separator's garbage
   private intCoefs = new Float64Array(16);
@@ -235,6 +236,15 @@ export class MirRounding {
     return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, rhs, 1, x, "cover");
   }
 
+  /** pi[j] += v, listing j in piList once (a method: a closure was allocated per inOriginalColumns call). */
+  private addPi(j: number, v: number): void {
+    if (!this.piMark[j]) {
+      this.piMark[j] = 1;
+      this.piList[this.piCount++] = j;
+    }
+    this.pi[j] += v;
+  }
+
   /**
    * The cut scale·(Σ G_k z_k + Σ H_k x'_k) ≤ scale·rhs over the transformed row's integer distances z
    * and continuous distances x', written in the original columns as a ≥ row and scored at x.
@@ -250,24 +260,17 @@ export class MirRounding {
     kind: CutKind,
   ): ScoredCut | null {
     const { pi, piMark, piList, piValue } = this;
-    let count = 0;
-    const addPi = (j: number, v: number) => {
-      if (!piMark[j]) {
-        piMark[j] = 1;
-        piList[count++] = j;
-      }
-      pi[j] += v;
-    };
+    this.piCount = 0;
     let rhs = rhsIn;
     for (let k = 0; k < ints.length; k++) {
       const t = ints[k]!;
       const G = intCoefs[k]!;
       if (G === 0) continue;
       if (t.complemented) {
-        addPi(t.j, -G);
+        this.addPi(t.j, -G);
         rhs -= G * this.upper[t.j];
       } else {
-        addPi(t.j, G);
+        this.addPi(t.j, G);
         rhs += G * this.lower[t.j];
       }
     }
@@ -277,24 +280,25 @@ export class MirRounding {
       if (H === 0) continue;
       const s = c.sub;
       if (s.kind === "lb") {
-        addPi(c.j, H);
+        this.addPi(c.j, H);
         rhs += H * this.lower[c.j];
       } else if (s.kind === "ub") {
-        addPi(c.j, -H);
+        this.addPi(c.j, -H);
         rhs -= H * this.upper[c.j];
       } else if (s.kind === "vlb") {
         // x' = x − c·y − d
-        addPi(c.j, H);
-        addPi(s.bound.y, -H * s.bound.coef);
+        this.addPi(c.j, H);
+        this.addPi(s.bound.y, -H * s.bound.coef);
         rhs += H * s.bound.constant;
       } else {
         // x' = c·y + d − x
-        addPi(c.j, -H);
-        addPi(s.bound.y, H * s.bound.coef);
+        this.addPi(c.j, -H);
+        this.addPi(s.bound.y, H * s.bound.coef);
         rhs -= H * s.bound.constant;
       }
     }
     // π x ≤ rhs  →  (−π) x ≥ −rhs
+    const count = this.piCount;
     const touched = piList.subarray(0, count).sort();
     for (let k = 0; k < count; k++) {
       const j = touched[k]!;

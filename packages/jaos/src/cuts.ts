@@ -60,22 +60,14 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
   sources.sort((a, b) => b.score - a.score || a.r - b.r);
 
   const found: { cut: Cut; efficacy: number; norm: number }[] = [];
-  // the cut's coefficients, dense over the columns, and the columns they touch: each row clears only
-  // those (a fill and a scan over all n columns per source row were most of the separator's own time)
   const dense = new Float64Array(n);
-  const touchedMark = new Uint8Array(n);
-  const touchedList = new Int32Array(n);
-  let touchedCount = 0;
+  // one tableau-row array for every source row (tableauRow writes its listed entries, all that is read)
   const alpha = new Float64Array(st.total);
   for (const { r } of sources.slice(0, 3 * maxCuts)) {
     const row = engine.tableauRow(r, alpha);
     const beta = x[row.basic];
     const f0 = beta - Math.floor(beta);
-    for (let k = 0; k < touchedCount; k++) {
-      dense[touchedList[k]] = 0;
-      touchedMark[touchedList[k]] = 0;
-    }
-    touchedCount = 0;
+    dense.fill(0);
     let rhs = 1;
     let ok = true;
     for (const j of row.nonzeros) {
@@ -105,26 +97,14 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
       // g·t_j with t_j = x_j − lo or up − x_j
       const coef = atLower ? g : -g;
       rhs += atLower ? g * lo : -g * up;
-      if (j < n) {
-        if (!touchedMark[j]) {
-          touchedMark[j] = 1;
-          touchedList[touchedCount++] = j;
-        }
-        dense[j] += coef;
-      } else {
+      if (j < n) dense[j] += coef;
+      else {
         const i = j - n; // x_{n+i} = −a_iᵀx
-        for (let k = rows.start[i]; k < rows.start[i + 1]; k++) {
-          const c = rows.index[k];
-          if (!touchedMark[c]) {
-            touchedMark[c] = 1;
-            touchedList[touchedCount++] = c;
-          }
-          dense[c] -= coef * rows.value[k];
-        }
+        for (let k = rows.start[i]; k < rows.start[i + 1]; k++) dense[rows.index[k]] -= coef * rows.value[k];
       }
     }
     if (!ok) continue;
-    const cut = finishCut(dense, touchedList.subarray(0, touchedCount).sort(), rhs, model);
+    const cut = finishCut(dense, rhs, model);
     if (!cut) continue;
     let lhs = 0;
     let norm = 0;
@@ -146,14 +126,11 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
   return accepted.map((c) => c.cut);
 }
 
-/**
- * Sparse cut from dense coefficients over the columns `touched` (ascending; the others are 0): tiny ones
- * moved into the right-hand side, checks applied.
- */
-function finishCut(dense: Float64Array, touched: Int32Array, rhs: number, model: LpModel): Cut | null {
+/** Sparse cut from dense coefficients: tiny ones moved into the right-hand side, checks applied. */
+function finishCut(dense: Float64Array, rhs: number, model: LpModel): Cut | null {
   const index: number[] = [];
   const value: number[] = [];
-  for (const k of touched) {
+  for (let k = 0; k < dense.length; k++) {
     if (dense[k] === 0) continue;
     index.push(k);
     value.push(dense[k]);

@@ -24,7 +24,7 @@
 import type { LpEngine } from "./lp.js";
 import { rowActivities, type LpModel } from "./model.js";
 import { AT_LOWER, AT_UPPER, BASIC } from "./simplex-state.js";
-import { cscFromTriplets, toRowWise } from "./sparse.js";
+import { type CsrMatrix, cscFromTriplets, toRowWise } from "./sparse.js";
 
 /** Σ value_k · x[index_k] ≥ lower. */
 export interface Cut {
@@ -40,10 +40,10 @@ const MAX_DYNAMISM = 1e6;
 const MIN_EFFICACY = 1e-5;
 const MAX_COSINE = 0.98;
 
-export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, maxCuts: number): Cut[] {
+/** `rows`: the model's matrix row-wise, when the caller has it (the root loop shares c-MIR's). */
+export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, maxCuts: number, rows: CsrMatrix = toRowWise(model.a)): Cut[] {
   const st = engine.state;
   const n = model.cols;
-  const rows = toRowWise(model.a);
   const activity = rowActivities(model, x);
   const value = (j: number) => (j < n ? x[j] : -activity[j - n]);
   const lowerOf = (j: number) => (j < n ? model.colLower[j] : -model.rowUpper[j - n]);
@@ -61,8 +61,10 @@ export function gomoryCuts(engine: LpEngine, model: LpModel, x: Float64Array, ma
 
   const found: { cut: Cut; efficacy: number; norm: number }[] = [];
   const dense = new Float64Array(n);
+  // one tableau-row array for every source row (tableauRow writes its listed entries, all that is read)
+  const alpha = new Float64Array(st.total);
   for (const { r } of sources.slice(0, 3 * maxCuts)) {
-    const row = engine.tableauRow(r);
+    const row = engine.tableauRow(r, alpha);
     const beta = x[row.basic];
     const f0 = beta - Math.floor(beta);
     dense.fill(0);
@@ -156,8 +158,15 @@ export function finishSparseCut(indexIn: ArrayLike<number>, valueIn: ArrayLike<n
   let max = 0;
   for (let k = 0; k < valueIn.length; k++) max = Math.max(max, Math.abs(valueIn[k]!));
   if (max === 0) return null;
-  const index: number[] = [];
-  const value: number[] = [];
+  if (cutIndex.length < valueIn.length) {
+    cutIndex = new Int32Array(2 * valueIn.length);
+    cutValue = new Float64Array(2 * valueIn.length);
+  }
+  const index = cutIndex;
+  const value = cutValue;
+  // dense cuts fill the basis factors of every node LP: at most max(100, 20 % of the columns)
+  const maxCount = Math.max(100, 0.2 * model.cols);
+  let count = 0;
   let min = Infinity;
   for (let p = 0; p < valueIn.length; p++) {
     const c = valueIn[p]!;
@@ -172,16 +181,19 @@ export function finishSparseCut(indexIn: ArrayLike<number>, valueIn: ArrayLike<n
       rhs -= worst;
       continue;
     }
-    index.push(k);
-    value.push(c);
+    if (count >= maxCount) return null; // one more is too dense: no need to read on
+    index[count] = k;
+    value[count++] = c;
     min = Math.min(min, Math.abs(c));
   }
-  if (index.length === 0 || max / min > MAX_DYNAMISM || !Number.isFinite(rhs)) return null;
-  // dense cuts fill the basis factors of every node LP: at most max(100, 20 % of the columns)
-  if (index.length > Math.max(100, 0.2 * model.cols)) return null;
+  if (count === 0 || max / min > MAX_DYNAMISM || !Number.isFinite(rhs)) return null;
   rhs -= 1e-9 * Math.max(1, Math.abs(rhs));
-  return { index: Int32Array.from(index), value: Float64Array.from(value), lower: rhs };
+  return { index: index.slice(0, count), value: value.slice(0, count), lower: rhs };
 }
+
+// finishSparseCut's scratch, grown as needed (the separators call it for every candidate cut)
+let cutIndex = new Int32Array(64);
+let cutValue = new Float64Array(64);
 
 function cosine(a: { cut: Cut; norm: number }, b: { cut: Cut; norm: number }): number {
   let dot = 0;

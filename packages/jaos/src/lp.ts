@@ -103,8 +103,10 @@ export class LpEngine {
    * Row r of the simplex tableau of the current (factored, optimal) basis in unscaled terms:
    * x_B(r) + Σ_{j nonbasic} α_j x_j = 0 over structural columns j < n and logicals n + i
    * (logical = −row activity). Returns the basic variable and α (exact zeros outside `nonzeros`).
+   * `into` (length n + m), when given, is written instead of a new array, at the entries of `nonzeros`
+   * only: the others keep what they held (a caller reading many rows reads α through `nonzeros`).
    */
-  tableauRow(r: number): { basic: number; alpha: Float64Array; nonzeros: Int32Array } {
+  tableauRow(r: number, into?: Float64Array): { basic: number; alpha: Float64Array; nonzeros: Int32Array } {
     const st = this.state;
     const rho = new Float64Array(st.m);
     rho[r] = 1;
@@ -112,10 +114,13 @@ export class LpEngine {
     const row = st.computePivotRow(rho);
     const basic = st.basicIndex[r];
     const scaleBasic = basic < st.n ? this.scaling.col[basic] : 1 / this.scaling.row[basic - st.n];
-    const alpha = new Float64Array(st.total);
+    const alpha = into ?? new Float64Array(st.total);
     const nonzeros = st.rowNz.slice(0, st.rowNzCount);
     for (const j of nonzeros) {
-      if (st.status[j] === BASIC) continue;
+      if (st.status[j] === BASIC) {
+        alpha[j] = 0;
+        continue;
+      }
       const scaleJ = j < st.n ? this.scaling.col[j] : 1 / this.scaling.row[j - st.n];
       alpha[j] = (row[j] * scaleBasic) / scaleJ;
     }

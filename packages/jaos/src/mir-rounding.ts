@@ -58,6 +58,14 @@ export class MirRounding {
   private readonly n: number;
   private readonly pi: Float64Array;
   private readonly piMark: Uint8Array;
+  /** The columns `pi` holds (inOriginalColumns), and the cut's coefficients over them. */
+  private readonly piList: Int32Array;
+  private readonly piValue: Float64Array;
+  private piCount = 0;
+  // the rounded coefficients of mir(), grown as needed: every divisor and flip tried rounds the row
+  // again, and their arrays were a large part of the separator's garbage
+  private intCoefs = new Float64Array(16);
+  private contCoefs = new Float64Array(16);
 
   /** `lower` and `upper`: the column bounds the rows were transformed with (the separator's, at construction). */
   constructor(
@@ -68,6 +76,8 @@ export class MirRounding {
     this.n = model.cols;
     this.pi = new Float64Array(this.n);
     this.piMark = new Uint8Array(this.n);
+    this.piList = new Int32Array(this.n);
+    this.piValue = new Float64Array(this.n);
   }
 
   /**
@@ -155,24 +165,23 @@ export class MirRounding {
     const bd = b / delta;
     const f0 = bd - Math.floor(bd);
     if (!(f0 >= MIN_F0 && f0 <= MAX_F0)) return null;
-    const intCoefs = ints.map((t) => {
-      const a = t.g / delta;
+    if (this.intCoefs.length < ints.length) this.intCoefs = new Float64Array(2 * ints.length);
+    if (this.contCoefs.length < conts.length) this.contCoefs = new Float64Array(2 * conts.length);
+    const { intCoefs, contCoefs } = this;
+    for (let k = 0; k < ints.length; k++) {
+      const a = ints[k]!.g / delta;
       const fa = a - Math.floor(a);
-      return Math.floor(a) + Math.max(0, fa - f0) / (1 - f0);
-    });
-    const contCoefs = conts.map((c) => {
-      const hd = c.h / delta;
-      return hd < 0 ? hd / (1 - f0) : 0;
-    });
+      intCoefs[k] = Math.floor(a) + Math.max(0, fa - f0) / (1 - f0);
+    }
+    for (let k = 0; k < conts.length; k++) {
+      const hd = conts[k]!.h / delta;
+      contCoefs[k] = hd < 0 ? hd / (1 - f0) : 0;
+    }
     // the violation is the same in the transformed columns (an affine substitution): a cut that does
     // not cut off x is dropped before the costly mapping back
     let lhs = 0;
-    ints.forEach((t, k) => {
-      lhs += intCoefs[k]! * t.z;
-    });
-    conts.forEach((c, k) => {
-      lhs += contCoefs[k]! * c.distance;
-    });
+    for (let k = 0; k < ints.length; k++) lhs += intCoefs[k]! * ints[k]!.z;
+    for (let k = 0; k < conts.length; k++) lhs += contCoefs[k]! * conts[k]!.distance;
     if (!(lhs - Math.floor(bd) > 1e-9)) return null;
     if (this.surelyTooDense(ints, intCoefs, conts, contCoefs)) return null;
     return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, Math.floor(bd), delta, x, "mir");
@@ -184,14 +193,15 @@ export class MirRounding {
    * variable bound's integer can merge into an integer term. Checked before mapping the cut back, which
    * on rows aggregated from dense cuts of the LP was most of the separator's time (p2756).
    */
-  private surelyTooDense(ints: IntegerTerm[], intCoefs: number[], conts: ContinuousTerm[], contCoefs: number[]): boolean {
+  private surelyTooDense(ints: IntegerTerm[], intCoefs: Float64Array, conts: ContinuousTerm[], contCoefs: Float64Array): boolean {
     let least = 0;
-    for (const g of intCoefs) if (g !== 0) least++;
-    conts.forEach((c, k) => {
-      if (contCoefs[k] === 0) return;
+    for (let k = 0; k < ints.length; k++) if (intCoefs[k] !== 0) least++;
+    for (let k = 0; k < conts.length; k++) {
+      if (contCoefs[k] === 0) continue;
       least++;
-      if (c.sub.kind === "vlb" || c.sub.kind === "vub") least--; // its integer may cancel one term
-    });
+      const kind = conts[k]!.sub.kind;
+      if (kind === "vlb" || kind === "vub") least--; // its integer may cancel one term
+    }
     return ints.length > 0 && least > Math.max(100, 0.2 * this.n);
   }
 
@@ -226,71 +236,77 @@ export class MirRounding {
     return this.inOriginalColumns(ints, intCoefs, conts, contCoefs, rhs, 1, x, "cover");
   }
 
+  /** pi[j] += v, listing j in piList once (a method: a closure was allocated per inOriginalColumns call). */
+  private addPi(j: number, v: number): void {
+    if (!this.piMark[j]) {
+      this.piMark[j] = 1;
+      this.piList[this.piCount++] = j;
+    }
+    this.pi[j] += v;
+  }
+
   /**
    * The cut scale·(Σ G_k z_k + Σ H_k x'_k) ≤ scale·rhs over the transformed row's integer distances z
    * and continuous distances x', written in the original columns as a ≥ row and scored at x.
    */
   private inOriginalColumns(
     ints: IntegerTerm[],
-    intCoefs: number[],
+    intCoefs: ArrayLike<number>,
     conts: ContinuousTerm[],
-    contCoefs: number[],
+    contCoefs: ArrayLike<number>,
     rhsIn: number,
     scale: number,
     x: Float64Array,
     kind: CutKind,
   ): ScoredCut | null {
-    const { pi, piMark } = this;
-    const touched: number[] = [];
-    const addPi = (j: number, v: number) => {
-      if (!piMark[j]) {
-        piMark[j] = 1;
-        touched.push(j);
-      }
-      pi[j] += v;
-    };
+    const { pi, piMark, piList, piValue } = this;
+    this.piCount = 0;
     let rhs = rhsIn;
-    ints.forEach((t, k) => {
+    for (let k = 0; k < ints.length; k++) {
+      const t = ints[k]!;
       const G = intCoefs[k]!;
-      if (G === 0) return;
+      if (G === 0) continue;
       if (t.complemented) {
-        addPi(t.j, -G);
+        this.addPi(t.j, -G);
         rhs -= G * this.upper[t.j];
       } else {
-        addPi(t.j, G);
+        this.addPi(t.j, G);
         rhs += G * this.lower[t.j];
       }
-    });
-    conts.forEach((c, k) => {
+    }
+    for (let k = 0; k < conts.length; k++) {
+      const c = conts[k]!;
       const H = contCoefs[k]!;
-      if (H === 0) return;
+      if (H === 0) continue;
       const s = c.sub;
       if (s.kind === "lb") {
-        addPi(c.j, H);
+        this.addPi(c.j, H);
         rhs += H * this.lower[c.j];
       } else if (s.kind === "ub") {
-        addPi(c.j, -H);
+        this.addPi(c.j, -H);
         rhs -= H * this.upper[c.j];
       } else if (s.kind === "vlb") {
         // x' = x − c·y − d
-        addPi(c.j, H);
-        addPi(s.bound.y, -H * s.bound.coef);
+        this.addPi(c.j, H);
+        this.addPi(s.bound.y, -H * s.bound.coef);
         rhs += H * s.bound.constant;
       } else {
         // x' = c·y + d − x
-        addPi(c.j, -H);
-        addPi(s.bound.y, H * s.bound.coef);
+        this.addPi(c.j, -H);
+        this.addPi(s.bound.y, H * s.bound.coef);
         rhs -= H * s.bound.constant;
       }
-    });
+    }
     // π x ≤ rhs  →  (−π) x ≥ −rhs
-    touched.sort((p, q) => p - q);
-    const value = touched.map((j) => -pi[j] * scale);
-    for (const j of touched) {
+    const count = this.piCount;
+    const touched = piList.subarray(0, count).sort();
+    for (let k = 0; k < count; k++) {
+      const j = touched[k]!;
+      piValue[k] = -pi[j] * scale;
       pi[j] = 0;
       piMark[j] = 0;
     }
-    const cut = finishSparseCut(touched, value, -rhs * scale, this.model);
+    const cut = finishSparseCut(touched, piValue.subarray(0, count), -rhs * scale, this.model);
     if (!cut) return null;
     const efficacy = cutEfficacy(cut, x);
     return efficacy > 0 ? { cut, efficacy, kind } : null;

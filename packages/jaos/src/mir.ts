@@ -37,6 +37,9 @@ const MAX_PARTNERS = 8;
 const PAIR_WORK = 50_000;
 /** Rows whose slack exceeds this (relative) are not used to aggregate. */
 const MAX_AGGREGATION_SLACK = 1e-6;
+/** The simple bound substitutions, shared (read only): one per continuous term was garbage. */
+const SIMPLE_LOWER: Substitution = { kind: "lb" };
+const SIMPLE_UPPER: Substitution = { kind: "ub" };
 
 export class MirSeparator {
   private readonly rows: CsrMatrix;
@@ -67,14 +70,16 @@ export class MirSeparator {
    * when it is more efficacious (root-cuts.ts's `flowCovers`).
    * `startRows`: only rows before it start an aggregation; the rest (the cuts the root loop has added)
    * are only summed into them, as pair partners or to eliminate a continuous column.
+   * `rows`: the model's matrix row-wise, when the caller has it.
    */
   constructor(
     private readonly model: LpModel,
     private readonly coverCuts = false,
     private readonly startRows = model.rows,
+    rows: CsrMatrix = toRowWise(model.a),
   ) {
     this.n = model.cols;
-    this.rows = toRowWise(model.a);
+    this.rows = rows;
     this.lower = model.colLower.slice();
     this.upper = model.colUpper.slice();
     ({ vlb: this.vlb, vub: this.vub, boundRow: this.boundRow } = variableBounds(model, this.rows));
@@ -107,15 +112,22 @@ export class MirSeparator {
     }
     starts.sort((p, q) => p.score - q.score || p.i - q.i);
     const found: ScoredCut[] = [];
-    const seen = new Set<string>();
+    // a cut repeats one found before when its columns and its bound to 12 digits agree: the earlier
+    // cuts listed by a hash of their columns (a string key of every column was much of this loop's garbage)
+    const seen = new Map<number, { lower: string; index: Int32Array }[]>();
     this.pairWork = PAIR_WORK + 2 * model.a.index.length;
     for (const s of starts) {
       if (performance.now() > deadline) break;
       const cuts = this.fromStartRow(s.i, s.upperSide, x, activity).concat(this.pairCuts(s.i, s.upperSide, x, activity));
       for (const cut of cuts) {
-        const key = `${cut.cut.lower.toPrecision(12)}|${Array.from(cut.cut.index).join(",")}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
+        const { index } = cut.cut;
+        const lower = cut.cut.lower.toPrecision(12);
+        let hash = index.length;
+        for (let k = 0; k < index.length; k++) hash = (Math.imul(hash, 31) + index[k]!) | 0;
+        const same = seen.get(hash);
+        if (same?.some((o) => o.lower === lower && sameColumns(o.index, index))) continue;
+        if (same) same.push({ lower, index });
+        else seen.set(hash, [{ lower, index }]);
         found.push(cut);
       }
       if (found.length >= 4 * maxCuts) break;
@@ -343,7 +355,7 @@ export class MirSeparator {
         if (!Number.isFinite(upValue)) useLower = true;
         if (!Number.isFinite(useLower ? loValue : upValue)) return [];
         const bound = useLower ? this.loBound : this.upBound;
-        const sub: Substitution = bound ? { kind: useLower ? "vlb" : "vub", bound } : { kind: useLower ? "lb" : "ub" };
+        const sub: Substitution = bound ? { kind: useLower ? "vlb" : "vub", bound } : useLower ? SIMPLE_LOWER : SIMPLE_UPPER;
         if (sub.kind === "lb") b -= a * this.lower[j];
         else if (sub.kind === "ub") b -= a * this.upper[j];
         else {
@@ -373,4 +385,10 @@ export class MirSeparator {
       }
     }
   }
+}
+
+function sameColumns(p: Int32Array, q: Int32Array): boolean {
+  if (p.length !== q.length) return false;
+  for (let k = 0; k < p.length; k++) if (p[k] !== q[k]) return false;
+  return true;
 }

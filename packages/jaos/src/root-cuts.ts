@@ -22,6 +22,7 @@ import { MirSeparator } from "./mir.js";
 import type { ScoredCut } from "./mir-rounding.js";
 import { PathSeparator } from "./path-cuts.js";
 import { BASIC } from "./simplex-state.js";
+import { toRowWise } from "./sparse.js";
 
 const CUT_ROUNDS = 50;
 const CUTS_PER_ROUND = 100;
@@ -111,10 +112,12 @@ export function rootCutLoop(model: LpModel, engine: LpEngine, root: LpResult, de
     let fractional = false;
     for (let j = 0; j < model.cols && !fractional; j++) if (model.integer[j] && isFractional(current.x![j])) fractional = true;
     if (!fractional) break;
+    // one row-wise copy of the round's matrix for both separators
+    const rowWise = toRowWise(model.a);
     const kinds = {
-      gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND),
+      gomory: gomoryCuts(engine, model, current.x!, CUTS_PER_ROUND, rowWise),
       // over the cuts in the LP too; with the lifted flow covers of the same aggregated rows
-      mir: mirOn ? new MirSeparator(model, flowCovers, baseRows).separate(current.x!, CUTS_PER_ROUND, deadline) : [],
+      mir: mirOn ? new MirSeparator(model, flowCovers, baseRows, rowWise).separate(current.x!, CUTS_PER_ROUND, deadline) : [],
       path: paths.paths.length > 0 ? paths.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       cover: covers && coversOn ? covers.separate(current.x!, CUTS_PER_ROUND).map((c) => c.cut) : [],
       clique: [] as Cut[],

@@ -413,19 +413,7 @@ export class LuFactor implements FactorParts {
       } else if (vb === 0) {
         for (let k = b; k < e; k++) col[lIndex[k]] -= lValue[k] * va;
       } else {
-        // unrolled by two as in `upperPair`'s paired branch: the rolled loop's values
-        let k = b;
-        for (const e2 = e - 1; k < e2; k += 2) {
-          const i0 = lIndex[k];
-          const l0 = lValue[k];
-          col[i0] -= l0 * va;
-          other[i0] -= l0 * vb;
-          const i1 = lIndex[k + 1];
-          const l1 = lValue[k + 1];
-          col[i1] -= l1 * va;
-          other[i1] -= l1 * vb;
-        }
-        if (k < e) {
+        for (let k = b; k < e; k++) {
           const i = lIndex[k];
           const l = lValue[k];
           col[i] -= l * va;
@@ -531,19 +519,7 @@ export class LuFactor implements FactorParts {
       work[p] = v;
       const b = start[p];
       const e = b + length[p];
-      // unrolled by four (V8 does not unroll), entries in index order: the rolled loop's values
-      let k = b;
-      for (const e4 = e - 3; k < e4; k += 4) {
-        const i0 = key[k];
-        rhs[i0] -= value[k] * v;
-        const i1 = key[k + 1];
-        rhs[i1] -= value[k + 1] * v;
-        const i2 = key[k + 2];
-        rhs[i2] -= value[k + 2] * v;
-        const i3 = key[k + 3];
-        rhs[i3] -= value[k + 3] * v;
-      }
-      for (; k < e; k++) rhs[key[k]] -= value[k] * v;
+      for (let k = b; k < e; k++) rhs[key[k]] -= value[k] * v;
     }
     if (this.rRow.length > 0) this.applyRowEtasTransposed(work);
     const lIndex = this.lIndex.data;

@@ -8,7 +8,8 @@
  *                                                   runs exactly that job, then exits (also: JOB=…)
  *
  * The solvers stay warm between jobs: the Python host with SCIP and HiGHS imported, a jaos child
- * started ahead. Each solve still runs in a process group of its own under the kill switch.
+ * started ahead that serves solve after solve. Each solve runs under the kill switch; one it stops takes
+ * its process group with it.
  * Settings come from the environment (functions/core/config.ts); see README "Running a worker".
  *
  * `--announce-ready` prints {"event":"ready","pid":…} on stdout once the worker polls, and again each

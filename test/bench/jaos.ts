@@ -13,7 +13,9 @@
  *  - jaos cold: how the service runs it — through the jaos adapter of a warm worker, whose solve goes
  *    to the Node child the adapter started ahead (it imported the engine and solved the adapter's own
  *    small warm-up problems, never a manifest instance); the bench waits until that child is warm, as
- *    a worker idle between jobs would. Each solve still has a fresh child process of its own.
+ *    a worker idle between jobs would. A child whose solve ended by itself serves the next instance too,
+ *    as in a worker (node-engine.ts `StandbyChild`: up to 32 solves), so later instances find the code
+ *    V8 compiled on the earlier ones.
  *  - jaos warm: in this process, after solving every manifest LP once untimed — the engine's steady
  *    state, V8 having compiled it on these very instances.
  *  - HiGHS: native HiGHS through its adapter (the warm Python host).

@@ -11,7 +11,8 @@ import type { AdapterResult, PoolSolution, Progress, SolverAdapter, TypeScriptEn
  * solver it runs in a child process (a Node child, node-child.ts), so the worker's kill switch stops it
  * if it ever overran its own time limit. A warm worker keeps one child started ahead that has imported
  * the engine and solved a few small problems (`warmUp`), so a solve does not pay for V8 compiling the
- * engine; each solve still has a process of its own. Settings: `time_limit`, `mip_rel_gap` and the
+ * engine; a child whose solve ended by itself serves the next one too, with the code V8 compiled on
+ * real models (node-engine.ts, `StandbyChild`: a bounded number of solves and resident set). Settings: `time_limit`, `mip_rel_gap` and the
  * integrality tolerance (when given; the engine's default is 1e-6) reach the engine;
  * it is single-threaded, so `threads` reads back as 1. It cannot express quadratic terms (the registry
  * answers `unsupported`/`quadratic_terms` before an adapter is called; the engine refuses them too).

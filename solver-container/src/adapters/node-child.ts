@@ -6,11 +6,14 @@
  * stdout: progress lines { "event": "progress", incumbent, bound, nodes }.
  * The result goes to `resultPath` (write, then rename), so a half-written result is never read.
  *
- * `--standby <module> <export>`: a child started ahead of its solve. It imports the engine and runs the
- * engine's warm-up (V8 compiles the hot code while the worker is idle), prints { "event": "ready" }, and
- * only then reads its request — one solve, as any child.
+ * `--standby <module> <export>`: a child started ahead of its solve that serves several. It imports the
+ * engine and runs the engine's warm-up (V8 compiles the hot code while the worker is idle), prints
+ * { "event": "ready" }, then reads requests one JSON line at a time; after each it writes the result and
+ * prints { "event": "done", "rssMb" }, and waits for the next until stdin closes. The code V8 compiled on one solve
+ * serves the next (node-engine.ts decides how many a child serves).
  */
 import { rename, writeFile } from "node:fs/promises";
+import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { hasIntegers, type Problem } from "../../../functions/core/problem/schema.js";
 import { deletionFilter, type FeasibilityOracle, infeasibilityOf, searchDeadlineMs, verdictOf } from "../../../functions/core/solvers/iis/index.js";
@@ -66,13 +69,8 @@ async function filterInChild(engine: TypeScriptEngine, problem: Problem, setting
   return infeasibilityOf(problem, found.members, { method: "deletion_filter", irreducible: found.irreducible, verified: null });
 }
 
-async function main(): Promise<void> {
-  const [mode, modulePath, exportName] = process.argv.slice(2);
-  const input = readStdin();
-  let arrived = false;
-  void input.then(() => (arrived = true));
-  if (mode === "--standby" && modulePath && exportName) await standBy(modulePath, exportName, () => arrived);
-  const request = JSON.parse(await input) as ChildRequest;
+/** One request: the engine's solve (and an infeasible LP's explanation), its result written, then renamed. */
+async function serveRequest(request: ChildRequest): Promise<void> {
   let result: AdapterResult;
   try {
     const engine = await loadEngine(request.module, request.exportName);
@@ -92,6 +90,40 @@ async function main(): Promise<void> {
   const tmp = `${request.resultPath}.tmp${process.pid}`;
   await writeFile(tmp, JSON.stringify(result));
   await rename(tmp, request.resultPath);
+}
+
+/** The standby's loop: warm up until the first request line arrives, then serve each line until stdin closes. */
+async function serveLines(modulePath: string, exportName: string): Promise<void> {
+  const pending: string[] = [];
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  lines.on("line", (line) => {
+    if (line.trim() === "") return;
+    pending.push(line);
+    wake?.();
+  });
+  lines.on("close", () => {
+    ended = true;
+    wake?.();
+  });
+  await standBy(modulePath, exportName, () => pending.length > 0 || ended);
+  for (;;) {
+    while (pending.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+    const line = pending.shift();
+    if (line === undefined) return;
+    await serveRequest(JSON.parse(line) as ChildRequest);
+    // The resident set after the solve: the parent serves no further solve from a child grown large.
+    process.stdout.write(`${JSON.stringify({ event: "done", rssMb: Math.round(process.memoryUsage.rss() / 2 ** 20) })}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const [mode, modulePath, exportName] = process.argv.slice(2);
+  if (mode === "--standby" && modulePath && exportName) return serveLines(modulePath, exportName);
+  // A child spawned for its solve: one request, the whole of stdin.
+  await serveRequest(JSON.parse(await readStdin()) as ChildRequest);
 }
 
 main().then(

@@ -50,15 +50,60 @@ function childLaunch(memoryMb: number | undefined, extra: string[] = []): { comm
 const CHILD_CWD = REPO_ROOT;
 
 /**
+ * How many solves one standby child serves before a fresh one replaces it. A served child keeps the code
+ * V8 compiled on real models (the warm-up's small problems leave much of it cold: docs/bench/jaos.md,
+ * "lpcold"), and its heap is the engine's garbage only; a bounded count keeps a slow leak, or a heap
+ * fragmented by one huge model, from following the worker for its whole life.
+ */
+export const SOLVES_PER_STANDBY = 32;
+
+/**
+ * The resident set above which a child serves no further solve: half its memory ceiling, or this many MB
+ * without one. A heap that one large model grew (and V8 keeps) must not leave the next solve less room
+ * than a fresh child would have.
+ */
+export const STANDBY_RSS_MB_WITHOUT_CEILING = 1024;
+
+/** The line a serving child prints after each result (node-child.ts): `{"event":"done","rssMb":…}`. */
+function doneLine(line: string): { rssMb: number } | null {
+  if (!line.startsWith('{"event":"done"')) return null;
+  try {
+    const rssMb = (JSON.parse(line) as { rssMb?: unknown }).rssMb;
+    return { rssMb: typeof rssMb === "number" ? rssMb : Number.POSITIVE_INFINITY };
+  } catch {
+    return null;
+  }
+}
+
+interface StandbyEntry {
+  child: ChildProcessWithoutNullStreams;
+  ready: Promise<boolean>;
+  memoryMb: number | undefined;
+  /** Removes the listeners `watch` added, when the child is taken for a solve. */
+  release(): void;
+}
+
+/**
  * One Node child kept started ahead for an engine: it has imported the engine and run its warm-up while
- * the worker was idle, and waits for its one request. Each solve still gets its own process (and
- * process group, under the kill switch); the next standby starts after the solve, not during it.
+ * the worker was idle, and waits for its request. Each solve runs in its own process group under the
+ * kill switch; a solve that ends by itself with a result gives its child back (`giveBack`) for the next
+ * one, up to `SOLVES_PER_STANDBY`. A solve stopped by the kill switch, or one that failed, takes its
+ * child with it, and the next standby starts after the solve, not during it.
  */
 export class StandbyChild {
-  private current: { child: ChildProcessWithoutNullStreams; ready: Promise<boolean>; memoryMb: number | undefined } | null = null;
+  private current: StandbyEntry | null = null;
+  /** Solves each child has served. */
+  private readonly served = new WeakMap<ChildProcessWithoutNullStreams, number>();
   private closed = false;
 
-  constructor(private readonly engine: NodeEngineModule) {}
+  private readonly solvesPerChild: number;
+
+  constructor(
+    private readonly engine: NodeEngineModule,
+    options: { solvesPerChild?: number } = {},
+  ) {
+    this.solvesPerChild = options.solvesPerChild ?? SOLVES_PER_STANDBY;
+  }
 
   /** Starts a standby if none is running, under the memory ceiling its solve will have. */
   start(memoryMb?: number): void {
@@ -72,22 +117,62 @@ export class StandbyChild {
     });
     child.stdin.on("error", () => undefined); // EPIPE if it died: its exit is what counts
     child.stderr.resume(); // warm-up notes are not worth keeping; the solve's own stderr is
-    const entry = {
+    child.stdout.setEncoding("utf8");
+    this.served.set(child, 0);
+    this.watch(child, memoryMb, false);
+  }
+
+  /**
+   * A child whose solve ended by itself: back into the pool, warm, while it is alive, has served fewer
+   * than its share of solves, has not grown past its resident-set bound and no other child stands by;
+   * else it is stopped.
+   */
+  giveBack(child: ChildProcessWithoutNullStreams, { memoryMb, rssMb }: { memoryMb: number | undefined; rssMb: number }): void {
+    const served = (this.served.get(child) ?? 0) + 1;
+    this.served.set(child, served);
+    const alive = child.exitCode === null && child.signalCode === null;
+    const grown = rssMb > (memoryMb ? memoryMb / 2 : STANDBY_RSS_MB_WITHOUT_CEILING);
+    if (this.closed || this.current || !alive || grown || served >= this.solvesPerChild) {
+      if (child.pid) void killProcessGroup(child.pid, 500);
+      return;
+    }
+    child.stderr.resume();
+    this.watch(child, memoryMb, true);
+  }
+
+  /** The standby's process id and the solves it has served (null when none stands by): for tests. */
+  describe(): { pid: number; served: number } | null {
+    const child = this.current?.child;
+    return child?.pid ? { pid: child.pid, served: this.served.get(child) ?? 0 } : null;
+  }
+
+  /** Makes `child` the standby: ready at its ready line (at once when `warm`), gone when it exits. */
+  private watch(child: ChildProcessWithoutNullStreams, memoryMb: number | undefined, warm: boolean): void {
+    let settle: (ready: boolean) => void = () => undefined;
+    const ready = new Promise<boolean>((resolve) => (settle = resolve));
+    let buffered = "";
+    const onData = (chunk: string) => {
+      buffered += chunk;
+      if (buffered.includes('"event":"ready"')) settle(true);
+    };
+    const onError = () => settle(false);
+    const onExit = () => {
+      settle(false);
+      if (this.current === entry) this.current = null;
+    };
+    if (warm) settle(true);
+    else child.stdout.on("data", onData);
+    child.once("error", onError);
+    child.once("exit", onExit);
+    const entry: StandbyEntry = {
       child,
       memoryMb,
-      ready: new Promise<boolean>((resolve) => {
-        let buffered = "";
-        child.stdout.setEncoding("utf8");
-        child.stdout.on("data", (chunk: string) => {
-          buffered += chunk;
-          if (buffered.includes('"event":"ready"')) resolve(true);
-        });
-        child.once("error", () => resolve(false));
-        child.once("exit", () => {
-          resolve(false);
-          if (this.current === entry) this.current = null;
-        });
-      }),
+      ready,
+      release: () => {
+        child.stdout.off("data", onData);
+        child.off("error", onError);
+        child.off("exit", onExit);
+      },
     };
     this.current = entry;
   }
@@ -110,7 +195,7 @@ export class StandbyChild {
       if (entry.child.pid) void killProcessGroup(entry.child.pid, 500);
       return null;
     }
-    entry.child.stdout.removeAllListeners("data");
+    entry.release();
     return entry.child;
   }
 
@@ -141,12 +226,23 @@ export async function solveInNodeChild(
   const resultPath = path.join(context.workDir, `node-result-${process.pid}-${Date.now()}.json`);
   let progress: Progress = noProgress();
   const spawned = context.signal?.aborted ? null : (standby?.take(context.memoryMb) ?? null);
+  let rssMb = Number.POSITIVE_INFINITY;
   const launch = childLaunch(context.memoryMb);
   const outcome = await runChild({
     command: launch.command,
     args: launch.args,
     cwd: CHILD_CWD,
     spawned: spawned ?? undefined,
+    // A standby serves request lines and says when each is done; it may serve the next solve too.
+    keepAlive: spawned
+      ? {
+          isDone: (line) => {
+            const done = doneLine(line);
+            if (done) rssMb = done.rssMb;
+            return done !== null;
+          },
+        }
+      : undefined,
     input: JSON.stringify({ module: engine.modulePath, exportName: engine.exportName, problem, settings, resultPath }),
     // An explained infeasible LP's deletion filter runs in the child too (node-child.ts).
     deadlineMs:
@@ -173,6 +269,11 @@ export async function solveInNodeChild(
     result = JSON.parse(await readFile(resultPath, "utf8")) as AdapterResult;
   } catch {
     result = null;
+  }
+  if (outcome.kept) {
+    // Only a child that answered with a result and no error of its own serves again.
+    if (standby && result && result.solver_status !== "error") standby.giveBack(outcome.kept, { memoryMb: context.memoryMb, rssMb });
+    else if (outcome.kept.pid) void killProcessGroup(outcome.kept.pid, 500);
   }
   if (result?.solver_status === "error" && /allocation failed|out of memory/i.test(result.error_message ?? "")) {
     return finish({ ...result, solver_version: result.solver_version ?? version, error_message: memoryLimitMessage(solverTitle, context.memoryMb) }, started);

@@ -112,6 +112,13 @@ export interface ChildRunOptions {
    * `command` now; the deadline counts from this call.
    */
   spawned?: ChildProcessWithoutNullStreams;
+  /**
+   * For a child that serves several requests (node-child.ts `--standby`): `input` is written as one line
+   * and stdin stays open; the run ends when a stdout line satisfies `isDone`, and the child comes back
+   * alive in `kept`, with this run's listeners removed and out of the registry (its owner stops it). A
+   * stop or an exit before that line ends the run as for any child.
+   */
+  keepAlive?: { isDone: (line: string) => boolean };
 }
 
 export interface ChildRunOutcome {
@@ -125,6 +132,8 @@ export interface ChildRunOutcome {
   stdout: string;
   stderr: string;
   elapsedMs: number;
+  /** With `keepAlive`: the child, still running, when it printed its done line. */
+  kept?: ChildProcessWithoutNullStreams;
 }
 
 const DEFAULT_TERM_GRACE_MS = 1000;
@@ -291,22 +300,31 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
     const onAbort = () => stop("aborted");
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
-    const outLines = lineSplitter((line) => options.onLine?.(line, "stdout"));
+    let done = false;
+    const outLines = lineSplitter((line) => {
+      options.onLine?.(line, "stdout");
+      if (options.keepAlive?.isDone(line)) done = true;
+    });
     const errLines = lineSplitter((line) => options.onLine?.(line, "stderr"));
     child.stdout.setEncoding("utf8");
     child.stderr.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
+    const onStdout = (chunk: string) => {
       stdout.append(chunk);
       outLines.push(chunk);
-    });
-    child.stderr.on("data", (chunk: string) => {
+      if (done) keep();
+    };
+    const onStderr = (chunk: string) => {
       stderr.append(chunk);
       errLines.push(chunk);
-    });
-    child.stdin.on("error", () => {
+    };
+    const onStdinError = () => {
       // EPIPE when the child exits before reading its input: its exit status tells the story.
-    });
-    if (options.input !== undefined) child.stdin.end(options.input);
+    };
+    child.stdout.on("data", onStdout);
+    child.stderr.on("data", onStderr);
+    child.stdin.on("error", onStdinError);
+    if (options.keepAlive) child.stdin.write(`${options.input ?? ""}\n`);
+    else if (options.input !== undefined) child.stdin.end(options.input);
     else child.stdin.end();
 
     const finish = async (exitCode: number | null, exitSignal: NodeJS.Signals | null) => {
@@ -333,10 +351,38 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
       });
     };
 
-    child.on("error", (err) => {
+    const onError = (err: Error) => {
       spawnError = err.message;
       void finish(null, null);
-    });
-    child.on("close", (code, sig) => void finish(code, sig));
+    };
+    const onClose = (code: number | null, sig: NodeJS.Signals | null) => void finish(code, sig);
+    child.on("error", onError);
+    child.on("close", onClose);
+
+    // The done line of a child that serves several requests: this run ends, the child lives on.
+    function keep(): void {
+      if (settled || stopped !== null) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (pid !== null) forgetProcessGroup(pid);
+      child.stdout.off("data", onStdout);
+      child.stderr.off("data", onStderr);
+      child.stdin.off("error", onStdinError);
+      child.off("error", onError);
+      child.off("close", onClose);
+      errLines.flush();
+      resolve({
+        pid,
+        exitCode: null,
+        exitSignal: null,
+        stopped: null,
+        spawnError: null,
+        stdout: stdout.toString(),
+        stderr: stderr.toString(),
+        elapsedMs: Date.now() - started,
+        kept: child,
+      });
+    }
   });
 }

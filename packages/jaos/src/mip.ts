@@ -105,6 +105,22 @@ type Children = [MipNode | null, MipNode | null];
 /** What processing a node gives: its children, null when it closed, or why the search stops. */
 type NodeResult = Children | null | "stopped" | "restart";
 
+/**
+ * What both children of a branched node share: their depth, the parent's LP value, the branching column
+ * and its value, the decision chains they inherit, the warm-start basis, and whether the column is a
+ * trickle column (no pseudo-cost record).
+ */
+interface Branching {
+  depth: number;
+  parentObjective: number;
+  col: number;
+  value: number;
+  inherited: BranchDecision | null;
+  propagated: BranchDecision | null;
+  basis: Int8Array;
+  trickle: boolean;
+}
+
 /** A node's optimal LP, what it proves, its point and the columns to branch on. */
 interface NodeLp {
   r: LpResult;
@@ -162,6 +178,20 @@ class BranchAndBound {
   private readonly nodeLower: Float64Array;
   private readonly nodeUpper: Float64Array;
   private readonly seeds = new Set<number>();
+  /**
+   * The record `children` fills for its two `child` calls: one object for the whole search, since this is
+   * the per-node path and nothing holds on to it after those calls (`child` copies what it needs).
+   */
+  private readonly branching: Branching = {
+    depth: 0,
+    parentObjective: 0,
+    col: -1,
+    value: 0,
+    inherited: null,
+    propagated: null,
+    basis: new Int8Array(0),
+    trickle: false,
+  };
   /** The orbitope's column widths before orbitopal fixing (`sortBlocks`, reused). */
   private readonly blockWidths: Float64Array;
 
@@ -535,10 +565,17 @@ class BranchAndBound {
     // a child that strong branching cut off (rather than proved infeasible) still bounds the search
     if (choice.downPruned && Number.isFinite(choice.downProven)) this.notePruned(choice.downProven);
     if (choice.upPruned && Number.isFinite(choice.upProven)) this.notePruned(choice.upProven);
-    const down = choice.downPruned
-      ? null
-      : this.child(node, r.objective, j, v, false, Math.max(z, choice.downProven), inherited, propagated, basis, trickle >= 0);
-    const up = choice.upPruned ? null : this.child(node, r.objective, j, v, true, Math.max(z, choice.upProven), inherited, propagated, basis, trickle >= 0);
+    const b = this.branching;
+    b.depth = node.depth + 1;
+    b.parentObjective = r.objective;
+    b.col = j;
+    b.value = v;
+    b.inherited = inherited;
+    b.propagated = propagated;
+    b.basis = basis;
+    b.trickle = trickle >= 0;
+    const down = choice.downPruned ? null : this.child(b, false, Math.max(z, choice.downProven));
+    const up = choice.upPruned ? null : this.child(b, true, Math.max(z, choice.upProven));
     if (!down) return [up, null];
     if (!up) return [down, null];
     // before the first incumbent, on a lattice objective (where plunges stay on the bound's face), the
@@ -548,19 +585,9 @@ class BranchAndBound {
     return upFirst ? [up, down] : [down, up];
   }
 
-  /** One child of `node` branching on column j at value v (up: j ≥ ⌈v⌉, else j ≤ ⌊v⌋) with bound `lowerBound`. */
-  private child(
-    node: MipNode,
-    parentObjective: number,
-    j: number,
-    v: number,
-    up: boolean,
-    lowerBound: number,
-    inherited: BranchDecision | null,
-    propagated: BranchDecision | null,
-    basis: Int8Array,
-    trickle: boolean,
-  ): MipNode {
+  /** One child of the node `b` describes, branching on b.col at b.value (up: col ≥ ⌈value⌉, else col ≤ ⌊value⌋) with bound `lowerBound`. */
+  private child(b: Branching, up: boolean, lowerBound: number): MipNode {
+    const { col: j, value: v, parentObjective } = b;
     const m = this.engine.model;
     const lower = up ? Math.ceil(v) : m.colLower[j];
     const upper = up ? m.colUpper[j] : Math.floor(v);
@@ -568,13 +595,13 @@ class BranchAndBound {
     const frac = up ? 1 - f : f;
     return {
       id: this.nextId++,
-      depth: node.depth + 1,
+      depth: b.depth,
       lowerBound,
       estimate: parentObjective + frac * this.pseudo.value(j, up),
-      decision: { parent: inherited, col: j, lower, upper },
-      propagated,
-      basis,
-      branch: trickle ? null : { col: j, up, fraction: frac, parentObjective },
+      decision: { parent: b.inherited, col: j, lower, upper },
+      propagated: b.propagated,
+      basis: b.basis,
+      branch: b.trickle ? null : { col: j, up, fraction: frac, parentObjective },
     };
   }
 

@@ -2,7 +2,9 @@
  * The shapes of branch and bound's options, statistics and outcome (mip.ts), and the statistics'
  * bookkeeping across root restarts.
  */
-import type { Rejection } from "./incumbent.js";
+import type { Incumbent, Rejection } from "./incumbent.js";
+import type { LpModel } from "./model.js";
+import type { ColumnPostsolve } from "./root-restart.js";
 import { emptySubMipStats, type SubMipStats } from "./sub-mip.js";
 
 export interface MipOptions {
@@ -126,6 +128,26 @@ export interface MipOutcome {
   rejection?: Rejection;
   stats: MipStats;
 }
+
+/** A search's own nodes and iterations, its sub-MIPs' included (what its outcome reports before any restart's). */
+export interface SearchTotals {
+  nodes: number;
+  iterations: number;
+}
+
+/** A search another one starts (a root restart's, a root sub-MIP's), seeded with the starter's incumbent. */
+export interface ChildSearch {
+  run(): MipOutcome;
+  readonly best: Incumbent;
+  /** Its incumbent as last accepted, in its own model's columns (null before the first). */
+  readonly incumbentReduced: Float64Array | null;
+}
+
+/**
+ * Starts a search of `model`, postsolved onto the original model by `post`, seeded with the starter's
+ * incumbent; `restarts` and `earlierNodes` as the root restarts before it and their nodes (absent: 0).
+ */
+export type SpawnSearch = (post: ColumnPostsolve, model: LpModel, opt: MipOptions, restarts?: number, earlierNodes?: number) => ChildSearch;
 
 /** Statistics of a search that has not started. */
 export function emptyMipStats(): MipStats {

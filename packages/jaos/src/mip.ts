@@ -49,25 +49,18 @@ import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
 import { type BranchDecision, NodeQueue, type MipNode } from "./node-queue.js";
 import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
-import { presolve, type Presolved } from "./presolve.js";
+import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { noCuts, rootCutLoop } from "./root-cuts.js";
 import { finiteOrUndefined, maxOf, minOf } from "./numbers.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
-import {
-  chainPostsolve,
-  type ColumnPostsolve,
-  MAX_ROOT_RESTARTS,
-  ROOT_RESTART_SHARE,
-  restartModel,
-  rootReducedCostFixing,
-  withColumnBounds,
-} from "./root-restart.js";
+import { type ColumnPostsolve, type RestartPort, restartedSearch, rootReducedCostFixing, rootRestart } from "./root-restart.js";
 import { detectOrbitope } from "./symmetry.js";
-import { heuristicBudget, runRootSubMips, type SubMipHost, subMipOptions, subMipSpent } from "./sub-mip.js";
-import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, statsAfterRestart } from "./mip-types.js";
+import { heuristicBudget, runRootSubMips, type SubMipHost, subMipSpent } from "./sub-mip.js";
+import { subMipHost } from "./sub-mip-host.js";
+import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, type SearchTotals, type SpawnSearch } from "./mip-types.js";
 
 export type { MipOptions, MipOutcome, MipStats } from "./mip-types.js";
 
@@ -140,7 +133,8 @@ class BranchAndBound {
   private locks: Locks;
   private readonly rootLower: Float64Array;
   private readonly rootUpper: Float64Array;
-  private readonly best: Incumbent;
+  /** Public for the search that started this one (a restart's, a sub-MIP's: `ChildSearch`). */
+  readonly best: Incumbent;
   private readonly integrality: IntegralityRule;
   /** The node out of the queue being solved: its bound still limits the dual bound progress reports. */
   private active: MipNode | null = null;
@@ -168,8 +162,8 @@ class BranchAndBound {
   private pendingRestart: Presolved | null = null;
   /** Bound propagation at the nodes (node-propagation.ts), once the root's cuts are in; null when off. */
   private propagator: NodePropagator | null = null;
-  /** The incumbent as last accepted, in the presolved model's columns (a sub-MIP's RINS neighbourhood). */
-  private incumbentReduced: Float64Array | null = null;
+  /** The incumbent as last accepted, in the presolved model's columns (a sub-MIP's RINS neighbourhood; `ChildSearch`). */
+  incumbentReduced: Float64Array | null = null;
   /** Dual proofs of pruned nodes (conflict-pool.ts), created with the propagator; null when off. */
   private conflicts: ConflictPool | null = null;
   /** What the engine's current LP proves, as a number (strong branching's `proveBound`; made once, not per node). */
@@ -679,25 +673,45 @@ class BranchAndBound {
 
   /** Whether the root restarts (root-restart.ts): an incumbent, restarts left, and `restartModel`'s rule. */
   private prepareRestart(): boolean {
-    const { opt } = this;
-    if (!this.best.found || this.restarts >= (opt.maxRootRestarts ?? MAX_ROOT_RESTARTS)) return false;
-    this.pendingRestart = restartModel(this.base, this.model, this.rootLower, this.rootUpper, opt.rootRestartShare ?? ROOT_RESTART_SHARE);
+    this.pendingRestart = rootRestart(this.restartPort());
     return this.pendingRestart !== null;
   }
 
   /** The search again from the root of the restricted model presolved, the incumbent carried over. */
   private restart(): MipOutcome {
-    const pre = this.pendingRestart!;
-    // The restricted model keeps this search's sorted blocks in its bounds: a second orbitope found in it
-    // could sort by another order, and the two restrictions together might exclude every optimum.
-    const opt = this.orbitope ? { ...this.opt, symmetry: false } : this.opt;
-    const next = new BranchAndBound(this.original, chainPostsolve(this.pre, pre), pre.reduced, opt, this.restarts + 1, this.earlierNodes + this.nodes);
-    next.best.carry(this.best);
-    const out = next.run();
-    const stats = statsAfterRestart(this.stats, out.stats);
-    const iterations = out.iterations + this.iterations + this.stats.subMip.iterations;
-    return { ...out, nodes: out.nodes + this.nodes + this.stats.subMip.nodes, iterations, stats };
+    return restartedSearch(this.restartPort(), this.pendingRestart!);
   }
+
+  /** The root restart's view of this search (root-restart.ts). */
+  private restartPort(): RestartPort {
+    return {
+      base: this.base,
+      model: this.model,
+      lower: this.rootLower,
+      upper: this.rootUpper,
+      opt: this.opt,
+      post: this.pre,
+      found: this.best.found,
+      restarts: this.restarts,
+      sortedBlocks: this.orbitope !== null,
+      nodesSoFar: this.earlierNodes + this.nodes,
+      stats: this.stats,
+      totals: this.totals,
+      spawn: this.spawn,
+    };
+  }
+
+  /** This search's own nodes and iterations, its sub-MIPs' included (what its outcome reports). */
+  private get totals(): SearchTotals {
+    return { nodes: this.nodes + this.stats.subMip.nodes, iterations: this.iterations + this.stats.subMip.iterations };
+  }
+
+  /** A search of another model seeded with this one's incumbent: the search after a restart, a root sub-MIP. */
+  private readonly spawn: SpawnSearch = (post, model, opt, restarts = 0, earlierNodes = 0) => {
+    const next = new BranchAndBound(this.original, post, model, opt, restarts, earlierNodes);
+    next.best.carry(this.best);
+    return next;
+  };
 
   /**
    * Column bounds of the node: the root's, tightened by every decision on the path, by orbitopal fixing
@@ -859,43 +873,23 @@ class BranchAndBound {
     this.report(null);
   }
 
-  /**
-   * The root sub-MIPs' view of this search (sub-mip.ts): each sub-MIP is the root's model (cuts in) within
-   * the neighbourhood's bounds, presolved and probed into a MILP of its own (most of its columns are fixed:
-   * far smaller than the root's model), searched by this class from its own root LP and cut loop, seeded
-   * with the incumbent so that it only looks for better points. Its points are postsolved through its
-   * presolve and this search's and verified on the original model; a better one is taken over here, with
-   * its point in this search's columns (the next RINS neighbourhood, the root's reduced-cost fixing).
-   * A neighbourhood presolve finds empty proves nothing for this search (it holds the root's other points)
-   * and ends that sub-MIP without a point.
-   */
+  /** The root sub-MIPs' view of this search (sub-mip-host.ts). */
   private subMipHost(): SubMipHost {
-    return {
-      integer: this.model.integer,
+    return subMipHost({
+      model: this.model,
       lower: this.rootLower,
       upper: this.rootUpper,
-      deadline: this.opt.deadline,
+      opt: this.opt,
+      post: this.pre,
+      best: this.best,
       incumbent: () => this.incumbentReduced,
-      search: (colLower, colUpper, limit) => {
-        const pre = presolve(withColumnBounds(this.model, colLower, colUpper));
-        if (pre.status !== "reduced") return { improved: false, nodes: 0, iterations: 0 };
-        const opt = subMipOptions(this.opt, { ...limit, fresh: true });
-        const probed = opt.probing === false ? null : probeRoot(pre, opt);
-        const searched = probed?.searched ?? { model: pre.reduced, post: pre };
-        const sub = new BranchAndBound(this.original, chainPostsolve(this.pre, searched.post), searched.model, opt);
-        sub.best.carry(this.best);
-        // its nodes and iterations are counted in stats.subMip and added to the outcome's totals only: the
-        // dives' and strong branching's shares of this search's iterations stay as they were
-        const out = sub.run();
-        const improved = sub.best.value < this.best.value && sub.incumbentReduced !== null;
-        if (improved) {
-          this.best.carry(sub.best);
-          this.stats.heuristicSolutions++;
-          this.newIncumbent(searched.post.postsolve(sub.incumbentReduced!));
-        }
-        return { improved, nodes: out.nodes, iterations: out.iterations };
+      spawn: this.spawn,
+      takeOver: (sub, xr) => {
+        this.best.carry(sub.best);
+        this.stats.heuristicSolutions++;
+        this.newIncumbent(xr);
       },
-    };
+    });
   }
 
   /** The caller's start solution (original columns), verified like any incumbent; ignored when it fails. */
@@ -950,8 +944,7 @@ class BranchAndBound {
       incumbent: status === "unbounded" ? null : this.best.x,
       dualBound: status === "infeasible" || status === "unbounded" ? null : bound,
       gap,
-      nodes: this.nodes + this.stats.subMip.nodes,
-      iterations: this.iterations + this.stats.subMip.iterations,
+      ...this.totals,
       message,
       stats: this.stats,
     };

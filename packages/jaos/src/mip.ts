@@ -48,7 +48,8 @@ import { NodePropagator } from "./node-propagation.js";
 import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
 import { type BranchDecision, NodeQueue, type MipNode } from "./node-queue.js";
-import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
+import { type Orbitope, withSortedBlocks } from "./orbitope.js";
+import { NodeBox } from "./node-box.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
@@ -72,8 +73,6 @@ const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
 /** Node propagation's work cap (matrix entries visited per node): the nonzeros, at least this. */
 const MIN_PROPAGATION_WORK = 10_000;
 /** Whether node propagation tightens continuous columns too (node-propagation.ts). */
-/** Rounds of propagation, each followed by orbitopal fixing, at a node at most (both are cheap). */
-const SORT_PROPAGATE_ROUNDS = 8;
 const PROPAGATE_CONTINUOUS = false;
 /**
  * Whether dual proofs of pruned nodes are kept and propagated (dual-proof.ts, conflict-pool.ts): off, it
@@ -168,10 +167,8 @@ class BranchAndBound {
   private conflicts: ConflictPool | null = null;
   /** What the engine's current LP proves, as a number (strong branching's `proveBound`; made once, not per node). */
   private readonly provenValue = (): number => this.prove()?.value ?? -Infinity;
-  /** The node's box while `applyBounds` builds it, and the columns its propagation starts from (reused). */
-  private readonly nodeLower: Float64Array;
-  private readonly nodeUpper: Float64Array;
-  private readonly seeds = new Set<number>();
+  /** The node's bounds (node-box.ts), built from the root's, the path's decisions, propagation and orbitopal fixing. */
+  private readonly box: NodeBox;
   /**
    * The record `children` fills for its two `child` calls: one object for the whole search, since this is
    * the per-node path and nothing holds on to it after those calls (`child` copies what it needs).
@@ -186,8 +183,6 @@ class BranchAndBound {
     basis: new Int8Array(0),
     trickle: false,
   };
-  /** The orbitope's column widths before orbitopal fixing (`sortBlocks`, reused). */
-  private readonly blockWidths: Float64Array;
 
   constructor(
     private readonly original: LpModel,
@@ -209,9 +204,15 @@ class BranchAndBound {
     this.locks = computeLocks(model);
     this.rootLower = this.model.colLower.slice();
     this.rootUpper = this.model.colUpper.slice();
-    this.nodeLower = new Float64Array(this.model.cols);
-    this.nodeUpper = new Float64Array(this.model.cols);
-    this.blockWidths = new Float64Array(this.orbitope ? this.orbitope.columns.length : 0);
+    this.box = new NodeBox(this.model.cols, this.orbitope, {
+      rootLower: this.rootLower,
+      rootUpper: this.rootUpper,
+      stats: this.stats,
+      engine: () => this.engine,
+      propagator: () => this.propagator,
+      conflicts: () => this.conflicts,
+      pruneLevel: () => this.pruneLevel(),
+    });
     this.integrality = new IntegralityRule(model, opt.integralityTolerance);
     this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
   }
@@ -341,7 +342,7 @@ class BranchAndBound {
    */
   private processNode(node: MipNode, preSolved: LpResult | null): NodeResult {
     const { engine } = this;
-    const tightened = this.applyBounds(node);
+    const tightened = this.box.apply(node);
     if (!tightened) {
       this.nodes++;
       return null;
@@ -712,83 +713,6 @@ class BranchAndBound {
     next.best.carry(this.best);
     return next;
   };
-
-  /**
-   * Column bounds of the node: the root's, tightened by every decision on the path, by orbitopal fixing
-   * and by propagation through the rows (node-propagation.ts) from the decisions new since the parent's
-   * propagation. Returns the bounds those two tightened (valid in the node's whole subtree), or null
-   * (engine bounds untouched) when the node provably holds no point.
-   */
-  private applyBounds(node: MipNode): BoundChange[] | null {
-    // the node's box is built in two buffers kept across nodes: nothing holds on to them after this call
-    const lo = this.nodeLower;
-    const up = this.nodeUpper;
-    lo.set(this.rootLower);
-    up.set(this.rootUpper);
-    const seeds = this.seeds;
-    seeds.clear();
-    let fresh = true;
-    for (let d = node.decision; d; d = d.parent) {
-      if (d === node.propagated) fresh = false;
-      if (fresh) seeds.add(d.col);
-      if (d.lower > lo[d.col]) lo[d.col] = d.lower;
-      if (d.upper < up[d.col]) up[d.col] = d.upper;
-    }
-    const tightened: BoundChange[] = [];
-    if (!this.sortBlocks(lo, up, seeds, tightened)) return null;
-    // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
-    for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return null;
-    // propagation and orbitopal fixing feed each other (a column fixed to 1 by a row can fix the blocks'
-    // first rows, and those fixings reach other rows): alternated until neither finds anything new
-    for (let round = 0; this.propagator && seeds.size > 0 && round < SORT_PROPAGATE_ROUNDS; round++) {
-      const found: BoundChange[] = [];
-      if (!this.propagator.propagate(lo, up, seeds, found, this.pruneLevel())) {
-        this.stats.propagation.prunedNodes++;
-        return null;
-      }
-      this.stats.propagation.tightenings += found.length;
-      // the learned proofs from the same columns and those just tightened; what they tighten seeds the next round
-      const learned: BoundChange[] = [];
-      if (this.conflicts) {
-        for (const t of found) seeds.add(t.col);
-        if (!this.conflicts.propagate(lo, up, seeds, learned)) return null;
-      }
-      for (const t of found) tightened.push(t);
-      seeds.clear();
-      for (const t of learned) {
-        tightened.push(t);
-        seeds.add(t.col);
-      }
-      if (found.length === 0 && learned.length === 0) break;
-      if (!this.sortBlocks(lo, up, seeds, tightened)) return null;
-    }
-    const m = this.engine.model;
-    for (let j = 0; j < this.model.cols; j++) {
-      if (m.colLower[j] !== lo[j] || m.colUpper[j] !== up[j]) this.engine.setColumnBounds(j, lo[j], up[j]);
-    }
-    return tightened;
-  }
-
-  /**
-   * Orbitopal fixing of the box (orbitope.ts): the columns it tightened join `seeds` and `tightened`.
-   * False when the box holds no sorted point.
-   */
-  private sortBlocks(lo: Float64Array, up: Float64Array, seeds: Set<number>, tightened: BoundChange[]): boolean {
-    if (!this.orbitope) return true;
-    const cols = this.orbitope.columns;
-    const before = this.blockWidths;
-    for (let k = 0; k < cols.length; k++) before[k] = up[cols[k]!]! - lo[cols[k]!]!;
-    const fixed = orbitopalFixing(this.orbitope, lo, up);
-    if (fixed < 0) return false;
-    this.stats.symmetry!.fixings += fixed;
-    for (let k = 0; fixed > 0 && k < cols.length; k++) {
-      const c = cols[k]!;
-      if (up[c]! - lo[c]! === before[k]) continue;
-      seeds.add(c);
-      tightened.push({ col: c, lower: lo[c]!, upper: up[c]! });
-    }
-    return true;
-  }
 
   /** The root's dive with propagation and backtracking (propagation-dive.ts), before the fractional dive. */
   private rootPropagationDive(x: Float64Array): void {

@@ -196,7 +196,7 @@ export class ActivityDomain {
  * A row's activity bound without one entry's share: `none` (−∞ for the least activity, +∞ for the
  * greatest) when another entry's share is infinite.
  */
-function residual(act: number, infinite: number, share: number, none: number): number {
+export function residual(act: number, infinite: number, share: number, none: number): number {
   if (Number.isFinite(share)) return infinite === 0 ? act - share : none;
   return infinite === 1 ? act : none;
 }

@@ -17,7 +17,17 @@
  * of its threshold (the room at the model's box less that range, less a rounding margin) is passed over
  * at no more cost than a comparison. It still counts toward the work limit as if visited, so the queue,
  * and where the limit stops it, are unchanged.
+ *
+ * Why not ActivityDomain (activity-domain.ts), whose rows' activity bounds look alike: it could not give
+ * the same results, and the pool's must be safe to prune with. Its activities are running sums kept up to
+ * date over many bound changes (they drift; a proof's least activity here is summed afresh per visit, as
+ * node-propagation.ts sums its rows, with an allowance proportional to the terms' magnitude); its
+ * tolerances are the heuristics' (a 1e-6 row tolerance, continuous columns moved too), not these; it
+ * reports a spent work budget as a conflict (a pruned node here); and its rows are the model's, made
+ * row-wise once, while the pool's proofs come and go. The one piece shared is `residual`, the activity
+ * without one column's share.
  */
+import { residual } from "./activity-domain.js";
 import type { LpModel } from "./model.js";
 import type { Conflict } from "./dual-proof.js";
 import type { BoundChange } from "./reduced-cost.js";
@@ -272,12 +282,8 @@ export class ConflictPool {
       const j = index[k]!;
       if (!integer[j] || lo[j] === up[j]) continue;
       const c = value[k]!;
-      const share = c * (c > 0 ? lo[j]! : up[j]!);
-      let rest: number;
-      if (Number.isFinite(share)) {
-        if (infinite > 0) continue;
-        rest = least - share;
-      } else rest = least;
+      const rest = residual(least, infinite, c * (c > 0 ? lo[j]! : up[j]!), -Infinity);
+      if (rest === -Infinity) continue;
       const limit = (rhs + tol - rest) / c;
       if (!(Math.abs(limit) < MAX_INTEGER_BOUND)) continue;
       const slack = Math.max(ROUND_TOL, tol / Math.abs(c));

@@ -2,7 +2,9 @@
  * The shapes of branch and bound's options, statistics and outcome (mip.ts), and the statistics'
  * bookkeeping across root restarts.
  */
-import type { Rejection } from "./incumbent.js";
+import type { Incumbent, Rejection } from "./incumbent.js";
+import type { LpModel } from "./model.js";
+import type { ColumnPostsolve } from "./root-restart.js";
 import { emptySubMipStats, type SubMipStats } from "./sub-mip.js";
 
 export interface MipOptions {
@@ -24,6 +26,7 @@ export interface MipOptions {
    * A point to start from, in the original model's columns (a known solution, a previous run's): verified
    * like every incumbent (incumbent.ts) and the first incumbent when it passes, else ignored.
    */
+  // engine-only: the service does not pass it yet (settings.initial_solution goes to native HiGHS, SCIP, CBC; docs/bench/jaos.md, mipearly)
   startSolution?: Float64Array;
   /** Orbitopal fixing on interchangeable blocks of columns (symmetry.ts, orbitope.ts); absent: on. */
   symmetry?: boolean;
@@ -35,6 +38,7 @@ export interface MipOptions {
   /** Whether node propagation tightens continuous columns too (absent: PROPAGATE_CONTINUOUS in mip.ts). */
   propagateContinuous?: boolean;
   /** The root sub-MIP heuristic (sub-mip.ts: RENS, RINS) at the first root; absent: off. */
+  // off by default: CPU ×1.078 over the 23 MILPs solved both ways, p2756 and fixnet6 unsolved with it (docs/bench/jaos.md, subfresh)
   rootSubMip?: boolean;
   /**
    * This search is one of the root's sub-MIPs (sub-mip.ts): no strong branching, no restart or sub-MIP,
@@ -44,10 +48,13 @@ export interface MipOptions {
    * (its LP and cuts are what the sub-MIP is for); otherwise the search runs on the root's model with
    * its cuts already in and no cuts of its own.
    */
+  // set only by the root sub-MIP host (mip.ts), so off with `rootSubMip`; its sub-MIPs are all fresh (docs/bench/jaos.md, subfresh)
   subMip?: { nodeLimit: number; iterationLimit: number; fresh?: boolean };
   /** Dual proofs of pruned nodes kept and propagated at later nodes (dual-proof.ts, conflict-pool.ts); absent: CONFLICTS in mip.ts. */
+  // off by default (CONFLICTS): fewer nodes, not less CPU, CPU ×1.013 over the 19 MILPs that learn proofs (docs/bench/jaos.md, conflict3)
   conflicts?: boolean;
   /** Whether the conflict pool watches its proofs (conflict-pool.ts); off only to check that watching changes nothing. */
+  // acts only with `conflicts`, itself off by default (the watch is exact: docs/bench/jaos.md, conflict3)
   watchConflicts?: boolean;
 }
 
@@ -121,6 +128,26 @@ export interface MipOutcome {
   rejection?: Rejection;
   stats: MipStats;
 }
+
+/** A search's own nodes and iterations, its sub-MIPs' included (what its outcome reports before any restart's). */
+export interface SearchTotals {
+  nodes: number;
+  iterations: number;
+}
+
+/** A search another one starts (a root restart's, a root sub-MIP's), seeded with the starter's incumbent. */
+export interface ChildSearch {
+  run(): MipOutcome;
+  readonly best: Incumbent;
+  /** Its incumbent as last accepted, in its own model's columns (null before the first). */
+  readonly incumbentReduced: Float64Array | null;
+}
+
+/**
+ * Starts a search of `model`, postsolved onto the original model by `post`, seeded with the starter's
+ * incumbent; `restarts` and `earlierNodes` as the root restarts before it and their nodes (absent: 0).
+ */
+export type SpawnSearch = (post: ColumnPostsolve, model: LpModel, opt: MipOptions, restarts?: number, earlierNodes?: number) => ChildSearch;
 
 /** Statistics of a search that has not started. */
 export function emptyMipStats(): MipStats {

@@ -48,26 +48,20 @@ import { NodePropagator } from "./node-propagation.js";
 import { ConflictPool } from "./conflict-pool.js";
 import { dualProof } from "./dual-proof.js";
 import { type BranchDecision, NodeQueue, type MipNode } from "./node-queue.js";
-import { orbitopalFixing, type Orbitope, withSortedBlocks } from "./orbitope.js";
-import { presolve, type Presolved } from "./presolve.js";
+import { type Orbitope, withSortedBlocks } from "./orbitope.js";
+import { NodeBox } from "./node-box.js";
+import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
 import { noCuts, rootCutLoop } from "./root-cuts.js";
 import { finiteOrUndefined, maxOf, minOf } from "./numbers.js";
 import { provenLpBound, type ProvenBound } from "./node-bound.js";
 import { impliedColumnBounds, type ColumnBox } from "./safe-bound.js";
-import {
-  chainPostsolve,
-  type ColumnPostsolve,
-  MAX_ROOT_RESTARTS,
-  ROOT_RESTART_SHARE,
-  restartModel,
-  rootReducedCostFixing,
-  withColumnBounds,
-} from "./root-restart.js";
+import { type ColumnPostsolve, type RestartPort, restartedSearch, rootReducedCostFixing, rootRestart } from "./root-restart.js";
 import { detectOrbitope } from "./symmetry.js";
-import { heuristicBudget, runRootSubMips, type SubMipHost, subMipOptions, subMipSpent } from "./sub-mip.js";
-import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, statsAfterRestart } from "./mip-types.js";
+import { heuristicBudget, runRootSubMips, type SubMipHost, subMipSpent } from "./sub-mip.js";
+import { subMipHost } from "./sub-mip-host.js";
+import { emptyMipStats, type MipOptions, type MipOutcome, type MipStats, type SearchTotals, type SpawnSearch } from "./mip-types.js";
 
 export type { MipOptions, MipOutcome, MipStats } from "./mip-types.js";
 
@@ -79,8 +73,6 @@ const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
 /** Node propagation's work cap (matrix entries visited per node): the nonzeros, at least this. */
 const MIN_PROPAGATION_WORK = 10_000;
 /** Whether node propagation tightens continuous columns too (node-propagation.ts). */
-/** Rounds of propagation, each followed by orbitopal fixing, at a node at most (both are cheap). */
-const SORT_PROPAGATE_ROUNDS = 8;
 const PROPAGATE_CONTINUOUS = false;
 /**
  * Whether dual proofs of pruned nodes are kept and propagated (dual-proof.ts, conflict-pool.ts): off, it
@@ -105,6 +97,22 @@ type Children = [MipNode | null, MipNode | null];
 /** What processing a node gives: its children, null when it closed, or why the search stops. */
 type NodeResult = Children | null | "stopped" | "restart";
 
+/**
+ * What both children of a branched node share: their depth, the parent's LP value, the branching column
+ * and its value, the decision chains they inherit, the warm-start basis, and whether the column is a
+ * trickle column (no pseudo-cost record).
+ */
+interface Branching {
+  depth: number;
+  parentObjective: number;
+  col: number;
+  value: number;
+  inherited: BranchDecision | null;
+  propagated: BranchDecision | null;
+  basis: Int8Array;
+  trickle: boolean;
+}
+
 /** A node's optimal LP, what it proves, its point and the columns to branch on. */
 interface NodeLp {
   r: LpResult;
@@ -124,7 +132,8 @@ class BranchAndBound {
   private locks: Locks;
   private readonly rootLower: Float64Array;
   private readonly rootUpper: Float64Array;
-  private readonly best: Incumbent;
+  /** Public for the search that started this one (a restart's, a sub-MIP's: `ChildSearch`). */
+  readonly best: Incumbent;
   private readonly integrality: IntegralityRule;
   /** The node out of the queue being solved: its bound still limits the dual bound progress reports. */
   private active: MipNode | null = null;
@@ -152,18 +161,28 @@ class BranchAndBound {
   private pendingRestart: Presolved | null = null;
   /** Bound propagation at the nodes (node-propagation.ts), once the root's cuts are in; null when off. */
   private propagator: NodePropagator | null = null;
-  /** The incumbent as last accepted, in the presolved model's columns (a sub-MIP's RINS neighbourhood). */
-  private incumbentReduced: Float64Array | null = null;
+  /** The incumbent as last accepted, in the presolved model's columns (a sub-MIP's RINS neighbourhood; `ChildSearch`). */
+  incumbentReduced: Float64Array | null = null;
   /** Dual proofs of pruned nodes (conflict-pool.ts), created with the propagator; null when off. */
   private conflicts: ConflictPool | null = null;
   /** What the engine's current LP proves, as a number (strong branching's `proveBound`; made once, not per node). */
   private readonly provenValue = (): number => this.prove()?.value ?? -Infinity;
-  /** The node's box while `applyBounds` builds it, and the columns its propagation starts from (reused). */
-  private readonly nodeLower: Float64Array;
-  private readonly nodeUpper: Float64Array;
-  private readonly seeds = new Set<number>();
-  /** The orbitope's column widths before orbitopal fixing (`sortBlocks`, reused). */
-  private readonly blockWidths: Float64Array;
+  /** The node's bounds (node-box.ts), built from the root's, the path's decisions, propagation and orbitopal fixing. */
+  private readonly box: NodeBox;
+  /**
+   * The record `children` fills for its two `child` calls: one object for the whole search, since this is
+   * the per-node path and nothing holds on to it after those calls (`child` copies what it needs).
+   */
+  private readonly branching: Branching = {
+    depth: 0,
+    parentObjective: 0,
+    col: -1,
+    value: 0,
+    inherited: null,
+    propagated: null,
+    basis: new Int8Array(0),
+    trickle: false,
+  };
 
   constructor(
     private readonly original: LpModel,
@@ -185,9 +204,15 @@ class BranchAndBound {
     this.locks = computeLocks(model);
     this.rootLower = this.model.colLower.slice();
     this.rootUpper = this.model.colUpper.slice();
-    this.nodeLower = new Float64Array(this.model.cols);
-    this.nodeUpper = new Float64Array(this.model.cols);
-    this.blockWidths = new Float64Array(this.orbitope ? this.orbitope.columns.length : 0);
+    this.box = new NodeBox(this.model.cols, this.orbitope, {
+      rootLower: this.rootLower,
+      rootUpper: this.rootUpper,
+      stats: this.stats,
+      engine: () => this.engine,
+      propagator: () => this.propagator,
+      conflicts: () => this.conflicts,
+      pruneLevel: () => this.pruneLevel(),
+    });
     this.integrality = new IntegralityRule(model, opt.integralityTolerance);
     this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
   }
@@ -317,7 +342,7 @@ class BranchAndBound {
    */
   private processNode(node: MipNode, preSolved: LpResult | null): NodeResult {
     const { engine } = this;
-    const tightened = this.applyBounds(node);
+    const tightened = this.box.apply(node);
     if (!tightened) {
       this.nodes++;
       return null;
@@ -535,10 +560,17 @@ class BranchAndBound {
     // a child that strong branching cut off (rather than proved infeasible) still bounds the search
     if (choice.downPruned && Number.isFinite(choice.downProven)) this.notePruned(choice.downProven);
     if (choice.upPruned && Number.isFinite(choice.upProven)) this.notePruned(choice.upProven);
-    const down = choice.downPruned
-      ? null
-      : this.child(node, r.objective, j, v, false, Math.max(z, choice.downProven), inherited, propagated, basis, trickle >= 0);
-    const up = choice.upPruned ? null : this.child(node, r.objective, j, v, true, Math.max(z, choice.upProven), inherited, propagated, basis, trickle >= 0);
+    const b = this.branching;
+    b.depth = node.depth + 1;
+    b.parentObjective = r.objective;
+    b.col = j;
+    b.value = v;
+    b.inherited = inherited;
+    b.propagated = propagated;
+    b.basis = basis;
+    b.trickle = trickle >= 0;
+    const down = choice.downPruned ? null : this.child(b, false, Math.max(z, choice.downProven));
+    const up = choice.upPruned ? null : this.child(b, true, Math.max(z, choice.upProven));
     if (!down) return [up, null];
     if (!up) return [down, null];
     // before the first incumbent, on a lattice objective (where plunges stay on the bound's face), the
@@ -548,19 +580,9 @@ class BranchAndBound {
     return upFirst ? [up, down] : [down, up];
   }
 
-  /** One child of `node` branching on column j at value v (up: j ≥ ⌈v⌉, else j ≤ ⌊v⌋) with bound `lowerBound`. */
-  private child(
-    node: MipNode,
-    parentObjective: number,
-    j: number,
-    v: number,
-    up: boolean,
-    lowerBound: number,
-    inherited: BranchDecision | null,
-    propagated: BranchDecision | null,
-    basis: Int8Array,
-    trickle: boolean,
-  ): MipNode {
+  /** One child of the node `b` describes, branching on b.col at b.value (up: col ≥ ⌈value⌉, else col ≤ ⌊value⌋) with bound `lowerBound`. */
+  private child(b: Branching, up: boolean, lowerBound: number): MipNode {
+    const { col: j, value: v, parentObjective } = b;
     const m = this.engine.model;
     const lower = up ? Math.ceil(v) : m.colLower[j];
     const upper = up ? m.colUpper[j] : Math.floor(v);
@@ -568,13 +590,13 @@ class BranchAndBound {
     const frac = up ? 1 - f : f;
     return {
       id: this.nextId++,
-      depth: node.depth + 1,
+      depth: b.depth,
       lowerBound,
       estimate: parentObjective + frac * this.pseudo.value(j, up),
-      decision: { parent: inherited, col: j, lower, upper },
-      propagated,
-      basis,
-      branch: trickle ? null : { col: j, up, fraction: frac, parentObjective },
+      decision: { parent: b.inherited, col: j, lower, upper },
+      propagated: b.propagated,
+      basis: b.basis,
+      branch: b.trickle ? null : { col: j, up, fraction: frac, parentObjective },
     };
   }
 
@@ -652,102 +674,45 @@ class BranchAndBound {
 
   /** Whether the root restarts (root-restart.ts): an incumbent, restarts left, and `restartModel`'s rule. */
   private prepareRestart(): boolean {
-    const { opt } = this;
-    if (!this.best.found || this.restarts >= (opt.maxRootRestarts ?? MAX_ROOT_RESTARTS)) return false;
-    this.pendingRestart = restartModel(this.base, this.model, this.rootLower, this.rootUpper, opt.rootRestartShare ?? ROOT_RESTART_SHARE);
+    this.pendingRestart = rootRestart(this.restartPort());
     return this.pendingRestart !== null;
   }
 
   /** The search again from the root of the restricted model presolved, the incumbent carried over. */
   private restart(): MipOutcome {
-    const pre = this.pendingRestart!;
-    // The restricted model keeps this search's sorted blocks in its bounds: a second orbitope found in it
-    // could sort by another order, and the two restrictions together might exclude every optimum.
-    const opt = this.orbitope ? { ...this.opt, symmetry: false } : this.opt;
-    const next = new BranchAndBound(this.original, chainPostsolve(this.pre, pre), pre.reduced, opt, this.restarts + 1, this.earlierNodes + this.nodes);
+    return restartedSearch(this.restartPort(), this.pendingRestart!);
+  }
+
+  /** The root restart's view of this search (root-restart.ts). */
+  private restartPort(): RestartPort {
+    return {
+      base: this.base,
+      model: this.model,
+      lower: this.rootLower,
+      upper: this.rootUpper,
+      opt: this.opt,
+      post: this.pre,
+      found: this.best.found,
+      restarts: this.restarts,
+      sortedBlocks: this.orbitope !== null,
+      nodesSoFar: this.earlierNodes + this.nodes,
+      stats: this.stats,
+      totals: this.totals,
+      spawn: this.spawn,
+    };
+  }
+
+  /** This search's own nodes and iterations, its sub-MIPs' included (what its outcome reports). */
+  private get totals(): SearchTotals {
+    return { nodes: this.nodes + this.stats.subMip.nodes, iterations: this.iterations + this.stats.subMip.iterations };
+  }
+
+  /** A search of another model seeded with this one's incumbent: the search after a restart, a root sub-MIP. */
+  private readonly spawn: SpawnSearch = (post, model, opt, restarts = 0, earlierNodes = 0) => {
+    const next = new BranchAndBound(this.original, post, model, opt, restarts, earlierNodes);
     next.best.carry(this.best);
-    const out = next.run();
-    const stats = statsAfterRestart(this.stats, out.stats);
-    const iterations = out.iterations + this.iterations + this.stats.subMip.iterations;
-    return { ...out, nodes: out.nodes + this.nodes + this.stats.subMip.nodes, iterations, stats };
-  }
-
-  /**
-   * Column bounds of the node: the root's, tightened by every decision on the path, by orbitopal fixing
-   * and by propagation through the rows (node-propagation.ts) from the decisions new since the parent's
-   * propagation. Returns the bounds those two tightened (valid in the node's whole subtree), or null
-   * (engine bounds untouched) when the node provably holds no point.
-   */
-  private applyBounds(node: MipNode): BoundChange[] | null {
-    // the node's box is built in two buffers kept across nodes: nothing holds on to them after this call
-    const lo = this.nodeLower;
-    const up = this.nodeUpper;
-    lo.set(this.rootLower);
-    up.set(this.rootUpper);
-    const seeds = this.seeds;
-    seeds.clear();
-    let fresh = true;
-    for (let d = node.decision; d; d = d.parent) {
-      if (d === node.propagated) fresh = false;
-      if (fresh) seeds.add(d.col);
-      if (d.lower > lo[d.col]) lo[d.col] = d.lower;
-      if (d.upper < up[d.col]) up[d.col] = d.upper;
-    }
-    const tightened: BoundChange[] = [];
-    if (!this.sortBlocks(lo, up, seeds, tightened)) return null;
-    // a decision can meet global bounds tightened later (root reduced-cost fixing): an empty box
-    for (let j = 0; j < this.model.cols; j++) if (lo[j] > up[j]) return null;
-    // propagation and orbitopal fixing feed each other (a column fixed to 1 by a row can fix the blocks'
-    // first rows, and those fixings reach other rows): alternated until neither finds anything new
-    for (let round = 0; this.propagator && seeds.size > 0 && round < SORT_PROPAGATE_ROUNDS; round++) {
-      const found: BoundChange[] = [];
-      if (!this.propagator.propagate(lo, up, seeds, found, this.pruneLevel())) {
-        this.stats.propagation.prunedNodes++;
-        return null;
-      }
-      this.stats.propagation.tightenings += found.length;
-      // the learned proofs from the same columns and those just tightened; what they tighten seeds the next round
-      const learned: BoundChange[] = [];
-      if (this.conflicts) {
-        for (const t of found) seeds.add(t.col);
-        if (!this.conflicts.propagate(lo, up, seeds, learned)) return null;
-      }
-      for (const t of found) tightened.push(t);
-      seeds.clear();
-      for (const t of learned) {
-        tightened.push(t);
-        seeds.add(t.col);
-      }
-      if (found.length === 0 && learned.length === 0) break;
-      if (!this.sortBlocks(lo, up, seeds, tightened)) return null;
-    }
-    const m = this.engine.model;
-    for (let j = 0; j < this.model.cols; j++) {
-      if (m.colLower[j] !== lo[j] || m.colUpper[j] !== up[j]) this.engine.setColumnBounds(j, lo[j], up[j]);
-    }
-    return tightened;
-  }
-
-  /**
-   * Orbitopal fixing of the box (orbitope.ts): the columns it tightened join `seeds` and `tightened`.
-   * False when the box holds no sorted point.
-   */
-  private sortBlocks(lo: Float64Array, up: Float64Array, seeds: Set<number>, tightened: BoundChange[]): boolean {
-    if (!this.orbitope) return true;
-    const cols = this.orbitope.columns;
-    const before = this.blockWidths;
-    for (let k = 0; k < cols.length; k++) before[k] = up[cols[k]!]! - lo[cols[k]!]!;
-    const fixed = orbitopalFixing(this.orbitope, lo, up);
-    if (fixed < 0) return false;
-    this.stats.symmetry!.fixings += fixed;
-    for (let k = 0; fixed > 0 && k < cols.length; k++) {
-      const c = cols[k]!;
-      if (up[c]! - lo[c]! === before[k]) continue;
-      seeds.add(c);
-      tightened.push({ col: c, lower: lo[c]!, upper: up[c]! });
-    }
-    return true;
-  }
+    return next;
+  };
 
   /** The root's dive with propagation and backtracking (propagation-dive.ts), before the fractional dive. */
   private rootPropagationDive(x: Float64Array): void {
@@ -832,43 +797,23 @@ class BranchAndBound {
     this.report(null);
   }
 
-  /**
-   * The root sub-MIPs' view of this search (sub-mip.ts): each sub-MIP is the root's model (cuts in) within
-   * the neighbourhood's bounds, presolved and probed into a MILP of its own (most of its columns are fixed:
-   * far smaller than the root's model), searched by this class from its own root LP and cut loop, seeded
-   * with the incumbent so that it only looks for better points. Its points are postsolved through its
-   * presolve and this search's and verified on the original model; a better one is taken over here, with
-   * its point in this search's columns (the next RINS neighbourhood, the root's reduced-cost fixing).
-   * A neighbourhood presolve finds empty proves nothing for this search (it holds the root's other points)
-   * and ends that sub-MIP without a point.
-   */
+  /** The root sub-MIPs' view of this search (sub-mip-host.ts). */
   private subMipHost(): SubMipHost {
-    return {
-      integer: this.model.integer,
+    return subMipHost({
+      model: this.model,
       lower: this.rootLower,
       upper: this.rootUpper,
-      deadline: this.opt.deadline,
+      opt: this.opt,
+      post: this.pre,
+      best: this.best,
       incumbent: () => this.incumbentReduced,
-      search: (colLower, colUpper, limit) => {
-        const pre = presolve(withColumnBounds(this.model, colLower, colUpper));
-        if (pre.status !== "reduced") return { improved: false, nodes: 0, iterations: 0 };
-        const opt = subMipOptions(this.opt, { ...limit, fresh: true });
-        const probed = opt.probing === false ? null : probeRoot(pre, opt);
-        const searched = probed?.searched ?? { model: pre.reduced, post: pre };
-        const sub = new BranchAndBound(this.original, chainPostsolve(this.pre, searched.post), searched.model, opt);
-        sub.best.carry(this.best);
-        // its nodes and iterations are counted in stats.subMip and added to the outcome's totals only: the
-        // dives' and strong branching's shares of this search's iterations stay as they were
-        const out = sub.run();
-        const improved = sub.best.value < this.best.value && sub.incumbentReduced !== null;
-        if (improved) {
-          this.best.carry(sub.best);
-          this.stats.heuristicSolutions++;
-          this.newIncumbent(searched.post.postsolve(sub.incumbentReduced!));
-        }
-        return { improved, nodes: out.nodes, iterations: out.iterations };
+      spawn: this.spawn,
+      takeOver: (sub, xr) => {
+        this.best.carry(sub.best);
+        this.stats.heuristicSolutions++;
+        this.newIncumbent(xr);
       },
-    };
+    });
   }
 
   /** The caller's start solution (original columns), verified like any incumbent; ignored when it fails. */
@@ -923,8 +868,7 @@ class BranchAndBound {
       incumbent: status === "unbounded" ? null : this.best.x,
       dualBound: status === "infeasible" || status === "unbounded" ? null : bound,
       gap,
-      nodes: this.nodes + this.stats.subMip.nodes,
-      iterations: this.iterations + this.stats.subMip.iterations,
+      ...this.totals,
       message,
       stats: this.stats,
     };

@@ -217,10 +217,10 @@ function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: Impli
       const sLo = rows.lowerRow[k];
       const sUp = rows.upperRow[k];
       if (sLo >= 0 && sLo !== r) {
-        kLo = Math.max(kLo, impliedLowerBy(p, sLo, k, rows));
+        kLo = Math.max(kLo, impliedBy(p, sLo, k, rows, LOWER));
       }
       if (sUp >= 0 && sUp !== r) {
-        kUp = Math.min(kUp, impliedUpperBy(p, sUp, k, rows));
+        kUp = Math.min(kUp, impliedBy(p, sUp, k, rows, UPPER));
       }
       const c = rv[t];
       const low = c > 0 ? kLo : kUp;
@@ -250,14 +250,14 @@ function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: Impli
       if (takesLower) {
         bound = p.colLower[k];
         if (sLo >= 0 && sLo !== r) {
-          bound = Math.max(bound, impliedLowerBy(p, sLo, k, rows));
+          bound = Math.max(bound, impliedBy(p, sLo, k, rows, LOWER));
         }
         if (sUp >= 0 && sUp !== r) chargeImpliedBy(p, sUp, rows);
       } else {
         bound = p.colUpper[k];
         if (sLo >= 0 && sLo !== r) chargeImpliedBy(p, sLo, rows);
         if (sUp >= 0 && sUp !== r) {
-          bound = Math.min(bound, impliedUpperBy(p, sUp, k, rows));
+          bound = Math.min(bound, impliedBy(p, sUp, k, rows, UPPER));
         }
       }
       if (Number.isFinite(bound)) sum += rv[t] * bound;
@@ -294,52 +294,42 @@ function deeperBounds(p: Presolver, r: number, j: number, a: number, rows: Impli
   implied[1] = Number.isNaN(up) ? Infinity : up;
 }
 
-/** The entries `impliedLowerBy` (`impliedUpperBy`) counts for row s, without its bounds (a side the test does not need). */
+/** The entries `impliedBy` counts for row s, without its bounds (a side the test does not need). */
 function chargeImpliedBy(p: Presolver, s: number, rows: ImpliedBoundRows): void {
   if (p.rowActive[s]) rows.spent += 2 * p.mat.rowIdx[s].length;
 }
 
+/** A side of a column's bounds: the index of `implied` it is in, and of ImpliedBoundRows' lower/upper pairs. */
+const LOWER = 0;
+const UPPER = 1;
+type Side = typeof LOWER | typeof UPPER;
+
 /**
- * The lower (upper) bound row s = lowerRow[k] (upperRow[k]) implies for column k now, if s may stand
- * in for k's bounds in the test of column j (whose rows `impliedFree` marked): active, still holding k,
- * and without column j; else −∞ (+∞). The coefficient is the one kept when s was chosen, looked up
- * again only if s has been edited since. The bound is kept per column with the activity object it was
- * computed from: the same object means s is unedited since (an edit of its entries or sides forgets
- * it, and a new object is made), so the bound is the one a recomputation would give; the many tests
- * through a column's rows compute it once.
+ * The lower (`side` LOWER) or upper (UPPER) bound row s = lowerRow[k] (upperRow[k]) implies for column
+ * k now, if s may stand in for k's bounds in the test of column j (whose rows `impliedFree` marked):
+ * active, still holding k, and without column j; else −∞ (+∞). The coefficient is the one kept when s
+ * was chosen, looked up again only if s has been edited since. The bound is kept per column with the
+ * activity object it was computed from: the same object means s is unedited since (an edit of its
+ * entries or sides forgets it, and a new object is made), so the bound is the one a recomputation would
+ * give; the many tests through a column's rows compute it once.
  */
-function impliedLowerBy(p: Presolver, s: number, k: number, rows: ImpliedBoundRows): number {
-  if (!p.rowActive[s]) return -Infinity;
+function impliedBy(p: Presolver, s: number, k: number, rows: ImpliedBoundRows, side: Side): number {
+  const none = side === LOWER ? -Infinity : Infinity;
+  if (!p.rowActive[s]) return none;
   // the count charged is the scan of s this test once made (kept: the budget decides outcomes)
   rows.spent += 2 * p.mat.rowIdx[s].length;
-  if (rows.rowMark[s] === rows.markStamp) return -Infinity;
+  if (rows.rowMark[s] === rows.markStamp) return none;
   const act = rows.activities.of(s);
-  if (rows.lowerFrom[k] === act) return rows.lowerNow[k];
-  const a = rows.activities.edited[s] ? p.mat.get(s, k) : rows.lowerCoef[k];
-  let bound = -Infinity;
+  const from = side === LOWER ? rows.lowerFrom : rows.upperFrom;
+  const now = side === LOWER ? rows.lowerNow : rows.upperNow;
+  if (from[k] === act) return now[k];
+  const a = rows.activities.edited[s] ? p.mat.get(s, k) : (side === LOWER ? rows.lowerCoef : rows.upperCoef)[k];
+  let bound = none;
   if (a !== 0) {
     boundsFrom(p, s, k, a, act);
-    bound = implied[0];
+    bound = implied[side];
   }
-  rows.lowerFrom[k] = act;
-  rows.lowerNow[k] = bound;
-  return bound;
-}
-
-/** `impliedLowerBy` for the upper bound (row upperRow[k]). */
-function impliedUpperBy(p: Presolver, s: number, k: number, rows: ImpliedBoundRows): number {
-  if (!p.rowActive[s]) return Infinity;
-  rows.spent += 2 * p.mat.rowIdx[s].length;
-  if (rows.rowMark[s] === rows.markStamp) return Infinity;
-  const act = rows.activities.of(s);
-  if (rows.upperFrom[k] === act) return rows.upperNow[k];
-  const a = rows.activities.edited[s] ? p.mat.get(s, k) : rows.upperCoef[k];
-  let bound = Infinity;
-  if (a !== 0) {
-    boundsFrom(p, s, k, a, act);
-    bound = implied[1];
-  }
-  rows.upperFrom[k] = act;
-  rows.upperNow[k] = bound;
+  from[k] = act;
+  now[k] = bound;
   return bound;
 }

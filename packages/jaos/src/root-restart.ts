@@ -11,6 +11,7 @@
  * original column space (already verified there), and points of the new model are postsolved through
  * both presolves (`chainPostsolve`) and verified on the original model as before.
  */
+import { type MipOptions, type MipOutcome, type MipStats, type SearchTotals, type SpawnSearch, statsAfterRestart } from "./mip-types.js";
 import type { LpModel } from "./model.js";
 import { presolve, type Presolved } from "./presolve.js";
 import { reducedCostBounds } from "./reduced-cost.js";
@@ -85,4 +86,42 @@ export function restartModel(base: LpModel, model: LpModel, lower: Float64Array,
   const pre = presolve(withColumnBounds(model, lower, upper));
   if (pre.status !== "reduced" || pre.reduced.cols === 0) return null;
   return pre;
+}
+
+/** What a search lends its root restart (mip.ts builds it at the root). */
+export interface RestartPort {
+  /** The model the search started from (the restart share counts against its bounds), the root's model with its kept cuts, the root's box. */
+  readonly base: LpModel;
+  readonly model: LpModel;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly opt: MipOptions;
+  /** The search's postsolve onto the original model. */
+  readonly post: ColumnPostsolve;
+  /** Whether it has an incumbent; the root restarts before it; whether it sorts an orbitope's blocks. */
+  readonly found: boolean;
+  readonly restarts: number;
+  readonly sortedBlocks: boolean;
+  /** Nodes of the searches up to the restart, its own included (progress reports count them). */
+  readonly nodesSoFar: number;
+  readonly stats: MipStats;
+  readonly totals: SearchTotals;
+  readonly spawn: SpawnSearch;
+}
+
+/** The restricted model presolved when the root restarts (an incumbent, restarts left, and `restartModel`'s rule); else null. */
+export function rootRestart(port: RestartPort): Presolved | null {
+  const { opt } = port;
+  if (!port.found || port.restarts >= (opt.maxRootRestarts ?? MAX_ROOT_RESTARTS)) return null;
+  return restartModel(port.base, port.model, port.lower, port.upper, opt.rootRestartShare ?? ROOT_RESTART_SHARE);
+}
+
+/** The search again from the root of the restricted model presolved (`pre`), the incumbent carried over. */
+export function restartedSearch(port: RestartPort, pre: Presolved): MipOutcome {
+  // The restricted model keeps this search's sorted blocks in its bounds: a second orbitope found in it
+  // could sort by another order, and the two restrictions together might exclude every optimum.
+  const opt = port.sortedBlocks ? { ...port.opt, symmetry: false } : port.opt;
+  const out = port.spawn(chainPostsolve(port.post, pre), pre.reduced, opt, port.restarts + 1, port.nodesSoFar).run();
+  const stats = statsAfterRestart(port.stats, out.stats);
+  return { ...out, nodes: out.nodes + port.totals.nodes, iterations: out.iterations + port.totals.iterations, stats };
 }

@@ -38,16 +38,20 @@ export interface JaosOptions {
    */
   integralityTolerance?: number;
   /** Branch and bound's root sub-MIP heuristic (RENS/RINS; sub-mip.ts); absent: off. */
+  // off by default: CPU ×1.078 over the 23 MILPs solved both ways, p2756 and fixnet6 unsolved with it (docs/bench/jaos.md, subfresh)
   rootSubMip?: boolean;
   /** Branch and bound's pool of dual proofs from pruned nodes (conflict-pool.ts); absent: mip.ts's default. */
+  // off by default (CONFLICTS in mip.ts): fewer nodes, not less CPU, CPU ×1.013 over the 19 MILPs that learn proofs (docs/bench/jaos.md, conflict3)
   conflicts?: boolean;
   /** Whether that pool watches its proofs (conflict-pool.ts); absent: on. Off only to check that watching changes nothing. */
+  // acts only with `conflicts`, itself off by default (the watch is exact: docs/bench/jaos.md, conflict3)
   watchConflicts?: boolean;
   /**
    * A MILP's start solution by variable name (variables not named take 0): verified on the problem like
    * every incumbent and branch and bound's first incumbent when it holds, else ignored
    * (`stats.mip.startSolution` says which).
    */
+  // engine-only: the service does not pass it yet (settings.initial_solution goes to native HiGHS, SCIP, CBC; docs/bench/jaos.md, mipearly)
   startSolution?: Record<string, number>;
   /** Branch-and-bound progress, in the problem's own objective sense. */
   onProgress?: (progress: { incumbent: number | null; bound: number | null; nodes: number }) => void;

@@ -76,6 +76,21 @@ function chain(): Problem {
   });
 }
 
+/**
+ * The problem with every column negated (x → −x: bounds swapped and negated, coefficients negated):
+ * each implied upper bound of the original is an implied lower bound here and the reverse, so the
+ * deeper test must substitute the same columns through the other side.
+ */
+function mirrored(p: Problem): Problem {
+  const neg = (t: { var: string; coef: number }) => ({ var: t.var, coef: -t.coef });
+  return {
+    ...p,
+    variables: p.variables.map((v) => ({ ...v, lb: v.ub === null ? null : -v.ub, ub: v.lb === null ? null : -v.lb })),
+    objective: { ...p.objective, terms: p.objective.terms.map(neg) },
+    constraints: p.constraints.map((c) => ({ ...c, terms: c.terms.map(neg) })),
+  };
+}
+
 describe("jaos presolve: implied free columns through another row's implied bound", () => {
   it("substitutes a column whose upper bound only a free column's implied bound implies", () => {
     const shallow = new Presolver(modelFromProblem(chain()).model);
@@ -88,6 +103,15 @@ describe("jaos presolve: implied free columns through another row's implied boun
     // j = 5 (z = −0.5, k = y = 5, w = 0): −5 − 0.5 + 2.5 = −3
     expectObjective(on, -3);
     expectObjective(on, solveChecked(chain(), { gapTolerance: 0, presolve: false }).objective_value!);
+  });
+
+  it("substitutes the same columns in the mirrored model, where only a free column's implied lower bound implies the bound", () => {
+    const shallow = new Presolver(modelFromProblem(mirrored(chain())).model);
+    expect(freeColumnSubstitution(shallow, false)).toBe(1);
+    const deeper = new Presolver(modelFromProblem(mirrored(chain())).model);
+    expect(freeColumnSubstitution(deeper, true)).toBe(2);
+    expect(deeper.colActive[0]).toBe(0);
+    expectObjective(solveChecked(mirrored(chain()), { gapTolerance: 0 }), -3);
   });
 
   it("keeps to the one-level test once its work budget is spent", () => {

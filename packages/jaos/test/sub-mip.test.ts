@@ -67,6 +67,23 @@ function knapsackProblem(k: Knapsack) {
   });
 }
 
+/**
+ * Eight seeded knapsacks, each with its root LP's RENS neighbourhood (those without one skipped): the
+ * setup both sub-MIP searches below start from.
+ */
+function* knapsackNeighbourhoods(seed: number) {
+  const { next } = seededGenerator(seed);
+  for (let n = 0; n < 8; n++) {
+    const k = randomKnapsack(next);
+    const p = knapsackProblem(k);
+    const { model, colNames } = modelFromProblem(p);
+    const lp = new LpEngine(model).solve({ deadline: Infinity });
+    expect(lp.status).toBe("optimal");
+    const hood = subMipNeighbourhood(model.integer, model.colLower, model.colUpper, lp.x!, null);
+    if (hood) yield { k, p, model, colNames, hood };
+  }
+}
+
 describe("subMipNeighbourhood", () => {
   it("RINS fixes the integer columns on which the LP point and the incumbent agree, and nothing else", () => {
     const integer = Uint8Array.from([1, 1, 1, 0, 1]);
@@ -129,16 +146,8 @@ describe("subMipNeighbourhood", () => {
 
 describe("jaos MILP: the root sub-MIP", () => {
   it("a sub-MIP stops between nodes at its node and iteration limits, and what it finds is feasible for the original model", () => {
-    const { next } = seededGenerator(20261129);
     let found = 0;
-    for (let n = 0; n < 8; n++) {
-      const k = randomKnapsack(next);
-      const p = knapsackProblem(k);
-      const { model, colNames } = modelFromProblem(p);
-      const lp = new LpEngine(model).solve({ deadline: Infinity });
-      expect(lp.status).toBe("optimal");
-      const hood = subMipNeighbourhood(model.integer, model.colLower, model.colUpper, lp.x!, null);
-      if (!hood) continue;
+    for (const { k, p, model, colNames, hood } of knapsackNeighbourhoods(20261129)) {
       const sub = { ...model, colLower: hood.colLower, colUpper: hood.colUpper };
       // the original model checks what the sub-MIP (the neighbourhood's bounds) finds
       const search = (nodeLimit: number, iterationLimit: number) =>
@@ -160,16 +169,8 @@ describe("jaos MILP: the root sub-MIP", () => {
   });
 
   it("a fresh sub-MIP (the neighbourhood presolved into a model of its own) finds only points of the original model, none better than its optimum", () => {
-    const { next } = seededGenerator(20261130);
     let found = 0;
-    for (let n = 0; n < 8; n++) {
-      const k = randomKnapsack(next);
-      const p = knapsackProblem(k);
-      const { model, colNames } = modelFromProblem(p);
-      const lp = new LpEngine(model).solve({ deadline: Infinity });
-      expect(lp.status).toBe("optimal");
-      const hood = subMipNeighbourhood(model.integer, model.colLower, model.colUpper, lp.x!, null);
-      if (!hood) continue;
+    for (const { k, p, model, colNames, hood } of knapsackNeighbourhoods(20261130)) {
       const pre = presolve({ ...model, colLower: hood.colLower, colUpper: hood.colUpper });
       if (pre.status !== "reduced") continue;
       // its root LP and cut loop run whatever the limits; the nodes after it stop at the node limit

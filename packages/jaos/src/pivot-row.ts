@@ -4,9 +4,8 @@
  * expensive step after the FTRANs on LPs with many more columns than rows, so three passes, chosen
  * by ρ's density, each cheapest in its range:
  *
- * - row-wise (`pivotRowByRows`, ρ sparse: under ROW_WISE_SHARE · m nonzeros, or under
- *   COLUMN_WISE_SHARE · m where the dense pass by rows cannot run): only ρ's rows of the row-wise
- *   copy are read, and in them only the nonbasic columns' entries; columns listed in first-touch order.
+ * - row-wise (`pivotRowByRows`, ρ sparse: under 0.4 m nonzeros): only ρ's rows of the row-wise copy
+ *   are read, and in them only the nonbasic columns' entries; columns listed in first-touch order.
  * - dense by rows (`pivotRowDense`, ρ dense, A's columns stored by increasing row and ρ's rows listed
  *   increasing): ρ's rows are added into the dense row without a list, then one scan in column order
  *   lists it; the same products in the same order as the column-wise pass, so the same values, list
@@ -23,18 +22,6 @@
 import { AT_LOWER, AT_UPPER, BASIC } from "./basis-status.js";
 import type { CscMatrix } from "./sparse.js";
 import type { PartitionedRows } from "./sparse-partitioned.js";
-
-/**
- * ρ's share of m below which PRICE runs row-wise with a first-touch list, at or above which it runs the
- * dense pass by rows. The row-wise pass pays per touch for the list and the cancellation test, the
- * dense one a scan of n; with the dense pass by rows (a scatter, not the column-wise gather 0.4 was
- * chosen against in issue 17) the crossover is lower: 0.2 measured over the 42 wide and 16 scale LPs
- * (docs/decisions.md, "PRICE's row-wise share").
- */
-export const ROW_WISE_SHARE = 0.2;
-
-/** Where the dense pass by rows cannot run (columns not in row order, ρ's rows not increasing), ρ's share of m at which the column-wise pass takes over (issue 17's 0.4). */
-const COLUMN_WISE_SHARE = 0.4;
 
 /** Index of a float64's high (sign and exponent) 32-bit word in an Int32Array view of its bytes. */
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
@@ -124,11 +111,11 @@ export class PivotRow {
       nnz = 0;
       for (let i = 0; i < this.m; i++) if (rho[i] !== 0) rows[nnz++] = i;
     }
-    if (nnz >= ROW_WISE_SHARE * this.m && this.columnsSorted && increasing(rows, nnz)) this.count = this.pivotRowDense(rho, nnz, rows, s);
-    else if (nnz < COLUMN_WISE_SHARE * this.m) {
+    if (nnz < 0.4 * this.m) {
       this.count = this.pivotRowByRows(rho, nnz, rows);
       if (s !== 0) this.candidateCount = this.collectCandidates(s);
-    } else this.count = this.pivotRowByColumns(rho, nnz, rows, s);
+    } else if (this.columnsSorted && increasing(rows, nnz)) this.count = this.pivotRowDense(rho, nnz, rows, s);
+    else this.count = this.pivotRowByColumns(rho, nnz, rows, s);
     return out;
   }
 

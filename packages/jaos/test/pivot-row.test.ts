@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LpModel } from "../src/model.js";
 import { Rng } from "../src/rng.js";
 import { AT_LOWER, AT_UPPER, BASIC } from "../src/basis-status.js";
-import { PivotRow, type PricingSource, ROW_WISE_SHARE } from "../src/pivot-row.js";
+import { PivotRow, type PricingSource } from "../src/pivot-row.js";
 import { SimplexState } from "../src/simplex-state.js";
 import { cscFromTriplets } from "../src/sparse.js";
 import { PartitionedRows } from "../src/sparse-partitioned.js";
@@ -139,11 +139,8 @@ describe("PivotRow (PRICE)", () => {
   it("lists the row-wise pivot row in first-touch order, each column once, also where sums cancel to exactly 0", () => {
     for (let seed = 1; seed <= 8; seed++) {
       const rng = new Rng(100 + seed);
-      const m = 24;
+      const m = 12;
       const n = 30;
-      // ρ's rows stay under the row-wise share (up to 4, at least 2 so sums can cancel part-way)
-      const maxRows = Math.min(4, Math.ceil(ROW_WISE_SHARE * m) - 1);
-      expect(maxRows).toBeGreaterThanOrEqual(2);
       // ±1 entries and integer ρ: many columns cancel to exactly 0 part-way and are touched again
       const ri: number[] = [];
       const ci: number[] = [];
@@ -162,7 +159,7 @@ describe("PivotRow (PRICE)", () => {
       for (let trial = 0; trial < 20; trial++) {
         const rows = Array.from({ length: m }, (_, i) => i)
           .sort(() => rng.next() - 0.5)
-          .slice(0, 1 + rng.int(maxRows));
+          .slice(0, 1 + rng.int(4));
         const rho = new Float64Array(m);
         for (const i of rows) rho[i] = rng.next() < 0.5 ? 1 : -1;
         st.pivotRow.compute(rho, rows.length, Int32Array.from(rows), 0);
@@ -219,7 +216,7 @@ describe("PivotRow (PRICE)", () => {
           }
           const rho = randomRho(rng, m, 30);
           const rows = Int32Array.from(Array.from(rho).flatMap((v, i) => (v !== 0 ? [i] : [])));
-          if (rows.length < ROW_WISE_SHARE * m) continue;
+          if (rows.length < 0.4 * m) continue;
           const expected = densePivotRow(st, rho);
           const s = step % 2 === 0 ? 1 : -1;
           st.pivotRow.compute(rho, rows.length, rows, s);

@@ -289,11 +289,7 @@ function substituteColumn(p: Presolver, i: number, j: number): void {
     p.rowLower[r] -= factor * b;
     p.rowUpper[r] -= factor * b;
     p.rowCount[r]--;
-    for (let s = 0; s < cols.length; s++) {
-      const change = p.mat.add(r, cols[s], -factor * coefs[s]);
-      p.rowCount[r] += change;
-      p.colCount[cols[s]] += change;
-    }
+    p.rowCount[r] += p.mat.addScaledRow(r, cols, coefs, factor, p.colCount);
   }
 }
 

@@ -19,7 +19,8 @@
  */
 import type { LpModel } from "./model.js";
 import { LpEngine } from "./lp.js";
-import { AT_LOWER, AT_UPPER, BASIC, SimplexState } from "./simplex-state.js";
+import { AT_LOWER, AT_UPPER, BASIC } from "./basis-status.js";
+import { factoredBasis } from "./verify-basis.js";
 
 export const VERIFY_PRIMAL_TOL = 1e-7;
 export const VERIFY_DUAL_TOL = 1e-7;
@@ -44,13 +45,10 @@ export interface BasisCheck {
 /** Factorises `status` on the unscaled model and judges its primal and dual feasibility. Null when
  * `status` does not name exactly m basic variables. */
 export function checkBasis(model: LpModel, status: Int8Array): BasisCheck | null {
-  const st = new SimplexState(model);
-  if (!st.setBasis(status)) return null;
-  const replaced = st.refactor();
-  st.computePrimal();
-  const y = st.computeDual();
+  const basis = factoredBasis(model, status);
+  if (!basis) return null;
+  const { x, y, replaced } = basis;
   const { rows: m, cols: n, a } = model;
-  const x = st.x.slice(0, n);
 
   let primal = 0;
   const over = (v: number, scale: number) => {
@@ -81,7 +79,7 @@ export function checkBasis(model: LpModel, status: Int8Array): BasisCheck | null
 
   let dual = 0;
   const judge = (j: number, d: number, scale: number, fixed: boolean) => {
-    const s = st.status[j];
+    const s = basis.status[j];
     let wrong = 0;
     if (s === BASIC) wrong = Math.abs(d);
     else if (fixed) wrong = 0;
@@ -102,7 +100,7 @@ export function checkBasis(model: LpModel, status: Int8Array): BasisCheck | null
   }
   for (let i = 0; i < m; i++) judge(n + i, -y[i]!, Math.max(1, Math.abs(y[i]!)), model.rowLower[i] === model.rowUpper[i]);
 
-  return { ok: primal <= VERIFY_PRIMAL_TOL && dual <= VERIFY_DUAL_TOL, primal, dual, x, y, status: st.status.slice(), replaced };
+  return { ok: primal <= VERIFY_PRIMAL_TOL && dual <= VERIFY_DUAL_TOL, primal, dual, x, y, status: basis.status, replaced };
 }
 
 export interface VerifiedOptimum {

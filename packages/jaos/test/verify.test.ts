@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { solveJaos } from "../src/index.js";
-import { modelFromProblem } from "../src/model.js";
-import { AT_LOWER, BASIC } from "../src/simplex-state.js";
+import { type LpModel, modelFromProblem } from "../src/model.js";
+import { AT_LOWER, BASIC, SimplexState } from "../src/simplex-state.js";
 import { checkBasis, VERIFY_DUAL_TOL, VERIFY_PRIMAL_TOL, verifiedOptimum } from "../src/verify.js";
-import { TEXTBOOK_LP } from "./support.js";
+import { factoredBasis } from "../src/verify-basis.js";
+import { seededGenerator, seededMilp, TEXTBOOK_LP } from "./support.js";
 
 const textbook = modelFromProblem(TEXTBOOK_LP).model;
 
@@ -82,5 +83,60 @@ describe("jaos optimality check on the original model", () => {
       expect(r.row_duals!.c2).toBeCloseTo(-1.5, 12);
       expect(r.row_duals!.c3).toBeCloseTo(-1, 12);
     }
+  });
+});
+
+describe("jaos optimality check: the lean factorisation", () => {
+  // checkBasis factorises without a SimplexState (verify-basis.ts); this is the state's own path, the
+  // reference it must match to the bit
+  const viaState = (model: LpModel, given: Int8Array) => {
+    const st = new SimplexState(model);
+    if (!st.setBasis(given)) return null;
+    const replaced = st.refactor();
+    st.computePrimal();
+    const y = st.computeDual();
+    return { status: st.status.slice(), x: st.x.slice(0, model.cols), y, replaced };
+  };
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((v, i) => Object.is(v, b[i]));
+
+  it("the lean check factorises as the simplex state does (statuses, x and y to the bit, singular bases repaired alike)", () => {
+    const g = seededGenerator(20261129);
+    let compared = 0;
+    let singular = 0;
+    for (let seed = 1; seed <= 120; seed++) {
+      const model = modelFromProblem(seededMilp(seed, { rowKinds: { atMost: 0.4, atLeast: 0.3 } })).model;
+      const { rows: m, cols: n } = model;
+      // some columns free or half-bounded, so every nonbasic status and the replaced column's side occur
+      for (let j = 0; j < n; j++) {
+        const r = g.next();
+        if (r < 0.1) model.colLower[j] = -Infinity;
+        else if (r < 0.2) model.colUpper[j] = Infinity;
+        else if (r < 0.25) [model.colLower[j], model.colUpper[j]] = [-Infinity, Infinity];
+      }
+      for (let trial = 0; trial < 6; trial++) {
+        const total = n + m;
+        const given = new Int8Array(total);
+        for (let j = 0; j < total; j++) given[j] = 1 + g.int(0, 2);
+        // m basic variables, structurals favoured (so that dependent sets occur)
+        const order = Array.from({ length: total }, (_, j) => j).sort((p, q) => (p < n ? 0 : 0.6) + g.next() - ((q < n ? 0 : 0.6) + g.next()));
+        for (let k = 0; k < m; k++) given[order[k]!] = BASIC;
+        if (trial === 5) given[order[m]!] = BASIC; // one too many
+        const lean = factoredBasis(model, given);
+        const ref = viaState(model, given);
+        if (ref === null) {
+          expect(lean).toBeNull();
+          continue;
+        }
+        expect(lean).not.toBeNull();
+        expect(lean!.replaced).toBe(ref.replaced);
+        expect(same(lean!.status, ref.status)).toBe(true);
+        expect(same(lean!.x, ref.x)).toBe(true);
+        expect(same(lean!.y, ref.y)).toBe(true);
+        compared++;
+        if (ref.replaced > 0) singular++;
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
+    expect(singular).toBeGreaterThan(50);
   });
 });

@@ -848,6 +848,7 @@ class BranchAndBound {
       lower: this.rootLower,
       upper: this.rootUpper,
       deadline: this.opt.deadline,
+      rootGap: () => (this.best.found ? (this.best.value - this.rootObjective) / Math.max(1, Math.abs(this.best.value)) : Infinity),
       incumbent: () => this.incumbentReduced,
       search: (colLower, colUpper, limit) => {
         const pre = presolve(withColumnBounds(this.model, colLower, colUpper));

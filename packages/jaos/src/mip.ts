@@ -806,6 +806,7 @@ class BranchAndBound {
       opt: this.opt,
       post: this.pre,
       best: this.best,
+      rootGap: () => (this.best.found ? (this.best.value - this.rootObjective) / Math.max(1, Math.abs(this.best.value)) : Infinity),
       incumbent: () => this.incumbentReduced,
       spawn: this.spawn,
       takeOver: (sub, xr) => {

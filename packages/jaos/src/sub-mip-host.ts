@@ -28,6 +28,8 @@ export interface SubMipSearch {
   /** The search's incumbent, and its point in the search's columns (null before the first). */
   readonly best: Incumbent;
   incumbent(): Float64Array | null;
+  /** (incumbent − the root's proven bound) / max(1, |incumbent|); Infinity without an incumbent. */
+  rootGap(): number;
   readonly spawn: SpawnSearch;
   /** Takes over a sub-MIP's better incumbent, its point `xr` in the search's columns. */
   takeOver(sub: ChildSearch, xr: Float64Array): void;
@@ -39,6 +41,7 @@ export function subMipHost(search: SubMipSearch): SubMipHost {
     lower: search.lower,
     upper: search.upper,
     deadline: search.opt.deadline,
+    rootGap: () => search.rootGap(),
     incumbent: () => search.incumbent(),
     search: (colLower, colUpper, limit) => {
       const pre = presolve(withColumnBounds(search.model, colLower, colUpper));

@@ -13,6 +13,7 @@ import { noPresolve, presolve } from "../src/presolve.js";
 import {
   RENS_MIN_FIXED_SHARE,
   RINS_MIN_FIXED_SHARE,
+  SUB_MIP_FULL_GAP,
   SUB_MIP_ITERATION_SHARE,
   SUB_MIP_MIN_ITERATIONS,
   subMipIterationBudget,
@@ -141,6 +142,19 @@ describe("subMipNeighbourhood", () => {
   it("budgets a share of the root's iterations, with a floor", () => {
     expect(subMipIterationBudget(0)).toBe(SUB_MIP_MIN_ITERATIONS);
     expect(subMipIterationBudget(100_000)).toBe(Math.ceil(SUB_MIP_ITERATION_SHARE * 100_000));
+  });
+
+  it("scales the budget down with the root gap, the whole share at and above SUB_MIP_FULL_GAP", () => {
+    const full = Math.ceil(SUB_MIP_ITERATION_SHARE * 100_000);
+    expect(subMipIterationBudget(100_000, Infinity)).toBe(full);
+    expect(subMipIterationBudget(100_000, SUB_MIP_FULL_GAP)).toBe(full);
+    expect(subMipIterationBudget(100_000, 4 * SUB_MIP_FULL_GAP)).toBe(full);
+    expect(subMipIterationBudget(100_000, SUB_MIP_FULL_GAP / 4)).toBe(Math.ceil(full / 4));
+    expect(subMipIterationBudget(100_000, 0)).toBe(0);
+    expect(subMipIterationBudget(100_000, -1e-9)).toBe(0);
+    // the floor holds for a short root with the whole gap, not for one the gap scaled below it
+    expect(subMipIterationBudget(10, Infinity)).toBe(SUB_MIP_MIN_ITERATIONS);
+    expect(subMipIterationBudget(1000, SUB_MIP_FULL_GAP / 20)).toBe(0);
   });
 });
 

@@ -23,7 +23,7 @@ import { GrowableF64, GrowableI32 } from "./growable.js";
 import { Elimination, type EliminationOptions, type EliminationResult } from "./markowitz.js";
 import { IndexHeap } from "./index-heap.js";
 import { type FactorParts, HyperSolves, type SpikeStore } from "./lu-hyper.js";
-import { SparseLists, type SparseListsSnapshot } from "./sparse-lists.js";
+import { SparseLists } from "./sparse-lists.js";
 
 /** Spike entries below this are roundoff and are not stored. */
 const DROP_TOL = 1e-14;
@@ -55,27 +55,6 @@ export interface FactorStats {
   replacementRows: number[];
   nnzL: number;
   nnzU: number;
-}
-
-/** A fresh factorisation's factors, copied (`LuFactor.saveFactors`), with what `factorize` returned. */
-export interface FactorSnapshot {
-  readonly stats: FactorStats;
-  readonly lRow: Int32Array;
-  readonly lStart: Int32Array;
-  readonly lIndex: Int32Array;
-  readonly lValue: Float64Array;
-  readonly lPackRow: Int32Array;
-  readonly lPackStart: Int32Array;
-  readonly lPackCount: number;
-  /** Pivot order, its inverse, the row ↔ position maps and U's diagonal (length m each). */
-  readonly order: Int32Array;
-  readonly orderIndex: Int32Array;
-  readonly posOfRow: Int32Array;
-  readonly rowOfPos: Int32Array;
-  readonly diag: Float64Array;
-  readonly uRows: SparseListsSnapshot;
-  readonly uCols: SparseListsSnapshot;
-  readonly nnzU: number;
 }
 
 /**
@@ -208,66 +187,6 @@ export class LuFactor implements FactorParts {
       nnzL: this.lIndex.length,
       nnzU: this.nnzUFactored,
     };
-  }
-
-  /**
-   * A copy of the factors as `factorize` left them (call it right after, before any update), for
-   * `restoreFactors` to bring back when the same basis is factorised again.
-   */
-  saveFactors(stats: FactorStats): FactorSnapshot {
-    const { m } = this;
-    return {
-      stats: { ...stats, deficientPositions: stats.deficientPositions.slice(), replacementRows: stats.replacementRows.slice() },
-      lRow: this.lRow.slice(0, m),
-      lStart: this.lStart.slice(0, m + 1),
-      lIndex: this.lIndex.data.slice(0, this.lIndex.length),
-      lValue: this.lValue.data.slice(0, this.lValue.length),
-      lPackRow: this.lPackRow.slice(0, this.lPackCount),
-      lPackStart: this.lPackStart.slice(0, this.lPackCount + 1),
-      lPackCount: this.lPackCount,
-      order: this.order.slice(0, m),
-      orderIndex: this.orderIndex.slice(),
-      posOfRow: this.posOfRow.slice(),
-      rowOfPos: this.rowOfPos.slice(),
-      diag: this.diag.slice(),
-      uRows: this.uRows.snapshot(),
-      uCols: this.uCols.snapshot(),
-      nnzU: this.nnzUFactored,
-    };
-  }
-
-  /**
-   * The factors of `s` in place of the current ones, with no updates: the state `factorize` of the
-   * same basis columns would leave, to the bit (factorize is a function of its input alone; the solves'
-   * running densities are not part of the factors and go on). Returns the stats that factorize returned.
-   */
-  restoreFactors(s: FactorSnapshot): FactorStats {
-    if (this.elimination === null) throw new Error("restoreFactors before any factorize");
-    // L lives in the elimination's result arrays (as after `factorize`): overwrite them there
-    this.lRow.set(s.lRow);
-    this.lStart.set(s.lStart);
-    setGrowable(this.lIndex, s.lIndex);
-    setGrowable(this.lValue, s.lValue);
-    this.lPackRow.set(s.lPackRow);
-    this.lPackStart.set(s.lPackStart);
-    this.lPackCount = s.lPackCount;
-    this.order.set(s.order);
-    this.orderEnd = this.m;
-    this.orderIndex.set(s.orderIndex);
-    this.posOfRow.set(s.posOfRow);
-    this.rowOfPos.set(s.rowOfPos);
-    this.diag.set(s.diag);
-    this.uRows.restore(s.uRows);
-    this.uCols.restore(s.uCols);
-    this.nnzUFactored = s.nnzU;
-    this.hyper.invalidate();
-    this.rRow.clear();
-    this.rStart.clear();
-    this.rStart.push(0);
-    this.rIndex.clear();
-    this.rValue.clear();
-    this.spikeValid = false;
-    return { ...s.stats, deficientPositions: s.stats.deficientPositions.slice(), replacementRows: s.stats.replacementRows.slice() };
   }
 
   /** Whether a solve whose right-hand side has `count` listed nonzeros runs hyper-sparse (lu-hyper.ts). */
@@ -815,10 +734,4 @@ export class LuFactor implements FactorParts {
     }
     this.orderEnd = at;
   }
-}
-
-function setGrowable<T extends Int32Array | Float64Array>(g: { data: T; length: number }, from: T): void {
-  if (g.data.length < from.length) g.data = new (from.constructor as new (n: number) => T)(2 * from.length);
-  g.data.set(from);
-  g.length = from.length;
 }

@@ -11,8 +11,7 @@
  * perturbation and shifts, branching bounds) and restore them from the model.
  */
 import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
-import { FactorCache } from "./factor-cache.js";
-import { type FactorStats, LuFactor, MAX_UPDATES } from "./lu.js";
+import { LuFactor, MAX_UPDATES } from "./lu.js";
 import type { LpModel } from "./model.js";
 import { PivotRow } from "./pivot-row.js";
 import { Rng } from "./rng.js";
@@ -58,10 +57,6 @@ export class SimplexState {
   costsAltered = false;
   /** True while `lu` factors the current basis (possibly with updates). */
   factorValid = false;
-  /** Fresh factors of bases installed by `setBasis` (factor-cache.ts). */
-  readonly factorCache = new FactorCache();
-  /** True while basicIndex is as `setBasis` ordered it (the cache's key), until the next factorisation. */
-  private basisFromStatuses = false;
   // scratch vectors
   /** PRICE (pivot-row.ts): the pivot row, its nonzero columns and the ratio-test candidates. */
   readonly pivotRow: PivotRow;
@@ -174,7 +169,6 @@ export class SimplexState {
     this.dseWeight.fill(1);
     this.factorValid = false;
     this.partitionValid = false;
-    this.basisFromStatuses = false;
   }
 
   /**
@@ -204,7 +198,6 @@ export class SimplexState {
       } else this.status[j] = this.nonbasicStatusFor(j, status[j]);
     }
     this.dseWeight.fill(1);
-    this.basisFromStatuses = true;
     return true;
   }
 
@@ -251,34 +244,6 @@ export class SimplexState {
    * columns replaced. Primal values and reduced costs must be recomputed afterwards.
    */
   refactor(): number {
-    const n = this.n;
-    let stats: FactorStats;
-    if (this.basisFromStatuses) {
-      this.basisFromStatuses = false;
-      const saved = this.factorCache.find(this.basicIndex);
-      if (saved) stats = this.lu.restoreFactors(saved);
-      else {
-        stats = this.factorizeBasis();
-        if (this.factorCache.capacity > 0) this.factorCache.add(this.basicIndex, this.lu.saveFactors(stats));
-      }
-    } else stats = this.factorizeBasis();
-    this.factorValid = true;
-    const replaced = stats.deficientPositions.length;
-    for (let t = 0; t < replaced; t++) {
-      const k = stats.deficientPositions[t];
-      const out = this.basicIndex[k];
-      const logical = n + stats.replacementRows[t];
-      this.status[out] = this.nonbasicStatusFor(out, Math.abs(this.x[out] - this.lower[out]) <= Math.abs(this.x[out] - this.upper[out]) ? AT_LOWER : AT_UPPER);
-      this.basicIndex[k] = logical;
-      this.status[logical] = BASIC;
-      this.dseWeight[k] = 1;
-    }
-    if (replaced > 0) this.partitionValid = false;
-    return replaced;
-  }
-
-  /** A new factorisation of the basis columns in basicIndex's order. */
-  private factorizeBasis(): FactorStats {
     const { m, n, a } = this;
     let nz = 0;
     for (let k = 0; k < m; k++) {
@@ -295,7 +260,20 @@ export class SimplexState {
       }
     }
     this.buildStart[m] = nz;
-    return this.lu.factorize(this.buildStart, this.buildIndex, this.buildValue);
+    const stats = this.lu.factorize(this.buildStart, this.buildIndex, this.buildValue);
+    this.factorValid = true;
+    const replaced = stats.deficientPositions.length;
+    for (let t = 0; t < replaced; t++) {
+      const k = stats.deficientPositions[t];
+      const out = this.basicIndex[k];
+      const logical = n + stats.replacementRows[t];
+      this.status[out] = this.nonbasicStatusFor(out, Math.abs(this.x[out] - this.lower[out]) <= Math.abs(this.x[out] - this.upper[out]) ? AT_LOWER : AT_UPPER);
+      this.basicIndex[k] = logical;
+      this.status[logical] = BASIC;
+      this.dseWeight[k] = 1;
+    }
+    if (replaced > 0) this.partitionValid = false;
+    return replaced;
   }
 
   /** x_N at their bounds, x_B = −B⁻¹ N x_N. */

@@ -3,16 +3,6 @@
  * the updated U factor. A list that outgrows its capacity moves to the end of the pool; a full pool is
  * compacted into a larger one. Removal swaps the last entry in (order within a list is not kept).
  */
-export interface SparseListsSnapshot {
-  start: Int32Array;
-  length: Int32Array;
-  capacity: Int32Array;
-  key: Int32Array;
-  value: Float64Array;
-  end: number;
-  nonzeros: number;
-}
-
 export class SparseLists {
   readonly start: Int32Array;
   readonly length: Int32Array;
@@ -48,33 +38,6 @@ export class SparseLists {
     }
     this.end = at;
     this.nonzeros = 0;
-  }
-
-  /** A copy of the whole layout and contents (`restore` brings the lists back to it exactly). */
-  snapshot(): SparseListsSnapshot {
-    return {
-      start: this.start.slice(),
-      length: this.length.slice(),
-      capacity: this.capacity.slice(),
-      key: this.key.slice(0, this.end),
-      value: this.value.slice(0, this.end),
-      end: this.end,
-      nonzeros: this.nonzeros,
-    };
-  }
-
-  restore(s: SparseListsSnapshot): void {
-    this.start.set(s.start);
-    this.length.set(s.length);
-    this.capacity.set(s.capacity);
-    if (this.key.length < s.end) {
-      this.key = new Int32Array(2 * s.end);
-      this.value = new Float64Array(2 * s.end);
-    }
-    this.key.set(s.key);
-    this.value.set(s.value);
-    this.end = s.end;
-    this.nonzeros = s.nonzeros;
   }
 
   push(list: number, key: number, value: number): void {

@@ -12,6 +12,12 @@
  *   and candidates bit for bit, at a scatter's cost per entry of ρ's rows instead of a gather's per
  *   nonbasic entry.
  * - column-wise (`pivotRowByColumns`, ρ dense otherwise): one dot product per nonbasic column.
+ * - dense result (`pivotRowDense` for a sparse ρ, the dual's ratio test only): when ρ's rows hold more
+ *   than DENSE_RESULT_TOUCHES·n nonbasic entries the row is dense (osa-14: ~46k of 52k columns listed,
+ *   cre-b ~12k of 31k), and tracking first touches then reading the list in that scattered order (the
+ *   candidates, the dual step) costs more than one scan of n. The sums are the row-wise pass's (same
+ *   rows in the same order), bit for bit up to the sign of a zero; only the list's order differs
+ *   (column order), which the ratio test reads for its ties.
  *
  * The row-wise passes read the partitioned copy (sparse-partitioned.ts), re-partitioned here when
  * the simplex state marks it stale. The hot loops read the arrays and the status values through
@@ -22,6 +28,13 @@
 import { AT_LOWER, AT_UPPER, BASIC } from "./basis-status.js";
 import type { CscMatrix } from "./sparse.js";
 import type { PartitionedRows } from "./sparse-partitioned.js";
+
+/**
+ * Row-wise touches, as a fraction of n, above which the dual's pivot row is accumulated without a list
+ * and listed by a scan (docs/decisions.md, lpbig: HiGHS switches its row-wise PRICE to a dense result
+ * at 10 % density too).
+ */
+const DENSE_RESULT_TOUCHES = 0.1;
 
 /** Index of a float64's high (sign and exponent) 32-bit word in an Int32Array view of its bytes. */
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
@@ -112,11 +125,26 @@ export class PivotRow {
       for (let i = 0; i < this.m; i++) if (rho[i] !== 0) rows[nnz++] = i;
     }
     if (nnz < 0.4 * this.m) {
-      this.count = this.pivotRowByRows(rho, nnz, rows);
-      if (s !== 0) this.candidateCount = this.collectCandidates(s);
+      // a dense result: the row-wise pass's sums, listed by one scan in column order (see the header)
+      if (s !== 0 && this.touchesOfRows(nnz, rows) > DENSE_RESULT_TOUCHES * this.n) this.count = this.pivotRowDense(rho, nnz, rows, s);
+      else {
+        this.count = this.pivotRowByRows(rho, nnz, rows);
+        if (s !== 0) this.candidateCount = this.collectCandidates(s);
+      }
     } else if (this.columnsSorted && increasing(rows, nnz)) this.count = this.pivotRowDense(rho, nnz, rows, s);
     else this.count = this.pivotRowByColumns(rho, nnz, rows, s);
     return out;
+  }
+
+  /** Entries of the nonbasic columns in ρ's rows: the row-wise passes' touches. */
+  private touchesOfRows(rhoCount: number, rhoRows: Int32Array): number {
+    const { start, nonbasicEnd } = this.partitionedRows();
+    let touches = 0;
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
+      touches += nonbasicEnd[i] - start[i];
+    }
+    return touches;
   }
 
   /** The row-wise copy, re-partitioned first when the basic set changed outside its updates. */
@@ -185,7 +213,8 @@ export class PivotRow {
    * increasing, each column's entries by increasing row: the caller checks both), so the values, the
    * list and the candidates are the column-wise pass's, bit for bit; the work is the entries of ρ's
    * rows (on the rail LPs 55–60 % of the nonbasic entries) at a scatter's cost plus a sequential scan
-   * of n, against every nonbasic entry at a gather's.
+   * of n, against every nonbasic entry at a gather's. For a sparse ρ with a dense result (rows in any
+   * order) the sums are `pivotRowByRows`'s instead: the same rows added in the same order.
    */
   private pivotRowDense(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
     const { n, status, lower, upper } = this;

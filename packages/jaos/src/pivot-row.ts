@@ -12,12 +12,11 @@
  *   and candidates bit for bit, at a scatter's cost per entry of ρ's rows instead of a gather's per
  *   nonbasic entry.
  * - column-wise (`pivotRowByColumns`, ρ dense otherwise): one dot product per nonbasic column.
- * - dense result (`pivotRowDense` for a sparse ρ, the dual's ratio test only): when ρ's rows hold more
- *   than DENSE_RESULT_TOUCHES·n nonbasic entries the row is dense (osa-14: ~46k of 52k columns listed,
- *   cre-b ~12k of 31k), and tracking first touches then reading the list in that scattered order (the
- *   candidates, the dual step) costs more than one scan of n. The sums are the row-wise pass's (same
- *   rows in the same order), bit for bit up to the sign of a zero; only the list's order differs
- *   (column order), which the ratio test reads for its ties.
+ * - dense result (`pivotRowDenseResult`, ρ sparse, the dual's ratio test only): when ρ's rows hold
+ *   more than DENSE_RESULT_TOUCHES·n nonbasic entries the row is dense (osa-14: ~46k of 52k columns
+ *   listed), and tracking first touches, then reading the list in that scattered order (the
+ *   candidates, the dual step), costs more than one scan of n. Same sums, same candidates in the same
+ *   order as the row-wise pass (so the same path); only the list is in column order.
  *
  * The row-wise passes read the partitioned copy (sparse-partitioned.ts), re-partitioned here when
  * the simplex state marks it stale. The hot loops read the arrays and the status values through
@@ -80,6 +79,8 @@ export class PivotRow {
   private readonly cancelled: Int32Array;
   /** ρ's nonzero rows when the caller does not supply them. */
   private readonly rhoRows: Int32Array;
+  /** Columns admitted by the dense-result scan, not yet listed in first-touch order (all 0 between calls). */
+  private readonly admitted: Uint8Array;
   /** True when every column of A lists its rows in increasing order (the dense row-wise pass needs it). */
   private readonly columnsSorted: boolean;
 
@@ -100,6 +101,7 @@ export class PivotRow {
     this.rowWords = new Int32Array(this.row.buffer);
     this.cancelled = new Int32Array(this.total);
     this.rhoRows = new Int32Array(this.m);
+    this.admitted = new Uint8Array(this.n);
     this.candidates = new Int32Array(this.total);
   }
 
@@ -126,7 +128,7 @@ export class PivotRow {
     }
     if (nnz < 0.4 * this.m) {
       // a dense result: the row-wise pass's sums, listed by one scan in column order (see the header)
-      if (s !== 0 && this.touchesOfRows(nnz, rows) > DENSE_RESULT_TOUCHES * this.n) this.count = this.pivotRowDense(rho, nnz, rows, s);
+      if (s !== 0 && this.touchesOfRows(nnz, rows) > DENSE_RESULT_TOUCHES * this.n) this.count = this.pivotRowDenseResult(rho, nnz, rows, s);
       else {
         this.count = this.pivotRowByRows(rho, nnz, rows);
         if (s !== 0) this.candidateCount = this.collectCandidates(s);
@@ -213,8 +215,7 @@ export class PivotRow {
    * increasing, each column's entries by increasing row: the caller checks both), so the values, the
    * list and the candidates are the column-wise pass's, bit for bit; the work is the entries of ρ's
    * rows (on the rail LPs 55–60 % of the nonbasic entries) at a scatter's cost plus a sequential scan
-   * of n, against every nonbasic entry at a gather's. For a sparse ρ with a dense result (rows in any
-   * order) the sums are `pivotRowByRows`'s instead: the same rows added in the same order.
+   * of n, against every nonbasic entry at a gather's.
    */
   private pivotRowDense(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
     const { n, status, lower, upper } = this;
@@ -264,6 +265,72 @@ export class PivotRow {
       out[n + i] = rho[i];
       list[count++] = n + i;
       if (s !== 0 && this.admitsRatio(n + i, s * rho[i])) cand[nc++] = n + i;
+    }
+    this.candidateCount = nc;
+    return count;
+  }
+
+  /**
+   * A sparse ρ whose pivot row is dense: `pivotRowByRows`'s sums (ρ's rows added in the given order,
+   * without first-touch tracking), the list by one scan in column order, and the candidates in
+   * `pivotRowByRows`'s first-touch order — the order the ratio test breaks its ties by — so the dual's
+   * path is the row-wise pass's: the scan marks the admitted columns and a second pass over ρ's rows'
+   * column indices lists each mark at its first touch, each row's logical after the row's entries. The
+   * list's order differs, which only the dual step reads (one update per entry, any order).
+   */
+  private pivotRowDenseResult(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
+    const { n, status, lower, upper } = this;
+    const ar = this.partitionedRows();
+    const { start, index, value, nonbasicEnd } = ar;
+    const out = this.row;
+    const list = this.list;
+    const cand = this.candidates;
+    const admitted = this.admitted;
+    const tol = this.tol.pivot;
+    const atLower = AT_LOWER;
+    const atUpper = AT_UPPER;
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
+      const r = rho[i];
+      const e = nonbasicEnd[i];
+      let p = start[i];
+      for (const e4 = e - 3; p < e4; p += 4) {
+        const j0 = index[p];
+        out[j0] += r * value[p];
+        const j1 = index[p + 1];
+        out[j1] += r * value[p + 1];
+        const j2 = index[p + 2];
+        out[j2] += r * value[p + 2];
+        const j3 = index[p + 3];
+        out[j3] += r * value[p + 3];
+      }
+      for (; p < e; p++) out[index[p]] += r * value[p];
+    }
+    let count = 0;
+    for (let j = 0; j < n; j++) {
+      const v = out[j];
+      list[count] = j;
+      count += +(v !== 0);
+      const signedAlpha = s * v;
+      const sj = status[j];
+      const side = sj === atLower ? 1 : sj === atUpper ? -1 : 0;
+      const signOk = side !== 0 ? side * signedAlpha > tol : Math.abs(signedAlpha) > tol;
+      admitted[j] = +signOk & +(lower[j] !== upper[j]);
+    }
+    let nc = 0;
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
+      const e = nonbasicEnd[i];
+      for (let p = start[i]; p < e; p++) {
+        const j = index[p];
+        if (admitted[j] !== 0) {
+          admitted[j] = 0;
+          cand[nc++] = j;
+        }
+      }
+      out[n + i] = rho[i];
+      list[count++] = n + i;
+      if (this.admitsRatio(n + i, s * rho[i])) cand[nc++] = n + i;
     }
     this.candidateCount = nc;
     return count;

@@ -30,10 +30,11 @@ import type { PartitionedRows } from "./sparse-partitioned.js";
 
 /**
  * Row-wise touches, as a fraction of n, above which the dual's pivot row is accumulated without a list
- * and listed by a scan (docs/decisions.md, lpbig): the scan reads every column's status and bounds, so
- * it pays once the touches are of n's order (at 0.1, HiGHS's own switch, cre-d ran 7 % slower).
+ * and listed by a scan (docs/decisions.md, lpbig): the scan reads every column's status and bounds and
+ * the candidates take a second pass, so it pays only once the touches exceed n (at 0.5, cre-b, cre-d,
+ * model7 and nemspmm2 ran 3-5 % slower; at 0.1, HiGHS's own switch density, cre-d 7 %).
  */
-const DENSE_RESULT_TOUCHES = 0.5;
+const DENSE_RESULT_TOUCHES = 1;
 
 /** Index of a float64's high (sign and exponent) 32-bit word in an Int32Array view of its bytes. */
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;

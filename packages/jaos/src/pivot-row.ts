@@ -12,6 +12,11 @@
  *   and candidates bit for bit, at a scatter's cost per entry of ρ's rows instead of a gather's per
  *   nonbasic entry.
  * - column-wise (`pivotRowByColumns`, ρ dense otherwise): one dot product per nonbasic column.
+ * - dense result (`pivotRowDenseResult`, ρ sparse, the dual's ratio test only): when ρ's rows hold
+ *   more than DENSE_RESULT_TOUCHES·n nonbasic entries the row is dense (osa-14: ~46k of 52k columns
+ *   listed), and tracking first touches, then reading the list in that scattered order (the
+ *   candidates, the dual step), costs more than one scan of n. Same sums, same candidates in the same
+ *   order as the row-wise pass (so the same path); only the list is in column order.
  *
  * The row-wise passes read the partitioned copy (sparse-partitioned.ts), re-partitioned here when
  * the simplex state marks it stale. The hot loops read the arrays and the status values through
@@ -22,6 +27,14 @@
 import { AT_LOWER, AT_UPPER, BASIC } from "./basis-status.js";
 import type { CscMatrix } from "./sparse.js";
 import type { PartitionedRows } from "./sparse-partitioned.js";
+
+/**
+ * Row-wise touches, as a fraction of n, above which the dual's pivot row is accumulated without a list
+ * and listed by a scan (docs/decisions.md, lpbig): the scan reads every column's status and bounds and
+ * the candidates take a second pass, so it pays only once the touches exceed n (at 0.5, cre-b, cre-d,
+ * model7 and nemspmm2 ran 3-5 % slower; at 0.1, HiGHS's own switch density, cre-d 7 %).
+ */
+const DENSE_RESULT_TOUCHES = 1;
 
 /** Index of a float64's high (sign and exponent) 32-bit word in an Int32Array view of its bytes. */
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
@@ -67,6 +80,8 @@ export class PivotRow {
   private readonly cancelled: Int32Array;
   /** ρ's nonzero rows when the caller does not supply them. */
   private readonly rhoRows: Int32Array;
+  /** Columns admitted by the dense-result scan, not yet listed in first-touch order (all 0 between calls). */
+  private readonly admitted: Uint8Array;
   /** True when every column of A lists its rows in increasing order (the dense row-wise pass needs it). */
   private readonly columnsSorted: boolean;
 
@@ -87,6 +102,7 @@ export class PivotRow {
     this.rowWords = new Int32Array(this.row.buffer);
     this.cancelled = new Int32Array(this.total);
     this.rhoRows = new Int32Array(this.m);
+    this.admitted = new Uint8Array(this.n);
     this.candidates = new Int32Array(this.total);
   }
 
@@ -112,11 +128,26 @@ export class PivotRow {
       for (let i = 0; i < this.m; i++) if (rho[i] !== 0) rows[nnz++] = i;
     }
     if (nnz < 0.4 * this.m) {
-      this.count = this.pivotRowByRows(rho, nnz, rows);
-      if (s !== 0) this.candidateCount = this.collectCandidates(s);
+      // a dense result: the row-wise pass's sums, listed by one scan in column order (see the header)
+      if (s !== 0 && this.touchesOfRows(nnz, rows) > DENSE_RESULT_TOUCHES * this.n) this.count = this.pivotRowDenseResult(rho, nnz, rows, s);
+      else {
+        this.count = this.pivotRowByRows(rho, nnz, rows);
+        if (s !== 0) this.candidateCount = this.collectCandidates(s);
+      }
     } else if (this.columnsSorted && increasing(rows, nnz)) this.count = this.pivotRowDense(rho, nnz, rows, s);
     else this.count = this.pivotRowByColumns(rho, nnz, rows, s);
     return out;
+  }
+
+  /** Entries of the nonbasic columns in ρ's rows: the row-wise passes' touches. */
+  private touchesOfRows(rhoCount: number, rhoRows: Int32Array): number {
+    const { start, nonbasicEnd } = this.partitionedRows();
+    let touches = 0;
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
+      touches += nonbasicEnd[i] - start[i];
+    }
+    return touches;
   }
 
   /** The row-wise copy, re-partitioned first when the basic set changed outside its updates. */
@@ -235,6 +266,72 @@ export class PivotRow {
       out[n + i] = rho[i];
       list[count++] = n + i;
       if (s !== 0 && this.admitsRatio(n + i, s * rho[i])) cand[nc++] = n + i;
+    }
+    this.candidateCount = nc;
+    return count;
+  }
+
+  /**
+   * A sparse ρ whose pivot row is dense: `pivotRowByRows`'s sums (ρ's rows added in the given order,
+   * without first-touch tracking), the list by one scan in column order, and the candidates in
+   * `pivotRowByRows`'s first-touch order — the order the ratio test breaks its ties by — so the dual's
+   * path is the row-wise pass's: the scan marks the admitted columns and a second pass over ρ's rows'
+   * column indices lists each mark at its first touch, each row's logical after the row's entries. The
+   * list's order differs, which only the dual step reads (one update per entry, any order).
+   */
+  private pivotRowDenseResult(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
+    const { n, status, lower, upper } = this;
+    const ar = this.partitionedRows();
+    const { start, index, value, nonbasicEnd } = ar;
+    const out = this.row;
+    const list = this.list;
+    const cand = this.candidates;
+    const admitted = this.admitted;
+    const tol = this.tol.pivot;
+    const atLower = AT_LOWER;
+    const atUpper = AT_UPPER;
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
+      const r = rho[i];
+      const e = nonbasicEnd[i];
+      let p = start[i];
+      for (const e4 = e - 3; p < e4; p += 4) {
+        const j0 = index[p];
+        out[j0] += r * value[p];
+        const j1 = index[p + 1];
+        out[j1] += r * value[p + 1];
+        const j2 = index[p + 2];
+        out[j2] += r * value[p + 2];
+        const j3 = index[p + 3];
+        out[j3] += r * value[p + 3];
+      }
+      for (; p < e; p++) out[index[p]] += r * value[p];
+    }
+    let count = 0;
+    for (let j = 0; j < n; j++) {
+      const v = out[j];
+      list[count] = j;
+      count += +(v !== 0);
+      const signedAlpha = s * v;
+      const sj = status[j];
+      const side = sj === atLower ? 1 : sj === atUpper ? -1 : 0;
+      const signOk = side !== 0 ? side * signedAlpha > tol : Math.abs(signedAlpha) > tol;
+      admitted[j] = +signOk & +(lower[j] !== upper[j]);
+    }
+    let nc = 0;
+    for (let c = 0; c < rhoCount; c++) {
+      const i = rhoRows[c];
+      const e = nonbasicEnd[i];
+      for (let p = start[i]; p < e; p++) {
+        const j = index[p];
+        if (admitted[j] !== 0) {
+          admitted[j] = 0;
+          cand[nc++] = j;
+        }
+      }
+      out[n + i] = rho[i];
+      list[count++] = n + i;
+      if (this.admitsRatio(n + i, s * rho[i])) cand[nc++] = n + i;
     }
     this.candidateCount = nc;
     return count;

@@ -58,14 +58,27 @@ function expectPivotRowMatchesDense(st: SimplexState, rho: Float64Array): void {
   for (let j = 0; j < st.total; j++) if (!listed.has(j)) expect(row[j]).toBe(0);
 }
 
-/** The fused candidate list equals the ratio-test rule applied to the dense row, in the row list's order. */
+/**
+ * The fused candidate list equals the ratio-test rule applied to the dense row: for a sparse ρ in the
+ * row-wise pass's first-touch order (whichever pass ran), for a dense ρ in the row list's order.
+ */
 function expectCandidatesMatchDense(st: SimplexState, rho: Float64Array, s: number): void {
   const rows = Int32Array.from(Array.from(rho).flatMap((v, i) => (v !== 0 ? [i] : [])));
   const expected = densePivotRow(st, rho);
   const pr = st.pivotRow;
   pr.compute(rho, rows.length, rows, s);
+  let order: number[] = Array.from(pr.list.subarray(0, pr.count));
+  if (rows.length < 0.4 * st.m) {
+    const { start, index, nonbasicEnd } = st.rowWise;
+    const seen = new Set<number>();
+    order = [];
+    for (const i of rows) {
+      for (let p = start[i]; p < nonbasicEnd[i]; p++) if (!seen.has(index[p])) seen.add(index[p]), order.push(index[p]);
+      order.push(st.n + i);
+    }
+  }
   const want: number[] = [];
-  for (const j of pr.list.subarray(0, pr.count)) {
+  for (const j of order) {
     const sj = st.status[j];
     const a = s * expected[j];
     if (sj === BASIC || st.lower[j] === st.upper[j]) continue;
@@ -276,7 +289,20 @@ describe("PivotRow (PRICE)", () => {
         expect(pr.row[j]).toBeCloseTo(expected[j], 12);
         if (expected[j] !== 0) expect(listed).toContain(j);
       }
-      const want = listed.filter((j) => {
+      // a sparse ρ lists its candidates in the row-wise pass's first-touch order (each ρ row's nonbasic
+      // columns, then its logical) whichever pass computed the row; a dense ρ in the list's order
+      const rhoRows = Array.from({ length: m }, (_, i) => i).filter((i) => rho[i] !== 0);
+      let order = listed;
+      if (rhoRows.length < 0.4 * m) {
+        const { start, index, nonbasicEnd } = source.rowWise;
+        const seen = new Set<number>();
+        order = [];
+        for (const i of rhoRows) {
+          for (let p = start[i]!; p < nonbasicEnd[i]!; p++) if (!seen.has(index[p]!)) seen.add(index[p]!), order.push(index[p]!);
+          order.push(n + i);
+        }
+      }
+      const want = order.filter((j) => {
         const a = s * pr.row[j];
         if (status[j] === BASIC || lower[j] === upper[j]) return false;
         return status[j] === AT_LOWER ? a > 1e-9 : a < -1e-9;

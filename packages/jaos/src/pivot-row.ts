@@ -220,33 +220,13 @@ export class PivotRow {
    */
   private pivotRowDense(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
     const { n, status, lower, upper } = this;
-    const ar = this.partitionedRows();
-    const { start, index, value, nonbasicEnd } = ar;
     const out = this.row;
     const list = this.list;
     const cand = this.candidates;
     const tol = this.tol.pivot;
     const atLower = AT_LOWER;
     const atUpper = AT_UPPER;
-    for (let c = 0; c < rhoCount; c++) {
-      const i = rhoRows[c];
-      const r = rho[i];
-      const e = nonbasicEnd[i];
-      // unrolled by four (V8 does not unroll): each entry still its own load, multiply, add and
-      // store in index order, so the sums are the rolled loop's bit for bit
-      let p = start[i];
-      for (const e4 = e - 3; p < e4; p += 4) {
-        const j0 = index[p];
-        out[j0] += r * value[p];
-        const j1 = index[p + 1];
-        out[j1] += r * value[p + 1];
-        const j2 = index[p + 2];
-        out[j2] += r * value[p + 2];
-        const j3 = index[p + 3];
-        out[j3] += r * value[p + 3];
-      }
-      for (; p < e; p++) out[index[p]] += r * value[p];
-    }
+    this.addRhoRows(rho, rhoCount, rhoRows);
     // basic columns were not touched (0): neither listed nor admitted
     let count = 0;
     let nc = 0;
@@ -272,24 +252,13 @@ export class PivotRow {
   }
 
   /**
-   * A sparse ρ whose pivot row is dense: `pivotRowByRows`'s sums (ρ's rows added in the given order,
-   * without first-touch tracking), the list by one scan in column order, and the candidates in
-   * `pivotRowByRows`'s first-touch order — the order the ratio test breaks its ties by — so the dual's
-   * path is the row-wise pass's: the scan marks the admitted columns and a second pass over ρ's rows'
-   * column indices lists each mark at its first touch, each row's logical after the row's entries. The
-   * list's order differs, which only the dual step reads (one update per entry, any order).
+   * ρ's rows added into the row (their nonbasic entries, ρ's rows in the given order), without a list:
+   * the dense passes' shared scatter. Unrolled by four (V8 does not unroll): each entry still its own
+   * load, multiply, add and store in index order, so the sums are the rolled loop's bit for bit.
    */
-  private pivotRowDenseResult(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
-    const { n, status, lower, upper } = this;
-    const ar = this.partitionedRows();
-    const { start, index, value, nonbasicEnd } = ar;
+  private addRhoRows(rho: Float64Array, rhoCount: number, rhoRows: Int32Array): void {
+    const { start, index, value, nonbasicEnd } = this.partitionedRows();
     const out = this.row;
-    const list = this.list;
-    const cand = this.candidates;
-    const admitted = this.admitted;
-    const tol = this.tol.pivot;
-    const atLower = AT_LOWER;
-    const atUpper = AT_UPPER;
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];
       const r = rho[i];
@@ -307,6 +276,27 @@ export class PivotRow {
       }
       for (; p < e; p++) out[index[p]] += r * value[p];
     }
+  }
+
+  /**
+   * A sparse ρ whose pivot row is dense: `pivotRowByRows`'s sums (ρ's rows added in the given order,
+   * without first-touch tracking), the list by one scan in column order, and the candidates in
+   * `pivotRowByRows`'s first-touch order — the order the ratio test breaks its ties by — so the dual's
+   * path is the row-wise pass's: the scan marks the admitted columns and a second pass over ρ's rows'
+   * column indices lists each mark at its first touch, each row's logical after the row's entries. The
+   * list's order differs, which only the dual step reads (one update per entry, any order).
+   */
+  private pivotRowDenseResult(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
+    const { n, status, lower, upper } = this;
+    const out = this.row;
+    const list = this.list;
+    const cand = this.candidates;
+    const admitted = this.admitted;
+    const tol = this.tol.pivot;
+    const atLower = AT_LOWER;
+    const atUpper = AT_UPPER;
+    this.addRhoRows(rho, rhoCount, rhoRows);
+    const { start, index, nonbasicEnd } = this.partitionedRows();
     let count = 0;
     for (let j = 0; j < n; j++) {
       const v = out[j];

@@ -7,34 +7,13 @@ import { ProblemSchema } from "../../functions/core/problem/schema.js";
 import type { SolveSettings } from "../../functions/core/solvers/types.js";
 import { siblingModule, solveInNodeChild, StandbyChild } from "../../solver-container/src/adapters/node-engine.js";
 import { processGroupAlive } from "../../solver-container/src/adapters/process.js";
-import { ODD_NAMES_MILP, SMALL_MILP } from "../support/models.js";
+import { marketSplitProblem, ODD_NAMES_MILP, SMALL_MILP } from "../support/models.js";
 
 const workDir = mkdtempSync(path.join(tmpdir(), "jaos-standby-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const ENGINE = { modulePath: siblingModule("jaos"), exportName: "jaosEngine" };
 const settings = (overrides: Partial<SolveSettings> = {}): SolveSettings => ({ timeLimitSeconds: 30, gapTolerance: 1e-4, threads: 1, ...overrides });
 const smallMilp = ProblemSchema.parse(ODD_NAMES_MILP);
-
-/** Equality knapsacks (market split) that branch and bound cannot close within a test: a solve to stop. */
-function marketSplit(): ReturnType<typeof ProblemSchema.parse> {
-  const n = 40;
-  const constraints = Array.from({ length: 5 }, (_, i) => {
-    const coefs = Array.from({ length: n }, (_, j) => 1 + ((j * 37 + i * 53 + j * j * 11 + i * j * 7) % 97));
-    const rhs = Math.floor(coefs.reduce((s, c) => s + c, 0) / 2);
-    return {
-      name: `r${i}`,
-      terms: [...coefs.map((c, j) => ({ var: `x${j}`, coef: c })), { var: `s${i}`, coef: 1 }, { var: `t${i}`, coef: -1 }],
-      lb: rhs,
-      ub: rhs,
-    };
-  });
-  const slacks = Array.from({ length: 5 }, (_, i) => [`s${i}`, `t${i}`]).flat();
-  return ProblemSchema.parse({
-    variables: [...Array.from({ length: n }, (_, j) => ({ name: `x${j}`, type: "binary" })), ...slacks.map((name) => ({ name }))],
-    objective: { terms: slacks.map((name) => ({ var: name, coef: 1 })) },
-    constraints,
-  });
-}
 
 async function solveWith(standby: StandbyChild, problem = smallMilp, signal?: AbortSignal) {
   return solveInNodeChild(ENGINE, {
@@ -91,7 +70,7 @@ describe("a jaos standby child serves solve after solve", () => {
       const pid = standby.describe()!.pid;
       const abort = new AbortController();
       setTimeout(() => abort.abort(), 1500);
-      const r = await solveWith(standby, marketSplit(), abort.signal);
+      const r = await solveWith(standby, ProblemSchema.parse(marketSplitProblem(5, 40, 7)), abort.signal);
       expect(r.solver_status).not.toBe("optimal");
       expect(standby.describe()).toBeNull();
       expect(processGroupAlive(pid)).toBe(false);

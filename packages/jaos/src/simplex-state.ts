@@ -10,7 +10,7 @@
  * `lower`, `upper` and `cost` are working copies: the algorithms change them (phase-1 boxes, cost
  * perturbation and shifts, branching bounds) and restore them from the model.
  */
-import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
+import { AT_LOWER, AT_UPPER, BASIC, nonbasicStatusOf } from "./basis-status.js";
 import { LuFactor, MAX_UPDATES } from "./lu.js";
 import type { LpModel } from "./model.js";
 import { PivotRow } from "./pivot-row.js";
@@ -149,13 +149,7 @@ export class SimplexState {
 
   /** A nonbasic status consistent with the bounds, preferring `preferred` when it is finite. */
   nonbasicStatusFor(j: number, preferred: number): number {
-    const lo = this.lower[j];
-    const up = this.upper[j];
-    if (preferred === AT_UPPER && up < Infinity) return AT_UPPER;
-    if (preferred === AT_LOWER && lo > -Infinity) return AT_LOWER;
-    if (lo > -Infinity) return AT_LOWER;
-    if (up < Infinity) return AT_UPPER;
-    return AT_ZERO;
+    return nonbasicStatusOf(this.lower[j], this.upper[j], preferred);
   }
 
   /** All logicals basic, structurals at a finite bound (the lower one first) or zero. */

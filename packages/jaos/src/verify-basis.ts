@@ -8,7 +8,7 @@
  * verdicts are the same to the bit; the unit test "the lean check factorises as the simplex state
  * does" compares both on random bases.
  */
-import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "./basis-status.js";
+import { AT_LOWER, AT_UPPER, BASIC, nonbasicStatusOf } from "./basis-status.js";
 import { LuFactor } from "./lu.js";
 import type { LpModel } from "./model.js";
 
@@ -34,16 +34,7 @@ export function factoredBasis(model: LpModel, given: Int8Array): FactoredBasis |
   // logical n+i is −(row i activity): bounds [−rowUpper, −rowLower]
   const lower = (j: number) => (j < n ? model.colLower[j]! : -model.rowUpper[j - n]!);
   const upper = (j: number) => (j < n ? model.colUpper[j]! : -model.rowLower[j - n]!);
-  // SimplexState.nonbasicStatusFor
-  const nonbasicStatus = (j: number, preferred: number) => {
-    const lo = lower(j);
-    const up = upper(j);
-    if (preferred === AT_UPPER && up < Infinity) return AT_UPPER;
-    if (preferred === AT_LOWER && lo > -Infinity) return AT_LOWER;
-    if (lo > -Infinity) return AT_LOWER;
-    if (up < Infinity) return AT_UPPER;
-    return AT_ZERO;
-  };
+  const nonbasicStatus = (j: number, preferred: number) => nonbasicStatusOf(lower(j), upper(j), preferred);
 
   const status = new Int8Array(total);
   const basicIndex = new Int32Array(m);

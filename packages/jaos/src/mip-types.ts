@@ -38,7 +38,7 @@ export interface MipOptions {
   /** Whether node propagation tightens continuous columns too (absent: PROPAGATE_CONTINUOUS in mip.ts). */
   propagateContinuous?: boolean;
   /** The root sub-MIP heuristic (sub-mip.ts: RENS, RINS) at the first root; absent: off. */
-  // off by default: CPU ×1.078 over the 23 MILPs solved both ways, p2756 and fixnet6 unsolved with it (docs/bench/jaos.md, subfresh)
+  // off by default: CPU ×1.064 over 24 MILPs with the gap-scaled budget, p2756 and fixnet6 slower with it (docs/bench/jaos.md, subon)
   rootSubMip?: boolean;
   /**
    * This search is one of the root's sub-MIPs (sub-mip.ts): no strong branching, no restart or sub-MIP,

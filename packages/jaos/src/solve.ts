@@ -38,7 +38,7 @@ export interface JaosOptions {
    */
   integralityTolerance?: number;
   /** Branch and bound's root sub-MIP heuristic (RENS/RINS; sub-mip.ts); absent: off. */
-  // off by default: CPU ×1.078 over the 23 MILPs solved both ways, p2756 and fixnet6 unsolved with it (docs/bench/jaos.md, subfresh)
+  // off by default: CPU ×1.064 over 24 MILPs with the gap-scaled budget, p2756 and fixnet6 slower with it (docs/bench/jaos.md, subon)
   rootSubMip?: boolean;
   /** Branch and bound's pool of dual proofs from pruned nodes (conflict-pool.ts); absent: mip.ts's default. */
   // off by default (CONFLICTS in mip.ts): fewer nodes, not less CPU, CPU ×1.013 over the 19 MILPs that learn proofs (docs/bench/jaos.md, conflict3)

@@ -20,6 +20,7 @@
  * The work (matrix entries visited) is capped per node; the bounds found before the cap are valid all the
  * same (each is implied by the rows and the box), only fewer.
  */
+import { residual } from "./activity-domain.js";
 import type { LpModel } from "./model.js";
 import type { BoundChange } from "./reduced-cost.js";
 import { type CsrMatrix, toRowWise } from "./sparse.js";
@@ -157,20 +158,17 @@ export class NodePropagator {
       let newLo = -Infinity;
       let newUp = Infinity;
       if (upperRoom) {
-        const rest = without(minAct, minInf, c * (c > 0 ? lo[j] : up[j]));
-        if (rest !== null) {
-          const limit = (ru - rest) / c;
-          if (c > 0) newUp = limit;
-          else newLo = limit;
-        }
+        // an infinite rest (another entry's share infinite) gives an infinite limit: no change
+        const rest = residual(minAct, minInf, c * (c > 0 ? lo[j] : up[j]), -Infinity);
+        const limit = (ru - rest) / c;
+        if (c > 0) newUp = limit;
+        else newLo = limit;
       }
       if (lowerRoom) {
-        const rest = without(maxAct, maxInf, c * (c > 0 ? up[j] : lo[j]));
-        if (rest !== null) {
-          const limit = (rl - rest) / c;
-          if (c > 0) newLo = Math.max(newLo, limit);
-          else newUp = Math.min(newUp, limit);
-        }
+        const rest = residual(maxAct, maxInf, c * (c > 0 ? up[j] : lo[j]), Infinity);
+        const limit = (rl - rest) / c;
+        if (c > 0) newLo = Math.max(newLo, limit);
+        else newUp = Math.min(newUp, limit);
       }
       // an integer value within the row's tolerance of the limit stays: the allowance in column units
       const slack = Math.max(ROW_TOL, tol / Math.abs(c));
@@ -201,10 +199,4 @@ export class NodePropagator {
     for (let k = a.start[j]; k < a.start[j + 1]; k++) if (a.index[k] !== except) this.enqueue(a.index[k]);
     if (this.hasCost[j] && except !== this.model.rows && this.objUpper < Infinity) this.enqueue(this.model.rows);
   }
-}
-
-/** An activity sum without one entry's share; null when what is left is infinite. */
-function without(act: number, infinite: number, share: number): number | null {
-  if (Number.isFinite(share)) return infinite === 0 ? act - share : null;
-  return infinite === 1 ? act : null;
 }

@@ -327,11 +327,25 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
     else if (options.input !== undefined) child.stdin.end(options.input);
     else child.stdin.end();
 
-    const finish = async (exitCode: number | null, exitSignal: NodeJS.Signals | null) => {
-      if (settled) return;
+    // This run ends once, by whichever comes first (exit, spawn error, or a kept child's done line):
+    // the deadline and the abort listener go, and the outcome carries the output so far.
+    const settle = (): boolean => {
+      if (settled) return false;
       settled = true;
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
+      return true;
+    };
+    const outcome = (ending: Pick<ChildRunOutcome, "exitCode" | "exitSignal" | "stopped" | "spawnError" | "kept">): ChildRunOutcome => ({
+      pid,
+      ...ending,
+      stdout: stdout.toString(),
+      stderr: stderr.toString(),
+      elapsedMs: Date.now() - started,
+    });
+
+    const finish = async (exitCode: number | null, exitSignal: NodeJS.Signals | null) => {
+      if (!settle()) return;
       // Sweep the group: a solver's helper processes must not outlive the solve.
       if (pid !== null) {
         await (killing ?? killProcessGroup(pid, 0));
@@ -339,16 +353,7 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
       }
       outLines.flush();
       errLines.flush();
-      resolve({
-        pid,
-        exitCode,
-        exitSignal,
-        stopped,
-        spawnError,
-        stdout: stdout.toString(),
-        stderr: stderr.toString(),
-        elapsedMs: Date.now() - started,
-      });
+      resolve(outcome({ exitCode, exitSignal, stopped, spawnError }));
     };
 
     const onError = (err: Error) => {
@@ -361,10 +366,7 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
 
     // The done line of a child that serves several requests: this run ends, the child lives on.
     function keep(): void {
-      if (settled || stopped !== null) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
+      if (stopped !== null || !settle()) return;
       if (pid !== null) forgetProcessGroup(pid);
       child.stdout.off("data", onStdout);
       child.stderr.off("data", onStderr);
@@ -372,17 +374,7 @@ export function runChild(options: ChildRunOptions): Promise<ChildRunOutcome> {
       child.off("error", onError);
       child.off("close", onClose);
       errLines.flush();
-      resolve({
-        pid,
-        exitCode: null,
-        exitSignal: null,
-        stopped: null,
-        spawnError: null,
-        stdout: stdout.toString(),
-        stderr: stderr.toString(),
-        elapsedMs: Date.now() - started,
-        kept: child,
-      });
+      resolve(outcome({ exitCode: null, exitSignal: null, stopped: null, spawnError: null, kept: child }));
     }
   });
 }

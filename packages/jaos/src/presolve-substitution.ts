@@ -69,6 +69,7 @@ export function doubletonEquation(p: Presolver, i: number): boolean {
     p.rowCount[r] += change;
     p.colCount[j] += change;
   }
+  p.verdicts.column(k);
   return true;
 }
 
@@ -219,7 +220,14 @@ function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null, a
     const a = rv[t];
     const fill = (p.rowCount[i] - 1) * (p.colCount[j] - 1) - (p.rowCount[i] + p.colCount[j] - 1);
     if (fill > MAX_NET_FILL || fill >= bestFill || Math.abs(a) < PIVOT_THRESHOLD * rowMax) continue;
-    if (Math.abs(a) < PIVOT_THRESHOLD * columnMax.of(j) || !impliedFree(p, j, rows, activities)) continue;
+    // a test without the deeper part has no effect but its verdict, so a standing "not free" skips it
+    // (and the pivot's column test, which only joins it in rejecting)
+    if ((rows === null || rows.spent >= rows.budget) && p.verdicts.knownNotFree(j)) continue;
+    if (Math.abs(a) < PIVOT_THRESHOLD * columnMax.of(j)) continue;
+    if (!impliedFree(p, j, rows, activities)) {
+      p.verdicts.found(j);
+      continue;
+    }
     best = j;
     bestFill = fill;
   }
@@ -291,6 +299,7 @@ function substituteColumn(p: Presolver, i: number, j: number): void {
     p.rowCount[r]--;
     p.rowCount[r] += p.mat.addScaledRow(r, cols, coefs, factor, p.colCount);
   }
+  p.verdicts.column(j);
 }
 
 /**
@@ -330,6 +339,7 @@ export function parallelRows(p: Presolver): number {
       if (newUp < newLo) newUp = newLo;
       p.rowLower[kept] = newLo;
       p.rowUpper[kept] = newUp;
+      p.verdicts.row(kept);
       p.stack.push({ kind: "parallel", row: k, kept, scale });
       p.removeRow(k);
       removed++;

@@ -15,6 +15,7 @@
  * presolve (its long rows visited once per candidate column).
  */
 import type { Presolver } from "./presolve.js";
+import type { PresolveMatrix } from "./presolve-matrix.js";
 
 /** Entries the deeper test (with the implying rows' search) may visit over one presolve (`Presolver.budget`), at most. */
 export const IMPLIED_FREE_BUDGET = 4_000_000;
@@ -47,6 +48,56 @@ export class RowActivities {
   forget(r: number): void {
     this.kept[r] = undefined;
     this.edited[r] = 1;
+  }
+}
+
+/**
+ * Columns the one-level test found not implied free, kept while nothing it read has changed: the
+ * verdict reads the column's bounds and, per active row through it, the row's sides, entries and
+ * activity (its columns' bounds and activity). The presolver reports every change of these, and a
+ * change forgets the verdicts it may touch: `row` (sides, entries or activity changed, or the row
+ * removed) those of the row's columns, `column` (bounds changed, or the column removed, which changes
+ * its rows' activities and maybe their sides) those of every column sharing an active row with it.
+ * A column that lost a row (cancellation) keeps its verdict: a lost row cannot make it implied free.
+ * Only "not free" is kept: the deeper test finds more, so its "not free" is the one-level one's too.
+ * Nothing is forgotten before the first verdict. Free column substitution repeats its sweep in every
+ * presolve pass with few changes between (pds-20: 8 sweeps, 1.03 million tests, 22,150 implied free,
+ * 772,000 answered by a standing verdict).
+ */
+export class ImpliedFreeVerdicts {
+  private readonly notFree: Uint8Array;
+  private any = false;
+
+  constructor(
+    private readonly mat: PresolveMatrix,
+    private readonly rowActive: Uint8Array,
+  ) {
+    this.notFree = new Uint8Array(mat.colIdx.length);
+  }
+
+  /** Row i's sides, entries or activity changed, or it was removed. */
+  row(i: number): void {
+    if (!this.any) return;
+    const ri = this.mat.rowIdx[i];
+    for (let t = 0; t < ri.length; t++) this.notFree[ri[t]] = 0;
+  }
+
+  /** Column j's bounds changed or it was removed: so did the activity (and maybe the sides) of its rows. */
+  column(j: number): void {
+    if (!this.any) return;
+    this.notFree[j] = 0;
+    const ci = this.mat.colIdx[j];
+    for (let t = 0; t < ci.length; t++) if (this.rowActive[ci[t]]) this.row(ci[t]);
+  }
+
+  found(j: number): void {
+    this.notFree[j] = 1;
+    this.any = true;
+  }
+
+  /** Whether the one-level test would find column j not implied free now, by a verdict still standing. */
+  knownNotFree(j: number): boolean {
+    return this.notFree[j] === 1;
   }
 }
 

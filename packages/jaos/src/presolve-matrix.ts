@@ -201,15 +201,67 @@ function removeAt(idx: number[], val: number[], at: number): void {
 }
 
 /**
- * Members grouped by a hash key, groups in the order their keys were first seen. A key seen once holds
- * its member bare: most keys are (pds-20: 100k columns), and an array per key was most of what the
- * parallel row and column passes allocated.
+ * Members grouped by a hash key: `shared` lists the groups of two or more, in the order their keys were
+ * first added, each with its members in the order added (what a Map from key to member list gives).
+ * Typed arrays and one open-addressing table instead of a Map entry per key: most keys are seen once
+ * (pds-20: 100k columns), and the Map and its lists were most of what the parallel row and column
+ * passes allocated, in every presolve pass.
  */
-export type KeyGroups = Map<number, number | number[]>;
+export class KeyGroups {
+  private readonly keys: Int32Array;
+  private readonly members: Int32Array;
+  private count = 0;
 
-export function addToGroup(groups: KeyGroups, key: number, member: number): void {
-  const group = groups.get(key);
-  if (group === undefined) groups.set(key, member);
-  else if (typeof group === "number") groups.set(key, [group, member]);
-  else group.push(member);
+  constructor(capacity: number) {
+    this.keys = new Int32Array(capacity);
+    this.members = new Int32Array(capacity);
+  }
+
+  /** `key` an int32 (a hash made with `| 0`). */
+  add(key: number, member: number): void {
+    this.keys[this.count] = key;
+    this.members[this.count++] = member;
+  }
+
+  /** Group g of the shared ones is member[start[g] .. start[g + 1]). */
+  shared(): { start: Int32Array; member: Int32Array } {
+    const n = this.count;
+    let bits = 1;
+    while (1 << bits < 2 * n) bits++;
+    const mask = (1 << bits) - 1;
+    const slotKey = new Int32Array(mask + 1);
+    const slotGroup = new Int32Array(mask + 1).fill(-1);
+    const groupOf = new Int32Array(n);
+    const size = new Int32Array(n);
+    let groups = 0;
+    for (let t = 0; t < n; t++) {
+      const key = this.keys[t];
+      let slot = Math.imul(key, 0x9e3779b1) >>> (32 - bits);
+      while (slotGroup[slot] >= 0 && slotKey[slot] !== key) slot = (slot + 1) & mask;
+      if (slotGroup[slot] < 0) {
+        slotGroup[slot] = groups++;
+        slotKey[slot] = key;
+      }
+      groupOf[t] = slotGroup[slot];
+      size[groupOf[t]]++;
+    }
+    // each shared group's next free position, in the order of the groups' ids (first seen)
+    const next = new Int32Array(groups).fill(-1);
+    let shared = 0;
+    let total = 0;
+    for (let g = 0; g < groups; g++) {
+      if (size[g] < 2) continue;
+      next[g] = total;
+      total += size[g];
+      shared++;
+    }
+    const start = new Int32Array(shared + 1);
+    for (let g = 0, s = 0; g < groups; g++) if (size[g] >= 2) start[++s] = next[g] + size[g];
+    const member = new Int32Array(total);
+    for (let t = 0; t < n; t++) {
+      const g = groupOf[t];
+      if (next[g] >= 0) member[next[g]++] = this.members[t];
+    }
+    return { start, member };
+  }
 }

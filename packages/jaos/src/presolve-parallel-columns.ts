@@ -10,7 +10,7 @@
  * and model7 by 13–17 % (docs/bench/jaos.md, "wide set: presolve").
  */
 import type { Presolver } from "./presolve.js";
-import { addToGroup, type KeyGroups } from "./presolve-matrix.js";
+import { KeyGroups } from "./presolve-matrix.js";
 
 /** A cost difference must clear this (relative) before one column dominates the other. */
 const DOMINANCE = 1e-7;
@@ -22,19 +22,19 @@ const MAX_DIRECTIONS = 8;
 
 /** Fixes the dominated one of two parallel columns; returns the count fixed. */
 export function parallelColumns(p: Presolver): number {
-  const groups: KeyGroups = new Map();
+  const groups = new KeyGroups(p.n);
   for (let j = 0; j < p.n; j++) {
     if (!p.colActive[j] || p.colCount[j] === 0 || p.integer[j]) continue;
-    const key = rowPatternHash(p, j);
-    addToGroup(groups, key, j);
+    groups.add(rowPatternHash(p, j), j);
   }
+  const { start, member } = groups.shared();
   let removed = 0;
-  for (const group of groups.values()) {
-    if (typeof group === "number") continue;
+  for (let group = 0; group + 1 < start.length; group++) {
     // a group shares a hash of its rows, not necessarily one direction: each column is compared with
     // the group's first columns of each direction found so far (a few, so no group costs quadratic time)
     const bases: { col: number; at: Map<number, number> }[] = [];
-    for (const k of group) {
+    for (let g = start[group]; g < start[group + 1]; g++) {
+      const k = member[g];
       if (p.infeasible) return removed;
       if (!p.colActive[k]) continue;
       let matched = false;

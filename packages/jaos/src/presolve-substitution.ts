@@ -5,7 +5,7 @@
  */
 import type { Presolver } from "./presolve.js";
 import { type ImpliedBoundRows, impliedBoundRows, impliedFree, RowActivities } from "./presolve-implied-free.js";
-import { addToGroup, type KeyGroups } from "./presolve-matrix.js";
+import { KeyGroups } from "./presolve-matrix.js";
 
 /** Largest |a_j / a_k| accepted when substituting x_k out (the eliminated column's coefficient divides). */
 const MAX_RATIO = 1e3;
@@ -69,6 +69,7 @@ export function doubletonEquation(p: Presolver, i: number): boolean {
     p.rowCount[r] += change;
     p.colCount[j] += change;
   }
+  p.verdicts.column(k);
   return true;
 }
 
@@ -219,7 +220,14 @@ function pickFreePivot(p: Presolver, i: number, rows: ImpliedBoundRows | null, a
     const a = rv[t];
     const fill = (p.rowCount[i] - 1) * (p.colCount[j] - 1) - (p.rowCount[i] + p.colCount[j] - 1);
     if (fill > MAX_NET_FILL || fill >= bestFill || Math.abs(a) < PIVOT_THRESHOLD * rowMax) continue;
-    if (Math.abs(a) < PIVOT_THRESHOLD * columnMax.of(j) || !impliedFree(p, j, rows, activities)) continue;
+    // a test without the deeper part has no effect but its verdict, so a standing "not free" skips it
+    // (and the pivot's column test, which only joins it in rejecting)
+    if ((rows === null || rows.spent >= rows.budget) && p.verdicts.knownNotFree(j)) continue;
+    if (Math.abs(a) < PIVOT_THRESHOLD * columnMax.of(j)) continue;
+    if (!impliedFree(p, j, rows, activities)) {
+      p.verdicts.found(j);
+      continue;
+    }
     best = j;
     bestFill = fill;
   }
@@ -291,6 +299,7 @@ function substituteColumn(p: Presolver, i: number, j: number): void {
     p.rowCount[r]--;
     p.rowCount[r] += p.mat.addScaledRow(r, cols, coefs, factor, p.colCount);
   }
+  p.verdicts.column(j);
 }
 
 /**
@@ -301,19 +310,18 @@ function substituteColumn(p: Presolver, i: number, j: number): void {
 export function parallelRows(p: Presolver): number {
   // rows grouped by an order-free hash of their active columns; the entries are sorted and compared
   // only inside groups of two or more
-  const groups: KeyGroups = new Map();
+  const groups = new KeyGroups(p.m);
   for (let i = 0; i < p.m; i++) {
     if (!p.rowActive[i] || p.rowCount[i] < 2) continue;
-    const key = columnPatternHash(p, i);
-    addToGroup(groups, key, i);
+    groups.add(columnPatternHash(p, i), i);
   }
+  const { start, member } = groups.shared();
   let removed = 0;
-  for (const group of groups.values()) {
-    if (typeof group === "number") continue;
-    const kept = group[0]!;
+  for (let group = 0; group + 1 < start.length; group++) {
+    const kept = member[start[group]];
     const base = activeEntries(p, kept);
-    for (let g = 1; g < group.length && !p.infeasible; g++) {
-      const k = group[g]!;
+    for (let g = start[group] + 1; g < start[group + 1] && !p.infeasible; g++) {
+      const k = member[g];
       const other = activeEntries(p, k);
       if (other.length !== base.length) continue;
       const scale = other[0]![1] / base[0]![1];
@@ -330,6 +338,7 @@ export function parallelRows(p: Presolver): number {
       if (newUp < newLo) newUp = newLo;
       p.rowLower[kept] = newLo;
       p.rowUpper[kept] = newUp;
+      p.verdicts.row(kept);
       p.stack.push({ kind: "parallel", row: k, kept, scale });
       p.removeRow(k);
       removed++;

@@ -34,7 +34,7 @@ import { LpEngine } from "./lp.js";
 import { PresolveMatrix } from "./presolve-matrix.js";
 import { dependentEquations } from "./presolve-dependent-rows.js";
 import { parallelColumns } from "./presolve-parallel-columns.js";
-import { IMPLIED_FREE_BUDGET } from "./presolve-implied-free.js";
+import { IMPLIED_FREE_BUDGET, ImpliedFreeVerdicts } from "./presolve-implied-free.js";
 import { dominatedColumns, doubletonEquation, dualFixing, freeColumnSubstitution, parallelRows } from "./presolve-substitution.js";
 
 const TOL = 1e-9;
@@ -124,6 +124,8 @@ export class Presolver {
    * runs again in every pass (d6cube: 23).
    */
   readonly budget = { impliedFree: IMPLIED_FREE_BUDGET };
+  /** Implied-free verdicts kept across free column substitution's sweeps; every edit below reports to it. */
+  readonly verdicts: ImpliedFreeVerdicts;
 
   constructor(model: LpModel) {
     this.m = model.rows;
@@ -145,6 +147,7 @@ export class Presolver {
     this.colCount = new Int32Array(this.n);
     for (let i = 0; i < this.m; i++) this.rowCount[i] = this.mat.rowIdx[i].length;
     for (let j = 0; j < this.n; j++) this.colCount[j] = this.mat.colIdx[j].length;
+    this.verdicts = new ImpliedFreeVerdicts(this.mat, this.rowActive);
   }
 
   run(): void {
@@ -219,6 +222,7 @@ export class Presolver {
     }
     this.offset += this.cost[j] * value;
     this.colActive[j] = 0;
+    this.verdicts.column(j);
     this.stack.push({ kind: "fix", col: j, value });
   }
 
@@ -241,6 +245,7 @@ export class Presolver {
       if (this.colActive[j]) this.colCount[j]--;
     }
     this.rowActive[i] = 0;
+    this.verdicts.row(i);
   }
 
   private emptyRow(i: number): void {
@@ -284,6 +289,7 @@ export class Presolver {
       lo = Math.ceil(lo - rounding.lower);
       up = Math.floor(up + rounding.upper);
     }
+    this.verdicts.column(j);
     if (lo > this.colLower[j]) {
       this.colLower[j] = lo;
       this.tightened++;
@@ -370,6 +376,7 @@ export class Presolver {
     if (newLo > lo + tolOf(lo) || newUp < up - tolOf(up)) this.tightened++;
     this.rowLower[i] = newLo;
     this.rowUpper[i] = newUp;
+    this.verdicts.row(i);
     return false;
   }
 
@@ -487,6 +494,7 @@ export class Presolver {
       if (Number.isNaN(this.rowLower[i])) this.rowLower[i] = -Infinity;
       if (Number.isNaN(this.rowUpper[i])) this.rowUpper[i] = Infinity;
       this.colActive[j] = 0;
+      this.verdicts.column(j);
       this.rowCount[i]--;
       if (this.rowLower[i] === -Infinity && this.rowUpper[i] === Infinity) this.removeRow(i);
       return;
@@ -505,6 +513,7 @@ export class Presolver {
     this.offset += (c * b) / a;
     this.stack.push({ kind: "substitute", col: j, row: i, coef: a, rhs: b, cols, coefs });
     this.colActive[j] = 0;
+    this.verdicts.column(j);
     this.rowCount[i]--;
     this.removeRow(i);
   }

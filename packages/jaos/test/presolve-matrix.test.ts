@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PresolveMatrix } from "../src/presolve-matrix.js";
+import { KeyGroups, PresolveMatrix } from "../src/presolve-matrix.js";
 import { cscFromTriplets } from "../src/sparse.js";
 import { seededGenerator } from "./support.js";
 
@@ -54,5 +54,31 @@ describe("jaos presolve matrix", () => {
     }
     expect(cancelled).toBeGreaterThan(100);
     expect(fresh).toBeGreaterThan(100);
+  });
+});
+
+describe("jaos presolve key groups", () => {
+  it("list the groups of two or more as a Map of key to members does: groups by first sight, members in order", () => {
+    let shared = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const g = seededGenerator(seed * 31 + 7);
+      const count = g.int(0, 400);
+      // few distinct keys, some far apart (hash slots wrap), some negative
+      const distinct = Array.from({ length: g.int(1, 60) }, () => (g.int(-2_000_000_000, 2_000_000_000) | 0) * (g.next() < 0.5 ? 1 : -1));
+      const groups = new KeyGroups(count);
+      const reference = new Map<number, number[]>();
+      for (let t = 0; t < count; t++) {
+        const key = distinct[g.int(0, distinct.length - 1)]! | 0;
+        const member = g.int(0, 10_000);
+        groups.add(key, member);
+        reference.set(key, [...(reference.get(key) ?? []), member]);
+      }
+      const expected = [...reference.values()].filter((m) => m.length >= 2);
+      const { start, member } = groups.shared();
+      const got = Array.from({ length: start.length - 1 }, (_, k) => Array.from(member.subarray(start[k], start[k + 1])));
+      expect(got, `seed ${seed}`).toEqual(expected);
+      shared += expected.length;
+    }
+    expect(shared).toBeGreaterThan(1000);
   });
 });

@@ -58,6 +58,15 @@ export class LeavingRows {
     return this.treeValid;
   }
 
+  /**
+   * A new dual simplex call (a branch-and-bound node's, say): the saving counted in earlier calls says
+   * little about this one's first iterations, and a node solve of a few iterations would not repay a
+   * rebuild, so the count starts again (within a call it survives the refreshes after refactorisation).
+   */
+  startCall(): void {
+    this.credit = 0;
+  }
+
   /** Lists position k (its infeasibility may be nonzero). */
   note(k: number): void {
     if (this.listed[k] === 0) {

@@ -63,6 +63,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   let rhoCount = 0;
   const unitPosition = new Int32Array(1);
   const infeasible = infeasibleRowsOf(st);
+  infeasible.startCall();
   // the flips' right-hand side is cleared through its nonzero list from here on
   st.work[3].fill(0);
   // so are the entering column α and the DSE vector τ (each FTRAN result is zero outside its list)

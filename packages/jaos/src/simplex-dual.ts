@@ -2,7 +2,8 @@
  * Dual simplex, phase 2 (the basis must be dual feasible for the working bounds and costs).
  *
  * Pricing: dual steepest edge (leaving row maximises infeasibility² / ‖e_rᵀB⁻¹‖², weights updated by
- * Forrest–Goldfarb, the leaving row's weight recomputed exactly every iteration from ρ_r).
+ * Forrest–Goldfarb, the leaving row's weight recomputed exactly every iteration from ρ_r); the row is
+ * found by a list scan or a tournament tree over the scores, whichever counts cheaper (leaving-rows.ts).
  * Ratio test: bound-flipping ("long-step") ratio test with Harris's two passes: boxed variables whose
  * breakpoints are passed while the dual slope stays positive flip to their other bound; among the
  * breakpoints within the Harris-relaxed step, the largest |α_rj| enters (stability). A reduced cost that
@@ -14,6 +15,7 @@
  * for the driver to verify as a Farkas certificate. No verdict is final here.
  */
 import { heapifyByKey, popTop } from "./breakpoint-heap.js";
+import { LeavingRows } from "./leaving-rows.js";
 import { perturbCosts } from "./perturbation.js";
 import { AT_LOWER, AT_UPPER, BASIC, type SimplexState } from "./simplex-state.js";
 
@@ -61,6 +63,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   let rhoCount = 0;
   const unitPosition = new Int32Array(1);
   const infeasible = infeasibleRowsOf(st);
+  infeasible.startCall();
   // the flips' right-hand side is cleared through its nonzero list from here on
   st.work[3].fill(0);
   // so are the entering column α and the DSE vector τ (each FTRAN result is zero outside its list)
@@ -80,7 +83,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     // the dual objective only rises; checking it every few iterations is enough
     if (opt.cutoff !== undefined && (st.iterations & 3) === 0 && !st.costsAltered && st.objective() > opt.cutoff) return { status: "cutoff" };
 
-    const r = chooseLeavingRow(st, infeasible);
+    const r = infeasible.choose(st.infeasibilitySquared, st.dseWeight);
     if (r < 0) return { status: "optimal" };
     const p = basicIndex[r];
     const toUpper = x[p] > upper[p];
@@ -123,7 +126,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     }
     trouble = 0;
 
-    if (nflip > 0) applyFlips(st, nflip, infeasible);
+    const flipCount = nflip > 0 ? applyFlips(st, nflip, infeasible) : 0;
 
     // primal step: the leaving variable goes exactly to its violated bound
     const target = toUpper ? upper[p] : lower[p];
@@ -150,6 +153,7 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     else {
       infeasibility[r] = infeasibilitySquared(x[q], lower[q], upper[q], tolP);
       if (infeasibility[r] !== 0) infeasible.note(r);
+      infeasible.changed(infeasibility, st.dseWeight, colNz, colCount, st.positionLists[2], flipCount, r);
     }
     // anti-stalling: after a run of degenerate dual steps, perturb the costs (once per call)
     if (Math.abs(thetaD) > 1e-12) degenerate = 0;
@@ -157,76 +161,16 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
   }
 }
 
-/**
- * The basis positions that may be primal infeasible: every position with a nonzero squared
- * infeasibility is listed (some listed ones may have become feasible since; CHUZR drops them). CHUZR
- * then scans the listed rows instead of all m. On the wide LPs a third to a half of the rows stay
- * infeasible on average (pcb3000: 1,231 of 3,753), so this saves part of the scan, not its order;
- * HiGHS's kept candidate set was tried and did not pay (docs/bench/jaos.md, lpouter 2026-11-29).
- */
-class InfeasibleRows {
-  readonly list: Int32Array;
-  readonly listed: Uint8Array;
-  count = 0;
-
-  constructor(m: number) {
-    this.list = new Int32Array(m);
-    this.listed = new Uint8Array(m);
-  }
-
-  note(k: number): void {
-    if (this.listed[k] === 0) {
-      this.listed[k] = 1;
-      this.list[this.count++] = k;
-    }
-  }
-
-  clear(): void {
-    for (let c = 0; c < this.count; c++) this.listed[this.list[c]] = 0;
-    this.count = 0;
-  }
-}
-
-const infeasibleRowsByState = new WeakMap<SimplexState, InfeasibleRows>();
+const infeasibleRowsByState = new WeakMap<SimplexState, LeavingRows>();
 
 /** The state's list, kept across calls (branch and bound runs the dual simplex once per node). */
-function infeasibleRowsOf(st: SimplexState): InfeasibleRows {
+function infeasibleRowsOf(st: SimplexState): LeavingRows {
   let rows = infeasibleRowsByState.get(st);
   if (rows === undefined) {
-    rows = new InfeasibleRows(st.m);
+    rows = new LeavingRows(st.m);
     infeasibleRowsByState.set(st, rows);
   }
   return rows;
-}
-
-/**
- * CHUZR, dual steepest edge over the listed infeasibilities: the position maximising inf²/w, or −1;
- * of equal scores the lowest position (what a scan of all positions in order picks). Positions found
- * feasible leave the list.
- */
-function chooseLeavingRow(st: SimplexState, infeasible: InfeasibleRows): number {
-  const infeasibility = st.infeasibilitySquared;
-  const weight = st.dseWeight;
-  const { list, listed } = infeasible;
-  let r = -1;
-  let best = 0;
-  let kept = 0;
-  for (let c = 0; c < infeasible.count; c++) {
-    const k = list[c];
-    const inf2 = infeasibility[k];
-    if (inf2 === 0) {
-      listed[k] = 0;
-      continue;
-    }
-    list[kept++] = k;
-    const score = inf2 / weight[k];
-    if (score > best || (score === best && k < r)) {
-      best = score;
-      r = k;
-    }
-  }
-  infeasible.count = kept;
-  return r;
 }
 
 function clearListed(v: Float64Array, list: Int32Array, count: number): void {
@@ -244,7 +188,7 @@ function squaredNormListed(v: Float64Array, list: Int32Array, count: number): nu
 }
 
 /** Moves the ratio test's flipped variables to their other bound and the basic ones by B⁻¹ of the change. */
-function applyFlips(st: SimplexState, nflip: number, infeasible: InfeasibleRows): void {
+function applyFlips(st: SimplexState, nflip: number, infeasible: LeavingRows): number {
   const { n, x, status, lower, upper, basicIndex, a } = st;
   const flips = st.flipList;
   const flipRhs = st.work[3];
@@ -283,10 +227,11 @@ function applyFlips(st: SimplexState, nflip: number, infeasible: InfeasibleRows)
     infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
     if (infeasibility[k] !== 0) infeasible.note(k);
   }
+  return flipCount;
 }
 
 /** x_B −= θ_P·α over α's nonzero positions, with their infeasibilities. */
-function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, colNz: Int32Array, colCount: number, infeasible: InfeasibleRows): void {
+function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, colNz: Int32Array, colCount: number, infeasible: LeavingRows): void {
   const { x, lower, upper, basicIndex } = st;
   const infeasibility = st.infeasibilitySquared;
   const tolP = st.tol.primal;
@@ -348,7 +293,7 @@ function infeasibilitySquared(v: number, lo: number, up: number, tolP: number): 
 }
 
 /** Every basic position's squared infeasibility, after x changed wholesale (start, refactorisation). */
-function refreshInfeasibilities(st: SimplexState, infeasible: InfeasibleRows): void {
+function refreshInfeasibilities(st: SimplexState, infeasible: LeavingRows): void {
   const { m, x, lower, upper, basicIndex } = st;
   const tolP = st.tol.primal;
   const out = st.infeasibilitySquared;

@@ -216,7 +216,11 @@ export class PivotRow {
    * increasing, each column's entries by increasing row: the caller checks both), so the values, the
    * list and the candidates are the column-wise pass's, bit for bit; the work is the entries of ρ's
    * rows (on the rail LPs 55–60 % of the nonbasic entries) at a scatter's cost plus a sequential scan
-   * of n, against every nonbasic entry at a gather's.
+   * of n, against every nonbasic entry at a gather's. The scan admits a candidate by its sign without
+   * a branch: a > tol unless at the upper bound, a < −tol unless at the lower (free: either; basic: α
+   * is 0 and fails both) — the same test as the side-then-ternary form, whose branches on the status
+   * and the sign the CPU mispredicts where statuses mix (the scan is ~10 % of nemspmm2's and model7's
+   * solve; this form ran them 2–3 % faster, docs/bench/jaos.md lpprice6).
    */
   private pivotRowDense(rho: Float64Array, rhoCount: number, rhoRows: Int32Array, s: number): number {
     const { n, status, lower, upper } = this;
@@ -234,12 +238,11 @@ export class PivotRow {
       const v = out[j];
       list[count] = j;
       count += +(v !== 0);
-      const signedAlpha = s * v;
+      const a = s * v;
       const sj = status[j];
-      const side = sj === atLower ? 1 : sj === atUpper ? -1 : 0;
-      const signOk = side !== 0 ? side * signedAlpha > tol : Math.abs(signedAlpha) > tol;
+      // the sign test without a branch (see the method's comment)
       cand[nc] = j;
-      nc += +signOk & +(lower[j] !== upper[j]);
+      nc += ((+(a > tol) & +(sj !== atUpper)) | (+(a < -tol) & +(sj !== atLower))) & +(lower[j] !== upper[j]);
     }
     for (let c = 0; c < rhoCount; c++) {
       const i = rhoRows[c];

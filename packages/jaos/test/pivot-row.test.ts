@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LpModel } from "../src/model.js";
 import { Rng } from "../src/rng.js";
-import { AT_LOWER, AT_UPPER, BASIC } from "../src/basis-status.js";
+import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "../src/basis-status.js";
 import { PivotRow, type PricingSource } from "../src/pivot-row.js";
 import { SimplexState } from "../src/simplex-state.js";
 import { cscFromTriplets } from "../src/sparse.js";
@@ -309,5 +309,75 @@ describe("PivotRow (PRICE)", () => {
       });
       expect(Array.from(pr.candidates.subarray(0, pr.candidateCount))).toEqual(want);
     }
+  });
+
+  it("admits candidates by status in every pass: at lower α·s > tol, at upper < −tol, free |α| > tol, fixed never", () => {
+    const rng = new Rng(400);
+    const m = 20;
+    const n = 30;
+    const total = m + n;
+    // a dense A: a sparse ρ's rows then hold more than n nonbasic entries (the dense-result pass)
+    const ri: number[] = [];
+    const ci: number[] = [];
+    const vv: number[] = [];
+    for (let j = 0; j < n; j++)
+      for (let i = 0; i < m; i++)
+        if (rng.next() < 0.6) {
+          ri.push(i);
+          ci.push(j);
+          vv.push(rng.next() * 4 - 2);
+        }
+    const a = cscFromTriplets(m, n, ri, ci, vv);
+    const status = new Int8Array(total);
+    const lower = new Float64Array(total);
+    const upper = new Float64Array(total).fill(10);
+    const statuses = [AT_LOWER, AT_UPPER, AT_ZERO, BASIC];
+    for (let j = 0; j < total; j++) status[j] = statuses[rng.int(4)]!;
+    for (let j = 0; j < total; j++) {
+      if (status[j] === AT_ZERO) {
+        lower[j] = -Infinity;
+        upper[j] = Infinity;
+      } else if (rng.next() < 0.15) upper[j] = 0;
+    }
+    const tol = 1e-9;
+    const source: PricingSource = { m, n, total, a, rowWise: new PartitionedRows(a), status, lower, upper, tol: { pivot: tol }, partitionValid: false };
+    const pr = new PivotRow(source);
+    const passes = new Set<string>();
+    // candidates seen per status, and fixed columns whose α had an admissible sign (refused)
+    const seen = { [AT_LOWER]: 0, [AT_UPPER]: 0, [AT_ZERO]: 0, fixed: 0 };
+    for (let trial = 0; trial < 40; trial++) {
+      const rho = randomRho(rng, m, 1 + rng.int(trial % 2 === 0 ? 4 : 30));
+      const s = rng.next() < 0.5 ? 1 : -1;
+      const rhoRows = Array.from({ length: m }, (_, i) => i).filter((i) => rho[i] !== 0);
+      pr.compute(rho, rhoRows.length, Int32Array.from(rhoRows), s);
+      const { start, index, nonbasicEnd } = source.rowWise;
+      let touches = 0;
+      for (const i of rhoRows) touches += nonbasicEnd[i]! - start[i]!;
+      passes.add(rhoRows.length >= 0.4 * m ? "dense" : touches > n ? "dense result" : "row-wise");
+      let order = Array.from(pr.list.subarray(0, pr.count));
+      if (rhoRows.length < 0.4 * m) {
+        const seen = new Set<number>();
+        order = [];
+        for (const i of rhoRows) {
+          for (let p = start[i]!; p < nonbasicEnd[i]!; p++) if (!seen.has(index[p]!)) seen.add(index[p]!), order.push(index[p]!);
+          order.push(n + i);
+        }
+      }
+      const want = order.filter((j) => {
+        const v = s * pr.row[j]!;
+        if (status[j] === BASIC) return false;
+        const signOk = status[j] === AT_LOWER ? v > tol : status[j] === AT_UPPER ? v < -tol : Math.abs(v) > tol;
+        if (!signOk) return false;
+        if (lower[j] === upper[j]) {
+          seen.fixed++;
+          return false;
+        }
+        seen[status[j] as 1 | 2 | 3]++;
+        return true;
+      });
+      expect(Array.from(pr.candidates.subarray(0, pr.candidateCount))).toEqual(want);
+    }
+    expect([...passes].sort()).toEqual(["dense", "dense result", "row-wise"]);
+    for (const k of [AT_LOWER, AT_UPPER, AT_ZERO, "fixed"] as const) expect(seen[k]).toBeGreaterThan(0);
   });
 });

@@ -4,26 +4,29 @@ import { Rng } from "../src/rng.js";
 import { AT_LOWER, AT_UPPER, AT_ZERO, BASIC } from "../src/basis-status.js";
 import { PivotRow, type PricingSource } from "../src/pivot-row.js";
 import { SimplexState } from "../src/simplex-state.js";
-import { cscFromTriplets } from "../src/sparse.js";
+import { type CscMatrix, cscFromTriplets } from "../src/sparse.js";
 import { PartitionedRows } from "../src/sparse-partitioned.js";
 
-function randomSparseLp(rng: Rng, rows: number, cols: number): LpModel {
+/** A random rows × cols matrix: each entry present with probability `density`, its value drawn by `value` (column by column, rows increasing). */
+function randomMatrix(rng: Rng, rows: number, cols: number, density: number, value: () => number): CscMatrix {
   const ri: number[] = [];
   const ci: number[] = [];
   const vv: number[] = [];
-  for (let j = 0; j < cols; j++) {
-    for (let i = 0; i < rows; i++) {
-      if (rng.next() < 0.15) {
+  for (let j = 0; j < cols; j++)
+    for (let i = 0; i < rows; i++)
+      if (rng.next() < density) {
         ri.push(i);
         ci.push(j);
-        vv.push(Math.round((rng.next() * 8 - 4) * 100) / 100 || 1);
+        vv.push(value());
       }
-    }
-  }
+  return cscFromTriplets(rows, cols, ri, ci, vv);
+}
+
+function randomSparseLp(rng: Rng, rows: number, cols: number): LpModel {
   return {
     rows,
     cols,
-    a: cscFromTriplets(rows, cols, ri, ci, vv),
+    a: randomMatrix(rng, rows, cols, 0.15, () => Math.round((rng.next() * 8 - 4) * 100) / 100 || 1),
     cost: new Float64Array(cols).fill(1),
     colLower: new Float64Array(cols),
     colUpper: new Float64Array(cols).fill(10),
@@ -155,18 +158,9 @@ describe("PivotRow (PRICE)", () => {
       const m = 12;
       const n = 30;
       // ±1 entries and integer ρ: many columns cancel to exactly 0 part-way and are touched again
-      const ri: number[] = [];
-      const ci: number[] = [];
-      const vv: number[] = [];
-      for (let j = 0; j < n; j++)
-        for (let i = 0; i < m; i++)
-          if (rng.next() < 0.35) {
-            ri.push(i);
-            ci.push(j);
-            vv.push(rng.next() < 0.5 ? 1 : -1);
-          }
+      const a = randomMatrix(rng, m, n, 0.35, () => (rng.next() < 0.5 ? 1 : -1));
       const model = randomSparseLp(rng, m, n);
-      const st = new SimplexState({ ...model, a: cscFromTriplets(m, n, ri, ci, vv) });
+      const st = new SimplexState({ ...model, a });
       st.setSlackBasis();
       st.refactor();
       for (let trial = 0; trial < 20; trial++) {
@@ -317,17 +311,7 @@ describe("PivotRow (PRICE)", () => {
     const n = 30;
     const total = m + n;
     // a dense A: a sparse ρ's rows then hold more than n nonbasic entries (the dense-result pass)
-    const ri: number[] = [];
-    const ci: number[] = [];
-    const vv: number[] = [];
-    for (let j = 0; j < n; j++)
-      for (let i = 0; i < m; i++)
-        if (rng.next() < 0.6) {
-          ri.push(i);
-          ci.push(j);
-          vv.push(rng.next() * 4 - 2);
-        }
-    const a = cscFromTriplets(m, n, ri, ci, vv);
+    const a = randomMatrix(rng, m, n, 0.6, () => rng.next() * 4 - 2);
     const status = new Int8Array(total);
     const lower = new Float64Array(total);
     const upper = new Float64Array(total).fill(10);

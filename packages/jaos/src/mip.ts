@@ -22,7 +22,7 @@
  *   is a PROVEN one (node-bound.ts): the Lagrangian bound of the LP's final duals on the unscaled
  *   model, never the simplex's own objective; an LP that proves nothing does not prune.
  *
- * - Integrality (integrality.ts): a node LP point with no fractional column is offered with its integer
+ * - Integrality (integrality.ts, node-integral.ts): a node LP point with no fractional column is offered with its integer
  *   columns rounded exactly. When that point breaks a row of the original model (y = 3e-7 in
  *   x − 1e7·y ≤ 0 passes the integrality tolerance, yet y = 0 leaves x no room), the LP is solved again
  *   with the integers fixed at the rounded values (`repair`); if that does not close the node, it

@@ -29,7 +29,7 @@
  */
 import { residual } from "./activity-domain.js";
 import type { LpModel } from "./model.js";
-import type { Conflict } from "./dual-proof.js";
+import { type Conflict, dualProof } from "./dual-proof.js";
 import type { BoundChange } from "./reduced-cost.js";
 
 /** Relative rounding allowance on a sum of terms (as node-propagation.ts). */
@@ -96,6 +96,28 @@ export class ConflictPool {
 
   get size(): number {
     return this.proofs.length;
+  }
+
+  /**
+   * Keeps the dual proof (dual-proof.ts) of a node just pruned: of the Farkas multipliers `w` of its
+   * infeasible LP (or of −w, when w proves nothing), or of its LP's duals with the objective cut at `limit`
+   * (`byBound`). `node` is the model in the node's bounds; `global` the bounds every node lies in.
+   */
+  learn(node: LpModel, w: Float64Array, limit: number, byBound: boolean, global: { lower: Float64Array; upper: Float64Array }): void {
+    const boxes = { nodeLower: node.colLower, nodeUpper: node.colUpper, globalLower: global.lower, globalUpper: global.upper };
+    const maxLength = 100 + Math.floor(0.1 * node.cols);
+    const proof =
+      dualProof(node, w, limit, boxes, maxLength) ??
+      (byBound
+        ? null
+        : dualProof(
+            node,
+            w.map((v) => -v),
+            limit,
+            boxes,
+            maxLength,
+          ));
+    if (proof) this.add(proof);
   }
 
   add(proof: Conflict): void {

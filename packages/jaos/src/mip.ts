@@ -22,7 +22,7 @@
  *   is a PROVEN one (node-bound.ts): the Lagrangian bound of the LP's final duals on the unscaled
  *   model, never the simplex's own objective; an LP that proves nothing does not prune.
  *
- * - Integrality (integrality.ts): a node LP point with no fractional column is offered with its integer
+ * - Integrality (integrality.ts, node-integral.ts): a node LP point with no fractional column is offered with its integer
  *   columns rounded exactly. When that point breaks a row of the original model (y = 3e-7 in
  *   x − 1e7·y ≤ 0 passes the integrality tolerance, yet y = 0 leaves x no room), the LP is solved again
  *   with the integers fixed at the rounded values (`repair`); if that does not close the node, it
@@ -46,10 +46,11 @@ import { LpEngine, type LpResult } from "./lp.js";
 import type { LpModel } from "./model.js";
 import { NodePropagator } from "./node-propagation.js";
 import { ConflictPool } from "./conflict-pool.js";
-import { dualProof } from "./dual-proof.js";
-import { type BranchDecision, NodeQueue, type MipNode } from "./node-queue.js";
+import { NodeQueue, type MipNode } from "./node-queue.js";
 import { type Orbitope, withSortedBlocks } from "./orbitope.js";
 import { NodeBox } from "./node-box.js";
+import { type IntegralHost, integralNode, type NodeLp } from "./node-integral.js";
+import { type Children, NodeChildren } from "./node-children.js";
 import type { Presolved } from "./presolve.js";
 import { reducedCostBounds, type BoundChange } from "./reduced-cost.js";
 import { repairRounded } from "./repair.js";
@@ -68,8 +69,6 @@ export type { MipOptions, MipOutcome, MipStats } from "./mip-types.js";
 const MAX_STORED_BASES = 200_000;
 /** A proven bound this far (relative) below its optimal LP's objective counts as a loose LP in the stats. */
 const LOOSE_SHORTFALL = 1e-9;
-/** Tolerances of the re-solve of a node LP whose integral point is not proven best in its node. */
-const TIGHT_TOLERANCES = { primal: 1e-9, dual: 1e-9 };
 /** Node propagation's work cap (matrix entries visited per node): the nonzeros, at least this. */
 const MIN_PROPAGATION_WORK = 10_000;
 /** Whether node propagation tightens continuous columns too (node-propagation.ts). */
@@ -92,36 +91,8 @@ export function solveMip(original: LpModel, pre: Presolved, opt: MipOptions): Mi
   return probed ? { ...out, stats: { ...out.stats, probing: probed.stats } } : out;
 }
 
-/** A node's children: the one to dive into (if any) and the other. */
-type Children = [MipNode | null, MipNode | null];
 /** What processing a node gives: its children, null when it closed, or why the search stops. */
 type NodeResult = Children | null | "stopped" | "restart";
-
-/**
- * What both children of a branched node share: their depth, the parent's LP value, the branching column
- * and its value, the decision chains they inherit, the warm-start basis, and whether the column is a
- * trickle column (no pseudo-cost record).
- */
-interface Branching {
-  depth: number;
-  parentObjective: number;
-  col: number;
-  value: number;
-  inherited: BranchDecision | null;
-  propagated: BranchDecision | null;
-  basis: Int8Array;
-  trickle: boolean;
-}
-
-/** A node's optimal LP, what it proves, its point and the columns to branch on. */
-interface NodeLp {
-  r: LpResult;
-  proof: ProvenBound | null;
-  x: Float64Array;
-  fractional: number[];
-  /** An integer column the node branches on because rounding it broke a row (not a fractional one); -1 if none. */
-  trickle: number;
-}
 
 class BranchAndBound {
   private engine: LpEngine;
@@ -141,7 +112,6 @@ class BranchAndBound {
   private rejected: Rejection | null = null;
   private nodes = 0;
   private iterations = 0;
-  private nextId = 0;
   private unsolvedBound = Infinity;
   /** Root LP value and reduced costs (after cuts), for global reduced-cost fixing. */
   private rootObjective = -Infinity;
@@ -169,21 +139,8 @@ class BranchAndBound {
   private readonly provenValue = (): number => this.prove()?.value ?? -Infinity;
   /** The node's bounds (node-box.ts), built from the root's, the path's decisions, propagation and orbitopal fixing. */
   private readonly box: NodeBox;
-  /**
-   * The record `children` fills for its two `child` calls: one object for the whole search, since this is
-   * the per-node path and nothing holds on to it after those calls (`child` copies what it needs).
-   */
-  private readonly branching: Branching = {
-    depth: 0,
-    parentObjective: 0,
-    col: -1,
-    value: 0,
-    inherited: null,
-    propagated: null,
-    basis: new Int8Array(0),
-    trickle: false,
-  };
-
+  /** The search's nodes as they are made: the root, then each branched node's children (node-children.ts). */
+  private readonly nodeChildren: NodeChildren;
   constructor(
     private readonly original: LpModel,
     private readonly pre: ColumnPostsolve,
@@ -212,6 +169,12 @@ class BranchAndBound {
       propagator: () => this.propagator,
       conflicts: () => this.conflicts,
       pruneLevel: () => this.pruneLevel(),
+    });
+    this.nodeChildren = new NodeChildren({
+      pseudo: this.pseudo,
+      model: () => this.engine.model,
+      notePruned: (bound) => this.notePruned(bound),
+      upFirst: () => !this.best.found && this.best.latticeObjective,
     });
     this.integrality = new IntegralityRule(model, opt.integralityTolerance);
     this.best = new Incumbent(original, pre, model, opt.gapTolerance, this.integrality.tolerance);
@@ -271,16 +234,7 @@ class BranchAndBound {
     }
     this.rootFixing();
 
-    let current: MipNode | null = {
-      id: this.nextId++,
-      depth: 0,
-      lowerBound: rootProof?.value ?? -Infinity,
-      estimate: root.objective,
-      decision: null,
-      propagated: null,
-      basis: null,
-      branch: null,
-    };
+    let current: MipNode | null = this.nodeChildren.root(rootProof?.value ?? -Infinity, root.objective);
     let preSolved: LpResult | null = root;
     let stopped = false;
     for (;;) {
@@ -349,7 +303,7 @@ class BranchAndBound {
     }
     const solved = this.solveNodeLp(node, preSolved);
     if (solved === null || solved === "stopped") return solved;
-    const lp = this.integralNode(node, solved);
+    const lp = integralNode(this.integralHost, node, solved);
     if (lp === null || lp === "stopped") return lp;
     const { r, proof, x } = lp;
     if (node.branch) {
@@ -370,7 +324,7 @@ class BranchAndBound {
     if (this.nodeDives(x, z)) return null;
     if (node.depth === 0 && this.prepareRestart()) return "restart";
     const choice = this.branchChoice(lp, basis);
-    return this.children(node, lp, choice, z, basis, tightened, fixings);
+    return this.nodeChildren.of(node, { objective: lp.r.objective, trickle: lp.trickle }, choice, z, basis, tightened, fixings);
   }
 
   /**
@@ -406,76 +360,34 @@ class BranchAndBound {
       if (r.status === "infeasible") return this.learn(r.farkas, false);
     }
     if (r.status !== "optimal") {
-      this.stats.unsolvedNodes++;
-      this.unsolvedBound = Math.min(this.unsolvedBound, node.lowerBound);
+      this.keepUnresolved(node.lowerBound);
       return null;
     }
     return r;
   }
 
-  /**
-   * The node LP's point with what it proves. A point with no fractional column is offered and, when it
-   * does not close the node, re-solved, repaired or given a trickle column to branch on (see the file's
-   * head); null when the node closed, "stopped" at the deadline.
-   */
-  private integralNode(node: MipNode, solved: LpResult): NodeLp | null | "stopped" {
-    const { engine } = this;
-    let r = solved;
-    let proof = this.prove(r);
-    let x = r.x!;
-    let fractional = this.fractionalColumns(x);
-    /** An integer column the node branches on because rounding it broke a row (not a fractional one). */
-    let trickle = -1;
-    if (fractional.length === 0) {
-      let verdict = this.offerVerdict(x);
-      if (!proof || proof.value < this.pruneLevel()) {
-        // an integral LP point closes the node only when nothing in the node can be better: the LP
-        // again, unperturbed with tight tolerances, from where it stopped
-        const tight = engine.solve({ deadline: this.opt.deadline, perturb: false, tolerances: TIGHT_TOLERANCES });
-        this.iterations += tight.iterations;
-        if (tight.status === "time_limit") return "stopped";
-        if (tight.status === "infeasible") return null;
-        if (tight.status === "optimal") {
-          r = tight;
-          proof = this.prove(r);
-          x = r.x!;
-          fractional = this.fractionalColumns(x);
-          if (fractional.length === 0) verdict = this.offerVerdict(x);
-        }
-      }
-      if (fractional.length === 0 && verdict === "rejected") {
-        // its rounded point breaks the model: the integers are not integral enough for the rows they
-        // multiply. The continuous columns re-solved with the integers fixed may make up for it; if
-        // that does not close the node, branch on the integer that moved its rows most; with none left
-        // to branch on, the node stays open as unresolved (nothing proves it holds no better point).
-        const repaired = this.repair(x);
-        if (repaired === "stopped") return "stopped";
-        if (proof && proof.value >= this.pruneLevel()) return null;
-        trickle = this.integrality.trickleColumn(x, engine.model.colLower, engine.model.colUpper);
-        if (trickle >= 0) fractional = [trickle];
-        else {
-          this.rejected = this.best.lastRejection;
-          this.stats.unsolvedNodes++;
-          this.unsolvedBound = Math.min(this.unsolvedBound, Math.max(node.lowerBound, proof?.value ?? -Infinity));
-          return null;
-        }
-      }
-      if (fractional.length === 0 && proof && proof.value < this.pruneLevel()) {
-        // integral within the tolerance, yet the LP proves more than the incumbent: its integers sit up
-        // to 1e-6 off their values (tight cuts whose right-hand sides carry safety margins), and the
-        // rounded point kept the LP's continuous values. Those re-solved with the integers fixed give
-        // the point's best completion, which usually closes the node (knapsack-cover.test.ts, seed 24).
-        if (this.repair(x) === "stopped") return "stopped";
-      }
-      if (fractional.length === 0) {
-        if (!proof || proof.value < this.pruneLevel()) {
-          this.stats.unsolvedNodes++;
-          this.unsolvedBound = Math.min(this.unsolvedBound, Math.max(node.lowerBound, proof?.value ?? -Infinity));
-        }
-        return null;
-      }
-    }
-    return { r, proof, x, fractional, trickle };
+  /** The search's side of a node's integral point (node-integral.ts). */
+  private readonly integralHost: IntegralHost = {
+    engine: () => this.engine,
+    deadline: () => this.opt.deadline,
+    prove: (lp) => this.prove(lp),
+    offerVerdict: (x) => this.offerVerdict(x),
+    repair: (x) => this.repair(x),
+    pruneLevel: () => this.pruneLevel(),
+    fractionalColumns: (x) => this.fractionalColumns(x),
+    trickleColumn: (x) => this.integrality.trickleColumn(x, this.engine.model.colLower, this.engine.model.colUpper),
+    addIterations: (count) => {
+      this.iterations += count;
+    },
+    keepUnresolved: (bound, rejection) => this.keepUnresolved(bound, rejection),
+    lastRejection: () => this.best.lastRejection,
+  };
+
+  /** Keeps a node whose LP or point decided nothing as an unresolved bound (and why, when a point failed the check). */
+  private keepUnresolved(bound: number, rejection?: Rejection | null): void {
+    if (rejection !== undefined) this.rejected = rejection;
+    this.stats.unsolvedNodes++;
+    this.unsolvedBound = Math.min(this.unsolvedBound, bound);
   }
 
   /** The node's dives (and at the first root, its sub-MIPs); true when their incumbent pruned the node (bound `z`). */
@@ -545,61 +457,6 @@ class BranchAndBound {
     return choice;
   }
 
-  /** The node's children under `choice` ([dive candidate, other]), with the bounds they inherit. */
-  private children(node: MipNode, lp: NodeLp, choice: BranchChoice, z: number, basis: Int8Array, tightened: BoundChange[], fixings: BoundChange[]): Children {
-    const { r, trickle } = lp;
-    const j = choice.col;
-    const v = choice.value;
-    const f = v - Math.floor(v);
-    // the node's reduced-cost fixings hold in both children
-    // and so do the bounds its propagation tightened, which the children need not propagate again
-    let propagated = node.decision;
-    for (const t of tightened) propagated = { parent: propagated, ...t };
-    let inherited = propagated;
-    for (const fix of fixings) if (fix.col !== j) inherited = { parent: inherited, ...fix };
-    // a child that strong branching cut off (rather than proved infeasible) still bounds the search
-    if (choice.downPruned && Number.isFinite(choice.downProven)) this.notePruned(choice.downProven);
-    if (choice.upPruned && Number.isFinite(choice.upProven)) this.notePruned(choice.upProven);
-    const b = this.branching;
-    b.depth = node.depth + 1;
-    b.parentObjective = r.objective;
-    b.col = j;
-    b.value = v;
-    b.inherited = inherited;
-    b.propagated = propagated;
-    b.basis = basis;
-    b.trickle = trickle >= 0;
-    const down = choice.downPruned ? null : this.child(b, false, Math.max(z, choice.downProven));
-    const up = choice.upPruned ? null : this.child(b, true, Math.max(z, choice.upProven));
-    if (!down) return [up, null];
-    if (!up) return [down, null];
-    // before the first incumbent, on a lattice objective (where plunges stay on the bound's face), the
-    // up child first: fixing a column up decides more rows (10teams). Elsewhere the estimate decides:
-    // up first sent bell5 from 16k to 78k iterations.
-    const upFirst = (!this.best.found && this.best.latticeObjective) || up.estimate < down.estimate || (up.estimate === down.estimate && f >= 0.5);
-    return upFirst ? [up, down] : [down, up];
-  }
-
-  /** One child of the node `b` describes, branching on b.col at b.value (up: col ≥ ⌈value⌉, else col ≤ ⌊value⌋) with bound `lowerBound`. */
-  private child(b: Branching, up: boolean, lowerBound: number): MipNode {
-    const { col: j, value: v, parentObjective } = b;
-    const m = this.engine.model;
-    const lower = up ? Math.ceil(v) : m.colLower[j];
-    const upper = up ? m.colUpper[j] : Math.floor(v);
-    const f = v - Math.floor(v);
-    const frac = up ? 1 - f : f;
-    return {
-      id: this.nextId++,
-      depth: b.depth,
-      lowerBound,
-      estimate: parentObjective + frac * this.pseudo.value(j, up),
-      decision: { parent: b.inherited, col: j, lower, upper },
-      propagated: b.propagated,
-      basis: b.basis,
-      branch: b.trickle ? null : { col: j, up, fraction: frac, parentObjective },
-    };
-  }
-
   /**
    * Keeps the dual proof (dual-proof.ts) of the node just pruned in the conflict pool: of the Farkas
    * multipliers `w` of its infeasible LP, or of its LP's duals with the objective cut (`byBound`). Null
@@ -607,23 +464,11 @@ class BranchAndBound {
    */
   private learn(w: Float64Array | null, byBound: boolean): null {
     if (!this.conflicts || !w) return null;
-    const m = this.engine.model;
     const limit = byBound ? this.pruneLevel() : Infinity;
     if (byBound && !Number.isFinite(limit)) return null;
     const lower = this.implied ? maxOf(this.rootLower, this.implied.lower) : this.rootLower;
     const upper = this.implied ? minOf(this.rootUpper, this.implied.upper) : this.rootUpper;
-    const boxes = { nodeLower: m.colLower, nodeUpper: m.colUpper, globalLower: lower, globalUpper: upper };
-    const maxLength = 100 + Math.floor(0.1 * m.cols);
-    let proof = dualProof(m, w, limit, boxes, maxLength);
-    if (!proof && !byBound)
-      proof = dualProof(
-        m,
-        w.map((v) => -v),
-        limit,
-        boxes,
-        maxLength,
-      );
-    if (proof) this.conflicts.add(proof);
+    this.conflicts.learn(this.engine.model, w, limit, byBound, { lower, upper });
     return null;
   }
 

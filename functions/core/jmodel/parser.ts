@@ -128,6 +128,21 @@ class StatementParser extends ExpressionParser {
     );
   }
 
+  /** A set's or parameter's `:= value` or `default value` (each at most once); false when neither follows. */
+  private acceptValueAttribute(decl: SetDecl | ParamDecl, token: Token): boolean {
+    if (this.accept(":=")) {
+      if (decl.definition !== null) this.attributeTwice(decl, "`:=`", token);
+      [decl.definition, decl.definitionText] = this.parseValueWithText();
+      return true;
+    }
+    if (this.accept("default")) {
+      if (decl.defaultValue !== null) this.attributeTwice(decl, "`default`", token);
+      [decl.defaultValue, decl.defaultText] = this.parseValueWithText();
+      return true;
+    }
+    return false;
+  }
+
   // ------------------------------------------------------------ set
 
   private parseSet(): SetDecl {
@@ -159,13 +174,7 @@ class StatementParser extends ExpressionParser {
       } else if (this.accept("within")) {
         if (decl.within !== null) this.attributeTwice(decl, "`within`", token);
         decl.within = this.parseValue();
-      } else if (this.accept(":=")) {
-        if (decl.definition !== null) this.attributeTwice(decl, "`:=`", token);
-        [decl.definition, decl.definitionText] = this.parseValueWithText();
-      } else if (this.accept("default")) {
-        if (decl.defaultValue !== null) this.attributeTwice(decl, "`default`", token);
-        [decl.defaultValue, decl.defaultText] = this.parseValueWithText();
-      } else {
+      } else if (!this.acceptValueAttribute(decl, token)) {
         throw this.missingSemicolon("`dimen`, `within`, `:=`, `default` or `;`");
       }
       this.accept(",");
@@ -199,15 +208,8 @@ class StatementParser extends ExpressionParser {
       else if (this.at(">=", "<=", ">", "<", "!=")) {
         this.advance();
         decl.checks.push({ op: token.type as ParamCheckOp, value: this.parseValue(), pos: token });
-      } else if (this.accept(":=")) {
-        if (decl.definition !== null) this.attributeTwice(decl, "`:=`", token);
-        [decl.definition, decl.definitionText] = this.parseValueWithText();
-      } else if (this.accept("default")) {
-        if (decl.defaultValue !== null) this.attributeTwice(decl, "`default`", token);
-        [decl.defaultValue, decl.defaultText] = this.parseValueWithText();
-      } else if (this.at("=", "==")) {
-        throw this.unexpected("`:=` to give the parameter its value in the model (or `default`)");
-      } else {
+      } else if (!this.acceptValueAttribute(decl, token)) {
+        if (this.at("=", "==")) throw this.unexpected("`:=` to give the parameter its value in the model (or `default`)");
         throw this.missingSemicolon("`integer`, `binary`, a comparison, `:=`, `default` or `;`");
       }
       this.accept(",");

@@ -123,6 +123,13 @@ describe("JModel checker", () => {
     { name: "a string in arithmetic", source: 'var x; minimize z: "a" * x;', at: "1:20 type_mismatch" },
     { name: "a `dimen` that contradicts `within`", source: "set A; set B dimen 2 within A; var x; minimize z: x;", at: "1:29 set_dimension" },
     { name: "`:=` together with `default`", source: "param p := 1 default 2; var x; minimize z: x;", at: "1:22 conflicting_attributes" },
+    { name: "a parameter's `:=` given twice", source: "param p := 1 := 2; var x; minimize z: x;", at: "1:14 conflicting_attributes", message: /`:=` twice/ },
+    {
+      name: "a set's `default` given twice",
+      source: "set S default {1} default {2}; var x; minimize z: x;",
+      at: "1:19 conflicting_attributes",
+      message: /`default` twice/,
+    },
     { name: "a bound given twice", source: "var x >= 0 >= 1; minimize z: x;", at: "1:12 conflicting_attributes" },
     { name: "a fixed variable with bounds", source: "var x == 1 <= 2; minimize z: x;", at: "1:10 conflicting_attributes" },
     { name: "a parameter that reads itself", source: "param p := p + 1; var x; minimize z: x;", at: "1:12 used_before_declaration" },

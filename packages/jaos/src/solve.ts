@@ -248,7 +248,7 @@ function verifiedLpAnswer(model: LpModel, outcome: LpOutcome, deadline: number, 
     // The check is the verdict, so a mapped-back basis that passes it needs no re-solve. On the 56
     // presolved LPs of wide + scale, 39 pass, and for each the re-solve used to end at once on the same
     // basis and pass the same check with the same x and y to the bit; skipping it saves the engine's
-    // construction, scaling and factorisation (osa-30 162 ms → 7 ms; docs/bench/jaos.md, lpsmall2).
+    // construction, scaling and factorisation (osa-30 117 ms → 7 ms warm; docs/bench/jaos.md, lpsmall2).
     const first = checkBasis(model, start);
     if (first?.ok) {
       stats.verification = { primal: first.primal, dual: first.dual, cleanupRounds: 0, initial: { primal: first.primal, dual: first.dual }, resolveIterations };
@@ -265,7 +265,7 @@ function verifiedLpAnswer(model: LpModel, outcome: LpOutcome, deadline: number, 
       return { status: r.status === "time_limit" ? "time_limit" : "feasible", x: x0, reason };
     }
     basis = engine.getBasis();
-    // a re-solve that moved nothing leaves the basis just checked: that check stands (pilot87's 47 ms)
+    // a re-solve that moved nothing leaves the basis just checked: that check stands (pilot, pilot87)
     if (r.iterations === 0 && sameStatuses(basis, start)) checked = first;
   }
   const v = verifiedOptimum(model, basis, deadline, checked);

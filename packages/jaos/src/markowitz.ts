@@ -23,6 +23,8 @@ const DENSE_MIN_ROWS = 32;
 export interface EliminationOptions {
   denseFraction?: number;
   denseMinRows?: number;
+  /** Find a row's entries by scanning the row only (tests compare it with the default choice of the shorter way). */
+  rowScanOnly?: boolean;
 }
 
 export interface EliminationResult extends FactorOutput {
@@ -76,10 +78,13 @@ export class Elimination {
   private lOfRow: Float64Array;
   private seen: Int32Array;
   private stamp = 0;
+  /** Row-pool positions of the entries that cancel in one row update (`updateThroughColumns`). */
+  private cancelAt: Int32Array;
   /** Nonzeros in the active submatrix. */
   private activeNnz = 0;
   private denseFraction = DENSE_FRACTION;
   private denseMinRows = DENSE_MIN_ROWS;
+  private rowScanOnly = false;
   // the result's arrays and the dense block, kept for the next `load` (see `run`)
   private readonly pivotRow: Int32Array;
   private readonly pivotCol: Int32Array;
@@ -130,6 +135,7 @@ export class Elimination {
     this.wMark = new Int32Array(m);
     this.lOfRow = new Float64Array(m);
     this.seen = new Int32Array(m);
+    this.cancelAt = new Int32Array(m);
     this.pivotRow = new Int32Array(m);
     this.pivotCol = new Int32Array(m);
     this.pivotValue = new Float64Array(m);
@@ -148,6 +154,7 @@ export class Elimination {
     const m = this.m;
     this.denseFraction = options.denseFraction ?? DENSE_FRACTION;
     this.denseMinRows = options.denseMinRows ?? DENSE_MIN_ROWS;
+    this.rowScanOnly = options.rowScanOnly ?? false;
     const nnz = colStart[m];
     this.rowLen.fill(0);
     this.colLen.fill(0);
@@ -543,6 +550,37 @@ export class Elimination {
    * pivotCols[from..to)), with fill-in. */
   private eliminateRow(i: number, l: number, pivotCols: Int32Array, from: number, to: number, rowStamp: number): void {
     const seenStamp = ++this.stamp;
+    // Row i's entries in the pivot row's columns are found through those columns' patterns where they
+    // are shorter than row i: a long row met by short pivot rows was scanned whole each time (pcb3000's
+    // optimal basis: 2.4 million entries scanned for 11,795 updates, rows up to 2,669 long).
+    let colWork = 0;
+    for (let k = from; k < to && colWork < this.rowLen[i]; k++) colWork += this.colLen[pivotCols[k]];
+    if (colWork < this.rowLen[i] && !this.rowScanOnly) this.updateThroughColumns(i, l, pivotCols, from, to, rowStamp, seenStamp);
+    else this.updateThroughRow(i, l, rowStamp, seenStamp);
+    for (let k = from; k < to; k++) {
+      const j = pivotCols[k];
+      if (this.seen[j] === seenStamp) continue;
+      const v = -l * this.wVal[j];
+      if (Math.abs(v) <= DROP_TOL) continue;
+      if (this.rowLen[i] >= this.rowCap[i]) this.growRow(i);
+      if (this.colLen[j] >= this.colCap[j]) this.growCol(j);
+      const rp = this.rowBeg[i] + this.rowLen[i];
+      const cp = this.colBeg[j] + this.colLen[j];
+      this.rIdx[rp] = j;
+      this.rVal[rp] = v;
+      this.rPartner[rp] = cp;
+      this.rowLen[i]++;
+      this.cIdx[cp] = i;
+      this.cVal[cp] = v;
+      this.cPartner[cp] = rp;
+      this.colLen[j]++;
+      this.activeNnz++;
+      this.columnEntryChanged(j, 0, Math.abs(v));
+    }
+  }
+
+  /** eliminateRow's update of row i's existing entries by a scan of row i. */
+  private updateThroughRow(i: number, l: number, rowStamp: number, seenStamp: number): void {
     const b = this.rowBeg[i];
     let len = this.rowLen[i];
     for (let k = b; k < b + len; k++) {
@@ -566,25 +604,50 @@ export class Elimination {
       }
     }
     this.rowLen[i] = len;
-    for (let k = from; k < to; k++) {
-      const j = pivotCols[k];
-      if (this.seen[j] === seenStamp) continue;
-      const v = -l * this.wVal[j];
-      if (Math.abs(v) <= DROP_TOL) continue;
-      if (this.rowLen[i] >= this.rowCap[i]) this.growRow(i);
-      if (this.colLen[j] >= this.colCap[j]) this.growCol(j);
-      const rp = this.rowBeg[i] + this.rowLen[i];
-      const cp = this.colBeg[j] + this.colLen[j];
-      this.rIdx[rp] = j;
-      this.rVal[rp] = v;
-      this.rPartner[rp] = cp;
-      this.rowLen[i]++;
-      this.cIdx[cp] = i;
-      this.cVal[cp] = v;
-      this.cPartner[cp] = rp;
-      this.colLen[j]++;
-      this.activeNnz++;
-      this.columnEntryChanged(j, 0, Math.abs(v));
+  }
+
+  /**
+   * The same update, row i's entries found in the patterns of the pivot row's columns. Each value is
+   * computed from the same operands as by the row scan. The entries that cancel are then removed by
+   * a scan of row i in the row scan's order (each moved-in entry examined again), so both pools end
+   * with the entries in the very positions the row scan leaves: the next pivot searches, whose ties
+   * follow those positions, choose alike.
+   */
+  private updateThroughColumns(i: number, l: number, pivotCols: Int32Array, from: number, to: number, rowStamp: number, seenStamp: number): void {
+    const cancelAt = this.cancelAt;
+    let cancelled = 0;
+    for (let t = from; t < to; t++) {
+      const j = pivotCols[t];
+      const cb = this.colBeg[j];
+      const ce = cb + this.colLen[j];
+      for (let c = cb; c < ce; c++) {
+        if (this.cIdx[c] !== i) continue;
+        const k = this.cPartner[c];
+        this.seen[j] = seenStamp;
+        const before = Math.abs(this.rVal[k]);
+        const v = this.rVal[k] - l * this.wVal[j];
+        this.rVal[k] = v;
+        this.cVal[c] = v;
+        this.columnEntryChanged(j, before, Math.abs(v) <= DROP_TOL ? 0 : Math.abs(v));
+        if (Math.abs(v) <= DROP_TOL) cancelAt[cancelled++] = k;
+        break;
+      }
+    }
+    if (cancelled === 0) return;
+    // The row scan's removals replayed at the cancelled positions alone, in ascending order: between
+    // them it only skips entries that stay; at a removal the row's last entry moves in and is examined
+    // again (removed too if it cancelled). A later position the row has shrunk past is not reached.
+    cancelAt.subarray(0, cancelled).sort();
+    const b = this.rowBeg[i];
+    for (let t = 0; t < cancelled; t++) {
+      const k = cancelAt[t];
+      while (k < b + this.rowLen[i]) {
+        const j = this.rIdx[k];
+        if (this.wMark[j] !== rowStamp || Math.abs(this.rVal[k]) > DROP_TOL) break;
+        this.removeColEntryAt(j, this.rPartner[k]);
+        this.removeRowEntryAt(i, k);
+        this.activeNnz--;
+      }
     }
   }
 

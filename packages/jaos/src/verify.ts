@@ -125,10 +125,12 @@ const CLEANUP: { scale: boolean; primal: number; dual: number }[] = [
 /**
  * From a basis of the original model the engine calls optimal: check it, and while it fails run the
  * simplex again from it (unperturbed, tolerances tightened, scaled then unscaled) and check again.
- * The result's `check.ok` says whether an optimum was verified.
+ * The result's `check.ok` says whether an optimum was verified. `checked`, when given, is
+ * `checkBasis(model, basis)` already made (the check is a function of the statuses alone): it stands
+ * for the first check instead of factorising the same basis twice.
  */
-export function verifiedOptimum(model: LpModel, basis: Int8Array, deadline: number): VerifiedOptimum {
-  let check = checkBasis(model, basis);
+export function verifiedOptimum(model: LpModel, basis: Int8Array, deadline: number, checked?: BasisCheck | null): VerifiedOptimum {
+  let check = checked === undefined ? checkBasis(model, basis) : checked;
   let iterations = 0;
   const initial = check && { primal: check.primal, dual: check.dual };
   let reason = check ? `basis fails the check (primal ${check.primal.toExponential(1)}, dual ${check.dual.toExponential(1)})` : "basis has the wrong size";

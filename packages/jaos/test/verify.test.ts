@@ -64,6 +64,17 @@ describe("jaos optimality check on the original model", () => {
     expect(r.check?.ok).toBe(true);
   });
 
+  it("takes a check already made of the same basis as its first check, with the same outcome", () => {
+    for (const start of [SLACK, OVERSHOOT, OPTIMAL]) {
+      const own = verifiedOptimum(textbook, start, far());
+      const given = verifiedOptimum(textbook, start, far(), checkBasis(textbook, start));
+      expect(given.initial).toEqual(own.initial);
+      expect(given).toMatchObject({ rounds: own.rounds, iterations: own.iterations });
+      expect(Array.from(given.check!.x)).toEqual(Array.from(own.check!.x));
+      expect(Array.from(given.check!.y)).toEqual(Array.from(own.check!.y));
+    }
+  });
+
   it("says why when the deadline leaves no time for cleanup", () => {
     const r = verifiedOptimum(textbook, SLACK, performance.now() - 1);
     expect(r.check?.ok).toBe(false);

@@ -248,7 +248,7 @@ function verifiedLpAnswer(model: LpModel, outcome: LpOutcome, deadline: number, 
     // The check is the verdict, so a mapped-back basis that passes it needs no re-solve. On the 56
     // presolved LPs of wide + scale, 39 pass, and for each the re-solve used to end at once on the same
     // basis and pass the same check with the same x and y to the bit; skipping it saves the engine's
-    // construction, scaling and factorisation (osa-30 117 ms → 7 ms warm; docs/bench/jaos.md, lpsmall2).
+    // construction, scaling and factorisation (osa-30 117 ms → 7 ms warm; docs/bench/jaos.md, lpsmall2 at night).
     const first = checkBasis(model, start);
     if (first?.ok) {
       stats.verification = { primal: first.primal, dual: first.dual, cleanupRounds: 0, initial: { primal: first.primal, dual: first.dual }, resolveIterations };

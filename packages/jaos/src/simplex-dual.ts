@@ -128,10 +128,11 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
 
     const flipCount = nflip > 0 ? applyFlips(st, nflip, infeasible) : 0;
 
-    // primal step: the leaving variable goes exactly to its violated bound
+    // primal step: the leaving variable goes exactly to its violated bound; the DSE weights are updated
+    // in the same pass over α (neither reads what the other writes)
     const target = toUpper ? upper[p] : lower[p];
     const thetaP = (x[p] - target) / pivot;
-    primalStep(st, thetaP, alphaCol, colNz, colCount, infeasible);
+    primalStepAndDseWeights(st, thetaP, r, pivot, wr, alphaCol, tau, colNz, colCount, infeasible);
     x[q] += thetaP;
     x[p] = target;
 
@@ -145,8 +146,6 @@ export function runDual(st: SimplexState, opt: DualOptions): DualOutcome {
     }
     if (thetaD !== 0) dualStep(st, thetaD);
     d[p] = -thetaD;
-
-    updateDseWeights(st, r, pivot, wr, alphaCol, tau, colNz, colCount);
 
     const leavingStatus = lower[p] === upper[p] ? LOWER_STATUS : toUpper ? UPPER_STATUS : LOWER_STATUS;
     if (st.replaceBasic(r, q, leavingStatus, alphaCol)) refreshInfeasibilities(st, infeasible);
@@ -173,8 +172,14 @@ function infeasibleRowsOf(st: SimplexState): LeavingRows {
   return rows;
 }
 
+/**
+ * Zeroes v, which is zero outside list[0 .. count). A scattered store per listed entry costs about what
+ * `fill` spends on 16 entries (docs/decisions.md "Clearing a listed vector"), so a list longer than a
+ * sixteenth of v is cleared by `fill` instead (aircraft's α and τ fill a third and two thirds of m).
+ */
 function clearListed(v: Float64Array, list: Int32Array, count: number): void {
-  for (let c = 0; c < count; c++) v[list[c]] = 0;
+  if (count > v.length >> 4) v.fill(0);
+  else for (let c = 0; c < count; c++) v[list[c]] = 0;
 }
 
 function copyListed(to: Float64Array, from: Float64Array, list: Int32Array, count: number): void {
@@ -230,18 +235,39 @@ function applyFlips(st: SimplexState, nflip: number, infeasible: LeavingRows): n
   return flipCount;
 }
 
-/** x_B −= θ_P·α over α's nonzero positions, with their infeasibilities. */
-function primalStep(st: SimplexState, thetaP: number, alphaCol: Float64Array, colNz: Int32Array, colCount: number, infeasible: LeavingRows): void {
+/**
+ * x_B −= θ_P·α over α's nonzero positions, with their infeasibilities, and the Forrest–Goldfarb update of
+ * the DSE weights (old basis' τ = B⁻¹ρ_r) over the same positions: one pass over α instead of two.
+ */
+function primalStepAndDseWeights(
+  st: SimplexState,
+  thetaP: number,
+  r: number,
+  pivot: number,
+  wr: number,
+  alphaCol: Float64Array,
+  tau: Float64Array,
+  colNz: Int32Array,
+  colCount: number,
+  infeasible: LeavingRows,
+): void {
   const { x, lower, upper, basicIndex } = st;
   const infeasibility = st.infeasibilitySquared;
+  const weight = st.dseWeight;
   const tolP = st.tol.primal;
   for (let c = 0; c < colCount; c++) {
     const k = colNz[c];
+    const ak = alphaCol[k];
     const j = basicIndex[k];
-    x[j] -= thetaP * alphaCol[k];
+    x[j] -= thetaP * ak;
     infeasibility[k] = infeasibilitySquared(x[j], lower[j], upper[j], tolP);
     if (infeasibility[k] !== 0) infeasible.note(k);
+    if (k === r || ak === 0) continue;
+    const ratio = ak / pivot;
+    const w = weight[k] + ratio * (ratio * wr - 2 * tau[k]);
+    weight[k] = Math.max(w, MIN_DSE_WEIGHT);
   }
+  weight[r] = Math.max(wr / (pivot * pivot), MIN_DSE_WEIGHT);
 }
 
 /**
@@ -257,30 +283,6 @@ function dualStep(st: SimplexState, thetaD: number): void {
     const j = nz[k];
     if (j < n || status[j] !== BASIC_STATUS) d[j] -= thetaD * alphaRow[j];
   }
-}
-
-/** Forrest–Goldfarb update of the DSE weights (old basis' τ = B⁻¹ρ_r), over α's nonzero positions. */
-function updateDseWeights(
-  st: SimplexState,
-  r: number,
-  pivot: number,
-  wr: number,
-  alphaCol: Float64Array,
-  tau: Float64Array,
-  colNz: Int32Array,
-  colCount: number,
-): void {
-  const weight = st.dseWeight;
-  for (let c = 0; c < colCount; c++) {
-    const k = colNz[c];
-    if (k === r) continue;
-    const ak = alphaCol[k];
-    if (ak === 0) continue;
-    const ratio = ak / pivot;
-    const w = weight[k] + ratio * (ratio * wr - 2 * tau[k]);
-    weight[k] = Math.max(w, MIN_DSE_WEIGHT);
-  }
-  weight[r] = Math.max(wr / (pivot * pivot), MIN_DSE_WEIGHT);
 }
 
 /** (Distance beyond the violated bound)², or 0 within the primal tolerance: CHUZR's numerator. */

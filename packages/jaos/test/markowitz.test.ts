@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Elimination } from "../src/markowitz.js";
 import { Rng } from "../src/rng.js";
+import { plainFactors } from "./support.js";
 
 /**
  * A nonsingular m×m matrix of small integers, column-wise: a shuffled diagonal, sparse ±1 entries and
@@ -31,19 +32,6 @@ function integerMatrix(m: number, longRows: number, rng: Rng) {
   return { start, index: Int32Array.from(index), value: Float64Array.from(value) };
 }
 
-const plain = (r: ReturnType<Elimination["run"]>) => ({
-  pivotRow: [...r.pivotRow],
-  pivotCol: [...r.pivotCol],
-  pivotValue: [...r.pivotValue],
-  lStart: [...r.lStart],
-  l: [...r.lIndex.data.subarray(0, r.lIndex.length)].map((i, k) => [i, r.lValue.data[k]]),
-  uStart: [...r.uStart],
-  u: [...r.uIndex.data.subarray(0, r.uIndex.length)].map((j, k) => [j, r.uValue.data[k]]),
-  denseFrom: r.denseFrom,
-  deficientPositions: r.deficientPositions,
-  replacementRows: r.replacementRows,
-});
-
 describe("jaos Markowitz elimination", () => {
   it("computes the same factors, bit for bit, whether a row's entries are found through the pivot row's columns or by a scan of the row", () => {
     const rng = new Rng(47);
@@ -51,8 +39,8 @@ describe("jaos Markowitz elimination", () => {
       const m = 60 + rng.int(120);
       const { start, index, value } = integerMatrix(m, 2 + rng.int(10), rng);
       const sparse = { denseFraction: Number.POSITIVE_INFINITY };
-      const byRows = plain(new Elimination(m, start, index, value, { ...sparse, rowScanOnly: true }).run());
-      expect(plain(new Elimination(m, start, index, value, sparse).run())).toEqual(byRows);
+      const byRows = plainFactors(new Elimination(m, start, index, value, { ...sparse, rowScanOnly: true }).run());
+      expect(plainFactors(new Elimination(m, start, index, value, sparse).run())).toEqual(byRows);
     }
   });
 });

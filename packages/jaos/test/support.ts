@@ -5,6 +5,7 @@
 import { expect } from "vitest";
 import type { Cut } from "../src/cuts.js";
 import { LpEngine } from "../src/lp.js";
+import type { Elimination } from "../src/markowitz.js";
 import { type LpModel, maxViolation, modelFromProblem, objectiveValue } from "../src/model.js";
 import { presolve } from "../src/presolve.js";
 import type { JaosResult, JaosTerm, JaosVariable } from "../src/problem.js";
@@ -395,4 +396,20 @@ export function retailShapedProblem(seed: number, shape: RetailShape): Problem {
   }
   shape.extras?.(g, model);
   return problem({ sense: "minimize", variables: model.variables, objective: { constant: 0, terms: model.objective }, constraints: model.constraints });
+}
+
+/** An elimination's factors as plain arrays, for `toEqual` between two runs (pivots, L, U, the dense start, repairs). */
+export function plainFactors(r: ReturnType<Elimination["run"]>) {
+  return {
+    pivotRow: [...r.pivotRow],
+    pivotCol: [...r.pivotCol],
+    pivotValue: [...r.pivotValue],
+    lStart: [...r.lStart],
+    l: [...r.lIndex.data.subarray(0, r.lIndex.length)].map((i, k) => [i, r.lValue.data[k]]),
+    uStart: [...r.uStart],
+    u: [...r.uIndex.data.subarray(0, r.uIndex.length)].map((j, k) => [j, r.uValue.data[k]]),
+    denseFrom: r.denseFrom,
+    deficientPositions: r.deficientPositions,
+    replacementRows: r.replacementRows,
+  };
 }
